@@ -1,0 +1,130 @@
+/**
+ * Shapes of the results folder (`results/<run-id>/`): `run.json` (RunManifest) and `cells.jsonl` (CellRecord per
+ * line). Pure types only; the store that writes them is src/adapters/results.
+ */
+import type { SysbenchResult } from "./sysbench/result.ts";
+import type { Scenario, Storage, Transport } from "./scenario/schema.ts";
+
+/** One planned unit of work: server × test × threads × repeat. */
+export interface Cell {
+  /** Position in the run order, 0-based. */
+  index: number;
+  /** Stable key, e.g. "mariadb/oltp_read_only/4/1". */
+  key: string;
+  server: string;
+  /** The test name as the scenario wrote it (may be a legacy name such as "oltp_simple"). */
+  test: string;
+  /** The sysbench 1.0.20 script that runs it (e.g. "oltp_point_select", or "select" for the shipped legacy script). */
+  script: string;
+  threads: number;
+  /** 1-based repeat number. */
+  repeat: number;
+  /** Host id when the scenario has several hosts. */
+  host?: string;
+}
+
+export type CellPhase = "warmup" | "measure";
+export type CellStatus = "ok" | "failed" | "skipped";
+
+export interface CellRecord {
+  key: string;
+  server: string;
+  test: string;
+  threads: number;
+  repeat: number;
+  phase: CellPhase;
+  status: CellStatus;
+  error?: string;
+  /** Exactly what `twinbench parse --json` gives for the raw log. */
+  metrics: SysbenchResult | null;
+  /** Path of the raw sysbench log, relative to the results folder. */
+  raw: string;
+  startedAt: string;
+  endedAt: string;
+  host?: string;
+}
+
+export interface TranslationEntry {
+  option: string;
+  /** What happened to the neutral option for this server. */
+  fate: "keep" | "rename" | "translate" | "drop" | "add";
+  /** Rendered `name=value` lines (empty when dropped). */
+  rendered: string[];
+  reason: string;
+}
+
+export interface MustMatchRow {
+  variable: string;
+  values: Record<string, string | null>;
+  equal: boolean;
+  /** True when the difference was asked for (a per-server config.set). */
+  deliberate: boolean;
+  note?: string;
+}
+
+export interface StorageFacts {
+  kind: Storage["kind"];
+  fsType?: string;
+  mountOptions?: string;
+  raidLevel?: string;
+  members?: Array<{ device: string; sizeBytes?: number; backingFile?: string }>;
+  chunk?: string;
+  loopBacked?: boolean;
+  freeBytesBefore?: number;
+  freeBytesAfter?: number;
+  sizeBytes?: number;
+  details?: Record<string, string>;
+}
+
+export interface ServerManifest {
+  id: string;
+  image: string;
+  imageId?: string;
+  imageTag?: string;
+  packageVersion?: string;
+  family: "mariadb" | "mysql";
+  version?: string;
+  versionComment?: string;
+  cnf: string;
+  translation: TranslationEntry[];
+  asymmetries: string[];
+  effectiveVariables?: Record<string, string>;
+  storage?: StorageFacts;
+  resources: { cpuset?: string; memoryBytes?: number };
+  connection?: { sslCipher: string | null; authPlugin: string | null; transport: Transport };
+  host?: string;
+}
+
+export interface HostFacts {
+  id: string;
+  kernel?: string;
+  os?: string;
+  cpuModel?: string;
+  cpus?: number;
+  memoryBytes?: number;
+  dockerVersion?: string;
+  apiVersion?: string;
+  storageDriver?: string;
+  cgroupVersion?: string;
+}
+
+export interface RunManifest {
+  runId: string;
+  twinbenchVersion: string;
+  scenarioFile?: string;
+  /** The resolved scenario (after --set overrides). */
+  scenario: Scenario;
+  overrides: string[];
+  cells: Cell[];
+  estimateSeconds: number;
+  hosts: HostFacts[];
+  servers: ServerManifest[];
+  sysbench?: { image: string; imageId?: string; version?: string; packageVersion?: string };
+  mustMatch?: MustMatchRow[];
+  startedAt: string;
+  endedAt?: string;
+  status: "running" | "ok" | "partial" | "failed" | "cancelled";
+  /** What the lab did, for reproducibility: snapshot restores, restarts, pauses. */
+  actions?: Array<{ at: string; server?: string; action: string; detail?: string }>;
+  timings?: Record<string, number>;
+}

@@ -1,0 +1,123 @@
+/**
+ * The scenario file format (YAML, validated with zod). Keys named in the issues are fixed; add keys, never rename.
+ * This module only declares shapes and parses the small value languages (durations, sizes). Cross-field rules and
+ * error formatting live in validate.ts.
+ */
+import { z } from "zod";
+
+/** "10s", "5m", "1h", "300" (seconds) or a number of seconds → seconds. */
+export function parseDuration(v: string | number): number | undefined {
+  if (typeof v === "number") return Number.isFinite(v) && v >= 0 ? v : undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(v);
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const unit = (m[2] ?? "s").toLowerCase();
+  return unit === "ms" ? n / 1000 : unit === "s" ? n : unit === "m" ? n * 60 : n * 3600;
+}
+
+/** "2g", "512M", "4GiB", "1024" (bytes) → bytes. Binary units, as MySQL and Docker read them. */
+export function parseSize(v: string | number): number | undefined {
+  if (typeof v === "number") return Number.isInteger(v) && v >= 0 ? v : undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt])?(?:i?b)?\s*$/i.exec(v);
+  if (!m) return undefined;
+  const mult = { k: 2 ** 10, m: 2 ** 20, g: 2 ** 30, t: 2 ** 40 }[(m[2] ?? "").toLowerCase() as "k"] ?? 1;
+  return Math.round(Number(m[1]) * mult);
+}
+
+const duration = z
+  .union([z.string(), z.number()])
+  .refine((v) => parseDuration(v) !== undefined, { message: 'expected a duration like "10s", "5m" or a number of seconds' });
+const size = z
+  .union([z.string(), z.number()])
+  .refine((v) => parseSize(v) !== undefined, { message: 'expected a size like "2g", "512m" or a number of bytes' });
+const id = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,30}$/, { message: "expected an id of lowercase letters, digits, - or _ (max 31)" });
+const optionValue = z.union([z.string(), z.number(), z.boolean()]);
+const cpuset = z.string().regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, { message: 'expected a cpuset like "1" or "0-1,3"' });
+
+export const StorageSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("tmpfs"), size: size.default("2g") }),
+  z.strictObject({ kind: z.literal("volume"), keep: z.boolean().default(false) }),
+  z.strictObject({ kind: z.literal("bind"), path: z.string().min(1) }),
+  z.strictObject({
+    kind: z.literal("raid0"),
+    devices: z.array(z.string().startsWith("/dev/")).min(2).optional(),
+    loop: z
+      .strictObject({ members: z.number().int().min(2).max(8), size: size, dir: z.string().optional() })
+      .optional(),
+    fs: z.enum(["xfs", "ext4", "btrfs"]).optional(),
+    chunk: size.optional(),
+  }),
+]);
+
+export const ServerSchema = z.strictObject({
+  id,
+  image: z.string().min(1),
+  /** Per-server overrides: flagged in every report as deliberate asymmetries. */
+  config: z.strictObject({ set: z.record(z.string(), optionValue).default({}) }).optional(),
+  storage: StorageSchema.optional(),
+});
+
+export const HostSchema = z.strictObject({
+  id,
+  engine: z.string().regex(/^(unix|tcp|ssh|npipe):\/\//, { message: "expected unix://, tcp:// or ssh:// engine URL" }),
+  tls: z.strictObject({ ca: z.string(), cert: z.string(), key: z.string() }).optional(),
+});
+
+export const WorkloadSchema = z.strictObject({
+  engine: z.enum(["innodb", "myisam"]).default("innodb"),
+  tables: z.number().int().positive().default(4),
+  tableSize: z.number().int().positive().default(10000),
+  tests: z.array(z.string().min(1)).min(1),
+  threads: z.array(z.number().int().positive()).min(1),
+  duration: duration.optional(),
+  events: z.number().int().positive().optional(),
+  warmup: duration.default("0s"),
+  repeats: z.number().int().positive().default(1),
+  fresh: z.enum(["per-server", "per-test"]).default("per-server"),
+  prewarm: z.boolean().default(true),
+  percentile: z.number().int().min(1).max(100).default(95),
+  /** Extra sysbench options, checked against sysbench 1.0.20's. */
+  sysbench: z.record(z.string(), optionValue).default({}),
+});
+
+export const ScenarioSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().default(""),
+  servers: z.array(ServerSchema).min(1),
+  compare: z
+    .union([
+      z.strictObject({ numerator: z.string(), denominator: z.string() }),
+      z.literal("hosts"),
+      z.literal("runs"),
+    ])
+    .optional(),
+  config: z
+    .strictObject({
+      base: z.string().default("lab/my.cnf"),
+      profile: z.enum(["neutral", "durable"]).default("neutral"),
+      set: z.record(z.string(), optionValue).default({}),
+    })
+    .prefault({}),
+  storage: StorageSchema.prefault({ kind: "tmpfs" }),
+  load: z
+    .strictObject({ transport: z.enum(["socket", "loopback", "bridge"]).default("socket") })
+    .prefault({}),
+  resources: z
+    .strictObject({
+      server: z.strictObject({ cpuset: cpuset.optional(), memory: size.optional() }).prefault({}),
+      load: z.strictObject({ cpuset: cpuset.optional(), memory: size.optional() }).prefault({}),
+    })
+    .prefault({}),
+  workload: WorkloadSchema,
+  order: z.enum(["interleaved", "grouped"]).default("interleaved"),
+  hosts: z.array(HostSchema).min(1).optional(),
+  shard: z.boolean().default(false),
+  imageMode: z.enum(["auto", "debian", "official"]).default("auto"),
+});
+
+export type Storage = z.infer<typeof StorageSchema>;
+export type ServerSpec = z.infer<typeof ServerSchema>;
+export type HostSpec = z.infer<typeof HostSchema>;
+export type Workload = z.infer<typeof WorkloadSchema>;
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type Transport = Scenario["load"]["transport"];
