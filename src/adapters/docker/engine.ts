@@ -1,0 +1,321 @@
+/**
+ * The engine port: everything the app layer needs from a container engine, and its dockerode implementation.
+ * app/ talks only to `Engine`; a Kubernetes backend would implement the same interface.
+ */
+import Docker from "dockerode";
+import { PassThrough } from "node:stream";
+import { pack } from "tar-stream";
+import { TwinbenchError } from "../../core/errors.ts";
+import type { HostFacts } from "../../core/results.ts";
+import type { DataMount } from "../storage/types.ts";
+
+export interface ContainerSpec {
+  name: string;
+  image: string;
+  cmd?: string[];
+  entrypoint?: string[];
+  env?: Record<string, string>;
+  labels: Record<string, string>;
+  mounts?: DataMount[];
+  /** "bridge network name" | "container:<id>" | "none" */
+  networkMode?: string;
+  cpuset?: string;
+  memoryBytes?: number;
+  user?: string;
+  workingDir?: string;
+}
+
+export interface ContainerState {
+  running: boolean;
+  paused: boolean;
+  exitCode: number | null;
+  oomKilled: boolean;
+  ips: Record<string, string>;
+}
+
+export interface RunResult {
+  exitCode: number | null;
+  output: string;
+  timedOut: boolean;
+  cancelled: boolean;
+}
+
+export interface LabelledResources {
+  containers: Array<{ id: string; name: string; labels: Record<string, string>; state: string }>;
+  networks: Array<{ id: string; name: string; labels: Record<string, string> }>;
+  volumes: Array<{ name: string; labels: Record<string, string> }>;
+}
+
+export interface Engine {
+  readonly hostId: string;
+  /** The raw dockerode client, for the image builder only. */
+  readonly docker: Docker;
+  ping(): Promise<void>;
+  facts(): Promise<HostFacts>;
+  createNetwork(name: string, labels: Record<string, string>): Promise<string>;
+  removeNetwork(id: string): Promise<void>;
+  createVolume(name: string, labels: Record<string, string>, driverOpts?: Record<string, string>): Promise<string>;
+  removeVolume(name: string): Promise<void>;
+  createContainer(spec: ContainerSpec): Promise<string>;
+  putFile(id: string, path: string, content: string, mode?: number): Promise<void>;
+  start(id: string): Promise<void>;
+  stop(id: string, timeoutSeconds: number): Promise<void>;
+  kill(id: string, signal?: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  pause(id: string): Promise<void>;
+  unpause(id: string): Promise<void>;
+  inspect(id: string): Promise<ContainerState>;
+  logs(id: string, tail?: number): Promise<string>;
+  exec(id: string, cmd: string[], opts?: { user?: string }): Promise<{ exitCode: number; stdout: string; stderr: string }>;
+  /** Create, attach, start and wait for a container; stream its output lines. Removes it afterwards. */
+  run(spec: ContainerSpec, opts: { onLine?: (line: string) => void; signal?: AbortSignal; timeoutMs?: number }): Promise<RunResult>;
+  listLabelled(filters: string[]): Promise<LabelledResources>;
+}
+
+function statusCode(e: unknown): number | undefined {
+  return typeof e === "object" && e !== null && "statusCode" in e ? (e as { statusCode: number }).statusCode : undefined;
+}
+
+/** Ignore "not found" (404) and "already in that state" (304/409 where harmless): disposal must be idempotent. */
+async function tolerate(p: Promise<unknown>, codes: number[] = [404, 304]): Promise<void> {
+  try {
+    await p;
+  } catch (e) {
+    if (!codes.includes(statusCode(e) ?? -1)) throw e;
+  }
+}
+
+export function engineError(what: string, e: unknown, hint?: string): TwinbenchError {
+  const msg = e instanceof Error ? e.message : String(e);
+  return new TwinbenchError(`${what}: ${msg}`, {
+    code: "ENGINE",
+    hint: hint ?? "check that the Docker engine answers (`twinbench doctor`)",
+    cause: e,
+  });
+}
+
+export class DockerEngine implements Engine {
+  readonly docker: Docker;
+  constructor(
+    readonly hostId: string = "local",
+    opts?: Docker.DockerOptions,
+  ) {
+    this.docker = new Docker(opts);
+  }
+
+  async ping(): Promise<void> {
+    try {
+      await this.docker.ping();
+    } catch (e) {
+      throw new TwinbenchError(`no Docker engine answers for host "${this.hostId}": ${(e as Error).message}`, {
+        code: "ENGINE_UNREACHABLE",
+        hint: "run `twinbench doctor --fix` to install and start the engine, or set DOCKER_HOST",
+        cause: e,
+      });
+    }
+  }
+
+  async facts(): Promise<HostFacts> {
+    const [info, version] = await Promise.all([this.docker.info(), this.docker.version()]);
+    return {
+      id: this.hostId,
+      kernel: info.KernelVersion,
+      os: info.OperatingSystem,
+      cpuModel: undefined,
+      cpus: info.NCPU,
+      memoryBytes: info.MemTotal,
+      dockerVersion: version.Version,
+      apiVersion: version.ApiVersion,
+      storageDriver: info.Driver,
+      cgroupVersion: (info as { CgroupVersion?: string }).CgroupVersion,
+    };
+  }
+
+  async createNetwork(name: string, labels: Record<string, string>): Promise<string> {
+    const n = await this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true });
+    return n.id;
+  }
+  async removeNetwork(id: string): Promise<void> {
+    await tolerate(this.docker.getNetwork(id).remove());
+  }
+  async createVolume(name: string, labels: Record<string, string>, driverOpts?: Record<string, string>): Promise<string> {
+    const v = await this.docker.createVolume({ Name: name, Labels: labels, Driver: "local", DriverOpts: driverOpts ?? {} });
+    return (v as unknown as { name?: string; Name?: string }).Name ?? name;
+  }
+  async removeVolume(name: string): Promise<void> {
+    await tolerate(this.docker.getVolume(name).remove({ force: true }));
+  }
+
+  async createContainer(spec: ContainerSpec): Promise<string> {
+    const c = await this.docker.createContainer({
+      name: spec.name,
+      Image: spec.image,
+      Cmd: spec.cmd,
+      Entrypoint: spec.entrypoint,
+      Env: spec.env ? Object.entries(spec.env).map(([k, v]) => `${k}=${v}`) : undefined,
+      Labels: spec.labels,
+      User: spec.user,
+      WorkingDir: spec.workingDir,
+      Tty: false,
+      AttachStdout: true,
+      AttachStderr: true,
+      HostConfig: {
+        Mounts: spec.mounts as Docker.MountSettings[] | undefined,
+        NetworkMode: spec.networkMode,
+        CpusetCpus: spec.cpuset,
+        Memory: spec.memoryBytes,
+        MemorySwap: spec.memoryBytes, // no swap beyond the limit: identical for every server
+        Init: false,
+        // Never publish ports on the host.
+        PublishAllPorts: false,
+        LogConfig: { Type: "json-file", Config: {} },
+      },
+    });
+    return c.id;
+  }
+
+  async putFile(id: string, path: string, content: string, mode = 0o644): Promise<void> {
+    const slash = path.lastIndexOf("/");
+    const dir = path.slice(0, slash) || "/";
+    const base = path.slice(slash + 1);
+    const p = pack();
+    p.entry({ name: base, mode, mtime: new Date(0) }, content);
+    p.finalize();
+    const chunks: Buffer[] = [];
+    for await (const c of p) chunks.push(c as Buffer);
+    await this.docker.getContainer(id).putArchive(Buffer.concat(chunks), { path: dir });
+  }
+
+  async start(id: string): Promise<void> {
+    await tolerate(this.docker.getContainer(id).start(), [304]);
+  }
+  async stop(id: string, timeoutSeconds: number): Promise<void> {
+    await tolerate(this.docker.getContainer(id).stop({ t: timeoutSeconds }), [304, 404]);
+  }
+  async kill(id: string, signal = "SIGKILL"): Promise<void> {
+    await tolerate(this.docker.getContainer(id).kill({ signal }), [404, 409, 304]);
+  }
+  async remove(id: string): Promise<void> {
+    await tolerate(this.docker.getContainer(id).remove({ force: true, v: true }), [404, 409]);
+  }
+  async pause(id: string): Promise<void> {
+    await tolerate(this.docker.getContainer(id).pause(), [404, 409, 304]);
+  }
+  async unpause(id: string): Promise<void> {
+    await tolerate(this.docker.getContainer(id).unpause(), [404, 409, 304]);
+  }
+  async inspect(id: string): Promise<ContainerState> {
+    const i = await this.docker.getContainer(id).inspect();
+    const ips: Record<string, string> = {};
+    for (const [name, n] of Object.entries(i.NetworkSettings.Networks ?? {})) if (n.IPAddress) ips[name] = n.IPAddress;
+    return { running: i.State.Running, paused: i.State.Paused, exitCode: i.State.Running ? null : i.State.ExitCode, oomKilled: i.State.OOMKilled, ips };
+  }
+  async logs(id: string, tail = 200): Promise<string> {
+    try {
+      const buf = (await this.docker.getContainer(id).logs({ stdout: true, stderr: true, tail, follow: false })) as unknown as Buffer;
+      return demuxBuffer(buf);
+    } catch (e) {
+      if (statusCode(e) === 404) return "";
+      throw e;
+    }
+  }
+  async exec(id: string, cmd: string[], opts?: { user?: string }) {
+    const ex = await this.docker.getContainer(id).exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: opts?.user });
+    const stream = await ex.start({ hijack: true, stdin: false });
+    const out = new PassThrough();
+    const err = new PassThrough();
+    const so: Buffer[] = [];
+    const se: Buffer[] = [];
+    out.on("data", (d: Buffer) => so.push(d));
+    err.on("data", (d: Buffer) => se.push(d));
+    this.docker.modem.demuxStream(stream, out, err);
+    await new Promise<void>((resolve, reject) => {
+      stream.on("end", () => resolve());
+      stream.on("close", () => resolve());
+      stream.on("error", reject);
+    });
+    const info = await ex.inspect();
+    return { exitCode: info.ExitCode ?? -1, stdout: Buffer.concat(so).toString("utf8"), stderr: Buffer.concat(se).toString("utf8") };
+  }
+
+  async run(spec: ContainerSpec, opts: { onLine?: (line: string) => void; signal?: AbortSignal; timeoutMs?: number }): Promise<RunResult> {
+    const id = await this.createContainer(spec);
+    const c = this.docker.getContainer(id);
+    let output = "";
+    let partial = { out: "", err: "" };
+    const feed = (which: "out" | "err") => (d: Buffer) => {
+      const text = d.toString("utf8");
+      output += text;
+      const buf = partial[which] + text;
+      const lines = buf.split("\n");
+      partial[which] = lines.pop() ?? "";
+      for (const l of lines) opts.onLine?.(l);
+    };
+    let timedOut = false;
+    let cancelled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      cancelled = true;
+      void this.kill(id, "SIGKILL");
+    };
+    try {
+      const stream = await c.attach({ stream: true, stdout: true, stderr: true });
+      const out = new PassThrough();
+      const err = new PassThrough();
+      out.on("data", feed("out"));
+      err.on("data", feed("err"));
+      this.docker.modem.demuxStream(stream, out, err);
+      const ended = new Promise<void>((resolve) => {
+        stream.on("end", () => resolve());
+        stream.on("close", () => resolve());
+        stream.on("error", () => resolve());
+      });
+      if (opts.signal?.aborted) onAbort();
+      opts.signal?.addEventListener("abort", onAbort, { once: true });
+      if (!cancelled) await c.start();
+      if (opts.timeoutMs) {
+        timer = setTimeout(() => {
+          timedOut = true;
+          void this.kill(id, "SIGKILL");
+        }, opts.timeoutMs);
+      }
+      const res = (await c.wait()) as { StatusCode: number };
+      await Promise.race([ended, new Promise((r) => setTimeout(r, 2000))]);
+      for (const w of ["out", "err"] as const) if (partial[w]) opts.onLine?.(partial[w]);
+      return { exitCode: res.StatusCode, output, timedOut, cancelled };
+    } finally {
+      if (timer) clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      await this.remove(id);
+    }
+  }
+
+  async listLabelled(filters: string[]): Promise<LabelledResources> {
+    const f = JSON.stringify({ label: filters });
+    const [cs, ns, vs] = await Promise.all([
+      this.docker.listContainers({ all: true, filters: f }),
+      this.docker.listNetworks({ filters: f }),
+      this.docker.listVolumes({ filters: f }),
+    ]);
+    return {
+      containers: cs.map((c) => ({ id: c.Id, name: (c.Names[0] ?? "").replace(/^\//, ""), labels: c.Labels ?? {}, state: c.State })),
+      networks: ns.map((n) => ({ id: n.Id, name: n.Name, labels: n.Labels ?? {} })),
+      volumes: (vs.Volumes ?? []).map((v) => ({ name: v.Name, labels: (v.Labels as Record<string, string>) ?? {} })),
+    };
+  }
+}
+
+/** Decode a non-TTY docker log buffer (8-byte frame headers) into text. */
+export function demuxBuffer(buf: Buffer | string): string {
+  if (typeof buf === "string") return buf;
+  let out = "";
+  let i = 0;
+  while (i + 8 <= buf.length) {
+    const type = buf[i];
+    const len = buf.readUInt32BE(i + 4);
+    if (type !== 0 && type !== 1 && type !== 2) return buf.toString("utf8");
+    out += buf.subarray(i + 8, i + 8 + len).toString("utf8");
+    i += 8 + len;
+  }
+  return out;
+}

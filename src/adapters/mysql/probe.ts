@@ -1,0 +1,84 @@
+/**
+ * mysql2 probes: readiness by `SELECT 1` under a deadline (never by log lines), the benchmark user, variables.
+ */
+import mysql from "mysql2/promise";
+import { TwinbenchError, CancelledError } from "../../core/errors.ts";
+
+export interface Endpoint {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+}
+
+async function connect(ep: Endpoint, timeoutMs = 5000) {
+  return mysql.createConnection({ host: ep.host, port: ep.port, user: ep.user, password: ep.password, connectTimeout: timeoutMs, multipleStatements: false });
+}
+
+/**
+ * Retry `SELECT 1` until it answers or the deadline passes. `alive()` lets the caller stop early when the
+ * container has exited.
+ */
+export async function waitReady(ep: Endpoint, opts: { deadlineMs: number; signal?: AbortSignal; alive?: () => Promise<boolean> }): Promise<number> {
+  const start = Date.now();
+  let last = "no attempt";
+  while (Date.now() - start < opts.deadlineMs) {
+    if (opts.signal?.aborted) throw new CancelledError();
+    try {
+      const c = await connect(ep, 3000);
+      try {
+        await c.query("SELECT 1");
+        return (Date.now() - start) / 1000;
+      } finally {
+        await c.end().catch(() => undefined);
+      }
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    if (opts.alive && !(await opts.alive()))
+      throw new TwinbenchError(`server at ${ep.host}:${ep.port} exited before it answered SELECT 1 (last error: ${last})`, { code: "SERVER_EXITED", hint: "see the server's log tail below" });
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new TwinbenchError(`server at ${ep.host}:${ep.port} did not answer SELECT 1 within ${opts.deadlineMs} ms (last error: ${last})`, {
+    code: "SERVER_NOT_READY",
+    hint: "see the server's log tail; a large buffer pool or redo log on slow storage can need a longer --ready-timeout",
+  });
+}
+
+export async function withConnection<T>(ep: Endpoint, fn: (c: mysql.Connection) => Promise<T>): Promise<T> {
+  const c = await connect(ep);
+  try {
+    return await fn(c);
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+export interface ServerFacts {
+  version: string;
+  versionComment: string;
+  variables: Record<string, string>;
+}
+
+export async function readServerFacts(ep: Endpoint): Promise<ServerFacts> {
+  return withConnection(ep, async (c) => {
+    const [[v]] = (await c.query("SELECT @@version AS version, @@version_comment AS comment")) as unknown as [[{ version: string; comment: string }]];
+    const [rows] = (await c.query("SHOW GLOBAL VARIABLES")) as unknown as [Array<{ Variable_name: string; Value: string | null }>];
+    const variables: Record<string, string> = {};
+    for (const r of rows) variables[r.Variable_name] = r.Value ?? "";
+    return { version: v.version, versionComment: v.comment, variables };
+  });
+}
+
+/** Create the benchmark database (explicit charset and collation) and user. Returns the user's auth plugin. */
+export async function createBenchUser(ep: Endpoint, bench: { user: string; password: string; db: string; charset: string; collation: string }): Promise<string | null> {
+  return withConnection(ep, async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS \`${bench.db}\``);
+    await c.query(`CREATE DATABASE \`${bench.db}\` CHARACTER SET ${bench.charset} COLLATE ${bench.collation}`);
+    await c.query(`DROP USER IF EXISTS ?@'%'`, [bench.user]);
+    await c.query(`CREATE USER ?@'%' IDENTIFIED BY ?`, [bench.user, bench.password]);
+    await c.query(`GRANT ALL PRIVILEGES ON \`${bench.db}\`.* TO ?@'%'`, [bench.user]);
+    const [rows] = (await c.query("SELECT plugin FROM mysql.user WHERE user = ? AND host = '%'", [bench.user])) as unknown as [Array<{ plugin: string }>];
+    return rows[0]?.plugin ?? null;
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * The storage port: turns a scenario `storage` spec into a Docker mount for the server's data dir
+ * (/var/lib/mysql), records facts, and undoes everything it did.
+ */
+import type { Storage } from "../../core/scenario/schema.ts";
+import type { StorageFacts } from "../../core/results.ts";
+
+export interface StorageRequest {
+  spec: Storage;
+  serverId: string;
+  runId: string;
+  sessionId: string;
+  /** Results folder of the run; the provider keeps its state file here (storage-state.json). */
+  runDir: string;
+  /** uid/gid the server runs as inside the container (images use 999). */
+  uid: number;
+  gid: number;
+  /** Labels every Docker resource must carry. */
+  labels: Record<string, string>;
+  /** --wipe-devices was given. */
+  wipeDevices?: boolean;
+  /** Container memory limit, for the tmpfs warning. */
+  memoryBytes?: number;
+}
+
+/** A Docker mount, in the Engine API's HostConfig.Mounts shape. */
+export interface DataMount {
+  Type: "volume" | "bind" | "tmpfs";
+  Source?: string;
+  Target: string;
+  ReadOnly?: boolean;
+  VolumeOptions?: { Labels?: Record<string, string>; DriverConfig?: { Name: string; Options: Record<string, string> } };
+  TmpfsOptions?: { SizeBytes?: number; Mode?: number };
+}
+
+export interface ProvisionedStorage {
+  mount: DataMount;
+  facts: StorageFacts;
+  warnings: string[];
+  /** True when the data only lives while some container holds the mount (tmpfs-backed volume): the engine
+   *  must keep a holder container alive for the whole run. */
+  needsHolder: boolean;
+  /** Refresh facts (free space after the run). */
+  refreshFacts(): Promise<StorageFacts>;
+  /** Undo everything, in reverse order. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+export interface StorageProvider {
+  /** Fail early (before anything is created) when the host lacks a tool or privilege the spec needs. */
+  preflight(spec: Storage): Promise<void>;
+  provision(req: StorageRequest): Promise<ProvisionedStorage>;
+  /** Undo whatever killed runs left (mounts, loop devices, backing files, volumes), from state files. */
+  cleanLeftovers(opts?: { runDir?: string }): Promise<string[]>;
+}

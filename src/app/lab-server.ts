@@ -1,0 +1,286 @@
+/**
+ * One database server of a run and everything it owns: its private network, socket volume, data-dir storage,
+ * a holder container that keeps the data mount alive (tmpfs volumes vanish when no container uses them) and
+ * serves snapshot/restore, the snapshot volume, and the server container itself.
+ *
+ * Every resource is registered on the run's DisposableStack as soon as it exists.
+ */
+import { randomBytes } from "node:crypto";
+import { TwinbenchError, CancelledError } from "../core/errors.ts";
+import { resourceName, LABEL } from "../core/labels.ts";
+import type { Storage, Transport } from "../core/scenario/schema.ts";
+import type { StorageFacts } from "../core/results.ts";
+import type { ContainerSpec, Engine } from "../adapters/docker/engine.ts";
+import type { DataMount, ProvisionedStorage, StorageProvider } from "../adapters/storage/types.ts";
+import { waitReady, type Endpoint } from "../adapters/mysql/probe.ts";
+import type { DisposableStack } from "./disposables.ts";
+
+export const DATADIR = "/var/lib/mysql";
+export const SOCKET_DIR = "/run/mysqld";
+export const SOCKET = `${SOCKET_DIR}/mysqld.sock`;
+export const CNF_PATH = "/etc/twinbench/my.cnf";
+export const MYSQL_UID = 999;
+
+export interface LabServerInit {
+  id: string;
+  family: "mariadb" | "mysql";
+  imageTag: string;
+  storage: Storage;
+  cnf: string;
+  cpuset?: string;
+  memoryBytes?: number;
+  holderCpuset?: string;
+  runId: string;
+  sessionId: string;
+  runDir: string;
+  labels: (extra: Record<string, string>) => Record<string, string>;
+  wipeDevices?: boolean;
+  readyTimeoutMs: number;
+  /** Set when twinbench itself runs in a container: join each private network so probes reach the server. */
+  selfContainerId?: string;
+}
+
+export class LabServer {
+  readonly rootPassword = randomBytes(12).toString("hex");
+  containerId: string | undefined;
+  networkId: string | undefined;
+  networkName: string;
+  sockVolume: string;
+  snapVolume: string | undefined;
+  holderId: string | undefined;
+  storage: ProvisionedStorage | undefined;
+  ip: string | undefined;
+  paused = false;
+  containerName: string;
+
+  constructor(
+    readonly init: LabServerInit,
+    private readonly engine: Engine,
+    private readonly storageProvider: StorageProvider,
+    private readonly stack: DisposableStack,
+  ) {
+    this.networkName = resourceName(init.runId, init.id, "net");
+    this.sockVolume = resourceName(init.runId, init.id, "sock");
+    this.containerName = resourceName(init.runId, init.id);
+  }
+
+  get id(): string {
+    return this.init.id;
+  }
+
+  private labels(role: string): Record<string, string> {
+    return this.init.labels({ [LABEL.role]: role, [LABEL.server]: this.init.id });
+  }
+
+  /** Network, socket volume, storage and holder. Everything registered for teardown as it is made. */
+  async provision(): Promise<void> {
+    const { engine, stack } = this;
+    this.networkId = await engine.createNetwork(this.networkName, this.labels("network"));
+    const netId = this.networkId;
+    stack.defer(`network ${this.networkName}`, () => engine.removeNetwork(netId));
+    if (this.init.selfContainerId) {
+      const self = this.init.selfContainerId;
+      await engine.docker.getNetwork(netId).connect({ Container: self });
+      stack.defer(`disconnect self from ${this.networkName}`, async () => {
+        await engine.docker.getNetwork(netId).disconnect({ Container: self, Force: true }).catch(() => undefined);
+      });
+    }
+    await engine.createVolume(this.sockVolume, this.labels("socket"));
+    stack.defer(`volume ${this.sockVolume}`, () => engine.removeVolume(this.sockVolume));
+
+    this.storage = await this.storageProvider.provision({
+      spec: this.init.storage,
+      serverId: this.init.id,
+      runId: this.init.runId,
+      sessionId: this.init.sessionId,
+      runDir: this.init.runDir,
+      uid: MYSQL_UID,
+      gid: MYSQL_UID,
+      labels: this.labels("data"),
+      wipeDevices: this.init.wipeDevices,
+      memoryBytes: this.init.memoryBytes,
+    });
+    const st = this.storage;
+    stack.defer(`storage of ${this.init.id}`, () => st.dispose());
+
+    // The holder keeps the data mount alive across server restarts and runs snapshot/restore copies.
+    this.holderId = await engine.createContainer({
+      name: resourceName(this.init.runId, this.init.id, "holder"),
+      image: this.init.imageTag,
+      entrypoint: ["sleep", "infinity"],
+      labels: this.labels("holder"),
+      mounts: [{ ...this.dataMount(), Target: "/data" }],
+      networkMode: "none",
+      cpuset: this.init.holderCpuset,
+      user: "0",
+    });
+    const hid = this.holderId;
+    stack.defer(`holder of ${this.init.id}`, () => engine.remove(hid));
+    await engine.start(hid);
+  }
+
+  dataMount(): DataMount {
+    if (!this.storage) throw new Error("storage not provisioned");
+    return { ...this.storage.mount, Target: DATADIR };
+  }
+
+  get storageFacts(): StorageFacts | undefined {
+    return this.storage?.facts;
+  }
+
+  private serverSpec(): ContainerSpec {
+    const env: Record<string, string> = this.init.family === "mysql" ? { MYSQL_ROOT_PASSWORD: this.rootPassword } : { MARIADB_ROOT_PASSWORD: this.rootPassword };
+    return {
+      name: this.containerName,
+      image: this.init.imageTag,
+      cmd: [`--defaults-file=${CNF_PATH}`],
+      env,
+      labels: this.labels("server"),
+      mounts: [this.dataMount(), { Type: "volume", Source: this.sockVolume, Target: SOCKET_DIR }],
+      networkMode: this.networkName,
+      cpuset: this.init.cpuset,
+      memoryBytes: this.init.memoryBytes,
+    };
+  }
+
+  /** Create and start the server container with the rendered config, then wait for SELECT 1. */
+  async start(signal?: AbortSignal): Promise<number> {
+    const { engine } = this;
+    const id = await engine.createContainer(this.serverSpec());
+    this.containerId = id;
+    this.paused = false;
+    this.stack.defer(`server ${this.containerName}`, async () => {
+      await engine.unpause(id);
+      await engine.remove(id);
+    });
+    await engine.putFile(id, CNF_PATH, this.init.cnf);
+    await engine.start(id);
+    const st = await engine.inspect(id);
+    this.ip = st.ips[this.networkName];
+    if (!this.ip) throw new TwinbenchError(`server ${this.init.id} has no address on ${this.networkName}`, { code: "SERVER_NO_IP", hint: "check the Docker network driver" });
+    try {
+      return await waitReady(this.rootEndpoint(), {
+        deadlineMs: this.init.readyTimeoutMs,
+        signal,
+        alive: async () => (await engine.inspect(id)).running,
+      });
+    } catch (e) {
+      if (e instanceof CancelledError) throw e;
+      const tail = (await engine.logs(id, 30).catch(() => "")).split("\n").filter(Boolean);
+      const opt = findOffendingOption(tail);
+      throw new TwinbenchError(`server "${this.init.id}" (image ${this.init.imageTag}) failed to start: ${(e as Error).message}`, {
+        code: "SERVER_START_FAILED",
+        hint: opt ? `the server refused option "${opt}": fix or remove it in the scenario's config (see \`twinbench config render\`)` : "read the log tail above",
+        details: ["last lines of the server's error log:", ...tail.map((l) => (opt && l.includes(opt) ? `>> ${l}` : `   ${l}`))],
+        cause: e,
+      });
+    }
+  }
+
+  rootEndpoint(): Endpoint {
+    if (!this.ip) throw new Error("server not started");
+    return { host: this.ip, port: 3306, user: "root", password: this.rootPassword };
+  }
+
+  async isRunning(): Promise<boolean> {
+    if (!this.containerId) return false;
+    try {
+      return (await this.engine.inspect(this.containerId)).running;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Clean shutdown (InnoDB flushes), then remove the container. The data stays in the mount. */
+  async stopAndRemove(): Promise<void> {
+    if (!this.containerId) return;
+    const id = this.containerId;
+    await this.engine.unpause(id);
+    await this.engine.stop(id, 180);
+    await this.engine.remove(id);
+    this.containerId = undefined;
+  }
+
+  async restart(signal?: AbortSignal): Promise<number> {
+    if (this.containerId) {
+      await this.engine.remove(this.containerId);
+      this.containerId = undefined;
+    }
+    return this.start(signal);
+  }
+
+  async pause(): Promise<void> {
+    if (this.containerId && !this.paused) {
+      await this.engine.pause(this.containerId);
+      this.paused = true;
+    }
+  }
+  async unpause(): Promise<void> {
+    if (this.containerId && this.paused) {
+      await this.engine.unpause(this.containerId);
+      this.paused = false;
+    }
+  }
+
+  async logs(tail = 500): Promise<string> {
+    return this.containerId ? this.engine.logs(this.containerId, tail) : "";
+  }
+
+  /** Copy the stopped data dir into a snapshot volume (made on first use). The server must be stopped. */
+  async snapshot(): Promise<void> {
+    const { engine } = this;
+    if (!this.holderId) throw new Error("no holder");
+    if (!this.snapVolume) {
+      this.snapVolume = resourceName(this.init.runId, this.init.id, "snap");
+      await engine.createVolume(this.snapVolume, this.labels("snapshot"));
+      const v = this.snapVolume;
+      this.stack.defer(`volume ${v}`, () => engine.removeVolume(v));
+    }
+    await this.copy(["/data/.", "/snap/"], true);
+  }
+
+  /** Replace the data dir with the snapshot. The server must be stopped. */
+  async restore(): Promise<void> {
+    if (!this.snapVolume) throw new TwinbenchError(`no snapshot for server ${this.init.id}`, { code: "NO_SNAPSHOT", hint: "a snapshot is made right after prepare when fresh: per-test" });
+    await this.copy(["/snap/.", "/data/"], false);
+  }
+
+  private async copy(cpArgs: string[], intoSnapshot: boolean): Promise<void> {
+    const clearDir = intoSnapshot ? "/snap" : "/data";
+    const mounts: DataMount[] = [
+      { ...this.dataMount(), Target: "/data" },
+      { Type: "volume", Source: this.snapVolume!, Target: "/snap" },
+    ];
+    for (const cmd of [
+      ["find", clearDir, "-mindepth", "1", "-delete"],
+      ["cp", "-a", ...cpArgs],
+    ]) {
+      const r = await this.engine.run(
+        { name: resourceName(this.init.runId, this.init.id, "copy", randomBytes(3).toString("hex")), image: this.init.imageTag, entrypoint: [cmd[0]!], cmd: cmd.slice(1), labels: this.labels("copy"), mounts, networkMode: "none", user: "0", cpuset: this.init.holderCpuset },
+        {},
+      );
+      if (r.exitCode !== 0) throw new TwinbenchError(`${cmd.join(" ")} failed for server ${this.init.id}: ${r.output.trim()}`, { code: "SNAPSHOT_FAILED", hint: "check free space of the data dir and the Docker root" });
+    }
+  }
+
+  /** The sidecar's connection to this server over the given transport. */
+  sidecarConnection(transport: Transport): { networkMode: string; mounts: DataMount[]; host?: string; socket?: string } {
+    switch (transport) {
+      case "socket":
+        return { networkMode: "none", mounts: [{ Type: "volume", Source: this.sockVolume, Target: SOCKET_DIR }], socket: SOCKET };
+      case "loopback":
+        return { networkMode: `container:${this.containerId}`, mounts: [], host: "127.0.0.1" };
+      case "bridge":
+        return { networkMode: this.networkName, mounts: [], host: this.containerName };
+    }
+  }
+}
+
+/** Find the option a server names when it refuses to start ("unknown variable 'x=y'", "unknown option '--x'"). */
+export function findOffendingOption(lines: string[]): string | undefined {
+  for (const l of lines) {
+    const m = /unknown (?:variable|option) '(?:--)?([a-zA-Z0-9_-]+)/.exec(l) ?? /Incorrect value .* for (?:variable|option) '?([a-zA-Z0-9_-]+)/.exec(l);
+    if (m) return m[1];
+  }
+  return undefined;
+}

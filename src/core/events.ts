@@ -1,0 +1,29 @@
+/**
+ * The typed event stream of a run. The app layer emits these; every front end (Ink TUI, plain lines,
+ * --json-events NDJSON) consumes only these.
+ */
+import type { Cell, CellRecord, MustMatchRow, ServerManifest } from "./results.ts";
+import type { IntervalSample } from "./sysbench/result.ts";
+
+export type Phase = "images" | "storage" | "start" | "prepare" | "prewarm" | "warmup" | "measure" | "snapshot" | "restore" | "teardown";
+
+export type RunEvent =
+  | { type: "plan-ready"; at: string; runId: string; dir: string; scenario: string; cells: Cell[]; estimateSeconds: number; servers: Array<{ id: string; image: string }>; storage: string; transport: string }
+  | { type: "image-progress"; at: string; image: string; step: string; line?: string }
+  | { type: "image-ready"; at: string; image: string; tag: string; cacheHit: boolean }
+  | { type: "server-starting"; at: string; server: string; image: string }
+  | { type: "server-ready"; at: string; server: string; version: string; seconds: number }
+  | { type: "server-failed"; at: string; server: string; message: string; logTail: string[] }
+  | { type: "server-restarted"; at: string; server: string; reason: string }
+  | { type: "config-identity"; at: string; rows: MustMatchRow[]; differences: number; servers: ServerManifest[] }
+  | { type: "phase"; at: string; phase: Phase; server?: string; test?: string; threads?: number; detail?: string }
+  | { type: "cell-started"; at: string; cell: Cell; phase: "warmup" | "measure"; seconds: number | null }
+  | { type: "interval"; at: string; cell: Cell; phase: "warmup" | "measure"; sample: IntervalSample }
+  | { type: "cell-finished"; at: string; cell: Cell; record: CellRecord }
+  | { type: "cell-failed"; at: string; cell: Cell; record: CellRecord }
+  | { type: "warning"; at: string; message: string }
+  | { type: "cancelling"; at: string; reason: string }
+  | { type: "run-finished"; at: string; status: "ok" | "partial" | "failed" | "cancelled"; dir: string; exitCode: 0 | 1 | 2 | 130; cellsOk: number; cellsFailed: number; message?: string };
+
+export type RunEventType = RunEvent["type"];
+export type EventSink = (e: RunEvent) => void;

@@ -1,0 +1,139 @@
+/**
+ * The report of one run: the ratio table plus what a reader needs to trust it (server versions, storage, the
+ * config-identity verdict, whether the run is complete). Pure; the renderers turn it into text, markdown, csv,
+ * json and html.
+ */
+import type { CellRecord, MustMatchRow, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
+import { parseDuration } from "../scenario/schema.ts";
+import { buildRatioTable, measureRecords, type Metric, type RatioTable } from "./ratio.ts";
+
+export interface ServerLine {
+  id: string;
+  family: string;
+  version: string | null;
+  image: string;
+  packageVersion: string | null;
+  storage: string;
+  asymmetries: string[];
+}
+
+export interface ConfigIdentity {
+  /** identical: every must-match variable is equal; deliberate: only asked-for differences; differs; unknown: no table. */
+  verdict: "identical" | "deliberate" | "differs" | "unknown";
+  checked: number;
+  differing: MustMatchRow[];
+}
+
+export interface RunReport {
+  runId: string;
+  scenarioName: string;
+  status: RunManifest["status"];
+  partial: boolean;
+  /** "Each test was run for 5 minutes." or "" */
+  durationText: string;
+  startedAt: string;
+  endedAt: string | null;
+  /** Planned measure cells and those with a record. */
+  planned: number;
+  recorded: number;
+  failed: number;
+  skipped: number;
+  servers: ServerLine[];
+  configIdentity: ConfigIdentity;
+  /** null when the run has fewer than two servers. */
+  table: RatioTable | null;
+  notes: string[];
+}
+
+export interface ReportOptions {
+  metric?: Metric;
+  cvThresholdPct?: number;
+  numerator?: string;
+  denominator?: string;
+}
+
+const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
+
+export function formatBytes(n: number | undefined): string {
+  if (n === undefined) return "?";
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
+}
+
+export function describeStorage(s: StorageFacts | undefined, fallbackKind?: string): string {
+  if (!s) return fallbackKind ?? "unknown";
+  const parts: string[] = [s.kind];
+  if (s.raidLevel) parts.push(`${s.raidLevel}`);
+  if (s.members?.length) parts.push(`${s.members.length} members${s.loopBacked ? " (loop-backed)" : ""}`);
+  if (s.chunk) parts.push(`chunk ${s.chunk}`);
+  if (s.fsType) parts.push(s.fsType);
+  if (s.sizeBytes !== undefined) parts.push(formatBytes(s.sizeBytes));
+  if (s.mountOptions) parts.push(`(${s.mountOptions})`);
+  return parts.join(" ");
+}
+
+export function durationText(manifest: RunManifest): string {
+  const w = manifest.scenario.workload;
+  const secs = w.duration === undefined ? undefined : parseDuration(w.duration);
+  if (secs !== undefined) {
+    if (secs >= 60 && secs % 60 === 0) return `Each test was run for ${secs / 60} minute${secs === 60 ? "" : "s"}.`;
+    return `Each test was run for ${secs} second${secs === 1 ? "" : "s"}.`;
+  }
+  if (w.events !== undefined) return `Each test was run for ${w.events} events.`;
+  return "";
+}
+
+function serverLine(s: ServerManifest, manifest: RunManifest): ServerLine {
+  const spec = manifest.scenario.servers.find((x) => x.id === s.id);
+  return {
+    id: s.id,
+    family: FAMILY[s.family] ?? s.family,
+    version: s.version ?? null,
+    image: s.imageTag ?? s.image,
+    packageVersion: s.packageVersion ?? null,
+    storage: describeStorage(s.storage, (spec?.storage ?? manifest.scenario.storage)?.kind),
+    asymmetries: s.asymmetries ?? [],
+  };
+}
+
+export function configIdentity(rows: MustMatchRow[] | undefined): ConfigIdentity {
+  if (!rows || rows.length === 0) return { verdict: "unknown", checked: 0, differing: [] };
+  const differing = rows.filter((r) => !r.equal);
+  const verdict = differing.length === 0 ? "identical" : differing.every((r) => r.deliberate) ? "deliberate" : "differs";
+  return { verdict, checked: rows.length, differing };
+}
+
+export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord[], opts: ReportOptions = {}): RunReport {
+  const planned = manifest.cells.length;
+  const measured = measureRecords(cells);
+  const recorded = new Set(measured.map((c) => c.key)).size;
+  const failed = measured.filter((c) => c.status === "failed").length;
+  const skipped = measured.filter((c) => c.status === "skipped").length;
+  const partial = manifest.status !== "ok" || (planned > 0 && recorded < planned);
+  const table = buildRatioTable(manifest, cells, opts);
+  const notes: string[] = [];
+  if (!table) notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
+  return {
+    runId: manifest.runId,
+    scenarioName: manifest.scenario.name,
+    status: manifest.status,
+    partial,
+    durationText: durationText(manifest),
+    startedAt: manifest.startedAt,
+    endedAt: manifest.endedAt ?? null,
+    planned,
+    recorded,
+    failed,
+    skipped,
+    servers: manifest.servers.map((s) => serverLine(s, manifest)),
+    configIdentity: configIdentity(manifest.mustMatch),
+    table,
+    notes,
+  };
+}
