@@ -34,6 +34,7 @@ export interface ImageInfo {
   family: "mariadb" | "mysql" | "sysbench";
   version: string;
   packageVersion?: string;
+  cacheHit?: boolean;
 }
 
 export interface RunDeps {
@@ -53,7 +54,11 @@ export interface RunOptions {
   /** Neutral config text (config.base). */
   neutralCnf: string;
   outDir: string;
+  /** Run id for a new run (default: derived from the time). */
+  runId?: string;
   resume?: boolean;
+  /** Start servers, capture variables and the must-match table, then tear down (config diff). */
+  identityOnly?: boolean;
   failFast?: boolean;
   strict?: boolean;
   wipeDevices?: boolean;
@@ -137,7 +142,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     runId = old.runId;
     manifest = { ...old, status: "running", endedAt: undefined };
   } else {
-    runId = newRunId(now());
+    runId = opts.runId ?? newRunId(now());
     store = await ResultsStore.create(opts.outDir);
     manifest = {
       runId,
@@ -203,7 +208,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
         throwIfAborted();
         const info = await deps.ensureImage(name, (step, line) => emit({ type: "image-progress", at: at(), image: name, step, line }), signal);
         images.set(name, info);
-        emit({ type: "image-ready", at: at(), image: name, tag: info.tag, cacheHit: false });
+        emit({ type: "image-ready", at: at(), image: name, tag: info.tag, cacheHit: info.cacheHit ?? false });
       }
     });
     loadImage = images.get("sysbench-1.0")!;
@@ -290,6 +295,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
       });
       await store.writeRaw(`${spec.id}.startup.log`, await server.logs(2000));
 
+      if (opts.identityOnly) continue;
       // Prepare once per server and dataset, then prewarm; snapshot right after prepare when fresh: per-test.
       phase("prepare", { server: spec.id });
       await time("prepare", () => sysbenchCommand(server, "oltp_common", "prepare", Math.max(1, Math.min(scenario.workload.tables, 4)), "prepare"));
@@ -339,7 +345,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     const warmedUp = new Set<string>();
     const lastTest = new Map<string, string>();
     const attempted = new Set<string>();
-    for (const cell of todo) {
+    for (const cell of opts.identityOnly ? [] : todo) {
       throwIfAborted();
       const server = servers.get(cell.server)!;
       for (const other of servers.values()) if (other !== server) await other.pause();

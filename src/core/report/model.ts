@@ -72,7 +72,7 @@ export function describeStorage(s: StorageFacts | undefined, fallbackKind?: stri
   if (s.raidLevel) parts.push(`${s.raidLevel}`);
   if (s.members?.length) parts.push(`${s.members.length} members${s.loopBacked ? " (loop-backed)" : ""}`);
   if (s.chunk) parts.push(`chunk ${s.chunk}`);
-  if (s.fsType) parts.push(s.fsType);
+  if (s.fsType && s.fsType !== s.kind) parts.push(s.fsType);
   if (s.sizeBytes !== undefined) parts.push(formatBytes(s.sizeBytes));
   if (s.mountOptions) parts.push(`(${s.mountOptions})`);
   return parts.join(" ");

@@ -238,8 +238,8 @@ export function pickServers(manifest: RunManifest, explicit?: { numerator?: stri
   const ids = manifest.scenario.servers.map((s) => s.id);
   const known = new Set([...ids, ...manifest.servers.map((s) => s.id)]);
   const cmp = manifest.scenario.compare;
-  let num = explicit?.numerator ?? (typeof cmp === "object" ? cmp.numerator : ids[0]);
-  let den = explicit?.denominator ?? (typeof cmp === "object" ? cmp.denominator : ids[1]);
+  let num: string | undefined = explicit?.numerator ?? (typeof cmp === "object" ? cmp.numerator : ids[0]);
+  let den: string | undefined = explicit?.denominator ?? (typeof cmp === "object" ? cmp.denominator : ids[1]);
   if (explicit?.numerator && !explicit.denominator) den = ids.find((i) => i !== num);
   if (explicit?.denominator && !explicit.numerator) num = ids.find((i) => i !== den);
   for (const id of [num, den]) {

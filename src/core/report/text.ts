@@ -37,8 +37,10 @@ export function seedTable(table: RatioTable, cell: (c: RatioCell) => string, row
   const labelWidth = Math.max(18, ...table.rows.map((r) => r.test.length + 2));
   const lines: string[] = [];
   lines.push(" ".repeat(labelWidth + 1) + "Number of threads");
-  // Thread counts start one column right of where a 6-character value starts, as in the seed.
-  const head = table.threads.map((t) => " ".repeat(width - 5) + String(t).padEnd(5)).join("");
+  // Seed widths: thread counts start one column right of where a 6-character value starts. Wider cells: right-aligned.
+  const head = table.threads
+    .map((t) => (width === 8 ? " ".repeat(width - 5) + String(t).padEnd(5) : String(t).padStart(width)))
+    .join("");
   lines.push((" ".repeat(labelWidth) + head).trimEnd());
   lines.push(rowLabel);
   table.rows.forEach((r, i) => {

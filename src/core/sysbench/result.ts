@@ -15,6 +15,25 @@ export interface IntervalSample {
   latencyMs: number | null;
   errorsPerSec: number;
   reconnectsPerSec: number;
+  /** With `--rate`: the `[ Ns ] queue length: N, concurrency: N` line of the same second. */
+  queueLength?: number;
+  concurrency?: number;
+}
+
+/**
+ * An interval line of sysbench 0.5 (`[  10s] threads: 4, tps: …, reads/s: …, writes/s: … response time: 2.47ms (99%)`,
+ * some builds add `, errors: …, reconnects: …`). 0.5 prints no qps and no other/s, so this is not an IntervalSample.
+ */
+export interface LegacyIntervalSample {
+  t: number;
+  threads: number;
+  tps: number;
+  readsPerSec: number;
+  writesPerSec: number;
+  latencyPercentile: number;
+  latencyMs: number;
+  errorsPerSec: number | null;
+  reconnectsPerSec: number | null;
 }
 
 export interface LatencyMs {
@@ -52,6 +71,11 @@ export interface SysbenchResult {
   qps: number | null;
   ignoredErrors: number | null;
   reconnects: number | null;
+  /** The `(X per sec.)` of `ignored errors:` / `reconnects:`. */
+  ignoredErrorsPerSec?: number | null;
+  reconnectsPerSec?: number | null;
+  /** `Report intermediate results every N second(s)`, or null when not printed. */
+  reportInterval?: number | null;
   totalTime: number | null;
   events: number | null;
   latencyMs: LatencyMs;
@@ -61,6 +85,8 @@ export interface SysbenchResult {
   unfinishedTransactions: number | null;
   /** Only for sysbench 0.4/0.5 logs: figures with no 1.0 equivalent. */
   legacy?: Record<string, number | string | null>;
+  /** Only for sysbench 0.5 logs with `--report-interval`. */
+  legacyIntervals?: LegacyIntervalSample[];
 }
 
 /** Figures computed from the intervals: kept apart from what sysbench printed. */

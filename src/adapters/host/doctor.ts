@@ -1,0 +1,357 @@
+/**
+ * `twinbench doctor`, the I/O half: probe the host into HostFacts (engine through dockerode, files, PATH, a few
+ * commands through the injected Runner), and carry out a FixPlan (apt-get, starting dockerd, waiting for it).
+ * What the facts mean and what to fix is decided in src/core/doctor.ts.
+ */
+import { spawn } from "node:child_process";
+import { constants, openSync, closeSync } from "node:fs";
+import { access, readFile, statfs } from "node:fs/promises";
+import path from "node:path";
+import Docker from "dockerode";
+import { TwinbenchError } from "../../core/errors.ts";
+import {
+  DOCKERD_LOG,
+  describeAction,
+  evaluateChecks,
+  planFixes,
+  type CheckLine,
+  type DiskFacts,
+  type EngineFacts,
+  type FixAction,
+  type FixPlan,
+  type HostFacts,
+  type OsFacts,
+  type ToolFacts,
+} from "../../core/doctor.ts";
+import { createRunner, formatCommand, type Runner } from "./runner.ts";
+
+/** Answers whether a Docker engine is there, and what it is. */
+export interface EngineProbe {
+  probe(): Promise<EngineFacts>;
+}
+
+/** The file-system reads doctor needs, injectable for tests. */
+export interface HostFs {
+  readText(p: string): Promise<string | null>;
+  exists(p: string): Promise<boolean>;
+  /** Whether an executable of this name is on PATH (plus the sbin directories, which non-root PATHs lack). */
+  which(name: string): Promise<boolean>;
+  freeBytes(p: string): Promise<DiskFacts>;
+}
+
+export interface DoctorDeps {
+  runner: Runner;
+  engine: EngineProbe;
+  fs: HostFs;
+  env: Record<string, string | undefined>;
+  isRoot: boolean;
+  /** Start a long-lived process detached from us, stdout/stderr appended to logFile. */
+  spawnDetached(cmd: string, args: string[], logFile: string): Promise<void>;
+  sleep(ms: number): Promise<void>;
+  now(): number;
+  /** Results directory whose disk is checked (default ./results). */
+  resultsDir: string;
+  /** Progress lines while fixing. */
+  log(line: string): void;
+}
+
+export function engineEndpoint(env: Record<string, string | undefined>): string {
+  return env.DOCKER_HOST && env.DOCKER_HOST.length > 0 ? env.DOCKER_HOST : "unix:///var/run/docker.sock";
+}
+
+/** dockerode-backed probe: /_ping, /version and /info, each under a short timeout. */
+export function createEngineProbe(env: Record<string, string | undefined> = process.env, timeoutMs = 5000): EngineProbe {
+  return {
+    async probe() {
+      const endpoint = engineEndpoint(env);
+      let docker: Docker;
+      try {
+        docker = new Docker({ timeout: timeoutMs });
+      } catch (e) {
+        return { answers: false, endpoint, error: (e as Error).message };
+      }
+      try {
+        await docker.ping();
+        const [version, info] = await Promise.all([docker.version(), docker.info()]);
+        const i = info as { Driver?: string; CgroupVersion?: string; CgroupDriver?: string; DockerRootDir?: string; Warnings?: string[] | null };
+        return {
+          answers: true,
+          endpoint,
+          serverVersion: version.Version,
+          apiVersion: version.ApiVersion,
+          storageDriver: i.Driver ?? "",
+          cgroupVersion: i.CgroupVersion ?? "",
+          cgroupDriver: i.CgroupDriver ?? "",
+          dockerRootDir: i.DockerRootDir ?? "/var/lib/docker",
+          warnings: i.Warnings ?? [],
+        };
+      } catch (e) {
+        const err = e as { code?: string; message?: string };
+        return { answers: false, endpoint, error: err.code ? `${err.code} ${err.message ?? ""}`.trim() : (err.message ?? String(e)) };
+      }
+    },
+  };
+}
+
+const SBIN = ["/usr/local/sbin", "/usr/sbin", "/sbin"];
+
+export function createHostFs(env: Record<string, string | undefined> = process.env): HostFs {
+  const exists = async (p: string) => {
+    try {
+      await access(p, constants.F_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    async readText(p) {
+      try {
+        return await readFile(p, "utf8");
+      } catch {
+        return null;
+      }
+    },
+    exists,
+    async which(name) {
+      const dirs = [...(env.PATH ?? "").split(":").filter(Boolean), ...SBIN];
+      for (const d of dirs) {
+        try {
+          await access(path.join(d, name), constants.X_OK);
+          return true;
+        } catch {
+          /* next */
+        }
+      }
+      return false;
+    },
+    async freeBytes(p) {
+      // The directory may not exist yet (results/ before the first run): ask about its nearest existing ancestor.
+      let dir = path.resolve(p);
+      while (!(await exists(dir)) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+      try {
+        const s = await statfs(dir);
+        return { path: p, freeBytes: Number(s.bavail) * Number(s.bsize) };
+      } catch (e) {
+        return { path: p, freeBytes: null, error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
+      }
+    },
+  };
+}
+
+async function spawnDetachedDefault(cmd: string, args: string[], logFile: string): Promise<void> {
+  const fd = openSync(logFile, "a");
+  try {
+    const child = spawn(cmd, args, { detached: true, stdio: ["ignore", fd, fd] });
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", () => resolve());
+      child.once("error", (e) =>
+        reject(new TwinbenchError(`could not start \`${formatCommand(cmd, args)}\`: ${e.message}`, { code: "ENGINE_START_FAILED", hint: `see ${logFile}`, cause: e })),
+      );
+    });
+    child.unref();
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function defaultDoctorDeps(overrides: Partial<DoctorDeps> = {}): DoctorDeps {
+  const env = overrides.env ?? process.env;
+  return {
+    runner: createRunner(),
+    engine: createEngineProbe(env),
+    fs: createHostFs(env),
+    env,
+    isRoot: typeof process.getuid === "function" ? process.getuid() === 0 : false,
+    spawnDetached: spawnDetachedDefault,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    now: () => Date.now(),
+    resultsDir: path.resolve(env.TWINBENCH_RESULTS_DIR ?? "results"),
+    log: () => {},
+    ...overrides,
+  };
+}
+
+export function parseOsRelease(text: string | null): OsFacts {
+  const kv: Record<string, string> = {};
+  for (const line of (text ?? "").split("\n")) {
+    const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    if (m) kv[m[1]!] = m[2]!.replace(/^"(.*)"$/, "$1").replace(/^'(.*)'$/, "$1");
+  }
+  return { id: kv.ID ?? "", idLike: (kv.ID_LIKE ?? "").split(/\s+/).filter(Boolean), prettyName: kv.PRETTY_NAME ?? "" };
+}
+
+async function probeCgroups(fs: HostFs): Promise<HostFacts["cgroup"]> {
+  const controllers = await fs.readText("/sys/fs/cgroup/cgroup.controllers");
+  if (controllers !== null) return { version: 2, cpuset: controllers.split(/\s+/).includes("cpuset") };
+  const v1 = (await fs.exists("/sys/fs/cgroup/cpuset")) || (await fs.exists("/sys/fs/cgroup/cpuset/cpuset.cpus"));
+  if (v1) return { version: 1, cpuset: true };
+  const anyV1 = await fs.exists("/sys/fs/cgroup/memory");
+  return { version: anyV1 ? 1 : null, cpuset: false };
+}
+
+async function probeTools(deps: DoctorDeps): Promise<ToolFacts> {
+  const { fs, runner } = deps;
+  const [dockerd, debootstrap, mkfsBtrfs, mkfsXfs, mdadm, aptGet, systemctl, hasComposeBin, hasDocker] = await Promise.all(
+    ["dockerd", "debootstrap", "mkfs.btrfs", "mkfs.xfs", "mdadm", "apt-get", "systemctl", "docker-compose", "docker"].map((n) => fs.which(n)),
+  );
+  const ok = async (cmd: string, args: string[]) => (await runner.run(cmd, args, { timeoutMs: 30_000 })).exitCode === 0;
+  const [dockerComposeStandalone, dockerComposePlugin] = await Promise.all([
+    hasComposeBin ? ok("docker-compose", ["version"]) : Promise.resolve(false),
+    hasDocker ? ok("docker", ["compose", "version"]) : Promise.resolve(false),
+  ]);
+  return {
+    dockerd: dockerd!,
+    debootstrap: debootstrap!,
+    mkfsBtrfs: mkfsBtrfs!,
+    mkfsXfs: mkfsXfs!,
+    mdadm: mdadm!,
+    aptGet: aptGet!,
+    systemctl: systemctl!,
+    dockerComposeStandalone,
+    dockerComposePlugin,
+  };
+}
+
+export function imageModeFromEnv(env: Record<string, string | undefined>): HostFacts["imageMode"] {
+  const v = env.TWINBENCH_IMAGE_MODE;
+  if (v === "official") return { mode: "official", forced: true };
+  if (v === "debian") return { mode: "debian", forced: true };
+  return { mode: "debian", forced: false };
+}
+
+/** Probe everything doctor checks. Never contacts anything but the local engine. */
+export async function probeHost(deps: DoctorDeps): Promise<HostFacts> {
+  const [osText, pid1, engine, cgroup, tools, mdstat, loopControl, diskResults] = await Promise.all([
+    deps.fs.readText("/etc/os-release"),
+    deps.fs.readText("/proc/1/comm"),
+    deps.engine.probe(),
+    probeCgroups(deps.fs),
+    probeTools(deps),
+    deps.fs.exists("/proc/mdstat"),
+    deps.fs.exists("/dev/loop-control"),
+    deps.fs.freeBytes(deps.resultsDir),
+  ]);
+  const dockerRoot = engine.answers ? engine.dockerRootDir : "/var/lib/docker";
+  const diskDockerRoot = await deps.fs.freeBytes(dockerRoot);
+  return {
+    os: parseOsRelease(osText),
+    isRoot: deps.isRoot,
+    pid1: (pid1 ?? "").trim(),
+    engine,
+    cgroup,
+    diskDockerRoot,
+    diskResults,
+    tools,
+    mdstat,
+    loopControl,
+    imageMode: imageModeFromEnv(deps.env),
+  };
+}
+
+export interface DoctorReport {
+  facts: HostFacts;
+  checks: CheckLine[];
+}
+
+export async function runDoctor(deps: DoctorDeps): Promise<DoctorReport> {
+  const facts = await probeHost(deps);
+  return { facts, checks: evaluateChecks(facts) };
+}
+
+export interface FixOutcome {
+  plan: FixPlan;
+  /** What was actually done (start-engine is skipped when an engine answers by then). */
+  done: string[];
+  /** The checks after fixing. */
+  after: DoctorReport;
+}
+
+const APT_ENV = { DEBIAN_FRONTEND: "noninteractive" };
+
+/**
+ * `doctor --fix`: probe, plan, act, probe again. Never touches an engine that answers. Throws a TwinbenchError
+ * (DOCTOR_CANNOT_FIX, the paragraph as hint) where it cannot help.
+ */
+export async function fixHost(deps: DoctorDeps): Promise<FixOutcome> {
+  const before = await probeHost(deps);
+  const plan = planFixes(before);
+  if (plan.kind === "cannot-fix") {
+    throw new TwinbenchError(
+      plan.reason === "not-root"
+        ? "doctor --fix needs root to install packages and start the engine"
+        : `doctor --fix cannot install packages on ${before.os.prettyName || before.os.id || "this host"}`,
+      { code: "DOCTOR_CANNOT_FIX", hint: plan.paragraph },
+    );
+  }
+  const done: string[] = [];
+  for (const action of plan.actions) {
+    const did = await executeAction(deps, action);
+    if (did) done.push(did);
+  }
+  const after = await runDoctor(deps);
+  return { plan, done, after };
+}
+
+async function executeAction(deps: DoctorDeps, a: FixAction): Promise<string | null> {
+  const { runner } = deps;
+  switch (a.kind) {
+    case "apt-update": {
+      deps.log(`fix: ${describeAction(a)}`);
+      await checked(runner, "apt-get", ["update"], APT_ENV, "APT_FAILED", "check the apt sources and network access to the Debian mirror");
+      return describeAction(a);
+    }
+    case "apt-install": {
+      deps.log(`fix: ${describeAction(a)}`);
+      await checked(
+        runner,
+        "apt-get",
+        ["install", "-y", "--no-install-recommends", ...a.packages],
+        APT_ENV,
+        "APT_FAILED",
+        `install them by hand to see the full error: apt-get install ${a.packages.join(" ")}`,
+      );
+      return describeAction(a);
+    }
+    case "start-engine": {
+      // docker.io's postinst may have started an engine already; never start a second one.
+      const now = await deps.engine.probe();
+      if (now.answers) {
+        deps.log(`fix: the engine answers on ${now.endpoint} already; not starting dockerd`);
+        return null;
+      }
+      deps.log(`fix: ${describeAction(a)}`);
+      if (a.via === "systemctl") {
+        await checked(runner, "systemctl", ["start", "docker"], undefined, "ENGINE_START_FAILED", "see `journalctl -u docker`");
+      } else {
+        await deps.spawnDetached("dockerd", [], a.logFile);
+      }
+      return describeAction(a);
+    }
+    case "wait-engine": {
+      deps.log(`fix: ${describeAction(a)}`);
+      const deadline = deps.now() + a.timeoutMs;
+      let last = "";
+      for (;;) {
+        const r = await deps.engine.probe();
+        if (r.answers) return describeAction(a);
+        last = r.error;
+        if (deps.now() >= deadline) {
+          throw new TwinbenchError(`the Docker engine did not answer on ${a.endpoint} within ${a.timeoutMs} ms (last error: ${last})`, {
+            code: "ENGINE_START_TIMEOUT",
+            hint: `see ${DOCKERD_LOG} (or \`journalctl -u docker\`) for why dockerd did not come up`,
+          });
+        }
+        await deps.sleep(500);
+      }
+    }
+  }
+}
+
+async function checked(runner: Runner, cmd: string, args: string[], env: Record<string, string> | undefined, code: string, hint: string): Promise<void> {
+  const r = await runner.run(cmd, args, env ? { env } : {});
+  if (r.exitCode !== 0) {
+    const tail = (r.stderr || r.stdout).trim().split("\n").slice(-8).filter((l) => l.length > 0);
+    throw new TwinbenchError(`\`${formatCommand(cmd, args)}\` failed with exit code ${r.exitCode}`, { code, hint, details: tail });
+  }
+}

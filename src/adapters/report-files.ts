@@ -1,0 +1,124 @@
+/**
+ * Reads a results folder (`run.json` + `cells.jsonl`) and writes its report files (`report.md`, `report.html`,
+ * `comparison.csv`, `report.json`), each atomically: a temp file in the same folder, then rename.
+ */
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { InputError } from "../core/errors.ts";
+import type { CellRecord, RunManifest } from "../core/results.ts";
+import { buildRunReport, type ReportOptions } from "../core/report/model.ts";
+import { renderMarkdown } from "../core/report/markdown.ts";
+import { renderCsv } from "../core/report/csv.ts";
+import { renderJson } from "../core/report/json.ts";
+import { buildHtmlData, renderHtml } from "../core/report/html.ts";
+
+export interface ResultsFolder {
+  dir: string;
+  manifest: RunManifest;
+  cells: CellRecord[];
+  /** Lines of cells.jsonl that could not be read (a torn last line of an interrupted run, say). */
+  warnings: string[];
+}
+
+/** Parse cells.jsonl text. A bad line is skipped with a warning (the last one is often torn by a crash). */
+export function parseCellsJsonl(text: string, file = "cells.jsonl"): { cells: CellRecord[]; warnings: string[] } {
+  const cells: CellRecord[] = [];
+  const warnings: string[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    try {
+      const v = JSON.parse(line) as CellRecord;
+      if (typeof v !== "object" || v === null || typeof v.server !== "string" || typeof v.test !== "string") {
+        warnings.push(`${file}:${i + 1}: not a cell record, skipped`);
+        return;
+      }
+      cells.push(v);
+    } catch {
+      warnings.push(`${file}:${i + 1}: invalid JSON, skipped`);
+    }
+  });
+  return { cells, warnings };
+}
+
+export async function readResultsFolder(dir: string): Promise<ResultsFolder> {
+  const runPath = join(dir, "run.json");
+  let runText: string;
+  try {
+    runText = await readFile(runPath, "utf8");
+  } catch (e) {
+    throw new InputError(`no results folder at ${dir}: cannot read ${runPath}`, {
+      code: "RESULTS_NOT_FOUND",
+      hint: "pass a folder written by `twinbench run` (results/<run-id>/ with run.json and cells.jsonl)",
+      cause: e,
+    });
+  }
+  let manifest: RunManifest;
+  try {
+    manifest = JSON.parse(runText) as RunManifest;
+  } catch (e) {
+    throw new InputError(`${runPath} is not valid JSON`, { code: "RESULTS_INVALID", hint: "the file is damaged; re-run the scenario", cause: e });
+  }
+  if (!manifest || typeof manifest !== "object" || !manifest.scenario?.workload || !Array.isArray(manifest.scenario.servers)) {
+    throw new InputError(`${runPath} is not a twinbench run manifest (no scenario.workload / scenario.servers)`, {
+      code: "RESULTS_INVALID",
+      hint: "pass a folder written by `twinbench run`",
+    });
+  }
+  manifest.servers ??= [];
+  manifest.hosts ??= [];
+  manifest.cells ??= [];
+  let cellsText = "";
+  try {
+    cellsText = await readFile(join(dir, "cells.jsonl"), "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  const { cells, warnings } = parseCellsJsonl(cellsText, join(dir, "cells.jsonl"));
+  return { dir, manifest, cells, warnings };
+}
+
+/** Write a file so that a reader never sees it half-written: temp file beside it, then rename. */
+export async function writeFileAtomic(path: string, content: string): Promise<void> {
+  const tmp = join(dirname(path), `.${path.split("/").pop()}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  try {
+    await writeFile(tmp, content, "utf8");
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+let chartJsCache: string | undefined;
+
+/** The Chart.js UMD bundle from node_modules, to inline in report.html. */
+export async function loadChartJsSource(): Promise<string> {
+  if (chartJsCache !== undefined) return chartJsCache;
+  const require = createRequire(import.meta.url);
+  const main = require.resolve("chart.js"); // …/chart.js/dist/chart.cjs
+  chartJsCache = await readFile(join(dirname(main), "chart.umd.js"), "utf8");
+  return chartJsCache;
+}
+
+export const REPORT_FILES = ["report.md", "report.html", "comparison.csv", "report.json"] as const;
+
+/** (Re)write the four report files of a results folder. Returns their paths. */
+export async function writeReports(dir: string, opts: ReportOptions = {}): Promise<string[]> {
+  const folder = await readResultsFolder(dir);
+  const report = buildRunReport(folder.manifest, folder.cells, opts);
+  const chartJs = await loadChartJsSource();
+  const outputs: Array<[string, string]> = [
+    ["report.md", renderMarkdown(report)],
+    ["report.html", renderHtml(buildHtmlData(folder.manifest, folder.cells, report), chartJs)],
+    ["comparison.csv", renderCsv(report)],
+    ["report.json", renderJson(report)],
+  ];
+  const paths: string[] = [];
+  for (const [name, content] of outputs) {
+    const p = join(dir, name);
+    await writeFileAtomic(p, content);
+    paths.push(p);
+  }
+  return paths;
+}

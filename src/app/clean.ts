@@ -1,0 +1,53 @@
+/**
+ * Removal by label: the start-up sweep (resources of runs whose process is gone) and `twinbench clean`
+ * (everything twinbench made, plus whatever the storage layer left).
+ */
+import { hostname as osHostname } from "node:os";
+import { isOrphan, LABEL } from "../core/labels.ts";
+import type { Engine } from "../adapters/docker/engine.ts";
+import type { StorageProvider } from "../adapters/storage/types.ts";
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export interface CleanReport {
+  containers: string[];
+  networks: string[];
+  volumes: string[];
+  storage: string[];
+}
+
+/**
+ * Remove labelled resources. `orphansOnly`: only those whose owning process is gone (start-up sweep).
+ * `runId`: only that run's.
+ */
+export async function cleanResources(engine: Engine, opts: { orphansOnly?: boolean; runId?: string; storage?: StorageProvider } = {}): Promise<CleanReport> {
+  const filters = [opts.runId ? `${LABEL.run}=${opts.runId}` : LABEL.session];
+  if (!opts.runId) filters.push(`${LABEL.host}=${engine.hostId}`);
+  const found = await engine.listLabelled(opts.runId ? filters : [LABEL.session]);
+  const host = osHostname();
+  const pick = <T extends { labels: Record<string, string> }>(xs: T[]) =>
+    xs.filter((x) => (opts.runId ? x.labels[LABEL.run] === opts.runId : true)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, host, pidAlive));
+  const report: CleanReport = { containers: [], networks: [], volumes: [], storage: [] };
+  for (const c of pick(found.containers)) {
+    await engine.unpause(c.id).catch(() => undefined);
+    await engine.remove(c.id);
+    report.containers.push(c.name);
+  }
+  for (const n of pick(found.networks)) {
+    await engine.removeNetwork(n.id);
+    report.networks.push(n.name);
+  }
+  for (const v of pick(found.volumes)) {
+    await engine.removeVolume(v.name);
+    report.volumes.push(v.name);
+  }
+  if (opts.storage && !opts.orphansOnly) report.storage = await opts.storage.cleanLeftovers();
+  return report;
+}

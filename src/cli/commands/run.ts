@@ -1,0 +1,183 @@
+/**
+ * `twinbench run` and `twinbench clean`: wire adapters into the app, choose a front end, own the signals.
+ */
+import type { Command } from "commander";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { InputError } from "../../core/errors.ts";
+import type { RunEvent } from "../../core/events.ts";
+import type { Scenario } from "../../core/scenario/schema.ts";
+import type { RunManifest } from "../../core/results.ts";
+import { runScenario, newRunId, RunControl, type RunDeps, type RunSummary } from "../../app/run.ts";
+import { cleanResources } from "../../app/clean.ts";
+import { plainLine } from "../plain.ts";
+import type { CliContext } from "../context.ts";
+import { loadDeps, loadScenarioForRun } from "./shared.ts";
+
+export interface RunCliOptions {
+  out?: string;
+  resume?: string;
+  set: string[];
+  tui: boolean;
+  jsonEvents?: boolean;
+  failFast?: boolean;
+  strict?: boolean;
+  wipeDevices?: boolean;
+  imageMode?: string;
+  readyTimeout?: string;
+}
+
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+export function registerRunCommands(program: Command, ctx: CliContext): void {
+  program
+    .command("run")
+    .description("run a scenario end to end (default scenarios/quick.yaml) and write a results folder")
+    .argument("[scenario]", "scenario file", "scenarios/quick.yaml")
+    .option("--out <dir>", "results folder (default results/<run-id>)")
+    .option("--resume <dir>", "continue a run: only missing or failed cells run, with the same pins")
+    .option("--set <path=value>", "override a scenario value (repeatable), VALUE parsed as YAML", collect, [])
+    .option("--no-tui", "plain progress lines instead of the terminal UI")
+    .option("--json-events", "print the event stream as NDJSON on stdout")
+    .option("--fail-fast", "stop at the first failed cell")
+    .option("--strict", "a must-match config difference is an error before any measurement")
+    .option("--wipe-devices", "allow raid0 on devices that hold a filesystem signature")
+    .option("--image-mode <mode>", "auto | debian | official")
+    .option("--ready-timeout <seconds>", "server readiness deadline", "180")
+    .action(async (file: string, o: RunCliOptions) => {
+      ctx.exitCode = await runCommand(ctx, file, o);
+    });
+
+  program
+    .command("clean")
+    .description("remove every Docker resource twinbench made, and undo storage left by killed runs")
+    .option("--run <id>", "only that run's resources")
+    .action(async (o: { run?: string }) => {
+      const deps = await loadDeps(ctx, {});
+      const r = await cleanResources(deps.engine, { runId: o.run, storage: deps.storage });
+      ctx.out(`removed ${r.containers.length} containers, ${r.networks.length} networks, ${r.volumes.length} volumes`);
+      for (const s of r.storage) ctx.out(`storage: ${s}`);
+    });
+}
+
+export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions): Promise<0 | 1 | 2 | 130> {
+  // Resolve the scenario first: an invalid scenario creates nothing.
+  let scenario: Scenario;
+  let scenarioFile: string | undefined = file;
+  let overrides = o.set;
+  let outDir: string;
+  if (o.resume) {
+    outDir = resolve(o.resume);
+    let manifest: RunManifest;
+    try {
+      manifest = JSON.parse(await readFile(join(outDir, "run.json"), "utf8")) as RunManifest;
+    } catch {
+      throw new InputError(`cannot resume ${o.resume}: no readable run.json there`, { code: "RESULTS_NOT_FOUND", hint: "pass the results folder of an earlier run" });
+    }
+    scenario = manifest.scenario;
+    scenarioFile = manifest.scenarioFile;
+    overrides = manifest.overrides;
+  } else {
+    const loaded = await loadScenarioForRun(ctx, file, o.set);
+    scenario = loaded.scenario;
+    for (const w of loaded.warnings) ctx.err(`warning: ${w}`);
+    outDir = "";
+  }
+  const runId = newRunId(new Date());
+  if (!o.resume) outDir = resolve(o.out ?? join("results", runId));
+
+  const deps: RunDeps = await loadDeps(ctx, { ensureHost: true, imageMode: o.imageMode ?? scenario.imageMode });
+  // Sweep what runs whose process is gone left behind.
+  const swept = await cleanResources(deps.engine, { orphansOnly: true });
+  const n = swept.containers.length + swept.networks.length + swept.volumes.length;
+  if (n > 0) ctx.err(`notice: removed ${n} resources left by earlier runs whose process is gone`);
+
+  const neutralPath = scenario.config.base;
+  if (!existsSync(neutralPath)) throw new InputError(`config.base ${neutralPath} does not exist`, { code: "CONFIG_BASE_MISSING", hint: "run from the repository root, or give config.base as a path that exists" });
+  const neutralCnf = await readFile(neutralPath, "utf8");
+
+  const ac = new AbortController();
+  const control = new RunControl();
+  let sigints = 0;
+  const onSigint = () => {
+    sigints++;
+    if (sigints === 1) {
+      ac.abort();
+      ctx.err("cancelling: stopping sysbench and cleaning up (Ctrl-C again to force)...");
+    } else {
+      ctx.err("forced: removing this run's resources and exiting");
+      void cleanResources(deps.engine, { runId: currentRunId }).finally(() => process.exit(130));
+    }
+  };
+  const onSigterm = () => ac.abort();
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+  let currentRunId = runId;
+
+  const useTui = o.tui && ctx.isTTY && !o.jsonEvents;
+  let sink: (e: RunEvent) => void;
+  let tuiDone: Promise<void> | undefined;
+  if (o.jsonEvents) sink = (e) => ctx.out(JSON.stringify(e));
+  else if (useTui) {
+    const { mountRunScreen } = await import("../../tui/run-screen.tsx");
+    const screen = mountRunScreen({ onCancel: onSigint, onSkip: () => control.skipCurrent() });
+    sink = screen.dispatch;
+    tuiDone = screen.done;
+  } else
+    sink = (e) => {
+      if (e.type === "plan-ready") currentRunId = e.runId;
+      const l = plainLine(e);
+      if (l !== undefined) ctx.out(l);
+    };
+  const dispatch = (e: RunEvent) => {
+    if (e.type === "plan-ready") currentRunId = e.runId;
+    sink(e);
+  };
+
+  let summary: RunSummary;
+  try {
+    summary = await runScenario(deps, {
+      scenario,
+      scenarioFile,
+      overrides,
+      neutralCnf,
+      outDir,
+      runId,
+      resume: Boolean(o.resume),
+      failFast: o.failFast,
+      strict: o.strict,
+      wipeDevices: o.wipeDevices,
+      readyTimeoutMs: Number(o.readyTimeout ?? 180) * 1000,
+      signal: ac.signal,
+      control,
+      onEvent: dispatch,
+      selfContainerId: await selfContainerId(),
+    });
+  } finally {
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
+    if (tuiDone) await tuiDone;
+  }
+  if (!o.jsonEvents && !useTui) {
+    try {
+      const text = await readFile(join(summary.dir, "report.txt"), "utf8");
+      ctx.out("");
+      ctx.out(text.trimEnd());
+    } catch {
+      /* reports are best effort; the run already said where its results are */
+    }
+  }
+  return summary.exitCode;
+}
+
+/** When twinbench runs inside a container (compose), its own container id; probes then join each network. */
+async function selfContainerId(): Promise<string | undefined> {
+  if (!existsSync("/.dockerenv")) return undefined;
+  try {
+    const host = (await readFile("/etc/hostname", "utf8")).trim();
+    return host || undefined;
+  } catch {
+    return undefined;
+  }
+}

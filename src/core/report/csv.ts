@@ -1,0 +1,34 @@
+/** CSV renderer: comparison.csv, one line per test × threads. Empty fields where there is no number. */
+import type { RunReport } from "./model.ts";
+import type { RatioTable } from "./ratio.ts";
+
+export function csvField(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return "";
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export const CSV_HEADER = [
+  "test", "threads", "metric", "numerator", "denominator", "status", "ratio", "low", "high", "verdict", "n",
+  "cv_numerator_pct", "cv_denominator_pct", "numerator_median", "denominator_median", "failed_repeats",
+] as const;
+
+export function ratioCsvLines(t: RatioTable, prefix: Array<string | number> = []): string[] {
+  const out: string[] = [];
+  for (const r of t.rows) {
+    for (const c of r.cells) {
+      const row = [
+        ...prefix, r.test, c.threads, t.metric, t.numerator, t.denominator, c.status, c.ratio, c.low, c.high, c.verdict, c.n,
+        c.cvNumerator, c.cvDenominator, c.numeratorMedian, c.denominatorMedian, c.failedRepeats,
+      ];
+      out.push(row.map(csvField).join(","));
+    }
+  }
+  return out;
+}
+
+export function renderCsv(report: RunReport): string {
+  const lines = [CSV_HEADER.join(",")];
+  if (report.table) lines.push(...ratioCsvLines(report.table));
+  return lines.join("\n") + "\n";
+}

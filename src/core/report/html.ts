@@ -1,0 +1,350 @@
+/**
+ * HTML renderer: one self-contained report.html. Tables are static HTML; charts are drawn by Chart.js, whose
+ * source the caller passes in (the adapter reads it from node_modules), so this module stays pure and the file
+ * loads nothing from the network. After the charts are created the page sets `document.body.dataset.chartsReady`
+ * to their number (or `chartsError` to the error message).
+ */
+import type { CellRecord, RunManifest } from "../results.ts";
+import { measureRecords, metricValue, type Metric, type RatioTable } from "./ratio.ts";
+import type { RunReport } from "./model.ts";
+import { formatBytes } from "./model.ts";
+import { configIdentityLine, legend, partialLine, runLine, statusText, verdictLegend } from "./text.ts";
+import { verdictMark } from "../stats.ts";
+
+export interface MetricChart {
+  test: string;
+  metric: Metric;
+  threads: number[];
+  series: Array<{ server: string; medians: Array<number | null>; points: Array<{ x: string; y: number }> }>;
+}
+
+export interface TimeSeriesChart {
+  test: string;
+  threads: number;
+  field: "qps" | "tps";
+  series: Array<{ server: string; repeat: number; warmup: boolean; points: Array<[number, number]> }>;
+}
+
+export interface HistogramChart {
+  test: string;
+  threads: number;
+  series: Array<{ server: string; repeat: number; points: Array<[number, number]> }>;
+}
+
+export interface HtmlData {
+  title: string;
+  servers: string[];
+  metricCharts: MetricChart[];
+  timeSeries: TimeSeriesChart[];
+  histograms: HistogramChart[];
+  report: RunReport;
+  manifest: RunManifest;
+}
+
+function median(xs: number[]): number | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Gather what the charts need from the records (pure). */
+export function buildHtmlData(manifest: RunManifest, cells: readonly CellRecord[], report: RunReport): HtmlData {
+  const metric: Metric = report.table?.metric ?? "qps";
+  const tests = report.table?.rows.map((r) => r.test) ?? [...manifest.scenario.workload.tests];
+  const threads = report.table?.threads ?? [...manifest.scenario.workload.threads];
+  const servers = manifest.scenario.servers.map((s) => s.id);
+  const measured = measureRecords(cells).filter((c) => c.status === "ok" && c.metrics);
+  const warmups = cells.filter((c) => c.phase === "warmup" && c.status === "ok" && c.metrics);
+  const field: "qps" | "tps" = metric === "tps" ? "tps" : "qps";
+
+  const metricCharts: MetricChart[] = tests.map((test) => ({
+    test,
+    metric,
+    threads,
+    series: servers.map((server) => {
+      const points: Array<{ x: string; y: number }> = [];
+      const medians = threads.map((t) => {
+        const vals = measured
+          .filter((c) => c.server === server && c.test === test && c.threads === t)
+          .map((c) => metricValue(c.metrics, metric))
+          .filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+        for (const y of vals) points.push({ x: String(t), y });
+        return median(vals);
+      });
+      return { server, medians, points };
+    }),
+  }));
+
+  const timeSeries: TimeSeriesChart[] = [];
+  const histograms: HistogramChart[] = [];
+  for (const test of tests) {
+    for (const t of threads) {
+      const ts: TimeSeriesChart = { test, threads: t, field, series: [] };
+      const hist: HistogramChart = { test, threads: t, series: [] };
+      for (const server of servers) {
+        const warm = warmups.filter((c) => c.server === server && c.test === test && c.threads === t);
+        for (const w of warm) {
+          const iv = w.metrics!.intervals ?? [];
+          const end = iv.length ? Math.max(...iv.map((s) => s.t)) : 0;
+          if (iv.length) ts.series.push({ server, repeat: w.repeat, warmup: true, points: iv.map((s) => [s.t - end, s[field]]) });
+        }
+        const meas = measured
+          .filter((c) => c.server === server && c.test === test && c.threads === t)
+          .sort((a, b) => a.repeat - b.repeat);
+        for (const m of meas) {
+          const iv = m.metrics!.intervals ?? [];
+          if (iv.length) ts.series.push({ server, repeat: m.repeat, warmup: false, points: iv.map((s) => [s.t, s[field]]) });
+          const h = m.metrics!.histogram;
+          if (h && h.length) hist.series.push({ server, repeat: m.repeat, points: h.map(([v, n]) => [v, n]) });
+        }
+      }
+      if (ts.series.length) timeSeries.push(ts);
+      if (hist.series.length) histograms.push(hist);
+    }
+  }
+  const names = report.table ? `${report.table.numeratorLabel}/${report.table.denominatorLabel}` : servers.join("/");
+  return {
+    title: `${names} sysbench comparison: ${report.scenarioName} (${report.runId})`,
+    servers,
+    metricCharts,
+    timeSeries,
+    histograms,
+    report,
+    manifest,
+  };
+}
+
+export function escapeHtml(s: unknown): string {
+  return String(s ?? "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+/** JSON that is safe inside a <script> element. */
+export function scriptJson(v: unknown): string {
+  return JSON.stringify(v).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+function table(head: string[], rows: string[][], cls = ""): string {
+  return `<table${cls ? ` class="${cls}"` : ""}><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join("")}</tr>`)
+    .join("")}</tbody></table>`;
+}
+
+function ratioTableHtml(t: RatioTable): string {
+  const head = ["sysbench test", ...t.threads.map(String)];
+  const rows = t.rows.map((r) => {
+    const cells = r.cells.map((c) => {
+      const st = statusText(c);
+      if (st !== null || c.ratio === null) {
+        return `<span class="cell status-${c.status}" data-verdict="${c.status}">${escapeHtml(st ?? "--")}</span>`;
+      }
+      const ci = c.low !== null && c.high !== null ? `${c.low.toFixed(1)}–${c.high.toFixed(1)}` : "no interval";
+      const title = `n=${c.n}; CI ${ci}; CV ${t.numerator} ${c.cvNumerator?.toFixed(1) ?? "n/a"}%, ${t.denominator} ${c.cvDenominator?.toFixed(1) ?? "n/a"}%${c.reason ? `; ${c.reason}` : ""}`;
+      return `<span class="cell verdict-${c.verdict}" data-verdict="${c.verdict}" title="${escapeHtml(title)}"><b>${c.ratio.toFixed(2)}</b> <small>${escapeHtml(ci)}</small> ${escapeHtml(verdictMark(c.verdict))}</span>`;
+    });
+    return [escapeHtml(r.test), ...cells];
+  });
+  return table(head, rows, "ratio");
+}
+
+function factsHtml(m: RunManifest): string {
+  const hostRows = (m.hosts ?? []).map((h) => [
+    h.id, h.kernel, h.os, h.cpuModel, h.cpus, h.memoryBytes === undefined ? "" : formatBytes(h.memoryBytes), h.dockerVersion,
+    h.apiVersion, h.storageDriver, h.cgroupVersion,
+  ].map(escapeHtml));
+  const storageRows = (m.servers ?? []).map((s) => {
+    const st = s.storage;
+    return [
+      s.id, st?.kind, st?.fsType, st?.mountOptions, st?.raidLevel, st?.members?.map((x) => x.device).join(", "), st?.chunk,
+      st?.loopBacked === undefined ? "" : String(st.loopBacked), st?.sizeBytes === undefined ? "" : formatBytes(st.sizeBytes),
+      st?.freeBytesBefore === undefined ? "" : formatBytes(st.freeBytesBefore), st?.freeBytesAfter === undefined ? "" : formatBytes(st.freeBytesAfter),
+      s.resources?.cpuset, s.resources?.memoryBytes === undefined ? "" : formatBytes(s.resources.memoryBytes),
+      s.connection ? `${s.connection.transport}; ssl ${s.connection.sslCipher ?? "none"}; auth ${s.connection.authPlugin ?? "?"}` : "",
+    ].map(escapeHtml);
+  });
+  const sb = m.sysbench;
+  return [
+    "<h2>Host facts</h2>",
+    table(["host", "kernel", "os", "cpu", "cpus", "memory", "docker", "api", "storage driver", "cgroup"], hostRows),
+    "<h2>Storage and resources</h2>",
+    table(
+      ["server", "kind", "fs", "mount options", "raid", "members", "chunk", "loop", "size", "free before", "free after", "cpuset", "memory", "connection"],
+      storageRows,
+    ),
+    sb ? `<p>sysbench: ${escapeHtml(sb.version ?? "?")} (${escapeHtml(sb.image)}${sb.packageVersion ? `, package ${escapeHtml(sb.packageVersion)}` : ""})</p>` : "",
+  ].join("\n");
+}
+
+function configHtml(m: RunManifest, report: RunReport): string {
+  const parts = ["<h2>Config translation</h2>"];
+  for (const s of m.servers ?? []) {
+    parts.push(`<h3>${escapeHtml(s.id)} (${escapeHtml(s.family)} ${escapeHtml(s.version ?? "")})</h3>`);
+    parts.push(
+      table(
+        ["option", "fate", "rendered", "reason"],
+        (s.translation ?? []).map((e) => [escapeHtml(e.option), escapeHtml(e.fate), escapeHtml(e.rendered.join("\n")), escapeHtml(e.reason)]),
+        "translation",
+      ),
+    );
+    if (s.asymmetries?.length) parts.push(`<p>Deliberate asymmetries: ${escapeHtml(s.asymmetries.join(", "))}</p>`);
+    if (s.cnf) parts.push(`<details><summary>${escapeHtml(s.id)} my.cnf</summary><pre>${escapeHtml(s.cnf)}</pre></details>`);
+  }
+  const ids = (m.servers ?? []).map((s) => s.id);
+  parts.push("<h2>Must-match variables</h2>", `<p>${escapeHtml(configIdentityLine(report))}</p>`);
+  parts.push(
+    table(
+      ["variable", ...ids.map(escapeHtml), "equal", "deliberate", "note"],
+      (m.mustMatch ?? []).map((r) => [
+        escapeHtml(r.variable), ...ids.map((id) => escapeHtml(r.values[id] ?? "(unset)")),
+        r.equal ? "yes" : `<span class="bad">no</span>`, r.deliberate ? "yes" : "no", escapeHtml(r.note ?? ""),
+      ]),
+      "mustmatch",
+    ),
+  );
+  return parts.join("\n");
+}
+
+const CSS = `
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5rem;color:#222;max-width:1400px}
+h1{font-size:1.4rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}h3{font-size:1rem}
+table{border-collapse:collapse;margin:.5rem 0;font-size:.85rem}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+table.ratio td{text-align:right;white-space:nowrap}table.ratio td:first-child{text-align:left}
+.cell{display:inline-block;padding:.1rem .3rem;border-radius:3px}.cell small{color:#555}
+.verdict-faster{background:#c8f0c8}.verdict-slower{background:#f6c6c6}.verdict-same{background:#eee}.verdict-unknown{background:#fff2b3}
+.status-failed{background:#7a1010;color:#fff}.status-missing,.status-skipped{color:#888}
+.partial{background:#fff2b3;padding:.5rem;border:1px solid #e0c000}.bad{color:#b00;font-weight:bold}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:1rem}
+.chart{position:relative;height:260px;border:1px solid #eee;padding:.25rem}
+pre{white-space:pre-wrap;font-size:.8rem}td{white-space:pre-wrap}
+`;
+
+/** The client-side script: reads the embedded data, creates the charts, then flags `chartsReady`. */
+const SCRIPT = `
+(function () {
+  var body = document.body;
+  try {
+    var data = JSON.parse(document.getElementById("twinbench-data").textContent);
+    var palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+    var color = function (server) { var i = data.servers.indexOf(server); return palette[(i < 0 ? 0 : i) % palette.length]; };
+    Chart.defaults.animation = false;
+    Chart.defaults.responsive = true;
+    Chart.defaults.maintainAspectRatio = false;
+    var count = 0;
+    var make = function (id, config) {
+      var el = document.getElementById(id);
+      if (!el) return;
+      new Chart(el, config);
+      count++;
+    };
+    data.metricCharts.forEach(function (mc, i) {
+      var datasets = [];
+      mc.series.forEach(function (s) {
+        datasets.push({ type: "line", label: s.server + " (median)", data: s.medians, borderColor: color(s.server), backgroundColor: color(s.server), spanGaps: true });
+        datasets.push({ type: "line", label: s.server + " (repeats)", data: s.points, showLine: false, pointRadius: 3, borderColor: color(s.server), backgroundColor: color(s.server) + "66" });
+      });
+      make("metric-" + i, {
+        type: "line",
+        data: { labels: mc.threads.map(String), datasets: datasets },
+        options: { plugins: { title: { display: true, text: mc.test + ": " + mc.metric + " vs threads" } },
+          scales: { x: { title: { display: true, text: "threads" } }, y: { title: { display: true, text: mc.metric } } } }
+      });
+    });
+    data.timeSeries.forEach(function (ts, i) {
+      make("ts-" + i, {
+        type: "line",
+        data: { datasets: ts.series.map(function (s) {
+          return { label: s.server + (s.warmup ? " warm-up" : " repeat " + s.repeat), data: s.points.map(function (p) { return { x: p[0], y: p[1] }; }),
+            borderColor: color(s.server), backgroundColor: color(s.server), borderDash: s.warmup ? [6, 4] : [], borderWidth: s.repeat === 1 || s.warmup ? 2 : 1,
+            pointRadius: 0 };
+        }) },
+        options: { plugins: { title: { display: true, text: ts.test + " @ " + ts.threads + " threads: " + ts.field + " per second (warm-up dashed, t <= 0)" } },
+          scales: { x: { type: "linear", title: { display: true, text: "seconds" } }, y: { title: { display: true, text: ts.field } } } }
+      });
+    });
+    data.histograms.forEach(function (h, i) {
+      make("hist-" + i, {
+        type: "line",
+        data: { datasets: h.series.map(function (s) {
+          return { label: s.server + " repeat " + s.repeat, data: s.points.map(function (p) { return { x: p[0], y: p[1] }; }),
+            borderColor: color(s.server), backgroundColor: color(s.server), stepped: true, pointRadius: 1 };
+        }) },
+        options: { plugins: { title: { display: true, text: h.test + " @ " + h.threads + " threads: latency histogram" } },
+          scales: { x: { type: "logarithmic", title: { display: true, text: "latency (ms)" } }, y: { title: { display: true, text: "count" } } } }
+      });
+    });
+    body.dataset.chartsReady = String(count);
+  } catch (e) {
+    body.dataset.chartsError = String(e && e.message || e);
+  }
+})();
+`;
+
+/** Render report.html. `chartJsSource` is the Chart.js UMD bundle, inlined verbatim. */
+export function renderHtml(data: HtmlData, chartJsSource: string): string {
+  const r = data.report;
+  const t = r.table;
+  const clientData = {
+    servers: data.servers,
+    metricCharts: data.metricCharts,
+    timeSeries: data.timeSeries,
+    histograms: data.histograms,
+  };
+  const partial = partialLine(r);
+  const body: string[] = [
+    `<h1>${escapeHtml(data.title)}</h1>`,
+    partial ? `<p class="partial">${escapeHtml(partial)}</p>` : "",
+    `<p>${escapeHtml(runLine(r))}</p>`,
+    `<p>${escapeHtml(r.durationText)}</p>`,
+  ];
+  if (t) {
+    body.push(
+      "<h2>Ratio table</h2>",
+      `<p>${escapeHtml(legend(t))}</p>`,
+      ratioTableHtml(t),
+      `<ul>${verdictLegend(t).map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,
+    );
+  }
+  for (const n of r.notes) body.push(`<p>${escapeHtml(n)}</p>`);
+  body.push(
+    "<h2>Servers</h2>",
+    table(
+      ["id", "server", "version", "image", "package", "storage"],
+      r.servers.map((s) => [s.id, s.family, s.version ?? "?", s.image, s.packageVersion ?? "", s.storage].map(escapeHtml)),
+    ),
+  );
+  body.push("<h2>Metric vs threads</h2>", `<div class="charts">${data.metricCharts.map((_, i) => `<div class="chart"><canvas id="metric-${i}"></canvas></div>`).join("")}</div>`);
+  body.push(
+    "<h2>Per-second time series</h2>",
+    data.timeSeries.length
+      ? `<div class="charts">${data.timeSeries.map((_, i) => `<div class="chart"><canvas id="ts-${i}"></canvas></div>`).join("")}</div>`
+      : "<p>No interval reports were recorded.</p>",
+  );
+  body.push(
+    "<h2>Latency histograms</h2>",
+    data.histograms.length
+      ? `<div class="charts">${data.histograms.map((_, i) => `<div class="chart"><canvas id="hist-${i}"></canvas></div>`).join("")}</div>`
+      : "<p>No latency histograms were recorded (run with sysbench --histogram).</p>",
+  );
+  body.push(configHtml(data.manifest, r), factsHtml(data.manifest));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<title>${escapeHtml(data.title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+${body.filter(Boolean).join("\n")}
+<script type="application/json" id="twinbench-data">${scriptJson(clientData)}</script>
+<script>${chartJsSource.replace(/<\/script/gi, "<\\/script")}</script>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,31 @@
+/** JSON renderer: report.json / `--format json`. The ratio table's fixed shape at the top, run facts under `run`. */
+import type { RunReport } from "./model.ts";
+import { ratioTableJson } from "./ratio.ts";
+
+export function reportJson(report: RunReport): object {
+  const run = {
+    runId: report.runId,
+    scenario: report.scenarioName,
+    status: report.status,
+    partial: report.partial,
+    planned: report.planned,
+    recorded: report.recorded,
+    failed: report.failed,
+    skipped: report.skipped,
+    startedAt: report.startedAt,
+    endedAt: report.endedAt,
+    servers: report.servers,
+    configIdentity: {
+      verdict: report.configIdentity.verdict,
+      checked: report.configIdentity.checked,
+      differing: report.configIdentity.differing,
+    },
+    notes: report.notes,
+  };
+  if (!report.table) return { metric: null, numerator: null, denominator: null, threads: [], rows: [], run };
+  return { ...ratioTableJson(report.table), run };
+}
+
+export function renderJson(report: RunReport): string {
+  return JSON.stringify(reportJson(report), null, 2) + "\n";
+}

@@ -1,0 +1,46 @@
+/** Markdown renderer: report.md. One table with value, interval and verdict per cell, then the facts. */
+import type { RunReport } from "./model.ts";
+import { metricLabel, type RatioTable } from "./ratio.ts";
+import { cellNotes, configIdentityLine, legend, partialLine, runLine, uncertainCell, verdictLegend } from "./text.ts";
+
+const escCell = (s: string): string => s.replace(/\|/g, "\\|");
+
+export function markdownRatioTable(t: RatioTable): string[] {
+  const lines = [
+    `| sysbench test | ${t.threads.map((n) => `${n}`).join(" | ")} |`,
+    `|:--|${t.threads.map(() => "--:").join("|")}|`,
+    ...t.rows.map((r) => `| ${escCell(r.test)} | ${r.cells.map((c) => escCell(uncertainCell(c))).join(" | ")} |`),
+    "",
+    `Number of threads across, ${legend(t)}.`,
+    "",
+    ...verdictLegend(t).map((l) => `- ${l}`),
+  ];
+  const notes = cellNotes(t);
+  if (notes.length) lines.push("", ...notes.map((n) => `- note: ${n}`));
+  return lines;
+}
+
+export function renderMarkdown(report: RunReport): string {
+  const t = report.table;
+  const names = t ? `${t.numeratorLabel}/${t.denominatorLabel}` : report.servers.map((s) => s.family).join("/");
+  const lines: string[] = [`# ${names} sysbench comparison: ${report.scenarioName}`, ""];
+  if (t) lines.push(`Metric: ${metricLabel(t.metric, t.percentile)}${t.inverted ? " (inverted: above 100 means the numerator is faster)" : ""}. ${report.durationText}`.trimEnd(), "");
+  const partial = partialLine(report);
+  if (partial) lines.push(`> **${partial}**`, "");
+  if (t) lines.push(...markdownRatioTable(t), "");
+  for (const n of report.notes) lines.push(n, "");
+  lines.push("## Servers", "", "| id | server | version | image | storage |", "|:--|:--|:--|:--|:--|");
+  for (const s of report.servers) {
+    lines.push(`| ${escCell(s.id)} | ${s.family} | ${escCell(s.version ?? "?")} | ${escCell(s.image)} | ${escCell(s.storage)} |`);
+  }
+  lines.push("", configIdentityLine(report));
+  if (report.configIdentity.differing.length) {
+    const ids = report.servers.map((s) => s.id);
+    lines.push("", `| variable | ${ids.join(" | ")} | deliberate |`, `|:--|${ids.map(() => ":--").join("|")}|:--|`);
+    for (const r of report.configIdentity.differing) {
+      lines.push(`| ${escCell(r.variable)} | ${ids.map((id) => escCell(r.values[id] ?? "(unset)")).join(" | ")} | ${r.deliberate ? "yes" : "no"} |`);
+    }
+  }
+  lines.push("", runLine(report), "");
+  return lines.join("\n");
+}
