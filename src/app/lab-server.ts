@@ -12,7 +12,7 @@ import type { Storage, Transport } from "../core/scenario/schema.ts";
 import type { StorageFacts } from "../core/results.ts";
 import type { ContainerSpec, Engine } from "../adapters/docker/engine.ts";
 import type { DataMount, ProvisionedStorage, StorageProvider } from "../adapters/storage/types.ts";
-import { waitReady, type Endpoint } from "../adapters/mysql/probe.ts";
+import type { Endpoint, Probe } from "../adapters/mysql/probe.ts";
 import type { DisposableStack } from "./disposables.ts";
 
 export const DATADIR = "/var/lib/mysql";
@@ -58,6 +58,7 @@ export class LabServer {
     private readonly engine: Engine,
     private readonly storageProvider: StorageProvider,
     private readonly stack: DisposableStack,
+    private readonly probe: Probe,
   ) {
     this.networkName = resourceName(init.runId, init.id, "net");
     this.sockVolume = resourceName(init.runId, init.id, "sock");
@@ -159,7 +160,7 @@ export class LabServer {
     this.ip = st.ips[this.networkName];
     if (!this.ip) throw new TwinbenchError(`server ${this.init.id} has no address on ${this.networkName}`, { code: "SERVER_NO_IP", hint: "check the Docker network driver" });
     try {
-      return await waitReady(this.rootEndpoint(), {
+      return await this.probe.waitReady(this.rootEndpoint(), {
         deadlineMs: this.init.readyTimeoutMs,
         signal,
         alive: async () => (await engine.inspect(id)).running,

@@ -21,7 +21,7 @@ import { scenarioFingerprint } from "../core/plan/fingerprint.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
 import { ResultsStore } from "../adapters/results/store.ts";
-import { createBenchUser, readServerFacts } from "../adapters/mysql/probe.ts";
+import { mysql2Probe, type Probe } from "../adapters/mysql/probe.ts";
 import { DisposableStack } from "./disposables.ts";
 import { LabServer } from "./lab-server.ts";
 
@@ -43,7 +43,9 @@ export interface RunDeps {
   /** Build or find a pinned image (cache hit when present). */
   ensureImage(name: string, onProgress: (step: string, line?: string) => void, signal?: AbortSignal): Promise<ImageInfo>;
   /** Write report.md/html/json and comparison.csv for a results folder. */
-  writeReports?(dir: string): Promise<void>;
+  writeReports?(dir: string): Promise<unknown>;
+  /** SQL probes (default: mysql2). */
+  probe?: Probe;
   now?: () => Date;
 }
 
@@ -112,6 +114,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   const stack = new DisposableStack();
   const sessionId = opts.sessionId ?? randomBytes(6).toString("hex");
   const { engine } = deps;
+  const probe = deps.probe ?? mysql2Probe;
   const timings: Record<string, number> = {};
   const time = async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
     const t0 = Date.now();
@@ -251,6 +254,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
         engine,
         deps.storage,
         stack,
+        probe,
       );
       servers.set(spec.id, server);
       emit({ type: "server-starting", at: at(), server: spec.id, image: spec.image });
@@ -265,14 +269,14 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
         if (e instanceof TwinbenchError) emit({ type: "server-failed", at: at(), server: spec.id, message: e.message, logTail: e.details });
         throw e;
       }
-      const authPlugin = await createBenchUser(server.rootEndpoint(), {
+      const authPlugin = await probe.createBenchUser(server.rootEndpoint(), {
         user: BENCH_USER,
         password: benchPassword(server),
         db: BENCH_DB,
         charset: "utf8mb4",
         collation: "utf8mb4_general_ci",
       });
-      const facts = await readServerFacts(server.rootEndpoint());
+      const facts = await probe.readServerFacts(server.rootEndpoint());
       emit({ type: "server-ready", at: at(), server: spec.id, version: facts.version, seconds: readySeconds });
       const conn = await connInfo(server);
       manifests.push({

@@ -82,3 +82,12 @@ export async function createBenchUser(ep: Endpoint, bench: { user: string; passw
     return rows[0]?.plugin ?? null;
   });
 }
+
+/** The probe port: what the app needs from a SQL client. The mysql2 implementation is the default. */
+export interface Probe {
+  waitReady: typeof waitReady;
+  createBenchUser: typeof createBenchUser;
+  readServerFacts: typeof readServerFacts;
+}
+
+export const mysql2Probe: Probe = { waitReady, createBenchUser, readServerFacts };

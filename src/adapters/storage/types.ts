@@ -21,6 +21,11 @@ export interface StorageRequest {
   wipeDevices?: boolean;
   /** Container memory limit, for the tmpfs warning. */
   memoryBytes?: number;
+  /** innodb_buffer_pool_size, for the tmpfs warning (tmpfs size + buffer pool vs the memory limit). */
+  bufferPoolBytes?: number;
+  /** An image present on the engine with sh, df and grep (the server image will do). Used for a short container
+   *  that chowns a volume and measures it; without it, volumes are measured on the host when the engine is local. */
+  probeImage?: string;
 }
 
 /** A Docker mount, in the Engine API's HostConfig.Mounts shape. */
@@ -29,7 +34,12 @@ export interface DataMount {
   Source?: string;
   Target: string;
   ReadOnly?: boolean;
-  VolumeOptions?: { Labels?: Record<string, string>; DriverConfig?: { Name: string; Options: Record<string, string> } };
+  VolumeOptions?: {
+    /** Do not copy the image's /var/lib/mysql into a new volume: every kind starts with an empty data dir. */
+    NoCopy?: boolean;
+    Labels?: Record<string, string>;
+    DriverConfig?: { Name: string; Options: Record<string, string> };
+  };
   TmpfsOptions?: { SizeBytes?: number; Mode?: number };
 }
 
@@ -51,5 +61,7 @@ export interface StorageProvider {
   preflight(spec: Storage): Promise<void>;
   provision(req: StorageRequest): Promise<ProvisionedStorage>;
   /** Undo whatever killed runs left (mounts, loop devices, backing files, volumes), from state files. */
-  cleanLeftovers(opts?: { runDir?: string }): Promise<string[]>;
+  /** Returns one line per thing undone or found gone. Skips records whose process still runs; records written on
+   *  another hostname (twinbench in a container since removed) only with `force`. */
+  cleanLeftovers(opts?: { runDir?: string; force?: boolean }): Promise<string[]>;
 }

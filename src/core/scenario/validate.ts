@@ -214,7 +214,9 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
     reportInput: true,
     error: (iss) => {
       const i = iss as unknown as { path?: PropertyKey[]; schema?: unknown; inst?: unknown };
+      // Root issues come without a path; issues inside union members too (skip those).
       if (i.path) schemas.set(dot(i.path), i.schema ?? i.inst);
+      else if (i.inst === ScenarioSchema) schemas.set("", ScenarioSchema);
       return undefined;
     },
   });
@@ -345,7 +347,7 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
   const duration = w.duration === undefined ? undefined : parseDuration(w.duration);
   const hasDuration = duration !== undefined && duration > 0;
   if (!hasDuration && w.events === undefined)
-    err(["workload"], `expected duration or events, got neither (duration: ${show(w.duration)})`);
+    err(["workload"], w.duration === undefined ? `expected duration or events, got neither` : `expected duration or events, got duration ${show(w.duration)}`);
   if (hasDuration && w.events !== undefined)
     err(
       ["workload", "events"],
@@ -389,7 +391,7 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
       if (missing.length)
         err(
           p,
-          `CPU ${missing.join(", ")} does not exist on this host (it has ${ctx.hostCpus === 1 ? "CPU 0" : `CPUs 0-${ctx.hostCpus - 1}`}), got ${show(v)}`,
+          `${missing.length > 1 ? "CPUs" : "CPU"} ${missing.join(", ")} ${missing.length > 1 ? "do" : "does"} not exist on this host (it has ${ctx.hostCpus === 1 ? "CPU 0" : `CPUs 0-${ctx.hostCpus - 1}`}), got ${show(v)}`,
         );
     }
   }

@@ -28,6 +28,8 @@ export interface StorageStateRecord {
   kind: Storage["kind"];
   owner: { pid: number; hostname: string; startTime?: string };
   createdAt: string;
+  /** Results folder of the run (its storage-state.json is kept in step with the global copy). */
+  runDir?: string;
   /** In creation order. */
   entries: StateEntry[];
 }

@@ -1,0 +1,155 @@
+/**
+ * Debian-built mode's base images: `debootstrap --variant=minbase SUITE DIR MIRROR`, then the rootfs is streamed as a
+ * tar into the engine (image import) and tagged twinbench/base:<suite>-<hash>. Cached: never redone when present.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type Dockerode from "dockerode";
+import { execa } from "execa";
+import { TwinbenchError } from "../../core/errors.ts";
+import { baseImageChanges, baseImageSpec, debootstrapArgs, type BaseImageSpec } from "../../core/images/base.ts";
+import type { BaseImageRef } from "../../core/images/context.ts";
+import type { Mirrors } from "../../core/images/lock.ts";
+import { readJsonStream } from "./stream.ts";
+
+export interface ImageProgress {
+  /** The image being made: a lock name, or "base:<suite>". */
+  image: string;
+  step: string;
+  line: string;
+}
+
+export interface BaseImageOptions {
+  onProgress?: (ev: ImageProgress) => void;
+  now?: () => Date;
+  /** Where the rootfs is assembled (default: the OS temp dir). It needs ~300 MB. */
+  workDir?: string;
+}
+
+export interface EnsuredBaseImage extends BaseImageRef {
+  cacheHit: boolean;
+}
+
+/** Status code of a dockerode/docker-modem error, if any. */
+export function statusCode(e: unknown): number | undefined {
+  const c = (e as { statusCode?: unknown } | null)?.statusCode;
+  return typeof c === "number" ? c : undefined;
+}
+
+/** Image id for a reference, or undefined when the engine has no such image (404). */
+export async function inspectImageId(docker: Dockerode, ref: string): Promise<Dockerode.ImageInspectInfo | undefined> {
+  try {
+    return await docker.getImage(ref).inspect();
+  } catch (e) {
+    if (statusCode(e) === 404) return undefined;
+    throw e;
+  }
+}
+
+const inFlight = new Map<string, Promise<EnsuredBaseImage>>();
+
+/** Make sure the base image for a suite exists; builds it (~45 s) only when its tag is missing. */
+export function ensureBaseImage(docker: Dockerode, suite: string, mirrors: Mirrors, opts: BaseImageOptions = {}): Promise<EnsuredBaseImage> {
+  const spec = baseImageSpec(suite, mirrors);
+  const running = inFlight.get(spec.tag);
+  if (running) return running;
+  const p = (async () => {
+    const have = await inspectImageId(docker, spec.tag);
+    if (have) return { tag: spec.tag, id: have.Id, cacheHit: true };
+    const id = await buildBaseImage(docker, spec, opts);
+    return { tag: spec.tag, id, cacheHit: false };
+  })().finally(() => inFlight.delete(spec.tag));
+  inFlight.set(spec.tag, p);
+  return p;
+}
+
+async function buildBaseImage(docker: Dockerode, spec: BaseImageSpec, opts: BaseImageOptions): Promise<string> {
+  const image = `base:${spec.suite}`;
+  const progress = (step: string, line: string) => opts.onProgress?.({ image, step, line });
+  const work = await mkdtemp(join(opts.workDir ?? tmpdir(), `twinbench-rootfs-${spec.suite}-`));
+  const rootfs = join(work, "rootfs");
+  try {
+    progress("debootstrap", `debootstrap ${debootstrapArgs(spec, rootfs).join(" ")}`);
+    const tail: string[] = [];
+    try {
+      const sub = execa("debootstrap", debootstrapArgs(spec, rootfs), { all: true, buffer: false, stdin: "ignore" });
+      sub.all?.setEncoding("utf8");
+      let partial = "";
+      sub.all?.on("data", (chunk: string) => {
+        const parts = (partial + chunk).split("\n");
+        partial = parts.pop() ?? "";
+        for (const l of parts) {
+          if (!l.trim()) continue;
+          tail.push(l);
+          if (tail.length > 20) tail.shift();
+          progress("debootstrap", l);
+        }
+      });
+      await sub;
+    } catch (e) {
+      const err = e as { code?: string; exitCode?: number };
+      if (err.code === "ENOENT") {
+        throw new TwinbenchError("debootstrap is not installed", {
+          code: "BASE_NO_DEBOOTSTRAP",
+          hint: "install it (apt-get install debootstrap, or twinbench doctor --fix), or use --mode official on a host that reaches a registry",
+          cause: e,
+        });
+      }
+      const log = await readFile(join(rootfs, "debootstrap", "debootstrap.log"), "utf8").catch(() => "");
+      throw new TwinbenchError(`debootstrap of ${spec.suite} from ${spec.mirror} failed (exit code ${err.exitCode ?? "?"})`, {
+        code: "BASE_DEBOOTSTRAP_FAILED",
+        hint: "debootstrap needs root, a reachable Debian mirror and ~300 MB of free disk; the mirror is images/lock.yaml's mirrors.debian",
+        details: [...tail, ...log.split("\n").filter(Boolean).slice(-10)],
+        cause: e,
+      });
+    }
+    // Leave no apt caches in the image.
+    await rm(join(rootfs, "var/cache/apt/archives"), { recursive: true, force: true }).catch(() => {});
+    await rm(join(rootfs, "var/lib/apt/lists"), { recursive: true, force: true }).catch(() => {});
+    progress("import", `importing the ${spec.suite} rootfs into Docker as ${spec.tag}`);
+    return await importRootfs(docker, spec, rootfs, (opts.now ?? (() => new Date()))().toISOString(), progress);
+  } finally {
+    await rm(work, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+/** Import a rootfs directory untagged, and tag it only once both tar and import succeeded. */
+async function importRootfs(
+  docker: Dockerode,
+  spec: BaseImageSpec,
+  rootfs: string,
+  buildTime: string,
+  progress: (step: string, line: string) => void,
+): Promise<string> {
+  const tar = execa("tar", ["--numeric-owner", "--xattrs", "-C", rootfs, "-c", "."], { buffer: { stdout: false, stderr: true }, stdin: "ignore" });
+  let id: string | undefined;
+  let error: string | undefined;
+  try {
+    const res = (await docker.importImage(tar.stdout as unknown as string, { changes: baseImageChanges(spec, buildTime) } as object)) as NodeJS.ReadableStream;
+    await readJsonStream(res, (ev) => {
+      if (ev.error || ev.errorDetail) error = ev.errorDetail?.message ?? ev.error;
+      else if (ev.status && /^sha256:[0-9a-f]{64}$/.test(ev.status.trim())) id = ev.status.trim();
+      else if (ev.status) progress("import", ev.status);
+    });
+    await tar;
+  } catch (e) {
+    if (id) await docker.getImage(id).remove().catch(() => {});
+    const stderr = (e as { stderr?: string }).stderr;
+    throw new TwinbenchError(`importing the ${spec.suite} base image failed: ${(e as Error).message.split("\n")[0]}`, {
+      code: /no space left/i.test(String(stderr ?? (e as Error).message)) ? "IMAGE_DISK_FULL" : "BASE_IMPORT_FAILED",
+      hint: "check free disk space under Docker's data root (docker system df); nothing was tagged",
+      details: stderr ? stderr.split("\n").slice(-10) : [],
+      cause: e,
+    });
+  }
+  if (error || !id) {
+    if (id) await docker.getImage(id).remove().catch(() => {});
+    throw new TwinbenchError(`importing the ${spec.suite} base image failed: ${error ?? "the engine returned no image id"}`, {
+      code: /no space left/i.test(error ?? "") ? "IMAGE_DISK_FULL" : "BASE_IMPORT_FAILED",
+      hint: "check free disk space under Docker's data root (docker system df); nothing was tagged",
+    });
+  }
+  await docker.getImage(id).tag({ repo: spec.repo, tag: spec.tagSuffix });
+  return id;
+}

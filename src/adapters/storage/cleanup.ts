@@ -1,0 +1,134 @@
+/**
+ * Carries out the undo plan of a state record (core/storage/state.ts planCleanup): observe the host, plan, run each
+ * step, keep in the state only the entries whose steps failed.
+ */
+import type Docker from "dockerode";
+import { rm, rmdir, unlink } from "node:fs/promises";
+import type { Runner } from "../host/runner.ts";
+import { formatCommand } from "../host/runner.ts";
+import { planCleanup, type CleanupOp, type Observed, type StorageStateRecord } from "../../core/storage/state.ts";
+import { readLoops, readMd, readMounts } from "./host.ts";
+
+export interface CleanupDeps {
+  docker: Docker;
+  runner: Runner;
+}
+
+export interface CleanupOutcome {
+  /** What was done or found, one line each ("unmount /x", "volume v is gone"). */
+  lines: string[];
+  failures: string[];
+  /** Indexes of entries whose undo failed (they stay in the state). */
+  failedEntries: Set<number>;
+}
+
+export async function observe(deps: CleanupDeps, rec: StorageStateRecord): Promise<Observed> {
+  const needHost = rec.entries.some((e) => e.type !== "volume");
+  const obs: Observed = needHost
+    ? { mounts: await readMounts(deps.runner), loops: await readLoops(deps.runner), md: await readMd(deps.runner) }
+    : { mounts: [], loops: [], md: null };
+  const vols = rec.entries.filter((e) => e.type === "volume");
+  if (vols.length > 0) {
+    obs.volumes = {};
+    for (const v of vols) {
+      try {
+        const info = await deps.docker.getVolume(v.name).inspect();
+        obs.volumes[v.name] = (info.Labels as Record<string, string> | null) ?? {};
+      } catch (e) {
+        if ((e as { statusCode?: number }).statusCode !== 404) throw e;
+      }
+    }
+  }
+  return obs;
+}
+
+export async function undoRecord(deps: CleanupDeps, rec: StorageStateRecord): Promise<CleanupOutcome> {
+  const steps = planCleanup(rec, await observe(deps, rec));
+  const out: CleanupOutcome = { lines: [], failures: [], failedEntries: new Set() };
+  for (const s of steps) {
+    if (out.failedEntries.has(s.entry)) continue;
+    if (!s.action) {
+      out.lines.push(s.note);
+      continue;
+    }
+    // Never go on to layers below a step that failed (e.g. detaching loops under a mount still in place).
+    if (s.action.op !== "volume-rm" && dependsOnFailed(rec, s.entry, out.failedEntries)) {
+      out.failedEntries.add(s.entry);
+      out.failures.push(`${s.note}: skipped, a step above it failed`);
+      continue;
+    }
+    try {
+      await execute(deps, s.action);
+      out.lines.push(s.note);
+    } catch (e) {
+      out.failedEntries.add(s.entry);
+      out.failures.push(`${s.note}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return out;
+}
+
+/** Host-side entries created after this one whose undo failed (a mount still up holds the loops below it). */
+function dependsOnFailed(rec: StorageStateRecord, entry: number, failed: Set<number>): boolean {
+  for (const f of failed) if (f > entry && rec.entries[f]?.type !== "volume") return true;
+  return false;
+}
+
+async function execute(deps: CleanupDeps, a: CleanupOp): Promise<void> {
+  const run = async (cmd: string, args: string[], okCodes: number[] = [0]) => {
+    const r = await deps.runner.run(cmd, args);
+    if (!okCodes.includes(r.exitCode)) {
+      throw new Error(`\`${formatCommand(cmd, args)}\` exited ${r.exitCode}: ${(r.stderr || r.stdout).trim().split("\n").pop() ?? ""}`);
+    }
+    return r;
+  };
+  switch (a.op) {
+    case "umount": {
+      const r = await deps.runner.run("umount", [a.target]);
+      if (r.exitCode !== 0) {
+        // Busy (a container still uses it): a lazy unmount detaches it now and frees it when the last user goes.
+        await run("umount", ["-l", a.target]);
+      }
+      return;
+    }
+    case "mdadm-stop":
+      await run("mdadm", ["--stop", a.device]);
+      for (const m of a.members) await deps.runner.run("mdadm", ["--zero-superblock", m]);
+      return;
+    case "btrfs-forget":
+      // Best effort: unregister the (now unmounted) devices so the kernel does not keep stale entries.
+      for (const d of a.devices) await deps.runner.run("btrfs", ["device", "scan", "--forget", d]);
+      return;
+    case "losetup-detach":
+      await run("losetup", ["-d", a.device]);
+      return;
+    case "rm-file":
+      try {
+        await unlink(a.path);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      }
+      return;
+    case "rmdir":
+      try {
+        await rmdir(a.path);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT" && code !== "ENOTEMPTY" && code !== "EEXIST") throw e;
+      }
+      return;
+    case "rm-tree":
+      await rm(a.path, { recursive: true, force: true });
+      return;
+    case "volume-rm":
+      try {
+        await deps.docker.getVolume(a.name).remove();
+      } catch (e) {
+        const status = (e as { statusCode?: number }).statusCode;
+        if (status === 404) return;
+        if (status === 409) throw new Error(`volume ${a.name} is still in use by a container (remove it first)`);
+        throw e;
+      }
+      return;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * `twinbench config render SCENARIO [--server ID]` (starts nothing) and `twinbench config diff SCENARIO`
+ * (starts the servers, captures their variables, prints the must-match table, tears everything down).
+ */
+import type { Command } from "commander";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { InputError } from "../../core/errors.ts";
+import { renderConfig } from "../../core/config/render.ts";
+import { diffVariables } from "../../core/config/must-match.ts";
+import { lockEntry } from "../../core/images/lock.ts";
+import type { RunManifest, TranslationEntry, MustMatchRow } from "../../core/results.ts";
+import { loadLock } from "../../adapters/images/index.ts";
+import { runScenario } from "../../app/run.ts";
+import { plainLine } from "../plain.ts";
+import type { CliContext } from "../context.ts";
+import { loadDeps, loadScenarioForRun } from "./shared.ts";
+
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+export function formatTranslation(entries: TranslationEntry[]): string[] {
+  const w = Math.max(10, ...entries.map((e) => e.option.length));
+  return entries.map((e) => `  ${e.option.padEnd(w)}  ${e.fate.padEnd(9)}  ${e.rendered.join(", ") || "-"}${e.reason ? `  (${e.reason})` : ""}`);
+}
+
+export function formatMustMatch(rows: MustMatchRow[], ids: string[]): string[] {
+  const w = Math.max(12, ...rows.map((r) => r.variable.length));
+  const cw = ids.map((id) => Math.max(id.length, ...rows.map((r) => String(r.values[id] ?? "-").length)));
+  const head = `  ${"variable".padEnd(w)}  ${ids.map((id, i) => id.padEnd(cw[i]!)).join("  ")}  verdict`;
+  return [
+    head,
+    ...rows.map(
+      (r) =>
+        `  ${r.variable.padEnd(w)}  ${ids.map((id, i) => String(r.values[id] ?? "-").padEnd(cw[i]!)).join("  ")}  ${r.equal ? "same" : r.deliberate ? "DIFFERENT (asked for)" : "DIFFERENT"}${r.note ? `  ${r.note}` : ""}`,
+    ),
+  ];
+}
+
+export function registerConfigCommands(program: Command, ctx: CliContext): void {
+  const config = program.command("config").description("render and verify the per-server configs");
+  config
+    .command("render")
+    .description("print each server's rendered cnf and the translation report; starts nothing")
+    .argument("<scenario>")
+    .option("--server <id>", "only this server")
+    .option("--set <path=value>", "override a scenario value (repeatable)", collect, [])
+    .action(async (file: string, o: { server?: string; set: string[] }) => {
+      const { scenario } = await loadScenarioForRun(ctx, file, o.set);
+      const lock = await loadLock();
+      const neutral = await readFile(scenario.config.base, "utf8");
+      const servers = scenario.servers.filter((s) => !o.server || s.id === o.server);
+      if (servers.length === 0) throw new InputError(`no server "${o.server}" in ${file}`, { code: "NO_SUCH_SERVER", hint: `servers: ${scenario.servers.map((s) => s.id).join(", ")}` });
+      for (const s of servers) {
+        const entry = lockEntry(lock, s.image);
+        if (entry.family === "sysbench") continue;
+        const r = renderConfig({ neutral, family: entry.family, version: entry.version, storageKind: (s.storage ?? scenario.storage).kind, scenario, serverId: s.id });
+        ctx.out(`# ===== ${s.id} (${s.image}, ${entry.family} ${entry.version}) =====`);
+        ctx.out(r.cnf.trimEnd());
+        ctx.out("");
+        ctx.out(`# translation report for ${s.id}:`);
+        for (const l of formatTranslation(r.translation)) ctx.out(l);
+        for (const a of r.asymmetries) ctx.out(`  ASYMMETRY: ${a}`);
+        ctx.out("");
+      }
+    });
+  config
+    .command("diff")
+    .description("start the servers, compare their effective variables, tear everything down")
+    .argument("<scenario>")
+    .option("--set <path=value>", "override a scenario value (repeatable)", collect, [])
+    .option("--image-mode <mode>", "auto | debian | official")
+    .action(async (file: string, o: { set: string[]; imageMode?: string }) => {
+      const { scenario } = await loadScenarioForRun(ctx, file, o.set);
+      const deps = await loadDeps(ctx, { ensureHost: true, imageMode: o.imageMode ?? scenario.imageMode });
+      const neutralCnf = await readFile(scenario.config.base, "utf8");
+      const dir = await mkdtemp(join(tmpdir(), "twinbench-config-diff-"));
+      const ac = new AbortController();
+      const onSig = () => ac.abort();
+      process.on("SIGINT", onSig);
+      try {
+        const summary = await runScenario(
+          { ...deps, writeReports: undefined },
+          { scenario, neutralCnf, outDir: join(dir, "run"), identityOnly: true, signal: ac.signal, onEvent: (e) => {
+            if (e.type === "server-ready" || e.type === "server-failed" || e.type === "image-ready") {
+              const l = plainLine(e);
+              if (l) ctx.err(l);
+            }
+          } },
+        );
+        const m = JSON.parse(await readFile(join(summary.dir, "run.json"), "utf8")) as RunManifest;
+        const ids = m.servers.map((s) => s.id);
+        const rows = m.mustMatch ?? [];
+        const bad = rows.filter((r) => !r.equal && !r.deliberate).length;
+        ctx.out(`must-match variables (${rows.length}): ${bad === 0 ? "all equal" : `${bad} DIFFERENT`}`);
+        for (const l of formatMustMatch(rows, ids)) ctx.out(l);
+        if (m.servers.length >= 2) {
+          const [a, b] = m.servers;
+          const diffs = diffVariables(a!.effectiveVariables ?? {}, b!.effectiveVariables ?? {});
+          ctx.out("");
+          ctx.out(`all differing variables, ${a!.id} vs ${b!.id} (${diffs.length}):`);
+          for (const d of diffs) ctx.out(`  ${d.name}: ${d.a ?? "(absent)"} | ${d.b ?? "(absent)"}`);
+        }
+        ctx.exitCode = bad > 0 ? 1 : summary.exitCode;
+      } finally {
+        process.off("SIGINT", onSig);
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+}

@@ -1,0 +1,121 @@
+/**
+ * `twinbench parse FILE... [--json]`: read sysbench logs (1.0.x, 0.5, 0.4) and print their figures.
+ *
+ * --json prints, for one file, that file's value; for several files, an array of the files' values in the
+ * order given. A file's value is its one SysbenchResult object, or — for a file holding several outputs (runs
+ * appended to one log, or seed 002's two 0.4 summaries) — an array of its results in file order.
+ * So `parse one.log --json` is always an object when the log holds one run, and `jq '.tps'` works on it.
+ * Without --json a readable summary is printed, derived figures (tps CV, stalls, error totals) included.
+ *
+ * An unreadable file is an InputError (exit 2); a malformed log is a TwinbenchError SYSBENCH_PARSE (exit 1)
+ * whose message names the file and the line.
+ */
+import type { Command } from "commander";
+import { InputError, TwinbenchError } from "../../core/errors.ts";
+import { parseSysbenchFile } from "../../core/sysbench/parse.ts";
+import { deriveFigures } from "../../core/sysbench/derived.ts";
+import type { SysbenchResult } from "../../core/sysbench/result.ts";
+
+export interface ParseCliContext {
+  out: (s: string) => void;
+  readFile: (p: string) => Promise<string>;
+}
+
+export function registerParseCommand(program: Command, ctx: ParseCliContext): void {
+  program
+    .command("parse")
+    .description("parse sysbench run output (1.0.x, 0.5, 0.4) and print its figures")
+    .argument("<file...>", "sysbench logs (stdout and stderr merged)")
+    .option("--json", "print JSON: one object per output; an array for several files or a file with several outputs")
+    .action(async (files: string[], o: { json?: boolean }) => {
+      await parseCommand(ctx, files, { json: Boolean(o.json) });
+    });
+}
+
+export type ParsedFile = SysbenchResult | SysbenchResult[];
+
+/** Read and parse every file (in order); throws on the first unreadable or malformed one. */
+export async function parseFiles(ctx: Pick<ParseCliContext, "readFile">, files: string[]): Promise<SysbenchResult[][]> {
+  const out: SysbenchResult[][] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await ctx.readFile(file);
+    } catch (e) {
+      const reason = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+      throw new InputError(`cannot read ${file}: ${reason}`, {
+        code: "PARSE_FILE_UNREADABLE",
+        hint: "pass paths of readable sysbench log files",
+        cause: e,
+      });
+    }
+    try {
+      out.push(parseSysbenchFile(text));
+    } catch (e) {
+      if (e instanceof TwinbenchError) {
+        throw new TwinbenchError(`${file}: ${e.message}`, { code: e.code, hint: e.hint, details: e.details, cause: e });
+      }
+      throw e;
+    }
+  }
+  return out;
+}
+
+/** The --json value: see the file comment. */
+export function jsonValue(perFile: SysbenchResult[][]): ParsedFile | ParsedFile[] {
+  const values: ParsedFile[] = perFile.map((rs) => (rs.length === 1 ? rs[0] : rs));
+  return values.length === 1 ? values[0] : values;
+}
+
+export async function parseCommand(ctx: ParseCliContext, files: string[], o: { json: boolean }): Promise<void> {
+  const perFile = await parseFiles(ctx, files);
+  if (o.json) {
+    ctx.out(JSON.stringify(jsonValue(perFile), null, 2));
+    return;
+  }
+  const blocks: string[] = [];
+  perFile.forEach((rs, i) => {
+    rs.forEach((r, j) => blocks.push(formatSummary(rs.length > 1 ? `${files[i]} #${j + 1}` : files[i], r)));
+  });
+  ctx.out(blocks.join("\n\n"));
+}
+
+const f = (n: number | null | undefined, d = 2): string => (n === null || n === undefined ? "-" : n.toFixed(d));
+const n0 = (n: number | null | undefined): string => (n === null || n === undefined ? "-" : String(n));
+
+/** A readable summary of one result. */
+export function formatSummary(name: string, r: SysbenchResult): string {
+  const lines: string[] = [];
+  const head = [`sysbench ${r.version ?? "?"}`, r.threads === null ? null : `${r.threads} threads`, r.status]
+    .filter((x) => x !== null)
+    .join(", ");
+  lines.push(`${name}: ${head}`);
+  if (r.status === "ok") {
+    lines.push(`  tps ${f(r.tps)}  qps ${f(r.qps)}  transactions ${n0(r.transactions)}  events ${n0(r.events)}  time ${f(r.totalTime, 4)} s`);
+    if (r.totalQueries !== null) {
+      lines.push(`  queries r/w/o/total ${n0(r.reads)}/${n0(r.writes)}/${n0(r.other)}/${n0(r.totalQueries)}  ignored errors ${n0(r.ignoredErrors)}  reconnects ${n0(r.reconnects)}`);
+    }
+    const l = r.latencyMs;
+    const pct = l.percentile === null ? "percentile disabled" : `p${l.percentile} ${f(l.percentileValue)}`;
+    lines.push(`  latency ms: min ${f(l.min)}  avg ${f(l.avg)}  ${pct}  max ${f(l.max)}  sum ${f(l.sum)}`);
+    const fa = r.fairness;
+    if (fa.eventsAvg !== null) {
+      lines.push(`  fairness: events ${f(fa.eventsAvg, 4)}/${f(fa.eventsStddev)}  execution ${f(fa.execAvg, 4)}/${f(fa.execStddev)} s`);
+    }
+    if (r.unfinishedTransactions !== null) lines.push(`  unfinished transactions on forced shutdown: ${r.unfinishedTransactions}`);
+    if (r.histogram !== null) lines.push(`  histogram: ${r.histogram.length} rows`);
+  }
+  if (r.legacy) {
+    const lg = r.legacy;
+    lines.push(`  legacy: read/write requests ${n0(lg.readWriteRequests as number | null)} (${f(lg.readWriteRequestsPerSec as number | null)}/s)  other operations ${n0(lg.otherOperations as number | null)}  deadlocks ${n0(lg.deadlocks as number | null)}`);
+  }
+  const samples = r.intervals.length > 0 ? r.intervals.length : (r.legacyIntervals?.length ?? 0);
+  if (samples > 0) {
+    const d = deriveFigures(r);
+    lines.push(`  intervals ${samples}: tps CV ${d.tpsCv === null ? "-" : (d.tpsCv * 100).toFixed(1) + "%"}  stalls ${d.stalls}  errors ≈${f(d.errorsTotal)}  reconnects ≈${f(d.reconnectsTotal)}`);
+  }
+  for (const m of r.fatal) lines.push(`  FATAL: ${m.length > 300 ? m.slice(0, 300) + "…" : m}`);
+  for (const m of r.alerts) lines.push(`  ALERT: ${m}`);
+  for (const m of r.warnings) lines.push(`  WARNING: ${m}`);
+  return lines.join("\n");
+}

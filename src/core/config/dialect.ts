@@ -1,0 +1,573 @@
+/**
+ * The dialect table: for each neutral option (the names lab/my.cnf uses) and each server family and version range,
+ * what the option becomes — keep, rename, translate (a function of the value), or drop with the reason.
+ *
+ * Neutral names are the classic MySQL names; the seed's own spellings (`thread_cache`, `innodb_log_file_size` as
+ * the 5.1 per-file size) are understood too. Options not in the table are passed through unchanged by the renderer
+ * and flagged "unknown to the dialect table" (see render.ts). Pure data and functions, no I/O.
+ *
+ * Versions covered: MariaDB 10.6–10.11 and 11.x, MySQL 8.0, 8.4 and 9.x. Facts were checked against MariaDB
+ * 10.11.19, MariaDB 11.8.9 and MySQL 9.7.4 (`--verbose --help`, SHOW GLOBAL VARIABLES, /proc/PID/fdinfo); the rest is
+ * from the release notes named in each reason.
+ */
+import { parseSize } from "../scenario/schema.ts";
+import type { Storage } from "../scenario/schema.ts";
+import type { TranslationEntry } from "../results.ts";
+import { inRange, type Version } from "./version.ts";
+
+export type Family = "mariadb" | "mysql";
+export type StorageKind = Storage["kind"];
+
+export interface RenderedOption {
+  name: string;
+  /** null renders a bare flag (`skip_log_bin`). */
+  value: string | null;
+}
+
+export interface DialectContext {
+  family: Family;
+  version: Version;
+  storageKind: StorageKind;
+  /** Largest thread count in the scenario's matrix. */
+  maxThreads: number;
+  /** The merged neutral options (after all layers), for options whose rendering depends on another. */
+  neutral: ReadonlyMap<string, string | null>;
+}
+
+export interface Outcome {
+  fate: Exclude<TranslationEntry["fate"], "add">;
+  lines: RenderedOption[];
+  reason: string;
+  /** Set when the two families cannot be given an identical setting for this value. */
+  asymmetry?: string;
+  /** Set when the value is accepted but suspicious (e.g. max_connections below the matrix). */
+  warning?: string;
+}
+
+export interface DialectRule {
+  family: Family;
+  /** Inclusive lower bound. */
+  from?: string;
+  /** Exclusive upper bound. */
+  until?: string;
+  apply: (name: string, value: string | null, ctx: DialectContext) => Outcome;
+}
+
+export interface DialectOption {
+  name: string;
+  /** One line on what the option is for in the lab. */
+  about: string;
+  rules: DialectRule[];
+}
+
+/** Oldest versions the table is written for; older servers get a warning. */
+export const SUPPORTED_FROM: Record<Family, string> = { mariadb: "10.6.0", mysql: "8.0.0" };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Building blocks
+
+type Apply = DialectRule["apply"];
+
+const keep =
+  (reason: string): Apply =>
+  (name, value) => ({ fate: "keep", lines: [{ name, value }], reason });
+
+const rename =
+  (to: string, reason: string): Apply =>
+  (_name, value) => ({ fate: "rename", lines: [{ name: to, value }], reason });
+
+const drop =
+  (reason: string): Apply =>
+  () => ({ fate: "drop", lines: [], reason });
+
+function rule(family: Family | "both", apply: Apply, range: { from?: string; until?: string } = {}): DialectRule[] {
+  const families: Family[] = family === "both" ? ["mariadb", "mysql"] : [family];
+  return families.map((f) => ({ family: f, ...range, apply }));
+}
+
+/** "0", "off", "false" → OFF; "1", "on", "true", bare flag → ON; anything else unchanged (upper-cased). */
+export function onOff(value: string | null): string {
+  if (value === null) return "ON";
+  const v = value.trim().toLowerCase();
+  if (v === "0" || v === "off" || v === "false") return "OFF";
+  if (v === "1" || v === "on" || v === "true") return "ON";
+  return value.trim().toUpperCase();
+}
+
+/** Bytes → the shortest exact "NNNG"/"NNNM"/"NNNK"/bytes spelling. */
+export function formatSize(bytes: number): string {
+  for (const [unit, mult] of [
+    ["G", 2 ** 30],
+    ["M", 2 ** 20],
+    ["K", 2 ** 10],
+  ] as const) {
+    if (bytes >= mult && bytes % mult === 0) return `${bytes / mult}${unit}`;
+  }
+  return String(bytes);
+}
+
+function sizeOf(name: string, value: string | null): number {
+  const n = value === null ? undefined : parseSize(value);
+  if (n === undefined) throw new Error(`${name}: expected a size, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** Translate with the value transformed, reporting "keep" when nothing changed. */
+const mapValue =
+  (fn: (v: string | null) => string | null, reason: string): Apply =>
+  (name, value) => {
+    const out = fn(value);
+    return { fate: out === value ? "keep" : "translate", lines: [{ name, value: out }], reason };
+  };
+
+const REMOVED_QC = "removed in MySQL 8.0.3: MySQL has no query cache, which is what the seed's query_cache_size=0/type=0 ask for";
+const LAB = "lab plumbing, the same on every server";
+const PIN = "fairness pin: same value on every server (see lab/my.cnf)";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Flush method: neutral meaning is MySQL's (and the seed's 5.1 meaning)
+
+/**
+ * How InnoDB treats its data files and its redo log, in MySQL's terms (refman "innodb_flush_method"; verified on
+ * MySQL 9.7.4 via /proc/PID/fdinfo: with O_DIRECT only the data files carry O_DIRECT, `#ib_redoN` never does).
+ */
+const FLUSH_METHODS: Record<string, { dataDirect: boolean; logWriteThrough: boolean; noFsync: boolean }> = {
+  FSYNC: { dataDirect: false, logWriteThrough: false, noFsync: false },
+  O_DSYNC: { dataDirect: false, logWriteThrough: true, noFsync: false },
+  O_DIRECT: { dataDirect: true, logWriteThrough: false, noFsync: false },
+  O_DIRECT_NO_FSYNC: { dataDirect: true, logWriteThrough: false, noFsync: true },
+};
+/** Numeric spellings accepted by old servers. */
+const FLUSH_NUMERIC: Record<string, string> = { "0": "FSYNC", "1": "O_DSYNC", "4": "O_DIRECT", "5": "O_DIRECT_NO_FSYNC" };
+
+function flushMethodOf(value: string | null): string {
+  const v = (value ?? "").trim().toUpperCase();
+  return FLUSH_NUMERIC[v] ?? (v === "FDATASYNC" ? "FSYNC" : v);
+}
+
+const LOG_BUFFERED_WHY =
+  "MySQL never opens its redo log with O_DIRECT (its O_DIRECT is for data files only; verified on 9.7.4), and MariaDB " +
+  "buffers ib_logfile0 on tmpfs whatever it is told (11.8.9 and 10.11.19 report innodb_log_file_buffering=ON and log " +
+  '"Buffered log writes"), so the redo log is buffered on every server and storage kind';
+
+function storageNote(kind: StorageKind): string {
+  return kind === "tmpfs"
+    ? "; on tmpfs O_DIRECT needs Linux ≥6.6 (older kernels refuse it: MySQL continues buffered while still reporting O_DIRECT)"
+    : "";
+}
+
+const flushMariadbOld: Apply = (name, value, ctx) => {
+  const m = flushMethodOf(value);
+  const known = FLUSH_METHODS[m];
+  const lines: RenderedOption[] = [{ name, value: m === "FSYNC" ? "fsync" : m }];
+  let asymmetry: string | undefined;
+  if (inRange(ctx.version, "10.8.4")) lines.push({ name: "innodb_log_file_buffering", value: "ON" });
+  if (known?.noFsync) {
+    asymmetry = "innodb_flush_method=O_DIRECT_NO_FSYNC: MariaDB ≥10.6 treats it like O_DIRECT (still fsyncs data files), MySQL skips the fsync";
+  }
+  return {
+    fate: lines.length > 1 ? "translate" : "keep",
+    lines,
+    reason: `data files as MySQL's ${m}; redo log buffered: ${LOG_BUFFERED_WHY}${storageNote(ctx.storageKind)}`,
+    asymmetry,
+  };
+};
+
+const flushMariadb11: Apply = (_name, value, ctx) => {
+  const m = flushMethodOf(value);
+  const known = FLUSH_METHODS[m];
+  if (!known) {
+    return {
+      fate: "keep",
+      lines: [{ name: "innodb_flush_method", value }],
+      reason: `unknown flush method "${value}": passed through (deprecated in MariaDB 11.0)`,
+      warning: `innodb_flush_method=${value} is not one of ${Object.keys(FLUSH_METHODS).join(", ")}`,
+    };
+  }
+  return {
+    fate: "translate",
+    lines: [
+      { name: "innodb_data_file_buffering", value: known.dataDirect ? "OFF" : "ON" },
+      { name: "innodb_data_file_write_through", value: "OFF" },
+      { name: "innodb_log_file_buffering", value: "ON" },
+      { name: "innodb_log_file_write_through", value: known.logWriteThrough ? "ON" : "OFF" },
+    ],
+    reason:
+      `innodb_flush_method is deprecated in MariaDB 11.0 (mapped onto the *_buffering/*_write_through switches); ` +
+      `MySQL's ${m} means data files ${known.dataDirect ? "O_DIRECT" : "buffered"}, redo log buffered` +
+      `${known.logWriteThrough ? " and opened O_DSYNC" : ""}. Redo log buffered: ${LOG_BUFFERED_WHY}${storageNote(ctx.storageKind)}`,
+    asymmetry: known.noFsync
+      ? "innodb_flush_method=O_DIRECT_NO_FSYNC: MariaDB 11 has no equivalent (MDEV-33545 maps it to innodb_doublewrite=fast); rendered as O_DIRECT, which still fsyncs data files"
+      : undefined,
+  };
+};
+
+const flushMysql: Apply = (name, value, ctx) => {
+  const m = flushMethodOf(value);
+  const v = m === "FSYNC" ? "fsync" : m;
+  return {
+    fate: v === value ? "keep" : "translate",
+    lines: [{ name, value: v }],
+    reason: `MySQL's ${m}: data files ${FLUSH_METHODS[m]?.dataDirect ? "O_DIRECT" : "buffered"}, redo log buffered (MySQL has no O_DIRECT redo)${storageNote(ctx.storageKind)}`,
+  };
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Redo log capacity
+
+/** Legacy `innodb_log_files_in_group` (default 2 in MySQL/MariaDB 5.x). */
+function filesInGroup(ctx: DialectContext): number {
+  const v = ctx.neutral.get("innodb_log_files_in_group");
+  const n = v === undefined || v === null ? 2 : Number(v);
+  return Number.isInteger(n) && n > 0 ? n : 2;
+}
+
+const redoCapacityToMariadb: Apply = (name, value) => ({
+  fate: "rename",
+  lines: [{ name: "innodb_log_file_size", value: formatSize(sizeOf(name, value)) }],
+  reason: "MariaDB ≥10.5 writes one ib_logfile0, so its innodb_log_file_size is the whole redo capacity",
+});
+
+const redoCapacityToOldMysql: Apply = (name, value) => {
+  const total = sizeOf(name, value);
+  return {
+    fate: "translate",
+    lines: [
+      { name: "innodb_log_file_size", value: formatSize(total / 2) },
+      { name: "innodb_log_files_in_group", value: "2" },
+    ],
+    reason: "MySQL before 8.0.30 has no innodb_redo_log_capacity: capacity = innodb_log_file_size × innodb_log_files_in_group",
+  };
+};
+
+const legacyLogFileSize =
+  (target: string, why: string): Apply =>
+  (name, value, ctx) => {
+    const files = filesInGroup(ctx);
+    const total = sizeOf(name, value) * files;
+    return {
+      fate: "translate",
+      lines: [{ name: target, value: formatSize(total) }],
+      reason: `the neutral innodb_log_file_size is the 5.x per-file size: ${value} × ${files} files (innodb_log_files_in_group) = ${formatSize(total)} of redo; ${why}`,
+    };
+  };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Doublewrite
+
+const doublewrite =
+  (family: Family): Apply =>
+  (name, value, ctx) => {
+    const v = onOff(value);
+    const valid = family === "mysql" ? ["ON", "OFF", "DETECT_AND_RECOVER", "DETECT_ONLY"] : inRange(ctx.version, "11.0.6") ? ["ON", "OFF", "FAST"] : ["ON", "OFF"];
+    if (!valid.includes(v)) {
+      return {
+        fate: "translate",
+        lines: [{ name, value: "ON" }],
+        reason: `innodb_doublewrite=${value} does not exist on this server; rendered ON`,
+        asymmetry: `innodb_doublewrite=${value} exists on one family only; rendered as ON on ${family}`,
+      };
+    }
+    const out = v === "FAST" ? "fast" : v;
+    return { fate: out === value ? "keep" : "translate", lines: [{ name, value: out }], reason: "ON/OFF spelled out: MySQL ≥8.0.30 and MariaDB ≥11.0.6 made it an enum" };
+  };
+
+// ---------------------------------------------------------------------------------------------------------------
+// max_connections
+
+const MIN_CONNECTIONS = 151;
+
+export function derivedMaxConnections(maxThreads: number): number {
+  return Math.max(MIN_CONNECTIONS, maxThreads + 10);
+}
+
+const maxConnections: Apply = (name, value, ctx) => {
+  const need = derivedMaxConnections(ctx.maxThreads);
+  if (value === null || value.trim().toLowerCase() === "auto") {
+    return {
+      fate: "translate",
+      lines: [{ name, value: String(need) }],
+      reason: `auto: max(${MIN_CONNECTIONS}, max threads ${ctx.maxThreads} + 10) = ${need} (fewer gives error 1040 at high thread counts)`,
+    };
+  }
+  const n = Number(value);
+  return {
+    fate: "keep",
+    lines: [{ name, value }],
+    reason: PIN,
+    warning: Number.isFinite(n) && n < ctx.maxThreads + 10 ? `max_connections=${value} is below max threads ${ctx.maxThreads} + 10: expect error 1040 (Too many connections)` : undefined,
+  };
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The table
+
+const plumbing = (name: string, about: string): DialectOption => ({ name, about, rules: rule("both", keep(LAB)) });
+const pin = (name: string, about: string, reason = PIN): DialectOption => ({ name, about, rules: rule("both", keep(reason)) });
+
+const mysqlOnly = (name: string, about: string, mysqlReason: string, mariadbReason: string, mariadbFrom?: string): DialectOption => ({
+  name,
+  about,
+  rules: [
+    ...rule("mysql", keep(mysqlReason)),
+    ...(mariadbFrom ? rule("mariadb", keep(`still present before ${mariadbFrom}`), { until: mariadbFrom }) : []),
+    ...rule("mariadb", drop(mariadbReason), mariadbFrom ? { from: mariadbFrom } : {}),
+  ],
+});
+
+const queryCache = (name: string): DialectOption => ({
+  name,
+  about: "query cache (seed: off)",
+  rules: [
+    ...rule("mariadb", keep("MariaDB still has the query cache; the seed turns it off")),
+    ...rule("mysql", keep("MySQL before 8.0.3 has the query cache"), { until: "8.0.3" }),
+    ...rule("mysql", drop(REMOVED_QC), { from: "8.0.3" }),
+  ],
+});
+
+/** Whether a MariaDB version has innodb_snapshot_isolation (10.6.18, 10.11.8, 11.4.2 and later in each series). */
+const SNAPSHOT_ISOLATION_RANGES: Array<{ from: string; until?: string }> = [
+  { from: "10.6.18", until: "10.7.0" },
+  { from: "10.11.8", until: "11.0.0" },
+  { from: "11.4.2" },
+];
+
+const snapshotIsolationMariadb: Apply = (name, value, ctx) => {
+  const known = SNAPSHOT_ISOLATION_RANGES.some((r) => inRange(ctx.version, r.from, r.until));
+  return known
+    ? { fate: "keep", lines: [{ name, value }], reason: "pinned: default ON from MariaDB 11.6.2 (write conflicts raise error 1020); OFF behaves like MySQL's REPEATABLE READ" }
+    : {
+        fate: "rename",
+        lines: [{ name: `loose_${name}`, value }],
+        reason: "this MariaDB version may predate innodb_snapshot_isolation (10.6.18/10.11.8/11.4.2): loose_ lets it ignore the pin",
+      };
+};
+
+export const DIALECT_TABLE: readonly DialectOption[] = [
+  // --- lab plumbing
+  plumbing("user", "OS user the server drops to"),
+  plumbing("datadir", "data directory (the storage mount)"),
+  plumbing("tmpdir", "temporary files (seed: $TEMP_DIR)"),
+  plumbing("socket", "Unix socket"),
+  plumbing("port", "TCP port"),
+  plumbing("bind_address", "listen address"),
+  plumbing("pid_file", "pid file"),
+  plumbing("log_error", "error log (unset: stderr)"),
+  plumbing("innodb_data_home_dir", "InnoDB system tablespace directory (seed: $DATA_DIR)"),
+  plumbing("innodb_log_group_home_dir", "redo log directory (seed: $DATA_DIR)"),
+  plumbing("innodb_data_file_path", "system tablespace (seed: ibdata1:128M:autoextend)"),
+  plumbing("server_id", "replication id"),
+  plumbing("default_storage_engine", "default engine"),
+  plumbing("innodb_file_per_table", "one .ibd per table"),
+  plumbing("lower_case_table_names", "identifier case"),
+  plumbing("sql_mode", "SQL mode"),
+  plumbing("open_files_limit", "file descriptor limit"),
+  plumbing("innodb_open_files", "open .ibd limit"),
+  plumbing("lc_messages", "message language"),
+  plumbing("lc_messages_dir", "message directory"),
+  plumbing("general_log", "general query log"),
+  plumbing("slow_query_log", "slow query log"),
+  plumbing("log_warnings", "MariaDB error-log verbosity"),
+
+  // --- the seed's values
+  pin("innodb_buffer_pool_size", "seed 1024M", "seed value, valid everywhere"),
+  pin("innodb_log_buffer_size", "seed 16M", "seed value, valid everywhere"),
+  pin("innodb_flush_log_at_trx_commit", "seed 1", "seed value (the default on both)"),
+  pin("innodb_lock_wait_timeout", "seed 50", "seed value (the default on both)"),
+  pin("innodb_max_dirty_pages_pct", "seed 80", "seed value (both default to 90 now)"),
+  pin("table_open_cache", "seed 512", "seed value, valid everywhere"),
+  pin("thread_cache_size", "seed 512 (as thread_cache)"),
+  {
+    name: "thread_cache",
+    about: "the seed's spelling of thread_cache_size",
+    rules: rule(
+      "both",
+      rename("thread_cache_size", "not a variable: MariaDB accepts it only as a prefix of thread_cache_size, MySQL (no prefix matching since 5.7) refuses to start"),
+    ),
+  },
+  queryCache("query_cache_size"),
+  queryCache("query_cache_type"),
+  queryCache("query_cache_limit"),
+  queryCache("query_cache_min_res_unit"),
+  queryCache("query_cache_wlock_invalidate"),
+  {
+    name: "query_cache_strip_comments",
+    about: "MariaDB query cache option",
+    rules: [...rule("mariadb", keep("MariaDB query cache option")), ...rule("mysql", drop("not applicable: MariaDB-only query cache option"))],
+  },
+  {
+    name: "innodb_additional_mem_pool_size",
+    about: "seed 32M; long gone",
+    rules: [
+      ...rule("mariadb", drop("removed in MariaDB 10.2.2 (InnoDB uses the system allocator); the server refuses it")),
+      ...rule("mysql", drop("removed in MySQL 5.7.4 (InnoDB uses the system allocator); the server refuses it")),
+    ],
+  },
+  {
+    name: "innodb_use_sys_malloc",
+    about: "long gone",
+    rules: [
+      ...rule("mariadb", drop("removed in MariaDB 10.2.2; the server refuses it")),
+      ...rule("mysql", drop("removed in MySQL 5.7.4; the server refuses it")),
+    ],
+  },
+  {
+    name: "innodb_thread_concurrency",
+    about: "seed 0 (no throttle)",
+    rules: [
+      ...rule("mysql", keep("MySQL still has the InnoDB concurrency throttle; 0 = unlimited (the default)")),
+      ...rule("mariadb", keep("present before MariaDB 10.6.0"), { until: "10.6.0" }),
+      ...rule(
+        "mariadb",
+        (_n, value) => ({
+          fate: "drop",
+          lines: [],
+          reason: "removed in MariaDB 10.6.0 (the server refuses it); MariaDB never throttles, which equals 0",
+          asymmetry: value !== null && value.trim() !== "0" ? `innodb_thread_concurrency=${value}: MariaDB ≥10.6 cannot throttle InnoDB threads` : undefined,
+        }),
+        { from: "10.6.0" },
+      ),
+    ],
+  },
+  {
+    name: "innodb_redo_log_capacity",
+    about: "redo capacity: the seed's 2 × 256M = 512M",
+    rules: [
+      ...rule("mysql", keep("MySQL ≥8.0.30 sizes the redo log by capacity"), { from: "8.0.30" }),
+      ...rule("mysql", redoCapacityToOldMysql, { until: "8.0.30" }),
+      ...rule("mariadb", redoCapacityToMariadb, { from: "10.5.0" }),
+    ],
+  },
+  {
+    name: "innodb_log_file_size",
+    about: "the seed's per-file redo size (5.x: × innodb_log_files_in_group, default 2)",
+    rules: [
+      ...rule("mariadb", legacyLogFileSize("innodb_log_file_size", "MariaDB ≥10.5 keeps it all in one ib_logfile0"), { from: "10.5.0" }),
+      ...rule(
+        "mysql",
+        legacyLogFileSize("innodb_redo_log_capacity", "MySQL ≥8.0.30 sizes the redo log by innodb_redo_log_capacity (innodb_log_file_size is deprecated, and gone in 9.7)"),
+        { from: "8.0.30" },
+      ),
+      ...rule("mysql", keep("MySQL before 8.0.30: per-file size × innodb_log_files_in_group"), { until: "8.0.30" }),
+    ],
+  },
+  {
+    name: "innodb_log_files_in_group",
+    about: "the 5.x redo file count",
+    rules: [
+      ...rule("mariadb", drop("folded into innodb_log_file_size: MariaDB ≥10.5 writes one ib_logfile0 (option removed in 10.6.0)"), { from: "10.5.0" }),
+      ...rule("mysql", drop("folded into innodb_redo_log_capacity (deprecated in MySQL 8.0.30, gone in 9.7)"), { from: "8.0.30" }),
+      ...rule("mysql", keep("MySQL before 8.0.30"), { until: "8.0.30" }),
+    ],
+  },
+  {
+    name: "innodb_doublewrite",
+    about: "seed 0 (off)",
+    rules: [...rule("mariadb", doublewrite("mariadb")), ...rule("mysql", doublewrite("mysql"))],
+  },
+  {
+    name: "innodb_flush_method",
+    about: "seed O_DIRECT: data files direct, redo log buffered",
+    rules: [
+      ...rule("mariadb", flushMariadbOld, { until: "11.0.0" }),
+      ...rule("mariadb", flushMariadb11, { from: "11.0.0" }),
+      ...rule("mysql", flushMysql),
+    ],
+  },
+  {
+    name: "skip_grant_tables",
+    about: "seed: no privilege checks",
+    rules: rule(
+      "both",
+      drop("bypasses authentication, and on MySQL ≥8.0 also forces skip_networking (WL#4321), so no TCP client could connect; the lab creates a benchmark user instead"),
+    ),
+  },
+  {
+    name: "language",
+    about: "seed: ./sql/share/english",
+    rules: rule(
+      "both",
+      drop("a path into the 2010 source tree; deprecated for lc_messages_dir/lc_messages, and packaged servers find their messages themselves"),
+    ),
+  },
+
+  // --- fairness pins
+  pin("skip_log_bin", "no binary log on either side (MySQL ≥8.0 logs by default, MariaDB does not)"),
+  pin("log_bin", "durable profile: binary log on both"),
+  pin("sync_binlog", "binlog fsync per commit (MySQL default 1, MariaDB 0)"),
+  pin("binlog_format", "ROW on both (MariaDB defaults to MIXED)"),
+  pin("performance_schema", "MySQL ON, MariaDB OFF by default"),
+  pin("character_set_server", "utf8mb4 on both"),
+  pin("collation_server", "utf8mb4_general_ci on both (MySQL defaults to utf8mb4_0900_ai_ci, MariaDB 11.8 to uca1400)"),
+  {
+    name: "character_set_collations",
+    about: "MariaDB ≥11.2: per-charset default collation",
+    rules: [
+      ...rule("mariadb", keep("MariaDB ≥11.2 (11.8 defaults utf8mb4 to uca1400_ai_ci through it, overriding collation_server for CHARACTER SET utf8mb4)"), {
+        from: "11.2.0",
+      }),
+      ...rule("mariadb", drop("added in MariaDB 11.2; before it CHARACTER SET utf8mb4 already means utf8mb4_general_ci"), { until: "11.2.0" }),
+      ...rule("mysql", drop("not applicable: MySQL has no character_set_collations; collation_server decides the default of new databases and tables")),
+    ],
+  },
+  pin("innodb_adaptive_hash_index", "OFF on both (MySQL 8.0 had ON)"),
+  pin("innodb_io_capacity", "MySQL 10000, MariaDB 200 by default"),
+  pin("innodb_io_capacity_max", "both derive it differently"),
+  pin("innodb_flush_neighbors", "MySQL 0, MariaDB 1 by default"),
+  pin("innodb_max_dirty_pages_pct_lwm", "MySQL 10, MariaDB 0 by default"),
+  pin("innodb_buffer_pool_dump_at_shutdown", "no warm buffer pool from a previous start"),
+  pin("innodb_buffer_pool_load_at_startup", "no warm buffer pool from a previous start"),
+  pin("skip_name_resolve", "no DNS lookups per connection"),
+  pin("host_cache_size", "host cache"),
+  { name: "max_connections", about: "max threads + 10, at least 151", rules: rule("both", maxConnections) },
+  pin("max_prepared_stmt_count", "sysbench prepares ~10 statements per table per connection; 16382 is too few"),
+  pin("transaction_isolation", "REPEATABLE-READ on both"),
+  {
+    name: "tx_isolation",
+    about: "old name of transaction_isolation",
+    rules: rule("both", rename("transaction_isolation", "tx_isolation was removed in MySQL 8.0.3 and renamed in MariaDB 11.1")),
+  },
+  pin("innodb_read_io_threads", "MySQL sizes it from CPUs"),
+  pin("innodb_write_io_threads", "MySQL sizes it from CPUs"),
+  pin("innodb_purge_threads", "MySQL sizes it from CPUs"),
+  pin("innodb_autoinc_lock_mode", "MySQL 2, MariaDB 1 by default"),
+  pin("innodb_numa_interleave", "MySQL ON, MariaDB OFF by default"),
+  pin("thread_handling", "one thread per connection on both (never pool-of-threads on one side)"),
+  {
+    name: "innodb_snapshot_isolation",
+    about: "MariaDB: raise 1020 on write conflicts",
+    rules: [
+      ...rule("mariadb", snapshotIsolationMariadb),
+      ...rule("mysql", drop("not applicable: MySQL has no innodb_snapshot_isolation; its REPEATABLE READ never raises 1020, which is what OFF means")),
+    ],
+  },
+  mysqlOnly(
+    "innodb_change_buffering",
+    "MySQL: none (8.4 default); MariaDB has no change buffer",
+    "MySQL still has the change buffer (9.7.4 defaults to all)",
+    "MariaDB ignores it since 10.9 and removed it in 11.0: no change buffer, which equals none",
+    "10.9.0",
+  ),
+  mysqlOnly("innodb_buffer_pool_instances", "MySQL: 1 pool, like MariaDB", "MySQL sizes it from the pool and CPUs", "removed in MariaDB 10.6.0: always one buffer pool", "10.6.0"),
+  mysqlOnly("innodb_page_cleaners", "MySQL: 1 cleaner, like MariaDB", "MySQL sizes it from the pool instances", "removed in MariaDB 10.6.0: always one page cleaner", "10.6.0"),
+  mysqlOnly("mysqlx", "MySQL: X Plugin off (no extra listener and threads)", "MySQL ≥8.0 loads the X Plugin by default", "not applicable: MariaDB has no X Plugin"),
+];
+
+const BY_NAME = new Map(DIALECT_TABLE.map((o) => [o.name, o]));
+
+export function dialectOption(name: string): DialectOption | undefined {
+  return BY_NAME.get(name);
+}
+
+/** The rule for `name` on `family` at `version`, or undefined when the option or the version range is unknown. */
+export function findRule(name: string, family: Family, version: Version): DialectRule | undefined {
+  return BY_NAME.get(name)?.rules.find((r) => r.family === family && inRange(version, r.from, r.until));
+}
+
+/** Groups of options that set the same thing: a later assignment of one member replaces the others. */
+export const EXCLUSIVE_GROUPS: readonly (readonly string[])[] = [
+  ["skip_log_bin", "log_bin", "disable_log_bin"],
+  ["innodb_redo_log_capacity", "innodb_log_file_size"],
+  ["thread_cache", "thread_cache_size"],
+  ["transaction_isolation", "tx_isolation"],
+];

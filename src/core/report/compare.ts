@@ -1,0 +1,297 @@
+/**
+ * Cross-run comparison: the same scenario run twice (two hosts, two kernels, two builds), compared cell by cell
+ * for each server. numerator = NEW (run B), denominator = BASE (run A), so above 100 means NEW is faster.
+ * Repeats of two runs are not paired, so the interval is a Welch t-interval on the log values.
+ * Also: the host facts and effective variables that differ, and a refusal when scenario, pins or config differ.
+ */
+import { InputError, TwinbenchError } from "../errors.ts";
+import type { CellRecord, RunManifest, ServerManifest } from "../results.ts";
+import type { Scenario } from "../scenario/schema.ts";
+import { axes, ratioTableFromSides, type Metric, type RatioTable } from "./ratio.ts";
+import { formatBytes } from "./model.ts";
+import { renderRatioText } from "./text.ts";
+import { markdownRatioTable } from "./markdown.ts";
+import { ratioCsvLines, CSV_HEADER } from "./csv.ts";
+import { ratioTableJson } from "./ratio.ts";
+
+export interface RunData {
+  manifest: RunManifest;
+  cells: CellRecord[];
+}
+
+export interface CompareOptions {
+  /** Compare only this server id (default: every server present in both runs). */
+  server?: string;
+  /** Compare even when scenario, pins or config differ (the differences are listed). */
+  force?: boolean;
+  metric?: Metric;
+  cvThresholdPct?: number;
+}
+
+export interface FactDiff {
+  /** "host local", "server mariadb", "sysbench" */
+  scope: string;
+  field: string;
+  base: string | null;
+  new: string | null;
+}
+
+export interface RunComparison {
+  base: { runId: string; status: RunManifest["status"]; startedAt: string };
+  new: { runId: string; status: RunManifest["status"]; startedAt: string };
+  servers: string[];
+  /** One table per compared server: NEW / BASE * 100. */
+  tables: RatioTable[];
+  /** Scenario / pins / config differences (non-empty only with force). */
+  differences: string[];
+  forced: boolean;
+  factDiff: FactDiff[];
+  variableDiff: FactDiff[];
+}
+
+// ---- identity: what must be equal for a comparison to mean something -------------------------------------------
+
+/** The parts of a scenario that define the experiment (not its name, hosts or images: those are what is compared). */
+export function scenarioIdentity(s: Scenario): Record<string, unknown> {
+  return {
+    workload: s.workload,
+    config: s.config,
+    storage: s.storage,
+    load: s.load,
+    resources: s.resources,
+    order: s.order,
+    servers: Object.fromEntries(s.servers.map((x) => [x.id, { config: x.config ?? null, storage: x.storage ?? null }])),
+  };
+}
+
+function stable(v: unknown): string {
+  if (v === undefined) return "(unset)";
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${stable(o[k])}`).join(",")}}`;
+}
+
+/** Paths where two values differ, e.g. `workload.threads: [1,4] vs [1,8]`. Arrays compare as a whole. */
+export function deepDiff(a: unknown, b: unknown, path = ""): string[] {
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (isObj(a) && isObj(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    return keys.flatMap((k) => deepDiff(a[k], b[k], path ? `${path}.${k}` : k));
+  }
+  return stable(a) === stable(b) ? [] : [`${path || "(root)"}: ${stable(a)} vs ${stable(b)}`];
+}
+
+/** Scenario, pins (applied resources) and rendered config differences between two runs. */
+export function runDifferences(a: RunManifest, b: RunManifest, servers: string[]): string[] {
+  const out = deepDiff(scenarioIdentity(a.scenario), scenarioIdentity(b.scenario)).map((d) => `scenario.${d}`);
+  for (const id of servers) {
+    const sa = a.servers.find((s) => s.id === id);
+    const sb = b.servers.find((s) => s.id === id);
+    if (!sa || !sb) continue;
+    out.push(...deepDiff(sa.resources ?? {}, sb.resources ?? {}).map((d) => `pins ${id}.${d}`));
+    if ((sa.cnf ?? "") !== (sb.cnf ?? "")) out.push(`config ${id}: the rendered my.cnf differs`);
+  }
+  return out;
+}
+
+// ---- facts ------------------------------------------------------------------------------------------------
+
+const str = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === "object" ? stable(v) : String(v));
+
+function pushDiff(out: FactDiff[], scope: string, field: string, a: unknown, b: unknown): void {
+  const sa = str(a);
+  const sb = str(b);
+  if (sa !== sb) out.push({ scope, field, base: sa, new: sb });
+}
+
+export function factDifferences(a: RunManifest, b: RunManifest, servers: string[]): FactDiff[] {
+  const out: FactDiff[] = [];
+  const hostIds = [...new Set([...a.hosts.map((h) => h.id), ...b.hosts.map((h) => h.id)])];
+  // Hosts are matched by id; one host on each side is matched whatever its id (that is the usual case: two machines).
+  const pairs: Array<[string, (typeof a.hosts)[number] | undefined, (typeof b.hosts)[number] | undefined]> =
+    a.hosts.length === 1 && b.hosts.length === 1
+      ? [[a.hosts[0].id === b.hosts[0].id ? a.hosts[0].id : `${a.hosts[0].id}/${b.hosts[0].id}`, a.hosts[0], b.hosts[0]]]
+      : hostIds.map((id) => [id, a.hosts.find((h) => h.id === id), b.hosts.find((h) => h.id === id)]);
+  for (const [id, ha, hb] of pairs) {
+    const scope = `host ${id}`;
+    pushDiff(out, scope, "kernel", ha?.kernel, hb?.kernel);
+    pushDiff(out, scope, "os", ha?.os, hb?.os);
+    pushDiff(out, scope, "cpu", ha?.cpuModel, hb?.cpuModel);
+    pushDiff(out, scope, "cpus", ha?.cpus, hb?.cpus);
+    pushDiff(out, scope, "memory", ha?.memoryBytes === undefined ? undefined : formatBytes(ha.memoryBytes), hb?.memoryBytes === undefined ? undefined : formatBytes(hb.memoryBytes));
+    pushDiff(out, scope, "docker version", ha?.dockerVersion, hb?.dockerVersion);
+    pushDiff(out, scope, "docker API", ha?.apiVersion, hb?.apiVersion);
+    pushDiff(out, scope, "storage driver", ha?.storageDriver, hb?.storageDriver);
+    pushDiff(out, scope, "cgroup version", ha?.cgroupVersion, hb?.cgroupVersion);
+  }
+  for (const id of servers) {
+    const sa: Partial<ServerManifest> = a.servers.find((s) => s.id === id) ?? {};
+    const sb: Partial<ServerManifest> = b.servers.find((s) => s.id === id) ?? {};
+    const scope = `server ${id}`;
+    pushDiff(out, scope, "version", sa.version, sb.version);
+    pushDiff(out, scope, "image", sa.imageTag ?? sa.image, sb.imageTag ?? sb.image);
+    pushDiff(out, scope, "image id", sa.imageId, sb.imageId);
+    pushDiff(out, scope, "package", sa.packageVersion, sb.packageVersion);
+    pushDiff(out, scope, "connection", sa.connection, sb.connection);
+    const st = (s: Partial<ServerManifest>) => s.storage ?? {};
+    for (const f of ["kind", "fsType", "mountOptions", "raidLevel", "chunk", "loopBacked", "sizeBytes"] as const) {
+      pushDiff(out, scope, `storage ${f}`, (st(sa) as Record<string, unknown>)[f], (st(sb) as Record<string, unknown>)[f]);
+    }
+    pushDiff(out, scope, "storage members", st(sa).members?.length, st(sb).members?.length);
+    pushDiff(out, scope, "storage details", st(sa).details, st(sb).details);
+  }
+  pushDiff(out, "sysbench", "version", a.sysbench?.version, b.sysbench?.version);
+  pushDiff(out, "sysbench", "package", a.sysbench?.packageVersion, b.sysbench?.packageVersion);
+  return out;
+}
+
+export function variableDifferences(a: RunManifest, b: RunManifest, servers: string[]): FactDiff[] {
+  const out: FactDiff[] = [];
+  for (const id of servers) {
+    const va = a.servers.find((s) => s.id === id)?.effectiveVariables ?? {};
+    const vb = b.servers.find((s) => s.id === id)?.effectiveVariables ?? {};
+    for (const k of [...new Set([...Object.keys(va), ...Object.keys(vb)])].sort()) pushDiff(out, `server ${id}`, k, va[k], vb[k]);
+  }
+  return out;
+}
+
+// ---- the comparison ---------------------------------------------------------------------------------------
+
+export function compareRuns(a: RunData, b: RunData, opts: CompareOptions = {}): RunComparison {
+  const idsA = a.manifest.scenario.servers.map((s) => s.id);
+  const idsB = new Set(b.manifest.scenario.servers.map((s) => s.id));
+  const common = idsA.filter((id) => idsB.has(id));
+  let servers = common;
+  if (opts.server !== undefined) {
+    if (!common.includes(opts.server)) {
+      throw new InputError(`server "${opts.server}" is not in both runs (${a.manifest.runId}, ${b.manifest.runId})`, {
+        code: "COMPARE_SERVER",
+        hint: common.length ? `servers in both: ${common.join(", ")}` : "the two runs share no server id",
+      });
+    }
+    servers = [opts.server];
+  }
+  if (servers.length === 0) {
+    throw new InputError(`runs ${a.manifest.runId} and ${b.manifest.runId} share no server id`, {
+      code: "COMPARE_NO_COMMON_SERVER",
+      hint: `BASE has ${idsA.join(", ")}; NEW has ${[...idsB].join(", ")}`,
+    });
+  }
+  const differences = runDifferences(a.manifest, b.manifest, servers);
+  if (differences.length && !opts.force) {
+    throw new InputError(`runs ${a.manifest.runId} and ${b.manifest.runId} differ in scenario, pins or config`, {
+      code: "COMPARE_MISMATCH",
+      problems: differences,
+      hint: "compare runs of the same scenario, or pass --force to compare anyway (the differences are listed)",
+    });
+  }
+  const ax = axes(a.manifest, a.cells);
+  const bx = axes(b.manifest, b.cells);
+  const tests = [...ax.tests, ...bx.tests.filter((t) => !ax.tests.includes(t))];
+  const threads = [...ax.threads, ...bx.threads.filter((t) => !ax.threads.includes(t))];
+  const tables = servers.map((id) =>
+    ratioTableFromSides(
+      { id, label: `NEW ${id}`, records: b.cells.filter((c) => c.server === id) },
+      { id, label: `BASE ${id}`, records: a.cells.filter((c) => c.server === id) },
+      tests,
+      threads,
+      { metric: opts.metric, cvThresholdPct: opts.cvThresholdPct, pairing: "unpaired", percentile: a.manifest.scenario.workload.percentile ?? 95 },
+    ),
+  );
+  const runInfo = (m: RunManifest) => ({ runId: m.runId, status: m.status, startedAt: m.startedAt });
+  return {
+    base: runInfo(a.manifest),
+    new: runInfo(b.manifest),
+    servers,
+    tables,
+    differences,
+    forced: differences.length > 0,
+    factDiff: factDifferences(a.manifest, b.manifest, servers),
+    variableDiff: variableDifferences(a.manifest, b.manifest, servers),
+  };
+}
+
+export interface Regression {
+  server: string;
+  test: string;
+  threads: number;
+  ratio: number;
+  high: number;
+}
+
+/** Cells significantly below `bound` (%): the whole interval is under it. Cells without an interval never count. */
+export function findRegressions(cmp: RunComparison, bound: number): Regression[] {
+  const out: Regression[] = [];
+  for (const t of cmp.tables) {
+    for (const r of t.rows) {
+      for (const c of r.cells) {
+        if (c.status === "ok" && c.ratio !== null && c.high !== null && c.high < bound) {
+          out.push({ server: t.numerator, test: r.test, threads: c.threads, ratio: c.ratio, high: c.high });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The regression gate: throws REGRESSION (exit 1) when any cell is significantly below the bound. */
+export function assertNoRegression(cmp: RunComparison, bound: number): void {
+  const reg = findRegressions(cmp, bound);
+  if (reg.length === 0) return;
+  throw new TwinbenchError(`${reg.length} cell(s) significantly below ${bound}% of BASE (run ${cmp.base.runId})`, {
+    code: "REGRESSION",
+    details: reg.map((r) => `${r.server} ${r.test} @ ${r.threads} threads: ${r.ratio.toFixed(1)}% (interval high ${r.high.toFixed(1)}%)`),
+    hint: "the 95% interval of these cells lies wholly below the bound; rerun with more repeats if the runs were noisy",
+  });
+}
+
+// ---- renderers ----------------------------------------------------------------------------------------------
+
+function diffLines(cmp: RunComparison): string[] {
+  const lines: string[] = [];
+  const fmt = (d: FactDiff) => `  ${d.scope} ${d.field}: ${d.base ?? "(unset)"} -> ${d.new ?? "(unset)"}`;
+  lines.push(cmp.factDiff.length ? "Host and server facts that differ (BASE -> NEW):" : "Host and server facts: no differences.");
+  lines.push(...cmp.factDiff.map(fmt));
+  lines.push(cmp.variableDiff.length ? "Effective variables that differ (BASE -> NEW):" : "Effective variables: no differences.");
+  lines.push(...cmp.variableDiff.map(fmt));
+  return lines;
+}
+
+export function renderComparisonText(cmp: RunComparison): string {
+  const lines: string[] = [`Run comparison: NEW ${cmp.new.runId} / BASE ${cmp.base.runId} * 100 (above 100: NEW is faster)`, ""];
+  for (const [label, r] of [["BASE", cmp.base], ["NEW", cmp.new]] as const) {
+    if (r.status !== "ok") lines.push(`${label} run ${r.runId} is partial (status ${r.status}).`);
+  }
+  if (cmp.forced) lines.push("FORCED: the runs differ in scenario, pins or config:", ...cmp.differences.map((d) => `  ${d}`), "");
+  for (const t of cmp.tables) lines.push(`Server ${t.numerator}`, "", ...renderRatioText(t), "");
+  lines.push(...diffLines(cmp));
+  return lines.join("\n") + "\n";
+}
+
+export function renderComparisonMarkdown(cmp: RunComparison): string {
+  const lines: string[] = [`# Run comparison: NEW \`${cmp.new.runId}\` / BASE \`${cmp.base.runId}\``, ""];
+  if (cmp.forced) lines.push("> **FORCED**: the runs differ in scenario, pins or config:", "", ...cmp.differences.map((d) => `- ${d}`), "");
+  for (const t of cmp.tables) lines.push(`## ${t.numerator}`, "", ...markdownRatioTable(t), "");
+  lines.push("## Differences", "", "```", ...diffLines(cmp), "```", "");
+  return lines.join("\n");
+}
+
+export function renderComparisonCsv(cmp: RunComparison): string {
+  const lines = [["server", ...CSV_HEADER].join(",")];
+  for (const t of cmp.tables) lines.push(...ratioCsvLines(t, [t.numerator]));
+  return lines.join("\n") + "\n";
+}
+
+export function comparisonJson(cmp: RunComparison): object {
+  return {
+    base: cmp.base,
+    new: cmp.new,
+    servers: cmp.servers,
+    tables: cmp.tables.map(ratioTableJson),
+    differences: cmp.differences,
+    forced: cmp.forced,
+    factDiff: cmp.factDiff,
+    variableDiff: cmp.variableDiff,
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * Drives app/run.ts through fakes of every port (engine, storage, probes, images): no Docker. Checks the order of
+ * work, the events, the results folder, failure handling, cancellation, resume and teardown.
+ */
+import { describe, expect, it } from "vitest";
+import { mkdtemp, readFile, readdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runScenario, type RunDeps } from "../../src/app/run.ts";
+import type { ContainerSpec, Engine, LabelledResources, RunResult, ContainerState } from "../../src/adapters/docker/engine.ts";
+import type { StorageProvider, ProvisionedStorage } from "../../src/adapters/storage/types.ts";
+import type { Probe } from "../../src/adapters/mysql/probe.ts";
+import { ScenarioSchema, type Scenario } from "../../src/core/scenario/schema.ts";
+import type { RunEvent } from "../../src/core/events.ts";
+import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import { parseSysbench } from "../../src/core/sysbench/parse.ts";
+
+const okLog = readFileSync(new URL("../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
+const failLog = readFileSync(new URL("../fixtures/sysbench/1.0/fail-server-killed.log", import.meta.url), "utf8");
+
+class FakeEngine implements Engine {
+  readonly hostId = "local";
+  readonly docker = {} as never;
+  containers = new Map<string, { spec: ContainerSpec; running: boolean; paused: boolean }>();
+  networks = new Set<string>();
+  volumes = new Set<string>();
+  runs: ContainerSpec[] = [];
+  log: string[] = [];
+  failRun: (spec: ContainerSpec) => boolean = () => false;
+  onRun: (spec: ContainerSpec) => void = () => undefined;
+  private n = 0;
+  async ping() {}
+  async facts() {
+    return { id: "local", kernel: "6.18", cpus: 2, dockerVersion: "20.10", storageDriver: "overlay2" };
+  }
+  async createNetwork(name: string) {
+    this.networks.add(name);
+    return name;
+  }
+  async removeNetwork(id: string) {
+    this.networks.delete(id);
+  }
+  async createVolume(name: string) {
+    this.volumes.add(name);
+    return name;
+  }
+  async removeVolume(name: string) {
+    this.volumes.delete(name);
+  }
+  async createContainer(spec: ContainerSpec) {
+    const id = `c${++this.n}`;
+    this.containers.set(id, { spec, running: false, paused: false });
+    return id;
+  }
+  async putFile(id: string, path: string) {
+    this.log.push(`put ${this.containers.get(id)!.spec.name} ${path}`);
+  }
+  async start(id: string) {
+    this.containers.get(id)!.running = true;
+  }
+  async stop(id: string) {
+    const c = this.containers.get(id);
+    if (c) c.running = false;
+  }
+  async kill(id: string) {
+    const c = this.containers.get(id);
+    if (c) c.running = false;
+  }
+  async remove(id: string) {
+    this.containers.delete(id);
+  }
+  async pause(id: string) {
+    const c = this.containers.get(id);
+    if (c) {
+      c.paused = true;
+      this.log.push(`pause ${c.spec.name}`);
+    }
+  }
+  async unpause(id: string) {
+    const c = this.containers.get(id);
+    if (c) c.paused = false;
+  }
+  async inspect(id: string): Promise<ContainerState> {
+    const c = this.containers.get(id);
+    return { running: c?.running ?? false, paused: c?.paused ?? false, exitCode: null, oomKilled: false, ips: c ? { [String(c.spec.networkMode)]: "10.0.0.2" } : {} };
+  }
+  async logs() {
+    return "server log line\n";
+  }
+  async exec() {
+    return { exitCode: 0, stdout: "", stderr: "" };
+  }
+  async run(spec: ContainerSpec, opts: { onLine?: (l: string) => void; signal?: AbortSignal }): Promise<RunResult> {
+    this.runs.push(spec);
+    this.onRun(spec);
+    const cmd = spec.cmd ?? [];
+    if (opts.signal?.aborted) return { exitCode: 137, output: "", timedOut: false, cancelled: true };
+    if (cmd.includes("run") && cmd.some((a) => a.includes("tb_conninfo"))) return { exitCode: 0, output: "twinbench.ssl_cipher=\n", timedOut: false, cancelled: false };
+    if (cmd.includes("run")) {
+      const out = this.failRun(spec) ? failLog : okLog;
+      for (const l of out.split("\n")) opts.onLine?.(l);
+      return { exitCode: this.failRun(spec) ? 1 : 0, output: out, timedOut: false, cancelled: false };
+    }
+    return { exitCode: 0, output: "ok\n", timedOut: false, cancelled: false };
+  }
+  async listLabelled(): Promise<LabelledResources> {
+    return { containers: [], networks: [], volumes: [] };
+  }
+}
+
+function fakeStorage(disposed: string[]): StorageProvider {
+  return {
+    async preflight() {},
+    async provision(req): Promise<ProvisionedStorage> {
+      return {
+        mount: { Type: "volume", Source: `data-${req.serverId}`, Target: "/var/lib/mysql" },
+        facts: { kind: req.spec.kind },
+        warnings: [],
+        needsHolder: true,
+        refreshFacts: async () => ({ kind: req.spec.kind }),
+        dispose: async () => void disposed.push(req.serverId),
+      };
+    },
+    async cleanLeftovers() {
+      return [];
+    },
+  };
+}
+
+const probe: Probe = {
+  waitReady: async () => 0.5,
+  createBenchUser: async () => "mysql_native_password",
+  readServerFacts: async () => ({ version: "11.8.9-MariaDB", versionComment: "Debian", variables: { innodb_buffer_pool_size: "536870912", max_connections: "14" } }),
+};
+
+function scenario(over: Record<string, unknown> = {}): Scenario {
+  return ScenarioSchema.parse({
+    name: "t",
+    servers: [
+      { id: "a", image: "mariadb-11.8" },
+      { id: "b", image: "mysql-9.7" },
+    ],
+    storage: { kind: "tmpfs", size: "1g" },
+    workload: { tests: ["oltp_point_select"], threads: [1, 2], duration: "2s", warmup: "1s", repeats: 2 },
+    ...over,
+  });
+}
+
+function deps(engine: FakeEngine, disposed: string[]): RunDeps {
+  return {
+    engine,
+    storage: fakeStorage(disposed),
+    probe,
+    ensureImage: async (name) => ({ name, tag: `twinbench/${name}:x`, id: `sha256:${name}`, family: name.startsWith("mysql") ? "mysql" : name.startsWith("sysbench") ? "sysbench" : "mariadb", version: name.startsWith("mysql") ? "9.7.4" : name.startsWith("sysbench") ? "1.0.20" : "11.8.9" }),
+  };
+}
+
+const neutral = "[mysqld]\ninnodb_buffer_pool_size = 1024M\n";
+
+describe("runScenario with fake ports", () => {
+  it("runs every cell, writes the results folder and tears everything down", async () => {
+    const engine = new FakeEngine();
+    const disposed: string[] = [];
+    const events: RunEvent[] = [];
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const s = await runScenario(deps(engine, disposed), { scenario: scenario(), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) });
+    expect(s.status).toBe("ok");
+    expect(s.exitCode).toBe(0);
+    expect(s.cellsOk).toBe(8);
+    // Nothing left.
+    expect(engine.containers.size).toBe(0);
+    expect(engine.networks.size).toBe(0);
+    expect(engine.volumes.size).toBe(0);
+    expect(disposed.sort()).toEqual(["a", "b"]);
+    // Results folder.
+    const cells = (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as CellRecord);
+    const measured = cells.filter((c) => c.phase === "measure");
+    expect(measured).toHaveLength(8);
+    expect(cells.filter((c) => c.phase === "warmup")).toHaveLength(2);
+    for (const c of measured) {
+      const raw = await readFile(join(dir, c.raw), "utf8");
+      expect(c.metrics).toEqual(parseSysbench(raw));
+    }
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    expect(m.status).toBe("ok");
+    expect(m.servers.map((x) => x.id)).toEqual(["a", "b"]);
+    expect(m.servers[0]!.cnf).toContain("innodb_buffer_pool_size");
+    expect(await readdir(join(dir, "raw"))).toEqual(expect.arrayContaining(["a", "b", "a.error.log"]));
+    // Events.
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe("plan-ready");
+    expect(types.at(-1)).toBe("run-finished");
+    expect(types.filter((t) => t === "cell-finished")).toHaveLength(8);
+    expect(types).toContain("interval");
+    expect(types).toContain("config-identity");
+    // The config went into every server container before start.
+    expect(engine.log.filter((l) => l.startsWith("put "))).toHaveLength(2);
+  });
+
+  it("records a failed cell with sysbench's message, restarts a dead server and ends partial", async () => {
+    const engine = new FakeEngine();
+    let failed = false;
+    engine.failRun = (spec) => {
+      if (!failed && spec.cmd?.includes("--threads=2") && spec.name.includes("-b-")) {
+        failed = true;
+        // The server "dies".
+        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false;
+        return true;
+      }
+      return false;
+    };
+    const events: RunEvent[] = [];
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const s = await runScenario(deps(engine, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) });
+    expect(s.status).toBe("partial");
+    expect(s.exitCode).toBe(1);
+    expect(s.cellsFailed).toBe(1);
+    expect(s.cellsOk).toBe(7);
+    const failedEv = events.find((e) => e.type === "cell-failed");
+    expect(failedEv && failedEv.type === "cell-failed" && failedEv.record.error).toMatch(/Lost connection|lost connection|server/i);
+    expect(events.some((e) => e.type === "server-restarted" && e.server === "b")).toBe(true);
+    expect(engine.containers.size).toBe(0);
+  });
+
+  it("cancels gracefully: finished cells kept, exit 130, nothing left", async () => {
+    const engine = new FakeEngine();
+    const ac = new AbortController();
+    let measured = 0;
+    engine.onRun = (spec) => {
+      if (spec.cmd?.includes("run") && spec.cmd.includes("--threads=1") && !spec.cmd.some((a) => a.includes("tb_conninfo"))) {
+        measured++;
+        if (measured === 3) ac.abort();
+      }
+    };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const s = await runScenario(deps(engine, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir, signal: ac.signal });
+    expect(s.status).toBe("cancelled");
+    expect(s.exitCode).toBe(130);
+    expect(engine.containers.size).toBe(0);
+    expect(engine.volumes.size).toBe(0);
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    expect(m.status).toBe("cancelled");
+  });
+
+  it("resume runs only the missing cells, and refuses a changed scenario", async () => {
+    const engine = new FakeEngine();
+    const ac = new AbortController();
+    let n = 0;
+    engine.onRun = (spec) => {
+      if (spec.cmd?.includes("run") && !spec.cmd.some((a) => a.includes("tb_conninfo")) && spec.cmd.some((a) => a.startsWith("--time=2"))) if (++n === 4) ac.abort();
+    };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const first = await runScenario(deps(engine, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir, signal: ac.signal });
+    expect(first.status).toBe("cancelled");
+    const done = first.cellsOk;
+    expect(done).toBeGreaterThan(0);
+
+    const engine2 = new FakeEngine();
+    const second = await runScenario(deps(engine2, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir, resume: true });
+    expect(second.status).toBe("ok");
+    expect(second.cellsOk).toBe(8);
+    const cells = (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as CellRecord);
+    const okKeys = new Set(cells.filter((c) => c.phase === "measure" && c.status === "ok").map((c) => c.key));
+    expect(okKeys.size).toBe(8);
+
+    await expect(runScenario(deps(new FakeEngine(), []), { scenario: scenario({ order: "grouped" }), neutralCnf: neutral, outDir: dir, resume: true })).rejects.toThrow(/cannot resume/);
+  });
+});
