@@ -56,7 +56,7 @@ esac
 server_var() {
 	local name="$1"
 	shift
-	{ "$@" --verbose --help --log-bin-index="$(mktemp -u)" 2>/dev/null || true; } | awk -v k="$name" '$1 == k { print $2; exit }'
+	{ "$@" --verbose --help --log-bin-index="$(mktemp -u)" 2>/dev/null || true; } | awk -v k="$name" '/^Variables \(--variable-name=value\)/ { vars = 1 } vars && $1 == k && /^[^ \t]/ { print $2; exit }'
 }
 
 if [ "$(id -u)" = 0 ]; then

@@ -21,6 +21,8 @@ export interface CleanReport {
   networks: string[];
   volumes: string[];
   storage: string[];
+  /** Resources that could not be removed, with the reason (e.g. still in use). */
+  failed: string[];
 }
 
 /**
@@ -34,20 +36,22 @@ export async function cleanResources(engine: Engine, opts: { orphansOnly?: boole
   const host = osHostname();
   const pick = <T extends { labels: Record<string, string> }>(xs: T[]) =>
     xs.filter((x) => (opts.runId ? x.labels[LABEL.run] === opts.runId : true)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, host, pidAlive));
-  const report: CleanReport = { containers: [], networks: [], volumes: [], storage: [] };
-  for (const c of pick(found.containers)) {
-    await engine.unpause(c.id).catch(() => undefined);
-    await engine.remove(c.id);
-    report.containers.push(c.name);
-  }
-  for (const n of pick(found.networks)) {
-    await engine.removeNetwork(n.id);
-    report.networks.push(n.name);
-  }
-  for (const v of pick(found.volumes)) {
-    await engine.removeVolume(v.name);
-    report.volumes.push(v.name);
-  }
+  const report: CleanReport = { containers: [], networks: [], volumes: [], storage: [], failed: [] };
+  const attempt = async (what: string, fn: () => Promise<void>, into: string[]) => {
+    try {
+      await fn();
+      into.push(what);
+    } catch (e) {
+      report.failed.push(`${what}: ${(e as Error).message}`);
+    }
+  };
+  for (const c of pick(found.containers))
+    await attempt(c.name, async () => {
+      await engine.unpause(c.id).catch(() => undefined);
+      await engine.remove(c.id);
+    }, report.containers);
+  for (const n of pick(found.networks)) await attempt(n.name, () => engine.removeNetwork(n.id), report.networks);
+  for (const v of pick(found.volumes)) await attempt(v.name, () => engine.removeVolume(v.name), report.volumes);
   if (opts.storage && !opts.orphansOnly) report.storage = await opts.storage.cleanLeftovers();
   return report;
 }

@@ -36,6 +36,8 @@ export interface LabServerInit {
   labels: (extra: Record<string, string>) => Record<string, string>;
   wipeDevices?: boolean;
   readyTimeoutMs: number;
+  /** innodb_buffer_pool_size as rendered, for the tmpfs memory warning. */
+  bufferPoolBytes?: number;
   /** Set when twinbench itself runs in a container: join each private network so probes reach the server. */
   selfContainerId?: string;
 }
@@ -100,6 +102,8 @@ export class LabServer {
       labels: this.labels("data"),
       wipeDevices: this.init.wipeDevices,
       memoryBytes: this.init.memoryBytes,
+      bufferPoolBytes: this.init.bufferPoolBytes,
+      probeImage: this.init.imageTag,
     });
     const st = this.storage;
     stack.defer(`storage of ${this.init.id}`, () => st.dispose());

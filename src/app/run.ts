@@ -16,7 +16,7 @@ import { parseSysbench, parseIntervalLine } from "../core/sysbench/parse.ts";
 import { sysbenchArgv } from "../core/sysbench/argv.ts";
 import { planRun, isWriteTest } from "../core/plan/plan.ts";
 import { renderConfig } from "../core/config/render.ts";
-import { mustMatch } from "../core/config/must-match.ts";
+import { mustMatch } from "../core/config/mustmatch.ts";
 import { scenarioFingerprint } from "../core/plan/fingerprint.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
@@ -249,6 +249,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
           labels,
           wipeDevices: opts.wipeDevices,
           readyTimeoutMs: opts.readyTimeoutMs ?? 180_000,
+          bufferPoolBytes: bufferPoolBytes(rendered.cnf),
           selfContainerId: opts.selfContainerId,
         },
         engine,
@@ -377,6 +378,11 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
         phase("warmup", { server: cell.server, test: cell.test, threads: maxThreads });
         const rec = await time("warmup", () => runCell(server, wcell, "warmup", warmupSeconds));
         await store.appendCell(rec);
+        if (rec.status === "failed") {
+          throwIfAborted();
+          emit({ type: "warning", at: at(), message: `warm-up of ${cell.server} ${cell.test} failed: ${rec.error}` });
+          await recoverIfDead(server, wcell);
+        }
       }
 
       phase("measure", { server: cell.server, test: cell.test, threads: cell.threads });
@@ -392,14 +398,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
         throwIfAborted();
         if (rec.status === "failed") {
           if (opts.failFast) throw new TwinbenchError(`cell ${cell.key} failed: ${rec.error}`, { code: "CELL_FAILED", hint: "run without --fail-fast to carry on after failures" });
-          if (!(await server.isRunning())) {
-            const logs = await server.logs(300);
-            await store.writeRaw(`${cell.server}.crash-${cell.index}.log`, logs);
-            emit({ type: "server-restarted", at: at(), server: cell.server, reason: `server died during ${cell.key}` });
-            action("restart", cell.server, `server died during ${cell.key}; restarted from the current data dir`);
-            await time("start", () => server.restart(signal));
-            warmedUp.delete(wkey);
-          }
+          if (await recoverIfDead(server, cell)) warmedUp.delete(wkey);
         }
       }
       await store.writeManifest(manifest);
@@ -440,6 +439,17 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   return { status, exitCode, dir: store.dir, runId, cellsOk, cellsFailed };
 
   // ---- helpers (closures over the run) ----
+
+  /** After a failure: when the server died, keep its log and restart it from the current data dir. */
+  async function recoverIfDead(server: LabServer, cell: Cell): Promise<boolean> {
+    if (await server.isRunning()) return false;
+    const logs = await server.logs(300);
+    await store.writeRaw(`${cell.server}.crash-${cell.index}.log`, logs);
+    emit({ type: "server-restarted", at: at(), server: cell.server, reason: `server died during ${cell.key}` });
+    action("restart", cell.server, `server died during ${cell.key}; restarted from the current data dir`);
+    await time("start", () => server.restart(signal));
+    return true;
+  }
 
   function benchPassword(server: LabServer): string {
     return `tb${server.rootPassword.slice(0, 16)}`;
@@ -565,6 +575,12 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
       ...(cell.host ? { host: cell.host } : {}),
     };
   }
+}
+
+/** innodb_buffer_pool_size from a rendered cnf, in bytes. */
+function bufferPoolBytes(cnf: string): number | undefined {
+  const m = /^\s*innodb[-_]buffer[-_]pool[-_]size\s*=\s*(\S+)/m.exec(cnf);
+  return m ? parseSize(m[1]!) : undefined;
 }
 
 function lastFatal(out: string): string {

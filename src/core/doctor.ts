@@ -68,6 +68,8 @@ export interface DiskFacts {
   freeBytes: number | null;
   /** Why freeBytes is null. */
   error?: string;
+  /** The directory actually measured when `path` does not exist (its nearest existing ancestor). */
+  measuredAt?: string;
 }
 
 /** Executables twinbench (or --fix) cares about, each found on PATH or not. */
@@ -102,12 +104,15 @@ export interface HostFacts {
   loopControl: boolean;
   /** The image mode a run will use, and whether the user forced it (TWINBENCH_IMAGE_MODE / --image-mode). */
   imageMode: { mode: "debian" | "official"; forced: boolean };
+  /** twinbench runs inside a container (docker-compose.yml's service): host packages and dockerd are not ours. */
+  inContainer: boolean;
 }
 
 export const MIN_API_VERSION = "1.41";
 export const LOW_DISK_BYTES = 10 * 1024 ** 3;
 export const DOCKERD_LOG = "/var/log/twinbench-dockerd.log";
 export const ENGINE_WAIT_MS = 60_000;
+export const DEFAULT_ENDPOINT = "unix:///var/run/docker.sock";
 
 /** Debian package that provides each missing piece `--fix` installs. */
 export const PACKAGES = {
@@ -154,7 +159,11 @@ function composeAvailable(t: ToolFacts): boolean {
 export function evaluateChecks(f: HostFacts): CheckLine[] {
   const lines: CheckLine[] = [];
   const e = f.engine;
-  const fixHint = f.isRoot && osFamily(f.os) !== "other" ? "run `twinbench doctor --fix`" : undefined;
+  const fixHint = f.inContainer
+    ? "inside the twinbench container: run `twinbench doctor --fix` on the host instead"
+    : f.isRoot && osFamily(f.os) !== "other"
+      ? "run `twinbench doctor --fix`"
+      : undefined;
 
   // engine
   if (e.answers) {
@@ -332,7 +341,7 @@ function diskLine(id: CheckId, title: string, d: DiskFacts, why: string): CheckL
   if (d.freeBytes === null) {
     return { id, status: "warn", title, detail: `${d.path}: cannot inspect (${d.error ?? "unknown error"})`, hint: `check free space by hand: df -h ${d.path}` };
   }
-  const free = `${d.path}: ${formatBytes(d.freeBytes)} free`;
+  const free = `${d.path}: ${formatBytes(d.freeBytes)} free${d.measuredAt ? ` (measured at ${d.measuredAt}, ${d.path} does not exist here)` : ""}`;
   if (d.freeBytes < LOW_DISK_BYTES) {
     return { id, status: "warn", title, detail: `${free} (below ${formatBytes(LOW_DISK_BYTES)})`, hint: `free some space; ${why}` };
   }
@@ -370,7 +379,9 @@ export type FixPlan =
   | { kind: "nothing-to-do"; actions: [] }
   | { kind: "fix"; actions: FixAction[] }
   /** --fix cannot help here; `paragraph` says exactly what to do instead. */
-  | { kind: "cannot-fix"; reason: "not-root" | "not-debian" | "no-apt"; paragraph: string; actions: [] };
+  | { kind: "cannot-fix"; reason: CannotFixReason; paragraph: string; actions: [] };
+
+export type CannotFixReason = "not-root" | "not-debian" | "no-apt" | "remote-engine" | "in-container";
 
 /** Decide what `doctor --fix` does. Idempotent by construction: a host where everything is present plans nothing. */
 export function planFixes(f: HostFacts): FixPlan {
@@ -378,6 +389,14 @@ export function planFixes(f: HostFacts): FixPlan {
   const needEngineStart = !f.engine.answers;
   if (packages.length === 0 && !needEngineStart) return { kind: "nothing-to-do", actions: [] };
 
+  if (f.inContainer) {
+    // Packages installed here would vanish with the container, and the engine is the host's.
+    if (!needEngineStart) return { kind: "nothing-to-do", actions: [] };
+    return { kind: "cannot-fix", reason: "in-container", paragraph: manualParagraph(f, "in-container"), actions: [] };
+  }
+  if (needEngineStart && f.engine.endpoint !== DEFAULT_ENDPOINT) {
+    return { kind: "cannot-fix", reason: "remote-engine", paragraph: manualParagraph(f, "remote-engine"), actions: [] };
+  }
   const family = osFamily(f.os);
   if (family === "other") return { kind: "cannot-fix", reason: "not-debian", paragraph: manualParagraph(f, "not-debian"), actions: [] };
   if (!f.isRoot) return { kind: "cannot-fix", reason: "not-root", paragraph: manualParagraph(f, "not-root"), actions: [] };
@@ -393,7 +412,20 @@ export function planFixes(f: HostFacts): FixPlan {
 }
 
 /** One paragraph: what to install and which commands to run, when --fix cannot do it itself. */
-export function manualParagraph(f: HostFacts, reason: "not-root" | "not-debian" | "no-apt"): string {
+export function manualParagraph(f: HostFacts, reason: CannotFixReason): string {
+  if (reason === "in-container") {
+    return (
+      `twinbench runs inside a container and no engine answers on ${f.engine.endpoint}. The engine is the host's: on the ` +
+      `host, run \`npx twinbench doctor --fix\` (as root on Debian/Ubuntu) to install and start it, and make sure ` +
+      `docker-compose.yml binds /var/run/docker.sock into the container.`
+    );
+  }
+  if (reason === "remote-engine") {
+    return (
+      `DOCKER_HOST points at ${f.engine.endpoint}, and no engine answers there; doctor --fix only starts a local dockerd ` +
+      `on ${DEFAULT_ENDPOINT}. Start the engine behind ${f.engine.endpoint}, or unset DOCKER_HOST and rerun \`twinbench doctor --fix\`.`
+    );
+  }
   const pkgs = missingPackages(f);
   const debPkgs = (pkgs.length > 0 ? pkgs : ALL_PACKAGES).join(" ");
   const start = (sudo: string) =>

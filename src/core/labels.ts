@@ -38,7 +38,7 @@ export function resourceName(runId: string, ...parts: string[]): string {
  */
 export function isOrphan(labels: Record<string, string>, hostname: string, alive: (pid: number) => boolean): boolean {
   const pid = Number(labels[LABEL.pid]);
-  if (!Number.isInteger(pid) || pid <= 0) return true;
+  if (!Number.isInteger(pid) || pid <= 0) return false; // not made by a run (tests, tools): only `clean` removes it
   if (labels[LABEL.hostname] !== hostname) return false; // another machine's run: leave it to `clean`
   return !alive(pid);
 }

@@ -51,6 +51,10 @@ export interface TranslationEntry {
   /** Rendered `name=value` lines (empty when dropped). */
   rendered: string[];
   reason: string;
+  /** The neutral value (null for a bare flag). */
+  value?: string | null;
+  /** Where the neutral option came from: "lab/my.cnf:12", "profile durable", "config.set", "servers.<id>.config.set". */
+  source?: string;
 }
 
 export interface MustMatchRow {

@@ -202,7 +202,7 @@ describe("runScenario with fake ports", () => {
     const engine = new FakeEngine();
     let failed = false;
     engine.failRun = (spec) => {
-      if (!failed && spec.cmd?.includes("--threads=2") && spec.name.includes("-b-")) {
+      if (!failed && spec.cmd?.includes("--threads=2") && spec.cmd.includes("--time=2") && spec.name.includes("-b-")) {
         failed = true;
         // The server "dies".
         for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false;

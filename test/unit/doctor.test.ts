@@ -11,6 +11,7 @@ import {
   type CheckStatus,
   type FixAction,
   type HostFacts,
+  type OsFacts,
 } from "../../src/core/doctor.ts";
 
 const GiB = 1024 ** 3;
@@ -57,6 +58,7 @@ function host(over: Partial<HostFacts> = {}, tools: Partial<HostFacts["tools"]> 
     mdstat: true,
     loopControl: true,
     imageMode: { mode: "debian", forced: false },
+    inContainer: false,
     ...over,
   };
 }
@@ -113,6 +115,12 @@ describe("evaluateChecks", () => {
       facts: host({ diskDockerRoot: { path: "/var/lib/docker", freeBytes: 3 * GiB } }),
       expect: { "disk-docker-root": "warn", "disk-results": "ok" },
       detail: ["disk-docker-root", /\/var\/lib\/docker: 3\.0 GiB free \(below 10\.0 GiB\)/],
+    },
+    {
+      name: "a missing directory is measured at its ancestor, and says so",
+      facts: host({ diskDockerRoot: { path: "/var/lib/docker", freeBytes: 70 * GiB, measuredAt: "/" } }),
+      expect: { "disk-docker-root": "ok" },
+      detail: ["disk-docker-root", /measured at \/, \/var\/lib\/docker does not exist here/],
     },
     {
       name: "uninspectable disk warns",
@@ -230,6 +238,24 @@ describe("planFixes", () => {
       actions: [],
     },
     {
+      name: "DOCKER_HOST points at an engine that does not answer: never start a local one",
+      facts: host({ engine: { answers: false, endpoint: "tcp://10.0.0.5:2375", error: "ECONNREFUSED" } }),
+      plan: "cannot-fix",
+      paragraph: [/DOCKER_HOST points at tcp:\/\/10\.0\.0\.5:2375/, /unset DOCKER_HOST/],
+    },
+    {
+      name: "inside the compose container with the host's engine: nothing to do, even with tools missing",
+      facts: host({ inContainer: true }, { mdadm: false, dockerComposeStandalone: false }),
+      plan: "nothing-to-do",
+      actions: [],
+    },
+    {
+      name: "inside a container without an engine: points at the host",
+      facts: host({ inContainer: true, engine: noEngine }),
+      plan: "cannot-fix",
+      paragraph: [/inside a container/, /on the host/, /docker\.sock/],
+    },
+    {
       name: "Debian-like without apt-get",
       facts: host({ engine: noEngine }, { dockerd: false, aptGet: false }),
       plan: "cannot-fix",
@@ -262,13 +288,13 @@ describe("helpers", () => {
     ["2.0", "1.41", 1],
   ] as const)("compareVersions(%s, %s) = %d", (a, b, r) => expect(compareVersions(a, b)).toBe(r));
 
-  it.each([
+  it.each<[OsFacts, string]>([
     [DEBIAN, "debian"],
     [UBUNTU, "ubuntu"],
     [{ id: "linuxmint", idLike: ["ubuntu", "debian"], prettyName: "" }, "ubuntu"],
     [{ id: "raspbian", idLike: ["debian"], prettyName: "" }, "debian"],
     [FEDORA, "other"],
-  ] as const)("osFamily(%o) = %s", (os, fam) => expect(osFamily(os)).toBe(fam));
+  ])("osFamily(%o) = %s", (os, fam) => expect(osFamily(os)).toBe(fam));
 
   it("missingPackages never lists docker.io next to a running engine", () => {
     expect(missingPackages(host({}, { dockerd: false }))).toEqual([]);

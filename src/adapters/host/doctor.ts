@@ -10,6 +10,7 @@ import path from "node:path";
 import Docker from "dockerode";
 import { TwinbenchError } from "../../core/errors.ts";
 import {
+  DEFAULT_ENDPOINT,
   DOCKERD_LOG,
   describeAction,
   evaluateChecks,
@@ -56,7 +57,7 @@ export interface DoctorDeps {
 }
 
 export function engineEndpoint(env: Record<string, string | undefined>): string {
-  return env.DOCKER_HOST && env.DOCKER_HOST.length > 0 ? env.DOCKER_HOST : "unix:///var/run/docker.sock";
+  return env.DOCKER_HOST && env.DOCKER_HOST.length > 0 ? env.DOCKER_HOST : DEFAULT_ENDPOINT;
 }
 
 /** dockerode-backed probe: /_ping, /version and /info, each under a short timeout. */
@@ -131,7 +132,8 @@ export function createHostFs(env: Record<string, string | undefined> = process.e
       while (!(await exists(dir)) && path.dirname(dir) !== dir) dir = path.dirname(dir);
       try {
         const s = await statfs(dir);
-        return { path: p, freeBytes: Number(s.bavail) * Number(s.bsize) };
+        const free = Number(s.bavail) * Number(s.bsize);
+        return dir === path.resolve(p) ? { path: p, freeBytes: free } : { path: p, freeBytes: free, measuredAt: dir };
       } catch (e) {
         return { path: p, freeBytes: null, error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
       }
@@ -246,6 +248,9 @@ export async function probeHost(deps: DoctorDeps): Promise<HostFacts> {
     mdstat,
     loopControl,
     imageMode: imageModeFromEnv(deps.env),
+    // Set by docker-compose.yml. Not /.dockerenv: hosts that are themselves containers (CI VMs like this project's)
+    // carry one too, and there --fix is exactly what is wanted.
+    inContainer: deps.env.TWINBENCH_IN_CONTAINER === "1",
   };
 }
 
@@ -280,7 +285,11 @@ export async function fixHost(deps: DoctorDeps): Promise<FixOutcome> {
     throw new TwinbenchError(
       plan.reason === "not-root"
         ? "doctor --fix needs root to install packages and start the engine"
-        : `doctor --fix cannot install packages on ${before.os.prettyName || before.os.id || "this host"}`,
+        : plan.reason === "in-container"
+          ? `no engine answers on ${before.engine.endpoint} inside the container, and doctor --fix cannot start the host's`
+          : plan.reason === "remote-engine"
+          ? `no engine answers on ${before.engine.endpoint} (DOCKER_HOST), and doctor --fix only starts a local one`
+          : `doctor --fix cannot install packages on ${before.os.prettyName || before.os.id || "this host"}`,
       { code: "DOCTOR_CANNOT_FIX", hint: plan.paragraph },
     );
   }
@@ -298,7 +307,7 @@ async function executeAction(deps: DoctorDeps, a: FixAction): Promise<string | n
   switch (a.kind) {
     case "apt-update": {
       deps.log(`fix: ${describeAction(a)}`);
-      await checked(runner, "apt-get", ["update"], APT_ENV, "APT_FAILED", "check the apt sources and network access to the Debian mirror");
+      await checked(runner, "apt-get", ["update"], APT_ENV, "APT_FAILED", "check the apt sources and network access to the Debian mirror (a frozen snapshot mirror needs `Acquire::Check-Valid-Until \"false\";` in /etc/apt/apt.conf.d/)");
       return describeAction(a);
     }
     case "apt-install": {

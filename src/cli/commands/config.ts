@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InputError } from "../../core/errors.ts";
 import { renderConfig } from "../../core/config/render.ts";
-import { diffVariables } from "../../core/config/must-match.ts";
+import { diffVariables } from "../../core/config/mustmatch.ts";
 import { lockEntry } from "../../core/images/lock.ts";
 import type { RunManifest, TranslationEntry, MustMatchRow } from "../../core/results.ts";
 import { loadLock } from "../../adapters/images/index.ts";
@@ -99,7 +99,7 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
           const diffs = diffVariables(a!.effectiveVariables ?? {}, b!.effectiveVariables ?? {});
           ctx.out("");
           ctx.out(`all differing variables, ${a!.id} vs ${b!.id} (${diffs.length}):`);
-          for (const d of diffs) ctx.out(`  ${d.name}: ${d.a ?? "(absent)"} | ${d.b ?? "(absent)"}`);
+          for (const d of diffs) ctx.out(`  ${d.variable}: ${d.a ?? "(absent)"} | ${d.b ?? "(absent)"}`);
         }
         ctx.exitCode = bad > 0 ? 1 : summary.exitCode;
       } finally {

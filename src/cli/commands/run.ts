@@ -11,7 +11,11 @@ import type { Scenario } from "../../core/scenario/schema.ts";
 import type { RunManifest } from "../../core/results.ts";
 import { runScenario, newRunId, RunControl, type RunDeps, type RunSummary } from "../../app/run.ts";
 import { cleanResources } from "../../app/clean.ts";
+import type { Engine } from "../../adapters/docker/engine.ts";
 import { plainLine } from "../plain.ts";
+import { readResultsFolder } from "../../adapters/report-files.ts";
+import { buildRunReport } from "../../core/report/model.ts";
+import { renderText } from "../../core/report/text.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps, loadScenarioForRun } from "./shared.ts";
 
@@ -58,6 +62,8 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
       const r = await cleanResources(deps.engine, { runId: o.run, storage: deps.storage });
       ctx.out(`removed ${r.containers.length} containers, ${r.networks.length} networks, ${r.volumes.length} volumes`);
       for (const s of r.storage) ctx.out(`storage: ${s}`);
+      for (const f of r.failed) ctx.err(`could not remove ${f}`);
+      if (r.failed.length > 0) ctx.exitCode = 1;
     });
 }
 
@@ -152,7 +158,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
       signal: ac.signal,
       control,
       onEvent: dispatch,
-      selfContainerId: await selfContainerId(),
+      selfContainerId: await selfContainerId(deps.engine),
     });
   } finally {
     process.off("SIGINT", onSigint);
@@ -161,22 +167,28 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   }
   if (!o.jsonEvents && !useTui) {
     try {
-      const text = await readFile(join(summary.dir, "report.txt"), "utf8");
+      const folder = await readResultsFolder(summary.dir);
       ctx.out("");
-      ctx.out(text.trimEnd());
-    } catch {
-      /* reports are best effort; the run already said where its results are */
+      ctx.out(renderText(buildRunReport(folder.manifest, folder.cells)).trimEnd());
+      ctx.out(`\nresults: ${summary.dir}  (report: ${join(summary.dir, "report.html")})`);
+    } catch (e) {
+      ctx.err(`warning: could not render the report: ${(e as Error).message}`);
     }
   }
   return summary.exitCode;
 }
 
-/** When twinbench runs inside a container (compose), its own container id; probes then join each network. */
-async function selfContainerId(): Promise<string | undefined> {
+/**
+ * When twinbench runs inside a container of the same engine (compose), its own container id: probes then join
+ * each private network. /.dockerenv alone is not proof (some VMs have it), so the engine must know the container.
+ */
+export async function selfContainerId(engine: Engine): Promise<string | undefined> {
   if (!existsSync("/.dockerenv")) return undefined;
   try {
     const host = (await readFile("/etc/hostname", "utf8")).trim();
-    return host || undefined;
+    if (!host) return undefined;
+    const info = await engine.docker.getContainer(host).inspect();
+    return info.Id;
   } catch {
     return undefined;
   }

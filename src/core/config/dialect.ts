@@ -299,6 +299,38 @@ const maxConnections: Apply = (name, value, ctx) => {
   };
 };
 
+/** The max_connections the renderer will write, from the merged neutral options. */
+export function effectiveMaxConnections(ctx: DialectContext): number {
+  const v = ctx.neutral.get("max_connections");
+  const n = v === undefined || v === null || v.trim().toLowerCase() === "auto" ? NaN : Number(v);
+  return Number.isFinite(n) ? n : derivedMaxConnections(ctx.maxThreads);
+}
+
+/**
+ * MariaDB silently caps thread_cache_size at max_connections (11.8.9 and 10.11.19 report 151 for 512); MySQL keeps
+ * 512. A cache larger than max_connections can never fill, so both get min(value, max_connections).
+ */
+const threadCache =
+  (written: string, why: string): Apply =>
+  (name, value, ctx) => {
+    const max = effectiveMaxConnections(ctx);
+    const n = Number(value);
+    const out = Number.isFinite(n) && n > max ? String(max) : value;
+    const capped = out !== value;
+    const renamed = written !== "thread_cache_size";
+    return {
+      fate: renamed ? "rename" : capped ? "translate" : "keep",
+      lines: [{ name: "thread_cache_size", value: out }],
+      reason: [
+        why,
+        capped ? `capped at max_connections=${max}: MariaDB caps it there silently, MySQL does not, and a bigger cache never fills` : "",
+        !renamed && !capped ? PIN : "",
+      ]
+        .filter((x) => x !== "")
+        .join("; "),
+    };
+  };
+
 // ---------------------------------------------------------------------------------------------------------------
 // The table
 
@@ -376,13 +408,16 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
   pin("innodb_lock_wait_timeout", "seed 50", "seed value (the default on both)"),
   pin("innodb_max_dirty_pages_pct", "seed 80", "seed value (both default to 90 now)"),
   pin("table_open_cache", "seed 512", "seed value, valid everywhere"),
-  pin("thread_cache_size", "seed 512 (as thread_cache)"),
+  { name: "thread_cache_size", about: "seed 512 (as thread_cache), at most max_connections", rules: rule("both", threadCache("thread_cache_size", "")) },
   {
     name: "thread_cache",
     about: "the seed's spelling of thread_cache_size",
     rules: rule(
       "both",
-      rename("thread_cache_size", "not a variable: MariaDB accepts it only as a prefix of thread_cache_size, MySQL (no prefix matching since 5.7) refuses to start"),
+      threadCache(
+        "thread_cache",
+        "not a variable: MariaDB accepts it only as a prefix of thread_cache_size, MySQL (no prefix matching since 5.7) refuses to start",
+      ),
     ),
   },
   queryCache("query_cache_size"),
@@ -495,7 +530,22 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
   pin("skip_log_bin", "no binary log on either side (MySQL ≥8.0 logs by default, MariaDB does not)"),
   pin("log_bin", "durable profile: binary log on both"),
   pin("sync_binlog", "binlog fsync per commit (MySQL default 1, MariaDB 0)"),
-  pin("binlog_format", "ROW on both (MariaDB defaults to MIXED)"),
+  {
+    name: "binlog_format",
+    about: "durable profile: ROW on both (MariaDB defaults to MIXED)",
+    rules: [
+      ...rule("mariadb", keep(PIN)),
+      ...rule("mysql", keep(PIN), { until: "8.0.34" }),
+      ...rule(
+        "mysql",
+        (name, value) =>
+          (value ?? "").trim().toUpperCase() === "ROW"
+            ? { fate: "drop", lines: [], reason: "ROW is MySQL's default, and the option is deprecated since 8.0.34 (a warning at every start)" }
+            : { fate: "keep", lines: [{ name, value }], reason: "deprecated since MySQL 8.0.34", warning: `binlog_format=${value} is deprecated on MySQL ≥8.0.34` },
+        { from: "8.0.34" },
+      ),
+    ],
+  },
   pin("performance_schema", "MySQL ON, MariaDB OFF by default"),
   pin("character_set_server", "utf8mb4 on both"),
   pin("collation_server", "utf8mb4_general_ci on both (MySQL defaults to utf8mb4_0900_ai_ci, MariaDB 11.8 to uca1400)"),
@@ -550,6 +600,15 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
   ),
   mysqlOnly("innodb_buffer_pool_instances", "MySQL: 1 pool, like MariaDB", "MySQL sizes it from the pool and CPUs", "removed in MariaDB 10.6.0: always one buffer pool", "10.6.0"),
   mysqlOnly("innodb_page_cleaners", "MySQL: 1 cleaner, like MariaDB", "MySQL sizes it from the pool instances", "removed in MariaDB 10.6.0: always one page cleaner", "10.6.0"),
+  {
+    name: "container_aware",
+    about: "MySQL ≥9.3: size variables from the container's CPU/memory limits",
+    rules: [
+      ...rule("mysql", keep("pinned OFF (9.7.4's default): --cpus/--memory must not change MySQL's sizing when they cannot change MariaDB's"), { from: "9.3.0" }),
+      ...rule("mysql", drop("added in MySQL 9.3: older servers never size from the container"), { until: "9.3.0" }),
+      ...rule("mariadb", drop("not applicable: MariaDB never sizes from container limits")),
+    ],
+  },
   mysqlOnly("mysqlx", "MySQL: X Plugin off (no extra listener and threads)", "MySQL ≥8.0 loads the X Plugin by default", "not applicable: MariaDB has no X Plugin"),
 ];
 

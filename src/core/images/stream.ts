@@ -71,7 +71,8 @@ export class BuildTracker {
   }
 
   private addLine(raw: string, out: ProgressLine[]): void {
-    const line = raw.replace(/\s+$/, "");
+    // eslint-disable-next-line no-control-regex
+    const line = raw.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "").replace(/\s+$/, "");
     if (/^Step \d+\/\d+ : /.test(line)) {
       this.step = line;
       this.tail = [];
@@ -114,13 +115,24 @@ export function findAptProblems(lines: readonly string[]): AptProblem[] {
 
 const DISK_FULL = /no space left on device|ENOSPC/i;
 
+function shorten(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
+/** The classic builder repeats the whole RUN command in its error; keep just the exit code. */
+function shortenError(e: string): string {
+  const m = /^The command '[\s\S]*' returned a non-zero code: (\d+)\s*$/.exec(e);
+  return m ? `the RUN command exited with code ${m[1]}` : shorten(e, 300);
+}
+
 /**
  * Turn a failed build (an error event, or a stream that ended without an image id) into an error naming the
  * cause: a package missing at its pinned version, a full disk, or otherwise the failing step and its last lines.
  */
 export function buildFailure(name: string, entry: LockEntry, lockFile: string, t: BuildTracker): TwinbenchError {
-  const details = [t.step || "(before the first step)", ...t.tail.map((l) => `  ${l}`)];
-  const message = t.error ?? "the build stream ended without an image id";
+  const details = [shorten(t.step || "(before the first step)", 240), ...t.tail.filter((l) => !l.startsWith("ERROR: ")).map((l) => `  ${l}`)];
+  const message = shortenError(t.error ?? "the build stream ended without an image id");
+  const step = shorten(t.step || "the start", 100);
   const apt = findAptProblems(t.lines());
   if (apt.length > 0) {
     const p = apt[0]!;
@@ -137,13 +149,13 @@ export function buildFailure(name: string, entry: LockEntry, lockFile: string, t
     );
   }
   if (DISK_FULL.test(message) || t.tail.some((l) => DISK_FULL.test(l))) {
-    return new TwinbenchError(`image "${name}": the disk is full (building ${t.step || "the image"})`, {
+    return new TwinbenchError(`image "${name}": the disk is full (at ${step})`, {
       code: "IMAGE_DISK_FULL",
       hint: "free space under Docker's data root (docker system df; twinbench images rm) and build again; nothing was tagged",
       details,
     });
   }
-  return new TwinbenchError(`image "${name}": build failed at ${t.step || "the start"}: ${message}`, {
+  return new TwinbenchError(`image "${name}": build failed at ${step}: ${message}`, {
     code: "IMAGE_BUILD_FAILED",
     hint: `the failing step's last lines are shown above; the build context is images/${entry.family}/ and the pins are in ${lockFile}`,
     details,

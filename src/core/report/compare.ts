@@ -5,7 +5,7 @@
  * Also: the host facts and effective variables that differ, and a refusal when scenario, pins or config differ.
  */
 import { InputError, TwinbenchError } from "../errors.ts";
-import type { CellRecord, RunManifest, ServerManifest } from "../results.ts";
+import type { CellRecord, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
 import type { Scenario } from "../scenario/schema.ts";
 import { axes, ratioTableFromSides, type Metric, type RatioTable } from "./ratio.ts";
 import { formatBytes } from "./model.ts";
@@ -134,7 +134,7 @@ export function factDifferences(a: RunManifest, b: RunManifest, servers: string[
     pushDiff(out, scope, "image id", sa.imageId, sb.imageId);
     pushDiff(out, scope, "package", sa.packageVersion, sb.packageVersion);
     pushDiff(out, scope, "connection", sa.connection, sb.connection);
-    const st = (s: Partial<ServerManifest>) => s.storage ?? {};
+    const st = (s: Partial<ServerManifest>): Partial<StorageFacts> => s.storage ?? {};
     for (const f of ["kind", "fsType", "mountOptions", "raidLevel", "chunk", "loopBacked", "sizeBytes"] as const) {
       pushDiff(out, scope, `storage ${f}`, (st(sa) as Record<string, unknown>)[f], (st(sb) as Record<string, unknown>)[f]);
     }

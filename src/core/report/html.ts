@@ -22,7 +22,7 @@ export interface TimeSeriesChart {
   test: string;
   threads: number;
   field: "qps" | "tps";
-  series: Array<{ server: string; repeat: number; warmup: boolean; points: Array<[number, number]> }>;
+  series: Array<{ server: string; repeat: number; warmup: boolean; threads?: number; points: Array<[number, number]> }>;
 }
 
 export interface HistogramChart {
@@ -83,11 +83,15 @@ export function buildHtmlData(manifest: RunManifest, cells: readonly CellRecord[
       const ts: TimeSeriesChart = { test, threads: t, field, series: [] };
       const hist: HistogramChart = { test, threads: t, series: [] };
       for (const server of servers) {
-        const warm = warmups.filter((c) => c.server === server && c.test === test && c.threads === t);
+        // The engine warms up once per server × test (at the largest thread count): chart it with that thread
+        // count, or with the first one when it ran at a count the table does not show.
+        const warm = warmups.filter(
+          (c) => c.server === server && c.test === test && (c.threads === t || (!threads.includes(c.threads) && t === threads[0])),
+        );
         for (const w of warm) {
           const iv = w.metrics!.intervals ?? [];
           const end = iv.length ? Math.max(...iv.map((s) => s.t)) : 0;
-          if (iv.length) ts.series.push({ server, repeat: w.repeat, warmup: true, points: iv.map((s) => [s.t - end, s[field]]) });
+          if (iv.length) ts.series.push({ server, repeat: w.repeat, warmup: true, threads: w.threads, points: iv.map((s) => [s.t - end, s[field]]) });
         }
         const meas = measured
           .filter((c) => c.server === server && c.test === test && c.threads === t)
@@ -258,7 +262,7 @@ const SCRIPT = `
       make("ts-" + i, {
         type: "line",
         data: { datasets: ts.series.map(function (s) {
-          return { label: s.server + (s.warmup ? " warm-up" : " repeat " + s.repeat), data: s.points.map(function (p) { return { x: p[0], y: p[1] }; }),
+          return { label: s.server + (s.warmup ? " warm-up (" + s.threads + " threads)" : " repeat " + s.repeat), data: s.points.map(function (p) { return { x: p[0], y: p[1] }; }),
             borderColor: color(s.server), backgroundColor: color(s.server), borderDash: s.warmup ? [6, 4] : [], borderWidth: s.repeat === 1 || s.warmup ? 2 : 1,
             pointRadius: 0 };
         }) },

@@ -91,7 +91,8 @@ export function fmtPct(x: number | null): string {
 }
 
 function title(report: RunReport, table: RatioTable | null): string {
-  const names = table ? `${table.numeratorLabel}/${table.denominatorLabel}` : report.servers.map((s) => s.family).join("/");
+  if (!table) return [`${report.servers.map((s) => s.family).join("/")} sysbench run`, report.durationText].filter(Boolean).join(". ");
+  const names = `${table.numeratorLabel}/${table.denominatorLabel}`;
   const what = table?.inverted ? ` (${metricLabel(table.metric, table.percentile)}, inverted)` : "";
   return [`${names} sysbench benchmark comparison in %${what}`, report.durationText].filter(Boolean).join(" ");
 }

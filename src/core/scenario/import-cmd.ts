@@ -7,7 +7,7 @@ import { stringify } from "yaml";
 import { InputError } from "../errors.ts";
 import { LEGACY_OPTIONS, LEGACY_TESTS, scriptForOltpMode } from "./legacy.ts";
 import { ShellWordsError, shellWords } from "./shell-words.ts";
-import { MANAGED_OPTIONS, SYSBENCH_OPTIONS, isKnownScript, normalizeOptionName } from "../sysbench/options.ts";
+import { MANAGED_OPTIONS, SYSBENCH_OPTIONS, isKnownScript, normalizeOptionName, own } from "../sysbench/options.ts";
 
 export interface ImportOptions {
   name?: string;
@@ -70,7 +70,7 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
     notes.push(`${m} (not exact)`);
   };
   const note = (m: string) => notes.push(m);
-  const legacyUsed = [...options.keys()].some((k) => k in LEGACY_OPTIONS);
+  const legacyUsed = [...options.keys()].some((k) => Object.hasOwn(LEGACY_OPTIONS, k));
   const get = (...names: string[]) => {
     for (const n of names) if (options.has(n)) return options.get(n)!.value;
     return undefined;
@@ -100,7 +100,7 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
     else warn(m.note);
   } else if (BUILTIN_NON_DB.has(base)) {
     throw bad(`--test=${base} is not a database test; twinbench runs OLTP tests only`, "import an oltp command line");
-  } else if (base in LEGACY_TESTS) {
+  } else if (Object.hasOwn(LEGACY_TESTS, base)) {
     test = base;
     const l = LEGACY_TESTS[base];
     if (l.exact) note(`test ${base} runs as ${l.script}: ${l.note}`);
@@ -118,7 +118,7 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
     const v = get(...names);
     for (const n of names) {
       const o = options.get(n);
-      if (o && n in LEGACY_OPTIONS) {
+      if (o && Object.hasOwn(LEGACY_OPTIONS, n)) {
         const l = LEGACY_OPTIONS[n];
         if (l.kind === "field") note(`--${o.given} is --${l.to} in sysbench 1.0.20${l.note ? ` (${l.note})` : ""}`);
       }
@@ -174,7 +174,7 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
   // -- everything else → workload.sysbench ---------------------------------------------------------------------
   const sysbench: Record<string, string | number | boolean> = {};
   for (const [name, { given, value }] of options) {
-    const l = LEGACY_OPTIONS[name];
+    const l = own(LEGACY_OPTIONS, name);
     if (l) {
       if (l.kind === "rename") {
         sysbench[l.to] = scalar(value);
@@ -186,11 +186,11 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
       }
       continue;
     }
-    if (name in MANAGED_OPTIONS || name === "report-interval") {
-      note(`--${given} ignored: set by twinbench from ${MANAGED_OPTIONS[name] ?? "twinbench (always --report-interval=1)"}`);
+    if (Object.hasOwn(MANAGED_OPTIONS, name)) {
+      note(`--${given} ignored: set by twinbench ${MANAGED_OPTIONS[name]}`);
       continue;
     }
-    if (!(name in SYSBENCH_OPTIONS)) {
+    if (!(Object.hasOwn(SYSBENCH_OPTIONS, name))) {
       warn(`--${given}=${value} dropped: not a sysbench 1.0.20 option`);
       continue;
     }

@@ -18,7 +18,7 @@ export const LEGACY_TESTS: Readonly<Record<string, LegacyTest>> = {
   insert: {
     script: "oltp_insert",
     exact: false,
-    note: "1.0.20 oltp_insert sends a text INSERT (no prepared statement), the 2010 insert.lua a prepared one",
+    note: "1.0.20 oltp_insert sends a text INSERT (no prepared statement), as 0.5 did; the seeds' 2010 scripts prepared their statements",
   },
   oltp_complex_ro: {
     script: "oltp_read_only",
@@ -54,9 +54,9 @@ export const LEGACY_TABLE_NOTE =
 
 /** The script a scenario test name runs, or undefined when it is neither a 1.0.20 script nor a legacy name. */
 export function resolveTest(name: string): { script: string; legacy?: LegacyTest } | undefined {
-  if (isKnownScript(name)) return { script: name };
-  const legacy = LEGACY_TESTS[name];
-  return legacy ? { script: legacy.script, legacy } : undefined;
+  const legacy = Object.hasOwn(LEGACY_TESTS, name) ? LEGACY_TESTS[name] : undefined;
+  if (legacy) return { script: legacy.script, legacy };
+  return isKnownScript(name) ? { script: name } : undefined;
 }
 
 export type LegacyOption =

@@ -14,6 +14,7 @@ import {
   WRITE_SCRIPTS,
   checkOptionValue,
   normalizeOptionName,
+  own,
 } from "../sysbench/options.ts";
 
 export interface ValidateContext {
@@ -35,12 +36,18 @@ export function requiredMaxConnections(s: Pick<Scenario, "workload">): number {
   return Math.max(...s.workload.threads) + CONNECTION_HEADROOM;
 }
 
-/** max_connections the config renderer should write for `serverId`: config.set's value, or the required one. */
+/** The servers' own default, kept as a floor (as the config renderer does: src/core/config/dialect.ts). */
+export const MIN_MAX_CONNECTIONS = 151;
+
+/**
+ * max_connections the lab writes for `serverId`: config.set's value, or (unset / "auto") the most threads + 10,
+ * at least 151.
+ */
 export function plannedMaxConnections(s: Scenario, serverId?: string): number {
   const server = s.servers.find((x) => x.id === serverId);
   const set = server?.config?.set.max_connections ?? s.config.set.max_connections;
   const n = set === undefined ? NaN : Number(set);
-  return Number.isInteger(n) ? n : requiredMaxConnections(s);
+  return Number.isInteger(n) ? n : Math.max(MIN_MAX_CONNECTIONS, requiredMaxConnections(s));
 }
 
 /** "0-2,5" → [0, 1, 2, 5], or undefined for a reversed range. */
@@ -233,8 +240,8 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
   for (const [key, value] of Object.entries(s.workload.sysbench)) {
     const p = ["workload", "sysbench", key];
     const name = normalizeOptionName(key);
-    const legacy = LEGACY_OPTIONS[name];
-    if (name in NOT_IN_1_0_20) {
+    const legacy = own(LEGACY_OPTIONS, name);
+    if (Object.hasOwn(NOT_IN_1_0_20, name)) {
       err(p, `--${name} is not a sysbench 1.0.20 option: ${NOT_IN_1_0_20[name]}`);
       continue;
     }
@@ -263,11 +270,11 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
       }
       continue;
     }
-    if (name in MANAGED_OPTIONS) {
-      err(p, `--${name} is set by twinbench from ${MANAGED_OPTIONS[name]}; remove it from workload.sysbench`);
+    if (Object.hasOwn(MANAGED_OPTIONS, name)) {
+      err(p, `--${name} is set by twinbench ${MANAGED_OPTIONS[name]}; remove it from workload.sysbench`);
       continue;
     }
-    const spec = SYSBENCH_OPTIONS[name];
+    const spec = own(SYSBENCH_OPTIONS, name);
     if (!spec) {
       err(p, `unknown sysbench 1.0.20 option --${name}${didYouMean(name, knownNames)}`);
       continue;
@@ -360,9 +367,9 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
   if (w.threads.length) {
     const need = requiredMaxConnections(s);
     const check = (path: Path, v: unknown) => {
-      if (v === undefined) return;
+      if (v === undefined || (typeof v === "string" && v.trim().toLowerCase() === "auto")) return;
       const n = Number(v);
-      if (!Number.isInteger(n)) err(path, `expected an integer, got ${show(v)}`);
+      if (!Number.isInteger(n)) err(path, `expected an integer or "auto", got ${show(v)}`);
       else if (n < need)
         err(
           path,
@@ -425,7 +432,7 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
     if (storage.kind === "tmpfs" && memory !== undefined) {
       const tmpfs = parseSize(storage.size)!;
       const bpRaw = set.innodb_buffer_pool_size ?? DEFAULT_BUFFER_POOL;
-      const bp = typeof bpRaw === "boolean" ? undefined : parseSize(bpRaw);
+      const bp = typeof bpRaw === "string" || typeof bpRaw === "number" ? parseSize(bpRaw) : undefined;
       const mem = show(s.resources.server.memory);
       if (tmpfs > memory)
         err(
@@ -458,7 +465,7 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
 }
 
 function normalizeValue(name: string, value: string | number | boolean): string | number | boolean {
-  const kind = SYSBENCH_OPTIONS[name]?.kind;
+  const kind = own(SYSBENCH_OPTIONS, name)?.kind;
   if (kind?.type === "bool" && typeof value === "string") return /^(on|true|yes|1)$/i.test(value);
   if (kind?.type === "int" && typeof value === "string") return Number(value);
   return value;

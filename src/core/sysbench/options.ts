@@ -98,32 +98,32 @@ export const SYSBENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
 };
 
 /**
- * Options twinbench sets itself, from the scenario field named here (or from the connection it manages).
- * Writing them under `workload.sysbench` is an error that points at the right field.
+ * Options twinbench sets itself, as the phrase says ("set by twinbench from workload.threads"). Writing them under
+ * `workload.sysbench` is an error that points at the right field.
  */
 export const MANAGED_OPTIONS: Readonly<Record<string, string>> = {
-  threads: "workload.threads",
-  "num-threads": "workload.threads",
-  events: "workload.events",
-  "max-requests": "workload.events",
-  time: "workload.duration",
-  "max-time": "workload.duration",
-  tables: "workload.tables",
-  "table-size": "workload.tableSize",
-  "mysql-storage-engine": "workload.engine",
-  percentile: "workload.percentile",
-  histogram: "twinbench (the run engine asks for --histogram when a report needs it)",
-  "report-interval": "twinbench (always --report-interval=1)",
-  "db-driver": "twinbench (always --db-driver=mysql)",
-  "mysql-host": "load.transport (twinbench connects the load container itself)",
-  "mysql-port": "load.transport (twinbench connects the load container itself)",
-  "mysql-socket": "load.transport (twinbench connects the load container itself)",
-  "mysql-user": "twinbench (it creates a benchmark user with a random password)",
-  "mysql-password": "twinbench (it creates a benchmark user with a random password)",
-  "mysql-db": "twinbench (it creates the sbtest database)",
-  "config-file": "workload.sysbench (write the options there)",
-  help: "nothing: it would print help instead of running",
-  version: "nothing: it would print the version instead of running",
+  threads: "from workload.threads",
+  "num-threads": "from workload.threads",
+  events: "from workload.events",
+  "max-requests": "from workload.events",
+  time: "from workload.duration",
+  "max-time": "from workload.duration",
+  tables: "from workload.tables",
+  "table-size": "from workload.tableSize",
+  "mysql-storage-engine": "from workload.engine",
+  percentile: "from workload.percentile",
+  histogram: "itself (the run engine asks for --histogram when a report needs it)",
+  "report-interval": "itself (always --report-interval=1)",
+  "db-driver": "itself (always --db-driver=mysql)",
+  "mysql-host": "from load.transport (it connects the load container itself)",
+  "mysql-port": "from load.transport (it connects the load container itself)",
+  "mysql-socket": "from load.transport (it connects the load container itself)",
+  "mysql-user": "itself (it creates a benchmark user with a random password)",
+  "mysql-password": "itself (it creates a benchmark user with a random password)",
+  "mysql-db": "itself (it creates the sbtest database)",
+  "config-file": "from workload.sysbench (write the options there)",
+  help: "never: it would print help instead of running",
+  version: "never: it would print the version instead of running",
 };
 
 /** Options that exist in later sysbench versions but not in 1.0.20, with what to write instead. */
@@ -170,12 +170,17 @@ export const WRITE_SCRIPTS: ReadonlySet<string> = new Set([
 ]);
 
 export function isKnownScript(name: string): boolean {
-  return (STOCK_SCRIPTS as readonly string[]).includes(name) || name in EXTRA_SCRIPTS;
+  return (STOCK_SCRIPTS as readonly string[]).includes(name) || Object.hasOwn(EXTRA_SCRIPTS, name);
 }
 
 /** What sysbench is given as its test argument: the stock name, or the path of a script the image ships. */
 export function scriptArg(script: string): string {
-  return EXTRA_SCRIPTS[script] ?? script;
+  return own(EXTRA_SCRIPTS, script) ?? script;
+}
+
+/** `table[key]` for own keys only (so "constructor" or "toString" are never options). */
+export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /** `oltp_table_size` / `--Oltp-Table-Size` → `oltp-table-size`. */

@@ -417,7 +417,7 @@ export function scan(text: string): Draft[] {
     } else if (RE.intervalLike.test(t)) {
       beginsOutputPart(line);
       d.content = true;
-      parseIntervalLine(d, line);
+      readIntervalLine(d, line);
     } else if (RE.histogramHeader.test(t)) {
       beginsOutputPart(line);
       if (d.histogram !== null) startNew(line);
@@ -440,7 +440,7 @@ export function scan(text: string): Draft[] {
   return drafts;
 }
 
-function parseIntervalLine(d: Draft, line: Line): void {
+function readIntervalLine(d: Draft, line: Line): void {
   const t = line.raw.trim();
   let m: RegExpExecArray | null;
   if ((m = RE.interval10.exec(t))) {
@@ -488,6 +488,22 @@ function parseIntervalLine(d: Draft, line: Line): void {
   } else {
     throw new SysbenchParseError(line.no, `unreadable interval line: '${t}'`, line.raw);
   }
+}
+
+/**
+ * One 1.0 interval line (`[ 3s ] thds: 4 tps: … reconn/s: 0.00`) as sysbench streams it, for live display:
+ * the sample, or null for any other line (including an unreadable one; parseSysbench is the strict reader).
+ */
+export function parseIntervalLine(line: string): IntervalSample | null {
+  const t = line.trim();
+  if (!RE.interval10.test(t)) return null;
+  const d = newDraft(1);
+  try {
+    readIntervalLine(d, { no: 1, raw: t });
+  } catch {
+    return null;
+  }
+  return d.intervals[0] ?? null;
 }
 
 /** `Latency histogram …`, the column header, rows `%12.3f |%-40.*s %lu`, then a line with one space. */

@@ -1,0 +1,160 @@
+/**
+ * Building the pinned images with dockerode (classic builder, context as a tar stream), never `docker build`.
+ * An image's tag is twinbench/<name>:<contenthash12>; a present tag is a cache hit. A build is tagged only after
+ * its stream ended without an error event and produced an image id, so a failure never leaves a tagged image.
+ */
+import { pack } from "tar-stream";
+import type Dockerode from "dockerode";
+import { TwinbenchError } from "../../core/errors.ts";
+import {
+  imageLabels,
+  imageRepo,
+  renderContext,
+  type BuildMode,
+  type ModeChoice,
+  type RenderedContext,
+} from "../../core/images/context.ts";
+import { lockEntry, type Lock } from "../../core/images/lock.ts";
+import { BuildTracker, buildFailure } from "../../core/images/stream.ts";
+import { ensureBaseImage, inspectImageId, statusCode, type ImageProgress } from "./base-image.ts";
+import { imagesDir, readContextFiles } from "./files.ts";
+import { detectMode, type ModeDecision } from "./mode.ts";
+import { readJsonStream } from "./stream.ts";
+
+export interface EnsureImageOptions {
+  lock: Lock;
+  /** Default "auto". */
+  mode?: ModeChoice;
+  onProgress?: (ev: ImageProgress) => void;
+  /** Labels twinbench.session / twinbench.run put on newly built images. */
+  session?: string;
+  run?: string;
+  now?: () => Date;
+  /** Build even when the tag exists (the tag is then moved to the new image). */
+  force?: boolean;
+}
+
+export interface EnsuredImage {
+  name: string;
+  /** twinbench/<name>:<hash12> */
+  tag: string;
+  /** sha256:... */
+  id: string;
+  labels: Record<string, string>;
+  cacheHit: boolean;
+  mode: BuildMode;
+}
+
+/** The context as a tar stream for the build API; shell scripts are executable. */
+function contextTar(files: Record<string, string>): NodeJS.ReadableStream {
+  const p = pack();
+  for (const [name, text] of Object.entries(files)) {
+    p.entry({ name, mode: name.endsWith(".sh") ? 0o755 : 0o644, mtime: new Date(0) }, text);
+  }
+  p.finalize();
+  return p as unknown as NodeJS.ReadableStream;
+}
+
+async function resolveMode(docker: Dockerode, lock: Lock, names: string[], choice: ModeChoice | undefined): Promise<ModeDecision> {
+  if (choice && choice !== "auto") return { mode: choice, reason: `--mode ${choice}` };
+  return detectMode(docker, lock, names);
+}
+
+/** Render the context an image would be built from, ensuring the base image in debian mode. */
+async function prepare(
+  docker: Dockerode,
+  name: string,
+  mode: BuildMode,
+  opts: EnsureImageOptions,
+): Promise<{ rendered: RenderedContext; tag: string }> {
+  const entry = lockEntry(opts.lock, name);
+  const files = await readContextFiles(imagesDir(opts.lock), entry.family);
+  const base =
+    mode === "debian"
+      ? await ensureBaseImage(docker, entry.suites[0]!, opts.lock.mirrors, { onProgress: opts.onProgress, now: opts.now })
+      : undefined;
+  const rendered = renderContext(name, entry, mode, files, { mirrors: opts.lock.mirrors, base });
+  return { rendered, tag: `${imageRepo(name)}:${rendered.tagSuffix}` };
+}
+
+/** Make sure one pinned image exists; builds it only when its content-hash tag is missing. */
+export async function ensureImage(docker: Dockerode, name: string, opts: EnsureImageOptions): Promise<EnsuredImage> {
+  const decision = await resolveMode(docker, opts.lock, [name], opts.mode);
+  return ensureImageInMode(docker, name, decision.mode, opts);
+}
+
+/** Ensure several images (default: every image in the lock), one after the other, deciding the mode once. */
+export async function ensureImages(
+  docker: Dockerode,
+  names: readonly string[] | undefined,
+  opts: EnsureImageOptions,
+): Promise<EnsuredImage[]> {
+  const list = names && names.length > 0 ? [...names] : Object.keys(opts.lock.images);
+  for (const n of list) lockEntry(opts.lock, n);
+  const decision = await resolveMode(docker, opts.lock, list, opts.mode);
+  opts.onProgress?.({ image: list.join(","), step: "mode", line: `build mode: ${decision.mode} (${decision.reason})` });
+  const out: EnsuredImage[] = [];
+  for (const n of list) out.push(await ensureImageInMode(docker, n, decision.mode, opts));
+  return out;
+}
+
+async function ensureImageInMode(docker: Dockerode, name: string, mode: BuildMode, opts: EnsureImageOptions): Promise<EnsuredImage> {
+  const { rendered, tag } = await prepare(docker, name, mode, opts);
+  if (!opts.force) {
+    const have = await inspectImageId(docker, tag);
+    if (have) return { name, tag, id: have.Id, labels: have.Config?.Labels ?? {}, cacheHit: true, mode };
+  }
+  const entry = lockEntry(opts.lock, name);
+  const labels = imageLabels(name, entry, mode, rendered, opts.lock.mirrors, {
+    buildTime: (opts.now ?? (() => new Date()))().toISOString(),
+    session: opts.session,
+    run: opts.run,
+  });
+  const id = await buildContext(docker, name, rendered, labels, opts);
+  const [repo, suffix] = [imageRepo(name), rendered.tagSuffix];
+  await docker.getImage(id).tag({ repo, tag: suffix });
+  const info = await docker.getImage(tag).inspect();
+  return { name, tag, id: info.Id, labels: info.Config?.Labels ?? {}, cacheHit: false, mode };
+}
+
+/** Run one build; resolves to the built image id, or throws the classified failure. Never tags. */
+async function buildContext(
+  docker: Dockerode,
+  name: string,
+  rendered: RenderedContext,
+  labels: Record<string, string>,
+  opts: EnsureImageOptions,
+): Promise<string> {
+  const entry = lockEntry(opts.lock, name);
+  const tracker = new BuildTracker();
+  const emit = (lines: { step: string; line: string }[]) => {
+    for (const l of lines) opts.onProgress?.({ image: name, step: l.step, line: l.line });
+  };
+  let stream: NodeJS.ReadableStream;
+  try {
+    stream = await docker.buildImage(contextTar(rendered.files), {
+      labels,
+      rm: true,
+      forcerm: true,
+      // The version=1 (classic) builder: streams step output as JSON events.
+      version: "1",
+    } as Dockerode.ImageBuildOptions);
+  } catch (e) {
+    const msg = (e as { json?: { message?: string } }).json?.message ?? (e as Error).message;
+    throw new TwinbenchError(`image "${name}": the engine refused the build: ${msg}`, {
+      code: "IMAGE_BUILD_FAILED",
+      hint: `check the rendered Dockerfile (template images/${entry.family}/) and the engine (twinbench doctor)`,
+      details: statusCode(e) ? [`HTTP ${statusCode(e)}`] : [],
+      cause: e,
+    });
+  }
+  try {
+    await readJsonStream(stream, (ev) => emit(tracker.push(ev)));
+  } catch (e) {
+    tracker.error ??= `the build stream broke: ${(e as Error).message}`;
+  }
+  emit(tracker.flush());
+  const built = tracker.imageId ?? /Successfully built ([0-9a-f]{12,64})/.exec(tracker.lines().join("\n"))?.[1];
+  if (tracker.error !== undefined || !built) throw buildFailure(name, entry, opts.lock.file, tracker);
+  return built;
+}

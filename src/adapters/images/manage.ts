@@ -1,0 +1,61 @@
+/** Listing and removing the images twinbench built (everything labelled twinbench.image). */
+import type Dockerode from "dockerode";
+import { TwinbenchError } from "../../core/errors.ts";
+import { LABEL } from "../../core/images/context.ts";
+import { statusCode } from "./base-image.ts";
+
+export interface ListedImage {
+  /** Lock name ("mariadb-11.8") or "base". */
+  name: string;
+  /** repo:tag references (may be empty for a dangling image). */
+  tags: string[];
+  id: string;
+  labels: Record<string, string>;
+  /** Seconds since the epoch. */
+  created: number;
+  size: number;
+}
+
+export async function listImages(docker: Dockerode): Promise<ListedImage[]> {
+  const infos = await docker.listImages({ filters: { label: [LABEL.image] } });
+  return infos
+    .map((i) => ({
+      name: i.Labels?.[LABEL.image] ?? "?",
+      tags: (i.RepoTags ?? []).filter((t) => t !== "<none>:<none>"),
+      id: i.Id,
+      labels: i.Labels ?? {},
+      created: i.Created,
+      size: i.Size,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name) || b.created - a.created);
+}
+
+/**
+ * Remove twinbench's images: those of the given names (lock names, or "base" for the debootstrap base images), or
+ * all of them. Images used by a container are an error naming the image; nothing is forced.
+ */
+export async function removeImages(docker: Dockerode, names?: readonly string[]): Promise<ListedImage[]> {
+  const all = await listImages(docker);
+  const chosen = names && names.length > 0 ? all.filter((i) => names.includes(i.name)) : all;
+  // Built images before the base images they were built from.
+  chosen.sort((a, b) => Number(a.name === "base") - Number(b.name === "base"));
+  const removed: ListedImage[] = [];
+  for (const img of chosen) {
+    try {
+      const refs = img.tags.length > 0 ? img.tags : [img.id];
+      for (const ref of refs) await docker.getImage(ref).remove();
+      removed.push(img);
+    } catch (e) {
+      if (statusCode(e) === 404) continue;
+      if (statusCode(e) === 409) {
+        throw new TwinbenchError(`image ${img.tags[0] ?? img.id} is in use and was not removed`, {
+          code: "IMAGE_IN_USE",
+          hint: "remove the containers using it first (twinbench clean, or docker ps -a --filter ancestor=IMAGE)",
+          cause: e,
+        });
+      }
+      throw e;
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,89 @@
+/** `twinbench images build|list|rm`: the pinned images from images/lock.yaml. */
+import type { Command } from "commander";
+import type Dockerode from "dockerode";
+import { ensureImages, listImages, loadLock, parseModeChoice, removeImages, type ImageProgress } from "../../adapters/images/index.ts";
+
+export interface ImagesCommandContext {
+  docker: () => Dockerode;
+  out: (line: string) => void;
+}
+
+function formatSize(bytes: number): string {
+  return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB` : `${Math.round(bytes / 2 ** 20)} MiB`;
+}
+
+/** One line per build step, and the step's output lines indented (plain, for logs and non-TTY use). */
+function progressPrinter(out: (line: string) => void): (ev: ImageProgress) => void {
+  const lastStep = new Map<string, string>();
+  return (ev) => {
+    if (ev.step && lastStep.get(ev.image) !== ev.step) {
+      lastStep.set(ev.image, ev.step);
+      if (ev.line === ev.step) {
+        out(`[${ev.image}] ${ev.step}`);
+        return;
+      }
+      if (ev.step !== "debootstrap" && ev.step !== "import" && ev.step !== "mode") out(`[${ev.image}] ${ev.step}`);
+    }
+    if (ev.line !== ev.step) out(`[${ev.image}]   ${ev.line}`);
+  };
+}
+
+export function registerImagesCommands(program: Command, ctx: ImagesCommandContext): void {
+  const images = program.command("images").description("build, list and remove the pinned server and load images");
+
+  images
+    .command("build")
+    .description("build the pinned images that are missing (all of them by default); present ones are cache hits")
+    .argument("[name...]", "image names from images/lock.yaml")
+    .option("--mode <mode>", "auto (official when a registry answers, else debian), debian or official", "auto")
+    .option("--lock <file>", "the image lock file (default: images/lock.yaml of this checkout)")
+    .option("--force", "rebuild even when the content-hash tag exists")
+    .option("-q, --quiet", "print only the result lines")
+    .action(async (names: string[], o: { mode: string; lock?: string; force?: boolean; quiet?: boolean }) => {
+      const mode = parseModeChoice(o.mode);
+      const lock = await loadLock(o.lock);
+      const built = await ensureImages(ctx.docker(), names, {
+        lock,
+        mode,
+        force: o.force,
+        onProgress: o.quiet ? undefined : progressPrinter(ctx.out),
+      });
+      for (const b of built) {
+        ctx.out(`${b.cacheHit ? "cached" : "built "} ${b.name.padEnd(14)} ${b.tag}  (${b.mode}, ${b.labels["twinbench.package-version"] ?? "?"})`);
+      }
+    });
+
+  images
+    .command("list")
+    .description("list the images twinbench built (labelled twinbench.image)")
+    .option("--json", "print JSON")
+    .action(async (o: { json?: boolean }) => {
+      const list = await listImages(ctx.docker());
+      if (o.json) {
+        ctx.out(JSON.stringify(list, null, 2));
+        return;
+      }
+      if (list.length === 0) {
+        ctx.out("no twinbench images; build them with `twinbench images build`");
+        return;
+      }
+      ctx.out(`${"NAME".padEnd(14)} ${"TAG".padEnd(40)} ${"MODE".padEnd(8)} ${"PACKAGE VERSION".padEnd(24)} ${"SIZE".padStart(9)}  BUILT`);
+      for (const i of list) {
+        ctx.out(
+          `${i.name.padEnd(14)} ${(i.tags[0] ?? i.id.slice(0, 19)).padEnd(40)} ${(i.labels["twinbench.mode"] ?? "").padEnd(8)} ` +
+            `${(i.labels["twinbench.package-version"] ?? i.labels["twinbench.suite"] ?? "").padEnd(24)} ${formatSize(i.size).padStart(9)}  ` +
+            `${i.labels["twinbench.build-time"] ?? ""}`,
+        );
+      }
+    });
+
+  images
+    .command("rm")
+    .description('remove twinbench images: the named ones ("base" for the debootstrap base images), or all')
+    .argument("[name...]", "image names from images/lock.yaml, or base")
+    .action(async (names: string[]) => {
+      const removed = await removeImages(ctx.docker(), names);
+      if (removed.length === 0) ctx.out("no matching twinbench images");
+      for (const r of removed) ctx.out(`removed ${r.tags.join(", ") || r.id}`);
+    });
+}

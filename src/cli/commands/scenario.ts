@@ -1,0 +1,150 @@
+/**
+ * `twinbench validate FILE…`, `twinbench import-cmd 'sysbench …'` and `twinbench plan FILE`. None of them starts
+ * anything. The image lock, the config renderer and the host's CPU count come through the context (defaults: the
+ * repository's images/lock.yaml, src/core/config/render.ts, os.availableParallelism()).
+ */
+import { availableParallelism } from "node:os";
+import { readFile } from "node:fs/promises";
+import type { Command } from "commander";
+import { InputError, isTwinbenchError } from "../../core/errors.ts";
+import type { Scenario } from "../../core/scenario/schema.ts";
+import type { TranslationEntry } from "../../core/results.ts";
+import { importCmd } from "../../core/scenario/import-cmd.ts";
+import { planRun, formatSeconds, type SetupCosts } from "../../core/plan/plan.ts";
+import { describePlan, type ImagePin } from "../../core/plan/describe.ts";
+import { loadScenarioFile, writeScenarioFile } from "../../adapters/scenario-file.ts";
+
+export interface ScenarioCommandsContext {
+  out: (line: string) => void;
+  err?: (line: string) => void;
+  /** Image names in the lock (default: keys of images/lock.yaml). */
+  loadLockImages?: () => Promise<string[]>;
+  /** Lock entries for `plan` (default: from images/lock.yaml). */
+  loadPins?: () => Promise<ImagePin[]>;
+  /** The config renderer's translation report per server id (default: src/core/config/render.ts). */
+  renderTranslations?: (scenario: Scenario) => Promise<Record<string, TranslationEntry[]>>;
+  /** Measured set-up costs from earlier runs, if any. */
+  setupCosts?: () => Promise<Partial<SetupCosts>>;
+  hostCpus?: () => number;
+}
+
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+async function defaultLockImages(): Promise<string[]> {
+  const { loadLock } = await import("../../adapters/images/index.ts");
+  return Object.keys((await loadLock()).images);
+}
+
+async function defaultPins(): Promise<ImagePin[]> {
+  const { loadLock } = await import("../../adapters/images/index.ts");
+  const lock = await loadLock();
+  return Object.entries(lock.images).map(([name, e]) => ({
+    name,
+    family: e.family,
+    version: e.version,
+    package: `${e.package}=${e.packages[e.package]}`,
+    suites: e.suites.join(","),
+  }));
+}
+
+async function defaultTranslations(scenario: Scenario): Promise<Record<string, TranslationEntry[]>> {
+  const [{ loadLock }, { lockEntry }, { renderConfig }] = await Promise.all([
+    import("../../adapters/images/index.ts"),
+    import("../../core/images/lock.ts"),
+    import("../../core/config/render.ts"),
+  ]);
+  const lock = await loadLock();
+  const neutral = await readFile(scenario.config.base, "utf8");
+  const out: Record<string, TranslationEntry[]> = {};
+  for (const s of scenario.servers) {
+    const entry = lockEntry(lock, s.image);
+    if (entry.family === "sysbench") continue;
+    const r = renderConfig({
+      neutral,
+      family: entry.family,
+      version: entry.version, storageKind: (s.storage ?? scenario.storage).kind, scenario, serverId: s.id });
+    out[s.id] = r.translation;
+  }
+  return out;
+}
+
+export function registerScenarioCommands(program: Command, ctx: ScenarioCommandsContext): void {
+  const err = ctx.err ?? ctx.out;
+  const lockImages = ctx.loadLockImages ?? defaultLockImages;
+  const hostCpus = ctx.hostCpus ?? availableParallelism;
+
+  program
+    .command("validate")
+    .description("check scenario files; exit 0, or 2 with every problem (starts nothing)")
+    .argument("<files...>", "scenario files")
+    .option("--set <path=value>", "override a scenario value (repeatable), VALUE parsed as YAML", collect, [])
+    .action(async (files: string[], o: { set: string[] }) => {
+      const images = await lockImages();
+      const problems: string[] = [];
+      let bad = 0;
+      for (const file of files) {
+        try {
+          const r = await loadScenarioFile(file, { sets: o.set, lockImages: images, hostCpus: hostCpus() });
+          const plan = planRun(r.scenario);
+          ctx.out(`${file}: ok (${plan.cells.length} cells, about ${formatSeconds(plan.estimate.totalSeconds)})`);
+          for (const w of r.warnings) err(`warning: ${w}`);
+        } catch (e) {
+          if (!(e instanceof InputError)) throw e;
+          bad++;
+          problems.push(...(e.problems.length ? e.problems : [`${file}: ${e.message}`]));
+        }
+      }
+      if (bad)
+        throw new InputError(`${bad} of ${files.length} scenario file${files.length === 1 ? " is" : "s are"} invalid`, {
+          code: "SCENARIO_INVALID",
+          problems,
+          hint: "fix each line above; each names the file, the dot path and the offending value",
+        });
+    });
+
+  program
+    .command("import-cmd")
+    .description("turn a sysbench command line (0.4/0.5 or 1.0) into a scenario file")
+    .argument("<cmdline...>", "the sysbench command line, quoted as one argument")
+    .option("-o, --out <file>", "write the scenario here instead of printing it")
+    .option("--name <name>", "scenario name", "imported")
+    .option("--force", "overwrite --out if it exists")
+    .action(async (words: string[], o: { out?: string; name: string; force?: boolean }) => {
+      const r = importCmd(words.join(" "), { name: o.name });
+      for (const w of r.warnings) err(`warning: ${w}`);
+      if (o.out) {
+        await writeScenarioFile(o.out, r.yaml, { force: o.force });
+        ctx.out(`wrote ${o.out}`);
+      } else for (const l of r.yaml.replace(/\n$/, "").split("\n")) ctx.out(l);
+    });
+
+  program
+    .command("plan")
+    .description("print a scenario's cells, estimate, sysbench argv, image pins, storage and config translation (starts nothing)")
+    .argument("<file>", "scenario file")
+    .option("--set <path=value>", "override a scenario value (repeatable), VALUE parsed as YAML", collect, [])
+    .option("--json", "print the resolved scenario and plan as JSON")
+    .option("--max-cells <n>", "list at most N cells", (v) => Number(v))
+    .action(async (file: string, o: { set: string[]; json?: boolean; maxCells?: number }) => {
+      const r = await loadScenarioFile(file, { sets: o.set, lockImages: await lockImages(), hostCpus: hostCpus() });
+      const plan = planRun(r.scenario, { setupCosts: ctx.setupCosts ? await ctx.setupCosts() : undefined });
+      if (o.json) {
+        ctx.out(JSON.stringify({ file, overrides: r.overrides, warnings: r.warnings, scenario: r.scenario, plan }, null, 2));
+        return;
+      }
+      const pins = await optional(ctx.loadPins ?? defaultPins, err, "image lock");
+      const translations = await optional(() => (ctx.renderTranslations ?? defaultTranslations)(r.scenario), err, "config translation");
+      for (const w of r.warnings) err(`warning: ${w}`);
+      for (const l of describePlan(plan, r.scenario, { file, pins, translations, maxCells: o.maxCells })) ctx.out(l);
+    });
+}
+
+/** Pins and translations are extras of `plan`: if they fail, say why and print the rest. */
+async function optional<T>(f: () => Promise<T>, err: (l: string) => void, what: string): Promise<T | undefined> {
+  try {
+    return await f();
+  } catch (e) {
+    err(`warning: no ${what}: ${isTwinbenchError(e) ? e.message : (e as Error).message}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * Render the neutral config for one server: (neutral cnf text, family, version, storage kind, scenario, server id)
+ * → (cnf text, translation report, asymmetries). Pure.
+ *
+ * Layers, later wins: the base file (lab/my.cnf or config.base) → the profile (config.profile) → the scenario's
+ * `config.set` (every server) → `servers[].config.set` (this server only; each key is a deliberate asymmetry).
+ * Then every merged option goes through the dialect table. Options the table does not know are passed through
+ * unchanged and flagged "unknown to the dialect table" (never dropped silently, never refused here: the server
+ * itself is the judge, and a start failure names the option).
+ */
+import { InputError } from "../errors.ts";
+import type { TranslationEntry } from "../results.ts";
+import type { Scenario } from "../scenario/schema.ts";
+import { formatCnfLine, normalizeOptionName, parseCnf, type CnfSection } from "./cnf.ts";
+import {
+  EXCLUSIVE_GROUPS,
+  SUPPORTED_FROM,
+  dialectOption,
+  findRule,
+  type DialectContext,
+  type Family,
+  type Outcome,
+  type RenderedOption,
+  type StorageKind,
+} from "./dialect.ts";
+import { compareVersions, formatVersion, parseVersion } from "./version.ts";
+
+export type Profile = Scenario["config"]["profile"];
+
+export interface RenderInput {
+  /** Text of the neutral config (lab/my.cnf or the scenario's config.base). */
+  neutral: string;
+  family: Family;
+  /** Server version, e.g. "11.8.9" or "9.7.4-2". */
+  version: string;
+  storageKind: StorageKind;
+  scenario: Scenario;
+  /** The scenario's server id (servers[].id). */
+  serverId: string;
+  /** Name of the neutral file in messages; default scenario.config.base. */
+  neutralSource?: string;
+}
+
+export interface RenderOutput {
+  cnf: string;
+  translation: TranslationEntry[];
+  /** Deliberate (servers[].config.set) and unavoidable differences for this server, one sentence each. */
+  asymmetries: string[];
+  /** Unknown options, versions outside the table, suspicious values. */
+  warnings: string[];
+  /** The rendered [mysqld] options in file order. */
+  options: RenderedOption[];
+}
+
+/** What each profile adds on top of the base file. */
+export const PROFILES: Record<Profile, Array<{ key: string; value: string | null }>> = {
+  neutral: [],
+  durable: [
+    { key: "log_bin", value: "binlog" },
+    { key: "binlog_format", value: "ROW" },
+    { key: "sync_binlog", value: "1" },
+  ],
+};
+
+const TRANSLATED_SECTION = "mysqld";
+
+interface Merged {
+  key: string;
+  value: string | null;
+  loose: boolean;
+  source: string;
+  perServer: boolean;
+}
+
+/** A config.set value → option-file value. `skip_*: true` is a bare flag; `skip_*: false` removes the option. */
+function setValue(key: string, v: string | number | boolean): string | null | undefined {
+  if (typeof v === "boolean") {
+    if (key.startsWith("skip_")) return v ? null : undefined;
+    return v ? "ON" : "OFF";
+  }
+  return String(v);
+}
+
+export function renderConfig(input: RenderInput): RenderOutput {
+  const { family, scenario, serverId } = input;
+  const version = parseVersion(input.version);
+  const source = input.neutralSource ?? scenario.config.base;
+  const server = scenario.servers.find((s) => s.id === serverId);
+  if (!server) {
+    throw new InputError(`server "${serverId}" is not in scenario "${scenario.name}"`, {
+      code: "CONFIG_UNKNOWN_SERVER",
+      hint: `use one of: ${scenario.servers.map((s) => s.id).join(", ")}`,
+    });
+  }
+  const warnings: string[] = [];
+  const asymmetries: string[] = [];
+  const translation: TranslationEntry[] = [];
+  const familyName = family === "mariadb" ? "MariaDB" : "MySQL";
+  if (compareVersions(version, SUPPORTED_FROM[family]) < 0) {
+    warnings.push(`${familyName} ${formatVersion(version)} is older than the dialect table covers (${SUPPORTED_FROM[family]}): options may be refused`);
+  }
+
+  // --- layers
+  const parsed = parseCnf(input.neutral, source);
+  const other: CnfSection[] = parsed.sections.filter((s) => s.name !== TRANSLATED_SECTION);
+  for (const s of other) warnings.push(`${source}: section [${s.name}] copied unchanged (only [${TRANSLATED_SECTION}] is translated)`);
+
+  const merged = new Map<string, Merged>();
+  const assign = (m: Merged): void => {
+    for (const group of EXCLUSIVE_GROUPS) {
+      if (!group.includes(m.key)) continue;
+      for (const other of group) {
+        const prev = merged.get(other);
+        if (other === m.key || !prev) continue;
+        merged.delete(other);
+        translation.push({
+          option: other,
+          value: prev.value,
+          source: prev.source,
+          fate: "drop",
+          rendered: [],
+          reason: `replaced by ${m.key}${m.value === null ? "" : `=${m.value}`} from ${m.source}`,
+        });
+      }
+    }
+    const prev = merged.get(m.key);
+    if (prev) merged.delete(m.key);
+    merged.set(m.key, m);
+  };
+  const unset = (key: string, from: string): void => {
+    const prev = merged.get(key);
+    if (!prev) return;
+    merged.delete(key);
+    translation.push({ option: key, value: prev.value, source: prev.source, fate: "drop", rendered: [], reason: `removed by ${key}=false in ${from}` });
+  };
+
+  for (const e of parsed.sections.find((s) => s.name === TRANSLATED_SECTION)?.entries ?? []) {
+    assign({ key: e.key, value: e.value, loose: e.loose, source: `${source}:${e.line}`, perServer: false });
+  }
+  for (const p of PROFILES[scenario.config.profile]) {
+    assign({ key: p.key, value: p.value, loose: false, source: `profile ${scenario.config.profile}`, perServer: false });
+  }
+  const layers: Array<{ set: Record<string, string | number | boolean>; from: string; perServer: boolean }> = [
+    { set: scenario.config.set, from: "config.set", perServer: false },
+    { set: server.config?.set ?? {}, from: `servers.${serverId}.config.set`, perServer: true },
+  ];
+  for (const layer of layers) {
+    for (const [rawKey, raw] of Object.entries(layer.set)) {
+      const key = normalizeOptionName(rawKey);
+      const value = setValue(key, raw);
+      const loose = rawKey.toLowerCase().replace(/-/g, "_").startsWith("loose_");
+      if (layer.perServer) asymmetries.push(`${serverId}: ${key}=${String(raw)} set for this server only (servers[].config.set)`);
+      if (value === undefined) unset(key, layer.from);
+      else assign({ key, value, loose, source: layer.from, perServer: layer.perServer });
+    }
+  }
+  if (!merged.has("max_connections")) {
+    merged.set("max_connections", { key: "max_connections", value: "auto", loose: false, source: "renderer", perServer: false });
+  }
+
+  // --- dialect
+  const ctx: DialectContext = {
+    family,
+    version,
+    storageKind: input.storageKind,
+    maxThreads: Math.max(...scenario.workload.threads),
+    neutral: new Map([...merged.values()].map((m) => [m.key, m.value])),
+  };
+  const results: Array<{ m: Merged; outcome: Outcome }> = [];
+  for (const m of merged.values()) {
+    const rule = findRule(m.key, family, version);
+    let outcome: Outcome;
+    if (!rule) {
+      const known = dialectOption(m.key) !== undefined;
+      outcome = {
+        fate: "keep",
+        lines: [{ name: m.key, value: m.value }],
+        reason: known
+          ? `no dialect rule for ${familyName} ${formatVersion(version)}: passed through as written`
+          : "unknown to the dialect table: passed through as written (the server refuses it if it does not know it)",
+      };
+      warnings.push(`${m.key} (${m.source}): ${outcome.reason}`);
+    } else {
+      try {
+        outcome = rule.apply(m.key, m.value, ctx);
+      } catch (e) {
+        throw new InputError(`${m.source}: ${m.key}=${String(m.value)} cannot be rendered for ${familyName}: ${(e as Error).message}`, {
+          code: "CONFIG_BAD_VALUE",
+          hint: "fix the value in the neutral config or the scenario's config.set",
+        });
+      }
+    }
+    if (m.loose) outcome = { ...outcome, lines: outcome.lines.map((l) => (l.name.startsWith("loose_") ? l : { ...l, name: `loose_${l.name}` })) };
+    if (outcome.asymmetry) asymmetries.push(`${serverId}: ${outcome.asymmetry}`);
+    if (outcome.warning) warnings.push(`${m.key} (${m.source}): ${outcome.warning}`);
+    results.push({ m, outcome });
+  }
+
+  // Options written directly (keep/rename) win over lines a translation generates for the same name.
+  const direct = new Set(results.filter((r) => r.outcome.fate === "keep" || r.outcome.fate === "rename").flatMap((r) => r.outcome.lines.map((l) => l.name)));
+  const options: RenderedOption[] = [];
+  const cnfLines: string[] = [];
+  const dropped: string[] = [];
+  for (const { m, outcome } of results) {
+    const generated = outcome.fate === "translate";
+    const lines = generated ? outcome.lines.filter((l) => !direct.has(l.name)) : outcome.lines;
+    const shadowed = generated ? outcome.lines.filter((l) => direct.has(l.name)).map((l) => l.name) : [];
+    const rendered = lines.map((l) => formatCnfLine(l.name, l.value));
+    translation.push({
+      option: m.key,
+      value: m.value,
+      source: m.source,
+      fate: m.source === "renderer" ? "add" : outcome.fate,
+      rendered,
+      reason: outcome.reason + (shadowed.length ? ` (${shadowed.join(", ")} set explicitly elsewhere)` : ""),
+    });
+    const from = formatCnfLine(m.key, m.value);
+    if (outcome.fate === "drop") {
+      dropped.push(`# dropped ${from} (${m.source}): ${outcome.reason}`);
+      continue;
+    }
+    if (outcome.fate !== "keep") cnfLines.push(`# ${from} (${m.source}): ${outcome.fate}`);
+    for (const l of lines) {
+      const at = options.findIndex((o) => o.name === l.name);
+      if (at >= 0) {
+        options.splice(at, 1);
+        const idx = cnfLines.findIndex((c) => c.startsWith(`${l.name} =`) || c === l.name);
+        if (idx >= 0) cnfLines.splice(idx, 1);
+      }
+      options.push(l);
+      cnfLines.push(formatCnfLine(l.name, l.value));
+    }
+  }
+
+  const header = [
+    `# Rendered by twinbench from ${source} for server "${serverId}" (${familyName} ${input.version}),`,
+    `# storage ${input.storageKind}, profile ${scenario.config.profile}. Generated: change the neutral config or the`,
+    "# scenario's config.set instead, and see the translation report for every option's fate.",
+  ];
+  const otherText = other.flatMap((s) => ["", `[${s.name}]`, ...s.entries.map((e) => formatCnfLine(e.rawKey, e.value))]);
+  const cnf = [...header, `[${TRANSLATED_SECTION}]`, ...cnfLines, ...(dropped.length ? ["", ...dropped] : []), ...otherText, ""].join("\n");
+  return { cnf, translation, asymmetries, warnings, options };
+}

@@ -1,0 +1,278 @@
+/**
+ * The run planner (pure): a validated scenario → the ordered cells, the warm-ups and snapshot restores the run
+ * engine performs between them, and an estimate of the run's duration.
+ *
+ * Order `interleaved` (default). The measured cells form groups, one per (test, threads, repeat), enumerated
+ * test-major: for each test, for each thread count, for each repeat. Group k (0-based, counted per host) runs every
+ * server back to back. With two servers A, B: group k runs A then B when k is even, B then A when k is odd (ABBA…):
+ * over each pair of groups both servers go first once, so linear drift (thermal, page cache, background work)
+ * cancels out of the ratio. With n > 2 servers, group k runs the server list rotated left by k mod n.
+ * Order `grouped`: every cell of the first server (test, threads, repeat), then the next server.
+ *
+ * Warm-up policy: before a server's first measured cell of each test, the engine runs one warm-up of
+ * `workload.warmup` seconds at that test's highest thread count (none when warmup is 0). Its result is kept and
+ * marked `phase: warmup`.
+ *
+ * `fresh: per-test`: right after prepare each server's data dir is snapshotted; before each server's first cell of
+ * every write test (see WRITE_SCRIPTS) the engine restores it (then warms up, as above).
+ *
+ * Hosts: with `hosts` and no `shard`, every host runs the whole plan (hosts run in parallel). With `shard: true`,
+ * group k goes to host k mod h, and each host keeps the interleaved order among its own groups.
+ */
+import type { Cell } from "../results.ts";
+import { parseDuration, type Scenario } from "../scenario/schema.ts";
+import { resolveTest } from "../scenario/legacy.ts";
+import { WRITE_SCRIPTS } from "../sysbench/options.ts";
+
+export interface SetupCosts {
+  /** Per image (each server image plus the sysbench image): look up, verify the pin. */
+  imageCheckSeconds: number;
+  /** Per server: create, start, readiness, user and database. */
+  serverStartSeconds: number;
+  /** sysbench prepare speed: rows × tables / this, per server. */
+  prepareRowsPerSecond: number;
+  /** Per server whose storage is raid0: create the members, assemble, mkfs, mount. */
+  raidSetupSeconds: number;
+  /** Per server, when workload.prewarm. */
+  prewarmSeconds: number;
+  /** Per server, after prepare, when fresh: per-test and a test writes. */
+  snapshotSeconds: number;
+  /** Per restore of a server's data dir. */
+  restoreSeconds: number;
+  /** Per server. */
+  teardownSeconds: number;
+  /** Per sysbench invocation (measured cell or warm-up): container start, thread init, final report. */
+  cellOverheadSeconds: number;
+  /** Rough rate used for cells bounded by `events` (the estimate is then approximate). */
+  eventsPerSecond: number;
+}
+
+export const DEFAULT_SETUP_COSTS: Readonly<SetupCosts> = {
+  imageCheckSeconds: 2,
+  serverStartSeconds: 15,
+  prepareRowsPerSecond: 20000,
+  raidSetupSeconds: 10,
+  prewarmSeconds: 2,
+  snapshotSeconds: 5,
+  restoreSeconds: 5,
+  teardownSeconds: 5,
+  cellOverheadSeconds: 1,
+  eventsPerSecond: 500,
+};
+
+export interface WarmupStep {
+  server: string;
+  test: string;
+  script: string;
+  threads: number;
+  seconds: number;
+  /** Index of the measured cell it precedes. */
+  beforeCell: number;
+  host?: string;
+}
+
+export interface RestoreStep {
+  server: string;
+  test: string;
+  beforeCell: number;
+  host?: string;
+}
+
+export interface EstimateItem {
+  label: string;
+  seconds: number;
+  host?: string;
+}
+
+export interface PlanEstimate {
+  /** Wall time: hosts run in parallel, so the longest host's total. */
+  totalSeconds: number;
+  measureSeconds: number;
+  warmupSeconds: number;
+  setupSeconds: number;
+  breakdown: EstimateItem[];
+  /** True when some cells are bounded by events, timed at a rough rate (eventsPerSecond). */
+  approximate: boolean;
+  notes: string[];
+}
+
+export interface Plan {
+  cells: Cell[];
+  warmups: WarmupStep[];
+  restores: RestoreStep[];
+  /** Servers whose data dir is snapshotted after prepare (fresh: per-test with a write test). */
+  snapshots: string[];
+  estimate: PlanEstimate;
+}
+
+interface Group {
+  test: string;
+  script: string;
+  threads: number;
+  repeat: number;
+}
+
+/** The servers' order in interleaved group k: ABBA for two, rotation for more. */
+export function serverOrder(servers: readonly string[], k: number): string[] {
+  const n = servers.length;
+  if (n === 2) return k % 2 === 0 ? [servers[0], servers[1]] : [servers[1], servers[0]];
+  const r = n === 0 ? 0 : k % n;
+  return [...servers.slice(r), ...servers.slice(0, r)];
+}
+
+export function cellKey(c: Pick<Cell, "server" | "test" | "threads" | "repeat" | "host">): string {
+  return `${c.host ? `${c.host}/` : ""}${c.server}/${c.test}/${c.threads}/${c.repeat}`;
+}
+
+/** Does this sysbench script change the data? */
+export function isWriteTest(script: string): boolean {
+  return WRITE_SCRIPTS.has(script);
+}
+
+/** Does this scenario test (a script or a legacy name) change the data? */
+export function testWrites(test: string): boolean {
+  return isWriteTest(resolveTest(test)?.script ?? test);
+}
+
+export function planRun(scenario: Scenario, opts: { setupCosts?: Partial<SetupCosts> } = {}): Plan {
+  const costs: SetupCosts = { ...DEFAULT_SETUP_COSTS, ...opts.setupCosts };
+  const w = scenario.workload;
+  const servers = scenario.servers.map((s) => s.id);
+  const groups: Group[] = [];
+  for (const test of w.tests) {
+    const script = resolveTest(test)?.script ?? test;
+    for (const threads of w.threads) for (let repeat = 1; repeat <= w.repeats; repeat++) groups.push({ test, script, threads, repeat });
+  }
+
+  // Which host runs which groups.
+  const hostIds = (scenario.hosts ?? []).map((h) => h.id);
+  const perHost: Array<{ host?: string; groups: Group[] }> = [];
+  if (hostIds.length === 0) perHost.push({ groups });
+  else if (scenario.shard) hostIds.forEach((host, h) => perHost.push({ host, groups: groups.filter((_, k) => k % hostIds.length === h) }));
+  else for (const host of hostIds) perHost.push({ host, groups });
+
+  const cells: Cell[] = [];
+  const warmups: WarmupStep[] = [];
+  const restores: RestoreStep[] = [];
+  const freshPerTest = w.fresh === "per-test";
+  const anyWrite = w.tests.some(testWrites);
+  const warmupSeconds = parseDuration(w.warmup) ?? 0;
+  const maxThreads = Math.max(...w.threads);
+
+  for (const { host, groups: hg } of perHost) {
+    const ordered: Array<Omit<Cell, "index" | "key">> = [];
+    const mk = (server: string, g: Group) => ({ server, test: g.test, script: g.script, threads: g.threads, repeat: g.repeat, ...(host ? { host } : {}) });
+    if (scenario.order === "grouped") {
+      for (const server of servers) for (const g of hg) ordered.push(mk(server, g));
+    } else {
+      hg.forEach((g, k) => {
+        for (const server of serverOrder(servers, k)) ordered.push(mk(server, g));
+      });
+    }
+    const warmed = new Set<string>();
+    const seenTest = new Set<string>();
+    for (const c of ordered) {
+      const index = cells.length;
+      const st = `${c.server}\u0000${c.test}`;
+      if (!seenTest.has(st)) {
+        seenTest.add(st);
+        if (freshPerTest && isWriteTest(c.script)) restores.push({ server: c.server, test: c.test, beforeCell: index, ...(host ? { host } : {}) });
+      }
+      if (warmupSeconds > 0 && !warmed.has(st)) {
+        warmed.add(st);
+        warmups.push({ server: c.server, test: c.test, script: c.script, threads: maxThreads, seconds: warmupSeconds, beforeCell: index, ...(host ? { host } : {}) });
+      }
+      cells.push({ index, key: cellKey(c), ...c });
+    }
+  }
+
+  const snapshots = freshPerTest && anyWrite ? servers : [];
+  const estimate = estimatePlan(scenario, costs, { cells, warmups, restores, snapshots }, perHost.map((p) => p.host));
+  return { cells, warmups, restores, snapshots, estimate };
+}
+
+function estimatePlan(
+  s: Scenario,
+  costs: SetupCosts,
+  plan: Pick<Plan, "cells" | "warmups" | "restores" | "snapshots">,
+  hosts: Array<string | undefined>,
+): PlanEstimate {
+  const w = s.workload;
+  const duration = w.duration === undefined ? 0 : (parseDuration(w.duration) ?? 0);
+  const byEvents = !(duration > 0) && w.events !== undefined;
+  const cellSeconds = byEvents ? (w.events ?? 0) / costs.eventsPerSecond : duration;
+  const nServers = s.servers.length;
+  const images = new Set(s.servers.map((x) => x.image)).size + 1; // + the sysbench image
+  const rows = w.tables * w.tableSize;
+  const f = (n: number) => Math.round(n * 10) / 10;
+
+  const breakdown: EstimateItem[] = [];
+  const totals: number[] = [];
+  let measureAll = 0;
+  let warmAll = 0;
+  let setupAll = 0;
+  for (const host of hosts) {
+    const on = <T extends { host?: string }>(xs: T[]) => xs.filter((x) => x.host === host);
+    const cells = on(plan.cells).length;
+    const warmups = on(plan.warmups);
+    const restores = on(plan.restores).length;
+    const h = host ? { host } : {};
+    const items: EstimateItem[] = [
+      { label: `image checks (${images} × ${costs.imageCheckSeconds} s)`, seconds: images * costs.imageCheckSeconds, ...h },
+      { label: `server start and readiness (${nServers} × ${costs.serverStartSeconds} s)`, seconds: nServers * costs.serverStartSeconds, ...h },
+      {
+        label: `prepare (${nServers} × ${w.tables} tables × ${w.tableSize} rows at ${costs.prepareRowsPerSecond} rows/s)`,
+        seconds: f((nServers * rows) / costs.prepareRowsPerSecond),
+        ...h,
+      },
+    ];
+    const raids = s.servers.filter((x) => (x.storage ?? s.storage).kind === "raid0").length;
+    if (raids) items.push({ label: `RAID 0 set-up (${raids} × ${costs.raidSetupSeconds} s)`, seconds: raids * costs.raidSetupSeconds, ...h });
+    if (w.prewarm) items.push({ label: `prewarm (${nServers} × ${costs.prewarmSeconds} s)`, seconds: nServers * costs.prewarmSeconds, ...h });
+    if (plan.snapshots.length)
+      items.push({ label: `snapshots (${plan.snapshots.length} × ${costs.snapshotSeconds} s)`, seconds: plan.snapshots.length * costs.snapshotSeconds, ...h });
+    if (restores) items.push({ label: `snapshot restores (${restores} × ${costs.restoreSeconds} s)`, seconds: restores * costs.restoreSeconds, ...h });
+    const runs = cells + warmups.length;
+    items.push({ label: `sysbench start-up (${runs} runs × ${costs.cellOverheadSeconds} s)`, seconds: runs * costs.cellOverheadSeconds, ...h });
+    items.push({ label: `teardown (${nServers} × ${costs.teardownSeconds} s)`, seconds: nServers * costs.teardownSeconds, ...h });
+    const setup = items.reduce((a, b) => a + b.seconds, 0);
+    const warm = warmups.reduce((a, b) => a + b.seconds, 0);
+    const measure = f(cells * cellSeconds);
+    if (warmups.length) items.push({ label: `warm-up (${warmups.length} × ${warmups[0].seconds} s)`, seconds: warm, ...h });
+    items.push({
+      label: byEvents
+        ? `measure (${cells} cells × ${w.events} events at ~${costs.eventsPerSecond} events/s)`
+        : `measure (${cells} cells × ${duration} s)`,
+      seconds: measure,
+      ...h,
+    });
+    breakdown.push(...items);
+    totals.push(setup + warm + measure);
+    measureAll = Math.max(measureAll, measure);
+    warmAll = Math.max(warmAll, warm);
+    setupAll = Math.max(setupAll, setup);
+  }
+  const notes: string[] = [];
+  if (byEvents) notes.push(`cells end after ${w.events} events; their time is a guess at ~${costs.eventsPerSecond} events/s`);
+  if (hosts.length > 1) notes.push(`${hosts.length} hosts run in parallel: the total is the longest host's`);
+  return {
+    totalSeconds: f(Math.max(0, ...totals)),
+    measureSeconds: measureAll,
+    warmupSeconds: warmAll,
+    setupSeconds: f(setupAll),
+    breakdown,
+    approximate: byEvents,
+    notes,
+  };
+}
+
+/** 312 → "5m 12s". */
+export function formatSeconds(total: number): string {
+  const t = Math.round(total);
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const sec = t % 60;
+  if (h) return `${h}h ${String(m).padStart(2, "0")}m`;
+  if (m) return `${m}m ${String(sec).padStart(2, "0")}s`;
+  return `${sec}s`;
+}

@@ -1,0 +1,98 @@
+/**
+ * Pure text helpers for the TUI: durations, numbers, sparklines, progress bars and the seed-layout ratio table.
+ * Everything here returns plain strings, so the screen reads the same without colour.
+ */
+import type { TableView } from "./state.ts";
+
+const SPARKS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
+
+/** `45s`, `3m12s`, `1h02m`; `-` for null. */
+export function duration(sec: number | null | undefined): string {
+  if (sec === null || sec === undefined || !Number.isFinite(sec)) return "-";
+  const s = Math.max(0, Math.round(sec));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+}
+
+/** A figure with 2 decimals below 1000, 1 below 100000, none above; `-` for null. */
+export function figure(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return "-";
+  const a = Math.abs(n);
+  return n.toFixed(a < 1000 ? 2 : a < 100000 ? 1 : 0);
+}
+
+/** A sparkline of the values, scaled between their min and max, at most `width` characters (the latest kept). */
+export function sparkline(values: readonly number[], width: number): string {
+  const xs = values.slice(Math.max(0, values.length - Math.max(0, width)));
+  if (xs.length === 0) return "";
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  if (!(hi > lo)) return (hi === 0 ? SPARKS[0] : SPARKS[3]).repeat(xs.length);
+  return xs.map((x) => SPARKS[Math.min(SPARKS.length - 1, Math.floor(((x - lo) / (hi - lo)) * SPARKS.length))]).join("");
+}
+
+/** `[#####.....]`-style bar in block characters, `width` cells between the brackets. */
+export function bar(fraction: number, width: number): string {
+  const w = Math.max(1, width);
+  const f = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
+  const full = Math.round(f * w);
+  return `[${"█".repeat(full)}${"░".repeat(w - full)}]`;
+}
+
+/** Cut to `width` characters with an ellipsis. */
+export function fit(text: string, width: number): string {
+  if (width <= 0) return "";
+  return text.length <= width ? text : width === 1 ? "…" : `${text.slice(0, width - 1)}…`;
+}
+
+/** Cell text of the ratio table: `103.72+`, `…` while running, `fail`, `skip`, `·` when not measured yet. */
+export function tableCellText(c: TableView["rows"][number]["cells"][number]): string {
+  switch (c.status) {
+    case "ok":
+      return c.ratio === null ? "-" : `${c.ratio.toFixed(2)}${c.mark}`;
+    case "failed":
+      return "fail";
+    case "skipped":
+      return "skip";
+    case "running":
+      return "…";
+    case "missing":
+      return "·";
+  }
+}
+
+/**
+ * The ratio table in the seed layout:
+ *
+ *                      Number of threads
+ *                        1       4
+ *    sysbench test
+ *     oltp_read_only   103.72~ 101.84?
+ *
+ * Columns beyond `width` are dropped from the right with a `>` marker.
+ */
+export function tableLines(t: TableView, width: number): string[] {
+  const nameW = Math.max(16, ...t.rows.map((r) => r.test.length + 2)) + 2;
+  const colW = 8;
+  const maxCols = Math.max(1, Math.floor((width - nameW - 1) / colW));
+  const cols = t.threads.slice(0, maxCols);
+  const cut = cols.length < t.threads.length;
+  const head = (" ".repeat(nameW) + cols.map((th) => String(th).padStart(colW - 1).padEnd(colW)).join("")).trimEnd() + (cut ? " >" : "");
+  const lines = [" ".repeat(nameW) + "Number of threads", head, " sysbench test"];
+  for (const r of t.rows) {
+    const cells = r.cells.slice(0, cols.length).map((c) => {
+      const txt = tableCellText(c);
+      // Numbers align on the decimal point: the mark hangs to the right.
+      const markless = c.status === "ok" && c.ratio !== null ? txt.slice(0, txt.length - c.mark.length) : txt;
+      return (markless.padStart(colW - 1) + (c.status === "ok" ? c.mark : "")).padEnd(colW);
+    });
+    lines.push(`  ${r.test}`.padEnd(nameW) + cells.join("").trimEnd());
+  }
+  return lines;
+}
+
+/** The legend under the table, as in the seeds. */
+export function tableLegend(t: TableView): string {
+  return `(${t.numerator} q/s / ${t.denominator} q/s * 100)  + faster  - slower  ~ same  ? undecided`;
+}

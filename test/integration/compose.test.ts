@@ -1,0 +1,113 @@
+/**
+ * Compose smoke run (real engine): build twinbench's own image from docker-compose.yml, then run `doctor`, `plan`
+ * and a one-cell `run` through `docker compose run --rm twinbench ...` (or `docker-compose` 1.29), exactly as the
+ * README shows. The base image comes from twinbench's image builder (cached); the values lab/compose-prepare.ts
+ * would write into .env are passed as environment variables instead, so the test leaves .env alone.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readdir, rm } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import Docker from "dockerode";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRunner, type RunResult } from "../../src/adapters/host/runner.ts";
+import { ensureBaseImage, loadLock } from "../../src/adapters/images/index.ts";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const runner = createRunner();
+const id = `compose-${randomBytes(4).toString("hex")}`;
+const labels = ["-l", `twinbench.session=${id}`, "-l", `twinbench.run=${id}`];
+const docker = new Docker();
+
+let compose: { cmd: string; pre: string[] };
+let env: Record<string, string>;
+
+async function composeRun(args: string[], timeoutMs: number): Promise<RunResult> {
+  const r = await runner.run(compose.cmd, [...compose.pre, "run", "--rm", ...labels, "twinbench", ...args], { cwd: repo, env, timeoutMs });
+  if (r.exitCode !== 0) {
+    // Show what went wrong in the test output.
+    console.error(`${compose.cmd} ${[...compose.pre, "run", ...args].join(" ")} → ${r.exitCode}\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+  }
+  return r;
+}
+
+beforeAll(async () => {
+  if ((await runner.run("docker", ["compose", "version"])).exitCode === 0) compose = { cmd: "docker", pre: ["compose"] };
+  else if ((await runner.run("docker-compose", ["version"])).exitCode === 0) compose = { cmd: "docker-compose", pre: [] };
+  else throw new Error("neither `docker compose` nor `docker-compose` is installed: run `twinbench doctor --fix` (as root)");
+
+  const lock = await loadLock(join(repo, "images", "lock.yaml"));
+  const base = await ensureBaseImage(docker, "sid", lock.mirrors);
+  env = { TWINBENCH_BASE_IMAGE: base.tag, TWINBENCH_REPO: repo, COMPOSE_INTERACTIVE_NO_CLI: "1" };
+  const b = await runner.run(compose.cmd, [...compose.pre, "build", "twinbench"], { cwd: repo, env, timeoutMs: 900_000 });
+  if (b.exitCode !== 0) throw new Error(`compose build failed (${b.exitCode}):\n${(b.stderr || b.stdout).slice(-3000)}`);
+}, 1_000_000);
+
+afterAll(async () => {
+  // `run --rm` removes its container; anything left (a killed run) carries our session label.
+  const left = await docker.listContainers({ all: true, filters: { label: [`twinbench.session=${id}`] } });
+  for (const c of left) await docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
+});
+
+describe("docker-compose.yml", () => {
+  it("builds twinbench/self:local from the twinbench base image, with Node >= 20", async () => {
+    const img = await docker.getImage("twinbench/self:local").inspect();
+    expect(img.Config.Labels?.["twinbench.base"]).toBe(env.TWINBENCH_BASE_IMAGE);
+    const r = await composeRun(["--version"], 120_000);
+    expect(r.exitCode).toBe(0);
+    const node = await runner.run(compose.cmd, [...compose.pre, "run", "--rm", ...labels, "--entrypoint", "node", "twinbench", "--version"], { cwd: repo, env, timeoutMs: 120_000 });
+    expect(Number(/^v(\d+)/.exec(node.stdout.trim())?.[1])).toBeGreaterThanOrEqual(20);
+  }, 300_000);
+
+  it("runs `doctor` in the container against the host's engine", async () => {
+    const r = await composeRun(["doctor", "--json"], 180_000);
+    expect(r.exitCode).toBe(0);
+    const j = JSON.parse(r.stdout.slice(r.stdout.indexOf("{"))) as { checks: Array<{ id: string; status: string }> };
+    const byId = Object.fromEntries(j.checks.map((c) => [c.id, c.status]));
+    expect(byId).toMatchObject({ engine: "ok", "api-version": "ok" });
+  }, 300_000);
+
+  it("runs `plan scenarios/quick.yaml` in the container", async () => {
+    const r = await composeRun(["plan", "scenarios/quick.yaml"], 180_000);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/mariadb/i);
+    expect(r.stdout).toMatch(/mysql/i);
+  }, 300_000);
+
+  it("runs a one-cell run in the container and writes the results folder on the host", async () => {
+    const out = join(repo, "results", `compose-smoke-${id}`);
+    try {
+      const r = await composeRun(
+        [
+          "run",
+          "scenarios/quick.yaml",
+          "--no-tui",
+          "--out",
+          out,
+          "--set",
+          "workload.tests=[oltp_point_select]",
+          "--set",
+          "workload.threads=[1]",
+          "--set",
+          "workload.repeats=1",
+          "--set",
+          "workload.tableSize=1000",
+          "--set",
+          "workload.tables=1",
+          "--set",
+          "workload.duration=2s",
+          "--set",
+          "workload.warmup=1s",
+        ],
+        1_500_000,
+      );
+      expect(r.exitCode).toBe(0);
+      // The same absolute path inside and outside the container: the folder is on the host.
+      expect(existsSync(out)).toBe(true);
+      expect((await readdir(out)).length).toBeGreaterThan(0);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  }, 1_600_000);
+});

@@ -1,0 +1,72 @@
+/**
+ * report.html in real headless Chromium (Debian's `chromium`): the ratio table is there, the charts were created
+ * (the page sets data-charts-ready="N"), and a screenshot renders. Skipped, with a message, without chromium.
+ */
+import { cp, mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readResultsFolder, writeReports } from "../../src/adapters/report-files.ts";
+import { buildRunReport } from "../../src/core/report/model.ts";
+import { buildHtmlData } from "../../src/core/report/html.ts";
+
+const FIX = join(import.meta.dirname, "../fixtures/results");
+
+async function findChromium(): Promise<string | null> {
+  for (const bin of ["chromium", "chromium-browser", "google-chrome"]) {
+    try {
+      await execa("which", [bin]);
+      return bin;
+    } catch {
+      /* next */
+    }
+  }
+  return null;
+}
+const chromium = await findChromium();
+if (!chromium) console.warn("report-html: skipped, no chromium on PATH (apt-get install -y chromium)");
+
+describe.skipIf(!chromium)("report.html in headless Chromium", () => {
+  let dir: string;
+  let profile: string;
+  const flags = () => [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", `--user-data-dir=${profile}`, "--virtual-time-budget=5000", "--hide-scrollbars",
+  ];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "tb-html-"));
+    profile = await mkdtemp(join(tmpdir(), "tb-chromium-"));
+    await cp(join(FIX, "repeats"), dir, { recursive: true });
+    await writeReports(dir);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(profile, { recursive: true, force: true });
+  });
+
+  it("renders the table and every chart", async () => {
+    const folder = await readResultsFolder(dir);
+    const data = buildHtmlData(folder.manifest, folder.cells, buildRunReport(folder.manifest, folder.cells));
+    const expected = data.metricCharts.length + data.timeSeries.length + data.histograms.length;
+    expect(expected).toBe(12); // 2 tests; 5 cells with intervals; 5 with histograms
+
+    const { stdout } = await execa(chromium!, [...flags(), "--dump-dom", `file://${join(dir, "report.html")}`], { timeout: 120_000 });
+    expect(stdout).not.toMatch(/data-charts-error=/);
+    expect(stdout).toMatch(new RegExp(`<body[^>]*data-charts-ready="${expected}"`));
+    expect(stdout).toContain('<table class="ratio">');
+    expect(stdout).toMatch(/data-verdict="faster"[^>]*><b>102\.00<\/b>/);
+    expect(stdout).toMatch(/data-verdict="failed">fail</);
+    expect((stdout.match(/<canvas /g) ?? []).length).toBe(expected);
+  }, 180_000);
+
+  it("takes a screenshot", async () => {
+    const shot = join(dir, "report.png");
+    await execa(chromium!, [...flags(), `--screenshot=${shot}`, "--window-size=1280,2000", `file://${join(dir, "report.html")}`], { timeout: 120_000 });
+    const png = await readFile(shot);
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
+    // a blank page compresses to a few KB; the table and charts make it much larger
+    expect((await stat(shot)).size).toBeGreaterThan(50_000);
+  }, 180_000);
+});

@@ -1,0 +1,231 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { planRun, serverOrder, formatSeconds, DEFAULT_SETUP_COSTS, isWriteTest, testWrites } from "../../src/core/plan/plan.ts";
+import { describePlan } from "../../src/core/plan/describe.ts";
+import { validateScenario } from "../../src/core/scenario/validate.ts";
+import type { Scenario } from "../../src/core/scenario/schema.ts";
+
+const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function scenario(patch: (d: Record<string, any>) => void = () => {}): Scenario {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const d: Record<string, any> = {
+    name: "t",
+    servers: [
+      { id: "a", image: "mariadb-11.8" },
+      { id: "b", image: "mysql-9.7" },
+    ],
+    workload: { tests: ["oltp_read_only", "oltp_update_index"], threads: [1, 4], duration: "10s", repeats: 2, tables: 2, tableSize: 10000 },
+  };
+  patch(d);
+  const r = validateScenario(d, "t.yaml", ctx);
+  if ("errors" in r) throw new Error(r.errors.join("\n"));
+  return r.scenario;
+}
+const order = (s: Scenario) => planRun(s).cells.map((c) => `${c.server}:${c.test}:${c.threads}:${c.repeat}`);
+const load = (f: string) => {
+  const r = validateScenario(parse(readFileSync(f, "utf8")), f, ctx);
+  if ("errors" in r) throw new Error(r.errors.join("\n"));
+  return r.scenario;
+};
+
+describe("serverOrder", () => {
+  const cases: Array<[string[], number, string[]]> = [
+    [["a", "b"], 0, ["a", "b"]],
+    [["a", "b"], 1, ["b", "a"]],
+    [["a", "b"], 2, ["a", "b"]],
+    [["a", "b", "c"], 1, ["b", "c", "a"]],
+    [["a", "b", "c"], 3, ["a", "b", "c"]],
+    [["a"], 5, ["a"]],
+  ];
+  it.each(cases)("%j, group %i → %j", (servers, k, expected) => expect(serverOrder(servers, k)).toEqual(expected));
+});
+
+describe("planRun ordering", () => {
+  it("interleaved: ABBA over (test, threads, repeat) groups", () => {
+    expect(order(scenario())).toEqual([
+      "a:oltp_read_only:1:1", "b:oltp_read_only:1:1",
+      "b:oltp_read_only:1:2", "a:oltp_read_only:1:2",
+      "a:oltp_read_only:4:1", "b:oltp_read_only:4:1",
+      "b:oltp_read_only:4:2", "a:oltp_read_only:4:2",
+      "a:oltp_update_index:1:1", "b:oltp_update_index:1:1",
+      "b:oltp_update_index:1:2", "a:oltp_update_index:1:2",
+      "a:oltp_update_index:4:1", "b:oltp_update_index:4:1",
+      "b:oltp_update_index:4:2", "a:oltp_update_index:4:2",
+    ]);
+  });
+
+  it("interleaved: each server goes first equally often", () => {
+    const cells = planRun(load("scenarios/quick.yaml")).cells;
+    const first = new Map<string, number>();
+    for (let i = 0; i < cells.length; i += 2) first.set(cells[i].server, (first.get(cells[i].server) ?? 0) + 1);
+    expect(first.get("mariadb")).toBe(first.get("mysql"));
+  });
+
+  it("interleaved: three servers rotate", () => {
+    const s = scenario((d) => {
+      d.servers.push({ id: "c", image: "mariadb-10.11" });
+      d.workload.tests = ["oltp_read_only"];
+      d.workload.threads = [1];
+      d.workload.repeats = 3;
+    });
+    expect(order(s)).toEqual([
+      "a:oltp_read_only:1:1", "b:oltp_read_only:1:1", "c:oltp_read_only:1:1",
+      "b:oltp_read_only:1:2", "c:oltp_read_only:1:2", "a:oltp_read_only:1:2",
+      "c:oltp_read_only:1:3", "a:oltp_read_only:1:3", "b:oltp_read_only:1:3",
+    ]);
+  });
+
+  it("grouped: all cells of one server, then the next", () => {
+    const s = scenario((d) => {
+      d.order = "grouped";
+      d.workload.repeats = 1;
+    });
+    expect(order(s)).toEqual([
+      "a:oltp_read_only:1:1", "a:oltp_read_only:4:1", "a:oltp_update_index:1:1", "a:oltp_update_index:4:1",
+      "b:oltp_read_only:1:1", "b:oltp_read_only:4:1", "b:oltp_update_index:1:1", "b:oltp_update_index:4:1",
+    ]);
+  });
+
+  it("cells carry index, key and the 1.0.20 script of legacy names", () => {
+    const s = scenario((d) => {
+      d.workload.tests = ["oltp_simple", "select"];
+      d.workload.threads = [1];
+      d.workload.repeats = 1;
+    });
+    expect(planRun(s).cells).toEqual([
+      { index: 0, key: "a/oltp_simple/1/1", server: "a", test: "oltp_simple", script: "oltp_point_select", threads: 1, repeat: 1 },
+      { index: 1, key: "b/oltp_simple/1/1", server: "b", test: "oltp_simple", script: "oltp_point_select", threads: 1, repeat: 1 },
+      { index: 2, key: "b/select/1/1", server: "b", test: "select", script: "select", threads: 1, repeat: 1 },
+      { index: 3, key: "a/select/1/1", server: "a", test: "select", script: "select", threads: 1, repeat: 1 },
+    ]);
+  });
+
+  it("keys are unique", () => {
+    const cells = planRun(load("scenarios/seed-mariadb-vs-mysql.yaml")).cells;
+    expect(cells).toHaveLength(8 * 7 * 2);
+    expect(new Set(cells.map((c) => c.key)).size).toBe(cells.length);
+  });
+});
+
+describe("warm-ups and restores", () => {
+  it("one warm-up per server per test, before its first cell, at the test's max threads", () => {
+    const p = planRun(scenario((d) => (d.workload.warmup = "5s")));
+    expect(p.warmups).toEqual([
+      { server: "a", test: "oltp_read_only", script: "oltp_read_only", threads: 4, seconds: 5, beforeCell: 0 },
+      { server: "b", test: "oltp_read_only", script: "oltp_read_only", threads: 4, seconds: 5, beforeCell: 1 },
+      { server: "a", test: "oltp_update_index", script: "oltp_update_index", threads: 4, seconds: 5, beforeCell: 8 },
+      { server: "b", test: "oltp_update_index", script: "oltp_update_index", threads: 4, seconds: 5, beforeCell: 9 },
+    ]);
+  });
+
+  it("no warm-ups when warmup is 0", () => {
+    expect(planRun(scenario()).warmups).toEqual([]);
+  });
+
+  it("fresh: per-test snapshots once and restores before each write test", () => {
+    const p = planRun(scenario((d) => (d.workload.fresh = "per-test")));
+    expect(p.snapshots).toEqual(["a", "b"]);
+    expect(p.restores).toEqual([
+      { server: "a", test: "oltp_update_index", beforeCell: 8 },
+      { server: "b", test: "oltp_update_index", beforeCell: 9 },
+    ]);
+    expect(planRun(scenario()).restores).toEqual([]);
+  });
+
+  it("write tests", () => {
+    const writes = ["oltp_delete", "oltp_insert", "oltp_read_write", "oltp_update_index", "oltp_update_non_index", "oltp_write_only", "bulk_insert"];
+    for (const w of writes) expect(isWriteTest(w)).toBe(true);
+    for (const r of ["oltp_read_only", "oltp_point_select", "select", "select_random_points", "select_random_ranges"]) expect(isWriteTest(r)).toBe(false);
+    expect(testWrites("delete")).toBe(true);
+    expect(testWrites("oltp_complex_ro")).toBe(false);
+  });
+});
+
+describe("hosts", () => {
+  const hosts = [
+    { id: "h1", engine: "unix:///var/run/docker.sock" },
+    { id: "h2", engine: "tcp://127.0.0.2:2375" },
+  ];
+  it("compare: hosts runs the whole plan on each host", () => {
+    const p = planRun(scenario((d) => (d.hosts = hosts)));
+    expect(p.cells).toHaveLength(32);
+    expect(p.cells.filter((c) => c.host === "h2").map((c) => c.key.replace(/^h2\//, ""))).toEqual(
+      p.cells.filter((c) => c.host === "h1").map((c) => c.key.replace(/^h1\//, "")),
+    );
+    expect(p.cells[0].key).toBe("h1/a/oltp_read_only/1/1");
+  });
+  it("shard spreads groups round-robin and keeps ABBA per host", () => {
+    const p = planRun(
+      scenario((d) => {
+        d.hosts = hosts;
+        d.shard = true;
+      }),
+    );
+    expect(p.cells).toHaveLength(16);
+    const h1 = p.cells.filter((c) => c.host === "h1").map((c) => `${c.server}:${c.threads}:${c.repeat}:${c.test}`);
+    expect(h1.slice(0, 4)).toEqual(["a:1:1:oltp_read_only", "b:1:1:oltp_read_only", "b:4:1:oltp_read_only", "a:4:1:oltp_read_only"]);
+    expect(p.estimate.notes).toContain("2 hosts run in parallel: the total is the longest host's");
+  });
+});
+
+describe("estimates", () => {
+  it("adds measure, warm-up and set-up from the costs", () => {
+    const s = scenario((d) => (d.workload.warmup = "5s"));
+    const e = planRun(s, { setupCosts: { cellOverheadSeconds: 0, prewarmSeconds: 0 } }).estimate;
+    expect(e.measureSeconds).toBe(16 * 10);
+    expect(e.warmupSeconds).toBe(4 * 5);
+    // images 3×2, start 2×15, prepare 2×(2×10000)/20000, teardown 2×5
+    expect(e.setupSeconds).toBe(6 + 30 + 2 + 10);
+    expect(e.totalSeconds).toBe(160 + 20 + 48);
+    expect(e.approximate).toBe(false);
+    expect(e.breakdown.map((b) => b.label)).toContain("measure (16 cells × 10 s)");
+  });
+
+  it("counts snapshots and restores for fresh: per-test", () => {
+    const s = scenario((d) => (d.workload.fresh = "per-test"));
+    const base = planRun(scenario()).estimate.totalSeconds;
+    expect(planRun(s).estimate.totalSeconds).toBe(base + 2 * DEFAULT_SETUP_COSTS.snapshotSeconds + 2 * DEFAULT_SETUP_COSTS.restoreSeconds);
+  });
+
+  it("events-bound cells use a rough rate and say so", () => {
+    const e = planRun(load("scenarios/seed-kernel-ro300.yaml"), { setupCosts: { eventsPerSecond: 1000 } }).estimate;
+    expect(e.measureSeconds).toBe(20);
+    expect(e.approximate).toBe(true);
+    expect(e.notes[0]).toMatch(/guess at ~1000 events\/s/);
+  });
+
+  it("quick.yaml fits in 5 minutes", () => {
+    const e = planRun(load("scenarios/quick.yaml")).estimate;
+    expect(e.totalSeconds).toBeLessThanOrEqual(300);
+    expect(planRun(load("scenarios/quick-raid0.yaml")).estimate.totalSeconds).toBeLessThanOrEqual(300);
+  });
+
+  it("formats durations", () => {
+    expect([formatSeconds(42), formatSeconds(312), formatSeconds(33600)]).toEqual(["42s", "5m 12s", "9h 20m"]);
+  });
+});
+
+describe("describePlan", () => {
+  it("prints cells, estimate, argv (redacted), pins, storage and translations", () => {
+    const s = load("scenarios/seed-mariadb-vs-mysql.yaml");
+    const lines = describePlan(planRun(s), s, {
+      file: "scenarios/seed-mariadb-vs-mysql.yaml",
+      pins: [{ name: "mariadb-11.8", version: "11.8.9" }, { name: "mysql-9.7", version: "9.7.4" }],
+      translations: { mariadb: [{ option: "thread_cache", fate: "rename", rendered: ["thread_cache_size = 138"], reason: "not a variable" }], mysql: [] },
+    });
+    const text = lines.join("\n");
+    expect(text).toMatch(/^Estimated duration: 9h \d\dm/m);
+    expect(text).toContain("  mariadb-11.8  version=11.8.9");
+    expect(text).toContain("RAID 0 (md) over 2 loop-backed members of 4g, ext4");
+    expect(text).toContain("  oltp_simple → oltp_point_select (legacy, not exact):");
+    expect(text).toContain("  select: sysbench /usr/share/sysbench/select.lua --db-driver=mysql");
+    expect(text).toContain("--mysql-password=***");
+    expect(text).not.toContain("<random>");
+    expect(text).toContain("    thread_cache: rename → thread_cache_size = 138 — not a variable");
+    expect(text).toContain("Cells (112, in run order):");
+    expect(lines.some((l) => /^\s+1\s+mariadb\s+delete\s+1\s+1\s+restore snapshot, warm-up 30s at 128 threads$/.test(l))).toBe(true);
+  });
+});

@@ -1,0 +1,129 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseCellsJsonl } from "../../src/adapters/report-files.ts";
+import { InputError, TwinbenchError } from "../../src/core/errors.ts";
+import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import {
+  assertNoRegression,
+  comparisonJson,
+  compareRuns,
+  deepDiff,
+  findRegressions,
+  renderComparisonCsv,
+  renderComparisonText,
+} from "../../src/core/report/compare.ts";
+
+const FIX = join(import.meta.dirname, "../fixtures/results");
+function load(name: string): { manifest: RunManifest; cells: CellRecord[] } {
+  const manifest = JSON.parse(readFileSync(join(FIX, name, "run.json"), "utf8")) as RunManifest;
+  return { manifest, cells: parseCellsJsonl(readFileSync(join(FIX, name, "cells.jsonl"), "utf8")).cells };
+}
+
+describe("compareRuns: NEW (B) / BASE (A) per server", () => {
+  const a = load("compare-a");
+  const b = load("compare-b");
+
+  it("one table per common server, unpaired intervals, known verdicts", () => {
+    const cmp = compareRuns(a, b);
+    expect(cmp.servers).toEqual(["mariadb", "mysql"]);
+    const maria = cmp.tables[0];
+    expect(maria).toMatchObject({ numerator: "mariadb", denominator: "mariadb", pairing: "unpaired", numeratorLabel: "NEW mariadb" });
+    const cell = (test: string, t: number) => maria.rows.find((r) => r.test === test)!.cells.find((c) => c.threads === t)!;
+    expect(cell("oltp_read_only", 1)).toMatchObject({ ratio: 100, verdict: "same", n: 3 });
+    expect(cell("oltp_point_select", 1)).toMatchObject({ ratio: 110, verdict: "faster" });
+    // Welch: see stats.test.ts "unpaired known answer" -> [87.9826, 92.0636]
+    expect(cell("oltp_point_select", 4)).toMatchObject({ ratio: 90, low: 87.9826, high: 92.0636, verdict: "slower" });
+    expect(cmp.tables[1].rows.flatMap((r) => r.cells.map((c) => c.verdict))).toEqual(["same", "same", "same", "same"]);
+  });
+
+  it("lists host facts and effective variables that differ", () => {
+    const cmp = compareRuns(a, b);
+    expect(cmp.factDiff).toEqual([
+      { scope: "host local", field: "kernel", base: "6.1.0-18-amd64", new: "6.12.0-1-amd64" },
+      { scope: "host local", field: "cgroup version", base: "1", new: "2" },
+    ]);
+    expect(cmp.variableDiff).toEqual([{ scope: "server mariadb", field: "innodb_io_capacity", base: "2000", new: "4000" }]);
+    expect(cmp.forced).toBe(false);
+  });
+
+  it("--server restricts to one server; an unknown one is an InputError", () => {
+    expect(compareRuns(a, b, { server: "mysql" }).tables.map((t) => t.numerator)).toEqual(["mysql"]);
+    expect(() => compareRuns(a, b, { server: "percona" })).toThrow(/server "percona" is not in both runs/);
+  });
+
+  it.each([
+    ["threads", (m: RunManifest): void => { m.scenario.workload.threads = [1, 8]; }, "scenario.workload.threads: [1,4] vs [1,8]"],
+    ["config", (m: RunManifest): void => { m.scenario.config.set = { innodb_buffer_pool_size: "2g" }; }, "scenario.config.set.innodb_buffer_pool_size"],
+    ["pins", (m: RunManifest) => (m.servers[0].resources.cpuset = "0-1"), 'pins mariadb.cpuset: "1" vs "0-1"'],
+    ["cnf", (m: RunManifest): void => { m.servers[1].cnf += "innodb_doublewrite=OFF\n"; }, "config mysql: the rendered my.cnf differs"],
+  ] as Array<[string, (m: RunManifest) => void, string]>)("refuses when %s differ, unless forced (then lists them)", (_name, mutate, expected) => {
+    const b2 = structuredClone(b);
+    mutate(b2.manifest);
+    let err: unknown;
+    try {
+      compareRuns(a, b2);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).code).toBe("COMPARE_MISMATCH");
+    expect((err as InputError).problems.join("\n")).toContain(expected);
+    const forced = compareRuns(a, b2, { force: true });
+    expect(forced.forced).toBe(true);
+    expect(forced.differences.join("\n")).toContain(expected);
+    expect(renderComparisonText(forced)).toContain("FORCED: the runs differ in scenario, pins or config:");
+  });
+
+  it("does not refuse different images or hosts: those are what is compared", () => {
+    const b2 = structuredClone(b);
+    b2.manifest.scenario.servers[0].image = "twinbench/mariadb:11.8-new";
+    b2.manifest.servers[0].imageId = "sha256:cccc";
+    b2.manifest.scenario.name = "kernels on host 2";
+    const cmp = compareRuns(a, b2);
+    expect(cmp.factDiff).toContainEqual({ scope: "server mariadb", field: "image id", base: "sha256:aaaa", new: "sha256:cccc" });
+  });
+
+  it("regression gate: a cell whose interval lies wholly below the bound", () => {
+    const cmp = compareRuns(a, b);
+    expect(findRegressions(cmp, 95)).toEqual([
+      { server: "mariadb", test: "oltp_point_select", threads: 4, ratio: 90, high: 92.0636 },
+    ]);
+    expect(findRegressions(cmp, 92)).toEqual([]); // 92 < high 92.06: not significantly below
+    expect(() => assertNoRegression(cmp, 92)).not.toThrow();
+    try {
+      assertNoRegression(cmp, 95);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(TwinbenchError);
+      expect((e as TwinbenchError).code).toBe("REGRESSION");
+      expect((e as TwinbenchError).exitCode).toBe(1);
+      expect((e as TwinbenchError).details[0]).toBe("mariadb oltp_point_select @ 4 threads: 90.0% (interval high 92.1%)");
+    }
+  });
+
+  it("a single repeat never trips the gate (no interval)", () => {
+    const keep1 = (d: { manifest: RunManifest; cells: CellRecord[] }) => ({ ...d, cells: d.cells.filter((c) => c.repeat === 1) });
+    const cmp = compareRuns(keep1(a), keep1(b));
+    expect(cmp.tables[0].rows[1].cells[1]).toMatchObject({ ratio: 90, verdict: "unknown", n: 1 });
+    expect(findRegressions(cmp, 95)).toEqual([]);
+  });
+
+  it("renders text (golden), csv and json", () => {
+    const cmp = compareRuns(a, b);
+    expect(renderComparisonText(cmp)).toBe(readFileSync(join(FIX, "golden", "compare.txt"), "utf8"));
+    const csv = renderComparisonCsv(cmp).trim().split("\n");
+    expect(csv).toHaveLength(1 + 8);
+    expect(csv[0].startsWith("server,test,threads,")).toBe(true);
+    const j = comparisonJson(cmp) as any;
+    expect(j.tables[0]).toMatchObject({ metric: "qps", numerator: "mariadb", denominator: "mariadb", threads: [1, 4] });
+  });
+});
+
+describe("deepDiff", () => {
+  it.each([
+    [{ a: 1 }, { a: 1 }, []],
+    [{ a: [1, 2] }, { a: [1, 3] }, ["a: [1,2] vs [1,3]"]],
+    [{ a: { b: "x" } }, { a: {} }, ['a.b: "x" vs (unset)']],
+  ])("%j vs %j", (x, y, expected) => expect(deepDiff(x, y)).toEqual(expected));
+});

@@ -1,0 +1,117 @@
+import { cp, mkdtemp, readdir, readFile, rm, writeFile, appendFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { Command } from "commander";
+import { parseCellsJsonl, readResultsFolder, writeFileAtomic, writeReports } from "../../src/adapters/report-files.ts";
+import { registerReportCommands } from "../../src/cli/commands/report.ts";
+import { InputError, TwinbenchError } from "../../src/core/errors.ts";
+
+const FIX = join(import.meta.dirname, "../fixtures/results");
+const temps: string[] = [];
+async function copyFixture(name: string): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), "tb-report-"));
+  temps.push(d);
+  await cp(join(FIX, name), d, { recursive: true });
+  return d;
+}
+afterEach(async () => {
+  for (const d of temps.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+async function cli(args: string[]): Promise<{ out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const program = new Command("twinbench").exitOverride();
+  registerReportCommands(program, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  await program.parseAsync(args, { from: "user" });
+  return { out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("results folder", () => {
+  it("skips a torn last line with a warning", () => {
+    const r = parseCellsJsonl('{"server":"a","test":"t","threads":1}\n{"server":"a","te');
+    expect(r.cells).toHaveLength(1);
+    expect(r.warnings).toEqual(["cells.jsonl:2: invalid JSON, skipped"]);
+  });
+  it("a missing folder is an InputError naming the path", async () => {
+    await expect(readResultsFolder("/nonexistent/run-1")).rejects.toThrow(/no results folder at \/nonexistent\/run-1/);
+    await expect(readResultsFolder("/nonexistent/run-1")).rejects.toBeInstanceOf(InputError);
+  });
+  it("reads a folder without cells.jsonl (a run that stopped before its first cell)", async () => {
+    const d = await copyFixture("repeats");
+    await rm(join(d, "cells.jsonl"));
+    const f = await readResultsFolder(d);
+    expect(f.cells).toEqual([]);
+  });
+});
+
+describe("writeReports", () => {
+  it("writes the four files atomically, leaving no temp files", async () => {
+    const d = await copyFixture("repeats");
+    await appendFile(join(d, "cells.jsonl"), '{"torn":'); // an interrupted run
+    const paths = await writeReports(d);
+    expect(paths.map((p) => p.slice(d.length + 1))).toEqual(["report.md", "report.html", "comparison.csv", "report.json"]);
+    const files = await readdir(d);
+    expect(files.filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    const json = JSON.parse(await readFile(join(d, "report.json"), "utf8"));
+    expect(json).toMatchObject({ metric: "qps", numerator: "mariadb", denominator: "mysql", threads: [1, 4, 8] });
+    expect(json.run.partial).toBe(true);
+    expect(await readFile(join(d, "report.md"), "utf8")).toContain("| oltp_read_only | 110.0 ±25.1 ~ |");
+    const html = await readFile(join(d, "report.html"), "utf8");
+    expect(html).not.toMatch(/<script[^>]+src=|<link /);
+    expect(html).toContain("Chart.js v");
+  });
+  it("writeFileAtomic replaces the content", async () => {
+    const d = await mkdtemp(join(tmpdir(), "tb-atomic-"));
+    temps.push(d);
+    await writeFile(join(d, "x"), "old");
+    await writeFileAtomic(join(d, "x"), "new");
+    expect(await readFile(join(d, "x"), "utf8")).toBe("new");
+    expect(await readdir(d)).toEqual(["x"]);
+  });
+});
+
+describe("twinbench report / compare", () => {
+  it("report --format json prints the fixed shape", async () => {
+    const d = await copyFixture("repeats");
+    const { out } = await cli(["report", d, "--format", "json", "--no-write"]);
+    const j = JSON.parse(out);
+    expect(j.rows[0].cells[1]).toMatchObject({ threads: 4, ratio: 102, verdict: "faster", n: 3 });
+    expect(await readdir(d)).not.toContain("report.json");
+  });
+  it("report writes the report files by default; --cv-threshold changes verdicts", async () => {
+    const d = await copyFixture("repeats");
+    const { out } = await cli(["report", d, "--cv-threshold", "40"]);
+    expect(out).toContain("100.0 ±93.2 ~"); // the noisy cell (CV 32.8%) gets a verdict at 40%
+    expect(await readdir(d)).toContain("report.html");
+  });
+  it("report --summary", async () => {
+    const { out } = await cli(["report", join(FIX, "repeats"), "--summary", "--no-write"]);
+    expect(out).toContain("oltp_read_only @ 1 threads");
+    expect(out).toMatch(/per sec\.\s+55\.00\s+50\.00\s+\+10\.00%  mariadb better/);
+  });
+  it.each([
+    [["report", "x", "--format", "pdf"], /unknown format "pdf"/],
+    [["report", "x", "--metric", "iops"], /unknown metric "iops"/],
+    [["report", "x", "--cv-threshold", "ten"], /--cv-threshold expects/],
+  ])("%j -> InputError", async (args, msg) => {
+    await expect(cli(args)).rejects.toThrow(msg);
+  });
+  it("compare --fail-below: prints the table, then throws REGRESSION", async () => {
+    const out: string[] = [];
+    const program = new Command("twinbench").exitOverride();
+    registerReportCommands(program, { out: (s) => out.push(s) });
+    const p = program.parseAsync(["compare", join(FIX, "compare-a"), join(FIX, "compare-b"), "--fail-below", "95"], { from: "user" });
+    await expect(p).rejects.toMatchObject({ code: "REGRESSION" });
+    await expect(p).rejects.toBeInstanceOf(TwinbenchError);
+    expect(out.join("\n")).toContain("Host and server facts that differ (BASE -> NEW):");
+    await expect(cli(["compare", join(FIX, "compare-a"), join(FIX, "compare-b"), "--fail-below", "90"])).resolves.toBeDefined();
+  });
+  it("compare refuses runs of different scenarios", async () => {
+    await expect(cli(["compare", join(FIX, "compare-a"), join(FIX, "repeats")])).rejects.toMatchObject({ code: "COMPARE_MISMATCH" });
+    const { out } = await cli(["compare", join(FIX, "compare-a"), join(FIX, "repeats"), "--force", "--server", "mariadb"]);
+    expect(out).toContain("FORCED");
+    expect(out).toContain("scenario.workload.threads: [1,4] vs [1,4,8]");
+  });
+});

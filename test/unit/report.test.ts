@@ -1,0 +1,182 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseCellsJsonl } from "../../src/adapters/report-files.ts";
+import { InputError } from "../../src/core/errors.ts";
+import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import { buildRunReport } from "../../src/core/report/model.ts";
+import { buildRatioTable, parseMetric, ratioTableJson } from "../../src/core/report/ratio.ts";
+import { renderText, seedTable, plainCell } from "../../src/core/report/text.ts";
+import { renderMarkdown } from "../../src/core/report/markdown.ts";
+import { renderCsv } from "../../src/core/report/csv.ts";
+import { reportJson } from "../../src/core/report/json.ts";
+import { buildSummary, renderSummaryText } from "../../src/core/report/summary.ts";
+
+const FIX = join(import.meta.dirname, "../fixtures/results");
+
+function load(name: string): { manifest: RunManifest; cells: CellRecord[] } {
+  const manifest = JSON.parse(readFileSync(join(FIX, name, "run.json"), "utf8")) as RunManifest;
+  const { cells } = parseCellsJsonl(readFileSync(join(FIX, name, "cells.jsonl"), "utf8"));
+  return { manifest, cells };
+}
+const golden = (f: string) => readFileSync(join(FIX, "golden", f), "utf8");
+
+describe("seed 000 reproduced from cells built from its numbers", () => {
+  it("the text renderer prints the seed's table byte for byte", () => {
+    const { manifest, cells } = load("seed-000");
+    const text = renderText(buildRunReport(manifest, cells));
+    const seed = readFileSync(join(FIX, "seed-000", "seed-000-table.txt"), "utf8").split("\n");
+    // seed lines 3..13: "Number of threads" header, thread counts, " sysbench test", the 8 rows
+    const seedTableLines = seed.slice(2, 13);
+    const lines = text.split("\n");
+    const start = lines.indexOf(seedTableLines[0]);
+    expect(start).toBeGreaterThan(0);
+    expect(lines.slice(start, start + 11)).toEqual(seedTableLines);
+    // then the legend, as in the seed
+    expect(lines[start + 12]).toBe("(MariaDB q/s / MySQL q/s * 100)");
+    expect(seed[14]).toBe("(MariaDB q/s / MySQL q/s * 100)");
+    expect(lines[0]).toBe("MariaDB/MySQL sysbench benchmark comparison in % Each test was run for 5 minutes.");
+  });
+
+  it("has one row per legacy test and columns 1..128; one repeat -> no verdict", () => {
+    const { manifest, cells } = load("seed-000");
+    const t = buildRatioTable(manifest, cells)!;
+    expect(t.threads).toEqual([1, 4, 8, 16, 32, 64, 128]);
+    expect(t.rows.map((r) => r.test)).toEqual([
+      "delete", "insert", "oltp_complex_ro", "oltp_complex_rw", "oltp_simple", "select", "update_index", "update_non_index",
+    ]);
+    expect(t.rows[2].cells[0]).toMatchObject({ threads: 1, ratio: 104.21, low: null, high: null, verdict: "unknown", n: 1 });
+    expect(seedTable(t, plainCell)[3]).toBe("  delete            103.72  101.84  106.56  102.80   94.19   86.23   65.13");
+  });
+});
+
+describe("ratio table on synthetic repeats", () => {
+  const { manifest, cells } = load("repeats");
+
+  it("has exactly the JSON shape of the issue (plus extra fields)", () => {
+    const j = ratioTableJson(buildRatioTable(manifest, cells)!) as any;
+    expect(Object.keys(j).slice(0, 5)).toEqual(["metric", "numerator", "denominator", "threads", "rows"]);
+    expect(j).toMatchObject({ metric: "qps", numerator: "mariadb", denominator: "mysql", threads: [1, 4, 8] });
+    expect(j.rows[0].test).toBe("oltp_read_only");
+    for (const k of ["threads", "ratio", "low", "high", "verdict", "n"]) expect(j.rows[0].cells[0]).toHaveProperty(k);
+    expect(j.rows[0].cells[0]).toMatchObject({ threads: 1, ratio: 110, low: 87.4599, high: 137.5859, verdict: "same", n: 3 });
+  });
+
+  it.each([
+    // test, threads, status, verdict, ratio, n
+    ["oltp_read_only", 1, "ok", "same", 110, 3],
+    ["oltp_read_only", 4, "ok", "faster", 102, 3],
+    ["oltp_read_only", 8, "ok", "unknown", 100, 3],
+    ["oltp_point_select", 1, "ok", "slower", 90, 3],
+    ["oltp_point_select", 4, "failed", "unknown", null, 0],
+    ["oltp_point_select", 8, "missing", "unknown", null, 0],
+  ] as const)("%s @ %i: %s %s", (test, threads, status, verdict, ratio, n) => {
+    const t = buildRatioTable(manifest, cells)!;
+    const c = t.rows.find((r) => r.test === test)!.cells.find((x) => x.threads === threads)!;
+    expect(c).toMatchObject({ status, verdict, ratio, n });
+    if (status !== "ok") expect([c.low, c.high]).toEqual([null, null]);
+  });
+
+  it("warm-up records never count (their q/s would change the medians)", () => {
+    // warm-up: mariadb 1000, mysql 900 q/s. Removing the measure records leaves the cell missing, not 111.11.
+    const onlyWarmup = cells.filter((c) => c.phase === "warmup");
+    const t = buildRatioTable(manifest, onlyWarmup)!;
+    expect(t.rows[0].cells[0]).toMatchObject({ status: "missing", ratio: null });
+  });
+
+  it("latency metrics are inverted: above 100 still means the numerator is better", () => {
+    // fixture: p95 = 1.5 * 1000 * threads / tps, tps = qps / 20 -> p95 ∝ 1/qps, so the inverted ratio equals the qps ratio
+    const t = buildRatioTable(manifest, cells, { metric: "p95" })!;
+    expect(t.inverted).toBe(true);
+    expect(t.rows[0].cells[1].ratio!).toBeCloseTo(102, 0);
+    expect(t.rows[0].cells[1].verdict).toBe("faster");
+    expect(t.rows[1].cells[0].verdict).toBe("slower");
+    const text = renderText(buildRunReport(manifest, cells, { metric: "p95" }));
+    expect(text).toContain("(MySQL p95 latency / MariaDB p95 latency * 100: latency is inverted, above 100 means MariaDB is faster)");
+    expect(text.split("\n")[0]).toContain("(p95 latency, inverted)");
+  });
+
+  it("the scenario's compare key picks numerator and denominator", () => {
+    const m = { ...manifest, scenario: { ...manifest.scenario, compare: { numerator: "mysql", denominator: "mariadb" } } };
+    const t = buildRatioTable(m, cells)!;
+    expect([t.numerator, t.denominator, t.numeratorLabel]).toEqual(["mysql", "mariadb", "MySQL"]);
+    expect(t.rows[0].cells[0].ratio!).toBeCloseTo((1000 / 1100) * 100, 3);
+  });
+
+  it("an unknown server or metric is an InputError naming the value", () => {
+    expect(() => buildRatioTable(manifest, cells, { numerator: "percona" })).toThrow(/unknown server "percona"/);
+    expect(() => parseMetric("iops")).toThrow(InputError);
+  });
+
+  it("a single-server run has no table but still reports", () => {
+    const m = { ...manifest, scenario: { ...manifest.scenario, servers: manifest.scenario.servers.slice(0, 1) }, servers: manifest.servers.slice(0, 1) };
+    const r = buildRunReport(m, cells);
+    expect(r.table).toBeNull();
+    expect(renderText(r)).toContain("Only one server");
+    expect((reportJson(r) as any).rows).toEqual([]);
+  });
+});
+
+describe("renderers (golden)", () => {
+  const { manifest, cells } = load("repeats");
+  const report = buildRunReport(manifest, cells);
+
+  it("text", () => expect(renderText(report)).toBe(golden("repeats.txt")));
+  it("markdown", () => expect(renderMarkdown(report)).toBe(golden("repeats.md")));
+  it("text shows failed and missing cells as such, never as numbers", () => {
+    const row = renderText(report).split("\n").filter((l) => l.startsWith("  oltp_point_select"));
+    expect(row[0]).toMatch(/90\.00\s+fail\s+--$/);
+    expect(row[1]).toMatch(/90\.0 ±2\.5 -\s+fail\s+--$/);
+  });
+  it("says the run is partial", () => {
+    expect(renderText(report)).toContain("PARTIAL RUN (status partial): 29 of 36 cells recorded");
+    expect(renderMarkdown(report)).toContain("PARTIAL RUN");
+  });
+  it("csv: one line per cell, empty fields for failed/missing", () => {
+    const lines = renderCsv(report).trim().split("\n");
+    expect(lines[0]).toBe(
+      "test,threads,metric,numerator,denominator,status,ratio,low,high,verdict,n,cv_numerator_pct,cv_denominator_pct,numerator_median,denominator_median,failed_repeats",
+    );
+    expect(lines).toHaveLength(1 + 6);
+    expect(lines[1]).toBe("oltp_read_only,1,qps,mariadb,mysql,ok,110,87.4599,137.5859,same,3,9.091,0,1100,1000,0");
+    expect(lines[5]).toBe("oltp_point_select,4,qps,mariadb,mysql,failed,,,,unknown,0,,,2000,,3");
+  });
+  it("config identity verdict: a non-deliberate difference is flagged", () => {
+    const m = structuredClone(manifest);
+    m.mustMatch!.push({ variable: "innodb_doublewrite", values: { mariadb: "ON", mysql: "OFF" }, equal: false, deliberate: false });
+    expect(renderText(buildRunReport(m, cells))).toContain("Config identity: DIFFERS in innodb_doublewrite");
+  });
+});
+
+describe("execution summary", () => {
+  const { manifest, cells } = load("repeats");
+  it("medians per server side by side with the difference", () => {
+    const s = buildSummary(manifest, cells);
+    expect(s.servers).toEqual(["mariadb", "mysql"]);
+    const b = s.blocks.find((x) => x.test === "oltp_read_only" && x.threads === 1)!;
+    const tps = b.rows[1];
+    expect(tps.label).toBe("per sec.");
+    expect(tps.values).toEqual([55, 50]); // median q/s 1100 and 1000, tps = q/s / 20
+    expect(tps.diffPct).toBeCloseTo(10, 8);
+    const p95 = b.rows.find((r) => r.label === "95th percentile")!;
+    expect(p95.better).toBe("lower");
+    const failed = s.blocks.find((x) => x.test === "oltp_point_select" && x.threads === 4)!;
+    expect(failed.status).toEqual(["ok", "failed"]);
+  });
+  it("renders (golden)", () => expect(renderSummaryText(buildSummary(manifest, cells))).toBe(golden("repeats-summary.txt")));
+});
+
+describe("html renderer (pure)", () => {
+  it("inlines the chart library, escapes names, loads nothing from the network", async () => {
+    const { buildHtmlData, renderHtml } = await import("../../src/core/report/html.ts");
+    const { manifest, cells } = load("repeats");
+    const m = structuredClone(manifest);
+    m.scenario.name = "<img src=x onerror=alert(1)>";
+    const html = renderHtml(buildHtmlData(m, cells, buildRunReport(m, cells)), "/* fake chart.js </script> */ window.Chart=function(){};");
+    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    expect(html).not.toContain("<img src=x");
+    expect(html).toContain("/* fake chart.js <\\/script> */");
+    expect(html).not.toMatch(/<script[^>]+src=|<link /);
+    expect(html).toContain('<table class="ratio">');
+  });
+});

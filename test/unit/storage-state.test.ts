@@ -1,0 +1,255 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type Docker from "dockerode";
+import type { Runner, RunResult } from "../../src/adapters/host/runner.ts";
+import { createStorageProvider } from "../../src/adapters/storage/provider.ts";
+import { StateWriter } from "../../src/adapters/storage/state-file.ts";
+import {
+  parseDfLine,
+  parseFindmntJson,
+  parseLosetupJson,
+  parseMdstat,
+  parseProcMounts,
+} from "../../src/core/storage/parse.ts";
+import { ownerStatus, planCleanup, type Observed, type StorageStateRecord } from "../../src/core/storage/state.ts";
+
+const rec = (entries: StorageStateRecord["entries"], over: Partial<StorageStateRecord> = {}): StorageStateRecord => ({
+  version: 1,
+  runId: "r1",
+  serverId: "s1",
+  sessionId: "sess",
+  kind: "raid0",
+  owner: { pid: 4_000_000, hostname: "h" },
+  createdAt: "2024-01-01T00:00:00.000Z",
+  entries,
+  ...over,
+});
+
+const F0 = "/var/lib/twinbench/loop/twinbench-r1-s1-0.img";
+const F1 = "/var/lib/twinbench/loop/twinbench-r1-s1-1.img";
+const MP = "/var/lib/twinbench/mnt/r1/s1";
+const raidEntries: StorageStateRecord["entries"] = [
+  { type: "file", path: F0 },
+  { type: "loop", device: "/dev/loop0", backingFile: F0 },
+  { type: "file", path: F1 },
+  { type: "loop", device: "/dev/loop1", backingFile: F1 },
+  { type: "btrfs", devices: ["/dev/loop0", "/dev/loop1"] },
+  { type: "dir", path: "/var/lib/twinbench/mnt/r1", recursive: false },
+  { type: "dir", path: MP, recursive: false },
+  { type: "mount", target: MP, sources: ["/dev/loop0", "/dev/loop1"], fsType: "btrfs" },
+];
+const live: Observed = {
+  mounts: [
+    { source: "/dev/vda", target: "/", fsType: "ext4", options: "rw" },
+    { source: "/dev/loop0", target: MP, fsType: "btrfs", options: "rw" },
+  ],
+  loops: [
+    { device: "/dev/loop0", backingFile: F0 },
+    { device: "/dev/loop1", backingFile: F1 },
+  ],
+  md: null,
+};
+const ops = (steps: ReturnType<typeof planCleanup>) => steps.map((s) => (s.action ? `${s.action.op} ${"target" in s.action ? s.action.target : "device" in s.action ? s.action.device : "path" in s.action ? s.action.path : "name" in s.action ? s.action.name : s.action.devices.join(",")}` : `- ${s.note}`));
+
+describe("planCleanup (state-file replay)", () => {
+  it("undoes a btrfs raid0 over loops in reverse order", () => {
+    expect(ops(planCleanup(rec(raidEntries), live))).toEqual([
+      `umount ${MP}`,
+      `rmdir ${MP}`,
+      "rmdir /var/lib/twinbench/mnt/r1",
+      "btrfs-forget /dev/loop0,/dev/loop1",
+      "losetup-detach /dev/loop1",
+      `rm-file ${F1}`,
+      "losetup-detach /dev/loop0",
+      `rm-file ${F0}`,
+    ]);
+  });
+
+  it("leaves a mount that no longer matches, and the directories under it", () => {
+    const obs: Observed = { ...live, mounts: [{ source: "/dev/sdz", target: MP, fsType: "xfs", options: "rw" }] };
+    const got = ops(planCleanup(rec(raidEntries), obs));
+    expect(got[0]).toMatch(/now holds \/dev\/sdz \(xfs\), not twinbench's \/dev\/loop0: left alone/);
+    expect(got[1]).toMatch(/has a mount twinbench does not own under it/);
+    expect(got[2]).toMatch(/has a mount twinbench does not own under it/);
+    expect(got).not.toContain(`umount ${MP}`);
+  });
+
+  it("leaves a loop device that now backs another file; detaches an unrecorded loop on our file", () => {
+    const obs: Observed = {
+      mounts: [],
+      loops: [
+        { device: "/dev/loop0", backingFile: "/home/u/other.img" },
+        { device: "/dev/loop5", backingFile: F1 },
+      ],
+      md: null,
+    };
+    const entries = raidEntries.filter((e) => !(e.type === "loop" && e.device === "/dev/loop1"));
+    const got = ops(planCleanup(rec(entries), obs));
+    expect(got).toContain("losetup-detach /dev/loop5");
+    expect(got).not.toContain("losetup-detach /dev/loop0");
+    expect(got.join("\n")).toContain("/dev/loop0 now backs /home/u/other.img");
+    expect(got).toContain(`- ${MP} is not mounted`);
+  });
+
+  it("stops an md array found by its members", () => {
+    const entries: StorageStateRecord["entries"] = [
+      { type: "md", device: "/dev/md/tb1234abcd", members: ["/dev/sdb", "/dev/sdc"] },
+      { type: "mount", target: MP, sources: ["/dev/md/tb1234abcd", "/dev/md127", "/dev/sdb", "/dev/sdc"], fsType: "xfs" },
+    ];
+    const obs: Observed = {
+      mounts: [{ source: "/dev/md127", target: MP, fsType: "xfs", options: "rw" }],
+      loops: [],
+      md: [{ name: "md127", state: "active", level: "raid0", members: ["sdc", "sdb"] }],
+    };
+    expect(ops(planCleanup(rec(entries), obs))).toEqual([`umount ${MP}`, "mdadm-stop /dev/md127"]);
+    expect(ops(planCleanup(rec(entries), { ...obs, md: [{ name: "md5", state: "active", members: ["sdb", "sdx"] }] }))[1]).toMatch(/no md array over/);
+  });
+
+  it.each([
+    [{ type: "volume", name: "v", keep: false }, { v: { "twinbench.run": "r1" } }, "volume-rm v"],
+    [{ type: "volume", name: "v", keep: false }, { v: { "twinbench.run": "other" } }, "- volume v is not labelled with run r1: left alone"],
+    [{ type: "volume", name: "v", keep: false }, {}, "- volume v is gone"],
+    [{ type: "volume", name: "v", keep: true }, { v: { "twinbench.run": "r1" } }, "- volume v kept (keep: true)"],
+    [{ type: "dir", path: "/data/twinbench-r1-s1", recursive: true }, undefined, "rm-tree /data/twinbench-r1-s1"],
+  ] as const)("%j with volumes %j → %s", (entry, volumes, want) => {
+    expect(ops(planCleanup(rec([entry]), { mounts: [], loops: [], md: null, ...(volumes ? { volumes } : {}) }))).toEqual([want]);
+  });
+});
+
+describe("ownerStatus", () => {
+  const st = (pid: number) => (pid === 42 ? "1000" : undefined);
+  it.each([
+    [{ pid: 42, hostname: "h", startTime: "1000" }, "alive"],
+    [{ pid: 42, hostname: "h", startTime: "999" }, "dead"], // pid reused
+    [{ pid: 43, hostname: "h" }, "dead"],
+    [{ pid: 42, hostname: "other" }, "unknown"],
+  ] as const)("%j → %s", (owner, want) => {
+    expect(ownerStatus(rec([], { owner }), "h", st)).toBe(want);
+  });
+});
+
+describe("parsers", () => {
+  it("/proc/mounts with escapes", () => {
+    expect(parseProcMounts("/dev/loop0 /var/lib/a\\040b btrfs rw,relatime 0 0\n")).toEqual([{ source: "/dev/loop0", target: "/var/lib/a b", fsType: "btrfs", options: "rw,relatime" }]);
+  });
+  it("losetup -J -l, deleted backing file", () => {
+    const j = JSON.stringify({ loopdevices: [{ name: "/dev/loop0", "back-file": "/x/a.img (deleted)", dio: true }] });
+    expect(parseLosetupJson(j)).toEqual([{ device: "/dev/loop0", backingFile: "/x/a.img", dio: true }]);
+    expect(parseLosetupJson("")).toEqual([]);
+  });
+  it("/proc/mdstat", () => {
+    expect(parseMdstat("Personalities : [raid0]\nmd127 : active raid0 sdc[1] sdb[0]\n      1 blocks\nmd1 : inactive sdd[0](S)\n")).toEqual([
+      { name: "md127", state: "active", level: "raid0", members: ["sdc", "sdb"] },
+      { name: "md1", state: "inactive", members: ["sdd"] },
+    ]);
+  });
+  it("findmnt -J -b", () => {
+    const j = '{"filesystems":[{"target":"/m","source":"/dev/loop0","fstype":"btrfs","options":"rw,relatime","size":536870912,"avail":450887680}]}';
+    expect(parseFindmntJson(j)).toEqual({ target: "/m", source: "/dev/loop0", fsType: "btrfs", options: "rw,relatime", sizeBytes: 536870912, availBytes: 450887680 });
+  });
+  it("df -P -B1", () => {
+    expect(parseDfLine("Filesystem 1-blocks Used Available Capacity Mounted on\ntmpfs 67108864 4096 67104768 1% /tb-probe\n")).toEqual({ sizeBytes: 67108864, usedBytes: 4096, availBytes: 67104768 });
+  });
+});
+
+describe("cleanLeftovers replays state files (fake runner, fake engine, temp dirs)", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "tb-storage-state-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  function fakeRunner(table: Record<string, Partial<RunResult>>): Runner & { calls: string[] } {
+    const calls: string[] = [];
+    return {
+      calls,
+      async run(cmd, args) {
+        const key = [cmd, ...args].join(" ");
+        calls.push(key);
+        const r = table[key];
+        return r ? { stdout: "", stderr: "", exitCode: 0, ...r } : { stdout: "", stderr: "", exitCode: cmd === "cat" ? 1 : 0 };
+      },
+    };
+  }
+  const removed: string[] = [];
+  const docker = {
+    getVolume: (name: string) => ({
+      inspect: async () => ({ Name: name, Labels: { "twinbench.run": "r1" } }),
+      remove: async () => void removed.push(name),
+    }),
+  } as unknown as Docker;
+
+  it("undoes a dead run, in reverse order, and removes its state; skips a live one", async () => {
+    const files = [join(dir, "loop", "a.img"), join(dir, "loop", "b.img")];
+    const mp = join(dir, "mnt", "r1", "s1");
+    mkdirSync(join(dir, "loop"));
+    mkdirSync(mp, { recursive: true });
+    for (const f of files) writeFileSync(f, "");
+    const runDir = join(dir, "run");
+    const stateDir = join(dir, "state");
+    const dead = new StateWriter(rec([
+      { type: "file", path: files[0] },
+      { type: "loop", device: "/dev/loop3", backingFile: files[0] },
+      { type: "file", path: files[1] },
+      { type: "loop", device: "/dev/loop4", backingFile: files[1] },
+      { type: "btrfs", devices: ["/dev/loop3", "/dev/loop4"] },
+      { type: "dir", path: join(dir, "mnt", "r1"), recursive: false },
+      { type: "dir", path: mp, recursive: false },
+      { type: "mount", target: mp, sources: ["/dev/loop3", "/dev/loop4"], fsType: "btrfs" },
+    ], { owner: { pid: 4_000_000, hostname: "h" }, runDir }), runDir, stateDir);
+    await dead.flush();
+    const liveRec = new StateWriter(rec([{ type: "volume", name: "tmpv", keep: false }], {
+      serverId: "s2",
+      kind: "tmpfs",
+      owner: { pid: process.pid, hostname: "h", startTime: readFileSync(`/proc/${process.pid}/stat`, "utf8").split(") ")[1].split(" ")[19] },
+      runDir,
+    }), runDir, stateDir);
+    await liveRec.flush();
+    expect(JSON.parse(readFileSync(join(runDir, "storage-state.json"), "utf8")).records).toHaveLength(2);
+
+    const runner = fakeRunner({
+      "cat /proc/mounts": { stdout: `/dev/vda / ext4 rw 0 0\n/dev/loop3 ${mp} btrfs rw 0 0\n` },
+      "losetup -J -l": { stdout: JSON.stringify({ loopdevices: [{ name: "/dev/loop3", "back-file": files[0] }, { name: "/dev/loop4", "back-file": files[1] }] }) },
+    });
+    const p = createStorageProvider({ docker, runner, stateDir, hostname: "h" });
+    const lines = await p.cleanLeftovers();
+    const acts = runner.calls.filter((c) => !c.startsWith("cat ") && c !== "losetup -J -l");
+    expect(acts).toEqual([
+      `umount ${mp}`,
+      "btrfs device scan --forget /dev/loop3",
+      "btrfs device scan --forget /dev/loop4",
+      "losetup -d /dev/loop4",
+      "losetup -d /dev/loop3",
+    ]);
+    for (const f of files) expect(existsSync(f)).toBe(false);
+    expect(existsSync(join(dir, "mnt", "r1"))).toBe(false);
+    expect(lines.some((l) => l.includes("r1/s2: skipped, its process"))).toBe(true);
+    expect(removed).toEqual([]);
+    // The dead record is gone from both files; the live one stays.
+    expect(readdirSync(stateDir)).toEqual(["r1-s2.json"]);
+    expect(JSON.parse(readFileSync(join(runDir, "storage-state.json"), "utf8")).records.map((r: StorageStateRecord) => r.serverId)).toEqual(["s2"]);
+  });
+
+  it("keeps the entries whose undo failed, and says so", async () => {
+    const stateDir = join(dir, "state");
+    const mp = join(dir, "m");
+    mkdirSync(mp);
+    await new StateWriter(rec([
+      { type: "loop", device: "/dev/loop3", backingFile: "/f" },
+      { type: "mount", target: mp, sources: ["/dev/loop3"], fsType: "btrfs" },
+    ]), undefined, stateDir).flush();
+    const runner = fakeRunner({
+      "cat /proc/mounts": { stdout: `/dev/loop3 ${mp} btrfs rw 0 0\n` },
+      "losetup -J -l": { stdout: JSON.stringify({ loopdevices: [{ name: "/dev/loop3", "back-file": "/f" }] }) },
+      [`umount ${mp}`]: { exitCode: 32, stderr: "target is busy" },
+      [`umount -l ${mp}`]: { exitCode: 32, stderr: "no" },
+    });
+    const p = createStorageProvider({ docker, runner, stateDir, hostname: "h" });
+    await expect(p.cleanLeftovers()).rejects.toMatchObject({ code: "STORAGE_CLEAN_FAILED" });
+    expect(runner.calls).not.toContain("losetup -d /dev/loop3"); // never below a mount still in place
+    const left = JSON.parse(readFileSync(join(stateDir, "r1-s1.json"), "utf8")) as StorageStateRecord;
+    expect(left.entries.map((e) => e.type)).toEqual(["loop", "mount"]);
+  });
+});
