@@ -59,6 +59,8 @@ export interface RunOptions {
   /** Run id for a new run (default: derived from the time). */
   runId?: string;
   resume?: boolean;
+  /** Run only the planned cells this accepts (sharding, host-vs-host: `c => c.host === id`). */
+  cellFilter?: (c: Cell) => boolean;
   /** Start servers, capture variables and the must-match table, then tear down (config diff). */
   identityOnly?: boolean;
   failFast?: boolean;
@@ -167,7 +169,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   await store.writeManifest(manifest);
 
   const doneKeys = new Set(previous.filter((r) => r.phase === "measure" && r.status === "ok").map((r) => r.key));
-  const todo = plan.cells.filter((c) => !doneKeys.has(c.key));
+  const todo = plan.cells.filter((c) => !doneKeys.has(c.key) && (opts.cellFilter?.(c) ?? true));
 
   const serverIds = scenario.servers.map((s) => s.id);
   emit({

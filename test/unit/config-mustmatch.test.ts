@@ -70,7 +70,8 @@ describe("mustMatch on the rendered lab config", () => {
     expect(row(off, "binlog_format")).toMatchObject({ equal: true, note: expect.stringMatching(/binary log off/) });
     const on = mustMatch([server("mariadb-11.8.9-tmpfs-durable"), server("mysql-9.7.4-tmpfs-durable")]);
     expect(row(on, "log_bin").values).toEqual({ "mariadb-11.8.9-tmpfs-durable": "ON", "mysql-9.7.4-tmpfs-durable": "ON" });
-    expect(row(on, "binlog_format")).toMatchObject({ equal: true, note: undefined });
+    expect(row(on, "binlog_format").equal).toBe(true);
+    expect(row(on, "binlog_format").note).toBeUndefined();
     expect(row(on, "sync_binlog").values["mariadb-11.8.9-tmpfs-durable"]).toBe("1");
   });
 });
@@ -122,7 +123,7 @@ describe("mustMatch: deliberate differences, TLS, missing variables", () => {
     expect(row(rows, variable)).toMatchObject({ equal: false, deliberate: true });
     expect(unexpectedDifferences(rows)).toEqual([]);
     const undeclared = mustMatch([{ ...maria, deliberate: [] }, server("mysql-9.7.4-tmpfs")]);
-    expect(unexpectedDifferences(undeclared).map((r) => r.variable)).toEqual([variable]);
+    expect(unexpectedDifferences(undeclared).map((r) => r.variable)).toContain(variable);
   });
 
   it.each([

@@ -1,13 +1,14 @@
 /** Listing and removing the images twinbench built (everything labelled twinbench.image). */
 import type Dockerode from "dockerode";
 import { TwinbenchError } from "../../core/errors.ts";
-import { LABEL } from "../../core/images/context.ts";
+import { BASE_REPO } from "../../core/images/base.ts";
+import { imageRepo, LABEL } from "../../core/images/context.ts";
 import { statusCode } from "./base-image.ts";
 
 export interface ListedImage {
   /** Lock name ("mariadb-11.8") or "base". */
   name: string;
-  /** repo:tag references (may be empty for a dangling image). */
+  /** Its twinbench/NAME:HASH references (at least one). */
   tags: string[];
   id: string;
   labels: Record<string, string>;
@@ -16,17 +17,26 @@ export interface ListedImage {
   size: number;
 }
 
+/**
+ * The images twinbench built: labelled twinbench.image=NAME *and* tagged twinbench/NAME:* (twinbench/base:* for
+ * base images). The tag check matters: an image built FROM a twinbench image inherits its labels.
+ */
 export async function listImages(docker: Dockerode): Promise<ListedImage[]> {
   const infos = await docker.listImages({ filters: { label: [LABEL.image] } });
   return infos
-    .map((i) => ({
-      name: i.Labels?.[LABEL.image] ?? "?",
-      tags: (i.RepoTags ?? []).filter((t) => t !== "<none>:<none>"),
-      id: i.Id,
-      labels: i.Labels ?? {},
-      created: i.Created,
-      size: i.Size,
-    }))
+    .map((i) => {
+      const name = i.Labels?.[LABEL.image] ?? "?";
+      const repo = name === "base" ? BASE_REPO : imageRepo(name);
+      return {
+        name,
+        tags: (i.RepoTags ?? []).filter((t) => t.startsWith(`${repo}:`)),
+        id: i.Id,
+        labels: i.Labels ?? {},
+        created: i.Created,
+        size: i.Size,
+      };
+    })
+    .filter((i) => i.tags.length > 0)
     .sort((a, b) => a.name.localeCompare(b.name) || b.created - a.created);
 }
 
@@ -42,8 +52,7 @@ export async function removeImages(docker: Dockerode, names?: readonly string[])
   const removed: ListedImage[] = [];
   for (const img of chosen) {
     try {
-      const refs = img.tags.length > 0 ? img.tags : [img.id];
-      for (const ref of refs) await docker.getImage(ref).remove();
+      for (const ref of img.tags) await docker.getImage(ref).remove();
       removed.push(img);
     } catch (e) {
       if (statusCode(e) === 404) continue;

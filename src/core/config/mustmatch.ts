@@ -130,6 +130,9 @@ function queryCache(get: Getter, family: Family): string | null {
 const binlogOff = (servers: Array<{ get: Getter }>): string | undefined =>
   servers.every((s) => bool(s.get("log_bin")) === "OFF") ? "binary log off on every server: not compared" : undefined;
 
+/** A per-server binary log switch makes the other binlog rows deliberate too. */
+const BINLOG = ["log_bin", "skip_log_bin", "disable_log_bin"];
+
 const ROWS: RowDef[] = [
   { variable: "innodb_buffer_pool_size", affects: [], value: plain("innodb_buffer_pool_size", bytes) },
   {
@@ -152,8 +155,8 @@ const ROWS: RowDef[] = [
     value: (get, f) => (f === "mysql" ? mysqlIo(get) : mariadbIo(get)),
   },
   { variable: "log_bin", affects: ["skip_log_bin", "disable_log_bin"], value: plain("log_bin", bool) },
-  { variable: "sync_binlog", affects: [], value: plain("sync_binlog"), skip: binlogOff },
-  { variable: "binlog_format", affects: [], value: plain("binlog_format", (v) => v?.toUpperCase() ?? null), skip: binlogOff },
+  { variable: "sync_binlog", affects: BINLOG, value: plain("sync_binlog"), skip: binlogOff },
+  { variable: "binlog_format", affects: BINLOG, value: plain("binlog_format", (v) => v?.toUpperCase() ?? null), skip: binlogOff },
   { variable: "performance_schema", affects: [], value: plain("performance_schema", bool) },
   { variable: "character_set_server", affects: [], value: plain("character_set_server") },
   { variable: "collation_server", affects: ["character_set_collations"], value: collation },
