@@ -110,6 +110,14 @@ export interface HostFacts {
   apiVersion?: string;
   storageDriver?: string;
   cgroupVersion?: string;
+  /** Multi-host runs (src/core/hosts): the engine URL without secrets, and what a probe container saw. */
+  engine?: string;
+  /** CPUs a container sees (`nproc` in the probe). */
+  nproc?: number;
+  /** File system and mount options under the engine's volumes (the probe's /proc/mounts). */
+  volumeFs?: string;
+  volumeMountOptions?: string;
+  architecture?: string;
 }
 
 export interface RunManifest {

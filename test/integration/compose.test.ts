@@ -103,6 +103,7 @@ describe("docker-compose.yml", () => {
         1_500_000,
       );
       expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(/oltp_point_select/);
       // The same absolute path inside and outside the container: the folder is on the host.
       expect(existsSync(out)).toBe(true);
       expect((await readdir(out)).length).toBeGreaterThan(0);

@@ -119,6 +119,11 @@ describe.skipIf(!haveTmux)("run screen in tmux", () => {
 
     // q: a graceful cancel, "cleaning up…" until teardown ends.
     await tmux("send-keys", "-t", session, "q");
+    const sawCleanup = await waitFor("cleaning up… or the end of the run", 240_000, async () => {
+      const p = await capture();
+      return p.includes("cleaning up…") ? "seen" : (await tmux("display-message", "-p", "-t", session, "#{pane_dead}")).stdout.trim() === "1" ? "missed" : null;
+    });
+    expect(sawCleanup).toBe("seen");
     const dead = await waitFor("the run to exit after q", 240_000, async () => {
       const s = (await tmux("display-message", "-p", "-t", session, "#{pane_dead} #{pane_dead_status}")).stdout.trim();
       return s.startsWith("1 ") ? s : null;

@@ -194,7 +194,8 @@ describe("table hygiene", () => {
         expect(entry, `${o} on ${target}`).toBeDefined();
         expect(entry!.reason.length, `${o} on ${target}`).toBeGreaterThan(0);
       }
-      expect(out.warnings, target).toEqual([]);
+      // the one warning: the seed's innodb_log_file_size is read as a per-file size
+      expect(out.warnings.map((w) => w.replace(/ \(.*?\):.*/, "")), target).toEqual(target === "mysql 8.0.28" ? [] : ["innodb_log_file_size"]);
     }
   });
 });

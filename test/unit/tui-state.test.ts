@@ -301,3 +301,47 @@ describe("format", () => {
     expect(tableLines(t, 32)[1]).toBe("                           1 >");
   });
 });
+
+describe("reduce over a recorded run (test/fixtures/events/quick.ndjson, `twinbench run --json-events`)", () => {
+  const recorded = loadEvents("quick.ndjson");
+  const s = fold(recorded);
+  const plan = recorded[0] as Extract<RunEvent, { type: "plan-ready" }>;
+  const finishedEvents = recorded.filter((e): e is Extract<RunEvent, { type: "cell-finished" }> => e.type === "cell-finished");
+
+  it("header: every server ready with its version, config identity ok", () => {
+    expect(s.servers.map((x) => x.status)).toEqual(plan.servers.map(() => "ready"));
+    for (const x of s.servers) expect(x.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(s.identity?.differences).toBe(0);
+    expect(s.storage).toBe(plan.storage);
+  });
+
+  it("progress: all cells done, elapsed from the first to the last event", () => {
+    expect(s.progress).toMatchObject({ done: plan.cells.length, total: plan.cells.length, failed: 0, etaSeconds: 0 });
+    expect(s.progress.elapsedSeconds).toBeCloseTo((Date.parse(recorded.at(-1)!.at) - Date.parse(plan.at)) / 1000, 3);
+    expect(s.finished).toMatchObject({ status: "ok", exitCode: 0, reportHtml: `${plan.dir}/report.html` });
+  });
+
+  it("the table: median numerator qps / median denominator qps × 100 for each test and thread count", () => {
+    const [num, den] = plan.servers.map((x) => x.id);
+    const median = (xs: number[]) => {
+      const a = [...xs].sort((x, y) => x - y);
+      return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    };
+    const qps = (server: string, test: string, threads: number) =>
+      finishedEvents.filter((e) => e.cell.server === server && e.cell.test === test && e.cell.threads === threads).map((e) => e.record.metrics!.qps!);
+    for (const row of s.table!.rows)
+      for (const c of row.cells) {
+        expect(c.status).toBe("ok");
+        expect(c.ratio!).toBeCloseTo((median(qps(num, row.test, c.threads)) / median(qps(den, row.test, c.threads))) * 100, 2);
+        expect(["+", "-", "~", "?"]).toContain(c.mark);
+      }
+  });
+
+  it("live figures follow the interval events of the current cell", () => {
+    const firstInterval = recorded.findIndex((e) => e.type === "interval" && e.phase === "measure");
+    const mid = fold(recorded.slice(0, firstInterval + 1));
+    const e = recorded[firstInterval] as Extract<RunEvent, { type: "interval" }>;
+    expect(mid.live).toEqual({ cellKey: e.cell.key, phase: "measure", samples: [e.sample] });
+    expect(mid.current?.cell.key).toBe(e.cell.key);
+  });
+});

@@ -141,10 +141,12 @@ export function createHostFs(env: Record<string, string | undefined> = process.e
   };
 }
 
-async function spawnDetachedDefault(cmd: string, args: string[], logFile: string): Promise<void> {
+export async function spawnDetachedDefault(cmd: string, args: string[], logFile: string): Promise<void> {
   const fd = openSync(logFile, "a");
   try {
-    const child = spawn(cmd, args, { detached: true, stdio: ["ignore", fd, fd] });
+    // dockerd finds containerd, runc and iptables on PATH; non-login root shells may lack the sbin directories.
+    const PATH = [...(process.env.PATH ?? "").split(":").filter(Boolean), ...SBIN.filter((d) => !(process.env.PATH ?? "").split(":").includes(d))].join(":");
+    const child = spawn(cmd, args, { detached: true, stdio: ["ignore", fd, fd], env: { ...process.env, PATH } });
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", () => resolve());
       child.once("error", (e) =>
@@ -318,7 +320,7 @@ async function executeAction(deps: DoctorDeps, a: FixAction): Promise<string | n
         ["install", "-y", "--no-install-recommends", ...a.packages],
         APT_ENV,
         "APT_FAILED",
-        `install them by hand to see the full error: apt-get install ${a.packages.join(" ")}`,
+        `install them by hand to see the full error: apt-get install ${a.packages.join(" ")} (on Ubuntu, docker.io and docker-compose are in "universe": add-apt-repository universe)`,
       );
       return describeAction(a);
     }

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type Dockerode from "dockerode";
 import { execa } from "execa";
-import { TwinbenchError } from "../../core/errors.ts";
+import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import { baseImageChanges, baseImageSpec, debootstrapArgs, type BaseImageSpec } from "../../core/images/base.ts";
 import type { BaseImageRef } from "../../core/images/context.ts";
 import type { Mirrors } from "../../core/images/lock.ts";
@@ -25,6 +25,8 @@ export interface BaseImageOptions {
   now?: () => Date;
   /** Where the rootfs is assembled (default: the OS temp dir). It needs ~300 MB. */
   workDir?: string;
+  /** Stops debootstrap / the import; the promise then rejects with a CancelledError. */
+  signal?: AbortSignal;
 }
 
 export interface EnsuredBaseImage extends BaseImageRef {
@@ -73,7 +75,12 @@ async function buildBaseImage(docker: Dockerode, spec: BaseImageSpec, opts: Base
     progress("debootstrap", `debootstrap ${debootstrapArgs(spec, rootfs).join(" ")}`);
     const tail: string[] = [];
     try {
-      const sub = execa("debootstrap", debootstrapArgs(spec, rootfs), { all: true, buffer: false, stdin: "ignore" });
+      const sub = execa("debootstrap", debootstrapArgs(spec, rootfs), {
+        all: true,
+        buffer: false,
+        stdin: "ignore",
+        ...(opts.signal ? { cancelSignal: opts.signal } : {}),
+      });
       sub.all?.setEncoding("utf8");
       let partial = "";
       sub.all?.on("data", (chunk: string) => {
@@ -89,6 +96,7 @@ async function buildBaseImage(docker: Dockerode, spec: BaseImageSpec, opts: Base
       await sub;
     } catch (e) {
       const err = e as { code?: string; exitCode?: number };
+      if (opts.signal?.aborted) throw new CancelledError();
       if (err.code === "ENOENT") {
         throw new TwinbenchError("debootstrap is not installed", {
           code: "BASE_NO_DEBOOTSTRAP",
@@ -108,6 +116,7 @@ async function buildBaseImage(docker: Dockerode, spec: BaseImageSpec, opts: Base
     await rm(join(rootfs, "var/cache/apt/archives"), { recursive: true, force: true }).catch(() => {});
     await rm(join(rootfs, "var/lib/apt/lists"), { recursive: true, force: true }).catch(() => {});
     progress("import", `importing the ${spec.suite} rootfs into Docker as ${spec.tag}`);
+    if (opts.signal?.aborted) throw new CancelledError();
     return await importRootfs(docker, spec, rootfs, (opts.now ?? (() => new Date()))().toISOString(), progress);
   } finally {
     await rm(work, { recursive: true, force: true }).catch(() => {});

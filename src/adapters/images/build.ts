@@ -5,7 +5,7 @@
  */
 import { pack } from "tar-stream";
 import type Dockerode from "dockerode";
-import { TwinbenchError } from "../../core/errors.ts";
+import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import {
   imageLabels,
   imageRepo,
@@ -16,6 +16,8 @@ import {
 } from "../../core/images/context.ts";
 import { lockEntry, type Lock } from "../../core/images/lock.ts";
 import { BuildTracker, buildFailure } from "../../core/images/stream.ts";
+import { baseImageSpec } from "../../core/images/base.ts";
+import { DIGEST_PLACEHOLDER } from "../../core/images/lock.ts";
 import { ensureBaseImage, inspectImageId, statusCode, type ImageProgress } from "./base-image.ts";
 import { imagesDir, readContextFiles } from "./files.ts";
 import { detectMode, type ModeDecision } from "./mode.ts";
@@ -32,6 +34,8 @@ export interface EnsureImageOptions {
   now?: () => Date;
   /** Build even when the tag exists (the tag is then moved to the new image). */
   force?: boolean;
+  /** Cancels debootstrap and the build; the promise then rejects with a CancelledError. Nothing is tagged. */
+  signal?: AbortSignal;
 }
 
 export interface EnsuredImage {
@@ -71,7 +75,7 @@ async function prepare(
   const files = await readContextFiles(imagesDir(opts.lock), entry.family);
   const base =
     mode === "debian"
-      ? await ensureBaseImage(docker, entry.suites[0]!, opts.lock.mirrors, { onProgress: opts.onProgress, now: opts.now })
+      ? await ensureBaseImage(docker, entry.suites[0]!, opts.lock.mirrors, { onProgress: opts.onProgress, now: opts.now, signal: opts.signal })
       : undefined;
   const rendered = renderContext(name, entry, mode, files, { mirrors: opts.lock.mirrors, base });
   return { rendered, tag: `${imageRepo(name)}:${rendered.tagSuffix}` };
@@ -99,6 +103,7 @@ export async function ensureImages(
 }
 
 async function ensureImageInMode(docker: Dockerode, name: string, mode: BuildMode, opts: EnsureImageOptions): Promise<EnsuredImage> {
+  if (opts.signal?.aborted) throw new CancelledError();
   const { rendered, tag } = await prepare(docker, name, mode, opts);
   if (!opts.force) {
     const have = await inspectImageId(docker, tag);
@@ -112,6 +117,7 @@ async function ensureImageInMode(docker: Dockerode, name: string, mode: BuildMod
   });
   const id = await buildContext(docker, name, rendered, labels, opts);
   const [repo, suffix] = [imageRepo(name), rendered.tagSuffix];
+  if (opts.signal?.aborted) throw new CancelledError();
   await docker.getImage(id).tag({ repo, tag: suffix });
   const info = await docker.getImage(tag).inspect();
   return { name, tag, id: info.Id, labels: info.Config?.Labels ?? {}, cacheHit: false, mode };
@@ -138,8 +144,10 @@ async function buildContext(
       forcerm: true,
       // The version=1 (classic) builder: streams step output as JSON events.
       version: "1",
+      ...(opts.signal ? { abortSignal: opts.signal } : {}),
     } as Dockerode.ImageBuildOptions);
   } catch (e) {
+    if (opts.signal?.aborted) throw new CancelledError();
     const msg = (e as { json?: { message?: string } }).json?.message ?? (e as Error).message;
     throw new TwinbenchError(`image "${name}": the engine refused the build: ${msg}`, {
       code: "IMAGE_BUILD_FAILED",
@@ -151,10 +159,33 @@ async function buildContext(
   try {
     await readJsonStream(stream, (ev) => emit(tracker.push(ev)));
   } catch (e) {
+    if (opts.signal?.aborted) throw new CancelledError();
     tracker.error ??= `the build stream broke: ${(e as Error).message}`;
   }
+  if (opts.signal?.aborted) throw new CancelledError();
   emit(tracker.flush());
   const built = tracker.imageId ?? /Successfully built ([0-9a-f]{12,64})/.exec(tracker.lines().join("\n"))?.[1];
   if (tracker.error !== undefined || !built) throw buildFailure(name, entry, opts.lock.file, tracker);
   return built;
+}
+
+/**
+ * The tags the lock's images would have right now, in either mode, without building anything (a debian-mode tag
+ * needs its base image present). Used to find stale images: twinbench-built tags not in this set.
+ */
+export async function currentImageTags(docker: Dockerode, lock: Lock): Promise<Set<string>> {
+  const tags = new Set<string>();
+  for (const [name, entry] of Object.entries(lock.images)) {
+    const files = await readContextFiles(imagesDir(lock), entry.family);
+    const spec = baseImageSpec(entry.suites[0]!, lock.mirrors);
+    const base = await inspectImageId(docker, spec.tag);
+    if (base) {
+      tags.add(`${imageRepo(name)}:${renderContext(name, entry, "debian", files, { mirrors: lock.mirrors, base: { tag: spec.tag, id: base.Id } }).tagSuffix}`);
+      tags.add(spec.tag);
+    }
+    if (entry.official.digest !== DIGEST_PLACEHOLDER) {
+      tags.add(`${imageRepo(name)}:${renderContext(name, entry, "official", files, { mirrors: lock.mirrors }).tagSuffix}`);
+    }
+  }
+  return tags;
 }

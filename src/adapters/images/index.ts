@@ -1,4 +1,4 @@
-export { ensureImage, ensureImages, type EnsureImageOptions, type EnsuredImage } from "./build.ts";
+export { currentImageTags, ensureImage, ensureImages, type EnsureImageOptions, type EnsuredImage } from "./build.ts";
 export { ensureBaseImage, type EnsuredBaseImage, type ImageProgress } from "./base-image.ts";
 export { defaultLockFile, imagesDir, loadLock, readContextFiles } from "./files.ts";
 export { detectMode, parseModeChoice, type ModeDecision } from "./mode.ts";

@@ -42,11 +42,19 @@ export async function listImages(docker: Dockerode): Promise<ListedImage[]> {
 
 /**
  * Remove twinbench's images: those of the given names (lock names, or "base" for the debootstrap base images), or
- * all of them. Images used by a container are an error naming the image; nothing is forced.
+ * all of them, except the tags in `keep` (see currentImageTags, for removing only stale images). Images used by a
+ * container are an error naming the image; nothing is forced.
  */
-export async function removeImages(docker: Dockerode, names?: readonly string[]): Promise<ListedImage[]> {
+export async function removeImages(
+  docker: Dockerode,
+  names?: readonly string[],
+  opts: { keep?: ReadonlySet<string> } = {},
+): Promise<ListedImage[]> {
   const all = await listImages(docker);
-  const chosen = names && names.length > 0 ? all.filter((i) => names.includes(i.name)) : all;
+  const keep = opts.keep ?? new Set<string>();
+  const chosen = (names && names.length > 0 ? all.filter((i) => names.includes(i.name)) : all)
+    .map((i) => ({ ...i, tags: i.tags.filter((t) => !keep.has(t)) }))
+    .filter((i) => i.tags.length > 0);
   // Built images before the base images they were built from.
   chosen.sort((a, b) => Number(a.name === "base") - Number(b.name === "base"));
   const removed: ListedImage[] = [];

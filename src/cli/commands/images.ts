@@ -1,7 +1,7 @@
 /** `twinbench images build|list|rm`: the pinned images from images/lock.yaml. */
 import type { Command } from "commander";
 import type Dockerode from "dockerode";
-import { ensureImages, listImages, loadLock, parseModeChoice, removeImages, type ImageProgress } from "../../adapters/images/index.ts";
+import { currentImageTags, ensureImages, listImages, loadLock, parseModeChoice, removeImages, type ImageProgress } from "../../adapters/images/index.ts";
 
 export interface ImagesCommandContext {
   docker: () => Dockerode;
@@ -81,8 +81,12 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
     .command("rm")
     .description('remove twinbench images: the named ones ("base" for the debootstrap base images), or all')
     .argument("[name...]", "image names from images/lock.yaml, or base")
-    .action(async (names: string[]) => {
-      const removed = await removeImages(ctx.docker(), names);
+    .option("--stale", "remove only images the current lock and contexts no longer produce")
+    .option("--lock <file>", "the image lock file, for --stale (default: images/lock.yaml of this checkout)")
+    .action(async (names: string[], o: { stale?: boolean; lock?: string }) => {
+      const docker = ctx.docker();
+      const keep = o.stale ? await currentImageTags(docker, await loadLock(o.lock)) : undefined;
+      const removed = await removeImages(docker, names, { keep });
       if (removed.length === 0) ctx.out("no matching twinbench images");
       for (const r of removed) ctx.out(`removed ${r.tags.join(", ") || r.id}`);
     });

@@ -29,9 +29,8 @@ export async function loadDeps(ctx: CliContext, o: { ensureHost?: boolean; image
     storage: createStorageProvider({ docker: engine.docker, runner: createRunner() }),
     async ensureImage(name, onProgress, signal): Promise<ImageInfo> {
       const entry = lockEntry(lock, name);
-      void signal;
-      const r = await ensureImage(engine.docker, name, { lock, mode, onProgress: (ev) => onProgress(ev.step, ev.line) });
-      const pkg = Object.values(entry.packages)[0];
+      const r = await ensureImage(engine.docker, name, { lock, mode, signal, onProgress: (ev) => onProgress(ev.step, ev.line) });
+      const pkg = r.labels["twinbench.package-version"] ?? entry.packages[entry.package];
       return { name, tag: r.tag, id: r.id, family: entry.family, version: entry.version, packageVersion: pkg, cacheHit: r.cacheHit };
     },
     writeReports: (dir) => writeReports(dir),

@@ -249,6 +249,9 @@ const legacyLogFileSize =
       fate: "translate",
       lines: [{ name: target, value: formatSize(total) }],
       reason: `the neutral innodb_log_file_size is the 5.x per-file size: ${value} × ${files} files (innodb_log_files_in_group) = ${formatSize(total)} of redo; ${why}`,
+      warning: ctx.neutral.has("innodb_log_files_in_group")
+        ? undefined
+        : `innodb_log_file_size=${value} is read as the 5.x per-file size × ${files} files = ${formatSize(total)} of redo; write innodb_redo_log_capacity to give the total`,
     };
   };
 

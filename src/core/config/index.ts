@@ -28,3 +28,4 @@ export {
   type VariableDiff,
 } from "./mustmatch.ts";
 export { parseVersion, compareVersions, inRange, formatVersion, type Version } from "./version.ts";
+export { findRefusedOption, startFailureTail, type RefusedOption } from "./startlog.ts";

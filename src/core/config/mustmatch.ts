@@ -254,6 +254,8 @@ export const VOLATILE_VARIABLES: readonly string[] = [
   "log_error",
   "general_log_file",
   "slow_query_log_file",
+  "log_slow_query_file",
+  "wsrep_node_name",
   "relay_log",
   "relay_log_basename",
   "relay_log_index",

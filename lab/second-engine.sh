@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# A second Docker engine on this machine, for the multi-host tests and the manual done-when check of issue 11:
+#   lab/second-engine.sh start     start it (idempotent): unix:///run/tb-dockerd2.sock and tcp://127.0.0.2:2375
+#   lab/second-engine.sh stop      stop it (TERM, then KILL), delete its bridge; its data root is kept
+#   lab/second-engine.sh kill      SIGKILL the daemon and its containerd now ("the host dies mid-run")
+#   lab/second-engine.sh status    exit 0 when it answers
+#   lab/second-engine.sh purge     stop, then delete its data root (images sent to it are gone)
+#   lab/second-engine.sh send IMG… docker save IMG on the first engine | docker load on this one
+#
+# It has its own --data-root, --exec-root, --pidfile and socket, --iptables=false --ip-masq=false, and its own
+# bridge (created here first). Never --bridge=none: a daemon started with it deletes the host's docker0, which
+# breaks the first engine. Address pools are kept away from the first engine's (172.17/16, 172.18+ and 192.168/…).
+set -euo pipefail
+
+NAME=${TB_ENGINE2_NAME:-tb-dockerd2}
+BRIDGE=${TB_ENGINE2_BRIDGE:-tbbr2}
+BRIDGE_CIDR=${TB_ENGINE2_BRIDGE_CIDR:-10.222.0.1/24}
+POOL=${TB_ENGINE2_POOL:-10.223.0.0/16}
+ADDR=${TB_ENGINE2_ADDR:-127.0.0.2:2375}
+DATA_ROOT=${TB_ENGINE2_DATA_ROOT:-/var/lib/$NAME}
+EXEC_ROOT=/run/$NAME
+SOCK=/run/$NAME.sock
+PIDFILE=/run/$NAME.pid
+LOG=${TB_ENGINE2_LOG:-/var/log/$NAME.log}
+
+d2() { docker -H "unix://$SOCK" "$@"; }
+
+answers() { [ -S "$SOCK" ] && d2 version --format '{{.Server.Version}}' >/dev/null 2>&1; }
+
+daemon_pid() {
+  [ -f "$PIDFILE" ] || return 1
+  local pid
+  pid=$(cat "$PIDFILE")
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+}
+
+containerd_pid() {
+  local f="$EXEC_ROOT/containerd/containerd.pid"
+  [ -f "$f" ] || return 1
+  local pid
+  pid=$(cat "$f")
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+}
+
+start() {
+  if answers; then
+    echo "$NAME: already running (unix://$SOCK, tcp://$ADDR)"
+    return 0
+  fi
+  if ! ip link show "$BRIDGE" >/dev/null 2>&1; then
+    ip link add "$BRIDGE" type bridge
+  fi
+  ip addr show dev "$BRIDGE" | grep -q "inet ${BRIDGE_CIDR%/*}/" || ip addr add "$BRIDGE_CIDR" dev "$BRIDGE"
+  ip link set "$BRIDGE" up
+  mkdir -p "$DATA_ROOT" "$EXEC_ROOT" "$(dirname "$LOG")"
+  # setsid: the daemon outlives this script and is not in the caller's process group (no Ctrl-C from the caller).
+  setsid dockerd \
+    --data-root "$DATA_ROOT" \
+    --exec-root "$EXEC_ROOT" \
+    --pidfile "$PIDFILE" \
+    -H "unix://$SOCK" -H "tcp://$ADDR" \
+    --iptables=false --ip-masq=false \
+    --bridge="$BRIDGE" \
+    --default-address-pool "base=$POOL,size=24" \
+    >>"$LOG" 2>&1 </dev/null &
+  for _ in $(seq 1 120); do
+    if answers; then
+      echo "$NAME: running (unix://$SOCK, tcp://$ADDR, data root $DATA_ROOT, bridge $BRIDGE)"
+      return 0
+    fi
+    sleep 0.5
+  done
+  echo "$NAME: did not answer within 60 s; last log lines ($LOG):" >&2
+  tail -n 20 "$LOG" >&2 || true
+  return 1
+}
+
+wait_gone() {
+  local pid=$1 n=$2
+  for _ in $(seq 1 "$n"); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.5
+  done
+  return 1
+}
+
+stop() {
+  local pid cpid
+  # A killed daemon left its containerd and containers: start it again so that it stops them properly.
+  if ! daemon_pid >/dev/null && containerd_pid >/dev/null; then
+    echo "$NAME: daemon dead but its containerd lives: restarting the daemon to shut down cleanly"
+    start || true
+  fi
+  if pid=$(daemon_pid); then
+    kill -TERM "$pid"
+    if ! wait_gone "$pid" 60; then
+      echo "$NAME: daemon $pid did not stop within 30 s: SIGKILL" >&2
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+  if cpid=$(containerd_pid); then
+    kill -TERM "$cpid" 2>/dev/null || true
+    wait_gone "$cpid" 20 || kill -KILL "$cpid" 2>/dev/null || true
+  fi
+  rm -f "$SOCK" "$PIDFILE"
+  # Mounts the daemon left under its roots (overlay, netns) would keep the data root busy.
+  grep -oE " ($EXEC_ROOT|$DATA_ROOT)[^ ]*" /proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
+  if ip link show "$BRIDGE" >/dev/null 2>&1; then ip link del "$BRIDGE"; fi
+  echo "$NAME: stopped"
+}
+
+kill_now() {
+  local pid cpid
+  if pid=$(daemon_pid); then kill -KILL "$pid"; fi
+  if cpid=$(containerd_pid); then kill -KILL "$cpid"; fi
+  echo "$NAME: killed"
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  kill) kill_now ;;
+  status) answers ;;
+  purge)
+    stop
+    rm -rf "$DATA_ROOT"
+    echo "$NAME: data root $DATA_ROOT removed"
+    ;;
+  send)
+    shift
+    for img in "$@"; do
+      echo "$NAME: sending $img"
+      docker save "$img" | d2 load
+    done
+    ;;
+  env) echo "DOCKER_HOST=unix://$SOCK" ;;
+  *)
+    echo "usage: $0 start|stop|kill|status|purge|send IMAGE...|env" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,90 @@
+/**
+ * Engine URL → DockerEngine. One engine per host; the host id goes into every label (twinbench.host) through
+ * engine.hostId. TLS material is read here (file paths from the scenario's `tls:`, else DOCKER_CERT_PATH's
+ * ca.pem/cert.pem/key.pem when the URL asks for TLS); ssh:// goes through docker-modem's ssh2 agent.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type Docker from "dockerode";
+import { InputError, TwinbenchError } from "../../core/errors.ts";
+import type { HostSpec } from "../../core/scenario/schema.ts";
+import { displayEngineUrl, parseEngineUrl, type EngineUrl } from "../../core/hosts/url.ts";
+import { DockerEngine, type Engine } from "./engine.ts";
+
+export interface ConnectOptions {
+  env?: NodeJS.ProcessEnv;
+  readFile?: (path: string) => Buffer;
+}
+
+/** dockerode options for an engine URL. Explicit `host: undefined` keeps docker-modem from reading DOCKER_HOST. */
+export function dockerOptions(spec: HostSpec, opts: ConnectOptions = {}): Docker.DockerOptions {
+  const env = opts.env ?? process.env;
+  const read = opts.readFile ?? ((p: string) => readFileSync(p));
+  const wantsTls = spec.tls !== undefined || env.DOCKER_TLS_VERIFY === "1";
+  const u: EngineUrl = parseEngineUrl(spec.engine, { tls: wantsTls });
+  const material = (what: "ca" | "cert" | "key", file: string): Buffer => {
+    try {
+      return read(file);
+    } catch (e) {
+      throw new InputError(`host ${spec.id}: cannot read the TLS ${what} ${file}: ${(e as Error).message}`, {
+        code: "HOST_TLS_MISSING",
+        hint: `give hosts[].tls.${what} as a readable PEM file, or set DOCKER_CERT_PATH to a folder with ca.pem, cert.pem and key.pem`,
+      });
+    }
+  };
+  switch (u.kind) {
+    case "unix":
+      return { socketPath: u.socketPath, host: undefined, protocol: undefined } as Docker.DockerOptions;
+    case "tcp": {
+      if (!u.tls) return { protocol: "http", host: u.host, port: u.port };
+      const files = spec.tls ?? (env.DOCKER_CERT_PATH
+        ? { ca: join(env.DOCKER_CERT_PATH, "ca.pem"), cert: join(env.DOCKER_CERT_PATH, "cert.pem"), key: join(env.DOCKER_CERT_PATH, "key.pem") }
+        : undefined);
+      if (!files)
+        throw new InputError(`host ${spec.id}: ${displayEngineUrl(u)} needs TLS material`, {
+          code: "HOST_TLS_MISSING",
+          hint: "add tls: {ca, cert, key} to the host in the scenario, or set DOCKER_CERT_PATH; plain HTTP uses port 2375",
+        });
+      return { protocol: "https", host: u.host, port: u.port, ca: material("ca", files.ca), cert: material("cert", files.cert), key: material("key", files.key) };
+    }
+    case "ssh":
+      return {
+        protocol: "ssh",
+        host: u.host,
+        port: u.port,
+        username: u.username,
+        sshOptions: { agent: env.SSH_AUTH_SOCK },
+      } as Docker.DockerOptions;
+  }
+}
+
+/** A connected (not yet pinged) engine for one host. */
+export function connectEngine(spec: HostSpec, opts: ConnectOptions = {}): Engine {
+  return new DockerEngine(spec.id, dockerOptions(spec, opts));
+}
+
+/** Ping with a deadline: an unreachable address must not hang the run for the kernel's TCP timeout. */
+export async function pingEngine(engine: Engine, spec: HostSpec, timeoutMs = 15_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new TwinbenchError(`host "${spec.id}" (${spec.engine}): no answer from its Docker engine within ${timeoutMs / 1000} s`, {
+        code: "HOST_UNREACHABLE",
+        hint: "check the address, the engine's -H listen flags and any firewall between here and the host",
+      })),
+      timeoutMs,
+    );
+  });
+  try {
+    await Promise.race([engine.ping(), deadline]);
+  } catch (e) {
+    if (e instanceof TwinbenchError && e.code === "HOST_UNREACHABLE") throw e;
+    throw new TwinbenchError(`host "${spec.id}" (${spec.engine}) is unreachable: ${(e as Error).message.replace(/^no Docker engine answers for host "[^"]*": /, "")}`, {
+      code: "HOST_UNREACHABLE",
+      hint: "check that the engine runs there and listens on that URL (docker -H URL version)",
+      cause: e,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Engine URLs and `--host ID=URL` flags (pure). An engine URL names the Docker API endpoint of one host:
+ *   unix:///var/run/docker.sock      a local socket
+ *   tcp://HOST:2375                  plain HTTP (a lab network only)
+ *   tcp://HOST:2376                  TLS (port 2376, or TLS material given): ca/cert/key from the scenario's `tls:`
+ *   ssh://user@host[:port]           the engine's socket over SSH (docker-modem runs `docker system dial-stdio`)
+ */
+import { InputError } from "../errors.ts";
+import type { HostSpec } from "../scenario/schema.ts";
+
+export type EngineUrl =
+  | { kind: "unix"; socketPath: string }
+  | { kind: "tcp"; host: string; port: number; tls: boolean }
+  | { kind: "ssh"; host: string; port: number; username?: string };
+
+const HOST_ID = /^[a-z0-9][a-z0-9_-]{0,30}$/;
+
+function bad(url: string, why: string): InputError {
+  return new InputError(`engine URL "${url}" is invalid: ${why}`, {
+    code: "HOST_URL_INVALID",
+    hint: "use unix:///var/run/docker.sock, tcp://HOST:2375 (tcp://HOST:2376 with TLS) or ssh://user@host",
+  });
+}
+
+export function parseEngineUrl(url: string, opts: { tls?: boolean } = {}): EngineUrl {
+  const m = /^([a-z]+):\/\/(.*)$/.exec(url.trim());
+  if (!m) throw bad(url, "no scheme");
+  const [, scheme, rest] = m as unknown as [string, string, string];
+  if (scheme === "unix") {
+    if (!rest.startsWith("/")) throw bad(url, "a unix socket needs an absolute path (unix:///path)");
+    return { kind: "unix", socketPath: rest };
+  }
+  if (scheme === "tcp" || scheme === "ssh") {
+    let u: URL;
+    try {
+      u = new URL(`${scheme === "tcp" ? "http" : "ssh"}://${rest}`);
+    } catch {
+      throw bad(url, "not HOST[:PORT]");
+    }
+    if (!u.hostname) throw bad(url, "no host name");
+    if (u.pathname !== "/" && u.pathname !== "") throw bad(url, `unexpected path ${u.pathname}`);
+    const host = u.hostname.replace(/^\[(.*)\]$/, "$1");
+    if (scheme === "tcp") {
+      if (u.username) throw bad(url, "tcp:// takes no user name (use ssh://user@host)");
+      const port = u.port ? Number(u.port) : opts.tls ? 2376 : 2375;
+      return { kind: "tcp", host, port, tls: opts.tls === true || port === 2376 };
+    }
+    return { kind: "ssh", host, port: u.port ? Number(u.port) : 22, ...(u.username ? { username: decodeURIComponent(u.username) } : {}) };
+  }
+  throw bad(url, `unsupported scheme ${scheme}://`);
+}
+
+/** The URL without secrets, for reports (ssh user names stay: they say which account ran the engine). */
+export function displayEngineUrl(u: EngineUrl): string {
+  if (u.kind === "unix") return `unix://${u.socketPath}`;
+  if (u.kind === "tcp") return `tcp://${u.host}:${u.port}${u.tls ? " (TLS)" : ""}`;
+  return `ssh://${u.username ? `${u.username}@` : ""}${u.host}${u.port === 22 ? "" : `:${u.port}`}`;
+}
+
+/** `--host ID=URL` → a host entry. */
+export function parseHostFlag(v: string): { id: string; engine: string } {
+  const i = v.indexOf("=");
+  if (i <= 0)
+    throw new InputError(`--host ${v}: expected ID=URL`, { code: "HOST_FLAG_INVALID", hint: "e.g. --host a=unix:///var/run/docker.sock --host b=tcp://10.0.0.2:2375" });
+  const id = v.slice(0, i);
+  const engine = v.slice(i + 1);
+  if (!HOST_ID.test(id))
+    throw new InputError(`--host ${v}: host id "${id}" is invalid`, { code: "HOST_FLAG_INVALID", hint: "use lowercase letters, digits, - or _ (max 31)" });
+  parseEngineUrl(engine);
+  return { id, engine };
+}
+
+/**
+ * The hosts of a run: `--host` flags, when given, replace the scenario's `hosts:` (a scenario entry with the same
+ * id lends its `tls:`). Ids must be unique.
+ */
+export function resolveHosts(scenarioHosts: readonly HostSpec[] | undefined, flags: readonly string[]): HostSpec[] {
+  let hosts: HostSpec[];
+  if (flags.length > 0) {
+    hosts = flags.map(parseHostFlag).map((f) => {
+      const tls = scenarioHosts?.find((h) => h.id === f.id)?.tls;
+      return tls ? { ...f, tls } : f;
+    });
+  } else hosts = [...(scenarioHosts ?? [])];
+  const seen = new Set<string>();
+  for (const h of hosts) {
+    if (seen.has(h.id))
+      throw new InputError(`host id "${h.id}" is given twice`, { code: "HOST_DUPLICATE", hint: "give every host its own id" });
+    seen.add(h.id);
+    parseEngineUrl(h.engine, { tls: h.tls !== undefined });
+  }
+  return hosts;
+}

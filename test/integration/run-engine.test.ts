@@ -1,0 +1,45 @@
+/**
+ * The run engine against the real Docker engine, real servers and real sysbench: every transport, the results
+ * folder against its raw logs, and teardown.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseSysbench } from "../../src/core/sysbench/parse.ts";
+import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import { ensureLab, events, leftovers, tinyScenario, twinbench } from "./support/lab.ts";
+
+beforeAll(ensureLab, 1_800_000);
+
+describe.each(["socket", "loopback", "bridge"] as const)("run over the %s transport", (transport) => {
+  it("runs 2 servers × 2 tests × 2 thread counts, keeps consistent results and leaves nothing", { timeout: 600_000 }, async () => {
+    const { file, dir } = await tinyScenario({ load: { transport } }, { tests: ["oltp_point_select", "oltp_update_non_index"], threads: [1, 2], warmup: "1s" });
+    const out = join(dir, "out");
+    const r = await twinbench(["run", file, "--out", out, "--json-events"]);
+    expect(r.exitCode, r.all).toBe(0);
+    const ev = events(r.stdout);
+    expect(ev[0]!.type).toBe("plan-ready");
+    expect(ev.filter((e) => e.type === "interval").length).toBeGreaterThan(0);
+    const fin = ev.at(-1)!;
+    expect(fin.type).toBe("run-finished");
+    expect(fin.status).toBe("ok");
+
+    const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8")) as RunManifest;
+    const cells = (await readFile(join(out, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as CellRecord);
+    const measured = cells.filter((c) => c.phase === "measure");
+    expect(measured).toHaveLength(manifest.cells.length);
+    expect(new Set(measured.map((c) => c.key))).toEqual(new Set(manifest.cells.map((c) => c.key)));
+    for (const c of cells) {
+      expect(c.status).toBe("ok");
+      // Each cell's metrics are exactly the parse of its raw log.
+      expect(c.metrics).toEqual(parseSysbench(await readFile(join(out, c.raw), "utf8")));
+    }
+    for (const s of manifest.servers) {
+      expect(s.connection?.transport).toBe(transport);
+      expect(Object.keys(s.effectiveVariables ?? {}).length).toBeGreaterThan(200);
+      expect(s.version).toBeTruthy();
+    }
+    expect(manifest.mustMatch?.filter((m) => !m.equal && !m.deliberate)).toEqual([]);
+    expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
+  });
+});

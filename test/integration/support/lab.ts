@@ -1,0 +1,70 @@
+/**
+ * Shared set-up for integration tests: a running engine (doctor --fix if needed), the pinned images, a way to run
+ * the real CLI, and a check that nothing labelled twinbench is left.
+ */
+import { execa, type ResultPromise } from "execa";
+import Docker from "dockerode";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { stringify } from "yaml";
+import { ensureHost } from "../../../src/cli/commands/doctor.ts";
+import { ensureImages, loadLock } from "../../../src/adapters/images/index.ts";
+
+export const ROOT = resolve(new URL("../../..", import.meta.url).pathname);
+export const BIN = join(ROOT, "bin", "twinbench.js");
+export const docker = new Docker();
+
+let ready: Promise<void> | undefined;
+/** Engine up and the four pinned images present (built once, cache hits after). */
+export function ensureLab(): Promise<void> {
+  ready ??= (async () => {
+    await ensureHost({ out: (l) => console.log(l), fix: true });
+    const lock = await loadLock();
+    await ensureImages(docker, Object.keys(lock.images), { lock, mode: "debian" });
+  })();
+  return ready;
+}
+
+/** A tiny scenario written to a temp file. */
+export async function tinyScenario(over: Record<string, unknown> = {}, workload: Record<string, unknown> = {}): Promise<{ file: string; dir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), "tb-it-"));
+  const scenario = {
+    name: "it",
+    description: "integration test",
+    servers: [
+      { id: "mariadb", image: "mariadb-11.8" },
+      { id: "mysql", image: "mysql-9.7" },
+    ],
+    config: { base: join(ROOT, "lab/my.cnf"), set: { innodb_buffer_pool_size: "128M" } },
+    storage: { kind: "tmpfs", size: "1g" },
+    load: { transport: "socket" },
+    resources: { server: { cpuset: "1", memory: "2g" }, load: { cpuset: "0" } },
+    workload: { engine: "innodb", tables: 2, tableSize: 1000, tests: ["oltp_point_select"], threads: [1], duration: "2s", warmup: "0s", repeats: 1, ...workload },
+    order: "interleaved",
+    ...over,
+  };
+  const file = join(dir, "scenario.yaml");
+  await writeFile(file, stringify(scenario));
+  return { file, dir };
+}
+
+export function twinbench(args: string[], opts: { reject?: boolean } = {}): ResultPromise<{ cwd: string; reject: boolean; all: true; env: Record<string, string> }> {
+  return execa("node", [BIN, ...args], { cwd: ROOT, reject: opts.reject ?? false, all: true, env: { TESTCONTAINERS_RYUK_DISABLED: "true", NO_COLOR: "1" } });
+}
+
+/** Everything labelled by twinbench runs (run-owned: carries twinbench.run). */
+export async function leftovers(runId?: string): Promise<{ containers: string[]; networks: string[]; volumes: string[] }> {
+  const label = runId ? [`twinbench.run=${runId}`] : ["twinbench.run"];
+  const f = JSON.stringify({ label });
+  const [cs, ns, vs] = await Promise.all([docker.listContainers({ all: true, filters: f }), docker.listNetworks({ filters: f }), docker.listVolumes({ filters: f })]);
+  return { containers: cs.map((c) => c.Names[0] ?? c.Id), networks: ns.map((n) => n.Name), volumes: (vs.Volumes ?? []).map((v) => v.Name) };
+}
+
+/** Parse --json-events output. */
+export function events(stdout: string): Array<Record<string, unknown> & { type: string }> {
+  return stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, unknown> & { type: string });
+}
