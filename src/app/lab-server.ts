@@ -14,6 +14,7 @@ import type { ContainerSpec, Engine } from "../adapters/docker/engine.ts";
 import type { DataMount, ProvisionedStorage, StorageProvider } from "../adapters/storage/types.ts";
 import type { Endpoint, Probe } from "../adapters/mysql/probe.ts";
 import type { DisposableStack } from "./disposables.ts";
+import { startFailureTail } from "../core/config/startlog.ts";
 
 export const DATADIR = "/var/lib/mysql";
 export const SOCKET_DIR = "/run/mysqld";
@@ -171,12 +172,13 @@ export class LabServer {
       });
     } catch (e) {
       if (e instanceof CancelledError) throw e;
-      const tail = (await engine.logs(id, 30).catch(() => "")).split("\n").filter(Boolean);
-      const opt = findOffendingOption(tail);
+      const log = await engine.logs(id, 400).catch(() => "");
+      const tail = startFailureTail(log, 30);
+      const opt = tail.refused?.option;
       throw new TwinbenchError(`server "${this.init.id}" (image ${this.init.imageTag}) failed to start: ${(e as Error).message}`, {
         code: "SERVER_START_FAILED",
         hint: opt ? `the server refused option "${opt}": fix or remove it in the scenario's config (see \`twinbench config render\`)` : "read the log tail above",
-        details: ["last lines of the server's error log:", ...tail.map((l) => (opt && l.includes(opt) ? `>> ${l}` : `   ${l}`))],
+        details: ["last lines of the server's error log:", ...tail.lines],
         cause: e,
       });
     }
@@ -279,13 +281,4 @@ export class LabServer {
         return { networkMode: this.networkName, mounts: [], host: this.containerName };
     }
   }
-}
-
-/** Find the option a server names when it refuses to start ("unknown variable 'x=y'", "unknown option '--x'"). */
-export function findOffendingOption(lines: string[]): string | undefined {
-  for (const l of lines) {
-    const m = /unknown (?:variable|option) '(?:--)?([a-zA-Z0-9_-]+)/.exec(l) ?? /Incorrect value .* for (?:variable|option) '?([a-zA-Z0-9_-]+)/.exec(l);
-    if (m) return m[1];
-  }
-  return undefined;
 }

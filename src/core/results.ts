@@ -139,4 +139,8 @@ export interface RunManifest {
   /** What the lab did, for reproducibility: snapshot restores, restarts, pauses. */
   actions?: Array<{ at: string; server?: string; action: string; detail?: string }>;
   timings?: Record<string, number>;
+  /** Sharded over hosts whose facts differ (`--force`): one line per differing fact. */
+  hostsMixed?: string[];
+  /** Hosts lost during a multi-host run, by id. */
+  hostFailures?: Array<{ host: string; message: string }>;
 }

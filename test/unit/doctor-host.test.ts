@@ -48,6 +48,8 @@ interface World {
   postinstStartsEngine?: boolean;
   /** dockerd never comes up. */
   engineNeverStarts?: boolean;
+  /** dockerd died with this exit code. */
+  daemonExit?: number;
   files: Set<string>;
   calls: string[];
   spawned: string[];
@@ -100,6 +102,7 @@ function deps(w: World): DoctorDeps {
       async readText(p) {
         if (p === "/etc/os-release") return w.osRelease;
         if (p === "/proc/1/comm") return `${w.pid1}\n`;
+        if (p === "/var/log/twinbench-dockerd.log") return "level=info msg=starting\nfailed to start daemon: iptables failed: Permission denied\n";
         return null;
       },
       async exists(p) {
@@ -117,6 +120,7 @@ function deps(w: World): DoctorDeps {
     async spawnDetached(cmd, args, logFile) {
       w.spawned.push(`${[cmd, ...args].join(" ")} > ${logFile}`);
       pendingStart = w.startsAfterProbes ?? 0;
+      return { exited: () => w.daemonExit ?? null };
     },
     async sleep(ms) {
       w.clock += ms;
@@ -224,6 +228,15 @@ describe("fixHost", () => {
     expect(e.code).toBe("ENGINE_START_TIMEOUT");
     expect(e.message).toMatch(/did not answer on unix:\/\/\/var\/run\/docker.sock within 60000 ms/);
     expect(e.hint).toMatch(/twinbench-dockerd\.log/);
+  });
+
+  it("dockerd that exits early fails at once with the log tail", async () => {
+    const w = world({ engineUp: false, engineNeverStarts: true, daemonExit: 1 });
+    const e = (await fixHost(deps(w)).catch((x: unknown) => x)) as TwinbenchError;
+    expect(e.code).toBe("ENGINE_START_FAILED");
+    expect(e.message).toBe("dockerd exited (exit code 1) before the engine answered on unix:///var/run/docker.sock");
+    expect(e.details).toEqual(["level=info msg=starting", "failed to start daemon: iptables failed: Permission denied"]);
+    expect(w.clock).toBe(0);
   });
 
   it("a failing apt-get names the command and shows its output", async () => {

@@ -40,6 +40,12 @@ export interface HostFs {
   freeBytes(p: string): Promise<DiskFacts>;
 }
 
+/** A process started by spawnDetached: we can still see whether it died early. */
+export interface DetachedProcess {
+  /** null while running; else its exit code, or the signal that ended it. */
+  exited(): number | string | null;
+}
+
 export interface DoctorDeps {
   runner: Runner;
   engine: EngineProbe;
@@ -47,7 +53,7 @@ export interface DoctorDeps {
   env: Record<string, string | undefined>;
   isRoot: boolean;
   /** Start a long-lived process detached from us, stdout/stderr appended to logFile. */
-  spawnDetached(cmd: string, args: string[], logFile: string): Promise<void>;
+  spawnDetached(cmd: string, args: string[], logFile: string): Promise<DetachedProcess>;
   sleep(ms: number): Promise<void>;
   now(): number;
   /** Results directory whose disk is checked (default ./results). */
@@ -141,7 +147,7 @@ export function createHostFs(env: Record<string, string | undefined> = process.e
   };
 }
 
-export async function spawnDetachedDefault(cmd: string, args: string[], logFile: string): Promise<void> {
+export async function spawnDetachedDefault(cmd: string, args: string[], logFile: string): Promise<DetachedProcess> {
   const fd = openSync(logFile, "a");
   try {
     // dockerd finds containerd, runc and iptables on PATH; non-login root shells may lack the sbin directories.
@@ -153,7 +159,12 @@ export async function spawnDetachedDefault(cmd: string, args: string[], logFile:
         reject(new TwinbenchError(`could not start \`${formatCommand(cmd, args)}\`: ${e.message}`, { code: "ENGINE_START_FAILED", hint: `see ${logFile}`, cause: e })),
       );
     });
+    let ended: number | string | null = null;
+    child.once("exit", (code, signal) => {
+      ended = code ?? signal ?? "unknown";
+    });
     child.unref();
+    return { exited: () => ended };
   } finally {
     closeSync(fd);
   }
@@ -296,15 +307,27 @@ export async function fixHost(deps: DoctorDeps): Promise<FixOutcome> {
     );
   }
   const done: string[] = [];
+  const state: FixState = {};
   for (const action of plan.actions) {
-    const did = await executeAction(deps, action);
+    const did = await executeAction(deps, action, state);
     if (did) done.push(did);
   }
   const after = await runDoctor(deps);
   return { plan, done, after };
 }
 
-async function executeAction(deps: DoctorDeps, a: FixAction): Promise<string | null> {
+interface FixState {
+  /** The dockerd we started, if any, with its log file. */
+  daemon?: { process: DetachedProcess; logFile: string };
+}
+
+async function logTail(deps: DoctorDeps, file: string | undefined): Promise<string[]> {
+  if (!file) return [];
+  const text = await deps.fs.readText(file);
+  return (text ?? "").trim().split("\n").filter((l) => l.length > 0).slice(-10);
+}
+
+async function executeAction(deps: DoctorDeps, a: FixAction, state: FixState): Promise<string | null> {
   const { runner } = deps;
   switch (a.kind) {
     case "apt-update": {
@@ -335,7 +358,7 @@ async function executeAction(deps: DoctorDeps, a: FixAction): Promise<string | n
       if (a.via === "systemctl") {
         await checked(runner, "systemctl", ["start", "docker"], undefined, "ENGINE_START_FAILED", "see `journalctl -u docker`");
       } else {
-        await deps.spawnDetached("dockerd", [], a.logFile);
+        state.daemon = { process: await deps.spawnDetached("dockerd", [], a.logFile), logFile: a.logFile };
       }
       return describeAction(a);
     }
@@ -347,10 +370,19 @@ async function executeAction(deps: DoctorDeps, a: FixAction): Promise<string | n
         const r = await deps.engine.probe();
         if (r.answers) return describeAction(a);
         last = r.error;
+        const ended = state.daemon?.process.exited() ?? null;
+        if (ended !== null) {
+          throw new TwinbenchError(`dockerd exited (${typeof ended === "number" ? `exit code ${ended}` : ended}) before the engine answered on ${a.endpoint}`, {
+            code: "ENGINE_START_FAILED",
+            hint: `the last lines of ${state.daemon!.logFile} are above; dockerd needs root, iptables and cgroups (inside a container: --privileged)`,
+            details: await logTail(deps, state.daemon!.logFile),
+          });
+        }
         if (deps.now() >= deadline) {
           throw new TwinbenchError(`the Docker engine did not answer on ${a.endpoint} within ${a.timeoutMs} ms (last error: ${last})`, {
             code: "ENGINE_START_TIMEOUT",
             hint: `see ${DOCKERD_LOG} (or \`journalctl -u docker\`) for why dockerd did not come up`,
+            details: await logTail(deps, state.daemon?.logFile),
           });
         }
         await deps.sleep(500);

@@ -82,6 +82,7 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
         const summary = await runScenario(
           { ...deps, writeReports: undefined },
           { scenario, neutralCnf, outDir: join(dir, "run"), identityOnly: true, signal: ac.signal, onEvent: (e) => {
+            if (e.type === "plan-ready") ctx.err(`config diff: run ${e.runId}`);
             if (e.type === "server-ready" || e.type === "server-failed" || e.type === "image-ready") {
               const l = plainLine(e);
               if (l) ctx.err(l);
