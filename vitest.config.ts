@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+    globalSetup: ["test/global-setup.ts"],
     // Integration tests share one Docker engine and two cores: run files one at a time.
     fileParallelism: false,
     testTimeout: 20_000,

@@ -88,3 +88,29 @@ export async function pingEngine(engine: Engine, spec: HostSpec, timeoutMs = 15_
     clearTimeout(timer);
   }
 }
+
+/** Where runs remember their hosts (id → URL, TLS file paths), so that `clean --host ID` can reach one later. */
+export function knownHostsFile(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TWINBENCH_HOSTS_FILE ?? "/var/lib/twinbench/hosts.json";
+}
+
+export async function readKnownHosts(file = knownHostsFile()): Promise<Record<string, HostSpec>> {
+  const { readFile } = await import("node:fs/promises");
+  try {
+    const v = JSON.parse(await readFile(file, "utf8")) as Record<string, HostSpec>;
+    return v && typeof v === "object" ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+export async function rememberHosts(hosts: readonly HostSpec[], file = knownHostsFile()): Promise<void> {
+  const { mkdir, writeFile, rename } = await import("node:fs/promises");
+  const { dirname } = await import("node:path");
+  const all = await readKnownHosts(file);
+  for (const h of hosts) all[h.id] = h;
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, JSON.stringify(all, null, 2) + "\n");
+  await rename(tmp, file);
+}

@@ -18,6 +18,8 @@ import { buildRunReport } from "../../core/report/model.ts";
 import { renderText } from "../../core/report/text.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps, loadScenarioForRun } from "./shared.ts";
+import { cleanHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
+import { hostsOverride } from "../../core/hosts/url.ts";
 
 export interface RunCliOptions {
   out?: string;
@@ -30,6 +32,10 @@ export interface RunCliOptions {
   wipeDevices?: boolean;
   imageMode?: string;
   readyTimeout?: string;
+  /** Several hosts (src/cli/commands/run-hosts.ts). */
+  host?: string[];
+  imageTransfer?: string;
+  force?: boolean;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -49,6 +55,9 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .option("--wipe-devices", "allow raid0 on devices that hold a filesystem signature")
     .option("--image-mode <mode>", "auto | debian | official")
     .option("--ready-timeout <seconds>", "server readiness deadline", "180")
+    .option("--host <id=url>", "run on this Docker engine (repeatable; replaces the scenario's hosts:)", collect, [])
+    .option("--image-transfer <how>", "images on other hosts: send (build once, stream over the API) | build (each host builds)", "send")
+    .option("--force", "shard over hosts whose facts differ (the report says the hosts were mixed)")
     .action(async (file: string, o: RunCliOptions) => {
       ctx.exitCode = await runCommand(ctx, file, o);
     });
@@ -57,7 +66,12 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .command("clean")
     .description("remove every Docker resource twinbench made, and undo storage left by killed runs")
     .option("--run <id>", "only that run's resources")
-    .action(async (o: { run?: string }) => {
+    .option("--host <id[=url]>", "clean that host's engine instead (repeatable; URL remembered from its last run)", collect, [])
+    .action(async (o: { run?: string; host: string[] }) => {
+      if (o.host.length > 0) {
+        ctx.exitCode = await cleanHostsCommand(ctx, o.host, o.run);
+        return;
+      }
       const deps = await loadDeps(ctx, {});
       const r = await cleanResources(deps.engine, { runId: o.run, storage: deps.storage });
       ctx.out(`removed ${r.containers.length} containers, ${r.networks.length} networks, ${r.volumes.length} volumes`);
@@ -85,10 +99,11 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     scenarioFile = manifest.scenarioFile;
     overrides = manifest.overrides;
   } else {
-    const loaded = await loadScenarioForRun(ctx, file, o.set);
+    const loaded = await loadScenarioForRun(ctx, file, [...hostsOverride(o.host ?? []), ...o.set]);
     scenario = loaded.scenario;
     for (const w of loaded.warnings) ctx.err(`warning: ${w}`);
     outDir = "";
+    if (wantsHosts(scenario, o)) return runHostsCommand(ctx, { scenario, scenarioFile, overrides }, o);
   }
   const runId = newRunId(new Date());
   if (!o.resume) outDir = resolve(o.out ?? join("results", runId));

@@ -91,3 +91,12 @@ export function resolveHosts(scenarioHosts: readonly HostSpec[] | undefined, fla
   }
   return hosts;
 }
+
+/**
+ * `--host` flags as a `--set hosts=[...]` override, applied before validation (so `shard: true` sees its hosts).
+ * Empty when there are no flags. TLS material for such hosts: DOCKER_CERT_PATH, or `--set hosts.N.tls=...`.
+ */
+export function hostsOverride(flags: readonly string[]): string[] {
+  if (flags.length === 0) return [];
+  return [`hosts=${JSON.stringify(flags.map(parseHostFlag))}`];
+}

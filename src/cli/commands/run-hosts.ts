@@ -1,0 +1,162 @@
+/**
+ * `twinbench run` over several hosts (`hosts:` in the scenario or `--host ID=URL`): connect every engine, give
+ * each its own adapters, hand over to app/hosts.ts, print the host-vs-host report. And `clean --host ID`.
+ * Plain progress lines only (prefixed with the host id); --json-events adds a `host` field to every event.
+ */
+import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { InputError } from "../../core/errors.ts";
+import type { RunEvent } from "../../core/events.ts";
+import type { HostSpec, Scenario } from "../../core/scenario/schema.ts";
+import { parseHostFlag, resolveHosts } from "../../core/hosts/url.ts";
+import { newRunId } from "../../app/run.ts";
+import { runHosts, hostRunId, type HostsEvent, type HostTarget, type ImageTransfer } from "../../app/hosts.ts";
+import { cleanResources } from "../../app/clean.ts";
+import { connectEngine, readKnownHosts, rememberHosts } from "../../adapters/docker/connect.ts";
+import { dockerImageOps } from "../../adapters/images/transfer.ts";
+import { writeReports } from "../../adapters/report-files.ts";
+import { plainLine } from "../plain.ts";
+import type { CliContext } from "../context.ts";
+import { loadDeps } from "./shared.ts";
+import { selfContainerId, type RunCliOptions } from "./run.ts";
+
+export interface HostsCliOptions {
+  host?: string[];
+  imageTransfer?: string;
+  force?: boolean;
+}
+
+/** Whether `run` goes through the multi-host orchestration. */
+export function wantsHosts(scenario: Scenario, o: HostsCliOptions): boolean {
+  return (o.host?.length ?? 0) > 0 || (scenario.hosts?.length ?? 0) > 0;
+}
+
+export function parseImageTransfer(v: string | undefined): ImageTransfer {
+  if (v === undefined || v === "send" || v === "build") return v ?? "send";
+  throw new InputError(`--image-transfer ${v}: expected build or send`, { code: "IMAGE_TRANSFER_INVALID", hint: "send: build once, stream it to every host; build: every host builds its own" });
+}
+
+export async function runHostsCommand(
+  ctx: CliContext,
+  loaded: { scenario: Scenario; scenarioFile?: string; overrides: string[] },
+  o: RunCliOptions & HostsCliOptions,
+): Promise<0 | 1 | 2 | 130> {
+  if (o.resume) throw new InputError("--resume is not supported for multi-host runs", { code: "HOSTS_RESUME", hint: "resume one host's folder (DIR/hosts/<id>) without --host, or start a new run" });
+  const transfer = parseImageTransfer(o.imageTransfer);
+  const specs: HostSpec[] = resolveHosts(loaded.scenario.hosts, o.host ?? []);
+  const scenario: Scenario = { ...loaded.scenario, hosts: specs };
+  const runId = newRunId(new Date());
+  const outDir = resolve(o.out ?? join("results", runId));
+  const neutralPath = scenario.config.base;
+  if (!existsSync(neutralPath)) throw new InputError(`config.base ${neutralPath} does not exist`, { code: "CONFIG_BASE_MISSING", hint: "run from the repository root, or give config.base as a path that exists" });
+  const neutralCnf = await readFile(neutralPath, "utf8");
+
+  const hosts: HostTarget[] = [];
+  for (const spec of specs) {
+    const engine = connectEngine(spec);
+    const deps = await loadDeps({ ...ctx, engine: () => engine }, { imageMode: o.imageMode ?? scenario.imageMode });
+    hosts.push({ spec, engine, deps });
+  }
+  await rememberHosts(specs).catch((e) => ctx.err(`warning: could not record the hosts for \`clean --host\`: ${(e as Error).message}`));
+  // Sweep what earlier runs whose process is gone left on each host (unreachable hosts are reported by the run).
+  for (const h of hosts) {
+    const swept = await cleanResources(h.engine, { orphansOnly: true }).catch(() => undefined);
+    const n = swept ? swept.containers.length + swept.networks.length + swept.volumes.length : 0;
+    if (n > 0) ctx.err(`notice: host ${h.spec.id}: removed ${n} resources left by earlier runs whose process is gone`);
+  }
+
+  const ac = new AbortController();
+  let sigints = 0;
+  const onSigint = () => {
+    sigints++;
+    if (sigints === 1) {
+      ac.abort();
+      ctx.err("cancelling every host: stopping sysbench and cleaning up (Ctrl-C again to force)...");
+    } else {
+      ctx.err("forced: removing this run's resources on every host and exiting");
+      void Promise.allSettled(hosts.flatMap((h) => [1, 2, 3].map((p) => cleanResources(h.engine, { runId: hostRunId(runId, h.spec.id, p) })))).finally(() => process.exit(130));
+    }
+  };
+  const onSigterm = () => ac.abort();
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
+
+  const sink = (host: string | undefined, e: RunEvent | HostsEvent) => {
+    if (o.jsonEvents) return ctx.out(JSON.stringify({ ...e, ...(host ? { host } : {}) }));
+    const line = e.type === "hosts" ? `${e.level === "info" ? "" : `${e.level}: `}${e.message}` : plainLine(e);
+    if (line === undefined) return;
+    const prefix = host ? `[${host}] ` : "";
+    const out = e.type === "hosts" && e.level !== "info" ? ctx.err : ctx.out;
+    for (const l of line.split("\n")) out(prefix + l);
+  };
+  if (o.tui && ctx.isTTY && !o.jsonEvents) ctx.err("note: several hosts: plain progress lines instead of the terminal UI");
+
+  try {
+    const summary = await runHosts(
+      { hosts, images: dockerImageOps, writeReports: (dir) => writeReports(dir) },
+      {
+        scenario,
+        scenarioFile: loaded.scenarioFile,
+        overrides: loaded.overrides,
+        neutralCnf,
+        outDir,
+        runId,
+        imageTransfer: transfer,
+        force: o.force,
+        failFast: o.failFast,
+        strict: o.strict,
+        wipeDevices: o.wipeDevices,
+        readyTimeoutMs: Number(o.readyTimeout ?? 180) * 1000,
+        signal: ac.signal,
+        onEvent: sink,
+        selfContainerId,
+      },
+    );
+    if (!o.jsonEvents) {
+      ctx.out("");
+      ctx.out(summary.reportText.trimEnd());
+      ctx.out(`\nresults: ${summary.dir}  (host report: ${summary.reportFile}${summary.mergedDir ? `, merged report: ${join(summary.mergedDir, "report.html")}` : ""})`);
+    }
+    return summary.exitCode;
+  } finally {
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
+  }
+}
+
+/** `twinbench clean --host ID[=URL]`: remove twinbench's resources on that host (URL from the last run that used it). */
+export async function cleanHostsCommand(ctx: CliContext, flags: string[], runId?: string): Promise<0 | 1> {
+  const known = await readKnownHosts();
+  let failed = false;
+  for (const f of flags) {
+    const spec: HostSpec | undefined = f.includes("=") ? parseHostFlag(f) : known[f];
+    if (!spec)
+      throw new InputError(`clean --host ${f}: no engine URL known for host "${f}"`, {
+        code: "HOST_UNKNOWN",
+        hint: `give it as --host ${f}=URL (known hosts: ${Object.keys(known).join(", ") || "none"})`,
+      });
+    const engine = connectEngine(spec);
+    try {
+      await engine.ping();
+    } catch (e) {
+      ctx.err(`host ${spec.id}: unreachable (${spec.engine}): ${(e as Error).message}`);
+      failed = true;
+      continue;
+    }
+    // A multi-host run labels each host's resources with its own run id (<run>-<host>, <run>-<host>-pN).
+    const ids = runId ? [runId, ...[1, 2, 3, 4].map((p) => hostRunId(runId, spec.id, p))] : [undefined];
+    const r = { containers: [] as string[], networks: [] as string[], volumes: [] as string[], failed: [] as string[] };
+    for (const id of ids) {
+      const x = await cleanResources(engine, { runId: id });
+      r.containers.push(...x.containers);
+      r.networks.push(...x.networks);
+      r.volumes.push(...x.volumes);
+      r.failed.push(...x.failed);
+    }
+    ctx.out(`host ${spec.id}: removed ${r.containers.length} containers, ${r.networks.length} networks, ${r.volumes.length} volumes`);
+    for (const x of r.failed) ctx.err(`host ${spec.id}: could not remove ${x}`);
+    if (r.failed.length) failed = true;
+  }
+  return failed ? 1 : 0;
+}

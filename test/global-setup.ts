@@ -1,0 +1,37 @@
+/**
+ * vitest global set-up: whatever the integration tests need on a fresh machine, installed once before any test.
+ * - a Docker engine (`twinbench doctor --fix`: apt-get docker.io etc., start dockerd; never touches a running one)
+ * - Chromium (HTML report test) and tmux (TUI test), from Debian, when missing and we are root on Debian
+ * - the four pinned images (Debian-built mode here: no registry), built once, cache hits afterwards
+ * Set TWINBENCH_TEST_UNIT_ONLY=1 to skip all of it (unit tests need none of it).
+ */
+import { execa } from "execa";
+import { existsSync } from "node:fs";
+
+export default async function setup(): Promise<void> {
+  if (process.env.TWINBENCH_TEST_UNIT_ONLY === "1") return;
+  const { ensureHost } = await import("../src/cli/commands/doctor.ts");
+  await ensureHost({ out: (l) => console.log(`[setup] ${l}`), fix: true });
+
+  const missing = [
+    ["chromium", "/usr/bin/chromium"],
+    ["tmux", "/usr/bin/tmux"],
+  ].filter(([, bin]) => !existsSync(bin!)).map(([pkg]) => pkg!);
+  if (missing.length > 0 && process.getuid?.() === 0 && existsSync("/usr/bin/apt-get")) {
+    console.log(`[setup] installing ${missing.join(", ")} from Debian`);
+    await execa("apt-get", ["update", "-qq"], { stdio: "inherit" });
+    await execa("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { stdio: "inherit", env: { DEBIAN_FRONTEND: "noninteractive" } });
+  }
+
+  const Docker = (await import("dockerode")).default;
+  const { ensureImages, loadLock } = await import("../src/adapters/images/index.ts");
+  const lock = await loadLock();
+  const t0 = Date.now();
+  const built = await ensureImages(new Docker(), Object.keys(lock.images), {
+    lock,
+    onProgress: (ev) => {
+      if (ev.step && !ev.line) console.log(`[setup] image ${ev.image}: ${ev.step}`);
+    },
+  });
+  console.log(`[setup] images ready in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${built.map((b) => `${b.tag}${b.cacheHit ? " (cached)" : ""}`).join(", ")}`);
+}
