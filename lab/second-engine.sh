@@ -50,7 +50,12 @@ start() {
   if ! ip link show "$BRIDGE" >/dev/null 2>&1; then
     ip link add "$BRIDGE" type bridge
   fi
-  ip addr show dev "$BRIDGE" | grep -q "inet ${BRIDGE_CIDR%/*}/" || ip addr add "$BRIDGE_CIDR" dev "$BRIDGE"
+  local addrs
+  addrs=$(ip -4 addr show dev "$BRIDGE")
+  case "$addrs" in
+    *"inet ${BRIDGE_CIDR%/*}/"*) ;;
+    *) ip addr add "$BRIDGE_CIDR" dev "$BRIDGE" ;;
+  esac
   ip link set "$BRIDGE" up
   mkdir -p "$DATA_ROOT" "$EXEC_ROOT" "$(dirname "$LOG")"
   # setsid: the daemon outlives this script and is not in the caller's process group (no Ctrl-C from the caller).
@@ -104,7 +109,7 @@ stop() {
   fi
   rm -f "$SOCK" "$PIDFILE"
   # Mounts the daemon left under its roots (overlay, netns) would keep the data root busy.
-  grep -oE " ($EXEC_ROOT|$DATA_ROOT)[^ ]*" /proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
+  { grep -oE " ($EXEC_ROOT|$DATA_ROOT)[^ ]*" /proc/mounts || true; } | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
   if ip link show "$BRIDGE" >/dev/null 2>&1; then ip link del "$BRIDGE"; fi
   echo "$NAME: stopped"
 }

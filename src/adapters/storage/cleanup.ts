@@ -4,6 +4,8 @@
  */
 import type Docker from "dockerode";
 import { rm, rmdir, unlink } from "node:fs/promises";
+import { dirname } from "node:path";
+import { MOUNT_ROOT } from "../../core/storage/plan.ts";
 import type { Runner } from "../host/runner.ts";
 import { formatCommand } from "../host/runner.ts";
 import { planCleanup, type CleanupOp, type Observed, type StorageStateRecord } from "../../core/storage/state.ts";
@@ -116,6 +118,8 @@ async function execute(deps: CleanupDeps, a: CleanupOp): Promise<void> {
         const code = (e as NodeJS.ErrnoException).code;
         if (code !== "ENOENT" && code !== "ENOTEMPTY" && code !== "EEXIST") throw e;
       }
+      // The per-run folder above a mount point (<mnt>/<run>/<server>) goes too once its last server's is gone.
+      if (dirname(dirname(a.path)) === MOUNT_ROOT) await rmdir(dirname(a.path)).catch(() => undefined);
       return;
     case "rm-tree":
       await rm(a.path, { recursive: true, force: true });

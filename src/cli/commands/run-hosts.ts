@@ -15,7 +15,9 @@ import { runHosts, hostRunId, type HostsEvent, type HostTarget, type ImageTransf
 import { cleanResources } from "../../app/clean.ts";
 import { connectEngine, readKnownHosts, rememberHosts } from "../../adapters/docker/connect.ts";
 import { dockerImageOps } from "../../adapters/images/transfer.ts";
-import { writeReports } from "../../adapters/report-files.ts";
+import { readResultsFolder, writeReports } from "../../adapters/report-files.ts";
+import { buildRunReport } from "../../core/report/model.ts";
+import { renderText } from "../../core/report/text.ts";
 import { plainLine } from "../plain.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
@@ -115,6 +117,10 @@ export async function runHostsCommand(
     );
     if (!o.jsonEvents) {
       ctx.out("");
+      if (summary.mergedDir) {
+        const folder = await readResultsFolder(summary.mergedDir).catch(() => undefined);
+        if (folder) ctx.out(renderText(buildRunReport(folder.manifest, folder.cells)).trimEnd() + "\n");
+      }
       ctx.out(summary.reportText.trimEnd());
       ctx.out(`\nresults: ${summary.dir}  (host report: ${summary.reportFile}${summary.mergedDir ? `, merged report: ${join(summary.mergedDir, "report.html")}` : ""})`);
     }

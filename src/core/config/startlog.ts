@@ -50,5 +50,10 @@ export function startFailureTail(log: string, n = 30): { lines: string[]; refuse
   const names = refused ? [refused.option, refused.option.replace(/_/g, "-")] : [];
   const lines = tail.map((l) => (names.some((x) => l.includes(x)) ? `>> ${l}` : `   ${l}`));
   if (refused && !tail.includes(refused.line)) lines.unshift(`>> ${refused.line}`, "   …");
+  else if (!refused) {
+    // Servers print their real reason ([ERROR] lines) before pages of usage text: bring those forward.
+    const errors = all.slice(0, -n).filter((l) => /\[ERROR\]|^ERROR|\bFATAL\b/.test(l)).slice(-10);
+    if (errors.length > 0) lines.unshift(...errors.map((l) => `>> ${l}`), "   …");
+  }
   return refused ? { lines, refused } : { lines };
 }

@@ -71,12 +71,37 @@ export function compareHosts(runs: readonly HostRun[], opts: { metric?: Metric; 
       }
       for (const d of factDifferences(a, b, ids)) {
         if (d.scope.startsWith("host ")) continue; // host facts: the side-by-side table below has them all
+        if (d.field === "storage details") {
+          const diff = storageDetailsDiff(d.base, d.new);
+          if (diff) serverFacts.push({ scope: d.scope, field: d.field, values: { [base.id]: diff[0], [other.id]: diff[1] } });
+          continue;
+        }
         serverFacts.push({ scope: d.scope, field: d.field, values: { [base.id]: d.base, [other.id]: d.new } });
       }
     }
   }
   const facts = hostFactRows(withData.map((r) => hostFactsOf(r)).filter((h): h is HostFacts => h !== undefined));
   return { hosts: [...runs], tables, facts, serverFacts, differences, notes: opts.notes ?? [] };
+}
+
+/** Storage details name each host's own volume and mount point: those differ by construction, so they are dropped. */
+export const PER_HOST_DETAILS = new Set(["volume", "mountpoint", "measuredBy", "dir", "source"]);
+
+function storageDetailsDiff(a: string | null, b: string | null): [string, string] | undefined {
+  const parse = (s: string | null): Record<string, unknown> => {
+    try {
+      return s ? (JSON.parse(s) as Record<string, unknown>) : {};
+    } catch {
+      return { value: s };
+    }
+  };
+  const pa = parse(a);
+  const pb = parse(b);
+  const keys = [...new Set([...Object.keys(pa), ...Object.keys(pb)])].filter((k) => !PER_HOST_DETAILS.has(k)).sort();
+  const differ = keys.filter((k) => JSON.stringify(pa[k]) !== JSON.stringify(pb[k]));
+  if (differ.length === 0) return undefined;
+  const show = (o: Record<string, unknown>) => differ.map((k) => `${k}=${o[k] === undefined ? "(unset)" : String(o[k])}`).join(", ");
+  return [show(pa), show(pb)];
 }
 
 function hostFactsOf(r: HostRun): HostFacts | undefined {
