@@ -31,11 +31,12 @@ export function hms(s: number): string {
 export function transportTable(rows: readonly TransportRow[], transports: readonly string[]): Table {
   return {
     header: ["test / threads", ...transports.map((t) => `${t} q/s (vs best)`)],
+    // q/s: median over rounds; %: paired ratio (median over rounds of q/s ÷ the best transport's q/s that round).
     rows: rows.map((r) => [
       `${r.test} / ${r.threads}`,
       ...transports.map((t) => {
         const c = r.cells.find((x) => x.transport === t);
-        return c?.medianQps == null ? "-" : `${f0(c.medianQps)} (${c.ratioToBest!.toFixed(1)}%)`;
+        return c?.medianQps == null ? "-" : `${f0(c.medianQps)} (${f1(c.pairedRatio ?? c.ratioToBest)}%)`;
       }),
     ]),
   };

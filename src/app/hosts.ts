@@ -52,6 +52,10 @@ export interface HostsDeps {
   runOne?: (deps: RunDeps, opts: RunOptions) => Promise<RunSummary>;
   /** Ping deadline per host. */
   pingTimeoutMs?: number;
+  /** How often a running host's engine is pinged (3 misses in a row: the host is lost). Default 2000 ms. */
+  watchEveryMs?: number;
+  /** After a host is lost, how long its run gets to unwind by itself. Default 30 s. */
+  lostGraceMs?: number;
   now?: () => Date;
 }
 
@@ -95,15 +99,105 @@ export function hostRunId(runId: string, host: string, pass = 1): string {
   return pass === 1 ? `${runId}-${host}` : `${runId}-${host}-p${pass}`;
 }
 
-/** An engine whose facts() returns the given (probed) facts; everything else goes to the real engine. */
-function withFacts(engine: Engine, facts: HostFacts): Engine {
-  return new Proxy(engine, {
+/**
+ * Watches one host's engine during its run. A dead engine can leave API calls hanging for ever (a `wait` whose
+ * connection drops never settles), so once the engine stops answering pings every call through the guarded engine
+ * rejects with HOST_LOST, in-flight ones included, and runScenario unwinds (its teardown's calls fail fast too).
+ */
+export class HostGuard {
+  lost: TwinbenchError | undefined;
+  private rejectLost!: (e: TwinbenchError) => void;
+  private readonly lostPromise: Promise<never>;
+  private timer: NodeJS.Timeout | undefined;
+  constructor(readonly hostId: string) {
+    this.lostPromise = new Promise<never>((_, rej) => (this.rejectLost = rej));
+    this.lostPromise.catch(() => undefined);
+  }
+  declareLost(why: string): void {
+    if (this.lost) return;
+    this.lost = new TwinbenchError(`host "${this.hostId}" was lost: ${why}`, {
+      code: "HOST_LOST",
+      hint: `check the engine on host ${this.hostId}; then \`twinbench clean --host ${this.hostId}\` removes what the run left there`,
+    });
+    this.rejectLost(this.lost);
+  }
+  /** Ping every `everyMs`; `misses` failures in a row declare the host lost. */
+  watch(ping: () => Promise<void>, opts: { everyMs?: number; misses?: number; timeoutMs?: number } = {}): void {
+    const every = opts.everyMs ?? 2000;
+    const misses = opts.misses ?? 3;
+    let failed = 0;
+    let busy = false;
+    this.timer = setInterval(() => {
+      if (busy || this.lost) return;
+      busy = true;
+      withDeadline(ping(), opts.timeoutMs ?? 5000, () => new Error(`no answer within ${(opts.timeoutMs ?? 5000) / 1000} s`))
+        .then(
+          () => (failed = 0),
+          (e: unknown) => {
+            failed++;
+            if (failed >= misses) this.declareLost(`its engine stopped answering (${misses} pings in a row failed; last: ${msg(e)})`);
+          },
+        )
+        .finally(() => (busy = false));
+    }, every);
+    this.timer.unref();
+  }
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+  /**
+   * Settles like `p`, unless the host is lost first: then `p` gets `graceMs` to unwind by itself (its teardown
+   * writes the results folder) before this rejects with HOST_LOST.
+   */
+  orLost<T>(p: Promise<T>, graceMs: number): Promise<T> {
+    p.catch(() => undefined);
+    const lostThenGrace = this.lostPromise.catch(async (e: unknown) => {
+      let t: NodeJS.Timeout | undefined;
+      await Promise.race([p.then(() => undefined, () => undefined), new Promise((r) => (t = setTimeout(r, graceMs)))]);
+      clearTimeout(t);
+      throw e;
+    });
+    return Promise.race([p, lostThenGrace]);
+  }
+  /** Race a call against the loss of the host. */
+  guard<T>(p: Promise<T>): Promise<T> {
+    if (this.lost) {
+      p.catch(() => undefined);
+      return Promise.reject(this.lost);
+    }
+    return Promise.race([p, this.lostPromise]);
+  }
+}
+
+/** Connection-level failures: the engine is gone, not the request wrong. */
+function isConnectionError(e: unknown): boolean {
+  const code = (e as { code?: string } | null)?.code ?? (e as { cause?: { code?: string } } | null)?.cause?.code;
+  return ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOENT", "EHOSTUNREACH", "ENETUNREACH", "HOST_LOST"].includes(code ?? "") || /socket hang up/.test(msg(e));
+}
+
+/**
+ * The engine a host's run sees: facts() answers the probed facts; every call is raced against the host's loss;
+ * kill() (fired and forgotten inside run()) never rejects on a dead connection. Methods run with the proxy as
+ * `this`, so the engine's own internal calls are guarded too.
+ */
+export function guardedEngine(engine: Engine, facts: HostFacts, guard?: HostGuard): Engine {
+  const proxy: Engine = new Proxy(engine, {
     get(target, prop) {
       if (prop === "facts") return async () => facts;
       const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      if (typeof v !== "function") return v;
+      const fn = v as (...a: unknown[]) => unknown;
+      return (...args: unknown[]) => {
+        const r = fn.apply(proxy, args);
+        if (!(r instanceof Promise)) return r;
+        const g = guard ? guard.guard(r) : r;
+        if (prop === "kill") return g.catch((e: unknown) => (isConnectionError(e) ? undefined : Promise.reject(e)));
+        return g;
+      };
     },
   });
+  return proxy;
 }
 
 async function withDeadline<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
@@ -231,7 +325,6 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
     live().map(async (s) => {
       try {
         s.facts = await probeFacts(s, loadTag);
-        s.engine = withFacts(s.t.engine, s.facts);
       } catch (e) {
         lose(s, "unreachable", `reading host facts: ${msg(e)}`);
       }
@@ -274,10 +367,12 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
   const parts: Array<{ host: string; folder: string }> = [];
   const runOn = async (s: HostState, folder: string, runId: string, filter: (c: Cell) => boolean): Promise<void> => {
     const id = s.t.spec.id;
-    const hostDeps: RunDeps = { ...s.t.deps, engine: s.engine, ensureImage: (name) => ensureOn(s, name) };
+    const guard = new HostGuard(id);
+    guard.watch(() => s.t.engine.ping(), { everyMs: deps.watchEveryMs });
+    const hostDeps: RunDeps = { ...s.t.deps, engine: guardedEngine(s.t.engine, s.facts!, guard), ensureImage: (name) => ensureOn(s, name) };
     parts.push({ host: id, folder });
     try {
-      const r = await runOne(hostDeps, {
+      const r = await guard.orLost(runOne(hostDeps, {
         ...opts,
         scenario,
         outDir: join(dir, "hosts", folder),
@@ -287,7 +382,7 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
         cellFilter: filter,
         onEvent: (e) => opts.onEvent?.(id, e),
         selfContainerId: opts.selfContainerId ? await opts.selfContainerId(s.t.engine).catch(() => undefined) : undefined,
-      });
+      }), deps.lostGraceMs ?? 30_000);
       if (s.run.status === "running" || s.run.status === "ok") s.run.status = r.status;
       s.run.dir = join("hosts", id);
       if (r.status === "cancelled") s.alive = false;
@@ -297,9 +392,11 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
         s.alive = false;
         return;
       }
-      const reachable = await withDeadline(s.t.engine.ping(), 5000, () => new Error("timeout")).then(() => true, () => false);
+      const reachable = !guard.lost && (await withDeadline(s.t.engine.ping(), 5000, () => new Error("timeout")).then(() => true, () => false));
       s.run.dir = join("hosts", id);
-      lose(s, reachable ? "failed" : "unreachable", reachable ? msg(e) : `its engine (${s.run.engine}) stopped answering during the run: ${msg(e)}`);
+      lose(s, reachable ? "failed" : "unreachable", reachable ? msg(e) : `its engine (${s.run.engine}) stopped answering during the run: ${msg(guard.lost ?? e).replace(/^host "[^"]*" was lost: /, "")}`);
+    } finally {
+      guard.stop();
     }
   };
   await Promise.all(live().map((s) => runOn(s, s.t.spec.id, hostRunId(opts.runId, s.t.spec.id), (c) => c.host === s.t.spec.id)));

@@ -34,10 +34,18 @@ describe("transportRows / defaultTransportVerdict", () => {
     expect(rows[0]!.best).toBe(best);
     const top = rows[0]!.cells.find((c) => c.transport === best)!;
     expect(top.ratioToBest).toBe(100);
-    const v = defaultTransportVerdict(rows, "socket", ["socket", "loopback", "bridge"], 3);
+    const v = defaultTransportVerdict(samples(data as Record<string, number[]>), rows, "socket", ["socket", "loopback", "bridge"], 3);
     expect(v.within).toBe(within);
     expect(v.worstRatio).toBeCloseTo(worst, 6);
     expect(v.shortRows.length).toBe(within ? 0 : 1);
+  });
+
+  it("paired ratio: per round against the best, so load that moves between rounds cancels", () => {
+    // Round 2 runs at half speed for everyone: medians mislead less than the paired ratio.
+    const rows = transportRows(samples({ socket: [100, 50, 100], loopback: [102, 51, 102] }), T);
+    const socket = rows[0]!.cells.find((c) => c.transport === "socket")!;
+    expect(rows[0]!.best).toBe("loopback");
+    expect(socket.pairedRatio).toBeCloseTo((100 / 102) * 100, 9);
   });
 
   it("keeps one row per (test, threads) in first-seen order and ignores transports with no sample", () => {

@@ -20,8 +20,12 @@ export interface TransportSample {
 export interface TransportRow {
   test: string;
   threads: number;
-  /** Per transport (in the order given): median q/s over rounds, its ratio to the best median in %, and n. */
-  cells: Array<{ transport: string; medianQps: number | null; ratioToBest: number | null; n: number; cvPct: number | null }>;
+  /**
+   * Per transport (in the order given): median q/s over rounds, its ratio to the best median in %, n, and the
+   * paired ratio: median over rounds of q/s ÷ the best transport's q/s in the same round (robust to load that
+   * changes between rounds).
+   */
+  cells: Array<{ transport: string; medianQps: number | null; ratioToBest: number | null; pairedRatio: number | null; n: number; cvPct: number | null }>;
   best: string | null;
 }
 
@@ -48,6 +52,17 @@ export function transportRows(samples: readonly TransportSample[], transports: r
     });
     const bestMed = Math.max(0, ...meds.map((m) => m.med ?? 0));
     const best = bestMed > 0 ? meds.find((m) => m.med === bestMed)!.transport : null;
+    const inRound = (t: string, round: number) => samples.find((s) => s.test === test && s.threads === threads && s.transport === t && s.round === round && s.qps > 0)?.qps;
+    const paired = (t: string): number | null => {
+      if (!best) return null;
+      const rs: number[] = [];
+      for (const round of new Set(samples.filter((s) => s.test === test && s.threads === threads).map((s) => s.round))) {
+        const a = inRound(t, round);
+        const b = inRound(best, round);
+        if (a && b) rs.push((a / b) * 100);
+      }
+      return rs.length ? median(rs) : null;
+    };
     return {
       test,
       threads,
@@ -56,6 +71,7 @@ export function transportRows(samples: readonly TransportSample[], transports: r
         transport: m.transport,
         medianQps: m.med,
         ratioToBest: m.med !== null && bestMed > 0 ? (m.med / bestMed) * 100 : null,
+        pairedRatio: paired(m.transport),
         n: m.xs.length,
         cvPct: m.xs.length >= 2 ? (stddev(m.xs) / mean(m.xs)) * 100 : null,
       })),
@@ -63,16 +79,31 @@ export function transportRows(samples: readonly TransportSample[], transports: r
   });
 }
 
-/** Is the default transport within `tolerancePct` of the best of the candidate (container) transports in every row? */
-export function defaultTransportVerdict(rows: readonly TransportRow[], def: string, candidates: readonly string[], tolerancePct = 3): DefaultVerdict {
+/**
+ * Is the default transport within `tolerancePct` of the best candidate (container) transport in every row? The
+ * comparison is paired: per round, default q/s ÷ that transport's q/s, median over rounds.
+ */
+export function defaultTransportVerdict(
+  samples: readonly TransportSample[],
+  rows: readonly TransportRow[],
+  def: string,
+  candidates: readonly string[],
+  tolerancePct = 3,
+): DefaultVerdict {
   const ratios: number[] = [];
   const shortRows: DefaultVerdict["shortRows"] = [];
   for (const r of rows) {
     const cand = r.cells.filter((c) => candidates.includes(c.transport) && c.medianQps !== null);
-    const d = cand.find((c) => c.transport === def);
-    if (!d || d.medianQps === null || cand.length === 0) continue;
+    if (!cand.some((c) => c.transport === def)) continue;
     const top = cand.reduce((a, b) => ((b.medianQps ?? 0) > (a.medianQps ?? 0) ? b : a));
-    const ratio = (d.medianQps / top.medianQps!) * 100;
+    const of = (t: string) => samples.filter((s) => s.test === r.test && s.threads === r.threads && s.transport === t && s.qps > 0);
+    const per: number[] = [];
+    for (const d of of(def)) {
+      const b = of(top.transport).find((s) => s.round === d.round);
+      if (b) per.push((d.qps / b.qps) * 100);
+    }
+    if (per.length === 0) continue;
+    const ratio = median(per);
     ratios.push(ratio);
     if (ratio < 100 - tolerancePct) shortRows.push({ test: r.test, threads: r.threads, ratio, best: top.transport });
   }
