@@ -115,7 +115,7 @@ export class HostGuard {
   }
   declareLost(why: string): void {
     if (this.lost) return;
-    this.lost = new TwinbenchError(`host "${this.hostId}" was lost: ${why}`, {
+    this.lost = new TwinbenchError(`host "${this.hostId}" was lost: its engine stopped answering (${why})`, {
       code: "HOST_LOST",
       hint: `check the engine on host ${this.hostId}; then \`twinbench clean --host ${this.hostId}\` removes what the run left there`,
     });
@@ -135,7 +135,7 @@ export class HostGuard {
           () => (failed = 0),
           (e: unknown) => {
             failed++;
-            if (failed >= misses) this.declareLost(`its engine stopped answering (${misses} pings in a row failed; last: ${msg(e)})`);
+            if (failed >= misses) this.declareLost(`${misses} pings in a row failed, the last with: ${msg(e).replace(/^no Docker engine answers for host "[^"]*": /, "")}`);
           },
         )
         .finally(() => (busy = false));
@@ -394,7 +394,7 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
       }
       const reachable = !guard.lost && (await withDeadline(s.t.engine.ping(), 5000, () => new Error("timeout")).then(() => true, () => false));
       s.run.dir = join("hosts", id);
-      lose(s, reachable ? "failed" : "unreachable", reachable ? msg(e) : `its engine (${s.run.engine}) stopped answering during the run: ${msg(guard.lost ?? e).replace(/^host "[^"]*" was lost: /, "")}`);
+      lose(s, reachable ? "failed" : "unreachable", reachable ? msg(e) : `its engine (${s.run.engine}) stopped answering during the run (${guard.lost ? msg(guard.lost).replace(/^.*stopped answering \((.*)\)$/s, "$1") : msg(e)})`);
     } finally {
       guard.stop();
     }
