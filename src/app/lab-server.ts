@@ -216,11 +216,23 @@ export class LabServer {
     return this.start(signal);
   }
 
-  async pause(): Promise<void> {
-    if (this.containerId && !this.paused) {
-      await this.engine.pause(this.containerId);
-      this.paused = true;
+  /**
+   * Freeze the idle server (cgroup freezer) so its background work does not run during another server's cell.
+   * Best effort: the freezer can refuse while tasks sit in uninterruptible I/O; it is retried, and `false` means
+   * the server stays running (the caller records that).
+   */
+  async pause(): Promise<boolean> {
+    if (!this.containerId || this.paused) return true;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await this.engine.pause(this.containerId);
+        this.paused = true;
+        return true;
+      } catch {
+        await new Promise((r) => setTimeout(r, 1000));
+      }
     }
+    return false;
   }
   async unpause(): Promise<void> {
     if (this.containerId && this.paused) {

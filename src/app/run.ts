@@ -18,7 +18,7 @@ import { planRun, isWriteTest } from "../core/plan/plan.ts";
 import { renderConfig } from "../core/config/render.ts";
 import { mustMatch } from "../core/config/mustmatch.ts";
 import { scenarioFingerprint } from "../core/plan/fingerprint.ts";
-import type { Engine } from "../adapters/docker/engine.ts";
+import { engineError, type Engine } from "../adapters/docker/engine.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
 import { ResultsStore } from "../adapters/results/store.ts";
 import { mysql2Probe, type Probe } from "../adapters/mysql/probe.ts";
@@ -194,6 +194,8 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   let status: RunSummary["status"] = "ok";
   let fatal: unknown;
   let loadImage: ImageInfo | undefined;
+  const pausedOnce = new Set<string>();
+  const pauseFailed = new Set<string>();
 
   const phase = (p: Phase, extra: Partial<Extract<RunEvent, { type: "phase" }>> = {}) => emit({ type: "phase", at: at(), phase: p, ...extra });
   const throwIfAborted = () => {
@@ -319,8 +321,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
         phase("prewarm", { server: spec.id });
         await time("prewarm", () => sysbenchCommand(server, "oltp_common", "prewarm", 1, "prewarm"));
       }
-      await server.pause();
-      action("pause", spec.id, "idle servers are frozen (docker pause) while another server is measured");
+      await pauseIdle(server);
     }
     manifest.servers = manifests;
 
@@ -355,7 +356,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     for (const cell of opts.identityOnly ? [] : todo) {
       throwIfAborted();
       const server = servers.get(cell.server)!;
-      for (const other of servers.values()) if (other !== server) await other.pause();
+      for (const other of servers.values()) if (other !== server) await pauseIdle(other);
       await server.unpause();
 
       // Fresh data for write tests when asked: restore the post-prepare snapshot before each new write test.
@@ -437,10 +438,33 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
 
   const exitCode: RunSummary["exitCode"] = status === "ok" ? 0 : status === "cancelled" ? 130 : 1;
   emit({ type: "run-finished", at: at(), status, dir: store.dir, exitCode, cellsOk, cellsFailed, message: fatal instanceof Error ? fatal.message : undefined });
-  if (fatal && !(fatal instanceof CancelledError)) throw fatal;
+  if (fatal && !(fatal instanceof CancelledError)) {
+    // Engine refusals (docker-modem errors carry statusCode) are the lab's failures, not bugs: say what was refused.
+    if (!(fatal instanceof TwinbenchError) && typeof fatal === "object" && fatal !== null && "statusCode" in fatal)
+      throw engineError("the Docker engine refused a request", fatal, `the run was torn down; results so far are in ${store.dir}`);
+    throw fatal;
+  }
   return { status, exitCode, dir: store.dir, runId, cellsOk, cellsFailed };
 
   // ---- helpers (closures over the run) ----
+
+  /** Freeze an idle server; when the freezer refuses, say so once per server and carry on with it running. */
+  async function pauseIdle(server: LabServer): Promise<void> {
+    const wasPaused = server.paused;
+    if (await server.pause()) {
+      if (!wasPaused && !pausedOnce.has(server.id)) {
+        pausedOnce.add(server.id);
+        action("pause", server.id, "idle servers are frozen (docker pause) while another server is measured");
+      }
+      return;
+    }
+    if (!pauseFailed.has(server.id)) {
+      pauseFailed.add(server.id);
+      const msg = `could not freeze idle server ${server.id} (the cgroup freezer refused, e.g. tasks in uninterruptible I/O); it keeps running while other servers are measured`;
+      action("pause-failed", server.id, msg);
+      emit({ type: "warning", at: at(), message: msg });
+    }
+  }
 
   /** After a failure: when the server died, keep its log and restart it from the current data dir. */
   async function recoverIfDead(server: LabServer, cell: Cell): Promise<boolean> {
