@@ -79,16 +79,9 @@ export async function readResultsFolder(dir: string): Promise<ResultsFolder> {
 }
 
 /** Write a file so that a reader never sees it half-written: temp file beside it, then rename. */
-export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  const tmp = join(dirname(path), `.${path.split("/").pop()}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-  try {
-    await writeFile(tmp, content, "utf8");
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
-}
+/** Temp file, fsync, rename: one implementation for the whole results folder. */
+export { writeFileAtomic } from "./results/store.ts";
+import { writeFileAtomic } from "./results/store.ts";
 
 let chartJsCache: string | undefined;
 

@@ -1,0 +1,222 @@
+/**
+ * Drives app/hosts.ts through fakes (engines, image ops, the per-host run engine): no Docker. Checks images sent
+ * to every host, the parity refusal, the sharding rule and --force, a host lost mid-run (its cells go to the
+ * survivor, one merged folder) and an unreachable host in a host comparison (partial).
+ */
+import { describe, expect, it } from "vitest";
+import { mkdtemp, readFile, readdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runHosts, HostGuard, guardedEngine, type HostTarget } from "../../src/app/hosts.ts";
+import type { RunDeps, RunOptions, RunSummary } from "../../src/app/run.ts";
+import type { ContainerSpec, Engine, RunResult } from "../../src/adapters/docker/engine.ts";
+import type { ImageOps } from "../../src/adapters/images/transfer.ts";
+import { ResultsStore } from "../../src/adapters/results/store.ts";
+import { ScenarioSchema, type Scenario } from "../../src/core/scenario/schema.ts";
+import { planRun } from "../../src/core/plan/plan.ts";
+import { parseSysbench } from "../../src/core/sysbench/parse.ts";
+import type { HostFacts, RunManifest } from "../../src/core/results.ts";
+
+const okLog = readFileSync(new URL("../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
+
+class FakeHostEngine {
+  readonly docker = {} as never;
+  alive = true;
+  runs: ContainerSpec[] = [];
+  volumes = new Set<string>();
+  constructor(
+    readonly hostId: string,
+    public info: Partial<HostFacts> = {},
+    public dpkg = "libc6=2.36-9\nmysql-server=9.7.4-2\n",
+  ) {}
+  async ping() {
+    if (!this.alive) throw Object.assign(new Error(`connect ECONNREFUSED (${this.hostId})`), { code: "ECONNREFUSED" });
+  }
+  async facts(): Promise<HostFacts> {
+    await this.ping();
+    return { id: this.hostId, kernel: "6.1.0", os: "Debian 12", cpus: 2, memoryBytes: 2 ** 34, dockerVersion: "20.10", storageDriver: "overlay2", cgroupVersion: "1", ...this.info };
+  }
+  async createVolume(name: string) {
+    this.volumes.add(name);
+    return name;
+  }
+  async removeVolume(name: string) {
+    this.volumes.delete(name);
+  }
+  async run(spec: ContainerSpec): Promise<RunResult> {
+    await this.ping();
+    this.runs.push(spec);
+    const output = spec.entrypoint?.[0] === "dpkg-query" ? this.dpkg : "kernel=6.1.0\narch=x86_64\nnproc=2\ncpu=AMD EPYC\nvolfs=ext4\nvolopts=rw,relatime\n";
+    return { exitCode: 0, output, timedOut: false, cancelled: false };
+  }
+  async kill() {
+    await this.ping();
+  }
+  async listLabelled() {
+    return { containers: [], networks: [], volumes: [] };
+  }
+}
+
+const asEngine = (e: FakeHostEngine) => e as unknown as Engine;
+
+function fakeImages(labels: (host: string) => Record<string, string> = () => ({ "twinbench.content-hash": "c0ffee", "twinbench.package-version": "9.7.4-2" })) {
+  const present = new Map<string, Set<string>>();
+  const sent: string[] = [];
+  const ops: ImageOps = {
+    async inspect(engine, ref) {
+      return present.get(engine.hostId)?.has(ref) ? { id: `sha256:${ref.length}`, labels: labels(engine.hostId) } : undefined;
+    },
+    async send(from, to, ref) {
+      sent.push(`${ref} ${from.hostId}->${to.hostId}`);
+      present.set(to.hostId, new Set([...(present.get(to.hostId) ?? []), ref]));
+      return { bytes: 1 << 20, seconds: 0.1 };
+    },
+  };
+  return { ops, present, sent };
+}
+
+function target(e: FakeHostEngine, images: ReturnType<typeof fakeImages>): HostTarget {
+  const deps = {
+    engine: asEngine(e),
+    storage: {} as never,
+    async ensureImage(name: string) {
+      const tag = `twinbench/${name}:abc`;
+      images.present.set(e.hostId, new Set([...(images.present.get(e.hostId) ?? []), tag]));
+      return { name, tag, id: `sha256:${tag.length}`, family: name.startsWith("sysbench") ? ("sysbench" as const) : ("mysql" as const), version: "9.7", packageVersion: "9.7.4-2" };
+    },
+  } as RunDeps;
+  return { spec: { id: e.hostId, engine: e.hostId === "a" ? "unix:///a.sock" : `tcp://${e.hostId}:2375` }, engine: asEngine(e), deps };
+}
+
+/** A run engine that writes a results folder with an ok record for each accepted cell; `die` loses the host after n cells. */
+function fakeRunOne(calls: string[], die: Record<string, { engine: FakeHostEngine; after: number }> = {}) {
+  return async (deps: RunDeps, opts: RunOptions): Promise<RunSummary> => {
+    const host = deps.engine.hostId;
+    calls.push(`${host} ${opts.outDir.split("/hosts/")[1]}`);
+    const plan = planRun(opts.scenario);
+    const store = await ResultsStore.create(opts.outDir);
+    const manifest: RunManifest = { runId: opts.runId!, twinbenchVersion: "0", scenario: opts.scenario, overrides: [], cells: plan.cells, estimateSeconds: 1, hosts: [await deps.engine.facts()], servers: [], startedAt: "2026-01-01T00:00:00Z", status: "running" };
+    await store.writeManifest(manifest);
+    let n = 0;
+    for (const c of plan.cells.filter((x) => opts.cellFilter?.(x) ?? true)) {
+      const d = die[host];
+      if (d && n >= d.after) {
+        d.engine.alive = false;
+        await deps.engine.run({ name: "x", image: "y", labels: {} }, {}); // hangs or throws like a dead engine
+      }
+      await store.appendCell({ key: c.key, server: c.server, test: c.test, threads: c.threads, repeat: c.repeat, phase: "measure", status: "ok", metrics: parseSysbench(okLog), raw: `raw/${c.server}/${c.test}.log`, startedAt: "t", endedAt: "t", host: c.host });
+      await store.writeRaw(`${c.server}/${c.test}.log`, "log");
+      n++;
+    }
+    await store.writeManifest({ ...manifest, status: "ok", endedAt: "2026-01-01T00:01:00Z" });
+    return { status: "ok", exitCode: 0, dir: opts.outDir, runId: opts.runId!, cellsOk: n, cellsFailed: 0 };
+  };
+}
+
+const scenario = (extra: Record<string, unknown>): Scenario =>
+  ScenarioSchema.parse({
+    name: "t",
+    servers: [{ id: "mariadb", image: "mariadb-11.8" }, { id: "mysql", image: "mysql-9.7" }],
+    workload: { tests: ["oltp_point_select", "oltp_read_only"], threads: [1], duration: "2s", repeats: 2 },
+    hosts: [{ id: "a", engine: "unix:///a.sock" }, { id: "b", engine: "tcp://b:2375" }],
+    ...extra,
+  });
+
+const baseOpts = async (s: Scenario) => ({ scenario: s, neutralCnf: "", outDir: join(await mkdtemp(join(tmpdir(), "tb-hosts-")), "run"), runId: "r1" });
+
+describe("runHosts", () => {
+  it("compare: hosts: images sent once per host, parity checked, one folder per host, the host report", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const images = fakeImages();
+    const calls: string[] = [];
+    const opts = await baseOpts(scenario({ servers: [{ id: "mysql", image: "mysql-9.7" }], compare: "hosts" }));
+    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne(calls) }, opts);
+    expect(r.status).toBe("ok");
+    expect(images.sent.sort()).toEqual(["twinbench/mysql-9.7:abc a->b", "twinbench/sysbench-1.0:abc a->b"]);
+    expect(calls.sort()).toEqual(["a a", "b b"]);
+    expect((await readdir(join(opts.outDir, "hosts"))).sort()).toEqual(["a", "b"]);
+    const md = await readFile(join(opts.outDir, "report-hosts.md"), "utf8");
+    expect(md).toContain("## mysql: host a / host b");
+    expect(r.reportText).toContain("(mysql@a q/s / mysql@b q/s * 100)");
+    // probes and package checks ran on both hosts; their volumes are gone
+    expect(b.runs.map((x) => x.entrypoint?.[0])).toEqual(["sh", "dpkg-query", "dpkg-query"]);
+    expect(b.volumes.size).toBe(0);
+    expect(b.runs.every((x) => x.labels["twinbench.host"] === "b" && x.labels["twinbench.run"] === "r1-b")).toBe(true);
+  });
+
+  it("refuses to compare when a pinned image differs between hosts, before any run", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b", {}, "libc6=2.36-10\nmysql-server=9.7.4-2\n")];
+    const images = fakeImages();
+    const calls: string[] = [];
+    await expect(runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne(calls) }, await baseOpts(scenario({ compare: "hosts" })))).rejects.toMatchObject({
+      code: "IMAGE_PARITY",
+      problems: expect.arrayContaining(["mariadb-11.8 package libc6: a=2.36-9, b=2.36-10"]),
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it("shard: refuses unlike hosts, --force runs and says the hosts were mixed", async () => {
+    const mk = () => [new FakeHostEngine("a"), new FakeHostEngine("b", { kernel: "6.2.0" })] as const;
+    const images = fakeImages();
+    const [a, b] = mk();
+    await expect(runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) }, await baseOpts(scenario({ shard: true })))).rejects.toMatchObject({ code: "HOSTS_DIFFER" });
+    const [a2, b2] = mk();
+    const opts = await baseOpts(scenario({ shard: true }));
+    const r = await runHosts({ hosts: [target(a2, images), target(b2, images)], images: images.ops, runOne: fakeRunOne([]) }, { ...opts, force: true });
+    expect(r.status).toBe("ok");
+    const m = JSON.parse(await readFile(join(opts.outDir, "run.json"), "utf8")) as RunManifest;
+    expect(m.hostsMixed).toEqual(["kernel: a=6.1.0, b=6.2.0"]);
+    expect(await readFile(join(opts.outDir, "report-hosts.md"), "utf8")).toContain("MIXED HOSTS");
+  });
+
+  it("shard: a host lost mid-run is reported by id, its remaining cells go to the survivor, one merged folder", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const images = fakeImages();
+    const calls: string[] = [];
+    const opts = await baseOpts(scenario({ shard: true }));
+    const plan = planRun(opts.scenario);
+    const r = await runHosts(
+      { hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne(calls, { b: { engine: b, after: 1 } }), watchEveryMs: 10, lostGraceMs: 50 },
+      opts,
+    );
+    expect(calls).toEqual(expect.arrayContaining(["a a", "b b", "a a.pass2"]));
+    expect(r.hosts.find((h) => h.id === "b")).toMatchObject({ status: "unreachable", error: expect.stringContaining("stopped answering") });
+    const cells = (await readFile(join(opts.outDir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { key: string; host: string; raw: string });
+    expect(cells.map((c) => c.key).sort()).toEqual(plan.cells.map((c) => c.key).sort());
+    const moved = cells.filter((c) => c.key.startsWith("b/") && c.host === "a");
+    expect(moved.length).toBe(plan.cells.filter((c) => c.host === "b").length - 1);
+    expect(moved.every((c) => c.raw.startsWith("raw/a.pass2/"))).toBe(true);
+    const m = JSON.parse(await readFile(join(opts.outDir, "run.json"), "utf8")) as RunManifest;
+    expect(m.status).toBe("ok");
+    expect(m.hostFailures?.[0]?.host).toBe("b");
+    expect(r.reportText).toContain("host b was lost");
+  });
+
+  it("compare: hosts with an unreachable host: named by id, the run ends partial", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    b.alive = false;
+    const images = fakeImages();
+    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]), pingTimeoutMs: 100 }, await baseOpts(scenario({ compare: "hosts" })));
+    expect(r.status).toBe("partial");
+    expect(r.exitCode).toBe(1);
+    expect(r.reportText).toContain("host b (tcp://b:2375): unreachable");
+  });
+});
+
+describe("HostGuard", () => {
+  it("a lost host rejects calls in flight and new ones; kill never rejects on a dead connection", async () => {
+    const e = new FakeHostEngine("b");
+    const guard = new HostGuard("b");
+    const g = guardedEngine(asEngine(e), { id: "b", kernel: "x" }, guard);
+    expect(await g.facts()).toEqual({ id: "b", kernel: "x" });
+    const hanging = g.createVolume("v").then(() => new Promise(() => undefined));
+    const inFlight = guard.guard(hanging as Promise<unknown>);
+    guard.declareLost("test");
+    await expect(inFlight).rejects.toMatchObject({ code: "HOST_LOST" });
+    await expect(g.ping()).rejects.toMatchObject({ code: "HOST_LOST", message: expect.stringContaining('host "b" was lost') });
+    e.alive = false;
+    const free = guardedEngine(asEngine(e), { id: "b" });
+    await expect(free.kill("x")).resolves.toBeUndefined();
+  });
+});
