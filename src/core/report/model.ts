@@ -69,7 +69,7 @@ export function formatBytes(n: number | undefined): string {
 export function describeStorage(s: StorageFacts | undefined, fallbackKind?: string): string {
   if (!s) return fallbackKind ?? "unknown";
   const parts: string[] = [s.kind];
-  if (s.raidLevel) parts.push(`${s.raidLevel}`);
+  if (s.raidLevel && s.raidLevel !== s.kind) parts.push(`${s.raidLevel}`);
   if (s.members?.length) parts.push(`${s.members.length} members${s.loopBacked ? " (loop-backed)" : ""}`);
   if (s.chunk) parts.push(`chunk ${s.chunk}`);
   if (s.fsType && s.fsType !== s.kind) parts.push(s.fsType);
