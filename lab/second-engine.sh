@@ -9,13 +9,16 @@
 #
 # It has its own --data-root, --exec-root, --pidfile and socket, --iptables=false --ip-masq=false, and its own
 # bridge (created here first). Never --bridge=none: a daemon started with it deletes the host's docker0, which
-# breaks the first engine. Address pools are kept away from the first engine's (172.17/16, 172.18+ and 192.168/…).
+# breaks the first engine. Never --default-address-pool either: dockerd 20.10 then deletes the interface named
+# docker0 on every restart (it "clears the stale bridge network" and, when address pools are configured without
+# live-restore, calls removeDefaultBridgeInterface(), whatever --bridge says). This was seen on this machine too.
+# User networks on this engine take subnets from the default pools; dockerd skips subnets that already have a route
+# on the host, i.e. those the first engine uses. As a safety net, start puts back a docker0 that vanished.
 set -euo pipefail
 
 NAME=${TB_ENGINE2_NAME:-tb-dockerd2}
 BRIDGE=${TB_ENGINE2_BRIDGE:-tbbr2}
 BRIDGE_CIDR=${TB_ENGINE2_BRIDGE_CIDR:-10.222.0.1/24}
-POOL=${TB_ENGINE2_POOL:-10.223.0.0/16}
 ADDR=${TB_ENGINE2_ADDR:-127.0.0.2:2375}
 DATA_ROOT=${TB_ENGINE2_DATA_ROOT:-/var/lib/$NAME}
 EXEC_ROOT=/run/$NAME
@@ -27,11 +30,19 @@ d2() { docker -H "unix://$SOCK" "$@"; }
 
 answers() { [ -S "$SOCK" ] && d2 version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 
+# A live (not zombie) process.
+alive() {
+  local pid=$1 state
+  [ -n "$pid" ] && [ -r "/proc/$pid/stat" ] || return 1
+  state=$(sed -E 's/^[0-9]+ \(.*\) ([A-Za-z]).*/\1/' "/proc/$pid/stat" 2>/dev/null) || return 1
+  [ "$state" != "Z" ] && [ "$state" != "X" ]
+}
+
 daemon_pid() {
   [ -f "$PIDFILE" ] || return 1
   local pid
   pid=$(cat "$PIDFILE")
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  alive "$pid" && echo "$pid"
 }
 
 containerd_pid() {
@@ -39,7 +50,20 @@ containerd_pid() {
   [ -f "$f" ] || return 1
   local pid
   pid=$(cat "$f")
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  alive "$pid" && echo "$pid"
+}
+
+# The first engine's bridge, as it is before this engine starts (name, address), to put it back if it vanishes.
+DOCKER0_CIDR=""
+remember_docker0() {
+  DOCKER0_CIDR=$(ip -4 -o addr show dev docker0 2>/dev/null | awk '{ print $4; exit }') || true
+}
+guard_docker0() {
+  [ -n "$DOCKER0_CIDR" ] || return 0
+  if ! ip link show docker0 >/dev/null 2>&1; then
+    echo "$NAME: WARNING: docker0 vanished while this engine started; recreating it ($DOCKER0_CIDR)" >&2
+    ip link add docker0 type bridge && ip addr add "$DOCKER0_CIDR" dev docker0 && ip link set docker0 up
+  fi
 }
 
 start() {
@@ -58,6 +82,13 @@ start() {
   esac
   ip link set "$BRIDGE" up
   mkdir -p "$DATA_ROOT" "$EXEC_ROOT" "$(dirname "$LOG")"
+  # A killed daemon leaves its pid file; dockerd refuses to start while it names a live process.
+  if [ -f "$PIDFILE" ] && ! daemon_pid >/dev/null; then rm -f "$PIDFILE"; fi
+  # Same for its containerd: dockerd takes a zombie (kill -0 works on it) for a live containerd and waits for ever.
+  if [ -f "$EXEC_ROOT/containerd/containerd.pid" ] && ! containerd_pid >/dev/null; then
+    rm -f "$EXEC_ROOT/containerd/containerd.pid" "$EXEC_ROOT/containerd/containerd.sock" "$EXEC_ROOT/containerd/containerd.sock.ttrpc"
+  fi
+  remember_docker0
   # setsid: the daemon outlives this script and is not in the caller's process group (no Ctrl-C from the caller).
   setsid dockerd \
     --data-root "$DATA_ROOT" \
@@ -66,15 +97,16 @@ start() {
     -H "unix://$SOCK" -H "tcp://$ADDR" \
     --iptables=false --ip-masq=false \
     --bridge="$BRIDGE" \
-    --default-address-pool "base=$POOL,size=24" \
     >>"$LOG" 2>&1 </dev/null &
   for _ in $(seq 1 120); do
     if answers; then
+      guard_docker0
       echo "$NAME: running (unix://$SOCK, tcp://$ADDR, data root $DATA_ROOT, bridge $BRIDGE)"
       return 0
     fi
     sleep 0.5
   done
+  guard_docker0
   echo "$NAME: did not answer within 60 s; last log lines ($LOG):" >&2
   tail -n 20 "$LOG" >&2 || true
   return 1
@@ -83,7 +115,7 @@ start() {
 wait_gone() {
   local pid=$1 n=$2
   for _ in $(seq 1 "$n"); do
-    kill -0 "$pid" 2>/dev/null || return 0
+    alive "$pid" || return 0
     sleep 0.5
   done
   return 1
@@ -116,8 +148,8 @@ stop() {
 
 kill_now() {
   local pid cpid
-  if pid=$(daemon_pid); then kill -KILL "$pid"; fi
-  if cpid=$(containerd_pid); then kill -KILL "$cpid"; fi
+  if pid=$(daemon_pid); then kill -KILL "$pid"; wait_gone "$pid" 20 || true; fi
+  if cpid=$(containerd_pid); then kill -KILL "$cpid"; wait_gone "$cpid" 20 || true; fi
   echo "$NAME: killed"
 }
 

@@ -6,7 +6,7 @@
  * Keys — list: ↑↓ select, Enter/p plan, c config, r run, o results, q quit. Text views: ↑↓ PgUp PgDn scroll,
  * Esc/q back (r runs from a scenario's plan or config). Results: ↑↓, Enter shows the report, Esc/q back.
  */
-import React, { useState } from "react";
+import React, { useRef, useState } from "react";
 import { Box, render, Text, useApp, useInput, useStdout } from "ink";
 import { formatError, isTwinbenchError, type ExitCode } from "../core/errors.ts";
 import type { CliContext } from "../cli/context.ts";
@@ -41,10 +41,21 @@ function useSize(fixed?: Size): Size {
 export function SessionApp({ deps, scenarios, initialIndex = 0, message, onChoice, color = true, size }: SessionAppProps) {
   const { exit } = useApp();
   const { width, height } = useSize(size);
-  const [index, setIndex] = useState(Math.min(initialIndex, Math.max(0, scenarios.length - 1)));
-  const [view, setView] = useState<View>({ kind: "list" });
+  // State mirrored in refs: keys that arrive in one chunk ("↓↓p") are handled before React re-renders, and each
+  // must see what the previous one did.
+  const [index, setIndexState] = useState(Math.min(initialIndex, Math.max(0, scenarios.length - 1)));
+  const [view, setViewState] = useState<View>({ kind: "list" });
+  const indexRef = useRef(index);
+  const viewRef = useRef(view);
+  const setIndex = (i: number) => {
+    indexRef.current = i;
+    setIndexState(i);
+  };
+  const setView = (v: View) => {
+    viewRef.current = v;
+    setViewState(v);
+  };
   const [note, setNote] = useState<string | undefined>(message);
-  const selected: ScenarioEntry | undefined = scenarios[index];
   const pageLines = Math.max(3, height - 4);
 
   const choose = (c: SessionChoice) => {
@@ -66,16 +77,18 @@ export function SessionApp({ deps, scenarios, initialIndex = 0, message, onChoic
       (e: unknown) => setView({ kind: "text", title: "results", text: formatError(e), offset: 0, back: { kind: "list" } }),
     );
   };
-  const run = (file: string) => choose({ kind: "run", file, index });
+  const run = (file: string) => choose({ kind: "run", file, index: indexRef.current });
 
   useInput((input, key) => {
     const quit = input === "\x03" || (key.ctrl && input === "c");
     if (quit) return choose({ kind: "quit" });
     setNote(undefined);
+    const view = viewRef.current;
+    const selected: ScenarioEntry | undefined = scenarios[indexRef.current];
     switch (view.kind) {
       case "list":
-        if (key.upArrow) setIndex((i) => Math.max(0, i - 1));
-        else if (key.downArrow) setIndex((i) => Math.min(scenarios.length - 1, i + 1));
+        if (key.upArrow) setIndex(Math.max(0, indexRef.current - 1));
+        else if (key.downArrow) setIndex(Math.min(scenarios.length - 1, indexRef.current + 1));
         else if (input === "q" || key.escape) choose({ kind: "quit" });
         else if (input === "o") openResults();
         else if (selected && (key.return || input === "p")) showText(`plan: ${selected.file}`, () => deps.planText(selected.file), view, selected.file);

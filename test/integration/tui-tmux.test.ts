@@ -98,10 +98,15 @@ describe.skipIf(!haveTmux)("run screen in tmux", () => {
       "--set",
       "workload.tableSize=1000",
     ];
-    const started = await tmux("new-session", "-d", "-s", session, "-x", String(WIDTH), "-y", String(HEIGHT), "-c", repo, "npx", ...argv);
+    // A fixed script writes the exit code to a file (tmux's #{pane_dead_status} is not always filled in); the
+    // command itself comes as separate arguments ("$@"), never through a shell string.
+    const exitFile = join(dirname(outDir), "exit-code");
+    const script = 'out=$1; shift; "$@"; echo "EXIT=$?" > "$out"';
+    const started = await tmux("new-session", "-d", "-s", session, "-x", String(WIDTH), "-y", String(HEIGHT), "-c", repo, "sh", "-c", script, "sh", exitFile, "npx", ...argv);
     expect(started.code, started.stderr).toBe(0);
-    // Keep the pane after the process exits, to read its exit status.
+    // Keep the pane (and its last frame) after the process exits.
     await tmux("set-option", "-t", session, "remain-on-exit", "on");
+    const exited = async () => (await readFile(exitFile, "utf8").catch(() => "")).trim();
 
     // Measurement: the live figures are on screen in two captures, and they differ.
     const [a, b] = await waitFor("two captures of live figures that differ", 600_000, async () => {
@@ -121,15 +126,12 @@ describe.skipIf(!haveTmux)("run screen in tmux", () => {
     await tmux("send-keys", "-t", session, "q");
     const sawCleanup = await waitFor("cleaning up… or the end of the run", 240_000, async () => {
       const p = await capture();
-      return p.includes("cleaning up…") ? "seen" : (await tmux("display-message", "-p", "-t", session, "#{pane_dead}")).stdout.trim() === "1" ? "missed" : null;
+      return p.includes("cleaning up…") ? "seen" : (await exited()) ? "missed" : null;
     });
     expect(sawCleanup).toBe("seen");
-    const dead = await waitFor("the run to exit after q", 240_000, async () => {
-      const s = (await tmux("display-message", "-p", "-t", session, "#{pane_dead} #{pane_dead_status}")).stdout.trim();
-      return s.startsWith("1 ") ? s : null;
-    });
+    const code = await waitFor("the run to exit after q", 240_000, exited);
     const final = await capture();
-    expect(dead, final).toBe("1 130");
+    expect(code, final).toBe("EXIT=130");
     expect(final).toContain("run cancelled");
     expect(final).toContain("exit code 130");
 

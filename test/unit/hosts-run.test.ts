@@ -210,7 +210,7 @@ describe("HostGuard", () => {
     const guard = new HostGuard("b");
     const g = guardedEngine(asEngine(e), { id: "b", kernel: "x" }, guard);
     expect(await g.facts()).toEqual({ id: "b", kernel: "x" });
-    const hanging = g.createVolume("v").then(() => new Promise(() => undefined));
+    const hanging = g.createVolume("v", {}).then(() => new Promise(() => undefined));
     const inFlight = guard.guard(hanging as Promise<unknown>);
     guard.declareLost("test");
     await expect(inFlight).rejects.toMatchObject({ code: "HOST_LOST" });

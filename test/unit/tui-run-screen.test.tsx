@@ -59,18 +59,15 @@ describe("run screen frames, phase by phase", () => {
     const store = createRunStore();
     const r = screen(store);
     feedUntil(store, at);
-    await tick();
-    const frame = plain(r.lastFrame());
-    for (const w of want) expect(frame).toContain(w);
+    for (const w of want) await expect.poll(() => plain(r.lastFrame())).toContain(w);
   });
 
   it("live figures show the latest sample and a sparkline", async () => {
     const store = createRunStore();
     const r = screen(store);
     feedUntil(store, (e) => e.type === "interval" && e.phase === "measure" && e.sample.t === 3);
-    await tick();
-    const line = plain(r.lastFrame()).split("\n").find((l) => l.trimStart().startsWith("qps"))!;
-    expect(line).toMatch(/^ {2}qps +2129\.5 [▁-█]{3}$/);
+    const qpsLine = () => plain(r.lastFrame()).split("\n").find((l) => l.trimStart().startsWith("qps")) ?? "";
+    await expect.poll(qpsLine).toMatch(/^ {2}qps +2129\.5 [▁-█]{3}$/);
   });
 });
 
@@ -145,9 +142,8 @@ describe("keys", () => {
     feedUntil(store, (e) => e.type === "interval" && e.phase === "measure");
     await tick();
     r.stdin.write(key);
-    await tick();
-    expect([c, s]).toEqual([cancels, skips]);
-    if (cancels) expect(plain(r.lastFrame())).toContain("cleaning up… (Ctrl-C again to force)");
+    await expect.poll(() => [c, s]).toEqual([cancels, skips]);
+    if (cancels) await expect.poll(() => plain(r.lastFrame())).toContain("cleaning up… (Ctrl-C again to force)");
   });
 
   it("a second Ctrl-C is passed on too, and shows that it forces", async () => {
@@ -157,11 +153,10 @@ describe("keys", () => {
     feedUntil(store, (e) => e.type === "interval" && e.phase === "measure");
     await tick();
     r.stdin.write("\x03");
-    await tick();
+    await expect.poll(() => c).toBe(1);
     r.stdin.write("\x03");
-    await tick();
-    expect(c).toBe(2);
-    expect(plain(r.lastFrame())).toContain("forcing: removing this run's resources…");
+    await expect.poll(() => c).toBe(2);
+    await expect.poll(() => plain(r.lastFrame())).toContain("forcing: removing this run's resources…");
   });
 
   it("s does nothing once a cancel was asked for", async () => {
@@ -171,9 +166,10 @@ describe("keys", () => {
     feedUntil(store, (e) => e.type === "interval" && e.phase === "measure");
     await tick();
     r.stdin.write("q");
-    await tick();
+    await expect.poll(() => store.get().ui.cancelRequests).toBe(1);
     r.stdin.write("s");
-    await tick();
+    r.stdin.write("d"); // a key after s: once it is handled, s was too
+    await expect.poll(() => store.get().ui.details).toBe(true);
     expect(s).toBe(0);
   });
 
@@ -183,19 +179,17 @@ describe("keys", () => {
     feedUntil(store, (e) => e.type === "cell-finished" && e.cell.key === "mariadb/oltp_read_only/4/1");
     await tick();
     r.stdin.write("d");
-    await tick();
+    await expect.poll(() => plain(r.lastFrame())).toContain("details 5/5: mariadb/oltp_read_only/4/1 (ok)");
     let frame = plain(r.lastFrame());
-    expect(frame).toContain("details 5/5: mariadb/oltp_read_only/4/1 (ok)");
     expect(frame).toContain("qps 7630.40 · tps 476.90");
     expect(frame).toContain("latency ms min 0.31 · avg 8.39 · max 12.50 · p95 10.90");
     expect(frame).toContain("raw log: raw/mariadb/oltp_read_only-t4-r1.log");
     r.stdin.write("\x1b[A"); // up
-    await tick();
-    frame = plain(r.lastFrame());
-    expect(frame).toContain("details 4/5: mysql/oltp_read_only/1/2 (ok)");
+    await expect.poll(() => plain(r.lastFrame())).toContain("details 4/5: mysql/oltp_read_only/1/2 (ok)");
     r.stdin.write("d");
-    await tick();
-    expect(plain(r.lastFrame())).not.toContain("details 4/5");
+    await expect.poll(() => plain(r.lastFrame())).not.toContain("details 4/5");
+    frame = plain(r.lastFrame());
+    expect(frame).toContain("Number of threads");
   });
 });
 

@@ -51,6 +51,7 @@ describe("session screen", () => {
   it.each([
     { name: "Enter shows the plan", keys: ["\r"], want: "plan of scenarios/quick.yaml", call: "plan scenarios/quick.yaml" },
     { name: "p on the second shows its plan", keys: ["\x1b[B", "p"], want: "plan of scenarios/seed.yaml", call: "plan scenarios/seed.yaml" },
+    { name: "keys in one chunk each see the one before", keys: ["\x1b[B\x1b[Bp"], want: "plan of scenarios/bad.yaml", call: "plan scenarios/bad.yaml" },
     { name: "c shows the rendered config", keys: ["c"], want: "innodb_buffer_pool_size=512M", call: "config scenarios/quick.yaml" },
     { name: "o then Enter shows a past report", keys: ["o", "\x1b[B", "\r"], want: "report of results/20250101-000000-aaaa", call: "report results/20250101-000000-aaaa" },
   ])("$name", async ({ keys, want, call }) => {
@@ -60,25 +61,22 @@ describe("session screen", () => {
       r.stdin.write(k);
       await tick();
     }
-    expect(plain(r.lastFrame())).toContain(want);
+    await expect.poll(() => plain(r.lastFrame())).toContain(want);
     expect(deps.calls).toEqual([call]);
   });
 
   it("text views scroll and Esc goes back to the list", async () => {
     const deps = fakeDeps();
     const r = app(deps, await deps.listScenarios());
+    const frame = () => plain(r.lastFrame());
     r.stdin.write("p");
-    await tick();
-    expect(plain(r.lastFrame())).toContain("plan: scenarios/quick.yaml (1-20 of 51)");
+    await expect.poll(frame).toContain("plan: scenarios/quick.yaml (1-20 of 51)");
     r.stdin.write("\x1b[6~"); // PgDn
-    await tick();
-    expect(plain(r.lastFrame())).toContain("(21-40 of 51)");
+    await expect.poll(frame).toContain("(21-40 of 51)");
     r.stdin.write("\x1b[A");
-    await tick();
-    expect(plain(r.lastFrame())).toContain("(20-39 of 51)");
+    await expect.poll(frame).toContain("(20-39 of 51)");
     r.stdin.write("\x1b");
-    await tick();
-    expect(plain(r.lastFrame())).toContain("twinbench · scenarios");
+    await expect.poll(frame).toContain("twinbench · scenarios");
   });
 
   it("a failing dep shows its error in the view", async () => {
@@ -89,8 +87,7 @@ describe("session screen", () => {
     });
     const r = app(deps, await deps.listScenarios());
     r.stdin.write("c");
-    await tick();
-    expect(plain(r.lastFrame())).toContain("render.ts is missing");
+    await expect.poll(() => plain(r.lastFrame())).toContain("render.ts is missing");
   });
 
   it.each([
@@ -105,7 +102,7 @@ describe("session screen", () => {
       r.stdin.write(k);
       await tick();
     }
-    expect(r.choices).toEqual([want]);
+    await expect.poll(() => r.choices).toEqual([want]);
   });
 });
 

@@ -15,6 +15,7 @@ import { runHosts, hostRunId, type HostsEvent, type HostTarget, type ImageTransf
 import { cleanResources } from "../../app/clean.ts";
 import { connectEngine, readKnownHosts, rememberHosts } from "../../adapters/docker/connect.ts";
 import { dockerImageOps } from "../../adapters/images/transfer.ts";
+import { execProbe } from "../../adapters/docker/exec-probe.ts";
 import { readResultsFolder, writeReports } from "../../adapters/report-files.ts";
 import { buildRunReport } from "../../core/report/model.ts";
 import { renderText } from "../../core/report/text.ts";
@@ -58,6 +59,9 @@ export async function runHostsCommand(
   for (const spec of specs) {
     const engine = connectEngine(spec);
     const deps = await loadDeps({ ...ctx, engine: () => engine }, { imageMode: o.imageMode ?? scenario.imageMode });
+    // A server's bridge address routes only from its engine's machine: SQL probes to tcp:// and ssh:// engines go
+    // through `docker exec` (the engine port) instead of a direct connection.
+    if (!spec.engine.startsWith("unix://")) deps.probe = execProbe(engine);
     hosts.push({ spec, engine, deps });
   }
   await rememberHosts(specs).catch((e) => ctx.err(`warning: could not record the hosts for \`clean --host\`: ${(e as Error).message}`));

@@ -88,6 +88,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   let overrides = o.set;
   let outDir: string;
   if (o.resume) {
+    if (o.host?.length) throw new InputError("--resume and --host do not go together", { code: "HOSTS_RESUME", hint: "resume one host's folder (DIR/hosts/<id>) without --host, or start a new multi-host run" });
     outDir = resolve(o.resume);
     let manifest: RunManifest;
     try {
@@ -118,6 +119,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   if (!existsSync(neutralPath)) throw new InputError(`config.base ${neutralPath} does not exist`, { code: "CONFIG_BASE_MISSING", hint: "run from the repository root, or give config.base as a path that exists" });
   const neutralCnf = await readFile(neutralPath, "utf8");
 
+  const useTui = o.tui && ctx.isTTY && !o.jsonEvents;
   const ac = new AbortController();
   const control = new RunControl();
   let sigints = 0;
@@ -125,9 +127,9 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     sigints++;
     if (sigints === 1) {
       ac.abort();
-      ctx.err("cancelling: stopping sysbench and cleaning up (Ctrl-C again to force)...");
+      if (!useTui) ctx.err("cancelling: stopping sysbench and cleaning up (Ctrl-C again to force)...");
     } else {
-      ctx.err("forced: removing this run's resources and exiting");
+      if (!useTui) ctx.err("forced: removing this run's resources and exiting");
       void cleanResources(deps.engine, { runId: currentRunId }).finally(() => process.exit(130));
     }
   };
@@ -136,23 +138,26 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   process.on("SIGTERM", onSigterm);
   let currentRunId = runId;
 
-  const useTui = o.tui && ctx.isTTY && !o.jsonEvents;
   let sink: (e: RunEvent) => void;
   let tuiDone: Promise<void> | undefined;
+  let tuiClose: (() => void) | undefined;
   if (o.jsonEvents) sink = (e) => ctx.out(JSON.stringify(e));
   else if (useTui) {
     const { mountRunScreen } = await import("../../tui/run-screen.tsx");
     const screen = mountRunScreen({ onCancel: onSigint, onSkip: () => control.skipCurrent() });
     sink = screen.dispatch;
     tuiDone = screen.done;
+    tuiClose = screen.close;
   } else
     sink = (e) => {
       if (e.type === "plan-ready") currentRunId = e.runId;
       const l = plainLine(e);
       if (l !== undefined) ctx.out(l);
     };
+  let sawFinished = false;
   const dispatch = (e: RunEvent) => {
     if (e.type === "plan-ready") currentRunId = e.runId;
+    if (e.type === "run-finished") sawFinished = true;
     sink(e);
   };
 
@@ -178,7 +183,11 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   } finally {
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigterm);
-    if (tuiDone) await tuiDone;
+    if (tuiDone) {
+      // A run that threw before run-finished never ends the screen by itself; close() is idempotent.
+      if (!sawFinished) tuiClose?.();
+      await tuiDone;
+    }
   }
   if (!o.jsonEvents && !useTui) {
     try {

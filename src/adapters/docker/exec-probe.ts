@@ -1,0 +1,136 @@
+/**
+ * SQL probes through the engine port, for engines on other machines: the mysql2 probe connects to the server's
+ * bridge address, which only routes from the engine's own host. This one runs the server image's own client
+ * (`mariadb`, else `mysql`) inside the server container with `docker exec`, over TCP to 127.0.0.1 (TCP, not the
+ * socket: the entrypoint's temporary server listens on the socket only, so readiness still means the real server).
+ * The server container is found by its address among the containers labelled twinbench.role=server.
+ */
+import { CancelledError, TwinbenchError } from "../../core/errors.ts";
+import { LABEL } from "../../core/labels.ts";
+import type { Endpoint, Probe, ServerFacts } from "../mysql/probe.ts";
+import type { Engine } from "./engine.ts";
+
+/** Undo `--batch` escapes (\t \n \\ \0). */
+export function unescapeBatch(v: string): string {
+  return v.replace(/\\(.)/g, (_, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c === "0" ? "\0" : c));
+}
+
+const quote = (s: string) => `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+const ident = (s: string) => `\`${s.replace(/`/g, "``")}\``;
+
+export function execProbe(engine: Engine): Probe {
+  const byIp = new Map<string, string>();
+
+  async function refresh(): Promise<void> {
+    byIp.clear();
+    const found = await engine.listLabelled([`${LABEL.role}=server`]);
+    for (const c of found.containers) {
+      const st = await engine.inspect(c.id).catch(() => undefined);
+      for (const ip of Object.values(st?.ips ?? {})) byIp.set(ip, c.id);
+    }
+  }
+
+  async function containerFor(ep: Endpoint): Promise<string> {
+    if (!byIp.has(ep.host)) await refresh();
+    const id = byIp.get(ep.host);
+    if (!id)
+      throw new TwinbenchError(`no twinbench server container with address ${ep.host} on host "${engine.hostId}"`, {
+        code: "SERVER_NOT_FOUND",
+        hint: "the server container is gone; see the server's log in the results folder",
+      });
+    return id;
+  }
+
+  async function sql(ep: Endpoint, statements: string): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+    const argv = [
+      "sh",
+      "-c",
+      'exec "$(command -v mariadb || command -v mysql)" "$@"',
+      "sh",
+      `--user=${ep.user}`,
+      `--password=${ep.password}`,
+      "--host=127.0.0.1",
+      `--port=${ep.port}`,
+      "--protocol=TCP",
+      "--batch",
+      "--skip-column-names",
+      "--connect-timeout=3",
+      "-e",
+      statements,
+    ];
+    let id = await containerFor(ep);
+    try {
+      return await engine.exec(id, argv);
+    } catch (e) {
+      // The server was recreated (restart, snapshot restore): find it again once.
+      await refresh();
+      id = await containerFor(ep);
+      return engine.exec(id, argv);
+    }
+  }
+
+  async function must(ep: Endpoint, statements: string, what: string): Promise<string> {
+    const r = await sql(ep, statements);
+    if (r.exitCode !== 0)
+      throw new TwinbenchError(`${what} on ${ep.host}:${ep.port} (host "${engine.hostId}") failed: ${r.stderr.trim().split("\n").filter((l) => !/Deprecated program name|password on the command line/i.test(l)).join(" | ") || `exit ${r.exitCode}`}`, {
+        code: "SQL_FAILED",
+        hint: "see the server's log in the results folder",
+      });
+    return r.stdout;
+  }
+
+  const waitReady: Probe["waitReady"] = async (ep, opts) => {
+    const start = Date.now();
+    let last = "no attempt";
+    while (Date.now() - start < opts.deadlineMs) {
+      if (opts.signal?.aborted) throw new CancelledError();
+      try {
+        const r = await sql(ep, "SELECT 1");
+        if (r.exitCode === 0 && r.stdout.trim() === "1") return (Date.now() - start) / 1000;
+        last = r.stderr.trim().split("\n").pop() ?? `exit ${r.exitCode}`;
+      } catch (e) {
+        last = (e as Error).message;
+      }
+      if (opts.alive && !(await opts.alive()))
+        throw new TwinbenchError(`server at ${ep.host}:${ep.port} exited before it answered SELECT 1 (last error: ${last})`, { code: "SERVER_EXITED", hint: "see the server's log tail below" });
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new TwinbenchError(`server at ${ep.host}:${ep.port} did not answer SELECT 1 within ${opts.deadlineMs} ms (last error: ${last})`, {
+      code: "SERVER_NOT_READY",
+      hint: "see the server's log tail; a large buffer pool or redo log on slow storage can need a longer --ready-timeout",
+    });
+  };
+
+  const readServerFacts: Probe["readServerFacts"] = async (ep): Promise<ServerFacts> => {
+    const out = await must(ep, "SELECT @@version, @@version_comment; SHOW GLOBAL VARIABLES;", "reading the server's variables");
+    const lines = out.split("\n").filter((l) => l.length > 0);
+    const [version = "", versionComment = ""] = (lines.shift() ?? "").split("\t").map(unescapeBatch);
+    const variables: Record<string, string> = {};
+    for (const l of lines) {
+      const i = l.indexOf("\t");
+      if (i < 0) continue;
+      const v = l.slice(i + 1);
+      variables[unescapeBatch(l.slice(0, i))] = v === "NULL" ? "" : unescapeBatch(v);
+    }
+    return { version, versionComment, variables };
+  };
+
+  const createBenchUser: Probe["createBenchUser"] = async (ep, b) => {
+    const out = await must(
+      ep,
+      [
+        `DROP DATABASE IF EXISTS ${ident(b.db)}`,
+        `CREATE DATABASE ${ident(b.db)} CHARACTER SET ${b.charset} COLLATE ${b.collation}`,
+        `DROP USER IF EXISTS ${quote(b.user)}@'%'`,
+        `CREATE USER ${quote(b.user)}@'%' IDENTIFIED BY ${quote(b.password)}`,
+        `GRANT ALL PRIVILEGES ON ${ident(b.db)}.* TO ${quote(b.user)}@'%'`,
+        `SELECT plugin FROM mysql.user WHERE user = ${quote(b.user)} AND host = '%'`,
+      ].join("; "),
+      "creating the benchmark user",
+    );
+    const plugin = out.trim().split("\n").pop()?.trim();
+    return plugin ? plugin : null;
+  };
+
+  return { waitReady, readServerFacts, createBenchUser };
+}

@@ -1,0 +1,169 @@
+/**
+ * Several hosts against real engines: the local one and a second Docker engine that this test starts on
+ * tcp://127.0.0.2:2375 (lab/second-engine.sh: own --data-root, --exec-root, --pidfile and socket,
+ * --iptables=false --ip-masq=false, its own bridge; never --bridge=none). Images go to it over the API
+ * (--image-transfer send); sysbench uses the socket transport. Runs are tiny (one server, 1 thread, 2-3 s cells).
+ *   - compare: hosts gives the host-vs-host table and the host-facts diff;
+ *   - a sharded run gives one merged results folder with every cell;
+ *   - killing the second engine mid-run gives a clear host failure, its cells move to the first, nothing is left
+ *     on the first engine (and `clean --host b` removes the leftovers once the engine is back).
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import type { CliContext } from "../../src/cli/context.ts";
+import { DockerEngine } from "../../src/adapters/docker/engine.ts";
+import { connectEngine } from "../../src/adapters/docker/connect.ts";
+import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+
+const run = promisify(execFile);
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const script = join(repo, "lab/second-engine.sh");
+const A = "a=unix:///var/run/docker.sock";
+const B = "b=tcp://127.0.0.2:2375";
+const engineA = new DockerEngine("a");
+const engineB = connectEngine({ id: "b", engine: "tcp://127.0.0.2:2375" });
+let startedHere = false;
+let tmp: string;
+
+const tiny = [
+  "--set", "servers=[{id: mariadb, image: mariadb-10.11}]",
+  "--set", "workload.tables=1",
+  "--set", "workload.tableSize=1000",
+  "--set", "workload.threads=[1]",
+  "--set", "workload.warmup=0s",
+  "--set", "workload.prewarm=false",
+];
+/** Sharding needs two servers (the ratio's numerator and denominator). */
+const twoServers = ["--set", "servers=[{id: mariadb, image: mariadb-10.11}, {id: mysql, image: mysql-9.7}]"];
+
+function context(onLine?: (l: string) => void): CliContext & { lines: string[] } {
+  const lines: string[] = [];
+  const ctx: CliContext & { lines: string[] } = {
+    lines,
+    out: (l) => {
+      lines.push(l);
+      onLine?.(l);
+    },
+    err: (l) => {
+      lines.push(l);
+      onLine?.(l);
+    },
+    readFile: (p) => readFile(p, "utf8"),
+    engine: () => engineA,
+    exitCode: 0,
+    isTTY: false,
+  };
+  return ctx;
+}
+
+async function readFolder(dir: string): Promise<{ manifest: RunManifest; cells: CellRecord[] }> {
+  const manifest = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+  const cells = (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as CellRecord);
+  return { manifest, cells };
+}
+
+/** Resources a run left on an engine, by the per-host run ids (<run>-<host>, <run>-<host>-pN). */
+async function leftovers(engine: DockerEngine | ReturnType<typeof connectEngine>, runId: string): Promise<string[]> {
+  const r = await engine.listLabelled(["twinbench.session"]);
+  const mine = (l: Record<string, string>) => (l["twinbench.run"] ?? "").startsWith(runId);
+  return [...r.containers.filter((c) => mine(c.labels)).map((c) => c.name), ...r.networks.filter((n) => mine(n.labels)).map((n) => n.name), ...r.volumes.filter((v) => mine(v.labels)).map((v) => v.name)];
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "tb-hosts-it-"));
+  process.env.TWINBENCH_HOSTS_FILE = join(tmp, "hosts.json");
+  startedHere = (await run(script, ["status"]).then(() => false, () => true));
+  if (startedHere) await run(script, ["start"], { timeout: 120_000 });
+  await engineB.ping();
+}, 180_000);
+
+afterAll(async () => {
+  // A killed engine is started again so that it stops its containers; then stopped, and its bridge deleted.
+  if (startedHere) await run(script, ["stop"], { timeout: 180_000 }).catch((e) => console.error(`second engine stop: ${(e as Error).message}`));
+  else await run(script, ["start"], { timeout: 120_000 }).catch(() => undefined);
+  delete process.env.TWINBENCH_HOSTS_FILE;
+  await rm(tmp, { recursive: true, force: true });
+}, 240_000);
+
+describe("several hosts (second engine on tcp://127.0.0.2:2375)", () => {
+  it("compare: hosts prints the host-vs-host table and the host-facts diff", async () => {
+    const out = join(tmp, "compare");
+    const ctx = context();
+    const code = await main(["run", "scenarios/quick.yaml", "--host", A, "--host", B, "--no-tui", "--out", out, ...tiny,
+      "--set", "compare=hosts", "--set", "workload.tests=[oltp_point_select]", "--set", "workload.duration=2s", "--set", "workload.repeats=1"], ctx);
+    const text = ctx.lines.join("\n");
+    expect(code, text.slice(-4000)).toBe(0);
+    expect(text).toContain("Server mariadb: host a / host b");
+    expect(text).toContain("(mariadb@a q/s / mariadb@b q/s * 100)");
+    expect(text).toMatch(/oltp_point_select\s+\d+\.\d+/);
+    expect(text).toMatch(/Host facts/);
+    expect(text).toMatch(/kernel\s+\S+\s+\S+/);
+    expect(text).toMatch(/engine\s+unix:\/\/\/var\/run\/docker\.sock\s+tcp:\/\/127\.0\.0\.2:2375/);
+    const md = await readFile(join(out, "report-hosts.md"), "utf8");
+    expect(md).toContain("## mariadb: host a / host b");
+    expect(md).toContain("| docker version |");
+    for (const h of ["a", "b"]) {
+      const f = await readFolder(join(out, "hosts", h));
+      expect(f.manifest.status).toBe("ok");
+      expect(f.manifest.hosts[0]).toMatchObject({ id: h, cpuModel: expect.any(String), nproc: expect.any(Number), volumeFs: expect.any(String) });
+      expect(f.cells.filter((c) => c.phase === "measure").every((c) => c.host === h && c.status === "ok")).toBe(true);
+    }
+    const runId = (await readFolder(join(out, "hosts", "a"))).manifest.runId.replace(/-a$/, "");
+    expect(await leftovers(engineA, runId)).toEqual([]);
+    expect(await leftovers(engineB, runId)).toEqual([]);
+  }, 600_000);
+
+  it("shard: true spreads the cells over both engines and merges them into one results folder", async () => {
+    const out = join(tmp, "shard");
+    const ctx = context();
+    const code = await main(["run", "scenarios/quick.yaml", "--host", A, "--host", B, "--no-tui", "--out", out, ...tiny, ...twoServers,
+      "--set", "shard=true", "--set", "workload.tests=[oltp_point_select,oltp_read_only]", "--set", "workload.duration=2s", "--set", "workload.repeats=1"], ctx);
+    const text = ctx.lines.join("\n");
+    expect(code, text.slice(-4000)).toBe(0);
+    const f = await readFolder(out);
+    expect(f.manifest.status).toBe("ok");
+    expect(f.manifest.cells.length).toBe(4);
+    const measured = f.cells.filter((c) => c.phase === "measure" && c.status === "ok");
+    expect(measured.map((c) => c.key).sort()).toEqual(f.manifest.cells.map((c) => c.key).sort());
+    expect(new Set(measured.map((c) => c.host))).toEqual(new Set(["a", "b"]));
+    for (const c of measured) await expect(readFile(join(out, c.raw), "utf8")).resolves.toContain("SQL statistics");
+    expect(f.manifest.hosts.map((h) => h.id)).toEqual(["a", "b"]);
+    expect(await readdir(out)).toEqual(expect.arrayContaining(["run.json", "cells.jsonl", "raw", "hosts", "report.md", "report-hosts.md"]));
+  }, 600_000);
+
+  it("killing the second engine mid-run: a clear host failure, its cells move to the first, nothing left on it", async () => {
+    const out = join(tmp, "kill");
+    let killed: Promise<unknown> | undefined;
+    const ctx = context((l) => {
+      if (!killed && /^\[b\] cell \d+ /.test(l)) killed = run(script, ["kill"]);
+    });
+    const code = await main(["run", "scenarios/quick.yaml", "--host", A, "--host", B, "--no-tui", "--out", out, ...tiny, ...twoServers,
+      "--set", "shard=true", "--set", "workload.tests=[oltp_point_select,oltp_read_only]", "--set", "workload.duration=3s", "--set", "workload.repeats=2"], ctx);
+    await killed;
+    const text = ctx.lines.join("\n");
+    expect(killed, "the second engine was never killed: no cell started on b").toBeDefined();
+    expect(text).toMatch(/host b .*(is unreachable|failed): .*stopped answering/);
+    expect(text).toMatch(/moving \d+ cells of lost host\(s\) b to a/);
+    const f = await readFolder(out);
+    const measured = f.cells.filter((c) => c.phase === "measure" && c.status === "ok");
+    expect(measured.map((c) => c.key).sort()).toEqual(f.manifest.cells.map((c) => c.key).sort());
+    expect(f.manifest.hostFailures?.map((x) => x.host)).toEqual(["b"]);
+    expect(code).toBe(0); // every planned cell has a result
+    const runId = f.manifest.runId;
+    expect(await leftovers(engineA, runId)).toEqual([]);
+
+    // The engine comes back with the dead run's containers: `clean --host b` removes them.
+    await run(script, ["start"], { timeout: 120_000 });
+    await engineB.ping();
+    const ctx2 = context();
+    expect(await main(["clean", "--host", "b", "--run", runId], ctx2)).toBe(0);
+    expect(ctx2.lines.join("\n")).toMatch(/host b: removed \d+ containers/);
+    expect(await leftovers(engineB, runId)).toEqual([]);
+  }, 600_000);
+});
