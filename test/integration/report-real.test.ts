@@ -1,0 +1,80 @@
+/**
+ * Reports of real runs: a tiny two-repeat run reported in every format, its report.html rendered in headless
+ * Chromium with table and charts, and `twinbench compare` of two real runs (ratio table + host-facts diff).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { ensureLab, tinyScenario, twinbench } from "./support/lab.ts";
+
+beforeAll(ensureLab, 1_800_000);
+
+let runA = "";
+let runB = "";
+
+describe("reports of real runs", () => {
+  beforeAll(async () => {
+    const { file, dir } = await tinyScenario({}, { tests: ["oltp_point_select", "oltp_read_only"], threads: [1], repeats: 2 });
+    runA = join(dir, "a");
+    runB = join(dir, "b");
+    for (const out of [runA, runB]) {
+      const r = await twinbench(["run", file, "--out", out, "--no-tui"]);
+      expect(r.exitCode, r.all).toBe(0);
+    }
+  }, 900_000);
+
+  it("prints the seed-layout table with intervals and verdicts, and every format", async () => {
+    const text = await twinbench(["report", runA]);
+    expect(text.exitCode, text.all).toBe(0);
+    expect(text.stdout).toMatch(/Number of threads/);
+    expect(text.stdout).toMatch(/\(MariaDB q\/s \/ MySQL q\/s \* 100\)/);
+    expect(text.stdout).toMatch(/oltp_point_select\s+\d+\.\d+ ±\d+\.\d+ [+\-~?]/);
+    expect(text.stdout).toMatch(/Config identity: identical/);
+
+    const json = JSON.parse((await twinbench(["report", runA, "--format", "json"])).stdout);
+    expect(json).toMatchObject({ metric: "qps", numerator: "mariadb", denominator: "mysql", threads: [1] });
+    expect(json.rows.map((r: { test: string }) => r.test)).toEqual(["oltp_point_select", "oltp_read_only"]);
+    for (const row of json.rows)
+      for (const c of row.cells) {
+        expect(c).toMatchObject({ threads: 1, n: 2 });
+        expect(["faster", "slower", "same", "unknown"]).toContain(c.verdict);
+        expect(c.low).toBeLessThanOrEqual(c.high);
+      }
+    const md = (await twinbench(["report", runA, "--format", "markdown"])).stdout;
+    expect(md).toMatch(/\| oltp_point_select \|/);
+    const csv = (await twinbench(["report", runA, "--format", "csv"])).stdout;
+    expect(csv.split("\n")[0]).toMatch(/test/);
+    const summary = await twinbench(["report", runA, "--summary"]);
+    expect(summary.exitCode, summary.all).toBe(0);
+    expect(summary.stdout).toMatch(/per sec/);
+    for (const f of ["report.md", "report.html", "report.json", "comparison.csv"]) expect((await readFile(join(runA, f), "utf8")).length).toBeGreaterThan(50);
+  });
+
+  it("report.html renders in headless Chromium with its table and charts", { timeout: 180_000 }, async () => {
+    const profile = await mkdtemp(join(tmpdir(), "tb-chromium-"));
+    const { stdout } = await execa(
+      "chromium",
+      ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", `--user-data-dir=${profile}`, "--virtual-time-budget=5000", "--dump-dom", `file://${join(runA, "report.html")}`],
+      { timeout: 120_000 },
+    );
+    expect(stdout).toContain('<table class="ratio">');
+    expect(stdout).not.toMatch(/data-charts-error=/);
+    const ready = Number(/data-charts-ready="(\d+)"/.exec(stdout)?.[1] ?? 0);
+    expect(ready).toBeGreaterThanOrEqual(4);
+    await execa("chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", `--user-data-dir=${profile}`, "--virtual-time-budget=5000", "--window-size=1280,2400", `--screenshot=${join(runA, "report.png")}`, `file://${join(runA, "report.html")}`], { timeout: 120_000 });
+    expect((await readFile(join(runA, "report.png"))).length).toBeGreaterThan(10_000);
+  });
+
+  it("compare of two real runs prints the host-facts diff and the ratio table", async () => {
+    const r = await twinbench(["compare", runA, runB]);
+    expect(r.exitCode, r.all).toBe(0);
+    expect(r.stdout).toMatch(/Number of threads/);
+    expect(r.stdout).toMatch(/oltp_point_select/);
+    expect(r.stdout).toMatch(/host|Host/);
+    const gate = await twinbench(["compare", runA, runB, "--fail-below", "1000"]);
+    expect(gate.exitCode).toBe(1);
+    expect(gate.all).toMatch(/REGRESSION|below/);
+  });
+});
