@@ -52,6 +52,14 @@ export async function cleanResources(engine: Engine, opts: { orphansOnly?: boole
     }, report.containers);
   for (const n of pick(found.networks)) await attempt(n.name, () => engine.removeNetwork(n.id), report.networks);
   for (const v of pick(found.volumes)) await attempt(v.name, () => engine.removeVolume(v.name), report.volumes);
-  if (opts.storage && !opts.orphansOnly) report.storage = await opts.storage.cleanLeftovers();
+  // Storage state files name their owner (pid and start time): leftovers of live runs are always skipped, so the
+  // start-up sweep can replay them as safely as `clean`.
+  if (opts.storage) {
+    try {
+      report.storage = await opts.storage.cleanLeftovers();
+    } catch (e) {
+      report.failed.push(`storage: ${(e as Error).message}`);
+    }
+  }
   return report;
 }

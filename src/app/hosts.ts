@@ -403,14 +403,17 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
 
   // 7. Shard: the cells of lost hosts go to the survivors, whole groups at a time, until done or nobody is left.
   if (mode === "shard") {
+    const assigned = new Map(plan.cells.map((c) => [c.key, c.host ?? ""]));
     for (let pass = 2; pass <= states.length + 1 && !signal.aborted; pass++) {
       const records = await readCells(dir, parts);
       const missing = missingCells(plan.cells, records);
       const survivors = live().map((s) => s.t.spec.id);
       if (missing.length === 0 || survivors.length === 0) break;
-      const lostCells = missing.filter((c) => !survivors.includes(c.host ?? ""));
-      if (lostCells.length === 0) break; // survivors' own failed cells: not a host failure
+      // Only cells whose current host was lost move; a survivor's own failed cells are cell failures, not moved.
+      const lostCells = missing.filter((c) => !survivors.includes(assigned.get(c.key) ?? ""));
+      if (lostCells.length === 0) break;
       const moved = redistribute(lostCells, survivors);
+      for (const [h, cs] of moved) for (const c of cs) assigned.set(c.key, h);
       info(`moving ${lostCells.length} cells of lost host(s) ${[...new Set(lostCells.map((c) => c.host))].join(", ")} to ${[...moved].filter(([, cs]) => cs.length).map(([h, cs]) => `${h} (${cs.length})`).join(", ")}`, undefined, "warning");
       await Promise.all(
         [...moved].filter(([, cs]) => cs.length > 0).map(([h, cs]) => {

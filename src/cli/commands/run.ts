@@ -111,9 +111,10 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
 
   const deps: RunDeps = await loadDeps(ctx, { ensureHost: true, imageMode: o.imageMode ?? scenario.imageMode });
   // Sweep what runs whose process is gone left behind.
-  const swept = await cleanResources(deps.engine, { orphansOnly: true });
+  const swept = await cleanResources(deps.engine, { orphansOnly: true, storage: deps.storage });
   const n = swept.containers.length + swept.networks.length + swept.volumes.length;
   if (n > 0) ctx.err(`notice: removed ${n} resources left by earlier runs whose process is gone`);
+  for (const s of swept.storage.filter((l) => !/skip|alive|running/i.test(l))) ctx.err(`notice: storage: ${s}`);
 
   const neutralPath = scenario.config.base;
   if (!existsSync(neutralPath)) throw new InputError(`config.base ${neutralPath} does not exist`, { code: "CONFIG_BASE_MISSING", hint: "run from the repository root, or give config.base as a path that exists" });
