@@ -45,7 +45,7 @@ export function transportTable(rows: readonly TransportRow[], transports: readon
 export function verdictLine(v: DefaultVerdict): string {
   if (v.worstRatio === null) return `default transport ${v.transport}: no figures`;
   const head = `default transport ${v.transport}: ${v.within ? "WITHIN" : "NOT within"} ${v.tolerancePct}% of the best container transport in every row`;
-  const tail = `(worst ${v.worstRatio.toFixed(1)}%, geometric mean ${v.geomeanRatio!.toFixed(1)}%)`;
+  const tail = `(paired against each other container transport: worst ${v.worstRatio.toFixed(1)}%, geometric mean over rows ${v.geomeanRatio!.toFixed(1)}%)`;
   const short = v.shortRows.map((r) => `${r.test}/${r.threads}: ${r.ratio.toFixed(1)}% of ${r.best}`).join("; ");
   return `${head} ${tail}${short ? ` — short: ${short}` : ""}`;
 }

@@ -4,7 +4,7 @@
  * front ends own the screen and the exit code.
  */
 import { randomBytes } from "node:crypto";
-import { hostname as osHostname } from "node:os";
+import { hostname as osHostname, loadavg } from "node:os";
 import { CancelledError, TwinbenchError, InputError } from "../core/errors.ts";
 import type { EventSink, RunEvent, Phase } from "../core/events.ts";
 import { resourceLabels, resourceName, LABEL } from "../core/labels.ts";
@@ -469,7 +469,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   /** After a failure: when the server died, keep its log and restart it from the current data dir. */
   async function recoverIfDead(server: LabServer, cell: Cell): Promise<boolean> {
     if (await server.isRunning()) return false;
-    const logs = await server.logs(300);
+    const logs = await server.logs(300).catch((e: Error) => `(could not read the server's log: ${e.message})`);
     await store.writeRaw(`${cell.server}.crash-${cell.index}.log`, logs);
     emit({ type: "server-restarted", at: at(), server: cell.server, reason: `server died during ${cell.key}` });
     action("restart", cell.server, `server died during ${cell.key}; restarted from the current data dir`);
@@ -542,6 +542,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
       histogram: ph === "measure",
     });
     const startedAt = at();
+    const loadStart = loadavg()[0]!;
     emit({ type: "cell-started", at: startedAt, cell, phase: ph, seconds: seconds ?? null });
     // The per-cell limit: duration + margin (events runs: a generous fixed limit).
     const timeoutMs = seconds !== undefined && !events ? (seconds * 1.5 + 60) * 1000 : 3600_000;
@@ -599,6 +600,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
       startedAt,
       endedAt: at(),
       ...(cell.host ? { host: cell.host } : {}),
+      ...(engine.hostId === "local" ? { hostLoad: { start: loadStart, end: loadavg()[0]! } } : {}),
     };
   }
 }

@@ -101,7 +101,7 @@ describe("faults", () => {
     await child;
     const left = await leftovers(runId);
     expect(left.containers.length + left.volumes.length + left.networks.length).toBeGreaterThan(0);
-    const c = await twinbench(["clean"]);
+    const c = await twinbench(["clean", "--run", runId]);
     expect(c.exitCode, c.all).toBe(0);
     expect(await leftovers(runId)).toEqual({ containers: [], networks: [], volumes: [] });
     const before = (await readCells(out)).filter((x) => x.phase === "measure" && x.status === "ok").length;

@@ -68,7 +68,7 @@ describe("runs on every storage kind", () => {
     const before = await hostState(runId);
     expect(before.mounts.length).toBeGreaterThan(0);
     expect(before.loops.length).toBeGreaterThan(0);
-    const c = await twinbench(["clean"]);
+    const c = await twinbench(["clean", "--run", runId]);
     expect(c.exitCode, c.all).toBe(0);
     expect(await hostState(runId)).toEqual({ mounts: [], loops: [] });
     expect(await leftovers(runId)).toEqual({ containers: [], networks: [], volumes: [] });

@@ -219,7 +219,7 @@ describe("describePlan", () => {
     const text = lines.join("\n");
     expect(text).toMatch(/^Estimated duration: 9h \d\dm/m);
     expect(text).toContain("  mariadb-11.8  version=11.8.9");
-    expect(text).toContain("RAID 0 (md) over 2 loop-backed members of 4g, ext4");
+    expect(text).toContain("RAID 0 over 2 loop-backed members of 4g: mdadm + xfs where the kernel has md, else btrfs raid0");
     expect(text).toContain("  oltp_simple → oltp_point_select (legacy, not exact):");
     expect(text).toContain("  select: sysbench /usr/share/sysbench/select.lua --db-driver=mysql");
     expect(text).toContain("--mysql-password=***");

@@ -45,7 +45,9 @@ export function describeStorage(st: Storage): string {
         : st.loop
           ? `${st.loop.members} loop-backed members of ${st.loop.size}${st.loop.dir ? ` in ${st.loop.dir}` : ""}`
           : "no members";
-      return `RAID 0 (md) over ${members}, ${st.fs ?? "xfs"}${st.chunk ? `, chunk ${st.chunk}` : ""}`;
+      // Which builder runs is the host's business (md where /proc/mdstat exists, else btrfs raid0): say both.
+      const fs = st.fs ? `${st.fs} (needs md; btrfs also works without)` : "mdadm + xfs where the kernel has md, else btrfs raid0";
+      return `RAID 0 over ${members}: ${fs}${st.chunk ? `, chunk ${st.chunk}` : ""}`;
     }
   }
 }
