@@ -46,7 +46,7 @@ export function describeStorage(st: Storage): string {
           ? `${st.loop.members} loop-backed members of ${st.loop.size}${st.loop.dir ? ` in ${st.loop.dir}` : ""}`
           : "no members";
       // Which builder runs is the host's business (md where /proc/mdstat exists, else btrfs raid0): say both.
-      const fs = st.fs ? `${st.fs} (needs md; btrfs also works without)` : "mdadm + xfs where the kernel has md, else btrfs raid0";
+      const fs = st.fs === "btrfs" ? "btrfs raid0" : st.fs ? `${st.fs} on mdadm (needs the md driver)` : "mdadm + xfs where the kernel has md, else btrfs raid0";
       return `RAID 0 over ${members}: ${fs}${st.chunk ? `, chunk ${st.chunk}` : ""}`;
     }
   }
