@@ -352,7 +352,6 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     // Cells.
     const warmedUp = new Set<string>();
     const lastTest = new Map<string, string>();
-    const attempted = new Set<string>();
     for (const cell of opts.identityOnly ? [] : todo) {
       throwIfAborted();
       const server = servers.get(cell.server)!;
@@ -391,7 +390,6 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
       phase("measure", { server: cell.server, test: cell.test, threads: cell.threads });
       const rec = await time("measure", () => runCell(server, cell, "measure"));
       await store.appendCell(rec);
-      attempted.add(cell.key);
       if (rec.status === "ok") {
         cellsOk++;
         emit({ type: "cell-finished", at: at(), cell, record: rec });
