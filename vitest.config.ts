@@ -8,6 +8,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 20_000,
     hookTimeout: 600_000,
-    env: { TESTCONTAINERS_RYUK_DISABLED: "true" },
+    // CI=false inside the test workers: Ink (is-in-ci) renders only the last frame under CI, which the TUI
+    // component tests must not inherit from the CI runner's environment.
+    env: { TESTCONTAINERS_RYUK_DISABLED: "true", CI: "false", CONTINUOUS_INTEGRATION: "false" },
   },
 });
