@@ -54,17 +54,8 @@ export interface ReportOptions {
 
 const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
 
-export function formatBytes(n: number | undefined): string {
-  if (n === undefined) return "?";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
-}
+export { formatBytes } from "../units.ts";
+import { formatBytes } from "../units.ts";
 
 export function describeStorage(s: StorageFacts | undefined, fallbackKind?: string): string {
   if (!s) return fallbackKind ?? "unknown";

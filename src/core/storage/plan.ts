@@ -95,16 +95,8 @@ export function shortHash(s: string): string {
   return h.toString(16).padStart(8, "0");
 }
 
-export function formatBytes(n: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let v = n;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[u]}`;
-}
+export { formatBytes } from "../units.ts";
+import { formatBytes } from "../units.ts";
 
 function joinPath(a: string, b: string): string {
   return `${a.replace(/\/+$/, "")}/${b}`;
