@@ -227,7 +227,6 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     const memoryBytes = scenario.resources.server.memory !== undefined ? parseSize(scenario.resources.server.memory) : undefined;
     const serverCpuset = scenario.resources.server.cpuset;
     const loadCpuset = scenario.resources.load.cpuset;
-    const loadMemory = scenario.resources.load.memory !== undefined ? parseSize(scenario.resources.load.memory) : undefined;
 
     // Servers: provision, start, bench user, facts.
     const manifests: ServerManifest[] = [];
