@@ -128,6 +128,9 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   };
   const wallStart = Date.now();
 
+  // Storage preflight (tools, privileges) for every server before anything is created, results folder included.
+  for (const s of scenario.servers) await deps.storage.preflight(s.storage ?? scenario.storage);
+
   // Results folder: create (or reopen for --resume) before anything touches the engine.
   let store: ResultsStore;
   let previous: CellRecord[] = [];
@@ -221,8 +224,6 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     loadImage = images.get("sysbench-1.0")!;
     manifest.sysbench = { image: "sysbench-1.0", imageId: loadImage.id, version: loadImage.version, packageVersion: loadImage.packageVersion };
 
-    // Storage preflight for every server before anything is created.
-    for (const s of scenario.servers) await deps.storage.preflight(s.storage ?? scenario.storage);
 
     const memoryBytes = scenario.resources.server.memory !== undefined ? parseSize(scenario.resources.server.memory) : undefined;
     const serverCpuset = scenario.resources.server.cpuset;
