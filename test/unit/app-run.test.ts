@@ -266,4 +266,14 @@ describe("runScenario with fake ports", () => {
 
     await expect(runScenario(deps(new FakeEngine(), []), { scenario: scenario({ order: "grouped" }), neutralCnf: neutral, outDir: dir, resume: true })).rejects.toThrow(/cannot resume/);
   });
+
+  it("a storage preflight failure creates nothing, not even the results folder", async () => {
+    const engine = new FakeEngine();
+    const d = deps(engine, []);
+    d.storage = { ...d.storage, preflight: async () => { throw new Error("mkfs.btrfs is missing"); } };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    await expect(runScenario(d, { scenario: scenario(), neutralCnf: neutral, outDir: dir })).rejects.toThrow(/mkfs.btrfs/);
+    await expect(readdir(dir)).rejects.toThrow(/ENOENT/);
+    expect(engine.containers.size + engine.networks.size + engine.volumes.size).toBe(0);
+  });
 });
