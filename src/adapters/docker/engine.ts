@@ -135,9 +135,17 @@ export class DockerEngine implements Engine {
   }
 
   async createNetwork(name: string, labels: Record<string, string>): Promise<string> {
-    const n = await this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true });
-    return n.id;
+    // Serialised across every engine of this process: two engines on one machine (a second engine for tests, or
+    // rootless + rootful) pick bridge subnets independently and skip only subnets that already have a host route,
+    // so two creations at the same moment can get the same subnet and probes would reach the wrong server.
+    const create = DockerEngine.networkCreation.then(() => this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true }));
+    DockerEngine.networkCreation = create.then(
+      () => undefined,
+      () => undefined,
+    );
+    return (await create).id;
   }
+  private static networkCreation: Promise<void> = Promise.resolve();
   async removeNetwork(id: string): Promise<void> {
     await tolerate(this.docker.getNetwork(id).remove());
   }
