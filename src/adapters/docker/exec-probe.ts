@@ -5,9 +5,9 @@
  * socket: the entrypoint's temporary server listens on the socket only, so readiness still means the real server).
  * The server container is found by its address among the containers labelled twinbench.role=server.
  */
-import { CancelledError, TwinbenchError } from "../../core/errors.ts";
+import { TwinbenchError } from "../../core/errors.ts";
 import { LABEL } from "../../core/labels.ts";
-import type { Endpoint, Probe, ServerFacts } from "../mysql/probe.ts";
+import { pollReady, type Endpoint, type Probe, type ServerFacts } from "../mysql/probe.ts";
 import type { Engine } from "./engine.ts";
 
 /** Undo `--batch` escapes (\t \n \\ \0). */
@@ -79,27 +79,15 @@ export function execProbe(engine: Engine): Probe {
     return r.stdout;
   }
 
-  const waitReady: Probe["waitReady"] = async (ep, opts) => {
-    const start = Date.now();
-    let last = "no attempt";
-    while (Date.now() - start < opts.deadlineMs) {
-      if (opts.signal?.aborted) throw new CancelledError();
-      try {
+  const waitReady: Probe["waitReady"] = (ep, opts) =>
+    pollReady(
+      ep,
+      async () => {
         const r = await sql(ep, "SELECT 1");
-        if (r.exitCode === 0 && r.stdout.trim() === "1") return (Date.now() - start) / 1000;
-        last = r.stderr.trim().split("\n").pop() ?? `exit ${r.exitCode}`;
-      } catch (e) {
-        last = (e as Error).message;
-      }
-      if (opts.alive && !(await opts.alive()))
-        throw new TwinbenchError(`server at ${ep.host}:${ep.port} exited before it answered SELECT 1 (last error: ${last})`, { code: "SERVER_EXITED", hint: "see the server's log tail below" });
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    throw new TwinbenchError(`server at ${ep.host}:${ep.port} did not answer SELECT 1 within ${opts.deadlineMs} ms (last error: ${last})`, {
-      code: "SERVER_NOT_READY",
-      hint: "see the server's log tail; a large buffer pool or redo log on slow storage can need a longer --ready-timeout",
-    });
-  };
+        return r.exitCode === 0 && r.stdout.trim() === "1" ? null : (r.stderr.trim().split("\n").pop() ?? `exit ${r.exitCode}`);
+      },
+      opts,
+    );
 
   const readServerFacts: Probe["readServerFacts"] = async (ep): Promise<ServerFacts> => {
     const out = await must(ep, "SELECT @@version, @@version_comment; SHOW GLOBAL VARIABLES;", "reading the server's variables");

@@ -19,19 +19,26 @@ async function connect(ep: Endpoint, timeoutMs = 5000) {
  * Retry `SELECT 1` until it answers or the deadline passes. `alive()` lets the caller stop early when the
  * container has exited.
  */
-export async function waitReady(ep: Endpoint, opts: { deadlineMs: number; signal?: AbortSignal; alive?: () => Promise<boolean> }): Promise<number> {
+export interface ReadyOptions {
+  deadlineMs: number;
+  signal?: AbortSignal;
+  alive?: () => Promise<boolean>;
+}
+
+/**
+ * Retry `attempt` (one `SELECT 1`, however it is sent) every 500 ms until it answers or the deadline passes.
+ * `attempt` resolves to null on success or to the error text. `alive()` lets the caller stop early when the
+ * container has exited. Resolves to the seconds it took.
+ */
+export async function pollReady(ep: Endpoint, attempt: () => Promise<string | null>, opts: ReadyOptions): Promise<number> {
   const start = Date.now();
   let last = "no attempt";
   while (Date.now() - start < opts.deadlineMs) {
     if (opts.signal?.aborted) throw new CancelledError();
     try {
-      const c = await connect(ep, 3000);
-      try {
-        await c.query("SELECT 1");
-        return (Date.now() - start) / 1000;
-      } finally {
-        await c.end().catch(() => undefined);
-      }
+      const error = await attempt();
+      if (error === null) return (Date.now() - start) / 1000;
+      last = error;
     } catch (e) {
       last = (e as Error).message;
     }
@@ -43,6 +50,23 @@ export async function waitReady(ep: Endpoint, opts: { deadlineMs: number; signal
     code: "SERVER_NOT_READY",
     hint: "see the server's log tail; a large buffer pool or redo log on slow storage can need a longer --ready-timeout",
   });
+}
+
+/** Readiness by `SELECT 1` through mysql2 (never by log lines). */
+export async function waitReady(ep: Endpoint, opts: ReadyOptions): Promise<number> {
+  return pollReady(
+    ep,
+    async () => {
+      const c = await connect(ep, 3000);
+      try {
+        await c.query("SELECT 1");
+        return null;
+      } finally {
+        await c.end().catch(() => undefined);
+      }
+    },
+    opts,
+  );
 }
 
 export async function withConnection<T>(ep: Endpoint, fn: (c: mysql.Connection) => Promise<T>): Promise<T> {
