@@ -16,12 +16,11 @@ import { TwinbenchError, CancelledError } from "../src/core/errors.ts";
 import { resourceLabels, resourceName, LABEL } from "../src/core/labels.ts";
 import type { Scenario, Transport } from "../src/core/scenario/schema.ts";
 import { parseSize } from "../src/core/scenario/schema.ts";
-import { renderConfig } from "../src/core/config/render.ts";
 import { sysbenchArgv, type SysbenchConnection } from "../src/core/sysbench/argv.ts";
 import { parseSysbench } from "../src/core/sysbench/parse.ts";
 import type { TransportSample } from "../src/core/bench/figures.ts";
 import type { RunDeps } from "../src/app/run.ts";
-import { LabServer, SOCKET } from "../src/app/lab-server.ts";
+import { LabServer, SOCKET, labServerInit } from "../src/app/lab-server.ts";
 import { DisposableStack } from "../src/app/disposables.ts";
 import { mysql2Probe } from "../src/adapters/mysql/probe.ts";
 
@@ -92,29 +91,22 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
   const sessionId = randomBytes(6).toString("hex");
   const labelCtx = { sessionId, runId: o.runId, hostId: engine.hostId, pid: process.pid, hostname: hostname() };
   const labels = (extra: Record<string, string>) => resourceLabels(labelCtx, extra);
-  const storageSpec = spec.storage ?? scenario.storage;
-  const rendered = renderConfig({ neutral: o.neutralCnf, family: img.family, version: img.version, storageKind: storageSpec.kind, scenario, serverId: spec.id });
-  const memoryBytes = scenario.resources.server.memory !== undefined ? parseSize(scenario.resources.server.memory) : undefined;
-  const loadCpuset = scenario.resources.load.cpuset;
+  const { init } = labServerInit({
+    scenario,
+    spec,
+    image: { family: img.family, version: img.version, tag: img.tag },
+    neutralCnf: o.neutralCnf,
+    runId: o.runId,
+    sessionId,
+    runDir: o.workDir,
+    labels,
+  });
+  const storageSpec = init.storage;
+  const loadCpuset = init.holderCpuset;
   const loadMemory = scenario.resources.load.memory !== undefined ? parseSize(scenario.resources.load.memory) : undefined;
   const stack = new DisposableStack();
   const server = new LabServer(
-    {
-      id: spec.id,
-      family: img.family,
-      imageTag: img.tag,
-      storage: storageSpec,
-      cnf: rendered.cnf,
-      cpuset: scenario.resources.server.cpuset,
-      memoryBytes,
-      holderCpuset: loadCpuset,
-      runId: o.runId,
-      sessionId,
-      runDir: o.workDir,
-      labels,
-      readyTimeoutMs: 180_000,
-      bufferPoolBytes: undefined,
-    },
+    init,
     engine,
     deps.storage,
     stack,

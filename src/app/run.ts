@@ -15,7 +15,6 @@ import type { SysbenchResult } from "../core/sysbench/result.ts";
 import { parseSysbench, parseIntervalLine } from "../core/sysbench/parse.ts";
 import { sysbenchArgv } from "../core/sysbench/argv.ts";
 import { planRun, isWriteTest } from "../core/plan/plan.ts";
-import { renderConfig } from "../core/config/render.ts";
 import { mustMatch } from "../core/config/mustmatch.ts";
 import { scenarioFingerprint } from "../core/plan/fingerprint.ts";
 import { engineError, type Engine } from "../adapters/docker/engine.ts";
@@ -23,7 +22,7 @@ import type { StorageProvider } from "../adapters/storage/types.ts";
 import { ResultsStore } from "../adapters/results/store.ts";
 import { mysql2Probe, type Probe } from "../adapters/mysql/probe.ts";
 import { DisposableStack } from "./disposables.ts";
-import { LabServer } from "./lab-server.ts";
+import { LabServer, labServerInit } from "./lab-server.ts";
 
 export const TWINBENCH_VERSION = "0.1.0";
 
@@ -225,9 +224,6 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     manifest.sysbench = { image: "sysbench-1.0", imageId: loadImage.id, version: loadImage.version, packageVersion: loadImage.packageVersion };
 
 
-    const memoryBytes = scenario.resources.server.memory !== undefined ? parseSize(scenario.resources.server.memory) : undefined;
-    const serverCpuset = scenario.resources.server.cpuset;
-    const loadCpuset = scenario.resources.load.cpuset;
 
     // Servers: provision, start, bench user, facts.
     const manifests: ServerManifest[] = [];
@@ -235,27 +231,21 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
       throwIfAborted();
       const img = images.get(spec.image)!;
       if (img.family === "sysbench") throw new InputError(`server ${spec.id}: image ${spec.image} is the load image`, { code: "SCENARIO_INVALID", hint: "use a server image from images/lock.yaml" });
-      const storageSpec = spec.storage ?? scenario.storage;
-      const rendered = renderConfig({ neutral: opts.neutralCnf, family: img.family, version: img.version, storageKind: storageSpec.kind, scenario, serverId: spec.id });
+      const { init, rendered } = labServerInit({
+        scenario,
+        spec,
+        image: { family: img.family, version: img.version, tag: img.tag },
+        neutralCnf: opts.neutralCnf,
+        runId,
+        sessionId,
+        runDir: store.dir,
+        labels,
+        readyTimeoutMs: opts.readyTimeoutMs,
+        wipeDevices: opts.wipeDevices,
+        selfContainerId: opts.selfContainerId,
+      });
       const server = new LabServer(
-        {
-          id: spec.id,
-          family: img.family,
-          imageTag: img.tag,
-          storage: storageSpec,
-          cnf: rendered.cnf,
-          cpuset: serverCpuset,
-          memoryBytes,
-          holderCpuset: loadCpuset,
-          runId,
-          sessionId,
-          runDir: store.dir,
-          labels,
-          wipeDevices: opts.wipeDevices,
-          readyTimeoutMs: opts.readyTimeoutMs ?? 180_000,
-          bufferPoolBytes: bufferPoolBytes(rendered.cnf),
-          selfContainerId: opts.selfContainerId,
-        },
+        init,
         engine,
         deps.storage,
         stack,
@@ -298,7 +288,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
         asymmetries: rendered.asymmetries,
         effectiveVariables: facts.variables,
         storage: server.storageFacts,
-        resources: { cpuset: serverCpuset, memoryBytes },
+        resources: { cpuset: init.cpuset, memoryBytes: init.memoryBytes },
         connection: { sslCipher: conn.sslCipher, authPlugin, transport: scenario.load.transport },
         host: engine.hostId,
       });
@@ -603,11 +593,6 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   }
 }
 
-/** innodb_buffer_pool_size from a rendered cnf, in bytes. */
-function bufferPoolBytes(cnf: string): number | undefined {
-  const m = /^\s*innodb[-_]buffer[-_]pool[-_]size\s*=\s*(\S+)/m.exec(cnf);
-  return m ? parseSize(m[1]!) : undefined;
-}
 
 function lastFatal(out: string): string {
   const lines = out.split("\n").filter((l) => l.startsWith("FATAL:"));
