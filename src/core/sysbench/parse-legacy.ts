@@ -27,7 +27,7 @@
  * - histogram, unfinishedTransactions, reportInterval's figures that 0.4/0.5 do not print → null / [].
  */
 import type { SysbenchResult } from "./result.ts";
-import { countOf, emptyFairness, emptyLatency, rateOf, statusOf, SysbenchParseError, type Draft, type Value } from "./parse.ts";
+import { countOf, emptyFairness, emptyLatency, rateOf, statementCounts, statusOf, SysbenchParseError, type Draft, type Value } from "./parse.ts";
 
 /** True when the output is in the 0.4/0.5 format (by its header or by a line only those versions print). */
 export function isLegacyDraft(d: Draft): boolean {
@@ -147,12 +147,7 @@ export function toLegacyResult(d: Draft): SysbenchResult {
     warnings: d.warnings,
     version,
     threads: d.threads,
-    reads: intOf(st?.get("read")),
-    writes: intOf(st?.get("write")),
-    other: intOf(st?.get("other")),
-    totalQueries: intOf(st?.get("total")),
-    transactions: countOf(st?.get("transactions")),
-    tps: rateOf(st?.get("transactions")),
+    ...statementCounts(st),
     queries: null,
     qps: null,
     ignoredErrors: countOf(st?.get("ignoredErrors")),

@@ -537,6 +537,18 @@ const numOf = (v: Value | undefined): number | null => (v?.kind === "number" ? v
 export const countOf = (v: Value | undefined): number | null => (v?.kind === "countRate" ? v.n : null);
 export const rateOf = (v: Value | undefined): number | null => (v?.kind === "countRate" ? v.perSec : null);
 
+/** The `queries performed` counts and transactions, named and read the same way by 1.0 and 0.4/0.5 logs. */
+export function statementCounts(st: Map<string, Value> | undefined) {
+  return {
+    reads: intOf(st?.get("read")),
+    writes: intOf(st?.get("write")),
+    other: intOf(st?.get("other")),
+    totalQueries: intOf(st?.get("total")),
+    transactions: countOf(st?.get("transactions")),
+    tps: rateOf(st?.get("transactions")),
+  };
+}
+
 export function emptyLatency(): LatencyMs {
   return { min: null, avg: null, max: null, sum: null, percentile: null, percentileValue: null };
 }
@@ -609,12 +621,7 @@ function toResult10(d: Draft): SysbenchResult {
     warnings: d.warnings,
     version: d.header?.version ?? null,
     threads: d.threads,
-    reads: intOf(st?.get("read")),
-    writes: intOf(st?.get("write")),
-    other: intOf(st?.get("other")),
-    totalQueries: intOf(st?.get("total")),
-    transactions: countOf(st?.get("transactions")),
-    tps: rateOf(st?.get("transactions")),
+    ...statementCounts(st),
     queries: countOf(st?.get("queries")),
     qps: rateOf(st?.get("queries")),
     ignoredErrors: countOf(st?.get("ignoredErrors")),
