@@ -4,9 +4,12 @@
  * else is touched, so an invalid scenario creates nothing.
  */
 import { readFile, rename, writeFile, access } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { dirname, basename, join } from "node:path";
 import { parseDocument } from "yaml";
 import { InputError } from "../core/errors.ts";
+import { loadLock } from "./images/files.ts";
+import { resolveShippedPath } from "./package-files.ts";
 import type { Scenario } from "../core/scenario/schema.ts";
 import { applyOverrides, overrideFor, type Override } from "../core/scenario/overrides.ts";
 import { validateScenario } from "../core/scenario/validate.ts";
@@ -14,10 +17,13 @@ import { validateScenario } from "../core/scenario/validate.ts";
 export interface LoadScenarioOptions {
   /** `--set PATH=VALUE` arguments, applied in order before validation. */
   sets?: string[];
+  /** The image names `servers[].image` may use (the keys of images/lock.yaml). */
   lockImages: string[];
+  /** This host's CPU count, to check cpusets against. */
   hostCpus?: number;
 }
 
+/** A validated scenario with what was applied to get it. */
 export interface LoadedScenario {
   scenario: Scenario;
   warnings: string[];
@@ -56,10 +62,15 @@ export function loadScenarioText(text: string, file: string, opts: LoadScenarioO
   return { scenario: r.scenario, warnings: r.warnings, raw: parsed.raw, overrides: sets };
 }
 
+/**
+ * Read, override and validate a scenario file. A relative path missing in the working directory is looked up in
+ * the package (its scenarios/ ship with it). Throws InputError SCENARIO_NOT_FOUND or SCENARIO_INVALID, whose
+ * `problems` are `file: dot.path: message` lines.
+ */
 export async function loadScenarioFile(file: string, opts: LoadScenarioOptions): Promise<LoadedScenario> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readFile(resolveShippedPath(file), "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(`cannot read the scenario file ${file}: ${code ?? (e as Error).message}`, {
@@ -69,6 +80,39 @@ export async function loadScenarioFile(file: string, opts: LoadScenarioOptions):
     });
   }
   return loadScenarioText(text, file, opts);
+}
+
+/**
+ * Load a scenario file for a run: like {@link loadScenarioFile}, with the image names of the package's lock and
+ * this host's CPU count filled in unless given.
+ *
+ * @example
+ * ```ts
+ * const { scenario, warnings } = await loadScenario("scenarios/quick.yaml", { sets: ["workload.duration=5s"] });
+ * ```
+ * @throws InputError `SCENARIO_NOT_FOUND`, `SCENARIO_INVALID` (its `problems` hold one `file: dot.path: message`
+ *   line per error), `LOCK_NOT_FOUND`.
+ */
+export async function loadScenario(file: string, opts: Partial<LoadScenarioOptions> = {}): Promise<LoadedScenario> {
+  const lockImages = opts.lockImages ?? Object.keys((await loadLock()).images);
+  return loadScenarioFile(file, { ...opts, lockImages, hostCpus: opts.hostCpus ?? availableParallelism() });
+}
+
+/**
+ * The text of a scenario's neutral config (`config.base`, default `lab/my.cnf`): from the working directory when
+ * the path exists there, else the copy shipped in the package. Throws InputError CONFIG_BASE_MISSING.
+ */
+export async function readNeutralConfig(scenario: Pick<Scenario, "config">): Promise<string> {
+  const path = resolveShippedPath(scenario.config.base);
+  try {
+    return await readFile(path, "utf8");
+  } catch (e) {
+    throw new InputError(`config.base ${scenario.config.base} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
+      code: "CONFIG_BASE_MISSING",
+      hint: "give config.base as a path that exists (relative to the working directory), or leave it at lab/my.cnf",
+      cause: e,
+    });
+  }
 }
 
 /** Write a scenario file atomically (temp file, then rename); refuses to overwrite unless `force`. */

@@ -11,6 +11,7 @@ import type { ExitCode } from "../core/errors.ts";
 import type { RunManifest } from "../core/results.ts";
 import type { CliContext } from "../cli/context.ts";
 import type { MountOptions, RunScreen } from "./run-screen.tsx";
+import { resolveShippedPath } from "../adapters/package-files.ts";
 
 export interface ScenarioEntry {
   file: string;
@@ -46,9 +47,12 @@ export interface SessionDirs {
   results?: string;
 }
 
-/** The default wiring: files under ./scenarios and ./results, the CLI's commands for the texts, `twinbench run`. */
+/**
+ * The default wiring: files under ./scenarios (the package's own scenarios/ when the working directory has none)
+ * and ./results, the CLI's commands for the texts, `twinbench run`.
+ */
 export function defaultSessionDeps(ctx: CliContext, dirs: SessionDirs = {}): SessionDeps {
-  const scenariosDir = dirs.scenarios ?? "scenarios";
+  const scenariosDir = dirs.scenarios ?? resolveShippedPath("scenarios");
   const resultsDir = dirs.results ?? "results";
 
   /** Run a twinbench command with its output captured; the text it printed (errors included). */

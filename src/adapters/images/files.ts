@@ -1,14 +1,14 @@
 /** Reading the lock file and the build contexts from images/. */
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { InputError } from "../../core/errors.ts";
 import { contextDirs } from "../../core/images/context.ts";
 import { parseLock, type Family, type Lock } from "../../core/images/lock.ts";
+import { packagePath } from "../package-files.ts";
 
-/** The repository's images/lock.yaml (found relative to this source file, so it works from any cwd). */
+/** The package's images/lock.yaml (found from the package root, so it works from any cwd, from src/ or dist/). */
 export function defaultLockFile(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), "../../../images/lock.yaml");
+  return packagePath("images", "lock.yaml");
 }
 
 /** Read and validate a lock file (default: the repository's images/lock.yaml). */
@@ -20,7 +20,7 @@ export async function loadLock(file: string = defaultLockFile()): Promise<Lock> 
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(`cannot read the image lock file ${file}: ${code ?? (e as Error).message}`, {
       code: "LOCK_NOT_FOUND",
-      hint: "run twinbench from a checkout of the repository, or pass the path of an images/lock.yaml",
+      hint: "reinstall twinbench (its package ships images/lock.yaml), or pass the path of an images/lock.yaml",
       cause: e,
     });
   }

@@ -12,6 +12,7 @@ import { diffVariables } from "../../core/config/mustmatch.ts";
 import { lockEntry } from "../../core/images/lock.ts";
 import type { RunManifest, TranslationEntry, MustMatchRow } from "../../core/results.ts";
 import { loadLock } from "../../adapters/images/index.ts";
+import { readNeutralConfig } from "../../adapters/scenario-file.ts";
 import { runScenario } from "../../app/run.ts";
 import { plainLine } from "../plain.ts";
 import type { CliContext } from "../context.ts";
@@ -48,7 +49,7 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
     .action(async (file: string, o: { server?: string; set: string[] }) => {
       const { scenario } = await loadScenarioForRun(ctx, file, o.set);
       const lock = await loadLock();
-      const neutral = await readFile(scenario.config.base, "utf8");
+      const neutral = await readNeutralConfig(scenario);
       const servers = scenario.servers.filter((s) => !o.server || s.id === o.server);
       if (servers.length === 0) throw new InputError(`no server "${o.server}" in ${file}`, { code: "NO_SUCH_SERVER", hint: `servers: ${scenario.servers.map((s) => s.id).join(", ")}` });
       for (const s of servers) {
@@ -73,7 +74,7 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
     .action(async (file: string, o: { set: string[]; imageMode?: string }) => {
       const { scenario } = await loadScenarioForRun(ctx, file, o.set);
       const deps = await loadDeps(ctx, { ensureHost: true, imageMode: o.imageMode ?? scenario.imageMode });
-      const neutralCnf = await readFile(scenario.config.base, "utf8");
+      const neutralCnf = await readNeutralConfig(scenario);
       const dir = await mkdtemp(join(tmpdir(), "twinbench-config-diff-"));
       const ac = new AbortController();
       const onSig = () => ac.abort();

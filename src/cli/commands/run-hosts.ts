@@ -3,8 +3,6 @@
  * each its own adapters, hand over to app/hosts.ts, print the host-vs-host report. And `clean --host ID`.
  * Plain progress lines only (prefixed with the host id); --json-events adds a `host` field to every event.
  */
-import { readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { InputError } from "../../core/errors.ts";
 import type { RunEvent } from "../../core/events.ts";
@@ -17,6 +15,7 @@ import { connectEngine, readKnownHosts, rememberHosts } from "../../adapters/doc
 import { dockerImageOps } from "../../adapters/images/transfer.ts";
 import { execProbe } from "../../adapters/docker/exec-probe.ts";
 import { readResultsFolder, writeReports } from "../../adapters/report-files.ts";
+import { readNeutralConfig } from "../../adapters/scenario-file.ts";
 import { buildRunReport } from "../../core/report/model.ts";
 import { renderText } from "../../core/report/text.ts";
 import { plainLine } from "../plain.ts";
@@ -51,9 +50,7 @@ export async function runHostsCommand(
   const scenario: Scenario = { ...loaded.scenario, hosts: specs };
   const runId = newRunId(new Date());
   const outDir = resolve(o.out ?? join("results", runId));
-  const neutralPath = scenario.config.base;
-  if (!existsSync(neutralPath)) throw new InputError(`config.base ${neutralPath} does not exist`, { code: "CONFIG_BASE_MISSING", hint: "run from the repository root, or give config.base as a path that exists" });
-  const neutralCnf = await readFile(neutralPath, "utf8");
+  const neutralCnf = await readNeutralConfig(scenario);
 
   const hosts: HostTarget[] = [];
   for (const spec of specs) {

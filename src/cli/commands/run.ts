@@ -9,6 +9,7 @@ import { InputError } from "../../core/errors.ts";
 import type { RunEvent } from "../../core/events.ts";
 import type { Scenario } from "../../core/scenario/schema.ts";
 import type { RunManifest } from "../../core/results.ts";
+import { readNeutralConfig } from "../../adapters/scenario-file.ts";
 import { runScenario, newRunId, RunControl, type RunDeps, type RunSummary } from "../../app/run.ts";
 import { cleanResources } from "../../app/clean.ts";
 import type { Engine } from "../../adapters/docker/engine.ts";
@@ -116,9 +117,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   if (n > 0) ctx.err(`notice: removed ${n} resources left by earlier runs whose process is gone`);
   for (const s of swept.storage.filter((l) => !/skip|alive|running/i.test(l))) ctx.err(`notice: storage: ${s}`);
 
-  const neutralPath = scenario.config.base;
-  if (!existsSync(neutralPath)) throw new InputError(`config.base ${neutralPath} does not exist`, { code: "CONFIG_BASE_MISSING", hint: "run from the repository root, or give config.base as a path that exists" });
-  const neutralCnf = await readFile(neutralPath, "utf8");
+  const neutralCnf = await readNeutralConfig(scenario);
 
   const useTui = o.tui && ctx.isTTY && !o.jsonEvents;
   const ac = new AbortController();

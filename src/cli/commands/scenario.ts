@@ -4,7 +4,6 @@
  * repository's images/lock.yaml, src/core/config/render.ts, os.availableParallelism()).
  */
 import { availableParallelism } from "node:os";
-import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { InputError, isTwinbenchError } from "../../core/errors.ts";
 import type { Scenario } from "../../core/scenario/schema.ts";
@@ -12,7 +11,7 @@ import type { TranslationEntry } from "../../core/results.ts";
 import { importCmd } from "../../core/scenario/import-cmd.ts";
 import { planRun, formatSeconds, type SetupCosts } from "../../core/plan/plan.ts";
 import { describePlan, type ImagePin } from "../../core/plan/describe.ts";
-import { loadScenarioFile, writeScenarioFile } from "../../adapters/scenario-file.ts";
+import { loadScenarioFile, readNeutralConfig, writeScenarioFile } from "../../adapters/scenario-file.ts";
 
 export interface ScenarioCommandsContext {
   out: (line: string) => void;
@@ -54,7 +53,7 @@ async function defaultTranslations(scenario: Scenario): Promise<Record<string, T
     import("../../core/config/render.ts"),
   ]);
   const lock = await loadLock();
-  const neutral = await readFile(scenario.config.base, "utf8");
+  const neutral = await readNeutralConfig(scenario);
   const out: Record<string, TranslationEntry[]> = {};
   for (const s of scenario.servers) {
     const entry = lockEntry(lock, s.image);

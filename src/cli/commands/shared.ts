@@ -2,11 +2,10 @@
  * Wiring shared by the commands that touch the lab: adapters for the run engine, scenario loading with the
  * lock's image names and this host's CPU count.
  */
-import { availableParallelism } from "node:os";
 import type { RunDeps, ImageInfo } from "../../app/run.ts";
 import { loadLock, ensureImage } from "../../adapters/images/index.ts";
 import { lockEntry } from "../../core/images/lock.ts";
-import { loadScenarioFile } from "../../adapters/scenario-file.ts";
+import { loadScenario } from "../../adapters/scenario-file.ts";
 import { createStorageProvider } from "../../adapters/storage/index.ts";
 import { createRunner } from "../../adapters/host/runner.ts";
 import { writeReports } from "../../adapters/report-files.ts";
@@ -15,8 +14,7 @@ import type { CliContext } from "../context.ts";
 import type { ModeChoice } from "../../core/images/context.ts";
 
 export async function loadScenarioForRun(ctx: CliContext, file: string, sets: string[]) {
-  const lock = await loadLock();
-  return loadScenarioFile(file, { sets, lockImages: Object.keys(lock.images), hostCpus: availableParallelism() });
+  return loadScenario(file, { sets });
 }
 
 export async function loadDeps(ctx: CliContext, o: { ensureHost?: boolean; imageMode?: string }): Promise<RunDeps> {
