@@ -1,12 +1,64 @@
 /**
- * The library API: `import { planRun, runScenario } from "twinbench"`. Drive a run with an AbortSignal and an
- * event callback; the same events feed the TUI and the CLI.
+ * The library API of twinbench: `import { loadScenario, planRun, runScenario } from "twinbench"`.
+ *
+ * This module is the one place that lists what the package exports from `"twinbench"`; `twinbench/testcontainers`
+ * (src/testcontainers/) and `twinbench/testing` (src/testing/) are the two other entry points. Nothing here comes
+ * from the CLI or the TUI. docs/api.md describes every name with an example.
+ *
+ * @packageDocumentation
  */
-export { planRun } from "./core/plan/plan.ts";
-export { runScenario, RunControl, type RunDeps, type RunOptions, type RunSummary } from "./app/run.ts";
+
+// Scenarios: load, validate, plan.
+export { loadScenario, loadScenarioFile, loadScenarioText, readNeutralConfig, type LoadScenarioOptions, type LoadedScenario } from "./adapters/scenario-file.ts";
+export { validateScenario, type ValidateContext, type ValidateResult } from "./core/scenario/validate.ts";
+export type { Scenario, ServerSpec, Storage, Workload, Transport } from "./core/scenario/schema.ts";
+export { planRun, type Plan, type SetupCosts } from "./core/plan/plan.ts";
+export type { Cell, CellRecord, RunManifest, ServerManifest, MustMatchRow, TranslationEntry } from "./core/results.ts";
+
+// Running: the engine, its adapters, its events.
+export { runScenario, RunControl, type RunDeps, type RunOptions, type RunSummary, type ImageInfo } from "./app/run.ts";
+export { createRunDeps, type CreateRunDepsOptions } from "./app/deps.ts";
+export { clean, cleanResources, type CleanOptions, type CleanReport } from "./app/clean.ts";
+export type { RunEvent, RunEventType, EventSink, Phase } from "./core/events.ts";
 export { DockerEngine, type Engine } from "./adapters/docker/engine.ts";
-export { loadDeps } from "./cli/commands/shared.ts";
-export type { RunEvent, EventSink } from "./core/events.ts";
-export type { Scenario } from "./core/scenario/schema.ts";
-export type { SysbenchResult } from "./core/sysbench/result.ts";
-export type { Cell, CellRecord, RunManifest } from "./core/results.ts";
+export { LABEL } from "./core/labels.ts";
+
+// Images.
+export { ensureImages, ensureImage, loadLock, type EnsureImageOptions, type EnsuredImage } from "./adapters/images/index.ts";
+export type { Lock, LockEntry } from "./core/images/lock.ts";
+
+// Config: the per-server rendering of the neutral config and the must-match comparison.
+export { renderConfig, type RenderInput, type RenderOutput } from "./core/config/render.ts";
+export { mustMatch, MUST_MATCH_ROWS, type MustMatchServer } from "./core/config/mustmatch.ts";
+
+// sysbench output.
+export { parseSysbench, parseSysbenchFile, SysbenchParseError } from "./core/sysbench/parse.ts";
+export type { SysbenchResult, IntervalSample, LatencyMs } from "./core/sysbench/result.ts";
+
+// Reports: the model, its renderers, results folders, run-to-run comparison.
+export { buildRunReport, type RunReport, type ReportOptions, type ServerLine, type ConfigIdentity } from "./core/report/model.ts";
+export type { RatioTable, RatioRow, RatioCell, CellStatus, Metric } from "./core/report/ratio.ts";
+export type { Verdict } from "./core/stats.ts";
+export { renderText } from "./core/report/text.ts";
+export { renderMarkdown } from "./core/report/markdown.ts";
+export { renderCsv } from "./core/report/csv.ts";
+export { renderJson } from "./core/report/json.ts";
+export { buildHtmlData, renderHtml, type HtmlData } from "./core/report/html.ts";
+export { readResultsFolder, writeReports, loadChartJsSource, type ResultsFolder } from "./adapters/report-files.ts";
+export {
+  compareRuns,
+  findRegressions,
+  assertNoRegression,
+  renderComparisonText,
+  renderComparisonMarkdown,
+  renderComparisonCsv,
+  comparisonJson,
+  type RunData,
+  type CompareOptions,
+  type RunComparison,
+  type Regression,
+  type FactDiff,
+} from "./core/report/compare.ts";
+
+// Errors.
+export { TwinbenchError, InputError, CancelledError, isTwinbenchError, formatError, type ErrorDetails, type ExitCode } from "./core/errors.ts";

@@ -6,6 +6,9 @@ import { hostname as osHostname } from "node:os";
 import { isOrphan, LABEL } from "../core/labels.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
+import { DockerEngine } from "../adapters/docker/engine.ts";
+import { createStorageProvider } from "../adapters/storage/index.ts";
+import { createRunner } from "../adapters/host/runner.ts";
 
 function pidAlive(pid: number): boolean {
   try {
@@ -16,6 +19,7 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/** What {@link cleanResources} removed, and what it could not. */
 export interface CleanReport {
   containers: string[];
   networks: string[];
@@ -62,4 +66,26 @@ export async function cleanResources(engine: Engine, opts: { orphansOnly?: boole
     }
   }
   return report;
+}
+
+/** Options of {@link clean}. */
+export interface CleanOptions {
+  /** Only this run's resources (its id, as in results/<run-id>). */
+  runId?: string;
+  /** Only resources whose owning process is gone (the start-up sweep). */
+  orphansOnly?: boolean;
+  /** The engine to clean (default: the local one). */
+  engine?: Engine;
+}
+
+/**
+ * `twinbench clean` as a function: remove the containers, networks and volumes twinbench labelled on an engine,
+ * and undo the mounts, arrays and loop devices that killed runs left. Resources that cannot be removed are listed
+ * in `failed`, never thrown. Without `runId` it removes every twinbench resource on the engine, other live runs'
+ * included: pass `runId` or `orphansOnly` on a shared machine.
+ */
+export async function clean(opts: CleanOptions = {}): Promise<CleanReport> {
+  const engine = opts.engine ?? new DockerEngine("local");
+  const storage = createStorageProvider({ docker: engine.docker, runner: createRunner() });
+  return cleanResources(engine, { runId: opts.runId, orphansOnly: opts.orphansOnly, storage });
 }

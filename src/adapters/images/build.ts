@@ -19,11 +19,13 @@ import { BuildTracker, buildFailure } from "../../core/images/stream.ts";
 import { baseImageSpec } from "../../core/images/base.ts";
 import { DIGEST_PLACEHOLDER } from "../../core/images/lock.ts";
 import { ensureBaseImage, inspectImageId, statusCode, type ImageProgress } from "./base-image.ts";
-import { imagesDir, readContextFiles } from "./files.ts";
+import { imagesDir, loadLock, readContextFiles } from "./files.ts";
 import { detectMode, type ModeDecision } from "./mode.ts";
 import { readJsonStream } from "./stream.ts";
 
+/** Options of {@link ensureImage} and {@link ensureImages}. */
 export interface EnsureImageOptions {
+  /** The parsed image lock ({@link loadLock}). */
   lock: Lock;
   /** Default "auto". */
   mode?: ModeChoice;
@@ -38,6 +40,7 @@ export interface EnsureImageOptions {
   signal?: AbortSignal;
 }
 
+/** A pinned image that is present in the engine (found or built). */
 export interface EnsuredImage {
   name: string;
   /** twinbench/<name>:<hash12> */
@@ -87,12 +90,23 @@ export async function ensureImage(docker: Dockerode, name: string, opts: EnsureI
   return ensureImageInMode(docker, name, decision.mode, opts);
 }
 
-/** Ensure several images (default: every image in the lock), one after the other, deciding the mode once. */
+/**
+ * Ensure several pinned images (default: every image in the lock), one after the other, deciding the build mode
+ * once. Present images are cache hits (found by their content-hash tag); missing ones are built with dockerode.
+ * `opts.lock` defaults to the package's images/lock.yaml.
+ *
+ * @example
+ * ```ts
+ * const [img] = await ensureImages(new DockerEngine("local").docker, ["mariadb-11.8"], { onProgress: (ev) => console.log(ev.step) });
+ * ```
+ * @throws TwinbenchError `IMAGE_BUILD_FAILED`, `IMAGE_PACKAGE_NOT_FOUND`, `IMAGE_DIGEST_PLACEHOLDER`, …; CancelledError on `signal`.
+ */
 export async function ensureImages(
   docker: Dockerode,
   names: readonly string[] | undefined,
-  opts: EnsureImageOptions,
+  options: Omit<EnsureImageOptions, "lock"> & { lock?: Lock } = {},
 ): Promise<EnsuredImage[]> {
+  const opts: EnsureImageOptions = { ...options, lock: options.lock ?? (await loadLock()) };
   const list = names && names.length > 0 ? [...names] : Object.keys(opts.lock.images);
   for (const n of list) lockEntry(opts.lock, n);
   const decision = await resolveMode(docker, opts.lock, list, opts.mode);

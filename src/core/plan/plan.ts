@@ -134,6 +134,17 @@ export function testWrites(test: string): boolean {
   return isWriteTest(resolveTest(test)?.script ?? test);
 }
 
+/**
+ * The plan of a scenario, starting nothing: every cell in run order (servers interleaved ABBA per test × threads
+ * × repeat, or grouped), the warm-ups and restores, and a time estimate. `setupCosts` replaces the default
+ * per-phase costs with measured ones.
+ *
+ * @example
+ * ```ts
+ * const plan = planRun(scenario);
+ * console.log(plan.cells.length, plan.estimate.totalSeconds);
+ * ```
+ */
 export function planRun(scenario: Scenario, opts: { setupCosts?: Partial<SetupCosts> } = {}): Plan {
   const costs: SetupCosts = { ...DEFAULT_SETUP_COSTS, ...opts.setupCosts };
   const w = scenario.workload;
