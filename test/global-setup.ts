@@ -3,6 +3,7 @@
  * - a Docker engine (`twinbench doctor --fix`: apt-get docker.io etc., start dockerd; never touches a running one)
  * - Chromium (HTML report test) and tmux (TUI test), from Debian, when missing and we are root on Debian
  * - the four pinned images (Debian-built mode here: no registry), built once, cache hits afterwards
+ * - dist/ rebuilt from the sources, so the tests that start `npx twinbench` (TUI in tmux, compose) run this code
  * Set TWINBENCH_TEST_UNIT_ONLY=1 to skip all of it (unit tests need none of it).
  */
 import { execa } from "execa";
@@ -22,6 +23,9 @@ export default async function setup(): Promise<void> {
     await execa("apt-get", ["update", "-qq"], { stdio: "inherit" });
     await execa("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { stdio: "inherit", env: { DEBIAN_FRONTEND: "noninteractive" } });
   }
+
+  console.log("[setup] npm run build (dist/ for the tests that start the twinbench command)");
+  await execa("npm", ["run", "--silent", "build"], { stdio: "inherit" });
 
   const Docker = (await import("dockerode")).default;
   const { ensureImages, loadLock } = await import("../src/adapters/images/index.ts");

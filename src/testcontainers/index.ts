@@ -38,7 +38,8 @@ import {
   type TwinbenchServerOptions,
 } from "./server.ts";
 
-export { defaultSession, type OptionValue, type ServerFamily, type ServerIdentity, type TwinbenchServerInfo, type TwinbenchServerOptions } from "./server.ts";
+export { defaultSession } from "../app/session.ts";
+export { type OptionValue, type ServerFamily, type ServerIdentity, type TwinbenchServerInfo, type TwinbenchServerOptions } from "./server.ts";
 
 /** What the started twinbench containers add to testcontainers' started MariaDB/MySQL containers. */
 export interface StartedTwinbenchServer {

@@ -4,7 +4,6 @@
  * it (same profile, `config.set` and `servers[].config.set`), and twinbench's labels. And, once it runs, its
  * must-match identity read from the server itself.
  */
-import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { TwinbenchError } from "../core/errors.ts";
 import { resourceLabels, LABEL } from "../core/labels.ts";
@@ -17,6 +16,7 @@ import type { MustMatchRow, TranslationEntry } from "../core/results.ts";
 import { ScenarioSchema, type Scenario } from "../core/scenario/schema.ts";
 import type { Profile } from "../core/config/render.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";
+import { defaultSession } from "../app/session.ts";
 import { ensureImages, loadLock } from "../adapters/images/index.ts";
 import { loadScenario, readNeutralConfig } from "../adapters/scenario-file.ts";
 import { readServerFacts, waitReady, type Endpoint } from "../adapters/mysql/probe.ts";
@@ -86,13 +86,6 @@ export interface ServerIdentity {
   values: Record<string, string | null>;
   /** The full `SHOW GLOBAL VARIABLES`. */
   variables: Record<string, string>;
-}
-
-const processSession = `tc-${process.pid}-${randomBytes(3).toString("hex")}`;
-
-/** The session label used when none is given. */
-export function defaultSession(): string {
-  return process.env.TWINBENCH_SESSION || processSession;
 }
 
 /** The lock's default image of a family: its newest version. */
