@@ -13,6 +13,7 @@ import { renderCsv } from "../core/report/csv.ts";
 import { renderJson } from "../core/report/json.ts";
 import { buildHtmlData, renderHtml } from "../core/report/html.ts";
 
+/** A results folder as read back: its manifest (run.json), its cell records (cells.jsonl) and any unreadable lines. */
 export interface ResultsFolder {
   dir: string;
   manifest: RunManifest;
@@ -41,6 +42,7 @@ export function parseCellsJsonl(text: string, file = "cells.jsonl"): { cells: Ce
   return { cells, warnings };
 }
 
+/** Read a results folder (`run.json` and `cells.jsonl`). Throws InputError RESULTS_NOT_FOUND or RESULTS_INVALID. */
 export async function readResultsFolder(dir: string): Promise<ResultsFolder> {
   const runPath = join(dir, "run.json");
   let runText: string;

@@ -14,6 +14,7 @@ import type { Scenario } from "../core/scenario/schema.ts";
 import { applyOverrides, overrideFor, type Override } from "../core/scenario/overrides.ts";
 import { validateScenario } from "../core/scenario/validate.ts";
 
+/** Options of {@link loadScenarioFile}: `--set` overrides and what validation checks against. */
 export interface LoadScenarioOptions {
   /** `--set PATH=VALUE` arguments, applied in order before validation. */
   sets?: string[];

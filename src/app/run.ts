@@ -26,6 +26,7 @@ import { LabServer, labServerInit } from "./lab-server.ts";
 
 export const TWINBENCH_VERSION = "0.1.0";
 
+/** A pinned image as the run engine uses it: lock name, tag, id, family and versions. */
 export interface ImageInfo {
   name: string;
   tag: string;
@@ -36,6 +37,7 @@ export interface ImageInfo {
   cacheHit?: boolean;
 }
 
+/** The adapters {@link runScenario} runs on: engine, storage, images, report writer (see createRunDeps). */
 export interface RunDeps {
   engine: Engine;
   storage: StorageProvider;
@@ -48,6 +50,7 @@ export interface RunDeps {
   now?: () => Date;
 }
 
+/** What to run and how: the scenario, its neutral config text, the results folder, cancellation, events. */
 export interface RunOptions {
   scenario: Scenario;
   scenarioFile?: string;
@@ -87,6 +90,7 @@ export class RunControl {
   }
 }
 
+/** How a run ended: status, the CLI's exit code for it, the results folder, cell counts. */
 export interface RunSummary {
   status: "ok" | "partial" | "failed" | "cancelled";
   exitCode: 0 | 1 | 2 | 130;

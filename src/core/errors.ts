@@ -5,6 +5,7 @@
  */
 export type ExitCode = 0 | 1 | 2 | 130;
 
+/** The parts of a {@link TwinbenchError} besides its message. */
 export interface ErrorDetails {
   code: string;
   hint?: string;
@@ -13,6 +14,7 @@ export interface ErrorDetails {
   cause?: unknown;
 }
 
+/** An error twinbench raises on purpose: a stable `code`, a message naming the value, a `hint`, optional `details` lines, and the CLI's `exitCode` for it. */
 export class TwinbenchError extends Error {
   readonly code: string;
   readonly hint?: string;
@@ -48,6 +50,7 @@ export class CancelledError extends TwinbenchError {
   }
 }
 
+/** Whether `e` is a {@link TwinbenchError} (or a subclass). */
 export function isTwinbenchError(e: unknown): e is TwinbenchError {
   return e instanceof TwinbenchError;
 }

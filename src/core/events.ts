@@ -5,8 +5,10 @@
 import type { Cell, CellRecord, MustMatchRow, ServerManifest } from "./results.ts";
 import type { IntervalSample } from "./sysbench/result.ts";
 
+/** The stages of a run, as `phase` events name them. */
 export type Phase = "images" | "storage" | "start" | "prepare" | "prewarm" | "warmup" | "measure" | "snapshot" | "restore" | "teardown";
 
+/** The typed event stream of a run; `type` is the discriminant. Every front end (TUI, plain lines, NDJSON) consumes only these. */
 export type RunEvent =
   | { type: "plan-ready"; at: string; runId: string; dir: string; scenario: string; cells: Cell[]; estimateSeconds: number; servers: Array<{ id: string; image: string }>; storage: string; transport: string }
   | { type: "image-progress"; at: string; image: string; step: string; line?: string }
@@ -25,5 +27,7 @@ export type RunEvent =
   | { type: "cancelling"; at: string; reason: string }
   | { type: "run-finished"; at: string; status: "ok" | "partial" | "failed" | "cancelled"; dir: string; exitCode: 0 | 1 | 2 | 130; cellsOk: number; cellsFailed: number; message?: string };
 
+/** The `type` of a {@link RunEvent}. */
 export type RunEventType = RunEvent["type"];
+/** A consumer of run events (`RunOptions.onEvent`). */
 export type EventSink = (e: RunEvent) => void;

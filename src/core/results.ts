@@ -26,6 +26,7 @@ export interface Cell {
 export type CellPhase = "warmup" | "measure";
 export type CellStatus = "ok" | "failed" | "skipped";
 
+/** One finished cell as cells.jsonl stores it: ok, failed or skipped, with the parsed sysbench figures. */
 export interface CellRecord {
   key: string;
   server: string;
@@ -47,6 +48,7 @@ export interface CellRecord {
   hostLoad?: { start: number; end: number };
 }
 
+/** The fate of one neutral option for one server (kept, renamed, translated, dropped) and why. */
 export interface TranslationEntry {
   option: string;
   /** What happened to the neutral option for this server. */
@@ -60,6 +62,7 @@ export interface TranslationEntry {
   source?: string;
 }
 
+/** One row of the must-match table: a setting, each server's value, equal or not, and whether asked for. */
 export interface MustMatchRow {
   variable: string;
   values: Record<string, string | null>;
@@ -83,6 +86,7 @@ export interface StorageFacts {
   details?: Record<string, string>;
 }
 
+/** One server as run.json records it: image, versions, rendered config, variables, storage, connection. */
 export interface ServerManifest {
   id: string;
   image: string;
@@ -123,6 +127,7 @@ export interface HostFacts {
   architecture?: string;
 }
 
+/** run.json: the resolved scenario, the plan, host and server facts, the must-match table and the run's status. */
 export interface RunManifest {
   runId: string;
   twinbenchVersion: string;

@@ -26,6 +26,7 @@ export const CNF_PATH = "/etc/twinbench/my.cnf";
 /** The data directory, a tmpfs as in the lab's default storage. */
 export const DATADIR = "/var/lib/mysql";
 
+/** The server families twinbench's containers run. */
 export type ServerFamily = "mariadb" | "mysql";
 /** A `config.set` value, as in a scenario file. */
 export type OptionValue = string | number | boolean;

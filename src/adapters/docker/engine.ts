@@ -46,6 +46,7 @@ export interface LabelledResources {
   volumes: Array<{ name: string; labels: Record<string, string> }>;
 }
 
+/** The container-engine port the run engine uses: containers, networks, volumes, exec, logs, labels. One implementation, {@link DockerEngine}; inject another for another backend. */
 export interface Engine {
   readonly hostId: string;
   /** The raw dockerode client, for the image builder only. */
@@ -97,6 +98,7 @@ export function engineError(what: string, e: unknown, hint?: string): TwinbenchE
   });
 }
 
+/** The Engine on a Docker API (dockerode): `new DockerEngine("local")` is the local engine (DOCKER_HOST respected). */
 export class DockerEngine implements Engine {
   readonly docker: Docker;
   constructor(

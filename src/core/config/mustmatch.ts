@@ -9,6 +9,7 @@ import type { MustMatchRow } from "../results.ts";
 import { normalizeOptionName } from "./cnf.ts";
 import { formatSize, onOff, type Family } from "./dialect.ts";
 
+/** One server's input to {@link mustMatch}: its family, SHOW GLOBAL VARIABLES and deliberate overrides. */
 export interface MustMatchServer {
   id: string;
   family: Family;

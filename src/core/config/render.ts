@@ -27,6 +27,7 @@ import { compareVersions, formatVersion, parseVersion } from "./version.ts";
 
 export type Profile = Scenario["config"]["profile"];
 
+/** Input of {@link renderConfig}: the neutral config text, the server's family and version, its storage, the scenario and the server id. */
 export interface RenderInput {
   /** Text of the neutral config (lab/my.cnf or the scenario's config.base). */
   neutral: string;
@@ -41,6 +42,7 @@ export interface RenderInput {
   neutralSource?: string;
 }
 
+/** A server's rendered option file, with the fate of every neutral option and the asymmetries. */
 export interface RenderOutput {
   cnf: string;
   translation: TranslationEntry[];
@@ -81,6 +83,7 @@ function setValue(key: string, v: string | number | boolean): string | null | un
   return String(v);
 }
 
+/** Render the neutral config for one server of a scenario (what `twinbench config render` prints). Pure. Throws InputError CONFIG_UNKNOWN_SERVER. */
 export function renderConfig(input: RenderInput): RenderOutput {
   const { family, scenario, serverId } = input;
   const version = parseVersion(input.version);

@@ -59,7 +59,9 @@ export const LockSchema = z.strictObject({
   images: z.record(imageName, LockEntrySchema).refine((r) => Object.keys(r).length > 0, { message: "expected at least one image" }),
 });
 
+/** One image of images/lock.yaml: family, upstream version, Debian suites, pinned packages, official ref and digest. */
 export type LockEntry = z.infer<typeof LockEntrySchema>;
+/** images/lock.yaml, parsed and validated, with the file it came from. */
 export type Lock = z.infer<typeof LockSchema> & { file: string };
 export type Mirrors = Lock["mirrors"];
 export type Family = LockEntry["family"];

@@ -24,6 +24,7 @@ import { parseDuration, type Scenario } from "../scenario/schema.ts";
 import { resolveTest } from "../scenario/legacy.ts";
 import { WRITE_SCRIPTS } from "../sysbench/options.ts";
 
+/** Per-phase costs (seconds) the estimate uses; measured values replace the defaults. */
 export interface SetupCosts {
   /** Per image (each server image plus the sysbench image): look up, verify the pin. */
   imageCheckSeconds: number;
@@ -96,6 +97,7 @@ export interface PlanEstimate {
   notes: string[];
 }
 
+/** A scenario's plan: the cells in run order, warm-ups, restores and the time estimate. */
 export interface Plan {
   cells: Cell[];
   warmups: WarmupStep[];

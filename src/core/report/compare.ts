@@ -14,11 +14,13 @@ import { markdownRatioTable } from "./markdown.ts";
 import { ratioCsvLines, CSV_HEADER } from "./csv.ts";
 import { ratioTableJson } from "./ratio.ts";
 
+/** One run for {@link compareRuns}: its manifest and cell records. */
 export interface RunData {
   manifest: RunManifest;
   cells: CellRecord[];
 }
 
+/** Options of {@link compareRuns}. */
 export interface CompareOptions {
   /** Compare only this server id (default: every server present in both runs). */
   server?: string;
@@ -28,6 +30,7 @@ export interface CompareOptions {
   cvThresholdPct?: number;
 }
 
+/** A host or server fact that differs between two runs. */
 export interface FactDiff {
   /** "host local", "server mariadb", "sysbench" */
   scope: string;
@@ -36,6 +39,7 @@ export interface FactDiff {
   new: string | null;
 }
 
+/** Two runs compared cell by cell (NEW/BASE × 100 per server) with the facts and variables that differ. */
 export interface RunComparison {
   base: { runId: string; status: RunManifest["status"]; startedAt: string };
   new: { runId: string; status: RunManifest["status"]; startedAt: string };
@@ -158,6 +162,7 @@ export function variableDifferences(a: RunManifest, b: RunManifest, servers: str
 
 // ---- the comparison ---------------------------------------------------------------------------------------
 
+/** Compare two runs of the same scenario cell by cell: NEW/BASE × 100 with Welch intervals, plus host facts and effective variables that differ. Throws InputError COMPARE_MISMATCH when scenario, pins or config differ, unless `force`. */
 export function compareRuns(a: RunData, b: RunData, opts: CompareOptions = {}): RunComparison {
   const idsA = a.manifest.scenario.servers.map((s) => s.id);
   const idsB = new Set(b.manifest.scenario.servers.map((s) => s.id));
@@ -212,6 +217,7 @@ export function compareRuns(a: RunData, b: RunData, opts: CompareOptions = {}): 
   };
 }
 
+/** A cell whose whole interval lies below the bound of {@link findRegressions}. */
 export interface Regression {
   server: string;
   test: string;
@@ -258,6 +264,7 @@ function diffLines(cmp: RunComparison): string[] {
   return lines;
 }
 
+/** A comparison as terminal text. */
 export function renderComparisonText(cmp: RunComparison): string {
   const lines: string[] = [`Run comparison: NEW ${cmp.new.runId} / BASE ${cmp.base.runId} * 100 (above 100: NEW is faster)`, ""];
   for (const [label, r] of [["BASE", cmp.base], ["NEW", cmp.new]] as const) {
@@ -269,6 +276,7 @@ export function renderComparisonText(cmp: RunComparison): string {
   return lines.join("\n") + "\n";
 }
 
+/** A comparison as Markdown. */
 export function renderComparisonMarkdown(cmp: RunComparison): string {
   const lines: string[] = [`# Run comparison: NEW \`${cmp.new.runId}\` / BASE \`${cmp.base.runId}\``, ""];
   if (cmp.forced) lines.push("> **FORCED**: the runs differ in scenario, pins or config:", "", ...cmp.differences.map((d) => `- ${d}`), "");
@@ -277,12 +285,14 @@ export function renderComparisonMarkdown(cmp: RunComparison): string {
   return lines.join("\n");
 }
 
+/** A comparison as CSV, one line per server, test and thread count. */
 export function renderComparisonCsv(cmp: RunComparison): string {
   const lines = [["server", ...CSV_HEADER].join(",")];
   for (const t of cmp.tables) lines.push(...ratioCsvLines(t, [t.numerator]));
   return lines.join("\n") + "\n";
 }
 
+/** A comparison as a JSON-ready object. */
 export function comparisonJson(cmp: RunComparison): object {
   return {
     base: cmp.base,

@@ -27,6 +27,7 @@ export function ratioCsvLines(t: RatioTable, prefix: Array<string | number> = []
   return out;
 }
 
+/** The ratio table as CSV (comparison.csv). */
 export function renderCsv(report: RunReport): string {
   const lines = [CSV_HEADER.join(",")];
   if (report.table) lines.push(...ratioCsvLines(report.table));

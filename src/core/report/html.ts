@@ -31,6 +31,7 @@ export interface HistogramChart {
   series: Array<{ server: string; repeat: number; points: Array<[number, number]> }>;
 }
 
+/** Everything report.html shows: the ratio table, charts, server and storage facts. Built by {@link buildHtmlData}. */
 export interface HtmlData {
   title: string;
   servers: string[];

@@ -26,6 +26,7 @@ export function reportJson(report: RunReport): object {
   return { ...ratioTableJson(report.table), run };
 }
 
+/** The report model as JSON text (report.json). */
 export function renderJson(report: RunReport): string {
   return JSON.stringify(reportJson(report), null, 2) + "\n";
 }

@@ -20,6 +20,7 @@ export function markdownRatioTable(t: RatioTable): string[] {
   return lines;
 }
 
+/** The report as Markdown (report.md). */
 export function renderMarkdown(report: RunReport): string {
   const t = report.table;
   const names = t ? `${t.numeratorLabel}/${t.denominatorLabel}` : report.servers.map((s) => s.family).join("/");

@@ -7,6 +7,7 @@ import type { CellRecord, MustMatchRow, RunManifest, ServerManifest, StorageFact
 import { parseDuration } from "../scenario/schema.ts";
 import { buildRatioTable, measureRecords, type Metric, type RatioTable } from "./ratio.ts";
 
+/** One server of a report: family, version, image, package version, storage and asymmetries. */
 export interface ServerLine {
   id: string;
   family: string;
@@ -17,6 +18,7 @@ export interface ServerLine {
   asymmetries: string[];
 }
 
+/** The report's verdict on the must-match table. */
 export interface ConfigIdentity {
   /** identical: every must-match variable is equal; deliberate: only asked-for differences; differs; unknown: no table. */
   verdict: "identical" | "deliberate" | "differs" | "unknown";
@@ -24,6 +26,7 @@ export interface ConfigIdentity {
   differing: MustMatchRow[];
 }
 
+/** The report model of one run: the ratio table and what a reader needs to trust it. Every renderer takes this. */
 export interface RunReport {
   runId: string;
   scenarioName: string;
@@ -45,6 +48,7 @@ export interface RunReport {
   notes: string[];
 }
 
+/** Metric, CV threshold and servers of a report. */
 export interface ReportOptions {
   metric?: Metric;
   cvThresholdPct?: number;
@@ -100,6 +104,7 @@ export function configIdentity(rows: MustMatchRow[] | undefined): ConfigIdentity
   return { verdict, checked: rows.length, differing };
 }
 
+/** Build the report model of a run from its manifest and cell records. Pure. */
 export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord[], opts: ReportOptions = {}): RunReport {
   const planned = manifest.cells.length;
   const measured = measureRecords(cells);

@@ -9,6 +9,7 @@ import type { SysbenchResult } from "../sysbench/result.ts";
 import { DEFAULT_CV_THRESHOLD_PCT, median, ratioEstimate, type Pairing, type Verdict } from "../stats.ts";
 
 export const METRICS = ["qps", "tps", "p95", "avg"] as const;
+/** The metric of a ratio table: `qps`, `tps`, `p95` or `avg` latency (latency ratios are inverted so above 100 still means better). */
 export type Metric = (typeof METRICS)[number];
 
 /** Latency metrics are "lower is better": their ratio is inverted so that above 100 still means numerator better. */
@@ -41,8 +42,10 @@ export function metricLabel(metric: Metric, percentile = 95): string {
   return metric === "qps" ? "q/s" : metric === "tps" ? "t/s" : metric === "p95" ? `p${percentile} latency` : "avg latency";
 }
 
+/** A ratio cell's state: measured, failed, skipped or missing. */
 export type CellStatus = "ok" | "failed" | "skipped" | "missing";
 
+/** One cell of the ratio table: the ratio with its confidence interval, verdict, repeats and CVs. */
 export interface RatioCell {
   threads: number;
   /** Percentages; null unless status is "ok". */
@@ -66,11 +69,13 @@ export interface RatioCell {
   failedRepeats: number;
 }
 
+/** One test's row of the ratio table. */
 export interface RatioRow {
   test: string;
   cells: RatioCell[];
 }
 
+/** The ratio table: numerator / denominator × 100 per test and thread count. */
 export interface RatioTable {
   metric: Metric;
   /** Server ids. */

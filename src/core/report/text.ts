@@ -143,6 +143,7 @@ export function renderRatioText(table: RatioTable): string[] {
   ];
 }
 
+/** The report as terminal text: the seeds' table, then the same cells with intervals and verdicts. */
 export function renderText(report: RunReport): string {
   const t = report.table;
   const lines: string[] = [title(report, t), ""];

@@ -115,9 +115,14 @@ export const ScenarioSchema = z.strictObject({
   imageMode: z.enum(["auto", "debian", "official"]).default("auto"),
 });
 
+/** A data-dir storage spec: tmpfs, volume, bind or raid0. */
 export type Storage = z.infer<typeof StorageSchema>;
+/** One server of a scenario: id, lock image and per-server overrides. */
 export type ServerSpec = z.infer<typeof ServerSchema>;
 export type HostSpec = z.infer<typeof HostSchema>;
+/** A scenario's sysbench workload: tests, threads, duration, repeats, data set. */
 export type Workload = z.infer<typeof WorkloadSchema>;
+/** A validated scenario (defaults filled in): servers, config, storage, load, resources, workload. */
 export type Scenario = z.infer<typeof ScenarioSchema>;
+/** How the load sidecar reaches a server: socket, loopback or bridge. */
 export type Transport = Scenario["load"]["transport"];

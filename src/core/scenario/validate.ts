@@ -17,6 +17,7 @@ import {
   own,
 } from "../sysbench/options.ts";
 
+/** What {@link validateScenario} checks against: the lock's image names and this host's CPU count. */
 export interface ValidateContext {
   /** Image names in the image lock file (e.g. "mariadb-11.8"). */
   lockImages: string[];
@@ -24,6 +25,7 @@ export interface ValidateContext {
   hostCpus?: number;
 }
 
+/** A valid scenario with its warnings, or every error as a `file: dot.path: message` line. */
 export type ValidateResult = { scenario: Scenario; warnings: string[] } | { errors: string[] };
 
 /** Connections twinbench keeps besides sysbench's (readiness probe, variables capture, monitoring). */

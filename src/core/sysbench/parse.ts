@@ -16,6 +16,7 @@ import { TwinbenchError } from "../errors.ts";
 import type { Fairness, IntervalSample, LatencyMs, LegacyIntervalSample, SysbenchResult } from "./result.ts";
 import { isLegacyDraft, toLegacyResult } from "./parse-legacy.ts";
 
+/** Text that is not sysbench output, or not exactly one: the message names the line. */
 export class SysbenchParseError extends TwinbenchError {
   /** 1-based line number in the text given to the parser, or null when the problem is the whole text. */
   readonly line: number | null;

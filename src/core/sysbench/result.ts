@@ -36,6 +36,7 @@ export interface LegacyIntervalSample {
   reconnectsPerSec: number | null;
 }
 
+/** sysbench's latency figures in milliseconds. */
 export interface LatencyMs {
   min: number | null;
   avg: number | null;
@@ -53,6 +54,7 @@ export interface Fairness {
   execStddev: number | null;
 }
 
+/** One parsed sysbench output (1.0.x, 0.5 or 0.4): counts, rates, latency, fairness and per-second intervals. */
 export interface SysbenchResult {
   status: "ok" | "failed";
   /** FATAL messages without the `FATAL: ` prefix. */
