@@ -20,7 +20,7 @@ import { LABEL, resourceLabels, resourceName } from "../core/labels.ts";
 import type { Cell, CellRecord, HostFacts, RunManifest } from "../core/results.ts";
 import type { HostSpec, Scenario } from "../core/scenario/schema.ts";
 import { planRun } from "../core/plan/plan.ts";
-import { mergeProbe, parseProbeOutput, probeCommand, PROBE_MOUNT, shardMismatches } from "../core/hosts/facts.ts";
+import { shardMismatches } from "../core/hosts/facts.ts";
 import { dpkgQueryCommand, imageIdNotes, imageParity, parityError, parseDpkgList, type HostImageFacts } from "../core/hosts/parity.ts";
 import { missingCells, redistribute } from "../core/hosts/shard.ts";
 import { mergeShard, type ResultPart } from "../core/hosts/merge.ts";
@@ -28,6 +28,7 @@ import { compareHosts, renderHostsMarkdown, renderHostsText, renderShardMarkdown
 import { displayEngineUrl, parseEngineUrl } from "../core/hosts/url.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import type { ImageOps } from "../adapters/images/transfer.ts";
+import { probeHostFacts } from "../adapters/docker/host-probe.ts";
 import { writeFileAtomic } from "../adapters/results/store.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { cleanResources } from "./clean.ts";
@@ -497,18 +498,7 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
     const runId = hostRunId(opts.runId, id);
     const labels = resourceLabels({ sessionId, runId, hostId: id, pid: process.pid, hostname: osHostname() }, { [LABEL.role]: "probe" });
     const base = await s.t.engine.facts();
-    const vol = resourceName(runId, "probe", randomBytes(3).toString("hex"));
-    await s.t.engine.createVolume(vol, labels);
-    try {
-      const r = await s.t.engine.run(
-        { name: vol, image: tag, entrypoint: [probeCommand()[0]!], cmd: probeCommand().slice(1), labels, networkMode: "none", mounts: [{ Type: "volume", Source: vol, Target: PROBE_MOUNT }] },
-        { timeoutMs: 60_000, signal },
-      );
-      if (r.exitCode !== 0) info(`host ${id}: the facts probe exited with ${r.exitCode}; only engine info is used`, id, "warning");
-      return mergeProbe({ ...base, id }, parseProbeOutput(r.output), safeUrl(s.t.spec));
-    } finally {
-      await s.t.engine.removeVolume(vol).catch(() => undefined);
-    }
+    return probeHostFacts(s.t.engine, { ...base, id }, { image: tag, runId, labels, engineUrl: safeUrl(s.t.spec), signal, onWarning: (m) => info(`host ${id}: ${m}`, id, "warning") });
   }
 
   async function packagesOf(s: HostState, tag: string): Promise<Record<string, string> | undefined> {
