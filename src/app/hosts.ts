@@ -24,7 +24,7 @@ import { shardMismatches } from "../core/hosts/facts.ts";
 import { dpkgQueryCommand, imageIdNotes, imageParity, parityError, parseDpkgList, type HostImageFacts } from "../core/hosts/parity.ts";
 import { missingCells, redistribute } from "../core/hosts/shard.ts";
 import { mergeShard, type ResultPart } from "../core/hosts/merge.ts";
-import { compareHosts, renderHostsMarkdown, renderHostsText, renderShardMarkdown, type HostRun } from "../core/hosts/report.ts";
+import { compareHosts, renderHostsHtml, renderHostsMarkdown, renderHostsText, renderShardMarkdown, type HostRun } from "../core/hosts/report.ts";
 import { displayEngineUrl, parseEngineUrl } from "../core/hosts/url.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import type { ImageOps } from "../adapters/images/transfer.ts";
@@ -482,9 +482,10 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
     const cmp = compareHosts(runs, { notes });
     reportText = renderHostsText(cmp);
     await writeFileAtomic(reportFile, renderHostsMarkdown(cmp));
+    await writeFileAtomic(join(dir, "report-hosts.html"), renderHostsHtml(cmp));
     await writeFileAtomic(
       join(dir, "hosts.json"),
-      JSON.stringify({ runId: opts.runId, hosts: runs.map(({ manifest, cells, ...r }) => ({ ...r, facts: manifest?.hosts[0] })), facts: cmp.facts, serverFacts: cmp.serverFacts, images: imageFacts.map(({ packages, ...i }) => ({ ...i, packages: packages ? Object.keys(packages).length : null })) }, null, 2) + "\n",
+      JSON.stringify({ runId: opts.runId, notes, hosts: runs.map(({ manifest, cells, ...r }) => ({ ...r, facts: manifest?.hosts[0] })), facts: cmp.facts, serverFacts: cmp.serverFacts, images: imageFacts.map(({ packages, ...i }) => ({ ...i, packages: packages ? Object.keys(packages).length : null })) }, null, 2) + "\n",
     );
     status = cancelled ? "cancelled" : runs.every((r) => r.status === "ok") ? "ok" : runs.some((r) => r.manifest && (r.status === "ok" || r.status === "partial")) ? "partial" : "failed";
   }

@@ -250,7 +250,8 @@ export function assertNoRegression(cmp: RunComparison, bound: number): void {
 
 // ---- renderers ----------------------------------------------------------------------------------------------
 
-function diffLines(cmp: RunComparison): string[] {
+/** The facts and effective variables that differ, as text lines (also under `compare --summary`). */
+export function diffLines(cmp: RunComparison): string[] {
   const lines: string[] = [];
   const fmt = (d: FactDiff) => `  ${d.scope} ${d.field}: ${d.base ?? "(unset)"} -> ${d.new ?? "(unset)"}`;
   lines.push(cmp.factDiff.length ? "Host and server facts that differ (BASE -> NEW):" : "Host and server facts: no differences.");

@@ -249,7 +249,7 @@ export function buildRunsSummary(
         { label: b.label, records: b.cells.filter((c) => c.server === server) },
       ],
       both,
-      { percentile, prefix: servers.length > 1 || server ? `${server}: ` : "" },
+      { percentile, prefix: `${server}: ` },
     ),
   );
   return { sides: [a.label, b.label], legend, percentile, blocks };
@@ -305,8 +305,9 @@ function repeatsText(s: ExecutionSummary, blk: SummaryBlock): string {
 
 function introLines(s: ExecutionSummary): string[] {
   const rh = ratioHeading(s);
+  const named = s.sides[0] === "A" && s.sides[1] === "B" ? "A, B" : `A = ${s.sides[0]}, B = ${s.sides[1]}`;
   const head = rh
-    ? `Test execution summary, side by side: A = ${s.sides[0]}, B = ${s.sides[1]}, and B/A × 100.`
+    ? `Test execution summary, side by side: ${named}, and B/A × 100.`
     : `Test execution summary: ${s.sides.join(", ")}.`;
   return [head, ...s.legend.map((l) => `  ${l}`)];
 }
