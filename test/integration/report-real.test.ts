@@ -26,7 +26,8 @@ describe("reports of real runs", () => {
     }
   }, 900_000);
 
-  it("prints the seed-layout table with intervals and verdicts, and every format", async () => {
+  // Seven CLI processes in a row: on a loaded machine that takes longer than the default 20 s.
+  it("prints the seed-layout table with intervals and verdicts, and every format", { timeout: 180_000 }, async () => {
     const text = await twinbench(["report", runA]);
     expect(text.exitCode, text.all).toBe(0);
     expect(text.stdout).toMatch(/Number of threads/);
@@ -79,7 +80,7 @@ describe("reports of real runs", () => {
     expect(gate.all).toMatch(/REGRESSION|below/);
   });
 
-  it("compare --summary puts both runs' execution summaries side by side with the derived lines", async () => {
+  it("compare --summary puts both runs' execution summaries side by side with the derived lines", { timeout: 120_000 }, async () => {
     const r = await twinbench(["compare", runA, runB, "--summary"]);
     expect(r.exitCode, r.all).toBe(0);
     expect(r.stdout).toContain(`read BASE: ${runA}: single run `);
