@@ -20,14 +20,15 @@ import { LABEL, resourceLabels, resourceName } from "../core/labels.ts";
 import type { Cell, CellRecord, HostFacts, RunManifest } from "../core/results.ts";
 import type { HostSpec, Scenario } from "../core/scenario/schema.ts";
 import { planRun } from "../core/plan/plan.ts";
-import { mergeProbe, parseProbeOutput, probeCommand, PROBE_MOUNT, shardMismatches } from "../core/hosts/facts.ts";
+import { shardMismatches } from "../core/hosts/facts.ts";
 import { dpkgQueryCommand, imageIdNotes, imageParity, parityError, parseDpkgList, type HostImageFacts } from "../core/hosts/parity.ts";
 import { missingCells, redistribute } from "../core/hosts/shard.ts";
 import { mergeShard, type ResultPart } from "../core/hosts/merge.ts";
-import { compareHosts, renderHostsMarkdown, renderHostsText, renderShardMarkdown, type HostRun } from "../core/hosts/report.ts";
+import { compareHosts, renderHostsHtml, renderHostsMarkdown, renderHostsText, renderShardMarkdown, type HostRun } from "../core/hosts/report.ts";
 import { displayEngineUrl, parseEngineUrl } from "../core/hosts/url.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import type { ImageOps } from "../adapters/images/transfer.ts";
+import { probeHostFacts } from "../adapters/docker/host-probe.ts";
 import { writeFileAtomic } from "../adapters/results/store.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { cleanResources } from "./clean.ts";
@@ -481,9 +482,10 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
     const cmp = compareHosts(runs, { notes });
     reportText = renderHostsText(cmp);
     await writeFileAtomic(reportFile, renderHostsMarkdown(cmp));
+    await writeFileAtomic(join(dir, "report-hosts.html"), renderHostsHtml(cmp));
     await writeFileAtomic(
       join(dir, "hosts.json"),
-      JSON.stringify({ runId: opts.runId, hosts: runs.map(({ manifest, cells, ...r }) => ({ ...r, facts: manifest?.hosts[0] })), facts: cmp.facts, serverFacts: cmp.serverFacts, images: imageFacts.map(({ packages, ...i }) => ({ ...i, packages: packages ? Object.keys(packages).length : null })) }, null, 2) + "\n",
+      JSON.stringify({ runId: opts.runId, notes, hosts: runs.map(({ manifest, cells, ...r }) => ({ ...r, facts: manifest?.hosts[0] })), facts: cmp.facts, serverFacts: cmp.serverFacts, images: imageFacts.map(({ packages, ...i }) => ({ ...i, packages: packages ? Object.keys(packages).length : null })) }, null, 2) + "\n",
     );
     status = cancelled ? "cancelled" : runs.every((r) => r.status === "ok") ? "ok" : runs.some((r) => r.manifest && (r.status === "ok" || r.status === "partial")) ? "partial" : "failed";
   }
@@ -497,18 +499,7 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
     const runId = hostRunId(opts.runId, id);
     const labels = resourceLabels({ sessionId, runId, hostId: id, pid: process.pid, hostname: osHostname() }, { [LABEL.role]: "probe" });
     const base = await s.t.engine.facts();
-    const vol = resourceName(runId, "probe", randomBytes(3).toString("hex"));
-    await s.t.engine.createVolume(vol, labels);
-    try {
-      const r = await s.t.engine.run(
-        { name: vol, image: tag, entrypoint: [probeCommand()[0]!], cmd: probeCommand().slice(1), labels, networkMode: "none", mounts: [{ Type: "volume", Source: vol, Target: PROBE_MOUNT }] },
-        { timeoutMs: 60_000, signal },
-      );
-      if (r.exitCode !== 0) info(`host ${id}: the facts probe exited with ${r.exitCode}; only engine info is used`, id, "warning");
-      return mergeProbe({ ...base, id }, parseProbeOutput(r.output), safeUrl(s.t.spec));
-    } finally {
-      await s.t.engine.removeVolume(vol).catch(() => undefined);
-    }
+    return probeHostFacts(s.t.engine, { ...base, id }, { image: tag, runId, labels, engineUrl: safeUrl(s.t.spec), signal, onWarning: (m) => info(`host ${id}: ${m}`, id, "warning") });
   }
 
   async function packagesOf(s: HostState, tag: string): Promise<Record<string, string> | undefined> {

@@ -18,6 +18,8 @@ import { planRun, isWriteTest } from "../core/plan/plan.ts";
 import { mustMatch } from "../core/config/mustmatch.ts";
 import { scenarioFingerprint } from "../core/plan/fingerprint.ts";
 import { engineError, type Engine } from "../adapters/docker/engine.ts";
+import { probeHostFacts } from "../adapters/docker/host-probe.ts";
+import { hasProbe } from "../core/hosts/facts.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
 import { ResultsStore } from "../adapters/results/store.ts";
 import { mysql2Probe, type Probe } from "../adapters/mysql/probe.ts";
@@ -226,6 +228,17 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     });
     loadImage = images.get("sysbench-1.0")!;
     manifest.sysbench = { image: "sysbench-1.0", imageId: loadImage.id, version: loadImage.version, packageVersion: loadImage.packageVersion };
+    // Host facts a kernel comparison turns on, read by a probe container (a multi-host run has probed already).
+    if (!hasProbe(hostFacts)) {
+      const warn = (m: string) => emit({ type: "warning", at: at(), message: m });
+      manifest.hosts = [
+        await probeHostFacts(engine, hostFacts, { image: loadImage.tag, runId, labels: labels({ [LABEL.role]: "probe" }), signal, onWarning: warn }).catch((e: unknown) => {
+          if (signal.aborted) throw e;
+          warn(`host facts: the probe container failed (${e instanceof Error ? e.message : String(e)}); run.json has engine info only`);
+          return hostFacts;
+        }),
+      ];
+    }
 
 
 

@@ -125,6 +125,24 @@ export interface HostFacts {
   volumeFs?: string;
   volumeMountOptions?: string;
   architecture?: string;
+  /**
+   * What a kernel comparison turns on (the probe; "unknown" where the host does not say): the block device under
+   * the engine's volumes (where `storage: volume` puts the data dir) with its scheduler, nr_requests, queue depth
+   * and rotational flag; transparent huge pages; CPU frequency driver and governor; clocksource; kernel command
+   * line; and /sys/devices/system/cpu/vulnerabilities (name → state).
+   */
+  dataDevice?: string;
+  ioScheduler?: string;
+  nrRequests?: string;
+  queueDepth?: string;
+  rotational?: string;
+  thp?: string;
+  thpDefrag?: string;
+  cpufreqDriver?: string;
+  cpufreqGovernor?: string;
+  clocksource?: string;
+  kernelCmdline?: string;
+  mitigations?: Record<string, string>;
 }
 
 /** run.json: the resolved scenario, the plan, host and server facts, the must-match table and the run's status. */

@@ -100,12 +100,15 @@ export function defaultSessionDeps(ctx: CliContext, dirs: SessionDirs = {}): Ses
           const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
           out.push({ dir, name: m.scenario?.name ?? n, status: m.status, startedAt: m.startedAt });
         } catch {
-          /* not a results folder */
+          // No run.json: a host comparison folder (hosts.json), or not a results folder at all (skipped).
+          const h = await readFile(join(dir, "hosts.json"), "utf8").then((t) => JSON.parse(t) as { hosts?: Array<{ id: string; status: string }> }, () => undefined);
+          if (h?.hosts) out.push({ dir, name: `${n} (hosts ${h.hosts.map((x) => x.id).join(", ")})`, status: h.hosts.every((x) => x.status === "ok") ? "ok" : "partial" });
         }
       }
       return out;
     },
-    reportText: (dir) => capture(["report", dir, "--no-write"]),
+    // The ratio table(s), then the execution summary side by side with its derived lines.
+    reportText: async (dir) => `${await capture(["report", dir, "--no-write"])}\n${await capture(["report", dir, "--summary", "--no-write"])}`,
     async run(file) {
       // The run command mounts the run screen itself (it owns signals, the abort controller and the skip control).
       const { runCommand } = await import("../cli/commands/run.ts");

@@ -1,6 +1,7 @@
 /**
  * Reports of real runs: a tiny two-repeat run reported in every format, its report.html rendered in headless
- * Chromium with table and charts, and `twinbench compare` of two real runs (ratio table + host-facts diff).
+ * Chromium with table and charts, and `twinbench compare` of two real runs (ratio table + host-facts diff, and
+ * `--summary`: both runs' execution summaries side by side with the derived lines).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtemp, readFile } from "node:fs/promises";
@@ -25,7 +26,8 @@ describe("reports of real runs", () => {
     }
   }, 900_000);
 
-  it("prints the seed-layout table with intervals and verdicts, and every format", async () => {
+  // Seven CLI processes in a row: on a loaded machine that takes longer than the default 20 s.
+  it("prints the seed-layout table with intervals and verdicts, and every format", { timeout: 180_000 }, async () => {
     const text = await twinbench(["report", runA]);
     expect(text.exitCode, text.all).toBe(0);
     expect(text.stdout).toMatch(/Number of threads/);
@@ -76,5 +78,26 @@ describe("reports of real runs", () => {
     const gate = await twinbench(["compare", runA, runB, "--fail-below", "1000"]);
     expect(gate.exitCode).toBe(1);
     expect(gate.all).toMatch(/REGRESSION|below/);
+  });
+
+  it("compare --summary puts both runs' execution summaries side by side with the derived lines", { timeout: 120_000 }, async () => {
+    const r = await twinbench(["compare", runA, runB, "--summary"]);
+    expect(r.exitCode, r.all).toBe(0);
+    expect(r.stdout).toContain(`read BASE: ${runA}: single run `);
+    expect(r.stdout).toContain("Test execution summary, side by side: A, B, and B/A × 100.");
+    for (const server of ["mariadb", "mysql"])
+      for (const test of ["oltp_point_select", "oltp_read_only"]) expect(r.stdout).toContain(`${server}: ${test} @ 1 threads (median over repeats; A: 2 repeats, B: 2 repeats)`);
+    expect(r.stdout).toMatch(/transactions\s+\d+\s+\d+\s+\d+\.\d/);
+    expect(r.stdout).toMatch(/total time taken by event execution \(s\)\s+\d+\.\d{4}\s+\d+\.\d{4}/);
+    // One thread in a closed loop is busy nearly all the time: effective concurrency about 1 on both sides.
+    const conc = [...r.stdout.matchAll(/effective concurrency \(event execution time \/ total time\)\s+(\d+\.\d)\s+(\d+\.\d)/g)];
+    expect(conc).toHaveLength(4);
+    for (const m of conc) for (const v of [m[1], m[2]]) expect(Number(v)).toBeGreaterThan(0.8);
+    expect(r.stdout).toMatch(/configured threads\s+1\s+1\s+100\.0/);
+    expect(r.stdout).toMatch(/Host and server facts/);
+    // The host facts of a single-host run carry the kernel facts the probe read (or "unknown").
+    const manifest = JSON.parse(await readFile(join(runA, "run.json"), "utf8"));
+    expect(manifest.hosts[0]).toMatchObject({ ioScheduler: expect.any(String), thp: expect.any(String), clocksource: expect.any(String), kernelCmdline: expect.any(String), dataDevice: expect.any(String) });
+    expect(Object.keys(manifest.hosts[0].mitigations ?? {}).length).toBeGreaterThan(0);
   });
 });

@@ -89,7 +89,8 @@ describe("twinbench report / compare", () => {
   it("report --summary", async () => {
     const { out } = await cli(["report", join(FIX, "repeats"), "--summary", "--no-write"]);
     expect(out).toContain("oltp_read_only @ 1 threads");
-    expect(out).toMatch(/per sec\.\s+55\.00\s+50\.00\s+\+10\.00%  mariadb better/);
+    expect(out).toMatch(/per sec\.\s+50\.00\s+55\.00\s+110\.0/);
+    expect(out).toMatch(/effective concurrency \(event execution time \/ total time\)\s+1\.0\s+1\.0/);
   });
   it.each([
     [["report", "x", "--format", "pdf"], /unknown format "pdf"/],

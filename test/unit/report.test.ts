@@ -150,18 +150,19 @@ describe("renderers (golden)", () => {
 
 describe("execution summary", () => {
   const { manifest, cells } = load("repeats");
-  it("medians per server side by side with the difference", () => {
+  it("medians per server side by side: A = the denominator, B = the numerator, and B/A", () => {
     const s = buildSummary(manifest, cells);
-    expect(s.servers).toEqual(["mariadb", "mysql"]);
-    const b = s.blocks.find((x) => x.test === "oltp_read_only" && x.threads === 1)!;
+    expect(s.sides).toEqual(["mysql", "mariadb"]);
+    const b = s.blocks.find((x) => x.test === "oltp_read_only" && x.threads[0] === 1)!;
     const tps = b.rows[1];
     expect(tps.label).toBe("per sec.");
-    expect(tps.values).toEqual([55, 50]); // median q/s 1100 and 1000, tps = q/s / 20
-    expect(tps.diffPct).toBeCloseTo(10, 8);
-    const p95 = b.rows.find((r) => r.label === "95th percentile")!;
-    expect(p95.better).toBe("lower");
-    const failed = s.blocks.find((x) => x.test === "oltp_point_select" && x.threads === 4)!;
-    expect(failed.status).toEqual(["ok", "failed"]);
+    expect(tps.values).toEqual([50, 55]); // median q/s 1000 and 1100, tps = q/s / 20
+    expect(tps.ratio).toBeCloseTo(110, 8);
+    const conc = b.rows.find((r) => r.label.startsWith("effective concurrency"))!;
+    expect(conc.derived).toBe(true);
+    expect(conc.values[0]).toBeCloseTo(10 / 10.0012, 4); // 10 s of event execution in 10.0012 s: one busy thread
+    const failed = s.blocks.find((x) => x.test === "oltp_point_select" && x.threads[0] === 4)!;
+    expect(failed.status).toEqual(["failed", "ok"]);
   });
   it("renders (golden)", () => expect(renderSummaryText(buildSummary(manifest, cells))).toBe(golden("repeats-summary.txt")));
 });

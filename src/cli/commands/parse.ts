@@ -15,6 +15,7 @@ import { InputError, TwinbenchError } from "../../core/errors.ts";
 import { parseSysbenchFile } from "../../core/sysbench/parse.ts";
 import { deriveFigures } from "../../core/sysbench/derived.ts";
 import type { SysbenchResult } from "../../core/sysbench/result.ts";
+import { buildParsedSummary, renderSummaryText, threadsInText } from "../../core/report/summary.ts";
 
 export interface ParseCliContext {
   out: (s: string) => void;
@@ -27,7 +28,10 @@ export function registerParseCommand(program: Command, ctx: ParseCliContext): vo
     .description("parse sysbench run output (1.0.x, 0.5, 0.4) and print its figures")
     .argument("<file...>", "sysbench logs (stdout and stderr merged)")
     .option("--json", "print JSON: one object per output; an array for several files or a file with several outputs")
-    .action(async (files: string[], o: { json?: boolean }) => {
+    .option("--summary", "the execution summaries of every output side by side, with effective concurrency and fairness")
+    .option("--threads <n>", "configured threads, for logs that do not print them (sysbench 0.4); default: --num-threads=N found in the file")
+    .action(async (files: string[], o: { json?: boolean; summary?: boolean; threads?: string }) => {
+      if (o.summary) return summaryCommand(ctx, files, { json: Boolean(o.json), threads: o.threads });
       await parseCommand(ctx, files, { json: Boolean(o.json) });
     });
 }
@@ -35,7 +39,7 @@ export function registerParseCommand(program: Command, ctx: ParseCliContext): vo
 export type ParsedFile = SysbenchResult | SysbenchResult[];
 
 /** Read and parse every file (in order); throws on the first unreadable or malformed one. */
-export async function parseFiles(ctx: Pick<ParseCliContext, "readFile">, files: string[]): Promise<SysbenchResult[][]> {
+export async function parseFiles(ctx: Pick<ParseCliContext, "readFile">, files: string[], texts: string[] = []): Promise<SysbenchResult[][]> {
   const out: SysbenchResult[][] = [];
   for (const file of files) {
     let text: string;
@@ -49,6 +53,7 @@ export async function parseFiles(ctx: Pick<ParseCliContext, "readFile">, files: 
         cause: e,
       });
     }
+    texts.push(text);
     try {
       out.push(parseSysbenchFile(text));
     } catch (e) {
@@ -78,6 +83,35 @@ export async function parseCommand(ctx: ParseCliContext, files: string[], o: { j
     rs.forEach((r, j) => blocks.push(formatSummary(rs.length > 1 ? `${files[i]} #${j + 1}` : files[i], r)));
   });
   ctx.out(blocks.join("\n\n"));
+}
+
+/**
+ * `parse --summary`: every output of every file is one column (#1, #2, … in order); with two, A = #1 and B = #2.
+ * Threads come from the log, else --threads, else a `--num-threads=N` / `--threads=N` in the file's text (seed 002
+ * quotes its command line), and the legend says which.
+ */
+async function summaryCommand(ctx: ParseCliContext, files: string[], o: { json: boolean; threads?: string }): Promise<void> {
+  let given: number | null = null;
+  if (o.threads !== undefined) {
+    given = Number(o.threads);
+    if (!Number.isInteger(given) || given <= 0) throw new InputError(`--threads expects a positive integer, got "${o.threads}"`, { code: "PARSE_THREADS", hint: "e.g. --threads 300" });
+  }
+  const texts: string[] = [];
+  const perFile = await parseFiles(ctx, files, texts);
+  const outputs: Array<{ label: string; result: SysbenchResult; threads: number | null }> = [];
+  const legend: string[] = [];
+  perFile.forEach((rs, i) => {
+    const found = threadsInText(texts[i]!);
+    rs.forEach((r, j) => {
+      const label = `#${outputs.length + 1}`;
+      const threads = r.threads ?? given ?? found;
+      const from = r.threads !== null ? "as printed" : given !== null ? "from --threads" : found !== null ? `from the command line in the file` : "unknown";
+      outputs.push({ label, result: r, threads });
+      legend.push(`${label} = ${files[i]}${rs.length > 1 ? `, output ${j + 1} of ${rs.length}` : ""} (sysbench ${r.version ?? "?"}, ${r.status}; threads ${threads ?? "?"} ${from})`);
+    });
+  });
+  const s = buildParsedSummary(outputs, legend);
+  ctx.out(o.json ? JSON.stringify(s, null, 2) : renderSummaryText(s).trimEnd());
 }
 
 const f = (n: number | null | undefined, d = 2): string => (n === null || n === undefined ? "-" : n.toFixed(d));

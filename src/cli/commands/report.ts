@@ -11,7 +11,7 @@ import { renderMarkdown } from "../../core/report/markdown.ts";
 import { renderCsv } from "../../core/report/csv.ts";
 import { renderJson } from "../../core/report/json.ts";
 import { buildHtmlData, renderHtml } from "../../core/report/html.ts";
-import { buildSummary, renderSummaryMarkdown, renderSummaryText } from "../../core/report/summary.ts";
+import { buildRunsSummary, buildSummary, renderSummaryHtml, renderSummaryMarkdown, renderSummaryText } from "../../core/report/summary.ts";
 import {
   assertNoRegression,
   compareRuns,
@@ -19,8 +19,14 @@ import {
   renderComparisonCsv,
   renderComparisonMarkdown,
   renderComparisonText,
+  diffLines,
+  type RunData,
 } from "../../core/report/compare.ts";
-import { loadChartJsSource, readResultsFolder, writeReports } from "../../adapters/report-files.ts";
+import { loadChartJsSource, writeFileAtomic, writeReports } from "../../adapters/report-files.ts";
+import { describeFolder, readAnyResultsFolder, type AnyResultsFolder } from "../../adapters/results-folders.ts";
+import { compareHosts, renderHostsHtml, renderHostsMarkdown, renderHostsText } from "../../core/hosts/report.ts";
+import type { ExecutionSummary } from "../../core/report/summary.ts";
+import { join } from "node:path";
 
 export { writeReports };
 
@@ -58,6 +64,8 @@ interface ReportFlags {
 
 interface CompareFlags {
   server?: string;
+  host?: string;
+  summary?: boolean;
   force?: boolean;
   failBelow?: string;
   format: string;
@@ -68,26 +76,27 @@ interface CompareFlags {
 export function registerReportCommands(program: Command, ctx: ReportCommandContext): void {
   program
     .command("report")
-    .description("print the ratio table of a results folder (and rewrite its report files)")
+    .description("print the ratio table of a results folder: a single run, a sharded run or a host comparison (and rewrite its report files)")
     .argument("<dir>", "results folder (results/<run-id>)")
     .option("--format <format>", `output format: ${FORMATS.join("|")}`, "text")
     .option("--metric <metric>", "qps|tps|p95|avg (latency ratios are inverted: above 100 = numerator better)", "qps")
-    .option("--summary", "the test execution summary, side by side per server")
+    .option("--summary", "the test execution summary side by side (servers of a run, or hosts), with effective concurrency and fairness")
     .option("--cv-threshold <pct>", "a side noisier than this CV (%) gets the verdict ?", "10")
-    .option("--no-write", "do not rewrite report.md, report.html, comparison.csv, report.json")
+    .option("--no-write", "do not rewrite the report files (report.md/.html/.json, comparison.csv; report-hosts.md/.html)")
     .action(async (dir: string, o: ReportFlags) => {
       const format = parseFormat(o.format);
       const metric: Metric = parseMetric(o.metric);
       const cvThresholdPct = parsePercent(o.cvThreshold ?? "10", "--cv-threshold");
-      const folder = await readResultsFolder(dir);
-      for (const w of folder.warnings) ctx.err?.(`warning: ${w}`);
+      const any = await readAnyResultsFolder(dir);
+      for (const w of any.warnings) ctx.err?.(`warning: ${w}`);
+      // What was read: on stdout with the text, on stderr when stdout is data.
+      (format === "text" ? ctx.out : (ctx.err ?? (() => undefined)))(describeFolder(any));
+      if (any.kind === "hosts") return reportHosts(ctx, any, { format, metric, cvThresholdPct, summary: Boolean(o.summary), write: o.write });
+      const folder = any.folder;
       if (o.write) await writeReports(dir, { metric, cvThresholdPct });
       if (o.summary) {
         const s = buildSummary(folder.manifest, folder.cells);
-        if (format === "text") print(ctx, renderSummaryText(s));
-        else if (format === "markdown") print(ctx, renderSummaryMarkdown(s));
-        else if (format === "json") print(ctx, JSON.stringify(s, null, 2));
-        else throw new InputError(`--summary cannot be printed as ${format}`, { code: "REPORT_FORMAT", hint: "use --format text, markdown or json" });
+        printSummary(ctx, s, format);
         return;
       }
       const report = buildRunReport(folder.manifest, folder.cells, { metric, cvThresholdPct });
@@ -108,9 +117,11 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
   program
     .command("compare")
     .description("compare two runs of the same scenario cell by cell: NEW (DIR_B) / BASE (DIR_A) * 100 per server")
-    .argument("<dirA>", "BASE results folder")
-    .argument("<dirB>", "NEW results folder")
+    .argument("<dirA>", "BASE results folder (a single run, a sharded run or a host comparison)")
+    .argument("<dirB>", "NEW results folder (idem)")
     .option("--server <id>", "compare only this server")
+    .option("--host <id>", "in a host comparison folder, compare only this host's run (hosts are paired by id)")
+    .option("--summary", "the execution summaries side by side: A = BASE, B = NEW, and B/A, with effective concurrency and fairness")
     .option("--force", "compare even when scenario, pins or config differ (lists the differences)")
     .option("--fail-below <pct>", "exit 1 when any cell's 95% interval lies wholly below this (e.g. 95)")
     .option("--format <format>", "output format: text|markdown|csv|json", "text")
@@ -121,25 +132,113 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
       const metric = parseMetric(o.metric);
       const cvThresholdPct = parsePercent(o.cvThreshold ?? "10", "--cv-threshold");
       const failBelow = o.failBelow === undefined ? undefined : parsePercent(o.failBelow, "--fail-below");
-      const [a, b] = await Promise.all([readResultsFolder(dirA), readResultsFolder(dirB)]);
-      for (const w of [...a.warnings, ...b.warnings]) ctx.err?.(`warning: ${w}`);
-      const cmp = compareRuns(a, b, { server: o.server, force: o.force, metric, cvThresholdPct });
-      switch (format) {
-        case "text":
-          print(ctx, renderComparisonText(cmp));
-          break;
-        case "markdown":
-          print(ctx, renderComparisonMarkdown(cmp));
-          break;
-        case "csv":
-          print(ctx, renderComparisonCsv(cmp));
-          break;
-        case "json":
-          print(ctx, JSON.stringify(comparisonJson(cmp), null, 2));
-          break;
-        case "html":
-          throw new InputError("compare has no html format", { code: "REPORT_FORMAT", hint: "use --format text, markdown, csv or json" });
+      const [fa, fb] = await Promise.all([readAnyResultsFolder(dirA), readAnyResultsFolder(dirB)]);
+      for (const w of [...fa.warnings, ...fb.warnings]) ctx.err?.(`warning: ${w}`);
+      const say = format === "text" ? ctx.out : (ctx.err ?? (() => undefined));
+      say(describeFolder(fa).replace(/^read: /, "read BASE: "));
+      say(describeFolder(fb).replace(/^read: /, "read NEW:  "));
+      const pairs = pairRuns(fa, fb, o.host);
+      const cmps = pairs.map((p) => ({ ...p, cmp: compareRuns(p.a, p.b, { server: o.server, force: o.force, metric, cvThresholdPct }) }));
+      const heading = (host: string | undefined) => (cmps.length > 1 && host ? `Host ${host}:\n` : "");
+      if (o.summary) {
+        const sums = cmps.map(({ host, a, b, cmp }) =>
+          buildRunsSummary({ label: "A", manifest: a.manifest, cells: a.cells }, { label: "B", manifest: b.manifest, cells: b.cells }, cmp.servers, [
+            `A = BASE ${dirA}${host ? ` host ${host}` : ""} (run ${a.manifest.runId})`,
+            `B = NEW ${dirB}${host ? ` host ${host}` : ""} (run ${b.manifest.runId})`,
+          ]),
+        );
+        if (format === "text") print(ctx, cmps.map((c, i) => heading(c.host) + renderSummaryText(sums[i]!) + diffLines(c.cmp).join("\n") + "\n").join("\n"));
+        else printSummary(ctx, sums.length === 1 ? sums[0]! : sums, format);
+      } else {
+        switch (format) {
+          case "text":
+            print(ctx, cmps.map((c) => heading(c.host) + renderComparisonText(c.cmp)).join("\n"));
+            break;
+          case "markdown":
+            print(ctx, cmps.map((c) => (c.host && cmps.length > 1 ? `# Host ${c.host}\n\n` : "") + renderComparisonMarkdown(c.cmp)).join("\n"));
+            break;
+          case "csv":
+            print(ctx, cmps.map((c) => renderComparisonCsv(c.cmp)).join("\n"));
+            break;
+          case "json":
+            print(ctx, JSON.stringify(cmps.length === 1 ? comparisonJson(cmps[0]!.cmp) : cmps.map((c) => ({ host: c.host, ...comparisonJson(c.cmp) })), null, 2));
+            break;
+          case "html":
+            throw new InputError("compare has no html format", { code: "REPORT_FORMAT", hint: "use --format text, markdown, csv or json" });
+        }
       }
-      if (failBelow !== undefined) assertNoRegression(cmp, failBelow);
+      if (failBelow !== undefined) for (const c of cmps) assertNoRegression(c.cmp, failBelow);
     });
+}
+
+/** The runs a folder holds: one (single or sharded run), or one per host that has results (host comparison). */
+function runsOf(f: AnyResultsFolder, host: string | undefined): Array<{ host?: string; data: RunData }> {
+  if (f.kind !== "hosts") return [{ data: f.folder }];
+  const runs = f.runs.filter((r) => r.manifest && r.cells).map((r) => ({ host: r.id, data: { manifest: r.manifest!, cells: r.cells! } }));
+  if (host === undefined) return runs;
+  const one = runs.filter((r) => r.host === host);
+  if (one.length === 0)
+    throw new InputError(`--host ${host}: ${f.dir} has no results for host "${host}"`, { code: "COMPARE_HOST", hint: `hosts with results there: ${runs.map((r) => r.host).join(", ") || "none"}` });
+  return one;
+}
+
+/** BASE and NEW runs to compare: the one run of each, or the hosts of two host comparisons paired by id. */
+function pairRuns(fa: AnyResultsFolder, fb: AnyResultsFolder, host: string | undefined): Array<{ host?: string; a: RunData; b: RunData }> {
+  const ra = runsOf(fa, host);
+  const rb = runsOf(fb, host);
+  if (ra.length === 1 && rb.length === 1) return [{ host: ra[0]!.host ?? rb[0]!.host, a: ra[0]!.data, b: rb[0]!.data }];
+  if (ra.length === 0 || rb.length === 0)
+    throw new InputError(`nothing to compare: ${ra.length === 0 ? fa.dir : fb.dir} holds no host run with results`, { code: "COMPARE_EMPTY", hint: "compare folders whose runs produced results" });
+  if (ra.length > 1 && rb.length > 1) {
+    const pairs = ra.flatMap((x) => rb.filter((y) => y.host === x.host).map((y) => ({ host: x.host, a: x.data, b: y.data })));
+    if (pairs.length) return pairs;
+    throw new InputError(`the host comparisons ${fa.dir} and ${fb.dir} share no host id`, { code: "COMPARE_HOST", hint: "pick one host of each with --host, or compare host folders (DIR/hosts/<id>)" });
+  }
+  const many = ra.length > 1 ? fa : fb;
+  throw new InputError(`${many.dir} is a host comparison with ${(ra.length > 1 ? ra : rb).map((r) => r.host).join(", ")}; the other folder holds one run`, {
+    code: "COMPARE_HOST",
+    hint: "pick the host to compare with --host ID",
+  });
+}
+
+function printSummary(ctx: ReportCommandContext, s: ExecutionSummary | ExecutionSummary[], format: Format): void {
+  const all = Array.isArray(s) ? s : [s];
+  if (format === "text") print(ctx, all.map(renderSummaryText).join("\n"));
+  else if (format === "markdown") print(ctx, all.map((x) => renderSummaryMarkdown(x)).join("\n"));
+  else if (format === "json") print(ctx, JSON.stringify(Array.isArray(s) ? all : s, null, 2));
+  else if (format === "html") print(ctx, all.map(renderSummaryHtml).join("\n"));
+  else throw new InputError(`--summary cannot be printed as ${format}`, { code: "REPORT_FORMAT", hint: "use --format text, markdown, json or html" });
+}
+
+/** A host comparison folder: each host's table, the host comparison (with the summaries), or only the summaries. */
+async function reportHosts(
+  ctx: ReportCommandContext,
+  f: Extract<AnyResultsFolder, { kind: "hosts" }>,
+  o: { format: Format; metric: Metric; cvThresholdPct: number; summary: boolean; write: boolean },
+): Promise<void> {
+  const cmp = compareHosts(f.runs, { metric: o.metric, cvThresholdPct: o.cvThresholdPct, notes: f.notes });
+  if (o.write) {
+    await writeFileAtomic(join(f.dir, "report-hosts.md"), renderHostsMarkdown(cmp));
+    await writeFileAtomic(join(f.dir, "report-hosts.html"), renderHostsHtml(cmp));
+  }
+  if (o.summary) return printSummary(ctx, cmp.summaries, o.format);
+  const withData = f.runs.filter((r) => r.manifest && r.cells);
+  switch (o.format) {
+    case "text": {
+      const perHost = withData.map((r) => `Host ${r.id} (${r.dir}):\n${renderText(buildRunReport(r.manifest!, r.cells!, { metric: o.metric, cvThresholdPct: o.cvThresholdPct })).trimEnd()}\n`);
+      return print(ctx, [...perHost, renderHostsText(cmp)].join("\n"));
+    }
+    case "markdown": {
+      const perHost = withData.map((r) => `# Host ${r.id}\n\n${renderMarkdown(buildRunReport(r.manifest!, r.cells!, { metric: o.metric, cvThresholdPct: o.cvThresholdPct })).trimEnd()}\n`);
+      return print(ctx, [...perHost, renderHostsMarkdown(cmp)].join("\n"));
+    }
+    case "json": {
+      const { hosts, ...rest } = cmp;
+      return print(ctx, JSON.stringify({ hosts: hosts.map(({ manifest: _m, cells: _c, ...h }) => h), ...rest }, null, 2));
+    }
+    case "html":
+      return print(ctx, renderHostsHtml(cmp));
+    case "csv":
+      throw new InputError("a host comparison has no csv form", { code: "REPORT_FORMAT", hint: `use --format text, markdown, json or html, or report one host's folder (${f.dir}/hosts/<id>) as csv` });
+  }
 }

@@ -9,6 +9,7 @@ import { axes, ratioTableFromSides, type Metric, type RatioTable } from "../repo
 import { factDifferences, runDifferences } from "../report/compare.ts";
 import { renderRatioText } from "../report/text.ts";
 import { markdownRatioTable } from "../report/markdown.ts";
+import { buildRunsSummary, renderSummaryHtml, renderSummaryMarkdown, renderSummaryText, type ExecutionSummary } from "../report/summary.ts";
 import { hostFactRows, type FactRow } from "./facts.ts";
 import { shardSummary } from "./shard.ts";
 
@@ -40,6 +41,8 @@ export interface HostsComparison {
   /** Scenario / pin / config differences between host runs (there should be none: one scenario). */
   differences: string[];
   notes: string[];
+  /** The execution summaries side by side, per other host: A = that host, B = the first (as in the ratio tables). */
+  summaries: ExecutionSummary[];
 }
 
 /** Host A (the first with results) / every other host, per server present on both. */
@@ -48,6 +51,7 @@ export function compareHosts(runs: readonly HostRun[], opts: { metric?: Metric; 
   const tables: HostTable[] = [];
   const serverFacts: HostsComparison["serverFacts"] = [];
   const differences: string[] = [];
+  const summaries: ExecutionSummary[] = [];
   const base = withData[0];
   if (base) {
     for (const other of withData.slice(1)) {
@@ -69,6 +73,11 @@ export function compareHosts(runs: readonly HostRun[], opts: { metric?: Metric; 
         );
         tables.push({ server, numeratorHost: base.id, denominatorHost: other.id, table });
       }
+      summaries.push(
+        buildRunsSummary({ label: other.id, manifest: b, cells: other.cells! }, { label: base.id, manifest: a, cells: base.cells! }, ids, [
+          `${other.id} = host ${other.id} (${other.dir ?? "?"}), ${base.id} = host ${base.id} (${base.dir ?? "?"})`,
+        ]),
+      );
       for (const d of factDifferences(a, b, ids)) {
         if (d.scope.startsWith("host ")) continue; // host facts: the side-by-side table below has them all
         if (d.field === "storage details") {
@@ -81,7 +90,7 @@ export function compareHosts(runs: readonly HostRun[], opts: { metric?: Metric; 
     }
   }
   const facts = hostFactRows(withData.map((r) => hostFactsOf(r)).filter((h): h is HostFacts => h !== undefined));
-  return { hosts: [...runs], tables, facts, serverFacts, differences, notes: opts.notes ?? [] };
+  return { hosts: [...runs], tables, facts, serverFacts, differences, notes: opts.notes ?? [], summaries };
 }
 
 /** Storage details name each host's own volume and mount point: those differ by construction, so they are dropped. */
@@ -141,6 +150,7 @@ export function renderHostsText(c: HostsComparison): string {
   if (c.hosts.some((h) => h.status !== "ok")) lines.push("PARTIAL: not every host finished its run; missing cells show as --.", "");
   for (const t of c.tables) lines.push(`Server ${t.server}: host ${t.numeratorHost} / host ${t.denominatorHost}`, "", ...renderRatioText(t.table), "");
   if (c.tables.length === 0) lines.push("No host-vs-host table: fewer than two hosts have results.", "");
+  for (const s of c.summaries) lines.push(renderSummaryText(s));
   lines.push(...factLines(c), "", ...serverFactLines(c));
   if (c.differences.length) lines.push("", "The host runs differ in scenario, pins or config:", ...c.differences.map((d) => `  ${d}`));
   if (c.notes.length) lines.push("", ...c.notes.map((n) => `note: ${n}`));
@@ -155,6 +165,7 @@ export function renderHostsMarkdown(c: HostsComparison): string {
   if (c.hosts.some((h) => h.status !== "ok")) lines.push("> **PARTIAL**: not every host finished its run; missing cells show as --.", "");
   for (const t of c.tables) lines.push(`## ${t.server}: host ${t.numeratorHost} / host ${t.denominatorHost}`, "", ...markdownRatioTable(t.table), "");
   if (c.tables.length === 0) lines.push("No host-vs-host table: fewer than two hosts have results.", "");
+  for (const s of c.summaries) lines.push(renderSummaryMarkdown(s, { level: 3 }));
   lines.push("## Host facts", "");
   if (c.facts.length) {
     const ids = Object.keys(c.facts[0]!.values);
@@ -170,6 +181,44 @@ export function renderHostsMarkdown(c: HostsComparison): string {
   if (c.differences.length) lines.push("", "## Scenario differences", "", ...c.differences.map((d) => `- ${esc(d)}`));
   if (c.notes.length) lines.push("", "## Notes", "", ...c.notes.map((n) => `- ${esc(n)}`));
   return lines.join("\n") + "\n";
+}
+
+const h = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** report-hosts.html: the same content as report-hosts.md, self-contained (no script, nothing loaded). */
+export function renderHostsHtml(c: HostsComparison): string {
+  const title = `Host comparison: ${c.hosts.map((x) => x.id).join(" vs ")}`;
+  const out: string[] = [
+    "<!doctype html>",
+    `<html lang="en"><head><meta charset="utf-8"><title>${h(title)}</title>`,
+    "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse;margin:.5em 0 1em}" +
+      "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}" +
+      "tr.derived{background:#f4f7ff}tr.differs{background:#fff4e0}.muted{color:#666}pre{background:#f8f8f8;padding:.6em;overflow-x:auto}</style>",
+    "</head><body>",
+    `<h1>${h(title)}</h1>`,
+    `<ul>${c.hosts.map((x) => `<li>${h(statusLine(x))}</li>`).join("")}</ul>`,
+  ];
+  if (c.hosts.some((x) => x.status !== "ok")) out.push("<p><strong>PARTIAL</strong>: not every host finished its run; missing cells show as --.</p>");
+  for (const t of c.tables) out.push(`<h2>${h(`${t.server}: host ${t.numeratorHost} / host ${t.denominatorHost}`)}</h2>`, `<pre>${h(renderRatioText(t.table).join("\n"))}</pre>`);
+  if (c.tables.length === 0) out.push("<p>No host-vs-host table: fewer than two hosts have results.</p>");
+  for (const s of c.summaries) out.push(renderSummaryHtml(s));
+  out.push("<h2>Host facts</h2>");
+  if (c.facts.length) {
+    const ids = Object.keys(c.facts[0]!.values);
+    out.push(`<table><thead><tr><th>fact</th>${ids.map((id) => `<th>${h(id)}</th>`).join("")}<th>differs</th></tr></thead><tbody>`);
+    for (const f of c.facts) {
+      const differs = !f.equal && f.field !== "engine";
+      out.push(`<tr${differs ? ' class="differs"' : ""}><td>${h(f.field)}</td>${ids.map((id) => `<td>${h(f.values[id] ?? "?")}</td>`).join("")}<td>${differs ? "<strong>yes</strong>" : ""}</td></tr>`);
+    }
+    out.push("</tbody></table>");
+  } else out.push("<p>None recorded.</p>");
+  out.push("<h2>Server facts that differ</h2>");
+  if (c.serverFacts.length) out.push(`<ul>${c.serverFacts.map((d) => `<li>${h(`${d.scope} ${d.field}: ${Object.entries(d.values).map(([k, v]) => `${k}=${v ?? "(unset)"}`).join("  ")}`)}</li>`).join("")}</ul>`);
+  else out.push("<p>None (storage, mount options, versions and images are the same).</p>");
+  if (c.differences.length) out.push("<h2>Scenario differences</h2>", `<ul>${c.differences.map((d) => `<li>${h(d)}</li>`).join("")}</ul>`);
+  if (c.notes.length) out.push("<h2>Notes</h2>", `<ul>${c.notes.map((n) => `<li>${h(n)}</li>`).join("")}</ul>`);
+  out.push("</body></html>");
+  return out.join("\n") + "\n";
 }
 
 export interface ShardReportInput {

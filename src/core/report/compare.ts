@@ -4,6 +4,7 @@
  * Repeats of two runs are not paired, so the interval is a Welch t-interval on the log values.
  * Also: the host facts and effective variables that differ, and a refusal when scenario, pins or config differ.
  */
+import { kernelFactDifferences } from "../hosts/facts.ts";
 import { InputError, TwinbenchError } from "../errors.ts";
 import type { CellRecord, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
 import type { Scenario } from "../scenario/schema.ts";
@@ -128,6 +129,7 @@ export function factDifferences(a: RunManifest, b: RunManifest, servers: string[
     pushDiff(out, scope, "docker API", ha?.apiVersion, hb?.apiVersion);
     pushDiff(out, scope, "storage driver", ha?.storageDriver, hb?.storageDriver);
     pushDiff(out, scope, "cgroup version", ha?.cgroupVersion, hb?.cgroupVersion);
+    for (const d of kernelFactDifferences(ha, hb)) out.push({ scope, ...d });
   }
   for (const id of servers) {
     const sa: Partial<ServerManifest> = a.servers.find((s) => s.id === id) ?? {};
@@ -254,7 +256,8 @@ export function assertNoRegression(cmp: RunComparison, bound: number): void {
 
 // ---- renderers ----------------------------------------------------------------------------------------------
 
-function diffLines(cmp: RunComparison): string[] {
+/** The facts and effective variables that differ, as text lines (also under `compare --summary`). */
+export function diffLines(cmp: RunComparison): string[] {
   const lines: string[] = [];
   const fmt = (d: FactDiff) => `  ${d.scope} ${d.field}: ${d.base ?? "(unset)"} -> ${d.new ?? "(unset)"}`;
   lines.push(cmp.factDiff.length ? "Host and server facts that differ (BASE -> NEW):" : "Host and server facts: no differences.");

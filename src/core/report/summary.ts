@@ -1,154 +1,381 @@
 /**
- * The execution summary (seed 002's "Test execution summary"), per test × threads, side by side for two servers,
- * with the difference of the first against the second. Each figure is the median over the measured repeats.
+ * The execution summary (seed 002's "Test execution summary"), per test × threads, side by side: one column for
+ * A, one for B, and B/A × 100. A is the denominator of the report it sits in (the second server of a run, the BASE
+ * run of `compare`, the second host of a host comparison, the first output of `parse`), B the numerator, so the
+ * last column reads like every other ratio of that report. Each figure is the median over the measured repeats.
+ *
+ * Derived lines, per side (Little's law: in a closed loop, mean concurrency = throughput × mean latency):
+ * - effective concurrency = total time taken by event execution / total time;
+ * - tps × avg latency, the same figure from the other two columns (a cross-check);
+ * - both against the configured threads; below half of them the side gets a starvation note: the summary's
+ *   latencies then describe the few threads that ran, not a faster server (seed 002's 2.4 kernel: 5.7 of 300);
+ * - threads fairness as events stddev / avg, with a note when it is uneven (above UNEVEN_FAIRNESS).
  */
 import type { CellRecord, RunManifest } from "../results.ts";
 import type { SysbenchResult } from "../sysbench/result.ts";
 import { median } from "../stats.ts";
 import { axes, measureRecords, pickServers } from "./ratio.ts";
 
+/** Events stddev / avg above this reads as uneven thread fairness. */
+export const UNEVEN_FAIRNESS = 0.1;
+/** Effective concurrency below this share of the configured threads gets the starvation note. */
+export const STARVED_SHARE = 0.5;
+
 export interface SummaryRow {
   label: string;
   /** Indent level in the text view (a "per sec." line sits under its count). */
   indent: number;
-  /** One value per server (same order as `servers`), null when not recorded. */
+  /** One value per side (same order as `sides`), null when not recorded. */
   values: Array<number | null>;
+  /** Text shown instead of the number (early 0.4 fairness pairs such as "34.72/74.56"). */
+  display?: Array<string | null>;
   decimals: number;
-  /** (first / second - 1) * 100, null when either is missing or the second is 0. */
-  diffPct: number | null;
-  /** Which direction is better, when one is. */
-  better: "higher" | "lower" | null;
+  /** B / A × 100 with two sides, null when either is missing or A is 0. */
+  ratio: number | null;
+  /** A derived line (computed here), not a figure sysbench printed. */
+  derived?: boolean;
 }
 
 export interface SummaryBlock {
+  /** Heading, e.g. "oltp_read_only @ 300 threads" or "mysql: oltp_read_only @ 300 threads". */
+  title: string;
   test: string;
-  threads: number;
-  /** Repeats that went into each server's medians. */
+  /** Configured threads per side (null when unknown). */
+  threads: Array<number | null>;
+  /** Repeats that went into each side's medians. */
   repeats: number[];
-  /** Per server: "ok", or "failed"/"missing" when there is nothing to show. */
+  /** Per side: "ok", or "failed"/"missing" when there is nothing to show. */
   status: string[];
   rows: SummaryRow[];
+  /** Readings of the derived lines, each naming its side. */
+  notes: string[];
 }
 
 export interface ExecutionSummary {
-  /** [B, A]: the numerator then the denominator; differences are B vs A. */
-  servers: string[];
+  /** Column labels: [A, B] (or one, or several for `parse` of several outputs). */
+  sides: string[];
+  /** What each label stands for, when the label alone does not say (e.g. "A = results/x (run …)"). */
+  legend: string[];
   percentile: number;
   blocks: SummaryBlock[];
 }
 
-type Field = { label: string; indent?: number; decimals: number; better: "higher" | "lower" | null; get: (m: SysbenchResult) => number | null };
+interface Field {
+  label: string;
+  indent?: number;
+  decimals: number;
+  /** The figure of one result; `threads` is the side's configured thread count. */
+  get: (m: SysbenchResult, threads: number | null) => number | null;
+  /** A figure of the side itself, not of its results. */
+  ofSide?: (s: SideCell) => number | null;
+  text?: (m: SysbenchResult) => string | null;
+  derived?: boolean;
+}
 
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 const perSec = (n: number | null, m: SysbenchResult) => (n === null || !m.totalTime ? null : n / m.totalTime);
 const add = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
+const legacyPair = (m: SysbenchResult, k: "Distribution" | "Execution"): string | null => {
+  const a = num(m.legacy?.[`fairness${k}A`]);
+  const b = num(m.legacy?.[`fairness${k}B`]);
+  return a === null || b === null ? null : `${a.toFixed(2)}/${b.toFixed(2)}`;
+};
+
+/** Effective concurrency: total time taken by event execution / total time. */
+export function effectiveConcurrency(m: SysbenchResult): number | null {
+  const sum = m.latencyMs?.sum;
+  return sum == null || !m.totalTime ? null : sum / 1000 / m.totalTime;
+}
+
+/** Little's law from the other side: tps (events per second when tps is missing) × avg latency in seconds. */
+export function throughputTimesLatency(m: SysbenchResult): number | null {
+  const rate = m.tps ?? perSec(m.events, m);
+  const avg = m.latencyMs?.avg;
+  return rate == null || avg == null ? null : (rate * avg) / 1000;
+}
+
+/** Events stddev / avg (null when sysbench printed no avg/stddev, e.g. early 0.4's "distribution"). */
+export function fairnessSpread(m: SysbenchResult): number | null {
+  const { eventsAvg, eventsStddev } = m.fairness ?? {};
+  return eventsAvg == null || eventsStddev == null || eventsAvg === 0 ? null : eventsStddev / eventsAvg;
+}
 
 function fields(percentile: number): Field[] {
   return [
-    { label: "transactions", decimals: 0, better: null, get: (m) => m.transactions },
-    { label: "per sec.", indent: 1, decimals: 2, better: "higher", get: (m) => m.tps },
-    { label: "read/write requests", decimals: 0, better: null, get: (m) => add(m.reads, m.writes) },
-    { label: "per sec.", indent: 1, decimals: 2, better: "higher", get: (m) => perSec(add(m.reads, m.writes), m) },
-    { label: "other operations", decimals: 0, better: null, get: (m) => m.other },
-    { label: "per sec.", indent: 1, decimals: 2, better: "higher", get: (m) => perSec(m.other, m) },
-    { label: "queries per sec.", decimals: 2, better: "higher", get: (m) => m.qps },
-    { label: "ignored errors", decimals: 0, better: "lower", get: (m) => m.ignoredErrors },
-    { label: "reconnects", decimals: 0, better: "lower", get: (m) => m.reconnects },
-    { label: "total time (s)", decimals: 4, better: null, get: (m) => m.totalTime },
-    { label: "total number of events", decimals: 0, better: null, get: (m) => m.events },
-    { label: "time taken by event execution (s)", decimals: 4, better: null, get: (m) => (m.latencyMs?.sum == null ? null : m.latencyMs.sum / 1000) },
-    { label: "per-request latency (ms) min", decimals: 2, better: "lower", get: (m) => m.latencyMs?.min ?? null },
-    { label: "avg", indent: 1, decimals: 2, better: "lower", get: (m) => m.latencyMs?.avg ?? null },
-    { label: "max", indent: 1, decimals: 2, better: "lower", get: (m) => m.latencyMs?.max ?? null },
-    { label: `${percentile}th percentile`, indent: 1, decimals: 2, better: "lower", get: (m) => m.latencyMs?.percentileValue ?? null },
-    { label: "threads fairness: events avg", decimals: 4, better: null, get: (m) => m.fairness?.eventsAvg ?? null },
-    { label: "events stddev", indent: 1, decimals: 2, better: "lower", get: (m) => m.fairness?.eventsStddev ?? null },
-    { label: "execution time avg", indent: 1, decimals: 4, better: null, get: (m) => m.fairness?.execAvg ?? null },
-    { label: "execution time stddev", indent: 1, decimals: 2, better: "lower", get: (m) => m.fairness?.execStddev ?? null },
+    { label: "transactions", decimals: 0, get: (m) => m.transactions },
+    { label: "per sec.", indent: 1, decimals: 2, get: (m) => m.tps },
+    { label: "read/write requests", decimals: 0, get: (m) => num(m.legacy?.readWriteRequests) ?? add(m.reads, m.writes) },
+    { label: "per sec.", indent: 1, decimals: 2, get: (m) => num(m.legacy?.readWriteRequestsPerSec) ?? perSec(add(m.reads, m.writes), m) },
+    { label: "other operations", decimals: 0, get: (m) => num(m.legacy?.otherOperations) ?? m.other },
+    { label: "per sec.", indent: 1, decimals: 2, get: (m) => num(m.legacy?.otherOperationsPerSec) ?? perSec(m.other, m) },
+    { label: "queries per sec.", decimals: 2, get: (m) => m.qps },
+    { label: "deadlocks", decimals: 0, get: (m) => num(m.legacy?.deadlocks) },
+    { label: "ignored errors", decimals: 0, get: (m) => m.ignoredErrors },
+    { label: "reconnects", decimals: 0, get: (m) => m.reconnects },
+    { label: "total time (s)", decimals: 4, get: (m) => m.totalTime },
+    { label: "total number of events", decimals: 0, get: (m) => m.events },
+    { label: "total time taken by event execution (s)", decimals: 4, get: (m) => (m.latencyMs?.sum == null ? null : m.latencyMs.sum / 1000) },
+    { label: "per-request statistics (ms): min", decimals: 2, get: (m) => m.latencyMs?.min ?? null },
+    { label: "avg", indent: 1, decimals: 2, get: (m) => m.latencyMs?.avg ?? null },
+    { label: "max", indent: 1, decimals: 2, get: (m) => m.latencyMs?.max ?? null },
+    { label: `approx. ${percentile} percentile`, indent: 1, decimals: 2, get: (m) => m.latencyMs?.percentileValue ?? null },
+    { label: "threads fairness: events avg", decimals: 4, get: (m) => m.fairness?.eventsAvg ?? null },
+    { label: "events stddev", indent: 1, decimals: 2, get: (m) => m.fairness?.eventsStddev ?? null },
+    { label: "execution time avg (s)", indent: 1, decimals: 4, get: (m) => m.fairness?.execAvg ?? null },
+    { label: "execution time stddev (s)", indent: 1, decimals: 2, get: (m) => m.fairness?.execStddev ?? null },
+    { label: "threads fairness: distribution", decimals: 2, get: () => null, text: (m) => legacyPair(m, "Distribution") },
+    { label: "execution", indent: 1, decimals: 2, get: () => null, text: (m) => legacyPair(m, "Execution") },
+    { label: "effective concurrency (event execution time / total time)", decimals: 1, get: effectiveConcurrency, derived: true },
+    { label: "tps × avg latency (Little's law cross-check)", decimals: 1, get: throughputTimesLatency, derived: true },
+    { label: "configured threads", decimals: 0, get: () => null, ofSide: (s) => s.threads, derived: true },
+    {
+      label: "busy share of the threads (%)",
+      decimals: 1,
+      get: (m, t) => {
+        const c = effectiveConcurrency(m);
+        return c === null || !t ? null : (c / t) * 100;
+      },
+      derived: true,
+    },
+    { label: "fairness: events stddev / avg (%)", decimals: 1, get: (m) => { const f = fairnessSpread(m); return f === null ? null : f * 100; }, derived: true },
   ];
 }
 
-export function buildSummary(
-  manifest: RunManifest,
-  cells: readonly CellRecord[],
-  opts: { numerator?: string; denominator?: string } = {},
-): ExecutionSummary {
-  const pair = pickServers(manifest, opts);
-  const servers = pair ?? manifest.scenario.servers.map((s) => s.id).slice(0, 1);
-  const percentile = manifest.scenario.workload.percentile ?? 95;
-  const measured = measureRecords(cells);
-  const { tests, threads } = axes(manifest, cells);
-  const fs = fields(percentile);
+/** What one side of a block holds: the measured results (repeats) of one test × threads, or why there are none. */
+export interface SideCell {
+  results: SysbenchResult[];
+  status: string;
+  threads: number | null;
+}
+
+const finite = (vs: Array<number | null>): number[] => vs.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+const med = (vs: readonly number[]): number | null => (vs.length ? median(vs) : null);
+
+/** One block from the results of each side; figures are medians over each side's results. */
+export function summaryBlock(title: string, test: string, sides: readonly SideCell[], labels: readonly string[], percentile: number): SummaryBlock {
+  const threads = sides.map((s) => s.threads);
+  const rows: SummaryRow[] = [];
+  for (const f of fields(percentile)) {
+    const values = sides.map((s) => (f.ofSide ? f.ofSide(s) : med(finite(s.results.map((m) => f.get(m, s.threads))))));
+    const display = f.text ? sides.map((s) => (s.results.length ? f.text!(s.results[0]!) : null)) : undefined;
+    if (values.every((v) => v === null) && (!display || display.every((d) => d === null))) continue;
+    const [a, b] = values;
+    const ratio = sides.length === 2 && a != null && b != null && a !== 0 ? (b / a) * 100 : null;
+    rows.push({ label: f.label, indent: f.indent ?? 0, values, ...(display ? { display } : {}), decimals: f.decimals, ratio, ...(f.derived ? { derived: true } : {}) });
+  }
+  return { title, test, threads, repeats: sides.map((s) => s.results.length), status: sides.map((s) => s.status), rows, notes: readings(sides, labels) };
+}
+
+function readings(sides: readonly SideCell[], labels: readonly string[]): string[] {
+  const notes: string[] = [];
+  sides.forEach((s, i) => {
+    if (!s.results.length) return;
+    const conc = med(finite(s.results.map(effectiveConcurrency)));
+    const t = s.threads;
+    if (conc !== null && t && conc < STARVED_SHARE * t) {
+      notes.push(
+        `${labels[i]}: effective concurrency ${conc.toFixed(1)} of ${t} threads (${((conc / t) * 100).toFixed(1)}%, below half): ` +
+          `client-side or scheduler starvation. Most threads were not executing a request at any time, so this side's ` +
+          `per-request latencies describe the few threads that ran, not a faster server; compare the throughput.`,
+      );
+    }
+    const spread = med(finite(s.results.map(fairnessSpread)));
+    if (spread !== null && spread > UNEVEN_FAIRNESS) {
+      notes.push(`${labels[i]}: uneven threads fairness: events stddev / avg = ${(spread * 100).toFixed(1)}% (above ${UNEVEN_FAIRNESS * 100}%): some threads ran far more requests than others.`);
+    }
+    if (spread === null && s.results.some((m) => num(m.legacy?.fairnessDistributionA) !== null))
+      notes.push(`${labels[i]}: threads fairness is early 0.4's "distribution" / "execution" pairs, shown as printed; they are not avg/stddev, so they give no fairness reading.`);
+    const cross = med(finite(s.results.map(throughputTimesLatency)));
+    if (conc !== null && cross !== null && Math.abs(cross - conc) > Math.max(1, 0.1 * conc)) {
+      notes.push(`${labels[i]}: tps × avg latency (${cross.toFixed(1)}) and effective concurrency (${conc.toFixed(1)}) disagree by more than 10%: the events are not the transactions, or the run was cut short.`);
+    }
+  });
+  return notes;
+}
+
+/** The usable measured results of one side's records for one test × threads. */
+function sideCell(records: readonly CellRecord[], test: string, threads: number): SideCell {
+  const rs = records.filter((c) => c.test === test && c.threads === threads);
+  const ok = rs.filter((c) => c.status === "ok" && c.metrics && c.metrics.status === "ok").map((c) => c.metrics!);
+  const status = ok.length ? "ok" : rs.some((c) => c.status === "failed") ? "failed" : rs.length ? rs[0]!.status : "missing";
+  return { results: ok, status, threads };
+}
+
+/** One side of a summary over results folders: a label and that side's measure records. */
+export interface RecordSide {
+  label: string;
+  records: readonly CellRecord[];
+}
+
+/** Blocks per test × threads (given axes) over two (or more) sides of measure records. */
+export function summaryOfSides(sides: readonly RecordSide[], axesOf: { tests: string[]; threads: number[] }, opts: { percentile: number; prefix?: string }): SummaryBlock[] {
   const blocks: SummaryBlock[] = [];
-  for (const test of tests) {
-    for (const t of threads) {
-      const per = servers.map((s) => measured.filter((c) => c.server === s && c.test === test && c.threads === t));
-      if (per.every((p) => p.length === 0)) continue;
-      const ok = per.map((p) => p.filter((c) => c.status === "ok" && c.metrics && c.metrics.status === "ok").map((c) => c.metrics!));
-      const status = per.map((p, i) => (ok[i].length ? "ok" : p.some((c) => c.status === "failed") ? "failed" : p.length ? p[0].status : "missing"));
-      const rows = fs.map((f): SummaryRow => {
-        const values = ok.map((ms) => {
-          const vs = ms.map(f.get).filter((v): v is number => typeof v === "number" && Number.isFinite(v));
-          return vs.length ? median(vs) : null;
-        });
-        const [b, a] = values;
-        const diffPct = values.length === 2 && a !== null && b !== null && a !== 0 ? (b / a - 1) * 100 : null;
-        return { label: f.label, indent: f.indent ?? 0, values, decimals: f.decimals, diffPct, better: f.better };
-      });
-      blocks.push({ test, threads: t, repeats: ok.map((o) => o.length), status, rows });
+  const labels = sides.map((s) => s.label);
+  const measured = sides.map((s) => measureRecords(s.records));
+  for (const test of axesOf.tests) {
+    for (const t of axesOf.threads) {
+      const cells = measured.map((rs) => sideCell(rs, test, t));
+      if (cells.every((c) => c.status === "missing")) continue;
+      blocks.push(summaryBlock(`${opts.prefix ?? ""}${test} @ ${t} threads`, test, cells, labels, opts.percentile));
     }
   }
-  return { servers, percentile, blocks };
+  return blocks;
 }
 
-function fmt(v: number | null, decimals: number): string {
-  return v === null ? "--" : v.toFixed(decimals);
+/** The two servers of one run: A = the denominator, B = the numerator. */
+export function buildSummary(manifest: RunManifest, cells: readonly CellRecord[], opts: { numerator?: string; denominator?: string } = {}): ExecutionSummary {
+  const pair = pickServers(manifest, opts);
+  const ids = pair ? [pair[1], pair[0]] : manifest.scenario.servers.map((s) => s.id).slice(0, 1);
+  const percentile = manifest.scenario.workload.percentile ?? 95;
+  const sides = ids.map((id) => ({ label: id, records: cells.filter((c) => c.server === id) }));
+  return { sides: ids, legend: [], percentile, blocks: summaryOfSides(sides, axes(manifest, cells), { percentile }) };
 }
 
-function diffText(r: SummaryRow, servers: string[]): string {
-  if (r.diffPct === null) return "";
-  const d = `${r.diffPct >= 0 ? "+" : ""}${r.diffPct.toFixed(2)}%`;
-  if (r.better === null || Math.abs(r.diffPct) < 0.005) return d;
-  const firstBetter = r.better === "higher" ? r.diffPct > 0 : r.diffPct < 0;
-  return `${d}  ${firstBetter ? servers[0] : servers[1]} better`;
+/** One server across two runs (compare) or two hosts: A and B are whole runs. */
+export function buildRunsSummary(
+  a: { label: string; manifest: RunManifest; cells: readonly CellRecord[] },
+  b: { label: string; manifest: RunManifest; cells: readonly CellRecord[] },
+  servers: readonly string[],
+  legend: string[] = [],
+): ExecutionSummary {
+  const ax = axes(a.manifest, a.cells);
+  const bx = axes(b.manifest, b.cells);
+  const both = { tests: [...ax.tests, ...bx.tests.filter((t) => !ax.tests.includes(t))], threads: [...ax.threads, ...bx.threads.filter((t) => !ax.threads.includes(t))] };
+  const percentile = a.manifest.scenario.workload.percentile ?? 95;
+  const blocks = servers.flatMap((server) =>
+    summaryOfSides(
+      [
+        { label: a.label, records: a.cells.filter((c) => c.server === server) },
+        { label: b.label, records: b.cells.filter((c) => c.server === server) },
+      ],
+      both,
+      { percentile, prefix: `${server}: ` },
+    ),
+  );
+  return { sides: [a.label, b.label], legend, percentile, blocks };
+}
+
+/**
+ * The outputs of sysbench logs side by side (`parse --summary`): one column per output, in file order. With two,
+ * A is the first and B the second. `threads` fills in what a log does not print (0.4 prints no thread count).
+ */
+export function buildParsedSummary(outputs: ReadonlyArray<{ label: string; result: SysbenchResult; threads: number | null }>, legend: string[] = []): ExecutionSummary {
+  const percentile = outputs.find((o) => o.result.latencyMs?.percentile != null)?.result.latencyMs.percentile ?? 95;
+  const labels = outputs.map((o) => o.label);
+  const cells: SideCell[] = outputs.map((o) => ({ results: o.result.status === "ok" ? [o.result] : [], status: o.result.status, threads: o.result.threads ?? o.threads }));
+  const ts = [...new Set(cells.map((c) => c.threads))];
+  const title = `sysbench output${outputs.length > 1 ? "s" : ""}${ts.length === 1 && ts[0] != null ? ` @ ${ts[0]} threads` : ""}`;
+  return { sides: labels, legend, percentile, blocks: [summaryBlock(title, "", cells, labels, percentile)] };
+}
+
+/**
+ * The thread count a sysbench command line in free text asks for (`--num-threads=300`, `--threads 8`), if any.
+ * Prose can mention other counts ("numbers with --num-threads=2"), so the mention with the most other `--options`
+ * around it (within 120 characters) wins: that is the command line.
+ */
+export function threadsInText(text: string): number | null {
+  let best: { n: number; score: number } | null = null;
+  for (const m of text.matchAll(/--(?:num-)?threads[= ](\d+)/g)) {
+    const around = text.slice(Math.max(0, m.index - 120), m.index + m[0].length + 120);
+    const score = (around.match(/(?:^|\s)--[a-z]/g) ?? []).length;
+    if (!best || score > best.score) best = { n: Number(m[1]), score };
+  }
+  return best ? best.n : null;
+}
+
+// ---- renderers ----
+
+function cellText(r: SummaryRow, i: number): string {
+  const d = r.display?.[i];
+  if (d != null) return d;
+  const v = r.values[i];
+  return v == null ? "--" : v.toFixed(r.decimals);
+}
+
+const ratioText = (r: SummaryRow) => (r.ratio === null ? "" : r.ratio.toFixed(1));
+
+/** The ratio column's heading: "B/A" in the sides' own labels. */
+function ratioHeading(s: ExecutionSummary): string | null {
+  return s.sides.length === 2 ? `${s.sides[1]}/${s.sides[0]}×100` : null;
+}
+
+function repeatsText(s: ExecutionSummary, blk: SummaryBlock): string {
+  return blk.repeats.map((n, i) => `${s.sides[i]}: ${blk.status[i] === "ok" ? `${n} repeat${n === 1 ? "" : "s"}` : blk.status[i]}`).join(", ");
+}
+
+function introLines(s: ExecutionSummary): string[] {
+  const rh = ratioHeading(s);
+  const named = s.sides[0] === "A" && s.sides[1] === "B" ? "A, B" : `A = ${s.sides[0]}, B = ${s.sides[1]}`;
+  const head = rh
+    ? `Test execution summary, side by side: ${named}, and B/A × 100.`
+    : `Test execution summary: ${s.sides.join(", ")}.`;
+  return [head, ...s.legend.map((l) => `  ${l}`)];
 }
 
 export function renderSummaryText(s: ExecutionSummary): string {
-  const out: string[] = [];
-  const [b, a] = s.servers;
-  out.push(
-    s.servers.length === 2
-      ? `Test execution summary: ${b} and ${a} side by side; difference = ${b} vs ${a} (${b} / ${a} - 1) * 100.`
-      : `Test execution summary: ${b}.`,
-    "",
-  );
-  const labelW = 36;
-  const colW = Math.max(14, ...s.servers.map((x) => x.length + 2));
+  const out: string[] = [...introLines(s), ""];
+  const rh = ratioHeading(s);
+  const labelW = Math.max(40, ...s.blocks.flatMap((b) => b.rows.map((r) => r.label.length + 2 * r.indent + (r.derived ? 4 : 2)))) + 2;
+  const colW = Math.max(14, ...s.sides.map((x) => x.length + 2));
   for (const blk of s.blocks) {
-    const reps = blk.repeats.map((n, i) => `${s.servers[i]}: ${blk.status[i] === "ok" ? `${n} repeat${n === 1 ? "" : "s"}` : blk.status[i]}`);
-    out.push(`${blk.test} @ ${blk.threads} threads (median over repeats; ${reps.join(", ")})`);
-    out.push(" ".repeat(labelW) + s.servers.map((x) => x.padStart(colW)).join("") + (s.servers.length === 2 ? "   difference" : ""));
+    out.push(`${blk.title} (median over repeats; ${repeatsText(s, blk)})`);
+    out.push(" ".repeat(labelW) + s.sides.map((x) => x.padStart(colW)).join("") + (rh ? rh.padStart(Math.max(12, rh.length + 2)) : ""));
+    let derivedHead = false;
     for (const r of blk.rows) {
-      const label = ("  " + "  ".repeat(r.indent) + r.label).padEnd(labelW);
-      const vals = r.values.map((v) => fmt(v, r.decimals).padStart(colW)).join("");
-      out.push((label + vals + (s.servers.length === 2 ? "   " + diffText(r, s.servers) : "")).trimEnd());
+      if (r.derived && !derivedHead) {
+        out.push("  derived:");
+        derivedHead = true;
+      }
+      const label = ("  " + "  ".repeat(r.indent + (r.derived ? 1 : 0)) + r.label).padEnd(labelW);
+      const vals = s.sides.map((_, i) => cellText(r, i).padStart(colW)).join("");
+      out.push((label + vals + (rh ? ratioText(r).padStart(Math.max(12, rh.length + 2)) : "")).trimEnd());
     }
+    for (const n of blk.notes) out.push(`  note: ${n}`);
     out.push("");
   }
-  if (!s.blocks.length) out.push("No measured cells.");
-  return out.join("\n") + (out[out.length - 1] === "" ? "" : "\n");
+  if (!s.blocks.length) out.push("No measured cells.", "");
+  return out.join("\n");
 }
 
-export function renderSummaryMarkdown(s: ExecutionSummary): string {
-  const out: string[] = [`# Test execution summary`, ""];
+const mdEsc = (x: string) => x.replace(/\|/g, "\\|");
+
+/** Markdown: one table per block, notes as a list; `level` is the heading level of the blocks. */
+export function renderSummaryMarkdown(s: ExecutionSummary, opts: { level?: number; title?: boolean } = {}): string {
+  const h = "#".repeat(opts.level ?? 2);
+  const out: string[] = opts.title === false ? [] : [`${"#".repeat(Math.max(1, (opts.level ?? 2) - 1))} Test execution summary`, ""];
+  const rh = ratioHeading(s);
+  out.push(...introLines(s).map((l) => mdEsc(l.trim())), "");
   for (const blk of s.blocks) {
-    out.push(`## ${blk.test} @ ${blk.threads} threads`, "");
-    out.push(`| figure | ${s.servers.join(" | ")} |${s.servers.length === 2 ? " difference |" : ""}`);
-    out.push(`|:--|${s.servers.map(() => "--:").join("|")}|${s.servers.length === 2 ? "--:|" : ""}`);
+    out.push(`${h} ${mdEsc(blk.title)}`, "", `Median over repeats; ${mdEsc(repeatsText(s, blk))}.`, "");
+    out.push(`| figure | ${s.sides.map(mdEsc).join(" | ")} |${rh ? ` ${mdEsc(rh)} |` : ""}`);
+    out.push(`|:--|${s.sides.map(() => "--:").join("|")}|${rh ? "--:|" : ""}`);
     for (const r of blk.rows) {
-      const label = (r.indent ? "&nbsp;&nbsp;" : "") + r.label;
-      out.push(`| ${label} | ${r.values.map((v) => fmt(v, r.decimals)).join(" | ")} |${s.servers.length === 2 ? ` ${diffText(r, s.servers)} |` : ""}`);
+      const label = (r.derived ? "*derived:* " : "") + (r.indent ? "&nbsp;&nbsp;" : "") + mdEsc(r.label);
+      out.push(`| ${label} | ${s.sides.map((_, i) => mdEsc(cellText(r, i))).join(" | ")} |${rh ? ` ${ratioText(r)} |` : ""}`);
     }
+    if (blk.notes.length) out.push("", ...blk.notes.map((n) => `- **note:** ${mdEsc(n)}`));
     out.push("");
   }
+  if (!s.blocks.length) out.push("No measured cells.", "");
+  return out.join("\n");
+}
+
+const htmlEsc = (x: string) => x.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** HTML: one table per block (no script, no style of its own: the page styles `table.summary`). */
+export function renderSummaryHtml(s: ExecutionSummary): string {
+  const rh = ratioHeading(s);
+  const out: string[] = [`<h2>Test execution summary</h2>`, ...introLines(s).map((l) => `<p>${htmlEsc(l.trim())}</p>`)];
+  for (const blk of s.blocks) {
+    out.push(`<h3>${htmlEsc(blk.title)}</h3>`, `<p class="muted">Median over repeats; ${htmlEsc(repeatsText(s, blk))}.</p>`);
+    out.push(`<table class="summary"><thead><tr><th>figure</th>${s.sides.map((x) => `<th>${htmlEsc(x)}</th>`).join("")}${rh ? `<th>${htmlEsc(rh)}</th>` : ""}</tr></thead><tbody>`);
+    for (const r of blk.rows) {
+      const label = `${r.derived ? "<em>derived:</em> " : ""}${"&nbsp;&nbsp;".repeat(r.indent)}${htmlEsc(r.label)}`;
+      out.push(`<tr${r.derived ? ' class="derived"' : ""}><td>${label}</td>${s.sides.map((_, i) => `<td class="num">${htmlEsc(cellText(r, i))}</td>`).join("")}${rh ? `<td class="num">${ratioText(r)}</td>` : ""}</tr>`);
+    }
+    out.push(`</tbody></table>`);
+    if (blk.notes.length) out.push(`<ul class="notes">${blk.notes.map((n) => `<li><strong>note:</strong> ${htmlEsc(n)}</li>`).join("")}</ul>`);
+  }
+  if (!s.blocks.length) out.push("<p>No measured cells.</p>");
   return out.join("\n");
 }
