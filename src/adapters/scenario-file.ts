@@ -3,13 +3,13 @@
  * An invalid scenario throws InputError (code SCENARIO_INVALID) whose `problems` hold every error line; nothing
  * else is touched, so an invalid scenario creates nothing.
  */
-import { readFile, rename, writeFile, access } from "node:fs/promises";
-import { dirname, basename, join } from "node:path";
+import { readFile, access } from "node:fs/promises";
 import { parseDocument } from "yaml";
 import { InputError } from "../core/errors.ts";
 import type { Scenario } from "../core/scenario/schema.ts";
 import { applyOverrides, overrideFor, type Override } from "../core/scenario/overrides.ts";
 import { validateScenario } from "../core/scenario/validate.ts";
+import { writeFileAtomic } from "./durable-file.ts";
 
 export interface LoadScenarioOptions {
   /** `--set PATH=VALUE` arguments, applied in order before validation. */
@@ -71,7 +71,7 @@ export async function loadScenarioFile(file: string, opts: LoadScenarioOptions):
   return loadScenarioText(text, file, opts);
 }
 
-/** Write a scenario file atomically (temp file, then rename); refuses to overwrite unless `force`. */
+/** Write a scenario file atomically (durable-file.ts); refuses to overwrite unless `force`. */
 export async function writeScenarioFile(file: string, text: string, opts: { force?: boolean } = {}): Promise<void> {
   if (!opts.force) {
     const exists = await access(file).then(
@@ -80,9 +80,7 @@ export async function writeScenarioFile(file: string, text: string, opts: { forc
     );
     if (exists) throw new InputError(`${file} exists`, { code: "FILE_EXISTS", hint: "choose another -o FILE, or pass --force to overwrite it" });
   }
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  await writeFile(tmp, text, "utf8");
-  await rename(tmp, file);
+  await writeFileAtomic(file, text);
 }
 
 function invalid(file: string, problems: string[], hint: string): InputError {
