@@ -135,6 +135,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   let previous: CellRecord[] = [];
   let runId: string;
   let manifest: RunManifest;
+  let torn: { movedTo: string } | undefined;
   const fingerprint = scenarioFingerprint(scenario, opts.neutralCnf);
   if (opts.resume) {
     store = await ResultsStore.open(opts.outDir);
@@ -145,6 +146,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
         code: "RESUME_MISMATCH",
         hint: "resume with the same scenario file, --set overrides and lab config; or start a new run",
       });
+    torn = await store.setAsideTornLine();
     previous = await store.readCells();
     runId = old.runId;
     manifest = { ...old, status: "running", endedAt: undefined };
@@ -186,6 +188,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     storage: scenario.storage.kind,
     transport: scenario.load.transport,
   });
+  if (torn) emit({ type: "warning", at: at(), message: `cells.jsonl ended in a torn line (a crash mid-write): moved it to ${torn.movedTo}, so every later record starts on a line of its own` });
   for (const r of previous) emit({ type: r.status === "ok" ? "cell-finished" : "cell-failed", at: at(), cell: plan.cells.find((c) => c.key === r.key) ?? cellOf(r), record: r });
 
   const labelCtx = { sessionId, runId, hostId: engine.hostId, pid: process.pid, hostname: osHostname() };
