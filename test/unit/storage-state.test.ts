@@ -154,6 +154,20 @@ describe("parsers", () => {
   });
 });
 
+/** A fake runner answering from a table keyed by "cmd arg arg…"; unknown commands succeed, except `cat` (no file). */
+function fakeRunner(table: Record<string, Partial<RunResult>>): Runner & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    async run(cmd, args) {
+      const key = [cmd, ...args].join(" ");
+      calls.push(key);
+      const r = table[key];
+      return r ? { stdout: "", stderr: "", exitCode: 0, ...r } : { stdout: "", stderr: "", exitCode: cmd === "cat" ? 1 : 0 };
+    },
+  };
+}
+
 describe("cleanLeftovers replays state files (fake runner, fake engine, temp dirs)", () => {
   let dir: string;
   beforeEach(() => {
@@ -161,18 +175,6 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function fakeRunner(table: Record<string, Partial<RunResult>>): Runner & { calls: string[] } {
-    const calls: string[] = [];
-    return {
-      calls,
-      async run(cmd, args) {
-        const key = [cmd, ...args].join(" ");
-        calls.push(key);
-        const r = table[key];
-        return r ? { stdout: "", stderr: "", exitCode: 0, ...r } : { stdout: "", stderr: "", exitCode: cmd === "cat" ? 1 : 0 };
-      },
-    };
-  }
   const removed: string[] = [];
   const docker = {
     getVolume: (name: string) => ({
@@ -261,17 +263,7 @@ describe("damaged state files and clean --force", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const docker = {} as unknown as Docker;
-  function runnerFor(table: Record<string, string>): Runner & { calls: string[] } {
-    const calls: string[] = [];
-    return {
-      calls,
-      async run(cmd, args) {
-        const key = [cmd, ...args].join(" ");
-        calls.push(key);
-        return key in table ? { stdout: table[key]!, stderr: "", exitCode: 0 } : { stdout: "", stderr: "", exitCode: cmd === "cat" ? 1 : 0 };
-      },
-    };
-  }
+  const runnerFor = (stdouts: Record<string, string>) => fakeRunner(Object.fromEntries(Object.entries(stdouts).map(([k, stdout]) => [k, { stdout }])));
 
   it.each([["not JSON", '{"version":1,"runId":"r1","ent'], ["empty", ""], ["not a record", '{"hello":1}']])(
     "a damaged global state file (%s) is a loud error naming it, never 'no state'",
