@@ -1,7 +1,8 @@
 /**
  * The results folder: run.json (rewritten atomically), cells.jsonl (appended and fsynced per cell), raw/ logs.
  * A full filesystem is a DISK_FULL error naming the folder; nothing already written is rewritten or truncated
- * (run.json is replaced by rename only, cells.jsonl is only appended to).
+ * (run.json is replaced by rename only, cells.jsonl is only appended to; the one exception is a torn last line,
+ * which `--resume` copies to cells.jsonl.torn before cutting it off).
  */
 import { mkdir, readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
