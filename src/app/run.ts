@@ -18,6 +18,7 @@ import { planRun, isWriteTest } from "../core/plan/plan.ts";
 import { mustMatch } from "../core/config/mustmatch.ts";
 import { scenarioFingerprint } from "../core/plan/fingerprint.ts";
 import { engineError, type Engine } from "../adapters/docker/engine.ts";
+import { isEngineConnectionError } from "../adapters/docker/connect.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
 import { ResultsStore } from "../adapters/results/store.ts";
 import { mysql2Probe, type Probe } from "../adapters/mysql/probe.ts";
@@ -433,6 +434,8 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     // Engine refusals (docker-modem errors carry statusCode) are the lab's failures, not bugs: say what was refused.
     if (!(fatal instanceof TwinbenchError) && typeof fatal === "object" && fatal !== null && "statusCode" in fatal)
       throw engineError("the Docker engine refused a request", fatal, `the run was torn down; results so far are in ${store.dir}`);
+    if (isEngineConnectionError(fatal))
+      throw engineError("the Docker engine stopped answering", fatal, `the cells finished so far are in ${store.dir}; once the engine is back (\`twinbench doctor --fix\`): \`twinbench clean --run ${runId}\`, then \`twinbench run --resume ${store.dir}\``);
     throw fatal;
   }
   return { status, exitCode, dir: store.dir, runId, cellsOk, cellsFailed };

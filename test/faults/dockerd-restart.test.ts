@@ -84,8 +84,9 @@ describe("dockerd restarted mid-cell", () => {
     const r = await p.child;
     expect(r.exitCode, r.all).toBe(1);
     expect(r.all).not.toContain("internal error");
-    expect(r.stderr).toMatch(/^error \[[A-Z_]+\]: .*/m);
-    expect(r.stderr).toMatch(/engine|docker|connect|socket/i);
+    // The connection drops (stopped answering) or dockerd, shutting down, refuses the next request.
+    expect(r.stderr).toMatch(/^error \[ENGINE\]: the Docker engine (stopped answering|refused a request): /m);
+    expect(r.stderr).toContain(out);
     const fin = p.events.at(-1);
     if (fin?.type === "run-finished") expect(fin.status).not.toBe("ok");
     const kept = await okKeys(out); // every line parses

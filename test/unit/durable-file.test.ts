@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { appendDurable, diskFullError, setAsideTornTail, writeFileAtomic } from "../../src/adapters/durable-file.ts";
 import { ResultsStore } from "../../src/adapters/results/store.ts";
-import { readKnownHosts, rememberHosts } from "../../src/adapters/docker/connect.ts";
+import { isEngineConnectionError, readKnownHosts, rememberHosts } from "../../src/adapters/docker/connect.ts";
 import { TwinbenchError } from "../../src/core/errors.ts";
 
 let dir: string;
@@ -113,4 +113,18 @@ describe("known-hosts file", () => {
       expect(readFileSync(f, "utf8")).toBe(text);
     },
   );
+});
+
+describe("isEngineConnectionError", () => {
+  const err = (code: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(code), { code, ...extra });
+  it.each([
+    [err("ENOENT", { syscall: "connect", address: "/var/run/docker.sock" }), true],
+    [err("ECONNREFUSED"), true],
+    [err("ECONNRESET"), true],
+    [err("ENOENT", { syscall: "open" }), false], // a missing file, not the engine
+    [err("ECONNRESET", { statusCode: 500 }), false], // an engine answer: classified by its status instead
+    [new Error("boom"), false],
+  ])("%s → %s", (e, want) => {
+    expect(isEngineConnectionError(e)).toBe(want);
+  });
 });
