@@ -3,6 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+    // The fault matrix (kill -9 at each phase, dockerd restarted, a full results folder) is its own script:
+    // `npm run test:faults` (vitest.faults.config.ts).
+    exclude: ["test/faults/**", "**/node_modules/**"],
     globalSetup: ["test/global-setup.ts"],
     // Integration tests share one Docker engine and two cores: run files one at a time.
     fileParallelism: false,

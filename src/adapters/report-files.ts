@@ -1,8 +1,8 @@
 /**
  * Reads a results folder (`run.json` + `cells.jsonl`) and writes its report files (`report.md`, `report.html`,
- * `comparison.csv`, `report.json`), each atomically: a temp file in the same folder, then rename.
+ * `comparison.csv`, `report.json`), each atomically (src/adapters/durable-file.ts).
  */
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { InputError } from "../core/errors.ts";
@@ -80,10 +80,9 @@ export async function readResultsFolder(dir: string): Promise<ResultsFolder> {
   return { dir, manifest, cells, warnings };
 }
 
-/** Write a file so that a reader never sees it half-written: temp file beside it, then rename. */
-/** Temp file, fsync, rename: one implementation for the whole results folder. */
-export { writeFileAtomic } from "./results/store.ts";
-import { writeFileAtomic } from "./results/store.ts";
+/** One atomic, durable write for every file twinbench keeps (temp file, fsync, rename, fsync the folder). */
+export { writeFileAtomic } from "./durable-file.ts";
+import { diskFullError, writeFileAtomic } from "./durable-file.ts";
 
 let chartJsCache: string | undefined;
 
@@ -112,7 +111,11 @@ export async function writeReports(dir: string, opts: ReportOptions = {}): Promi
   const paths: string[] = [];
   for (const [name, content] of outputs) {
     const p = join(dir, name);
-    await writeFileAtomic(p, content);
+    try {
+      await writeFileAtomic(p, content);
+    } catch (e) {
+      throw diskFullError(e, `results folder ${dir}`, name, `free space on the filesystem holding ${dir}, then \`twinbench report ${dir}\` writes the reports again`);
+    }
     paths.push(p);
   }
   return paths;

@@ -3,9 +3,8 @@
  * An invalid scenario throws InputError (code SCENARIO_INVALID) whose `problems` hold every error line; nothing
  * else is touched, so an invalid scenario creates nothing.
  */
-import { readFile, rename, writeFile, access } from "node:fs/promises";
+import { readFile, access } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { dirname, basename, join } from "node:path";
 import { parseDocument } from "yaml";
 import { InputError } from "../core/errors.ts";
 import { loadLock } from "./images/files.ts";
@@ -13,6 +12,7 @@ import { resolveShippedPath } from "./package-files.ts";
 import type { Scenario } from "../core/scenario/schema.ts";
 import { applyOverrides, overrideFor, type Override } from "../core/scenario/overrides.ts";
 import { validateScenario } from "../core/scenario/validate.ts";
+import { writeFileAtomic } from "./durable-file.ts";
 
 /** Options of {@link loadScenarioFile}: `--set` overrides and what validation checks against. */
 export interface LoadScenarioOptions {
@@ -116,7 +116,7 @@ export async function readNeutralConfig(scenario: Pick<Scenario, "config">): Pro
   }
 }
 
-/** Write a scenario file atomically (temp file, then rename); refuses to overwrite unless `force`. */
+/** Write a scenario file atomically (durable-file.ts); refuses to overwrite unless `force`. */
 export async function writeScenarioFile(file: string, text: string, opts: { force?: boolean } = {}): Promise<void> {
   if (!opts.force) {
     const exists = await access(file).then(
@@ -125,9 +125,7 @@ export async function writeScenarioFile(file: string, text: string, opts: { forc
     );
     if (exists) throw new InputError(`${file} exists`, { code: "FILE_EXISTS", hint: "choose another -o FILE, or pass --force to overwrite it" });
   }
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  await writeFile(tmp, text, "utf8");
-  await rename(tmp, file);
+  await writeFileAtomic(file, text);
 }
 
 function invalid(file: string, problems: string[], hint: string): InputError {

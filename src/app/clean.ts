@@ -3,6 +3,7 @@
  * (everything twinbench made, plus whatever the storage layer left).
  */
 import { hostname as osHostname } from "node:os";
+import { TwinbenchError } from "../core/errors.ts";
 import { isOrphan, LABEL } from "../core/labels.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
@@ -27,13 +28,16 @@ export interface CleanReport {
   storage: string[];
   /** Resources that could not be removed, with the reason (e.g. still in use). */
   failed: string[];
+  /** A storage state file is damaged (STORAGE_STATE_CORRUPT): storage was not cleaned; the caller says so loudly. */
+  storageError?: TwinbenchError;
 }
 
 /**
  * Remove labelled resources. `orphansOnly`: only those whose owning process is gone (start-up sweep).
- * `runId`: only that run's.
+ * `runId`: only that run's. `force`: storage too where state files are damaged or missing (StorageProvider
+ * cleanLeftovers: damaged files moved aside, mounts and loop devices from the host's tables).
  */
-export async function cleanResources(engine: Engine, opts: { orphansOnly?: boolean; runId?: string; storage?: StorageProvider } = {}): Promise<CleanReport> {
+export async function cleanResources(engine: Engine, opts: { orphansOnly?: boolean; runId?: string; storage?: StorageProvider; force?: boolean } = {}): Promise<CleanReport> {
   const filters = [opts.runId ? `${LABEL.run}=${opts.runId}` : LABEL.session];
   if (!opts.runId) filters.push(`${LABEL.host}=${engine.hostId}`);
   const found = await engine.listLabelled(opts.runId ? filters : [LABEL.session]);
@@ -60,9 +64,10 @@ export async function cleanResources(engine: Engine, opts: { orphansOnly?: boole
   // start-up sweep can replay them as safely as `clean`.
   if (opts.storage) {
     try {
-      report.storage = await opts.storage.cleanLeftovers();
+      report.storage = await opts.storage.cleanLeftovers({ runId: opts.runId, force: opts.force });
     } catch (e) {
-      report.failed.push(`storage: ${(e as Error).message}`);
+      if (e instanceof TwinbenchError && e.code === "STORAGE_STATE_CORRUPT") report.storageError = e;
+      else report.failed.push(`storage: ${(e as Error).message}`);
     }
   }
   return report;

@@ -20,6 +20,7 @@ import { scenarioFingerprint } from "../core/plan/fingerprint.ts";
 import { engineError, type Engine } from "../adapters/docker/engine.ts";
 import { probeHostFacts } from "../adapters/docker/host-probe.ts";
 import { hasProbe } from "../core/hosts/facts.ts";
+import { isEngineConnectionError } from "../adapters/docker/connect.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
 import { ResultsStore } from "../adapters/results/store.ts";
 import { mysql2Probe, type Probe } from "../adapters/mysql/probe.ts";
@@ -141,6 +142,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   let previous: CellRecord[] = [];
   let runId: string;
   let manifest: RunManifest;
+  let torn: { movedTo: string } | undefined;
   const fingerprint = scenarioFingerprint(scenario, opts.neutralCnf);
   if (opts.resume) {
     store = await ResultsStore.open(opts.outDir);
@@ -151,6 +153,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
         code: "RESUME_MISMATCH",
         hint: "resume with the same scenario file, --set overrides and lab config; or start a new run",
       });
+    torn = await store.setAsideTornLine();
     previous = await store.readCells();
     runId = old.runId;
     manifest = { ...old, status: "running", endedAt: undefined };
@@ -192,6 +195,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     storage: scenario.storage.kind,
     transport: scenario.load.transport,
   });
+  if (torn) emit({ type: "warning", at: at(), message: `cells.jsonl ended in a torn line (a crash mid-write): moved it to ${torn.movedTo}, so every later record starts on a line of its own` });
   for (const r of previous) emit({ type: r.status === "ok" ? "cell-finished" : "cell-failed", at: at(), cell: plan.cells.find((c) => c.key === r.key) ?? cellOf(r), record: r });
 
   const labelCtx = { sessionId, runId, hostId: engine.hostId, pid: process.pid, hostname: osHostname() };
@@ -447,6 +451,8 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     // Engine refusals (docker-modem errors carry statusCode) are the lab's failures, not bugs: say what was refused.
     if (!(fatal instanceof TwinbenchError) && typeof fatal === "object" && fatal !== null && "statusCode" in fatal)
       throw engineError("the Docker engine refused a request", fatal, `the run was torn down; results so far are in ${store.dir}`);
+    if (isEngineConnectionError(fatal))
+      throw engineError("the Docker engine stopped answering", fatal, `the cells finished so far are in ${store.dir}; once the engine is back (\`twinbench doctor --fix\`): \`twinbench clean --run ${runId}\`, then \`twinbench run --resume ${store.dir}\``);
     throw fatal;
   }
   return { status, exitCode, dir: store.dir, runId, cellsOk, cellsFailed };

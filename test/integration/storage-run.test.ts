@@ -7,15 +7,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import type { RunManifest } from "../../src/core/results.ts";
-import { BIN, ROOT, ensureLab, leftovers, tinyScenario, twinbench } from "./support/lab.ts";
+import { BIN, ROOT, ensureLab, hostState, leftovers, tinyScenario, twinbench } from "./support/lab.ts";
 
 beforeAll(ensureLab, 1_800_000);
-
-async function hostState(runId: string) {
-  const mounts = await readFile("/proc/mounts", "utf8");
-  const loops = (await execa("losetup", ["-a"], { reject: false })).stdout;
-  return { mounts: mounts.split("\n").filter((l) => l.includes(runId)), loops: loops.split("\n").filter((l) => l.includes(runId)) };
-}
 
 const raid0 = { kind: "raid0", loop: { members: 2, size: "1g" } };
 

@@ -13,7 +13,7 @@ import {
   parseMdstat,
   parseProcMounts,
 } from "../../src/core/storage/parse.ts";
-import { ownerStatus, planCleanup, type Observed, type StorageStateRecord } from "../../src/core/storage/state.ts";
+import { ownerStatus, planCleanup, planForcedSweep, type Observed, type StorageStateRecord } from "../../src/core/storage/state.ts";
 
 const rec = (entries: StorageStateRecord["entries"], over: Partial<StorageStateRecord> = {}): StorageStateRecord => ({
   version: 1,
@@ -154,6 +154,20 @@ describe("parsers", () => {
   });
 });
 
+/** A fake runner answering from a table keyed by "cmd arg arg…"; unknown commands succeed, except `cat` (no file). */
+function fakeRunner(table: Record<string, Partial<RunResult>>): Runner & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    async run(cmd, args) {
+      const key = [cmd, ...args].join(" ");
+      calls.push(key);
+      const r = table[key];
+      return r ? { stdout: "", stderr: "", exitCode: 0, ...r } : { stdout: "", stderr: "", exitCode: cmd === "cat" ? 1 : 0 };
+    },
+  };
+}
+
 describe("cleanLeftovers replays state files (fake runner, fake engine, temp dirs)", () => {
   let dir: string;
   beforeEach(() => {
@@ -161,18 +175,6 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function fakeRunner(table: Record<string, Partial<RunResult>>): Runner & { calls: string[] } {
-    const calls: string[] = [];
-    return {
-      calls,
-      async run(cmd, args) {
-        const key = [cmd, ...args].join(" ");
-        calls.push(key);
-        const r = table[key];
-        return r ? { stdout: "", stderr: "", exitCode: 0, ...r } : { stdout: "", stderr: "", exitCode: cmd === "cat" ? 1 : 0 };
-      },
-    };
-  }
   const removed: string[] = [];
   const docker = {
     getVolume: (name: string) => ({
@@ -251,5 +253,127 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
     expect(runner.calls).not.toContain("losetup -d /dev/loop3"); // never below a mount still in place
     const left = JSON.parse(readFileSync(join(stateDir, "r1-s1.json"), "utf8")) as StorageStateRecord;
     expect(left.entries.map((e) => e.type)).toEqual(["loop", "mount"]);
+  });
+});
+
+describe("damaged state files and clean --force", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "tb-storage-corrupt-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const docker = {} as unknown as Docker;
+  const runnerFor = (stdouts: Record<string, string>) => fakeRunner(Object.fromEntries(Object.entries(stdouts).map(([k, stdout]) => [k, { stdout }])));
+
+  it.each([["not JSON", '{"version":1,"runId":"r1","ent'], ["empty", ""], ["not a record", '{"hello":1}']])(
+    "a damaged global state file (%s) is a loud error naming it, never 'no state'",
+    async (_n, text) => {
+      const stateDir = join(dir, "state");
+      mkdirSync(stateDir);
+      writeFileSync(join(stateDir, "r1-s1.json"), text);
+      const runner = runnerFor({});
+      const p = createStorageProvider({ docker, runner, stateDir, hostname: "h", hostRoot: dir });
+      const err = await p.cleanLeftovers().catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: "STORAGE_STATE_CORRUPT", message: expect.stringContaining(join(stateDir, "r1-s1.json")) });
+      expect((err as { hint: string }).hint).toContain("twinbench clean --force");
+      expect(runner.calls.filter((c) => !c.startsWith("cat ") && !c.startsWith("losetup -J"))).toEqual([]);
+      // Another run's damaged file does not block `clean --run r2`.
+      expect(await p.cleanLeftovers({ runId: "r2" })).toEqual([]);
+    },
+  );
+
+  it("a damaged run state file is an error too, also for the run writing it", async () => {
+    const runDir = join(dir, "run");
+    mkdirSync(runDir);
+    writeFileSync(join(runDir, "storage-state.json"), "{");
+    await expect(new StateWriter(rec([]), runDir, join(dir, "state")).add({ type: "dir", path: "/x", recursive: false })).rejects.toMatchObject({ code: "STORAGE_STATE_CORRUPT" });
+    expect(readFileSync(join(runDir, "storage-state.json"), "utf8")).toBe("{");
+  });
+
+  it("--force moves the damaged file aside (kept) and undoes the run's mounts and loops from the host's tables", async () => {
+    const stateDir = join(dir, "state");
+    mkdirSync(stateDir);
+    const damaged = join(stateDir, "r1-s1.json");
+    writeFileSync(damaged, '{"version":1,"ru');
+    // A live run's record: its loop and mount are kept.
+    const live = rec([{ type: "loop", device: "/dev/loop7", backingFile: "/var/lib/twinbench/loop/twinbench-r9-s1-0.img" }, { type: "mount", target: "/var/lib/twinbench/mnt/r9/s1", sources: ["/dev/loop7"], fsType: "btrfs" }], {
+      runId: "r9",
+      owner: { pid: process.pid, hostname: "h", startTime: readFileSync(`/proc/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19] },
+    });
+    await new StateWriter(live, undefined, stateDir).flush();
+    const loopDir = join(dir, "var/lib/twinbench/loop");
+    mkdirSync(loopDir, { recursive: true });
+    for (const n of ["twinbench-r1-s1-0.img", "twinbench-r1-s2-0.img", "twinbench-r9-s1-0.img", "other.img"]) writeFileSync(join(loopDir, n), "");
+    mkdirSync(join(dir, MP), { recursive: true });
+    const runner = runnerFor({
+      "cat /proc/mounts": `/dev/vda / ext4 rw 0 0\n/dev/loop0 ${MP} btrfs rw 0 0\n/dev/loop7 /var/lib/twinbench/mnt/r9/s1 btrfs rw 0 0\n/dev/sdb /srv xfs rw 0 0\n`,
+      "losetup -J -l": JSON.stringify({ loopdevices: [
+        { name: "/dev/loop0", "back-file": F0 },
+        { name: "/dev/loop1", "back-file": `${F1} (deleted)` },
+        { name: "/dev/loop7", "back-file": "/var/lib/twinbench/loop/twinbench-r9-s1-0.img" },
+        { name: "/dev/loop8", "back-file": "/home/u/disk.img" },
+      ] }),
+    });
+    const p = createStorageProvider({ docker, runner, stateDir, hostname: "h", hostRoot: dir });
+    await expect(p.cleanLeftovers()).rejects.toMatchObject({ code: "STORAGE_STATE_CORRUPT" });
+    const lines = await p.cleanLeftovers({ force: true });
+    expect(lines[0]).toBe(`moved the damaged state file ${damaged} (invalid JSON: ${(() => { try { JSON.parse('{"version":1,"ru'); } catch (e) { return (e as Error).message; } })()}) aside to ${damaged}.corrupt`);
+    expect(readFileSync(`${damaged}.corrupt`, "utf8")).toBe('{"version":1,"ru');
+    expect(runner.calls.filter((c) => !c.startsWith("cat ") && c !== "losetup -J -l")).toEqual([
+      `umount ${MP}`,
+      "btrfs device scan --forget /dev/loop0",
+      "btrfs device scan --forget /dev/loop1",
+      "losetup -d /dev/loop0",
+      "losetup -d /dev/loop1",
+    ]);
+    // Backing files of the run's loops and of no loop are deleted; the live run's and foreign ones stay.
+    expect(readdirSync(loopDir).sort()).toEqual(["other.img", "twinbench-r9-s1-0.img"]);
+    expect(existsSync(join(dir, MP))).toBe(false);
+    expect(lines.some((l) => l.includes("r9/s1: skipped, its process"))).toBe(true);
+  });
+
+  it("--force --run: only that run's damaged files, mounts and loops", async () => {
+    const stateDir = join(dir, "state");
+    mkdirSync(stateDir);
+    writeFileSync(join(stateDir, "r1-s1.json"), "{");
+    writeFileSync(join(stateDir, "r2-s1.json"), "{");
+    const runner = runnerFor({
+      "cat /proc/mounts": `/dev/loop0 ${MP} btrfs rw 0 0\n/dev/loop5 /var/lib/twinbench/mnt/r2/s1 btrfs rw 0 0\n`,
+      "losetup -J -l": JSON.stringify({ loopdevices: [{ name: "/dev/loop0", "back-file": F0 }, { name: "/dev/loop5", "back-file": "/var/lib/twinbench/loop/twinbench-r2-s1-0.img" }] }),
+    });
+    const p = createStorageProvider({ docker, runner, stateDir, hostname: "h", hostRoot: dir });
+    await p.cleanLeftovers({ force: true, runId: "r1" });
+    expect(readdirSync(stateDir).sort()).toEqual(["r1-s1.json.corrupt", "r2-s1.json"]);
+    expect(runner.calls.filter((c) => /^(umount|losetup -d)/.test(c))).toEqual([`umount ${MP}`, "losetup -d /dev/loop0"]);
+  });
+});
+
+describe("planForcedSweep", () => {
+  const obs: Observed & { loopFiles: string[] } = {
+    mounts: [
+      { source: "/dev/loop0", target: "/var/lib/twinbench/mnt/r1/s1", fsType: "xfs", options: "rw" },
+      { source: "/dev/md127", target: "/var/lib/twinbench/mnt/r1/s2", fsType: "xfs", options: "rw" },
+      { source: "/dev/sda1", target: "/var/lib/twinbench", fsType: "ext4", options: "rw" },
+    ],
+    loops: [
+      { device: "/dev/loop0", backingFile: F0 },
+      { device: "/dev/loop2", backingFile: "/var/lib/twinbench/loop/twinbench-r1-s2-0.img" },
+      { device: "/dev/loop3", backingFile: "/var/lib/twinbench/loop/twinbench-r1-s2-1.img" },
+    ],
+    md: [{ name: "md127", state: "active", members: ["loop2", "loop3"] }],
+    loopFiles: [],
+  };
+  it("unmounts deepest first, stops md over twinbench loops, detaches, deletes, removes the mount points; never a mount outside the root", () => {
+    const steps = planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt" }).map((s) => s.action);
+    expect(steps.map((a) => a.op)).toEqual(["umount", "umount", "mdadm-stop", "btrfs-forget", "losetup-detach", "losetup-detach", "losetup-detach", "rm-file", "rm-file", "rm-file", "rmdir", "rmdir"]);
+    expect(steps).toContainEqual({ op: "mdadm-stop", device: "/dev/md127", members: ["/dev/loop2", "/dev/loop3"] });
+    expect(steps.some((a) => a.op === "umount" && a.target === "/var/lib/twinbench")).toBe(false);
+  });
+  it("keeps a live record's mount and loops, and another run's with runId", () => {
+    const keep = [rec([{ type: "loop", device: "/dev/loop0", backingFile: F0 }, { type: "mount", target: MP, sources: ["/dev/loop0"], fsType: "xfs" }])];
+    const kept = planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", keep }).map((s) => s.note).join("\n");
+    expect(kept).not.toContain("loop0");
+    expect(kept).not.toContain(MP);
+    expect(planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", runId: "r2" })).toEqual([]);
   });
 });

@@ -4,12 +4,14 @@
  * ca.pem/cert.pem/key.pem when the URL asks for TLS); ssh:// goes through docker-modem's ssh2 agent.
  */
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type Docker from "dockerode";
 import { InputError, TwinbenchError } from "../../core/errors.ts";
 import type { HostSpec } from "../../core/scenario/schema.ts";
 import { displayEngineUrl, parseEngineUrl, type EngineUrl } from "../../core/hosts/url.ts";
 import { DockerEngine, type Engine } from "./engine.ts";
+import { writeFileAtomic } from "../durable-file.ts";
 
 export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
@@ -89,28 +91,51 @@ export async function pingEngine(engine: Engine, spec: HostSpec, timeoutMs = 15_
   }
 }
 
+/**
+ * The engine stopped answering (dockerd stopped or restarted, the socket gone, the connection cut): errors from the
+ * connection itself, which carry no HTTP status.
+ */
+export function isEngineConnectionError(e: unknown): boolean {
+  const x = e as NodeJS.ErrnoException & { statusCode?: number };
+  if (!x || typeof x !== "object" || x.statusCode !== undefined) return false;
+  return ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH"].includes(x.code ?? "") || (x.code === "ENOENT" && x.syscall === "connect");
+}
+
 /** Where runs remember their hosts (id → URL, TLS file paths), so that `clean --host ID` can reach one later. */
 export function knownHostsFile(env: NodeJS.ProcessEnv = process.env): string {
   return env.TWINBENCH_HOSTS_FILE ?? "/var/lib/twinbench/hosts.json";
 }
 
+/**
+ * The remembered hosts; {} when the file does not exist yet. A damaged file is a HOSTS_FILE_CORRUPT error naming
+ * it: never read as empty (the next run would overwrite what it remembers).
+ */
 export async function readKnownHosts(file = knownHostsFile()): Promise<Record<string, HostSpec>> {
-  const { readFile } = await import("node:fs/promises");
+  let text: string;
   try {
-    const v = JSON.parse(await readFile(file, "utf8")) as Record<string, HostSpec>;
-    return v && typeof v === "object" ? v : {};
-  } catch {
-    return {};
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return {}; // no run has remembered a host yet
+    throw e;
   }
+  let v: unknown;
+  let reason = "not a JSON object of host id → host";
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    reason = text.trim() === "" ? "empty" : `invalid JSON: ${(e as Error).message}`;
+  }
+  if (!v || typeof v !== "object" || Array.isArray(v) || Object.values(v).some((h) => !h || typeof h !== "object" || typeof (h as HostSpec).engine !== "string"))
+    throw new TwinbenchError(`the known-hosts file ${file} is damaged (${reason})`, {
+      code: "HOSTS_FILE_CORRUPT",
+      hint: `fix or delete ${file} (it only remembers engine URLs for \`twinbench clean --host ID\`; the next multi-host run writes it again), or give the URL: clean --host ID=URL`,
+    });
+  return v as Record<string, HostSpec>;
 }
 
+/** Remember these hosts (id → spec) beside the others, atomically and durably. A damaged file is left as it is. */
 export async function rememberHosts(hosts: readonly HostSpec[], file = knownHostsFile()): Promise<void> {
-  const { mkdir, writeFile, rename } = await import("node:fs/promises");
-  const { dirname } = await import("node:path");
   const all = await readKnownHosts(file);
   for (const h of hosts) all[h.id] = h;
-  await mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, JSON.stringify(all, null, 2) + "\n");
-  await rename(tmp, file);
+  await writeFileAtomic(file, JSON.stringify(all, null, 2) + "\n");
 }

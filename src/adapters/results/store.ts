@@ -1,28 +1,20 @@
 /**
  * The results folder: run.json (rewritten atomically), cells.jsonl (appended and fsynced per cell), raw/ logs.
+ * A full filesystem is a DISK_FULL error naming the folder; nothing already written is rewritten or truncated
+ * (run.json is replaced by rename only, cells.jsonl is only appended to; the one exception is a torn last line,
+ * which `--resume` copies to cells.jsonl.torn before cutting it off).
  */
-import { mkdir, open, readFile, readdir, rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { mkdir, readFile, readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { TwinbenchError, InputError } from "../../core/errors.ts";
 import type { CellRecord, RunManifest } from "../../core/results.ts";
+import { appendDurable, diskFullError, setAsideTornTail, writeFileAtomic, type TornTail } from "../durable-file.ts";
 
-export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-  try {
-    const fh = await open(tmp, "w");
-    try {
-      await fh.writeFile(content, "utf8");
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
-}
+/** One implementation of the atomic write for the whole results folder (src/adapters/durable-file.ts). */
+export { writeFileAtomic };
+
+export const CELLS_FILE = "cells.jsonl";
+export const TORN_FILE = "cells.jsonl.torn";
 
 export class ResultsStore {
   private constructor(readonly dir: string) {}
@@ -58,7 +50,7 @@ export class ResultsStore {
   }
 
   async writeManifest(m: RunManifest): Promise<void> {
-    await writeFileAtomic(join(this.dir, "run.json"), JSON.stringify(m, null, 2) + "\n");
+    await this.guard("run.json", () => writeFileAtomic(join(this.dir, "run.json"), JSON.stringify(m, null, 2) + "\n"));
   }
 
   async readManifest(): Promise<RunManifest> {
@@ -67,13 +59,15 @@ export class ResultsStore {
 
   /** Append one cell line and fsync it: a crash loses at most the cell in flight. */
   async appendCell(rec: CellRecord): Promise<void> {
-    const fh = await open(join(this.dir, "cells.jsonl"), "a");
-    try {
-      await fh.write(JSON.stringify(rec) + "\n");
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
+    await this.guard(CELLS_FILE, () => appendDurable(join(this.dir, CELLS_FILE), JSON.stringify(rec) + "\n"));
+  }
+
+  /**
+   * Before appending to an existing cells.jsonl (--resume): a torn last line (a crash mid-append) is moved to
+   * cells.jsonl.torn, so the next record starts on a line of its own. Returns what was moved, if anything.
+   */
+  async setAsideTornLine(): Promise<TornTail | undefined> {
+    return this.guard(TORN_FILE, () => setAsideTornTail(join(this.dir, CELLS_FILE), join(this.dir, TORN_FILE)));
   }
 
   async readCells(): Promise<CellRecord[]> {
@@ -103,11 +97,21 @@ export class ResultsStore {
   /** Write a raw log under raw/ atomically; returns its path relative to the results folder. */
   async writeRaw(name: string, text: string): Promise<string> {
     const rel = join("raw", name);
-    await writeFileAtomic(join(this.dir, rel), text);
+    await this.guard(rel, () => writeFileAtomic(join(this.dir, rel), text));
     return rel;
   }
 
   async writeFile(rel: string, text: string): Promise<void> {
-    await writeFileAtomic(join(this.dir, rel), text);
+    await this.guard(rel, () => writeFileAtomic(join(this.dir, rel), text));
+  }
+
+  /** A full filesystem becomes an error that names the results folder; what is recorded stays as it was. */
+  private async guard<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      throw diskFullError(e, `results folder ${this.dir}`, what,
+        `free space on the filesystem holding ${this.dir} (df ${this.dir}), then continue with \`twinbench run --resume ${this.dir}\`; the cells recorded so far are kept`);
+    }
   }
 }

@@ -3,12 +3,12 @@
  * step, keep in the state only the entries whose steps failed.
  */
 import type Docker from "dockerode";
-import { rm, rmdir, unlink } from "node:fs/promises";
-import { dirname } from "node:path";
-import { MOUNT_ROOT } from "../../core/storage/plan.ts";
+import { readdir, rm, rmdir, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { DEFAULT_LOOP_DIR, MOUNT_ROOT } from "../../core/storage/plan.ts";
 import type { Runner } from "../host/runner.ts";
 import { formatCommand } from "../host/runner.ts";
-import { planCleanup, type CleanupOp, type Observed, type StorageStateRecord } from "../../core/storage/state.ts";
+import { planCleanup, planForcedSweep, type CleanupOp, type Observed, type StorageStateRecord } from "../../core/storage/state.ts";
 import { readLoops, readMd, readMounts } from "./host.ts";
 
 export interface CleanupDeps {
@@ -64,6 +64,37 @@ export async function undoRecord(deps: CleanupDeps, rec: StorageStateRecord): Pr
       out.lines.push(s.note);
     } catch (e) {
       out.failedEntries.add(s.entry);
+      out.failures.push(`${s.note}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * `clean --force`: undo twinbench's mounts and loop devices (of one run, when given) as the mount and loop tables
+ * show them, with no state file to go by; what `keep` (live runs' records) lists is left alone. `hostPath` maps a
+ * host path to where this process sees it (the loop dir is listed for backing files no loop holds any more).
+ */
+export async function sweepUnrecorded(
+  deps: CleanupDeps,
+  opts: { runId?: string; keep?: StorageStateRecord[]; hostPath?: (p: string) => string },
+): Promise<{ lines: string[]; failures: string[] }> {
+  const hp = opts.hostPath ?? ((p: string) => p);
+  const loopFiles = await readdir(hp(DEFAULT_LOOP_DIR)).then(
+    (names) => names.map((n) => join(DEFAULT_LOOP_DIR, n)),
+    (e: NodeJS.ErrnoException) => {
+      if (e.code === "ENOENT") return []; // no loop dir: no backing files
+      throw e;
+    },
+  );
+  const obs = { mounts: await readMounts(deps.runner), loops: await readLoops(deps.runner), md: await readMd(deps.runner), loopFiles };
+  const out = { lines: [] as string[], failures: [] as string[] };
+  for (const s of planForcedSweep(obs, { mountRoot: MOUNT_ROOT, runId: opts.runId, keep: opts.keep })) {
+    const a = s.action.op === "rm-file" || s.action.op === "rmdir" ? { ...s.action, path: hp(s.action.path) } : s.action;
+    try {
+      await execute(deps, a);
+      out.lines.push(s.note);
+    } catch (e) {
       out.failures.push(`${s.note}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }

@@ -33,9 +33,9 @@ import {
 } from "../../core/storage/plan.ts";
 import { ownerStatus, remainingEntries, type StorageStateRecord } from "../../core/storage/state.ts";
 import { runChecked, type Runner } from "../host/runner.ts";
-import { undoRecord } from "./cleanup.ts";
+import { sweepUnrecorded, undoRecord } from "./cleanup.ts";
 import { blockSize, findmnt, inspectDevice, readMd, readMounts, readSwaps } from "./host.ts";
-import { readGlobalRecords, readRunStateFile, StateWriter } from "./state-file.ts";
+import { readGlobalRecords, readRunStateFile, setAsideDamagedStateFiles, StateWriter } from "./state-file.ts";
 import type { DataMount, ProvisionedStorage, StorageProvider, StorageRequest } from "./types.ts";
 
 export interface StorageProviderDeps {
@@ -537,20 +537,24 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
 
   // ---- leftovers -------------------------------------------------------------------------------------------------
 
-  async function cleanLeftovers(opts: { runDir?: string; force?: boolean } = {}): Promise<string[]> {
+  async function cleanLeftovers(opts: { runDir?: string; runId?: string; force?: boolean } = {}): Promise<string[]> {
     const recs: StorageStateRecord[] = [];
+    const lines: string[] = [];
+    const failures: string[] = [];
+    // --force: damaged state files go aside (kept), and the mount and loop tables say what to undo (below).
+    if (opts.force) lines.push(...(await setAsideDamagedStateFiles(stateDir, { runId: opts.runId, runDir: opts.runDir })));
     if (opts.runDir) {
       recs.push(...((await readRunStateFile(opts.runDir))?.records ?? []));
     } else {
-      for (const { rec } of await readGlobalRecords(stateDir)) recs.push(rec);
+      for (const { rec } of await readGlobalRecords(stateDir, opts.runId)) recs.push(rec);
     }
-    const lines: string[] = [];
-    const failures: string[] = [];
+    const live: StorageStateRecord[] = [];
     for (const rec of recs) {
       const who = `${rec.runId}/${rec.serverId}`;
       const status = ownerStatus(rec, hostname, startTimeOf);
       if (status === "alive") {
         lines.push(`${who}: skipped, its process ${rec.owner.pid} is still running`);
+        live.push(rec);
         continue;
       }
       if (status === "unknown" && !opts.force) {
@@ -562,6 +566,14 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
       failures.push(...out.failures.map((l) => `${who}: ${l}`));
       const writer = new StateWriter(rec, opts.runDir ?? rec.runDir, stateDir);
       await writer.setEntries(remainingEntries(rec, out.failedEntries));
+    }
+    if (opts.force) {
+      // Live runs' mounts and loops stay: `live` holds them unless only a run folder's file was read.
+      const others = opts.runDir && opts.runId === undefined ? (await readGlobalRecords(stateDir)).map((g) => g.rec) : [];
+      const keep = [...live, ...others.filter((r) => ownerStatus(r, hostname, startTimeOf) === "alive")];
+      const swept = await sweepUnrecorded({ docker, runner }, { runId: opts.runId, keep, hostPath: hp });
+      lines.push(...swept.lines);
+      failures.push(...swept.failures);
     }
     if (failures.length > 0) {
       throw new TwinbenchError(`could not undo all storage leftovers: ${failures[0]}`, {

@@ -1,11 +1,16 @@
 /**
  * Storage state on disk: `<runDir>/storage-state.json` (every server of the run) and a per-server copy in the global
- * state dir (`/var/lib/twinbench/state/<run>-<server>.json`), both rewritten atomically (temp file + rename) each
- * time an entry is added.
+ * state dir (`/var/lib/twinbench/state/<run>-<server>.json`), both rewritten atomically and durably
+ * (src/adapters/durable-file.ts) each time an entry is added.
+ *
+ * A state file that cannot be read (not JSON, or not a state record) is never taken for "no state": that would let
+ * `clean` forget a mounted array or an attached loop device. It is a STORAGE_STATE_CORRUPT error naming the file;
+ * `twinbench clean --force` moves it aside (`<file>.corrupt`) and removes what the mount and loop tables show.
  */
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
+import { access, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { TwinbenchError } from "../../core/errors.ts";
+import { fsyncDir, writeFileAtomic } from "../durable-file.ts";
 import {
   readRecord,
   readRunState,
@@ -18,6 +23,8 @@ import {
 import { safeComponent } from "../../core/storage/plan.ts";
 
 export const RUN_STATE_FILE = "storage-state.json";
+/** A damaged state file is renamed to `<file>.corrupt` by `clean --force` (kept for a post-mortem). */
+export const CORRUPT_SUFFIX = ".corrupt";
 
 /** Serialises read-modify-write of one file inside this process (several servers share a run's file). */
 const locks = new Map<string, Promise<unknown>>();
@@ -32,45 +39,118 @@ function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
   return next;
 }
 
-export async function writeAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  await writeFile(tmp, text, { mode: 0o644 });
-  await rename(tmp, path);
+export function corruptStateError(files: Array<{ file: string; reason: string }>, runId?: string): TwinbenchError {
+  const first = files[0]!;
+  const more = files.length > 1 ? ` (and ${files.length - 1} more)` : "";
+  return new TwinbenchError(`storage state file ${first.file} is damaged (${first.reason})${more}: twinbench cannot tell what it mounted or attached there`, {
+    code: "STORAGE_STATE_CORRUPT",
+    hint: `\`twinbench clean --force${runId ? ` --run ${runId}` : ""}\` moves the damaged file aside (to <file>${CORRUPT_SUFFIX}) and removes twinbench's mounts and loop devices as the mount and loop tables show them`,
+    details: files.map((f) => `${f.file}: ${f.reason}`),
+  });
 }
 
-async function readJson(path: string): Promise<unknown> {
+/** The parsed JSON, undefined when the file does not exist, `{ damaged }` when it is not JSON. */
+async function readJson(path: string): Promise<{ value: unknown } | { damaged: string } | undefined> {
+  let text: string;
   try {
-    return JSON.parse(await readFile(path, "utf8")) as unknown;
+    text = await readFile(path, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    if (e instanceof SyntaxError) return undefined;
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined; // no state: nothing recorded
     throw e;
   }
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (e) {
+    return { damaged: text.trim() === "" ? "empty" : `invalid JSON: ${(e as Error).message}` };
+  }
+}
+
+/** A run's state file, or the reason it cannot be read. */
+async function loadRunState(file: string): Promise<{ state?: RunStorageState; damaged?: string }> {
+  const j = await readJson(file);
+  if (!j) return {};
+  if ("damaged" in j) return { damaged: j.damaged };
+  const state = readRunState(j.value);
+  const raw = (j.value as { records?: unknown[] } | null)?.records;
+  if (!state || state.records.length !== raw?.length) return { damaged: "not a twinbench run storage state" };
+  return { state };
+}
+
+async function loadRunStateOrThrow(file: string): Promise<RunStorageState | undefined> {
+  const r = await loadRunState(file);
+  if (r.damaged) throw corruptStateError([{ file, reason: r.damaged }]);
+  return r.state;
+}
+
+async function loadRecord(file: string): Promise<{ rec?: StorageStateRecord; damaged?: string }> {
+  const j = await readJson(file);
+  if (!j) return {};
+  if ("damaged" in j) return { damaged: j.damaged };
+  const rec = readRecord(j.value);
+  return rec ? { rec } : { damaged: "not a twinbench storage state record" };
 }
 
 export function globalStatePath(stateDir: string, runId: string, serverId: string): string {
   return join(stateDir, `${safeComponent(runId)}-${safeComponent(serverId)}.json`);
 }
 
+/** A run folder's storage-state.json; undefined when there is none; STORAGE_STATE_CORRUPT when it is damaged. */
 export async function readRunStateFile(runDir: string): Promise<RunStorageState | undefined> {
-  return readRunState(await readJson(join(runDir, RUN_STATE_FILE)));
+  return loadRunStateOrThrow(join(runDir, RUN_STATE_FILE));
 }
 
-/** Every record in the global state dir, with the file it came from. */
-export async function readGlobalRecords(stateDir: string): Promise<Array<{ file: string; rec: StorageStateRecord }>> {
+/** The state files of the global state dir (of one run, when given), sorted. */
+async function globalFiles(stateDir: string, runId?: string): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(stateDir);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return []; // no state dir: nothing was ever recorded
     throw e;
   }
+  const prefix = runId !== undefined ? `${safeComponent(runId)}-` : "";
+  return names.filter((x) => x.endsWith(".json") && x.startsWith(prefix)).sort().map((n) => join(stateDir, n));
+}
+
+/**
+ * Every record in the global state dir (only `runId`'s, when given), with the file it came from. Any damaged file
+ * is a STORAGE_STATE_CORRUPT error naming each one.
+ */
+export async function readGlobalRecords(stateDir: string, runId?: string): Promise<Array<{ file: string; rec: StorageStateRecord }>> {
   const out: Array<{ file: string; rec: StorageStateRecord }> = [];
-  for (const n of names.filter((x) => x.endsWith(".json")).sort()) {
-    const rec = readRecord(await readJson(join(stateDir, n)));
-    if (rec) out.push({ file: join(stateDir, n), rec });
+  const damaged: Array<{ file: string; reason: string }> = [];
+  for (const file of await globalFiles(stateDir, runId)) {
+    const r = await loadRecord(file);
+    if (r.damaged) damaged.push({ file, reason: r.damaged });
+    else if (r.rec && (runId === undefined || r.rec.runId === runId)) out.push({ file, rec: r.rec });
   }
+  if (damaged.length > 0) throw corruptStateError(damaged, runId);
   return out;
+}
+
+/**
+ * `clean --force`: rename every damaged state file (global ones, only `runId`'s when given, and the run folder's) to
+ * `<file>.corrupt`, keeping it. Returns one line per file moved, naming where it went.
+ */
+export async function setAsideDamagedStateFiles(stateDir: string, opts: { runId?: string; runDir?: string } = {}): Promise<string[]> {
+  const lines: string[] = [];
+  const moveAside = async (file: string, reason: string) => {
+    let to = `${file}${CORRUPT_SUFFIX}`;
+    for (let i = 1; await access(to).then(() => true, () => false); i++) to = `${file}${CORRUPT_SUFFIX}.${i}`; // keep earlier ones
+    await rename(file, to);
+    await fsyncDir(join(file, ".."));
+    lines.push(`moved the damaged state file ${file} (${reason}) aside to ${to}`);
+  };
+  for (const file of await globalFiles(stateDir, opts.runId)) {
+    const r = await loadRecord(file);
+    if (r.damaged) await moveAside(file, r.damaged);
+  }
+  if (opts.runDir) {
+    const file = join(opts.runDir, RUN_STATE_FILE);
+    const r = await loadRunState(file);
+    if (r.damaged) await moveAside(file, r.damaged);
+  }
+  return lines;
 }
 
 /** Writes one server's record to both places. */
@@ -101,29 +181,36 @@ export class StateWriter {
   async flush(): Promise<void> {
     const text = JSON.stringify(this.rec, null, 2) + "\n";
     await mkdir(this.stateDir, { recursive: true });
-    await withLock(this.globalFile, () => writeAtomic(this.globalFile, text));
+    await withLock(this.globalFile, () => writeFileAtomic(this.globalFile, text));
     if (this.runFile) {
       const f = this.runFile;
       await mkdir(this.runDir!, { recursive: true });
       await withLock(f, async () => {
-        const cur = readRunState(await readJson(f));
-        await writeAtomic(f, JSON.stringify(upsertRecord(cur, this.rec), null, 2) + "\n");
+        const cur = await loadRunStateOrThrow(f);
+        await writeFileAtomic(f, JSON.stringify(upsertRecord(cur, this.rec), null, 2) + "\n");
       });
     }
   }
 
   /** Everything undone: remove the record from both files (the run file goes when it holds no record). */
   async drop(): Promise<void> {
-    await withLock(this.globalFile, () => rm(this.globalFile, { force: true }));
+    await withLock(this.globalFile, () => removeDurably(this.globalFile));
     if (this.runFile) {
       const f = this.runFile;
       await withLock(f, async () => {
-        const cur = readRunState(await readJson(f));
+        const cur = await loadRunStateOrThrow(f);
         if (!cur) return;
         const next = removeRecord(cur, this.rec.runId, this.rec.serverId);
-        if (next.records.length === 0) await rm(f, { force: true });
-        else await writeAtomic(f, JSON.stringify(next, null, 2) + "\n");
+        if (next.records.length === 0) await removeDurably(f);
+        else await writeFileAtomic(f, JSON.stringify(next, null, 2) + "\n");
       });
     }
   }
+}
+
+async function removeDurably(file: string): Promise<void> {
+  await rm(file, { force: true });
+  await fsyncDir(join(file, "..")).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== "ENOENT") throw e; // the folder went too: nothing left to make durable
+  });
 }

@@ -60,8 +60,12 @@ export interface StorageProvider {
   /** Fail early (before anything is created) when the host lacks a tool or privilege the spec needs. */
   preflight(spec: Storage): Promise<void>;
   provision(req: StorageRequest): Promise<ProvisionedStorage>;
-  /** Undo whatever killed runs left (mounts, loop devices, backing files, volumes), from state files. */
-  /** Returns one line per thing undone or found gone. Skips records whose process still runs; records written on
-   *  another hostname (twinbench in a container since removed) only with `force`. */
-  cleanLeftovers(opts?: { runDir?: string; force?: boolean }): Promise<string[]>;
+  /**
+   * Undo whatever killed runs left (mounts, loop devices, backing files, volumes), from state files (only `runId`'s,
+   * when given). Returns one line per thing undone or found gone. Skips records whose process still runs. A damaged
+   * state file is a STORAGE_STATE_CORRUPT error naming it. `force`: also records written on another hostname
+   * (twinbench in a container since removed); damaged state files are moved aside to `<file>.corrupt`; and
+   * twinbench's mounts and loop devices that the mount and loop tables show (not held by a live run) are undone.
+   */
+  cleanLeftovers(opts?: { runDir?: string; runId?: string; force?: boolean }): Promise<string[]>;
 }

@@ -68,16 +68,18 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .description("remove every Docker resource twinbench made, and undo storage left by killed runs")
     .option("--run <id>", "only that run's resources")
     .option("--host <id[=url]>", "clean that host's engine instead (repeatable; URL remembered from its last run)", collect, [])
-    .action(async (o: { run?: string; host: string[] }) => {
+    .option("--force", "also when a storage state file is damaged: move it aside (<file>.corrupt) and undo twinbench's mounts and loop devices as the host's tables show them")
+    .action(async (o: { run?: string; host: string[]; force?: boolean }) => {
       if (o.host.length > 0) {
         ctx.exitCode = await cleanHostsCommand(ctx, o.host, o.run);
         return;
       }
       const deps = await loadDeps(ctx, {});
-      const r = await cleanResources(deps.engine, { runId: o.run, storage: deps.storage });
+      const r = await cleanResources(deps.engine, { runId: o.run, storage: deps.storage, force: o.force });
       ctx.out(`removed ${r.containers.length} containers, ${r.networks.length} networks, ${r.volumes.length} volumes`);
       for (const s of r.storage) ctx.out(`storage: ${s}`);
       for (const f of r.failed) ctx.err(`could not remove ${f}`);
+      if (r.storageError) throw r.storageError;
       if (r.failed.length > 0) ctx.exitCode = 1;
     });
 }
@@ -116,6 +118,8 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   const n = swept.containers.length + swept.networks.length + swept.volumes.length;
   if (n > 0) ctx.err(`notice: removed ${n} resources left by earlier runs whose process is gone`);
   for (const s of swept.storage.filter((l) => !/skip|alive|running/i.test(l))) ctx.err(`notice: storage: ${s}`);
+  for (const f of swept.failed) ctx.err(`warning: the start-up sweep could not remove ${f}`);
+  if (swept.storageError) ctx.err(`warning: the start-up sweep left storage alone: ${swept.storageError.message} (${swept.storageError.hint})`);
 
   const neutralCnf = await readNeutralConfig(scenario);
 

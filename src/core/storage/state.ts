@@ -7,6 +7,7 @@
  */
 import type { Storage } from "../scenario/schema.ts";
 import type { LoopEntry, MdArray, MountEntry } from "./parse.ts";
+import { safeComponent } from "./plan.ts";
 
 export type StateEntry =
   /** A directory twinbench created. `recursive`: it owns the contents too (the bind subdirectory). */
@@ -205,4 +206,50 @@ export function ownerStatus(rec: StorageStateRecord, hostname: string, startTime
   const st = startTimeOf(rec.owner.pid);
   if (st === undefined) return "dead";
   return rec.owner.startTime === undefined || rec.owner.startTime === st ? "alive" : "dead";
+}
+
+/**
+ * `clean --force`: what to undo without a (readable) state file, from the mount and loop tables alone. twinbench's
+ * mounts are those under MOUNT_ROOT (`<root>/<run>/<server>`), its loop devices those whose backing file is named
+ * `twinbench-<run>-<server>-<n>.img`; with `runId`, only that run's. Whatever a live run's record lists is kept.
+ * Order: unmount (deepest first), stop md arrays over those loops, forget btrfs devices, detach, delete the
+ * backing files, remove the emptied mount points.
+ */
+export function planForcedSweep(
+  obs: Observed & { loopFiles?: string[] },
+  opts: { mountRoot: string; runId?: string; keep?: StorageStateRecord[] },
+): Array<{ action: CleanupOp; note: string }> {
+  const run = opts.runId !== undefined ? safeComponent(opts.runId) : undefined;
+  const root = opts.mountRoot.replace(/\/+$/, "");
+  const keptMounts = new Set<string>();
+  const keptLoops = new Set<string>();
+  for (const r of opts.keep ?? []) {
+    for (const e of r.entries) {
+      if (e.type === "mount") keptMounts.add(e.target);
+      if (e.type === "loop") keptLoops.add(e.device);
+    }
+  }
+  const ours = (target: string) => (run ? under(target, `${root}/${run}`) : target.startsWith(`${root}/`)) && !keptMounts.has(target);
+  const loopName = (file: string) => base(file.replace(/ \(deleted\)$/, ""));
+  const ourFile = (file: string) => {
+    const n = loopName(file);
+    return n.endsWith(".img") && n.startsWith(run ? `twinbench-${run}-` : "twinbench-");
+  };
+  const steps: Array<{ action: CleanupOp; note: string }> = [];
+  const mounts = [...new Set(obs.mounts.filter((m) => ours(m.target)).map((m) => m.target))].sort((a, b) => b.length - a.length);
+  for (const t of mounts) steps.push({ action: { op: "umount", target: t }, note: `unmount ${t} (found in the mount table)` });
+  const loops = obs.loops.filter((l) => ourFile(l.backingFile) && !keptLoops.has(l.device));
+  const loopBases = new Set(loops.map((l) => base(l.device)));
+  for (const a of obs.md ?? []) {
+    if (a.members.length > 0 && a.members.every((m) => loopBases.has(base(m)))) {
+      steps.push({ action: { op: "mdadm-stop", device: `/dev/${a.name}`, members: a.members.map((m) => `/dev/${base(m)}`) }, note: `stop /dev/${a.name} (over twinbench loop devices)` });
+    }
+  }
+  if (loops.length > 0) steps.push({ action: { op: "btrfs-forget", devices: loops.map((l) => l.device) }, note: `forget btrfs devices ${loops.map((l) => l.device).join(", ")}` });
+  for (const l of loops) steps.push({ action: { op: "losetup-detach", device: l.device }, note: `detach ${l.device} (on ${l.backingFile})` });
+  const files = new Set([...loops.map((l) => l.backingFile.replace(/ \(deleted\)$/, "")), ...(obs.loopFiles ?? []).filter(ourFile)]);
+  const keptFiles = new Set(obs.loops.filter((l) => keptLoops.has(l.device)).map((l) => l.backingFile));
+  for (const f of [...files].filter((x) => !keptFiles.has(x)).sort()) steps.push({ action: { op: "rm-file", path: f }, note: `delete ${f}` });
+  for (const t of mounts) steps.push({ action: { op: "rmdir", path: t }, note: `remove ${t} if empty` });
+  return steps;
 }

@@ -4,12 +4,13 @@
  */
 import { execa, type ResultPromise } from "execa";
 import Docker from "dockerode";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { ensureHost } from "../../../src/cli/commands/doctor.ts";
 import { ensureImages, loadLock } from "../../../src/adapters/images/index.ts";
+import type { CellRecord } from "../../../src/core/results.ts";
 
 export const ROOT = resolve(new URL("../../..", import.meta.url).pathname);
 export const BIN = join(ROOT, "bin", "twinbench.js");
@@ -67,4 +68,42 @@ export function events(stdout: string): Array<Record<string, unknown> & { type: 
     .split("\n")
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as Record<string, unknown> & { type: string });
+}
+
+/** The CLI as a child process, output buffered (for killing it or signalling it mid-run). */
+export function start(args: string[]) {
+  return execa("node", [BIN, ...args], { cwd: ROOT, reject: false, all: true, buffer: true, env: { NO_COLOR: "1", TESTCONTAINERS_RYUK_DISABLED: "true" } });
+}
+
+/** Resolve when a line of the child's NDJSON stdout (from now on) satisfies `pred`. */
+export function waitForEvent(child: ReturnType<typeof start>, pred: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let buf = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      buf += d.toString();
+      const lines = buf.split("\n");
+      buf = lines.pop() ?? "";
+      for (const l of lines) {
+        if (!l.startsWith("{")) continue;
+        const e = JSON.parse(l) as Record<string, unknown>;
+        if (pred(e)) resolve(e);
+      }
+    });
+    child.on("exit", () => reject(new Error("twinbench exited before the awaited event")));
+  });
+}
+
+/** Every line of a results folder's cells.jsonl, parsed (a line that does not parse throws). */
+export const readCells = async (dir: string): Promise<CellRecord[]> =>
+  (await readFile(join(dir, "cells.jsonl"), "utf8").catch(() => ""))
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as CellRecord);
+
+/** Mounts and loop devices on this host that name a run (twinbench's carry the run id in their paths). */
+export async function hostState(runId: string): Promise<{ mounts: string[]; loops: string[] }> {
+  const mounts = await readFile("/proc/mounts", "utf8");
+  const loops = (await execa("losetup", ["-a"], { reject: false })).stdout;
+  return { mounts: mounts.split("\n").filter((l) => l.includes(runId)), loops: loops.split("\n").filter((l) => l.includes(runId)) };
 }
