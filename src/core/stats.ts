@@ -113,20 +113,31 @@ export function tCdf(t: number, df: number): number {
   return t >= 0 ? 1 - tail : tail;
 }
 
+/** Density of Student's t. */
+function tPdf(t: number, df: number): number {
+  return Math.exp(logGamma((df + 1) / 2) - logGamma(df / 2) - 0.5 * Math.log(df * Math.PI) - ((df + 1) / 2) * Math.log(1 + (t * t) / df));
+}
+
 /** Quantile of Student's t: the value q with P(T <= q) = p. E.g. tQuantile(0.975, 2) = 4.3027. */
 export function tQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1) || !(df > 0)) return Number.NaN;
   if (p === 0.5) return 0;
   if (p < 0.5) return -tQuantile(1 - p, df);
+  // Bracket, then Newton steps kept inside the bracket (bisection when a step leaves it).
   let lo = 0;
   let hi = 1;
   while (tCdf(hi, df) < p) hi *= 2;
-  for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-    const mid = (lo + hi) / 2;
-    if (tCdf(mid, df) < p) lo = mid;
-    else hi = mid;
+  let x = (lo + hi) / 2;
+  for (let i = 0; i < 200; i++) {
+    const f = tCdf(x, df) - p;
+    if (f < 0) lo = x;
+    else hi = x;
+    let next = x - f / tPdf(x, df);
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
+    if (Math.abs(next - x) <= 1e-13 * Math.max(1, x)) return next;
+    x = next;
   }
-  return (lo + hi) / 2;
+  return x;
 }
 
 // ---- The ratio of two sides ---------------------------------------------------------------------------------
