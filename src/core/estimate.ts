@@ -10,7 +10,9 @@
  * Verdicts: faster / slower when the interval excludes 100, equivalent when it lies inside 100 ± margin,
  * inconclusive otherwise, unknown only with fewer than 2 pairs. A zero-width interval never gives a verdict.
  */
-import { mean, median, tCdf, tQuantile } from "./stats.ts";
+import { mean, median, tCdf, tQuantile, type Verdict } from "./stats.ts";
+
+export type { Verdict } from "./stats.ts";
 
 // ---- special functions (for the prior's degrees of freedom) ---------------------------------------------------
 
@@ -84,8 +86,8 @@ export interface VariancePrior {
 
 /**
  * Fit the prior of the cells' variances (limma's fitFDist, no covariate): method of moments on log s².
- * Cells with df ≤ 0 or s² ≤ 0 do not enter (the log needs a positive value). With fewer than 2 usable cells there
- * is no prior (d0 = 0).
+ * Cells with df ≤ 0 or s² ≤ 0 do not enter the moments (the log needs a positive value). With fewer than 2 usable
+ * cells there is no prior (d0 = 0). When the cells vary no more than sampling explains, d0 is infinite.
  */
 export function fitVariancePrior(obs: readonly VarianceObs[]): VariancePrior {
   const use = obs.filter((o) => o.df > 0 && o.s2 > 0 && Number.isFinite(o.s2));
@@ -101,6 +103,9 @@ export function fitVariancePrior(obs: readonly VarianceObs[]): VariancePrior {
     const d0 = 2 * trigammaInverse(evar);
     return { d0, s02: Math.exp(emean + digamma(d0 / 2) - Math.log(d0 / 2)), dfPooled, cells: use.length };
   }
+  // No spread beyond sampling: one variance for all cells. limma's exp(mean e) rather than the arithmetic pooled
+  // variance: the latter, taken only when the cells' variances happen to agree, covers 92.6% in the simulation of
+  // test/unit/estimate.test.ts where this covers 94.6%.
   return { d0: Number.POSITIVE_INFINITY, s02: Math.exp(emean), dfPooled, cells: use.length };
 }
 
@@ -129,8 +134,6 @@ export interface CellInput {
   /** A floor on the pair sd in log units (histogram quantisation of latency values); 0 by default. */
   floorSd?: number;
 }
-
-export type Verdict = "faster" | "slower" | "equivalent" | "inconclusive" | "unknown";
 
 export type VerdictReason = "too-few-pairs" | "zero-width" | "no-data";
 
@@ -422,11 +425,13 @@ const MAD_SD = 1.4826;
 export const OUTLIER_K = 4;
 
 /**
- * Outlier pairs: |d − median(cell)| > k · scale, where scale is one robust sd pooled over the run (1.4826 × the
+ * Outlier pairs: |d − median(cell)| > k · scale. The scale is one robust sd pooled over the run (1.4826 × the
  * median absolute deviation of every pair from its cell's median, corrected for the cell sizes), so that a cell
- * of 3 pairs is judged by the run's spread, not its own. Returns, per cell, the indexes of its outlier pairs.
+ * of 3 pairs is judged by the run's spread, not its own; but never below `minScale[i]` (the cell's moderated sd),
+ * so that a cell noisier than the rest is judged by its own spread. Cells of fewer than 3 pairs have no median
+ * to speak of and are not judged. Returns, per cell, the indexes of its outlier pairs.
  */
-export function outlierPairs(cells: readonly CellInput[], k = OUTLIER_K): number[][] {
+export function outlierPairs(cells: readonly CellInput[], minScale: ReadonlyArray<number | null> = [], k = OUTLIER_K): number[][] {
   const devs: number[] = [];
   const meds = cells.map((c) => (c.pairs.length >= 3 ? median(c.pairs.map((p) => p.d)) : Number.NaN));
   cells.forEach((c, i) => {
@@ -437,10 +442,11 @@ export function outlierPairs(cells: readonly CellInput[], k = OUTLIER_K): number
   const floor = Math.max(...cells.map((c) => c.floorSd ?? 0), 0);
   const scale = Math.max(devs.length >= 6 ? MAD_SD * median(devs) : Number.NaN, floor);
   return cells.map((c, i) => {
-    if (!Number.isFinite(meds[i]) || !(scale > 0)) return [];
+    const sc = Math.max(Number.isFinite(scale) ? scale : 0, minScale[i] ?? 0);
+    if (!Number.isFinite(meds[i]) || !(sc > 0)) return [];
     const out: number[] = [];
     c.pairs.forEach((p, j) => {
-      if (Math.abs(p.d - meds[i]) > k * scale) out.push(j);
+      if (Math.abs(p.d - meds[i]) > k * sc) out.push(j);
     });
     return out;
   });

@@ -39,12 +39,21 @@ function parseFormat(v: string): Format {
 }
 
 function parsePercent(v: string, flag: string): number {
-  const n = Number(v);
+  const n = Number(v.trim().replace(/%$/, ""));
   if (v.trim() === "" || !Number.isFinite(n) || n < 0) {
-    throw new InputError(`${flag} expects a non-negative number of percent, got "${v}"`, { code: "REPORT_NUMBER", hint: `e.g. ${flag} 10` });
+    throw new InputError(`${flag} expects a non-negative number of percent, got "${v}"`, { code: "REPORT_NUMBER", hint: `e.g. ${flag} 5` });
   }
   return n;
 }
+
+/** --margin: a percentage above 0 and below 100 ("5" or "5%"). */
+function parseMargin(v: string): number {
+  const n = parsePercent(v, "--margin");
+  if (!(n > 0 && n < 100)) throw new InputError(`--margin expects a percentage above 0 and below 100, got "${v}"`, { code: "REPORT_NUMBER", hint: "e.g. --margin 5%" });
+  return n;
+}
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 const print = (ctx: ReportCommandContext, s: string) => ctx.out(s.replace(/\n$/, ""));
 
@@ -52,7 +61,7 @@ interface ReportFlags {
   format: string;
   metric: string;
   summary?: boolean;
-  cvThreshold?: string;
+  margin: string;
   write: boolean;
 }
 
@@ -62,7 +71,9 @@ interface CompareFlags {
   failBelow?: string;
   format: string;
   metric: string;
-  cvThreshold?: string;
+  margin: string;
+  alsoBase?: string[];
+  alsoNew?: string[];
 }
 
 export function registerReportCommands(program: Command, ctx: ReportCommandContext): void {
@@ -73,15 +84,15 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     .option("--format <format>", `output format: ${FORMATS.join("|")}`, "text")
     .option("--metric <metric>", "qps|tps|p95|avg (latency ratios are inverted: above 100 = numerator better)", "qps")
     .option("--summary", "the test execution summary, side by side per server")
-    .option("--cv-threshold <pct>", "a side noisier than this CV (%) gets the verdict ?", "10")
+    .option("--margin <pct>", "equivalence margin: a cell is = (equivalent) when its interval lies inside 100 ± this", "5%")
     .option("--no-write", "do not rewrite report.md, report.html, comparison.csv, report.json")
     .action(async (dir: string, o: ReportFlags) => {
       const format = parseFormat(o.format);
       const metric: Metric = parseMetric(o.metric);
-      const cvThresholdPct = parsePercent(o.cvThreshold ?? "10", "--cv-threshold");
+      const marginPct = parseMargin(o.margin);
       const folder = await readResultsFolder(dir);
       for (const w of folder.warnings) ctx.err?.(`warning: ${w}`);
-      if (o.write) await writeReports(dir, { metric, cvThresholdPct });
+      if (o.write) await writeReports(dir, { metric, marginPct });
       if (o.summary) {
         const s = buildSummary(folder.manifest, folder.cells);
         if (format === "text") print(ctx, renderSummaryText(s));
@@ -90,7 +101,7 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
         else throw new InputError(`--summary cannot be printed as ${format}`, { code: "REPORT_FORMAT", hint: "use --format text, markdown or json" });
         return;
       }
-      const report = buildRunReport(folder.manifest, folder.cells, { metric, cvThresholdPct });
+      const report = buildRunReport(folder.manifest, folder.cells, { metric, marginPct });
       switch (format) {
         case "text":
           return print(ctx, renderText(report));
@@ -115,15 +126,18 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     .option("--fail-below <pct>", "exit 1 when any cell's 95% interval lies wholly below this (e.g. 95)")
     .option("--format <format>", "output format: text|markdown|csv|json", "text")
     .option("--metric <metric>", "qps|tps|p95|avg", "qps")
-    .option("--cv-threshold <pct>", "a side noisier than this CV (%) gets the verdict ?", "10")
+    .option("--margin <pct>", "equivalence margin: a cell is = (equivalent) when its interval lies inside 100 ± this", "5%")
+    .option("--also-base <dir>", "another BASE run of the same scenario (repeatable): with 2+ runs a side the interval includes the variance between runs", collect)
+    .option("--also-new <dir>", "another NEW run of the same scenario (repeatable)", collect)
     .action(async (dirA: string, dirB: string, o: CompareFlags) => {
       const format = parseFormat(o.format);
       const metric = parseMetric(o.metric);
-      const cvThresholdPct = parsePercent(o.cvThreshold ?? "10", "--cv-threshold");
+      const marginPct = parseMargin(o.margin);
       const failBelow = o.failBelow === undefined ? undefined : parsePercent(o.failBelow, "--fail-below");
-      const [a, b] = await Promise.all([readResultsFolder(dirA), readResultsFolder(dirB)]);
-      for (const w of [...a.warnings, ...b.warnings]) ctx.err?.(`warning: ${w}`);
-      const cmp = compareRuns(a, b, { server: o.server, force: o.force, metric, cvThresholdPct });
+      const read = (dirs: string[]) => Promise.all(dirs.map((d) => readResultsFolder(d)));
+      const [base, next] = await Promise.all([read([dirA, ...(o.alsoBase ?? [])]), read([dirB, ...(o.alsoNew ?? [])])]);
+      for (const w of [...base, ...next].flatMap((f) => f.warnings)) ctx.err?.(`warning: ${w}`);
+      const cmp = compareRuns(base, next, { server: o.server, force: o.force, metric, marginPct });
       switch (format) {
         case "text":
           print(ctx, renderComparisonText(cmp));

@@ -47,7 +47,8 @@ export interface RunReport {
 
 export interface ReportOptions {
   metric?: Metric;
-  cvThresholdPct?: number;
+  /** Equivalence margin in percent (default 5): `equivalent` when the interval lies inside 100 ± margin. */
+  marginPct?: number;
   numerator?: string;
   denominator?: string;
 }
