@@ -127,6 +127,30 @@ describe("estimateRun: the variance pooled over cells", () => {
   });
 });
 
+describe("docs/stats.md worked example", () => {
+  it("three cells of 3 pairs: the moderated interval of cell 1 is [97.99, 122.80]", () => {
+    const r = estimateRun(
+      [
+        [1.1, 1.2, 1.0],
+        [0.95, 1.0, 1.02],
+        [1.05, 1.07, 1.04],
+      ].map((rs) => cell(...rs.map(L))),
+    );
+    expect(r.prior.d0).toBeCloseTo(1.92, 2);
+    expect(r.prior.s02).toBeCloseTo(0.001294, 6);
+    const [c1, c2, c3] = r.cells;
+    expect(c1.s2).toBeCloseTo(0.008316, 6);
+    expect(c1.s2Moderated).toBeCloseTo(0.004875, 6);
+    expect(c1.df).toBeCloseTo(3.92, 2);
+    expect([c1.estimate, c1.low, c1.high].map((x) => Number(x!.toFixed(2)))).toEqual([109.7, 97.99, 122.8]);
+    expect(c1.verdict).toBe("inconclusive");
+    expect([c2.low, c2.high].map((x) => Number(x!.toFixed(2)))).toEqual([93.31, 104.94]);
+    expect(c2.verdict).toBe("inconclusive");
+    expect([c3.estimate, c3.low, c3.high].map((x) => Number(x!.toFixed(2)))).toEqual([105.33, 100.79, 110.06]);
+    expect(c3.verdict).toBe("faster");
+  });
+});
+
 describe("estimateRun: coverage by simulation at the measured noise", () => {
   it("95% intervals cover 94-96% (5000 runs of 6 cells, 4 pairs on 2 instances, AR drift, unequal cells, shifts)", () => {
     // test/unit/support/noise-sim.ts: pair sd about 11%, an instance effect as large (11%), per-second AR(1)
