@@ -30,7 +30,8 @@ describe("reports of real runs", () => {
     expect(text.exitCode, text.all).toBe(0);
     expect(text.stdout).toMatch(/Number of threads/);
     expect(text.stdout).toMatch(/\(MariaDB q\/s \/ MySQL q\/s \* 100\)/);
-    expect(text.stdout).toMatch(/oltp_point_select\s+\d+\.\d+ ±\d+\.\d+ [+\-~?]/);
+    expect(text.stdout).toMatch(/oltp_point_select\s+\d+\.\d+ \[\d+\.\d+–\d+\.\d+\] [+\-=~?]!?/);
+    expect(text.stdout).toMatch(/2 cells at 95%: about 0\.1 false faster\/slower verdicts expected by chance alone/);
     expect(text.stdout).toMatch(/Config identity: identical/);
 
     const json = JSON.parse((await twinbench(["report", runA, "--format", "json"])).stdout);
@@ -39,7 +40,9 @@ describe("reports of real runs", () => {
     for (const row of json.rows)
       for (const c of row.cells) {
         expect(c).toMatchObject({ threads: 1, n: 2 });
-        expect(["faster", "slower", "same", "unknown"]).toContain(c.verdict);
+        expect(["faster", "slower", "equivalent", "inconclusive"]).toContain(c.verdict);
+        expect(c.estimate).toBeGreaterThan(c.low);
+        expect(c.estimate).toBeLessThan(c.high);
         expect(c.low).toBeLessThanOrEqual(c.high);
       }
     const md = (await twinbench(["report", runA, "--format", "markdown"])).stdout;
@@ -73,6 +76,7 @@ describe("reports of real runs", () => {
     expect(r.stdout).toMatch(/Number of threads/);
     expect(r.stdout).toMatch(/oltp_point_select/);
     expect(r.stdout).toMatch(/host|Host/);
+    expect(r.stdout).toContain("Fewer than 2 runs a side");
     const gate = await twinbench(["compare", runA, runB, "--fail-below", "1000"]);
     expect(gate.exitCode).toBe(1);
     expect(gate.all).toMatch(/REGRESSION|below/);
