@@ -25,7 +25,7 @@ describe("reports of real runs", () => {
     }
   }, 900_000);
 
-  it("prints the seed-layout table with intervals and verdicts, and every format", async () => {
+  it("prints the seed-layout table with intervals and verdicts, and every format", { timeout: 180_000 }, async () => {
     const text = await twinbench(["report", runA]);
     expect(text.exitCode, text.all).toBe(0);
     expect(text.stdout).toMatch(/Number of threads/);
@@ -70,7 +70,7 @@ describe("reports of real runs", () => {
     expect((await readFile(join(runA, "report.png"))).length).toBeGreaterThan(10_000);
   });
 
-  it("compare of two real runs prints the host-facts diff and the ratio table", async () => {
+  it("compare of two real runs prints the host-facts diff and the ratio table", { timeout: 180_000 }, async () => {
     const r = await twinbench(["compare", runA, runB]);
     expect(r.exitCode, r.all).toBe(0);
     expect(r.stdout).toMatch(/Number of threads/);
