@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { planRun, serverOrder, formatSeconds, DEFAULT_SETUP_COSTS, isWriteTest, testWrites, firstGoesFirst, orderNote } from "../../src/core/plan/plan.ts";
+import { planRun, serverOrder, formatSeconds, DEFAULT_SETUP_COSTS, isWriteTest, testWrites, firstGoesFirst, orderNote, assertRunnable } from "../../src/core/plan/plan.ts";
 import { seedFromString } from "../../src/core/random.ts";
 import { describePlan } from "../../src/core/plan/describe.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
@@ -128,6 +128,12 @@ describe("planRun ordering", () => {
     expect(() => planRun(s)).toThrow(expect.objectContaining({ code: "ADAPTIVE_NOT_YET" }));
     expect(() => planRun(s)).toThrow(/cannot run yet/);
     expect(new Set(planRun(s, { adaptive: "min-rounds" }).cells.map((c) => c.repeat))).toEqual(new Set([1, 2, 3, 4]));
+  });
+
+  it("server instances: refused for a run (not yet), never silently ignored", () => {
+    const s = scenario((d) => (d.workload.instances = 2));
+    expect(() => assertRunnable(s)).toThrow(expect.objectContaining({ code: "INSTANCES_NOT_YET" }));
+    expect(() => assertRunnable(scenario((d) => (d.workload.instances = 1)))).not.toThrow();
   });
 
   it("grouped: all cells of one server, then the next", () => {

@@ -86,7 +86,8 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
         "The run engine cannot run this yet: `twinbench run` refuses it; the cells and estimate below are the first " +
         `${adaptive.min} rounds.`,
     );
-  } else if (w.instances !== undefined) out.push(`Server instances: ${w.instances} (restarts spread over the repeats)`);
+  } else if (w.instances !== undefined && w.instances > 1)
+    out.push(`Server instances: ${w.instances} (restarts within the run): the run engine cannot restart servers yet, so \`twinbench run\` refuses this`);
   out.push(`Order: ${orderNote(s, plan.orderSeed)}`);
   out.push(
     `Estimated duration: ${e.approximate ? "about " : ""}${formatSeconds(e.totalSeconds)} (measure ${formatSeconds(e.measureSeconds)}, warm-up ${formatSeconds(e.warmupSeconds)}, set-up ${formatSeconds(e.setupSeconds)})`,

@@ -169,10 +169,18 @@ export function testWrites(test: string): boolean {
 }
 
 /**
- * Refuse what the run engine cannot run yet: adaptive repeats. Called before anything is created (and by planRun).
+ * Refuse what the run engine cannot run yet: server instances and adaptive repeats. Called before anything is
+ * created (and by planRun).
  * A fixed count is never silently substituted: the user chooses it.
  */
 export function assertRunnable(scenario: Pick<Scenario, "workload">): void {
+  const instances = scenario.workload.instances;
+  if (instances !== undefined && instances > 1) {
+    throw new InputError(`workload.instances: ${instances} asks for server restarts within the run, which twinbench cannot do yet`, {
+      code: "INSTANCES_NOT_YET",
+      hint: "leave workload.instances out (or set 1) for now; to include the variance between runs, compare several runs a side (compare --also-base/--also-new)",
+    });
+  }
   const adaptive = adaptiveRepeats(scenario.workload);
   if (!adaptive) return;
   throw new InputError(`workload.repeats ${JSON.stringify(adaptive)} asks for adaptive repeats, which twinbench cannot run yet`, {
