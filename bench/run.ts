@@ -15,7 +15,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { randomBytes } from "node:crypto";
-import { ScenarioSchema, parseDuration } from "../src/core/scenario/schema.ts";
+import { ScenarioSchema, parseDuration, plannedRepeats } from "../src/core/scenario/schema.ts";
 import type { Scenario } from "../src/core/scenario/schema.ts";
 import type { HostFacts } from "../src/core/results.ts";
 import { CancelledError, TwinbenchError } from "../src/core/errors.ts";
@@ -227,7 +227,7 @@ async function main(): Promise<number> {
         split = labSplit(folder.manifest.timings ?? {}, folder.cells, sc.servers.length);
         const warm = parseDuration(sc.workload.warmup) ?? 0;
         const cellS = parseDuration(sc.workload.duration ?? "0") ?? 0;
-        const asRun = project(split, { tests: sc.workload.tests.length, threads: sc.workload.threads.length, servers: sc.servers.length, repeats: sc.workload.repeats, cellSeconds: cellS, warmupSeconds: warm });
+        const asRun = project(split, { tests: sc.workload.tests.length, threads: sc.workload.threads.length, servers: sc.servers.length, repeats: plannedRepeats(sc.workload), cellSeconds: cellS, warmupSeconds: warm });
         const seed = project(split, { ...SEED, repeats: 1, warmupSeconds: warm });
         projections.push({ label: "quick.yaml (model, check)", p: asRun }, { label: "seed matrix 8×7×2 × 300 s", p: seed });
         result.lab = { runId: folder.manifest.runId, timings: folder.manifest.timings, split, projections: { quick: asRun, seed } };

@@ -43,6 +43,8 @@ export interface CellRecord {
   startedAt: string;
   endedAt: string;
   host?: string;
+  /** 0-based server instance (restart) the cell ran on, when the run restarts servers (workload.instances). */
+  instance?: number;
   /** 1-minute load average of the machine twinbench runs on, at the start and end of the cell (local engine only):
    *  other work on the machine shows here, and it is the first suspect for a noisy cell. */
   hostLoad?: { start: number; end: number };

@@ -1,21 +1,7 @@
 /**
- * Small, pure statistics for benchmark repeats: location and spread, Student's t quantiles, and the confidence
- * interval of a ratio between two sides (two servers in one run, or one server in two runs).
- *
- * The method is documented in docs/stats.md. In short:
- * - cell value: median(numerator) / median(denominator) * 100 (inverted for latency);
- * - paired (same run, repeat r of A ran next to repeat r of B): t-interval on d_r = ln(a_r / b_r), n = complete pairs;
- * - unpaired (two runs): Welch t-interval on the difference of the mean logs, n = min(n_a, n_b);
- * - the interval is exp(mean ± t(0.975, df) * se) * 100.
+ * Small, pure statistics: location and spread, Student's t distribution, and the verdict marks. The estimator of
+ * the ratio tables is in src/core/estimate.ts (docs/stats.md).
  */
-
-export type Verdict = "faster" | "slower" | "same" | "unknown";
-export type Pairing = "paired" | "unpaired";
-
-/** Values that can be used: finite numbers. */
-function finite(xs: ReadonlyArray<number | null | undefined>): number[] {
-  return xs.filter((x): x is number => typeof x === "number" && Number.isFinite(x));
-}
 
 /** Median; NaN for an empty list. */
 export function median(xs: readonly number[]): number {
@@ -113,134 +99,42 @@ export function tCdf(t: number, df: number): number {
   return t >= 0 ? 1 - tail : tail;
 }
 
+/** Density of Student's t. */
+function tPdf(t: number, df: number): number {
+  return Math.exp(logGamma((df + 1) / 2) - logGamma(df / 2) - 0.5 * Math.log(df * Math.PI) - ((df + 1) / 2) * Math.log(1 + (t * t) / df));
+}
+
 /** Quantile of Student's t: the value q with P(T <= q) = p. E.g. tQuantile(0.975, 2) = 4.3027. */
 export function tQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1) || !(df > 0)) return Number.NaN;
   if (p === 0.5) return 0;
   if (p < 0.5) return -tQuantile(1 - p, df);
+  // Bracket, then Newton steps kept inside the bracket (bisection when a step leaves it).
   let lo = 0;
   let hi = 1;
   while (tCdf(hi, df) < p) hi *= 2;
-  for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-    const mid = (lo + hi) / 2;
-    if (tCdf(mid, df) < p) lo = mid;
-    else hi = mid;
+  let x = (lo + hi) / 2;
+  for (let i = 0; i < 200; i++) {
+    const f = tCdf(x, df) - p;
+    if (f < 0) lo = x;
+    else hi = x;
+    let next = x - f / tPdf(x, df);
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
+    if (Math.abs(next - x) <= 1e-13 * Math.max(1, x)) return next;
+    x = next;
   }
-  return (lo + hi) / 2;
+  return x;
 }
 
-// ---- The ratio of two sides ---------------------------------------------------------------------------------
-
-export interface RatioOptions {
-  /** Ratio den/num instead of num/den (latency: lower is better, so above 100 still means "numerator better"). */
-  invert?: boolean;
-  /** "paired": values at the same index belong together (repeat r of both sides). Default "paired". */
-  pairing?: Pairing;
-  /** A side whose CV (in %) exceeds this makes the verdict "unknown". Default 10. */
-  cvThresholdPct?: number;
-  /** Confidence level of the interval. Default 0.95. */
-  confidence?: number;
-}
-
-export interface RatioEstimate {
-  /** median(numerator) / median(denominator) * 100 (swapped when inverted); null when a side has no value. */
-  ratio: number | null;
-  /** Interval bounds in %, null when n < 2. */
-  low: number | null;
-  high: number | null;
-  /** The centre of the interval: exp(mean of the log ratios) * 100; null when n < 1. */
-  geomean: number | null;
-  /** Paired: number of complete pairs. Unpaired: min(n_a, n_b). */
-  n: number;
-  /** Degrees of freedom used for the t quantile (null when n < 2). */
-  df: number | null;
-  verdict: Verdict;
-  /** Why the verdict is "unknown". */
-  reason?: "too-few-repeats" | "noisy" | "no-data";
-  /** CV of each side in %, over all its usable values; null when fewer than 2. */
-  cvNumeratorPct: number | null;
-  cvDenominatorPct: number | null;
-}
-
-export const DEFAULT_CV_THRESHOLD_PCT = 10;
-
-const usable = (x: number | null | undefined): x is number => typeof x === "number" && Number.isFinite(x) && x > 0;
+// ---- Verdicts ---------------------------------------------------------------------------------------------
 
 /**
- * Estimate numerator/denominator * 100 with a confidence interval and a verdict.
- * For "paired", `numerator[i]` and `denominator[i]` are repeat i of each side (null when missing).
+ * faster / slower: the interval excludes 100; equivalent: it lies inside 100 ± margin; inconclusive: neither (or
+ * it has zero width); unknown: fewer than 2 pairs. src/core/estimate.ts decides them.
  */
-export function ratioEstimate(
-  numerator: ReadonlyArray<number | null | undefined>,
-  denominator: ReadonlyArray<number | null | undefined>,
-  opts: RatioOptions = {},
-): RatioEstimate {
-  const invert = opts.invert ?? false;
-  const pairing = opts.pairing ?? "paired";
-  const threshold = opts.cvThresholdPct ?? DEFAULT_CV_THRESHOLD_PCT;
-  const confidence = opts.confidence ?? 0.95;
-  const num = finite(numerator).filter(usable);
-  const den = finite(denominator).filter(usable);
-  const cvN = coefficientOfVariation(num);
-  const cvD = coefficientOfVariation(den);
-  const base = {
-    cvNumeratorPct: cvN === null ? null : cvN * 100,
-    cvDenominatorPct: cvD === null ? null : cvD * 100,
-  };
-  if (num.length === 0 || den.length === 0) {
-    return { ratio: null, low: null, high: null, geomean: null, n: 0, df: null, verdict: "unknown", reason: "no-data", ...base };
-  }
-  const ratio = (invert ? median(den) / median(num) : median(num) / median(den)) * 100;
-  const sign = invert ? -1 : 1;
+export type Verdict = "faster" | "slower" | "equivalent" | "inconclusive" | "unknown";
 
-  let n: number;
-  let centre: number;
-  let se: number;
-  let df: number;
-  if (pairing === "paired") {
-    const d: number[] = [];
-    const len = Math.min(numerator.length, denominator.length);
-    for (let i = 0; i < len; i++) {
-      const a = numerator[i];
-      const b = denominator[i];
-      if (usable(a) && usable(b)) d.push(sign * Math.log(a / b));
-    }
-    n = d.length;
-    centre = n > 0 ? mean(d) : Number.NaN;
-    se = n >= 2 ? stddev(d) / Math.sqrt(n) : Number.NaN;
-    df = n - 1;
-  } else {
-    const la = num.map(Math.log);
-    const lb = den.map(Math.log);
-    n = Math.min(la.length, lb.length);
-    centre = sign * (mean(la) - mean(lb));
-    if (la.length >= 2 && lb.length >= 2) {
-      const va = stddev(la) ** 2 / la.length;
-      const vb = stddev(lb) ** 2 / lb.length;
-      se = Math.sqrt(va + vb);
-      // Welch–Satterthwaite; when both variances are 0 the interval is a point and df does not matter.
-      df = va + vb === 0 ? la.length + lb.length - 2 : (va + vb) ** 2 / (va ** 2 / (la.length - 1) + vb ** 2 / (lb.length - 1));
-    } else {
-      se = Number.NaN;
-      df = 0;
-    }
-  }
-  const geomean = Number.isFinite(centre) ? Math.exp(centre) * 100 : null;
-  if (n < 2 || !Number.isFinite(se)) {
-    return { ratio, low: null, high: null, geomean, n, df: null, verdict: "unknown", reason: "too-few-repeats", ...base };
-  }
-  const t = tQuantile(1 - (1 - confidence) / 2, df);
-  const low = Math.exp(centre - t * se) * 100;
-  const high = Math.exp(centre + t * se) * 100;
-  const noisy = (base.cvNumeratorPct ?? 0) > threshold || (base.cvDenominatorPct ?? 0) > threshold;
-  const out: RatioEstimate = { ratio, low, high, geomean, n, df, verdict: "same", ...base };
-  if (noisy) return { ...out, verdict: "unknown", reason: "noisy" };
-  if (low > 100) out.verdict = "faster";
-  else if (high < 100) out.verdict = "slower";
-  return out;
-}
-
-/** The mark a text table shows for a verdict. */
+/** The mark a text table shows for a verdict: + - = ~ ?. */
 export function verdictMark(v: Verdict): string {
-  return v === "faster" ? "+" : v === "slower" ? "-" : v === "same" ? "~" : "?";
+  return v === "faster" ? "+" : v === "slower" ? "-" : v === "equivalent" ? "=" : v === "inconclusive" ? "~" : "?";
 }

@@ -121,8 +121,8 @@ export interface RatioExpectation {
 
 const pct = (x: number) => x.toFixed(1);
 
-function describeCell(t: RatioTable, sel: RatioSelector, c: RatioCell & { ratio: number; low: number; high: number }): string {
-  return `${sel.test} @ ${sel.threads} threads: ${t.numerator}/${t.denominator} ${t.metric} = ${pct(c.ratio)}% [${pct(c.low)}–${pct(c.high)}] (${Math.round(t.confidence * 100)}% interval, ${c.n} pairs)`;
+function describeCell(t: RatioTable, sel: RatioSelector, c: RatioCell & { estimate: number; low: number; high: number }): string {
+  return `${sel.test} @ ${sel.threads} threads: ${t.numerator}/${t.denominator} ${t.metric} = ${pct(c.estimate)}% [${pct(c.low)}–${pct(c.high)}] (${Math.round(t.confidence * 100)}% interval, ${c.n} pairs)`;
 }
 
 /**
@@ -147,26 +147,26 @@ export function expectRatio(report: RunReport, sel: RatioSelector): RatioExpecta
       code: "RATIO_CELL_MISSING",
       hint: `tests: ${t.rows.map((r) => r.test).join(", ")}; threads: ${t.threads.join(", ")}`,
     });
-  if (cell.status !== "ok" || cell.ratio === null)
+  if (cell.status !== "ok" || cell.estimate === null)
     throw new TwinbenchError(`${sel.test} @ ${sel.threads} threads is ${cell.status}${cell.reason ? ` (${cell.reason})` : ""}: no ratio to gate on`, {
       code: "RATIO_CELL_MISSING",
       hint: "see the run's cells and warnings (onEvent, or keep the results folder with outDir)",
     });
   if (cell.low === null || cell.high === null)
-    throw new TwinbenchError(`${sel.test} @ ${sel.threads} threads: ${pct(cell.ratio)}% has no interval (${cell.n} pair${cell.n === 1 ? "" : "s"})`, {
+    throw new TwinbenchError(`${sel.test} @ ${sel.threads} threads: ${pct(cell.estimate)}% has no interval (${cell.n} pair${cell.n === 1 ? "" : "s"})`, {
       code: "RATIO_NO_INTERVAL",
       hint: "a gate needs an interval: set workload.repeats to 2 or more (3 or more for a useful width)",
     });
-  const c = cell as RatioCell & { ratio: number; low: number; high: number };
+  const c = cell as RatioCell & { estimate: number; low: number; high: number };
   return {
     cell,
     atLeast(bound: number) {
       if (c.high < bound)
-        throw new RatioGateError(`${describeCell(t, sel, c)}: significantly below ${bound}% (the interval's high end ${pct(c.high)}% < ${bound}%)`, c.ratio, c.low, c.high, bound, "RATIO_BELOW_BOUND");
+        throw new RatioGateError(`${describeCell(t, sel, c)}: significantly below ${bound}% (the interval's high end ${pct(c.high)}% < ${bound}%)`, c.estimate, c.low, c.high, bound, "RATIO_BELOW_BOUND");
     },
     atMost(bound: number) {
       if (c.low > bound)
-        throw new RatioGateError(`${describeCell(t, sel, c)}: significantly above ${bound}% (the interval's low end ${pct(c.low)}% > ${bound}%)`, c.ratio, c.low, c.high, bound, "RATIO_ABOVE_BOUND");
+        throw new RatioGateError(`${describeCell(t, sel, c)}: significantly above ${bound}% (the interval's low end ${pct(c.low)}% > ${bound}%)`, c.estimate, c.low, c.high, bound, "RATIO_ABOVE_BOUND");
     },
   };
 }

@@ -56,7 +56,7 @@ describe.skipIf(!chromium)("report.html in headless Chromium", () => {
     expect(stdout).not.toMatch(/data-charts-error=/);
     expect(stdout).toMatch(new RegExp(`<body[^>]*data-charts-ready="${expected}"`));
     expect(stdout).toContain('<table class="ratio">');
-    expect(stdout).toMatch(/data-verdict="faster"[^>]*><b>102\.00<\/b>/);
+    expect(stdout).toMatch(/data-verdict="faster"[^>]*><b>102\.0<\/b> <small>\[101\.8–102\.2\]<\/small> \+/);
     expect(stdout).toMatch(/data-verdict="failed">fail</);
     expect((stdout.match(/<canvas /g) ?? []).length).toBe(expected);
   }, 180_000);

@@ -32,7 +32,8 @@ describe("reports of real runs", () => {
     expect(text.exitCode, text.all).toBe(0);
     expect(text.stdout).toMatch(/Number of threads/);
     expect(text.stdout).toMatch(/\(MariaDB q\/s \/ MySQL q\/s \* 100\)/);
-    expect(text.stdout).toMatch(/oltp_point_select\s+\d+\.\d+ ±\d+\.\d+ [+\-~?]/);
+    expect(text.stdout).toMatch(/oltp_point_select\s+\d+\.\d+ \[\d+\.\d+–\d+\.\d+\] [+\-=~?]!?/);
+    expect(text.stdout).toMatch(/2 cells at 95%: about 0\.1 false faster\/slower verdicts expected by chance alone/);
     expect(text.stdout).toMatch(/Config identity: identical/);
 
     const json = JSON.parse((await twinbench(["report", runA, "--format", "json"])).stdout);
@@ -41,7 +42,9 @@ describe("reports of real runs", () => {
     for (const row of json.rows)
       for (const c of row.cells) {
         expect(c).toMatchObject({ threads: 1, n: 2 });
-        expect(["faster", "slower", "same", "unknown"]).toContain(c.verdict);
+        expect(["faster", "slower", "equivalent", "inconclusive"]).toContain(c.verdict);
+        expect(c.estimate).toBeGreaterThan(c.low);
+        expect(c.estimate).toBeLessThan(c.high);
         expect(c.low).toBeLessThanOrEqual(c.high);
       }
     const md = (await twinbench(["report", runA, "--format", "markdown"])).stdout;
@@ -69,12 +72,13 @@ describe("reports of real runs", () => {
     expect((await readFile(join(runA, "report.png"))).length).toBeGreaterThan(10_000);
   });
 
-  it("compare of two real runs prints the host-facts diff and the ratio table", async () => {
+  it("compare of two real runs prints the host-facts diff and the ratio table", { timeout: 180_000 }, async () => {
     const r = await twinbench(["compare", runA, runB]);
     expect(r.exitCode, r.all).toBe(0);
     expect(r.stdout).toMatch(/Number of threads/);
     expect(r.stdout).toMatch(/oltp_point_select/);
     expect(r.stdout).toMatch(/host|Host/);
+    expect(r.stdout).toContain("Fewer than 2 runs a side");
     const gate = await twinbench(["compare", runA, runB, "--fail-below", "1000"]);
     expect(gate.exitCode).toBe(1);
     expect(gate.all).toMatch(/REGRESSION|below/);

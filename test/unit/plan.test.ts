@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { planRun, serverOrder, formatSeconds, DEFAULT_SETUP_COSTS, isWriteTest, testWrites } from "../../src/core/plan/plan.ts";
+import { planRun, serverOrder, formatSeconds, DEFAULT_SETUP_COSTS, isWriteTest, testWrites, firstGoesFirst, orderNote, assertRunnable } from "../../src/core/plan/plan.ts";
+import { seedFromString } from "../../src/core/random.ts";
 import { describePlan } from "../../src/core/plan/describe.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
 import type { Scenario } from "../../src/core/scenario/schema.ts";
@@ -76,6 +77,63 @@ describe("planRun ordering", () => {
       "b:oltp_read_only:1:2", "c:oltp_read_only:1:2", "a:oltp_read_only:1:2",
       "c:oltp_read_only:1:3", "a:oltp_read_only:1:3", "b:oltp_read_only:1:3",
     ]);
+  });
+
+  it("interleaved, odd count: cells alternate which server starts, and plan says so", () => {
+    const s = scenario((d) => {
+      d.workload.tests = ["oltp_read_only"];
+      d.workload.repeats = 3;
+    });
+    expect(order(s)).toEqual([
+      "a:oltp_read_only:1:1", "b:oltp_read_only:1:1", "b:oltp_read_only:1:2", "a:oltp_read_only:1:2", "a:oltp_read_only:1:3", "b:oltp_read_only:1:3",
+      "b:oltp_read_only:4:1", "a:oltp_read_only:4:1", "a:oltp_read_only:4:2", "b:oltp_read_only:4:2", "b:oltp_read_only:4:3", "a:oltp_read_only:4:3",
+    ]);
+    expect(orderNote(s)).toBe(
+      "interleaved; 3 repeats is odd, so a cell cannot balance: cells alternate AB BA AB and BA AB BA, and an order effect cancels only over pairs of cells (use an even count)",
+    );
+    expect(orderNote(scenario((d) => (d.workload.repeats = 1)))).toContain("1 repeat is odd");
+    expect(orderNote(scenario((d) => (d.workload.repeats = 4)))).toBe(
+      "interleaved, ABBA inside each cell (4 repeats: AB BA AB BA): an order effect cancels in every cell",
+    );
+    expect(firstGoesFirst(0, 1, 2)).toBe(true);
+    expect(firstGoesFirst(1, 1, 2)).toBe(true);
+    expect(firstGoesFirst(1, 1, 3)).toBe(false);
+  });
+
+  it("randomized: seeded and recorded, the same seed gives the same order, half the pairs of a cell start with each", () => {
+    const s = scenario((d) => {
+      d.order = "randomized";
+      d.orderSeed = 7;
+      d.workload.repeats = 4;
+    });
+    const p = planRun(s);
+    expect(p.orderSeed).toBe(7);
+    expect(order(s)).toEqual(order(s));
+    expect(order(s)).not.toEqual(order(scenario((d) => ((d.order = "randomized"), (d.orderSeed = 8), (d.workload.repeats = 4)))));
+    expect(order(s)).not.toEqual(order(scenario((d) => (d.workload.repeats = 4))));
+    const firsts = new Map<string, number>();
+    for (let i = 0; i < p.cells.length; i += 2) {
+      const c = p.cells[i];
+      expect(p.cells[i + 1]).toMatchObject({ test: c.test, threads: c.threads, repeat: c.repeat });
+      if (c.server === "a") firsts.set(`${c.test}/${c.threads}`, (firsts.get(`${c.test}/${c.threads}`) ?? 0) + 1);
+    }
+    expect([...firsts.values()]).toEqual([2, 2, 2, 2]);
+    // tests stay in scenario order (warm-ups and per-test restores depend on it)
+    expect(p.cells.slice(0, 16).every((c) => c.test === "oltp_read_only")).toBe(true);
+    expect(planRun(scenario((d) => (d.order = "randomized"))).orderSeed).toBe(seedFromString("t"));
+  });
+
+  it("adaptive repeats: refused for a run (not yet), laid out as min rounds for plan", () => {
+    const s = scenario((d) => (d.workload.repeats = { min: 4, max: 40, precision: "3%" }));
+    expect(() => planRun(s)).toThrow(expect.objectContaining({ code: "ADAPTIVE_NOT_YET" }));
+    expect(() => planRun(s)).toThrow(/cannot run yet/);
+    expect(new Set(planRun(s, { adaptive: "min-rounds" }).cells.map((c) => c.repeat))).toEqual(new Set([1, 2, 3, 4]));
+  });
+
+  it("server instances: refused for a run (not yet), never silently ignored", () => {
+    const s = scenario((d) => (d.workload.instances = 2));
+    expect(() => assertRunnable(s)).toThrow(expect.objectContaining({ code: "INSTANCES_NOT_YET" }));
+    expect(() => assertRunnable(scenario((d) => (d.workload.instances = 1)))).not.toThrow();
   });
 
   it("grouped: all cells of one server, then the next", () => {
@@ -157,7 +215,7 @@ describe("hosts", () => {
     );
     expect(p.cells[0].key).toBe("h1/a/oltp_read_only/1/1");
   });
-  it("shard spreads groups round-robin and keeps ABBA per host", () => {
+  it("shard spreads groups round-robin and keeps ABBA inside each cell, across the hosts", () => {
     const p = planRun(
       scenario((d) => {
         d.hosts = hosts;
@@ -166,7 +224,14 @@ describe("hosts", () => {
     );
     expect(p.cells).toHaveLength(16);
     const h1 = p.cells.filter((c) => c.host === "h1").map((c) => `${c.server}:${c.threads}:${c.repeat}:${c.test}`);
-    expect(h1.slice(0, 4)).toEqual(["a:1:1:oltp_read_only", "b:1:1:oltp_read_only", "b:4:1:oltp_read_only", "a:4:1:oltp_read_only"]);
+    // Repeat 1 of every cell went to h1 (A first), repeat 2 to h2 (B first): each cell is AB BA.
+    expect(h1.slice(0, 4)).toEqual(["a:1:1:oltp_read_only", "b:1:1:oltp_read_only", "a:4:1:oltp_read_only", "b:4:1:oltp_read_only"]);
+    const firsts = new Map<string, string[]>();
+    for (let i = 0; i < p.cells.length; i += 2) {
+      const c = p.cells[i];
+      firsts.set(`${c.test}/${c.threads}`, [...(firsts.get(`${c.test}/${c.threads}`) ?? []), c.server]);
+    }
+    for (const f of firsts.values()) expect(f.sort()).toEqual(["a", "b"]);
     expect(p.estimate.notes).toContain("2 hosts run in parallel: the total is the longest host's");
   });
 });

@@ -30,11 +30,13 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
     const maria = cmp.tables[0];
     expect(maria).toMatchObject({ numerator: "mariadb", denominator: "mariadb", pairing: "unpaired", numeratorLabel: "NEW mariadb" });
     const cell = (test: string, t: number) => maria.rows.find((r) => r.test === test)!.cells.find((c) => c.threads === t)!;
-    expect(cell("oltp_read_only", 1)).toMatchObject({ ratio: 100, verdict: "same", n: 3 });
+    expect(cell("oltp_read_only", 1)).toMatchObject({ ratio: 100, estimate: 100, verdict: "equivalent", n: 3 });
     expect(cell("oltp_point_select", 1)).toMatchObject({ ratio: 110, verdict: "faster" });
-    // Welch: see stats.test.ts "unpaired known answer" -> [87.9826, 92.0636]
-    expect(cell("oltp_point_select", 4)).toMatchObject({ ratio: 90, low: 87.9826, high: 92.0636, verdict: "slower" });
-    expect(cmp.tables[1].rows.flatMap((r) => r.cells.map((c) => c.verdict))).toEqual(["same", "same", "same", "same"]);
+    // Every cell has the same log spread (0.01 a side), so the moderated variance is one pooled over the 4 cells.
+    expect(cell("oltp_point_select", 4)).toMatchObject({ ratio: 90, estimate: 90, low: 88.2342, high: 91.8011, verdict: "slower" });
+    expect(cmp.tables[1].rows.flatMap((r) => r.cells.map((c) => c.verdict))).toEqual(["equivalent", "equivalent", "equivalent", "equivalent"]);
+    expect(maria.method.unit).toBe("repeats");
+    expect(renderComparisonText(cmp)).toContain("Fewer than 2 runs a side: the intervals hold only the variation between repeats");
   });
 
   it("lists host facts and effective variables that differ", () => {
@@ -87,10 +89,10 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
   it("regression gate: a cell whose interval lies wholly below the bound", () => {
     const cmp = compareRuns(a, b);
     expect(findRegressions(cmp, 95)).toEqual([
-      { server: "mariadb", test: "oltp_point_select", threads: 4, ratio: 90, high: 92.0636 },
+      { server: "mariadb", test: "oltp_point_select", threads: 4, estimate: 90, high: 91.8011 },
     ]);
-    expect(findRegressions(cmp, 92)).toEqual([]); // 92 < high 92.06: not significantly below
-    expect(() => assertNoRegression(cmp, 92)).not.toThrow();
+    expect(findRegressions(cmp, 91.8)).toEqual([]); // 91.8 < high 91.80: not significantly below
+    expect(() => assertNoRegression(cmp, 91.8)).not.toThrow();
     try {
       assertNoRegression(cmp, 95);
       expect.unreachable();
@@ -98,7 +100,7 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
       expect(e).toBeInstanceOf(TwinbenchError);
       expect((e as TwinbenchError).code).toBe("REGRESSION");
       expect((e as TwinbenchError).exitCode).toBe(1);
-      expect((e as TwinbenchError).details[0]).toBe("mariadb oltp_point_select @ 4 threads: 90.0% (interval high 92.1%)");
+      expect((e as TwinbenchError).details[0]).toBe("mariadb oltp_point_select @ 4 threads: 90.0% (interval high 91.8%)");
     }
   });
 
@@ -107,6 +109,26 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
     const cmp = compareRuns(keep1(a), keep1(b));
     expect(cmp.tables[0].rows[1].cells[1]).toMatchObject({ ratio: 90, verdict: "unknown", n: 1 });
     expect(findRegressions(cmp, 95)).toEqual([]);
+  });
+
+  it("two runs a side: each run's cell value is one observation, so the interval holds the variance between runs", () => {
+    // A second BASE run 4% below the first and a second NEW run 4% above it: between runs the level moves.
+    const shift = (d: { manifest: RunManifest; cells: CellRecord[] }, f: number, id: string) => {
+      const c = structuredClone(d);
+      c.manifest.runId = id;
+      for (const r of c.cells) if (r.metrics?.qps) r.metrics.qps *= f;
+      return c;
+    };
+    const one = compareRuns(a, b);
+    const two = compareRuns([a, shift(a, 0.96, "compare-a2")], [b, shift(b, 1.04, "compare-b2")]);
+    const cellOf = (c: typeof one, t: number) => c.tables[1].rows[0].cells.find((x) => x.threads === t)!;
+    expect(two.tables[1].method.unit).toBe("runs");
+    expect(cellOf(two, 1).n).toBe(2);
+    expect(cellOf(two, 1).high! - cellOf(two, 1).low!).toBeGreaterThan(cellOf(one, 1).high! - cellOf(one, 1).low!);
+    expect(two.baseRuns.map((r) => r.runId)).toEqual(["compare-a", "compare-a2"]);
+    const text = renderComparisonText(two);
+    expect(text).toContain("Each run's cell value is one observation: the intervals include the variance between runs.");
+    expect(text).toContain("BASE runs: compare-a, compare-a2; NEW runs: compare-b, compare-b2");
   });
 
   it("renders text (golden), csv and json", () => {

@@ -57,7 +57,7 @@ describe("writeReports", () => {
     const json = JSON.parse(await readFile(join(d, "report.json"), "utf8"));
     expect(json).toMatchObject({ metric: "qps", numerator: "mariadb", denominator: "mysql", threads: [1, 4, 8] });
     expect(json.run.partial).toBe(true);
-    expect(await readFile(join(d, "report.md"), "utf8")).toContain("| oltp_read_only | 110.0 ±25.1 ~ |");
+    expect(await readFile(join(d, "report.md"), "utf8")).toContain("| oltp_read_only | 109.7 [91.2–132.0] ~ |");
     const html = await readFile(join(d, "report.html"), "utf8");
     expect(html).not.toMatch(/<script[^>]+src=|<link /);
     expect(html).toContain("Chart.js v");
@@ -77,14 +77,22 @@ describe("twinbench report / compare", () => {
     const d = await copyFixture("repeats");
     const { out } = await cli(["report", d, "--format", "json", "--no-write"]);
     const j = JSON.parse(out);
-    expect(j.rows[0].cells[1]).toMatchObject({ threads: 4, ratio: 102, verdict: "faster", n: 3 });
+    expect(j.rows[0].cells[1]).toMatchObject({ threads: 4, estimate: 102.0001, ratio: 102, low: 101.8328, high: 102.1678, verdict: "faster", n: 3 });
     expect(await readdir(d)).not.toContain("report.json");
   });
-  it("report writes the report files by default; --cv-threshold changes verdicts", async () => {
+  it("report writes the report files by default", async () => {
     const d = await copyFixture("repeats");
-    const { out } = await cli(["report", d, "--cv-threshold", "40"]);
-    expect(out).toContain("100.0 ±93.2 ~"); // the noisy cell (CV 32.8%) gets a verdict at 40%
+    const { out } = await cli(["report", d]);
+    expect(out).toContain("106.3 [55.7–202.7] ~"); // a side's CV of 33% no longer withholds a verdict: the interval does
     expect(await readdir(d)).toContain("report.html");
+  });
+  it("--margin sets the equivalence margin", async () => {
+    const a = join(FIX, "compare-a");
+    const b = join(FIX, "compare-b");
+    expect((await cli(["compare", a, b])).out).toContain("100.0 [98.0–102.0] =");
+    const narrow = (await cli(["compare", a, b, "--margin", "1%"])).out;
+    expect(narrow).toContain("100.0 [98.0–102.0] ~");
+    expect(narrow).toContain("= equivalent (interval inside 99–101)");
   });
   it("report --summary", async () => {
     const { out } = await cli(["report", join(FIX, "repeats"), "--summary", "--no-write"]);
@@ -95,7 +103,8 @@ describe("twinbench report / compare", () => {
   it.each([
     [["report", "x", "--format", "pdf"], /unknown format "pdf"/],
     [["report", "x", "--metric", "iops"], /unknown metric "iops"/],
-    [["report", "x", "--cv-threshold", "ten"], /--cv-threshold expects/],
+    [["report", "x", "--margin", "ten"], /--margin expects/],
+    [["report", "x", "--margin", "0"], /--margin expects a percentage above 0/],
   ])("%j -> InputError", async (args, msg) => {
     await expect(cli(args)).rejects.toThrow(msg);
   });

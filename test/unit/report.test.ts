@@ -58,15 +58,20 @@ describe("ratio table on synthetic repeats", () => {
     expect(Object.keys(j).slice(0, 5)).toEqual(["metric", "numerator", "denominator", "threads", "rows"]);
     expect(j).toMatchObject({ metric: "qps", numerator: "mariadb", denominator: "mysql", threads: [1, 4, 8] });
     expect(j.rows[0].test).toBe("oltp_read_only");
-    for (const k of ["threads", "ratio", "low", "high", "verdict", "n"]) expect(j.rows[0].cells[0]).toHaveProperty(k);
-    expect(j.rows[0].cells[0]).toMatchObject({ threads: 1, ratio: 110, low: 87.4599, high: 137.5859, verdict: "same", n: 3 });
+    for (const k of ["threads", "estimate", "ratio", "low", "high", "verdict", "n"]) expect(j.rows[0].cells[0]).toHaveProperty(k);
+    // estimate = exp(mean ln(1.1, 1.2, 1.0)) = 109.696, the centre of the interval; ratio = median / median = 110.
+    // The interval is pooled over the table's 4 cells (prior df 0.32, so df 2 + 0.32): see estimate.test.ts.
+    expect(j.rows[0].cells[0]).toMatchObject({ threads: 1, estimate: 109.6961, ratio: 110, low: 91.1853, high: 131.9647, verdict: "inconclusive", n: 3, df: 2.32 });
+    expect(j.method).toMatchObject({ intervals: 4, verdicts: 2, verdictsAtFdr: 2, instanceCells: 0, unit: "repeats" });
+    expect(j.method.expectedFalse).toBeCloseTo(0.2, 12);
   });
 
   it.each([
     // test, threads, status, verdict, ratio, n
-    ["oltp_read_only", 1, "ok", "same", 110, 3],
+    ["oltp_read_only", 1, "ok", "inconclusive", 110, 3],
     ["oltp_read_only", 4, "ok", "faster", 102, 3],
-    ["oltp_read_only", 8, "ok", "unknown", 100, 3],
+    // pair ratios 100, 150, 80: a side's CV of 33% no longer withholds the verdict; the interval does
+    ["oltp_read_only", 8, "ok", "inconclusive", 100, 3],
     ["oltp_point_select", 1, "ok", "slower", 90, 3],
     ["oltp_point_select", 4, "failed", "unknown", null, 0],
     ["oltp_point_select", 8, "missing", "unknown", null, 0],
@@ -89,7 +94,8 @@ describe("ratio table on synthetic repeats", () => {
     const t = buildRatioTable(manifest, cells, { metric: "p95" })!;
     expect(t.inverted).toBe(true);
     expect(t.rows[0].cells[1].ratio!).toBeCloseTo(102, 0);
-    expect(t.rows[0].cells[1].verdict).toBe("faster");
+    // p95 is rounded to sysbench's histogram buckets: the quantisation floor widens [101.8, 102.2] to [99.8, 104.2]
+    expect(t.rows[0].cells[1]).toMatchObject({ low: 99.8201, high: 104.2277, verdict: "equivalent" });
     expect(t.rows[1].cells[0].verdict).toBe("slower");
     const text = renderText(buildRunReport(manifest, cells, { metric: "p95" }));
     expect(text).toContain("(MySQL p95 latency / MariaDB p95 latency * 100: latency is inverted, above 100 means MariaDB is faster)");
@@ -122,11 +128,39 @@ describe("renderers (golden)", () => {
   const report = buildRunReport(manifest, cells);
 
   it("text", () => expect(renderText(report)).toBe(golden("repeats.txt")));
+  it("text: the seed's first table (median / median) and its legend are unchanged", () => {
+    const lines = renderText(report).split("\n");
+    expect(lines.slice(4, 12)).toEqual([
+      "                    Number of threads",
+      "                      1       4       8",
+      " sysbench test",
+      "  oltp_read_only     110.00  102.00  100.00",
+      "  oltp_point_select   90.00    fail      --",
+      "",
+      "(MariaDB q/s / MySQL q/s * 100)",
+      "Above: median / median over repeats, as in the seed tables. Below: the geometric mean of the ratios of paired repeats, exp(mean ln ratio) * 100, with its 95% interval.",
+    ]);
+  });
+  it("text: the reader is told what chance alone gives and what the intervals leave out", () => {
+    const text = renderText(report);
+    expect(text).toContain("4 cells at 95%: about 0.2 false faster/slower verdicts expected by chance alone");
+    expect(text).toContain("not the level between server restarts");
+  });
+  it("unstable cells: a stalled per-second series is flagged with its reason and a ! mark", () => {
+    const m = structuredClone(cells);
+    const rec = m.find((c) => c.server === "mysql" && c.test === "oltp_point_select" && c.threads === 1 && c.repeat === 2 && c.phase !== "warmup")!;
+    rec.metrics!.intervals = [{ ...(rec.metrics!.intervals?.[0] ?? ({} as never)), t: 1, qps: 0, tps: 0 }];
+    const t = buildRatioTable(manifest, m)!;
+    expect(t.rows[1].cells[0].unstable).toEqual(["mysql repeat 2 stalled: 1 second with no throughput"]);
+    const text = renderText(buildRunReport(manifest, m));
+    expect(text).toMatch(/90\.0 \[88\.0–92\.1\] -!/);
+    expect(text).toContain("note: oltp_point_select @ 1 threads: unstable: mysql repeat 2 stalled: 1 second with no throughput");
+  });
   it("markdown", () => expect(renderMarkdown(report)).toBe(golden("repeats.md")));
   it("text shows failed and missing cells as such, never as numbers", () => {
     const row = renderText(report).split("\n").filter((l) => l.startsWith("  oltp_point_select"));
     expect(row[0]).toMatch(/90\.00\s+fail\s+--$/);
-    expect(row[1]).toMatch(/90\.0 ±2\.5 -\s+fail\s+--$/);
+    expect(row[1]).toMatch(/90\.0 \[88\.0–92\.1\] -\s+fail\s+--$/);
   });
   it("says the run is partial", () => {
     expect(renderText(report)).toContain("PARTIAL RUN (status partial): 29 of 36 cells recorded");
@@ -135,11 +169,11 @@ describe("renderers (golden)", () => {
   it("csv: one line per cell, empty fields for failed/missing", () => {
     const lines = renderCsv(report).trim().split("\n");
     expect(lines[0]).toBe(
-      "test,threads,metric,numerator,denominator,status,ratio,low,high,verdict,n,cv_numerator_pct,cv_denominator_pct,numerator_median,denominator_median,failed_repeats",
+      "test,threads,metric,numerator,denominator,status,estimate,low,high,verdict,n,ratio,cv_numerator_pct,cv_denominator_pct,numerator_median,denominator_median,failed_repeats,instances,df,p,q,unstable",
     );
     expect(lines).toHaveLength(1 + 6);
-    expect(lines[1]).toBe("oltp_read_only,1,qps,mariadb,mysql,ok,110,87.4599,137.5859,same,3,9.091,0,1100,1000,0");
-    expect(lines[5]).toBe("oltp_point_select,4,qps,mariadb,mysql,failed,,,,unknown,0,,,2000,,3");
+    expect(lines[1]).toBe("oltp_read_only,1,qps,mariadb,mysql,ok,109.6961,91.1853,131.9647,inconclusive,3,110,9.091,0,1100,1000,0,1,2.32,0.181011,0.241348,");
+    expect(lines[5]).toBe("oltp_point_select,4,qps,mariadb,mysql,failed,,,,unknown,0,,,,2000,,3,1,,,,");
   });
   it("config identity verdict: a non-deliberate difference is flagged", () => {
     const m = structuredClone(manifest);

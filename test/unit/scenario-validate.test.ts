@@ -36,6 +36,21 @@ const warningsOf = (mut: (d: Doc) => void) => {
   return r.warnings;
 };
 
+describe("validateScenario: adaptive repeats, instances, budget, margin", () => {
+  it("accepts the adaptive form, a plain number still means a fixed count", () => {
+    expect(
+      warningsOf((d) => {
+        d.workload.repeats = { min: 4, max: 40, precision: "3%" };
+        d.workload.budget = "30m";
+        d.workload.instances = 2;
+        d.report = { margin: "5%" };
+      }),
+    ).toEqual([]);
+    const r = run((d) => (d.workload.repeats = 4));
+    expect("scenario" in r && r.scenario.workload.repeats).toBe(4);
+  });
+});
+
 describe("validateScenario: errors, one case per rule", () => {
   const cases: Array<[string, (d: Doc) => void, string]> = [
     ["type error shows the value", (d) => (d.workload.threads = [1, 2, "8x"]), `${F}: workload.threads.2: expected a positive integer, got "8x"`],
@@ -45,7 +60,23 @@ describe("validateScenario: errors, one case per rule", () => {
     ["unknown top-level key", (d) => (d.ordr = "grouped"), `${F}: ordr: unknown key; did you mean "order"?`],
     ["unknown key, nothing close", (d) => (d.zzzzzzzz = 1), `${F}: zzzzzzzz: unknown key`],
     ["missing required key", (d) => delete d.workload.tests, `${F}: workload.tests: required key missing (expected a list)`],
-    ["order enum", (d) => (d.order = "grouped2"), `${F}: order: expected one of "interleaved", "grouped", got "grouped2"; did you mean "grouped"?`],
+    ["order enum", (d) => (d.order = "grouped2"), `${F}: order: expected one of "interleaved", "grouped", "randomized", got "grouped2"; did you mean "grouped"?`],
+    ["adaptive repeats: min above max", (d) => (d.workload.repeats = { min: 5, max: 4, precision: "3%" }), `${F}: workload.repeats.min: min 5 is above max 4`],
+    ["adaptive repeats: precision 0", (d) => (d.workload.repeats = { min: 4, max: 40, precision: "0%" }), `${F}: workload.repeats.precision: expected a precision above 0%, got "0%"`],
+    ["adaptive repeats: negative precision", (d) => (d.workload.repeats = { min: 4, max: 40, precision: -2 }), `${F}: workload.repeats.precision: expected a precision above 0%, got -2`],
+    ["adaptive repeats: precision syntax", (d) => (d.workload.repeats = { min: 4, max: 40, precision: "3 percent" }), `${F}: workload.repeats.precision: expected a percentage like "3%" or a number, got "3 percent"`],
+    [
+      "budget shorter than one round",
+      (d) => ((d.workload.repeats = { min: 4, max: 40, precision: "3%" }), (d.workload.budget = "30s")),
+      `${F}: workload.budget: "30s" is shorter than one round (1 tests × 3 thread counts × 2 servers × 11 s = 66 s)`,
+    ],
+    ["instances 0", (d) => (d.workload.instances = 0), `${F}: workload.instances: expected a positive integer, got 0`],
+    [
+      "more instances than repeats",
+      (d) => ((d.workload.instances = 3), (d.workload.repeats = 2)),
+      `${F}: workload.instances: 3 instances need at least 3 repeats (one pair per instance), got repeats 2`,
+    ],
+    ["report margin 0", (d) => (d.report = { margin: "0%" }), `${F}: report.margin: expected a margin above 0% and below 100%, got "0%"`],
     ["fresh enum", (d) => (d.workload.fresh = "per_test"), `${F}: workload.fresh: expected one of "per-server", "per-test", got "per_test"; did you mean "per-test"?`],
     ["storage kind", (d) => (d.storage = { kind: "tmpfz" }), `${F}: storage.kind: expected one of "tmpfs", "volume", "bind", "raid0", got "tmpfz"; did you mean "tmpfs"?`],
     ["duration syntax", (d) => (d.workload.duration = "10q"), `${F}: workload.duration: expected a duration like "10s", "5m" or a number of seconds, got "10q"`],

@@ -45,12 +45,21 @@ function parseFormat(v: string): Format {
 }
 
 function parsePercent(v: string, flag: string): number {
-  const n = Number(v);
+  const n = Number(v.trim().replace(/%$/, ""));
   if (v.trim() === "" || !Number.isFinite(n) || n < 0) {
-    throw new InputError(`${flag} expects a non-negative number of percent, got "${v}"`, { code: "REPORT_NUMBER", hint: `e.g. ${flag} 10` });
+    throw new InputError(`${flag} expects a non-negative number of percent, got "${v}"`, { code: "REPORT_NUMBER", hint: `e.g. ${flag} 5` });
   }
   return n;
 }
+
+/** --margin: a percentage above 0 and below 100 ("5" or "5%"). */
+function parseMargin(v: string): number {
+  const n = parsePercent(v, "--margin");
+  if (!(n > 0 && n < 100)) throw new InputError(`--margin expects a percentage above 0 and below 100, got "${v}"`, { code: "REPORT_NUMBER", hint: "e.g. --margin 5%" });
+  return n;
+}
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 const print = (ctx: ReportCommandContext, s: string) => ctx.out(s.replace(/\n$/, ""));
 
@@ -58,7 +67,7 @@ interface ReportFlags {
   format: string;
   metric: string;
   summary?: boolean;
-  cvThreshold?: string;
+  margin: string;
   write: boolean;
 }
 
@@ -70,7 +79,9 @@ interface CompareFlags {
   failBelow?: string;
   format: string;
   metric: string;
-  cvThreshold?: string;
+  margin: string;
+  alsoBase?: string[];
+  alsoNew?: string[];
 }
 
 export function registerReportCommands(program: Command, ctx: ReportCommandContext): void {
@@ -81,25 +92,25 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     .option("--format <format>", `output format: ${FORMATS.join("|")}`, "text")
     .option("--metric <metric>", "qps|tps|p95|avg (latency ratios are inverted: above 100 = numerator better)", "qps")
     .option("--summary", "the test execution summary side by side (servers of a run, or hosts), with effective concurrency and fairness")
-    .option("--cv-threshold <pct>", "a side noisier than this CV (%) gets the verdict ?", "10")
+    .option("--margin <pct>", "equivalence margin: a cell is = (equivalent) when its interval lies inside 100 ± this", "5%")
     .option("--no-write", "do not rewrite the report files (report.md/.html/.json, comparison.csv; report-hosts.md/.html)")
     .action(async (dir: string, o: ReportFlags) => {
       const format = parseFormat(o.format);
       const metric: Metric = parseMetric(o.metric);
-      const cvThresholdPct = parsePercent(o.cvThreshold ?? "10", "--cv-threshold");
+      const marginPct = parseMargin(o.margin);
       const any = await readAnyResultsFolder(dir);
       for (const w of any.warnings) ctx.err?.(`warning: ${w}`);
       // What was read: on stdout with the text, on stderr when stdout is data.
       (format === "text" ? ctx.out : (ctx.err ?? (() => undefined)))(describeFolder(any));
-      if (any.kind === "hosts") return reportHosts(ctx, any, { format, metric, cvThresholdPct, summary: Boolean(o.summary), write: o.write });
+      if (any.kind === "hosts") return reportHosts(ctx, any, { format, metric, marginPct, summary: Boolean(o.summary), write: o.write });
       const folder = any.folder;
-      if (o.write) await writeReports(dir, { metric, cvThresholdPct });
+      if (o.write) await writeReports(dir, { metric, marginPct });
       if (o.summary) {
         const s = buildSummary(folder.manifest, folder.cells);
         printSummary(ctx, s, format);
         return;
       }
-      const report = buildRunReport(folder.manifest, folder.cells, { metric, cvThresholdPct });
+      const report = buildRunReport(folder.manifest, folder.cells, { metric, marginPct });
       switch (format) {
         case "text":
           return print(ctx, renderText(report));
@@ -126,11 +137,13 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     .option("--fail-below <pct>", "exit 1 when any cell's 95% interval lies wholly below this (e.g. 95)")
     .option("--format <format>", "output format: text|markdown|csv|json", "text")
     .option("--metric <metric>", "qps|tps|p95|avg", "qps")
-    .option("--cv-threshold <pct>", "a side noisier than this CV (%) gets the verdict ?", "10")
+    .option("--margin <pct>", "equivalence margin: a cell is = (equivalent) when its interval lies inside 100 ± this", "5%")
+    .option("--also-base <dir>", "another BASE run of the same scenario (repeatable): with 2+ runs a side the interval includes the variance between runs", collect)
+    .option("--also-new <dir>", "another NEW run of the same scenario (repeatable)", collect)
     .action(async (dirA: string, dirB: string, o: CompareFlags) => {
       const format = parseFormat(o.format);
       const metric = parseMetric(o.metric);
-      const cvThresholdPct = parsePercent(o.cvThreshold ?? "10", "--cv-threshold");
+      const marginPct = parseMargin(o.margin);
       const failBelow = o.failBelow === undefined ? undefined : parsePercent(o.failBelow, "--fail-below");
       const [fa, fb] = await Promise.all([readAnyResultsFolder(dirA), readAnyResultsFolder(dirB)]);
       for (const w of [...fa.warnings, ...fb.warnings]) ctx.err?.(`warning: ${w}`);
@@ -138,7 +151,17 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
       say(describeFolder(fa).replace(/^read: /, "read BASE: "));
       say(describeFolder(fb).replace(/^read: /, "read NEW:  "));
       const pairs = pairRuns(fa, fb, o.host);
-      const cmps = pairs.map((p) => ({ ...p, cmp: compareRuns(p.a, p.b, { server: o.server, force: o.force, metric, cvThresholdPct }) }));
+      // --also-base/--also-new: more runs a side, so that the interval includes the variance between runs.
+      const extra = async (dirs: string[] | undefined) =>
+        (await Promise.all((dirs ?? []).map((d) => readAnyResultsFolder(d)))).map((f) => {
+          for (const w of f.warnings) ctx.err?.(`warning: ${w}`);
+          say(describeFolder(f).replace(/^read: /, "read also: "));
+          return singleRun(f);
+        });
+      const [moreBase, moreNew] = await Promise.all([extra(o.alsoBase), extra(o.alsoNew)]);
+      if ((moreBase.length || moreNew.length) && pairs.length > 1)
+        throw new InputError("--also-base/--also-new compare single runs, not host comparisons", { code: "COMPARE_HOST", hint: "pick one host with --host ID" });
+      const cmps = pairs.map((p) => ({ ...p, cmp: compareRuns([p.a, ...moreBase], [p.b, ...moreNew], { server: o.server, force: o.force, metric, marginPct }) }));
       const heading = (host: string | undefined) => (cmps.length > 1 && host ? `Host ${host}:\n` : "");
       if (o.summary) {
         const sums = cmps.map(({ host, a, b, cmp }) =>
@@ -182,6 +205,13 @@ function runsOf(f: AnyResultsFolder, host: string | undefined): Array<{ host?: s
   return one;
 }
 
+/** The one run of a folder given with --also-base/--also-new (a single or sharded run). */
+function singleRun(f: AnyResultsFolder): RunData {
+  if (f.kind === "hosts")
+    throw new InputError(`${f.dir} is a host comparison; --also-base/--also-new take single runs`, { code: "COMPARE_HOST", hint: `give one host's folder (${f.dir}/hosts/<id>)` });
+  return f.folder;
+}
+
 /** BASE and NEW runs to compare: the one run of each, or the hosts of two host comparisons paired by id. */
 function pairRuns(fa: AnyResultsFolder, fb: AnyResultsFolder, host: string | undefined): Array<{ host?: string; a: RunData; b: RunData }> {
   const ra = runsOf(fa, host);
@@ -214,9 +244,9 @@ function printSummary(ctx: ReportCommandContext, s: ExecutionSummary | Execution
 async function reportHosts(
   ctx: ReportCommandContext,
   f: Extract<AnyResultsFolder, { kind: "hosts" }>,
-  o: { format: Format; metric: Metric; cvThresholdPct: number; summary: boolean; write: boolean },
+  o: { format: Format; metric: Metric; marginPct: number; summary: boolean; write: boolean },
 ): Promise<void> {
-  const cmp = compareHosts(f.runs, { metric: o.metric, cvThresholdPct: o.cvThresholdPct, notes: f.notes });
+  const cmp = compareHosts(f.runs, { metric: o.metric, marginPct: o.marginPct, notes: f.notes });
   if (o.write) {
     await writeFileAtomic(join(f.dir, "report-hosts.md"), renderHostsMarkdown(cmp));
     await writeFileAtomic(join(f.dir, "report-hosts.html"), renderHostsHtml(cmp));
@@ -225,11 +255,11 @@ async function reportHosts(
   const withData = f.runs.filter((r) => r.manifest && r.cells);
   switch (o.format) {
     case "text": {
-      const perHost = withData.map((r) => `Host ${r.id} (${r.dir}):\n${renderText(buildRunReport(r.manifest!, r.cells!, { metric: o.metric, cvThresholdPct: o.cvThresholdPct })).trimEnd()}\n`);
+      const perHost = withData.map((r) => `Host ${r.id} (${r.dir}):\n${renderText(buildRunReport(r.manifest!, r.cells!, { metric: o.metric, marginPct: o.marginPct })).trimEnd()}\n`);
       return print(ctx, [...perHost, renderHostsText(cmp)].join("\n"));
     }
     case "markdown": {
-      const perHost = withData.map((r) => `# Host ${r.id}\n\n${renderMarkdown(buildRunReport(r.manifest!, r.cells!, { metric: o.metric, cvThresholdPct: o.cvThresholdPct })).trimEnd()}\n`);
+      const perHost = withData.map((r) => `# Host ${r.id}\n\n${renderMarkdown(buildRunReport(r.manifest!, r.cells!, { metric: o.metric, marginPct: o.marginPct })).trimEnd()}\n`);
       return print(ctx, [...perHost, renderHostsMarkdown(cmp)].join("\n"));
     }
     case "json": {

@@ -10,6 +10,7 @@ import type { RunEvent } from "../../core/events.ts";
 import type { Scenario } from "../../core/scenario/schema.ts";
 import type { RunManifest } from "../../core/results.ts";
 import { readNeutralConfig } from "../../adapters/scenario-file.ts";
+import { assertRunnable } from "../../core/plan/plan.ts";
 import { runScenario, newRunId, RunControl, type RunDeps, type RunSummary } from "../../app/run.ts";
 import { cleanResources } from "../../app/clean.ts";
 import type { Engine } from "../../adapters/docker/engine.ts";
@@ -106,6 +107,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     const loaded = await loadScenarioForRun(ctx, file, [...hostsOverride(o.host ?? []), ...o.set]);
     scenario = loaded.scenario;
     for (const w of loaded.warnings) ctx.err(`warning: ${w}`);
+    assertRunnable(scenario); // before anything is created
     outDir = "";
     if (wantsHosts(scenario, o)) return runHostsCommand(ctx, { scenario, scenarioFile, overrides }, o);
   }

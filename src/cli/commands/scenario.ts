@@ -67,6 +67,18 @@ async function defaultTranslations(scenario: Scenario): Promise<Record<string, T
   return out;
 }
 
+/** Adaptive repeats when none is given: at least this many pairs a cell, at most that many. */
+export const ADAPTIVE_DEFAULT = { min: 4, max: 40 } as const;
+
+/** `--precision 3% --budget 30m` as `--set` overrides (validation then checks them like the file's own keys). */
+export function adaptiveSets(o: { precision?: string; budget?: string }): string[] {
+  const out: string[] = [];
+  if (o.precision !== undefined)
+    out.push(`workload.repeats={min: ${ADAPTIVE_DEFAULT.min}, max: ${ADAPTIVE_DEFAULT.max}, precision: ${JSON.stringify(o.precision)}}`);
+  if (o.budget !== undefined) out.push(`workload.budget=${JSON.stringify(o.budget)}`);
+  return out;
+}
+
 export function registerScenarioCommands(program: Command, ctx: ScenarioCommandsContext): void {
   const err = ctx.err ?? ctx.out;
   const lockImages = ctx.loadLockImages ?? defaultLockImages;
@@ -84,7 +96,7 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
       for (const file of files) {
         try {
           const r = await loadScenarioFile(file, { sets: o.set, lockImages: images, hostCpus: hostCpus() });
-          const plan = planRun(r.scenario);
+          const plan = planRun(r.scenario, { adaptive: "min-rounds" });
           ctx.out(`${file}: ok (${plan.cells.length} cells, about ${formatSeconds(plan.estimate.totalSeconds)})`);
           for (const w of r.warnings) err(`warning: ${w}`);
         } catch (e) {
@@ -124,9 +136,12 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
     .option("--set <path=value>", "override a scenario value (repeatable), VALUE parsed as YAML", collect, [])
     .option("--json", "print the resolved scenario and plan as JSON")
     .option("--max-cells <n>", "list at most N cells", (v) => Number(v))
-    .action(async (file: string, o: { set: string[]; json?: boolean; maxCells?: number }) => {
-      const r = await loadScenarioFile(file, { sets: o.set, lockImages: await lockImages(), hostCpus: hostCpus() });
-      const plan = planRun(r.scenario, { setupCosts: ctx.setupCosts ? await ctx.setupCosts() : undefined });
+    .option("--precision <pct>", 'adaptive repeats until each interval is within ± this (e.g. "3%"): sets workload.repeats to { min, max, precision }')
+    .option("--budget <duration>", 'wall-time budget of an adaptive run (e.g. "30m"): sets workload.budget')
+    .action(async (file: string, o: { set: string[]; json?: boolean; maxCells?: number; precision?: string; budget?: string }) => {
+      const sets = [...o.set, ...adaptiveSets(o)];
+      const r = await loadScenarioFile(file, { sets, lockImages: await lockImages(), hostCpus: hostCpus() });
+      const plan = planRun(r.scenario, { setupCosts: ctx.setupCosts ? await ctx.setupCosts() : undefined, adaptive: "min-rounds" });
       if (o.json) {
         ctx.out(JSON.stringify({ file, overrides: r.overrides, warnings: r.warnings, scenario: r.scenario, plan }, null, 2));
         return;

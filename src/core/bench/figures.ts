@@ -267,7 +267,8 @@ export function aaNoise(table: RatioTable, records: readonly CellRecord[], cellS
     cells: all.length,
     madFrom100: dev.length ? median(dev) : null,
     maxFrom100: dev.length ? Math.max(...dev) : null,
-    sameShare: all.length ? (verdicts.same ?? 0) / all.length : 0,
+    // Cells whose interval includes 100 (the old verdict "same"): equivalent or inconclusive.
+    sameShare: all.length ? ((verdicts.equivalent ?? 0) + (verdicts.inconclusive ?? 0)) / all.length : 0,
     verdicts,
     pairSd: pair.sd,
     pairDf: pair.df,

@@ -46,7 +46,7 @@ export interface HostsComparison {
 }
 
 /** Host A (the first with results) / every other host, per server present on both. */
-export function compareHosts(runs: readonly HostRun[], opts: { metric?: Metric; cvThresholdPct?: number; notes?: string[] } = {}): HostsComparison {
+export function compareHosts(runs: readonly HostRun[], opts: { metric?: Metric; marginPct?: number; notes?: string[] } = {}): HostsComparison {
   const withData = runs.filter((r) => r.manifest && r.cells);
   const tables: HostTable[] = [];
   const serverFacts: HostsComparison["serverFacts"] = [];
@@ -69,7 +69,7 @@ export function compareHosts(runs: readonly HostRun[], opts: { metric?: Metric; 
           { id: server, label: `${server}@${other.id}`, records: other.cells!.filter((c) => c.server === server) },
           tests,
           threads,
-          { metric: opts.metric, cvThresholdPct: opts.cvThresholdPct, pairing: "unpaired", percentile: a.scenario.workload.percentile ?? 95 },
+          { metric: opts.metric, marginPct: opts.marginPct, pairing: "unpaired", percentile: a.scenario.workload.percentile ?? 95 },
         );
         tables.push({ server, numeratorHost: base.id, denominatorHost: other.id, table });
       }

@@ -7,9 +7,9 @@ import type { Scenario, Storage } from "../scenario/schema.ts";
 import type { TranslationEntry } from "../results.ts";
 import { LEGACY_TESTS } from "../scenario/legacy.ts";
 import { own } from "../sysbench/options.ts";
-import { parseDuration } from "../scenario/schema.ts";
+import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, plannedRepeats } from "../scenario/schema.ts";
 import { redactArgv, sysbenchArgv, type SysbenchConnection } from "../sysbench/argv.ts";
-import { formatSeconds, testWrites, type Plan } from "./plan.ts";
+import { formatSeconds, orderNote, testWrites, type Plan } from "./plan.ts";
 
 /** One image lock entry, printed as `name  key=value …`. */
 export type ImagePin = { name: string } & Record<string, unknown>;
@@ -74,12 +74,21 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
   out.push(`Servers: ${s.servers.map((x) => `${x.id} (${x.image})`).join(", ")}${ratio ? `; ${ratio}` : ""}`);
   if (s.hosts?.length) out.push(`Hosts: ${s.hosts.map((h) => `${h.id} (${h.engine})`).join(", ")}${s.shard ? "; cells sharded across them" : ""}`);
   const dur = w.duration !== undefined && (parseDuration(w.duration) ?? 0) > 0 ? `${w.duration} per cell` : `${w.events} events per cell`;
+  const adaptive = adaptiveRepeats(w);
+  const reps = plannedRepeats(w);
   out.push(
-    `Workload: ${w.tests.length} tests × threads [${w.threads.join(", ")}] × ${w.repeats} repeat${w.repeats === 1 ? "" : "s"} × ${s.servers.length} servers = ${plan.cells.length} cells, ${dur}`,
+    `Workload: ${w.tests.length} tests × threads [${w.threads.join(", ")}] × ${reps} repeat${reps === 1 ? "" : "s"}${adaptive ? " (the adaptive minimum)" : ""} × ${s.servers.length} servers = ${plan.cells.length} cells, ${dur}`,
   );
-  out.push(
-    `Order: ${s.order}${s.order === "interleaved" ? " (servers back to back per test × threads × repeat, alternating which goes first)" : " (all cells of one server, then the next)"}`,
-  );
+  if (adaptive) {
+    const budget = w.budget === undefined ? "no budget" : `a budget of ${w.budget}`;
+    out.push(
+      `Adaptive repeats: ${adaptive.min} to ${adaptive.max} per cell until each interval is within ±${parsePercent(adaptive.precision)}%, ${budget}, ${plannedInstances(w)} server instances. ` +
+        "The run engine cannot run this yet: `twinbench run` refuses it; the cells and estimate below are the first " +
+        `${adaptive.min} rounds.`,
+    );
+  } else if (w.instances !== undefined && w.instances > 1)
+    out.push(`Server instances: ${w.instances} (restarts within the run): the run engine cannot restart servers yet, so \`twinbench run\` refuses this`);
+  out.push(`Order: ${orderNote(s, plan.orderSeed)}`);
   out.push(
     `Estimated duration: ${e.approximate ? "about " : ""}${formatSeconds(e.totalSeconds)} (measure ${formatSeconds(e.measureSeconds)}, warm-up ${formatSeconds(e.warmupSeconds)}, set-up ${formatSeconds(e.setupSeconds)})`,
   );

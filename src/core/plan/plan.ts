@@ -3,11 +3,20 @@
  * engine performs between them, and an estimate of the run's duration.
  *
  * Order `interleaved` (default). The measured cells form groups, one per (test, threads, repeat), enumerated
- * test-major: for each test, for each thread count, for each repeat. Group k (0-based, counted per host) runs every
- * server back to back. With two servers A, B: group k runs A then B when k is even, B then A when k is odd (ABBA…):
- * over each pair of groups both servers go first once, so linear drift (thermal, page cache, background work)
- * cancels out of the ratio. With n > 2 servers, group k runs the server list rotated left by k mod n.
+ * test-major: for each test, for each thread count, for each repeat. Each group runs every server back to back.
+ * With two servers A, B the order is set inside each cell (test × threads), by repeat: repeat 1 runs A then B,
+ * repeat 2 B then A, and so on (AB BA = ABBA), so with an even count both servers go first equally often in every
+ * cell and a linear drift (thermal, page cache, background work) or an order effect cancels out of the cell's
+ * ratio. An odd count (1 included) cannot balance inside a cell: its extra pair starts with A in even cells and
+ * with B in odd cells (cells counted per host), so the imbalance cancels over pairs of cells instead. With n > 2
+ * servers, group k (counted per host) runs the server list rotated left by k mod n.
+ * Order `randomized`: within each test, the (threads, repeat) groups run in a seeded random order, and in each
+ * cell a seeded random half of the pairs start with A (for an odd count the extra pair is random too). The seed is
+ * `orderSeed`, else one derived from the scenario name; the plan carries it.
  * Order `grouped`: every cell of the first server (test, threads, repeat), then the next server.
+ *
+ * Adaptive repeats (`repeats: { min, max, precision }`): the run engine does not run them yet, so planRun refuses
+ * them unless asked to lay out the first `min` rounds (`adaptive: "min-rounds"`, for `plan` and `validate`).
  *
  * Warm-up policy: before a server's first measured cell of each test, the engine runs one warm-up of
  * `workload.warmup` seconds at that test's highest thread count (none when warmup is 0). Its result is kept and
@@ -19,8 +28,10 @@
  * Hosts: with `hosts` and no `shard`, every host runs the whole plan (hosts run in parallel). With `shard: true`,
  * group k goes to host k mod h, and each host keeps the interleaved order among its own groups.
  */
+import { InputError } from "../errors.ts";
 import type { Cell } from "../results.ts";
-import { parseDuration, type Scenario } from "../scenario/schema.ts";
+import { seededRandom, seedFromString, shuffled } from "../random.ts";
+import { adaptiveRepeats, parseDuration, plannedRepeats, type Scenario } from "../scenario/schema.ts";
 import { resolveTest } from "../scenario/legacy.ts";
 import { WRITE_SCRIPTS } from "../sysbench/options.ts";
 
@@ -100,6 +111,8 @@ export interface PlanEstimate {
 /** A scenario's plan: the cells in run order, warm-ups, restores and the time estimate. */
 export interface Plan {
   cells: Cell[];
+  /** The seed of `order: randomized` (absent for the other orders). */
+  orderSeed?: number;
   warmups: WarmupStep[];
   restores: RestoreStep[];
   /** Servers whose data dir is snapshotted after prepare (fresh: per-test with a write test). */
@@ -112,6 +125,27 @@ interface Group {
   script: string;
   threads: number;
   repeat: number;
+}
+
+/**
+ * Does the first server go first in this pair? Repeat r (1-based) of the cell with index `cell` (0-based, per host)
+ * out of `repeats`: alternating by repeat (ABBA), and for an odd count starting with the other server in odd cells.
+ */
+export function firstGoesFirst(cell: number, repeat: number, repeats: number): boolean {
+  const shift = repeats % 2 === 1 ? cell : 0;
+  return (repeat - 1 + shift) % 2 === 0;
+}
+
+/** What `plan` says about the order of the pairs in a cell. */
+export function orderNote(scenario: Pick<Scenario, "order" | "servers" | "workload">, orderSeed?: number): string {
+  const n = plannedRepeats(scenario.workload);
+  if (scenario.order === "grouped") return "grouped (all cells of one server, then the next): drift between servers is not cancelled";
+  if (scenario.order === "randomized")
+    return `randomized (seed ${orderSeed ?? "?"}): within each test the thread counts and repeats run in a random order, and in each cell a random half of the pairs start with ${scenario.servers[0]?.id ?? "the first server"}`;
+  if (scenario.servers.length !== 2) return "interleaved (servers back to back per test × threads × repeat, the list rotated each time)";
+  if (n % 2 === 0) return `interleaved, ABBA inside each cell (${n} repeats: ${Array.from({ length: n }, (_, i) => (i % 2 === 0 ? "AB" : "BA")).join(" ")}): an order effect cancels in every cell`;
+  const seq = (start: number) => Array.from({ length: n }, (_, i) => ((i + start) % 2 === 0 ? "AB" : "BA")).join(" ");
+  return `interleaved; ${n} repeat${n === 1 ? "" : "s"} is odd, so a cell cannot balance: cells alternate ${seq(0)} and ${seq(1)}, and an order effect cancels only over pairs of cells (use an even count)`;
 }
 
 /** The servers' order in interleaved group k: ABBA for two, rotation for more. */
@@ -137,6 +171,33 @@ export function testWrites(test: string): boolean {
 }
 
 /**
+ * Refuse what the run engine cannot run yet: server instances and adaptive repeats. Called before anything is
+ * created (and by planRun).
+ * A fixed count is never silently substituted: the user chooses it.
+ */
+export function assertRunnable(scenario: Pick<Scenario, "workload">): void {
+  const instances = scenario.workload.instances;
+  if (instances !== undefined && instances > 1) {
+    throw new InputError(`workload.instances: ${instances} asks for server restarts within the run, which twinbench cannot do yet`, {
+      code: "INSTANCES_NOT_YET",
+      hint: "leave workload.instances out (or set 1) for now; to include the variance between runs, compare several runs a side (compare --also-base/--also-new)",
+    });
+  }
+  const adaptive = adaptiveRepeats(scenario.workload);
+  if (!adaptive) return;
+  throw new InputError(`workload.repeats ${JSON.stringify(adaptive)} asks for adaptive repeats, which twinbench cannot run yet`, {
+    code: "ADAPTIVE_NOT_YET",
+    hint: `give a fixed count (workload.repeats: ${adaptive.min}, or --set workload.repeats=${adaptive.min}); \`twinbench plan\` shows what the adaptive run would cost`,
+  });
+}
+
+export interface PlanOptions {
+  setupCosts?: Partial<SetupCosts>;
+  /** "refuse" (default): an adaptive repeats object is an error; "min-rounds": lay out its first `min` rounds. */
+  adaptive?: "refuse" | "min-rounds";
+}
+
+/**
  * The plan of a scenario, starting nothing: every cell in run order (servers interleaved ABBA per test × threads
  * × repeat, or grouped), the warm-ups and restores, and a time estimate. `setupCosts` replaces the default
  * per-phase costs with measured ones.
@@ -147,15 +208,18 @@ export function testWrites(test: string): boolean {
  * console.log(plan.cells.length, plan.estimate.totalSeconds);
  * ```
  */
-export function planRun(scenario: Scenario, opts: { setupCosts?: Partial<SetupCosts> } = {}): Plan {
+export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
   const costs: SetupCosts = { ...DEFAULT_SETUP_COSTS, ...opts.setupCosts };
   const w = scenario.workload;
+  if (opts.adaptive !== "min-rounds") assertRunnable(scenario);
+  const repeats = plannedRepeats(w);
   const servers = scenario.servers.map((s) => s.id);
   const groups: Group[] = [];
   for (const test of w.tests) {
     const script = resolveTest(test)?.script ?? test;
-    for (const threads of w.threads) for (let repeat = 1; repeat <= w.repeats; repeat++) groups.push({ test, script, threads, repeat });
+    for (const threads of w.threads) for (let repeat = 1; repeat <= repeats; repeat++) groups.push({ test, script, threads, repeat });
   }
+  const orderSeed = scenario.order === "randomized" ? (scenario.orderSeed ?? seedFromString(scenario.name)) : undefined;
 
   // Which host runs which groups.
   const hostIds = (scenario.hosts ?? []).map((h) => h.id);
@@ -177,6 +241,32 @@ export function planRun(scenario: Scenario, opts: { setupCosts?: Partial<SetupCo
     const mk = (server: string, g: Group) => ({ server, test: g.test, script: g.script, threads: g.threads, repeat: g.repeat, ...(host ? { host } : {}) });
     if (scenario.order === "grouped") {
       for (const server of servers) for (const g of hg) ordered.push(mk(server, g));
+    } else if (scenario.order === "randomized") {
+      const rand = seededRandom((orderSeed! + (host ? seedFromString(host) : 0)) >>> 0);
+      // Per cell, a balanced random set of the repeats that start with the first server.
+      const firsts = new Map<string, Set<number>>();
+      for (const g of hg) {
+        const k = `${g.test}\u0000${g.threads}`;
+        if (firsts.has(k)) continue;
+        const reps = hg.filter((x) => x.test === g.test && x.threads === g.threads).map((x) => x.repeat);
+        const half = Math.floor(reps.length / 2) + (reps.length % 2 === 1 && rand() < 0.5 ? 1 : 0);
+        firsts.set(k, new Set(shuffled(reps, rand).slice(0, half)));
+      }
+      for (const test of w.tests) {
+        for (const g of shuffled(hg.filter((x) => x.test === test), rand)) {
+          const aFirst = firsts.get(`${g.test}\u0000${g.threads}`)!.has(g.repeat);
+          const order = servers.length === 2 ? (aFirst ? servers : [servers[1], servers[0]]) : shuffled(servers, rand);
+          for (const server of order) ordered.push(mk(server, g));
+        }
+      }
+    } else if (servers.length === 2) {
+      const cellIndex = new Map<string, number>();
+      for (const g of hg) {
+        const k = `${g.test}\u0000${g.threads}`;
+        if (!cellIndex.has(k)) cellIndex.set(k, cellIndex.size);
+        const order = firstGoesFirst(cellIndex.get(k)!, g.repeat, repeats) ? servers : [servers[1], servers[0]];
+        for (const server of order) ordered.push(mk(server, g));
+      }
     } else {
       hg.forEach((g, k) => {
         for (const server of serverOrder(servers, k)) ordered.push(mk(server, g));
@@ -201,7 +291,7 @@ export function planRun(scenario: Scenario, opts: { setupCosts?: Partial<SetupCo
 
   const snapshots = freshPerTest && anyWrite ? servers : [];
   const estimate = estimatePlan(scenario, costs, { cells, warmups, restores, snapshots }, perHost.map((p) => p.host));
-  return { cells, warmups, restores, snapshots, estimate };
+  return { cells, ...(orderSeed !== undefined ? { orderSeed } : {}), warmups, restores, snapshots, estimate };
 }
 
 function estimatePlan(

@@ -1,7 +1,9 @@
 /**
  * Cross-run comparison: the same scenario run twice (two hosts, two kernels, two builds), compared cell by cell
  * for each server. numerator = NEW (run B), denominator = BASE (run A), so above 100 means NEW is faster.
- * Repeats of two runs are not paired, so the interval is a Welch t-interval on the log values.
+ * Repeats of two runs are not paired: with one run a side the interval compares the repeats of the two runs (it
+ * cannot hold the variance between runs, and the report says so); with 2 or more runs a side (`--also-base`,
+ * `--also-new`) each run's cell value is one observation, so the interval includes the variance between runs.
  * Also: the host facts and effective variables that differ, and a refusal when scenario, pins or config differ.
  */
 import { kernelFactDifferences } from "../hosts/facts.ts";
@@ -28,7 +30,8 @@ export interface CompareOptions {
   /** Compare even when scenario, pins or config differ (the differences are listed). */
   force?: boolean;
   metric?: Metric;
-  cvThresholdPct?: number;
+  /** Equivalence margin in percent (default 5). */
+  marginPct?: number;
 }
 
 /** A host or server fact that differs between two runs. */
@@ -40,10 +43,19 @@ export interface FactDiff {
   new: string | null;
 }
 
+export interface RunInfo {
+  runId: string;
+  status: RunManifest["status"];
+  startedAt: string;
+}
+
 /** Two runs compared cell by cell (NEW/BASE × 100 per server) with the facts and variables that differ. */
 export interface RunComparison {
-  base: { runId: string; status: RunManifest["status"]; startedAt: string };
-  new: { runId: string; status: RunManifest["status"]; startedAt: string };
+  base: RunInfo;
+  new: RunInfo;
+  /** Every run of each side (the first is `base` / `new`). */
+  baseRuns: RunInfo[];
+  newRuns: RunInfo[];
   servers: string[];
   /** One table per compared server: NEW / BASE * 100. */
   tables: RatioTable[];
@@ -164,8 +176,30 @@ export function variableDifferences(a: RunManifest, b: RunManifest, servers: str
 
 // ---- the comparison ---------------------------------------------------------------------------------------
 
-/** Compare two runs of the same scenario cell by cell: NEW/BASE × 100 with Welch intervals, plus host facts and effective variables that differ. Throws InputError COMPARE_MISMATCH when scenario, pins or config differ, unless `force`. */
-export function compareRuns(a: RunData, b: RunData, opts: CompareOptions = {}): RunComparison {
+/** One side's records: one run as it is, several runs with their repeats numbered on (run 2's repeat 1 follows run 1's last). */
+function sideRecords(runs: readonly RunData[], id: string): { records: CellRecord[]; runs?: CellRecord[][] } {
+  const per = runs.map((r) => r.cells.filter((c) => c.server === id));
+  if (per.length === 1) return { records: per[0] };
+  const records: CellRecord[] = [];
+  let offset = 0;
+  for (const rs of per) {
+    for (const c of rs) records.push({ ...c, repeat: c.repeat + offset });
+    offset += Math.max(0, ...rs.map((c) => c.repeat));
+  }
+  return { records, runs: per };
+}
+
+/**
+ * Compare runs of the same scenario cell by cell: NEW/BASE × 100 per server, plus host facts and effective variables
+ * that differ. With one run a side the interval leaves out the variance between runs (the report says so); with
+ * several a side, each run's cell value is one observation. Throws InputError COMPARE_MISMATCH when scenario, pins
+ * or config differ, unless `force`.
+ */
+export function compareRuns(base: RunData | readonly RunData[], next: RunData | readonly RunData[], opts: CompareOptions = {}): RunComparison {
+  const baseRuns = Array.isArray(base) ? (base as readonly RunData[]) : [base as RunData];
+  const newRuns = Array.isArray(next) ? (next as readonly RunData[]) : [next as RunData];
+  const a = baseRuns[0];
+  const b = newRuns[0];
   const idsA = a.manifest.scenario.servers.map((s) => s.id);
   const idsB = new Set(b.manifest.scenario.servers.map((s) => s.id));
   const common = idsA.filter((id) => idsB.has(id));
@@ -185,7 +219,12 @@ export function compareRuns(a: RunData, b: RunData, opts: CompareOptions = {}): 
       hint: `BASE has ${idsA.join(", ")}; NEW has ${[...idsB].join(", ")}`,
     });
   }
-  const differences = runDifferences(a.manifest, b.manifest, servers);
+  const differences = [
+    ...runDifferences(a.manifest, b.manifest, servers),
+    ...[...baseRuns.slice(1), ...newRuns.slice(1)].flatMap((r) =>
+      runDifferences(a.manifest, r.manifest, servers).map((d) => `run ${r.manifest.runId} vs ${a.manifest.runId}: ${d}`),
+    ),
+  ];
   if (differences.length && !opts.force) {
     throw new InputError(`runs ${a.manifest.runId} and ${b.manifest.runId} differ in scenario, pins or config`, {
       code: "COMPARE_MISMATCH",
@@ -199,17 +238,19 @@ export function compareRuns(a: RunData, b: RunData, opts: CompareOptions = {}): 
   const threads = [...ax.threads, ...bx.threads.filter((t) => !ax.threads.includes(t))];
   const tables = servers.map((id) =>
     ratioTableFromSides(
-      { id, label: `NEW ${id}`, records: b.cells.filter((c) => c.server === id) },
-      { id, label: `BASE ${id}`, records: a.cells.filter((c) => c.server === id) },
+      { id, label: `NEW ${id}`, ...sideRecords(newRuns, id) },
+      { id, label: `BASE ${id}`, ...sideRecords(baseRuns, id) },
       tests,
       threads,
-      { metric: opts.metric, cvThresholdPct: opts.cvThresholdPct, pairing: "unpaired", percentile: a.manifest.scenario.workload.percentile ?? 95 },
+      { metric: opts.metric, marginPct: opts.marginPct, pairing: "unpaired", percentile: a.manifest.scenario.workload.percentile ?? 95 },
     ),
   );
-  const runInfo = (m: RunManifest) => ({ runId: m.runId, status: m.status, startedAt: m.startedAt });
+  const runInfo = (m: RunManifest): RunInfo => ({ runId: m.runId, status: m.status, startedAt: m.startedAt });
   return {
     base: runInfo(a.manifest),
     new: runInfo(b.manifest),
+    baseRuns: baseRuns.map((r) => runInfo(r.manifest)),
+    newRuns: newRuns.map((r) => runInfo(r.manifest)),
     servers,
     tables,
     differences,
@@ -224,18 +265,22 @@ export interface Regression {
   server: string;
   test: string;
   threads: number;
-  ratio: number;
+  /** exp(mean log ratio) * 100, the interval's centre. */
+  estimate: number;
   high: number;
 }
 
-/** Cells significantly below `bound` (%): the whole interval is under it. Cells without an interval never count. */
+/**
+ * Cells significantly below `bound` (%): the whole interval is under it. Cells without an interval, or with one of
+ * zero width, never count.
+ */
 export function findRegressions(cmp: RunComparison, bound: number): Regression[] {
   const out: Regression[] = [];
   for (const t of cmp.tables) {
     for (const r of t.rows) {
       for (const c of r.cells) {
-        if (c.status === "ok" && c.ratio !== null && c.high !== null && c.high < bound) {
-          out.push({ server: t.numerator, test: r.test, threads: c.threads, ratio: c.ratio, high: c.high });
+        if (c.status === "ok" && c.estimate !== null && c.low !== null && c.high !== null && c.high > c.low && c.high < bound) {
+          out.push({ server: t.numerator, test: r.test, threads: c.threads, estimate: c.estimate, high: c.high });
         }
       }
     }
@@ -249,7 +294,7 @@ export function assertNoRegression(cmp: RunComparison, bound: number): void {
   if (reg.length === 0) return;
   throw new TwinbenchError(`${reg.length} cell(s) significantly below ${bound}% of BASE (run ${cmp.base.runId})`, {
     code: "REGRESSION",
-    details: reg.map((r) => `${r.server} ${r.test} @ ${r.threads} threads: ${r.ratio.toFixed(1)}% (interval high ${r.high.toFixed(1)}%)`),
+    details: reg.map((r) => `${r.server} ${r.test} @ ${r.threads} threads: ${r.estimate.toFixed(1)}% (interval high ${r.high.toFixed(1)}%)`),
     hint: "the 95% interval of these cells lies wholly below the bound; rerun with more repeats if the runs were noisy",
   });
 }
@@ -270,8 +315,11 @@ export function diffLines(cmp: RunComparison): string[] {
 /** A comparison as terminal text. */
 export function renderComparisonText(cmp: RunComparison): string {
   const lines: string[] = [`Run comparison: NEW ${cmp.new.runId} / BASE ${cmp.base.runId} * 100 (above 100: NEW is faster)`, ""];
-  for (const [label, r] of [["BASE", cmp.base], ["NEW", cmp.new]] as const) {
-    if (r.status !== "ok") lines.push(`${label} run ${r.runId} is partial (status ${r.status}).`);
+  if (cmp.baseRuns.length > 1 || cmp.newRuns.length > 1) {
+    lines.push(`BASE runs: ${cmp.baseRuns.map((r) => r.runId).join(", ")}; NEW runs: ${cmp.newRuns.map((r) => r.runId).join(", ")}`, "");
+  }
+  for (const [label, runs] of [["BASE", cmp.baseRuns], ["NEW", cmp.newRuns]] as const) {
+    for (const r of runs) if (r.status !== "ok") lines.push(`${label} run ${r.runId} is partial (status ${r.status}).`);
   }
   if (cmp.forced) lines.push("FORCED: the runs differ in scenario, pins or config:", ...cmp.differences.map((d) => `  ${d}`), "");
   for (const t of cmp.tables) lines.push(`Server ${t.numerator}`, "", ...renderRatioText(t), "");
@@ -300,6 +348,8 @@ export function comparisonJson(cmp: RunComparison): object {
   return {
     base: cmp.base,
     new: cmp.new,
+    baseRuns: cmp.baseRuns,
+    newRuns: cmp.newRuns,
     servers: cmp.servers,
     tables: cmp.tables.map(ratioTableJson),
     differences: cmp.differences,

@@ -1,4 +1,7 @@
-/** CSV renderer: comparison.csv, one line per test × threads. Empty fields where there is no number. */
+/**
+ * CSV renderer: comparison.csv, one line per test × threads. Empty fields where there is no number. `estimate` is
+ * exp(mean log ratio) * 100, the centre of [low, high]; `ratio` is the seed tables' median / median.
+ */
 import type { RunReport } from "./model.ts";
 import type { RatioTable } from "./ratio.ts";
 
@@ -9,8 +12,9 @@ export function csvField(v: string | number | null | undefined): string {
 }
 
 export const CSV_HEADER = [
-  "test", "threads", "metric", "numerator", "denominator", "status", "ratio", "low", "high", "verdict", "n",
+  "test", "threads", "metric", "numerator", "denominator", "status", "estimate", "low", "high", "verdict", "n", "ratio",
   "cv_numerator_pct", "cv_denominator_pct", "numerator_median", "denominator_median", "failed_repeats",
+  "instances", "df", "p", "q", "unstable",
 ] as const;
 
 export function ratioCsvLines(t: RatioTable, prefix: Array<string | number> = []): string[] {
@@ -18,8 +22,9 @@ export function ratioCsvLines(t: RatioTable, prefix: Array<string | number> = []
   for (const r of t.rows) {
     for (const c of r.cells) {
       const row = [
-        ...prefix, r.test, c.threads, t.metric, t.numerator, t.denominator, c.status, c.ratio, c.low, c.high, c.verdict, c.n,
+        ...prefix, r.test, c.threads, t.metric, t.numerator, t.denominator, c.status, c.estimate, c.low, c.high, c.verdict, c.n, c.ratio,
         c.cvNumerator, c.cvDenominator, c.numeratorMedian, c.denominatorMedian, c.failedRepeats,
+        c.instances, c.df, c.p, c.q, c.unstable.join("; "),
       ];
       out.push(row.map(csvField).join(","));
     }

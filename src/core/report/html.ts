@@ -8,8 +8,7 @@ import type { CellRecord, RunManifest } from "../results.ts";
 import { measureRecords, metricValue, type Metric, type RatioTable } from "./ratio.ts";
 import type { RunReport } from "./model.ts";
 import { formatBytes } from "./model.ts";
-import { configIdentityLine, legend, partialLine, runLine, statusText, verdictLegend } from "./text.ts";
-import { verdictMark } from "../stats.ts";
+import { cellMark, configIdentityLine, figuresLegend, intervalText, legend, partialLine, runLine, statusText, verdictLegend } from "./text.ts";
 
 export interface MetricChart {
   test: string;
@@ -145,12 +144,12 @@ function ratioTableHtml(t: RatioTable): string {
   const rows = t.rows.map((r) => {
     const cells = r.cells.map((c) => {
       const st = statusText(c);
-      if (st !== null || c.ratio === null) {
+      if (st !== null || c.estimate === null) {
         return `<span class="cell status-${c.status}" data-verdict="${c.status}">${escapeHtml(st ?? "--")}</span>`;
       }
-      const ci = c.low !== null && c.high !== null ? `${c.low.toFixed(1)}–${c.high.toFixed(1)}` : "no interval";
-      const title = `n=${c.n}; CI ${ci}; CV ${t.numerator} ${c.cvNumerator?.toFixed(1) ?? "n/a"}%, ${t.denominator} ${c.cvDenominator?.toFixed(1) ?? "n/a"}%${c.reason ? `; ${c.reason}` : ""}`;
-      return `<span class="cell verdict-${c.verdict}" data-verdict="${c.verdict}" title="${escapeHtml(title)}"><b>${c.ratio.toFixed(2)}</b> <small>${escapeHtml(ci)}</small> ${escapeHtml(verdictMark(c.verdict))}</span>`;
+      const ci = intervalText(c) ?? "no interval";
+      const title = `${c.verdict}; n=${c.n}; median/median ${c.ratio?.toFixed(2) ?? "n/a"}${c.reason ? `; ${c.reason}` : ""}${c.unstable.length ? `; unstable: ${c.unstable.join("; ")}` : ""}`;
+      return `<span class="cell verdict-${c.verdict}" data-verdict="${c.verdict}" title="${escapeHtml(title)}"><b>${c.estimate.toFixed(1)}</b> <small>${escapeHtml(ci)}</small> ${escapeHtml(cellMark(c))}</span>`;
     });
     return [escapeHtml(r.test), ...cells];
   });
@@ -220,7 +219,7 @@ h1{font-size:1.4rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid
 table{border-collapse:collapse;margin:.5rem 0;font-size:.85rem}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 table.ratio td{text-align:right;white-space:nowrap}table.ratio td:first-child{text-align:left}
 .cell{display:inline-block;padding:.1rem .3rem;border-radius:3px}.cell small{color:#555}
-.verdict-faster{background:#c8f0c8}.verdict-slower{background:#f6c6c6}.verdict-same{background:#eee}.verdict-unknown{background:#fff2b3}
+.verdict-faster{background:#c8f0c8}.verdict-slower{background:#f6c6c6}.verdict-equivalent{background:#dde8f6}.verdict-inconclusive{background:#eee}.verdict-unknown{background:#fff2b3}
 .status-failed{background:#7a1010;color:#fff}.status-missing,.status-skipped{color:#888}
 .partial{background:#fff2b3;padding:.5rem;border:1px solid #e0c000}.bad{color:#b00;font-weight:bold}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:1rem}
@@ -310,6 +309,7 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
     body.push(
       "<h2>Ratio table</h2>",
       `<p>${escapeHtml(legend(t))}</p>`,
+      `<p>${escapeHtml(figuresLegend(t).replace(/^Above: .*?Below: /, "Each cell: "))}</p>`,
       ratioTableHtml(t),
       `<ul>${verdictLegend(t).map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,
     );

@@ -1,4 +1,7 @@
-/** Markdown renderer: report.md. One table with value, interval and verdict per cell, then the facts. */
+/**
+ * Markdown renderer: report.md. One table with the estimate (exp mean log ratio), its interval and the verdict per
+ * cell, then the facts. The seed tables' median / median figure is in the text report and comparison.csv.
+ */
 import type { RunReport } from "./model.ts";
 import { metricLabel, type RatioTable } from "./ratio.ts";
 import { cellNotes, configIdentityLine, legend, partialLine, runLine, uncertainCell, verdictLegend } from "./text.ts";
@@ -12,6 +15,7 @@ export function markdownRatioTable(t: RatioTable): string[] {
     ...t.rows.map((r) => `| ${escCell(r.test)} | ${r.cells.map((c) => escCell(uncertainCell(c))).join(" | ")} |`),
     "",
     `Number of threads across, ${legend(t)}.`,
+    `Each cell: exp(mean ln ratio) * 100 [${Math.round(t.confidence * 100)}% interval] and verdict mark.`,
     "",
     ...verdictLegend(t).map((l) => `- ${l}`),
   ];

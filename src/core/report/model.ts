@@ -51,7 +51,8 @@ export interface RunReport {
 /** Metric, CV threshold and servers of a report. */
 export interface ReportOptions {
   metric?: Metric;
-  cvThresholdPct?: number;
+  /** Equivalence margin in percent (default 5): `equivalent` when the interval lies inside 100 ± margin. */
+  marginPct?: number;
   numerator?: string;
   denominator?: string;
 }

@@ -1,12 +1,35 @@
 /**
- * The ratio table: one row per test (scenario order), one column per thread count, each cell
- * `numerator / denominator * 100` of a metric (median over repeats) with its confidence interval and verdict.
+ * The ratio table: one row per test (scenario order), one column per thread count. Each cell carries two figures:
+ * - `ratio`: median(numerator) / median(denominator) * 100, the seed tables' figure (the first text table);
+ * - `estimate`: exp(mean log pair ratio) * 100 with its [low, high] interval and verdict, from the run-level
+ *   pooled estimator (src/core/estimate.ts; docs/stats.md). Every other format shows this one.
  * Pure: takes records, returns a model. Renderers live beside it.
  */
 import { InputError } from "../errors.ts";
 import type { CellRecord, RunManifest } from "../results.ts";
 import type { SysbenchResult } from "../sysbench/result.ts";
-import { DEFAULT_CV_THRESHOLD_PCT, median, ratioEstimate, type Pairing, type Verdict } from "../stats.ts";
+import { coefficientOfVariation, median } from "../stats.ts";
+import {
+  DEFAULT_CONFIDENCE,
+  DEFAULT_MARGIN_PCT,
+  QUANTISATION_SD,
+  benjaminiHochberg,
+  estimateRun,
+  estimateUnpaired,
+  expectedFalseVerdicts,
+  orderEffect,
+  outlierPairs,
+  type CellEstimate,
+  type CellInput,
+  type OrderEffect,
+  type PairObs,
+  type RunEstimate,
+  type UnpairedInput,
+  type Verdict,
+} from "../estimate.ts";
+
+export type { Verdict } from "../estimate.ts";
+export type Pairing = "paired" | "unpaired";
 
 export const METRICS = ["qps", "tps", "p95", "avg"] as const;
 /** The metric of a ratio table: `qps`, `tps`, `p95` or `avg` latency (latency ratios are inverted so above 100 still means better). */
@@ -48,16 +71,28 @@ export type CellStatus = "ok" | "failed" | "skipped" | "missing";
 /** One cell of the ratio table: the ratio with its confidence interval, verdict, repeats and CVs. */
 export interface RatioCell {
   threads: number;
-  /** Percentages; null unless status is "ok". */
+  /** median(numerator) / median(denominator) * 100: the seed tables' figure. Null unless status is "ok". */
   ratio: number | null;
+  /** exp(mean log pair ratio) * 100, the centre of the interval; null unless status is "ok". */
+  estimate: number | null;
+  /** The interval of `estimate`, in %. */
   low: number | null;
   high: number | null;
   verdict: Verdict;
-  /** Complete pairs (paired) or min(n_a, n_b) (unpaired). */
+  /** Complete pairs (paired), min(n_a, n_b) (unpaired), or runs per side (compare with several runs). */
   n: number;
   status: CellStatus;
-  /** Why the verdict is "unknown". */
+  /** Why there is no interval or no verdict (too-few-pairs, zero-width, no-data, failed, skipped, missing). */
   reason?: string;
+  /** Server instances the pairs ran on (1 when the records carry none). */
+  instances: number;
+  /** Degrees of freedom of the interval's t quantile; null without an interval. */
+  df: number | null;
+  /** Two-sided p-value of "no difference", and its Benjamini–Hochberg q-value over the table's cells. */
+  p: number | null;
+  q: number | null;
+  /** Why the cell is unstable (a stalled per-second series, an outlier pair); empty when it is not. */
+  unstable: string[];
   cvNumerator: number | null;
   cvDenominator: number | null;
   numeratorMedian: number | null;
@@ -86,8 +121,11 @@ export interface RatioTable {
   /** Extra fields (not in the fixed shape). */
   inverted: boolean;
   pairing: Pairing;
-  cvThreshold: number;
   confidence: number;
+  /** Equivalence margin: `equivalent` when the interval lies inside 100 ± marginPct. */
+  marginPct: number;
+  /** How the cells' variance was pooled and what it includes. */
+  method: TableMethod;
   /** Human labels for legends, e.g. "MariaDB" / "MySQL", or "NEW mariadb" / "BASE mariadb". */
   numeratorLabel: string;
   denominatorLabel: string;
@@ -95,19 +133,45 @@ export interface RatioTable {
   percentile: number;
 }
 
-/** One side of a comparison: the records of one server (in one run). */
+export interface TableMethod {
+  /** Prior of the cells' variances: df d0 (Infinity: one variance for all cells) and its sd in log units. */
+  priorDf: number | null;
+  priorSd: number | null;
+  /** sd between server instances (log units), when some cell ran on 2 or more instances. */
+  instanceSd: number | null;
+  /** Cells whose interval includes the level between instances (or, in compare, between runs). */
+  instanceCells: number;
+  /** "repeats": the replication unit is the pair or repeat; "runs": each run's cell value (compare, ≥ 2 runs a side). */
+  unit: "repeats" | "runs";
+  /** Cells with an interval, and the false faster/slower verdicts chance alone gives over them. */
+  intervals: number;
+  expectedFalse: number;
+  /** faster/slower verdicts, and how many hold at a 5% false-discovery rate (Benjamini–Hochberg). */
+  verdicts: number;
+  verdictsAtFdr: number;
+  /** Paired tables: numerator-first against denominator-first, pooled over cells. */
+  order: OrderEffect | null;
+}
+
+/** One side of a comparison: the records of one server (in one run, or in several runs). */
 export interface Side {
   id: string;
   label: string;
   records: CellRecord[];
+  /** Several runs of this side (compare): each run's records. With 2 or more on both sides, runs are the unit. */
+  runs?: CellRecord[][];
 }
 
 export interface RatioTableOptions {
   metric?: Metric;
-  cvThresholdPct?: number;
+  /** Equivalence margin in percent (default 5). */
+  marginPct?: number;
   pairing?: Pairing;
   percentile?: number;
 }
+
+/** The q-value under which a faster/slower verdict is said to hold at the false-discovery rate. */
+export const FDR = 0.05;
 
 /** Measure records only, the last record per key winning (a retried cell replaces its earlier attempt). */
 export function measureRecords(cells: readonly CellRecord[]): CellRecord[] {
@@ -136,6 +200,64 @@ function sideStatus(records: CellRecord[], metric: Metric): CellStatus {
 
 const round = (x: number | null, digits = 4): number | null => (x === null ? null : Number(x.toFixed(digits)));
 
+function groupByCell(records: CellRecord[]): Map<string, CellRecord[]> {
+  const m = new Map<string, CellRecord[]>();
+  for (const r of records) {
+    const k = `${r.test}|${r.threads}`;
+    const list = m.get(k) ?? [];
+    list.push(r);
+    m.set(k, list);
+  }
+  return m;
+}
+
+/** The metric of each repeat (index = repeat - 1), null where missing or failed. */
+function repeatValues(records: CellRecord[], metric: Metric, length: number): Array<number | null> {
+  const out: Array<number | null> = Array.from({ length }, () => null);
+  for (const r of records) if (r.repeat >= 1) out[r.repeat - 1] = usableValue(r, metric);
+  return out;
+}
+
+/** Seconds of a record's per-second series with no throughput at all (the server stalled). */
+export function stalledSeconds(r: CellRecord): number {
+  return (r.metrics?.intervals ?? []).filter((s) => s.qps === 0 && s.tps === 0).length;
+}
+
+interface Pending {
+  row: number;
+  col: number;
+  a: CellRecord[];
+  b: CellRecord[];
+  av: Array<number | null>;
+  bv: Array<number | null>;
+  unstable: string[];
+  input?: CellInput;
+  pairRepeats?: number[];
+  unpaired?: UnpairedInput;
+}
+
+/** The pairs of a cell: d = ±ln(a/b) per repeat with both values, its instance, and which side ran first. */
+function pairsOf(p: Pending, sign: number): { pairs: PairObs[]; repeats: number[] } {
+  const pairs: PairObs[] = [];
+  const repeats: number[] = [];
+  const byRepeat = (rs: CellRecord[]) => new Map(rs.filter((r) => r.repeat >= 1).map((r) => [r.repeat, r]));
+  const ra = byRepeat(measureRecords(p.a));
+  const rb = byRepeat(measureRecords(p.b));
+  p.av.forEach((a, i) => {
+    const b = p.bv[i];
+    if (a === null || b === null) return;
+    const x = ra.get(i + 1);
+    const y = rb.get(i + 1);
+    const pair: PairObs = { d: sign * Math.log(a / b) };
+    const inst = x?.instance ?? y?.instance;
+    if (inst !== undefined) pair.instance = inst;
+    if (x && y && x.startedAt !== y.startedAt) pair.order = x.startedAt < y.startedAt ? 1 : -1;
+    pairs.push(pair);
+    repeats.push(i + 1);
+  });
+  return { pairs, repeats };
+}
+
 /** Build the table from two sides. Tests and threads give the order; cells not in them are ignored. */
 export function ratioTableFromSides(
   num: Side,
@@ -147,33 +269,24 @@ export function ratioTableFromSides(
   const metric = opts.metric ?? "qps";
   const inverted = isInverted(metric);
   const pairing = opts.pairing ?? "paired";
-  const cvThreshold = opts.cvThresholdPct ?? DEFAULT_CV_THRESHOLD_PCT;
-  const group = (records: CellRecord[]) => {
-    const m = new Map<string, CellRecord[]>();
-    for (const r of records) {
-      const k = `${r.test}|${r.threads}`;
-      const list = m.get(k) ?? [];
-      list.push(r);
-      m.set(k, list);
-    }
-    return m;
-  };
-  const numGroups = group(measureRecords(num.records));
-  const denGroups = group(measureRecords(den.records));
+  const marginPct = opts.marginPct ?? DEFAULT_MARGIN_PCT;
+  const confidence = DEFAULT_CONFIDENCE;
+  const sign = inverted ? -1 : 1;
+  // Printed latency percentiles are rounded to sysbench's histogram buckets: no pair sd below that rounding.
+  const floorSd = metric === "p95" ? QUANTISATION_SD : 0;
+  const numGroups = groupByCell(measureRecords(num.records));
+  const denGroups = groupByCell(measureRecords(den.records));
+  const byRuns = pairing === "unpaired" && (num.runs?.length ?? 0) >= 2 && (den.runs?.length ?? 0) >= 2;
 
-  const rows: RatioRow[] = tests.map((test) => ({
+  const pending: Pending[] = [];
+  const rows: RatioRow[] = tests.map((test, row) => ({
     test,
-    cells: threads.map((t): RatioCell => {
+    cells: threads.map((t, col): RatioCell => {
       const a = numGroups.get(`${test}|${t}`) ?? [];
       const b = denGroups.get(`${test}|${t}`) ?? [];
       const maxRepeat = Math.max(0, ...a.map((r) => r.repeat), ...b.map((r) => r.repeat));
-      const values = (records: CellRecord[]) => {
-        const out: Array<number | null> = Array.from({ length: maxRepeat }, () => null);
-        for (const r of records) if (r.repeat >= 1) out[r.repeat - 1] = usableValue(r, metric);
-        return out;
-      };
-      const av = values(a);
-      const bv = values(b);
+      const av = repeatValues(a, metric, maxRepeat);
+      const bv = repeatValues(b, metric, maxRepeat);
       const failedRepeats = new Set(
         [...a, ...b].filter((r) => r.status === "failed" || r.metrics?.status === "failed").map((r) => r.repeat),
       ).size;
@@ -190,33 +303,101 @@ export function ratioTableFromSides(
       const finiteOf = (xs: Array<number | null>) => xs.filter((x): x is number => x !== null);
       const numMedian = finiteOf(av).length ? median(finiteOf(av)) : null;
       const denMedian = finiteOf(bv).length ? median(finiteOf(bv)) : null;
-      if (status !== "ok") {
-        return {
-          threads: t, ratio: null, low: null, high: null, verdict: "unknown", n: 0, status, reason: status,
-          cvNumerator: null, cvDenominator: null, numeratorMedian: numMedian, denominatorMedian: denMedian,
-          numeratorValues: av, denominatorValues: bv, failedRepeats,
-        };
-      }
-      const est = ratioEstimate(av, bv, { invert: inverted, pairing, cvThresholdPct: cvThreshold });
-      return {
-        threads: t,
-        ratio: round(est.ratio),
-        low: round(est.low),
-        high: round(est.high),
-        verdict: est.verdict,
-        n: est.n,
-        status,
-        ...(est.reason ? { reason: est.reason } : {}),
-        cvNumerator: round(est.cvNumeratorPct, 3),
-        cvDenominator: round(est.cvDenominatorPct, 3),
-        numeratorMedian: numMedian,
-        denominatorMedian: denMedian,
-        numeratorValues: av,
-        denominatorValues: bv,
-        failedRepeats,
+      const cv = (xs: Array<number | null>) => {
+        const c = coefficientOfVariation(finiteOf(xs));
+        return c === null ? null : round(c * 100, 3);
       };
+      const cell: RatioCell = {
+        threads: t, ratio: null, estimate: null, low: null, high: null, verdict: "unknown", n: 0, status,
+        instances: 1, df: null, p: null, q: null, unstable: [],
+        cvNumerator: null, cvDenominator: null, numeratorMedian: numMedian, denominatorMedian: denMedian,
+        numeratorValues: av, denominatorValues: bv, failedRepeats,
+      };
+      if (status !== "ok") return { ...cell, reason: status };
+      cell.ratio = round((inverted ? denMedian! / numMedian! : numMedian! / denMedian!) * 100);
+      cell.cvNumerator = cv(av);
+      cell.cvDenominator = cv(bv);
+      const unstable: string[] = [];
+      for (const [side, rs] of [[num.id, a], [den.id, b]] as const) {
+        for (const r of rs) {
+          const z = stalledSeconds(r);
+          if (r.status === "ok" && z > 0) unstable.push(`${side} repeat ${r.repeat} stalled: ${z} second${z === 1 ? "" : "s"} with no throughput`);
+        }
+      }
+      const p: Pending = { row, col, a, b, av, bv, unstable };
+      if (pairing === "paired") {
+        const { pairs, repeats } = pairsOf(p, sign);
+        p.input = { pairs, floorSd };
+        p.pairRepeats = repeats;
+      } else if (byRuns) {
+        const runMeans = (runs: CellRecord[][]) =>
+          runs.flatMap((rs) => {
+            const vs = finiteOf(rs.filter((r) => r.test === test && r.threads === t && r.phase !== "warmup").map((r) => usableValue(r, metric)));
+            return vs.length ? [vs.reduce((x, v) => x + Math.log(v), 0) / vs.length] : [];
+          });
+        const ma = runMeans(measureRuns(num.runs!));
+        const mb = runMeans(measureRuns(den.runs!));
+        p.unpaired = { a: ma.map((x) => sign * x), b: mb.map((x) => sign * x), floorSd };
+      } else {
+        p.unpaired = { a: finiteOf(av).map((x) => sign * Math.log(x)), b: finiteOf(bv).map((x) => sign * Math.log(x)), floorSd };
+      }
+      pending.push(p);
+      return cell;
     }),
   }));
+
+  let run: RunEstimate;
+  let order: OrderEffect | null = null;
+  if (pairing === "paired") {
+    const inputs = pending.map((p) => p.input!);
+    run = estimateRun(inputs, { confidence, marginPct });
+    order = orderEffect(inputs, confidence);
+    outlierPairs(inputs, run.cells.map((c) => (c.s2Moderated === null ? null : Math.sqrt(c.s2Moderated)))).forEach((idx, i) => {
+      for (const j of idx) {
+        const r = pending[i].pairRepeats![j];
+        const d = inputs[i].pairs[j].d;
+        pending[i].unstable.push(`repeat ${r} is an outlier pair (ratio ${(Math.exp(d) * 100).toFixed(1)})`);
+      }
+    });
+  } else {
+    run = estimateUnpaired(pending.map((p) => p.unpaired!), { confidence, marginPct });
+  }
+  const qs = benjaminiHochberg(run.cells.map((c) => c.p));
+  pending.forEach((p, i) => {
+    const e: CellEstimate = run.cells[i];
+    const cell = rows[p.row].cells[p.col];
+    Object.assign(cell, {
+      estimate: round(e.estimate),
+      low: round(e.low),
+      high: round(e.high),
+      verdict: e.verdict,
+      n: e.n,
+      instances: e.instances,
+      df: round(e.df, 3),
+      p: round(e.p, 6),
+      q: round(qs[i], 6),
+      unstable: p.unstable,
+    });
+    if (e.reason) cell.reason = e.reason;
+  });
+  const decided = run.cells.filter((c) => c.verdict === "faster" || c.verdict === "slower");
+  const intervals = run.cells.filter((c) => c.low !== null).length;
+  const tau2 = run.instanceLevel.tau2;
+  const method: TableMethod = {
+    priorDf: pending.length ? (Number.isFinite(run.prior.d0) ? round(run.prior.d0, 3) : Infinity) : null,
+    priorSd: run.prior.s02 > 0 ? round(Math.sqrt(run.prior.s02), 6) : null,
+    instanceSd: tau2 === null ? null : round(Math.sqrt(tau2), 6),
+    instanceCells: byRuns ? intervals : run.instanceLevel.cells,
+    unit: byRuns ? "runs" : "repeats",
+    intervals,
+    expectedFalse: expectedFalseVerdicts(intervals, confidence),
+    verdicts: decided.length,
+    verdictsAtFdr: pending.filter((_, i) => {
+      const v = run.cells[i].verdict;
+      return (v === "faster" || v === "slower") && (qs[i] ?? 1) <= FDR;
+    }).length,
+    order,
+  };
   return {
     metric,
     numerator: num.id,
@@ -225,12 +406,17 @@ export function ratioTableFromSides(
     rows,
     inverted,
     pairing,
-    cvThreshold,
-    confidence: 0.95,
+    confidence,
+    marginPct,
+    method,
     numeratorLabel: num.label,
     denominatorLabel: den.label,
     percentile: opts.percentile ?? 95,
   };
+}
+
+function measureRuns(runs: CellRecord[][]): CellRecord[][] {
+  return runs.map((rs) => measureRecords(rs));
 }
 
 const FAMILY_NAMES: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
@@ -308,6 +494,7 @@ export function ratioTableJson(t: RatioTable): object {
       test: r.test,
       cells: r.cells.map((c) => ({
         threads: c.threads,
+        estimate: c.estimate,
         ratio: c.ratio,
         low: c.low,
         high: c.high,
@@ -315,6 +502,11 @@ export function ratioTableJson(t: RatioTable): object {
         n: c.n,
         status: c.status,
         ...(c.reason ? { reason: c.reason } : {}),
+        instances: c.instances,
+        df: c.df,
+        p: c.p,
+        q: c.q,
+        unstable: c.unstable,
         cvNumerator: c.cvNumerator,
         cvDenominator: c.cvDenominator,
         numeratorMedian: c.numeratorMedian,
@@ -324,8 +516,9 @@ export function ratioTableJson(t: RatioTable): object {
     })),
     inverted: t.inverted,
     pairing: t.pairing,
-    cvThreshold: t.cvThreshold,
     confidence: t.confidence,
+    marginPct: t.marginPct,
+    method: { ...t.method, priorDf: t.method.priorDf === Infinity ? "Infinity" : t.method.priorDf },
     numeratorLabel: t.numeratorLabel,
     denominatorLabel: t.denominatorLabel,
   };

@@ -1,6 +1,7 @@
 /**
- * Plain-text renderer: the seed layout (`Number of threads` header, one row per test, `104.21`), its legend,
- * then the same table with the 95% interval and verdict mark (`104.2 ±1.8 +`), then the facts behind it.
+ * Plain-text renderer: the seed layout (`Number of threads` header, one row per test, `104.21`: the ratio of the
+ * medians), its legend, then the same table with the estimate, its 95% interval and the verdict mark
+ * (`104.2 [101.3–107.2] +`), the legend of the marks and the method, then the facts behind it.
  */
 import { verdictMark } from "../stats.ts";
 import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
@@ -16,14 +17,23 @@ export function plainCell(c: RatioCell): string {
   return statusText(c) ?? (c.ratio === null ? "--" : c.ratio.toFixed(2));
 }
 
-/** `104.2 ±1.8 +`; `104.2 ?` when there is no interval. The ± is half the interval width. */
+/** The verdict mark, with `!` when the cell is unstable. */
+export function cellMark(c: RatioCell): string {
+  return verdictMark(c.verdict) + (c.unstable.length ? "!" : "");
+}
+
+/** `[101.3–107.2]`, or null without an interval. */
+export function intervalText(c: RatioCell, digits = 1): string | null {
+  return c.low === null || c.high === null ? null : `[${c.low.toFixed(digits)}–${c.high.toFixed(digits)}]`;
+}
+
+/** `104.2 [101.3–107.2] +`: the estimate, its interval, the verdict; `104.2 ?` when there is no interval. */
 export function uncertainCell(c: RatioCell): string {
   const s = statusText(c);
   if (s !== null) return s;
-  if (c.ratio === null) return "--";
-  const mark = verdictMark(c.verdict);
-  if (c.low === null || c.high === null) return `${c.ratio.toFixed(1)} ${mark}`;
-  return `${c.ratio.toFixed(1)} ±${((c.high - c.low) / 2).toFixed(1)} ${mark}`;
+  if (c.estimate === null) return "--";
+  const ci = intervalText(c);
+  return `${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${cellMark(c)}`;
 }
 
 /**
@@ -58,28 +68,72 @@ export function legend(table: RatioTable): string {
   return `(${table.numeratorLabel} ${unit} / ${table.denominatorLabel} ${unit} * 100)`;
 }
 
+/** Which figure each table shows. */
+export function figuresLegend(table: RatioTable): string {
+  const what = table.pairing === "paired" ? "paired repeats" : table.method.unit === "runs" ? "runs" : "repeats";
+  return `Above: median / median over repeats, as in the seed tables. Below: the geometric mean of the ratios of ${what}, exp(mean ln ratio) * 100, with its ${pct(table.confidence)} interval.`;
+}
+
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const num = (x: number, d = 1) => (Number.isInteger(x) ? String(x) : x.toFixed(d));
+
+/** The marks, then how the intervals were made and what they include. */
 export function verdictLegend(table: RatioTable): string[] {
-  const method =
-    table.pairing === "paired"
-      ? "t-interval on the log ratios of paired repeats"
-      : "Welch t-interval on the difference of mean log values";
+  const m = table.marginPct;
   return [
-    `${Math.round(table.confidence * 100)}% confidence interval (${method}); ± is half its width.`,
-    `+ ${table.numeratorLabel} faster (interval above 100)   - slower (interval below 100)   ~ same (interval includes 100)`,
-    `? unknown (fewer than 2 repeats, or a side's coefficient of variation above ${table.cvThreshold}%)`,
+    `+ ${table.numeratorLabel} faster (interval above 100)   - slower (interval below 100)   = equivalent (interval inside ${100 - m}–${100 + m})`,
+    `~ inconclusive (interval includes 100 but not inside ${100 - m}–${100 + m}, or zero width)   ? unknown (fewer than 2 ${table.pairing === "paired" ? "pairs" : "values a side"})   ! unstable (see the notes)`,
     "fail = failed   skip = skipped   -- = missing",
+    ...methodLines(table),
   ];
 }
 
-/** Cells worth a note: noisy sides, partially failed repeats. */
+/** How the intervals were pooled, what they include, the order effect, and what chance alone gives. */
+export function methodLines(table: RatioTable): string[] {
+  const t = table.method;
+  const out: string[] = [];
+  const prior =
+    t.priorDf === null || t.priorSd === null
+      ? "nothing to pool"
+      : `pooled sd ${(t.priorSd * 100).toFixed(1)}% with ${t.priorDf === Infinity ? "all" : num(t.priorDf)} prior df`;
+  out.push(`Each cell's variance is moderated toward the table's (${prior}); the interval uses t with the combined df.`);
+  if (table.pairing === "paired") {
+    if (t.instanceCells > 0) {
+      out.push(
+        `${t.instanceCells} cell${t.instanceCells === 1 ? "" : "s"} ran on 2 or more server instances: their intervals include the level between instances` +
+          (t.instanceSd !== null ? ` (sd ${(t.instanceSd * 100).toFixed(1)}%).` : "."),
+      );
+    } else {
+      out.push("One server instance per side: the intervals hold the noise between pairs, not the level between server restarts (workload.instances).");
+    }
+    const o = t.order;
+    if (o) {
+      out.push(
+        `Order effect: ${table.numeratorLabel} first against second reads ${o.estimate.toFixed(1)} [${o.low.toFixed(1)}–${o.high.toFixed(1)}] (${o.n} pairs); ABBA order cancels it in even repeat counts.`,
+      );
+    }
+  } else if (t.unit === "runs") {
+    out.push("Each run's cell value is one observation: the intervals include the variance between runs.");
+  } else {
+    out.push("Fewer than 2 runs a side: the intervals hold only the variation between repeats, not between runs (restarts, the day); compare 2 or more runs a side for that.");
+  }
+  if (t.intervals > 0) {
+    out.push(
+      `${t.intervals} cell${t.intervals === 1 ? "" : "s"} at ${pct(table.confidence)}: about ${t.expectedFalse.toFixed(1)} false faster/slower verdict${t.expectedFalse === 1 ? "" : "s"} expected by chance alone; ` +
+        `${t.verdicts} given, ${t.verdictsAtFdr} of them ${t.verdictsAtFdr === 1 ? "holds" : "hold"} at a 5% false-discovery rate (Benjamini–Hochberg).`,
+    );
+  }
+  return out;
+}
+
+/** Cells worth a note: unstable cells, partially failed repeats, intervals of zero width. */
 export function cellNotes(table: RatioTable): string[] {
   const out: string[] = [];
   for (const r of table.rows) {
     for (const c of r.cells) {
       const where = `${r.test} @ ${c.threads} threads`;
-      if (c.reason === "noisy") {
-        out.push(`${where}: noisy (CV ${table.numerator} ${fmtPct(c.cvNumerator)}, ${table.denominator} ${fmtPct(c.cvDenominator)})`);
-      }
+      for (const u of c.unstable) out.push(`${where}: unstable: ${u}`);
+      if (c.reason === "zero-width") out.push(`${where}: the interval has zero width (every pair gave the same ratio): no verdict`);
       if (c.status === "ok" && c.failedRepeats > 0) out.push(`${where}: ${c.failedRepeats} repeat(s) failed, left out`);
     }
   }
@@ -135,6 +189,7 @@ export function renderRatioText(table: RatioTable): string[] {
     ...seedTable(table, plainCell),
     "",
     legend(table),
+    figuresLegend(table),
     "",
     ...seedTable(table, uncertainCell),
     "",

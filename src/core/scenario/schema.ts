@@ -24,6 +24,17 @@ export function parseSize(v: string | number): number | undefined {
   return Math.round(Number(m[1]) * mult);
 }
 
+/** "3%", "3" or 3 → 3 (percent). */
+export function parsePercent(v: string | number): number | undefined {
+  if (typeof v === "number") return Number.isFinite(v) ? v : undefined;
+  const m = /^\s*(-?\d+(?:\.\d+)?)\s*%?\s*$/.exec(v);
+  return m ? Number(m[1]) : undefined;
+}
+
+const percent = z
+  .union([z.string(), z.number()])
+  .refine((v) => parsePercent(v) !== undefined, { message: 'expected a percentage like "3%" or a number' });
+
 const duration = z
   .union([z.string(), z.number()])
   .refine((v) => parseDuration(v) !== undefined, { message: 'expected a duration like "10s", "5m" or a number of seconds' });
@@ -72,7 +83,17 @@ export const WorkloadSchema = z.strictObject({
   duration: duration.optional(),
   events: z.number().int().positive().optional(),
   warmup: duration.default("0s"),
-  repeats: z.number().int().positive().default(1),
+  /** A fixed count, or adaptive: at least min, at most max, until the interval is within ± precision. */
+  repeats: z
+    .union([
+      z.number().int().positive(),
+      z.strictObject({ min: z.number().int().positive(), max: z.number().int().positive(), precision: percent }),
+    ])
+    .default(1),
+  /** Fresh server instances per run (restarts from the post-prepare snapshot), spread over the rounds. */
+  instances: z.number().int().positive().optional(),
+  /** Wall-time budget of an adaptive run. */
+  budget: duration.optional(),
   fresh: z.enum(["per-server", "per-test"]).default("per-server"),
   prewarm: z.boolean().default(true),
   percentile: z.number().int().min(1).max(100).default(95),
@@ -109,7 +130,10 @@ export const ScenarioSchema = z.strictObject({
     })
     .prefault({}),
   workload: WorkloadSchema,
-  order: z.enum(["interleaved", "grouped"]).default("interleaved"),
+  order: z.enum(["interleaved", "grouped", "randomized"]).default("interleaved"),
+  /** Seed of `order: randomized` (default: derived from the scenario name). */
+  orderSeed: z.number().int().min(0).max(4294967295).optional(),
+  report: z.strictObject({ margin: percent.optional() }).optional(),
   hosts: z.array(HostSchema).min(1).optional(),
   shard: z.boolean().default(false),
   imageMode: z.enum(["auto", "debian", "official"]).default("auto"),
@@ -122,6 +146,22 @@ export type ServerSpec = z.infer<typeof ServerSchema>;
 export type HostSpec = z.infer<typeof HostSchema>;
 /** A scenario's sysbench workload: tests, threads, duration, repeats, data set. */
 export type Workload = z.infer<typeof WorkloadSchema>;
+export type AdaptiveRepeats = Exclude<Workload["repeats"], number>;
+
+/** The adaptive repeats object, or undefined for a fixed count. */
+export function adaptiveRepeats(w: Pick<Workload, "repeats">): AdaptiveRepeats | undefined {
+  return typeof w.repeats === "number" ? undefined : w.repeats;
+}
+
+/** The number of repeats a plan lays out: the fixed count, or an adaptive run's minimum. */
+export function plannedRepeats(w: Pick<Workload, "repeats">): number {
+  return typeof w.repeats === "number" ? w.repeats : w.repeats.min;
+}
+
+/** Server instances per run: workload.instances, else 2 for an adaptive run, else 1. */
+export function plannedInstances(w: Pick<Workload, "repeats" | "instances">): number {
+  return w.instances ?? (typeof w.repeats === "number" ? 1 : 2);
+}
 /** A validated scenario (defaults filled in): servers, config, storage, load, resources, workload. */
 export type Scenario = z.infer<typeof ScenarioSchema>;
 /** How the load sidecar reaches a server: socket, loopback or bridge. */

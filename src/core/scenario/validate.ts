@@ -3,8 +3,9 @@
  * `FILE: dot.path: problem` that shows the offending value. Warnings use the same form.
  */
 import type { z } from "zod";
-import { ScenarioSchema, parseDuration, parseSize, type Scenario } from "./schema.ts";
+import { ScenarioSchema, parseDuration, parsePercent, parseSize, type Scenario } from "./schema.ts";
 import { didYouMean, show } from "./suggest.ts";
+import { DEFAULT_SETUP_COSTS } from "../plan/plan.ts";
 import { LEGACY_OPTIONS, LEGACY_TABLE_NOTE, LEGACY_TESTS, resolveTest } from "./legacy.ts";
 import {
   MANAGED_OPTIONS,
@@ -362,6 +363,36 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
       ["workload", "events"],
       `give duration or events, not both (got duration ${show(w.duration)} and events ${w.events}); with events sysbench runs with --time=0`,
     );
+  // -- adaptive repeats, instances, budget, report margin ----------------------------------------------------------
+  if (typeof w.repeats === "object") {
+    const r = w.repeats;
+    if (r.min > r.max) err(["workload", "repeats", "min"], `min ${r.min} is above max ${r.max}`);
+    const precision = parsePercent(r.precision)!;
+    if (!(precision > 0)) err(["workload", "repeats", "precision"], `expected a precision above 0%, got ${show(r.precision)}`);
+    else if (precision >= 100) err(["workload", "repeats", "precision"], `expected a precision below 100%, got ${show(r.precision)}`);
+  }
+  const fixedRepeats = typeof w.repeats === "number" ? w.repeats : undefined;
+  if (w.instances !== undefined && fixedRepeats !== undefined && w.instances > fixedRepeats)
+    err(["workload", "instances"], `${w.instances} instances need at least ${w.instances} repeats (one pair per instance), got repeats ${fixedRepeats}`);
+  if (w.budget !== undefined) {
+    const budget = parseDuration(w.budget)!;
+    // One round: every cell once on every server, at the cell's length plus sysbench's start-up.
+    const cellSeconds = hasDuration ? duration! : (w.events ?? 0) / DEFAULT_SETUP_COSTS.eventsPerSecond;
+    const round = w.tests.length * w.threads.length * s.servers.length * (cellSeconds + DEFAULT_SETUP_COSTS.cellOverheadSeconds);
+    if (budget < round)
+      err(
+        ["workload", "budget"],
+        `${show(w.budget)} is shorter than one round (${w.tests.length} tests × ${w.threads.length} thread counts × ${s.servers.length} servers × ` +
+          `${cellSeconds + DEFAULT_SETUP_COSTS.cellOverheadSeconds} s = ${Math.ceil(round)} s)`,
+      );
+    if (typeof w.repeats === "number") warn(["workload", "budget"], `a budget only bounds adaptive repeats; workload.repeats is the fixed count ${w.repeats}`);
+  }
+  if (s.report?.margin !== undefined) {
+    const m = parsePercent(s.report.margin)!;
+    if (!(m > 0 && m < 100)) err(["report", "margin"], `expected a margin above 0% and below 100%, got ${show(s.report.margin)}`);
+  }
+  if (s.orderSeed !== undefined && s.order !== "randomized") warn(["orderSeed"], `orderSeed only applies to order: randomized (order is ${show(s.order)})`);
+
   if (w.fresh === "per-test" && !w.tests.some((t) => WRITE_SCRIPTS.has(resolveTest(t)?.script ?? "")))
     warn(["workload", "fresh"], `per-test restores the data before write tests, and none of workload.tests writes`);
 

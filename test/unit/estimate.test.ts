@@ -1,0 +1,228 @@
+import { describe, expect, it } from "vitest";
+import {
+  QUANTISATION_SD,
+  benjaminiHochberg,
+  digamma,
+  estimateRun,
+  estimateUnpaired,
+  expectedFalseVerdicts,
+  fitVariancePrior,
+  moderate,
+  orderEffect,
+  outlierPairs,
+  trigamma,
+  trigammaInverse,
+  verdictOf,
+  type CellInput,
+} from "../../src/core/estimate.ts";
+import { normalFrom, seededRandom } from "../../src/core/random.ts";
+import { verdictMark } from "../../src/core/stats.ts";
+import { MEASURED, simulateRun } from "./support/noise-sim.ts";
+
+const L = Math.log;
+const cell = (...ds: number[]): CellInput => ({ pairs: ds.map((d) => ({ d })) });
+
+describe("special functions", () => {
+  it("digamma and trigamma at known points", () => {
+    expect(digamma(1)).toBeCloseTo(-0.5772156649, 9);
+    expect(digamma(0.5)).toBeCloseTo(-1.9635100260, 9);
+    expect(trigamma(1)).toBeCloseTo(Math.PI ** 2 / 6, 9);
+    expect(trigamma(0.5)).toBeCloseTo(Math.PI ** 2 / 2, 9);
+    for (const x of [0.3, 1, 4, 40]) expect(trigammaInverse(trigamma(x))).toBeCloseTo(x, 6);
+  });
+});
+
+describe("verdicts", () => {
+  it.each([
+    [101, 110, "faster", "+"],
+    [90, 99, "slower", "-"],
+    [96, 104, "equivalent", "="],
+    [95, 105, "equivalent", "="],
+    [94.9, 103, "inconclusive", "~"],
+    [70.6, 133.7, "inconclusive", "~"], // the "same" that was not
+  ] as const)("[%f, %f] -> %s", (low, high, verdict, mark) => {
+    expect(verdictOf(low, high, 5)).toBe(verdict);
+    expect(verdictMark(verdict)).toBe(mark);
+  });
+  it("the margin is a parameter", () => {
+    expect(verdictOf(92, 107, 10)).toBe("equivalent");
+    expect(verdictOf(92, 107, 5)).toBe("inconclusive");
+  });
+});
+
+describe("estimateRun: one cell (nothing to pool)", () => {
+  it("known answer: the estimate is exp(mean ln ratio), the interval a paired t on the log ratios", () => {
+    // d = ln 1.1, ln 1.2, ln 1.0: m = 0.0925439, s = 0.0911928, se = 0.0526499, t(0.975, 2) = 4.302653
+    const e = estimateRun([cell(L(1.1), L(1.2), L(1.0))]).cells[0];
+    expect(e.estimate).toBeCloseTo(Math.exp(0.0925439) * 100, 3); // 109.696, not the median ratio 110
+    expect(e.low).toBeCloseTo(87.4599, 3);
+    expect(e.high).toBeCloseTo(137.5859, 3);
+    expect(e).toMatchObject({ n: 3, df: 2, verdict: "inconclusive" });
+  });
+
+  it("fewer than 2 pairs: unknown, the only way to get it", () => {
+    expect(estimateRun([cell(L(1.1))]).cells[0]).toMatchObject({ verdict: "unknown", reason: "too-few-pairs", low: null });
+    expect(estimateRun([cell()]).cells[0]).toMatchObject({ verdict: "unknown", reason: "no-data", estimate: null });
+  });
+
+  it("a zero-width interval gives no verdict", () => {
+    const e = estimateRun([cell(L(1.02), L(1.02), L(1.02))]).cells[0];
+    expect(e).toMatchObject({ verdict: "inconclusive", reason: "zero-width", low: null, high: null });
+  });
+
+  it("latency: histogram quantisation is a floor on the pair sd, so equal ratios still get a width", () => {
+    expect(QUANTISATION_SD).toBeCloseTo(Math.log(1e8) / 1024 / Math.sqrt(6), 12);
+    const e = estimateRun([{ ...cell(L(1.1), L(1.1), L(1.1)), floorSd: QUANTISATION_SD }]).cells[0];
+    // se = 0.0073437 / sqrt(3), t(2) = 4.302653: half-width 0.018243 around ln 1.1
+    expect(e.low).toBeCloseTo(110 * Math.exp(-4.302653 * (QUANTISATION_SD / Math.sqrt(3))), 2);
+    expect(e.verdict).toBe("faster");
+  });
+});
+
+describe("estimateRun: the variance pooled over cells", () => {
+  it("known answer: cells that agree in spread share one variance (d0 = ∞) with the pooled df", () => {
+    // Both cells have s² = 0.0083160; their log moments leave no spread beyond sampling, so d0 = ∞ and
+    // s0² = exp(mean(ln s² − ψ(1) + ln 1)) = 0.0083160 · e^γ = 0.0148114 (limma's fitFDist), df = 2 + 2 = 4.
+    const r = estimateRun([cell(L(1.1), L(1.2), L(1.0)), cell(L(1.1) - 0.1, L(1.2) - 0.1, L(1.0) - 0.1)]);
+    expect(r.prior.d0).toBe(Infinity);
+    expect(r.prior.s02).toBeCloseTo(0.0083160267 * Math.exp(0.5772156649), 8);
+    const e = r.cells[0];
+    expect(e.df).toBe(4);
+    // half = t(0.975, 4) · sqrt(0.0148114 / 3) = 2.776445 · 0.0702648 = 0.195086
+    expect(e.low).toBeCloseTo(Math.exp(0.0925439 - 0.195086) * 100, 2);
+    expect(e.high).toBeCloseTo(Math.exp(0.0925439 + 0.195086) * 100, 2);
+  });
+
+  it("moderation lies between the cell's own variance and the prior, with d0 + d df capped at the pooled df", () => {
+    const prior = { d0: 4, s02: 0.01, dfPooled: 20, cells: 10 };
+    expect(moderate({ s2: 0.04, df: 2 }, prior)).toEqual({ s2: (4 * 0.01 + 2 * 0.04) / 6, df: 6 });
+    expect(moderate({ s2: 0.04, df: 2 }, { ...prior, dfPooled: 5 }).df).toBe(5);
+    expect(moderate({ s2: 0.04, df: 2 }, { ...prior, d0: 0 })).toEqual({ s2: 0.04, df: 2 });
+  });
+
+  it("unequal variances give a finite d0 and keep the cells apart", () => {
+    const p = fitVariancePrior([0.002, 0.004, 0.02, 0.05, 0.1, 0.001].map((s2) => ({ s2, df: 4 })));
+    expect(Number.isFinite(p.d0)).toBe(true);
+    expect(p.d0).toBeGreaterThan(0);
+    expect(p.s02).toBeGreaterThan(0.001);
+    expect(p.s02).toBeLessThan(0.1);
+  });
+
+  it("cells on 2 instances: the instance is the unit, and the level between instances widens the interval", () => {
+    const within = estimateRun([
+      { pairs: [0.1, 0.12, -0.02, 0].map((d) => ({ d })) },
+      { pairs: [0.05, 0.03, 0.09, 0.11].map((d) => ({ d })) },
+    ]);
+    const nested = estimateRun([
+      { pairs: [0.1, 0.12, -0.02, 0].map((d, i) => ({ d, instance: i < 2 ? 0 : 1 })) },
+      { pairs: [0.05, 0.03, 0.09, 0.11].map((d, i) => ({ d, instance: i < 2 ? 0 : 1 })) },
+    ]);
+    expect(nested.cells[0].instances).toBe(2);
+    expect(nested.cells[0].estimate).toBeCloseTo(within.cells[0].estimate!, 10);
+    expect(nested.cells[0].df).toBe(2); // one df between instances per cell, pooled over 2 cells
+    expect(nested.cells[0].high! - nested.cells[0].low!).toBeGreaterThan(within.cells[0].high! - within.cells[0].low!);
+    // τ² from the one-way random-effects moments: the instance means differ by 0.12 and 0.06, pairs by 0.02.
+    expect(nested.instanceLevel.cells).toBe(2);
+    expect(nested.instanceLevel.tau2!).toBeGreaterThan(0);
+  });
+});
+
+describe("docs/stats.md worked example", () => {
+  it("three cells of 3 pairs: the moderated interval of cell 1 is [97.99, 122.80]", () => {
+    const r = estimateRun(
+      [
+        [1.1, 1.2, 1.0],
+        [0.95, 1.0, 1.02],
+        [1.05, 1.07, 1.04],
+      ].map((rs) => cell(...rs.map(L))),
+    );
+    expect(r.prior.d0).toBeCloseTo(1.92, 2);
+    expect(r.prior.s02).toBeCloseTo(0.001294, 6);
+    const [c1, c2, c3] = r.cells;
+    expect(c1.s2).toBeCloseTo(0.008316, 6);
+    expect(c1.s2Moderated).toBeCloseTo(0.004875, 6);
+    expect(c1.df).toBeCloseTo(3.92, 2);
+    expect([c1.estimate, c1.low, c1.high].map((x) => Number(x!.toFixed(2)))).toEqual([109.7, 97.99, 122.8]);
+    expect(c1.verdict).toBe("inconclusive");
+    expect([c2.low, c2.high].map((x) => Number(x!.toFixed(2)))).toEqual([93.31, 104.94]);
+    expect(c2.verdict).toBe("inconclusive");
+    expect([c3.estimate, c3.low, c3.high].map((x) => Number(x!.toFixed(2)))).toEqual([105.33, 100.79, 110.06]);
+    expect(c3.verdict).toBe("faster");
+  });
+});
+
+describe("estimateRun: coverage by simulation at the measured noise", () => {
+  it("95% intervals cover 94-96% (5000 runs of 6 cells, 4 pairs on 2 instances, AR drift, unequal cells, shifts)", () => {
+    // test/unit/support/noise-sim.ts: pair sd about 11%, an instance effect as large (11%), per-second AR(1)
+    // with lag-1 autocorrelation 0.6 plus a slow drift, cell sds from 3% to 6% a side, 2% of server-cells shifted by
+    // N(0, 20%), and true differences that vary by cell. With one instance the level between instances cannot be
+    // estimated: the simulation uses the default of 2.
+    const truth = [0, 0.05, -0.1, 0.2, 0, -0.03];
+    const model = { ...MEASURED, truth: (c: number) => truth[c] };
+    const rand = seededRandom(14);
+    let covered = 0;
+    let total = 0;
+    for (let i = 0; i < 5000; i++) {
+      const run = estimateRun(simulateRun(model, rand));
+      run.cells.forEach((e, c) => {
+        if (e.low === null || e.high === null) return;
+        total++;
+        const t = Math.exp(truth[c]) * 100;
+        if (e.low <= t && t <= e.high) covered++;
+      });
+    }
+    expect(total).toBe(30000);
+    const coverage = covered / total;
+    expect(coverage).toBeGreaterThanOrEqual(0.94);
+    expect(coverage).toBeLessThanOrEqual(0.96);
+  }, 120_000); // CPU only (about 2 s idle); the long limit is for a machine shared with other work
+});
+
+describe("unpaired (compare)", () => {
+  it("known answer: pooled two-sample variance on log values", () => {
+    // a − b = 0.1; both sides have ss = 0.0008, df = 4, s² = 0.0004, se = sqrt(0.0004 · 2/3) = 0.0163299
+    const e = estimateUnpaired([{ a: [0.1, 0.12, 0.08], b: [0, 0.02, -0.02] }]).cells[0];
+    expect(e.estimate).toBeCloseTo(Math.exp(0.1) * 100, 8);
+    expect(e.df).toBe(4);
+    expect(e.low).toBeCloseTo(Math.exp(0.1 - 2.776445 * 0.0163299) * 100, 3);
+    expect(e.verdict).toBe("faster");
+    expect(estimateUnpaired([{ a: [0.1], b: [0, 0.1] }]).cells[0]).toMatchObject({ verdict: "unknown", reason: "too-few-pairs" });
+  });
+});
+
+describe("order effect, outliers, many cells", () => {
+  it("a +4% order effect in ABBA cells is estimated near 104", () => {
+    const z = normalFrom(seededRandom(3));
+    const cells: CellInput[] = Array.from({ length: 6 }, () => ({
+      pairs: Array.from({ length: 8 }, (_, r) => {
+        const order = (r % 4 === 0 || r % 4 === 3 ? 1 : -1) as 1 | -1;
+        return { d: 0.04 * order + 0.05 * z(), order };
+      }),
+    }));
+    const o = orderEffect(cells)!;
+    expect(o.n).toBe(48);
+    expect(o.low).toBeGreaterThan(101);
+    expect(o.high).toBeLessThan(107);
+    expect(orderEffect([cell(0.1, 0.2)])).toBeNull();
+  });
+
+  it("an outlier pair is flagged against the run's pooled robust scale", () => {
+    const z = normalFrom(seededRandom(5));
+    const cells: CellInput[] = Array.from({ length: 6 }, () => cell(...Array.from({ length: 4 }, () => 0.1 * z())));
+    cells[2].pairs = [...cells[2].pairs.slice(0, 3), { d: 0.9 }];
+    const out = outlierPairs(cells);
+    expect(out[2]).toEqual([3]);
+    expect(out.filter((x, i) => i !== 2).flat()).toEqual([]);
+  });
+
+  it("Benjamini–Hochberg q-values and the expected count of chance verdicts", () => {
+    const q = benjaminiHochberg([0.01, 0.04, 0.03, 0.5, null]);
+    expect(q[0]).toBeCloseTo(0.04, 12);
+    expect(q[1]).toBeCloseTo(0.04 * 4 / 3, 12);
+    expect(q[2]).toBeCloseTo(0.04 * 4 / 3, 12);
+    expect(q[3]).toBeCloseTo(0.5, 12);
+    expect(q[4]).toBeNull();
+    expect(expectedFalseVerdicts(6)).toBeCloseTo(0.3, 12);
+    expect(expectedFalseVerdicts(24, 0.95)).toBeCloseTo(1.2, 12);
+  });
+});
