@@ -1,38 +1,33 @@
 /**
- * Wiring shared by the commands that touch the lab: adapters for the run engine, scenario loading with the
- * lock's image names and this host's CPU count.
+ * Wiring shared by the commands that touch the lab: the run's adapters (from the library's `createRunDeps`, after
+ * making sure an engine answers), scenario loading with the lock's image names and this host's CPU count.
  */
 import { availableParallelism } from "node:os";
-import type { RunDeps, ImageInfo } from "../../app/run.ts";
-import { loadLock, ensureImage } from "../../adapters/images/index.ts";
-import { lockEntry } from "../../core/images/lock.ts";
+import type { RunDeps } from "../../app/run.ts";
+import { createRunDeps } from "../../app/deps.ts";
+import { loadLock } from "../../adapters/images/index.ts";
 import { loadScenarioFile } from "../../adapters/scenario-file.ts";
-import { createStorageProvider } from "../../adapters/storage/index.ts";
-import { createRunner } from "../../adapters/host/runner.ts";
-import { writeReports } from "../../adapters/report-files.ts";
+import { InputError } from "../../core/errors.ts";
+import type { ModeChoice } from "../../core/images/context.ts";
 import { ensureHost } from "./doctor.ts";
 import type { CliContext } from "../context.ts";
-import type { ModeChoice } from "../../core/images/context.ts";
 
 export async function loadScenarioForRun(ctx: CliContext, file: string, sets: string[]) {
   const lock = await loadLock();
   return loadScenarioFile(file, { sets, lockImages: Object.keys(lock.images), hostCpus: availableParallelism() });
 }
 
+const MODES: readonly ModeChoice[] = ["auto", "debian", "official"];
+
+/** `--image-mode` as typed on the command line. */
+export function imageModeOption(s: string | undefined): ModeChoice | undefined {
+  if (s === undefined) return undefined;
+  const m = MODES.find((x) => x === s);
+  if (!m) throw new InputError(`--image-mode: unknown mode "${s}"`, { code: "BAD_IMAGE_MODE", hint: `use one of ${MODES.join(", ")}` });
+  return m;
+}
+
 export async function loadDeps(ctx: CliContext, o: { ensureHost?: boolean; imageMode?: string }): Promise<RunDeps> {
   if (o.ensureHost) await ensureHost({ out: ctx.err, fix: true });
-  const engine = ctx.engine();
-  const lock = await loadLock();
-  const mode = (o.imageMode ?? "auto") as ModeChoice;
-  return {
-    engine,
-    storage: createStorageProvider({ docker: engine.docker, runner: createRunner() }),
-    async ensureImage(name, onProgress, signal): Promise<ImageInfo> {
-      const entry = lockEntry(lock, name);
-      const r = await ensureImage(engine.docker, name, { lock, mode, signal, onProgress: (ev) => onProgress(ev.step, ev.line) });
-      const pkg = r.labels["twinbench.package-version"] ?? entry.packages[entry.package];
-      return { name, tag: r.tag, id: r.id, family: entry.family, version: entry.version, packageVersion: pkg, cacheHit: r.cacheHit };
-    },
-    writeReports: (dir) => writeReports(dir),
-  };
+  return createRunDeps({ engine: ctx.engine(), imageMode: imageModeOption(o.imageMode) });
 }
