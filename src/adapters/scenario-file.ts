@@ -3,7 +3,7 @@
  * An invalid scenario throws InputError (code SCENARIO_INVALID) whose `problems` hold every error line; nothing
  * else is touched, so an invalid scenario creates nothing.
  */
-import { readFile, rename, writeFile, access } from "node:fs/promises";
+import { readFile, rename, writeFile, access, readdir } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
 import { parseDocument } from "yaml";
 import { InputError } from "../core/errors.ts";
@@ -101,4 +101,24 @@ function blame(line: string, file: string, applied: readonly Override[]): string
   if (cut < 0) return line;
   const o = overrideFor(rest.slice(0, cut).split("."), applied);
   return o ? `${line} (from --set ${o.set})` : line;
+}
+
+/** The neutral lab config a scenario's `config.base` names (relative to the working directory). */
+export async function readNeutralCnf(scenario: Pick<Scenario, "config">): Promise<string> {
+  const path = scenario.config.base;
+  try {
+    return await readFile(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    throw new InputError(`config.base ${path} does not exist`, { code: "CONFIG_BASE_MISSING", hint: "run from the repository root, or give config.base as a path that exists" });
+  }
+}
+
+/** The scenario files (*.yaml, *.yml) in `dir`, sorted by name; none when the folder does not exist. */
+export async function listScenarioFiles(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return [] as string[]; // no scenarios folder: an empty list, the screen says so
+    throw e;
+  });
+  return names.filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join(dir, n));
 }

@@ -36,7 +36,7 @@ export async function main(argv: string[], ctx: CliContext = cliContext()): Prom
   if (argv.length === 0) {
     if (process.stdout.isTTY && process.stdin.isTTY) {
       const { openSession } = await import("../tui/session.tsx");
-      return openSession(ctx);
+      return openSession();
     }
     argv = ["--help"];
   }

@@ -65,6 +65,11 @@ export interface Engine {
   pause(id: string): Promise<void>;
   unpause(id: string): Promise<void>;
   inspect(id: string): Promise<ContainerState>;
+  /** The full id of a container by name or id, or undefined when the engine has none such. */
+  containerId(nameOrId: string): Promise<string | undefined>;
+  /** Attach a container to a network (compose: twinbench joins each private network to probe its servers). */
+  connectNetwork(networkId: string, containerId: string): Promise<void>;
+  disconnectNetwork(networkId: string, containerId: string): Promise<void>;
   logs(id: string, tail?: number): Promise<string>;
   exec(id: string, cmd: string[], opts?: { user?: string }): Promise<{ exitCode: number; stdout: string; stderr: string }>;
   /** Create, attach, start and wait for a container; stream its output lines. Removes it afterwards. */
@@ -220,6 +225,20 @@ export class DockerEngine implements Engine {
     const ips: Record<string, string> = {};
     for (const [name, n] of Object.entries(i.NetworkSettings.Networks ?? {})) if (n.IPAddress) ips[name] = n.IPAddress;
     return { running: i.State.Running, paused: i.State.Paused, exitCode: i.State.Running ? null : i.State.ExitCode, oomKilled: i.State.OOMKilled, ips };
+  }
+  async containerId(nameOrId: string): Promise<string | undefined> {
+    try {
+      return (await this.docker.getContainer(nameOrId).inspect()).Id;
+    } catch (e) {
+      if (statusCode(e) === 404) return undefined;
+      throw e;
+    }
+  }
+  async connectNetwork(networkId: string, containerId: string): Promise<void> {
+    await this.docker.getNetwork(networkId).connect({ Container: containerId });
+  }
+  async disconnectNetwork(networkId: string, containerId: string): Promise<void> {
+    await tolerate(this.docker.getNetwork(networkId).disconnect({ Container: containerId, Force: true }));
   }
   async logs(id: string, tail = 200): Promise<string> {
     try {

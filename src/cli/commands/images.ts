@@ -1,5 +1,6 @@
 /** `twinbench images build|list|rm`: the pinned images from images/lock.yaml. */
 import type { Command } from "commander";
+import { formatBytes } from "../../core/units.ts";
 import type Dockerode from "dockerode";
 import { currentImageTags, ensureImages, listImages, loadLock, parseModeChoice, removeImages, type ImageProgress } from "../../adapters/images/index.ts";
 
@@ -8,9 +9,7 @@ export interface ImagesCommandContext {
   out: (line: string) => void;
 }
 
-function formatSize(bytes: number): string {
-  return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB` : `${Math.round(bytes / 2 ** 20)} MiB`;
-}
+const formatSize = (bytes: number) => formatBytes(bytes, "coarse");
 
 /** One line per build step, and the step's output lines indented (plain, for logs and non-TTY use). */
 function progressPrinter(out: (line: string) => void): (ev: ImageProgress) => void {
