@@ -64,8 +64,8 @@ export interface PlanViewOptions {
 }
 
 /** `twinbench plan FILE` as lines: cells, estimate, sysbench argv, image pins, storage, config translation. */
-export async function planLines(file: string, o: PlanViewOptions): Promise<string[]> {
-  const r = await loadScenario(file, o.sets ?? []);
+export async function planLines(file: string, o: PlanViewOptions & { loaded?: LoadedScenario }): Promise<string[]> {
+  const r = o.loaded ?? (await loadScenario(file, o.sets ?? []));
   const plan = planRun(r.scenario, { setupCosts: o.setupCosts });
   const pins = await optional(o.pins ?? imagePins, o.warn, "image lock");
   const translations = await optional(() => (o.translations ?? configTranslations)(r.scenario), o.warn, "config translation");
