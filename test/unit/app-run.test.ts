@@ -88,6 +88,11 @@ class FakeEngine implements Engine {
   async logs() {
     return "server log line\n";
   }
+  async containerId(id: string) {
+    return this.containers.has(id) ? id : undefined;
+  }
+  async connectNetwork() {}
+  async disconnectNetwork() {}
   async exec() {
     return { exitCode: 0, stdout: "", stderr: "" };
   }
