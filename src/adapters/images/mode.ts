@@ -2,6 +2,7 @@
  * Choosing the build mode: `auto` means official when a registry answers through the engine, else debian.
  * The probe must fail fast on hosts without a registry (like this project's CI).
  */
+import { DeadlineError, withDeadline } from "../../core/deadline.ts";
 import type Dockerode from "dockerode";
 import { InputError } from "../../core/errors.ts";
 import type { BuildMode, ModeChoice } from "../../core/images/context.ts";
@@ -16,14 +17,6 @@ export interface ModeDecision {
 export function parseModeChoice(v: string): ModeChoice {
   if (v === "auto" || v === "debian" || v === "official") return v;
   throw new InputError(`invalid build mode "${v}"`, { code: "IMAGE_MODE_INVALID", hint: "use --mode auto, debian or official" });
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
-  let timer: NodeJS.Timeout | undefined;
-  const t = new Promise<"timeout">((res) => {
-    timer = setTimeout(() => res("timeout"), ms);
-  });
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -50,10 +43,10 @@ export async function detectMode(
   if (allLocal) return { mode: "official", reason: "the pinned official images are present in the engine" };
   const probe = refs[0]!;
   try {
-    const r = await withTimeout(docker.getImage(probe).distribution({}), opts.timeoutMs ?? 5000);
-    if (r === "timeout") return { mode: "debian", reason: `no registry answered for ${probe} within ${opts.timeoutMs ?? 5000} ms` };
+    await withDeadline(docker.getImage(probe).distribution({}), opts.timeoutMs ?? 5000, () => new DeadlineError(opts.timeoutMs ?? 5000));
     return { mode: "official", reason: `the registry answered for ${probe}` };
   } catch (e) {
+    if (e instanceof DeadlineError) return { mode: "debian", reason: `no registry answered for ${probe} within ${e.ms} ms` };
     return { mode: "debian", reason: `no registry reachable for ${probe}: ${(e as Error).message.split("\n")[0]}` };
   }
 }
