@@ -24,10 +24,10 @@ export async function createRunDeps(opts: CreateRunDepsOptions = {}): Promise<Ru
   const mode = opts.imageMode ?? "auto";
   return {
     engine,
-    storage: createStorageProvider({ docker: engine.docker, runner: createRunner() }),
+    storage: createStorageProvider({ engine, runner: createRunner() }),
     async ensureImage(name, onProgress, signal): Promise<ImageInfo> {
       const entry = lockEntry(lock, name);
-      const r = await ensureImage(engine.docker, name, { lock, mode, signal, onProgress: (ev) => onProgress(ev.step, ev.line) });
+      const r = await ensureImage(engine.images, name, { lock, mode, signal, onProgress: (ev) => onProgress(ev.step, ev.line) });
       const pkg = r.labels["twinbench.package-version"] ?? entry.packages[entry.package];
       return { name, tag: r.tag, id: r.id, family: entry.family, version: entry.version, packageVersion: pkg, cacheHit: r.cacheHit };
     },

@@ -24,7 +24,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerRunCommands(program, ctx);
   registerScenarioCommands(program, ctx);
   registerConfigCommands(program, ctx);
-  registerImagesCommands(program, { docker: () => ctx.engine().docker, out: ctx.out });
+  registerImagesCommands(program, { images: () => ctx.engine().images, out: ctx.out });
   registerParseCommand(program, ctx);
   registerReportCommands(program, ctx);
   registerDoctorCommand(program, ctx);

@@ -11,6 +11,7 @@ import { runScenario, type RunDeps, type Scheduler } from "../../src/app/run.ts"
 import { TwinbenchError } from "../../src/core/errors.ts";
 import type { ContainerSpec, Engine, LabelledResources, RunResult, ContainerState } from "../../src/adapters/docker/engine.ts";
 import type { StorageProvider, ProvisionedStorage } from "../../src/adapters/storage/types.ts";
+import type { ImagePort } from "../../src/adapters/docker/images.ts";
 import type { Probe } from "../../src/adapters/mysql/probe.ts";
 import { ScenarioSchema, type Scenario } from "../../src/core/scenario/schema.ts";
 import type { RunEvent } from "../../src/core/events.ts";
@@ -22,7 +23,13 @@ const failLog = readFileSync(new URL("../fixtures/sysbench/1.0/fail-server-kille
 
 class FakeEngine implements Engine {
   readonly hostId = "local";
-  readonly docker = {} as never;
+  readonly images = {} as ImagePort; // the fake ensureImage never reaches the engine's images
+  location() {
+    return { local: true };
+  }
+  async inspectVolume(name: string) {
+    return this.volumes.has(name) ? { name, labels: {} } : undefined;
+  }
   containers = new Map<string, { spec: ContainerSpec; running: boolean; paused: boolean }>();
   networks = new Set<string>();
   volumes = new Set<string>();

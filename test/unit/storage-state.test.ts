@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type Docker from "dockerode";
+import type { StorageEngine } from "../../src/adapters/storage/types.ts";
 import type { Runner, RunResult } from "../../src/adapters/host/runner.ts";
 import { createStorageProvider } from "../../src/adapters/storage/provider.ts";
 import { StateWriter } from "../../src/adapters/storage/state-file.ts";
@@ -174,12 +174,10 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
     };
   }
   const removed: string[] = [];
-  const docker = {
-    getVolume: (name: string) => ({
-      inspect: async () => ({ Name: name, Labels: { "twinbench.run": "r1" } }),
-      remove: async () => void removed.push(name),
-    }),
-  } as unknown as Docker;
+  const engine = {
+    inspectVolume: async (name: string) => ({ name, labels: { "twinbench.run": "r1" } }),
+    removeVolume: async (name: string) => void removed.push(name),
+  } as unknown as StorageEngine;
 
   it("undoes a dead run, in reverse order, and removes its state; skips a live one", async () => {
     const files = [join(dir, "loop", "a.img"), join(dir, "loop", "b.img")];
@@ -213,7 +211,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
       "cat /proc/mounts": { stdout: `/dev/vda / ext4 rw 0 0\n/dev/loop3 ${mp} btrfs rw 0 0\n` },
       "losetup -J -l": { stdout: JSON.stringify({ loopdevices: [{ name: "/dev/loop3", "back-file": files[0] }, { name: "/dev/loop4", "back-file": files[1] }] }) },
     });
-    const p = createStorageProvider({ docker, runner, stateDir, hostname: "h" });
+    const p = createStorageProvider({ engine, runner, stateDir, hostname: "h" });
     const lines = await p.cleanLeftovers();
     const acts = runner.calls.filter((c) => !c.startsWith("cat ") && c !== "losetup -J -l");
     expect(acts).toEqual([
@@ -246,7 +244,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
       [`umount ${mp}`]: { exitCode: 32, stderr: "target is busy" },
       [`umount -l ${mp}`]: { exitCode: 32, stderr: "no" },
     });
-    const p = createStorageProvider({ docker, runner, stateDir, hostname: "h" });
+    const p = createStorageProvider({ engine, runner, stateDir, hostname: "h" });
     await expect(p.cleanLeftovers()).rejects.toMatchObject({ code: "STORAGE_CLEAN_FAILED" });
     expect(runner.calls).not.toContain("losetup -d /dev/loop3"); // never below a mount still in place
     const left = JSON.parse(readFileSync(join(stateDir, "r1-s1.json"), "utf8")) as StorageStateRecord;

@@ -3,7 +3,7 @@
  * The probe must fail fast on hosts without a registry (like this project's CI).
  */
 import { DeadlineError, withDeadline } from "../../core/deadline.ts";
-import type Dockerode from "dockerode";
+import type { ImagePort } from "../docker/images.ts";
 import { InputError } from "../../core/errors.ts";
 import type { BuildMode, ModeChoice } from "../../core/images/context.ts";
 import { DIGEST_PLACEHOLDER, type Lock } from "../../core/images/lock.ts";
@@ -25,7 +25,7 @@ export function parseModeChoice(v: string): ModeChoice {
  * downloads no layers) within `timeoutMs`.
  */
 export async function detectMode(
-  docker: Dockerode,
+  images: ImagePort,
   lock: Lock,
   names: readonly string[],
   opts: { timeoutMs?: number } = {},
@@ -38,12 +38,12 @@ export async function detectMode(
   const refs = entries.map((e) => `${e.official.ref}@${e.official.digest}`);
   let allLocal = true;
   for (const ref of refs) {
-    if (!(await inspectImageId(docker, ref).catch(() => undefined))) allLocal = false;
+    if (!(await inspectImageId(images, ref).catch(() => undefined))) allLocal = false;
   }
   if (allLocal) return { mode: "official", reason: "the pinned official images are present in the engine" };
   const probe = refs[0]!;
   try {
-    await withDeadline(docker.getImage(probe).distribution({}), opts.timeoutMs ?? 5000, () => new DeadlineError(opts.timeoutMs ?? 5000));
+    await withDeadline(images.distribution(probe), opts.timeoutMs ?? 5000, () => new DeadlineError(opts.timeoutMs ?? 5000));
     return { mode: "official", reason: `the registry answered for ${probe}` };
   } catch (e) {
     if (e instanceof DeadlineError) return { mode: "debian", reason: `no registry answered for ${probe} within ${e.ms} ms` };

@@ -1,11 +1,11 @@
 /** `twinbench images build|list|rm`: the pinned images from images/lock.yaml. */
 import type { Command } from "commander";
 import { formatBytes } from "../../core/units.ts";
-import type Dockerode from "dockerode";
+import type { ImagePort } from "../../adapters/docker/images.ts";
 import { currentImageTags, ensureImages, listImages, loadLock, parseModeChoice, removeImages, type ImageProgress } from "../../adapters/images/index.ts";
 
 export interface ImagesCommandContext {
-  docker: () => Dockerode;
+  images: () => ImagePort;
   out: (line: string) => void;
 }
 
@@ -41,7 +41,7 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
     .action(async (names: string[], o: { mode: string; lock?: string; force?: boolean; quiet?: boolean }) => {
       const mode = parseModeChoice(o.mode);
       const lock = await loadLock(o.lock);
-      const built = await ensureImages(ctx.docker(), names, {
+      const built = await ensureImages(ctx.images(), names, {
         lock,
         mode,
         force: o.force,
@@ -57,7 +57,7 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
     .description("list the images twinbench built (labelled twinbench.image)")
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
-      const list = await listImages(ctx.docker());
+      const list = await listImages(ctx.images());
       if (o.json) {
         ctx.out(JSON.stringify(list, null, 2));
         return;
@@ -83,9 +83,9 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
     .option("--stale", "remove only images the current lock and contexts no longer produce")
     .option("--lock <file>", "the image lock file, for --stale (default: images/lock.yaml of this checkout)")
     .action(async (names: string[], o: { stale?: boolean; lock?: string }) => {
-      const docker = ctx.docker();
-      const keep = o.stale ? await currentImageTags(docker, await loadLock(o.lock)) : undefined;
-      const removed = await removeImages(docker, names, { keep });
+      const images = ctx.images();
+      const keep = o.stale ? await currentImageTags(images, await loadLock(o.lock)) : undefined;
+      const removed = await removeImages(images, names, { keep });
       if (removed.length === 0) ctx.out("no matching twinbench images");
       for (const r of removed) ctx.out(`removed ${r.tags.join(", ") || r.id}`);
     });
