@@ -8,7 +8,7 @@ import { constants, openSync, closeSync } from "node:fs";
 import { access, readFile, statfs } from "node:fs/promises";
 import path from "node:path";
 import { createEngineProbe, engineEndpoint, type EngineProbe } from "../docker/engine-probe.ts";
-import { TwinbenchError } from "../../core/errors.ts";
+import { TwinbenchError, type ErrorCode } from "../../core/errors.ts";
 import {
   DEFAULT_ENDPOINT,
   DOCKERD_LOG,
@@ -351,7 +351,7 @@ async function executeAction(deps: DoctorDeps, a: FixAction, state: FixState): P
   }
 }
 
-async function checked(runner: Runner, cmd: string, args: string[], env: Record<string, string> | undefined, code: string, hint: string): Promise<void> {
+async function checked(runner: Runner, cmd: string, args: string[], env: Record<string, string> | undefined, code: ErrorCode, hint: string): Promise<void> {
   const r = await runner.run(cmd, args, env ? { env } : {});
   if (r.exitCode !== 0) {
     const tail = (r.stderr || r.stdout).trim().split("\n").slice(-8).filter((l) => l.length > 0);
