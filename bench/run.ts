@@ -81,8 +81,8 @@ function settings(smoke: boolean, rounds?: number, seconds?: number): Settings {
 
 /** Containers running now that this bench did not start: a sign that other work shares the machine. */
 async function otherWork(deps: RunDeps, ownRuns: readonly string[]): Promise<{ containers: number; loadavg: number[] }> {
-  const list = await deps.engine.docker.listContainers();
-  const others = list.filter((c) => !ownRuns.includes(c.Labels?.["twinbench.run"] ?? ""));
+  const list = (await deps.engine.listLabelled([])).containers.filter((c) => c.state === "running");
+  const others = list.filter((c) => !ownRuns.includes(c.labels["twinbench.run"] ?? ""));
   return { containers: others.length, loadavg: loadavg().map((x) => Number(x.toFixed(2))) };
 }
 

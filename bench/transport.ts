@@ -124,8 +124,9 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
     await server.start(o.signal);
     await mysql2Probe.createBenchUser(server.rootEndpoint(), { user: BENCH_USER, password, db: BENCH_DB, charset: "utf8mb4", collation: "utf8mb4_general_ci" });
     serverVersion = (await mysql2Probe.readServerFacts(server.rootEndpoint())).version;
-    const vol = await engine.docker.getVolume(server.sockVolume).inspect();
-    const hostSocket = join(vol.Mountpoint, "mysqld.sock");
+    const vol = await engine.inspectVolume(server.sockVolume);
+    if (!vol?.mountpoint) throw new TwinbenchError(`volume ${server.sockVolume} has no mountpoint on this host`, { code: "BENCH_SOCKET", hint: "the transport bench needs a local engine" });
+    const hostSocket = join(vol.mountpoint, "mysqld.sock");
 
     const connectionFor = (t: BenchTransport): SysbenchConnection => {
       const base = { user: BENCH_USER, password, db: BENCH_DB };

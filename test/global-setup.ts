@@ -27,11 +27,11 @@ export default async function setup(): Promise<void> {
   console.log("[setup] npm run build (dist/ for the tests that start the twinbench command)");
   await execa("npm", ["run", "--silent", "build"], { stdio: "inherit" });
 
-  const Docker = (await import("dockerode")).default;
+  const { DockerEngine } = await import("../src/adapters/docker/engine.ts");
   const { ensureImages, loadLock } = await import("../src/adapters/images/index.ts");
   const lock = await loadLock();
   const t0 = Date.now();
-  const built = await ensureImages(new Docker(), Object.keys(lock.images), {
+  const built = await ensureImages(new DockerEngine().images, Object.keys(lock.images), {
     lock,
     onProgress: (ev) => {
       if (ev.step && !ev.line) console.log(`[setup] image ${ev.image}: ${ev.step}`);

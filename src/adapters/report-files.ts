@@ -2,7 +2,7 @@
  * Reads a results folder (`run.json` + `cells.jsonl`) and writes its report files (`report.md`, `report.html`,
  * `comparison.csv`, `report.json`), each atomically (src/adapters/durable-file.ts).
  */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { InputError } from "../core/errors.ts";
@@ -119,4 +119,44 @@ export async function writeReports(dir: string, opts: ReportOptions = {}): Promi
     paths.push(p);
   }
   return paths;
+}
+
+export interface ResultsFolderEntry {
+  dir: string;
+  name: string;
+  status: string;
+  startedAt?: string;
+}
+
+/** The results folders directly under `dir` (those with a readable run.json), newest name first. */
+export async function listResultsFolders(dir: string): Promise<ResultsFolderEntry[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return []; // no results yet
+    throw e;
+  });
+  const out: ResultsFolderEntry[] = [];
+  for (const n of entries.filter((d) => d.isDirectory()).map((d) => d.name).sort().reverse()) {
+    const folder = join(dir, n);
+    try {
+      const m = JSON.parse(await readFile(join(folder, "run.json"), "utf8")) as RunManifest;
+      out.push({ dir: folder, name: m.scenario?.name ?? n, status: m.status, startedAt: m.startedAt });
+    } catch {
+      // No readable run.json: a host comparison folder (hosts.json) is listed; anything else is not a results folder.
+      const h = await readFile(join(folder, "hosts.json"), "utf8").then(
+        (t) => JSON.parse(t) as { hosts?: Array<{ id: string; status: string }> },
+        () => undefined, // neither file: not listed
+      );
+      if (h?.hosts) out.push({ dir: folder, name: `${n} (hosts ${h.hosts.map((x) => x.id).join(", ")})`, status: h.hosts.every((x) => x.status === "ok") ? "ok" : "partial" });
+    }
+  }
+  return out;
+}
+
+/** The run.json of an earlier run, for `run --resume`. */
+export async function readRunManifest(dir: string): Promise<RunManifest> {
+  try {
+    return JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+  } catch (e) {
+    throw new InputError(`cannot resume ${dir}: no readable run.json there`, { code: "RESULTS_NOT_FOUND", hint: "pass the results folder of an earlier run", cause: e });
+  }
 }

@@ -3,8 +3,9 @@
  * An invalid scenario throws InputError (code SCENARIO_INVALID) whose `problems` hold every error line; nothing
  * else is touched, so an invalid scenario creates nothing.
  */
-import { readFile, access } from "node:fs/promises";
+import { readFile, access, readdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { InputError } from "../core/errors.ts";
 import { loadLock } from "./images/files.ts";
@@ -144,4 +145,13 @@ function blame(line: string, file: string, applied: readonly Override[]): string
   if (cut < 0) return line;
   const o = overrideFor(rest.slice(0, cut).split("."), applied);
   return o ? `${line} (from --set ${o.set})` : line;
+}
+
+/** The scenario files (*.yaml, *.yml) in `dir`, sorted by name; none when the folder does not exist. */
+export async function listScenarioFiles(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "ENOENT") return [] as string[]; // no scenarios folder: an empty list, the screen says so
+    throw e;
+  });
+  return names.filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join(dir, n));
 }

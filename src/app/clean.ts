@@ -91,6 +91,6 @@ export interface CleanOptions {
  */
 export async function clean(opts: CleanOptions = {}): Promise<CleanReport> {
   const engine = opts.engine ?? new DockerEngine("local");
-  const storage = createStorageProvider({ docker: engine.docker, runner: createRunner() });
+  const storage = createStorageProvider({ engine, runner: createRunner() });
   return cleanResources(engine, { runId: opts.runId, orphansOnly: opts.orphansOnly, storage });
 }

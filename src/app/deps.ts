@@ -1,15 +1,16 @@
 /**
  * The run engine's default adapters, for library users and the CLI alike: the local Docker engine (or one given),
- * tmpfs/volume/bind/RAID storage, the pinned images (built when missing) and the report writer.
+ * tmpfs/volume/bind/RAID storage, the pinned images (built when missing) and the report writer. The CLI, the TUI
+ * and the bench all build their `RunDeps` here.
  */
+import type { RunDeps, ImageInfo } from "./run.ts";
 import { DockerEngine, type Engine } from "../adapters/docker/engine.ts";
-import { ensureImage, loadLock } from "../adapters/images/index.ts";
+import { loadLock, ensureImage } from "../adapters/images/index.ts";
 import { lockEntry } from "../core/images/lock.ts";
-import type { ModeChoice } from "../core/images/context.ts";
 import { createStorageProvider } from "../adapters/storage/index.ts";
 import { createRunner } from "../adapters/host/runner.ts";
 import { writeReports } from "../adapters/report-files.ts";
-import type { ImageInfo, RunDeps } from "./run.ts";
+import type { ModeChoice } from "../core/images/context.ts";
 
 /** Options of {@link createRunDeps}. */
 export interface CreateRunDepsOptions {
@@ -37,10 +38,10 @@ export async function createRunDeps(opts: CreateRunDepsOptions = {}): Promise<Ru
   const mode = opts.imageMode ?? "auto";
   return {
     engine,
-    storage: createStorageProvider({ docker: engine.docker, runner: createRunner() }),
+    storage: createStorageProvider({ engine, runner: createRunner() }),
     async ensureImage(name, onProgress, signal): Promise<ImageInfo> {
       const entry = lockEntry(lock, name);
-      const r = await ensureImage(engine.docker, name, { lock, mode, signal, onProgress: (ev) => onProgress(ev.step, ev.line) });
+      const r = await ensureImage(engine.images, name, { lock, mode, signal, onProgress: (ev) => onProgress(ev.step, ev.line) });
       const pkg = r.labels["twinbench.package-version"] ?? entry.packages[entry.package];
       return { name, tag: r.tag, id: r.id, family: entry.family, version: entry.version, packageVersion: pkg, cacheHit: r.cacheHit };
     },

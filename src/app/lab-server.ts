@@ -128,10 +128,9 @@ export class LabServer {
     stack.defer(`network ${this.networkName}`, () => engine.removeNetwork(netId));
     if (this.init.selfContainerId) {
       const self = this.init.selfContainerId;
-      await engine.docker.getNetwork(netId).connect({ Container: self });
-      stack.defer(`disconnect self from ${this.networkName}`, async () => {
-        await engine.docker.getNetwork(netId).disconnect({ Container: self, Force: true }).catch(() => undefined);
-      });
+      await engine.connectNetwork(netId, self);
+      // The network's removal right after fails loudly if the disconnect did not happen; this one stays quiet.
+      stack.defer(`disconnect self from ${this.networkName}`, () => engine.disconnectNetwork(netId, self).catch(() => undefined));
     }
     await engine.createVolume(this.sockVolume, this.labels("socket"));
     stack.defer(`volume ${this.sockVolume}`, () => engine.removeVolume(this.sockVolume));

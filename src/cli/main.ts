@@ -24,7 +24,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerRunCommands(program, ctx);
   registerScenarioCommands(program, ctx);
   registerConfigCommands(program, ctx);
-  registerImagesCommands(program, { docker: () => ctx.engine().docker, out: ctx.out });
+  registerImagesCommands(program, { images: () => ctx.engine().images, out: ctx.out });
   registerParseCommand(program, ctx);
   registerReportCommands(program, ctx);
   registerDoctorCommand(program, ctx);
@@ -36,7 +36,7 @@ export async function main(argv: string[], ctx: CliContext = cliContext()): Prom
   if (argv.length === 0) {
     if (process.stdout.isTTY && process.stdin.isTTY) {
       const { openSession } = await import("../tui/session.tsx");
-      return openSession(ctx);
+      return openSession();
     }
     argv = ["--help"];
   }

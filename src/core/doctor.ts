@@ -3,6 +3,8 @@
  * concern (ok / warn / fail, each with a hint) and decide what `doctor --fix` may do about it (FixPlan).
  * No I/O here: the probes and the fixes live in src/adapters/host/doctor.ts.
  */
+import { compareVersions } from "./config/version.ts";
+import { formatBytes } from "./units.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
@@ -134,22 +136,7 @@ export function osFamily(os: OsFacts): OsFamily {
   return "other";
 }
 
-/** Compare dotted versions numerically: -1, 0, 1. Non-numeric parts count as 0. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(".").map((x) => Number.parseInt(x, 10) || 0);
-  const pb = b.split(".").map((x) => Number.parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d < 0 ? -1 : 1;
-  }
-  return 0;
-}
-
-export function formatBytes(n: number): string {
-  const gib = n / 1024 ** 3;
-  if (gib >= 1) return `${gib.toFixed(1)} GiB`;
-  return `${(n / 1024 ** 2).toFixed(0)} MiB`;
-}
+export { compareVersions };
 
 function composeAvailable(t: ToolFacts): boolean {
   return t.dockerComposeStandalone || t.dockerComposePlugin;
@@ -341,9 +328,9 @@ function diskLine(id: CheckId, title: string, d: DiskFacts, why: string): CheckL
   if (d.freeBytes === null) {
     return { id, status: "warn", title, detail: `${d.path}: cannot inspect (${d.error ?? "unknown error"})`, hint: `check free space by hand: df -h ${d.path}` };
   }
-  const free = `${d.path}: ${formatBytes(d.freeBytes)} free${d.measuredAt ? ` (measured at ${d.measuredAt}, ${d.path} does not exist here)` : ""}`;
+  const free = `${d.path}: ${formatBytes(d.freeBytes, "coarse")} free${d.measuredAt ? ` (measured at ${d.measuredAt}, ${d.path} does not exist here)` : ""}`;
   if (d.freeBytes < LOW_DISK_BYTES) {
-    return { id, status: "warn", title, detail: `${free} (below ${formatBytes(LOW_DISK_BYTES)})`, hint: `free some space; ${why}` };
+    return { id, status: "warn", title, detail: `${free} (below ${formatBytes(LOW_DISK_BYTES, "coarse")})`, hint: `free some space; ${why}` };
   }
   return { id, status: "ok", title, detail: free };
 }

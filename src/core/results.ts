@@ -171,4 +171,6 @@ export interface RunManifest {
   hostsMixed?: string[];
   /** Hosts lost during a multi-host run, by id. */
   hostFailures?: Array<{ host: string; message: string }>;
+  /** scenarioFingerprint of the scenario, neutral config and pins: a resume must match it (src/core/plan/fingerprint.ts). */
+  fingerprint?: string;
 }

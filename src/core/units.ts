@@ -1,6 +1,10 @@
-/** Binary-unit byte counts for people: 2147483648 → "2 GiB", 1572864 → "1.5 MiB". */
-export function formatBytes(n: number | undefined): string {
+/**
+ * Binary-unit byte counts for people. "exact" (default): 2147483648 → "2 GiB", 1572864 → "1.5 MiB".
+ * "coarse" (disk space, image sizes): GiB with one decimal from 1 GiB up, whole MiB below: "2.0 GiB", "512 MiB".
+ */
+export function formatBytes(n: number | undefined, style: "exact" | "coarse" = "exact"): string {
   if (n === undefined) return "?";
+  if (style === "coarse") return n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GiB` : `${(n / 1024 ** 2).toFixed(0)} MiB`;
   const units = ["B", "KiB", "MiB", "GiB", "TiB"];
   let v = n;
   let i = 0;

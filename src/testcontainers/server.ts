@@ -142,7 +142,7 @@ export async function prepareServer(family: ServerFamily, o: TwinbenchServerOpti
       hint: family === "mariadb" ? "use TwinbenchMySqlContainer for MySQL images" : "use TwinbenchMariaDbContainer for MariaDB images",
     });
   const rendered = renderConfig({ neutral: await readNeutralConfig(scenario), family, version: entry.version, storageKind: "tmpfs", scenario, serverId: id });
-  const [img] = await ensureImages(new DockerEngine("local").docker, [spec.image], { lock, mode: o.imageMode ?? scenario.imageMode });
+  const [img] = await ensureImages(new DockerEngine("local").images, [spec.image], { lock, mode: o.imageMode ?? scenario.imageMode });
   const session = o.session ?? defaultSession();
   const labels = resourceLabels(
     { sessionId: session, runId: session, hostId: "local", pid: process.pid, hostname: hostname() },

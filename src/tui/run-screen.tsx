@@ -106,6 +106,9 @@ export function RunScreenApp({ store, onCancel, onSkip, tickMs = 1000, color = t
   );
 }
 
+/** How a caller mounts the run screen (the session passes one that writes to its own terminal). */
+export type MountRunScreen = (o: MountOptions) => RunScreen;
+
 export interface MountOptions extends RunScreenHandlers {
   stdout?: NodeJS.WriteStream;
   stdin?: NodeJS.ReadStream;

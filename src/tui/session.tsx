@@ -9,7 +9,6 @@
 import React, { useRef, useState } from "react";
 import { Box, render, Text, useApp, useInput, useStdout } from "ink";
 import { formatError, isTwinbenchError, type ExitCode } from "../core/errors.ts";
-import type { CliContext } from "../cli/context.ts";
 import { ColorContext, type Size } from "./components.tsx";
 import { duration, fit } from "./format.ts";
 import { mountRunScreen } from "./run-screen.tsx";
@@ -238,7 +237,7 @@ export async function showSession(props: Omit<SessionAppProps, "onChoice">, io: 
  * The interactive session. Returns the exit code of the last run (0 when nothing ran): runs come back to the
  * list, quitting ends the session.
  */
-export async function openSession(ctx: CliContext, deps: SessionDeps = defaultSessionDeps(ctx), io: SessionIO = {}): Promise<ExitCode> {
+export async function openSession(deps: SessionDeps = defaultSessionDeps(), io: SessionIO = {}): Promise<ExitCode> {
   let last: ExitCode = 0;
   let message: string | undefined;
   let index = 0;

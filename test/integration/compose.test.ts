@@ -10,6 +10,7 @@ import { readdir, rm } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import Docker from "dockerode";
+import { DockerEngine } from "../../src/adapters/docker/engine.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRunner, type RunResult } from "../../src/adapters/host/runner.ts";
 import { ensureBaseImage, loadLock } from "../../src/adapters/images/index.ts";
@@ -38,7 +39,7 @@ beforeAll(async () => {
   else throw new Error("neither `docker compose` nor `docker-compose` is installed: run `twinbench doctor --fix` (as root)");
 
   const lock = await loadLock(join(repo, "images", "lock.yaml"));
-  const base = await ensureBaseImage(docker, "sid", lock.mirrors);
+  const base = await ensureBaseImage(new DockerEngine().images, "sid", lock.mirrors);
   env = { TWINBENCH_BASE_IMAGE: base.tag, TWINBENCH_REPO: repo, COMPOSE_INTERACTIVE_NO_CLI: "1" };
   const b = await runner.run(compose.cmd, [...compose.pre, "build", "twinbench"], { cwd: repo, env, timeoutMs: 900_000 });
   if (b.exitCode !== 0) throw new Error(`compose build failed (${b.exitCode}):\n${(b.stderr || b.stdout).slice(-3000)}`);

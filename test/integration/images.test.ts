@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Docker from "dockerode";
+import { DockerEngine } from "../../src/adapters/docker/engine.ts";
 import mysql from "mysql2/promise";
 import { MariaDbContainer, type StartedMariaDbContainer } from "@testcontainers/mariadb";
 import { MySqlContainer, type StartedMySqlContainer } from "@testcontainers/mysql";
@@ -15,6 +16,7 @@ import type { Lock } from "../../src/core/images/lock.ts";
 import { TwinbenchError } from "../../src/core/errors.ts";
 
 const docker = new Docker();
+const images = new DockerEngine().images;
 const SESSION = `it-images-${process.pid}`;
 const LABELS = { "twinbench.session": SESSION, "twinbench.run": `${SESSION}-run` };
 let lock: Lock;
@@ -23,7 +25,7 @@ const built = new Map<string, EnsuredImage>();
 beforeAll(async () => {
   lock = await loadLock();
   // Builds what is missing: up to ~6 minutes on a fresh machine (two debootstraps, four apt installs).
-  for (const img of await ensureImages(docker, undefined, { lock, mode: "debian" })) built.set(img.name, img);
+  for (const img of await ensureImages(images, undefined, { lock, mode: "debian" })) built.set(img.name, img);
 }, 1_800_000);
 
 afterAll(async () => {
@@ -54,7 +56,7 @@ describe("pinned images", () => {
 
   it("a second ensureImage is a cache hit with the same image", async () => {
     for (const name of ["mariadb-11.8", "sysbench-1.0"]) {
-      const again = await ensureImage(docker, name, { lock, mode: "debian" });
+      const again = await ensureImage(images, name, { lock, mode: "debian" });
       expect(again.cacheHit).toBe(true);
       expect(again.id).toBe(built.get(name)!.id);
       expect(again.tag).toBe(built.get(name)!.tag);
@@ -62,7 +64,7 @@ describe("pinned images", () => {
   });
 
   it("listImages shows them and the base images", async () => {
-    const list = await listImages(docker);
+    const list = await listImages(images);
     for (const img of built.values()) expect(list.some((l) => l.tags.includes(img.tag))).toBe(true);
     expect(list.some((l) => l.name === "base" && l.labels["twinbench.suite"] === "sid")).toBe(true);
     expect(list.some((l) => l.name === "base" && l.labels["twinbench.suite"] === "bookworm")).toBe(true);
@@ -81,7 +83,7 @@ describe("failures", () => {
   it("a package missing at its pinned version names package, version and suite; nothing is tagged", async () => {
     const e = lock.images["sysbench-1.0"]!;
     const bad: Lock = { ...lock, images: { "sysbench-missing": { ...e, packages: { ...e.packages, sysbench: "9.9.9-1" } } } };
-    const err = await ensureImage(docker, "sysbench-missing", { lock: bad, mode: "debian" }).then(
+    const err = await ensureImage(images, "sysbench-missing", { lock: bad, mode: "debian" }).then(
       () => undefined,
       (x: unknown) => x,
     );
@@ -97,7 +99,7 @@ describe("failures", () => {
   }, 300_000);
 
   it("official mode refuses a placeholder digest", async () => {
-    await expect(ensureImage(docker, "mariadb-11.8", { lock, mode: "official" })).rejects.toMatchObject({ code: "IMAGE_DIGEST_PLACEHOLDER" });
+    await expect(ensureImage(images, "mariadb-11.8", { lock, mode: "official" })).rejects.toMatchObject({ code: "IMAGE_DIGEST_PLACEHOLDER" });
   });
 
   it("auto mode falls back to debian when no registry answers", async () => {
@@ -106,7 +108,7 @@ describe("failures", () => {
       ...lock,
       images: Object.fromEntries(Object.entries(lock.images).map(([n, e]) => [n, { ...e, official: { ...e.official, digest } }])),
     };
-    const d = await detectMode(docker, withDigests, ["mariadb-11.8"], { timeoutMs: 5000 });
+    const d = await detectMode(images, withDigests, ["mariadb-11.8"], { timeoutMs: 5000 });
     expect(d.mode).toBe("debian");
     expect(d.reason).toContain("mariadb:11.8");
   }, 60_000);

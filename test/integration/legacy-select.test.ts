@@ -24,8 +24,8 @@ describe("legacy select", () => {
     ["mysql-9.7", "MYSQL_ROOT_PASSWORD"],
   ])("%s: select.lua runs and issues SELECT pad FROM sbtestN WHERE id=n", { timeout: 300_000 }, async (image, envName) => {
     const lock = await loadLock();
-    const server = await ensureImage(engine.docker, image, { lock });
-    const load = await ensureImage(engine.docker, "sysbench-1.0", { lock });
+    const server = await ensureImage(engine.images, image, { lock });
+    const load = await ensureImage(engine.images, "sysbench-1.0", { lock });
     const tag = randomBytes(3).toString("hex");
     const net = `tb-legacy-${tag}`;
     await engine.createNetwork(net, labels);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Docker from "dockerode";
+import { DockerEngine } from "../../src/adapters/docker/engine.ts";
 import { execa } from "execa";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -25,7 +26,7 @@ const runner = createRunner();
 const SESSION = `it-storage-${process.pid}`;
 const root = mkdtempSync(join(tmpdir(), "tb-storage-it-"));
 const stateDir = join(root, "state");
-const provider = createStorageProvider({ docker, runner, stateDir });
+const provider = createStorageProvider({ engine: new DockerEngine(), runner, stateDir });
 let image = "";
 let seq = 0;
 
@@ -294,11 +295,11 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
     const src = resolve(import.meta.dirname, "../../src");
     writeFileSync(child, `
 import { createRequire } from "node:module";
-const Docker = createRequire(${JSON.stringify(resolve(src, "../package.json"))})("dockerode");
 import { createRunner } from ${JSON.stringify(join(src, "adapters/host/runner.ts"))};
 import { createStorageProvider } from ${JSON.stringify(join(src, "adapters/storage/index.ts"))};
+import { DockerEngine } from ${JSON.stringify(join(src, "adapters/docker/engine.ts"))};
 const req = JSON.parse(process.argv[2]);
-const p = createStorageProvider({ docker: new Docker(), runner: createRunner(), stateDir: ${JSON.stringify(stateDir)} });
+const p = createStorageProvider({ engine: new DockerEngine(), runner: createRunner(), stateDir: ${JSON.stringify(stateDir)} });
 const st = await p.provision(req);
 process.stdout.write("READY " + st.mount.Source + "\\n");
 setInterval(() => {}, 1000);

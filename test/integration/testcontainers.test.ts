@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import mysql from "mysql2/promise";
+import Docker from "dockerode";
 import { DockerEngine } from "../../src/adapters/docker/engine.ts";
 import { loadLock } from "../../src/adapters/images/index.ts";
 import { loadScenario, readNeutralConfig } from "../../src/adapters/scenario-file.ts";
@@ -58,7 +59,7 @@ describe("TwinbenchMariaDbContainer", () => {
   }, 600_000);
 
   it("carries twinbench's labels, so the sweep and `clean` see it", async () => {
-    const info = await engine.docker.getContainer(db!.getId()).inspect();
+    const info = await new Docker().getContainer(db!.getId()).inspect(); // the test reads labels as Docker shows them
     expect(info.Config.Labels).toMatchObject({ "twinbench.session": SESSION, "twinbench.run": SESSION, "twinbench.pid": String(process.pid), "twinbench.server": "mariadb-11-8" });
   });
 

@@ -7,13 +7,15 @@ import { mkdtemp, readFile, readdir } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runScenario, type RunDeps } from "../../src/app/run.ts";
+import { runScenario, type RunDeps, type Scheduler } from "../../src/app/run.ts";
+import { TwinbenchError } from "../../src/core/errors.ts";
 import type { ContainerSpec, Engine, LabelledResources, RunResult, ContainerState } from "../../src/adapters/docker/engine.ts";
 import type { StorageProvider, ProvisionedStorage } from "../../src/adapters/storage/types.ts";
+import type { ImagePort } from "../../src/adapters/docker/images.ts";
 import type { Probe } from "../../src/adapters/mysql/probe.ts";
 import { ScenarioSchema, type Scenario } from "../../src/core/scenario/schema.ts";
 import type { RunEvent } from "../../src/core/events.ts";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import type { Cell, CellRecord, RunManifest } from "../../src/core/results.ts";
 import { parseSysbench } from "../../src/core/sysbench/parse.ts";
 
 const okLog = readFileSync(new URL("../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
@@ -21,7 +23,13 @@ const failLog = readFileSync(new URL("../fixtures/sysbench/1.0/fail-server-kille
 
 class FakeEngine implements Engine {
   readonly hostId = "local";
-  readonly docker = {} as never;
+  readonly images = {} as ImagePort; // the fake ensureImage never reaches the engine's images
+  location() {
+    return { local: true };
+  }
+  async inspectVolume(name: string) {
+    return this.volumes.has(name) ? { name, labels: {} } : undefined;
+  }
   containers = new Map<string, { spec: ContainerSpec; running: boolean; paused: boolean }>();
   networks = new Set<string>();
   volumes = new Set<string>();
@@ -88,6 +96,11 @@ class FakeEngine implements Engine {
   async logs() {
     return "server log line\n";
   }
+  async containerId(id: string) {
+    return this.containers.has(id) ? id : undefined;
+  }
+  async connectNetwork() {}
+  async disconnectNetwork() {}
   async exec() {
     return { exitCode: 0, stdout: "", stderr: "" };
   }
@@ -275,5 +288,43 @@ describe("runScenario with fake ports", () => {
     await expect(runScenario(d, { scenario: scenario(), neutralCnf: neutral, outDir: dir })).rejects.toThrow(/mkfs.btrfs/);
     await expect(readdir(dir)).rejects.toThrow(/ENOENT/);
     expect(engine.containers.size + engine.networks.size + engine.volumes.size).toBe(0);
+  });
+
+  it("keeps the first server's facts in run.json when the second server fails to start", async () => {
+    const engine = new FakeEngine();
+    const d = deps(engine, []);
+    let n = 0;
+    d.probe = { ...probe, waitReady: async () => { if (++n === 2) throw new TwinbenchError("server b did not become ready", { code: "SERVER_NOT_READY" }); return 0.5; } };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    await expect(runScenario(d, { scenario: scenario(), neutralCnf: neutral, outDir: dir })).rejects.toThrow(/server b/);
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    expect(m.status).toBe("failed");
+    expect(m.servers.map((x) => x.id)).toEqual(["a"]);
+    expect(m.servers[0]!.effectiveVariables).toMatchObject({ max_connections: "14" });
+    expect(engine.containers.size + engine.networks.size + engine.volumes.size).toBe(0);
+  });
+
+  it("asks its scheduler for rounds until one is empty, with every measured record so far", async () => {
+    const engine = new FakeEngine();
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const seen: number[] = [];
+    // A scheduler that repeats the first cell once more after the planned round (what an adaptive one would do).
+    const scheduler = (todo: Cell[]): Scheduler => {
+      let round = 0;
+      return {
+        nextRound(recorded) {
+          seen.push(recorded.length);
+          round++;
+          if (round === 1) return todo;
+          if (round === 2) return [{ ...todo[0]!, key: `${todo[0]!.key}/extra`, repeat: 99 }];
+          return [];
+        },
+      };
+    };
+    const s = await runScenario(deps(engine, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir, scheduler });
+    expect(s.cellsOk).toBe(9);
+    expect(seen).toEqual([0, 8, 9]);
+    const cells = (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as CellRecord);
+    expect(cells.filter((c) => c.phase === "measure").at(-1)!.repeat).toBe(99);
   });
 });

@@ -102,7 +102,7 @@ describe("compare", () => {
 describe("the TUI's results list and report view", () => {
   it("lists a host comparison folder and shows its tables and the side-by-side summary", async () => {
     const { defaultSessionDeps } = await import("../../src/tui/session-deps.ts");
-    const deps = defaultSessionDeps({ out: () => undefined, err: () => undefined, readFile: (p: string) => readFile(p, "utf8"), exitCode: 0, isTTY: false } as never, { results: tmp });
+    const deps = defaultSessionDeps({ results: tmp });
     const list = await deps.listResults();
     expect(list).toContainEqual({ dir: hostsDir, name: "hosts-run (hosts a, b)", status: "ok" });
     const text = await deps.reportText(hostsDir);

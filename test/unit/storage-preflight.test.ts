@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type Docker from "dockerode";
+import type { StorageEngine } from "../../src/adapters/storage/types.ts";
 import type { Runner, RunResult } from "../../src/adapters/host/runner.ts";
 import { createStorageProvider } from "../../src/adapters/storage/provider.ts";
 import { StorageSchema } from "../../src/core/scenario/schema.ts";
@@ -12,9 +12,10 @@ function fakeRunner(table: Record<string, Partial<RunResult>>): Runner {
     },
   };
 }
-const local = { modem: { socketPath: "/var/run/docker.sock" }, ping: async () => "OK" } as unknown as Docker;
-const remote = { modem: { host: "10.0.0.9", port: 2376 }, ping: async () => "OK" } as unknown as Docker;
-const down = { modem: { socketPath: "/x.sock" }, ping: async () => { throw new Error("connect ENOENT /x.sock"); } } as unknown as Docker;
+const engine = (location: ReturnType<StorageEngine["location"]>, ping: () => Promise<void>) => ({ location: () => location, ping }) as unknown as StorageEngine;
+const local = engine({ local: true }, async () => {});
+const remote = engine({ local: false, host: "10.0.0.9" }, async () => {});
+const down = engine({ local: true }, async () => { throw new Error("connect ENOENT /x.sock"); });
 
 const FS_WITHOUT_BTRFS = "nodev\ttmpfs\n\text4\n\txfs\n";
 const raid = StorageSchema.parse({ kind: "raid0", loop: { members: 2, size: "1g" } });
@@ -25,20 +26,20 @@ describe("preflight", () => {
     ["remote engine with raid0", remote, "\tbtrfs\n", raid, "the engine is remote (10.0.0.9)"],
     ["engine down with tmpfs", down, "", StorageSchema.parse({ kind: "tmpfs" }), "connect ENOENT /x.sock"],
     ["remote engine with bind", remote, "", StorageSchema.parse({ kind: "bind", path: "/" }), "the engine is remote"],
-  ] as const)("%s", async (_name, docker, filesystems, spec, text) => {
-    const p = createStorageProvider({ docker, runner: fakeRunner({ "cat /proc/filesystems": { stdout: filesystems } }), stateDir: "/nonexistent" });
+  ] as const)("%s", async (_name, engine, filesystems, spec, text) => {
+    const p = createStorageProvider({ engine, runner: fakeRunner({ "cat /proc/filesystems": { stdout: filesystems } }), stateDir: "/nonexistent" });
     const err = await p.preflight(spec).then(() => undefined, (e: unknown) => e);
     expect(err).toMatchObject({ code: "STORAGE_PREREQUISITES" });
     expect((err as { details: string[] }).details.join("\n")).toContain(text);
   });
 
   it("an invalid combination fails as input before any probing", async () => {
-    const p = createStorageProvider({ docker: local, runner: fakeRunner({}), stateDir: "/nonexistent" });
+    const p = createStorageProvider({ engine: local, runner: fakeRunner({}), stateDir: "/nonexistent" });
     await expect(p.preflight(StorageSchema.parse({ kind: "raid0", loop: { members: 2, size: "1g" }, fs: "xfs" }))).rejects.toMatchObject({ code: "RAID_FS_NEEDS_MD" });
   });
 
   it("a remote engine is fine for tmpfs and volume", async () => {
-    const p = createStorageProvider({ docker: remote, runner: fakeRunner({}), stateDir: "/nonexistent" });
+    const p = createStorageProvider({ engine: remote, runner: fakeRunner({}), stateDir: "/nonexistent" });
     await p.preflight(StorageSchema.parse({ kind: "tmpfs", size: "1g" }));
     await p.preflight(StorageSchema.parse({ kind: "volume" }));
   });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type Docker from "dockerode";
+import type { StorageEngine } from "../../src/adapters/storage/types.ts";
 import type { Runner, RunResult } from "../../src/adapters/host/runner.ts";
 import { createStorageProvider } from "../../src/adapters/storage/provider.ts";
 import { StateWriter } from "../../src/adapters/storage/state-file.ts";
@@ -176,12 +176,10 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const removed: string[] = [];
-  const docker = {
-    getVolume: (name: string) => ({
-      inspect: async () => ({ Name: name, Labels: { "twinbench.run": "r1" } }),
-      remove: async () => void removed.push(name),
-    }),
-  } as unknown as Docker;
+  const engine = {
+    inspectVolume: async (name: string) => ({ name, labels: { "twinbench.run": "r1" } }),
+    removeVolume: async (name: string) => void removed.push(name),
+  } as unknown as StorageEngine;
 
   it("undoes a dead run, in reverse order, and removes its state; skips a live one", async () => {
     const files = [join(dir, "loop", "a.img"), join(dir, "loop", "b.img")];
@@ -215,7 +213,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
       "cat /proc/mounts": { stdout: `/dev/vda / ext4 rw 0 0\n/dev/loop3 ${mp} btrfs rw 0 0\n` },
       "losetup -J -l": { stdout: JSON.stringify({ loopdevices: [{ name: "/dev/loop3", "back-file": files[0] }, { name: "/dev/loop4", "back-file": files[1] }] }) },
     });
-    const p = createStorageProvider({ docker, runner, stateDir, hostname: "h" });
+    const p = createStorageProvider({ engine, runner, stateDir, hostname: "h" });
     const lines = await p.cleanLeftovers();
     const acts = runner.calls.filter((c) => !c.startsWith("cat ") && c !== "losetup -J -l");
     expect(acts).toEqual([
@@ -248,7 +246,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
       [`umount ${mp}`]: { exitCode: 32, stderr: "target is busy" },
       [`umount -l ${mp}`]: { exitCode: 32, stderr: "no" },
     });
-    const p = createStorageProvider({ docker, runner, stateDir, hostname: "h" });
+    const p = createStorageProvider({ engine, runner, stateDir, hostname: "h" });
     await expect(p.cleanLeftovers()).rejects.toMatchObject({ code: "STORAGE_CLEAN_FAILED" });
     expect(runner.calls).not.toContain("losetup -d /dev/loop3"); // never below a mount still in place
     const left = JSON.parse(readFileSync(join(stateDir, "r1-s1.json"), "utf8")) as StorageStateRecord;
@@ -262,7 +260,7 @@ describe("damaged state files and clean --force", () => {
     dir = mkdtempSync(join(tmpdir(), "tb-storage-corrupt-"));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const docker = {} as unknown as Docker;
+  const engine = { location: () => ({ local: true }) } as unknown as StorageEngine;
   const runnerFor = (stdouts: Record<string, string>) => fakeRunner(Object.fromEntries(Object.entries(stdouts).map(([k, stdout]) => [k, { stdout }])));
 
   it.each([["not JSON", '{"version":1,"runId":"r1","ent'], ["empty", ""], ["not a record", '{"hello":1}']])(
@@ -272,7 +270,7 @@ describe("damaged state files and clean --force", () => {
       mkdirSync(stateDir);
       writeFileSync(join(stateDir, "r1-s1.json"), text);
       const runner = runnerFor({});
-      const p = createStorageProvider({ docker, runner, stateDir, hostname: "h", hostRoot: dir });
+      const p = createStorageProvider({ engine, runner, stateDir, hostname: "h", hostRoot: dir });
       const err = await p.cleanLeftovers().catch((e: unknown) => e);
       expect(err).toMatchObject({ code: "STORAGE_STATE_CORRUPT", message: expect.stringContaining(join(stateDir, "r1-s1.json")) });
       expect((err as { hint: string }).hint).toContain("twinbench clean --force");
@@ -314,7 +312,7 @@ describe("damaged state files and clean --force", () => {
         { name: "/dev/loop8", "back-file": "/home/u/disk.img" },
       ] }),
     });
-    const p = createStorageProvider({ docker, runner, stateDir, hostname: "h", hostRoot: dir });
+    const p = createStorageProvider({ engine, runner, stateDir, hostname: "h", hostRoot: dir });
     await expect(p.cleanLeftovers()).rejects.toMatchObject({ code: "STORAGE_STATE_CORRUPT" });
     const lines = await p.cleanLeftovers({ force: true });
     expect(lines[0]).toBe(`moved the damaged state file ${damaged} (invalid JSON: ${(() => { try { JSON.parse('{"version":1,"ru'); } catch (e) { return (e as Error).message; } })()}) aside to ${damaged}.corrupt`);
@@ -341,7 +339,7 @@ describe("damaged state files and clean --force", () => {
       "cat /proc/mounts": `/dev/loop0 ${MP} btrfs rw 0 0\n/dev/loop5 /var/lib/twinbench/mnt/r2/s1 btrfs rw 0 0\n`,
       "losetup -J -l": JSON.stringify({ loopdevices: [{ name: "/dev/loop0", "back-file": F0 }, { name: "/dev/loop5", "back-file": "/var/lib/twinbench/loop/twinbench-r2-s1-0.img" }] }),
     });
-    const p = createStorageProvider({ docker, runner, stateDir, hostname: "h", hostRoot: dir });
+    const p = createStorageProvider({ engine, runner, stateDir, hostname: "h", hostRoot: dir });
     await p.cleanLeftovers({ force: true, runId: "r1" });
     expect(readdirSync(stateDir).sort()).toEqual(["r1-s1.json.corrupt", "r2-s1.json"]);
     expect(runner.calls.filter((c) => /^(umount|losetup -d)/.test(c))).toEqual([`umount ${MP}`, "losetup -d /dev/loop0"]);

@@ -2,7 +2,6 @@ import React from "react";
 import { EventEmitter } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
-import type { CliContext } from "../../src/cli/context.ts";
 import { openSession, SessionApp, type SessionChoice } from "../../src/tui/session.tsx";
 import type { MountRunScreen, SessionDeps } from "../../src/tui/session-deps.ts";
 
@@ -151,8 +150,7 @@ describe("openSession", () => {
         return 130;
       },
     });
-    const ctx = {} as CliContext; // the fake deps need nothing from it
-    const code = openSession(ctx, deps, { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, color: false });
+    const code = openSession(deps, { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, color: false });
     await expect.poll(() => stdout.all()).toContain("twinbench · scenarios");
     stdin.write("r");
     await expect.poll(() => stdout.all()).toContain("last run: scenarios/quick.yaml exited with code 130");

@@ -7,7 +7,22 @@ import { PassThrough } from "node:stream";
 import { pack } from "tar-stream";
 import { TwinbenchError } from "../../core/errors.ts";
 import type { HostFacts } from "../../core/results.ts";
-import type { DataMount } from "../storage/types.ts";
+import { DockerImages, type ImagePort } from "./images.ts";
+
+/** A Docker mount, in the Engine API's HostConfig.Mounts shape. */
+export interface DataMount {
+  Type: "volume" | "bind" | "tmpfs";
+  Source?: string;
+  Target: string;
+  ReadOnly?: boolean;
+  VolumeOptions?: {
+    /** Do not copy the image's /var/lib/mysql into a new volume: every kind starts with an empty data dir. */
+    NoCopy?: boolean;
+    Labels?: Record<string, string>;
+    DriverConfig?: { Name: string; Options: Record<string, string> };
+  };
+  TmpfsOptions?: { SizeBytes?: number; Mode?: number };
+}
 
 export interface ContainerSpec {
   name: string;
@@ -46,17 +61,35 @@ export interface LabelledResources {
   volumes: Array<{ name: string; labels: Record<string, string> }>;
 }
 
+export interface VolumeInfo {
+  name: string;
+  /** Where the engine keeps the volume on its host (visible here only when the engine is local). */
+  mountpoint?: string;
+  labels: Record<string, string>;
+}
+
+/** Where the engine runs: on this machine (a local socket: its host paths are ours) or elsewhere. */
+export interface EngineLocation {
+  local: boolean;
+  /** The remote host, when not local. */
+  host?: string;
+}
+
 /** The container-engine port the run engine uses: containers, networks, volumes, exec, logs, labels. One implementation, {@link DockerEngine}; inject another for another backend. */
 export interface Engine {
   readonly hostId: string;
-  /** The raw dockerode client, for the image builder only. */
-  readonly docker: Docker;
+  /** Images: build, inspect, list, remove, save and load (src/adapters/docker/images.ts). */
+  readonly images: ImagePort;
+  /** Whether the engine's host is this machine. */
+  location(): EngineLocation;
   ping(): Promise<void>;
   facts(): Promise<HostFacts>;
   createNetwork(name: string, labels: Record<string, string>): Promise<string>;
   removeNetwork(id: string): Promise<void>;
   createVolume(name: string, labels: Record<string, string>, driverOpts?: Record<string, string>): Promise<string>;
   removeVolume(name: string): Promise<void>;
+  /** The volume, or undefined when the engine has none such. */
+  inspectVolume(name: string): Promise<VolumeInfo | undefined>;
   createContainer(spec: ContainerSpec): Promise<string>;
   putFile(id: string, path: string, content: string, mode?: number): Promise<void>;
   start(id: string): Promise<void>;
@@ -66,6 +99,11 @@ export interface Engine {
   pause(id: string): Promise<void>;
   unpause(id: string): Promise<void>;
   inspect(id: string): Promise<ContainerState>;
+  /** The full id of a container by name or id, or undefined when the engine has none such. */
+  containerId(nameOrId: string): Promise<string | undefined>;
+  /** Attach a container to a network (compose: twinbench joins each private network to probe its servers). */
+  connectNetwork(networkId: string, containerId: string): Promise<void>;
+  disconnectNetwork(networkId: string, containerId: string): Promise<void>;
   logs(id: string, tail?: number): Promise<string>;
   exec(id: string, cmd: string[], opts?: { user?: string }): Promise<{ exitCode: number; stdout: string; stderr: string }>;
   /** Create, attach, start and wait for a container; stream its output lines. Removes it afterwards. */
@@ -100,12 +138,19 @@ export function engineError(what: string, e: unknown, hint?: string): TwinbenchE
 
 /** The Engine on a Docker API (dockerode): `new DockerEngine("local")` is the local engine (DOCKER_HOST respected). */
 export class DockerEngine implements Engine {
-  readonly docker: Docker;
+  private readonly docker: Docker;
+  readonly images: ImagePort;
   constructor(
     readonly hostId: string = "local",
     opts?: Docker.DockerOptions,
   ) {
     this.docker = new Docker(opts);
+    this.images = new DockerImages(this.docker);
+  }
+
+  location(): EngineLocation {
+    const modem = this.docker.modem as unknown as { socketPath?: string; host?: string } | undefined;
+    return !!modem?.socketPath || !modem?.host ? { local: true } : { local: false, host: modem.host };
   }
 
   async ping(): Promise<void> {
@@ -157,6 +202,15 @@ export class DockerEngine implements Engine {
   }
   async removeVolume(name: string): Promise<void> {
     await tolerate(this.docker.getVolume(name).remove({ force: true }));
+  }
+  async inspectVolume(name: string): Promise<VolumeInfo | undefined> {
+    try {
+      const v = (await this.docker.getVolume(name).inspect()) as { Name?: string; Mountpoint?: string; Labels?: Record<string, string> | null };
+      return { name: v.Name ?? name, mountpoint: v.Mountpoint, labels: v.Labels ?? {} };
+    } catch (e) {
+      if (statusCode(e) === 404) return undefined;
+      throw e;
+    }
   }
 
   async createContainer(spec: ContainerSpec): Promise<string> {
@@ -222,6 +276,20 @@ export class DockerEngine implements Engine {
     const ips: Record<string, string> = {};
     for (const [name, n] of Object.entries(i.NetworkSettings.Networks ?? {})) if (n.IPAddress) ips[name] = n.IPAddress;
     return { running: i.State.Running, paused: i.State.Paused, exitCode: i.State.Running ? null : i.State.ExitCode, oomKilled: i.State.OOMKilled, ips };
+  }
+  async containerId(nameOrId: string): Promise<string | undefined> {
+    try {
+      return (await this.docker.getContainer(nameOrId).inspect()).Id;
+    } catch (e) {
+      if (statusCode(e) === 404) return undefined;
+      throw e;
+    }
+  }
+  async connectNetwork(networkId: string, containerId: string): Promise<void> {
+    await this.docker.getNetwork(networkId).connect({ Container: containerId });
+  }
+  async disconnectNetwork(networkId: string, containerId: string): Promise<void> {
+    await tolerate(this.docker.getNetwork(networkId).disconnect({ Container: containerId, Force: true }));
   }
   async logs(id: string, tail = 200): Promise<string> {
     try {

@@ -7,8 +7,8 @@ import { spawn } from "node:child_process";
 import { constants, openSync, closeSync } from "node:fs";
 import { access, readFile, statfs } from "node:fs/promises";
 import path from "node:path";
-import Docker from "dockerode";
-import { TwinbenchError } from "../../core/errors.ts";
+import { createEngineProbe, engineEndpoint, type EngineProbe } from "../docker/engine-probe.ts";
+import { TwinbenchError, type ErrorCode } from "../../core/errors.ts";
 import {
   DEFAULT_ENDPOINT,
   DOCKERD_LOG,
@@ -25,11 +25,6 @@ import {
   type ToolFacts,
 } from "../../core/doctor.ts";
 import { createRunner, formatCommand, type Runner } from "./runner.ts";
-
-/** Answers whether a Docker engine is there, and what it is. */
-export interface EngineProbe {
-  probe(): Promise<EngineFacts>;
-}
 
 /** The file-system reads doctor needs, injectable for tests. */
 export interface HostFs {
@@ -62,43 +57,8 @@ export interface DoctorDeps {
   log(line: string): void;
 }
 
-export function engineEndpoint(env: Record<string, string | undefined>): string {
-  return env.DOCKER_HOST && env.DOCKER_HOST.length > 0 ? env.DOCKER_HOST : DEFAULT_ENDPOINT;
-}
 
-/** dockerode-backed probe: /_ping, /version and /info, each under a short timeout. */
-export function createEngineProbe(env: Record<string, string | undefined> = process.env, timeoutMs = 5000): EngineProbe {
-  return {
-    async probe() {
-      const endpoint = engineEndpoint(env);
-      let docker: Docker;
-      try {
-        docker = new Docker({ timeout: timeoutMs });
-      } catch (e) {
-        return { answers: false, endpoint, error: (e as Error).message };
-      }
-      try {
-        await docker.ping();
-        const [version, info] = await Promise.all([docker.version(), docker.info()]);
-        const i = info as { Driver?: string; CgroupVersion?: string; CgroupDriver?: string; DockerRootDir?: string; Warnings?: string[] | null };
-        return {
-          answers: true,
-          endpoint,
-          serverVersion: version.Version,
-          apiVersion: version.ApiVersion,
-          storageDriver: i.Driver ?? "",
-          cgroupVersion: i.CgroupVersion ?? "",
-          cgroupDriver: i.CgroupDriver ?? "",
-          dockerRootDir: i.DockerRootDir ?? "/var/lib/docker",
-          warnings: i.Warnings ?? [],
-        };
-      } catch (e) {
-        const err = e as { code?: string; message?: string };
-        return { answers: false, endpoint, error: err.code ? `${err.code} ${err.message ?? ""}`.trim() : (err.message ?? String(e)) };
-      }
-    },
-  };
-}
+export { createEngineProbe, engineEndpoint, type EngineProbe };
 
 const SBIN = ["/usr/local/sbin", "/usr/sbin", "/sbin"];
 
@@ -391,7 +351,7 @@ async function executeAction(deps: DoctorDeps, a: FixAction, state: FixState): P
   }
 }
 
-async function checked(runner: Runner, cmd: string, args: string[], env: Record<string, string> | undefined, code: string, hint: string): Promise<void> {
+async function checked(runner: Runner, cmd: string, args: string[], env: Record<string, string> | undefined, code: ErrorCode, hint: string): Promise<void> {
   const r = await runner.run(cmd, args, env ? { env } : {});
   if (r.exitCode !== 0) {
     const tail = (r.stderr || r.stdout).trim().split("\n").slice(-8).filter((l) => l.length > 0);

@@ -4,7 +4,7 @@
  * with exitCode 127 and the reason in `stderr`. `runChecked` throws a TwinbenchError naming the command instead.
  */
 import { execa } from "execa";
-import { TwinbenchError } from "../../core/errors.ts";
+import { TwinbenchError, type ErrorCode } from "../../core/errors.ts";
 
 export interface RunOptions {
   /** Text written to the command's stdin. */
@@ -68,7 +68,7 @@ export async function runChecked(
   runner: Runner,
   cmd: string,
   args: string[],
-  opts: RunOptions & { code?: string; hint?: string } = {},
+  opts: RunOptions & { code?: ErrorCode; hint?: string } = {},
 ): Promise<RunResult> {
   const r = await runner.run(cmd, args, opts);
   if (r.exitCode !== 0) {

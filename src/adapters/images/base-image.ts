@@ -5,7 +5,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type Dockerode from "dockerode";
+import type { ImageDetails, ImagePort } from "../docker/images.ts";
 import { execa } from "execa";
 import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import { baseImageChanges, baseImageSpec, debootstrapArgs, type BaseImageSpec } from "../../core/images/base.ts";
@@ -39,34 +39,29 @@ export function statusCode(e: unknown): number | undefined {
   return typeof c === "number" ? c : undefined;
 }
 
-/** Image id for a reference, or undefined when the engine has no such image (404). */
-export async function inspectImageId(docker: Dockerode, ref: string): Promise<Dockerode.ImageInspectInfo | undefined> {
-  try {
-    return await docker.getImage(ref).inspect();
-  } catch (e) {
-    if (statusCode(e) === 404) return undefined;
-    throw e;
-  }
+/** The image for a reference, or undefined when the engine has no such image (404). */
+export function inspectImageId(images: ImagePort, ref: string): Promise<ImageDetails | undefined> {
+  return images.inspect(ref);
 }
 
 const inFlight = new Map<string, Promise<EnsuredBaseImage>>();
 
 /** Make sure the base image for a suite exists; builds it (~45 s) only when its tag is missing. */
-export function ensureBaseImage(docker: Dockerode, suite: string, mirrors: Mirrors, opts: BaseImageOptions = {}): Promise<EnsuredBaseImage> {
+export function ensureBaseImage(images: ImagePort, suite: string, mirrors: Mirrors, opts: BaseImageOptions = {}): Promise<EnsuredBaseImage> {
   const spec = baseImageSpec(suite, mirrors);
   const running = inFlight.get(spec.tag);
   if (running) return running;
   const p = (async () => {
-    const have = await inspectImageId(docker, spec.tag);
-    if (have) return { tag: spec.tag, id: have.Id, cacheHit: true };
-    const id = await buildBaseImage(docker, spec, opts);
+    const have = await inspectImageId(images, spec.tag);
+    if (have) return { tag: spec.tag, id: have.id, cacheHit: true };
+    const id = await buildBaseImage(images, spec, opts);
     return { tag: spec.tag, id, cacheHit: false };
   })().finally(() => inFlight.delete(spec.tag));
   inFlight.set(spec.tag, p);
   return p;
 }
 
-async function buildBaseImage(docker: Dockerode, spec: BaseImageSpec, opts: BaseImageOptions): Promise<string> {
+async function buildBaseImage(images: ImagePort, spec: BaseImageSpec, opts: BaseImageOptions): Promise<string> {
   const image = `base:${spec.suite}`;
   const progress = (step: string, line: string) => opts.onProgress?.({ image, step, line });
   const work = await mkdtemp(join(opts.workDir ?? tmpdir(), `twinbench-rootfs-${spec.suite}-`));
@@ -117,7 +112,7 @@ async function buildBaseImage(docker: Dockerode, spec: BaseImageSpec, opts: Base
     await rm(join(rootfs, "var/lib/apt/lists"), { recursive: true, force: true }).catch(() => {});
     progress("import", `importing the ${spec.suite} rootfs into Docker as ${spec.tag}`);
     if (opts.signal?.aborted) throw new CancelledError();
-    return await importRootfs(docker, spec, rootfs, (opts.now ?? (() => new Date()))().toISOString(), progress);
+    return await importRootfs(images, spec, rootfs, (opts.now ?? (() => new Date()))().toISOString(), progress);
   } finally {
     await rm(work, { recursive: true, force: true }).catch(() => {});
   }
@@ -125,7 +120,7 @@ async function buildBaseImage(docker: Dockerode, spec: BaseImageSpec, opts: Base
 
 /** Import a rootfs directory untagged, and tag it only once both tar and import succeeded. */
 async function importRootfs(
-  docker: Dockerode,
+  images: ImagePort,
   spec: BaseImageSpec,
   rootfs: string,
   buildTime: string,
@@ -135,7 +130,7 @@ async function importRootfs(
   let id: string | undefined;
   let error: string | undefined;
   try {
-    const res = (await docker.importImage(tar.stdout as unknown as string, { changes: baseImageChanges(spec, buildTime) } as object)) as NodeJS.ReadableStream;
+    const res = await images.importTar(tar.stdout, baseImageChanges(spec, buildTime));
     await readJsonStream(res, (ev) => {
       if (ev.error || ev.errorDetail) error = ev.errorDetail?.message ?? ev.error;
       else if (ev.status && /^sha256:[0-9a-f]{64}$/.test(ev.status.trim())) id = ev.status.trim();
@@ -143,7 +138,7 @@ async function importRootfs(
     });
     await tar;
   } catch (e) {
-    if (id) await docker.getImage(id).remove().catch(() => {});
+    if (id) await images.remove(id).catch(() => {}); // untagged: a later build replaces it, `images rm` finds it
     const stderr = (e as { stderr?: string }).stderr;
     throw new TwinbenchError(`importing the ${spec.suite} base image failed: ${(e as Error).message.split("\n")[0]}`, {
       code: /no space left/i.test(String(stderr ?? (e as Error).message)) ? "IMAGE_DISK_FULL" : "BASE_IMPORT_FAILED",
@@ -153,12 +148,12 @@ async function importRootfs(
     });
   }
   if (error || !id) {
-    if (id) await docker.getImage(id).remove().catch(() => {});
+    if (id) await images.remove(id).catch(() => {}); // untagged: a later build replaces it, `images rm` finds it
     throw new TwinbenchError(`importing the ${spec.suite} base image failed: ${error ?? "the engine returned no image id"}`, {
       code: /no space left/i.test(error ?? "") ? "IMAGE_DISK_FULL" : "BASE_IMPORT_FAILED",
       hint: "check free disk space under Docker's data root (docker system df); nothing was tagged",
     });
   }
-  await docker.getImage(id).tag({ repo: spec.repo, tag: spec.tagSuffix });
+  await images.tag(id, spec.repo, spec.tagSuffix);
   return id;
 }

@@ -4,7 +4,7 @@
  * its stream ended without an error event and produced an image id, so a failure never leaves a tagged image.
  */
 import { pack } from "tar-stream";
-import type Dockerode from "dockerode";
+import type { ImagePort } from "../docker/images.ts";
 import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import {
   imageLabels,
@@ -62,14 +62,14 @@ function contextTar(files: Record<string, string>): NodeJS.ReadableStream {
   return p as unknown as NodeJS.ReadableStream;
 }
 
-async function resolveMode(docker: Dockerode, lock: Lock, names: string[], choice: ModeChoice | undefined): Promise<ModeDecision> {
+async function resolveMode(images: ImagePort, lock: Lock, names: string[], choice: ModeChoice | undefined): Promise<ModeDecision> {
   if (choice && choice !== "auto") return { mode: choice, reason: `--mode ${choice}` };
-  return detectMode(docker, lock, names);
+  return detectMode(images, lock, names);
 }
 
 /** Render the context an image would be built from, ensuring the base image in debian mode. */
 async function prepare(
-  docker: Dockerode,
+  images: ImagePort,
   name: string,
   mode: BuildMode,
   opts: EnsureImageOptions,
@@ -78,16 +78,16 @@ async function prepare(
   const files = await readContextFiles(imagesDir(opts.lock), entry.family);
   const base =
     mode === "debian"
-      ? await ensureBaseImage(docker, entry.suites[0]!, opts.lock.mirrors, { onProgress: opts.onProgress, now: opts.now, signal: opts.signal })
+      ? await ensureBaseImage(images, entry.suites[0]!, opts.lock.mirrors, { onProgress: opts.onProgress, now: opts.now, signal: opts.signal })
       : undefined;
   const rendered = renderContext(name, entry, mode, files, { mirrors: opts.lock.mirrors, base });
   return { rendered, tag: `${imageRepo(name)}:${rendered.tagSuffix}` };
 }
 
 /** Make sure one pinned image exists; builds it only when its content-hash tag is missing. */
-export async function ensureImage(docker: Dockerode, name: string, opts: EnsureImageOptions): Promise<EnsuredImage> {
-  const decision = await resolveMode(docker, opts.lock, [name], opts.mode);
-  return ensureImageInMode(docker, name, decision.mode, opts);
+export async function ensureImage(images: ImagePort, name: string, opts: EnsureImageOptions): Promise<EnsuredImage> {
+  const decision = await resolveMode(images, opts.lock, [name], opts.mode);
+  return ensureImageInMode(images, name, decision.mode, opts);
 }
 
 /**
@@ -102,26 +102,26 @@ export async function ensureImage(docker: Dockerode, name: string, opts: EnsureI
  * @throws TwinbenchError `IMAGE_BUILD_FAILED`, `IMAGE_PACKAGE_NOT_FOUND`, `IMAGE_DIGEST_PLACEHOLDER`, …; CancelledError on `signal`.
  */
 export async function ensureImages(
-  docker: Dockerode,
+  images: ImagePort,
   names: readonly string[] | undefined,
   options: Omit<EnsureImageOptions, "lock"> & { lock?: Lock } = {},
 ): Promise<EnsuredImage[]> {
   const opts: EnsureImageOptions = { ...options, lock: options.lock ?? (await loadLock()) };
   const list = names && names.length > 0 ? [...names] : Object.keys(opts.lock.images);
   for (const n of list) lockEntry(opts.lock, n);
-  const decision = await resolveMode(docker, opts.lock, list, opts.mode);
+  const decision = await resolveMode(images, opts.lock, list, opts.mode);
   opts.onProgress?.({ image: list.join(","), step: "mode", line: `build mode: ${decision.mode} (${decision.reason})` });
   const out: EnsuredImage[] = [];
-  for (const n of list) out.push(await ensureImageInMode(docker, n, decision.mode, opts));
+  for (const n of list) out.push(await ensureImageInMode(images, n, decision.mode, opts));
   return out;
 }
 
-async function ensureImageInMode(docker: Dockerode, name: string, mode: BuildMode, opts: EnsureImageOptions): Promise<EnsuredImage> {
+async function ensureImageInMode(images: ImagePort, name: string, mode: BuildMode, opts: EnsureImageOptions): Promise<EnsuredImage> {
   if (opts.signal?.aborted) throw new CancelledError();
-  const { rendered, tag } = await prepare(docker, name, mode, opts);
+  const { rendered, tag } = await prepare(images, name, mode, opts);
   if (!opts.force) {
-    const have = await inspectImageId(docker, tag);
-    if (have) return { name, tag, id: have.Id, labels: have.Config?.Labels ?? {}, cacheHit: true, mode };
+    const have = await inspectImageId(images, tag);
+    if (have) return { name, tag, id: have.id, labels: have.labels, cacheHit: true, mode };
   }
   const entry = lockEntry(opts.lock, name);
   const labels = imageLabels(name, entry, mode, rendered, opts.lock.mirrors, {
@@ -129,17 +129,18 @@ async function ensureImageInMode(docker: Dockerode, name: string, mode: BuildMod
     session: opts.session,
     run: opts.run,
   });
-  const id = await buildContext(docker, name, rendered, labels, opts);
+  const id = await buildContext(images, name, rendered, labels, opts);
   const [repo, suffix] = [imageRepo(name), rendered.tagSuffix];
   if (opts.signal?.aborted) throw new CancelledError();
-  await docker.getImage(id).tag({ repo, tag: suffix });
-  const info = await docker.getImage(tag).inspect();
-  return { name, tag, id: info.Id, labels: info.Config?.Labels ?? {}, cacheHit: false, mode };
+  await images.tag(id, repo, suffix);
+  const info = await images.inspect(tag);
+  if (!info) throw new TwinbenchError(`image "${name}": ${tag} is missing right after tagging it`, { code: "IMAGE_BUILD_FAILED", hint: "check the engine (twinbench doctor) and build again" });
+  return { name, tag, id: info.id, labels: info.labels, cacheHit: false, mode };
 }
 
 /** Run one build; resolves to the built image id, or throws the classified failure. Never tags. */
 async function buildContext(
-  docker: Dockerode,
+  images: ImagePort,
   name: string,
   rendered: RenderedContext,
   labels: Record<string, string>,
@@ -152,14 +153,7 @@ async function buildContext(
   };
   let stream: NodeJS.ReadableStream;
   try {
-    stream = await docker.buildImage(contextTar(rendered.files), {
-      labels,
-      rm: true,
-      forcerm: true,
-      // The version=1 (classic) builder: streams step output as JSON events.
-      version: "1",
-      ...(opts.signal ? { abortSignal: opts.signal } : {}),
-    } as Dockerode.ImageBuildOptions);
+    stream = await images.build(contextTar(rendered.files), { labels, signal: opts.signal });
   } catch (e) {
     if (opts.signal?.aborted) throw new CancelledError();
     const msg = (e as { json?: { message?: string } }).json?.message ?? (e as Error).message;
@@ -187,14 +181,14 @@ async function buildContext(
  * The tags the lock's images would have right now, in either mode, without building anything (a debian-mode tag
  * needs its base image present). Used to find stale images: twinbench-built tags not in this set.
  */
-export async function currentImageTags(docker: Dockerode, lock: Lock): Promise<Set<string>> {
+export async function currentImageTags(images: ImagePort, lock: Lock): Promise<Set<string>> {
   const tags = new Set<string>();
   for (const [name, entry] of Object.entries(lock.images)) {
     const files = await readContextFiles(imagesDir(lock), entry.family);
     const spec = baseImageSpec(entry.suites[0]!, lock.mirrors);
-    const base = await inspectImageId(docker, spec.tag);
+    const base = await inspectImageId(images, spec.tag);
     if (base) {
-      tags.add(`${imageRepo(name)}:${renderContext(name, entry, "debian", files, { mirrors: lock.mirrors, base: { tag: spec.tag, id: base.Id } }).tagSuffix}`);
+      tags.add(`${imageRepo(name)}:${renderContext(name, entry, "debian", files, { mirrors: lock.mirrors, base: { tag: spec.tag, id: base.id } }).tagSuffix}`);
       tags.add(spec.tag);
     }
     if (entry.official.digest !== DIGEST_PLACEHOLDER) {

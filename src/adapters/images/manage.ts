@@ -1,5 +1,5 @@
 /** Listing and removing the images twinbench built (everything labelled twinbench.image). */
-import type Dockerode from "dockerode";
+import type { ImagePort } from "../docker/images.ts";
 import { TwinbenchError } from "../../core/errors.ts";
 import { BASE_REPO } from "../../core/images/base.ts";
 import { imageRepo, LABEL } from "../../core/images/context.ts";
@@ -21,19 +21,19 @@ export interface ListedImage {
  * The images twinbench built: labelled twinbench.image=NAME *and* tagged twinbench/NAME:* (twinbench/base:* for
  * base images). The tag check matters: an image built FROM a twinbench image inherits its labels.
  */
-export async function listImages(docker: Dockerode): Promise<ListedImage[]> {
-  const infos = await docker.listImages({ filters: { label: [LABEL.image] } });
+export async function listImages(images: ImagePort): Promise<ListedImage[]> {
+  const infos = await images.list(LABEL.image);
   return infos
     .map((i) => {
-      const name = i.Labels?.[LABEL.image] ?? "?";
+      const name = i.labels[LABEL.image] ?? "?";
       const repo = name === "base" ? BASE_REPO : imageRepo(name);
       return {
         name,
-        tags: (i.RepoTags ?? []).filter((t) => t.startsWith(`${repo}:`)),
-        id: i.Id,
-        labels: i.Labels ?? {},
-        created: i.Created,
-        size: i.Size,
+        tags: i.repoTags.filter((t) => t.startsWith(`${repo}:`)),
+        id: i.id,
+        labels: i.labels,
+        created: i.created,
+        size: i.size,
       };
     })
     .filter((i) => i.tags.length > 0)
@@ -46,11 +46,11 @@ export async function listImages(docker: Dockerode): Promise<ListedImage[]> {
  * container are an error naming the image; nothing is forced.
  */
 export async function removeImages(
-  docker: Dockerode,
+  images: ImagePort,
   names?: readonly string[],
   opts: { keep?: ReadonlySet<string> } = {},
 ): Promise<ListedImage[]> {
-  const all = await listImages(docker);
+  const all = await listImages(images);
   const keep = opts.keep ?? new Set<string>();
   const chosen = (names && names.length > 0 ? all.filter((i) => names.includes(i.name)) : all)
     .map((i) => ({ ...i, tags: i.tags.filter((t) => !keep.has(t)) }))
@@ -60,7 +60,7 @@ export async function removeImages(
   const removed: ListedImage[] = [];
   for (const img of chosen) {
     try {
-      for (const ref of img.tags) await docker.getImage(ref).remove();
+      for (const ref of img.tags) await images.remove(ref);
       removed.push(img);
     } catch (e) {
       if (statusCode(e) === 404) continue;

@@ -2,7 +2,8 @@
  * Choosing the build mode: `auto` means official when a registry answers through the engine, else debian.
  * The probe must fail fast on hosts without a registry (like this project's CI).
  */
-import type Dockerode from "dockerode";
+import { DeadlineError, withDeadline } from "../../core/deadline.ts";
+import type { ImagePort } from "../docker/images.ts";
 import { InputError } from "../../core/errors.ts";
 import type { BuildMode, ModeChoice } from "../../core/images/context.ts";
 import { DIGEST_PLACEHOLDER, type Lock } from "../../core/images/lock.ts";
@@ -18,21 +19,13 @@ export function parseModeChoice(v: string): ModeChoice {
   throw new InputError(`invalid build mode "${v}"`, { code: "IMAGE_MODE_INVALID", hint: "use --mode auto, debian or official" });
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
-  let timer: NodeJS.Timeout | undefined;
-  const t = new Promise<"timeout">((res) => {
-    timer = setTimeout(() => res("timeout"), ms);
-  });
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
-}
-
 /**
  * Decide the mode for the given lock entries. Official needs real digests for all of them, and either the pinned
  * image already present in the engine or a registry answering a manifest query (GET /distribution/<ref>/json, which
  * downloads no layers) within `timeoutMs`.
  */
 export async function detectMode(
-  docker: Dockerode,
+  images: ImagePort,
   lock: Lock,
   names: readonly string[],
   opts: { timeoutMs?: number } = {},
@@ -45,15 +38,15 @@ export async function detectMode(
   const refs = entries.map((e) => `${e.official.ref}@${e.official.digest}`);
   let allLocal = true;
   for (const ref of refs) {
-    if (!(await inspectImageId(docker, ref).catch(() => undefined))) allLocal = false;
+    if (!(await inspectImageId(images, ref).catch(() => undefined))) allLocal = false;
   }
   if (allLocal) return { mode: "official", reason: "the pinned official images are present in the engine" };
   const probe = refs[0]!;
   try {
-    const r = await withTimeout(docker.getImage(probe).distribution({}), opts.timeoutMs ?? 5000);
-    if (r === "timeout") return { mode: "debian", reason: `no registry answered for ${probe} within ${opts.timeoutMs ?? 5000} ms` };
+    await withDeadline(images.distribution(probe), opts.timeoutMs ?? 5000, () => new DeadlineError(opts.timeoutMs ?? 5000));
     return { mode: "official", reason: `the registry answered for ${probe}` };
   } catch (e) {
+    if (e instanceof DeadlineError) return { mode: "debian", reason: `no registry answered for ${probe} within ${e.ms} ms` };
     return { mode: "debian", reason: `no registry reachable for ${probe}: ${(e as Error).message.split("\n")[0]}` };
   }
 }

@@ -4,10 +4,8 @@
  * a temporary file. The load answer is a JSON stream whose failures show only as `error`/`errorDetail` events, so
  * every event is checked.
  */
-import type Dockerode from "dockerode";
 import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import type { Engine } from "../docker/engine.ts";
-import { statusCode } from "./base-image.ts";
 import { readJsonStream } from "./stream.ts";
 
 export interface InspectedImage {
@@ -34,14 +32,8 @@ export interface SendResult {
   seconds: number;
 }
 
-export async function inspectImage(docker: Dockerode, ref: string): Promise<InspectedImage | undefined> {
-  try {
-    const i = await docker.getImage(ref).inspect();
-    return { id: i.Id, labels: i.Config?.Labels ?? {}, sizeBytes: i.Size };
-  } catch (e) {
-    if (statusCode(e) === 404) return undefined;
-    throw e;
-  }
+export function inspectImage(engine: Engine, ref: string): Promise<InspectedImage | undefined> {
+  return engine.images.inspect(ref);
 }
 
 /** Stream `ref` from one engine into another. Resolves after the target reported the image loaded. */
@@ -56,7 +48,7 @@ export async function sendImage(from: Engine, to: Engine, ref: string, opts: Sen
   if (opts.signal?.aborted) throw new CancelledError();
   let source: NodeJS.ReadableStream;
   try {
-    source = await from.docker.getImage(ref).get();
+    source = await from.images.save(ref);
   } catch (e) {
     throw fail("the source engine did not export it", e, `check that ${ref} exists on host "${from.hostId}" (twinbench images list)`);
   }
@@ -74,7 +66,7 @@ export async function sendImage(from: Engine, to: Engine, ref: string, opts: Sen
   try {
     let answer: NodeJS.ReadableStream;
     try {
-      answer = (await to.docker.loadImage(source, { quiet: true })) as unknown as NodeJS.ReadableStream;
+      answer = await to.images.load(source);
     } catch (e) {
       if (opts.signal?.aborted) throw new CancelledError();
       throw fail("the target engine refused the load", e, `check the target engine's free space and logs (host "${to.hostId}")`);
@@ -91,13 +83,13 @@ export async function sendImage(from: Engine, to: Engine, ref: string, opts: Sen
   } finally {
     opts.signal?.removeEventListener("abort", onAbort);
   }
-  const there = await inspectImage(to.docker, ref);
+  const there = await inspectImage(to, ref);
   if (!there) throw fail("after the load", new Error(`the image is not present on the target`), `retry; check the target engine's logs (host "${to.hostId}")`);
   return { bytes, seconds: (Date.now() - t0) / 1000 };
 }
 
 /** The real ImageOps (dockerode through each engine's client). */
 export const dockerImageOps: ImageOps = {
-  inspect: (engine, ref) => inspectImage(engine.docker, ref),
+  inspect: (engine, ref) => inspectImage(engine, ref),
   send: sendImage,
 };

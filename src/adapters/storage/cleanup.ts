@@ -2,7 +2,6 @@
  * Carries out the undo plan of a state record (core/storage/state.ts planCleanup): observe the host, plan, run each
  * step, keep in the state only the entries whose steps failed.
  */
-import type Docker from "dockerode";
 import { readdir, rm, rmdir, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { DEFAULT_LOOP_DIR, MOUNT_ROOT } from "../../core/storage/plan.ts";
@@ -10,9 +9,10 @@ import type { Runner } from "../host/runner.ts";
 import { formatCommand } from "../host/runner.ts";
 import { planCleanup, planForcedSweep, type CleanupOp, type Observed, type StorageStateRecord } from "../../core/storage/state.ts";
 import { readLoops, readMd, readMounts } from "./host.ts";
+import type { StorageEngine } from "./types.ts";
 
 export interface CleanupDeps {
-  docker: Docker;
+  engine: Pick<StorageEngine, "inspectVolume" | "removeVolume">;
   runner: Runner;
 }
 
@@ -33,12 +33,8 @@ export async function observe(deps: CleanupDeps, rec: StorageStateRecord): Promi
   if (vols.length > 0) {
     obs.volumes = {};
     for (const v of vols) {
-      try {
-        const info = await deps.docker.getVolume(v.name).inspect();
-        obs.volumes[v.name] = (info.Labels as Record<string, string> | null) ?? {};
-      } catch (e) {
-        if ((e as { statusCode?: number }).statusCode !== 404) throw e;
-      }
+      const info = await deps.engine.inspectVolume(v.name);
+      if (info) obs.volumes[v.name] = info.labels;
     }
   }
   return obs;
@@ -157,7 +153,7 @@ async function execute(deps: CleanupDeps, a: CleanupOp): Promise<void> {
       return;
     case "volume-rm":
       try {
-        await deps.docker.getVolume(a.name).remove();
+        await deps.engine.removeVolume(a.name);
       } catch (e) {
         const status = (e as { statusCode?: number }).statusCode;
         if (status === 404) return;

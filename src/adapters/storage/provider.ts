@@ -6,7 +6,6 @@
  * some container uses it and unmounts it (losing its content) when the last one stops: verified on Docker 20.10.24,
  * hence `needsHolder: true`.
  */
-import type Docker from "dockerode";
 import { access, chmod, chown, constants, mkdir, open, stat, statfs } from "node:fs/promises";
 import { readFileSync, realpathSync } from "node:fs";
 import { hostname as osHostname } from "node:os";
@@ -36,10 +35,12 @@ import { runChecked, type Runner } from "../host/runner.ts";
 import { sweepUnrecorded, undoRecord } from "./cleanup.ts";
 import { blockSize, findmnt, inspectDevice, readMd, readMounts, readSwaps } from "./host.ts";
 import { readGlobalRecords, readRunStateFile, setAsideDamagedStateFiles, StateWriter } from "./state-file.ts";
-import type { DataMount, ProvisionedStorage, StorageProvider, StorageRequest } from "./types.ts";
+import type { DataMount, ProvisionedStorage, StorageEngine, StorageProvider, StorageRequest } from "./types.ts";
+import { unreachableReason } from "../docker/guard.ts";
+import { randomBytes } from "node:crypto";
 
 export interface StorageProviderDeps {
-  docker: Docker;
+  engine: StorageEngine;
   runner: Runner;
   /** Global state dir (default /var/lib/twinbench/state). */
   stateDir?: string;
@@ -58,12 +59,11 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
   const hostname = deps.hostname ?? osHostname();
   /** A host path as this process sees it. */
   const hp = (p: string) => (hostRoot === "" ? p : join(hostRoot, p));
-  const { docker, runner } = deps;
+  const { engine, runner } = deps;
 
   /** The engine listens on a local socket, so its host paths are this host's (seen under hostRoot). */
   function engineIsLocal(): boolean {
-    const modem = docker.modem as unknown as { socketPath?: string; host?: string } | undefined;
-    return !!modem?.socketPath || !modem?.host;
+    return engine.location().local;
   }
 
   async function hasMd(): Promise<boolean> {
@@ -89,7 +89,7 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
     const out: Array<{ what: string; pkg?: string }> = [];
     if (plan.kind === "bind" || plan.kind === "raid0") {
       if (!engineIsLocal()) {
-        const host = (docker.modem as unknown as { host?: string }).host;
+        const host = engine.location().host;
         out.push({ what: `storage kind ${plan.kind} needs this host to be the engine's host, but the engine is remote (${host})` });
       }
       if (process.getuid?.() !== 0) {
@@ -111,9 +111,9 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
     }
     if (plan.kind === "tmpfs" || plan.kind === "volume") {
       try {
-        await docker.ping();
+        await engine.ping();
       } catch (e) {
-        out.push({ what: `the container engine does not answer (${e instanceof Error ? e.message : String(e)})` });
+        out.push({ what: `the container engine does not answer (${unreachableReason(e)})` });
       }
     }
     return out;
@@ -144,7 +144,7 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
     let disposing: Promise<void> | undefined;
     const dispose = (): Promise<void> => {
       disposing ??= (async () => {
-        const out = await undoRecord({ docker, runner }, rec);
+        const out = await undoRecord({ engine, runner }, rec);
         await writer.setEntries(remainingEntries(rec, out.failedEntries));
         if (out.failures.length > 0) {
           disposing = undefined; // a later call retries what is left
@@ -203,12 +203,7 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
   // ---- tmpfs and volume ------------------------------------------------------------------------------------------
 
   async function ensureNewVolume(name: string): Promise<void> {
-    try {
-      await docker.getVolume(name).inspect();
-    } catch (e) {
-      if ((e as { statusCode?: number }).statusCode === 404) return;
-      throw e;
-    }
+    if (!(await engine.inspectVolume(name))) return;
     throw new TwinbenchError(`volume ${name} already exists`, {
       code: "STORAGE_VOLUME_EXISTS",
       hint: "it is left from an earlier run with the same id: `twinbench clean` removes it, or choose another run id",
@@ -216,16 +211,16 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
   }
 
   async function provisionTmpfs(plan: TmpfsPlan, req: StorageRequest, labels: Record<string, string>, writer: StateWriter, warnings: string[]) {
-    const info = (await docker.info().catch(() => undefined)) as { MemTotal?: number } | undefined;
+    const hostMemoryBytes = await engine.facts().then((f) => f.memoryBytes, () => undefined); // unknown: no host-memory warning
     warnings.push(...tmpfsMemoryWarnings({
       tmpfsBytes: plan.sizeBytes,
       bufferPoolBytes: req.bufferPoolBytes,
       memoryLimitBytes: req.memoryBytes,
-      hostMemoryBytes: info?.MemTotal,
+      hostMemoryBytes,
     }));
     await ensureNewVolume(plan.volumeName);
     await writer.add({ type: "volume", name: plan.volumeName, keep: false });
-    await docker.createVolume({ Name: plan.volumeName, Driver: "local", DriverOpts: plan.driverOptions, Labels: labels });
+    await engine.createVolume(plan.volumeName, labels, plan.driverOptions);
     const facts: StorageFacts = {
       kind: "tmpfs",
       fsType: "tmpfs",
@@ -251,7 +246,7 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
   async function provisionVolume(plan: VolumePlan, req: StorageRequest, labels: Record<string, string>, writer: StateWriter) {
     await ensureNewVolume(plan.volumeName);
     await writer.add({ type: "volume", name: plan.volumeName, keep: plan.keep });
-    await docker.createVolume({ Name: plan.volumeName, Driver: "local", Labels: labels });
+    await engine.createVolume(plan.volumeName, labels);
     const m = await measureVolume(plan.volumeName, req, labels, true);
     const facts: StorageFacts = {
       kind: "volume",
@@ -282,8 +277,7 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
    */
   async function measureVolume(name: string, req: StorageRequest, labels: Record<string, string>, chownRoot: boolean, expectFs?: string) {
     type M = { fsType?: string; mountOptions?: string; sizeBytes?: number; availBytes?: number; mountpoint?: string; by: string };
-    const info = (await docker.getVolume(name).inspect()) as { Mountpoint?: string };
-    const mountpoint = info.Mountpoint;
+    const mountpoint = (await engine.inspectVolume(name))?.mountpoint;
     if (req.probeImage) {
       const out = await probeVolume(name, req.probeImage, labels, chownRoot ? { uid: req.uid, gid: req.gid } : undefined);
       const df = parseDfLine(out);
@@ -311,32 +305,27 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
 
   async function probeVolume(name: string, image: string, labels: Record<string, string>, owner?: { uid: number; gid: number }): Promise<string> {
     const script = 'if [ "$3" = 1 ]; then chown "$1:$2" "$4" && chmod 0750 "$4" || exit 3; fi; df -P -B1 "$4"; grep " $4 " /proc/mounts; exit 0';
-    const c = await docker.createContainer({
-      Image: image,
-      User: "0:0",
-      Entrypoint: ["sh", "-c", script, "sh", String(owner?.uid ?? 0), String(owner?.gid ?? 0), owner ? "1" : "0", PROBE_TARGET],
-      Labels: { ...labels, [LABEL.role]: "storage-probe" },
-      Tty: true,
-      HostConfig: {
-        NetworkMode: "none",
-        Mounts: [{ Type: "volume", Source: name, Target: PROBE_TARGET, VolumeOptions: { NoCopy: true } }] as Docker.MountSettings[],
+    const r = await engine.run(
+      {
+        name: `${name}-probe-${randomBytes(3).toString("hex")}`,
+        image,
+        user: "0:0",
+        entrypoint: ["sh", "-c", script, "sh", String(owner?.uid ?? 0), String(owner?.gid ?? 0), owner ? "1" : "0", PROBE_TARGET],
+        labels: { ...labels, [LABEL.role]: "storage-probe" },
+        networkMode: "none",
+        mounts: [{ Type: "volume", Source: name, Target: PROBE_TARGET, VolumeOptions: { NoCopy: true } }],
       },
-    });
-    try {
-      await c.start();
-      const res = (await c.wait()) as { StatusCode: number };
-      const logs = String(await c.logs({ stdout: true, stderr: true })).replace(/\r/g, "");
-      if (res.StatusCode !== 0) {
-        throw new TwinbenchError(`the probe container for volume ${name} exited with ${res.StatusCode}`, {
-          code: "STORAGE_PROBE_FAILED",
-          hint: `the image ${image} needs sh, df, grep and chown`,
-          details: logs.trim().split("\n").slice(-5),
-        });
-      }
-      return logs;
-    } finally {
-      await c.remove({ force: true }).catch(() => undefined);
+      { timeoutMs: 120_000 },
+    );
+    const logs = r.output.replace(/\r/g, "");
+    if (r.exitCode !== 0) {
+      throw new TwinbenchError(`the probe container for volume ${name} exited with ${r.exitCode}${r.timedOut ? " (stopped after 120 s)" : ""}`, {
+        code: "STORAGE_PROBE_FAILED",
+        hint: `the image ${image} needs sh, df, grep and chown`,
+        details: logs.trim().split("\n").slice(-5),
+      });
     }
+    return logs;
   }
 
   // ---- bind ------------------------------------------------------------------------------------------------------
@@ -561,7 +550,7 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
         lines.push(`${who}: skipped, written on host ${rec.owner.hostname} (use --force if that twinbench is gone)`);
         continue;
       }
-      const out = await undoRecord({ docker, runner }, rec);
+      const out = await undoRecord({ engine, runner }, rec);
       lines.push(...out.lines.map((l) => `${who}: ${l}`));
       failures.push(...out.failures.map((l) => `${who}: ${l}`));
       const writer = new StateWriter(rec, opts.runDir ?? rec.runDir, stateDir);
@@ -571,7 +560,7 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
       // Live runs' mounts and loops stay: `live` holds them unless only a run folder's file was read.
       const others = opts.runDir && opts.runId === undefined ? (await readGlobalRecords(stateDir)).map((g) => g.rec) : [];
       const keep = [...live, ...others.filter((r) => ownerStatus(r, hostname, startTimeOf) === "alive")];
-      const swept = await sweepUnrecorded({ docker, runner }, { runId: opts.runId, keep, hostPath: hp });
+      const swept = await sweepUnrecorded({ engine, runner }, { runId: opts.runId, keep, hostPath: hp });
       lines.push(...swept.lines);
       failures.push(...swept.failures);
     }

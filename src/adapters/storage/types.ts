@@ -4,6 +4,10 @@
  */
 import type { Storage } from "../../core/scenario/schema.ts";
 import type { StorageFacts } from "../../core/results.ts";
+import type { DataMount, Engine } from "../docker/engine.ts";
+
+/** What storage needs from the engine port: volumes, a short probe container, where the engine runs. */
+export type StorageEngine = Pick<Engine, "ping" | "location" | "facts" | "createVolume" | "inspectVolume" | "removeVolume" | "run">;
 
 export interface StorageRequest {
   spec: Storage;
@@ -28,20 +32,7 @@ export interface StorageRequest {
   probeImage?: string;
 }
 
-/** A Docker mount, in the Engine API's HostConfig.Mounts shape. */
-export interface DataMount {
-  Type: "volume" | "bind" | "tmpfs";
-  Source?: string;
-  Target: string;
-  ReadOnly?: boolean;
-  VolumeOptions?: {
-    /** Do not copy the image's /var/lib/mysql into a new volume: every kind starts with an empty data dir. */
-    NoCopy?: boolean;
-    Labels?: Record<string, string>;
-    DriverConfig?: { Name: string; Options: Record<string, string> };
-  };
-  TmpfsOptions?: { SizeBytes?: number; Mode?: number };
-}
+export type { DataMount };
 
 export interface ProvisionedStorage {
   mount: DataMount;

@@ -10,7 +10,9 @@ import { InputError } from "../../core/errors.ts";
 import { renderConfig } from "../../core/config/render.ts";
 import { diffVariables } from "../../core/config/mustmatch.ts";
 import { lockEntry } from "../../core/images/lock.ts";
-import type { RunManifest, TranslationEntry, MustMatchRow } from "../../core/results.ts";
+import type { RunManifest } from "../../core/results.ts";
+import { formatMustMatch, formatTranslation } from "../../core/config/lines.ts";
+import { configRenderLines } from "../../app/views.ts";
 import { loadLock } from "../../adapters/images/index.ts";
 import { readNeutralConfig } from "../../adapters/scenario-file.ts";
 import { runScenario } from "../../app/run.ts";
@@ -20,23 +22,7 @@ import { loadDeps, loadScenarioForRun } from "./shared.ts";
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
-export function formatTranslation(entries: TranslationEntry[]): string[] {
-  const w = Math.max(10, ...entries.map((e) => e.option.length));
-  return entries.map((e) => `  ${e.option.padEnd(w)}  ${e.fate.padEnd(9)}  ${e.rendered.join(", ") || "-"}${e.reason ? `  (${e.reason})` : ""}`);
-}
-
-export function formatMustMatch(rows: MustMatchRow[], ids: string[]): string[] {
-  const w = Math.max(12, ...rows.map((r) => r.variable.length));
-  const cw = ids.map((id) => Math.max(id.length, ...rows.map((r) => String(r.values[id] ?? "-").length)));
-  const head = `  ${"variable".padEnd(w)}  ${ids.map((id, i) => id.padEnd(cw[i]!)).join("  ")}  verdict`;
-  return [
-    head,
-    ...rows.map(
-      (r) =>
-        `  ${r.variable.padEnd(w)}  ${ids.map((id, i) => String(r.values[id] ?? "-").padEnd(cw[i]!)).join("  ")}  ${r.equal ? "same" : r.deliberate ? "DIFFERENT (asked for)" : "DIFFERENT"}${r.note ? `  ${r.note}` : ""}`,
-    ),
-  ];
-}
+export { formatTranslation, formatMustMatch };
 
 export function registerConfigCommands(program: Command, ctx: CliContext): void {
   const config = program.command("config").description("render and verify the per-server configs");
@@ -47,23 +33,7 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
     .option("--server <id>", "only this server")
     .option("--set <path=value>", "override a scenario value (repeatable)", collect, [])
     .action(async (file: string, o: { server?: string; set: string[] }) => {
-      const { scenario } = await loadScenarioForRun(ctx, file, o.set);
-      const lock = await loadLock();
-      const neutral = await readNeutralConfig(scenario);
-      const servers = scenario.servers.filter((s) => !o.server || s.id === o.server);
-      if (servers.length === 0) throw new InputError(`no server "${o.server}" in ${file}`, { code: "NO_SUCH_SERVER", hint: `servers: ${scenario.servers.map((s) => s.id).join(", ")}` });
-      for (const s of servers) {
-        const entry = lockEntry(lock, s.image);
-        if (entry.family === "sysbench") continue;
-        const r = renderConfig({ neutral, family: entry.family, version: entry.version, storageKind: (s.storage ?? scenario.storage).kind, scenario, serverId: s.id });
-        ctx.out(`# ===== ${s.id} (${s.image}, ${entry.family} ${entry.version}) =====`);
-        ctx.out(r.cnf.trimEnd());
-        ctx.out("");
-        ctx.out(`# translation report for ${s.id}:`);
-        for (const l of formatTranslation(r.translation)) ctx.out(l);
-        for (const a of r.asymmetries) ctx.out(`  ASYMMETRY: ${a}`);
-        ctx.out("");
-      }
+      for (const l of await configRenderLines(file, { sets: o.set, server: o.server })) ctx.out(l);
     });
   config
     .command("diff")

@@ -1,16 +1,15 @@
 /** `twinbench images build|list|rm`: the pinned images from images/lock.yaml. */
 import type { Command } from "commander";
-import type Dockerode from "dockerode";
+import { formatBytes } from "../../core/units.ts";
+import type { ImagePort } from "../../adapters/docker/images.ts";
 import { currentImageTags, ensureImages, listImages, loadLock, parseModeChoice, removeImages, type ImageProgress } from "../../adapters/images/index.ts";
 
 export interface ImagesCommandContext {
-  docker: () => Dockerode;
+  images: () => ImagePort;
   out: (line: string) => void;
 }
 
-function formatSize(bytes: number): string {
-  return bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB` : `${Math.round(bytes / 2 ** 20)} MiB`;
-}
+const formatSize = (bytes: number) => formatBytes(bytes, "coarse");
 
 /** One line per build step, and the step's output lines indented (plain, for logs and non-TTY use). */
 function progressPrinter(out: (line: string) => void): (ev: ImageProgress) => void {
@@ -42,7 +41,7 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
     .action(async (names: string[], o: { mode: string; lock?: string; force?: boolean; quiet?: boolean }) => {
       const mode = parseModeChoice(o.mode);
       const lock = await loadLock(o.lock);
-      const built = await ensureImages(ctx.docker(), names, {
+      const built = await ensureImages(ctx.images(), names, {
         lock,
         mode,
         force: o.force,
@@ -58,7 +57,7 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
     .description("list the images twinbench built (labelled twinbench.image)")
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
-      const list = await listImages(ctx.docker());
+      const list = await listImages(ctx.images());
       if (o.json) {
         ctx.out(JSON.stringify(list, null, 2));
         return;
@@ -84,9 +83,9 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
     .option("--stale", "remove only images the current lock and contexts no longer produce")
     .option("--lock <file>", "the image lock file, for --stale (default: images/lock.yaml of this checkout)")
     .action(async (names: string[], o: { stale?: boolean; lock?: string }) => {
-      const docker = ctx.docker();
-      const keep = o.stale ? await currentImageTags(docker, await loadLock(o.lock)) : undefined;
-      const removed = await removeImages(docker, names, { keep });
+      const images = ctx.images();
+      const keep = o.stale ? await currentImageTags(images, await loadLock(o.lock)) : undefined;
+      const removed = await removeImages(images, names, { keep });
       if (removed.length === 0) ctx.out("no matching twinbench images");
       for (const r of removed) ctx.out(`removed ${r.tags.join(", ") || r.id}`);
     });

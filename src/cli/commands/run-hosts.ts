@@ -21,7 +21,8 @@ import { renderText } from "../../core/report/text.ts";
 import { plainLine } from "../plain.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
-import { selfContainerId, type RunCliOptions } from "./run.ts";
+import { selfContainerId } from "../../adapters/docker/self.ts";
+import type { RunCliOptions } from "./run-options.ts";
 
 export interface HostsCliOptions {
   host?: string[];

@@ -2,43 +2,26 @@
  * `twinbench run` and `twinbench clean`: wire adapters into the app, choose a front end, own the signals.
  */
 import type { Command } from "commander";
-import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { existsSync } from "node:fs";
 import { InputError } from "../../core/errors.ts";
 import type { RunEvent } from "../../core/events.ts";
-import type { Scenario } from "../../core/scenario/schema.ts";
-import type { RunManifest } from "../../core/results.ts";
-import { readNeutralConfig } from "../../adapters/scenario-file.ts";
+import { runScenario, newRunId, RunControl, type RunSummary } from "../../app/run.ts";
+import { prepareLab, resolveRunInput } from "../../app/start.ts";
 import { assertRunnable } from "../../core/plan/plan.ts";
-import { runScenario, newRunId, RunControl, type RunDeps, type RunSummary } from "../../app/run.ts";
 import { cleanResources } from "../../app/clean.ts";
-import type { Engine } from "../../adapters/docker/engine.ts";
+import { selfContainerId } from "../../adapters/docker/self.ts";
+import { parseModeChoice } from "../../adapters/images/index.ts";
 import { plainLine } from "../plain.ts";
 import { readResultsFolder } from "../../adapters/report-files.ts";
 import { buildRunReport } from "../../core/report/model.ts";
 import { renderText } from "../../core/report/text.ts";
 import type { CliContext } from "../context.ts";
-import { loadDeps, loadScenarioForRun } from "./shared.ts";
+import { loadDeps } from "./shared.ts";
+import type { RunCliOptions } from "./run-options.ts";
 import { cleanHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
 import { hostsOverride } from "../../core/hosts/url.ts";
 
-export interface RunCliOptions {
-  out?: string;
-  resume?: string;
-  set: string[];
-  tui: boolean;
-  jsonEvents?: boolean;
-  failFast?: boolean;
-  strict?: boolean;
-  wipeDevices?: boolean;
-  imageMode?: string;
-  readyTimeout?: string;
-  /** Several hosts (src/cli/commands/run-hosts.ts). */
-  host?: string[];
-  imageTransfer?: string;
-  force?: boolean;
-}
+export type { RunCliOptions };
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
@@ -87,43 +70,18 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
 
 export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions): Promise<0 | 1 | 2 | 130> {
   // Resolve the scenario first: an invalid scenario creates nothing.
-  let scenario: Scenario;
-  let scenarioFile: string | undefined = file;
-  let overrides = o.set;
-  let outDir: string;
-  if (o.resume) {
-    if (o.host?.length) throw new InputError("--resume and --host do not go together", { code: "HOSTS_RESUME", hint: "resume one host's folder (DIR/hosts/<id>) without --host, or start a new multi-host run" });
-    outDir = resolve(o.resume);
-    let manifest: RunManifest;
-    try {
-      manifest = JSON.parse(await readFile(join(outDir, "run.json"), "utf8")) as RunManifest;
-    } catch {
-      throw new InputError(`cannot resume ${o.resume}: no readable run.json there`, { code: "RESULTS_NOT_FOUND", hint: "pass the results folder of an earlier run" });
-    }
-    scenario = manifest.scenario;
-    scenarioFile = manifest.scenarioFile;
-    overrides = manifest.overrides;
-  } else {
-    const loaded = await loadScenarioForRun(ctx, file, [...hostsOverride(o.host ?? []), ...o.set]);
-    scenario = loaded.scenario;
-    for (const w of loaded.warnings) ctx.err(`warning: ${w}`);
-    assertRunnable(scenario); // before anything is created
-    outDir = "";
-    if (wantsHosts(scenario, o)) return runHostsCommand(ctx, { scenario, scenarioFile, overrides }, o);
-  }
+  if (o.resume && o.host?.length) throw new InputError("--resume and --host do not go together", { code: "HOSTS_RESUME", hint: "resume one host's folder (DIR/hosts/<id>) without --host, or start a new multi-host run" });
+  const input = await resolveRunInput({ file, sets: o.resume ? o.set : [...hostsOverride(o.host ?? []), ...o.set], resume: o.resume });
+  for (const w of input.warnings) ctx.err(`warning: ${w}`);
+  const { scenario, scenarioFile } = input;
+  assertRunnable(scenario); // adaptive repeats and instances: refused before anything is created
+  if (!o.resume && wantsHosts(scenario, o)) return runHostsCommand(ctx, { scenario, scenarioFile, overrides: o.set }, o);
   const runId = newRunId(new Date());
-  if (!o.resume) outDir = resolve(o.out ?? join("results", runId));
+  const outDir = resolve(o.resume ?? o.out ?? join("results", runId));
 
-  const deps: RunDeps = await loadDeps(ctx, { ensureHost: true, imageMode: o.imageMode ?? scenario.imageMode });
-  // Sweep what runs whose process is gone left behind.
-  const swept = await cleanResources(deps.engine, { orphansOnly: true, storage: deps.storage });
-  const n = swept.containers.length + swept.networks.length + swept.volumes.length;
-  if (n > 0) ctx.err(`notice: removed ${n} resources left by earlier runs whose process is gone`);
-  for (const s of swept.storage.filter((l) => !/skip|alive|running/i.test(l))) ctx.err(`notice: storage: ${s}`);
-  for (const f of swept.failed) ctx.err(`warning: the start-up sweep could not remove ${f}`);
-  if (swept.storageError) ctx.err(`warning: the start-up sweep left storage alone: ${swept.storageError.message} (${swept.storageError.hint})`);
-
-  const neutralCnf = await readNeutralConfig(scenario);
+  const lab = await prepareLab(scenario, { log: ctx.err, engine: ctx.engine(), imageMode: o.imageMode === undefined ? undefined : parseModeChoice(o.imageMode) });
+  const { deps, neutralCnf } = lab;
+  for (const n of lab.notices) ctx.err(`notice: ${n}`);
 
   const useTui = o.tui && ctx.isTTY && !o.jsonEvents;
   const ac = new AbortController();
@@ -172,7 +130,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     summary = await runScenario(deps, {
       scenario,
       scenarioFile,
-      overrides,
+      overrides: input.overrides,
       neutralCnf,
       outDir,
       runId,
@@ -206,20 +164,4 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     }
   }
   return summary.exitCode;
-}
-
-/**
- * When twinbench runs inside a container of the same engine (compose), its own container id: probes then join
- * each private network. /.dockerenv alone is not proof (some VMs have it), so the engine must know the container.
- */
-export async function selfContainerId(engine: Engine): Promise<string | undefined> {
-  if (!existsSync("/.dockerenv")) return undefined;
-  try {
-    const host = (await readFile("/etc/hostname", "utf8")).trim();
-    if (!host) return undefined;
-    const info = await engine.docker.getContainer(host).inspect();
-    return info.Id;
-  } catch {
-    return undefined;
-  }
 }

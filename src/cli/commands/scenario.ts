@@ -5,13 +5,14 @@
  */
 import { availableParallelism } from "node:os";
 import type { Command } from "commander";
-import { InputError, isTwinbenchError } from "../../core/errors.ts";
+import { InputError } from "../../core/errors.ts";
 import type { Scenario } from "../../core/scenario/schema.ts";
 import type { TranslationEntry } from "../../core/results.ts";
 import { importCmd } from "../../core/scenario/import-cmd.ts";
 import { planRun, formatSeconds, type SetupCosts } from "../../core/plan/plan.ts";
-import { describePlan, type ImagePin } from "../../core/plan/describe.ts";
-import { loadScenarioFile, readNeutralConfig, writeScenarioFile } from "../../adapters/scenario-file.ts";
+import type { ImagePin } from "../../core/plan/describe.ts";
+import { lockImageNames, planLines } from "../../app/views.ts";
+import { loadScenarioFile, writeScenarioFile } from "../../adapters/scenario-file.ts";
 
 export interface ScenarioCommandsContext {
   out: (line: string) => void;
@@ -29,43 +30,6 @@ export interface ScenarioCommandsContext {
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
-async function defaultLockImages(): Promise<string[]> {
-  const { loadLock } = await import("../../adapters/images/index.ts");
-  return Object.keys((await loadLock()).images);
-}
-
-async function defaultPins(): Promise<ImagePin[]> {
-  const { loadLock } = await import("../../adapters/images/index.ts");
-  const lock = await loadLock();
-  return Object.entries(lock.images).map(([name, e]) => ({
-    name,
-    family: e.family,
-    version: e.version,
-    package: `${e.package}=${e.packages[e.package]}`,
-    suites: e.suites.join(","),
-  }));
-}
-
-async function defaultTranslations(scenario: Scenario): Promise<Record<string, TranslationEntry[]>> {
-  const [{ loadLock }, { lockEntry }, { renderConfig }] = await Promise.all([
-    import("../../adapters/images/index.ts"),
-    import("../../core/images/lock.ts"),
-    import("../../core/config/render.ts"),
-  ]);
-  const lock = await loadLock();
-  const neutral = await readNeutralConfig(scenario);
-  const out: Record<string, TranslationEntry[]> = {};
-  for (const s of scenario.servers) {
-    const entry = lockEntry(lock, s.image);
-    if (entry.family === "sysbench") continue;
-    const r = renderConfig({
-      neutral,
-      family: entry.family,
-      version: entry.version, storageKind: (s.storage ?? scenario.storage).kind, scenario, serverId: s.id });
-    out[s.id] = r.translation;
-  }
-  return out;
-}
 
 /** Adaptive repeats when none is given: at least this many pairs a cell, at most that many. */
 export const ADAPTIVE_DEFAULT = { min: 4, max: 40 } as const;
@@ -81,7 +45,7 @@ export function adaptiveSets(o: { precision?: string; budget?: string }): string
 
 export function registerScenarioCommands(program: Command, ctx: ScenarioCommandsContext): void {
   const err = ctx.err ?? ctx.out;
-  const lockImages = ctx.loadLockImages ?? defaultLockImages;
+  const lockImages = ctx.loadLockImages ?? lockImageNames;
   const hostCpus = ctx.hostCpus ?? availableParallelism;
 
   program
@@ -139,26 +103,14 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
     .option("--precision <pct>", 'adaptive repeats until each interval is within ± this (e.g. "3%"): sets workload.repeats to { min, max, precision }')
     .option("--budget <duration>", 'wall-time budget of an adaptive run (e.g. "30m"): sets workload.budget')
     .action(async (file: string, o: { set: string[]; json?: boolean; maxCells?: number; precision?: string; budget?: string }) => {
-      const sets = [...o.set, ...adaptiveSets(o)];
-      const r = await loadScenarioFile(file, { sets, lockImages: await lockImages(), hostCpus: hostCpus() });
-      const plan = planRun(r.scenario, { setupCosts: ctx.setupCosts ? await ctx.setupCosts() : undefined, adaptive: "min-rounds" });
+      const loaded = await loadScenarioFile(file, { sets: [...o.set, ...adaptiveSets(o)], lockImages: await lockImages(), hostCpus: hostCpus() });
+      const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
       if (o.json) {
-        ctx.out(JSON.stringify({ file, overrides: r.overrides, warnings: r.warnings, scenario: r.scenario, plan }, null, 2));
+        const plan = planRun(loaded.scenario, { setupCosts, adaptive: "min-rounds" });
+        ctx.out(JSON.stringify({ file, overrides: loaded.overrides, warnings: loaded.warnings, scenario: loaded.scenario, plan }, null, 2));
         return;
       }
-      const pins = await optional(ctx.loadPins ?? defaultPins, err, "image lock");
-      const translations = await optional(() => (ctx.renderTranslations ?? defaultTranslations)(r.scenario), err, "config translation");
-      for (const w of r.warnings) err(`warning: ${w}`);
-      for (const l of describePlan(plan, r.scenario, { file, pins, translations, maxCells: o.maxCells })) ctx.out(l);
+      const lines = await planLines(file, { loaded, maxCells: o.maxCells, setupCosts, warn: err, pins: ctx.loadPins, translations: ctx.renderTranslations });
+      for (const l of lines) ctx.out(l);
     });
-}
-
-/** Pins and translations are extras of `plan`: if they fail, say why and print the rest. */
-async function optional<T>(f: () => Promise<T>, err: (l: string) => void, what: string): Promise<T | undefined> {
-  try {
-    return await f();
-  } catch (e) {
-    err(`warning: no ${what}: ${isTwinbenchError(e) ? e.message : (e as Error).message}`);
-    return undefined;
-  }
 }

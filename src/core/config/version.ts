@@ -21,10 +21,11 @@ export function parseVersion(text: string): Version {
   return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3] ?? 0) };
 }
 
+/** Compare versions ("11.8.9", "1.41", parsed or not) numerically: -1, 0 or 1. */
 export function compareVersions(a: Version | string, b: Version | string): number {
   const x = typeof a === "string" ? parseVersion(a) : a;
   const y = typeof b === "string" ? parseVersion(b) : b;
-  return x.major - y.major || x.minor - y.minor || x.patch - y.patch;
+  return Math.sign(x.major - y.major || x.minor - y.minor || x.patch - y.patch);
 }
 
 /** True when `from <= v < until` (either bound may be absent). */

@@ -83,6 +83,6 @@ export function mergeShard(input: MergeInput): MergedRun {
     ...(input.mixed?.length ? { hostsMixed: [...input.mixed] } : {}),
     ...(input.failures?.length ? { hostFailures: [...input.failures] } : {}),
   };
-  delete (manifest as RunManifest & { fingerprint?: string }).fingerprint;
+  delete manifest.fingerprint;
   return { manifest, cells, rawCopies: parts.map((p) => ({ from: `hosts/${p.folder}/raw`, to: `raw/${p.folder}` })) };
 }

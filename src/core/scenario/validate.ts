@@ -2,7 +2,7 @@
  * Pure scenario validation: zod for the shape (schema.ts), then the cross-field rules. Every problem is one line
  * `FILE: dot.path: problem` that shows the offending value. Warnings use the same form.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { ScenarioSchema, parseDuration, parsePercent, parseSize, type Scenario } from "./schema.ts";
 import { didYouMean, show } from "./suggest.ts";
 import { DEFAULT_SETUP_COSTS } from "../plan/plan.ts";
@@ -82,94 +82,81 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 // ---------------------------------------------------------------------------------------------------------------
 // zod issues → lines
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/** A phrase for what a zod schema accepts: "a positive integer", `one of "a", "b"`. */
-function describe(schema: any): string {
-  const def = schema?._zod?.def;
-  if (!def) return "a valid value";
-  switch (def.type) {
-    case "optional":
-    case "default":
-    case "prefault":
-    case "nullable":
-    case "readonly":
-    case "catch":
-      return describe(def.innerType);
-    case "pipe":
-      return describe(def.in);
-    case "string":
-      return "a string";
-    case "boolean":
-      return "true or false";
-    case "number": {
-      const checks: any[] = def.checks ?? [];
-      const isInt = schema.isInt === true || checks.some((c) => c?._zod?.def?.check === "number_format");
-      let min: number | undefined;
-      let max: number | undefined;
-      for (const c of checks) {
-        const cd = c?._zod?.def;
-        if (cd?.check === "greater_than") min = cd.inclusive ? cd.value : isInt ? cd.value + 1 : cd.value;
-        if (cd?.check === "less_than") max = cd.inclusive ? cd.value : isInt ? cd.value - 1 : cd.value;
-      }
-      if (!isInt) return min !== undefined || max !== undefined ? `a number from ${min ?? "-∞"} to ${max ?? "∞"}` : "a number";
-      if (min !== undefined && max !== undefined) return `an integer from ${min} to ${max}`;
-      if (min === 1) return "a positive integer";
-      if (min === 0) return "a non-negative integer";
-      if (min !== undefined) return `an integer ≥ ${min}`;
-      return "an integer";
-    }
-    case "array":
-      return "a list";
-    case "object":
-      return "a mapping";
-    case "record":
-      return "a mapping";
-    case "enum":
-      return `one of ${Object.values(def.entries as Record<string, string>).map((v) => JSON.stringify(v)).join(", ")}`;
-    case "literal":
-      return (def.values as unknown[]).map((v) => JSON.stringify(v)).join(" or ");
-    case "union": {
-      const parts = (def.options as any[]).map(describe);
-      return parts.length <= 2 ? parts.join(" or ") : `${parts.slice(0, -1).join(", ")} or ${parts[parts.length - 1]}`;
-    }
-    default:
-      return "a valid value";
-  }
+type Schema = z.core.$ZodType;
+
+/** The schema under wrappers that do not change what is accepted (optional, default, nullable, …). */
+function unwrap(schema: Schema | undefined): Schema | undefined {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault || schema instanceof z.ZodNullable || schema instanceof z.ZodReadonly || schema instanceof z.ZodCatch)
+    return unwrap(schema.unwrap());
+  if (schema instanceof z.ZodPipe) return unwrap(schema.in);
+  return schema;
 }
 
-function enumValues(schema: any): string[] {
-  const def = schema?._zod?.def;
-  if (!def) return [];
-  if (def.type === "enum") return Object.values(def.entries as Record<string, string>);
-  if (def.type === "literal") return (def.values as unknown[]).map(String);
-  if (def.type === "union") return (def.options as any[]).flatMap(enumValues);
-  if (["optional", "default", "prefault", "nullable", "readonly"].includes(def.type)) return enumValues(def.innerType);
+/** "a positive integer", "an integer from 1 to 64", "a number": from the schema's own JSON Schema. */
+function describeNumber(schema: z.ZodNumber): string {
+  const js = z.toJSONSchema(schema);
+  const isInt = js.type === "integer";
+  const lower = js.minimum ?? (typeof js.exclusiveMinimum === "number" ? (isInt ? js.exclusiveMinimum + 1 : js.exclusiveMinimum) : undefined);
+  const upper = js.maximum ?? (typeof js.exclusiveMaximum === "number" ? (isInt ? js.exclusiveMaximum - 1 : js.exclusiveMaximum) : undefined);
+  // An integer schema's JSON Schema carries the safe-integer range: only bounds inside it were asked for.
+  const min = lower !== undefined && lower > Number.MIN_SAFE_INTEGER ? lower : undefined;
+  const max = upper !== undefined && upper < Number.MAX_SAFE_INTEGER ? upper : undefined;
+  if (!isInt) return min !== undefined || max !== undefined ? `a number from ${min ?? "-∞"} to ${max ?? "∞"}` : "a number";
+  if (min !== undefined && max !== undefined) return `an integer from ${min} to ${max}`;
+  if (min === 1) return "a positive integer";
+  if (min === 0) return "a non-negative integer";
+  if (min !== undefined) return `an integer ≥ ${min}`;
+  return "an integer";
+}
+
+/** A phrase for what a zod schema accepts: "a positive integer", `one of "a", "b"`. */
+function describe(schema: Schema | undefined): string {
+  const s = unwrap(schema);
+  if (s instanceof z.ZodString) return "a string";
+  if (s instanceof z.ZodBoolean) return "true or false";
+  if (s instanceof z.ZodNumber) return describeNumber(s);
+  if (s instanceof z.ZodArray) return "a list";
+  if (s instanceof z.ZodObject || s instanceof z.ZodRecord) return "a mapping";
+  if (s instanceof z.ZodEnum) return `one of ${s.options.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (s instanceof z.ZodLiteral) return [...s.values].map((v) => JSON.stringify(v)).join(" or ");
+  if (s instanceof z.ZodUnion) {
+    const parts = s.options.map((o: Schema) => describe(o));
+    return parts.length <= 2 ? parts.join(" or ") : `${parts.slice(0, -1).join(", ")} or ${parts[parts.length - 1]}`;
+  }
+  return "a valid value";
+}
+
+function enumValues(schema: Schema | undefined): string[] {
+  const s = unwrap(schema);
+  if (s instanceof z.ZodEnum) return s.options.map(String);
+  if (s instanceof z.ZodLiteral) return [...s.values].map(String);
+  if (s instanceof z.ZodUnion) return s.options.flatMap((o: Schema) => enumValues(o));
   return [];
 }
 
-function formatZodIssues(error: z.ZodError, raw: unknown, schemas: Map<string, any>): Array<[Path, string]> {
+function formatZodIssues(error: z.ZodError, raw: unknown, schemas: Map<string, Schema>): Array<[Path, string]> {
   const out: Array<[Path, string]> = [];
-  for (const iss of error.issues as any[]) {
-    const path: Path = iss.path ?? [];
+  for (const iss of error.issues) {
+    const path: Path = iss.path;
     const value = getAt(raw, path);
     const schema = schemas.get(dot(path));
     const got = `got ${show(value)}`;
     switch (iss.code) {
       case "unrecognized_keys": {
-        const known = schema?._zod?.def?.shape ? Object.keys(schema._zod.def.shape) : [];
-        for (const key of iss.keys as string[]) out.push([[...path, key], `unknown key${didYouMean(key, known)}`]);
+        const obj = unwrap(schema);
+        const known = obj instanceof z.ZodObject ? Object.keys(obj.shape) : [];
+        for (const key of iss.keys) out.push([[...path, key], `unknown key${didYouMean(key, known)}`]);
         break;
       }
       case "invalid_union": {
-        if (iss.discriminator) {
-          const opts = (iss.options as unknown[]).map(String);
+        if (iss.discriminator && !("matches" in iss)) {
+          const opts = (iss.options ?? []).map(String);
           const list = opts.map((o) => JSON.stringify(o)).join(", ");
-          const v = getAt(raw, path);
           out.push([
             path,
-            v === undefined
+            value === undefined
               ? `required key missing (expected one of ${list})`
-              : `expected one of ${list}, got ${show(v)}${typeof v === "string" ? didYouMean(v, opts) : ""}`,
+              : `expected one of ${list}, got ${show(value)}${typeof value === "string" ? didYouMean(value, opts) : ""}`,
           ]);
           break;
         }
@@ -179,7 +166,7 @@ function formatZodIssues(error: z.ZodError, raw: unknown, schemas: Map<string, a
         break;
       }
       case "invalid_value": {
-        const vals = (iss.values as unknown[]).map(String);
+        const vals = iss.values.map(String);
         const list = vals.map((v) => JSON.stringify(v)).join(", ");
         out.push([path, `expected one of ${list}, ${got}${typeof value === "string" ? didYouMean(value, vals) : ""}`]);
         break;
@@ -188,24 +175,23 @@ function formatZodIssues(error: z.ZodError, raw: unknown, schemas: Map<string, a
         out.push([path, value === undefined ? `required key missing (expected ${describe(schema)})` : `expected ${describe(schema)}, ${got}`]);
         break;
       case "too_small":
-      case "too_big":
+      case "too_big": {
+        const bound = iss.code === "too_small" ? iss.minimum : iss.maximum;
         if (iss.origin === "array") {
-          const n = iss.code === "too_small" ? `at least ${iss.minimum}` : `at most ${iss.maximum}`;
-          out.push([path, `expected a list of ${n} item${(iss.minimum ?? iss.maximum) === 1 ? "" : "s"}, ${got}`]);
+          const n = iss.code === "too_small" ? `at least ${bound}` : `at most ${bound}`;
+          out.push([path, `expected a list of ${n} item${Number(bound) === 1 ? "" : "s"}, ${got}`]);
         } else if (iss.origin === "string") {
-          out.push([path, iss.code === "too_small" && iss.minimum === 1 ? `expected a non-empty string, ${got}` : `${iss.message}, ${got}`]);
+          out.push([path, iss.code === "too_small" && Number(bound) === 1 ? `expected a non-empty string, ${got}` : `${iss.message}, ${got}`]);
         } else out.push([path, `expected ${describe(schema)}, ${got}`]);
         break;
-      default: {
-        // Messages written in schema.ts ("expected a duration like ..."): add the value.
-        const msg: string = iss.message ?? "invalid value";
-        out.push([path, /, got /.test(msg) ? msg : `${msg}, ${got}`]);
       }
+      default:
+        // Messages written in schema.ts ("expected a duration like ..."): add the value.
+        out.push([path, `${iss.message}, ${got}`]);
     }
   }
   return out;
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -219,14 +205,14 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
 
   if (!isRecord(raw)) return { errors: [line([], `expected a mapping at the top level, got ${show(raw)}`)] };
 
-  const schemas = new Map<string, unknown>();
+  const schemas = new Map<string, Schema>();
   const parsed = ScenarioSchema.safeParse(raw, {
     reportInput: true,
     error: (iss) => {
-      const i = iss as unknown as { path?: PropertyKey[]; schema?: unknown; inst?: unknown };
       // Root issues come without a path; issues inside union members too (skip those).
-      if (i.path) schemas.set(dot(i.path), i.schema ?? i.inst);
-      else if (i.inst === ScenarioSchema) schemas.set("", ScenarioSchema);
+      const owner = iss.schema ?? (iss.inst instanceof z.ZodType ? iss.inst : undefined);
+      if (iss.path && owner) schemas.set(dot(iss.path), owner);
+      else if (iss.inst === ScenarioSchema) schemas.set("", ScenarioSchema);
       return undefined;
     },
   });

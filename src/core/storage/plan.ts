@@ -12,7 +12,7 @@
  * - The data dir inside a RAID filesystem is `<mountpoint>/data`, so ext4's lost+found never reaches mysqld
  *   (`--initialize` refuses a non-empty data dir).
  */
-import { InputError } from "../errors.ts";
+import { InputError, type ErrorCode } from "../errors.ts";
 import { parseSize, type Storage } from "../scenario/schema.ts";
 
 export const DATA_TARGET = "/var/lib/mysql";
@@ -113,7 +113,7 @@ function sizeOf(v: string | number, path: string): number {
   return n;
 }
 
-function bad(message: string, code: string, hint: string, path = "storage"): InputError {
+function bad(message: string, code: ErrorCode, hint: string, path = "storage"): InputError {
   return new InputError(`${path}: ${message}`, { code, hint });
 }
 

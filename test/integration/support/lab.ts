@@ -4,6 +4,7 @@
  */
 import { execa, type ResultPromise } from "execa";
 import Docker from "dockerode";
+import { DockerEngine } from "../../../src/adapters/docker/engine.ts";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -22,7 +23,7 @@ export function ensureLab(): Promise<void> {
   ready ??= (async () => {
     await ensureHost({ out: (l) => console.log(l), fix: true });
     const lock = await loadLock();
-    await ensureImages(docker, Object.keys(lock.images), { lock, mode: "debian" });
+    await ensureImages(new DockerEngine().images, Object.keys(lock.images), { lock, mode: "debian" });
   })();
   return ready;
 }

@@ -1,0 +1,46 @@
+/** The doctor's engine probe: /_ping, /version and /info of the engine DOCKER_HOST names, each under a short timeout. */
+import Docker from "dockerode";
+import { DEFAULT_ENDPOINT, type EngineFacts } from "../../core/doctor.ts";
+
+/** Answers whether a Docker engine is there, and what it is. */
+export interface EngineProbe {
+  probe(): Promise<EngineFacts>;
+}
+
+export function engineEndpoint(env: Record<string, string | undefined>): string {
+  return env.DOCKER_HOST && env.DOCKER_HOST.length > 0 ? env.DOCKER_HOST : DEFAULT_ENDPOINT;
+}
+
+/** dockerode-backed probe: /_ping, /version and /info, each under a short timeout. */
+export function createEngineProbe(env: Record<string, string | undefined> = process.env, timeoutMs = 5000): EngineProbe {
+  return {
+    async probe() {
+      const endpoint = engineEndpoint(env);
+      let docker: Docker;
+      try {
+        docker = new Docker({ timeout: timeoutMs });
+      } catch (e) {
+        return { answers: false, endpoint, error: (e as Error).message };
+      }
+      try {
+        await docker.ping();
+        const [version, info] = await Promise.all([docker.version(), docker.info()]);
+        const i = info as { Driver?: string; CgroupVersion?: string; CgroupDriver?: string; DockerRootDir?: string; Warnings?: string[] | null };
+        return {
+          answers: true,
+          endpoint,
+          serverVersion: version.Version,
+          apiVersion: version.ApiVersion,
+          storageDriver: i.Driver ?? "",
+          cgroupVersion: i.CgroupVersion ?? "",
+          cgroupDriver: i.CgroupDriver ?? "",
+          dockerRootDir: i.DockerRootDir ?? "/var/lib/docker",
+          warnings: i.Warnings ?? [],
+        };
+      } catch (e) {
+        const err = e as { code?: string; message?: string };
+        return { answers: false, endpoint, error: err.code ? `${err.code} ${err.message ?? ""}`.trim() : (err.message ?? String(e)) };
+      }
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The lost-host guard: a decorator of the engine port for a host whose engine may vanish mid-run. A dead engine
+ * can leave API calls hanging for ever (a `wait` whose connection drops never settles), so once the engine stops
+ * answering pings every call through the guarded engine rejects with HOST_LOST, in-flight ones included, and the
+ * run unwinds (its teardown's calls fail fast too).
+ */
+import { TwinbenchError } from "../../core/errors.ts";
+import { DeadlineError, withDeadline } from "../../core/deadline.ts";
+import type { HostFacts } from "../../core/results.ts";
+import type { Engine } from "./engine.ts";
+
+const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Why an engine did not answer, without the "no engine answers for host" wrapper of ping(). */
+export function unreachableReason(e: unknown): string {
+  if (e instanceof TwinbenchError && e.code === "ENGINE_UNREACHABLE" && e.cause !== undefined) return msg(e.cause);
+  return msg(e);
+}
+
+export class HostGuard {
+  lost: TwinbenchError | undefined;
+  /** Why the host was declared lost (the last ping's failure). */
+  lostWhy: string | undefined;
+  private rejectLost!: (e: TwinbenchError) => void;
+  private readonly lostPromise: Promise<never>;
+  private timer: NodeJS.Timeout | undefined;
+  constructor(readonly hostId: string) {
+    this.lostPromise = new Promise<never>((_, rej) => (this.rejectLost = rej));
+    this.lostPromise.catch(() => undefined); // observed through guard()/orLost(); never an unhandled rejection
+  }
+  declareLost(why: string): void {
+    if (this.lost) return;
+    this.lostWhy = why;
+    this.lost = new TwinbenchError(`host "${this.hostId}" was lost: its engine stopped answering (${why})`, {
+      code: "HOST_LOST",
+      hint: `check the engine on host ${this.hostId}; then \`twinbench clean --host ${this.hostId}\` removes what the run left there`,
+    });
+    this.rejectLost(this.lost);
+  }
+  /** Ping every `everyMs`; `misses` failures in a row declare the host lost. */
+  watch(ping: () => Promise<void>, opts: { everyMs?: number; misses?: number; timeoutMs?: number } = {}): void {
+    const every = opts.everyMs ?? 2000;
+    const misses = opts.misses ?? 3;
+    const timeoutMs = opts.timeoutMs ?? 5000;
+    let failed = 0;
+    let busy = false;
+    this.timer = setInterval(() => {
+      if (busy || this.lost) return;
+      busy = true;
+      withDeadline(ping(), timeoutMs, () => new DeadlineError(timeoutMs))
+        .then(
+          () => (failed = 0),
+          (e: unknown) => {
+            failed++;
+            if (failed >= misses) this.declareLost(`${misses} pings in a row failed, the last with: ${unreachableReason(e)}`);
+          },
+        )
+        .finally(() => (busy = false));
+    }, every);
+    this.timer.unref();
+  }
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+  /**
+   * Settles like `p`, unless the host is lost first: then `p` gets `graceMs` to unwind by itself (its teardown
+   * writes the results folder) before this rejects with HOST_LOST.
+   */
+  orLost<T>(p: Promise<T>, graceMs: number): Promise<T> {
+    p.catch(() => undefined); // the race below reports p's failure
+    const lostThenGrace = this.lostPromise.catch(async (e: unknown) => {
+      let t: NodeJS.Timeout | undefined;
+      await Promise.race([p.then(() => undefined, () => undefined), new Promise((r) => (t = setTimeout(r, graceMs)))]);
+      clearTimeout(t);
+      throw e;
+    });
+    return Promise.race([p, lostThenGrace]);
+  }
+  /** Race a call against the loss of the host. */
+  guard<T>(p: Promise<T>): Promise<T> {
+    if (this.lost) {
+      p.catch(() => undefined); // the host is gone: the call's own outcome no longer matters
+      return Promise.reject(this.lost);
+    }
+    return Promise.race([p, this.lostPromise]);
+  }
+}
+
+/** Connection-level failures, by code (Node's "socket hang up" is ECONNRESET): the engine is gone, not the request wrong. */
+function isConnectionError(e: unknown): boolean {
+  const code = (e as { code?: string } | null)?.code ?? (e as { cause?: { code?: string } } | null)?.cause?.code;
+  return ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOENT", "EHOSTUNREACH", "ENETUNREACH", "HOST_LOST"].includes(code ?? "");
+}
+
+/**
+ * The engine a host's run sees: facts() answers the probed facts; every call is raced against the host's loss;
+ * kill() (fired and forgotten inside run()) never rejects on a dead connection. Methods run with the proxy as
+ * `this`, so the engine's own internal calls are guarded too.
+ */
+export function guardedEngine(engine: Engine, facts: HostFacts, guard?: HostGuard): Engine {
+  const proxy: Engine = new Proxy(engine, {
+    get(target, prop) {
+      if (prop === "facts") return async () => facts;
+      const v = Reflect.get(target, prop, target) as unknown;
+      if (typeof v !== "function") return v;
+      const fn = v as (...a: unknown[]) => unknown;
+      return (...args: unknown[]) => {
+        const r = fn.apply(proxy, args);
+        if (!(r instanceof Promise)) return r;
+        const g = guard ? guard.guard(r) : r;
+        if (prop === "kill") return g.catch((e: unknown) => (isConnectionError(e) ? undefined : Promise.reject(e)));
+        return g;
+      };
+    },
+  });
+  return proxy;
+}

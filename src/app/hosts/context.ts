@@ -1,0 +1,79 @@
+/** What every stage of a multi-host run shares: options, hosts and their state, the folder, the event sink. */
+import { randomBytes } from "node:crypto";
+import { CancelledError } from "../../core/errors.ts";
+import type { HostFacts, RunManifest } from "../../core/results.ts";
+import type { HostSpec, Scenario } from "../../core/scenario/schema.ts";
+import type { HostRun } from "../../core/hosts/report.ts";
+import { displayEngineUrl, parseEngineUrl } from "../../core/hosts/url.ts";
+import type { Engine } from "../../adapters/docker/engine.ts";
+import type { HostsFolder } from "../../adapters/results/hosts-folder.ts";
+import type { ImageInfo } from "../run/types.ts";
+import type { HostsDeps, HostsEvent, HostsOptions, HostsSummary, HostTarget, RunPart } from "./types.ts";
+
+export interface HostState {
+  t: HostTarget;
+  run: HostRun;
+  alive: boolean;
+  images: Map<string, Promise<ImageInfo>>;
+  facts?: HostFacts;
+  engine: Engine;
+}
+
+export class HostsContext {
+  readonly signal: AbortSignal;
+  readonly sessionId: string;
+  readonly scenario: Scenario;
+  readonly mode: HostsSummary["mode"];
+  readonly states: HostState[];
+  /** Every run started, in order: which folder holds which host's which pass. */
+  readonly parts: RunPart[] = [];
+  /** Lines for the report (image id notes, mixed hosts, hosts that could not be cleaned). */
+  readonly notes: string[] = [];
+
+  constructor(
+    readonly deps: HostsDeps,
+    readonly opts: HostsOptions,
+    readonly folder: HostsFolder,
+  ) {
+    this.signal = opts.signal ?? new AbortController().signal;
+    this.sessionId = opts.sessionId ?? randomBytes(6).toString("hex");
+    this.scenario = { ...opts.scenario, hosts: deps.hosts.map((h) => h.spec) };
+    this.mode = this.scenario.shard ? "shard" : "hosts";
+    this.states = deps.hosts.map((t) => ({
+      t,
+      engine: t.engine,
+      alive: true,
+      images: new Map(),
+      run: { id: t.spec.id, engine: safeUrl(t.spec), status: "running" as RunManifest["status"] },
+    }));
+  }
+
+  at(): string {
+    return (this.deps.now ?? (() => new Date()))().toISOString();
+  }
+  info(message: string, host?: string, level: HostsEvent["level"] = "info"): void {
+    this.opts.onEvent?.(host, { type: "hosts", at: this.at(), level, host, message });
+  }
+  live(): HostState[] {
+    return this.states.filter((s) => s.alive);
+  }
+  lose(s: HostState, status: HostRun["status"], why: string): void {
+    s.alive = false;
+    s.run.status = status;
+    s.run.error = why;
+    this.info(`host ${s.t.spec.id} ${status === "unreachable" ? "is unreachable" : "failed"}: ${why}`, s.t.spec.id, "error");
+  }
+  throwIfAborted(): void {
+    if (this.signal.aborted) throw new CancelledError();
+  }
+}
+
+export const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+function safeUrl(spec: HostSpec): string {
+  try {
+    return displayEngineUrl(parseEngineUrl(spec.engine, { tls: spec.tls !== undefined }));
+  } catch {
+    return spec.engine; // not a URL twinbench can parse: shown as given (connecting to it fails with its own error)
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The cells stage: the scheduler's rounds, one cell at a time on its server (the others frozen), with the
+ * snapshot restored before each new write test when fresh: per-test, a warm-up per server and test, and a dead
+ * server restarted after a failed cell. Every record goes to cells.jsonl as it is made.
+ */
+import { TwinbenchError } from "../../core/errors.ts";
+import type { Cell, CellRecord } from "../../core/results.ts";
+import { parseDuration } from "../../core/scenario/schema.ts";
+import { isWriteTest } from "../../core/plan/plan.ts";
+import type { LabServer } from "../lab-server.ts";
+import type { RunContext } from "./context.ts";
+import type { ResultsSession } from "./session.ts";
+import type { Servers } from "./servers.ts";
+import type { Sidecar } from "./sidecar.ts";
+import type { Scheduler } from "./scheduler.ts";
+
+export interface CellTally {
+  ok: number;
+  failed: number;
+}
+
+export class CellLoop {
+  private readonly warmedUp = new Set<string>();
+  private readonly lastTest = new Map<string, string>();
+  /** Measured records of this run, resumed ones first: what the scheduler decides from. */
+  private readonly recorded: CellRecord[];
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly session: ResultsSession,
+    private readonly servers: Servers,
+    private readonly sidecar: Sidecar,
+    readonly tally: CellTally,
+  ) {
+    this.recorded = session.previous.filter((r) => r.phase === "measure");
+  }
+
+  async run(scheduler: Scheduler): Promise<void> {
+    for (let round = scheduler.nextRound(this.recorded); round.length > 0; round = scheduler.nextRound(this.recorded)) {
+      for (const cell of round) await this.one(cell);
+    }
+  }
+
+  private async one(cell: Cell): Promise<void> {
+    const { ctx, session } = this;
+    ctx.throwIfAborted();
+    const server = this.servers.get(cell.server);
+    await this.servers.focus(server);
+    // Fresh data for write tests when asked: restore the post-prepare snapshot before each new write test.
+    if (ctx.scenario.workload.fresh === "per-test" && isWriteTest(cell.script) && this.lastTest.get(cell.server) !== cell.test) {
+      await this.servers.restoreSnapshot(server, cell.test);
+      this.warmedUp.delete(`${cell.server}/${cell.test}`);
+    }
+    this.lastTest.set(cell.server, cell.test);
+    await this.warmUp(server, cell);
+
+    ctx.phase("measure", { server: cell.server, test: cell.test, threads: cell.threads });
+    const rec = await ctx.time("measure", () => this.sidecar.cell(server, cell, "measure"));
+    await session.appendCell(rec);
+    this.recorded.push(rec);
+    if (rec.status === "ok") {
+      this.tally.ok++;
+      ctx.emit({ type: "cell-finished", at: ctx.at(), cell, record: rec });
+    } else {
+      this.tally.failed++;
+      ctx.emit({ type: "cell-failed", at: ctx.at(), cell, record: rec });
+      ctx.throwIfAborted();
+      if (rec.status === "failed") {
+        if (ctx.opts.failFast) throw new TwinbenchError(`cell ${cell.key} failed: ${rec.error}`, { code: "CELL_FAILED", hint: "run without --fail-fast to carry on after failures" });
+        if (await this.servers.recoverIfDead(server, cell)) this.warmedUp.delete(`${cell.server}/${cell.test}`);
+      }
+    }
+    await session.save();
+  }
+
+  /** Once per server and test (again after a restore or a restart): the warm-up at the highest thread count. */
+  private async warmUp(server: LabServer, cell: Cell): Promise<void> {
+    const { ctx } = this;
+    const warmupSeconds = parseDuration(ctx.scenario.workload.warmup) ?? 0;
+    const wkey = `${cell.server}/${cell.test}`;
+    if (warmupSeconds <= 0 || this.warmedUp.has(wkey)) return;
+    this.warmedUp.add(wkey);
+    const maxThreads = Math.max(...ctx.scenario.workload.threads);
+    const wcell: Cell = { ...cell, key: `${cell.server}/${cell.test}/warmup`, threads: maxThreads, repeat: 0 };
+    ctx.phase("warmup", { server: cell.server, test: cell.test, threads: maxThreads });
+    const rec = await ctx.time("warmup", () => this.sidecar.cell(server, wcell, "warmup", warmupSeconds));
+    await this.session.appendCell(rec);
+    if (rec.status === "failed") {
+      ctx.throwIfAborted();
+      ctx.warn(`warm-up of ${cell.server} ${cell.test} failed: ${rec.error}`);
+      await this.servers.recoverIfDead(server, wcell);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * What every stage of a run shares: its dependencies and options, the event sink, the clock, the abort signal,
+ * the stage timings, the labels of what it creates and the teardown stack.
+ */
+import { randomBytes } from "node:crypto";
+import { hostname as osHostname } from "node:os";
+import { CancelledError } from "../../core/errors.ts";
+import type { Phase, RunEvent } from "../../core/events.ts";
+import { resourceLabels } from "../../core/labels.ts";
+import type { Plan } from "../../core/plan/plan.ts";
+import type { Scenario } from "../../core/scenario/schema.ts";
+import type { Engine } from "../../adapters/docker/engine.ts";
+import { mysql2Probe, type Probe } from "../../adapters/mysql/probe.ts";
+import { DisposableStack } from "../disposables.ts";
+import type { RunDeps, RunOptions } from "./types.ts";
+
+export class RunContext {
+  readonly scenario: Scenario;
+  readonly engine: Engine;
+  readonly probe: Probe;
+  readonly signal: AbortSignal;
+  readonly sessionId: string;
+  readonly stack = new DisposableStack();
+  readonly timings: Record<string, number> = {};
+  readonly wallStart = Date.now();
+  /** Set by the results session (a resumed run keeps its id). */
+  runId = "";
+
+  constructor(
+    readonly deps: RunDeps,
+    readonly opts: RunOptions,
+    readonly plan: Plan,
+  ) {
+    this.scenario = opts.scenario;
+    this.engine = deps.engine;
+    this.probe = deps.probe ?? mysql2Probe;
+    this.signal = opts.signal ?? new AbortController().signal;
+    this.sessionId = opts.sessionId ?? randomBytes(6).toString("hex");
+  }
+
+  now(): Date {
+    return (this.deps.now ?? (() => new Date()))();
+  }
+  at(): string {
+    return this.now().toISOString();
+  }
+  emit(e: RunEvent): void {
+    this.opts.onEvent?.(e);
+  }
+  warn(message: string): void {
+    this.emit({ type: "warning", at: this.at(), message });
+  }
+  phase(p: Phase, extra: Partial<Extract<RunEvent, { type: "phase" }>> = {}): void {
+    this.emit({ type: "phase", at: this.at(), phase: p, ...extra });
+  }
+  throwIfAborted(): void {
+    if (this.signal.aborted) throw new CancelledError();
+  }
+  /** Run `fn` and add its wall time to the stage's timing. */
+  async time<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const t0 = Date.now();
+    try {
+      return await fn();
+    } finally {
+      this.timings[key] = (this.timings[key] ?? 0) + (Date.now() - t0) / 1000;
+    }
+  }
+  /** Labels for a resource of this run. */
+  labels(extra: Record<string, string>): Record<string, string> {
+    return resourceLabels({ sessionId: this.sessionId, runId: this.runId, hostId: this.engine.hostId, pid: process.pid, hostname: osHostname() }, extra);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Which cell runs next. The run asks its scheduler for one round of cells at a time and reports every measured
+ * result back; when a round is done it asks again, with everything recorded so far. The static scheduler runs the
+ * plan's cells once, in plan order (one round). An adaptive scheduler implements the same interface and, after each
+ * round, returns the cells that need another repeat (e.g. while a cell's confidence interval is too wide), with
+ * fresh repeat numbers and keys; it returns an empty round when it is satisfied.
+ */
+import type { Cell, CellRecord } from "../../core/results.ts";
+
+export interface Scheduler {
+  /**
+   * The cells of the next round, in run order; empty when the run is done. `recorded` holds every measured
+   * result of this run so far (resumed ones included), in the order they were recorded.
+   */
+  nextRound(recorded: readonly CellRecord[]): Cell[];
+}
+
+/** The plan's order, each cell once. */
+export class StaticScheduler implements Scheduler {
+  private done = false;
+  constructor(private readonly cells: readonly Cell[]) {}
+  nextRound(): Cell[] {
+    if (this.done) return [];
+    this.done = true;
+    return [...this.cells];
+  }
+}

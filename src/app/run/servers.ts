@@ -1,0 +1,172 @@
+/**
+ * The servers stage: for each server, storage, start and readiness, the bench user, its facts (written to run.json
+ * at once), then prepare, the per-test snapshot and prewarm; idle servers are frozen while another one is measured.
+ * Also what the cell loop needs from a server: pausing the idle ones, restoring the snapshot, restarting after a crash.
+ */
+import { InputError, TwinbenchError } from "../../core/errors.ts";
+import type { Cell, ServerManifest } from "../../core/results.ts";
+import type { ServerSpec } from "../../core/scenario/schema.ts";
+import { LabServer, labServerInit } from "../lab-server.ts";
+import type { RunContext } from "./context.ts";
+import type { ResultsSession } from "./session.ts";
+import { BENCH_DB, BENCH_USER, benchPassword, type Sidecar } from "./sidecar.ts";
+import type { ImageInfo } from "./types.ts";
+
+export class Servers {
+  readonly byId = new Map<string, LabServer>();
+  private readonly pausedOnce = new Set<string>();
+  private readonly pauseFailed = new Set<string>();
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly session: ResultsSession,
+  ) {}
+
+  all(): LabServer[] {
+    return [...this.byId.values()];
+  }
+  get(id: string): LabServer {
+    return this.byId.get(id)!;
+  }
+
+  /** Start every server in scenario order; each one's facts are in run.json before the next one starts. */
+  async startAll(images: Map<string, ImageInfo>, sidecar: Sidecar): Promise<ServerManifest[]> {
+    const out: ServerManifest[] = [];
+    for (const spec of this.ctx.scenario.servers) {
+      this.ctx.throwIfAborted();
+      const server = await this.startOne(spec, images.get(spec.image)!, sidecar, out);
+      if (this.ctx.opts.identityOnly) continue;
+      await this.prepare(server, sidecar);
+    }
+    return out;
+  }
+
+  private async startOne(spec: ServerSpec, img: ImageInfo, sidecar: Sidecar, out: ServerManifest[]): Promise<LabServer> {
+    const { ctx, session } = this;
+    const { scenario, opts } = ctx;
+    if (img.family === "sysbench") throw new InputError(`server ${spec.id}: image ${spec.image} is the load image`, { code: "SCENARIO_INVALID", hint: "use a server image from images/lock.yaml" });
+    const { init, rendered } = labServerInit({
+      scenario,
+      spec,
+      image: { family: img.family, version: img.version, tag: img.tag },
+      neutralCnf: opts.neutralCnf,
+      runId: ctx.runId,
+      sessionId: ctx.sessionId,
+      runDir: session.dir,
+      labels: (extra) => ctx.labels(extra),
+      readyTimeoutMs: opts.readyTimeoutMs,
+      wipeDevices: opts.wipeDevices,
+      selfContainerId: opts.selfContainerId,
+    });
+    const server = new LabServer(init, ctx.engine, ctx.deps.storage, ctx.stack, ctx.probe);
+    this.byId.set(spec.id, server);
+    ctx.emit({ type: "server-starting", at: ctx.at(), server: spec.id, image: spec.image });
+    ctx.phase("storage", { server: spec.id });
+    await ctx.time("storage", () => server.provision());
+    for (const w of server.storage?.warnings ?? []) ctx.warn(`${spec.id}: ${w}`);
+    ctx.phase("start", { server: spec.id });
+    let readySeconds: number;
+    try {
+      readySeconds = await ctx.time("start", () => server.start(ctx.signal));
+    } catch (e) {
+      if (e instanceof TwinbenchError) ctx.emit({ type: "server-failed", at: ctx.at(), server: spec.id, message: e.message, logTail: e.details });
+      throw e;
+    }
+    const authPlugin = await ctx.probe.createBenchUser(server.rootEndpoint(), { user: BENCH_USER, password: benchPassword(server), db: BENCH_DB, charset: "utf8mb4", collation: "utf8mb4_general_ci" });
+    const facts = await ctx.probe.readServerFacts(server.rootEndpoint());
+    ctx.emit({ type: "server-ready", at: ctx.at(), server: spec.id, version: facts.version, seconds: readySeconds });
+    const conn = await sidecar.connInfo(server);
+    const m: ServerManifest = {
+      id: spec.id,
+      image: spec.image,
+      imageId: img.id,
+      imageTag: img.tag,
+      packageVersion: img.packageVersion,
+      family: img.family,
+      version: facts.version,
+      versionComment: facts.versionComment,
+      cnf: rendered.cnf,
+      translation: rendered.translation,
+      asymmetries: rendered.asymmetries,
+      effectiveVariables: facts.variables,
+      storage: server.storageFacts,
+      resources: { cpuset: init.cpuset, memoryBytes: init.memoryBytes },
+      connection: { sslCipher: conn.sslCipher, authPlugin, transport: scenario.load.transport },
+      host: ctx.engine.hostId,
+    };
+    out.push(m);
+    await session.addServer(m);
+    await session.writeRaw(`${spec.id}.startup.log`, await server.logs(2000));
+    return server;
+  }
+
+  /** Prepare once per server and dataset, snapshot right after prepare when fresh: per-test, then prewarm. */
+  private async prepare(server: LabServer, sidecar: Sidecar): Promise<void> {
+    const { ctx } = this;
+    const { workload } = ctx.scenario;
+    ctx.phase("prepare", { server: server.id });
+    await ctx.time("prepare", () => sidecar.command(server, "oltp_common", "prepare", Math.max(1, Math.min(workload.tables, 4)), "prepare"));
+    if (workload.fresh === "per-test") {
+      ctx.phase("snapshot", { server: server.id });
+      await ctx.time("snapshot", async () => {
+        await server.stopAndRemove();
+        await server.snapshot();
+        await server.start(ctx.signal);
+      });
+      this.session.action("snapshot", server.id, "data dir copied to a snapshot volume right after prepare");
+    }
+    if (workload.prewarm) {
+      ctx.phase("prewarm", { server: server.id });
+      await ctx.time("prewarm", () => sidecar.command(server, "oltp_common", "prewarm", 1, "prewarm"));
+    }
+    await this.pauseIdle(server);
+  }
+
+  /** Only `active` runs: every other server is frozen, `active` is thawed. */
+  async focus(active: LabServer): Promise<void> {
+    for (const other of this.byId.values()) if (other !== active) await this.pauseIdle(other);
+    await active.unpause();
+  }
+
+  /** Freeze an idle server; when the freezer refuses, say so once per server and carry on with it running. */
+  async pauseIdle(server: LabServer): Promise<void> {
+    const wasPaused = server.paused;
+    if (await server.pause()) {
+      if (!wasPaused && !this.pausedOnce.has(server.id)) {
+        this.pausedOnce.add(server.id);
+        this.session.action("pause", server.id, "idle servers are frozen (docker pause) while another server is measured");
+      }
+      return;
+    }
+    if (!this.pauseFailed.has(server.id)) {
+      this.pauseFailed.add(server.id);
+      const msg = `could not freeze idle server ${server.id} (the cgroup freezer refused, e.g. tasks in uninterruptible I/O); it keeps running while other servers are measured`;
+      this.session.action("pause-failed", server.id, msg);
+      this.ctx.warn(msg);
+    }
+  }
+
+  /** Fresh data for a write test: the post-prepare snapshot back in place. */
+  async restoreSnapshot(server: LabServer, test: string): Promise<void> {
+    const { ctx } = this;
+    ctx.phase("restore", { server: server.id, test });
+    await ctx.time("restore", async () => {
+      await server.stopAndRemove();
+      await server.restore();
+      await server.start(ctx.signal);
+    });
+    this.session.action("restore", server.id, `snapshot restored before ${test}`);
+  }
+
+  /** After a failure: when the server died, keep its log and restart it from the current data dir. */
+  async recoverIfDead(server: LabServer, cell: Cell): Promise<boolean> {
+    const { ctx, session } = this;
+    if (await server.isRunning()) return false;
+    const logs = await server.logs(300).catch((e: Error) => `(could not read the server's log: ${e.message})`);
+    await session.writeRaw(`${cell.server}.crash-${cell.index}.log`, logs);
+    ctx.emit({ type: "server-restarted", at: ctx.at(), server: cell.server, reason: `server died during ${cell.key}` });
+    session.action("restart", cell.server, `server died during ${cell.key}; restarted from the current data dir`);
+    await ctx.time("start", () => server.restart(ctx.signal));
+    return true;
+  }
+}

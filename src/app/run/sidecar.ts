@@ -1,0 +1,159 @@
+/**
+ * The load sidecar: sysbench in its own container beside one server (same engine, the server's socket or
+ * network), for the connection check, prepare/prewarm, and one cell, whose result it classifies.
+ */
+import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
+import { CancelledError, TwinbenchError } from "../../core/errors.ts";
+import { LABEL, resourceName } from "../../core/labels.ts";
+import type { Cell, CellRecord } from "../../core/results.ts";
+import { parseDuration, parseSize } from "../../core/scenario/schema.ts";
+import type { SysbenchResult } from "../../core/sysbench/result.ts";
+import { parseIntervalLine, parseSysbench } from "../../core/sysbench/parse.ts";
+import { sysbenchArgv } from "../../core/sysbench/argv.ts";
+import type { RunResult } from "../../adapters/docker/engine.ts";
+import type { LabServer } from "../lab-server.ts";
+import type { RunContext } from "./context.ts";
+import type { ResultsSession } from "./session.ts";
+import type { ImageInfo } from "./types.ts";
+
+export const BENCH_USER = "sbtest";
+export const BENCH_DB = "sbtest";
+
+export function benchPassword(server: LabServer): string {
+  return `tb${server.rootPassword.slice(0, 16)}`;
+}
+
+export type CellPhase = "warmup" | "measure";
+
+export class Sidecar {
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly session: ResultsSession,
+    private readonly image: ImageInfo,
+  ) {}
+
+  private connection(server: LabServer) {
+    const c = server.sidecarConnection(this.ctx.scenario.load.transport);
+    return { c, conn: { socket: c.socket, host: c.host, port: c.host ? 3306 : undefined, user: BENCH_USER, password: benchPassword(server), db: BENCH_DB } };
+  }
+
+  private run(server: LabServer, argv: string[], onLine: ((l: string) => void) | undefined, timeoutMs: number | undefined, signal: AbortSignal): Promise<RunResult> {
+    const { ctx } = this;
+    const { c } = this.connection(server);
+    const load = ctx.scenario.resources.load;
+    return ctx.engine.run(
+      {
+        name: resourceName(ctx.runId, server.id, "load", randomBytes(3).toString("hex")),
+        image: this.image.tag,
+        entrypoint: ["sysbench"],
+        cmd: argv,
+        labels: ctx.labels({ [LABEL.role]: "load", [LABEL.server]: server.id }),
+        mounts: c.mounts,
+        networkMode: c.networkMode,
+        cpuset: load.cpuset,
+        memoryBytes: load.memory !== undefined ? parseSize(load.memory) : undefined,
+        workingDir: "/usr/share/sysbench",
+      },
+      { onLine, signal, timeoutMs },
+    );
+  }
+
+  /** The TLS cipher of the sidecar's connection (null: none). */
+  async connInfo(server: LabServer): Promise<{ sslCipher: string | null }> {
+    const { scenario, signal } = this.ctx;
+    const { conn } = this.connection(server);
+    const argv = sysbenchArgv({ script: "/usr/share/sysbench/tb_conninfo.lua", command: "run", workload: scenario.workload, threads: 1, events: 1, connection: conn, percentile: scenario.workload.percentile, histogram: false });
+    const r = await this.run(server, argv, undefined, 60_000, signal);
+    const m = /twinbench\.ssl_cipher=(.*)/.exec(r.output);
+    return { sslCipher: m ? m[1]!.trim() || null : null };
+  }
+
+  /** `sysbench prepare` or the prewarm command; its log goes to raw/<server>.<logName>.log. */
+  async command(server: LabServer, script: string, command: "prepare" | "prewarm", threads: number, logName: string): Promise<void> {
+    const { scenario, signal } = this.ctx;
+    const { conn } = this.connection(server);
+    const argv = sysbenchArgv({ script, command, workload: scenario.workload, threads, connection: conn, percentile: scenario.workload.percentile, histogram: false });
+    const r = await this.run(server, argv, undefined, undefined, signal);
+    await this.session.writeRaw(`${server.id}.${logName}.log`, r.output);
+    if (r.cancelled) throw new CancelledError();
+    if (r.exitCode !== 0)
+      throw new TwinbenchError(`sysbench ${command} failed on server ${server.id} (exit ${r.exitCode}): ${lastFatal(r.output)}`, {
+        code: "PREPARE_FAILED",
+        hint: `see raw/${server.id}.${logName}.log in the results folder`,
+      });
+  }
+
+  /** One cell: sysbench run with live intervals, its raw log kept, the result classified. */
+  async cell(server: LabServer, cell: Cell, ph: CellPhase, overrideSeconds?: number): Promise<CellRecord> {
+    const { ctx } = this;
+    const { scenario, signal } = ctx;
+    const { conn } = this.connection(server);
+    const seconds = overrideSeconds ?? (scenario.workload.duration !== undefined ? parseDuration(scenario.workload.duration) : undefined);
+    const events = overrideSeconds !== undefined ? undefined : scenario.workload.events;
+    const argv = sysbenchArgv({ script: cell.script, command: "run", workload: scenario.workload, threads: cell.threads, durationSeconds: seconds, events, connection: conn, percentile: scenario.workload.percentile, histogram: ph === "measure" });
+    const startedAt = ctx.at();
+    const loadStart = loadavg()[0]!;
+    ctx.emit({ type: "cell-started", at: startedAt, cell, phase: ph, seconds: seconds ?? null });
+    // The per-cell limit: duration + margin (events runs: a generous fixed limit).
+    const timeoutMs = seconds !== undefined && !events ? (seconds * 1.5 + 60) * 1000 : 3600_000;
+    const skip = ctx.opts.control?.arm();
+    const cellAbort = new AbortController();
+    const onAbort = () => cellAbort.abort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    skip?.addEventListener("abort", onAbort, { once: true });
+    let r: RunResult;
+    try {
+      const onLine = (line: string) => {
+        const s = parseIntervalLine(line);
+        if (s) ctx.emit({ type: "interval", at: ctx.at(), cell, phase: ph, sample: s });
+      };
+      r = await this.run(server, argv, onLine, timeoutMs, cellAbort.signal);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+    const rawName = `${cell.server}/${ph === "warmup" ? `warmup-${cell.test}` : `${cell.test}-t${cell.threads}-r${cell.repeat}`}.log`;
+    const raw = await this.session.writeRaw(rawName, r.output);
+    const { status, error, metrics } = classifyCell(r, { userCancelled: signal.aborted, timeoutMs });
+    return {
+      key: cell.key,
+      server: cell.server,
+      test: cell.test,
+      threads: cell.threads,
+      repeat: cell.repeat,
+      phase: ph,
+      status,
+      ...(error ? { error } : {}),
+      metrics,
+      raw,
+      startedAt,
+      endedAt: ctx.at(),
+      ...(cell.host ? { host: cell.host } : {}),
+      ...(ctx.engine.hostId === "local" ? { hostLoad: { start: loadStart, end: loadavg()[0]! } } : {}),
+    };
+  }
+}
+
+/**
+ * A cell's outcome from its sysbench container: ok, failed (cancelled by the user, past its limit, a FATAL, an
+ * unparseable log or a non-zero exit) or skipped (the user skipped this cell only).
+ */
+export function classifyCell(r: RunResult, o: { userCancelled: boolean; timeoutMs: number }): { status: CellRecord["status"]; error?: string; metrics: SysbenchResult | null } {
+  let metrics: SysbenchResult | null = null;
+  let error: string | undefined;
+  try {
+    metrics = parseSysbench(r.output);
+  } catch (e) {
+    error = `unparseable sysbench output: ${(e as Error).message}`;
+  }
+  if (r.cancelled) return { status: o.userCancelled ? "failed" : "skipped", error: o.userCancelled ? "cancelled by the user" : "skipped by the user", metrics };
+  if (r.timedOut) return { status: "failed", error: `cell ran past its limit of ${Math.round(o.timeoutMs / 1000)} s and was stopped`, metrics };
+  if (!metrics || metrics.status !== "ok" || r.exitCode !== 0)
+    return { status: "failed", error: error ?? (metrics?.fatal.length ? metrics.fatal.join(" | ") : `sysbench exited with code ${r.exitCode}`), metrics };
+  return { status: "ok", metrics };
+}
+
+function lastFatal(out: string): string {
+  const lines = out.split("\n").filter((l) => l.startsWith("FATAL:"));
+  return lines.length ? lines.slice(-3).join(" | ") : out.trim().split("\n").slice(-3).join(" | ");
+}

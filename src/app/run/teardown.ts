@@ -1,0 +1,34 @@
+/**
+ * Teardown, always: each server's last log, its storage facts refreshed, everything on the stack disposed in
+ * reverse order, the final manifest, and the report files.
+ */
+import type { RunContext } from "./context.ts";
+import type { ResultsSession } from "./session.ts";
+import type { Servers } from "./servers.ts";
+import type { RunStatus } from "./types.ts";
+
+export async function teardown(ctx: RunContext, session: ResultsSession, servers: Servers, status: RunStatus): Promise<void> {
+  ctx.phase("teardown");
+  for (const s of servers.all()) {
+    if (!s.containerId) continue;
+    try {
+      await s.unpause();
+      await session.writeRaw(`${s.id}.error.log`, await s.logs(5000));
+    } catch {
+      /* best effort: the teardown below still runs */
+    }
+  }
+  for (const s of servers.all()) {
+    const m = session.manifest.servers.find((x) => x.id === s.id);
+    if (m && s.storage) m.storage = await s.storage.refreshFacts().catch(() => m.storage); // keep the facts from the start
+  }
+  const failures = await ctx.time("teardown", () => ctx.stack.dispose());
+  for (const f of failures) ctx.warn(`teardown: ${f}`);
+  const { manifest } = session;
+  ctx.timings.wall = (Date.now() - ctx.wallStart) / 1000;
+  manifest.timings = ctx.timings;
+  manifest.status = status;
+  manifest.endedAt = ctx.at();
+  await session.save();
+  if (ctx.deps.writeReports) await ctx.deps.writeReports(session.dir).catch((e: unknown) => ctx.warn(`reports: ${(e as Error).message}`));
+}

@@ -1,0 +1,92 @@
+/** The run engine's public types: what a run needs (RunDeps), what it is asked (RunOptions), what it returns. */
+import type { Cell } from "../../core/results.ts";
+import type { EventSink } from "../../core/events.ts";
+import type { Scenario } from "../../core/scenario/schema.ts";
+import type { Engine } from "../../adapters/docker/engine.ts";
+import type { StorageProvider } from "../../adapters/storage/types.ts";
+import type { Probe } from "../../adapters/mysql/probe.ts";
+import type { Scheduler } from "./scheduler.ts";
+
+export const TWINBENCH_VERSION = "0.1.0";
+
+/** A pinned image as the run engine uses it: lock name, tag, id, family and versions. */
+export interface ImageInfo {
+  name: string;
+  tag: string;
+  id: string;
+  family: "mariadb" | "mysql" | "sysbench";
+  version: string;
+  packageVersion?: string;
+  cacheHit?: boolean;
+}
+
+/** The adapters {@link runScenario} runs on: engine, storage, images, report writer (see createRunDeps). */
+export interface RunDeps {
+  engine: Engine;
+  storage: StorageProvider;
+  /** Build or find a pinned image (cache hit when present). */
+  ensureImage(name: string, onProgress: (step: string, line?: string) => void, signal?: AbortSignal): Promise<ImageInfo>;
+  /** Write report.md/html/json and comparison.csv for a results folder. */
+  writeReports?(dir: string): Promise<unknown>;
+  /** SQL probes (default: mysql2). */
+  probe?: Probe;
+  now?: () => Date;
+}
+
+/** What to run and how: the scenario, its neutral config text, the results folder, cancellation, events. */
+export interface RunOptions {
+  scenario: Scenario;
+  scenarioFile?: string;
+  overrides?: string[];
+  /** Neutral config text (config.base). */
+  neutralCnf: string;
+  outDir: string;
+  /** Run id for a new run (default: derived from the time). */
+  runId?: string;
+  resume?: boolean;
+  /** Run only the planned cells this accepts (sharding, host-vs-host: `c => c.host === id`). */
+  cellFilter?: (c: Cell) => boolean;
+  /** Which cell runs next (default: the plan's order, each cell once: StaticScheduler). */
+  scheduler?: (todo: Cell[]) => Scheduler;
+  /** Start servers, capture variables and the must-match table, then tear down (config diff). */
+  identityOnly?: boolean;
+  failFast?: boolean;
+  strict?: boolean;
+  wipeDevices?: boolean;
+  readyTimeoutMs?: number;
+  sessionId?: string;
+  signal?: AbortSignal;
+  /** A second signal that means "skip the current cell" (TUI `s`). Re-armed by the caller via `control`. */
+  control?: RunControl;
+  onEvent?: EventSink;
+  /** Container id of twinbench itself when it runs inside a container (compose). */
+  selfContainerId?: string;
+}
+
+/** Lets a front end skip the current cell. */
+export class RunControl {
+  private current: AbortController | undefined;
+  arm(): AbortSignal {
+    this.current = new AbortController();
+    return this.current.signal;
+  }
+  skipCurrent(): void {
+    this.current?.abort();
+  }
+}
+
+export type RunStatus = "ok" | "partial" | "failed" | "cancelled";
+
+/** How a run ended: status, the CLI's exit code for it, the results folder, cell counts. */
+export interface RunSummary {
+  status: RunStatus;
+  exitCode: 0 | 1 | 2 | 130;
+  dir: string;
+  runId: string;
+  cellsOk: number;
+  cellsFailed: number;
+}
+
+export function exitCodeOf(status: RunStatus): RunSummary["exitCode"] {
+  return status === "ok" ? 0 : status === "cancelled" ? 130 : 1;
+}

@@ -1,0 +1,153 @@
+/**
+ * The texts the front ends show without starting anything: a scenario's plan, its rendered configs, a run's
+ * report, and the lists of scenario files and results folders. The CLI prints them; the TUI session pages them.
+ */
+import { availableParallelism } from "node:os";
+import { InputError, isTwinbenchError } from "../core/errors.ts";
+import type { Scenario } from "../core/scenario/schema.ts";
+import type { TranslationEntry } from "../core/results.ts";
+import { planRun, type SetupCosts } from "../core/plan/plan.ts";
+import { describePlan, type ImagePin } from "../core/plan/describe.ts";
+import { renderConfig } from "../core/config/render.ts";
+import { lockEntry } from "../core/images/lock.ts";
+import { buildRunReport } from "../core/report/model.ts";
+import { renderText } from "../core/report/text.ts";
+import { formatTranslation } from "../core/config/lines.ts";
+import { loadLock } from "../adapters/images/index.ts";
+import { loadScenario as loadScenarioWithLock, loadScenarioFile, readNeutralConfig, listScenarioFiles, type LoadedScenario } from "../adapters/scenario-file.ts";
+import { listResultsFolders, type ResultsFolderEntry } from "../adapters/report-files.ts";
+import { describeFolder, readAnyResultsFolder } from "../adapters/results-folders.ts";
+import { buildSummary, renderSummaryText } from "../core/report/summary.ts";
+import { compareHosts, renderHostsText } from "../core/hosts/report.ts";
+
+/** Image names in images/lock.yaml. */
+export async function lockImageNames(): Promise<string[]> {
+  return Object.keys((await loadLock()).images);
+}
+
+/** A scenario file checked against the lock's images and this host's CPUs, with `--set` overrides applied. */
+export function loadScenario(file: string, sets: string[] = []): Promise<LoadedScenario> {
+  return loadScenarioWithLock(file, { sets });
+}
+
+/** The lock's entries, as `plan` lists them. */
+export async function imagePins(): Promise<ImagePin[]> {
+  const lock = await loadLock();
+  return Object.entries(lock.images).map(([name, e]) => ({
+    name,
+    family: e.family,
+    version: e.version,
+    package: `${e.package}=${e.packages[e.package]}`,
+    suites: e.suites.join(","),
+  }));
+}
+
+/** The config renderer's translation report per server id. */
+export async function configTranslations(scenario: Scenario): Promise<Record<string, TranslationEntry[]>> {
+  const lock = await loadLock();
+  const neutral = await readNeutralConfig(scenario);
+  const out: Record<string, TranslationEntry[]> = {};
+  for (const s of scenario.servers) {
+    const entry = lockEntry(lock, s.image);
+    if (entry.family === "sysbench") continue;
+    out[s.id] = renderConfig({ neutral, family: entry.family, version: entry.version, storageKind: (s.storage ?? scenario.storage).kind, scenario, serverId: s.id }).translation;
+  }
+  return out;
+}
+
+export interface PlanViewOptions {
+  sets?: string[];
+  maxCells?: number;
+  setupCosts?: Partial<SetupCosts>;
+  /** Warnings (scenario warnings, and a missing image lock or config translation, which only shorten the text). */
+  warn: (line: string) => void;
+  /** Overrides for the extras (tests). */
+  pins?: () => Promise<ImagePin[]>;
+  translations?: (scenario: Scenario) => Promise<Record<string, TranslationEntry[]>>;
+}
+
+/** `twinbench plan FILE` as lines: cells, estimate, sysbench argv, image pins, storage, config translation. */
+export async function planLines(file: string, o: PlanViewOptions & { loaded?: LoadedScenario }): Promise<string[]> {
+  const r = o.loaded ?? (await loadScenario(file, o.sets ?? []));
+  const plan = planRun(r.scenario, { setupCosts: o.setupCosts, adaptive: "min-rounds" });
+  const pins = await optional(o.pins ?? imagePins, o.warn, "image lock");
+  const translations = await optional(() => (o.translations ?? configTranslations)(r.scenario), o.warn, "config translation");
+  for (const w of r.warnings) o.warn(`warning: ${w}`);
+  return describePlan(plan, r.scenario, { file, pins, translations, maxCells: o.maxCells });
+}
+
+/** Pins and translations are extras of `plan`: if they fail, say why and show the rest. */
+async function optional<T>(f: () => Promise<T>, warn: (l: string) => void, what: string): Promise<T | undefined> {
+  try {
+    return await f();
+  } catch (e) {
+    warn(`warning: no ${what}: ${isTwinbenchError(e) ? e.message : (e as Error).message}`);
+    return undefined;
+  }
+}
+
+/** `twinbench config render FILE [--server ID]` as lines: each server's cnf, translation report and asymmetries. */
+export async function configRenderLines(file: string, o: { sets?: string[]; server?: string } = {}): Promise<string[]> {
+  const { scenario } = await loadScenario(file, o.sets ?? []);
+  const lock = await loadLock();
+  const neutral = await readNeutralConfig(scenario);
+  const servers = scenario.servers.filter((s) => !o.server || s.id === o.server);
+  if (servers.length === 0) throw new InputError(`no server "${o.server}" in ${file}`, { code: "NO_SUCH_SERVER", hint: `servers: ${scenario.servers.map((s) => s.id).join(", ")}` });
+  const out: string[] = [];
+  for (const s of servers) {
+    const entry = lockEntry(lock, s.image);
+    if (entry.family === "sysbench") continue;
+    const r = renderConfig({ neutral, family: entry.family, version: entry.version, storageKind: (s.storage ?? scenario.storage).kind, scenario, serverId: s.id });
+    out.push(`# ===== ${s.id} (${s.image}, ${entry.family} ${entry.version}) =====`, r.cnf.trimEnd(), "", `# translation report for ${s.id}:`);
+    out.push(...formatTranslation(r.translation), ...r.asymmetries.map((a) => `  ASYMMETRY: ${a}`), "");
+  }
+  return out;
+}
+
+/** A results folder's ratio table as `twinbench report DIR` prints it (warnings about the folder first). */
+export async function reportText(dir: string): Promise<string> {
+  const any = await readAnyResultsFolder(dir);
+  const head = [...any.warnings.map((w) => `warning: ${w}`), describeFolder(any)];
+  if (any.kind === "hosts") {
+    const cmp = compareHosts(any.runs, { notes: any.notes });
+    const perHost = any.runs.filter((r) => r.manifest && r.cells).map((r) => `Host ${r.id} (${r.dir}):\n${renderText(buildRunReport(r.manifest!, r.cells!)).trimEnd()}`);
+    return [...head, ...perHost, renderHostsText(cmp).trimEnd()].join("\n");
+  }
+  const { manifest, cells } = any.folder;
+  // The ratio table(s), then the execution summary side by side with its derived lines.
+  return [...head, renderText(buildRunReport(manifest, cells)).trimEnd(), "", renderSummaryText(buildSummary(manifest, cells)).trimEnd()].join("\n");
+}
+
+export interface ScenarioEntry {
+  file: string;
+  name: string;
+  description: string;
+  cells: number;
+  estimateSeconds: number;
+  /** Set when the file does not load (it is still listed, with this message). */
+  error?: string;
+}
+
+/** Every scenario file in `dir`, loaded and planned (a file that does not load is listed with its error). */
+export async function listScenarios(dir: string): Promise<ScenarioEntry[]> {
+  const files = await listScenarioFiles(dir);
+  const lockImages = await lockImageNames().catch(() => [] as string[]); // no lock: images are reported per file
+  return Promise.all(
+    files.map(async (file): Promise<ScenarioEntry> => {
+      try {
+        const { scenario } = await loadScenarioFile(file, { lockImages, hostCpus: availableParallelism() });
+        const plan = planRun(scenario, { adaptive: "min-rounds" });
+        return { file, name: scenario.name, description: scenario.description ?? "", cells: plan.cells.length, estimateSeconds: plan.estimate.totalSeconds };
+      } catch (e) {
+        return { file, name: file.replace(/^.*\//, "").replace(/\.ya?ml$/, ""), description: "", cells: 0, estimateSeconds: 0, error: (e as Error).message };
+      }
+    }),
+  );
+}
+
+export type { ResultsFolderEntry };
+
+/** Results folders under `dir`, newest first. */
+export function listResults(dir: string): Promise<ResultsFolderEntry[]> {
+  return listResultsFolders(dir);
+}
