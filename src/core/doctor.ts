@@ -5,6 +5,7 @@
  */
 import { compareVersions } from "./config/version.ts";
 import { formatBytes } from "./units.ts";
+import { textTable } from "./text-table.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
@@ -439,13 +440,8 @@ export function manualParagraph(f: HostFacts, reason: CannotFixReason): string {
 
 /** Render check lines for a terminal: `ok   docker engine  answers on ...` plus an indented hint. */
 export function formatCheckLines(lines: CheckLine[]): string {
-  const width = Math.max(...lines.map((l) => l.title.length));
-  const out: string[] = [];
-  for (const l of lines) {
-    out.push(`${l.status.padEnd(4)} ${l.title.padEnd(width)}  ${l.detail}`);
-    if (l.hint && l.status !== "ok") out.push(`     ${" ".repeat(width)}  hint: ${l.hint}`);
-  }
-  return out.join("\n");
+  const rows = lines.flatMap((l) => [[l.status, l.title, l.detail], ...(l.hint && l.status !== "ok" ? [["", "", `hint: ${l.hint}`]] : [])]);
+  return textTable(rows, { columns: [{ width: 4 }, { gap: " " }], trimEnd: false }).join("\n");
 }
 
 /** Summary counts and whether doctor should fail (any fail line). */

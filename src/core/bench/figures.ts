@@ -5,6 +5,7 @@
 import type { CellRecord } from "../results.ts";
 import type { RatioTable } from "../report/ratio.ts";
 import { mean, median, stddev, tQuantile } from "../stats.ts";
+import { textTable as layoutTable, type TextColumn } from "../text-table.ts";
 
 // ---- 1. Transport overhead ------------------------------------------------------------------------------------
 
@@ -381,9 +382,8 @@ export function orderEffect(records: readonly CellRecord[], numerator: string, d
 
 /** A plain text table: first column left-aligned, the others right-aligned. */
 export function textTable(header: string[], rows: string[][]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
-  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
+  const columns = header.map((_, i): TextColumn => ({ align: i === 0 ? "left" : "right" }));
+  return layoutTable(rows, { head: [header], rule: "-", columns });
 }
 
 /** A markdown table with the same alignment. */

@@ -8,6 +8,7 @@ import type { CellRecord, HostFacts, RunManifest } from "../results.ts";
 import { axes, ratioTableFromSides, type Metric, type RatioTable } from "../report/ratio.ts";
 import { factDifferences, runDifferences } from "../report/compare.ts";
 import { renderRatioText } from "../report/text.ts";
+import { textTable } from "../text-table.ts";
 import { markdownRatioTable } from "../report/markdown.ts";
 import { buildRunsSummary, renderSummaryHtml, renderSummaryMarkdown, renderSummaryText, type ExecutionSummary } from "../report/summary.ts";
 import { hostFactRows, type FactRow } from "./facts.ts";
@@ -125,14 +126,11 @@ function statusLine(r: HostRun): string {
 function factLines(c: HostsComparison): string[] {
   if (c.facts.length === 0) return ["Host facts: none recorded."];
   const ids = Object.keys(c.facts[0]!.values);
-  const w0 = Math.max(...c.facts.map((f) => f.field.length)) + 2;
-  const widths = ids.map((id) => Math.max(id.length, ...c.facts.map((f) => (f.values[id] ?? "?").length)) + 2);
-  const row = (label: string, vals: string[], mark: string) => `${mark} ${label.padEnd(w0)}${vals.map((v, i) => v.padEnd(widths[i]!)).join("")}`.trimEnd();
   const differ = c.facts.filter((f) => !f.equal && f.field !== "engine");
+  const rows = c.facts.map((f) => [!f.equal && f.field !== "engine" ? "*" : " ", f.field, ...ids.map((id) => f.values[id] ?? "?")]);
   return [
     differ.length ? `Host facts (${differ.length} differ, marked *):` : "Host facts: no differences.",
-    row("", ids, " "),
-    ...c.facts.map((f) => row(f.field, ids.map((id) => f.values[id] ?? "?"), !f.equal && f.field !== "engine" ? "*" : " ")),
+    ...textTable(rows, { head: [[" ", "", ...ids]], columns: [{}, { gap: " " }] }),
   ];
 }
 

@@ -10,6 +10,7 @@ import { own } from "../sysbench/options.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, plannedRepeats } from "../scenario/schema.ts";
 import { redactArgv, sysbenchArgv, type SysbenchConnection } from "../sysbench/argv.ts";
 import { formatSeconds, orderNote, testWrites, type Plan } from "./plan.ts";
+import { textTable } from "../text-table.ts";
 
 /** One image lock entry, printed as `name  key=value …`. */
 export type ImagePin = { name: string } & Record<string, unknown>;
@@ -50,11 +51,6 @@ export function describeStorage(st: Storage): string {
       return `RAID 0 over ${members}: ${fs}${st.chunk ? `, chunk ${st.chunk}` : ""}`;
     }
   }
-}
-
-function table(rows: string[][]): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd());
 }
 
 export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExtras = {}): string[] {
@@ -177,7 +173,7 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
     ].join(", ");
     rows.push([String(c.index + 1), ...(s.hosts?.length ? [c.host ?? ""] : []), c.server, c.test, String(c.threads), String(c.repeat), before]);
   }
-  out.push(...table(rows).map((l) => `  ${l}`));
+  out.push(...textTable(rows, { indent: "  " }));
   if (limit < plan.cells.length) out.push(`  … ${plan.cells.length - limit} more`);
   return out;
 }

@@ -15,6 +15,7 @@ import type { CellRecord, RunManifest } from "../results.ts";
 import type { SysbenchResult } from "../sysbench/result.ts";
 import { median } from "../stats.ts";
 import { axes, measureRecords, pickServers } from "./ratio.ts";
+import { textTable, type TextColumn, type TextRow } from "../text-table.ts";
 
 /** Events stddev / avg above this reads as uneven thread fairness. */
 export const UNEVEN_FAIRNESS = 0.1;
@@ -317,19 +318,21 @@ export function renderSummaryText(s: ExecutionSummary): string {
   const rh = ratioHeading(s);
   const labelW = Math.max(40, ...s.blocks.flatMap((b) => b.rows.map((r) => r.label.length + 2 * r.indent + (r.derived ? 4 : 2)))) + 2;
   const colW = Math.max(14, ...s.sides.map((x) => x.length + 2));
+  const columns: TextColumn[] = [
+    { width: labelW },
+    ...s.sides.map((): TextColumn => ({ width: colW, align: "right" })),
+    ...(rh ? [{ width: Math.max(12, rh.length + 2), align: "right" } as const] : []),
+  ];
   for (const blk of s.blocks) {
     out.push(`${blk.title} (median over repeats; ${repeatsText(s, blk)})`);
-    out.push(" ".repeat(labelW) + s.sides.map((x) => x.padStart(colW)).join("") + (rh ? rh.padStart(Math.max(12, rh.length + 2)) : ""));
-    let derivedHead = false;
+    out.push(...textTable([["", ...s.sides, ...(rh ? [rh] : [])]], { columns, gap: "", trimEnd: false }));
+    const rows: TextRow[] = [];
     for (const r of blk.rows) {
-      if (r.derived && !derivedHead) {
-        out.push("  derived:");
-        derivedHead = true;
-      }
-      const label = ("  " + "  ".repeat(r.indent + (r.derived ? 1 : 0)) + r.label).padEnd(labelW);
-      const vals = s.sides.map((_, i) => cellText(r, i).padStart(colW)).join("");
-      out.push((label + vals + (rh ? ratioText(r).padStart(Math.max(12, rh.length + 2)) : "")).trimEnd());
+      if (r.derived && !rows.includes("  derived:")) rows.push("  derived:");
+      const label = "  " + "  ".repeat(r.indent + (r.derived ? 1 : 0)) + r.label;
+      rows.push([label, ...s.sides.map((_, i) => cellText(r, i)), ...(rh ? [ratioText(r)] : [])]);
     }
+    out.push(...textTable(rows, { columns, gap: "" }));
     for (const n of blk.notes) out.push(`  note: ${n}`);
     out.push("");
   }

@@ -6,6 +6,7 @@
 import { verdictMark } from "../stats.ts";
 import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
 import type { RunReport } from "./model.ts";
+import { textTable, type TextColumn } from "../text-table.ts";
 
 /** `fail`, `skip`, `--` for cells without numbers. */
 export function statusText(c: RatioCell): string | null {
@@ -45,18 +46,18 @@ export function seedTable(table: RatioTable, cell: (c: RatioCell) => string, row
   const widest = Math.max(6, ...texts.flat().map((s) => s.length));
   const width = widest + 2;
   const labelWidth = Math.max(18, ...table.rows.map((r) => r.test.length + 2));
-  const lines: string[] = [];
-  lines.push(" ".repeat(labelWidth + 1) + "Number of threads");
+  const columns: TextColumn[] = [{ width: labelWidth }, ...table.threads.map((): TextColumn => ({ width, align: "right" }))];
   // Seed widths: thread counts start one column right of where a 6-character value starts. Wider cells: right-aligned.
-  const head = table.threads
-    .map((t) => (width === 8 ? " ".repeat(width - 5) + String(t).padEnd(5) : String(t).padStart(width)))
-    .join("");
-  lines.push((" ".repeat(labelWidth) + head).trimEnd());
-  lines.push(rowLabel);
-  table.rows.forEach((r, i) => {
-    lines.push(("  " + r.test).padEnd(labelWidth) + texts[i].map((s) => s.padStart(width)).join(""));
-  });
-  return lines;
+  const head = ["", ...table.threads.map((t) => (width === 8 ? " ".repeat(width - 5) + String(t).padEnd(5) : String(t)))];
+  return [
+    " ".repeat(labelWidth + 1) + "Number of threads",
+    ...textTable([head], { columns, gap: "" }),
+    rowLabel,
+    ...textTable(
+      table.rows.map((r, i) => ["  " + r.test, ...texts[i]]),
+      { columns, gap: "", trimEnd: false },
+    ),
+  ];
 }
 
 /** `(MariaDB q/s / MySQL q/s * 100)`; inverted for latency. */
@@ -152,12 +153,12 @@ function title(report: RunReport, table: RatioTable | null): string {
 }
 
 export function serverLines(report: RunReport): string[] {
-  const w = Math.max(0, ...report.servers.map((s) => s.id.length));
-  return report.servers.map((s) => {
+  const rows = report.servers.map((s) => {
     const pkg = s.packageVersion ? `, package ${s.packageVersion}` : "";
     const asym = s.asymmetries.length ? `; deliberate asymmetries: ${s.asymmetries.join(", ")}` : "";
-    return `  ${s.id.padEnd(w)}  ${s.family} ${s.version ?? "(version unknown)"} (image ${s.image}${pkg}); storage: ${s.storage}${asym}`;
+    return [s.id, `${s.family} ${s.version ?? "(version unknown)"} (image ${s.image}${pkg}); storage: ${s.storage}${asym}`];
   });
+  return textTable(rows, { indent: "  ", trimEnd: false });
 }
 
 export function configIdentityLine(report: RunReport): string {
