@@ -3,6 +3,7 @@
  * Everything here returns plain strings, so the screen reads the same without colour.
  */
 import type { TableView } from "./state.ts";
+import { textTable, type TextColumn } from "../core/text-table.ts";
 
 const SPARKS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 
@@ -78,18 +79,18 @@ export function tableLines(t: TableView, width: number): string[] {
   const maxCols = Math.max(1, Math.floor((width - nameW - 1) / colW));
   const cols = t.threads.slice(0, maxCols);
   const cut = cols.length < t.threads.length;
-  const head = (" ".repeat(nameW) + cols.map((th) => String(th).padStart(colW - 1).padEnd(colW)).join("")).trimEnd() + (cut ? " >" : "");
-  const lines = [" ".repeat(nameW) + "Number of threads", head, " sysbench test"];
-  for (const r of t.rows) {
-    const cells = r.cells.slice(0, cols.length).map((c) => {
+  const columns: TextColumn[] = [{ width: nameW }, ...cols.map((): TextColumn => ({ width: colW }))];
+  const [head] = textTable([["", ...cols.map((th) => String(th).padStart(colW - 1))]], { columns, gap: "" });
+  const rows = t.rows.map((r) => [
+    `  ${r.test}`,
+    ...r.cells.slice(0, cols.length).map((c) => {
       const txt = tableCellText(c);
       // Numbers align on the decimal point: the mark hangs to the right.
       const markless = c.status === "ok" && c.ratio !== null ? txt.slice(0, txt.length - c.mark.length) : txt;
-      return (markless.padStart(colW - 1) + (c.status === "ok" ? c.mark : "")).padEnd(colW);
-    });
-    lines.push(`  ${r.test}`.padEnd(nameW) + cells.join("").trimEnd());
-  }
-  return lines;
+      return markless.padStart(colW - 1) + (c.status === "ok" ? c.mark : "");
+    }),
+  ]);
+  return [" ".repeat(nameW) + "Number of threads", head! + (cut ? " >" : ""), " sysbench test", ...textTable(rows, { columns, gap: "" })];
 }
 
 /** The legend under the table, as in the seeds. */

@@ -11,6 +11,7 @@ import { Box, render, Text, useApp, useInput, useStdout } from "ink";
 import { formatError, isTwinbenchError, type ExitCode } from "../core/errors.ts";
 import { ColorContext, type Size } from "./components.tsx";
 import { duration, fit } from "./format.ts";
+import { textTable, type TextColumn } from "../core/text-table.ts";
 import { mountRunScreen } from "./run-screen.tsx";
 import { defaultSessionDeps, type ResultEntry, type ScenarioEntry, type SessionDeps } from "./session-deps.ts";
 
@@ -160,19 +161,26 @@ export function ScenarioList({ scenarios, index, width, height }: { scenarios: S
   const on = React.useContext(ColorContext);
   if (scenarios.length === 0) return <Text>{fit("no scenarios found in scenarios/ (*.yaml)", width)}</Text>;
   const nameW = Math.min(28, Math.max(8, ...scenarios.map((s) => s.name.length)));
-  const head = `  ${"scenario".padEnd(nameW)}  ${"cells".padStart(5)}  ${"estimate".padStart(8)}  description`;
   const [a, b] = windowOf(scenarios.length, index, height - 2);
+  const shown = scenarios.slice(a, b);
+  const rows = shown.map((s, i) => [
+    a + i === index ? "▶" : " ",
+    fit(s.name, nameW),
+    String(s.error ? "-" : s.cells),
+    s.error ? "-" : duration(s.estimateSeconds),
+    s.error ? `invalid: ${s.error}` : s.description,
+  ]);
+  const columns: TextColumn[] = [{ width: 1 }, { width: nameW, gap: " " }, { width: 5, align: "right" }, { width: 8, align: "right" }];
+  const [head, ...lines] = textTable(rows, { head: [[" ", "scenario", "cells", "estimate", "description"]], columns, trimEnd: false });
   return (
     <Box flexDirection="column">
       <Text bold={on}>{fit("twinbench · scenarios", width)}</Text>
-      <Text>{fit(head, width)}</Text>
-      {scenarios.slice(a, b).map((s, i) => {
+      <Text>{fit(head!, width)}</Text>
+      {shown.map((s, i) => {
         const sel = a + i === index;
-        const desc = s.error ? `invalid: ${s.error}` : s.description;
-        const line = `${sel ? "▶" : " "} ${fit(s.name, nameW).padEnd(nameW)}  ${String(s.error ? "-" : s.cells).padStart(5)}  ${(s.error ? "-" : duration(s.estimateSeconds)).padStart(8)}  ${desc}`;
         return (
           <Text key={s.file} inverse={on && sel} color={on && s.error ? "red" : undefined}>
-            {fit(line, width)}
+            {fit(lines[i]!, width)}
           </Text>
         );
       })}

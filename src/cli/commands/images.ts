@@ -1,6 +1,7 @@
 /** `twinbench images build|list|rm`: the pinned images from images/lock.yaml. */
 import type { Command } from "commander";
 import { formatBytes } from "../../core/units.ts";
+import { textTable, type TextColumn } from "../../core/text-table.ts";
 import type { ImagePort } from "../../adapters/docker/images.ts";
 import { currentImageTags, ensureImages, listImages, loadLock, parseModeChoice, removeImages, type ImageProgress } from "../../adapters/images/index.ts";
 
@@ -66,14 +67,17 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
         ctx.out("no twinbench images; build them with `twinbench images build`");
         return;
       }
-      ctx.out(`${"NAME".padEnd(14)} ${"TAG".padEnd(40)} ${"MODE".padEnd(8)} ${"PACKAGE VERSION".padEnd(24)} ${"SIZE".padStart(9)}  BUILT`);
-      for (const i of list) {
-        ctx.out(
-          `${i.name.padEnd(14)} ${(i.tags[0] ?? i.id.slice(0, 19)).padEnd(40)} ${(i.labels["twinbench.mode"] ?? "").padEnd(8)} ` +
-            `${(i.labels["twinbench.package-version"] ?? i.labels["twinbench.suite"] ?? "").padEnd(24)} ${formatSize(i.size).padStart(9)}  ` +
-            `${i.labels["twinbench.build-time"] ?? ""}`,
-        );
-      }
+      const rows = list.map((i) => [
+        i.name,
+        i.tags[0] ?? i.id.slice(0, 19),
+        i.labels["twinbench.mode"] ?? "",
+        i.labels["twinbench.package-version"] ?? i.labels["twinbench.suite"] ?? "",
+        formatSize(i.size),
+        i.labels["twinbench.build-time"] ?? "",
+      ]);
+      const columns: TextColumn[] = [{ width: 14 }, { width: 40 }, { width: 8 }, { width: 24 }, { width: 9, align: "right" }, { gap: "  " }];
+      const head = [["NAME", "TAG", "MODE", "PACKAGE VERSION", "SIZE", "BUILT"]];
+      for (const line of textTable(rows, { head, columns, gap: " ", trimEnd: false })) ctx.out(line);
     });
 
   images
