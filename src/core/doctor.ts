@@ -5,6 +5,7 @@
  */
 import { compareVersions } from "./config/version.ts";
 import { formatBytes } from "./units.ts";
+import { TOOL_PACKAGES } from "./storage/tools.ts";
 import { textTable } from "./text-table.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
@@ -121,9 +122,9 @@ export const DEFAULT_ENDPOINT = "unix:///var/run/docker.sock";
 export const PACKAGES = {
   engine: "docker.io",
   debootstrap: "debootstrap",
-  btrfs: "btrfs-progs",
-  xfs: "xfsprogs",
-  mdadm: "mdadm",
+  btrfs: TOOL_PACKAGES["mkfs.btrfs"],
+  xfs: TOOL_PACKAGES["mkfs.xfs"],
+  mdadm: TOOL_PACKAGES.mdadm,
   compose: "docker-compose",
 } as const;
 

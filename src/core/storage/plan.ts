@@ -14,6 +14,7 @@
  */
 import { InputError, type ErrorCode } from "../errors.ts";
 import { parseSize, type Storage } from "../scenario/schema.ts";
+import { withPackages, type StorageTool, type ToolPackage } from "./tools.ts";
 
 export const DATA_TARGET = "/var/lib/mysql";
 export const TWINBENCH_ROOT = "/var/lib/twinbench";
@@ -241,21 +242,15 @@ function planRaid0(
 }
 
 /** Host tools a plan needs, with the Debian package that ships each. */
-export function requiredTools(plan: StoragePlan): Array<{ tool: string; pkg: string }> {
+export function requiredTools(plan: StoragePlan): ToolPackage[] {
   if (plan.kind !== "raid0") return [];
-  const t: Array<{ tool: string; pkg: string }> = [
-    { tool: "mount", pkg: "mount" },
-    { tool: "umount", pkg: "mount" },
-    { tool: "findmnt", pkg: "util-linux" },
-    { tool: "lsblk", pkg: "util-linux" },
-    { tool: "wipefs", pkg: "util-linux" },
-  ];
-  if (plan.loop) t.push({ tool: "losetup", pkg: "mount" });
-  if (plan.builder === "mdadm") t.push({ tool: "mdadm", pkg: "mdadm" });
-  if (plan.fs === "btrfs") t.push({ tool: "mkfs.btrfs", pkg: "btrfs-progs" }, { tool: "btrfs", pkg: "btrfs-progs" });
-  if (plan.fs === "xfs") t.push({ tool: "mkfs.xfs", pkg: "xfsprogs" });
-  if (plan.fs === "ext4") t.push({ tool: "mkfs.ext4", pkg: "e2fsprogs" });
-  return t;
+  const t: StorageTool[] = ["mount", "umount", "findmnt", "lsblk", "wipefs"];
+  if (plan.loop) t.push("losetup");
+  if (plan.builder === "mdadm") t.push("mdadm");
+  if (plan.fs === "btrfs") t.push("mkfs.btrfs", "btrfs");
+  if (plan.fs === "xfs") t.push("mkfs.xfs");
+  if (plan.fs === "ext4") t.push("mkfs.ext4");
+  return withPackages(t);
 }
 
 /**
