@@ -2,6 +2,9 @@
  * Host observations for storage, all through the injected Runner (so a fake runner can drive them in tests):
  * mounts, loop devices, md arrays, swaps, block device inspection, findmnt, tool lookup.
  */
+import { access, constants } from "node:fs/promises";
+import { realpathSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import type { Runner } from "../host/runner.ts";
 import {
   parseFindmntJson,
@@ -68,4 +71,36 @@ export async function blockSize(runner: Runner, device: string): Promise<number 
   const r = await runner.run("lsblk", ["-b", "-d", "-n", "-o", "SIZE", device]);
   const n = Number(r.stdout.trim());
   return r.exitCode === 0 && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+export async function exists(p: string): Promise<boolean> {
+  try {
+    await access(p, constants.F_OK);
+    return true;
+  } catch {
+    return false; // missing or not reachable: both mean "not there" to the caller
+  }
+}
+
+/** Whether `name` is an executable on PATH or in the sbin directories (root's tools live there). */
+export async function findTool(name: string): Promise<boolean> {
+  const dirs = [...(process.env.PATH ?? "").split(delimiter), "/usr/local/sbin", "/usr/sbin", "/sbin"].filter(Boolean);
+  for (const d of new Set(dirs)) {
+    try {
+      await access(join(d, name), constants.X_OK);
+      return true;
+    } catch {
+      // not in this directory: try the next
+    }
+  }
+  return false;
+}
+
+/** The resolved path, or `p` itself when it cannot be resolved (yet): callers record both spellings anyway. */
+export function safeRealpath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p; // does not resolve (gone, or a dangling link): the given path is the best name there is
+  }
 }
