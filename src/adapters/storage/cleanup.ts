@@ -135,7 +135,7 @@ async function execute(deps: CleanupDeps, a: CleanupOp): Promise<void> {
       try {
         await unlink(a.path);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e; // already gone: that is the goal
       }
       return;
     case "rmdir":
@@ -143,9 +143,11 @@ async function execute(deps: CleanupDeps, a: CleanupOp): Promise<void> {
         await rmdir(a.path);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
+        // Gone already, or not empty (something not ours is inside: a dir is removed only when empty): leave it.
         if (code !== "ENOENT" && code !== "ENOTEMPTY" && code !== "EEXIST") throw e;
       }
       // The per-run folder above a mount point (<mnt>/<run>/<server>) goes too once its last server's is gone.
+      // Best effort: it stays while another server of the run still has its folder there (ENOTEMPTY), or is gone.
       if (dirname(dirname(a.path)) === MOUNT_ROOT) await rmdir(dirname(a.path)).catch(() => undefined);
       return;
     case "rm-tree":

@@ -104,6 +104,8 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
       try {
         await dispose();
       } catch (undoErr) {
+        // The provisioning error is the one to report; the undo's failure rides along in its details (what is
+        // left stays recorded in the state file for `twinbench clean`).
         if (e instanceof TwinbenchError) e.details.push(`and the undo failed: ${(undoErr as Error).message}`);
       }
       throw e;
@@ -169,7 +171,7 @@ function startTimeOf(pid: number): string | undefined {
     const s = readFileSync(`/proc/${pid}/stat`, "utf8");
     return s.slice(s.lastIndexOf(")") + 2).split(" ")[19];
   } catch {
-    return undefined;
+    return undefined; // no such process (its /proc entry is gone): ownerStatus counts that owner as dead
   }
 }
 

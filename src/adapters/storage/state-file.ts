@@ -31,7 +31,7 @@ const locks = new Map<string, Promise<unknown>>();
 function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const prev = locks.get(key) ?? Promise.resolve();
   const next = prev.then(fn, fn);
-  const tail = next.catch(() => undefined);
+  const tail = next.catch(() => undefined); // the caller gets the failure through `next`; the queue only waits its turn
   locks.set(key, tail);
   void tail.then(() => {
     if (locks.get(key) === tail) locks.delete(key);

@@ -71,7 +71,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(t) as unknown;
   } catch {
-    return undefined;
+    return undefined; // not JSON (an old tool, or an error text): the callers treat it as "no answer"
   }
 }
 
