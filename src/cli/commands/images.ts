@@ -48,9 +48,8 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
         force: o.force,
         onProgress: o.quiet ? undefined : progressPrinter(ctx.out),
       });
-      for (const b of built) {
-        ctx.out(`${b.cacheHit ? "cached" : "built "} ${b.name.padEnd(14)} ${b.tag}  (${b.mode}, ${b.labels["twinbench.package-version"] ?? "?"})`);
-      }
+      const rows = built.map((b) => [b.cacheHit ? "cached" : "built", b.name, `${b.tag}  (${b.mode}, ${b.labels["twinbench.package-version"] ?? "?"})`]);
+      for (const line of textTable(rows, { columns: [{ width: 6 }, { width: 14 }], gap: " ", trimEnd: false })) ctx.out(line);
     });
 
   images
