@@ -136,6 +136,15 @@ export function engineError(what: string, e: unknown, hint?: string): TwinbenchE
   });
 }
 
+/** An error on a container's output stream: what was read so far may be only part of the output. */
+export function outputCutShort(what: string, e: Error): TwinbenchError {
+  return new TwinbenchError(`the output stream of ${what} failed, so its output may be cut short: ${e.message}`, {
+    code: "ENGINE_STREAM",
+    hint: "check that the Docker engine answers (`twinbench doctor`), then run again (or `--resume`)",
+    cause: e,
+  });
+}
+
 /** The Engine on a Docker API (dockerode): `new DockerEngine("local")` is the local engine (DOCKER_HOST respected). */
 export class DockerEngine implements Engine {
   private readonly docker: Docker;
@@ -313,7 +322,7 @@ export class DockerEngine implements Engine {
     await new Promise<void>((resolve, reject) => {
       stream.on("end", () => resolve());
       stream.on("close", () => resolve());
-      stream.on("error", reject);
+      stream.on("error", (e: Error) => reject(outputCutShort(`exec ${cmd.join(" ")} in container ${id}`, e)));
     });
     const info = await ex.inspect();
     return { exitCode: info.ExitCode ?? -1, stdout: Buffer.concat(so).toString("utf8"), stderr: Buffer.concat(se).toString("utf8") };
@@ -346,10 +355,15 @@ export class DockerEngine implements Engine {
       out.on("data", feed("out"));
       err.on("data", feed("err"));
       this.docker.modem.demuxStream(stream, out, err);
+      // A stream error is not an end: it is kept and raised once the container has stopped (below).
+      let streamError: Error | undefined;
       const ended = new Promise<void>((resolve) => {
         stream.on("end", () => resolve());
         stream.on("close", () => resolve());
-        stream.on("error", () => resolve());
+        stream.on("error", (e: Error) => {
+          streamError = e;
+          resolve();
+        });
       });
       if (opts.signal?.aborted) onAbort();
       opts.signal?.addEventListener("abort", onAbort, { once: true });
@@ -363,6 +377,8 @@ export class DockerEngine implements Engine {
       const res = (await c.wait()) as { StatusCode: number };
       await Promise.race([ended, new Promise((r) => setTimeout(r, 2000))]);
       for (const w of ["out", "err"] as const) if (partial[w]) opts.onLine?.(partial[w]);
+      // Cancelled: the caller discards the output anyway, and the kill itself may break the stream.
+      if (streamError && !cancelled) throw outputCutShort(`container ${spec.name} (image ${spec.image})`, streamError);
       return { exitCode: res.StatusCode, output, timedOut, cancelled };
     } finally {
       if (timer) clearTimeout(timer);
