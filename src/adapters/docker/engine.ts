@@ -115,6 +115,11 @@ function statusCode(e: unknown): number | undefined {
   return typeof e === "object" && e !== null && "statusCode" in e ? (e as { statusCode: number }).statusCode : undefined;
 }
 
+/** True for docker-modem's "no such container/volume/network" answer (HTTP 404). */
+export function isNotFound(e: unknown): boolean {
+  return statusCode(e) === 404;
+}
+
 /** Ignore "not found" (404) and "already in that state" (304/409 where harmless): disposal must be idempotent. */
 async function tolerate(p: Promise<unknown>, codes: number[] = [404, 304], harmless?: RegExp): Promise<void> {
   try {
