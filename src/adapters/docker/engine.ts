@@ -120,6 +120,14 @@ export function isNotFound(e: unknown): boolean {
   return statusCode(e) === 404;
 }
 
+/**
+ * The engine refused to start a container's command (HTTP 400 on start: its executable is not in the image or
+ * cannot be run), as opposed to an engine that failed.
+ */
+export function isCommandNotRunnable(e: unknown): boolean {
+  return statusCode(e) === 400;
+}
+
 /** Ignore "not found" (404) and "already in that state" (304/409 where harmless): disposal must be idempotent. */
 async function tolerate(p: Promise<unknown>, codes: number[] = [404, 304], harmless?: RegExp): Promise<void> {
   try {
