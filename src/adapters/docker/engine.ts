@@ -210,7 +210,7 @@ export class DockerEngine implements Engine {
     const create = DockerEngine.networkCreation.then(() => this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true }));
     DockerEngine.networkCreation = create.then(
       () => undefined,
-      () => undefined,
+      () => undefined, // the queue only orders creations: this caller gets the failure from `create` below
     );
     return (await create).id;
   }

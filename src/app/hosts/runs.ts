@@ -94,6 +94,6 @@ export class HostRuns {
 export function answers(s: HostState): Promise<boolean> {
   return withDeadline(s.t.engine.ping(), 5000, () => new DeadlineError(5000)).then(
     () => true,
-    () => false,
+    () => false, // no answer (or not within 5 s) is the answer asked for
   );
 }
