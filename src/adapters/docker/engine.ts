@@ -335,7 +335,8 @@ export class DockerEngine implements Engine {
     await new Promise<void>((resolve, reject) => {
       stream.on("end", () => resolve());
       stream.on("close", () => resolve());
-      stream.on("error", (e: Error) => reject(outputCutShort(`exec ${cmd.join(" ")} in container ${id}`, e)));
+      // The program only: its arguments may hold a password.
+      stream.on("error", (e: Error) => reject(outputCutShort(`exec of ${cmd[0]} in container ${id}`, e)));
     });
     const info = await ex.inspect();
     return { exitCode: info.ExitCode ?? -1, stdout: Buffer.concat(so).toString("utf8"), stderr: Buffer.concat(se).toString("utf8") };
