@@ -56,8 +56,10 @@ export class HostsFolder {
     return writeFileAtomic(join(this.dir, name), text);
   }
 
-  /** The merged results folder of a sharded run, in DIR itself. */
-  /** Returns the raw logs that could not be copied, with the reason (a log that was never written is not one). */
+  /**
+   * The merged results folder of a sharded run, in DIR itself. Returns the raw logs that could not be copied, with
+   * the reason (a log that was never written is not one).
+   */
   async writeMerged(merged: { manifest: RunManifest; cells: CellRecord[]; rawCopies: Array<{ from: string; to: string }> }): Promise<string[]> {
     await mkdir(join(this.dir, "raw"), { recursive: true });
     await writeFileAtomic(join(this.dir, "run.json"), JSON.stringify(merged.manifest, null, 2) + "\n");

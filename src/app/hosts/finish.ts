@@ -26,7 +26,7 @@ export async function cleanFailedHosts(ctx: HostsContext): Promise<void> {
     for (const runId of ids) {
       // What stays is labelled, so `clean --host` finds it; the report says that it stayed.
       const failed = await cleanResources(s.t.engine, { runId }).then((r) => r.failed, (e: unknown) => [msg(e)]);
-      if (failed.length) ctx.notes.push(`host ${s.t.spec.id}: cleanup of run ${runId} failed (${failed.join("; ")}): run \`twinbench clean --host ${s.t.spec.id}\``);
+      if (failed.length) ctx.note(`host ${s.t.spec.id}: cleanup of run ${runId} failed (${failed.join("; ")}): run \`twinbench clean --host ${s.t.spec.id}\``);
     }
   }
 }
