@@ -36,6 +36,7 @@ export function parseCellsJsonl(text: string, file = "cells.jsonl"): { cells: Ce
       }
       cells.push(v);
     } catch {
+      // A torn or foreign line: skipped, and the warning names it.
       warnings.push(`${file}:${i + 1}: invalid JSON, skipped`);
     }
   });

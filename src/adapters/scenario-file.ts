@@ -122,7 +122,7 @@ export async function writeScenarioFile(file: string, text: string, opts: { forc
   if (!opts.force) {
     const exists = await access(file).then(
       () => true,
-      () => false,
+      () => false, // not there (or not reachable): the write below reports a real problem with the path
     );
     if (exists) throw new InputError(`${file} exists`, { code: "FILE_EXISTS", hint: "choose another -o FILE, or pass --force to overwrite it" });
   }

@@ -55,7 +55,7 @@ export async function cleanResources(engine: Engine, opts: { orphansOnly?: boole
   };
   for (const c of pick(found.containers))
     await attempt(c.name, async () => {
-      await engine.unpause(c.id).catch(() => undefined);
+      await engine.unpause(c.id).catch(() => undefined); // not paused, or already gone: the removal below reports a real failure
       await engine.remove(c.id);
     }, report.containers);
   for (const n of pick(found.networks)) await attempt(n.name, () => engine.removeNetwork(n.id), report.networks);

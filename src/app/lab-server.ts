@@ -10,7 +10,7 @@ import { TwinbenchError, CancelledError } from "../core/errors.ts";
 import { resourceName, LABEL } from "../core/labels.ts";
 import type { Storage, Transport } from "../core/scenario/schema.ts";
 import type { StorageFacts } from "../core/results.ts";
-import type { ContainerSpec, Engine } from "../adapters/docker/engine.ts";
+import { engineError, isNotFound, type ContainerSpec, type Engine } from "../adapters/docker/engine.ts";
 import type { DataMount, ProvisionedStorage, StorageProvider } from "../adapters/storage/types.ts";
 import type { Endpoint, Probe } from "../adapters/mysql/probe.ts";
 import type { DisposableStack } from "./disposables.ts";
@@ -215,7 +215,7 @@ export class LabServer {
       });
     } catch (e) {
       if (e instanceof CancelledError) throw e;
-      const log = await engine.logs(id, 400).catch(() => "");
+      const log = await engine.logs(id, 400).catch((le: unknown) => `(could not read the server's log: ${(le as Error).message})`);
       const tail = startFailureTail(log, 30);
       const opt = tail.refused?.option;
       throw new TwinbenchError(`server "${this.init.id}" (image ${this.init.imageTag}) failed to start: ${(e as Error).message}`, {
@@ -232,12 +232,17 @@ export class LabServer {
     return { host: this.ip, port: 3306, user: "root", password: this.rootPassword };
   }
 
+  /**
+   * Whether the server's container runs. Only "no such container" (404) counts as dead: any other inspect error is
+   * raised as the engine's, so a live server is never restarted because of a transient error.
+   */
   async isRunning(): Promise<boolean> {
     if (!this.containerId) return false;
     try {
       return (await this.engine.inspect(this.containerId)).running;
-    } catch {
-      return false;
+    } catch (e) {
+      if (isNotFound(e)) return false; // the engine has no such container: the server is gone
+      throw e instanceof TwinbenchError ? e : engineError(`cannot tell whether server "${this.init.id}" (container ${this.containerName}) runs`, e);
     }
   }
 
@@ -272,6 +277,7 @@ export class LabServer {
         this.paused = true;
         return true;
       } catch {
+        // the freezer refused (tasks in uninterruptible I/O): try again; after 3 refusals `false` is recorded
         await new Promise((r) => setTimeout(r, 1000));
       }
     }

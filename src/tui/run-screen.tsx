@@ -142,7 +142,7 @@ export function mountRunScreen(o: MountOptions): RunScreen {
   });
   const done = instance.waitUntilExit().then(
     () => undefined,
-    () => undefined,
+    () => undefined, // `done` only says the screen is gone; the run's own outcome comes from the run, not the screen
   );
   return {
     dispatch: (e) => store.dispatch(e),

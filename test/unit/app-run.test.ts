@@ -211,6 +211,21 @@ describe("runScenario with fake ports", () => {
     expect(engine.log.filter((l) => l.startsWith("put "))).toHaveLength(2);
   });
 
+  it("a server log that cannot be kept at teardown is a warning and an action in run.json, and teardown goes on", async () => {
+    const engine = new FakeEngine();
+    const events: RunEvent[] = [];
+    const inTeardown = () => events.some((e) => e.type === "phase" && e.phase === "teardown");
+    engine.logs = async () => (inTeardown() ? Promise.reject(new Error("engine said 500")) : "server log line\n");
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const s = await runScenario(deps(engine, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) });
+    expect(s.status).toBe("ok");
+    expect(engine.containers.size).toBe(0);
+    const why = "could not keep the error log of server a: engine said 500";
+    expect(events).toContainEqual(expect.objectContaining({ type: "warning", message: `teardown: ${why}` }));
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    expect(m.actions).toContainEqual(expect.objectContaining({ action: "log-not-kept", server: "a", detail: why }));
+  });
+
   it("records a failed cell with sysbench's message, restarts a dead server and ends partial", async () => {
     const engine = new FakeEngine();
     let failed = false;

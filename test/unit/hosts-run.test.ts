@@ -4,7 +4,7 @@
  * survivor, one merged folder) and an unreachable host in a host comparison (partial).
  */
 import { describe, expect, it } from "vitest";
-import { mkdtemp, readFile, readdir } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import type { RunDeps, RunOptions, RunSummary } from "../../src/app/run.ts";
 import type { ContainerSpec, Engine, RunResult } from "../../src/adapters/docker/engine.ts";
 import type { ImageOps } from "../../src/adapters/images/transfer.ts";
 import { ResultsStore } from "../../src/adapters/results/store.ts";
+import { HostsFolder } from "../../src/adapters/results/hosts-folder.ts";
 import { ScenarioSchema, type Scenario } from "../../src/core/scenario/schema.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
 import { parseSysbench } from "../../src/core/sysbench/parse.ts";
@@ -201,6 +202,105 @@ describe("runHosts", () => {
     expect(r.status).toBe("partial");
     expect(r.exitCode).toBe(1);
     expect(r.reportText).toContain("host b (tcp://b:2375): unreachable");
+  });
+});
+
+/** hosts.json's notes and report-hosts.md of a finished host comparison. */
+async function notesOf(dir: string): Promise<{ notes: string[]; md: string; hosts: Array<{ id: string; status: string }> }> {
+  const j = JSON.parse(await readFile(join(dir, "hosts.json"), "utf8")) as { notes: string[]; hosts: Array<{ id: string; status: string }> };
+  return { notes: j.notes, hosts: j.hosts, md: await readFile(join(dir, "report-hosts.md"), "utf8") };
+}
+
+describe("runHosts: what goes wrong becomes a note (issue 17)", () => {
+  const cmp = () => scenario({ servers: [{ id: "mysql", image: "mysql-9.7" }], compare: "hosts" });
+
+  it("a host whose run.json is damaged stays in the report, with a note, and the run is partial", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const images = fakeImages();
+    const opts = await baseOpts(cmp());
+    const runOne = async (deps: RunDeps, o: RunOptions): Promise<RunSummary> => {
+      const r = await fakeRunOne([])(deps, o);
+      if (deps.engine.hostId === "b") await writeFile(join(o.outDir, "run.json"), '{"runId": "r1-b", "scen');
+      return r;
+    };
+    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne }, opts);
+    expect(r.status).toBe("partial");
+    const { notes, md, hosts } = await notesOf(opts.outDir);
+    expect(hosts.map((h) => h.id)).toEqual(["a", "b"]);
+    expect(notes).toEqual([expect.stringMatching(/^the results in hosts\/b are damaged and left out of this report \(.*run\.json is not valid JSON\)/)]);
+    expect(md).toContain("hosts/b are damaged");
+  });
+
+  it("a failed host that cannot be cleaned up is a note that names the run and the way out", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    b.listLabelled = async () => Promise.reject(new Error("engine said 500"));
+    const images = fakeImages();
+    const opts = await baseOpts(cmp());
+    const runOne = async (deps: RunDeps, o: RunOptions): Promise<RunSummary> => {
+      if (deps.engine.hostId === "b") throw new Error("server failed to start");
+      return fakeRunOne([])(deps, o);
+    };
+    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne }, opts);
+    expect(r.hosts.find((h) => h.id === "b")?.status).toBe("failed");
+    const { notes, md } = await notesOf(opts.outDir);
+    expect(notes).toEqual(["host b: cleanup of run r1-b failed (engine said 500): run `twinbench clean --host b`"]);
+    expect(md).toContain("cleanup of run r1-b failed");
+  });
+
+  it("package versions that cannot be read: parity falls back to labels with a note; no dpkg in the image is no note", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const fail = (e: FakeHostEngine, how: () => Promise<RunResult>) => {
+      const run = e.run.bind(e);
+      e.run = async (spec: ContainerSpec) => (spec.entrypoint?.[0] === "dpkg-query" ? how() : run(spec));
+    };
+    fail(a, () => Promise.reject(Object.assign(new Error('exec: "dpkg-query": executable file not found in $PATH'), { statusCode: 400 })));
+    fail(b, () => Promise.reject(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" })));
+    const images = fakeImages();
+    const opts = await baseOpts(cmp());
+    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) }, opts);
+    expect(r.status).toBe("ok");
+    const { notes, md } = await notesOf(opts.outDir);
+    expect(notes).toEqual([
+      "parity fell back to labels on host b: image twinbench/mysql-9.7:abc: cannot list its packages (socket hang up)",
+      "parity fell back to labels on host b: image twinbench/sysbench-1.0:abc: cannot list its packages (socket hang up)",
+    ]);
+    expect(md).toContain("parity fell back to labels on host b");
+  });
+
+  it("dpkg-query that fails is a note with its exit code and last lines", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    for (const e of [a, b]) {
+      const run = e.run.bind(e);
+      e.run = async (spec: ContainerSpec) => (spec.entrypoint?.[0] === "dpkg-query" ? { exitCode: 2, output: "dpkg-query: error: cannot open /var/lib/dpkg/status\n", timedOut: false, cancelled: false } : run(spec));
+    }
+    const images = fakeImages();
+    const opts = await baseOpts(cmp());
+    await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) }, opts);
+    expect((await notesOf(opts.outDir)).notes).toContain("parity fell back to labels on host a: image twinbench/mysql-9.7:abc: dpkg-query exited with 2: dpkg-query: error: cannot open /var/lib/dpkg/status");
+  });
+});
+
+describe("HostsFolder", () => {
+  it("a part without run.json reads as nothing; a damaged one is raised, or heard by onDamaged", async () => {
+    const f = await HostsFolder.create(join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run"));
+    expect(await f.readPart("a")).toBeUndefined();
+    await mkdir(f.partDir("b"), { recursive: true });
+    await writeFile(join(f.partDir("b"), "run.json"), "{torn");
+    await expect(f.readPart("b")).rejects.toMatchObject({ code: "RESULTS_INVALID" });
+    const heard: string[] = [];
+    expect(await f.readCells(["a", "b"], (folder, why) => heard.push(`${folder}: ${why}`))).toEqual([]);
+    expect(heard).toEqual([expect.stringMatching(/^b: .*run\.json is not valid JSON/)]);
+  });
+
+  it("writeMerged returns the raw logs it could not copy; a log never written is not one", async () => {
+    const f = await HostsFolder.create(join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run"));
+    await mkdir(join(f.partDir("a"), "raw"), { recursive: true });
+    await writeFile(join(f.partDir("a"), "raw", "x.log"), "log");
+    await mkdir(join(f.dir, "raw"), { recursive: true });
+    await writeFile(join(f.dir, "raw", "a"), "a file where the folder goes");
+    const manifest = { runId: "r1" } as RunManifest;
+    const notCopied = await f.writeMerged({ manifest, cells: [], rawCopies: [{ from: "hosts/a/raw", to: "raw/a" }, { from: "hosts/b/raw", to: "raw/b" }] });
+    expect(notCopied).toEqual([expect.stringMatching(/^hosts\/a\/raw: /)]);
   });
 });
 

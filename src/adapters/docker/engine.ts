@@ -115,6 +115,19 @@ function statusCode(e: unknown): number | undefined {
   return typeof e === "object" && e !== null && "statusCode" in e ? (e as { statusCode: number }).statusCode : undefined;
 }
 
+/** True for docker-modem's "no such container/volume/network" answer (HTTP 404). */
+export function isNotFound(e: unknown): boolean {
+  return statusCode(e) === 404;
+}
+
+/**
+ * The engine refused to start a container's command (HTTP 400 on start: its executable is not in the image or
+ * cannot be run), as opposed to an engine that failed.
+ */
+export function isCommandNotRunnable(e: unknown): boolean {
+  return statusCode(e) === 400;
+}
+
 /** Ignore "not found" (404) and "already in that state" (304/409 where harmless): disposal must be idempotent. */
 async function tolerate(p: Promise<unknown>, codes: number[] = [404, 304], harmless?: RegExp): Promise<void> {
   try {
@@ -132,6 +145,15 @@ export function engineError(what: string, e: unknown, hint?: string): TwinbenchE
   return new TwinbenchError(`${what}: ${msg}`, {
     code: "ENGINE",
     hint: hint ?? "check that the Docker engine answers (`twinbench doctor`)",
+    cause: e,
+  });
+}
+
+/** An error on a container's output stream: what was read so far may be only part of the output. */
+export function outputCutShort(what: string, e: Error): TwinbenchError {
+  return new TwinbenchError(`the output stream of ${what} failed, so its output may be cut short: ${e.message}`, {
+    code: "ENGINE_STREAM",
+    hint: "check that the Docker engine answers (`twinbench doctor`), then run again (or `--resume`)",
     cause: e,
   });
 }
@@ -188,7 +210,7 @@ export class DockerEngine implements Engine {
     const create = DockerEngine.networkCreation.then(() => this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true }));
     DockerEngine.networkCreation = create.then(
       () => undefined,
-      () => undefined,
+      () => undefined, // the queue only orders creations: this caller gets the failure from `create` below
     );
     return (await create).id;
   }
@@ -313,7 +335,8 @@ export class DockerEngine implements Engine {
     await new Promise<void>((resolve, reject) => {
       stream.on("end", () => resolve());
       stream.on("close", () => resolve());
-      stream.on("error", reject);
+      // The program only: its arguments may hold a password.
+      stream.on("error", (e: Error) => reject(outputCutShort(`exec of ${cmd[0]} in container ${id}`, e)));
     });
     const info = await ex.inspect();
     return { exitCode: info.ExitCode ?? -1, stdout: Buffer.concat(so).toString("utf8"), stderr: Buffer.concat(se).toString("utf8") };
@@ -346,10 +369,15 @@ export class DockerEngine implements Engine {
       out.on("data", feed("out"));
       err.on("data", feed("err"));
       this.docker.modem.demuxStream(stream, out, err);
+      // A stream error is not an end: it is kept and raised once the container has stopped (below).
+      let streamError: Error | undefined;
       const ended = new Promise<void>((resolve) => {
         stream.on("end", () => resolve());
         stream.on("close", () => resolve());
-        stream.on("error", () => resolve());
+        stream.on("error", (e: Error) => {
+          streamError = e;
+          resolve();
+        });
       });
       if (opts.signal?.aborted) onAbort();
       opts.signal?.addEventListener("abort", onAbort, { once: true });
@@ -363,6 +391,8 @@ export class DockerEngine implements Engine {
       const res = (await c.wait()) as { StatusCode: number };
       await Promise.race([ended, new Promise((r) => setTimeout(r, 2000))]);
       for (const w of ["out", "err"] as const) if (partial[w]) opts.onLine?.(partial[w]);
+      // Cancelled: the caller discards the output anyway, and the kill itself may break the stream.
+      if (streamError && !cancelled) throw outputCutShort(`container ${spec.name} (image ${spec.image})`, streamError);
       return { exitCode: res.StatusCode, output, timedOut, cancelled };
     } finally {
       if (timer) clearTimeout(timer);

@@ -25,6 +25,7 @@ export function execProbe(engine: Engine): Probe {
     byIp.clear();
     const found = await engine.listLabelled([`${LABEL.role}=server`]);
     for (const c of found.containers) {
+      // Gone since the listing: no server to probe there. An engine that fails has already failed the listing above.
       const st = await engine.inspect(c.id).catch(() => undefined);
       for (const ip of Object.values(st?.ips ?? {})) byIp.set(ip, c.id);
     }

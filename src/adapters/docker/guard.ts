@@ -71,6 +71,7 @@ export class HostGuard {
     p.catch(() => undefined); // the race below reports p's failure
     const lostThenGrace = this.lostPromise.catch(async (e: unknown) => {
       let t: NodeJS.Timeout | undefined;
+      // p's own outcome is irrelevant here: only whether it settles within the grace; the host's loss is raised.
       await Promise.race([p.then(() => undefined, () => undefined), new Promise((r) => (t = setTimeout(r, graceMs)))]);
       clearTimeout(t);
       throw e;

@@ -68,7 +68,7 @@ export function createHostFs(env: Record<string, string | undefined> = process.e
       await access(p, constants.F_OK);
       return true;
     } catch {
-      return false;
+      return false; // not there, or not reachable for us: either way the path does not exist for the checks
     }
   };
   return {
@@ -76,7 +76,7 @@ export function createHostFs(env: Record<string, string | undefined> = process.e
       try {
         return await readFile(p, "utf8");
       } catch {
-        return null;
+        return null; // unreadable counts as absent: each check says what it could not find
       }
     },
     exists,

@@ -99,6 +99,7 @@ async function buildBaseImage(images: ImagePort, spec: BaseImageSpec, opts: Base
           cause: e,
         });
       }
+      // No log: debootstrap failed before writing one; the output tail above is all there is.
       const log = await readFile(join(rootfs, "debootstrap", "debootstrap.log"), "utf8").catch(() => "");
       throw new TwinbenchError(`debootstrap of ${spec.suite} from ${spec.mirror} failed (exit code ${err.exitCode ?? "?"})`, {
         code: "BASE_DEBOOTSTRAP_FAILED",
@@ -107,14 +108,14 @@ async function buildBaseImage(images: ImagePort, spec: BaseImageSpec, opts: Base
         cause: e,
       });
     }
-    // Leave no apt caches in the image.
+    // Leave no apt caches in the image. Best effort: a cache that stays only makes the image bigger.
     await rm(join(rootfs, "var/cache/apt/archives"), { recursive: true, force: true }).catch(() => {});
-    await rm(join(rootfs, "var/lib/apt/lists"), { recursive: true, force: true }).catch(() => {});
+    await rm(join(rootfs, "var/lib/apt/lists"), { recursive: true, force: true }).catch(() => {}); // as above
     progress("import", `importing the ${spec.suite} rootfs into Docker as ${spec.tag}`);
     if (opts.signal?.aborted) throw new CancelledError();
     return await importRootfs(images, spec, rootfs, (opts.now ?? (() => new Date()))().toISOString(), progress);
   } finally {
-    await rm(work, { recursive: true, force: true }).catch(() => {});
+    await rm(work, { recursive: true, force: true }).catch(() => {}); // best-effort teardown: the build's outcome is what counts; a temp folder may stay
   }
 }
 

@@ -38,6 +38,7 @@ export async function detectMode(
   const refs = entries.map((e) => `${e.official.ref}@${e.official.digest}`);
   let allLocal = true;
   for (const ref of refs) {
+    // An engine that cannot say counts as "not local": the registry probe below then decides, and gives its reason.
     if (!(await inspectImageId(images, ref).catch(() => undefined))) allLocal = false;
   }
   if (allLocal) return { mode: "official", reason: "the pinned official images are present in the engine" };

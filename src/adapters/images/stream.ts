@@ -17,7 +17,7 @@ export function readJsonStream(stream: NodeJS.ReadableStream | Readable, onEvent
       try {
         ev = JSON.parse(t) as BuildEvent;
       } catch {
-        ev = { stream: `${t}\n` };
+        ev = { stream: `${t}\n` }; // not a JSON event (plain daemon text): shown as an output line
       }
       onEvent(ev);
     };

@@ -62,7 +62,7 @@ export async function waitReady(ep: Endpoint, opts: ReadyOptions): Promise<numbe
         await c.query("SELECT 1");
         return null;
       } finally {
-        await c.end().catch(() => undefined);
+        await c.end().catch(() => undefined); // best-effort close: the query's outcome is what counts
       }
     },
     opts,
@@ -74,7 +74,7 @@ export async function withConnection<T>(ep: Endpoint, fn: (c: mysql.Connection) 
   try {
     return await fn(c);
   } finally {
-    await c.end().catch(() => undefined);
+    await c.end().catch(() => undefined); // best-effort close: fn's outcome is what counts
   }
 }
 

@@ -23,7 +23,11 @@ export async function cleanFailedHosts(ctx: HostsContext): Promise<void> {
       ctx.notes.push(`host ${s.t.spec.id} could not be cleaned (unreachable): run \`twinbench clean --host ${s.t.spec.id}\` once it is back`);
       continue;
     }
-    for (const runId of ids) await cleanResources(s.t.engine, { runId }).catch(() => undefined); // what stays is labelled: `clean --host` finds it
+    for (const runId of ids) {
+      // What stays is labelled, so `clean --host` finds it; the report says that it stayed.
+      const failed = await cleanResources(s.t.engine, { runId }).then((r) => r.failed, (e: unknown) => [msg(e)]);
+      if (failed.length) ctx.note(`host ${s.t.spec.id}: cleanup of run ${runId} failed (${failed.join("; ")}): run \`twinbench clean --host ${s.t.spec.id}\``);
+    }
   }
 }
 
@@ -31,7 +35,7 @@ export async function cleanFailedHosts(ctx: HostsContext): Promise<void> {
 async function hostRuns(ctx: HostsContext, cancelled: boolean): Promise<HostRun[]> {
   const runs: HostRun[] = [];
   for (const s of ctx.states) {
-    const folder = await ctx.folder.readPart(s.t.spec.id);
+    const folder = await ctx.folder.readPart(s.t.spec.id, (why) => ctx.damaged(s.t.spec.id, why));
     runs.push({ ...s.run, ...(folder ? { manifest: folder.manifest, cells: folder.cells, dir: join("hosts", s.t.spec.id) } : {}) });
     if (s.run.status === "running") s.run.status = cancelled ? "cancelled" : "failed";
   }
@@ -57,7 +61,7 @@ async function shardReport(ctx: HostsContext, plan: Plan, runs: HostRun[], mixed
   const { runId } = ctx.opts;
   const folders: ResultPart[] = [];
   for (const p of ctx.parts) {
-    const f = await ctx.folder.readPart(p.folder);
+    const f = await ctx.folder.readPart(p.folder, (why) => ctx.damaged(p.folder, why));
     if (f) folders.push({ host: p.host, folder: p.folder, manifest: f.manifest, cells: f.cells });
   }
   const failures = ctx.states.filter((s) => s.run.status === "failed" || s.run.status === "unreachable").map((s) => ({ host: s.t.spec.id, message: s.run.error ?? s.run.status }));
@@ -68,7 +72,7 @@ async function shardReport(ctx: HostsContext, plan: Plan, runs: HostRun[], mixed
   }
   const hostFacts = ctx.states.map((s) => s.facts).filter((f): f is HostFacts => f !== undefined);
   const merged = mergeShard({ runId, parts: folders, plannedCells: plan.cells, hostFacts, mixed, failures, cancelled });
-  await ctx.folder.writeMerged(merged);
+  for (const n of await ctx.folder.writeMerged(merged)) ctx.note(`raw log not copied into the merged folder: ${n}`);
   if (ctx.deps.writeReports) await ctx.deps.writeReports(ctx.folder.dir).catch((e) => ctx.info(`reports: ${msg(e)}`, undefined, "warning"));
   const md = renderShardMarkdown({ runId, hosts: runs, manifest: merged.manifest, cells: merged.cells, notes: ctx.notes });
   await ctx.folder.writeFile("report-hosts.md", md);
@@ -88,6 +92,6 @@ async function compareReport(ctx: HostsContext, runs: HostRun[], imageFacts: Hos
     images: imageFacts.map(({ packages, ...i }) => ({ ...i, packages: packages ? Object.keys(packages).length : null })),
   };
   await ctx.folder.writeFile("hosts.json", JSON.stringify(hostsJson, null, 2) + "\n");
-  const status: RunStatus = cancelled ? "cancelled" : runs.every((r) => r.status === "ok") ? "ok" : runs.some((r) => r.manifest && (r.status === "ok" || r.status === "partial")) ? "partial" : "failed";
+  const status: RunStatus = cancelled ? "cancelled" : runs.every((r) => r.status === "ok" && r.manifest) ? "ok" : runs.some((r) => r.manifest && (r.status === "ok" || r.status === "partial")) ? "partial" : "failed";
   return { status, reportText: renderHostsText(cmp) };
 }

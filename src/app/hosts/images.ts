@@ -7,6 +7,7 @@ import { hostname as osHostname } from "node:os";
 import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import { LABEL, resourceLabels, resourceName } from "../../core/labels.ts";
 import { dpkgQueryCommand, imageIdNotes, imageParity, parityError, parseDpkgList, type HostImageFacts } from "../../core/hosts/parity.ts";
+import { isCommandNotRunnable, type RunResult } from "../../adapters/docker/engine.ts";
 import { LOAD_IMAGE } from "../run/images.ts";
 import type { ImageInfo } from "../run/types.ts";
 import { msg, type HostsContext, type HostState } from "./context.ts";
@@ -102,16 +103,24 @@ export class HostImages {
     const runId = hostRunId(ctx.opts.runId, id);
     const labels = resourceLabels({ sessionId: ctx.sessionId, runId, hostId: id, pid: process.pid, hostname: osHostname() }, { [LABEL.role]: "probe" });
     const cmd = dpkgQueryCommand();
+    const fellBack = (why: string): undefined => {
+      ctx.note(`parity fell back to labels on host ${id}: image ${tag}: ${why}`);
+      return undefined;
+    };
+    let r: RunResult;
     try {
-      const r = await s.t.engine.run(
+      r = await s.t.engine.run(
         { name: resourceName(runId, "pkgs", randomBytes(3).toString("hex")), image: tag, entrypoint: [cmd[0]!], cmd: cmd.slice(1), labels, networkMode: "none" },
         { timeoutMs: 60_000, signal: ctx.signal },
       );
-      if (r.exitCode !== 0) return undefined;
-      const pkgs = parseDpkgList(r.output);
-      return Object.keys(pkgs).length ? pkgs : undefined;
-    } catch {
-      return undefined; // no dpkg in the image (official-mode images on other distributions): labels decide
+    } catch (e) {
+      if (isCommandNotRunnable(e)) return undefined; // no dpkg in the image (official-mode images on other distributions): labels decide
+      if (e instanceof CancelledError || ctx.signal.aborted) throw e;
+      return fellBack(`cannot list its packages (${msg(e)})`);
     }
+    if (r.cancelled) return undefined; // the run is stopping: the next stage raises the cancellation
+    if (r.exitCode !== 0) return fellBack(`${cmd[0]} exited with ${r.exitCode}${r.timedOut ? " (timed out)" : ""}: ${r.output.trim().split("\n").slice(-3).join(" / ")}`);
+    const pkgs = parseDpkgList(r.output);
+    return Object.keys(pkgs).length ? pkgs : fellBack(`${cmd[0]} listed no packages`);
   }
 }

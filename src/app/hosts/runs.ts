@@ -32,7 +32,7 @@ export class HostRuns {
     if (ctx.mode !== "shard") return;
     const assigned = new Map(plan.cells.map((c) => [c.key, c.host ?? ""]));
     for (let pass = 2; pass <= ctx.states.length + 1 && !ctx.signal.aborted; pass++) {
-      const missing = missingCells(plan.cells, await ctx.folder.readCells(ctx.parts.map((p) => p.folder)));
+      const missing = missingCells(plan.cells, await ctx.folder.readCells(ctx.parts.map((p) => p.folder), ctx.damaged));
       const survivors = ctx.live().map((s) => s.t.spec.id);
       if (missing.length === 0 || survivors.length === 0) break;
       // Only cells whose current host was lost move; a survivor's own failed cells are cell failures, not moved.
@@ -94,6 +94,6 @@ export class HostRuns {
 export function answers(s: HostState): Promise<boolean> {
   return withDeadline(s.t.engine.ping(), 5000, () => new DeadlineError(5000)).then(
     () => true,
-    () => false,
+    () => false, // no answer (or not within 5 s) is the answer asked for
   );
 }

@@ -14,8 +14,11 @@ export async function teardown(ctx: RunContext, session: ResultsSession, servers
     try {
       await s.unpause();
       await session.writeRaw(`${s.id}.error.log`, await s.logs(5000));
-    } catch {
-      /* best effort: the teardown below still runs */
+    } catch (e) {
+      // The log is lost, not the run: said in run.json (actions) and as a warning; the teardown below still runs.
+      const why = `could not keep the error log of server ${s.id}: ${(e as Error).message}`;
+      ctx.warn(`teardown: ${why}`);
+      session.action("log-not-kept", s.id, why);
     }
   }
   for (const s of servers.all()) {

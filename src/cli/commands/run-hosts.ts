@@ -65,7 +65,7 @@ export async function runHostsCommand(
   await rememberHosts(specs).catch((e) => ctx.err(`warning: could not record the hosts for \`clean --host\`: ${(e as Error).message}`));
   // Sweep what earlier runs whose process is gone left on each host (unreachable hosts are reported by the run).
   for (const h of hosts) {
-    const swept = await cleanResources(h.engine, { orphansOnly: true }).catch(() => undefined);
+    const swept = await cleanResources(h.engine, { orphansOnly: true }).catch(() => undefined); // unreachable: the run reports it; leftovers stay labelled
     const n = swept ? swept.containers.length + swept.networks.length + swept.volumes.length : 0;
     if (n > 0) ctx.err(`notice: host ${h.spec.id}: removed ${n} resources left by earlier runs whose process is gone`);
   }
@@ -120,7 +120,7 @@ export async function runHostsCommand(
     if (!o.jsonEvents) {
       ctx.out("");
       if (summary.mergedDir) {
-        const folder = await readResultsFolder(summary.mergedDir).catch(() => undefined);
+        const folder = await readResultsFolder(summary.mergedDir).catch((e: unknown) => void ctx.err(`warning: cannot read the merged results in ${summary.mergedDir}: ${(e as Error).message}`));
         if (folder) ctx.out(renderText(buildRunReport(folder.manifest, folder.cells)).trimEnd() + "\n");
       }
       ctx.out(summary.reportText.trimEnd());

@@ -102,7 +102,7 @@ function storageDetailsDiff(a: string | null, b: string | null): [string, string
     try {
       return s ? (JSON.parse(s) as Record<string, unknown>) : {};
     } catch {
-      return { value: s };
+      return { value: s }; // details that are not JSON: compared as one plain value
     }
   };
   const pa = parse(a);

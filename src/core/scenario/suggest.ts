@@ -50,7 +50,7 @@ export function show(v: unknown): string {
   try {
     s = typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
   } catch {
-    s = String(v);
+    s = String(v); // not JSON-able (a cycle, a BigInt): its plain string form
   }
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
