@@ -6,6 +6,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CellRecord } from "../../src/core/results.ts";
+import { readResultsFolder } from "../../src/adapters/report-files.ts";
+import { buildRunReport } from "../../src/core/report/model.ts";
+import { renderText } from "../../src/core/report/text.ts";
 import { docker, ensureLab, events, leftovers, readCells, start, tinyScenario, twinbench, waitForEvent } from "./support/lab.ts";
 
 beforeAll(ensureLab, 1_800_000);
@@ -32,7 +35,7 @@ describe("faults", () => {
     expect(await leftovers(String(plan.runId))).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
-  it("docker kill of the server mid-cell: that cell fails with the lost connection, the server restarts, the run goes on", { timeout: 600_000 }, async () => {
+  it("docker kill of the server mid-cell: that attempt fails with the lost connection, the server restarts, the cell is retried and the table shows a number", { timeout: 600_000 }, async () => {
     const { file, dir } = await tinyScenario({}, { threads: [1], duration: "4s", repeats: 2 });
     const out = join(dir, "out");
     const child = start(["run", file, "--out", out, "--json-events"]);
@@ -43,19 +46,29 @@ describe("faults", () => {
     await docker.getContainer(`tb-${runId}-mariadb`).kill();
     const r = await child;
     const ev = events(r.stdout);
-    expect(r.exitCode, r.all).toBe(1);
+    expect(r.exitCode, r.all).toBe(0);
     const failed = ev.filter((e) => e.type === "cell-failed");
     expect(failed).toHaveLength(1);
-    const rec = (failed[0]!.record as CellRecord);
+    const rec = failed[0]!.record as CellRecord;
     expect(rec.server).toBe("mariadb");
+    expect(rec.attempt).toBe(1);
+    expect(failed[0]!.retry).toBe(2);
     expect(rec.error).toMatch(/Lost connection|server has gone away|Can't connect|connection/i);
-    expect(ev.some((e) => e.type === "server-restarted" && e.server === "mariadb")).toBe(true);
-    // The run went on: every other planned cell finished.
+    const restartAt = ev.findIndex((e) => e.type === "server-restarted" && e.server === "mariadb");
+    expect(restartAt).toBeGreaterThan(ev.indexOf(failed[0]!));
+    // Both attempts are in cells.jsonl; the retry, after the restart, is ok, and so is every other planned cell.
     const cells = (await readCells(out)).filter((c) => c.phase === "measure");
-    expect(cells.filter((c) => c.status === "ok")).toHaveLength(plan.cells ? (plan.cells as unknown[]).length - 1 : 3);
+    expect(cells.filter((c) => c.key === rec.key).map((c) => [c.attempt, c.status])).toEqual([[1, "failed"], [2, "ok"]]);
+    expect(new Set(cells.filter((c) => c.status === "ok").map((c) => c.key)).size).toBe((plan.cells as unknown[]).length);
     const fin = ev.at(-1)!;
     expect(fin.type).toBe("run-finished");
-    expect(fin.status).toBe("partial");
+    expect(fin.status).toBe("ok");
+    // The report uses the last attempt: a number in every cell of the table, one retry counted.
+    const folder = await readResultsFolder(out);
+    const report = buildRunReport(folder.manifest, folder.cells);
+    expect(report.retries).toBe(1);
+    expect(report.table!.rows.flatMap((row) => row.cells).map((c) => [c.status, c.failedRepeats])).toEqual([["ok", 0]]);
+    expect(renderText(report)).toContain("Retries: 1 measured attempt");
     expect(await leftovers(runId)).toEqual({ containers: [], networks: [], volumes: [] });
   });
 });

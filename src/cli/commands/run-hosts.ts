@@ -22,7 +22,7 @@ import { plainLine } from "../plain.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
 import { selfContainerId } from "../../adapters/docker/self.ts";
-import type { RunCliOptions } from "./run-options.ts";
+import { parseRetries, type RunCliOptions } from "./run-options.ts";
 
 export interface HostsCliOptions {
   host?: string[];
@@ -47,6 +47,7 @@ export async function runHostsCommand(
 ): Promise<0 | 1 | 2 | 130> {
   if (o.resume) throw new InputError("--resume is not supported for multi-host runs", { code: "HOSTS_RESUME", hint: "resume one host's folder (DIR/hosts/<id>) without --host, or start a new run" });
   const transfer = parseImageTransfer(o.imageTransfer);
+  const retries = parseRetries(o.retries);
   const specs: HostSpec[] = resolveHosts(loaded.scenario.hosts, o.host ?? []);
   const scenario: Scenario = { ...loaded.scenario, hosts: specs };
   const runId = newRunId(new Date());
@@ -109,6 +110,7 @@ export async function runHostsCommand(
         imageTransfer: transfer,
         force: o.force,
         failFast: o.failFast,
+        retries,
         strict: o.strict,
         wipeDevices: o.wipeDevices,
         readyTimeoutMs: Number(o.readyTimeout ?? 180) * 1000,

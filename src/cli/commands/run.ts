@@ -17,7 +17,7 @@ import { buildRunReport } from "../../core/report/model.ts";
 import { renderText } from "../../core/report/text.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
-import type { RunCliOptions } from "./run-options.ts";
+import { parseRetries, type RunCliOptions } from "./run-options.ts";
 import { cleanHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
 import { hostsOverride } from "../../core/hosts/url.ts";
 
@@ -36,6 +36,7 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .option("--no-tui", "plain progress lines instead of the terminal UI")
     .option("--json-events", "print the event stream as NDJSON on stdout")
     .option("--fail-fast", "stop at the first failed cell")
+    .option("--retries <n>", "retry a failed cell up to N times, after restarting its server when it died (0: never)", "1")
     .option("--strict", "a must-match config difference is an error before any measurement")
     .option("--wipe-devices", "allow raid0 on devices that hold a filesystem signature")
     .option("--image-mode <mode>", "auto | debian | official")
@@ -71,6 +72,7 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
 export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions): Promise<0 | 1 | 2 | 130> {
   // Resolve the scenario first: an invalid scenario creates nothing.
   if (o.resume && o.host?.length) throw new InputError("--resume and --host do not go together", { code: "HOSTS_RESUME", hint: "resume one host's folder (DIR/hosts/<id>) without --host, or start a new multi-host run" });
+  const retries = parseRetries(o.retries);
   const input = await resolveRunInput({ file, sets: o.resume ? o.set : [...hostsOverride(o.host ?? []), ...o.set], resume: o.resume });
   for (const w of input.warnings) ctx.err(`warning: ${w}`);
   const { scenario, scenarioFile } = input;
@@ -136,6 +138,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
       runId,
       resume: Boolean(o.resume),
       failFast: o.failFast,
+      retries,
       strict: o.strict,
       wipeDevices: o.wipeDevices,
       readyTimeoutMs: Number(o.readyTimeout ?? 180) * 1000,
