@@ -1,6 +1,7 @@
 /**
- * Fault tests against the real engine: Ctrl-C during a measured cell, a server killed mid-cell. twinbench itself
- * killed with SIGKILL at each phase (then `clean` and `--resume`) is in the fault matrix: test/faults/.
+ * Fault tests against the real engine: Ctrl-C and SIGTERM during a measured cell, a server killed mid-cell (then
+ * retried). twinbench itself killed with SIGKILL at each phase (then `clean` and `--resume`) is in the fault
+ * matrix: test/faults/.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
@@ -33,6 +34,51 @@ describe("faults", () => {
     const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8"));
     expect(manifest.status).toBe("cancelled");
     expect(await leftovers(String(plan.runId))).toEqual({ containers: [], networks: [], volumes: [] });
+  });
+
+  it("SIGTERM during a measured cell (--json-events) behaves like the first Ctrl-C: exit 130, finished cells kept, nothing left", { timeout: 600_000 }, async () => {
+    const { file, dir } = await tinyScenario({}, { threads: [1, 2], duration: "4s", repeats: 2 });
+    const out = join(dir, "out");
+    const child = start(["run", file, "--out", out, "--json-events"]);
+    const plan = await waitForEvent(child, (e) => e.type === "plan-ready");
+    await waitForEvent(child, (e) => e.type === "cell-finished");
+    await waitForEvent(child, (e) => e.type === "cell-started" && e.phase === "measure");
+    await new Promise((r) => setTimeout(r, 1000));
+    child.kill("SIGTERM");
+    const r = await child;
+    expect(r.exitCode, r.all).toBe(130);
+    const ev = events(r.stdout);
+    expect(ev.some((e) => e.type === "cancelling")).toBe(true);
+    expect(ev.at(-1)).toMatchObject({ type: "run-finished", status: "cancelled", exitCode: 130 });
+    const cells = await readCells(out);
+    expect(cells.filter((c) => c.status === "ok").length).toBeGreaterThanOrEqual(1);
+    for (const c of cells.filter((x) => x.status === "ok")) expect(c.metrics?.status).toBe("ok");
+    expect(JSON.parse(await readFile(join(out, "run.json"), "utf8")).status).toBe("cancelled");
+    expect(await leftovers(String(plan.runId))).toEqual({ containers: [], networks: [], volumes: [] });
+  });
+
+  it("SIGTERM in plain mode: the cancel message, exit 130, finished cells kept, nothing left", { timeout: 600_000 }, async () => {
+    const { file, dir } = await tinyScenario({}, { threads: [1, 2], duration: "4s", repeats: 2 });
+    const out = join(dir, "out");
+    const child = start(["run", file, "--out", out, "--no-tui"]);
+    // A finished cell prints "  ok: qps ..." in plain mode; signal during the next one.
+    await new Promise<void>((resolve, reject) => {
+      let seen = "";
+      child.stdout!.on("data", (d: Buffer) => {
+        seen += d.toString();
+        if (/^ {2}ok: qps/m.test(seen)) resolve();
+      });
+      child.on("exit", () => reject(new Error("twinbench exited before a cell finished")));
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    child.kill("SIGTERM");
+    const r = await child;
+    expect(r.exitCode, r.all).toBe(130);
+    expect(r.stderr).toContain("cancelling: stopping sysbench and cleaning up");
+    const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8"));
+    expect(manifest.status).toBe("cancelled");
+    expect((await readCells(out)).filter((c) => c.phase === "measure" && c.status === "ok").length).toBeGreaterThanOrEqual(1);
+    expect(await leftovers(String(manifest.runId))).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
   it("docker kill of the server mid-cell: that attempt fails with the lost connection, the server restarts, the cell is retried and the table shows a number", { timeout: 600_000 }, async () => {

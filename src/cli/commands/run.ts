@@ -2,13 +2,14 @@
  * `twinbench run` and `twinbench clean`: wire adapters into the app, choose a front end, own the signals.
  */
 import type { Command } from "commander";
+import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { InputError } from "../../core/errors.ts";
 import type { RunEvent } from "../../core/events.ts";
 import { runScenario, newRunId, RunControl, type RunSummary } from "../../app/run.ts";
 import { prepareLab, resolveRunInput } from "../../app/start.ts";
 import { assertRunnable } from "../../core/plan/plan.ts";
-import { cleanResources } from "../../app/clean.ts";
+import { CancelGate, cleanResources, cleanSession } from "../../app/clean.ts";
 import { selfContainerId } from "../../adapters/docker/self.ts";
 import { parseModeChoice } from "../../adapters/images/index.ts";
 import { plainLine } from "../plain.ts";
@@ -88,21 +89,22 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   const useTui = o.tui && ctx.isTTY && !o.jsonEvents;
   const ac = new AbortController();
   const control = new RunControl();
-  let sigints = 0;
-  const onSigint = () => {
-    sigints++;
-    if (sigints === 1) {
+  // Every resource of this process is labelled with its session id: a forced cleanup removes exactly those.
+  const sessionId = randomBytes(6).toString("hex");
+  const gate = new CancelGate({
+    graceful: () => {
       ac.abort();
       if (!useTui) ctx.err("cancelling: stopping sysbench and cleaning up (Ctrl-C again to force)...");
-    } else {
+    },
+    force: () => {
       if (!useTui) ctx.err("forced: removing this run's resources and exiting");
-      void cleanResources(deps.engine, { runId: currentRunId }).finally(() => process.exit(130));
-    }
-  };
-  const onSigterm = () => ac.abort();
+      void cleanSession([deps.engine], sessionId).finally(() => process.exit(130));
+    },
+  });
+  const onSigint = () => gate.interrupt();
+  const onSigterm = () => gate.terminate();
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigterm);
-  let currentRunId = runId;
 
   let sink: (e: RunEvent) => void;
   let tuiDone: Promise<void> | undefined;
@@ -116,13 +118,11 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     tuiClose = screen.close;
   } else
     sink = (e) => {
-      if (e.type === "plan-ready") currentRunId = e.runId;
       const l = plainLine(e);
       if (l !== undefined) ctx.out(l);
     };
   let sawFinished = false;
   const dispatch = (e: RunEvent) => {
-    if (e.type === "plan-ready") currentRunId = e.runId;
     if (e.type === "run-finished") sawFinished = true;
     sink(e);
   };
@@ -136,6 +136,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
       neutralCnf,
       outDir,
       runId,
+      sessionId,
       resume: Boolean(o.resume),
       failFast: o.failFast,
       retries,
