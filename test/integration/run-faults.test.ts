@@ -15,7 +15,8 @@ import { docker, ensureLab, events, leftovers, readCells, start, tinyScenario, t
 beforeAll(ensureLab, 1_800_000);
 
 describe("faults", () => {
-  it("SIGINT during a measured cell: exit 130 within 20 s, finished cells intact, nothing left", { timeout: 600_000 }, async () => {
+  // SIGTERM behaves like the first Ctrl-C.
+  it.each(["SIGINT", "SIGTERM"] as const)("%s during a measured cell (--json-events): exit 130 within 20 s, finished cells intact, nothing left", { timeout: 600_000 }, async (signal) => {
     const { file, dir } = await tinyScenario({}, { threads: [1, 2], duration: "4s", repeats: 2 });
     const out = join(dir, "out");
     const child = start(["run", file, "--out", out, "--json-events"]);
@@ -24,36 +25,16 @@ describe("faults", () => {
     await waitForEvent(child, (e) => e.type === "cell-started" && e.phase === "measure");
     await new Promise((r) => setTimeout(r, 1000));
     const t0 = Date.now();
-    child.kill("SIGINT");
+    child.kill(signal);
     const r = await child;
     expect((Date.now() - t0) / 1000).toBeLessThan(20);
     expect(r.exitCode, r.all).toBe(130);
+    expect(events(r.stdout).at(-1)).toMatchObject({ type: "run-finished", status: "cancelled", exitCode: 130 });
     const cells = await readCells(out);
     expect(cells.filter((c) => c.status === "ok").length).toBeGreaterThanOrEqual(1);
     for (const c of cells.filter((x) => x.status === "ok")) expect(c.metrics?.status).toBe("ok");
     const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8"));
     expect(manifest.status).toBe("cancelled");
-    expect(await leftovers(String(plan.runId))).toEqual({ containers: [], networks: [], volumes: [] });
-  });
-
-  it("SIGTERM during a measured cell (--json-events) behaves like the first Ctrl-C: exit 130, finished cells kept, nothing left", { timeout: 600_000 }, async () => {
-    const { file, dir } = await tinyScenario({}, { threads: [1, 2], duration: "4s", repeats: 2 });
-    const out = join(dir, "out");
-    const child = start(["run", file, "--out", out, "--json-events"]);
-    const plan = await waitForEvent(child, (e) => e.type === "plan-ready");
-    await waitForEvent(child, (e) => e.type === "cell-finished");
-    await waitForEvent(child, (e) => e.type === "cell-started" && e.phase === "measure");
-    await new Promise((r) => setTimeout(r, 1000));
-    child.kill("SIGTERM");
-    const r = await child;
-    expect(r.exitCode, r.all).toBe(130);
-    const ev = events(r.stdout);
-    expect(ev.some((e) => e.type === "cancelling")).toBe(true);
-    expect(ev.at(-1)).toMatchObject({ type: "run-finished", status: "cancelled", exitCode: 130 });
-    const cells = await readCells(out);
-    expect(cells.filter((c) => c.status === "ok").length).toBeGreaterThanOrEqual(1);
-    for (const c of cells.filter((x) => x.status === "ok")) expect(c.metrics?.status).toBe("ok");
-    expect(JSON.parse(await readFile(join(out, "run.json"), "utf8")).status).toBe("cancelled");
     expect(await leftovers(String(plan.runId))).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
