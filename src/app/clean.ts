@@ -34,16 +34,16 @@ export interface CleanReport {
 
 /**
  * Remove labelled resources. `orphansOnly`: only those whose owning process is gone (start-up sweep).
- * `runId`: only that run's. `force`: storage too where state files are damaged or missing (StorageProvider
+ * `runId`: only that run's. `sessionId`: only that session's (every run and pass one process started, on this
+ * engine). `force`: storage too where state files are damaged or missing (StorageProvider
  * cleanLeftovers: damaged files moved aside, mounts and loop devices from the host's tables).
  */
-export async function cleanResources(engine: Engine, opts: { orphansOnly?: boolean; runId?: string; storage?: StorageProvider; force?: boolean } = {}): Promise<CleanReport> {
-  const filters = [opts.runId ? `${LABEL.run}=${opts.runId}` : LABEL.session];
-  if (!opts.runId) filters.push(`${LABEL.host}=${engine.hostId}`);
-  const found = await engine.listLabelled(opts.runId ? filters : [LABEL.session]);
+export async function cleanResources(engine: Engine, opts: { orphansOnly?: boolean; runId?: string; sessionId?: string; storage?: StorageProvider; force?: boolean } = {}): Promise<CleanReport> {
+  const only = opts.runId ? { label: LABEL.run, value: opts.runId } : opts.sessionId ? { label: LABEL.session, value: opts.sessionId } : undefined;
+  const found = await engine.listLabelled(only ? [`${only.label}=${only.value}`] : [LABEL.session]);
   const host = osHostname();
   const pick = <T extends { labels: Record<string, string> }>(xs: T[]) =>
-    xs.filter((x) => (opts.runId ? x.labels[LABEL.run] === opts.runId : true)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, host, pidAlive));
+    xs.filter((x) => (only ? x.labels[only.label] === only.value : true)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, host, pidAlive));
   const report: CleanReport = { containers: [], networks: [], volumes: [], storage: [], failed: [] };
   const attempt = async (what: string, fn: () => Promise<void>, into: string[]) => {
     try {
@@ -71,6 +71,38 @@ export async function cleanResources(engine: Engine, opts: { orphansOnly?: boole
     }
   }
   return report;
+}
+
+/**
+ * The forced cleanup of a second Ctrl-C: everything labelled with the session id, on every engine the session
+ * used, whatever runs and passes it started. Never rejects: what one engine could not remove stays labelled for
+ * `twinbench clean`.
+ */
+export async function cleanSession(engines: readonly Engine[], sessionId: string): Promise<Array<CleanReport | Error>> {
+  const settled = await Promise.allSettled(engines.map((e) => cleanResources(e, { sessionId })));
+  return settled.map((r) => (r.status === "fulfilled" ? r.value : r.reason instanceof Error ? r.reason : new Error(String(r.reason))));
+}
+
+/**
+ * Ctrl-C and SIGTERM as every front end treats them: the first Ctrl-C, and any SIGTERM, cancel gracefully (sysbench
+ * stops, finished cells are kept, everything is removed); a second Ctrl-C forces (the caller removes the session's
+ * resources with {@link cleanSession} and exits). A SIGTERM after a Ctrl-C changes nothing: a cancel is under way.
+ */
+export class CancelGate {
+  private interrupts = 0;
+  constructor(private readonly on: { graceful(): void; force(): void }) {}
+
+  /** Ctrl-C (SIGINT, or the screen's Ctrl-C/q). */
+  interrupt(): void {
+    if (++this.interrupts === 1) this.on.graceful();
+    else this.on.force();
+  }
+  /** SIGTERM: the first Ctrl-C, once. */
+  terminate(): void {
+    if (this.interrupts > 0) return;
+    this.interrupts = 1;
+    this.on.graceful();
+  }
 }
 
 /** Options of {@link clean}. */

@@ -38,7 +38,7 @@ export function plainLine(e: RunEvent): string | undefined {
       return `  ok: qps ${fmt(m?.qps)} tps ${fmt(m?.tps)} p${m?.latencyMs.percentile ?? "-"} ${fmt(m?.latencyMs.percentileValue)} ms`;
     }
     case "cell-failed":
-      return `  ${e.record.status}: ${e.cell.key}: ${e.record.error ?? "unknown error"}`;
+      return `  ${e.record.status}: ${e.cell.key}: ${e.record.error ?? "unknown error"}${e.retry ? ` (retrying: attempt ${e.retry})` : ""}`;
     case "warning":
       return `warning: ${e.message}`;
     case "cancelling":

@@ -22,7 +22,7 @@ export type RunEvent =
   | { type: "cell-started"; at: string; cell: Cell; phase: "warmup" | "measure"; seconds: number | null }
   | { type: "interval"; at: string; cell: Cell; phase: "warmup" | "measure"; sample: IntervalSample }
   | { type: "cell-finished"; at: string; cell: Cell; record: CellRecord }
-  | { type: "cell-failed"; at: string; cell: Cell; record: CellRecord }
+  | { type: "cell-failed"; at: string; cell: Cell; record: CellRecord; /** The next attempt, when the cell is retried (`--retries`). */ retry?: number }
   | { type: "warning"; at: string; message: string }
   | { type: "cancelling"; at: string; reason: string }
   | { type: "run-finished"; at: string; status: "ok" | "partial" | "failed" | "cancelled"; dir: string; exitCode: 0 | 1 | 2 | 130; cellsOk: number; cellsFailed: number; message?: string };

@@ -48,6 +48,8 @@ export interface CellRecord {
   /** 1-minute load average of the machine twinbench runs on, at the start and end of the cell (local engine only):
    *  other work on the machine shows here, and it is the first suspect for a noisy cell. */
   hostLoad?: { start: number; end: number };
+  /** 1-based attempt of a measured cell in its run (a failed cell is retried, `--retries`); absent: 1. */
+  attempt?: number;
 }
 
 /** The fate of one neutral option for one server (kept, renamed, translated, dropped) and why. */

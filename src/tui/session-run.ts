@@ -3,12 +3,13 @@
  * The screen's Ctrl-C/q cancels gracefully (the run tears down and writes its folder); a second one removes the
  * run's resources and exits with 130, as `twinbench run` does.
  */
+import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import type { ExitCode } from "../core/errors.ts";
 import type { RunEvent } from "../core/events.ts";
 import { newRunId, runScenario, RunControl } from "../app/run.ts";
 import { prepareLab, resolveRunInput } from "../app/start.ts";
-import { cleanResources } from "../app/clean.ts";
+import { CancelGate, cleanSession } from "../app/clean.ts";
 import { selfContainerId } from "../adapters/docker/self.ts";
 import type { MountRunScreen } from "./run-screen.tsx";
 
@@ -20,20 +21,19 @@ export async function runWithScreen(file: string, mount: MountRunScreen, o: { re
   const runId = newRunId(new Date());
   const ac = new AbortController();
   const control = new RunControl();
-  let currentRunId = runId;
-  let cancels = 0;
-  const onCancel = () => {
-    if (++cancels === 1) return ac.abort();
-    void cleanResources(lab.deps.engine, { runId: currentRunId }).finally(() => process.exit(130));
-  };
+  const sessionId = randomBytes(6).toString("hex");
+  const gate = new CancelGate({
+    graceful: () => ac.abort(),
+    force: () => void cleanSession([lab.deps.engine], sessionId).finally(() => process.exit(130)),
+  });
+  const onCancel = () => gate.interrupt();
   const screen = mount({ onCancel, onSkip: () => control.skipCurrent() });
   let finished = false;
   const dispatch = (e: RunEvent) => {
-    if (e.type === "plan-ready") currentRunId = e.runId;
     if (e.type === "run-finished") finished = true;
     screen.dispatch(e);
   };
-  const onSignal = () => ac.abort();
+  const onSignal = () => gate.terminate();
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onCancel);
   try {
@@ -44,6 +44,7 @@ export async function runWithScreen(file: string, mount: MountRunScreen, o: { re
       neutralCnf: lab.neutralCnf,
       outDir: resolve(join(o.resultsDir ?? "results", runId)),
       runId,
+      sessionId,
       readyTimeoutMs: 180_000,
       signal: ac.signal,
       control,

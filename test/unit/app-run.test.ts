@@ -17,6 +17,8 @@ import { ScenarioSchema, type Scenario } from "../../src/core/scenario/schema.ts
 import type { RunEvent } from "../../src/core/events.ts";
 import type { Cell, CellRecord, RunManifest } from "../../src/core/results.ts";
 import { parseSysbench } from "../../src/core/sysbench/parse.ts";
+import { buildRunReport } from "../../src/core/report/model.ts";
+import { renderText } from "../../src/core/report/text.ts";
 
 const okLog = readFileSync(new URL("../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
 const failLog = readFileSync(new URL("../fixtures/sysbench/1.0/fail-server-killed.log", import.meta.url), "utf8");
@@ -171,6 +173,15 @@ function deps(engine: FakeEngine, disposed: string[]): RunDeps {
 
 const neutral = "[mysqld]\ninnodb_buffer_pool_size = 1024M\n";
 
+/** The engine's run, with `fatal` as the whole sysbench output of every run its failRun picks. */
+function wrapFailLog(engine: FakeEngine, fatal: string): FakeEngine["run"] {
+  const run = engine.run.bind(engine);
+  return async (spec, opts) => {
+    const r = await run(spec, opts);
+    return r.exitCode !== 0 && !r.cancelled ? { ...r, output: fatal } : r;
+  };
+}
+
 describe("runScenario with fake ports", () => {
   it("runs every cell, writes the results folder and tears everything down", async () => {
     const engine = new FakeEngine();
@@ -226,7 +237,7 @@ describe("runScenario with fake ports", () => {
     expect(m.actions).toContainEqual(expect.objectContaining({ action: "log-not-kept", server: "a", detail: why }));
   });
 
-  it("records a failed cell with sysbench's message, restarts a dead server and ends partial", async () => {
+  it("with --retries 0: records a failed cell with sysbench's message, restarts a dead server and ends partial", async () => {
     const engine = new FakeEngine();
     let failed = false;
     engine.failRun = (spec) => {
@@ -240,7 +251,7 @@ describe("runScenario with fake ports", () => {
     };
     const events: RunEvent[] = [];
     const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
-    const s = await runScenario(deps(engine, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) });
+    const s = await runScenario(deps(engine, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e), retries: 0 });
     expect(s.status).toBe("partial");
     expect(s.exitCode).toBe(1);
     expect(s.cellsFailed).toBe(1);
@@ -249,6 +260,77 @@ describe("runScenario with fake ports", () => {
     expect(failedEv && failedEv.type === "cell-failed" && failedEv.record.error).toMatch(/Lost connection|lost connection|server/i);
     expect(events.some((e) => e.type === "server-restarted" && e.server === "b")).toBe(true);
     expect(engine.containers.size).toBe(0);
+  });
+
+  it("retries a failed cell once after restarting its dead server: both attempts kept, the report counts the retry", async () => {
+    const engine = new FakeEngine();
+    const measured: string[] = [];
+    let failed = false;
+    engine.failRun = (spec) => {
+      if (!failed && spec.cmd?.includes("--threads=2") && spec.cmd.includes("--time=2") && spec.name.includes("-b-")) {
+        failed = true;
+        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false; // the server "dies"
+        return true;
+      }
+      return false;
+    };
+    engine.onRun = (spec) => {
+      if (spec.cmd?.includes("run") && spec.cmd.includes("--time=2")) measured.push(spec.name);
+    };
+    const events: RunEvent[] = [];
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const s = await runScenario(deps(engine, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) });
+    expect(s.status).toBe("ok");
+    expect(s.cellsOk).toBe(8);
+    expect(s.cellsFailed).toBe(0);
+    expect(measured).toHaveLength(9);
+    const failedEv = events.filter((e) => e.type === "cell-failed");
+    expect(failedEv).toHaveLength(1);
+    expect(failedEv[0]!.type === "cell-failed" && failedEv[0]!.retry).toBe(2);
+    // The restart comes before the retry, and the cold server is warmed up again.
+    const types = events.map((e) => (e.type === "cell-started" ? `${e.type}:${e.phase}:${e.cell.server}` : e.type));
+    const restartAt = types.indexOf("server-restarted");
+    expect(restartAt).toBeGreaterThan(types.indexOf("cell-failed"));
+    expect(types.slice(restartAt, restartAt + 4)).toContain("cell-started:warmup:b");
+    const cells = (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as CellRecord);
+    const key = (failedEv[0] as { record: CellRecord }).record.key;
+    const attempts = cells.filter((c) => c.key === key);
+    expect(attempts.map((c) => [c.attempt, c.status])).toEqual([[1, "failed"], [2, "ok"]]);
+    expect(attempts[0]!.raw).not.toBe(attempts[1]!.raw);
+    expect(cells.filter((c) => c.phase === "measure" && c.key !== key).every((c) => c.attempt === 1)).toBe(true);
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    const report = buildRunReport(m, cells);
+    expect(report.retries).toBe(1);
+    expect(report.failed).toBe(0);
+    expect(renderText(report)).toMatch(/Retries: 1 measured attempt/);
+    expect(report.table!.rows.flatMap((r) => r.cells).every((c) => c.status === "ok")).toBe(true);
+  });
+
+  it("retries a failed cell on a live server without restarting it, up to --retries times", async () => {
+    const engine = new FakeEngine();
+    let fails = 0;
+    // sysbench fails (a FATAL that is not a lost connection) on one cell, every time; the server stays up.
+    engine.failRun = (spec) => spec.cmd?.includes("--threads=2") === true && spec.cmd.includes("--time=2") && spec.name.includes("-a-") && ++fails > 0;
+    engine.run = wrapFailLog(engine, "FATAL: Lua error: duplicate key\n");
+    const events: RunEvent[] = [];
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const s = await runScenario(deps(engine, []), { scenario: scenario({ workload: { tests: ["oltp_point_select"], threads: [1, 2], duration: "2s", warmup: "1s", repeats: 1 } }), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e), retries: 2 });
+    expect(s.status).toBe("partial");
+    expect(s.cellsFailed).toBe(1);
+    expect(events.filter((e) => e.type === "server-restarted")).toHaveLength(0);
+    const failedEv = events.filter((e) => e.type === "cell-failed").map((e) => (e.type === "cell-failed" ? e.retry : -1));
+    expect(failedEv).toEqual([2, 3, undefined]);
+    const cells = (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as CellRecord);
+    expect(cells.filter((c) => c.status === "failed").map((c) => c.attempt)).toEqual([1, 2, 3]);
+
+    // Resume: the cell whose last attempt failed runs again, its attempts counted on; the ok ones are done.
+    const engine2 = new FakeEngine();
+    const events2: RunEvent[] = [];
+    const again = await runScenario(deps(engine2, []), { scenario: scenario({ workload: { tests: ["oltp_point_select"], threads: [1, 2], duration: "2s", warmup: "1s", repeats: 1 } }), neutralCnf: neutral, outDir: dir, resume: true, onEvent: (e) => events2.push(e) });
+    expect(again.status).toBe("ok");
+    const cells2 = (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as CellRecord);
+    const resumed = cells2.slice(cells.length).filter((c) => c.phase === "measure");
+    expect(resumed.map((c) => [c.server, c.threads, c.attempt, c.status])).toEqual([["a", 2, 4, "ok"]]);
   });
 
   it("cancels gracefully: finished cells kept, exit 130, nothing left", async () => {

@@ -90,11 +90,15 @@ function target(e: FakeHostEngine, images: ReturnType<typeof fakeImages>): HostT
   return { spec: { id: e.hostId, engine: e.hostId === "a" ? "unix:///a.sock" : `tcp://${e.hostId}:2375` }, engine: asEngine(e), deps };
 }
 
+/** The session id every fake run was given (the forced cleanup of a second Ctrl-C removes by that label). */
+const sessions: Array<string | undefined> = [];
+
 /** A run engine that writes a results folder with an ok record for each accepted cell; `die` loses the host after n cells. */
 function fakeRunOne(calls: string[], die: Record<string, { engine: FakeHostEngine; after: number }> = {}) {
   return async (deps: RunDeps, opts: RunOptions): Promise<RunSummary> => {
     const host = deps.engine.hostId;
     calls.push(`${host} ${opts.outDir.split("/hosts/")[1]}`);
+    sessions.push(opts.sessionId);
     const plan = planRun(opts.scenario);
     const store = await ResultsStore.create(opts.outDir);
     const manifest: RunManifest = { runId: opts.runId!, twinbenchVersion: "0", scenario: opts.scenario, overrides: [], cells: plan.cells, estimateSeconds: 1, hosts: [await deps.engine.facts()], servers: [], startedAt: "2026-01-01T00:00:00Z", status: "running" };
@@ -177,11 +181,14 @@ describe("runHosts", () => {
     const calls: string[] = [];
     const opts = await baseOpts(scenario({ shard: true }));
     const plan = planRun(opts.scenario);
+    sessions.length = 0;
     const r = await runHosts(
       { hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne(calls, { b: { engine: b, after: 1 } }), watchEveryMs: 10, lostGraceMs: 50 },
-      opts,
+      { ...opts, sessionId: "sess1" },
     );
     expect(calls).toEqual(expect.arrayContaining(["a a", "b b", "a a.pass2"]));
+    // Every host's every pass carries the session id the CLI gave: one label covers them all.
+    expect(sessions).toEqual(calls.map(() => "sess1"));
     expect(r.hosts.find((h) => h.id === "b")).toMatchObject({ status: "unreachable", error: expect.stringContaining("stopped answering") });
     const cells = (await readFile(join(opts.outDir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { key: string; host: string; raw: string });
     expect(cells.map((c) => c.key).sort()).toEqual(plan.cells.map((c) => c.key).sort());

@@ -11,7 +11,7 @@ import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import type { Servers } from "./servers.ts";
-import type { Sidecar } from "./sidecar.ts";
+import { serverLost, type Sidecar } from "./sidecar.ts";
 import type { Scheduler } from "./scheduler.ts";
 
 export interface CellTally {
@@ -24,6 +24,8 @@ export class CellLoop {
   private readonly lastTest = new Map<string, string>();
   /** Measured records of this run, resumed ones first: what the scheduler decides from. */
   private readonly recorded: CellRecord[];
+  /** Attempts so far per cell key, resumed ones included (a resumed cell's next attempt continues the count). */
+  private readonly attempts = new Map<string, number>();
 
   constructor(
     private readonly ctx: RunContext,
@@ -33,6 +35,7 @@ export class CellLoop {
     readonly tally: CellTally,
   ) {
     this.recorded = session.previous.filter((r) => r.phase === "measure");
+    for (const r of this.recorded) this.attempts.set(r.key, Math.max(this.attempts.get(r.key) ?? 0, r.attempt ?? 1));
   }
 
   async run(scheduler: Scheduler): Promise<void> {
@@ -54,23 +57,41 @@ export class CellLoop {
     this.lastTest.set(cell.server, cell.test);
     await this.warmUp(server, cell);
 
-    ctx.phase("measure", { server: cell.server, test: cell.test, threads: cell.threads });
-    const rec = await ctx.time("measure", () => this.sidecar.cell(server, cell, "measure"));
-    await session.appendCell(rec);
-    this.recorded.push(rec);
-    if (rec.status === "ok") {
-      this.tally.ok++;
-      ctx.emit({ type: "cell-finished", at: ctx.at(), cell, record: rec });
-    } else {
-      this.tally.failed++;
-      ctx.emit({ type: "cell-failed", at: ctx.at(), cell, record: rec });
-      ctx.throwIfAborted();
-      if (rec.status === "failed") {
-        if (ctx.opts.failFast) throw new TwinbenchError(`cell ${cell.key} failed: ${rec.error}`, { code: "CELL_FAILED", hint: "run without --fail-fast to carry on after failures" });
-        if (await this.servers.recoverIfDead(server, cell)) this.warmedUp.delete(`${cell.server}/${cell.test}`);
-      }
-    }
+    await this.measure(server, cell);
     await session.save();
+  }
+
+  /**
+   * The measured cell, retried up to `retries` times (default 1) when it fails: after a restart when its server
+   * died, at once when it is alive. Every attempt goes to cells.jsonl; a skipped cell is not retried.
+   */
+  private async measure(server: LabServer, cell: Cell): Promise<void> {
+    const { ctx, session } = this;
+    const retries = ctx.opts.retries ?? 1;
+    for (let tries = 0; ; tries++) {
+      const attempt = (this.attempts.get(cell.key) ?? 0) + 1;
+      this.attempts.set(cell.key, attempt);
+      ctx.phase("measure", { server: cell.server, test: cell.test, threads: cell.threads });
+      const rec = await ctx.time("measure", () => this.sidecar.cell(server, cell, "measure", undefined, attempt));
+      await session.appendCell(rec);
+      this.recorded.push(rec);
+      if (rec.status === "ok") {
+        this.tally.ok++;
+        ctx.emit({ type: "cell-finished", at: ctx.at(), cell, record: rec });
+        return;
+      }
+      const retry = rec.status === "failed" && tries < retries && !ctx.signal.aborted;
+      ctx.emit({ type: "cell-failed", at: ctx.at(), cell, record: rec, ...(retry ? { retry: attempt + 1 } : {}) });
+      ctx.throwIfAborted();
+      if (!retry) this.tally.failed++;
+      if (rec.status !== "failed") return;
+      if (!retry && ctx.opts.failFast) throw new TwinbenchError(`cell ${cell.key} failed: ${rec.error}`, { code: "CELL_FAILED", hint: "run without --fail-fast to carry on after failures" });
+      const restarted = await this.servers.recoverIfDead(server, cell, { lost: serverLost(rec), attempt });
+      if (restarted) this.warmedUp.delete(`${cell.server}/${cell.test}`);
+      if (!retry) return;
+      // A restarted server is cold: warm it up again before the retry, as before the first attempt.
+      await this.warmUp(server, cell);
+    }
   }
 
   /** Once per server and test (again after a restore or a restart): the warm-up at the highest thread count. */
@@ -88,7 +109,7 @@ export class CellLoop {
     if (rec.status === "failed") {
       ctx.throwIfAborted();
       ctx.warn(`warm-up of ${cell.server} ${cell.test} failed: ${rec.error}`);
-      await this.servers.recoverIfDead(server, wcell);
+      await this.servers.recoverIfDead(server, wcell, { lost: serverLost(rec) });
     }
   }
 }

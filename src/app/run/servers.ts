@@ -158,14 +158,19 @@ export class Servers {
     this.session.action("restore", server.id, `snapshot restored before ${test}`);
   }
 
-  /** After a failure: when the server died, keep its log and restart it from the current data dir. */
-  async recoverIfDead(server: LabServer, cell: Cell): Promise<boolean> {
+  /**
+   * After a failure: when the server died (its container stopped, or `lost`: sysbench lost the connection), keep
+   * its log and restart it from the current data dir. `attempt` > 1 names the crash log of a retried cell.
+   */
+  async recoverIfDead(server: LabServer, cell: Cell, o: { lost?: boolean; attempt?: number } = {}): Promise<boolean> {
     const { ctx, session } = this;
-    if (await server.isRunning()) return false;
+    const running = await server.isRunning();
+    if (running && !o.lost) return false;
     const logs = await server.logs(300).catch((e: Error) => `(could not read the server's log: ${e.message})`);
-    await session.writeRaw(`${cell.server}.crash-${cell.index}.log`, logs);
-    ctx.emit({ type: "server-restarted", at: ctx.at(), server: cell.server, reason: `server died during ${cell.key}` });
-    session.action("restart", cell.server, `server died during ${cell.key}; restarted from the current data dir`);
+    await session.writeRaw(`${cell.server}.crash-${cell.index}${(o.attempt ?? 1) > 1 ? `-a${o.attempt}` : ""}.log`, logs);
+    const why = running ? `sysbench lost its connection to the server during ${cell.key}` : `server died during ${cell.key}`;
+    ctx.emit({ type: "server-restarted", at: ctx.at(), server: cell.server, reason: why });
+    session.action("restart", cell.server, `${why}; restarted from the current data dir`);
     await ctx.time("start", () => server.restart(ctx.signal));
     return true;
   }

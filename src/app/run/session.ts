@@ -74,9 +74,11 @@ export class ResultsSession {
     return session;
   }
 
-  /** Measured cells already done (a resume skips them). */
+  /** Measured cells already done (a resume skips them): those whose last attempt is ok. */
   doneKeys(): Set<string> {
-    return new Set(this.previous.filter((r) => r.phase === "measure" && r.status === "ok").map((r) => r.key));
+    const last = new Map<string, CellRecord["status"]>();
+    for (const r of this.previous) if (r.phase === "measure") last.set(r.key, r.status);
+    return new Set([...last].filter(([, status]) => status === "ok").map(([key]) => key));
   }
 
   /** Tell the front end what the run will do, and what a resumed run already did. */

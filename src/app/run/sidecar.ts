@@ -85,7 +85,7 @@ export class Sidecar {
   }
 
   /** One cell: sysbench run with live intervals, its raw log kept, the result classified. */
-  async cell(server: LabServer, cell: Cell, ph: CellPhase, overrideSeconds?: number): Promise<CellRecord> {
+  async cell(server: LabServer, cell: Cell, ph: CellPhase, overrideSeconds?: number, attempt = 1): Promise<CellRecord> {
     const { ctx } = this;
     const { scenario, signal } = ctx;
     const { conn } = this.connection(server);
@@ -112,7 +112,8 @@ export class Sidecar {
     } finally {
       signal.removeEventListener("abort", onAbort);
     }
-    const rawName = `${cell.server}/${ph === "warmup" ? `warmup-${cell.test}` : `${cell.test}-t${cell.threads}-r${cell.repeat}`}.log`;
+    // A retried cell keeps every attempt's log: the first as before, later ones with their attempt number.
+    const rawName = `${cell.server}/${ph === "warmup" ? `warmup-${cell.test}` : `${cell.test}-t${cell.threads}-r${cell.repeat}${attempt > 1 ? `-a${attempt}` : ""}`}.log`;
     const raw = await this.session.writeRaw(rawName, r.output);
     const { status, error, metrics } = classifyCell(r, { userCancelled: signal.aborted, timeoutMs });
     return {
@@ -129,6 +130,7 @@ export class Sidecar {
       startedAt,
       endedAt: ctx.at(),
       ...(cell.host ? { host: cell.host } : {}),
+      ...(ph === "measure" ? { attempt } : {}),
       ...(ctx.engine.hostId === "local" ? { hostLoad: { start: loadStart, end: loadavg()[0]! } } : {}),
     };
   }
@@ -151,6 +153,16 @@ export function classifyCell(r: RunResult, o: { userCancelled: boolean; timeoutM
   if (!metrics || metrics.status !== "ok" || r.exitCode !== 0)
     return { status: "failed", error: error ?? (metrics?.fatal.length ? metrics.fatal.join(" | ") : `sysbench exited with code ${r.exitCode}`), metrics };
   return { status: "ok", metrics };
+}
+
+/**
+ * Whether a failed cell's sysbench lost its server: MySQL client errors 2002/2003 (cannot connect), 2006 (gone
+ * away) or 2013 (lost connection). The server then died even when its container still shows as running.
+ */
+export function serverLost(rec: Pick<CellRecord, "status" | "error" | "metrics">): boolean {
+  if (rec.status !== "failed") return false;
+  const text = [rec.error ?? "", ...(rec.metrics?.fatal ?? [])].join("\n");
+  return /\b(?:error|errno\s*=)\s*(?:2002|2003|2006|2013)\b/i.test(text) || /Lost connection to (?:MySQL )?server|server has gone away|Can't connect to (?:local )?MySQL server/i.test(text);
 }
 
 function lastFatal(out: string): string {

@@ -51,6 +51,8 @@ export interface RunOptions {
   /** Start servers, capture variables and the must-match table, then tear down (config diff). */
   identityOnly?: boolean;
   failFast?: boolean;
+  /** How many times a failed measured cell is retried (after a restart when its server died). Default 1; 0: never. */
+  retries?: number;
   strict?: boolean;
   wipeDevices?: boolean;
   readyTimeoutMs?: number;

@@ -3,6 +3,7 @@
  * each its own adapters, hand over to app/hosts.ts, print the host-vs-host report. And `clean --host ID`.
  * Plain progress lines only (prefixed with the host id); --json-events adds a `host` field to every event.
  */
+import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { InputError } from "../../core/errors.ts";
 import type { RunEvent } from "../../core/events.ts";
@@ -10,7 +11,7 @@ import type { HostSpec, Scenario } from "../../core/scenario/schema.ts";
 import { parseHostFlag, resolveHosts } from "../../core/hosts/url.ts";
 import { newRunId } from "../../app/run.ts";
 import { runHosts, hostRunId, type HostsEvent, type HostTarget, type ImageTransfer } from "../../app/hosts.ts";
-import { cleanResources } from "../../app/clean.ts";
+import { CancelGate, cleanResources, cleanSession } from "../../app/clean.ts";
 import { connectEngine, readKnownHosts, rememberHosts } from "../../adapters/docker/connect.ts";
 import { dockerImageOps } from "../../adapters/images/transfer.ts";
 import { execProbe } from "../../adapters/docker/exec-probe.ts";
@@ -22,7 +23,7 @@ import { plainLine } from "../plain.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
 import { selfContainerId } from "../../adapters/docker/self.ts";
-import type { RunCliOptions } from "./run-options.ts";
+import { parseRetries, type RunCliOptions } from "./run-options.ts";
 
 export interface HostsCliOptions {
   host?: string[];
@@ -47,6 +48,7 @@ export async function runHostsCommand(
 ): Promise<0 | 1 | 2 | 130> {
   if (o.resume) throw new InputError("--resume is not supported for multi-host runs", { code: "HOSTS_RESUME", hint: "resume one host's folder (DIR/hosts/<id>) without --host, or start a new run" });
   const transfer = parseImageTransfer(o.imageTransfer);
+  const retries = parseRetries(o.retries);
   const specs: HostSpec[] = resolveHosts(loaded.scenario.hosts, o.host ?? []);
   const scenario: Scenario = { ...loaded.scenario, hosts: specs };
   const runId = newRunId(new Date());
@@ -71,18 +73,20 @@ export async function runHostsCommand(
   }
 
   const ac = new AbortController();
-  let sigints = 0;
-  const onSigint = () => {
-    sigints++;
-    if (sigints === 1) {
+  // Every host's runs and passes carry this session id: a forced cleanup removes exactly those, on every engine.
+  const sessionId = randomBytes(6).toString("hex");
+  const gate = new CancelGate({
+    graceful: () => {
       ac.abort();
       ctx.err("cancelling every host: stopping sysbench and cleaning up (Ctrl-C again to force)...");
-    } else {
+    },
+    force: () => {
       ctx.err("forced: removing this run's resources on every host and exiting");
-      void Promise.allSettled(hosts.flatMap((h) => [1, 2, 3].map((p) => cleanResources(h.engine, { runId: hostRunId(runId, h.spec.id, p) })))).finally(() => process.exit(130));
-    }
-  };
-  const onSigterm = () => ac.abort();
+      void cleanSession(hosts.map((h) => h.engine), sessionId).finally(() => process.exit(130));
+    },
+  });
+  const onSigint = () => gate.interrupt();
+  const onSigterm = () => gate.terminate();
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigterm);
 
@@ -106,9 +110,11 @@ export async function runHostsCommand(
         neutralCnf,
         outDir,
         runId,
+        sessionId,
         imageTransfer: transfer,
         force: o.force,
         failFast: o.failFast,
+        retries,
         strict: o.strict,
         wipeDevices: o.wipeDevices,
         readyTimeoutMs: Number(o.readyTimeout ?? 180) * 1000,

@@ -1,3 +1,5 @@
+import { InputError } from "../../core/errors.ts";
+
 /** The flags of `twinbench run`, shared by the one-host and the several-hosts paths. */
 export interface RunCliOptions {
   out?: string;
@@ -6,6 +8,8 @@ export interface RunCliOptions {
   tui: boolean;
   jsonEvents?: boolean;
   failFast?: boolean;
+  /** `--retries N`: how many times a failed cell is retried (default 1). */
+  retries?: string;
   strict?: boolean;
   wipeDevices?: boolean;
   imageMode?: string;
@@ -14,4 +18,13 @@ export interface RunCliOptions {
   host?: string[];
   imageTransfer?: string;
   force?: boolean;
+}
+
+/** `--retries N`: a whole number from 0 (no retries); undefined: the default (1). */
+export function parseRetries(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n))
+    throw new InputError(`--retries ${v}: expected a whole number (0 or more)`, { code: "RETRIES_INVALID", hint: "--retries 1 retries a failed cell once (the default); --retries 0 never retries" });
+  return n;
 }

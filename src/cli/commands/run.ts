@@ -2,13 +2,14 @@
  * `twinbench run` and `twinbench clean`: wire adapters into the app, choose a front end, own the signals.
  */
 import type { Command } from "commander";
+import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { InputError } from "../../core/errors.ts";
 import type { RunEvent } from "../../core/events.ts";
 import { runScenario, newRunId, RunControl, type RunSummary } from "../../app/run.ts";
 import { prepareLab, resolveRunInput } from "../../app/start.ts";
 import { assertRunnable } from "../../core/plan/plan.ts";
-import { cleanResources } from "../../app/clean.ts";
+import { CancelGate, cleanResources, cleanSession } from "../../app/clean.ts";
 import { selfContainerId } from "../../adapters/docker/self.ts";
 import { parseModeChoice } from "../../adapters/images/index.ts";
 import { plainLine } from "../plain.ts";
@@ -17,7 +18,7 @@ import { buildRunReport } from "../../core/report/model.ts";
 import { renderText } from "../../core/report/text.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
-import type { RunCliOptions } from "./run-options.ts";
+import { parseRetries, type RunCliOptions } from "./run-options.ts";
 import { cleanHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
 import { hostsOverride } from "../../core/hosts/url.ts";
 
@@ -36,6 +37,7 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .option("--no-tui", "plain progress lines instead of the terminal UI")
     .option("--json-events", "print the event stream as NDJSON on stdout")
     .option("--fail-fast", "stop at the first failed cell")
+    .option("--retries <n>", "retry a failed cell up to N times, after restarting its server when it died (0: never)", "1")
     .option("--strict", "a must-match config difference is an error before any measurement")
     .option("--wipe-devices", "allow raid0 on devices that hold a filesystem signature")
     .option("--image-mode <mode>", "auto | debian | official")
@@ -71,6 +73,7 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
 export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions): Promise<0 | 1 | 2 | 130> {
   // Resolve the scenario first: an invalid scenario creates nothing.
   if (o.resume && o.host?.length) throw new InputError("--resume and --host do not go together", { code: "HOSTS_RESUME", hint: "resume one host's folder (DIR/hosts/<id>) without --host, or start a new multi-host run" });
+  const retries = parseRetries(o.retries);
   const input = await resolveRunInput({ file, sets: o.resume ? o.set : [...hostsOverride(o.host ?? []), ...o.set], resume: o.resume });
   for (const w of input.warnings) ctx.err(`warning: ${w}`);
   const { scenario, scenarioFile } = input;
@@ -86,21 +89,22 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   const useTui = o.tui && ctx.isTTY && !o.jsonEvents;
   const ac = new AbortController();
   const control = new RunControl();
-  let sigints = 0;
-  const onSigint = () => {
-    sigints++;
-    if (sigints === 1) {
+  // Every resource of this process is labelled with its session id: a forced cleanup removes exactly those.
+  const sessionId = randomBytes(6).toString("hex");
+  const gate = new CancelGate({
+    graceful: () => {
       ac.abort();
       if (!useTui) ctx.err("cancelling: stopping sysbench and cleaning up (Ctrl-C again to force)...");
-    } else {
+    },
+    force: () => {
       if (!useTui) ctx.err("forced: removing this run's resources and exiting");
-      void cleanResources(deps.engine, { runId: currentRunId }).finally(() => process.exit(130));
-    }
-  };
-  const onSigterm = () => ac.abort();
+      void cleanSession([deps.engine], sessionId).finally(() => process.exit(130));
+    },
+  });
+  const onSigint = () => gate.interrupt();
+  const onSigterm = () => gate.terminate();
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigterm);
-  let currentRunId = runId;
 
   let sink: (e: RunEvent) => void;
   let tuiDone: Promise<void> | undefined;
@@ -114,13 +118,11 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     tuiClose = screen.close;
   } else
     sink = (e) => {
-      if (e.type === "plan-ready") currentRunId = e.runId;
       const l = plainLine(e);
       if (l !== undefined) ctx.out(l);
     };
   let sawFinished = false;
   const dispatch = (e: RunEvent) => {
-    if (e.type === "plan-ready") currentRunId = e.runId;
     if (e.type === "run-finished") sawFinished = true;
     sink(e);
   };
@@ -134,8 +136,10 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
       neutralCnf,
       outDir,
       runId,
+      sessionId,
       resume: Boolean(o.resume),
       failFast: o.failFast,
+      retries,
       strict: o.strict,
       wipeDevices: o.wipeDevices,
       readyTimeoutMs: Number(o.readyTimeout ?? 180) * 1000,

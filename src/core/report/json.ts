@@ -12,6 +12,7 @@ export function reportJson(report: RunReport): object {
     recorded: report.recorded,
     failed: report.failed,
     skipped: report.skipped,
+    retries: report.retries,
     startedAt: report.startedAt,
     endedAt: report.endedAt,
     servers: report.servers,

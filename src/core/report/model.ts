@@ -41,6 +41,8 @@ export interface RunReport {
   recorded: number;
   failed: number;
   skipped: number;
+  /** Measured attempts after a cell's first (`--retries`): the report uses each cell's last attempt. */
+  retries: number;
   servers: ServerLine[];
   configIdentity: ConfigIdentity;
   /** null when the run has fewer than two servers. */
@@ -112,6 +114,7 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
   const recorded = new Set(measured.map((c) => c.key)).size;
   const failed = measured.filter((c) => c.status === "failed").length;
   const skipped = measured.filter((c) => c.status === "skipped").length;
+  const retries = cells.filter((c) => c.phase === "measure" && (c.attempt ?? 1) > 1).length;
   const partial = manifest.status !== "ok" || (planned > 0 && recorded < planned);
   const table = buildRatioTable(manifest, cells, opts);
   const notes: string[] = [];
@@ -128,6 +131,7 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     recorded,
     failed,
     skipped,
+    retries,
     servers: manifest.servers.map((s) => serverLine(s, manifest)),
     configIdentity: configIdentity(manifest.mustMatch),
     table,

@@ -179,6 +179,11 @@ export function runLine(report: RunReport): string {
   return `Run ${report.runId} (${report.scenarioName}): status ${report.status}, ${report.recorded}/${report.planned} cells recorded, ${report.failed} failed, ${report.skipped} skipped; started ${report.startedAt}${report.endedAt ? `, ended ${report.endedAt}` : ""}`;
 }
 
+/** How many measured attempts were retries (`--retries`), or null when none was. */
+export function retriesLine(report: RunReport): string | null {
+  return report.retries > 0 ? `Retries: ${report.retries} measured attempt(s) repeated a failed cell; each cell counts its last attempt (every attempt is in cells.jsonl).` : null;
+}
+
 export function partialLine(report: RunReport): string | null {
   return report.partial
     ? `PARTIAL RUN (status ${report.status}): ${report.recorded} of ${report.planned} cells recorded; missing cells show as --.`
@@ -213,5 +218,7 @@ export function renderText(report: RunReport): string {
     lines.push(`  ${r.variable}: ${vals}${r.deliberate ? " (deliberate)" : ""}${r.note ? ` - ${r.note}` : ""}`);
   }
   lines.push(runLine(report));
+  const retried = retriesLine(report);
+  if (retried) lines.push(retried);
   return lines.join("\n") + "\n";
 }
