@@ -217,6 +217,16 @@ function cellStats(pairs: readonly PairObs[]): CellStats {
   return { n: pairs.length, m: pairs.length ? mean(pairs.map((p) => p.d)) : Number.NaN, groups, ss, dfW: pairs.length - groups.size };
 }
 
+/**
+ * The half-width of a cell's interval in percent of its estimate: (high / estimate − 1) × 100, i.e. exp(t·se) − 1.
+ * This is what an adaptive run's `precision` is compared with (precision 3% is met when this is ≤ 3). Null without
+ * an interval.
+ */
+export function halfWidthPct(c: { estimate: number | null; high: number | null }): number | null {
+  if (c.estimate === null || c.high === null || !(c.estimate > 0)) return null;
+  return (c.high / c.estimate - 1) * 100;
+}
+
 /** Verdict from an interval in percent. */
 export function verdictOf(low: number, high: number, marginPct: number): Verdict {
   if (low > 100) return "faster";

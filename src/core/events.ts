@@ -23,9 +23,26 @@ export type RunEvent =
   | { type: "interval"; at: string; cell: Cell; phase: "warmup" | "measure"; sample: IntervalSample }
   | { type: "cell-finished"; at: string; cell: Cell; record: CellRecord }
   | { type: "cell-failed"; at: string; cell: Cell; record: CellRecord; /** The next attempt, when the cell is retried (`--retries`). */ retry?: number }
+  | { type: "round-finished"; at: string; round: number; instance: number; cells: RoundCell[]; etaSeconds: number | null; budgetLeftSeconds: number | null }
   | { type: "warning"; at: string; message: string }
   | { type: "cancelling"; at: string; reason: string }
   | { type: "run-finished"; at: string; status: "ok" | "partial" | "failed" | "cancelled"; dir: string; exitCode: 0 | 1 | 2 | 130; cellsOk: number; cellsFailed: number; message?: string };
+
+/**
+ * One cell (test × threads) of an adaptive run after a round: its pairs so far, the estimate and interval, the
+ * half-width reached ({@link halfWidthPct}) and whether it needs more rounds.
+ */
+export interface RoundCell {
+  test: string;
+  threads: number;
+  n: number;
+  estimate: number | null;
+  low: number | null;
+  high: number | null;
+  halfWidthPct: number | null;
+  /** Why the cell gets no more rounds: precision reached, max repeats, or the budget ran out; absent: still open. */
+  done?: "precision" | "max" | "budget";
+}
 
 /** The `type` of a {@link RunEvent}. */
 export type RunEventType = RunEvent["type"];

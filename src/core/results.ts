@@ -21,6 +21,25 @@ export interface Cell {
   repeat: number;
   /** Host id when the scenario has several hosts. */
   host?: string;
+  /** 0-based server instance the cell runs on (workload.instances, adaptive runs): the run restarts both servers
+   *  fresh from the post-prepare snapshot when the next cell's instance differs from the current one. */
+  instance?: number;
+}
+
+/**
+ * What else used the machine while a cell ran (local engine only): steal time, CPU pressure (PSI) and the CPU
+ * time of everything outside the run's containers, from /proc/stat minus the containers' cgroup accounting.
+ */
+export interface Interference {
+  /** Steal time as a share of one core over the cell, in percent; null when /proc/stat has no steal column. */
+  stealPct: number | null;
+  /** /proc/pressure/cpu "some" avg over the cell, in percent; null when the kernel has no PSI. */
+  psiCpuSomePct: number | null;
+  /** CPU used by everything outside the run's containers, in cores (1.0 = one full core); null when unknown. */
+  outsiderCores: number | null;
+  /** True when one of the figures passed its threshold; the reasons say which. */
+  disturbed: boolean;
+  reasons: string[];
 }
 
 export type CellPhase = "warmup" | "measure";
@@ -50,6 +69,8 @@ export interface CellRecord {
   hostLoad?: { start: number; end: number };
   /** 1-based attempt of a measured cell in its run (a failed cell is retried, `--retries`); absent: 1. */
   attempt?: number;
+  /** Outside interference measured during the cell (local engine only). */
+  interference?: Interference;
 }
 
 /** The fate of one neutral option for one server (kept, renamed, translated, dropped) and why. */

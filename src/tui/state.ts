@@ -228,6 +228,8 @@ export function failureMessage(r: CellRecord): string {
 
 function apply(s: ViewState, e: RunEvent): ViewState {
   switch (e.type) {
+    case "round-finished":
+      return s; // adaptive rounds: not shown yet
     case "plan-ready":
       return {
         ...s,
