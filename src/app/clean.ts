@@ -4,7 +4,7 @@
  */
 import { hostname as osHostname } from "node:os";
 import { TwinbenchError } from "../core/errors.ts";
-import { isOrphan, LABEL } from "../core/labels.ts";
+import { inRun, isOrphan, LABEL } from "../core/labels.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";
@@ -34,16 +34,18 @@ export interface CleanReport {
 
 /**
  * Remove labelled resources. `orphansOnly`: only those whose owning process is gone (start-up sweep).
- * `runId`: only that run's. `sessionId`: only that session's (every run and pass one process started, on this
+ * `runId`: only that run's (a multi-host run's: every host's and every pass's). `sessionId`: only that session's (every run and pass one process started, on this
  * engine). `force`: storage too where state files are damaged or missing (StorageProvider
  * cleanLeftovers: damaged files moved aside, mounts and loop devices from the host's tables).
  */
 export async function cleanResources(engine: Engine, opts: { orphansOnly?: boolean; runId?: string; sessionId?: string; storage?: StorageProvider; force?: boolean } = {}): Promise<CleanReport> {
-  const only = opts.runId ? { label: LABEL.run, value: opts.runId } : opts.sessionId ? { label: LABEL.session, value: opts.sessionId } : undefined;
-  const found = await engine.listLabelled(only ? [`${only.label}=${only.value}`] : [LABEL.session]);
+  // A run id also finds its hosts' runs and every pass of them (<run>-<host>[-pN], src/core/labels.ts inRun):
+  // those are listed by the session label and picked here, since the engine's label filter matches exact values.
+  const { runId, sessionId } = opts;
+  const mine = runId ? (l: Record<string, string>) => inRun(l, runId) : sessionId ? (l: Record<string, string>) => l[LABEL.session] === sessionId : () => true;
+  const found = await engine.listLabelled(sessionId && !runId ? [`${LABEL.session}=${sessionId}`] : [LABEL.session]);
   const host = osHostname();
-  const pick = <T extends { labels: Record<string, string> }>(xs: T[]) =>
-    xs.filter((x) => (only ? x.labels[only.label] === only.value : true)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, host, pidAlive));
+  const pick = <T extends { labels: Record<string, string> }>(xs: T[]) => xs.filter((x) => mine(x.labels)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, host, pidAlive));
   const report: CleanReport = { containers: [], networks: [], volumes: [], storage: [], failed: [] };
   const attempt = async (what: string, fn: () => Promise<void>, into: string[]) => {
     try {

@@ -34,7 +34,7 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
       code: "HOSTS_TOO_FEW",
       hint: "add another --host ID=URL",
     });
-  const ctx = new HostsContext(deps, opts, await HostsFolder.create(opts.outDir));
+  const ctx = new HostsContext(deps, opts, await openFolder(deps, opts));
 
   await reachHosts(ctx);
   const images = new HostImages(ctx);
@@ -45,9 +45,25 @@ export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<Hos
 
   const plan = planRun(ctx.scenario);
   const runs = new HostRuns(ctx, images);
+  if (opts.resume) await runs.adoptParts();
   await runs.firstPass();
   await runs.takeOverLostCells(plan);
 
   await cleanFailedHosts(ctx);
   return writeHostsReports(ctx, plan, imageFacts, mixed);
+}
+
+/** A new run's folder (with its hosts-run.json), or the folder being resumed. */
+function openFolder(deps: HostsDeps, opts: HostsOptions): Promise<HostsFolder> {
+  if (opts.resume) return HostsFolder.open(opts.outDir);
+  const scenario = { ...opts.scenario, hosts: deps.hosts.map((h) => h.spec) };
+  return HostsFolder.create(opts.outDir, {
+    runId: opts.runId,
+    scenario,
+    scenarioFile: opts.scenarioFile,
+    overrides: opts.overrides ?? [],
+    imageTransfer: opts.imageTransfer,
+    force: opts.force,
+    startedAt: (deps.now ?? (() => new Date()))().toISOString(),
+  });
 }

@@ -42,3 +42,17 @@ export function isOrphan(labels: Record<string, string>, hostname: string, alive
   if (labels[LABEL.hostname] !== hostname) return false; // another machine's run: leave it to `clean`
   return !alive(pid);
 }
+
+/**
+ * Whether a resource belongs to run `runId`: the run itself, or, in a multi-host run, the run of the host its
+ * `twinbench.host` label names (`<run>-<host>`) and any later pass of it (`<run>-<host>-p<N>`, whatever N).
+ */
+export function inRun(labels: Record<string, string>, runId: string): boolean {
+  const run = labels[LABEL.run];
+  if (run === undefined) return false;
+  if (run === runId) return true;
+  const host = labels[LABEL.host];
+  if (!host) return false;
+  const own = `${runId}-${host}`;
+  return run === own || (run.startsWith(`${own}-p`) && /^\d+$/.test(run.slice(own.length + 2)));
+}

@@ -4,7 +4,7 @@
  * survivor, one merged folder) and an unreachable host in a host comparison (partial).
  */
 import { describe, expect, it } from "vitest";
-import { mkdir, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import type { RunDeps, RunOptions, RunSummary } from "../../src/app/run.ts";
 import type { ContainerSpec, Engine, RunResult } from "../../src/adapters/docker/engine.ts";
 import type { ImageOps } from "../../src/adapters/images/transfer.ts";
 import { ResultsStore } from "../../src/adapters/results/store.ts";
-import { HostsFolder } from "../../src/adapters/results/hosts-folder.ts";
+import { HostsFolder, isHostsFolder, readHostsResume } from "../../src/adapters/results/hosts-folder.ts";
 import { ScenarioSchema, type Scenario } from "../../src/core/scenario/schema.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
 import { parseSysbench } from "../../src/core/sysbench/parse.ts";
@@ -92,6 +92,8 @@ function target(e: FakeHostEngine, images: ReturnType<typeof fakeImages>): HostT
 
 /** The session id every fake run was given (the forced cleanup of a second Ctrl-C removes by that label). */
 const sessions: Array<string | undefined> = [];
+/** "<host> <folder> resume|new <run id>" per fake run. */
+const resumed: string[] = [];
 
 /** A run engine that writes a results folder with an ok record for each accepted cell; `die` loses the host after n cells. */
 function fakeRunOne(calls: string[], die: Record<string, { engine: FakeHostEngine; after: number }> = {}) {
@@ -99,12 +101,14 @@ function fakeRunOne(calls: string[], die: Record<string, { engine: FakeHostEngin
     const host = deps.engine.hostId;
     calls.push(`${host} ${opts.outDir.split("/hosts/")[1]}`);
     sessions.push(opts.sessionId);
+    resumed.push(`${host} ${opts.outDir.split("/hosts/")[1]} ${opts.resume ? "resume" : "new"} ${opts.runId}`);
     const plan = planRun(opts.scenario);
-    const store = await ResultsStore.create(opts.outDir);
+    const store = opts.resume ? await ResultsStore.open(opts.outDir) : await ResultsStore.create(opts.outDir);
+    const done = new Set(opts.resume ? (await store.readCells()).map((r) => r.key) : []);
     const manifest: RunManifest = { runId: opts.runId!, twinbenchVersion: "0", scenario: opts.scenario, overrides: [], cells: plan.cells, estimateSeconds: 1, hosts: [await deps.engine.facts()], servers: [], startedAt: "2026-01-01T00:00:00Z", status: "running" };
     await store.writeManifest(manifest);
     let n = 0;
-    for (const c of plan.cells.filter((x) => opts.cellFilter?.(x) ?? true)) {
+    for (const c of plan.cells.filter((x) => (opts.cellFilter?.(x) ?? true) && !done.has(x.key))) {
       const d = die[host];
       if (d && n >= d.after) {
         d.engine.alive = false;
@@ -287,9 +291,108 @@ describe("runHosts: what goes wrong becomes a note (issue 17)", () => {
   });
 });
 
+describe("runHosts --resume", () => {
+  const cellsOf = async (dir: string) => (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { key: string; host: string });
+
+  it("compare: hosts: each host resumes its own folder on its own engine, records kept, the reports rewritten", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const images = fakeImages();
+    const opts = await baseOpts(scenario({ compare: "hosts" }));
+    const plan = planRun(opts.scenario);
+    const first = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { b: { engine: b, after: 1 } }), watchEveryMs: 10, lostGraceMs: 50 }, opts);
+    expect(first.status).toBe("partial");
+    const before = await readFile(join(opts.outDir, "hosts", "b", "cells.jsonl"), "utf8");
+    expect(before.trim().split("\n")).toHaveLength(1);
+    const recorded = JSON.parse(await readFile(join(opts.outDir, "hosts-run.json"), "utf8")) as { runId: string; scenario: Scenario };
+    expect(recorded.runId).toBe("r1");
+
+    b.alive = true;
+    resumed.length = 0;
+    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) }, { ...opts, scenario: recorded.scenario, resume: true });
+    expect(r.status).toBe("ok");
+    expect(resumed.sort()).toEqual(["a a resume r1-a", "b b resume r1-b"]);
+    const after = await readFile(join(opts.outDir, "hosts", "b", "cells.jsonl"), "utf8");
+    expect(after.startsWith(before)).toBe(true);
+    const bCells = await cellsOf(join(opts.outDir, "hosts", "b"));
+    expect(bCells.map((c) => c.key).sort()).toEqual(plan.cells.filter((c) => c.host === "b").map((c) => c.key).sort());
+    const hostsJson = JSON.parse(await readFile(join(opts.outDir, "hosts.json"), "utf8")) as { hosts: Array<{ id: string; status: string }> };
+    expect(hostsJson.hosts.map((h) => `${h.id}:${h.status}`)).toEqual(["a:ok", "b:ok"]);
+  });
+
+  it("a host that does not answer is an error that names it and the way out; nothing runs", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const images = fakeImages();
+    const opts = await baseOpts(scenario({ compare: "hosts" }));
+    await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) }, opts);
+    b.alive = false;
+    const calls: string[] = [];
+    await expect(runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne(calls), pingTimeoutMs: 50 }, { ...opts, resume: true })).rejects.toMatchObject({
+      code: "HOST_UNREACHABLE",
+      message: expect.stringContaining("host b (engine tcp://b:2375 does not answer"),
+      hint: expect.stringContaining("--host b=URL"),
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it("shard: a host's resume skips the cells a later pass already did; a new pass is numbered after the folder's", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const images = fakeImages();
+    const opts = await baseOpts(scenario({ shard: true }));
+    const plan = planRun(opts.scenario);
+    await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { b: { engine: b, after: 1 } }), watchEveryMs: 10, lostGraceMs: 50 }, opts);
+    expect((await readdir(join(opts.outDir, "hosts"))).sort()).toEqual(["a", "a.pass2", "b"]);
+    b.alive = true;
+    resumed.length = 0;
+    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { a: { engine: a, after: 0 } }), watchEveryMs: 10, lostGraceMs: 50 }, { ...opts, resume: true });
+    // b had nothing left (a.pass2 did its cells); a died at once: nothing of a's was missing, so nothing moves.
+    expect(resumed.sort()).toEqual(["a a resume r1-a", "b b resume r1-b"]);
+    expect(r.status).toBe("ok");
+    const cells = await cellsOf(opts.outDir);
+    expect([...new Set(cells.map((c) => c.key))].sort()).toEqual(plan.cells.map((c) => c.key).sort());
+  });
+
+  it("shard: cells of a host lost during the resume go to a pass numbered after the folder's", async () => {
+    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const images = fakeImages();
+    const opts = await baseOpts(scenario({ shard: true }));
+    const plan = planRun(opts.scenario);
+    await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { b: { engine: b, after: 1 } }), watchEveryMs: 10, lostGraceMs: 50 }, { ...opts, signal: AbortSignal.abort() }).catch(() => undefined); // cancelled before any run: only hosts-run.json and hosts/
+    b.alive = true;
+    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { b: { engine: b, after: 1 } }), watchEveryMs: 10, lostGraceMs: 50 }, { ...opts, resume: true });
+    expect(r.status).toBe("ok");
+    expect((await readdir(join(opts.outDir, "hosts"))).sort()).toEqual(["a", "a.pass2", "b"]);
+    b.alive = true;
+    resumed.length = 0;
+    await writeFile(join(opts.outDir, "hosts", "b", "cells.jsonl"), ""); // b's one cell lost: b must run it again, or a in pass 3
+    await mkdir(join(opts.outDir, "hosts", "b.pass2"), { recursive: true });
+    const r2 = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { b: { engine: b, after: 0 } }), watchEveryMs: 10, lostGraceMs: 50 }, { ...opts, resume: true });
+    expect(resumed).toContain("a a.pass3 new r1-a-p3");
+    expect(r2.status).toBe("ok");
+    const cells = await cellsOf(opts.outDir);
+    expect([...new Set(cells.map((c) => c.key))].sort()).toEqual(plan.cells.map((c) => c.key).sort());
+  });
+});
+
 describe("HostsFolder", () => {
+  it("hosts-run.json is written first; parts are listed pass 1 first; a folder without hosts-run.json resumes from a part's run.json", async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run");
+    const s = scenario({ compare: "hosts" });
+    const f = await HostsFolder.create(dir, { runId: "20260101-000000-abcd", scenario: s, overrides: ["x=1"], imageTransfer: "build" });
+    expect(await readHostsResume(dir)).toMatchObject({ runId: "20260101-000000-abcd", imageTransfer: "build", overrides: ["x=1"] });
+    for (const p of ["b.pass3", "a", "b", "a.pass2", "notes.txt~"]) await mkdir(f.partDir(p), { recursive: true });
+    expect((await f.parts()).map((p) => `${p.host}/${p.pass}/${p.folder}`)).toEqual(["a/1/a", "b/1/b", "a/2/a.pass2", "b/3/b.pass3"]);
+    await rm(join(dir, "hosts-run.json"));
+    const m: RunManifest = { runId: "20260101-000000-abcd-b", twinbenchVersion: "0", scenario: s, overrides: [], cells: [], estimateSeconds: 1, hosts: [], servers: [], startedAt: "t", status: "cancelled" };
+    await writeFile(join(f.partDir("b"), "run.json"), JSON.stringify(m));
+    await writeFile(join(f.partDir("b"), "cells.jsonl"), "");
+    expect(await readHostsResume(dir)).toMatchObject({ runId: "20260101-000000-abcd", scenario: { hosts: [{ id: "a" }, { id: "b" }] } });
+    await expect(readHostsResume(join(dir, "hosts", "b"))).rejects.toMatchObject({ code: "RESULTS_NOT_FOUND" });
+    expect(await isHostsFolder(dir)).toBe(true);
+    expect(await isHostsFolder(f.partDir("b"))).toBe(false);
+  });
+
   it("a part without run.json reads as nothing; a damaged one is raised, or heard by onDamaged", async () => {
-    const f = await HostsFolder.create(join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run"));
+    const f = await HostsFolder.create(join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run"), { runId: "r", scenario: scenario({}), overrides: [] });
     expect(await f.readPart("a")).toBeUndefined();
     await mkdir(f.partDir("b"), { recursive: true });
     await writeFile(join(f.partDir("b"), "run.json"), "{torn");
@@ -300,7 +403,7 @@ describe("HostsFolder", () => {
   });
 
   it("writeMerged returns the raw logs it could not copy; a log never written is not one", async () => {
-    const f = await HostsFolder.create(join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run"));
+    const f = await HostsFolder.create(join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run"), { runId: "r", scenario: scenario({}), overrides: [] });
     await mkdir(join(f.partDir("a"), "raw"), { recursive: true });
     await writeFile(join(f.partDir("a"), "raw", "x.log"), "log");
     await mkdir(join(f.dir, "raw"), { recursive: true });

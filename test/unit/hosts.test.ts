@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { displayEngineUrl, hostsOverride, parseEngineUrl, parseHostFlag, resolveHosts } from "../../src/core/hosts/url.ts";
+import { displayEngineUrl, hostsOverride, parseEngineUrl, parseHostFlag, resolveHosts, resumeHosts } from "../../src/core/hosts/url.ts";
 import { dockerOptions } from "../../src/adapters/docker/connect.ts";
 import { cellsByHost, missingCells, redistribute, shardSummary, groupKey } from "../../src/core/hosts/shard.ts";
 import { hostFactDiff, hostFactRows, mergeProbe, parseProbeOutput, probeCommand, shardMismatches } from "../../src/core/hosts/facts.ts";
@@ -79,6 +79,15 @@ describe("--host flags", () => {
   it("refuses duplicate ids", () => {
     expect(() => resolveHosts(undefined, ["a=tcp://x:1", "a=tcp://y:1"])).toThrow(/given twice/);
   });
+  it("on resume, moves a recorded host to a new URL (its TLS kept) and refuses a host the run did not use", () => {
+    const tls = { ca: "ca.pem", cert: "c.pem", key: "k.pem" };
+    const recorded = [{ id: "a", engine: "unix:///var/run/docker.sock" }, { id: "b", engine: "tcp://10.0.0.2:2376", tls }];
+    expect(resumeHosts(recorded, [])).toEqual(recorded);
+    expect(resumeHosts(recorded, ["b=tcp://10.0.0.9:2376"])).toEqual([recorded[0], { id: "b", engine: "tcp://10.0.0.9:2376", tls }]);
+    expect(() => resumeHosts(recorded, ["c=tcp://10.0.0.3:2375"])).toThrow(/has no host "c" \(its hosts: a, b\)/);
+    expect(() => resumeHosts(recorded, ["b=http://x"])).toThrow(InputError);
+  });
+
   it("becomes a --set override that the validator sees", () => {
     expect(hostsOverride([])).toEqual([]);
     expect(hostsOverride(["a=unix:///s.sock"])).toEqual(['hosts=[{"id":"a","engine":"unix:///s.sock"}]']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isOrphan, LABEL, resourceLabels, resourceName } from "../../src/core/labels.ts";
+import { inRun, isOrphan, LABEL, resourceLabels, resourceName } from "../../src/core/labels.ts";
 
 const ctx = { sessionId: "s1", runId: "r1", hostId: "local", pid: 4242, hostname: "box" };
 
@@ -25,4 +25,21 @@ describe("labels", () => {
   ])("orphan detection %o alive=%s → %s", (labels, alive, expected) => {
     expect(isOrphan(labels, "box", () => alive)).toBe(expected);
   });
+
+  it("a run id finds its own resources and every host's every pass, whatever the number of passes", () => {
+    const r = (run: string, host = "local") => ({ [LABEL.run]: run, [LABEL.host]: host });
+    const run = "20261201-180000-ab12";
+    expect(inRun(r(run), run)).toBe(true);
+    for (const pass of [1, 2, 4, 5, 9, 12]) {
+      const id = pass === 1 ? `${run}-kernel-26` : `${run}-kernel-26-p${pass}`;
+      expect(inRun(r(id, "kernel-26"), run)).toBe(true);
+    }
+    expect(inRun(r(`${run}-b-p7`, "b"), `${run}-b`)).toBe(false); // a host's run id is exact: its later passes have their own
+    expect(inRun(r(`${run}-b-p7`, "a"), run)).toBe(false); // the host label must name the host in the id
+    expect(inRun(r(`${run}-b-px`, "b"), run)).toBe(false);
+    expect(inRun(r(`${run}9-b`, "b"), run)).toBe(false);
+    expect(inRun(r("other"), run)).toBe(false);
+    expect(inRun({}, run)).toBe(false);
+  });
 });
+

@@ -37,7 +37,8 @@ export class HostsContext {
   ) {
     this.signal = opts.signal ?? new AbortController().signal;
     this.sessionId = opts.sessionId ?? randomBytes(6).toString("hex");
-    this.scenario = { ...opts.scenario, hosts: deps.hosts.map((h) => h.spec) };
+    // A resume keeps the recorded hosts in the scenario (each part's fingerprint), even when --host moved an engine.
+    this.scenario = opts.resume ? opts.scenario : { ...opts.scenario, hosts: deps.hosts.map((h) => h.spec) };
     this.mode = this.scenario.shard ? "shard" : "hosts";
     this.states = deps.hosts.map((t) => ({
       t,

@@ -16,6 +16,12 @@ export async function reachHosts(ctx: HostsContext): Promise<void> {
       }
     }),
   );
+  const lost = ctx.states.filter((s) => !s.alive);
+  if (ctx.opts.resume && lost.length > 0)
+    throw new TwinbenchError(`cannot resume ${ctx.folder.dir}: ${lost.map((s) => `host ${s.t.spec.id} (${s.run.error})`).join("; ")}`, {
+      code: "HOST_UNREACHABLE",
+      hint: `a resume runs every host's unfinished cells on that host: start its engine, or give its new URL with --host ${lost[0]!.t.spec.id}=URL`,
+    });
   if (ctx.live().length === 0)
     throw new TwinbenchError(`no host is reachable: ${ctx.states.map((s) => `${s.t.spec.id} (${s.run.error})`).join("; ")}`, {
       code: "HOST_UNREACHABLE",

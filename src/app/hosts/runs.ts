@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { Cell } from "../../core/results.ts";
 import type { Plan } from "../../core/plan/plan.ts";
-import { missingCells, redistribute } from "../../core/hosts/shard.ts";
+import { doneKeys, missingCells, redistribute } from "../../core/hosts/shard.ts";
 import { DeadlineError, withDeadline } from "../../core/deadline.ts";
 import { guardedEngine, HostGuard } from "../../adapters/docker/guard.ts";
 import { runScenario } from "../run.ts";
@@ -21,9 +21,25 @@ export class HostRuns {
     private readonly images: HostImages,
   ) {}
 
-  /** Pass 1: every live host runs its own cells. */
+  /** Resume: the part folders already written join the run (their cells count, the next pass gets a new number). */
+  async adoptParts(): Promise<void> {
+    for (const p of await this.ctx.folder.parts()) if (this.ctx.states.some((s) => s.t.spec.id === p.host)) this.ctx.parts.push(p);
+  }
+
+  /**
+   * Pass 1: every live host runs its own cells. On resume each host resumes its own folder (the single-run resume:
+   * a torn last line set aside, done cells skipped); a shard's host also skips the cells a later pass already did.
+   */
   async firstPass(): Promise<void> {
-    await Promise.all(this.ctx.live().map((s) => this.runOn(s, 1, (c) => c.host === s.t.spec.id)));
+    const { ctx } = this;
+    await Promise.all(
+      ctx.live().map(async (s) => {
+        const id = s.t.spec.id;
+        const resume = Boolean(ctx.opts.resume) && (await ctx.folder.hasRun(id));
+        const elsewhere = ctx.opts.resume ? doneKeys(await ctx.folder.readCells(ctx.parts.filter((p) => p.folder !== id).map((p) => p.folder), ctx.damaged)) : new Set<string>();
+        return this.runOn(s, 1, (c) => c.host === id && !elsewhere.has(c.key), resume);
+      }),
+    );
   }
 
   /** Shard only: move the cells of lost hosts to the survivors until none is missing or nobody is left. */
@@ -31,7 +47,8 @@ export class HostRuns {
     const { ctx } = this;
     if (ctx.mode !== "shard") return;
     const assigned = new Map(plan.cells.map((c) => [c.key, c.host ?? ""]));
-    for (let pass = 2; pass <= ctx.states.length + 1 && !ctx.signal.aborted; pass++) {
+    const first = Math.max(1, ...ctx.parts.map((p) => p.pass)) + 1; // a resume numbers its passes after the folder's
+    for (let pass = first; pass < first + ctx.states.length && !ctx.signal.aborted; pass++) {
       const missing = missingCells(plan.cells, await ctx.folder.readCells(ctx.parts.map((p) => p.folder), ctx.damaged));
       const survivors = ctx.live().map((s) => s.t.spec.id);
       if (missing.length === 0 || survivors.length === 0) break;
@@ -50,14 +67,14 @@ export class HostRuns {
     }
   }
 
-  private async runOn(s: HostState, pass: number, filter: (c: Cell) => boolean): Promise<void> {
+  private async runOn(s: HostState, pass: number, filter: (c: Cell) => boolean, resume = false): Promise<void> {
     const { ctx } = this;
     const id = s.t.spec.id;
     const folder = pass === 1 ? id : `${id}.pass${pass}`;
     const guard = new HostGuard(id);
     guard.watch(() => s.t.engine.ping(), { everyMs: ctx.deps.watchEveryMs });
     const hostDeps: RunDeps = { ...s.t.deps, engine: guardedEngine(s.t.engine, s.facts!, guard), ensureImage: (name) => this.images.ensureOn(s, name) };
-    ctx.parts.push({ host: id, pass, folder });
+    if (!ctx.parts.some((p) => p.folder === folder)) ctx.parts.push({ host: id, pass, folder });
     try {
       const selfContainerId = ctx.opts.selfContainerId ? await ctx.opts.selfContainerId(s.t.engine).catch(() => undefined) : undefined; // unknown: probes go without it
       const run = (ctx.deps.runOne ?? runScenario)(hostDeps, {
@@ -65,7 +82,7 @@ export class HostRuns {
         scenario: ctx.scenario,
         outDir: ctx.folder.partDir(folder),
         runId: hostRunId(ctx.opts.runId, id, pass),
-        resume: false,
+        resume,
         sessionId: ctx.sessionId,
         cellFilter: filter,
         onEvent: (e) => ctx.opts.onEvent?.(id, e),
@@ -97,3 +114,4 @@ export function answers(s: HostState): Promise<boolean> {
     () => false, // no answer (or not within 5 s) is the answer asked for
   );
 }
+

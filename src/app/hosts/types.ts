@@ -47,6 +47,11 @@ export interface HostsOptions extends Omit<RunOptions, "outDir" | "runId" | "cel
   imageTransfer?: ImageTransfer;
   /** Shard over hosts whose facts differ (the report then says the hosts were mixed). */
   force?: boolean;
+  /**
+   * Continue the multi-host run in outDir (its hosts-run.json): every host resumes its own folder on its own
+   * engine, a host that does not answer is an error, and the reports are rewritten. `scenario` is the recorded one.
+   */
+  resume?: boolean;
   onEvent?: (host: string | undefined, e: RunEvent | HostsEvent) => void;
   selfContainerId?: (engine: Engine) => Promise<string | undefined>;
 }

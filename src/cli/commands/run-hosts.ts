@@ -4,18 +4,19 @@
  * Plain progress lines only (prefixed with the host id); --json-events adds a `host` field to every event.
  */
 import { randomBytes } from "node:crypto";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../../core/errors.ts";
 import type { RunEvent } from "../../core/events.ts";
 import type { HostSpec, Scenario } from "../../core/scenario/schema.ts";
-import { parseHostFlag, resolveHosts } from "../../core/hosts/url.ts";
+import { parseHostFlag, resolveHosts, resumeHosts } from "../../core/hosts/url.ts";
 import { newRunId } from "../../app/run.ts";
-import { runHosts, hostRunId, type HostsEvent, type HostTarget, type ImageTransfer } from "../../app/hosts.ts";
+import { runHosts, type HostsEvent, type HostTarget, type ImageTransfer } from "../../app/hosts.ts";
 import { CancelGate, cleanResources, cleanSession } from "../../app/clean.ts";
 import { connectEngine, readKnownHosts, rememberHosts } from "../../adapters/docker/connect.ts";
 import { dockerImageOps } from "../../adapters/images/transfer.ts";
 import { execProbe } from "../../adapters/docker/exec-probe.ts";
-import { readResultsFolder, writeReports } from "../../adapters/report-files.ts";
+import { readResultsFolder, readRunManifest, writeReports } from "../../adapters/report-files.ts";
+import { isHostsFolder, readHostsResume, type HostsRunManifest } from "../../adapters/results/hosts-folder.ts";
 import { readNeutralConfig } from "../../adapters/scenario-file.ts";
 import { buildRunReport } from "../../core/report/model.ts";
 import { renderText } from "../../core/report/text.ts";
@@ -45,14 +46,14 @@ export async function runHostsCommand(
   ctx: CliContext,
   loaded: { scenario: Scenario; scenarioFile?: string; overrides: string[] },
   o: RunCliOptions & HostsCliOptions,
+  resume?: HostsRunManifest & { dir: string },
 ): Promise<0 | 1 | 2 | 130> {
-  if (o.resume) throw new InputError("--resume is not supported for multi-host runs", { code: "HOSTS_RESUME", hint: "resume one host's folder (DIR/hosts/<id>) without --host, or start a new run" });
-  const transfer = parseImageTransfer(o.imageTransfer);
+  const transfer = parseImageTransfer(resume?.imageTransfer ?? o.imageTransfer);
   const retries = parseRetries(o.retries);
-  const specs: HostSpec[] = resolveHosts(loaded.scenario.hosts, o.host ?? []);
-  const scenario: Scenario = { ...loaded.scenario, hosts: specs };
-  const runId = newRunId(new Date());
-  const outDir = resolve(o.out ?? join("results", runId));
+  const specs: HostSpec[] = resume ? resumeHosts(loaded.scenario.hosts ?? [], o.host ?? []) : resolveHosts(loaded.scenario.hosts, o.host ?? []);
+  const scenario: Scenario = resume ? loaded.scenario : { ...loaded.scenario, hosts: specs };
+  const runId = resume?.runId ?? newRunId(new Date());
+  const outDir = resume?.dir ?? resolve(o.out ?? join("results", runId));
   const neutralCnf = await readNeutralConfig(scenario);
 
   const hosts: HostTarget[] = [];
@@ -112,7 +113,8 @@ export async function runHostsCommand(
         runId,
         sessionId,
         imageTransfer: transfer,
-        force: o.force,
+        force: o.force ?? resume?.force,
+        resume: resume !== undefined,
         failFast: o.failFast,
         retries,
         strict: o.strict,
@@ -139,6 +141,31 @@ export async function runHostsCommand(
   }
 }
 
+/**
+ * `run --resume DIR` where DIR belongs to a multi-host run: DIR itself (it has hosts/) resumes every host on its own
+ * engine; one host's folder (DIR/hosts/<id>) is refused, since on its own it would run on the local engine.
+ * Undefined: DIR is a single run's folder (and then `--host` has no place).
+ */
+export async function resumeHostsCommand(ctx: CliContext, o: RunCliOptions & HostsCliOptions): Promise<0 | 1 | 2 | 130 | undefined> {
+  const dir = resolve(o.resume!);
+  if (await isHostsFolder(dir)) {
+    const m = await readHostsResume(dir);
+    return runHostsCommand(ctx, { scenario: m.scenario, scenarioFile: m.scenarioFile, overrides: m.overrides }, o, { ...m, dir });
+  }
+  const manifest = await readRunManifest(dir);
+  if (manifest.scenario.hosts?.length) {
+    const parent = basename(dirname(dir)) === "hosts" ? dirname(dirname(dir)) : undefined;
+    const host = manifest.hosts[0]?.id ?? basename(dir);
+    throw new InputError(`${dir} is host ${host}'s part of a multi-host run: resumed on its own it would run on the local engine, not on host ${host}'s`, {
+      code: "HOSTS_RESUME",
+      hint: parent ? `resume the whole run, each host on its own engine: twinbench run --resume ${parent}` : "resume the multi-host run's folder (the one that holds hosts/)",
+    });
+  }
+  if (o.host?.length)
+    throw new InputError(`--host with --resume ${dir}: that folder is a single run's, on one engine`, { code: "HOSTS_RESUME", hint: "resume it without --host; --host only moves a host of a multi-host run being resumed" });
+  return undefined;
+}
+
 /** `twinbench clean --host ID[=URL]`: remove twinbench's resources on that host (URL from the last run that used it). */
 export async function cleanHostsCommand(ctx: CliContext, flags: string[], runId?: string): Promise<0 | 1> {
   const known = await readKnownHosts();
@@ -158,16 +185,9 @@ export async function cleanHostsCommand(ctx: CliContext, flags: string[], runId?
       failed = true;
       continue;
     }
-    // A multi-host run labels each host's resources with its own run id (<run>-<host>, <run>-<host>-pN).
-    const ids = runId ? [runId, ...[1, 2, 3, 4].map((p) => hostRunId(runId, spec.id, p))] : [undefined];
-    const r = { containers: [] as string[], networks: [] as string[], volumes: [] as string[], failed: [] as string[] };
-    for (const id of ids) {
-      const x = await cleanResources(engine, { runId: id });
-      r.containers.push(...x.containers);
-      r.networks.push(...x.networks);
-      r.volumes.push(...x.volumes);
-      r.failed.push(...x.failed);
-    }
+    // A multi-host run labels each host's resources with its own run id (<run>-<host>, <run>-<host>-pN for any N):
+    // cleanResources finds them all from the run id.
+    const r = await cleanResources(engine, { runId });
     ctx.out(`host ${spec.id}: removed ${r.containers.length} containers, ${r.networks.length} networks, ${r.volumes.length} volumes`);
     for (const x of r.failed) ctx.err(`host ${spec.id}: could not remove ${x}`);
     if (r.failed.length) failed = true;

@@ -19,7 +19,7 @@ import { renderText } from "../../core/report/text.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
 import { parseRetries, type RunCliOptions } from "./run-options.ts";
-import { cleanHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
+import { cleanHostsCommand, resumeHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
 import { hostsOverride } from "../../core/hosts/url.ts";
 
 export type { RunCliOptions };
@@ -72,7 +72,11 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
 
 export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions): Promise<0 | 1 | 2 | 130> {
   // Resolve the scenario first: an invalid scenario creates nothing.
-  if (o.resume && o.host?.length) throw new InputError("--resume and --host do not go together", { code: "HOSTS_RESUME", hint: "resume one host's folder (DIR/hosts/<id>) without --host, or start a new multi-host run" });
+  if (o.resume) {
+    // A multi-host folder resumes on its hosts' engines; one host's part of it is refused (it is not the local engine's).
+    const code = await resumeHostsCommand(ctx, o);
+    if (code !== undefined) return code;
+  }
   const retries = parseRetries(o.retries);
   const input = await resolveRunInput({ file, sets: o.resume ? o.set : [...hostsOverride(o.host ?? []), ...o.set], resume: o.resume });
   for (const w of input.warnings) ctx.err(`warning: ${w}`);

@@ -21,9 +21,14 @@ export function cellsByHost(cells: readonly Cell[]): Map<string, Cell[]> {
   return m;
 }
 
+/** Plan keys that have an ok measure record. */
+export function doneKeys(records: readonly CellRecord[]): Set<string> {
+  return new Set(records.filter((r) => r.phase === "measure" && r.status === "ok").map((r) => r.key));
+}
+
 /** Planned cells that have no ok measure record (by key). */
 export function missingCells(planned: readonly Cell[], records: readonly CellRecord[]): Cell[] {
-  const done = new Set(records.filter((r) => r.phase === "measure" && r.status === "ok").map((r) => r.key));
+  const done = doneKeys(records);
   return planned.filter((c) => !done.has(c.key));
 }
 

@@ -100,3 +100,24 @@ export function hostsOverride(flags: readonly string[]): string[] {
   if (flags.length === 0) return [];
   return [`hosts=${JSON.stringify(flags.map(parseHostFlag))}`];
 }
+
+/**
+ * The hosts of a resumed multi-host run: the ones it recorded, each at its recorded engine URL unless a
+ * `--host ID=URL` flag moves it (its `tls:` stays). A flag for a host the run did not use is refused: a resume
+ * runs on the same hosts.
+ */
+export function resumeHosts(recorded: readonly HostSpec[], flags: readonly string[]): HostSpec[] {
+  const moved = new Map(flags.map((f) => [parseHostFlag(f).id, parseHostFlag(f).engine]));
+  for (const id of moved.keys())
+    if (!recorded.some((h) => h.id === id))
+      throw new InputError(`--host ${id}=…: the run being resumed has no host "${id}" (its hosts: ${recorded.map((h) => h.id).join(", ")})`, {
+        code: "HOST_UNKNOWN",
+        hint: "a resume runs on the run's own hosts: --host only gives one of them a new engine URL",
+      });
+  return recorded.map((h) => {
+    const engine = moved.get(h.id);
+    if (engine === undefined) return { ...h };
+    parseEngineUrl(engine, { tls: h.tls !== undefined });
+    return { ...h, engine };
+  });
+}
