@@ -23,6 +23,7 @@ export interface HostsRunManifest {
   startedAt?: string;
 }
 
+/** The file name of {@link HostsRunManifest} in DIR. */
 export const HOSTS_MANIFEST = "hosts-run.json";
 
 /** One part folder under DIR/hosts/: `<host>` (pass 1) or `<host>.pass<N>`. */
