@@ -34,9 +34,10 @@ export interface CleanReport {
 
 /**
  * Remove labelled resources. `orphansOnly`: only those whose owning process is gone (start-up sweep).
- * `runId`: only that run's (a multi-host run's: every host's and every pass's). `sessionId`: only that session's (every run and pass one process started, on this
- * engine). `force`: storage too where state files are damaged or missing (StorageProvider
- * cleanLeftovers: damaged files moved aside, mounts and loop devices from the host's tables).
+ * `runId`: only that run's (of a multi-host run: every host's run and every pass of it, src/core/labels.ts inRun).
+ * `sessionId`: only that session's (every run and pass one process started, on this engine). `force`: storage too
+ * where state files are damaged or missing (StorageProvider cleanLeftovers: damaged files moved aside, mounts and
+ * loop devices from the host's tables).
  */
 export async function cleanResources(engine: Engine, opts: { orphansOnly?: boolean; runId?: string; sessionId?: string; storage?: StorageProvider; force?: boolean } = {}): Promise<CleanReport> {
   // A run id also finds its hosts' runs and every pass of them (<run>-<host>[-pN], src/core/labels.ts inRun):

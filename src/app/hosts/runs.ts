@@ -114,4 +114,3 @@ export function answers(s: HostState): Promise<boolean> {
     () => false, // no answer (or not within 5 s) is the answer asked for
   );
 }
-
