@@ -56,3 +56,12 @@ export function inRun(labels: Record<string, string>, runId: string): boolean {
   const own = `${runId}-${host}`;
   return run === own || (run.startsWith(`${own}-p`) && /^\d+$/.test(run.slice(own.length + 2)));
 }
+
+/**
+ * Whether run id `id` is run `runId` or one of its hosts' runs (`<run>-<host>`, `<run>-<host>-p<N>`), for records
+ * that carry no host label (storage state files). Looser than {@link inRun}: given a host's run id, it also takes
+ * the runs of a host whose id extends it (`<run>-a` takes `<run>-a-b`).
+ */
+export function runIdInRun(id: string, runId: string): boolean {
+  return id === runId || (id.startsWith(`${runId}-`) && /^[a-z0-9][a-z0-9_-]*$/.test(id.slice(runId.length + 1)));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inRun, isOrphan, LABEL, resourceLabels, resourceName } from "../../src/core/labels.ts";
+import { inRun, isOrphan, runIdInRun, LABEL, resourceLabels, resourceName } from "../../src/core/labels.ts";
 
 const ctx = { sessionId: "s1", runId: "r1", hostId: "local", pid: 4242, hostname: "box" };
 
@@ -40,6 +40,12 @@ describe("labels", () => {
     expect(inRun(r(`${run}9-b`, "b"), run)).toBe(false);
     expect(inRun(r("other"), run)).toBe(false);
     expect(inRun({}, run)).toBe(false);
+  });
+
+  it("a storage record's run id (no host label) is in a run when it is the run's or one of its hosts' runs'", () => {
+    const run = "20261201-180000-ab12";
+    for (const id of [run, `${run}-a`, `${run}-kernel-26-p7`]) expect(runIdInRun(id, run)).toBe(true);
+    for (const id of [`${run}9`, `${run}9-a`, `${run}-`, `${run}-A`, "x"]) expect(runIdInRun(id, run)).toBe(false);
   });
 });
 

@@ -232,6 +232,18 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
     expect(JSON.parse(readFileSync(join(runDir, "storage-state.json"), "utf8")).records.map((r: StorageStateRecord) => r.serverId)).toEqual(["s2"]);
   });
 
+  it("clean --run of a multi-host run replays its hosts' records, every pass, and no other run's", async () => {
+    const stateDir = join(dir, "state");
+    const run = "20261201-000000-ab12";
+    for (const id of [`${run}-a`, `${run}-b-p5`, `${run}9-a`]) await new StateWriter(rec([{ type: "volume", name: `v-${id}`, keep: false }], { runId: id, owner: { pid: 4_000_000, hostname: "h" } }), undefined, stateDir).flush();
+    removed.length = 0;
+    const own = { ...engine, inspectVolume: async (name: string) => ({ name, labels: { "twinbench.run": name.slice(2) } }) } as unknown as StorageEngine;
+    const p = createStorageProvider({ engine: own, runner: fakeRunner({}), stateDir, hostname: "h" });
+    await p.cleanLeftovers({ runId: run });
+    expect(removed.sort()).toEqual([`v-${run}-a`, `v-${run}-b-p5`]);
+    expect(readdirSync(stateDir)).toEqual([`${run}9-a-s1.json`]);
+  });
+
   it("keeps the entries whose undo failed, and says so", async () => {
     const stateDir = join(dir, "state");
     const mp = join(dir, "m");

@@ -21,6 +21,7 @@ import {
   type StorageStateRecord,
 } from "../../core/storage/state.ts";
 import { safeComponent } from "../../core/storage/plan.ts";
+import { runIdInRun } from "../../core/labels.ts";
 
 export const RUN_STATE_FILE = "storage-state.json";
 /** A damaged state file is renamed to `<file>.corrupt` by `clean --force` (kept for a post-mortem). */
@@ -122,7 +123,7 @@ export async function readGlobalRecords(stateDir: string, runId?: string): Promi
   for (const file of await globalFiles(stateDir, runId)) {
     const r = await loadRecord(file);
     if (r.damaged) damaged.push({ file, reason: r.damaged });
-    else if (r.rec && (runId === undefined || r.rec.runId === runId)) out.push({ file, rec: r.rec });
+    else if (r.rec && (runId === undefined || runIdInRun(r.rec.runId, runId))) out.push({ file, rec: r.rec }); // a multi-host run's id takes its hosts' runs too
   }
   if (damaged.length > 0) throw corruptStateError(damaged, runId);
   return out;
