@@ -61,6 +61,8 @@ export class CellLoop {
     if (pair.some((r) => r?.status !== "ok") || !pair.some((r) => r!.interference?.disturbed)) return;
     const reasons = pair.flatMap((r) => (r!.interference?.disturbed ? [`${r!.server}: ${r!.interference.reasons.join("; ")}`] : []));
     ctx.warn(`${cell.test} t${cell.threads} r${cell.repeat} was disturbed (${reasons.join(" | ")}): running the pair once more`);
+    // The re-run's attempts replace these two in the tally, as they do in the report.
+    this.tally.ok -= 2;
     await this.one(prev);
     await this.one(cell);
   }
