@@ -119,11 +119,13 @@ describe("compare's warning", () => {
     const base = run([rec("a", 1, { interference: noisy }), rec("a", 2, { interference: noisy }), rec("b", 1, { interference: noisy })]);
     const next = run([rec("a", 1, { interference: quiet }), rec("a", 2, { interference: quiet })]);
     expect(disturbanceWarnings([base], [next], ["a"])).toEqual([
-      "outside work disturbed more cells on the BASE side (BASE: 2 of 2 measured cells disturbed; NEW: 0 of 2 measured cells disturbed): differences may come from the machine, not the servers (see each run's report)",
+      "outside work disturbed cells more on the BASE side (BASE: 2 of 2 measured cells disturbed; NEW: 0 of 2 measured cells disturbed): differences may come from the machine, not the servers (see each run's report)",
     ]);
-    expect(disturbanceWarnings([next], [base], ["a"])[0]).toMatch(/on the NEW side/);
+    expect(disturbanceWarnings([next], [base], ["a"])[0]).toMatch(/more on the NEW side/);
+    // Shares, not counts: 1 of 1 against 2 of 2 is alike.
+    expect(disturbanceWarnings([run([rec("a", 1, { interference: noisy })])], [base], ["a"])[0]).toMatch(/^outside work disturbed cells on both sides alike \(BASE: 1 of 1 .*; NEW: 2 of 2/);
   });
-  it("says nothing when both sides are alike, and says unknown for a side without figures", () => {
+  it("says nothing when neither side was disturbed, and says unknown for a side without figures", () => {
     const quietRun = run([rec("a", 1, { interference: quiet })]);
     expect(disturbanceWarnings([quietRun], [quietRun], ["a"])).toEqual([]);
     expect(disturbanceWarnings([run([rec("a", 1)])], [run([rec("a", 1, { interference: noisy })])], ["a"])[0]).toMatch(/BASE: interference unknown; NEW: 1 of 1/);

@@ -266,8 +266,9 @@ export function compareRuns(base: RunData | readonly RunData[], next: RunData | 
 }
 
 /**
- * A warning when outside work disturbed more cells on one side than on the other (src/core/interference.ts): the
- * comparison may then show the machine, not the servers. A side whose cells carry no figures says so.
+ * A warning when outside work disturbed cells of either side (src/core/interference.ts), saying which side had the
+ * larger share: the comparison may then show the machine, not the servers. A side whose cells carry no figures says
+ * so.
  */
 export function disturbanceWarnings(baseRuns: readonly RunData[], newRuns: readonly RunData[], servers: readonly string[]): string[] {
   const side = (runs: readonly RunData[]) => {
@@ -279,10 +280,11 @@ export function disturbanceWarnings(baseRuns: readonly RunData[], newRuns: reado
   };
   const b = side(baseRuns);
   const n = side(newRuns);
-  if (b.disturbed === n.disturbed) return [];
+  if (b.disturbed === 0 && n.disturbed === 0) return [];
   const text = (label: string, s: typeof b) => (s.known === 0 ? `${label}: interference unknown` : `${label}: ${s.disturbed} of ${s.measured} measured cells disturbed`);
-  const worse = b.disturbed > n.disturbed ? "BASE" : "NEW";
-  return [`outside work disturbed more cells on the ${worse} side (${text("BASE", b)}; ${text("NEW", n)}): differences may come from the machine, not the servers (see each run's report)`];
+  const share = (s: typeof b) => (s.measured > 0 ? s.disturbed / s.measured : 0);
+  const where = share(b) === share(n) ? "on both sides alike" : `more on the ${share(b) > share(n) ? "BASE" : "NEW"} side`;
+  return [`outside work disturbed cells ${where} (${text("BASE", b)}; ${text("NEW", n)}): differences may come from the machine, not the servers (see each run's report)`];
 }
 
 /** A cell whose whole interval lies below the bound of {@link findRegressions}. */
