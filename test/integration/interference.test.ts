@@ -18,7 +18,7 @@ beforeAll(ensureLab, 1_800_000);
 describe("interference", () => {
   it("a busy loop on the server's CPU during one cell: that cell is disturbed by outsiders, its pair is re-run, the report counts it", { timeout: 900_000 }, async () => {
     // The server runs on CPU 1 (tinyScenario's resources): the loop competes with it there.
-    const { file, dir } = await tinyScenario({}, { tables: 1, tableSize: 1000, tests: ["oltp_read_only"], threads: [1], duration: "3s", repeats: 2 });
+    const { file, dir } = await tinyScenario({}, { tables: 1, tableSize: 1000, tests: ["oltp_read_only"], threads: [1], duration: "3s", repeats: 2, rerunDisturbed: true });
     const out = join(dir, "out");
     const child = start(["run", file, "--out", out, "--json-events"]);
     let loop: ChildProcess | undefined;
