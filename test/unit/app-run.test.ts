@@ -431,20 +431,21 @@ describe("disturbed pairs (interference)", () => {
    * A fake CPU sampler: each reading moves the clock 1 s; while `busy` is on, 0.5 core of outsiders shows (the
    * fake engine's containers have no counters, so all busy time counts as outside work).
    */
-  function fakeSampler() {
+  function fakeSampler(gone?: (call: number) => boolean) {
     const st = { atMs: 0, ticks: 0, busy: false, calls: 0 };
     const sample = (ids: readonly string[]) => {
       st.calls++;
       st.atMs += 1000;
       if (st.busy) st.ticks += 50;
-      return { atMs: st.atMs, procStat: `cpu  ${st.ticks} 0 0 0 0 0 0 0 0 0\n`, psiCpu: null, containersNs: Object.fromEntries(ids.map((id) => [id, 0])), selfUs: 0 };
+      const ns = gone?.(st.calls) ? null : 0;
+      return { atMs: st.atMs, procStat: `cpu  ${st.ticks} 0 0 0 0 0 0 0 0 0\n`, psiCpu: null, containersNs: Object.fromEntries(ids.map((id) => [id, ns])), selfUs: 0 };
     };
     return { st, sample };
   }
 
-  async function runWith(opts: { rerun: boolean; disturb: (c: Cell, attempt: number) => boolean }) {
+  async function runWith(opts: { rerun: boolean; disturb: (c: Cell, attempt: number) => boolean; gone?: (call: number) => boolean }) {
     const engine = new FakeEngine();
-    const { st, sample } = fakeSampler();
+    const { st, sample } = fakeSampler(opts.gone);
     const events: RunEvent[] = [];
     const seen = new Map<string, number>();
     const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
@@ -493,5 +494,13 @@ describe("disturbed pairs (interference)", () => {
     const off = await runWith({ rerun: false, disturb: (c) => c.server === "a" && c.repeat === 2 });
     expect(off.cells.filter((c) => c.phase === "measure")).toHaveLength(4);
     expect(off.report.disturbance).toMatchObject({ disturbed: 1, reruns: 0 });
+  });
+
+  it("a sample whose container counters are gone (a line handled after sysbench exited) ends nothing: the last complete one does", async () => {
+    // The fixture log has a first line and 2 per-second lines: 3 samples a cell; the 3rd finds no counters.
+    const { cells } = await runWith({ rerun: false, disturb: () => true, gone: (call) => call % 3 === 0 });
+    const measured = cells.filter((c) => c.phase === "measure");
+    expect(measured).toHaveLength(4);
+    for (const c of measured) expect(c.interference).toMatchObject({ outsiderCores: 0.5, disturbed: true });
   });
 });

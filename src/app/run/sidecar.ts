@@ -155,9 +155,12 @@ export class Sidecar {
     let first: CpuSample | undefined;
     let last: CpuSample | undefined;
     let broken = false;
+    // A sample counts only when every container's counter was readable: a line handled late (a busy machine) may
+    // come after sysbench exited and its cgroup went away; the window then ends at the last complete sample.
     const take = () => {
       try {
-        return sample([...this.labContainers(), ...(sidecarId ? [sidecarId] : [])]);
+        const s = sample([...this.labContainers(), ...(sidecarId ? [sidecarId] : [])]);
+        return Object.values(s.containersNs).every((v) => v !== null) ? s : undefined;
       } catch {
         // No /proc here (an engine on this machine's VM, e.g. Docker Desktop): the cell carries no interference.
         broken = true;
@@ -169,7 +172,7 @@ export class Sidecar {
       line: (interval) => {
         if (broken) return;
         if (!first) first = take();
-        else if (interval) last = take();
+        else if (interval) last = take() ?? last;
       },
       result: () => {
         if (broken || !first || !last) return undefined;
