@@ -10,6 +10,7 @@ import { lockEntry } from "../core/images/lock.ts";
 import { createStorageProvider } from "../adapters/storage/index.ts";
 import { createRunner } from "../adapters/host/runner.ts";
 import { writeReports } from "../adapters/report-files.ts";
+import { sampleCpu } from "../adapters/host/cpu-accounting.ts";
 import type { ModeChoice } from "../core/images/context.ts";
 
 /** Options of {@link createRunDeps}. */
@@ -46,5 +47,6 @@ export async function createRunDeps(opts: CreateRunDepsOptions = {}): Promise<Ru
       return { name, tag: r.tag, id: r.id, family: entry.family, version: entry.version, packageVersion: pkg, cacheHit: r.cacheHit };
     },
     writeReports: (dir) => writeReports(dir),
+    cpuSampler: sampleCpu,
   };
 }

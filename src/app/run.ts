@@ -43,7 +43,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     session.manifest.hosts = [await ctx.engine.facts()];
     const images = await ensureImages(ctx, session);
     await probeHost(ctx, session, images.get(LOAD_IMAGE)!);
-    const sidecar = new Sidecar(ctx, session, images.get(LOAD_IMAGE)!);
+    const sidecar = new Sidecar(ctx, session, images.get(LOAD_IMAGE)!, () => servers.all().flatMap((s) => (s.containerId ? [s.containerId] : [])));
     const started = await servers.startAll(images, sidecar);
     await checkConfigIdentity(ctx, session, started);
     if (!opts.identityOnly) {

@@ -64,8 +64,9 @@ export interface CellRecord {
   host?: string;
   /** 0-based server instance (restart) the cell ran on, when the run restarts servers (workload.instances). */
   instance?: number;
-  /** 1-minute load average of the machine twinbench runs on, at the start and end of the cell (local engine only):
-   *  other work on the machine shows here, and it is the first suspect for a noisy cell. */
+  /** 1-minute load average of the machine twinbench runs on, at the start and end of the cell (local engine only).
+   *  Kept for old results folders; it is NOT a measure of interference: it counts the frozen server's tasks (state
+   *  D) and reached 10.9 on a 2-core machine during a quiet run. See `interference`. */
   hostLoad?: { start: number; end: number };
   /** 1-based attempt of a measured cell in its run (a failed cell is retried, `--retries`); absent: 1. */
   attempt?: number;

@@ -425,3 +425,82 @@ describe("runScenario with fake ports", () => {
     expect(cells.filter((c) => c.phase === "measure").at(-1)!.repeat).toBe(99);
   });
 });
+
+describe("disturbed pairs (interference)", () => {
+  /**
+   * A fake CPU sampler: each reading moves the clock 1 s; while `busy` is on, 0.5 core of outsiders shows (the
+   * fake engine's containers have no counters, so all busy time counts as outside work).
+   */
+  function fakeSampler(gone?: (call: number) => boolean) {
+    const st = { atMs: 0, ticks: 0, busy: false, calls: 0 };
+    const sample = (ids: readonly string[]) => {
+      st.calls++;
+      st.atMs += 1000;
+      if (st.busy) st.ticks += 50;
+      const ns = gone?.(st.calls) ? null : 0;
+      return { atMs: st.atMs, procStat: `cpu  ${st.ticks} 0 0 0 0 0 0 0 0 0\n`, psiCpu: null, containersNs: Object.fromEntries(ids.map((id) => [id, ns])), selfUs: 0 };
+    };
+    return { st, sample };
+  }
+
+  async function runWith(opts: { rerun: boolean; disturb: (c: Cell, attempt: number) => boolean; gone?: (call: number) => boolean }) {
+    const engine = new FakeEngine();
+    const { st, sample } = fakeSampler(opts.gone);
+    const events: RunEvent[] = [];
+    const seen = new Map<string, number>();
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const sc = scenario({ workload: { tests: ["oltp_point_select"], threads: [1], duration: "2s", warmup: "0s", repeats: 2, rerunDisturbed: opts.rerun } });
+    const s = await runScenario({ ...deps(engine, []), cpuSampler: sample }, {
+      scenario: sc, neutralCnf: neutral, outDir: dir,
+      onEvent: (e) => {
+        events.push(e);
+        if (e.type === "cell-started" && e.phase === "measure") {
+          const n = (seen.get(e.cell.key) ?? 0) + 1;
+          seen.set(e.cell.key, n);
+          st.busy = opts.disturb(e.cell, n);
+        }
+      },
+    });
+    const cells = (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as CellRecord);
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    return { s, cells, events, st, report: buildRunReport(m, cells) };
+  }
+
+  it("re-runs a pair once when one cell is disturbed; the report uses the re-run and counts it", async () => {
+    const { s, cells, events, st, report } = await runWith({ rerun: true, disturb: (c, n) => c.server === "b" && c.repeat === 1 && n === 1 });
+    expect(st.calls).toBeGreaterThan(0);
+    expect(s).toMatchObject({ status: "ok", cellsOk: 4, cellsFailed: 0 });
+    const measured = cells.filter((c) => c.phase === "measure");
+    expect(measured.map((c) => `${c.server}${c.repeat}.${c.attempt}`)).toEqual(["a1.1", "b1.1", "a1.2", "b1.2", "b2.1", "a2.1"]);
+    expect(measured[1]!.interference).toMatchObject({ disturbed: true, outsiderCores: 0.5 });
+    expect(measured[1]!.interference!.reasons[0]).toMatch(/^outsiders used 0\.50 core/);
+    expect(measured.filter((c) => c !== measured[1]).every((c) => c.interference && !c.interference.disturbed)).toBe(true);
+    expect(events).toContainEqual(expect.objectContaining({ type: "warning", message: expect.stringMatching(/oltp_point_select t1 r1 was disturbed \(b: outsiders used 0\.50 core.*running the pair once more/) }));
+    expect(report.disturbance).toEqual({ measured: 4, known: 4, disturbed: 0, reruns: 2 });
+    expect(report.retries).toBe(0);
+    expect(report.notes).toContain("0 of 4 measured cells were disturbed.");
+    expect(report.notes).toContain("2 cells were re-run because their pair was disturbed; the report uses the last attempt.");
+  });
+
+  it("a pair disturbed again is kept and flagged; without rerunDisturbed nothing is re-run", async () => {
+    const again = await runWith({ rerun: true, disturb: (c) => c.server === "a" && c.repeat === 2 });
+    expect(again.cells.filter((c) => c.phase === "measure")).toHaveLength(6);
+    expect(again.report.disturbance).toMatchObject({ disturbed: 1, reruns: 2 });
+    expect(again.report.notes[0]).toMatch(/^1 of 4 measured cells were disturbed: a oltp_point_select t1 r2 \(outsiders used 0\.50 core/);
+    const cell = again.report.table!.rows[0]!.cells[0]!;
+    expect(cell.unstable).toEqual([expect.stringMatching(/^a repeat 2 disturbed: outsiders used 0\.50 core/)]);
+    expect(renderText(again.report)).toContain("unstable: a repeat 2 disturbed: outsiders used 0.50 core");
+
+    const off = await runWith({ rerun: false, disturb: (c) => c.server === "a" && c.repeat === 2 });
+    expect(off.cells.filter((c) => c.phase === "measure")).toHaveLength(4);
+    expect(off.report.disturbance).toMatchObject({ disturbed: 1, reruns: 0 });
+  });
+
+  it("a sample whose container counters are gone (a line handled after sysbench exited) ends nothing: the last complete one does", async () => {
+    // The fixture log has a first line and 2 per-second lines: 3 samples a cell; the 3rd finds no counters.
+    const { cells } = await runWith({ rerun: false, disturb: () => true, gone: (call) => call % 3 === 0 });
+    const measured = cells.filter((c) => c.phase === "measure");
+    expect(measured).toHaveLength(4);
+    for (const c of measured) expect(c.interference).toMatchObject({ outsiderCores: 0.5, disturbed: true });
+  });
+});

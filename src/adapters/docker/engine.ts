@@ -40,6 +40,15 @@ export interface ContainerSpec {
   workingDir?: string;
 }
 
+/** Options of {@link Engine.run}. */
+export interface RunOpts {
+  onLine?: (line: string) => void;
+  /** Called with the container's full id once it is created, before it starts. */
+  onCreated?: (id: string) => void;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
 export interface ContainerState {
   running: boolean;
   paused: boolean;
@@ -106,8 +115,11 @@ export interface Engine {
   disconnectNetwork(networkId: string, containerId: string): Promise<void>;
   logs(id: string, tail?: number): Promise<string>;
   exec(id: string, cmd: string[], opts?: { user?: string }): Promise<{ exitCode: number; stdout: string; stderr: string }>;
-  /** Create, attach, start and wait for a container; stream its output lines. Removes it afterwards. */
-  run(spec: ContainerSpec, opts: { onLine?: (line: string) => void; signal?: AbortSignal; timeoutMs?: number }): Promise<RunResult>;
+  /**
+   * Create, attach, start and wait for a container; stream its output lines. Removes it afterwards. `onCreated`
+   * gets the container's full id before it starts (e.g. to read its cgroup while it runs).
+   */
+  run(spec: ContainerSpec, opts: RunOpts): Promise<RunResult>;
   listLabelled(filters: string[]): Promise<LabelledResources>;
 }
 
@@ -342,8 +354,9 @@ export class DockerEngine implements Engine {
     return { exitCode: info.ExitCode ?? -1, stdout: Buffer.concat(so).toString("utf8"), stderr: Buffer.concat(se).toString("utf8") };
   }
 
-  async run(spec: ContainerSpec, opts: { onLine?: (line: string) => void; signal?: AbortSignal; timeoutMs?: number }): Promise<RunResult> {
+  async run(spec: ContainerSpec, opts: RunOpts): Promise<RunResult> {
     const id = await this.createContainer(spec);
+    opts.onCreated?.(id);
     const c = this.docker.getContainer(id);
     let output = "";
     let partial = { out: "", err: "" };

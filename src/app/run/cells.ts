@@ -40,8 +40,31 @@ export class CellLoop {
 
   async run(scheduler: Scheduler): Promise<void> {
     for (let round = scheduler.nextRound(this.recorded); round.length > 0; round = scheduler.nextRound(this.recorded)) {
-      for (const cell of round) await this.one(cell);
+      for (const [i, cell] of round.entries()) {
+        await this.one(cell);
+        await this.rerunIfDisturbed(round[i - 1], cell);
+      }
     }
+  }
+
+  /**
+   * When `cell` completes a pair with the cell before it (same test, threads and repeat, another server) and outside
+   * work disturbed either (src/core/interference.ts), run the pair once more, same order, as new attempts of the same
+   * keys: the report uses each key's last attempt and counts the re-runs. A pair disturbed again is kept, flagged.
+   */
+  private async rerunIfDisturbed(prev: Cell | undefined, cell: Cell): Promise<void> {
+    const { ctx } = this;
+    if (!ctx.scenario.workload.rerunDisturbed || !prev || prev.server === cell.server) return;
+    if (prev.test !== cell.test || prev.threads !== cell.threads || prev.repeat !== cell.repeat || prev.host !== cell.host) return;
+    const last = (key: string) => this.recorded.findLast((r) => r.key === key);
+    const pair = [last(prev.key), last(cell.key)];
+    if (pair.some((r) => r?.status !== "ok") || !pair.some((r) => r!.interference?.disturbed)) return;
+    const reasons = pair.flatMap((r) => (r!.interference?.disturbed ? [`${r!.server}: ${r!.interference.reasons.join("; ")}`] : []));
+    ctx.warn(`${cell.test} t${cell.threads} r${cell.repeat} was disturbed (${reasons.join(" | ")}): running the pair once more`);
+    // The re-run's attempts replace these two in the tally, as they do in the report.
+    this.tally.ok -= 2;
+    await this.one(prev);
+    await this.one(cell);
   }
 
   private async one(cell: Cell): Promise<void> {

@@ -6,7 +6,8 @@ import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import { LABEL, resourceName } from "../../core/labels.ts";
-import type { Cell, CellRecord } from "../../core/results.ts";
+import type { Cell, CellRecord, Interference } from "../../core/results.ts";
+import { interferenceOf, type CpuSample } from "../../core/interference.ts";
 import { parseDuration, parseSize } from "../../core/scenario/schema.ts";
 import type { SysbenchResult } from "../../core/sysbench/result.ts";
 import { parseIntervalLine, parseSysbench } from "../../core/sysbench/parse.ts";
@@ -31,6 +32,8 @@ export class Sidecar {
     private readonly ctx: RunContext,
     private readonly session: ResultsSession,
     private readonly image: ImageInfo,
+    /** The run's server containers (ids), whose CPU is the lab's own in a cell's interference figures. */
+    private readonly labContainers: () => string[] = () => [],
   ) {}
 
   private connection(server: LabServer) {
@@ -38,7 +41,7 @@ export class Sidecar {
     return { c, conn: { socket: c.socket, host: c.host, port: c.host ? 3306 : undefined, user: BENCH_USER, password: benchPassword(server), db: BENCH_DB } };
   }
 
-  private run(server: LabServer, argv: string[], onLine: ((l: string) => void) | undefined, timeoutMs: number | undefined, signal: AbortSignal): Promise<RunResult> {
+  private run(server: LabServer, argv: string[], onLine: ((l: string) => void) | undefined, timeoutMs: number | undefined, signal: AbortSignal, onCreated?: (id: string) => void): Promise<RunResult> {
     const { ctx } = this;
     const { c } = this.connection(server);
     const load = ctx.scenario.resources.load;
@@ -55,7 +58,7 @@ export class Sidecar {
         memoryBytes: load.memory !== undefined ? parseSize(load.memory) : undefined,
         workingDir: "/usr/share/sysbench",
       },
-      { onLine, signal, timeoutMs },
+      { onLine, onCreated, signal, timeoutMs },
     );
   }
 
@@ -102,13 +105,15 @@ export class Sidecar {
     const onAbort = () => cellAbort.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     skip?.addEventListener("abort", onAbort, { once: true });
+    const probe = ph === "measure" ? this.interferenceProbe() : undefined;
     let r: RunResult;
     try {
       const onLine = (line: string) => {
         const s = parseIntervalLine(line);
+        probe?.line(s !== null);
         if (s) ctx.emit({ type: "interval", at: ctx.at(), cell, phase: ph, sample: s });
       };
-      r = await this.run(server, argv, onLine, timeoutMs, cellAbort.signal);
+      r = await this.run(server, argv, onLine, timeoutMs, cellAbort.signal, probe?.created);
     } finally {
       signal.removeEventListener("abort", onAbort);
     }
@@ -116,6 +121,7 @@ export class Sidecar {
     const rawName = `${cell.server}/${ph === "warmup" ? `warmup-${cell.test}` : `${cell.test}-t${cell.threads}-r${cell.repeat}${attempt > 1 ? `-a${attempt}` : ""}`}.log`;
     const raw = await this.session.writeRaw(rawName, r.output);
     const { status, error, metrics } = classifyCell(r, { userCancelled: signal.aborted, timeoutMs });
+    const interference = probe?.result();
     return {
       key: cell.key,
       server: cell.server,
@@ -132,6 +138,51 @@ export class Sidecar {
       ...(cell.host ? { host: cell.host } : {}),
       ...(ph === "measure" ? { attempt } : {}),
       ...(ctx.engine.hostId === "local" ? { hostLoad: { start: loadStart, end: loadavg()[0]! } } : {}),
+      ...(interference ? { interference } : {}),
+    };
+  }
+
+  /**
+   * Samples the machine's CPU accounting while sysbench runs (local engine, measured cells): at its first output
+   * line and at each per-second report, so the window is sysbench's own run, without the container's creation and
+   * removal, and every container of the run (servers, this sidecar) still has its cgroup. Undefined when the run
+   * has no sampler or the engine is remote.
+   */
+  private interferenceProbe(): { created(id: string): void; line(interval: boolean): void; result(): Interference | undefined } | undefined {
+    const sample = this.ctx.deps.cpuSampler;
+    if (!sample || !this.ctx.engine.location().local) return undefined;
+    let sidecarId: string | undefined;
+    let first: CpuSample | undefined;
+    let last: CpuSample | undefined;
+    let broken = false;
+    // A sample counts only when every container's counter was readable: a line handled late (a busy machine) may
+    // come after sysbench exited and its cgroup went away; the window then ends at the last complete sample.
+    const take = () => {
+      try {
+        const s = sample([...this.labContainers(), ...(sidecarId ? [sidecarId] : [])]);
+        return Object.values(s.containersNs).every((v) => v !== null) ? s : undefined;
+      } catch {
+        // No /proc here (an engine on this machine's VM, e.g. Docker Desktop): the cell carries no interference.
+        broken = true;
+        return undefined;
+      }
+    };
+    return {
+      created: (id) => (sidecarId = id),
+      line: (interval) => {
+        if (broken) return;
+        if (!first) first = take();
+        else if (interval) last = take() ?? last;
+      },
+      result: () => {
+        if (broken || !first || !last) return undefined;
+        try {
+          return interferenceOf(first, last);
+        } catch {
+          // An unreadable /proc/stat line: no figures rather than a failed cell.
+          return undefined;
+        }
+      },
     };
   }
 }

@@ -6,6 +6,7 @@ import type { Engine } from "../../adapters/docker/engine.ts";
 import type { StorageProvider } from "../../adapters/storage/types.ts";
 import type { Probe } from "../../adapters/mysql/probe.ts";
 import type { Scheduler } from "./scheduler.ts";
+import type { CpuSample } from "../../core/interference.ts";
 
 export const TWINBENCH_VERSION = "0.1.0";
 
@@ -31,6 +32,11 @@ export interface RunDeps {
   /** SQL probes (default: mysql2). */
   probe?: Probe;
   now?: () => Date;
+  /**
+   * Reads the machine's CPU accounting with the given containers' counters, for each cell's interference figures
+   * (local engine only). Absent: cells carry no interference (src/adapters/host/cpu-accounting.ts `sampleCpu`).
+   */
+  cpuSampler?: (containerIds: readonly string[]) => CpuSample;
 }
 
 /** What to run and how: the scenario, its neutral config text, the results folder, cancellation, events. */

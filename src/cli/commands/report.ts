@@ -163,6 +163,8 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
         throw new InputError("--also-base/--also-new compare single runs, not host comparisons", { code: "COMPARE_HOST", hint: "pick one host with --host ID" });
       const cmps = pairs.map((p) => ({ ...p, cmp: compareRuns([p.a, ...moreBase], [p.b, ...moreNew], { server: o.server, force: o.force, metric, marginPct }) }));
       const heading = (host: string | undefined) => (cmps.length > 1 && host ? `Host ${host}:\n` : "");
+      // The text comparison prints its warnings itself; the other formats and --summary get them on stderr.
+      if (format !== "text" || o.summary) for (const c of cmps) for (const w of c.cmp.warnings) ctx.err?.(`warning: ${w}`);
       if (o.summary) {
         const sums = cmps.map(({ host, a, b, cmp }) =>
           buildRunsSummary({ label: "A", manifest: a.manifest, cells: a.cells }, { label: "B", manifest: b.manifest, cells: b.cells }, cmp.servers, [

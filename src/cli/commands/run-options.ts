@@ -11,6 +11,8 @@ export interface RunCliOptions {
   /** `--retries N`: how many times a failed cell is retried (default 1). */
   retries?: string;
   strict?: boolean;
+  /** `--no-rerun-disturbed` gives false: a disturbed pair is counted, not run again. */
+  rerunDisturbed?: boolean;
   wipeDevices?: boolean;
   imageMode?: string;
   readyTimeout?: string;

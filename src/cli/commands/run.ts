@@ -38,6 +38,7 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .option("--json-events", "print the event stream as NDJSON on stdout")
     .option("--fail-fast", "stop at the first failed cell")
     .option("--retries <n>", "retry a failed cell up to N times, after restarting its server when it died (0: never)", "1")
+    .option("--no-rerun-disturbed", "count a pair whose cell outside work disturbed instead of running it once more (sets workload.rerunDisturbed=false)")
     .option("--strict", "a must-match config difference is an error before any measurement")
     .option("--wipe-devices", "allow raid0 on devices that hold a filesystem signature")
     .option("--image-mode <mode>", "auto | debian | official")
@@ -78,7 +79,8 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     if (code !== undefined) return code;
   }
   const retries = parseRetries(o.retries);
-  const input = await resolveRunInput({ file, sets: o.resume ? o.set : [...hostsOverride(o.host ?? []), ...o.set], resume: o.resume });
+  const sets = [...(o.rerunDisturbed === false ? ["workload.rerunDisturbed=false"] : []), ...o.set];
+  const input = await resolveRunInput({ file, sets: o.resume ? sets : [...hostsOverride(o.host ?? []), ...sets], resume: o.resume });
   for (const w of input.warnings) ctx.err(`warning: ${w}`);
   const { scenario, scenarioFile } = input;
   assertRunnable(scenario); // adaptive repeats and instances: refused before anything is created

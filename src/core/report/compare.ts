@@ -10,7 +10,8 @@ import { kernelFactDifferences } from "../hosts/facts.ts";
 import { InputError, TwinbenchError } from "../errors.ts";
 import type { CellRecord, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
 import type { Scenario } from "../scenario/schema.ts";
-import { axes, ratioTableFromSides, type Metric, type RatioTable } from "./ratio.ts";
+import { axes, measureRecords, ratioTableFromSides, type Metric, type RatioTable } from "./ratio.ts";
+import { summariseInterference } from "../interference.ts";
 import { formatBytes } from "./model.ts";
 import { renderRatioText } from "./text.ts";
 import { markdownRatioTable } from "./markdown.ts";
@@ -64,6 +65,8 @@ export interface RunComparison {
   forced: boolean;
   factDiff: FactDiff[];
   variableDiff: FactDiff[];
+  /** Why the figures may come from the machine rather than the servers (one side's cells were disturbed more). */
+  warnings: string[];
 }
 
 // ---- identity: what must be equal for a comparison to mean something -------------------------------------------
@@ -71,7 +74,8 @@ export interface RunComparison {
 /** The parts of a scenario that define the experiment (not its name, hosts or images: those are what is compared). */
 export function scenarioIdentity(s: Scenario): Record<string, unknown> {
   return {
-    workload: s.workload,
+    // How a run reacts to disturbance is not what it measures: runs with and without re-runs compare.
+    workload: { ...s.workload, rerunDisturbed: undefined },
     config: s.config,
     storage: s.storage,
     load: s.load,
@@ -257,7 +261,30 @@ export function compareRuns(base: RunData | readonly RunData[], next: RunData | 
     forced: differences.length > 0,
     factDiff: factDifferences(a.manifest, b.manifest, servers),
     variableDiff: variableDifferences(a.manifest, b.manifest, servers),
+    warnings: disturbanceWarnings(baseRuns, newRuns, servers),
   };
+}
+
+/**
+ * A warning when outside work disturbed cells of either side (src/core/interference.ts), saying which side had the
+ * larger share: the comparison may then show the machine, not the servers. A side whose cells carry no figures says
+ * so.
+ */
+export function disturbanceWarnings(baseRuns: readonly RunData[], newRuns: readonly RunData[], servers: readonly string[]): string[] {
+  const side = (runs: readonly RunData[]) => {
+    const sums = runs.map((r) => {
+      const cells = r.cells.filter((c) => servers.includes(c.server));
+      return summariseInterference(measureRecords(cells), cells);
+    });
+    return { measured: sums.reduce((n, x) => n + x.measured, 0), known: sums.reduce((n, x) => n + x.known, 0), disturbed: sums.reduce((n, x) => n + x.disturbed.length, 0) };
+  };
+  const b = side(baseRuns);
+  const n = side(newRuns);
+  if (b.disturbed === 0 && n.disturbed === 0) return [];
+  const text = (label: string, s: typeof b) => (s.known === 0 ? `${label}: interference unknown` : `${label}: ${s.disturbed} of ${s.measured} measured cells disturbed`);
+  const share = (s: typeof b) => (s.measured > 0 ? s.disturbed / s.measured : 0);
+  const where = share(b) === share(n) ? "on both sides alike" : `more on the ${share(b) > share(n) ? "BASE" : "NEW"} side`;
+  return [`outside work disturbed cells ${where} (${text("BASE", b)}; ${text("NEW", n)}): differences may come from the machine, not the servers (see each run's report)`];
 }
 
 /** A cell whose whole interval lies below the bound of {@link findRegressions}. */
@@ -322,6 +349,7 @@ export function renderComparisonText(cmp: RunComparison): string {
     for (const r of runs) if (r.status !== "ok") lines.push(`${label} run ${r.runId} is partial (status ${r.status}).`);
   }
   if (cmp.forced) lines.push("FORCED: the runs differ in scenario, pins or config:", ...cmp.differences.map((d) => `  ${d}`), "");
+  if (cmp.warnings.length) lines.push(...cmp.warnings.map((w) => `WARNING: ${w}`), "");
   for (const t of cmp.tables) lines.push(`Server ${t.numerator}`, "", ...renderRatioText(t), "");
   lines.push(...diffLines(cmp));
   return lines.join("\n") + "\n";
@@ -331,6 +359,7 @@ export function renderComparisonText(cmp: RunComparison): string {
 export function renderComparisonMarkdown(cmp: RunComparison): string {
   const lines: string[] = [`# Run comparison: NEW \`${cmp.new.runId}\` / BASE \`${cmp.base.runId}\``, ""];
   if (cmp.forced) lines.push("> **FORCED**: the runs differ in scenario, pins or config:", "", ...cmp.differences.map((d) => `- ${d}`), "");
+  if (cmp.warnings.length) lines.push(...cmp.warnings.map((w) => `> **Warning**: ${w}`), "");
   for (const t of cmp.tables) lines.push(`## ${t.numerator}`, "", ...markdownRatioTable(t), "");
   lines.push("## Differences", "", "```", ...diffLines(cmp), "```", "");
   return lines.join("\n");
@@ -356,5 +385,6 @@ export function comparisonJson(cmp: RunComparison): object {
     forced: cmp.forced,
     factDiff: cmp.factDiff,
     variableDiff: cmp.variableDiff,
+    warnings: cmp.warnings,
   };
 }

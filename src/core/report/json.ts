@@ -13,6 +13,7 @@ export function reportJson(report: RunReport): object {
     failed: report.failed,
     skipped: report.skipped,
     retries: report.retries,
+    disturbance: report.disturbance,
     startedAt: report.startedAt,
     endedAt: report.endedAt,
     servers: report.servers,

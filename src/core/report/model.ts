@@ -6,6 +6,7 @@
 import type { CellRecord, MustMatchRow, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
 import { parseDuration } from "../scenario/schema.ts";
 import { buildRatioTable, measureRecords, type Metric, type RatioTable } from "./ratio.ts";
+import { interferenceNotes, summariseInterference } from "../interference.ts";
 
 /** One server of a report: family, version, image, package version, storage and asymmetries. */
 export interface ServerLine {
@@ -41,8 +42,10 @@ export interface RunReport {
   recorded: number;
   failed: number;
   skipped: number;
-  /** Measured attempts after a cell's first (`--retries`): the report uses each cell's last attempt. */
+  /** Measured attempts after a failed attempt (`--retries`): the report uses each cell's last attempt. */
   retries: number;
+  /** Outside interference: measured cells, those with figures, those disturbed, and the disturbed pairs' re-runs. */
+  disturbance: { measured: number; known: number; disturbed: number; reruns: number };
   servers: ServerLine[];
   configIdentity: ConfigIdentity;
   /** null when the run has fewer than two servers. */
@@ -114,11 +117,14 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
   const recorded = new Set(measured.map((c) => c.key)).size;
   const failed = measured.filter((c) => c.status === "failed").length;
   const skipped = measured.filter((c) => c.status === "skipped").length;
-  const retries = cells.filter((c) => c.phase === "measure" && (c.attempt ?? 1) > 1).length;
+  const interference = summariseInterference(measured, cells);
+  // A disturbed pair's re-run is an attempt too, but not a retry of a failure.
+  const retries = cells.filter((c) => c.phase === "measure" && (c.attempt ?? 1) > 1).length - interference.reruns;
   const partial = manifest.status !== "ok" || (planned > 0 && recorded < planned);
   const table = buildRatioTable(manifest, cells, opts);
   const notes: string[] = [];
   if (!table) notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
+  notes.push(...interferenceNotes(interference));
   return {
     runId: manifest.runId,
     scenarioName: manifest.scenario.name,
@@ -132,6 +138,7 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     failed,
     skipped,
     retries,
+    disturbance: { measured: interference.measured, known: interference.known, disturbed: interference.disturbed.length, reruns: interference.reruns },
     servers: manifest.servers.map((s) => serverLine(s, manifest)),
     configIdentity: configIdentity(manifest.mustMatch),
     table,

@@ -91,7 +91,7 @@ export interface RatioCell {
   /** Two-sided p-value of "no difference", and its Benjamini–Hochberg q-value over the table's cells. */
   p: number | null;
   q: number | null;
-  /** Why the cell is unstable (a stalled per-second series, an outlier pair); empty when it is not. */
+  /** Why the cell is unstable (a stalled per-second series, an outlier pair, a repeat disturbed by outside work); empty when it is not. */
   unstable: string[];
   cvNumerator: number | null;
   cvDenominator: number | null;
@@ -322,6 +322,7 @@ export function ratioTableFromSides(
         for (const r of rs) {
           const z = stalledSeconds(r);
           if (r.status === "ok" && z > 0) unstable.push(`${side} repeat ${r.repeat} stalled: ${z} second${z === 1 ? "" : "s"} with no throughput`);
+          if (r.status === "ok" && r.interference?.disturbed) unstable.push(`${side} repeat ${r.repeat} disturbed: ${r.interference.reasons.join("; ")}`);
         }
       }
       const p: Pending = { row, col, a, b, av, bv, unstable };

@@ -96,6 +96,8 @@ export const WorkloadSchema = z.strictObject({
   budget: duration.optional(),
   fresh: z.enum(["per-server", "per-test"]).default("per-server"),
   prewarm: z.boolean().default(true),
+  /** Run a pair (both servers' cells of one test, threads and repeat) once more when outside work disturbed either cell. */
+  rerunDisturbed: z.boolean().default(true),
   percentile: z.number().int().min(1).max(100).default(95),
   /** Extra sysbench options, checked against sysbench 1.0.20's. */
   sysbench: z.record(z.string(), optionValue).default({}),

@@ -42,7 +42,9 @@ export async function tinyScenario(over: Record<string, unknown> = {}, workload:
     storage: { kind: "tmpfs", size: "1g" },
     load: { transport: "socket" },
     resources: { server: { cpuset: "1", memory: "2g" }, load: { cpuset: "0" } },
-    workload: { engine: "innodb", tables: 2, tableSize: 1000, tests: ["oltp_point_select"], threads: [1], duration: "2s", warmup: "0s", repeats: 1, ...workload },
+    // rerunDisturbed off: these tests count cells, and on a shared machine outside work would add re-run attempts
+    // (interference.test.ts turns it on).
+    workload: { engine: "innodb", tables: 2, tableSize: 1000, tests: ["oltp_point_select"], threads: [1], duration: "2s", warmup: "0s", repeats: 1, rerunDisturbed: false, ...workload },
     order: "interleaved",
     ...over,
   };

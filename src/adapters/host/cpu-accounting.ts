@@ -1,0 +1,58 @@
+/**
+ * Reads this machine's CPU accounting for the interference figures (src/core/interference.ts): /proc/stat,
+ * /proc/pressure/cpu and the cgroup CPU counters of the run's containers. Local engine only: a remote engine's
+ * containers are not visible here. Reads are synchronous and small (a few /proc and /sys files), so a sample can be
+ * taken from inside a line callback at the exact moment the line arrives.
+ */
+import { readFileSync } from "node:fs";
+import type { CpuSample } from "../../core/interference.ts";
+import { parseCpuStatUsageNs } from "../../core/interference.ts";
+
+/**
+ * Where a container's CPU counter lives, by cgroup layout: v1 with the cgroupfs driver (this project's machine:
+ * cpuacct/docker/<id>), v1 with the systemd driver, v2 with either driver. The first readable one wins.
+ */
+function candidates(id: string): Array<{ path: string; unit: "ns" | "cpu.stat" }> {
+  return [
+    { path: `/sys/fs/cgroup/cpuacct/docker/${id}/cpuacct.usage`, unit: "ns" },
+    { path: `/sys/fs/cgroup/cpu,cpuacct/docker/${id}/cpuacct.usage`, unit: "ns" },
+    { path: `/sys/fs/cgroup/cpuacct/system.slice/docker-${id}.scope/cpuacct.usage`, unit: "ns" },
+    { path: `/sys/fs/cgroup/cpu,cpuacct/system.slice/docker-${id}.scope/cpuacct.usage`, unit: "ns" },
+    { path: `/sys/fs/cgroup/system.slice/docker-${id}.scope/cpu.stat`, unit: "cpu.stat" },
+    { path: `/sys/fs/cgroup/docker/${id}/cpu.stat`, unit: "cpu.stat" },
+  ];
+}
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    // Absent file: the kernel has no such interface (PSI off) or the container has no cgroup there.
+    return null;
+  }
+}
+
+/** CPU time of one container so far (ns), or null when none of the known cgroup layouts has it. */
+export function containerCpuNs(id: string): number | null {
+  for (const c of candidates(id)) {
+    const text = readOrNull(c.path);
+    if (text === null) continue;
+    const v = c.unit === "ns" ? Number(text.trim()) : parseCpuStatUsageNs(text);
+    if (v !== null && Number.isFinite(v)) return v;
+  }
+  return null;
+}
+
+/** One sample of the machine's CPU accounting with the given containers' counters. */
+export function sampleCpu(containerIds: readonly string[]): CpuSample {
+  const self = process.cpuUsage();
+  const containersNs: Record<string, number | null> = {};
+  for (const id of containerIds) containersNs[id] = containerCpuNs(id);
+  return {
+    atMs: performance.now(),
+    procStat: readFileSync("/proc/stat", "utf8"),
+    psiCpu: readOrNull("/proc/pressure/cpu"),
+    containersNs,
+    selfUs: self.user + self.system,
+  };
+}
