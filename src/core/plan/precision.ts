@@ -4,7 +4,7 @@
  * the time that costs by the plan's time model (with calibrate's measured seconds per pair when there are some).
  */
 import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, planPrecision, type Calibration, type PrecisionOption } from "../calibration.ts";
-import { adaptiveRepeats, parseDuration, parsePercent, type Scenario } from "../scenario/schema.ts";
+import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
 import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, type SetupCosts } from "./plan.ts";
 
 /** The prediction of `plan --precision`. */
@@ -16,6 +16,8 @@ export interface PrecisionPrediction {
   pairSdPct: number;
   instanceSdPct: number;
   budgetSeconds: number | null;
+  /** Server instances the run would use as the scenario stands (workload.instances, else 2 for an adaptive run). */
+  instances: number;
   /** The cheapest layout that reaches the target within the budget; null when none does. */
   best: PrecisionOption | null;
   /** The narrowest layout within the budget (when the target is not reached). */
@@ -69,6 +71,7 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
     pairSdPct,
     instanceSdPct,
     budgetSeconds: budget ?? null,
+    instances: plannedInstances(s.workload),
     best: r.best,
     narrowest: r.narrowest,
     overBudget: r.overBudget,
@@ -92,9 +95,15 @@ export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, 
     );
   if (cal && cal.cellSeconds > 0 && p.cellSeconds > 0 && cal.cellSeconds !== p.cellSeconds)
     out.push(`  note: the calibration's pairs ran ${cal.cellSeconds} s cells, this scenario ${p.cellSeconds} s; one server's drift does not average out over longer cells, so the pair sd may not shrink`);
-  if (p.best) out.push(`  cell length ${p.cellSeconds} s, ${layout(p.best)}${p.budgetSeconds === null ? "" : ` (budget ${formatSeconds(p.budgetSeconds)})`}`);
+  if (p.best) {
+    out.push(`  cell length ${p.cellSeconds} s, ${layout(p.best)}${p.budgetSeconds === null ? "" : ` (budget ${formatSeconds(p.budgetSeconds)})`}`);
+    if (p.best.instances !== p.instances) out.push(`  set workload.instances: ${p.best.instances} for this (the run would use ${p.instances})`);
+  }
   else if (p.overBudget)
     out.push(`  ±${p.precisionPct}% cannot be reached within the budget ${formatSeconds(p.budgetSeconds ?? 0)}${p.narrowest ? `; the narrowest within it: ${layout(p.narrowest)}` : ""}`);
-  else out.push(`  ±${p.precisionPct}% cannot be reached with the scenario's maximum pairs per cell${p.narrowest ? `; the narrowest: ${layout(p.narrowest)}` : ""}`);
+  else
+    out.push(
+      `  ±${p.precisionPct}% cannot be reached with the scenario's maximum pairs per cell${p.narrowest ? `; the narrowest${p.budgetSeconds === null ? "" : " within the budget"}: ${layout(p.narrowest)}` : ""}`,
+    );
   return out;
 }
