@@ -10,7 +10,7 @@
  * `onEvent`.
  */
 import { join } from "node:path";
-import { TwinbenchError } from "../core/errors.ts";
+import { CancelledError, TwinbenchError } from "../core/errors.ts";
 import type { EventSink } from "../core/events.ts";
 import type { CellRecord, HostFacts } from "../core/results.ts";
 import { parseDuration, type Scenario } from "../core/scenario/schema.ts";
@@ -111,6 +111,7 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
       updateCalibration: false,
     });
     const folder = await readResultsFolder(summary.dir);
+    if (o.signal?.aborted) throw new CancelledError(); // the run was cancelled: no further runs, nothing stored
     return { summary, cells: folder.cells };
   };
 
@@ -126,8 +127,7 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
   let perPair: number[] = [];
   for (let i = 0; i < layout.instances; i++) {
     const elapsed = (Date.now() - started) / 1000;
-    const next = (layout.estimateSeconds - layout.seriesSeconds) / layout.instances;
-    if (i >= 2 && elapsed + next > o.maxSeconds) {
+    if (i >= 2 && elapsed + layout.runSeconds > o.maxSeconds) {
       o.log(`calibrate: stopping after ${i} A/A runs: ${formatSeconds(elapsed)} spent, the next would pass --max-time`);
       break;
     }

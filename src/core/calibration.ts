@@ -311,8 +311,9 @@ export interface CalibrationLayout {
   cells: number;
   repeats: number;
   instances: number;
-  /** The plan's estimate of the whole calibration, and whether it fits the time given. */
+  /** The plan's estimate of the whole calibration and of one A/A run, and whether the whole fits the time given. */
   estimateSeconds: number;
+  runSeconds: number;
   fits: boolean;
 }
 
@@ -331,14 +332,16 @@ export function calibrationLayout(s: Scenario, maxSeconds: number, o: { pairs?: 
   for (const cells of [2, 1]) {
     const actual = planRun(aaScenario(s, 1, cells)).cells.length / 2;
     for (let repeats = Math.max(2, Math.ceil(target / (actual * instances))); repeats >= 2; repeats--) {
-      const total = seriesCost + instances * cost(aaScenario(s, repeats, cells));
+      const run = cost(aaScenario(s, repeats, cells));
+      const total = seriesCost + instances * run;
       if (total > maxSeconds) continue;
-      const layout = { seriesSeconds, cells: actual, repeats, instances, estimateSeconds: total, fits: true };
+      const layout = { seriesSeconds, cells: actual, repeats, instances, estimateSeconds: total, runSeconds: run, fits: true };
       if (!best || repeats * actual > best.repeats * best.cells) best = layout;
       break;
     }
   }
-  return best ?? { seriesSeconds, cells: 1, repeats: 2, instances, estimateSeconds: seriesCost + instances * cost(aaScenario(s, 2, 1)), fits: false };
+  const smallest = cost(aaScenario(s, 2, 1));
+  return best ?? { seriesSeconds, cells: 1, repeats: 2, instances, estimateSeconds: seriesCost + instances * smallest, runSeconds: smallest, fits: false };
 }
 
 const fx = (x: number | null | undefined, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? "-" : x.toFixed(d));
