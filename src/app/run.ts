@@ -2,7 +2,7 @@
  * Runs one scenario on one engine, as a pipeline of stages (src/app/run/):
  *
  *   storage preflight → results session → images → servers (storage, start, facts, prepare, snapshot)
- *   → config identity → cells (scheduler rounds, load sidecar) → teardown, always → run-finished
+ *   → config identity → cells (scheduler rounds, load sidecar) → host calibration update → teardown, always → run-finished
  *
  * Emits typed events only; front ends own the screen and the exit code.
  */
@@ -20,6 +20,7 @@ import { checkConfigIdentity } from "./run/identity.ts";
 import { CellLoop, type CellTally } from "./run/cells.ts";
 import { StaticScheduler } from "./run/scheduler.ts";
 import { teardown } from "./run/teardown.ts";
+import { updateHostCalibration } from "./run/calibration.ts";
 import { exitCodeOf, type RunDeps, type RunOptions, type RunStatus, type RunSummary } from "./run/types.ts";
 
 export { TWINBENCH_VERSION, RunControl, type ImageInfo, type RunDeps, type RunOptions, type RunSummary } from "./run/types.ts";
@@ -50,6 +51,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
       const done = session.doneKeys();
       const todo = ctx.plan.cells.filter((c) => !done.has(c.key) && (opts.cellFilter?.(c) ?? true));
       await new CellLoop(ctx, session, servers, sidecar, tally).run((opts.scheduler ?? ((cells) => new StaticScheduler(cells)))(todo));
+      await updateHostCalibration(ctx, session);
     }
     if (tally.failed > 0) status = "partial";
   } catch (e) {

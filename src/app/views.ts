@@ -8,6 +8,8 @@ import type { Scenario } from "../core/scenario/schema.ts";
 import type { TranslationEntry } from "../core/results.ts";
 import { planRun, type SetupCosts } from "../core/plan/plan.ts";
 import { describePlan, type ImagePin } from "../core/plan/describe.ts";
+import { predictPrecision, precisionLines } from "../core/plan/precision.ts";
+import type { Calibration } from "../core/calibration.ts";
 import { renderConfig } from "../core/config/render.ts";
 import { lockEntry } from "../core/images/lock.ts";
 import { buildRunReport } from "../core/report/model.ts";
@@ -64,6 +66,8 @@ export interface PlanViewOptions {
   /** Overrides for the extras (tests). */
   pins?: () => Promise<ImagePin[]>;
   translations?: (scenario: Scenario) => Promise<Record<string, TranslationEntry[]>>;
+  /** The host's calibration for a precision target (null: none; absent: the prediction is not asked for). */
+  calibration?: { key?: string; calibration: Calibration | null };
 }
 
 /** `twinbench plan FILE` as lines: cells, estimate, sysbench argv, image pins, storage, config translation. */
@@ -73,7 +77,9 @@ export async function planLines(file: string, o: PlanViewOptions & { loaded?: Lo
   const pins = await optional(o.pins ?? imagePins, o.warn, "image lock");
   const translations = await optional(() => (o.translations ?? configTranslations)(r.scenario), o.warn, "config translation");
   for (const w of r.warnings) o.warn(`warning: ${w}`);
-  return describePlan(plan, r.scenario, { file, pins, translations, maxCells: o.maxCells });
+  const lines = describePlan(plan, r.scenario, { file, pins, translations, maxCells: o.maxCells });
+  const prediction = o.calibration ? predictPrecision(r.scenario, o.calibration.calibration, { setupCosts: o.setupCosts }) : null;
+  return prediction ? [...lines, ...precisionLines(prediction, o.calibration!.calibration, o.calibration!.key)] : lines;
 }
 
 /** Pins and translations are extras of `plan`: if they fail, say why and show the rest. */

@@ -12,6 +12,7 @@ import { registerScenarioCommands } from "./commands/scenario.ts";
 import { registerReportCommands } from "./commands/report.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerConfigCommands } from "./commands/config.ts";
+import { registerCalibrateCommand } from "./commands/calibrate.ts";
 import { cliContext, type CliContext } from "./context.ts";
 
 export function buildProgram(ctx: CliContext): Command {
@@ -28,6 +29,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerParseCommand(program, ctx);
   registerReportCommands(program, ctx);
   registerDoctorCommand(program, ctx);
+  registerCalibrateCommand(program, ctx);
   return program;
 }
 

@@ -1,8 +1,14 @@
 /**
  * A host's noise calibration (`twinbench calibrate`, updated by every run's pooled residuals): what the statistics
  * and the planner assume about this machine. Kept per host, keyed by the host's facts (see calibration store in
- * src/adapters/results). Pure types and the key only.
+ * src/adapters/calibration-store.ts). Pure: the types, the key, the series and pair statistics, the update by a run
+ * and the precision predictions of `plan`.
  */
+import { mean, stddev, tQuantile } from "./stats.ts";
+import type { CellRecord } from "./results.ts";
+import type { Scenario } from "./scenario/schema.ts";
+import { measureRecords, metricValue } from "./report/ratio.ts";
+import { planRun, type SetupCosts } from "./plan/plan.ts";
 
 /** CV of block means for one block length, against what white noise would give. */
 export interface BlockCv {
@@ -50,4 +56,308 @@ export function hostKey(facts: { cpuModel?: string; cpus?: number; kernel?: stri
     .replace(/[^a-z0-9._-]+/g, "-")
     .replace(/-+/g, "-")
     .slice(0, 120);
+}
+
+// ---- one server's per-second series -----------------------------------------------------------------------------
+
+/** Block lengths (seconds) whose block-mean CV calibrate reports. */
+export const BLOCK_SECONDS = [2, 5, 10, 20] as const;
+
+/** A per-second series' CV (%), autocorrelation at lags 1..`lags` and the CV of its block means (pure). */
+export function seriesStats(values: readonly number[], o: { lags?: number; blocks?: readonly number[] } = {}): NonNullable<Calibration["perSecond"]> {
+  const n = values.length;
+  const m = mean(values);
+  const cvPct = (xs: readonly number[]) => (xs.length >= 2 && mean(xs) !== 0 ? (stddev(xs) / Math.abs(mean(xs))) * 100 : Number.NaN);
+  const cv = cvPct(values);
+  const ss = values.reduce((a, x) => a + (x - m) ** 2, 0);
+  const autocorr: number[] = [];
+  for (let k = 1; k <= (o.lags ?? 5) && k < n; k++) {
+    let c = 0;
+    for (let t = 0; t + k < n; t++) c += (values[t] - m) * (values[t + k] - m);
+    autocorr.push(ss > 0 ? c / ss : 0);
+  }
+  const blocks: BlockCv[] = [];
+  for (const len of o.blocks ?? BLOCK_SECONDS) {
+    const count = Math.floor(n / len);
+    if (count < 2) continue; // one block has no spread
+    const means = Array.from({ length: count }, (_, b) => mean(values.slice(b * len, (b + 1) * len)));
+    blocks.push({ seconds: len, cvPct: cvPct(means), whiteNoiseCvPct: cv / Math.sqrt(len) });
+  }
+  return { seconds: n, cvPct: cv, autocorr, blocks };
+}
+
+// ---- A/A pairs on several server instances ----------------------------------------------------------------------
+
+/** The pair and instance levels of A/A pairs, in log units × 100 (≈ %). */
+export interface NestedSd {
+  pairSdPct: number;
+  pairDf: number;
+  instanceSdPct: number | null;
+  instanceDf: number;
+  pairs: number;
+}
+
+/**
+ * Nested sds of log pair ratios: `cells[c][i]` holds the log pair ratios of cell c on server instance i. The pair
+ * sd pools the deviations from each (cell, instance) mean (df: pairs − groups). The instance sd is the method of
+ * moments of the one-way layout, pooled over cells (as estimateRun's τ²): Q = Σ k_i (m_i − m)², E[Q] = (I − 1)σ² +
+ * (n − Σk_i²/n) τ², floored at 0; its df is Σ (I_c − 1). Null when no cell ran on 2 instances.
+ */
+export function nestedSd(cells: ReadonlyArray<ReadonlyArray<readonly number[]>>): NestedSd {
+  let ss = 0;
+  let df = 0;
+  let pairs = 0;
+  for (const cell of cells)
+    for (const g of cell) {
+      if (g.length === 0) continue;
+      const gm = mean(g);
+      for (const x of g) ss += (x - gm) ** 2;
+      df += g.length - 1;
+      pairs += g.length;
+    }
+  const s2 = df > 0 ? ss / df : Number.NaN;
+  let q = 0;
+  let den = 0;
+  let instanceDf = 0;
+  for (const cell of cells) {
+    const gs = cell.filter((g) => g.length > 0);
+    if (gs.length < 2) continue;
+    const n = gs.reduce((a, g) => a + g.length, 0);
+    const m = gs.reduce((a, g) => a + g.reduce((x, y) => x + y, 0), 0) / n;
+    q += gs.reduce((a, g) => a + g.length * (mean(g) - m) ** 2, 0) - (gs.length - 1) * (Number.isFinite(s2) ? s2 : 0);
+    den += n - gs.reduce((a, g) => a + g.length ** 2, 0) / n;
+    instanceDf += gs.length - 1;
+  }
+  return {
+    pairSdPct: Math.sqrt(s2) * 100,
+    pairDf: df,
+    instanceSdPct: instanceDf > 0 && den > 0 ? Math.sqrt(Math.max(0, q / den)) * 100 : null,
+    instanceDf,
+    pairs,
+  };
+}
+
+/** A run's pooled residual variance of log pair ratios (within cells and instances) and its df. */
+export interface PooledResiduals {
+  s2: number;
+  df: number;
+}
+
+/**
+ * The pooled within-cell variance of a run's log pair ratios (qps of `num` over `den`, paired by repeat, grouped by
+ * test, threads and server instance): what a run tells about the host's pair sd. Null with no df.
+ */
+export function pooledResiduals(records: readonly CellRecord[], num: string, den: string): PooledResiduals | null {
+  const value = (r: CellRecord | undefined) => {
+    const v = r && r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
+    return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
+  };
+  const measured = measureRecords(records);
+  const key = (r: CellRecord) => `${r.host ?? ""}|${r.test}|${r.threads}|${r.repeat}`;
+  const dens = new Map(measured.filter((r) => r.server === den).map((r) => [key(r), r]));
+  const groups = new Map<string, number[]>();
+  for (const a of measured) {
+    if (a.server !== num) continue;
+    const b = dens.get(key(a));
+    const va = value(a);
+    const vb = value(b);
+    if (va === null || vb === null) continue;
+    const g = `${a.host ?? ""}|${a.test}|${a.threads}|${a.instance ?? b?.instance ?? 0}`;
+    groups.set(g, [...(groups.get(g) ?? []), Math.log(va / vb)]);
+  }
+  const sd = nestedSd([[...groups.values()]]);
+  return sd.pairDf > 0 ? { s2: (sd.pairSdPct / 100) ** 2, df: sd.pairDf } : null;
+}
+
+/**
+ * Fold a run's pooled residuals into a calibration: the pair variance becomes the df-weighted mean of the two
+ * (pairDf adds up), `updates` counts the run. The instance level is left as calibrate measured it.
+ */
+export function updateCalibration(cal: Calibration, r: PooledResiduals, at: string): Calibration {
+  if (!(r.df > 0) || !Number.isFinite(r.s2)) return cal;
+  const s2 = (cal.pairSdPct / 100) ** 2;
+  const df = cal.pairDf + r.df;
+  const pooled = (cal.pairDf * s2 + r.df * r.s2) / df;
+  return { ...cal, pairSdPct: Math.sqrt(pooled) * 100, pairDf: df, updatedAt: at, updates: cal.updates + 1 };
+}
+
+/** Wall seconds per pair of an A/A run: from its first measured cell's start to its last's end, over its pairs. */
+export function secondsPerPair(records: readonly CellRecord[], pairs: number): number | null {
+  const measured = measureRecords(records).filter((r) => r.status === "ok");
+  if (pairs <= 0 || measured.length === 0) return null;
+  const start = Math.min(...measured.map((r) => Date.parse(r.startedAt)));
+  const end = Math.max(...measured.map((r) => Date.parse(r.endedAt)));
+  return Number.isFinite(end - start) && end > start ? (end - start) / 1000 / pairs : null;
+}
+
+// ---- predictions for plan ---------------------------------------------------------------------------------------
+
+/** What plan assumes without a calibration: the pair sd measured here in A/A runs (notes §2: 10–13% per pair). */
+export const ASSUMED_PAIR_SD_PCT = 11;
+/** ... and the instance level: notes §2b found it about as large as half the pair level (up to ~9% per cell). */
+export const ASSUMED_INSTANCE_SD_PCT = 5;
+
+/** Inputs of the half-width model. */
+export interface HalfWidthInput {
+  pairSdPct: number;
+  instanceSdPct: number | null;
+  /** Pairs per cell, server instances per cell, cells in the run (they pool the variance). */
+  pairs: number;
+  instances: number;
+  cells: number;
+  confidence?: number;
+}
+
+/**
+ * The expected half-width (%) of a cell's interval: exp(t(df) · sqrt(s_pair²/n + s_inst²/I)) − 1, as halfWidthPct
+ * reads an interval. df is that of estimateRun's moderated variance when the cells agree: the pooled df
+ * cells × (n − 1) with one instance, cells × (I − 1) with several (the instance is then the replication unit).
+ * Infinity when the df is 0.
+ */
+export function predictHalfWidthPct(i: HalfWidthInput): number {
+  const inst = Math.max(1, i.instances);
+  const df = inst > 1 ? i.cells * (inst - 1) : i.cells * (i.pairs - 1);
+  if (!(df > 0) || i.pairs < 2) return Number.POSITIVE_INFINITY;
+  const sp = i.pairSdPct / 100;
+  const si = inst > 1 || i.instanceSdPct !== null ? (i.instanceSdPct ?? 0) / 100 : 0;
+  const se = Math.sqrt((sp * sp) / i.pairs + (si * si) / inst);
+  const t = tQuantile(1 - (1 - (i.confidence ?? 0.95)) / 2, df);
+  return (Math.exp(t * se) - 1) * 100;
+}
+
+/** One candidate of the precision plan: pairs per cell and instances, its half-width and its time. */
+export interface PrecisionOption {
+  pairs: number;
+  instances: number;
+  halfWidthPct: number;
+  seconds: number;
+}
+
+/**
+ * The cheapest (pairs per cell, instances) whose predicted half-width reaches `precisionPct`, searching pairs from
+ * `minPairs` to `maxPairs` and instances from `minInstances` (default 1) to `maxInstances` (default 6), at least
+ * one pair per instance. `cost(pairs, instances)` gives the wall seconds. `reached` is false (with the best
+ * width found) when nothing reaches the target, or nothing within `budgetSeconds`.
+ */
+export function planPrecision(o: {
+  precisionPct: number;
+  pairSdPct: number;
+  instanceSdPct: number | null;
+  cells: number;
+  minPairs: number;
+  maxPairs: number;
+  minInstances?: number;
+  maxInstances?: number;
+  budgetSeconds?: number;
+  cost: (pairs: number, instances: number) => number;
+}): { best: PrecisionOption | null; reached: boolean; overBudget: boolean; narrowest: PrecisionOption | null } {
+  let best: PrecisionOption | null = null;
+  let narrowest: PrecisionOption | null = null;
+  let overBudget = false;
+  for (let inst = Math.max(1, o.minInstances ?? 1); inst <= (o.maxInstances ?? 6); inst++)
+    for (let pairs = Math.max(2, o.minPairs, inst); pairs <= o.maxPairs; pairs++) {
+      const h = predictHalfWidthPct({ pairSdPct: o.pairSdPct, instanceSdPct: o.instanceSdPct, pairs, instances: inst, cells: o.cells });
+      const seconds = o.cost(pairs, inst);
+      const opt = { pairs, instances: inst, halfWidthPct: h, seconds };
+      const fits = o.budgetSeconds === undefined || seconds <= o.budgetSeconds;
+      if (fits && (!narrowest || h < narrowest.halfWidthPct)) narrowest = opt;
+      if (h > o.precisionPct) continue;
+      if (!fits) {
+        overBudget = true;
+        continue;
+      }
+      if (!best || seconds < best.seconds) best = opt;
+    }
+  return { best, reached: best !== null, overBudget: best === null && overBudget, narrowest };
+}
+
+// ---- the A/A scenario calibrate runs ----------------------------------------------------------------------------
+
+/**
+ * The A/A scenario of calibrate, from a scenario: its first server's image against itself (servers `a` and `b`, same
+ * config, storage, resources, transport, data set, warm-up and cell length), on at most `maxCells` cells of its
+ * tests × threads (the first two tests at the first thread count, else the first test at two thread counts), with
+ * a fixed count of `repeats` and one instance (calibrate gets instances from separate runs).
+ */
+export function aaScenario(s: Scenario, repeats: number, maxCells = 2): Scenario {
+  const first = s.servers[0];
+  const w = s.workload;
+  const tests = w.tests.length >= 2 ? w.tests.slice(0, maxCells) : w.tests.slice(0, 1);
+  const threads = tests.length >= maxCells ? w.threads.slice(0, 1) : w.threads.slice(0, Math.max(1, maxCells - tests.length + 1));
+  const server = (id: string) => ({ ...first, id, storage: first.storage ?? s.storage });
+  const { instances: _i, budget: _b, ...rest } = w;
+  const { hosts: _h, orderSeed: _o, ...base } = s;
+  return { ...base, name: `${s.name}-calibrate-aa`, servers: [server("a"), server("b")], compare: { numerator: "a", denominator: "b" }, order: "interleaved", shard: false, workload: { ...rest, tests, threads, repeats } };
+}
+
+/** One server (the first), its first test at its first thread count, one cell of `seconds`: the per-second series. */
+export function seriesScenario(s: Scenario, seconds: number): Scenario {
+  const first = s.servers[0];
+  const { instances: _i, budget: _b, ...rest } = s.workload;
+  const { hosts: _h, orderSeed: _o, compare: _c, ...base } = s;
+  return {
+    ...base,
+    name: `${s.name}-calibrate-series`,
+    servers: [{ ...first, id: "a", storage: first.storage ?? s.storage }],
+    order: "interleaved",
+    shard: false,
+    workload: { ...rest, tests: s.workload.tests.slice(0, 1), threads: s.workload.threads.slice(0, 1), repeats: 1, duration: `${seconds}s`, events: undefined },
+  };
+}
+
+/** How calibrate spends its time: the series' length, and the A/A runs' cells, repeats and instances. */
+export interface CalibrationLayout {
+  seriesSeconds: number;
+  cells: number;
+  repeats: number;
+  instances: number;
+  /** The plan's estimate of the whole calibration and of one A/A run, and whether the whole fits the time given. */
+  estimateSeconds: number;
+  runSeconds: number;
+  fits: boolean;
+}
+
+/**
+ * Lay calibrate out within `maxSeconds` by the plan's time model: a series of `seriesSeconds` (default 90, at most
+ * 15% of the time), then `instances` A/A runs (default 3) with as many pairs as fit, up to `pairs` (default 30)
+ * in all; 2 cells when that costs no pairs, else 1. At least 2 repeats a run, even when that does not fit.
+ */
+export function calibrationLayout(s: Scenario, maxSeconds: number, o: { pairs?: number; instances?: number; seriesSeconds?: number; setupCosts?: Partial<SetupCosts> } = {}): CalibrationLayout {
+  const instances = o.instances ?? 3;
+  const target = o.pairs ?? 30;
+  const seriesSeconds = Math.max(10, Math.min(o.seriesSeconds ?? 90, Math.floor(maxSeconds * 0.15)));
+  const cost = (x: Scenario) => planRun(x, { setupCosts: o.setupCosts }).estimate.totalSeconds;
+  const seriesCost = cost(seriesScenario(s, seriesSeconds));
+  let best: CalibrationLayout | null = null;
+  for (const cells of [2, 1]) {
+    const actual = planRun(aaScenario(s, 1, cells)).cells.length / 2;
+    for (let repeats = Math.max(2, Math.ceil(target / (actual * instances))); repeats >= 2; repeats--) {
+      const run = cost(aaScenario(s, repeats, cells));
+      const total = seriesCost + instances * run;
+      if (total > maxSeconds) continue;
+      const layout = { seriesSeconds, cells: actual, repeats, instances, estimateSeconds: total, runSeconds: run, fits: true };
+      if (!best || repeats * actual > best.repeats * best.cells) best = layout;
+      break;
+    }
+  }
+  const smallest = cost(aaScenario(s, 2, 1));
+  return best ?? { seriesSeconds, cells: 1, repeats: 2, instances, estimateSeconds: seriesCost + instances * smallest, runSeconds: smallest, fits: false };
+}
+
+const fx = (x: number | null | undefined, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? "-" : x.toFixed(d));
+
+/** A calibration as the lines `calibrate` and `calibrate --show` print. */
+export function calibrationLines(c: Calibration, file?: string): string[] {
+  const out = [`calibration of host ${c.hostKey}${file ? ` (${file})` : ""}`];
+  out.push(`  host: ${Object.entries(c.hostFacts).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  out.push(`  measured ${c.measuredAt} from ${c.scenario}; updated ${c.updatedAt} by ${c.updates} run${c.updates === 1 ? "" : "s"}`);
+  if (c.perSecond) {
+    const p = c.perSecond;
+    out.push(`  one server, ${p.seconds} s per-second series: CV ${fx(p.cvPct)}%, autocorrelation lag 1..${p.autocorr.length}: ${p.autocorr.map((a) => fx(a, 2)).join(" ")}`);
+    for (const b of p.blocks) out.push(`    CV of ${b.seconds} s block means ${fx(b.cvPct)}% (white noise would give ${fx(b.whiteNoiseCvPct)}%)`);
+  } else out.push("  no per-second series");
+  out.push(`  A/A pairs at ${c.cellSeconds} s cells: pair sd ${fx(c.pairSdPct)}% (df ${fx(c.pairDf, 0)})`);
+  out.push(c.instanceSdPct === null ? "  between server instances: not measured (one instance)" : `  between server instances: sd ${fx(c.instanceSdPct)}% (df ${c.instanceDf}; method of moments, floored at 0)`);
+  out.push(`  wall time per pair: ${c.secondsPerPair === null ? "not measured" : `${fx(c.secondsPerPair)} s`}`);
+  return out;
 }

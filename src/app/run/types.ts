@@ -67,6 +67,8 @@ export interface RunOptions {
   /** A second signal that means "skip the current cell" (TUI `s`). Re-armed by the caller via `control`. */
   control?: RunControl;
   onEvent?: EventSink;
+  /** Fold this run's pooled residuals into the host's calibration (default true; calibrate's own runs: false). */
+  updateCalibration?: boolean;
   /** Container id of twinbench itself when it runs inside a container (compose). */
   selfContainerId?: string;
 }

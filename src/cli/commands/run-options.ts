@@ -20,6 +20,8 @@ export interface RunCliOptions {
   host?: string[];
   imageTransfer?: string;
   force?: boolean;
+  /** `--no-calibrate`: a run with a precision target does not calibrate an uncalibrated host first. */
+  calibrate?: boolean;
 }
 
 /** `--retries N`: a whole number from 0 (no retries); undefined: the default (1). */

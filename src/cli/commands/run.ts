@@ -21,6 +21,8 @@ import { loadDeps } from "./shared.ts";
 import { parseRetries, type RunCliOptions } from "./run-options.ts";
 import { cleanHostsCommand, resumeHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
 import { hostsOverride } from "../../core/hosts/url.ts";
+import { adaptiveRepeats } from "../../core/scenario/schema.ts";
+import { calibrateFirst } from "./calibrate.ts";
 
 export type { RunCliOptions };
 
@@ -46,6 +48,7 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .option("--host <id=url>", "run on this Docker engine (repeatable; replaces the scenario's hosts:)", collect, [])
     .option("--image-transfer <how>", "images on other hosts: send (build once, stream over the API) | build (each host builds)", "send")
     .option("--force", "shard over hosts whose facts differ (the report says the hosts were mixed)")
+    .option("--no-calibrate", "with a precision target on an uncalibrated host, do not calibrate first (the run relies on its own pooled residuals)")
     .action(async (file: string, o: RunCliOptions) => {
       ctx.exitCode = await runCommand(ctx, file, o);
     });
@@ -85,6 +88,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   const { scenario, scenarioFile } = input;
   assertRunnable(scenario); // adaptive repeats and instances: refused before anything is created
   if (!o.resume && wantsHosts(scenario, o)) return runHostsCommand(ctx, { scenario, scenarioFile, overrides: o.set }, o);
+  if (!o.resume && o.calibrate !== false && adaptiveRepeats(scenario.workload)) await calibrateFirst(ctx, file, o.set);
   const runId = newRunId(new Date());
   const outDir = resolve(o.resume ?? o.out ?? join("results", runId));
 

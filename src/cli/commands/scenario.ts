@@ -5,8 +5,12 @@
  */
 import { availableParallelism } from "node:os";
 import type { Command } from "commander";
-import { InputError } from "../../core/errors.ts";
-import type { Scenario } from "../../core/scenario/schema.ts";
+import { InputError, isTwinbenchError } from "../../core/errors.ts";
+import { adaptiveRepeats, type Scenario } from "../../core/scenario/schema.ts";
+import type { Calibration } from "../../core/calibration.ts";
+import { predictPrecision } from "../../core/plan/precision.ts";
+import { hostCalibration } from "../../adapters/calibration-store.ts";
+import type { Engine } from "../../adapters/docker/engine.ts";
 import type { TranslationEntry } from "../../core/results.ts";
 import { importCmd } from "../../core/scenario/import-cmd.ts";
 import { planRun, formatSeconds, type SetupCosts } from "../../core/plan/plan.ts";
@@ -26,6 +30,23 @@ export interface ScenarioCommandsContext {
   /** Measured set-up costs from earlier runs, if any. */
   setupCosts?: () => Promise<Partial<SetupCosts>>;
   hostCpus?: () => number;
+  /** The local engine, for the host's calibration (`plan` with a precision target). */
+  engine?: () => Engine;
+  /** This host's calibration (default: from the engine's facts and the calibration store). */
+  loadCalibration?: () => Promise<{ key: string; calibration: Calibration | null }>;
+}
+
+/** The host's calibration for `plan`: a damaged file is an error; no engine to ask is a warning (none assumed). */
+async function planCalibration(ctx: ScenarioCommandsContext, warn: (l: string) => void): Promise<{ key?: string; calibration: Calibration | null }> {
+  const load = ctx.loadCalibration ?? (ctx.engine ? () => hostCalibration(ctx.engine!()) : undefined);
+  if (!load) return { calibration: null };
+  try {
+    return await load();
+  } catch (e) {
+    if (isTwinbenchError(e) && e.code === "CALIBRATION_FILE_CORRUPT") throw e;
+    warn(`warning: no host facts for the calibration (${(e as Error).message}): the prediction assumes the notes' figures`);
+    return { calibration: null };
+  }
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -105,12 +126,14 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
     .action(async (file: string, o: { set: string[]; json?: boolean; maxCells?: number; precision?: string; budget?: string }) => {
       const loaded = await loadScenarioFile(file, { sets: [...o.set, ...adaptiveSets(o)], lockImages: await lockImages(), hostCpus: hostCpus() });
       const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
+      const calibration = adaptiveRepeats(loaded.scenario.workload) ? await planCalibration(ctx, err) : undefined;
       if (o.json) {
         const plan = planRun(loaded.scenario, { setupCosts, adaptive: "min-rounds" });
-        ctx.out(JSON.stringify({ file, overrides: loaded.overrides, warnings: loaded.warnings, scenario: loaded.scenario, plan }, null, 2));
+        const precision = calibration ? predictPrecision(loaded.scenario, calibration.calibration, { setupCosts }) : null;
+        ctx.out(JSON.stringify({ file, overrides: loaded.overrides, warnings: loaded.warnings, scenario: loaded.scenario, plan, precision }, null, 2));
         return;
       }
-      const lines = await planLines(file, { loaded, maxCells: o.maxCells, setupCosts, warn: err, pins: ctx.loadPins, translations: ctx.renderTranslations });
+      const lines = await planLines(file, { loaded, maxCells: o.maxCells, setupCosts, warn: err, pins: ctx.loadPins, translations: ctx.renderTranslations, calibration });
       for (const l of lines) ctx.out(l);
     });
 }

@@ -1,0 +1,180 @@
+/**
+ * `twinbench calibrate`: measure the host's noise before spending its time (issue 14 §1). Stages, each a separate
+ * short run of the run engine (so every A/A run starts fresh server instances):
+ *
+ *   layout (plan time model, --max-time) → series: one server, one long cell, per-second report
+ *   → A/A runs: the scenario's first server against itself, on 1–2 cells, one run per instance
+ *   → nested sds (pairs within instances, instances) → the host's calibration file
+ *
+ * The runs' results folders stay under <outRoot>/calibrate-<id>/. Progress goes to `log`; the runs' own events to
+ * `onEvent`.
+ */
+import { join } from "node:path";
+import { CancelledError, TwinbenchError } from "../core/errors.ts";
+import type { EventSink } from "../core/events.ts";
+import type { CellRecord, HostFacts } from "../core/results.ts";
+import { parseDuration, type Scenario } from "../core/scenario/schema.ts";
+import { formatSeconds } from "../core/plan/plan.ts";
+import { measureRecords, metricValue } from "../core/report/ratio.ts";
+import { aaScenario, calibrationLayout, hostKey, nestedSd, secondsPerPair, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
+import { readResultsFolder } from "../adapters/report-files.ts";
+import { localHostFacts, writeCalibration } from "../adapters/calibration-store.ts";
+import { runScenario, newRunId, type RunDeps, type RunSummary } from "./run.ts";
+
+/** What calibrate needs: the lab, the scenario it derives its runs from, its time, where to write. */
+export interface CalibrateOptions {
+  deps: RunDeps;
+  scenario: Scenario;
+  /** The scenario's file name (recorded as the calibration's scenario). */
+  scenarioFile: string;
+  neutralCnf: string;
+  maxSeconds: number;
+  /** Folder under which calibrate-<id>/ is made (default "results"). */
+  outRoot?: string;
+  /** The calibration store's folder (default: calibrationDir()). */
+  calibrationDir?: string;
+  /** A/A pairs to aim for in all, and server instances (separate runs). Defaults 30 and 3. */
+  pairs?: number;
+  instances?: number;
+  seriesSeconds?: number;
+  sessionId?: string;
+  selfContainerId?: string;
+  signal?: AbortSignal;
+  onEvent?: EventSink;
+  log: (line: string) => void;
+}
+
+/** The calibration made, where it was stored, and the results folders of its runs. */
+export interface CalibrateResult {
+  calibration: Calibration;
+  file: string;
+  dir: string;
+  runs: string[];
+}
+
+/** The facts of a host that its calibration key is made of, as strings. */
+export function keyFacts(f: Pick<HostFacts, "cpuModel" | "cpus" | "kernel" | "storageDriver" | "cgroupVersion">): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ["cpuModel", "cpus", "kernel", "storageDriver", "cgroupVersion"] as const) if (f[k] !== undefined) out[k] = String(f[k]);
+  return out;
+}
+
+
+/** The q/s of each second of a one-server run's measured cell. */
+function seriesOf(cells: readonly CellRecord[]): number[] {
+  const r = measureRecords(cells).find((c) => c.status === "ok" && c.metrics);
+  return (r?.metrics?.intervals ?? []).map((s) => s.qps);
+}
+
+/** The log pair ratios (qps a/b) of an A/A run per cell (test|threads), paired by repeat. */
+function pairsByCell(cells: readonly CellRecord[]): Map<string, number[]> {
+  const qps = (r: CellRecord) => {
+    const v = r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
+    return typeof v === "number" && v > 0 ? v : null;
+  };
+  const measured = measureRecords(cells);
+  const bs = new Map(measured.filter((r) => r.server === "b").map((r) => [`${r.test}|${r.threads}|${r.repeat}`, r]));
+  const out = new Map<string, number[]>();
+  for (const a of measured.filter((r) => r.server === "a")) {
+    const b = bs.get(`${a.test}|${a.threads}|${a.repeat}`);
+    const va = qps(a);
+    const vb = b ? qps(b) : null;
+    if (va === null || vb === null) continue;
+    const k = `${a.test}|${a.threads}`;
+    out.set(k, [...(out.get(k) ?? []), Math.log(va / vb)]);
+  }
+  return out;
+}
+
+/** Run the series and the A/A runs, then store the host's calibration. */
+export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
+  const started = Date.now();
+  const id = newRunId(new Date());
+  const dir = join(o.outRoot ?? "results", `calibrate-${id}`);
+  const layout = calibrationLayout(o.scenario, o.maxSeconds, { pairs: o.pairs, instances: o.instances, seriesSeconds: o.seriesSeconds });
+  o.log(
+    `calibrate: ${o.scenario.servers[0].image} against itself; series ${layout.seriesSeconds} s, then ${layout.instances} A/A runs × ${layout.cells} cell${layout.cells === 1 ? "" : "s"} × ${layout.repeats} pairs; ` +
+      `estimated ${formatSeconds(layout.estimateSeconds)} of ${formatSeconds(o.maxSeconds)}; results under ${dir}`,
+  );
+  if (!layout.fits) o.log(`calibrate: warning: even the smallest layout is estimated beyond --max-time; it runs anyway and stops after 2 A/A runs`);
+  const run = async (scenario: Scenario, name: string): Promise<{ summary: RunSummary; cells: CellRecord[] }> => {
+    const summary = await runScenario(o.deps, {
+      scenario,
+      scenarioFile: o.scenarioFile,
+      neutralCnf: o.neutralCnf,
+      outDir: join(dir, name),
+      runId: newRunId(new Date()),
+      sessionId: o.sessionId,
+      signal: o.signal,
+      onEvent: o.onEvent,
+      selfContainerId: o.selfContainerId,
+      updateCalibration: false,
+    });
+    const folder = await readResultsFolder(summary.dir);
+    if (o.signal?.aborted) throw new CancelledError(); // the run was cancelled: no further runs, nothing stored
+    return { summary, cells: folder.cells };
+  };
+
+  o.log(`calibrate: series: one server, ${layout.seriesSeconds} s with a per-second report`);
+  const series = await run(seriesScenario(o.scenario, layout.seriesSeconds), "series");
+  const values = seriesOf(series.cells);
+  const perSecond = values.length >= 4 ? seriesStats(values) : null;
+  if (!perSecond) o.log(`calibrate: warning: the series run gave ${values.length} per-second values; no per-second figures (${series.summary.dir})`);
+
+  const aa = aaScenario(o.scenario, layout.repeats, layout.cells);
+  const instances: Array<Map<string, number[]>> = [];
+  const runs = [series.summary.dir];
+  let perPair: number[] = [];
+  for (let i = 0; i < layout.instances; i++) {
+    const elapsed = (Date.now() - started) / 1000;
+    if (i >= 2 && elapsed + layout.runSeconds > o.maxSeconds) {
+      o.log(`calibrate: stopping after ${i} A/A runs: ${formatSeconds(elapsed)} spent, the next would pass --max-time`);
+      break;
+    }
+    o.log(`calibrate: A/A run ${i + 1} of ${layout.instances} (fresh server instances)`);
+    const r = await run(aa, `aa-${i + 1}`);
+    runs.push(r.summary.dir);
+    const pairs = pairsByCell(r.cells);
+    const n = [...pairs.values()].reduce((a, g) => a + g.length, 0);
+    o.log(`calibrate: A/A run ${i + 1}: ${n} pairs (${r.summary.status})`);
+    if (n === 0) continue;
+    instances.push(pairs);
+    const spp = secondsPerPair(r.cells, n);
+    if (spp !== null) perPair = [...perPair, spp];
+  }
+  return store(o, { dir, runs, facts: await localHostFacts(o.deps.engine), perSecond, instances, perPair, cellSeconds: parseDuration(aa.workload.duration ?? 0) ?? 0 });
+}
+
+/** The nested sds of the A/A runs, as the host's calibration file. */
+async function store(
+  o: CalibrateOptions,
+  m: { dir: string; runs: string[]; facts: HostFacts; perSecond: Calibration["perSecond"]; instances: Array<Map<string, number[]>>; perPair: number[]; cellSeconds: number },
+): Promise<CalibrateResult> {
+  const keys = [...new Set(m.instances.flatMap((p) => [...p.keys()]))];
+  const sd = nestedSd(keys.map((k) => m.instances.map((p) => p.get(k) ?? [])));
+  if (!(sd.pairDf > 0) || !Number.isFinite(sd.pairSdPct))
+    throw new TwinbenchError(`calibrate got no usable A/A pairs (${sd.pairs} pairs, df ${sd.pairDf})`, {
+      code: "CALIBRATION_FAILED",
+      hint: `look at the runs' results folders under ${m.dir} (\`twinbench report DIR\`) for the failed cells`,
+    });
+  const facts = m.facts;
+  const now = new Date().toISOString();
+  const calibration: Calibration = {
+    version: 1,
+    hostKey: hostKey(facts),
+    hostFacts: keyFacts(facts),
+    measuredAt: now,
+    updatedAt: now,
+    scenario: o.scenarioFile,
+    cellSeconds: m.cellSeconds,
+    perSecond: m.perSecond,
+    pairSdPct: sd.pairSdPct,
+    pairDf: sd.pairDf,
+    instanceSdPct: sd.instanceSdPct,
+    instanceDf: sd.instanceDf,
+    secondsPerPair: m.perPair.length ? m.perPair.reduce((a, b) => a + b, 0) / m.perPair.length : null,
+    updates: 0,
+  };
+  const file = await writeCalibration(calibration, o.calibrationDir);
+  return { calibration, file, dir: m.dir, runs: m.runs };
+}

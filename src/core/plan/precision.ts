@@ -1,0 +1,109 @@
+/**
+ * What `plan --precision` predicts (pure): the pairs per cell and server instances that reach the target
+ * half-width with the host's calibration (or the notes' assumption without one), the cell length they assume, and
+ * the time that costs by the plan's time model (with calibrate's measured seconds per pair when there are some).
+ */
+import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, planPrecision, type Calibration, type PrecisionOption } from "../calibration.ts";
+import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
+import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, type SetupCosts } from "./plan.ts";
+
+/** The prediction of `plan --precision`. */
+export interface PrecisionPrediction {
+  precisionPct: number;
+  cellSeconds: number;
+  /** "calibration" (the host's file) or "assumed" (ASSUMED_PAIR_SD_PCT, ASSUMED_INSTANCE_SD_PCT). */
+  source: "calibration" | "assumed";
+  pairSdPct: number;
+  instanceSdPct: number;
+  budgetSeconds: number | null;
+  /** Server instances the run would use as the scenario stands (workload.instances, else 2 for an adaptive run). */
+  instances: number;
+  /** The cheapest layout that reaches the target within the budget; null when none does. */
+  best: PrecisionOption | null;
+  /** The narrowest layout within the budget (when the target is not reached). */
+  narrowest: PrecisionOption | null;
+  overBudget: boolean;
+}
+
+/**
+ * The wall seconds of a run of `s` with `pairs` repeats on `instances` server instances: the plan's estimate, plus a
+ * restart and a snapshot restore per server per extra instance; with `secondsPerPair` (calibrate's, at
+ * `calCellSeconds`), the measured cells use it (its overhead beyond the two cells kept, the cell length scaled).
+ */
+export function runSeconds(s: Scenario, pairs: number, instances: number, o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number } = {}): number {
+  const costs = { ...DEFAULT_SETUP_COSTS, ...o.setupCosts };
+  const plan = planRun({ ...s, workload: { ...s.workload, repeats: pairs, instances: undefined } }, { setupCosts: o.setupCosts });
+  const e = plan.estimate;
+  const restarts = (instances - 1) * s.servers.length * (costs.serverStartSeconds + costs.restoreSeconds);
+  const cellSeconds = parseDuration(s.workload.duration ?? 0) ?? 0;
+  if (!o.secondsPerPair || s.servers.length !== 2 || !(cellSeconds > 0)) return e.totalSeconds + restarts;
+  const overhead = Math.max(0, o.secondsPerPair - 2 * (o.calCellSeconds ?? cellSeconds));
+  const pairCount = plan.cells.length / 2;
+  return e.totalSeconds - e.measureSeconds - plan.cells.length * costs.cellOverheadSeconds + pairCount * (2 * cellSeconds + overhead) + restarts;
+}
+
+/** The prediction for an adaptive scenario (null when it has no precision target). */
+export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setupCosts?: Partial<SetupCosts> } = {}): PrecisionPrediction | null {
+  const adaptive = adaptiveRepeats(s.workload);
+  if (!adaptive) return null;
+  const precisionPct = parsePercent(adaptive.precision) ?? Number.NaN;
+  const pairSdPct = cal?.pairSdPct ?? ASSUMED_PAIR_SD_PCT;
+  const instanceSdPct = cal ? (cal.instanceSdPct ?? 0) : ASSUMED_INSTANCE_SD_PCT;
+  const budget = s.workload.budget === undefined ? undefined : parseDuration(s.workload.budget);
+  const cells = s.workload.tests.length * s.workload.threads.length;
+  const fixed = s.workload.instances;
+  const r = planPrecision({
+    precisionPct,
+    pairSdPct,
+    instanceSdPct,
+    cells,
+    minPairs: adaptive.min,
+    maxPairs: adaptive.max,
+    minInstances: fixed ?? 2,
+    maxInstances: fixed ?? 6,
+    budgetSeconds: budget,
+    cost: (pairs, inst) => runSeconds(s, pairs, inst, { setupCosts: o.setupCosts, secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds }),
+  });
+  return {
+    precisionPct,
+    cellSeconds: parseDuration(s.workload.duration ?? 0) ?? 0,
+    source: cal ? "calibration" : "assumed",
+    pairSdPct,
+    instanceSdPct,
+    budgetSeconds: budget ?? null,
+    instances: plannedInstances(s.workload),
+    best: r.best,
+    narrowest: r.narrowest,
+    overBudget: r.overBudget,
+  };
+}
+
+const layout = (x: PrecisionOption) => `${x.pairs} pairs per cell over ${x.instances} server instance${x.instances === 1 ? "" : "s"}: expected ±${x.halfWidthPct.toFixed(1)}%, about ${formatSeconds(x.seconds)}`;
+
+/** The prediction as `plan` prints it. */
+export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, hostKey?: string): string[] {
+  const out = ["", `Precision ±${p.precisionPct}% (95% intervals, half-width as adaptive runs measure it):`];
+  if (cal)
+    out.push(
+      `  host calibration ${cal.hostKey} (${cal.measuredAt.slice(0, 10)}, updated by ${cal.updates} run${cal.updates === 1 ? "" : "s"}): pair sd ${p.pairSdPct.toFixed(1)}% (df ${Math.round(cal.pairDf)}), ` +
+        `instance sd ${p.instanceSdPct.toFixed(1)}%${cal.instanceSdPct === null ? " (not measured)" : ""}${cal.secondsPerPair ? `, ${cal.secondsPerPair.toFixed(1)} s per pair measured` : ""}`,
+    );
+  else
+    out.push(
+      `  no calibration for this host${hostKey ? ` (${hostKey})` : ""}: assumed pair sd ${p.pairSdPct}% and instance sd ${p.instanceSdPct}% (A/A runs on this project's 2-vCPU VM, 2026-12-01); ` +
+        "`twinbench calibrate` measures this host's",
+    );
+  if (cal && cal.cellSeconds > 0 && p.cellSeconds > 0 && cal.cellSeconds !== p.cellSeconds)
+    out.push(`  note: the calibration's pairs ran ${cal.cellSeconds} s cells, this scenario ${p.cellSeconds} s; one server's drift does not average out over longer cells, so the pair sd may not shrink`);
+  if (p.best) {
+    out.push(`  cell length ${p.cellSeconds} s, ${layout(p.best)}${p.budgetSeconds === null ? "" : ` (budget ${formatSeconds(p.budgetSeconds)})`}`);
+    if (p.best.instances !== p.instances) out.push(`  set workload.instances: ${p.best.instances} for this (the run would use ${p.instances})`);
+  }
+  else if (p.overBudget)
+    out.push(`  ±${p.precisionPct}% cannot be reached within the budget ${formatSeconds(p.budgetSeconds ?? 0)}${p.narrowest ? `; the narrowest within it: ${layout(p.narrowest)}` : ""}`);
+  else
+    out.push(
+      `  ±${p.precisionPct}% cannot be reached with the scenario's maximum pairs per cell${p.narrowest ? `; the narrowest${p.budgetSeconds === null ? "" : " within the budget"}: ${layout(p.narrowest)}` : ""}`,
+    );
+  return out;
+}

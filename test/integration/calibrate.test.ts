@@ -1,0 +1,108 @@
+/**
+ * `twinbench calibrate` end to end against the real engine, tiny (1 table × 1000 rows, 2 s cells, 2 A/A runs of
+ * 2 cells × 2 pairs): the host's calibration file gets its fields, `calibrate --show` and `plan --precision` use it,
+ * and a later run on the local engine updates it. The calibration store is a temp folder (TWINBENCH_CALIBRATION_DIR).
+ */
+import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.ts";
+import type { CliContext } from "../../src/cli/context.ts";
+import { DockerEngine } from "../../src/adapters/docker/engine.ts";
+import type { Calibration } from "../../src/core/calibration.ts";
+
+const engine = new DockerEngine("local");
+let tmp: string;
+const saved = process.env.TWINBENCH_CALIBRATION_DIR;
+
+const tiny = [
+  "--set", "servers=[{id: mariadb, image: mariadb-10.11}, {id: mysql, image: mariadb-10.11}]",
+  "--set", "workload.tables=1",
+  "--set", "workload.tableSize=1000",
+  "--set", "workload.threads=[1]",
+  "--set", "workload.tests=[oltp_point_select, oltp_read_only]",
+  "--set", "workload.duration=2s",
+  "--set", "workload.warmup=0s",
+  "--set", "workload.prewarm=false",
+];
+
+function context(): CliContext & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, out: (l) => lines.push(l), err: (l) => lines.push(l), readFile: (p) => readFile(p, "utf8"), engine: () => engine, exitCode: 0, isTTY: false };
+}
+
+async function stored(): Promise<{ file: string; cal: Calibration }> {
+  const dir = join(tmp, "calibration");
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".json"));
+  expect(files).toHaveLength(1);
+  const file = join(dir, files[0]);
+  return { file, cal: JSON.parse(await readFile(file, "utf8")) as Calibration };
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "tb-calibrate-"));
+  process.env.TWINBENCH_CALIBRATION_DIR = join(tmp, "calibration");
+});
+
+afterAll(async () => {
+  if (saved === undefined) delete process.env.TWINBENCH_CALIBRATION_DIR;
+  else process.env.TWINBENCH_CALIBRATION_DIR = saved;
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe("twinbench calibrate", () => {
+  it("measures the series and A/A pairs on 2 fresh instances, stores the host's calibration, and plan uses it", async () => {
+    const ctx = context();
+    const code = await main(["calibrate", "scenarios/quick.yaml", ...tiny, "--max-time", "4m", "--pairs", "8", "--instances", "2", "--series", "10", "--out", tmp], ctx);
+    expect(code, ctx.lines.join("\n")).toBe(0);
+    const text = ctx.lines.join("\n");
+    expect(text).toMatch(/calibrate: mariadb-10\.11 against itself; series 10 s, then 2 A\/A runs × 2 cells × 2 pairs/);
+    expect(text).toContain("calibrate: A/A run 2: 4 pairs (ok)");
+
+    const { file, cal } = await stored();
+    expect(file.endsWith(`${cal.hostKey}.json`)).toBe(true);
+    expect(cal.version).toBe(1);
+    expect(cal.hostFacts.cpus).toBe(String((await engine.facts()).cpus));
+    expect(cal.cellSeconds).toBe(2);
+    expect(cal.pairDf).toBe(4); // 2 runs × 2 cells × (2 − 1)
+    expect(cal.pairSdPct).toBeGreaterThan(0);
+    expect(cal.instanceDf).toBe(2); // 2 cells × (2 instances − 1)
+    expect(cal.instanceSdPct).toBeGreaterThanOrEqual(0);
+    expect(cal.perSecond!.seconds).toBeGreaterThanOrEqual(9);
+    expect(cal.perSecond!.autocorr).toHaveLength(5);
+    expect(cal.perSecond!.blocks.map((b) => b.seconds)).toEqual([2, 5]);
+    expect(cal.secondsPerPair).toBeGreaterThan(4);
+    expect(cal.updates).toBe(0);
+    expect(text).toContain(`calibration of host ${cal.hostKey} (${file})`);
+
+    const folders = (await readdir(tmp)).filter((d) => d.startsWith("calibrate-"));
+    expect(folders).toHaveLength(1);
+    expect((await readdir(join(tmp, folders[0]))).sort()).toEqual(["aa-1", "aa-2", "series"]);
+    for (const d of ["aa-1", "aa-2", "series"]) expect((await readdir(join(tmp, folders[0], d)))).toContain("run.json");
+    expect(text).toContain(`runs: ${join(tmp, folders[0])} (3 results folders)`);
+
+    const show = context();
+    expect(await main(["calibrate", "--show"], show)).toBe(0);
+    expect(show.lines.join("\n")).toContain(`pair sd ${cal.pairSdPct.toFixed(1)}% (df 4)`);
+
+    const plan = context();
+    expect(await main(["plan", "scenarios/quick.yaml", "--precision", "10%"], plan)).toBe(0);
+    const planText = plan.lines.join("\n");
+    expect(planText).toContain(`host calibration ${cal.hostKey}`);
+    expect(planText).toContain(`pair sd ${cal.pairSdPct.toFixed(1)}% (df 4)`);
+    expect(planText).toContain("note: the calibration's pairs ran 2 s cells, this scenario 7 s");
+  }, 900_000);
+
+  it("a run on the local engine folds its pooled residuals into the calibration", async () => {
+    const before = (await stored()).cal;
+    const ctx = context();
+    const code = await main(["run", "scenarios/quick.yaml", ...tiny, "--set", "workload.tests=[oltp_point_select]", "--set", "workload.repeats=3", "--no-tui", "--out", join(tmp, "run")], ctx);
+    expect(code, ctx.lines.join("\n")).toBe(0);
+    const after = (await stored()).cal;
+    expect(after.updates).toBe(1);
+    expect(after.pairDf).toBe(before.pairDf + 2); // one cell, 3 pairs
+    expect(after.updatedAt > before.updatedAt).toBe(true);
+    expect(after.measuredAt).toBe(before.measuredAt);
+  }, 600_000);
+});

@@ -1,0 +1,330 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import {
+  aaScenario,
+  calibrationLayout,
+  calibrationLines,
+  nestedSd,
+  planPrecision,
+  pooledResiduals,
+  predictHalfWidthPct,
+  secondsPerPair,
+  seriesScenario,
+  seriesStats,
+  updateCalibration,
+  type Calibration,
+} from "../../src/core/calibration.ts";
+import { predictPrecision, precisionLines, runSeconds } from "../../src/core/plan/precision.ts";
+import { planRun } from "../../src/core/plan/plan.ts";
+import { normalFrom, seededRandom } from "../../src/core/random.ts";
+import { validateScenario } from "../../src/core/scenario/validate.ts";
+import type { Scenario } from "../../src/core/scenario/schema.ts";
+import type { CellRecord } from "../../src/core/results.ts";
+import { calibrationFile, readCalibration, writeCalibration } from "../../src/adapters/calibration-store.ts";
+
+const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
+function load(f: string, sets: (d: any) => void = () => {}): Scenario {
+  const d = parse(readFileSync(f, "utf8"));
+  sets(d);
+  const r = validateScenario(d, f, ctx);
+  if ("errors" in r) throw new Error(r.errors.join("\n"));
+  return r.scenario;
+}
+
+const cal = (over: Partial<Calibration> = {}): Calibration => ({
+  version: 1,
+  hostKey: "test-host",
+  hostFacts: { cpus: "2" },
+  measuredAt: "2026-12-01T00:00:00.000Z",
+  updatedAt: "2026-12-01T00:00:00.000Z",
+  scenario: "scenarios/quick.yaml",
+  cellSeconds: 7,
+  perSecond: null,
+  pairSdPct: 10,
+  pairDf: 20,
+  instanceSdPct: 4,
+  instanceDf: 2,
+  secondsPerPair: 18,
+  updates: 0,
+  ...over,
+});
+
+describe("seriesStats", () => {
+  it("gives the exact CV, autocorrelation and block CVs of a small series", () => {
+    const s = seriesStats([1, 2, 3, 4], { lags: 2, blocks: [2] });
+    // mean 2.5, sd sqrt(5/3); lag 1: (-1.5·-0.5 + -0.5·0.5 + 0.5·1.5) / 5 = 0.25; lag 2: (-1.5·0.5 + -0.5·1.5) / 5 = -0.3
+    expect(s.seconds).toBe(4);
+    expect(s.cvPct).toBeCloseTo((Math.sqrt(5 / 3) / 2.5) * 100, 10);
+    expect(s.autocorr[0]).toBeCloseTo(0.25, 12);
+    expect(s.autocorr[1]).toBeCloseTo(-0.3, 12);
+    // block means 1.5 and 3.5: sd sqrt(2), mean 2.5
+    expect(s.blocks).toHaveLength(1);
+    expect(s.blocks[0].cvPct).toBeCloseTo((Math.sqrt(2) / 2.5) * 100, 10);
+    expect(s.blocks[0].whiteNoiseCvPct).toBeCloseTo(s.cvPct / Math.sqrt(2), 10);
+  });
+
+  it("finds an AR(1) series' autocorrelation φ^k and block CVs above white noise", () => {
+    const phi = 0.6;
+    const norm = normalFrom(seededRandom(7));
+    const xs: number[] = [];
+    let e = 0;
+    for (let t = 0; t < 20000; t++) {
+      e = phi * e + norm() * 0.05;
+      xs.push(1000 * (1 + e));
+    }
+    const s = seriesStats(xs);
+    for (let k = 1; k <= 5; k++) expect(s.autocorr[k - 1]).toBeCloseTo(phi ** k, 1);
+    expect(s.blocks.map((b) => b.seconds)).toEqual([2, 5, 10, 20]);
+    // Variance of a block mean of an AR(1): σ²/L · (1 + 2 Σ (1 − k/L) φ^k); at L = 20 that is about 3.4× white noise's.
+    const b20 = s.blocks.find((b) => b.seconds === 20)!;
+    expect(b20.cvPct / b20.whiteNoiseCvPct).toBeGreaterThan(1.6);
+    expect(b20.cvPct / b20.whiteNoiseCvPct).toBeLessThan(2.1);
+  });
+
+  it("gives block CVs near white noise's for white noise, and skips blocks with fewer than 2 blocks", () => {
+    const norm = normalFrom(seededRandom(11));
+    const s = seriesStats(Array.from({ length: 40000 }, () => 100 + norm()));
+    for (const b of s.blocks) expect(b.cvPct / b.whiteNoiseCvPct).toBeCloseTo(1, 1);
+    expect(Math.abs(s.autocorr[0])).toBeLessThan(0.02);
+    expect(seriesStats([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]).blocks.map((b) => b.seconds)).toEqual([2, 5]);
+  });
+});
+
+describe("nestedSd", () => {
+  it("pools the within-instance sd and gets the instance sd by the method of moments", () => {
+    // One cell, two instances: {0, 0.2} and {1, 1.2}. Within: ss 0.04, df 2, s² 0.02.
+    // Q = 2(0.1 − 0.6)² + 2(1.1 − 0.6)² = 1; E[Q] = σ² + (4 − 8/4) τ² → τ² = (1 − 0.02) / 2 = 0.49.
+    const r = nestedSd([[[0, 0.2], [1, 1.2]]]);
+    expect(r.pairDf).toBe(2);
+    expect(r.pairSdPct).toBeCloseTo(Math.sqrt(0.02) * 100, 10);
+    expect(r.instanceSdPct).toBeCloseTo(70, 10);
+    expect(r.instanceDf).toBe(1);
+    expect(r.pairs).toBe(4);
+  });
+
+  it("floors the instance variance at 0 and gives null with one instance", () => {
+    expect(nestedSd([[[0, 0.2], [0.1, 0.1]]]).instanceSdPct).toBe(0);
+    const one = nestedSd([[[0.1, -0.1, 0.05]], [[0, 0.02]]]);
+    expect(one.instanceSdPct).toBeNull();
+    expect(one.instanceDf).toBe(0);
+    expect(one.pairDf).toBe(3);
+  });
+
+  it("recovers simulated pair and instance sds (2 cells × 40 instances × 10 pairs)", () => {
+    const norm = normalFrom(seededRandom(3));
+    const cells = [0, 1].map(() => Array.from({ length: 40 }, () => {
+      const u = 0.05 * norm();
+      return Array.from({ length: 10 }, () => u + 0.1 * norm());
+    }));
+    const r = nestedSd(cells);
+    expect(r.pairDf).toBe(2 * 40 * 9);
+    expect(r.pairSdPct).toBeGreaterThan(9.3);
+    expect(r.pairSdPct).toBeLessThan(10.7);
+    expect(r.instanceSdPct!).toBeGreaterThan(3.5);
+    expect(r.instanceSdPct!).toBeLessThan(6.5);
+    expect(r.instanceDf).toBe(78);
+  });
+});
+
+const rec = (server: string, test: string, repeat: number, qps: number | null, extra: Partial<CellRecord> = {}): CellRecord =>
+  ({
+    key: `${server}/${test}/1/${repeat}`,
+    server,
+    test,
+    threads: 1,
+    repeat,
+    phase: "measure",
+    status: qps === null ? "failed" : "ok",
+    metrics: qps === null ? null : ({ status: "ok", qps, tps: qps / 10 } as any),
+    raw: "",
+    startedAt: `2026-12-01T00:00:${String(repeat * 10).padStart(2, "0")}.000Z`,
+    endedAt: `2026-12-01T00:00:${String(repeat * 10 + 8).padStart(2, "0")}.000Z`,
+    ...extra,
+  }) as CellRecord;
+
+describe("pooledResiduals and the update of a calibration", () => {
+  it("pools log pair ratios within cells, pairing by repeat and skipping failed sides and warm-ups", () => {
+    const records = [
+      rec("a", "t1", 1, 110), rec("b", "t1", 1, 100),
+      rec("a", "t1", 2, 100), rec("b", "t1", 2, 100),
+      rec("a", "t1", 3, null), rec("b", "t1", 3, 100),
+      rec("a", "t2", 1, 200), rec("b", "t2", 1, 200),
+      rec("a", "t2", 2, 220), rec("b", "t2", 2, 200),
+      rec("a", "t2", 3, 5000, { phase: "warmup" }), rec("b", "t2", 3, 200, { phase: "warmup" }),
+    ];
+    const r = pooledResiduals(records, "a", "b")!;
+    const d = Math.log(1.1);
+    // each cell {d, 0}: ss d²/2, df 1; pooled over 2 cells: s² = d²/2
+    expect(r.df).toBe(2);
+    expect(r.s2).toBeCloseTo((d * d) / 2, 12);
+    expect(pooledResiduals(records.slice(0, 2), "a", "b")).toBeNull();
+  });
+
+  it("weights by df and counts the update", () => {
+    const c = cal({ pairSdPct: 10, pairDf: 30 });
+    const u = updateCalibration(c, { s2: 0.2 ** 2, df: 10 }, "2026-12-02T00:00:00.000Z");
+    expect(u.pairSdPct).toBeCloseTo(Math.sqrt((30 * 0.01 + 10 * 0.04) / 40) * 100, 10);
+    expect(u.pairDf).toBe(40);
+    expect(u.updates).toBe(1);
+    expect(u.updatedAt).toBe("2026-12-02T00:00:00.000Z");
+    expect(u.instanceSdPct).toBe(c.instanceSdPct);
+    expect(updateCalibration(c, { s2: 0.01, df: 0 }, "x")).toBe(c);
+  });
+
+  it("measures wall seconds per pair from the first measured start to the last end", () => {
+    const records = [rec("a", "t1", 1, 100), rec("b", "t1", 1, 100), rec("a", "t1", 2, 100), rec("b", "t1", 2, 100)];
+    // 00:10 → 00:28 over 2 pairs
+    expect(secondsPerPair(records, 2)).toBeCloseTo(9, 10);
+    expect(secondsPerPair([], 2)).toBeNull();
+  });
+});
+
+describe("predictHalfWidthPct and planPrecision", () => {
+  it("is exp(t(df)·se) − 1 with df = cells × (n − 1) on one instance", () => {
+    // t(0.975, 9) = 2.262157
+    const h = predictHalfWidthPct({ pairSdPct: 10, instanceSdPct: null, pairs: 10, instances: 1, cells: 1 });
+    expect(h).toBeCloseTo((Math.exp(2.262157 * (0.1 / Math.sqrt(10))) - 1) * 100, 3);
+  });
+
+  it("adds the instance level over I instances with df = cells × (I − 1)", () => {
+    // t(0.975, 6) = 2.446912; se = sqrt(0.1²/20 + 0.05²/2)
+    const h = predictHalfWidthPct({ pairSdPct: 10, instanceSdPct: 5, pairs: 20, instances: 2, cells: 6 });
+    expect(h).toBeCloseTo((Math.exp(2.446912 * Math.sqrt(0.01 / 20 + 0.0025 / 2)) - 1) * 100, 3);
+    expect(predictHalfWidthPct({ pairSdPct: 10, instanceSdPct: null, pairs: 1, instances: 1, cells: 6 })).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it("picks the cheapest layout that reaches the target, and says when the budget stops it", () => {
+    const cost = (pairs: number, inst: number) => pairs * 10 + inst * 100;
+    const base = { pairSdPct: 10, instanceSdPct: 0, cells: 6, minPairs: 4, maxPairs: 40, minInstances: 1, maxInstances: 3, cost };
+    const r = planPrecision({ ...base, precisionPct: 5 });
+    expect(r.reached).toBe(true);
+    expect(r.best!.instances).toBe(1);
+    expect(r.best!.halfWidthPct).toBeLessThanOrEqual(5);
+    expect(predictHalfWidthPct({ pairSdPct: 10, instanceSdPct: 0, pairs: r.best!.pairs - 1, instances: 1, cells: 6 })).toBeGreaterThan(5);
+    const tight = planPrecision({ ...base, precisionPct: 5, budgetSeconds: 200 });
+    expect(tight.reached).toBe(false);
+    expect(tight.overBudget).toBe(true);
+    expect(tight.narrowest!.seconds).toBeLessThanOrEqual(200);
+    const never = planPrecision({ ...base, precisionPct: 0.1 });
+    expect(never.reached).toBe(false);
+    expect(never.overBudget).toBe(false);
+  });
+});
+
+describe("calibrate's scenarios and layout", () => {
+  const quick = load("scenarios/quick.yaml");
+
+  it("derives an A/A scenario of the first server against itself on at most 2 cells", () => {
+    const aa = aaScenario(quick, 5);
+    expect(aa.servers.map((s) => [s.id, s.image])).toEqual([["a", "mariadb-11.8"], ["b", "mariadb-11.8"]]);
+    expect(aa.compare).toEqual({ numerator: "a", denominator: "b" });
+    expect(aa.workload.tests).toEqual(["oltp_read_only", "oltp_point_select"]);
+    expect(aa.workload.threads).toEqual([1]);
+    expect(aa.workload.repeats).toBe(5);
+    for (const k of ["duration", "warmup", "tables", "tableSize"] as const) expect(aa.workload[k]).toEqual(quick.workload[k]);
+    expect(aa.storage).toEqual(quick.storage);
+    expect(aa.resources).toEqual(quick.resources);
+    expect(aa.load).toEqual(quick.load);
+    expect(planRun(aa).cells).toHaveLength(20);
+    const oneTest = aaScenario({ ...quick, workload: { ...quick.workload, tests: ["oltp_point_select"] } }, 2);
+    expect(oneTest.workload.threads).toEqual([1, 4]);
+  });
+
+  it("derives a one-server series scenario", () => {
+    const s = seriesScenario(quick, 90);
+    expect(s.servers).toHaveLength(1);
+    expect(s.workload.duration).toBe("90s");
+    expect(planRun(s).cells).toHaveLength(1);
+  });
+
+  it("lays calibrate out within its time by the plan's model", () => {
+    const l = calibrationLayout(quick, 600);
+    expect(l.fits).toBe(true);
+    expect(l.estimateSeconds).toBeLessThanOrEqual(600);
+    expect(l.seriesSeconds).toBe(90);
+    expect(l.instances).toBe(3);
+    expect(l.repeats * l.cells * l.instances).toBeGreaterThanOrEqual(12);
+    const tiny = calibrationLayout(quick, 60);
+    expect(tiny.fits).toBe(false);
+    expect(tiny.repeats).toBe(2);
+  });
+});
+
+describe("plan --precision", () => {
+  const adaptive = (precision: string, budget?: string) =>
+    load("scenarios/quick.yaml", (d) => {
+      d.workload.repeats = { min: 4, max: 40, precision };
+      if (budget) d.workload.budget = budget;
+    });
+
+  it("uses the host's calibration and its seconds per pair", () => {
+    const s = adaptive("10%");
+    const c = cal({ pairSdPct: 8, instanceSdPct: 2, secondsPerPair: 20, cellSeconds: 7 });
+    const p = predictPrecision(s, c)!;
+    expect(p.source).toBe("calibration");
+    expect(p.best).not.toBeNull();
+    expect(p.best!.halfWidthPct).toBeLessThanOrEqual(10);
+    expect(p.best!.seconds).toBeCloseTo(runSeconds(s, p.best!.pairs, p.best!.instances, { secondsPerPair: 20, calCellSeconds: 7 }), 6);
+    const lines = precisionLines(p, c, c.hostKey).join("\n");
+    expect(lines).toContain("host calibration test-host");
+    expect(lines).toContain(`${p.best!.pairs} pairs per cell over ${p.best!.instances} server instances`);
+    expect(lines).toContain("cell length 7 s");
+  });
+
+  it("without a calibration, says what it assumed and suggests calibrate", () => {
+    const p = predictPrecision(adaptive("10%"), null)!;
+    expect(p.source).toBe("assumed");
+    const lines = precisionLines(p, null, "k").join("\n");
+    expect(lines).toContain("assumed pair sd 11%");
+    expect(lines).toContain("twinbench calibrate");
+  });
+
+  it("says when the budget cannot reach the target", () => {
+    const p = predictPrecision(adaptive("5%", "5m"), cal({ pairSdPct: 11, instanceSdPct: 0 }))!;
+    expect(p.best).toBeNull();
+    expect(p.overBudget).toBe(true);
+    expect(precisionLines(p, null).join("\n")).toContain("cannot be reached within the budget 5m 00s");
+  });
+
+  it("gives nothing without a precision target", () => {
+    expect(predictPrecision(load("scenarios/quick.yaml"), cal())).toBeNull();
+  });
+
+  it("prints a calibration", () => {
+    const text = calibrationLines(cal({ perSecond: seriesStats([1, 2, 3, 4, 5, 6, 7, 8]) }), "/x.json").join("\n");
+    expect(text).toContain("pair sd 10.0% (df 20)");
+    expect(text).toContain("between server instances: sd 4.0%");
+    expect(text).toContain("CV of 2 s block means");
+  });
+});
+
+describe("calibration store", () => {
+  it("round-trips a calibration and gives null for a host never calibrated", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tb-cal-"));
+    expect(await readCalibration("test-host", dir)).toBeNull();
+    const file = await writeCalibration(cal(), dir);
+    expect(file).toBe(calibrationFile("test-host", dir));
+    expect(await readCalibration("test-host", dir)).toEqual(cal());
+  });
+
+  it("refuses a damaged file loudly, naming it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tb-cal-"));
+    const file = calibrationFile("test-host", dir);
+    for (const [text, reason] of [
+      ["{ not json", /invalid JSON/],
+      ["", /empty/],
+      [JSON.stringify({ ...cal(), pairSdPct: "x" }), /pairSdPct is not a number/],
+      [JSON.stringify({ ...cal(), hostKey: "other" }), /does not match the file name/],
+    ] as const) {
+      writeFileSync(file, text);
+      const e = await readCalibration("test-host", dir).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: "CALIBRATION_FILE_CORRUPT" });
+      expect((e as Error).message).toContain(file);
+      expect((e as Error).message).toMatch(reason);
+      expect((e as { hint: string }).hint).toContain("twinbench calibrate");
+    }
+  });
+});
