@@ -58,6 +58,7 @@ export type ErrorCode =
   | "HOST_FLAG_INVALID"
   | "HOST_LOST"
   | "HOST_TLS_MISSING"
+  | "HOST_TOOL_FAILED"
   | "HOST_UNKNOWN"
   | "HOST_UNREACHABLE"
   | "HOST_URL_INVALID"
