@@ -18,6 +18,7 @@ export type ErrorCode =
   | "BENCH_AA"
   | "BENCH_ARGS"
   | "BENCH_HOST_SYSBENCH"
+  | "BENCH_MANUAL"
   | "BENCH_RUN_PARTIAL"
   | "BENCH_SERVER"
   | "BENCH_SOCKET"
