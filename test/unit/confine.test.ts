@@ -8,8 +8,11 @@ function fakes(confineDaemons: boolean | undefined, hostId = "local") {
   const lists = new Map<number, string>([[10, "0-1"], [11, "0-1"], [process.pid, "0,1"]]);
   const calls: string[] = [];
   const affinity: Affinity = {
-    pids: async () => [10, 11],
-    get: async (pid) => lists.get(pid)!,
+    pids: async () => [10, 11, 12],
+    get: async (pid) => {
+      if (pid === 12) throw new Error("No such process");
+      return lists.get(pid)!;
+    },
     set: async (pid, cpus) => {
       calls.push(`${pid}=${cpus}`);
       if (pid === 11 && cpus === "0-1") throw new Error("no such process");
@@ -38,6 +41,9 @@ describe("withConfinedDaemons", () => {
     expect(f.lists.get(process.pid)).toBe("0,1");
     // pid 11 ended meanwhile: its restore failure is recorded, the others are still restored.
     expect(f.actions.at(-1)).toMatch(/restored except 11: no such process/);
+    // pid 12 ended between pgrep and taskset: skipped with a warning, the others still moved.
+    expect(f.warnings[0]).toMatch(/not moved: 12 \(No such process\)/);
+    expect(f.calls.some((c) => c.startsWith("12="))).toBe(false);
   });
   it("does nothing when off, and warns on a remote engine", async () => {
     const off = fakes(undefined);

@@ -4,6 +4,7 @@
  * cgroup that other services share, and moving them into a cgroup of our own would change their accounting and
  * outlive a crash of twinbench; an affinity mask touches only the named processes and is put back by the same tool.
  */
+import { readFile } from "node:fs/promises";
 import { TwinbenchError } from "../../core/errors.ts";
 import { parseAffinityList } from "../../core/levers.ts";
 import type { Runner } from "./runner.ts";
@@ -28,7 +29,13 @@ export function tasksetAffinity(runner: Runner): Affinity {
         if (r.exitCode > 1) throw new TwinbenchError(`pgrep -x ${name} failed (exit ${r.exitCode}): ${r.stderr}`, { code: "HOST_TOOL_FAILED", hint: "install procps (pgrep)" });
         for (const l of r.stdout.split("\n")) if (/^\d+$/.test(l.trim())) out.push(Number(l.trim()));
       }
-      return out;
+      // Leave out processes inside containers (a dockerd of a Docker-in-Docker test): not this host's daemons.
+      const own: number[] = [];
+      for (const pid of out) {
+        const cg = await readFile(`/proc/${pid}/cgroup`, "utf8").catch(() => null); // gone meanwhile: leave it out
+        if (cg !== null && !/\/docker[/-]|\/kubepods/.test(cg)) own.push(pid);
+      }
+      return own;
     },
     async get(pid) {
       const r = await runner.run("taskset", ["-c", "-p", String(pid)]);

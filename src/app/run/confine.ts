@@ -21,13 +21,25 @@ export async function withConfinedDaemons<T>(ctx: RunContext, session: ResultsSe
   const cpus = resources.load.cpuset!; // validation refuses confineDaemons without a load cpuset
   const pids = [...new Set([...(await affinity.pids(CONFINED_DAEMONS)), process.pid])];
   const moved: Array<{ pid: number; before: string }> = [];
+  const skipped: string[] = [];
   try {
     for (const pid of pids) {
-      const before = await affinity.get(pid);
-      await affinity.set(pid, cpus);
-      moved.push({ pid, before });
+      let before: string;
+      try {
+        before = await affinity.get(pid);
+      } catch (e) {
+        skipped.push(`${pid} (${(e as Error).message})`); // a shim that ended between pgrep and taskset: nothing to move
+        continue;
+      }
+      try {
+        await affinity.set(pid, cpus);
+        moved.push({ pid, before });
+      } catch (e) {
+        skipped.push(`${pid} (${(e as Error).message})`); // e.g. a process whose own cpuset excludes the load CPUs
+      }
     }
-    session.action("confine", undefined, `dockerd, containerd, its shims and twinbench (pids ${pids.join(", ")}) moved to CPUs ${cpus} while cells run`);
+    if (skipped.length) ctx.warn(`resources.confineDaemons: not moved: ${skipped.join("; ")}`);
+    session.action("confine", undefined, `dockerd, containerd, its shims and twinbench (pids ${moved.map((m) => m.pid).join(", ")}) moved to CPUs ${cpus} while cells run${skipped.length ? `; not moved: ${skipped.join("; ")}` : ""}`);
     return await fn();
   } finally {
     const failed: string[] = [];
