@@ -154,3 +154,15 @@ describe("report: trimmed rates and the steady-state flag", () => {
     expect(t.rows[0]!.cells[0]!.ratio).toBe(200);
   });
 });
+
+describe("plan: workload.trim lengthens the measured cells", () => {
+  it("adds the trim to each cell's seconds in the estimate", async () => {
+    const { planRun } = await import("../../src/core/plan/plan.ts");
+    const d = (trim?: string) => {
+      const r = validateScenario({ name: "x", servers: [{ id: "a", image: "mariadb-11.8" }, { id: "b", image: "mariadb-11.8" }], workload: { tests: ["oltp_point_select"], threads: [1], duration: "5s", ...(trim ? { trim } : {}) } }, "x.yaml", { lockImages: ["mariadb-11.8"] });
+      if (!("scenario" in r)) throw new Error(r.errors.join("\n"));
+      return planRun(r.scenario).estimate.totalSeconds;
+    };
+    expect(d("2s") - d()).toBeCloseTo(2, 6);
+  });
+});
