@@ -163,6 +163,6 @@ describe("plan: workload.trim lengthens the measured cells", () => {
       if (!("scenario" in r)) throw new Error(r.errors.join("\n"));
       return planRun(r.scenario).estimate.totalSeconds;
     };
-    expect(d("2s") - d()).toBeCloseTo(2, 6);
+    expect(d("2s") - d()).toBeCloseTo(2 * 2, 6); // 2 cells (one a server) × 2 s
   });
 });
