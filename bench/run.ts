@@ -6,6 +6,8 @@
  *
  * Options: --smoke (tiny settings, results in bench/results/smoke/), --out-dir DIR, --rounds N, --seconds S,
  * --only transport,lab,aa, --keep (keep the scratch results folders).
+ * `--only noise` (alone) runs the noise-lever experiment instead (bench/noise.ts): --pairs N, --seconds S,
+ * --arms a,b,c, --seed N, --long (adds 60 s cells), --budget 25m (sets the pairs when --pairs is not given), --smoke.
  * A measurement that fails (or whose run is partial) is tried once more; what still fails is recorded in the JSON
  * and makes the exit code 1, the other measurements still run.
  * Not part of `npm test` (timings on a shared machine are noisy); test/integration/bench-smoke.test.ts runs --smoke.
@@ -41,6 +43,7 @@ import { loadScenarioFile } from "../src/adapters/scenario-file.ts";
 import { readResultsFolder, type ResultsFolder } from "../src/adapters/report-files.ts";
 import { ALL_TRANSPORTS, CONTAINER_TRANSPORTS, benchTransport } from "./transport.ts";
 import * as R from "./render.ts";
+import { noiseBench } from "./noise.ts";
 
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
 const SEED = { tests: 8, threads: 7, servers: 2, cellSeconds: 300 };
@@ -95,12 +98,45 @@ async function main(): Promise<number> {
       seconds: { type: "string" },
       only: { type: "string" },
       keep: { type: "boolean", default: false },
+      // --only noise (bench/noise.ts):
+      pairs: { type: "string" },
+      arms: { type: "string" },
+      seed: { type: "string" },
+      long: { type: "boolean", default: false },
+      budget: { type: "string" },
     },
   });
+  if (values.only?.split(",").map((x) => x.trim()).includes("noise")) {
+    if (values.only.trim() !== "noise") throw new TwinbenchError("--only noise runs alone", { code: "BENCH_ARGS", hint: "run `npm run bench -- --only noise` separately" });
+    const num = (v: string | undefined, name: string) => {
+      if (v === undefined) return undefined;
+      const n = Number(v);
+      if (!Number.isFinite(n) || n <= 0) throw new TwinbenchError(`--${name}: expected a positive number, got "${v}"`, { code: "BENCH_ARGS", hint: `e.g. --${name} 4` });
+      return n;
+    };
+    const budget = values.budget === undefined ? 25 * 60 : parseDuration(values.budget);
+    if (budget === undefined) throw new TwinbenchError(`--budget: expected a duration like "25m", got "${values.budget}"`, { code: "BENCH_ARGS", hint: "e.g. --budget 25m" });
+    const ctx = cliContext();
+    const lock = await loadLock();
+    return noiseBench({
+      root: ROOT,
+      outDir: resolve(values["out-dir"] ?? join(ROOT, "bench", "results", ...(values.smoke ? ["smoke"] : []))),
+      smoke: values.smoke!,
+      pairs: num(values.pairs, "pairs"),
+      seconds: num(values.seconds, "seconds"),
+      arms: values.arms?.split(",").map((x) => x.trim()).filter(Boolean),
+      seed: num(values.seed, "seed"),
+      long: values.long!,
+      budgetSeconds: budget,
+      keep: values.keep!,
+      deps: (imageMode) => loadDeps(ctx, { imageMode, ensureHost: false }),
+      lockImages: Object.keys(lock.images),
+    });
+  }
   const s = settings(values.smoke!, values.rounds ? Number(values.rounds) : undefined, values.seconds ? Number(values.seconds) : undefined);
   const only = new Set((values.only ?? "transport,lab,aa").split(",").map((x) => x.trim()));
   for (const x of only)
-    if (!["transport", "lab", "aa"].includes(x)) throw new TwinbenchError(`--only: unknown measurement "${x}"`, { code: "BENCH_ARGS", hint: "use transport, lab, aa (comma separated)" });
+    if (!["transport", "lab", "aa"].includes(x)) throw new TwinbenchError(`--only: unknown measurement "${x}"`, { code: "BENCH_ARGS", hint: "use transport, lab, aa (comma separated), or noise alone" });
   const outDir = resolve(values["out-dir"] ?? join(ROOT, "bench", "results", ...(s.smoke ? ["smoke"] : [])));
   const work = await mkdtemp(join(tmpdir(), "twinbench-bench-"));
   const out = (l = "") => process.stdout.write(l + "\n");

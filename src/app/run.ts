@@ -21,6 +21,7 @@ import { CellLoop, type CellTally } from "./run/cells.ts";
 import { StaticScheduler } from "./run/scheduler.ts";
 import { teardown } from "./run/teardown.ts";
 import { updateHostCalibration } from "./run/calibration.ts";
+import { withConfinedDaemons } from "./run/confine.ts";
 import { exitCodeOf, type RunDeps, type RunOptions, type RunStatus, type RunSummary } from "./run/types.ts";
 
 export { TWINBENCH_VERSION, RunControl, type ImageInfo, type RunDeps, type RunOptions, type RunSummary } from "./run/types.ts";
@@ -50,7 +51,8 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     if (!opts.identityOnly) {
       const done = session.doneKeys();
       const todo = ctx.plan.cells.filter((c) => !done.has(c.key) && (opts.cellFilter?.(c) ?? true));
-      await new CellLoop(ctx, session, servers, sidecar, tally).run((opts.scheduler ?? ((cells) => new StaticScheduler(cells)))(todo));
+      const loop = new CellLoop(ctx, session, servers, sidecar, tally);
+      await withConfinedDaemons(ctx, session, () => loop.run((opts.scheduler ?? ((cells) => new StaticScheduler(cells)))(todo)));
       await updateHostCalibration(ctx, session);
     }
     if (tally.failed > 0) status = "partial";

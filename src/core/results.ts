@@ -3,6 +3,7 @@
  * line). Pure types only; the store that writes them is src/adapters/results.
  */
 import type { SysbenchResult } from "./sysbench/result.ts";
+import type { TrimmedRates } from "./levers.ts";
 import type { Scenario, Storage, Transport } from "./scenario/schema.ts";
 
 /** One planned unit of work: server × test × threads × repeat. */
@@ -72,6 +73,10 @@ export interface CellRecord {
   attempt?: number;
   /** Outside interference measured during the cell (local engine only). */
   interference?: Interference;
+  /** workload.quiesce: seconds waited for InnoDB purge and dirty pages to settle before this cell. */
+  quiesceSeconds?: number;
+  /** workload.trim: the rates without the cell's first seconds; reports use these for q/s and t/s. */
+  trimmed?: TrimmedRates;
 }
 
 /** The fate of one neutral option for one server (kept, renamed, translated, dropped) and why. */

@@ -138,3 +138,74 @@ export type Verdict = "faster" | "slower" | "equivalent" | "inconclusive" | "unk
 export function verdictMark(v: Verdict): string {
   return v === "faster" ? "+" : v === "slower" ? "-" : v === "equivalent" ? "=" : v === "inconclusive" ? "~" : "?";
 }
+
+// ---- Chi-square and F distributions (the noise bench's intervals of a standard deviation and of sd ratios) -----
+
+/** Regularized lower incomplete gamma P(a, x) (Numerical Recipes gser/gcf). */
+function gammaP(a: number, x: number): number {
+  if (x <= 0) return 0;
+  const lg = logGamma(a);
+  if (x < a + 1) {
+    let sum = 1 / a;
+    let del = sum;
+    for (let n = 1; n < 1000; n++) {
+      del *= x / (a + n);
+      sum += del;
+      if (Math.abs(del) < Math.abs(sum) * 1e-15) break;
+    }
+    return sum * Math.exp(-x + a * Math.log(x) - lg);
+  }
+  const tiny = 1e-300;
+  let b = x + 1 - a;
+  let c = 1 / tiny;
+  let d = 1 / b;
+  let h = d;
+  for (let i = 1; i < 1000; i++) {
+    const an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const del = d * c;
+    h *= del;
+    if (Math.abs(del - 1) < 1e-15) break;
+  }
+  return 1 - Math.exp(-x + a * Math.log(x) - lg) * h;
+}
+
+/** CDF of the chi-square distribution with `df` degrees of freedom. */
+export function chiSquareCdf(x: number, df: number): number {
+  return gammaP(df / 2, x / 2);
+}
+
+/** CDF of the F distribution with (d1, d2) degrees of freedom. */
+export function fCdf(x: number, d1: number, d2: number): number {
+  if (x <= 0) return 0;
+  return incompleteBeta((d1 * x) / (d1 * x + d2), d1 / 2, d2 / 2);
+}
+
+/** The x with cdf(x) = p for an increasing CDF on (0, ∞): bracket, then bisection. */
+function positiveQuantile(cdf: (x: number) => number, p: number): number {
+  if (!(p > 0 && p < 1)) return Number.NaN;
+  let lo = 0;
+  let hi = 1;
+  while (cdf(hi) < p && hi < 1e12) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-12 * Math.max(1, hi); i++) {
+    const mid = (lo + hi) / 2;
+    if (cdf(mid) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** Quantile of chi-square: chiSquareQuantile(0.975, 10) = 20.483. */
+export function chiSquareQuantile(p: number, df: number): number {
+  return df > 0 ? positiveQuantile((x) => chiSquareCdf(x, df), p) : Number.NaN;
+}
+
+/** Quantile of F(d1, d2): fQuantile(0.975, 10, 20) = 2.774. */
+export function fQuantile(p: number, d1: number, d2: number): number {
+  return d1 > 0 && d2 > 0 ? positiveQuantile((x) => fCdf(x, d1, d2), p) : Number.NaN;
+}

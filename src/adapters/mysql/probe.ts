@@ -3,6 +3,7 @@
  */
 import mysql from "mysql2/promise";
 import { TwinbenchError, CancelledError } from "../../core/errors.ts";
+import type { BacklogSample } from "../../core/levers.ts";
 
 export interface Endpoint {
   host: string;
@@ -107,11 +108,33 @@ export async function createBenchUser(ep: Endpoint, bench: { user: string; passw
   });
 }
 
+/**
+ * InnoDB's background backlog (workload.quiesce): the purge history length from information_schema.INNODB_METRICS
+ * `trx_rseg_history_len` (the counter is switched on first; MariaDB and MySQL both have it, null when the server
+ * refuses) and `Innodb_buffer_pool_pages_dirty`.
+ */
+export async function readInnodbBacklog(ep: Endpoint): Promise<BacklogSample> {
+  return withConnection(ep, async (c) => {
+    let historyLength: number | null = null;
+    try {
+      await c.query("SET GLOBAL innodb_monitor_enable = 'trx_rseg_history_len'");
+      const [rows] = (await c.query("SELECT `COUNT` AS n FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'")) as unknown as [Array<{ n: number | string }>];
+      if (rows[0] !== undefined) historyLength = Number(rows[0].n);
+    } catch {
+      historyLength = null; // no such counter or no privilege: quiescence then waits on the dirty pages alone
+    }
+    const [st] = (await c.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")) as unknown as [Array<{ Value: string }>];
+    return { historyLength, dirtyPages: Number(st[0]?.Value ?? 0) };
+  });
+}
+
 /** The probe port: what the app needs from a SQL client. The mysql2 implementation is the default. */
 export interface Probe {
   waitReady: typeof waitReady;
   createBenchUser: typeof createBenchUser;
   readServerFacts: typeof readServerFacts;
+  /** Optional so that test probes need not implement it: without it, workload.quiesce waits for nothing (warned). */
+  readInnodbBacklog?: typeof readInnodbBacklog;
 }
 
-export const mysql2Probe: Probe = { waitReady, createBenchUser, readServerFacts };
+export const mysql2Probe: Probe = { waitReady, createBenchUser, readServerFacts, readInnodbBacklog };

@@ -13,6 +13,7 @@ import type { ResultsSession } from "./session.ts";
 import type { Servers } from "./servers.ts";
 import { serverLost, type Sidecar } from "./sidecar.ts";
 import type { Scheduler } from "./scheduler.ts";
+import { quiesce } from "./quiesce.ts";
 
 export interface CellTally {
   ok: number;
@@ -79,8 +80,9 @@ export class CellLoop {
     }
     this.lastTest.set(cell.server, cell.test);
     await this.warmUp(server, cell);
-
-    await this.measure(server, cell);
+    // workload.quiesce: InnoDB's purge and flushing settled before a write-test cell (recorded per cell).
+    const quiesceSeconds = ctx.scenario.workload.quiesce && isWriteTest(cell.script) ? await ctx.time("quiesce", () => quiesce(ctx, session, server, `before ${cell.key}`)) : undefined;
+    await this.measure(server, cell, quiesceSeconds);
     await session.save();
   }
 
@@ -88,7 +90,7 @@ export class CellLoop {
    * The measured cell, retried up to `retries` times (default 1) when it fails: after a restart when its server
    * died, at once when it is alive. Every attempt goes to cells.jsonl; a skipped cell is not retried.
    */
-  private async measure(server: LabServer, cell: Cell): Promise<void> {
+  private async measure(server: LabServer, cell: Cell, quiesceSeconds?: number): Promise<void> {
     const { ctx, session } = this;
     const retries = ctx.opts.retries ?? 1;
     for (let tries = 0; ; tries++) {
@@ -96,6 +98,7 @@ export class CellLoop {
       this.attempts.set(cell.key, attempt);
       ctx.phase("measure", { server: cell.server, test: cell.test, threads: cell.threads });
       const rec = await ctx.time("measure", () => this.sidecar.cell(server, cell, "measure", undefined, attempt));
+      if (quiesceSeconds !== undefined) rec.quiesceSeconds = quiesceSeconds;
       await session.appendCell(rec);
       this.recorded.push(rec);
       if (rec.status === "ok") {

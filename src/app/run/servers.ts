@@ -10,6 +10,7 @@ import { LabServer, labServerInit } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import { BENCH_DB, BENCH_USER, benchPassword, type Sidecar } from "./sidecar.ts";
+import { quiesce } from "./quiesce.ts";
 import type { ImageInfo } from "./types.ts";
 
 export class Servers {
@@ -119,6 +120,7 @@ export class Servers {
       ctx.phase("prewarm", { server: server.id });
       await ctx.time("prewarm", () => sidecar.command(server, "oltp_common", "prewarm", 1, "prewarm"));
     }
+    if (workload.quiesce) await ctx.time("quiesce", () => quiesce(ctx, this.session, server, "after prepare"));
     await this.pauseIdle(server);
   }
 
@@ -130,6 +132,14 @@ export class Servers {
 
   /** Freeze an idle server; when the freezer refuses, say so once per server and carry on with it running. */
   async pauseIdle(server: LabServer): Promise<void> {
+    if (this.ctx.scenario.resources.pauseIdle === false) {
+      // The lever is off: idle servers keep running; say so once per server.
+      if (!this.pausedOnce.has(server.id)) {
+        this.pausedOnce.add(server.id);
+        this.session.action("no-pause", server.id, "idle servers keep running while another server is measured (resources.pauseIdle: false)");
+      }
+      return;
+    }
     const wasPaused = server.paused;
     if (await server.pause()) {
       if (!wasPaused && !this.pausedOnce.has(server.id)) {

@@ -8,7 +8,8 @@ import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import { LABEL, resourceName } from "../../core/labels.ts";
 import type { Cell, CellRecord, Interference } from "../../core/results.ts";
 import { interferenceOf, type CpuSample } from "../../core/interference.ts";
-import { parseDuration, parseSize } from "../../core/scenario/schema.ts";
+import { parseDuration, parseSize, trimSeconds } from "../../core/scenario/schema.ts";
+import { trimmedRates } from "../../core/levers.ts";
 import type { SysbenchResult } from "../../core/sysbench/result.ts";
 import { parseIntervalLine, parseSysbench } from "../../core/sysbench/parse.ts";
 import { sysbenchArgv } from "../../core/sysbench/argv.ts";
@@ -92,7 +93,9 @@ export class Sidecar {
     const { ctx } = this;
     const { scenario, signal } = ctx;
     const { conn } = this.connection(server);
-    const seconds = overrideSeconds ?? (scenario.workload.duration !== undefined ? parseDuration(scenario.workload.duration) : undefined);
+    // workload.trim: a measured cell runs that much longer; its first seconds are left out of `trimmed`.
+    const trim = ph === "measure" && overrideSeconds === undefined && scenario.workload.duration !== undefined ? trimSeconds(scenario.workload) : 0;
+    const seconds = overrideSeconds ?? (scenario.workload.duration !== undefined ? parseDuration(scenario.workload.duration)! + trim : undefined);
     const events = overrideSeconds !== undefined ? undefined : scenario.workload.events;
     const argv = sysbenchArgv({ script: cell.script, command: "run", workload: scenario.workload, threads: cell.threads, durationSeconds: seconds, events, connection: conn, percentile: scenario.workload.percentile, histogram: ph === "measure" });
     const startedAt = ctx.at();
@@ -122,6 +125,7 @@ export class Sidecar {
     const raw = await this.session.writeRaw(rawName, r.output);
     const { status, error, metrics } = classifyCell(r, { userCancelled: signal.aborted, timeoutMs });
     const interference = probe?.result();
+    const trimmed = trim > 0 && metrics ? trimmedRates(metrics.intervals, trim) : null;
     return {
       key: cell.key,
       server: cell.server,
@@ -137,6 +141,7 @@ export class Sidecar {
       endedAt: ctx.at(),
       ...(cell.host ? { host: cell.host } : {}),
       ...(ph === "measure" ? { attempt } : {}),
+      ...(trimmed ? { trimmed } : {}),
       ...(ctx.engine.hostId === "local" ? { hostLoad: { start: loadStart, end: loadavg()[0]! } } : {}),
       ...(interference ? { interference } : {}),
     };

@@ -31,7 +31,7 @@
 import { InputError } from "../errors.ts";
 import type { Cell } from "../results.ts";
 import { seededRandom, seedFromString, shuffled } from "../random.ts";
-import { adaptiveRepeats, parseDuration, plannedRepeats, type Scenario } from "../scenario/schema.ts";
+import { adaptiveRepeats, parseDuration, plannedRepeats, trimSeconds, type Scenario } from "../scenario/schema.ts";
 import { resolveTest } from "../scenario/legacy.ts";
 import { WRITE_SCRIPTS } from "../sysbench/options.ts";
 
@@ -301,7 +301,8 @@ function estimatePlan(
   hosts: Array<string | undefined>,
 ): PlanEstimate {
   const w = s.workload;
-  const duration = w.duration === undefined ? 0 : (parseDuration(w.duration) ?? 0);
+  // workload.trim: each measured cell runs that much longer.
+  const duration = w.duration === undefined ? 0 : (parseDuration(w.duration) ?? 0) + trimSeconds(w);
   const byEvents = !(duration > 0) && w.events !== undefined;
   const cellSeconds = byEvents ? (w.events ?? 0) / costs.eventsPerSecond : duration;
   const nServers = s.servers.length;

@@ -9,6 +9,8 @@ import { InputError } from "../errors.ts";
 import type { CellRecord, RunManifest } from "../results.ts";
 import type { SysbenchResult } from "../sysbench/result.ts";
 import { coefficientOfVariation, median } from "../stats.ts";
+import { STEADY_THRESHOLD_PCT_PER_10S, notSteady, steadySlope } from "../levers.ts";
+import { testWrites } from "../plan/plan.ts";
 import {
   DEFAULT_CONFIDENCE,
   DEFAULT_MARGIN_PCT,
@@ -187,7 +189,8 @@ export function measureRecords(cells: readonly CellRecord[]): CellRecord[] {
 
 function usableValue(r: CellRecord, metric: Metric): number | null {
   if (r.status !== "ok" || !r.metrics || r.metrics.status === "failed") return null;
-  const v = metricValue(r.metrics, metric);
+  // workload.trim: the rates without the cell's first seconds stand for the whole cell's.
+  const v = r.trimmed && (metric === "qps" || metric === "tps") ? r.trimmed[metric] : metricValue(r.metrics, metric);
   return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
 }
 
@@ -216,6 +219,18 @@ function repeatValues(records: CellRecord[], metric: Metric, length: number): Ar
   const out: Array<number | null> = Array.from({ length }, () => null);
   for (const r of records) if (r.repeat >= 1) out[r.repeat - 1] = usableValue(r, metric);
   return out;
+}
+
+/**
+ * The steady-state check of a write cell: "not steady: q/s slope +4.1% per 10 s [1.2, 7.0]" when the slope of its
+ * per-second q/s (after workload.trim) is steeper than STEADY_THRESHOLD_PCT_PER_10S with an interval excluding 0.
+ */
+export function unsteadyNote(r: CellRecord): string | null {
+  const trim = r.trimmed?.seconds ?? 0;
+  const s = steadySlope((r.metrics?.intervals ?? []).filter((x) => x.t > trim).map((x) => x.qps));
+  if (!s || !notSteady(s)) return null;
+  const f = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}`;
+  return `not steady: q/s slope ${f(s.pctPer10s)}% per 10 s [${f(s.low)}, ${f(s.high)}] (threshold ±${STEADY_THRESHOLD_PCT_PER_10S}%)`;
 }
 
 /** Seconds of a record's per-second series with no throughput at all (the server stalled). */
@@ -323,6 +338,8 @@ export function ratioTableFromSides(
           const z = stalledSeconds(r);
           if (r.status === "ok" && z > 0) unstable.push(`${side} repeat ${r.repeat} stalled: ${z} second${z === 1 ? "" : "s"} with no throughput`);
           if (r.status === "ok" && r.interference?.disturbed) unstable.push(`${side} repeat ${r.repeat} disturbed: ${r.interference.reasons.join("; ")}`);
+          const steady = r.status === "ok" && testWrites(test) ? unsteadyNote(r) : null;
+          if (steady) unstable.push(`${side} repeat ${r.repeat} ${steady}`);
         }
       }
       const p: Pending = { row, col, a, b, av, bv, unstable };

@@ -101,6 +101,11 @@ export const WorkloadSchema = z.strictObject({
   percentile: z.number().int().min(1).max(100).default(95),
   /** Extra sysbench options, checked against sysbench 1.0.20's. */
   sysbench: z.record(z.string(), optionValue).default({}),
+  /** Wait for InnoDB purge and dirty pages to settle after prepare and before each write-test cell (noise lever;
+   *  absent: false). Optional without a default so that older runs keep their fingerprint. */
+  quiesce: z.boolean().optional(),
+  /** Run each measured cell this much longer and leave its first seconds out of the figures (noise lever; absent: 0s). */
+  trim: duration.optional(),
 });
 
 export const ScenarioSchema = z.strictObject({
@@ -129,6 +134,11 @@ export const ScenarioSchema = z.strictObject({
     .strictObject({
       server: z.strictObject({ cpuset: cpuset.optional(), memory: size.optional() }).prefault({}),
       load: z.strictObject({ cpuset: cpuset.optional(), memory: size.optional() }).prefault({}),
+      /** Freeze (docker pause) the idle server while another one is measured (noise lever; absent: true). */
+      pauseIdle: z.boolean().optional(),
+      /** Move dockerd, containerd, its shims and twinbench to the load CPUs while cells run (noise lever; local
+       *  engine; absent: false). */
+      confineDaemons: z.boolean().optional(),
     })
     .prefault({}),
   workload: WorkloadSchema,
@@ -164,6 +174,11 @@ export function plannedRepeats(w: Pick<Workload, "repeats">): number {
 export function plannedInstances(w: Pick<Workload, "repeats" | "instances">): number {
   return w.instances ?? (typeof w.repeats === "number" ? 1 : 2);
 }
+/** Seconds left out at the start of each measured cell (workload.trim; 0 when absent). */
+export function trimSeconds(w: Pick<Workload, "trim">): number {
+  return w.trim === undefined ? 0 : (parseDuration(w.trim) ?? 0);
+}
+
 /** A validated scenario (defaults filled in): servers, config, storage, load, resources, workload. */
 export type Scenario = z.infer<typeof ScenarioSchema>;
 /** How the load sidecar reaches a server: socket, loopback or bridge. */

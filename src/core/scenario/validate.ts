@@ -3,7 +3,7 @@
  * `FILE: dot.path: problem` that shows the offending value. Warnings use the same form.
  */
 import { z } from "zod";
-import { ScenarioSchema, parseDuration, parsePercent, parseSize, type Scenario } from "./schema.ts";
+import { ScenarioSchema, parseDuration, parsePercent, parseSize, trimSeconds, type Scenario } from "./schema.ts";
 import { didYouMean, show } from "./suggest.ts";
 import { DEFAULT_SETUP_COSTS } from "../plan/plan.ts";
 import { LEGACY_OPTIONS, LEGACY_TABLE_NOTE, LEGACY_TESTS, resolveTest } from "./legacy.ts";
@@ -421,6 +421,10 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
         );
     }
   }
+  if (trimSeconds(s.workload) > 0 && s.workload.duration === undefined)
+    err(["workload", "trim"], "needs workload.duration: an events-bounded cell has no fixed length to trim");
+  if (s.resources.confineDaemons && s.resources.load.cpuset === undefined)
+    err(["resources", "confineDaemons"], "needs resources.load.cpuset: the daemons are moved to the load CPUs");
   if (cpus.server && cpus.load) {
     const both = cpus.server.filter((c) => cpus.load!.includes(c));
     if (both.length)
