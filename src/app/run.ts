@@ -7,7 +7,7 @@
  * Emits typed events only; front ends own the screen and the exit code.
  */
 import { CancelledError, TwinbenchError } from "../core/errors.ts";
-import { planRun } from "../core/plan/plan.ts";
+import { planRun, resumeTodo } from "../core/plan/plan.ts";
 import { engineError } from "../adapters/docker/engine.ts";
 import { isEngineConnectionError } from "../adapters/docker/connect.ts";
 import { RunContext } from "./run/context.ts";
@@ -47,8 +47,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     const started = await servers.startAll(images, sidecar);
     await checkConfigIdentity(ctx, session, started);
     if (!opts.identityOnly) {
-      const done = session.doneKeys();
-      const todo = ctx.plan.cells.filter((c) => !done.has(c.key) && (opts.cellFilter?.(c) ?? true));
+      const todo = resumeTodo(ctx.plan.cells, session.previous).filter((c) => opts.cellFilter?.(c) ?? true);
       await new CellLoop(ctx, session, servers, sidecar, tally).run((opts.scheduler ?? ((cells) => new StaticScheduler(cells)))(todo));
     }
     if (tally.failed > 0) status = "partial";

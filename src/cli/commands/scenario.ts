@@ -60,7 +60,7 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
       for (const file of files) {
         try {
           const r = await loadScenarioFile(file, { sets: o.set, lockImages: images, hostCpus: hostCpus() });
-          const plan = planRun(r.scenario, { adaptive: "min-rounds" });
+          const plan = planRun(r.scenario);
           ctx.out(`${file}: ok (${plan.cells.length} cells, about ${formatSeconds(plan.estimate.totalSeconds)})`);
           for (const w of r.warnings) err(`warning: ${w}`);
         } catch (e) {
@@ -106,7 +106,7 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
       const loaded = await loadScenarioFile(file, { sets: [...o.set, ...adaptiveSets(o)], lockImages: await lockImages(), hostCpus: hostCpus() });
       const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
       if (o.json) {
-        const plan = planRun(loaded.scenario, { setupCosts, adaptive: "min-rounds" });
+        const plan = planRun(loaded.scenario, { setupCosts });
         ctx.out(JSON.stringify({ file, overrides: loaded.overrides, warnings: loaded.warnings, scenario: loaded.scenario, plan }, null, 2));
         return;
       }
