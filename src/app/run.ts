@@ -19,6 +19,8 @@ import { Sidecar } from "./run/sidecar.ts";
 import { checkConfigIdentity } from "./run/identity.ts";
 import { CellLoop, type CellTally } from "./run/cells.ts";
 import { StaticScheduler } from "./run/scheduler.ts";
+import { AdaptiveScheduler } from "./run/adaptive.ts";
+import { adaptiveRepeats } from "../core/scenario/schema.ts";
 import { teardown } from "./run/teardown.ts";
 import { exitCodeOf, type RunDeps, type RunOptions, type RunStatus, type RunSummary } from "./run/types.ts";
 
@@ -48,7 +50,8 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     await checkConfigIdentity(ctx, session, started);
     if (!opts.identityOnly) {
       const todo = resumeTodo(ctx.plan.cells, session.previous).filter((c) => opts.cellFilter?.(c) ?? true);
-      await new CellLoop(ctx, session, servers, sidecar, tally).run((opts.scheduler ?? ((cells) => new StaticScheduler(cells)))(todo));
+      const scheduler = opts.scheduler?.(todo) ?? (adaptiveRepeats(ctx.scenario.workload) ? new AdaptiveScheduler(ctx, session) : new StaticScheduler(todo));
+      await new CellLoop(ctx, session, servers, sidecar, tally).run(scheduler);
     }
     if (tally.failed > 0) status = "partial";
   } catch (e) {
