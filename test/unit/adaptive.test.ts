@@ -1,4 +1,8 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { loadScenarioText } from "../../src/adapters/scenario-file.ts";
+import { adaptiveOverrides } from "../../src/cli/commands/run-options.ts";
+import { adaptiveNotes } from "../../src/core/report/model.ts";
 import { adaptiveEta, adaptiveSettings, adaptiveState, nextAdaptiveRound, resumeInstanceOffset, roundFits, stopForBudget } from "../../src/core/plan/adaptive.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
 import type { Cell, CellRecord } from "../../src/core/results.ts";
@@ -135,8 +139,7 @@ describe("adaptive scheduler (pure)", () => {
 });
 
 describe("adaptiveNotes (report)", () => {
-  it("says the settings, the stop reasons and the width each unfinished cell reached", async () => {
-    const { adaptiveNotes } = await import("../../src/core/report/model.ts");
+  it("says the settings, the stop reasons and the width each unfinished cell reached", () => {
     const cell = { test: "oltp_read_only", threads: 2, n: 6, rounds: 6, estimate: 101, low: 90, high: 113.3, halfWidthPct: 12.3 };
     const notes = adaptiveNotes({
       min: 3, max: 6, precisionPct: 5, instances: 2, roundsPerInstance: 2, budgetSeconds: 1800, rounds: 6,
@@ -144,5 +147,32 @@ describe("adaptiveNotes (report)", () => {
     });
     expect(notes[0]).toMatch(/target ±5% per cell, 3 to 6 rounds, a budget of 30m 00s; a fresh server instance every 2 rounds; 6 rounds run\. Stopped: 1 at the precision target, 1 at max, 0 by the budget\./);
     expect(notes.slice(1)).toEqual(["- oltp_read_only at 2 threads: stopped (max) after 6 rounds, 6 pairs, reached ±12.3%"]);
+  });
+});
+
+describe("run --precision / --budget", () => {
+  it("become overrides: a fixed count turns into {min: max(2, R), max: 40, precision}; an object keeps min and max", () => {
+    expect(adaptiveOverrides(4, { precision: "3%", budget: "30m" })).toEqual(['workload.repeats={min: 4, max: 40, precision: "3%"}', 'workload.budget="30m"']);
+    expect(adaptiveOverrides(1, { precision: "3%" })).toEqual(['workload.repeats={min: 2, max: 40, precision: "3%"}']);
+    expect(adaptiveOverrides({ min: 3, max: 9, precision: "5%" }, { precision: "2%" })).toEqual(['workload.repeats={min: 3, max: 9, precision: "2%"}']);
+    expect(adaptiveOverrides(4, {})).toEqual([]);
+  });
+
+  const quick = readFileSync("scenarios/quick.yaml", "utf8");
+  const load = (o: { precision?: string; budget?: string }, sets: string[] = []) =>
+    loadScenarioText(quick, "scenarios/quick.yaml", { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2, sets: [...sets, ...adaptiveOverrides(2, o)] });
+  const bad: Array<[string, { precision?: string; budget?: string }, string[], RegExp]> = [
+    ["precision 0", { precision: "0%" }, [], /scenarios\/quick\.yaml: workload\.repeats\.precision: expected a precision above 0%/],
+    ["negative precision", { precision: "-3%" }, [], /workload\.repeats\.precision: expected a precision above 0%/],
+    ["min > max", {}, ["workload.repeats={min: 5, max: 3, precision: 5%}"], /scenarios\/quick\.yaml: workload\.repeats\.min: min 5 is above max 3/],
+    ["budget shorter than one round", { precision: "5%", budget: "10s" }, [], /scenarios\/quick\.yaml: workload\.budget: "10s" is shorter than one round/],
+  ];
+  it.each(bad)("refuses %s with the file and field path", (_n, o, sets, re) => {
+    try {
+      load(o, sets);
+      expect.unreachable();
+    } catch (e) {
+      expect(String((e as { problems?: string[] }).problems ?? (e as Error).message)).toMatch(re);
+    }
   });
 });
