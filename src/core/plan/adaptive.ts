@@ -12,7 +12,7 @@
  * resumed run continues where the cancelled one stopped: a round cut short runs again for the cells whose pair at
  * that round is not complete, on a new instance number.
  */
-import type { RoundCell } from "../events.ts";
+import type { RoundCell, RunEvent } from "../events.ts";
 import { halfWidthPct } from "../estimate.ts";
 import type { AdaptiveSettings, CellRecord } from "../results.ts";
 import { ratioTableFromSides } from "../report/ratio.ts";
@@ -168,4 +168,16 @@ export function adaptiveEta(state: readonly AdaptiveCell[], a: AdaptiveSettings,
 /** The index of a round's first cell: rounds numbered as if every cell ran in every round, so indexes stay unique. */
 function roundIndex(s: Scenario, round: number): number {
   return (round - 1) * s.workload.tests.length * s.workload.threads.length * s.servers.length;
+}
+
+/** One line per adaptive round: each cell's estimate ± half-width (or why it stopped), the ETA and the budget left. */
+export function roundLine(e: Extract<RunEvent, { type: "round-finished" }>): string {
+  const cells = e.cells.map((c) => {
+    const hw = c.halfWidthPct === null ? "±?" : `±${c.halfWidthPct.toFixed(1)}%`;
+    return `${c.test}@${c.threads} ${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} n=${c.n}${c.done ? ` (${c.done})` : ""}`;
+  });
+  const open = e.cells.filter((c) => !c.done).length;
+  const eta = e.etaSeconds === null ? "" : `, eta ${Math.round(e.etaSeconds)} s`;
+  const budget = e.budgetLeftSeconds === null ? "" : `, budget left ${Math.round(e.budgetLeftSeconds)} s`;
+  return `round ${e.round} (instance ${e.instance}): ${open} open${eta}${budget}; ${cells.join("; ")}`;
 }
