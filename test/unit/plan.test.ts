@@ -361,3 +361,14 @@ describe("describePlan", () => {
     expect(lines.some((l) => /^\s+1\s+mariadb\s+delete\s+1\s+1\s+restore snapshot, warm-up 30s at 128 threads$/.test(l))).toBe(true);
   });
 });
+
+describe("describePlan, adaptive", () => {
+  it("says the rounds and instances layout, the min-rounds time and the time at max rounds", () => {
+    const s = scenario((d) => ((d.workload.repeats = { min: 4, max: 20, precision: "5%" }), (d.workload.budget = "10m")));
+    const text = describePlan(planRun(s), s).join("\n");
+    expect(text).toMatch(/Adaptive repeats: rounds of every open cell once per server, 4 to 20 rounds per cell, a cell stops when its interval is within ±5%/);
+    expect(text).toMatch(/a fresh instance of every server .* every 2 rounds: 2 in the first 4 rounds, up to 10 by round 20/);
+    expect(text).toMatch(/if every cell needs all 20 rounds: about \d+m \d+s, more than the budget: the budget stops the run at 10m/);
+    expect(text).toMatch(/Order: interleaved in rounds/);
+  });
+});

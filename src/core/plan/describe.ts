@@ -9,7 +9,7 @@ import { LEGACY_TESTS } from "../scenario/legacy.ts";
 import { own } from "../sysbench/options.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, plannedRepeats } from "../scenario/schema.ts";
 import { redactArgv, sysbenchArgv, type SysbenchConnection } from "../sysbench/argv.ts";
-import { formatSeconds, orderNote, testWrites, type Plan } from "./plan.ts";
+import { formatSeconds, orderNote, planRun, testWrites, type Plan } from "./plan.ts";
 import { textTable } from "../text-table.ts";
 
 /** One image lock entry, printed as `name  key=value …`. */
@@ -86,7 +86,11 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
       out.push(
         `Server instances: a fresh instance of every server (restart from the post-prepare snapshot) every ${per} round${per === 1 ? "" : "s"}: ${n} in the first ${adaptive.min} rounds, up to ${Math.ceil(adaptive.max / per)} by round ${adaptive.max} (more rounds also add instances: the level between instances is where the variance is).`,
       );
-    out.push(`The cells and estimate below are the first ${adaptive.min} rounds.`);
+    // Every cell at max rounds: the same layout with min = max (instances keep their rounds each).
+    const most = planRun({ ...s, workload: { ...w, repeats: { ...adaptive, min: adaptive.max }, instances: Math.max(1, Math.ceil(adaptive.max / per)) } });
+    out.push(
+      `The cells and estimate below are the first ${adaptive.min} rounds (${formatSeconds(e.totalSeconds)}); if every cell needs all ${adaptive.max} rounds: about ${formatSeconds(most.estimate.totalSeconds)}${w.budget !== undefined && most.estimate.totalSeconds > (parseDuration(w.budget) ?? Infinity) ? `, more than the budget: the budget stops the run at ${w.budget}` : ""}.`,
+    );
   } else if (plan.restarts.length)
     out.push(
       `Server instances: ${plannedInstances(w)}; every server restarts fresh from the post-prepare snapshot before cell${plan.restarts.length === 1 ? "" : "s"} ${plan.restarts.map((r) => `#${r.beforeCell + 1}${r.host ? ` (${r.host})` : ""}`).join(", ")}, then warms up again`,

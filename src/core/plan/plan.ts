@@ -158,6 +158,8 @@ export function orderNote(scenario: Pick<Scenario, "order" | "servers" | "worklo
   if (scenario.order === "randomized")
     return `randomized (seed ${orderSeed ?? "?"}): within each test the thread counts and repeats run in a random order, and in each cell a random half of the pairs start with ${scenario.servers[0]?.id ?? "the first server"}`;
   if (scenario.servers.length !== 2) return "interleaved (servers back to back per test × threads × repeat, the list rotated each time)";
+  if (adaptiveRepeats(scenario.workload))
+    return "interleaved in rounds: the first server alternates by round in every cell (ABBA over rounds) and by cell within a round, so an order effect cancels over each two rounds";
   if (n % 2 === 0) return `interleaved, ABBA inside each cell (${n} repeats: ${Array.from({ length: n }, (_, i) => (i % 2 === 0 ? "AB" : "BA")).join(" ")}): an order effect cancels in every cell`;
   const seq = (start: number) => Array.from({ length: n }, (_, i) => ((i + start) % 2 === 0 ? "AB" : "BA")).join(" ");
   return `interleaved; ${n} repeat${n === 1 ? "" : "s"} is odd, so a cell cannot balance: cells alternate ${seq(0)} and ${seq(1)}, and an order effect cancels only over pairs of cells (use an even count)`;
