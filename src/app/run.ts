@@ -7,7 +7,7 @@
  * Emits typed events only; front ends own the screen and the exit code.
  */
 import { CancelledError, TwinbenchError } from "../core/errors.ts";
-import { planRun } from "../core/plan/plan.ts";
+import { planRun, resumeTodo } from "../core/plan/plan.ts";
 import { engineError } from "../adapters/docker/engine.ts";
 import { isEngineConnectionError } from "../adapters/docker/connect.ts";
 import { RunContext } from "./run/context.ts";
@@ -19,6 +19,8 @@ import { Sidecar } from "./run/sidecar.ts";
 import { checkConfigIdentity } from "./run/identity.ts";
 import { CellLoop, type CellTally } from "./run/cells.ts";
 import { StaticScheduler } from "./run/scheduler.ts";
+import { AdaptiveScheduler } from "./run/adaptive.ts";
+import { adaptiveRepeats } from "../core/scenario/schema.ts";
 import { teardown } from "./run/teardown.ts";
 import { updateHostCalibration } from "./run/calibration.ts";
 import { withConfinedDaemons } from "./run/confine.ts";
@@ -49,10 +51,10 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     const started = await servers.startAll(images, sidecar);
     await checkConfigIdentity(ctx, session, started);
     if (!opts.identityOnly) {
-      const done = session.doneKeys();
-      const todo = ctx.plan.cells.filter((c) => !done.has(c.key) && (opts.cellFilter?.(c) ?? true));
+      const todo = resumeTodo(ctx.plan.cells, session.previous).filter((c) => opts.cellFilter?.(c) ?? true);
+      const scheduler = opts.scheduler?.(todo) ?? (adaptiveRepeats(ctx.scenario.workload) ? new AdaptiveScheduler(ctx, session) : new StaticScheduler(todo));
       const loop = new CellLoop(ctx, session, servers, sidecar, tally);
-      await withConfinedDaemons(ctx, session, () => loop.run((opts.scheduler ?? ((cells) => new StaticScheduler(cells)))(todo)));
+      await withConfinedDaemons(ctx, session, () => loop.run(scheduler));
       await updateHostCalibration(ctx, session);
     }
     if (tally.failed > 0) status = "partial";

@@ -73,7 +73,7 @@ export interface PlanViewOptions {
 /** `twinbench plan FILE` as lines: cells, estimate, sysbench argv, image pins, storage, config translation. */
 export async function planLines(file: string, o: PlanViewOptions & { loaded?: LoadedScenario }): Promise<string[]> {
   const r = o.loaded ?? (await loadScenario(file, o.sets ?? []));
-  const plan = planRun(r.scenario, { setupCosts: o.setupCosts, adaptive: "min-rounds" });
+  const plan = planRun(r.scenario, { setupCosts: o.setupCosts });
   const pins = await optional(o.pins ?? imagePins, o.warn, "image lock");
   const translations = await optional(() => (o.translations ?? configTranslations)(r.scenario), o.warn, "config translation");
   for (const w of r.warnings) o.warn(`warning: ${w}`);
@@ -142,7 +142,7 @@ export async function listScenarios(dir: string): Promise<ScenarioEntry[]> {
     files.map(async (file): Promise<ScenarioEntry> => {
       try {
         const { scenario } = await loadScenarioFile(file, { lockImages, hostCpus: availableParallelism() });
-        const plan = planRun(scenario, { adaptive: "min-rounds" });
+        const plan = planRun(scenario);
         return { file, name: scenario.name, description: scenario.description ?? "", cells: plan.cells.length, estimateSeconds: plan.estimate.totalSeconds };
       } catch (e) {
         return { file, name: file.replace(/^.*\//, "").replace(/\.ya?ml$/, ""), description: "", cells: 0, estimateSeconds: 0, error: (e as Error).message };

@@ -3,6 +3,7 @@
  * Intervals are not printed (they would flood logs); --json-events carries them.
  */
 import type { RunEvent } from "../core/events.ts";
+import { roundLine } from "../core/plan/adaptive.ts";
 
 function fmt(n: number | null | undefined, d = 2): string {
   return n === null || n === undefined ? "-" : n.toFixed(d);
@@ -39,6 +40,8 @@ export function plainLine(e: RunEvent): string | undefined {
     }
     case "cell-failed":
       return `  ${e.record.status}: ${e.cell.key}: ${e.record.error ?? "unknown error"}${e.retry ? ` (retrying: attempt ${e.retry})` : ""}`;
+    case "round-finished":
+      return roundLine(e);
     case "warning":
       return `warning: ${e.message}`;
     case "cancelling":
@@ -47,3 +50,4 @@ export function plainLine(e: RunEvent): string | undefined {
       return `run ${e.status}: ${e.cellsOk} cells ok, ${e.cellsFailed} failed; results in ${e.dir}${e.message ? ` (${e.message})` : ""}`;
   }
 }
+

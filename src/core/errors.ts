@@ -10,7 +10,7 @@ export type ExitCode = 0 | 1 | 2 | 130;
  * add an error; recognise errors by their code (never by their message text).
  */
 export type ErrorCode =
-  | "ADAPTIVE_NOT_YET"
+  | "ADAPTIVE_HOSTS"
   | "APT_FAILED"
   | "BASE_DEBOOTSTRAP_FAILED"
   | "BASE_IMPORT_FAILED"
@@ -82,7 +82,6 @@ export type ErrorCode =
   | "IMAGE_TRANSFER_INVALID"
   | "IMAGE_UNKNOWN"
   | "IMPORT_CMD_INVALID"
-  | "INSTANCES_NOT_YET"
   | "LOCK_INVALID"
   | "LOCK_NOT_FOUND"
   | "LOCK_NO_IMAGE"
@@ -118,6 +117,7 @@ export type ErrorCode =
   | "RESULTS_INVALID"
   | "RESULTS_NOT_FOUND"
   | "RESUME_MISMATCH"
+  | "RESUME_OPTIONS"
   | "RETRIES_INVALID"
   | "SCENARIO_INVALID"
   | "SCENARIO_NOT_FOUND"

@@ -176,6 +176,35 @@ export interface HostFacts {
   mitigations?: Record<string, string>;
 }
 
+/** An adaptive run's settings (workload.repeats as an object, workload.instances, the budget). */
+export interface AdaptiveSettings {
+  min: number;
+  max: number;
+  /** The target half-width in percent. */
+  precisionPct: number;
+  /** Server instances in the first `min` rounds. */
+  instances: number;
+  /** A new instance starts every this many rounds. */
+  roundsPerInstance: number;
+  budgetSeconds?: number;
+}
+
+/** run.json's record of an adaptive run: its settings, the rounds run and where each cell stopped, and why. */
+export interface AdaptiveSummary extends AdaptiveSettings {
+  rounds: number;
+  cells: Array<{
+    test: string;
+    threads: number;
+    n: number;
+    rounds: number;
+    estimate: number | null;
+    low: number | null;
+    high: number | null;
+    halfWidthPct: number | null;
+    done?: "precision" | "max" | "budget";
+  }>;
+}
+
 /** run.json: the resolved scenario, the plan, host and server facts, the must-match table and the run's status. */
 export interface RunManifest {
   runId: string;
@@ -202,4 +231,6 @@ export interface RunManifest {
   hostFailures?: Array<{ host: string; message: string }>;
   /** scenarioFingerprint of the scenario, neutral config and pins: a resume must match it (src/core/plan/fingerprint.ts). */
   fingerprint?: string;
+  /** Adaptive repeats: settings, rounds and each cell's stop reason (updated after every round). */
+  adaptive?: AdaptiveSummary;
 }

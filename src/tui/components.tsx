@@ -280,6 +280,35 @@ export function Footer({ state, width }: { state: ViewState; width: number }) {
 // ---- the whole screen ----
 
 /** The run screen: a pure function of the view state and the terminal size. */
+// ---- adaptive runs: each cell's interval narrowing ----
+
+/** Lines of the adaptive view: a header, then one per cell (at most `max` cells). */
+export function adaptiveLines(state: ViewState, width: number, max: number): string[] {
+  const a = state.adaptive;
+  if (!a) return [];
+  const open = a.cells.filter((c) => !c.done).length;
+  const budget = a.budgetLeftSeconds === null ? "" : ` · budget left ${duration(a.budgetLeftSeconds)}`;
+  const lines = [fit(`round ${a.round} · instance ${a.instance} · ${open}/${a.cells.length} cells open · ETA ${duration(state.progress.etaSeconds)}${budget}`, width)];
+  for (const c of a.cells.slice(0, max)) {
+    const est = c.estimate === null ? "-" : c.estimate.toFixed(1);
+    const iv = c.low === null || c.high === null ? "" : ` [${c.low.toFixed(1)}–${c.high.toFixed(1)}]`;
+    const trail = c.widths.slice(-4).map((w) => (w === null ? "?" : `±${w.toFixed(1)}`)).join(" → ");
+    lines.push(fit(`  ${c.test}@${c.threads}  ${est}${iv}  ${trail}%  n=${c.n}  ${c.done ?? "open"}`, width));
+  }
+  if (a.cells.length > max) lines.push(fit(`  … ${a.cells.length - max} more`, width));
+  return lines;
+}
+
+export function AdaptiveRounds({ state, width, max }: { state: ViewState; width: number; max: number }) {
+  return (
+    <Box flexDirection="column">
+      {adaptiveLines(state, width, max).map((l, i) => (
+        <Text key={i}>{l}</Text>
+      ))}
+    </Box>
+  );
+}
+
 export function RunView({ state, size }: { state: ViewState; size: Size }) {
   const width = Math.max(40, size.width);
   const budget = Math.max(12, size.height - 1);
@@ -291,6 +320,12 @@ export function RunView({ state, size }: { state: ViewState; size: Size }) {
   if (state.ui.details && !finished) {
     detailsH = Math.min(room, 8);
     room -= detailsH;
+  }
+  // Adaptive runs: the rounds' header and up to 4 cells, when there is room beside the table.
+  let adaptiveMax = 0;
+  if (state.adaptive && !finished && !(state.ui.details && !finished) && room >= 6) {
+    adaptiveMax = Math.min(4, state.adaptive.cells.length, room - 5);
+    room -= adaptiveLines(state, width, adaptiveMax).length;
   }
   const testCount = state.table?.rows.length ?? 0;
   const failuresWanted = state.failures.length ? Math.min(state.failures.length + 1, 4) : 0;
@@ -315,6 +350,7 @@ export function RunView({ state, size }: { state: ViewState; size: Size }) {
       {finished ? <FinalSummary state={state} width={width} /> : <StatusLine state={state} width={width} />}
       {showLive ? <LiveFigures live={state.live!} width={width} /> : null}
       {detailsH > 0 ? <DetailsView state={state} width={width} /> : null}
+      {adaptiveMax > 0 ? <AdaptiveRounds state={state} width={width} max={adaptiveMax} /> : null}
       {rows > 0 ? <RatioTableView state={state} width={width} maxRows={rows} compact={compact} /> : null}
       <FailuresView failures={state.failures} width={width} max={failuresMax} />
       <Footer state={state} width={width} />

@@ -2,7 +2,8 @@
  * The run screen's view state: a pure reducer from the run's event stream (and a few UI actions) to what the
  * screen shows. No Ink, no I/O, no clock: time comes from the events' `at` (and from `tick` actions).
  */
-import type { Phase, RunEvent } from "../core/events.ts";
+import type { Phase, RoundCell, RunEvent } from "../core/events.ts";
+import { roundLine } from "../core/plan/adaptive.ts";
 import type { Cell, CellRecord } from "../core/results.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { ratioTableFromSides, type RatioTable } from "../core/report/ratio.ts";
@@ -126,8 +127,37 @@ export interface ViewState {
   cancelling?: { at: string; reason: string };
   finished?: FinishedView;
   ui: UiState;
+  /** Adaptive runs: the latest round and each cell's interval narrowing. */
+  adaptive?: AdaptiveView;
   /** Derived on every update. */
   progress: Progress;
+}
+
+/** One cell of an adaptive run on the screen: its latest interval and its half-width after each round. */
+export interface AdaptiveCellView extends RoundCell {
+  /** Half-width (%) after each round it took part in, oldest first (null: no interval yet). */
+  widths: Array<number | null>;
+}
+
+/** An adaptive run's state after its latest round. */
+export interface AdaptiveView {
+  round: number;
+  instance: number;
+  etaSeconds: number | null;
+  budgetLeftSeconds: number | null;
+  /** When the round finished: the ETA counts from here. */
+  at: string;
+  cells: AdaptiveCellView[];
+}
+
+function adaptiveView(prev: AdaptiveView | undefined, e: Extract<RunEvent, { type: "round-finished" }>): AdaptiveView {
+  const cells = e.cells.map((c): AdaptiveCellView => {
+    const old = prev?.cells.find((x) => x.test === c.test && x.threads === c.threads);
+    // A cell that stopped earlier keeps its history: only cells that ran this round add a width.
+    const widths = old && old.n === c.n && old.done ? old.widths : [...(old?.widths ?? []), c.halfWidthPct];
+    return { ...c, widths };
+  });
+  return { round: e.round, instance: e.instance, etaSeconds: e.etaSeconds, budgetLeftSeconds: e.budgetLeftSeconds, at: e.at, cells };
 }
 
 export interface Progress {
@@ -229,7 +259,7 @@ export function failureMessage(r: CellRecord): string {
 function apply(s: ViewState, e: RunEvent): ViewState {
   switch (e.type) {
     case "round-finished":
-      return s; // adaptive rounds: not shown yet
+      return { ...s, adaptive: adaptiveView(s.adaptive, e), log: addLog(s, "info", roundLine(e)) };
     case "plan-ready":
       return {
         ...s,
@@ -390,7 +420,9 @@ function derive(s: ViewState): ViewState {
     const w = done / total;
     etaSeconds = w * observed + (1 - w) * planned;
   } else if (s.estimateSeconds > 0) etaSeconds = Math.max(0, s.estimateSeconds - elapsedSeconds);
-  const progress: Progress = { done, total, failed, skipped, elapsedSeconds, etaSeconds };
+  // Adaptive runs: the plan holds only the first rounds; the ETA comes from the remaining width (round-finished).
+  if (s.adaptive && !s.finished && s.adaptive.etaSeconds !== null) etaSeconds = Math.max(0, s.adaptive.etaSeconds - seconds(s.adaptive.at, s.now));
+  const progress: Progress = { done, total: Math.max(total, done), failed, skipped, elapsedSeconds, etaSeconds };
   return { ...s, progress, table: tableOf(s) };
 }
 

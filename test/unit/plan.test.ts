@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { planRun, serverOrder, formatSeconds, DEFAULT_SETUP_COSTS, isWriteTest, testWrites, firstGoesFirst, orderNote, assertRunnable } from "../../src/core/plan/plan.ts";
+import { planRun, serverOrder, formatSeconds, DEFAULT_SETUP_COSTS, isWriteTest, testWrites, firstGoesFirst, orderNote, assertRunnable, resumeTodo } from "../../src/core/plan/plan.ts";
 import { seedFromString } from "../../src/core/random.ts";
 import { describePlan } from "../../src/core/plan/describe.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
@@ -123,17 +123,84 @@ describe("planRun ordering", () => {
     expect(planRun(scenario((d) => (d.order = "randomized"))).orderSeed).toBe(seedFromString("t"));
   });
 
-  it("adaptive repeats: refused for a run (not yet), laid out as min rounds for plan", () => {
+  it("adaptive repeats: the plan is the first min rounds, a new instance every ceil(min/N) rounds", () => {
     const s = scenario((d) => (d.workload.repeats = { min: 4, max: 40, precision: "3%" }));
-    expect(() => planRun(s)).toThrow(expect.objectContaining({ code: "ADAPTIVE_NOT_YET" }));
-    expect(() => planRun(s)).toThrow(/cannot run yet/);
-    expect(new Set(planRun(s, { adaptive: "min-rounds" }).cells.map((c) => c.repeat))).toEqual(new Set([1, 2, 3, 4]));
+    const p = planRun(s);
+    expect(new Set(p.cells.map((c) => c.repeat))).toEqual(new Set([1, 2, 3, 4]));
+    // round-major: every cell once per server in round 1, then round 2, ...
+    expect(p.cells.slice(0, 8).every((c) => c.repeat === 1)).toBe(true);
+    expect(p.cells.map((c) => c.instance)).toEqual([...Array(16).fill(0), ...Array(16).fill(1)]);
+    expect(p.restarts).toEqual([{ instance: 1, beforeCell: 16 }]);
+    // ABBA over rounds, and each round balanced over cells
+    const firstOf = (r: number) => p.cells.filter((c) => c.repeat === r).filter((_, i) => i % 2 === 0).map((c) => c.server);
+    expect(firstOf(1)).toEqual(["a", "b", "a", "b"]);
+    expect(firstOf(2)).toEqual(["b", "a", "b", "a"]);
+    // adaptive runs across hosts are refused before anything is created
+    const h = scenario((d) => {
+      d.workload.repeats = { min: 2, max: 4, precision: "5%" };
+      d.hosts = [{ id: "h1", engine: "unix:///var/run/docker.sock" }, { id: "h2", engine: "ssh://x" }];
+    });
+    expect(() => assertRunnable(h)).toThrow(expect.objectContaining({ code: "ADAPTIVE_HOSTS" }));
   });
 
-  it("server instances: refused for a run (not yet), never silently ignored", () => {
-    const s = scenario((d) => (d.workload.instances = 2));
-    expect(() => assertRunnable(s)).toThrow(expect.objectContaining({ code: "INSTANCES_NOT_YET" }));
-    expect(() => assertRunnable(scenario((d) => (d.workload.instances = 1)))).not.toThrow();
+  it("server instances: repeats split into contiguous blocks, instance-block-major, restarts and their cost", () => {
+    const s = scenario((d) => {
+      d.workload.instances = 2;
+      d.workload.repeats = 4;
+      d.workload.warmup = "5s";
+    });
+    const p = planRun(s);
+    expect(p.cells.map((c) => `${c.instance}:${c.repeat}`).slice(0, 16).every((x) => x === "0:1" || x === "0:2")).toBe(true);
+    expect(p.cells.slice(16).every((c) => c.instance === 1 && c.repeat >= 3)).toBe(true);
+    // ABBA inside each cell is unchanged: repeats 1..4 run AB BA AB BA
+    const cell = p.cells.filter((c) => c.test === "oltp_read_only" && c.threads === 1);
+    expect(cell.map((c) => c.server).join("")).toBe("abbaabba");
+    // both cells of a pair share an instance
+    for (const c of p.cells) expect(p.cells.find((x) => x.key !== c.key && x.test === c.test && x.threads === c.threads && x.repeat === c.repeat)!.instance).toBe(c.instance);
+    expect(p.restarts).toEqual([{ instance: 1, beforeCell: 16 }]);
+    expect(p.snapshots).toEqual(["a", "b"]);
+    // re-warm-up after the restart: one warm-up per server × test × instance
+    expect(p.warmups.length).toBe(2 * 2 * 2);
+    expect(p.estimate.breakdown.some((b) => /instance restarts \(1 × 2 servers/.test(b.label))).toBe(true);
+    expect(p.estimate.totalSeconds).toBeGreaterThan(planRun(scenario((d) => (d.workload.repeats = 4))).estimate.totalSeconds);
+    const text = describePlan(p, s).join("\n");
+    expect(text).toMatch(/Server instances: 2; every server restarts fresh from the post-prepare snapshot before cell #17/);
+    expect(text).toMatch(/restart all servers \(instance 1\)/);
+    // uneven blocks: 5 repeats over 2 instances → 0 0 0 1 1; 4 over 3 → 0 0 1 2
+    const reps = (r: number, n: number) =>
+      planRun(scenario((d) => ((d.workload.repeats = r), (d.workload.instances = n), (d.workload.tests = ["oltp_read_only"]), (d.workload.threads = [1]))))
+        .cells.filter((c) => c.server === "a").map((c) => c.instance);
+    expect(reps(5, 2)).toEqual([0, 0, 0, 1, 1]);
+    expect(reps(4, 3)).toEqual([0, 0, 1, 2]);
+  });
+
+  it("server instances with fresh: per-test: no extra restore right after a restart", () => {
+    const s = scenario((d) => ((d.workload.instances = 2), (d.workload.fresh = "per-test"), (d.workload.tests = ["oltp_update_index"])));
+    const p = planRun(s);
+    // one restore per server before instance 0's write test; instance 1 starts from the restored snapshot
+    expect(p.restores.map((r) => r.beforeCell)).toEqual([0, 1]);
+  });
+
+  it("grouped and randomized orders keep instance blocks", () => {
+    for (const o of ["grouped", "randomized"]) {
+      const p = planRun(scenario((d) => ((d.order = o), (d.workload.instances = 2), (d.workload.repeats = 4))));
+      const inst = p.cells.map((c) => c.instance!);
+      expect(inst).toEqual([...inst].sort((x, y) => x - y));
+    }
+  });
+
+  it("resumeTodo: a half-done pair runs again whole, on an instance above every recorded one", () => {
+    const p = planRun(scenario((d) => ((d.workload.instances = 2), (d.workload.repeats = 2), (d.workload.tests = ["oltp_read_only"]), (d.workload.threads = [1]))));
+    // cells: a1 b1 (instance 0), b2 a2 (instance 1); the run was cut after a1, b1, b2
+    const rec = (c: (typeof p.cells)[number]) => ({ key: c.key, server: c.server, test: c.test, threads: c.threads, repeat: c.repeat, phase: "measure", status: "ok", instance: c.instance }) as never;
+    const todo = resumeTodo(p.cells, [rec(p.cells[0]), rec(p.cells[1]), rec(p.cells[2])]);
+    expect(todo.map((c) => `${c.server}${c.repeat}@${c.instance}`)).toEqual(["b2@2", "a2@2"]);
+    // cut in instance 0: its rest moves to instance 1, the next to 2
+    const todo2 = resumeTodo(p.cells, [rec(p.cells[0])]);
+    expect(todo2.map((c) => `${c.server}${c.repeat}@${c.instance}`)).toEqual(["a1@1", "b1@1", "b2@2", "a2@2"]);
+    // without instances, the old rule: done cells are skipped one by one
+    const q = planRun(scenario((d) => ((d.workload.tests = ["oltp_read_only"]), (d.workload.threads = [1]))));
+    expect(resumeTodo(q.cells, [rec(q.cells[0])]).length).toBe(q.cells.length - 1);
   });
 
   it("grouped: all cells of one server, then the next", () => {
@@ -292,5 +359,16 @@ describe("describePlan", () => {
     expect(text).toContain("    thread_cache: rename → thread_cache_size = 138 — not a variable");
     expect(text).toContain("Cells (112, in run order):");
     expect(lines.some((l) => /^\s+1\s+mariadb\s+delete\s+1\s+1\s+restore snapshot, warm-up 30s at 128 threads$/.test(l))).toBe(true);
+  });
+});
+
+describe("describePlan, adaptive", () => {
+  it("says the rounds and instances layout, the min-rounds time and the time at max rounds", () => {
+    const s = scenario((d) => ((d.workload.repeats = { min: 4, max: 20, precision: "5%" }), (d.workload.budget = "10m")));
+    const text = describePlan(planRun(s), s).join("\n");
+    expect(text).toMatch(/Adaptive repeats: rounds of every open cell once per server, 4 to 20 rounds per cell, a cell stops when its interval is within ±5%/);
+    expect(text).toMatch(/a fresh instance of every server .* every 2 rounds: 2 in the first 4 rounds, up to 10 by round 20/);
+    expect(text).toMatch(/if every cell needs all 20 rounds: about \d+m \d+s, more than the budget: the budget stops the run at 10m/);
+    expect(text).toMatch(/Order: interleaved in rounds/);
   });
 });

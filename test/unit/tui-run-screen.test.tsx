@@ -289,3 +289,42 @@ describe("mountRunScreen", () => {
     await screen.done;
   });
 });
+
+describe("adaptive rounds on the run screen", () => {
+  type Round = Extract<RunEvent, { type: "round-finished" }>;
+  const round = (r: number, hw: [number, number], done: [string?, string?] = []): Round => ({
+    type: "round-finished", at: `2025-01-01T12:0${r}:00.000Z`, round: r, instance: r - 1, etaSeconds: 300 / r, budgetLeftSeconds: 900 - 60 * r,
+    cells: [
+      { test: "oltp_read_only", threads: 1, n: r, estimate: 101, low: 101 / (1 + hw[0] / 100), high: 101 * (1 + hw[0] / 100), halfWidthPct: hw[0], ...(done[0] ? { done: done[0] as "precision" } : {}) },
+      { test: "oltp_read_only", threads: 4, n: r, estimate: 97, low: 90, high: 104, halfWidthPct: hw[1], ...(done[1] ? { done: done[1] as "max" } : {}) },
+    ],
+  });
+  const state = () => [round(1, [30, 40]), round(2, [12, 25]), round(3, [4.5, 14], ["precision"])].reduce(reduce, synthetic.slice(0, 3).reduce(reduce, initialState()));
+
+  it("keeps each cell's half-width after every round and takes the ETA from the latest round", () => {
+    const s = state();
+    expect(s.adaptive!.round).toBe(3);
+    expect(s.adaptive!.cells.map((c) => c.widths)).toEqual([[30, 12, 4.5], [40, 25, 14]]);
+    expect(s.progress.etaSeconds).toBe(100);
+    // a stopped cell keeps its history when later rounds leave it out
+    const s4 = reduce(s, { ...round(4, [4.5, 9]), cells: [round(3, [4.5, 0], ["precision"]).cells[0], round(4, [0, 9]).cells[1]] });
+    expect(s4.adaptive!.cells[0].widths).toEqual([30, 12, 4.5]);
+    expect(s4.log.at(-1)!.text).toMatch(/^round 4 \(instance 3\): 1 open/);
+  });
+
+  it("renders the narrowing and the ETA within the screen", () => {
+    for (const size of [{ width: 80, height: 24 }, { width: 60, height: 20 }]) {
+      const r = render(
+        <ColorContext.Provider value={false}>
+          <RunView state={{ ...state(), log: [] }} size={size} />
+        </ColorContext.Provider>,
+      );
+      const lines = plain(r.lastFrame()).split("\n");
+      expect(lines.length).toBeLessThan(size.height);
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(size.width);
+      const text = lines.join("\n");
+      expect(text).toContain("round 3 · instance 2 · 1/2 cells open · ETA");
+      if (size.width >= 80) expect(text).toContain("±30.0 → ±12.0 → ±4.5%  n=3  precision");
+    }
+  });
+});

@@ -27,6 +27,10 @@ export class CellLoop {
   private readonly recorded: CellRecord[];
   /** Attempts so far per cell key, resumed ones included (a resumed cell's next attempt continues the count). */
   private readonly attempts = new Map<string, number>();
+  /** The server instance running now; undefined until the first cell (the servers are fresh from prepare then). */
+  private instance: number | undefined;
+  /** Servers whose data is fresh from a new instance's restore, so a write test needs no restore of its own. */
+  private readonly fresh = new Set<string>();
 
   constructor(
     private readonly ctx: RunContext,
@@ -71,10 +75,12 @@ export class CellLoop {
   private async one(cell: Cell): Promise<void> {
     const { ctx, session } = this;
     ctx.throwIfAborted();
+    await this.switchInstance(cell);
     const server = this.servers.get(cell.server);
     await this.servers.focus(server);
     // Fresh data for write tests when asked: restore the post-prepare snapshot before each new write test.
-    if (ctx.scenario.workload.fresh === "per-test" && isWriteTest(cell.script) && this.lastTest.get(cell.server) !== cell.test) {
+    const freshNow = this.fresh.delete(cell.server);
+    if (ctx.scenario.workload.fresh === "per-test" && isWriteTest(cell.script) && this.lastTest.get(cell.server) !== cell.test && !freshNow) {
       await this.servers.restoreSnapshot(server, cell.test);
       this.warmedUp.delete(`${cell.server}/${cell.test}`);
     }
@@ -84,6 +90,18 @@ export class CellLoop {
     const quiesceSeconds = ctx.scenario.workload.quiesce && isWriteTest(cell.script) ? await ctx.time("quiesce", () => quiesce(ctx, session, server, `before ${cell.key}`)) : undefined;
     await this.measure(server, cell, quiesceSeconds);
     await session.save();
+  }
+
+  /** Before the first cell of a new instance: every server restarted fresh from the snapshot, and warmed up again. */
+  private async switchInstance(cell: Cell): Promise<void> {
+    if (cell.instance === undefined || cell.instance === this.instance) return;
+    const first = this.instance === undefined;
+    this.instance = cell.instance;
+    // The servers were just prepared: they are the first cell's instance already.
+    if (first) return;
+    await this.servers.newInstance(cell.instance, this.sidecar);
+    this.warmedUp.clear();
+    for (const id of this.servers.byId.keys()) this.fresh.add(id);
   }
 
   /**
@@ -99,6 +117,7 @@ export class CellLoop {
       ctx.phase("measure", { server: cell.server, test: cell.test, threads: cell.threads });
       const rec = await ctx.time("measure", () => this.sidecar.cell(server, cell, "measure", undefined, attempt));
       if (quiesceSeconds !== undefined) rec.quiesceSeconds = quiesceSeconds;
+      if (cell.instance !== undefined) rec.instance = cell.instance;
       await session.appendCell(rec);
       this.recorded.push(rec);
       if (rec.status === "ok") {

@@ -5,7 +5,7 @@
  */
 import { InputError, TwinbenchError } from "../../core/errors.ts";
 import type { Cell, ServerManifest } from "../../core/results.ts";
-import type { ServerSpec } from "../../core/scenario/schema.ts";
+import { plannedInstances, type ServerSpec } from "../../core/scenario/schema.ts";
 import { LabServer, labServerInit } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
@@ -101,13 +101,13 @@ export class Servers {
     return server;
   }
 
-  /** Prepare once per server and dataset, snapshot right after prepare when fresh: per-test, then prewarm. */
+  /** Prepare once per server and dataset, snapshot right after prepare (fresh: per-test, or server instances), then prewarm. */
   private async prepare(server: LabServer, sidecar: Sidecar): Promise<void> {
     const { ctx } = this;
     const { workload } = ctx.scenario;
     ctx.phase("prepare", { server: server.id });
     await ctx.time("prepare", () => sidecar.command(server, "oltp_common", "prepare", Math.max(1, Math.min(workload.tables, 4)), "prepare"));
-    if (workload.fresh === "per-test") {
+    if (workload.fresh === "per-test" || plannedInstances(workload) > 1) {
       ctx.phase("snapshot", { server: server.id });
       await ctx.time("snapshot", async () => {
         await server.stopAndRemove();
@@ -116,12 +116,37 @@ export class Servers {
       });
       this.session.action("snapshot", server.id, "data dir copied to a snapshot volume right after prepare");
     }
-    if (workload.prewarm) {
-      ctx.phase("prewarm", { server: server.id });
-      await ctx.time("prewarm", () => sidecar.command(server, "oltp_common", "prewarm", 1, "prewarm"));
-    }
+    await this.prewarm(server, sidecar);
     if (workload.quiesce) await ctx.time("quiesce", () => quiesce(ctx, this.session, server, "after prepare"));
     await this.pauseIdle(server);
+  }
+
+  private async prewarm(server: LabServer, sidecar: Sidecar): Promise<void> {
+    if (!this.ctx.scenario.workload.prewarm) return;
+    this.ctx.phase("prewarm", { server: server.id });
+    await this.ctx.time("prewarm", () => sidecar.command(server, "oltp_common", "prewarm", 1, "prewarm"));
+  }
+
+  /**
+   * A new server instance (workload.instances): every server stopped, its data dir restored from the post-prepare
+   * snapshot and started again as a new process, then prewarmed like after prepare; idle ones frozen again.
+   */
+  async newInstance(instance: number, sidecar: Sidecar): Promise<void> {
+    const { ctx } = this;
+    for (const server of this.byId.values()) {
+      ctx.throwIfAborted();
+      ctx.phase("restore", { server: server.id, detail: `instance ${instance}` });
+      await ctx.time("instance", async () => {
+        await server.stopAndRemove();
+        await server.restore();
+        await server.start(ctx.signal);
+      });
+      await this.prewarm(server, sidecar);
+      if (ctx.scenario.workload.quiesce) await ctx.time("quiesce", () => quiesce(ctx, this.session, server, `instance ${instance}`));
+      this.session.action("instance", server.id, `instance ${instance}: restarted fresh from the post-prepare snapshot`);
+      await this.pauseIdle(server);
+    }
+    await this.session.save();
   }
 
   /** Only `active` runs: every other server is frozen, `active` is thawed. */

@@ -74,13 +74,6 @@ export class ResultsSession {
     return session;
   }
 
-  /** Measured cells already done (a resume skips them): those whose last attempt is ok. */
-  doneKeys(): Set<string> {
-    const last = new Map<string, CellRecord["status"]>();
-    for (const r of this.previous) if (r.phase === "measure") last.set(r.key, r.status);
-    return new Set([...last].filter(([, status]) => status === "ok").map(([key]) => key));
-  }
-
   /** Tell the front end what the run will do, and what a resumed run already did. */
   announce(): void {
     const { ctx, manifest } = this;

@@ -18,7 +18,7 @@ import { buildRunReport } from "../../core/report/model.ts";
 import { renderText } from "../../core/report/text.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
-import { parseRetries, type RunCliOptions } from "./run-options.ts";
+import { adaptiveOverrides, parseRetries, type RunCliOptions } from "./run-options.ts";
 import { cleanHostsCommand, resumeHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
 import { hostsOverride } from "../../core/hosts/url.ts";
 import { adaptiveRepeats } from "../../core/scenario/schema.ts";
@@ -49,6 +49,8 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .option("--image-transfer <how>", "images on other hosts: send (build once, stream over the API) | build (each host builds)", "send")
     .option("--force", "shard over hosts whose facts differ (the report says the hosts were mixed)")
     .option("--no-calibrate", "with a precision target on an uncalibrated host, do not calibrate first (the run relies on its own pooled residuals)")
+    .option("--precision <pct>", "adaptive repeats: run rounds until each cell's interval is within ± this (e.g. 3%)")
+    .option("--budget <duration>", "wall-time budget of an adaptive run (e.g. 30m): no round starts that would not fit")
     .action(async (file: string, o: RunCliOptions) => {
       ctx.exitCode = await runCommand(ctx, file, o);
     });
@@ -82,12 +84,16 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     if (code !== undefined) return code;
   }
   const retries = parseRetries(o.retries);
+  if (o.resume && (o.precision !== undefined || o.budget !== undefined))
+    throw new InputError("--resume takes the original run's settings: --precision and --budget do not go with it", { code: "RESUME_OPTIONS", hint: `resume with \`twinbench run --resume ${o.resume}\` alone` });
   const sets = [...(o.rerunDisturbed === false ? ["workload.rerunDisturbed=false"] : []), ...o.set];
-  const input = await resolveRunInput({ file, sets: o.resume ? sets : [...hostsOverride(o.host ?? []), ...sets], resume: o.resume });
+  let input = await resolveRunInput({ file, sets: o.resume ? sets : [...hostsOverride(o.host ?? []), ...sets], resume: o.resume });
+  const adaptive = o.resume ? [] : adaptiveOverrides(input.scenario.workload.repeats, o);
+  if (adaptive.length) input = await resolveRunInput({ file, sets: [...hostsOverride(o.host ?? []), ...sets, ...adaptive] });
   for (const w of input.warnings) ctx.err(`warning: ${w}`);
   const { scenario, scenarioFile } = input;
-  assertRunnable(scenario); // adaptive repeats and instances: refused before anything is created
-  if (!o.resume && wantsHosts(scenario, o)) return runHostsCommand(ctx, { scenario, scenarioFile, overrides: o.set }, o);
+  assertRunnable(scenario); // adaptive repeats over several hosts: refused before anything is created
+  if (!o.resume && wantsHosts(scenario, o)) return runHostsCommand(ctx, { scenario, scenarioFile, overrides: [...o.set, ...adaptive] }, o);
   if (!o.resume && o.calibrate !== false && adaptiveRepeats(scenario.workload)) await calibrateFirst(ctx, file, o.set);
   const runId = newRunId(new Date());
   const outDir = resolve(o.resume ?? o.out ?? join("results", runId));

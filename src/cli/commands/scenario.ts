@@ -81,7 +81,7 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
       for (const file of files) {
         try {
           const r = await loadScenarioFile(file, { sets: o.set, lockImages: images, hostCpus: hostCpus() });
-          const plan = planRun(r.scenario, { adaptive: "min-rounds" });
+          const plan = planRun(r.scenario);
           ctx.out(`${file}: ok (${plan.cells.length} cells, about ${formatSeconds(plan.estimate.totalSeconds)})`);
           for (const w of r.warnings) err(`warning: ${w}`);
         } catch (e) {
@@ -128,7 +128,7 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
       const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
       const calibration = adaptiveRepeats(loaded.scenario.workload) ? await planCalibration(ctx, err) : undefined;
       if (o.json) {
-        const plan = planRun(loaded.scenario, { setupCosts, adaptive: "min-rounds" });
+        const plan = planRun(loaded.scenario, { setupCosts });
         const precision = calibration ? predictPrecision(loaded.scenario, calibration.calibration, { setupCosts }) : null;
         ctx.out(JSON.stringify({ file, overrides: loaded.overrides, warnings: loaded.warnings, scenario: loaded.scenario, plan, precision }, null, 2));
         return;

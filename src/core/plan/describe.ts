@@ -9,7 +9,7 @@ import { LEGACY_TESTS } from "../scenario/legacy.ts";
 import { own } from "../sysbench/options.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, plannedRepeats } from "../scenario/schema.ts";
 import { redactArgv, sysbenchArgv, type SysbenchConnection } from "../sysbench/argv.ts";
-import { formatSeconds, orderNote, testWrites, type Plan } from "./plan.ts";
+import { formatSeconds, orderNote, planRun, testWrites, type Plan } from "./plan.ts";
 import { textTable } from "../text-table.ts";
 
 /** One image lock entry, printed as `name  key=value …`. */
@@ -77,13 +77,24 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
   );
   if (adaptive) {
     const budget = w.budget === undefined ? "no budget" : `a budget of ${w.budget}`;
+    const n = plannedInstances(w);
+    const per = Math.ceil(adaptive.min / n);
     out.push(
-      `Adaptive repeats: ${adaptive.min} to ${adaptive.max} per cell until each interval is within ±${parsePercent(adaptive.precision)}%, ${budget}, ${plannedInstances(w)} server instances. ` +
-        "The run engine cannot run this yet: `twinbench run` refuses it; the cells and estimate below are the first " +
-        `${adaptive.min} rounds.`,
+      `Adaptive repeats: rounds of every open cell once per server, ${adaptive.min} to ${adaptive.max} rounds per cell, a cell stops when its interval is within ±${parsePercent(adaptive.precision)}% (after ${adaptive.min} rounds), at ${adaptive.max} rounds, or when the next round would not fit ${budget}.`,
     );
-  } else if (w.instances !== undefined && w.instances > 1)
-    out.push(`Server instances: ${w.instances} (restarts within the run): the run engine cannot restart servers yet, so \`twinbench run\` refuses this`);
+    if (n > 1)
+      out.push(
+        `Server instances: a fresh instance of every server (restart from the post-prepare snapshot) every ${per} round${per === 1 ? "" : "s"}: ${n} in the first ${adaptive.min} rounds, up to ${Math.ceil(adaptive.max / per)} by round ${adaptive.max} (more rounds also add instances: the level between instances is where the variance is).`,
+      );
+    // Every cell at max rounds: the same layout with min = max (instances keep their rounds each).
+    const most = planRun({ ...s, workload: { ...w, repeats: { ...adaptive, min: adaptive.max }, instances: Math.max(1, Math.ceil(adaptive.max / per)) } });
+    out.push(
+      `The cells and estimate below are the first ${adaptive.min} rounds (${formatSeconds(e.totalSeconds)}); if every cell needs all ${adaptive.max} rounds: about ${formatSeconds(most.estimate.totalSeconds)}${w.budget !== undefined && most.estimate.totalSeconds > (parseDuration(w.budget) ?? Infinity) ? `, more than the budget: the budget stops the run at ${w.budget}` : ""}.`,
+    );
+  } else if (plan.restarts.length)
+    out.push(
+      `Server instances: ${plannedInstances(w)}; every server restarts fresh from the post-prepare snapshot before cell${plan.restarts.length === 1 ? "" : "s"} ${plan.restarts.map((r) => `#${r.beforeCell + 1}${r.host ? ` (${r.host})` : ""}`).join(", ")}, then warms up again`,
+    );
   out.push(`Order: ${orderNote(s, plan.orderSeed)}`);
   out.push(
     `Estimated duration: ${e.approximate ? "about " : ""}${formatSeconds(e.totalSeconds)} (measure ${formatSeconds(e.measureSeconds)}, warm-up ${formatSeconds(e.warmupSeconds)}, set-up ${formatSeconds(e.setupSeconds)})`,
@@ -164,14 +175,15 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
     }
 
   out.push("", `Cells (${plan.cells.length}, in run order):`);
-  const rows: string[][] = [["#", ...(s.hosts?.length ? ["host"] : []), "server", "test", "threads", "repeat", "before it"]];
+  const rows: string[][] = [["#", ...(s.hosts?.length ? ["host"] : []), "server", "test", "threads", "repeat", ...(plan.restarts.length ? ["instance"] : []), "before it"]];
   const limit = extras.maxCells ?? plan.cells.length;
   for (const c of plan.cells.slice(0, limit)) {
     const before = [
+      ...plan.restarts.filter((x) => x.beforeCell === c.index).map((x) => `restart all servers (instance ${x.instance})`),
       ...plan.restores.filter((x) => x.beforeCell === c.index).map(() => "restore snapshot"),
       ...plan.warmups.filter((x) => x.beforeCell === c.index).map((x) => `warm-up ${x.seconds}s at ${x.threads} threads`),
     ].join(", ");
-    rows.push([String(c.index + 1), ...(s.hosts?.length ? [c.host ?? ""] : []), c.server, c.test, String(c.threads), String(c.repeat), before]);
+    rows.push([String(c.index + 1), ...(s.hosts?.length ? [c.host ?? ""] : []), c.server, c.test, String(c.threads), String(c.repeat), ...(plan.restarts.length ? [String(c.instance ?? 0)] : []), before]);
   }
   out.push(...textTable(rows, { indent: "  " }));
   if (limit < plan.cells.length) out.push(`  … ${plan.cells.length - limit} more`);

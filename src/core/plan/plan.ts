@@ -15,8 +15,13 @@
  * `orderSeed`, else one derived from the scenario name; the plan carries it.
  * Order `grouped`: every cell of the first server (test, threads, repeat), then the next server.
  *
- * Adaptive repeats (`repeats: { min, max, precision }`): the run engine does not run them yet, so planRun refuses
- * them unless asked to lay out the first `min` rounds (`adaptive: "min-rounds"`, for `plan` and `validate`).
+ * Server instances (`workload.instances` N > 1, default 2 for adaptive repeats): the repeats split into N contiguous
+ * blocks and the plan runs instance-block-major (every cell of instance 0, then instance 1, …; the order rules
+ * above apply within). Before the first cell of each later instance every server is restarted fresh from the
+ * post-prepare snapshot (so the snapshot is taken whenever N > 1), then warmed up again.
+ *
+ * Adaptive repeats (`repeats: { min, max, precision }`): the plan lays out the first `min` rounds (each round every
+ * cell once per server, see adaptiveRoundCells); the adaptive scheduler (adaptive.ts) decides the rest.
  *
  * Warm-up policy: before a server's first measured cell of each test, the engine runs one warm-up of
  * `workload.warmup` seconds at that test's highest thread count (none when warmup is 0). Its result is kept and
@@ -29,9 +34,9 @@
  * group k goes to host k mod h, and each host keeps the interleaved order among its own groups.
  */
 import { InputError } from "../errors.ts";
-import type { Cell } from "../results.ts";
+import type { Cell, CellRecord } from "../results.ts";
 import { seededRandom, seedFromString, shuffled } from "../random.ts";
-import { adaptiveRepeats, parseDuration, plannedRepeats, trimSeconds, type Scenario } from "../scenario/schema.ts";
+import { adaptiveRepeats, parseDuration, plannedInstances, plannedRepeats, trimSeconds, type Scenario } from "../scenario/schema.ts";
 import { resolveTest } from "../scenario/legacy.ts";
 import { WRITE_SCRIPTS } from "../sysbench/options.ts";
 
@@ -90,6 +95,13 @@ export interface RestoreStep {
   host?: string;
 }
 
+/** Before cell `beforeCell`, every server is restarted fresh from the post-prepare snapshot (a new instance). */
+export interface RestartStep {
+  instance: number;
+  beforeCell: number;
+  host?: string;
+}
+
 export interface EstimateItem {
   label: string;
   seconds: number;
@@ -115,7 +127,9 @@ export interface Plan {
   orderSeed?: number;
   warmups: WarmupStep[];
   restores: RestoreStep[];
-  /** Servers whose data dir is snapshotted after prepare (fresh: per-test with a write test). */
+  /** Server instance restarts (workload.instances > 1), in run order. */
+  restarts: RestartStep[];
+  /** Servers whose data dir is snapshotted after prepare (fresh: per-test with a write test, or instances > 1). */
   snapshots: string[];
   estimate: PlanEstimate;
 }
@@ -125,6 +139,7 @@ interface Group {
   script: string;
   threads: number;
   repeat: number;
+  instance?: number;
 }
 
 /**
@@ -143,6 +158,8 @@ export function orderNote(scenario: Pick<Scenario, "order" | "servers" | "worklo
   if (scenario.order === "randomized")
     return `randomized (seed ${orderSeed ?? "?"}): within each test the thread counts and repeats run in a random order, and in each cell a random half of the pairs start with ${scenario.servers[0]?.id ?? "the first server"}`;
   if (scenario.servers.length !== 2) return "interleaved (servers back to back per test × threads × repeat, the list rotated each time)";
+  if (adaptiveRepeats(scenario.workload))
+    return "interleaved in rounds: the first server alternates by round in every cell (ABBA over rounds) and by cell within a round, so an order effect cancels over each two rounds";
   if (n % 2 === 0) return `interleaved, ABBA inside each cell (${n} repeats: ${Array.from({ length: n }, (_, i) => (i % 2 === 0 ? "AB" : "BA")).join(" ")}): an order effect cancels in every cell`;
   const seq = (start: number) => Array.from({ length: n }, (_, i) => ((i + start) % 2 === 0 ? "AB" : "BA")).join(" ");
   return `interleaved; ${n} repeat${n === 1 ? "" : "s"} is odd, so a cell cannot balance: cells alternate ${seq(0)} and ${seq(1)}, and an order effect cancels only over pairs of cells (use an even count)`;
@@ -171,36 +188,105 @@ export function testWrites(test: string): boolean {
 }
 
 /**
- * Refuse what the run engine cannot run yet: server instances and adaptive repeats. Called before anything is
- * created (and by planRun).
- * A fixed count is never silently substituted: the user chooses it.
+ * Refuse what the run engine cannot run: adaptive repeats across several hosts (each host would decide its own
+ * rounds). Called before anything is created (and by planRun).
  */
-export function assertRunnable(scenario: Pick<Scenario, "workload">): void {
-  const instances = scenario.workload.instances;
-  if (instances !== undefined && instances > 1) {
-    throw new InputError(`workload.instances: ${instances} asks for server restarts within the run, which twinbench cannot do yet`, {
-      code: "INSTANCES_NOT_YET",
-      hint: "leave workload.instances out (or set 1) for now; to include the variance between runs, compare several runs a side (compare --also-base/--also-new)",
-    });
-  }
+export function assertRunnable(scenario: Pick<Scenario, "workload" | "hosts">): void {
   const adaptive = adaptiveRepeats(scenario.workload);
-  if (!adaptive) return;
-  throw new InputError(`workload.repeats ${JSON.stringify(adaptive)} asks for adaptive repeats, which twinbench cannot run yet`, {
-    code: "ADAPTIVE_NOT_YET",
-    hint: `give a fixed count (workload.repeats: ${adaptive.min}, or --set workload.repeats=${adaptive.min}); \`twinbench plan\` shows what the adaptive run would cost`,
+  if (!adaptive || (scenario.hosts?.length ?? 0) <= 1) return;
+  throw new InputError(`workload.repeats ${JSON.stringify(adaptive)} asks for adaptive repeats on ${scenario.hosts!.length} hosts, which twinbench cannot run`, {
+    code: "ADAPTIVE_HOSTS",
+    hint: `run the adaptive scenario on one host, or give a fixed count (workload.repeats: ${adaptive.min})`,
   });
+}
+
+/**
+ * The 0-based server instance of repeat (or round) `repeat`; undefined when the run has one instance.
+ * Fixed repeats R over N instances: N contiguous blocks, repeat r in block floor((r − 1)·N / R).
+ * Adaptive repeats: a new instance every ceil(min / N) rounds, for as many rounds as the run takes, so rounds
+ * beyond `min` also add instances: the level between instances is where most of the variance is, and more pairs
+ * inside one instance would not narrow it.
+ */
+export function instanceOf(w: Pick<Scenario["workload"], "repeats" | "instances">, repeat: number): number | undefined {
+  const n = plannedInstances(w);
+  if (n <= 1) return undefined;
+  const adaptive = adaptiveRepeats(w);
+  if (adaptive) return Math.floor((repeat - 1) / Math.ceil(adaptive.min / n));
+  return Math.floor(((repeat - 1) * n) / plannedRepeats(w));
+}
+
+/** A cell of an adaptive run, as the scheduler tracks it: test × threads (× host). */
+export interface CellId {
+  test: string;
+  threads: number;
+}
+
+/**
+ * The cells of adaptive round `round` (1-based) over the open cells, in scenario order (test-major), each cell's
+ * servers back to back. Two servers: the pair order alternates by round (ABBA over rounds), starting with the other
+ * server in every other cell so that each round is balanced too; `order: randomized` draws the first server of
+ * each pair of rounds per cell from the seed and swaps it in the second round of the pair, and shuffles the cells
+ * of a round within each test. Keys carry the round as the repeat number.
+ */
+export function adaptiveRoundCells(scenario: Scenario, round: number, open: readonly CellId[], firstIndex = 0): Cell[] {
+  const w = scenario.workload;
+  const servers = scenario.servers.map((s) => s.id);
+  const isOpen = (test: string, threads: number) => open.some((c) => c.test === test && c.threads === threads);
+  const all: Array<CellId & { k: number }> = [];
+  for (const test of w.tests) for (const threads of w.threads) all.push({ test, threads, k: all.length });
+  let list = all.filter((c) => isOpen(c.test, c.threads));
+  const seed = scenario.order === "randomized" ? (scenario.orderSeed ?? seedFromString(scenario.name)) : undefined;
+  if (seed !== undefined) {
+    const rand = seededRandom((seed + round * 7919) >>> 0);
+    list = w.tests.flatMap((t) => shuffled(list.filter((c) => c.test === t), rand));
+  }
+  const instance = instanceOf(w, round);
+  const cells: Cell[] = [];
+  for (const c of list) {
+    const script = resolveTest(c.test)?.script ?? c.test;
+    let order: string[];
+    if (servers.length !== 2) order = serverOrder(servers, round - 1 + c.k);
+    else if (seed !== undefined) {
+      const aFirst = seededRandom((seed + c.k * 104729 + Math.floor((round - 1) / 2) * 1299709) >>> 0)() < 0.5;
+      order = aFirst === ((round - 1) % 2 === 0) ? servers : [servers[1], servers[0]];
+    } else order = (round - 1 + c.k) % 2 === 0 ? servers : [servers[1], servers[0]];
+    for (const server of order) {
+      const base = { server, test: c.test, script, threads: c.threads, repeat: round, ...(instance !== undefined ? { instance } : {}) };
+      cells.push({ index: firstIndex + cells.length, key: cellKey(base), ...base });
+    }
+  }
+  return cells;
+}
+
+/**
+ * The cells a resumed run still has to run, from the plan and the records of the run so far. A cell is done when
+ * its last attempt is ok. With server instances a pair runs whole on one instance: the resumed run's servers are
+ * new processes, so a pair of which one side is done runs again entirely, and the remaining cells move to instance
+ * numbers above every recorded one (the cut instance included), so no two processes share an instance index.
+ */
+export function resumeTodo(cells: readonly Cell[], previous: readonly CellRecord[]): Cell[] {
+  const last = new Map<string, CellRecord["status"]>();
+  for (const r of previous) if (r.phase === "measure") last.set(r.key, r.status);
+  const done = (c: Cell) => last.get(c.key) === "ok";
+  if (!cells.some((c) => c.instance !== undefined)) return cells.filter((c) => !done(c));
+  const pairKey = (c: Cell) => `${c.host ?? ""}\u0000${c.test}\u0000${c.threads}\u0000${c.repeat}`;
+  const open = new Set(cells.filter((c) => !done(c)).map(pairKey));
+  const todo = cells.filter((c) => open.has(pairKey(c)));
+  const recorded = previous.map((r) => r.instance).filter((i): i is number => i !== undefined);
+  if (!recorded.length || !todo.length) return todo;
+  const offset = Math.max(0, Math.max(...recorded) + 1 - Math.min(...todo.map((c) => c.instance ?? 0)));
+  return todo.map((c) => (c.instance === undefined ? c : { ...c, instance: c.instance + offset }));
 }
 
 export interface PlanOptions {
   setupCosts?: Partial<SetupCosts>;
-  /** "refuse" (default): an adaptive repeats object is an error; "min-rounds": lay out its first `min` rounds. */
-  adaptive?: "refuse" | "min-rounds";
 }
 
 /**
  * The plan of a scenario, starting nothing: every cell in run order (servers interleaved ABBA per test × threads
- * × repeat, or grouped), the warm-ups and restores, and a time estimate. `setupCosts` replaces the default
- * per-phase costs with measured ones.
+ * × repeat, or grouped), the warm-ups, restores and instance restarts, and a time estimate. With server instances
+ * the cells run instance-block-major: every cell of instance 0, then of instance 1, and so on. An adaptive
+ * scenario's plan is its first `min` rounds. `setupCosts` replaces the default per-phase costs with measured ones.
  *
  * @example
  * ```ts
@@ -211,14 +297,17 @@ export interface PlanOptions {
 export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
   const costs: SetupCosts = { ...DEFAULT_SETUP_COSTS, ...opts.setupCosts };
   const w = scenario.workload;
-  if (opts.adaptive !== "min-rounds") assertRunnable(scenario);
+  assertRunnable(scenario);
   const repeats = plannedRepeats(w);
   const servers = scenario.servers.map((s) => s.id);
   const groups: Group[] = [];
   for (const test of w.tests) {
     const script = resolveTest(test)?.script ?? test;
-    for (const threads of w.threads) for (let repeat = 1; repeat <= repeats; repeat++) groups.push({ test, script, threads, repeat });
+    for (const threads of w.threads) for (let repeat = 1; repeat <= repeats; repeat++) groups.push({ test, script, threads, repeat, instance: instanceOf(w, repeat) });
   }
+  // Instance-block-major: a stable sort keeps the test-major order inside each instance.
+  groups.sort((x, y) => (x.instance ?? 0) - (y.instance ?? 0));
+  const instances = [...new Set(groups.map((g) => g.instance))];
   const orderSeed = scenario.order === "randomized" ? (scenario.orderSeed ?? seedFromString(scenario.name)) : undefined;
 
   // Which host runs which groups.
@@ -231,6 +320,7 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
   const cells: Cell[] = [];
   const warmups: WarmupStep[] = [];
   const restores: RestoreStep[] = [];
+  const restarts: RestartStep[] = [];
   const freshPerTest = w.fresh === "per-test";
   const anyWrite = w.tests.some(testWrites);
   const warmupSeconds = parseDuration(w.warmup) ?? 0;
@@ -238,9 +328,14 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
 
   for (const { host, groups: hg } of perHost) {
     const ordered: Array<Omit<Cell, "index" | "key">> = [];
-    const mk = (server: string, g: Group) => ({ server, test: g.test, script: g.script, threads: g.threads, repeat: g.repeat, ...(host ? { host } : {}) });
-    if (scenario.order === "grouped") {
-      for (const server of servers) for (const g of hg) ordered.push(mk(server, g));
+    const mk = (server: string, g: Group) => ({
+      server, test: g.test, script: g.script, threads: g.threads, repeat: g.repeat, ...(g.instance !== undefined ? { instance: g.instance } : {}), ...(host ? { host } : {}),
+    });
+    if (adaptiveRepeats(w)) {
+      const open = w.tests.flatMap((test) => w.threads.map((threads) => ({ test, threads })));
+      for (let r = 1; r <= repeats; r++) for (const c of adaptiveRoundCells(scenario, r, open)) ordered.push({ ...c, ...(host ? { host } : {}) });
+    } else if (scenario.order === "grouped") {
+      for (const inst of instances) for (const server of servers) for (const g of hg) if (g.instance === inst) ordered.push(mk(server, g));
     } else if (scenario.order === "randomized") {
       const rand = seededRandom((orderSeed! + (host ? seedFromString(host) : 0)) >>> 0);
       // Per cell, a balanced random set of the repeats that start with the first server.
@@ -252,11 +347,13 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
         const half = Math.floor(reps.length / 2) + (reps.length % 2 === 1 && rand() < 0.5 ? 1 : 0);
         firsts.set(k, new Set(shuffled(reps, rand).slice(0, half)));
       }
-      for (const test of w.tests) {
-        for (const g of shuffled(hg.filter((x) => x.test === test), rand)) {
-          const aFirst = firsts.get(`${g.test}\u0000${g.threads}`)!.has(g.repeat);
-          const order = servers.length === 2 ? (aFirst ? servers : [servers[1], servers[0]]) : shuffled(servers, rand);
-          for (const server of order) ordered.push(mk(server, g));
+      for (const inst of instances) {
+        for (const test of w.tests) {
+          for (const g of shuffled(hg.filter((x) => x.test === test && x.instance === inst), rand)) {
+            const aFirst = firsts.get(`${g.test}\u0000${g.threads}`)!.has(g.repeat);
+            const order = servers.length === 2 ? (aFirst ? servers : [servers[1], servers[0]]) : shuffled(servers, rand);
+            for (const server of order) ordered.push(mk(server, g));
+          }
         }
       }
     } else if (servers.length === 2) {
@@ -274,12 +371,23 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
     }
     const warmed = new Set<string>();
     const seenTest = new Set<string>();
+    const seenServer = new Set<string>();
+    let current: number | undefined = ordered[0]?.instance;
     for (const c of ordered) {
       const index = cells.length;
-      const st = `${c.server}\u0000${c.test}`;
+      // A new instance: every server restarts from the post-prepare snapshot, so its data is fresh and it is cold.
+      if (c.instance !== current) {
+        current = c.instance;
+        restarts.push({ instance: c.instance ?? 0, beforeCell: index, ...(host ? { host } : {}) });
+      }
+      const st = `${c.server}\u0000${c.test}\u0000${c.instance ?? 0}`;
+      const si = `${c.server}\u0000${c.instance ?? 0}`;
+      const firstOfInstance = !seenServer.has(si);
+      seenServer.add(si);
       if (!seenTest.has(st)) {
         seenTest.add(st);
-        if (freshPerTest && isWriteTest(c.script)) restores.push({ server: c.server, test: c.test, beforeCell: index, ...(host ? { host } : {}) });
+        const freshAlready = (c.instance ?? 0) > 0 && firstOfInstance;
+        if (freshPerTest && isWriteTest(c.script) && !freshAlready) restores.push({ server: c.server, test: c.test, beforeCell: index, ...(host ? { host } : {}) });
       }
       if (warmupSeconds > 0 && !warmed.has(st)) {
         warmed.add(st);
@@ -289,15 +397,15 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
     }
   }
 
-  const snapshots = freshPerTest && anyWrite ? servers : [];
-  const estimate = estimatePlan(scenario, costs, { cells, warmups, restores, snapshots }, perHost.map((p) => p.host));
-  return { cells, ...(orderSeed !== undefined ? { orderSeed } : {}), warmups, restores, snapshots, estimate };
+  const snapshots = (freshPerTest && anyWrite) || plannedInstances(w) > 1 ? servers : [];
+  const estimate = estimatePlan(scenario, costs, { cells, warmups, restores, restarts, snapshots }, perHost.map((p) => p.host));
+  return { cells, ...(orderSeed !== undefined ? { orderSeed } : {}), warmups, restores, restarts, snapshots, estimate };
 }
 
 function estimatePlan(
   s: Scenario,
   costs: SetupCosts,
-  plan: Pick<Plan, "cells" | "warmups" | "restores" | "snapshots">,
+  plan: Pick<Plan, "cells" | "warmups" | "restores" | "restarts" | "snapshots">,
   hosts: Array<string | undefined>,
 ): PlanEstimate {
   const w = s.workload;
@@ -320,6 +428,7 @@ function estimatePlan(
     const cells = on(plan.cells).length;
     const warmups = on(plan.warmups);
     const restores = on(plan.restores).length;
+    const restarts = on(plan.restarts).filter((x) => x.beforeCell > 0 || x.instance > 0).length;
     const h = host ? { host } : {};
     const items: EstimateItem[] = [
       { label: `image checks (${images} × ${costs.imageCheckSeconds} s)`, seconds: images * costs.imageCheckSeconds, ...h },
@@ -336,6 +445,10 @@ function estimatePlan(
     if (plan.snapshots.length)
       items.push({ label: `snapshots (${plan.snapshots.length} × ${costs.snapshotSeconds} s)`, seconds: plan.snapshots.length * costs.snapshotSeconds, ...h });
     if (restores) items.push({ label: `snapshot restores (${restores} × ${costs.restoreSeconds} s)`, seconds: restores * costs.restoreSeconds, ...h });
+    if (restarts) {
+      const each = costs.restoreSeconds + costs.serverStartSeconds + (w.prewarm ? costs.prewarmSeconds : 0);
+      items.push({ label: `instance restarts (${restarts} × ${nServers} servers × ${each} s: restore, start${w.prewarm ? ", prewarm" : ""})`, seconds: restarts * nServers * each, ...h });
+    }
     const runs = cells + warmups.length;
     items.push({ label: `sysbench start-up (${runs} runs × ${costs.cellOverheadSeconds} s)`, seconds: runs * costs.cellOverheadSeconds, ...h });
     items.push({ label: `teardown (${nServers} × ${costs.teardownSeconds} s)`, seconds: nServers * costs.teardownSeconds, ...h });

@@ -3,7 +3,8 @@
  * config-identity verdict, whether the run is complete). Pure; the renderers turn it into text, markdown, csv,
  * json and html.
  */
-import type { CellRecord, MustMatchRow, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
+import type { AdaptiveSummary, CellRecord, MustMatchRow, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
+import { formatSeconds } from "../plan/plan.ts";
 import { parseDuration } from "../scenario/schema.ts";
 import { buildRatioTable, measureRecords, type Metric, type RatioTable } from "./ratio.ts";
 import { interferenceNotes, summariseInterference } from "../interference.ts";
@@ -125,6 +126,7 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
   const notes: string[] = [];
   if (!table) notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
   notes.push(...interferenceNotes(interference));
+  if (manifest.adaptive) notes.push(...adaptiveNotes(manifest.adaptive));
   return {
     runId: manifest.runId,
     scenarioName: manifest.scenario.name,
@@ -144,4 +146,20 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     table,
     notes,
   };
+}
+
+/** What an adaptive run did: its settings, how many cells stopped for which reason, and the width each one reached. */
+export function adaptiveNotes(a: AdaptiveSummary): string[] {
+  const count = (why: string) => a.cells.filter((c) => c.done === why).length;
+  const budget = a.budgetSeconds === undefined ? "no budget" : `a budget of ${formatSeconds(a.budgetSeconds)}`;
+  const out = [
+    `Adaptive repeats: target ±${a.precisionPct}% per cell, ${a.min} to ${a.max} rounds, ${budget}; ${a.instances > 1 ? `a fresh server instance every ${a.roundsPerInstance} round${a.roundsPerInstance === 1 ? "" : "s"}` : "one server instance"}; ${a.rounds} round${a.rounds === 1 ? "" : "s"} run. ` +
+      `Stopped: ${count("precision")} at the precision target, ${count("max")} at max, ${count("budget")} by the budget${a.cells.some((c) => !c.done) ? `, ${a.cells.filter((c) => !c.done).length} still open (the run was cut short)` : ""}.`,
+  ];
+  for (const c of a.cells) {
+    if (c.done === "precision") continue;
+    const hw = c.halfWidthPct === null ? "no interval yet" : `±${c.halfWidthPct.toFixed(1)}%`;
+    out.push(`- ${c.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.done ? `stopped (${c.done})` : "open"} after ${c.rounds} round${c.rounds === 1 ? "" : "s"}, ${c.n} pairs, reached ${hw}`);
+  }
+  return out;
 }

@@ -1,0 +1,183 @@
+/**
+ * Adaptive repeats (pure): which cells of an adaptive run need another round, from the records so far.
+ *
+ * A round is every open cell (test × threads) once per server (adaptiveRoundCells in plan.ts lays it out: round-
+ * robin in scenario order, the pair order alternating by round). A cell stays open for at least `min` rounds; after
+ * that it is done when its interval's half-width (halfWidthPct of the report's own estimator, pooled over all the
+ * run's cells) is at most `precision`, or when it has had `max` rounds. The rule is precision, never significance: a
+ * cell does not stop because its interval excludes 100. A budget stops every open cell before a round that would
+ * not fit. A new server instance starts every ceil(min / instances) rounds (instanceOf in plan.ts).
+ *
+ * The state is rebuilt from the records alone (round r = repeat r), replaying the stop rule round by round, so a
+ * resumed run continues where the cancelled one stopped: a round cut short runs again for the cells whose pair at
+ * that round is not complete, on a new instance number.
+ */
+import type { RoundCell, RunEvent } from "../events.ts";
+import { halfWidthPct } from "../estimate.ts";
+import type { AdaptiveSettings, CellRecord } from "../results.ts";
+import { ratioTableFromSides } from "../report/ratio.ts";
+import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
+import { adaptiveRoundCells, instanceOf, type CellId } from "./plan.ts";
+import type { Cell } from "../results.ts";
+
+export type { AdaptiveSettings } from "../results.ts";
+
+/** The adaptive settings of a scenario (undefined for fixed repeats); `budget` overrides workload.budget. */
+export function adaptiveSettings(s: Pick<Scenario, "workload">): AdaptiveSettings | undefined {
+  const a = adaptiveRepeats(s.workload);
+  if (!a) return undefined;
+  const instances = plannedInstances(s.workload);
+  const budget = s.workload.budget === undefined ? undefined : parseDuration(s.workload.budget);
+  return {
+    min: a.min,
+    max: a.max,
+    precisionPct: parsePercent(a.precision)!,
+    instances,
+    roundsPerInstance: Math.ceil(a.min / instances),
+    ...(budget !== undefined ? { budgetSeconds: budget } : {}),
+  };
+}
+
+/** One cell's state after some rounds: the event's fields plus the rounds it took part in. */
+export interface AdaptiveCell extends RoundCell {
+  rounds: number;
+}
+
+/** The numerator and denominator of the stop rule: the report's (the compare key, else the first two servers). */
+function ratioServers(s: Scenario): [string, string] | null {
+  const ids = s.servers.map((x) => x.id);
+  if (typeof s.compare === "object") return [s.compare.numerator, s.compare.denominator];
+  return ids.length >= 2 ? [ids[0], ids[1]] : null;
+}
+
+/** Every cell's estimate from the records, with the report's estimator (pooled over the run's cells). */
+function estimates(s: Scenario, records: readonly CellRecord[]): Map<string, Pick<RoundCell, "n" | "estimate" | "low" | "high" | "halfWidthPct">> {
+  const out = new Map<string, Pick<RoundCell, "n" | "estimate" | "low" | "high" | "halfWidthPct">>();
+  const pair = ratioServers(s);
+  if (!pair) return out;
+  const side = (id: string) => ({ id, label: id, records: records.filter((r) => r.server === id) });
+  const t = ratioTableFromSides(side(pair[0]), side(pair[1]), s.workload.tests, s.workload.threads, { pairing: "paired" });
+  for (const row of t.rows)
+    for (const c of row.cells) out.set(`${row.test}\u0000${c.threads}`, { n: c.n, estimate: c.estimate, low: c.low, high: c.high, halfWidthPct: halfWidthPct(c) });
+  return out;
+}
+
+const idOf = (c: CellId) => `${c.test}\u0000${c.threads}`;
+
+/**
+ * The state of every cell after rounds 1..`through` (default: every recorded round): the stop rule replayed round
+ * by round over the records, so a cell that stopped keeps its reason even when later pooling would widen it again.
+ */
+export function adaptiveState(s: Scenario, recorded: readonly CellRecord[], through?: number): AdaptiveCell[] {
+  const a = adaptiveSettings(s)!;
+  const measured = recorded.filter((r) => r.phase === "measure" && r.repeat >= 1);
+  const last = through ?? Math.max(0, ...measured.map((r) => r.repeat));
+  const cells: AdaptiveCell[] = s.workload.tests.flatMap((test) =>
+    s.workload.threads.map((threads) => ({ test, threads, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: 0 })),
+  );
+  for (let r = 1; r <= last; r++) {
+    const upTo = measured.filter((x) => x.repeat <= r);
+    const est = estimates(s, upTo);
+    for (const c of cells) {
+      if (c.done) continue;
+      if (upTo.some((x) => x.repeat === r && x.test === c.test && x.threads === c.threads)) c.rounds++;
+      Object.assign(c, est.get(idOf(c)));
+      if (c.rounds >= a.max) c.done = "max";
+      else if (c.rounds >= a.min && c.halfWidthPct !== null && c.halfWidthPct <= a.precisionPct) c.done = "precision";
+    }
+  }
+  return cells;
+}
+
+/** What the scheduler does next. */
+export interface AdaptiveStep {
+  /** The round the cells belong to (their repeat number); 0 when the run is done. */
+  round: number;
+  cells: Cell[];
+  /** The cells' state before this round (the last finished round's). */
+  state: AdaptiveCell[];
+  /** The last round the state covers (0 before the first). */
+  finished: number;
+}
+
+/** Does a pair of this cell at round r have an ok record on every server? */
+function completeAt(s: Scenario, recorded: readonly CellRecord[], c: CellId, r: number): boolean {
+  return s.servers.every((srv) => recorded.some((x) => x.phase === "measure" && x.server === srv.id && x.test === c.test && x.threads === c.threads && x.repeat === r && x.status === "ok"));
+}
+
+/**
+ * The next round from the records. `issued` is the last round this process ran (undefined on its first call: then
+ * a round cut short by a cancel runs again for its incomplete cells). `instanceOffset` shifts the instance numbers
+ * (see {@link resumeInstanceOffset}).
+ */
+export function nextAdaptiveRound(s: Scenario, recorded: readonly CellRecord[], issued: number | undefined, instanceOffset = 0): AdaptiveStep {
+  const a = adaptiveSettings(s)!;
+  const lastRecorded = Math.max(0, ...recorded.filter((r) => r.phase === "measure").map((r) => r.repeat));
+  const shift = (cells: Cell[]) => cells.map((c) => (c.instance === undefined ? c : { ...c, instance: c.instance + instanceOffset }));
+  if (issued === undefined && lastRecorded > 0) {
+    const before = adaptiveState(s, recorded, lastRecorded - 1);
+    const cut = before.filter((c) => !c.done && c.rounds < a.max && !completeAt(s, recorded, c, lastRecorded));
+    if (cut.length) return { round: lastRecorded, cells: shift(adaptiveRoundCells(s, lastRecorded, cut, roundIndex(s, lastRecorded))), state: before, finished: lastRecorded - 1 };
+  }
+  const finished = issued ?? lastRecorded;
+  const state = adaptiveState(s, recorded, finished);
+  const open = state.filter((c) => !c.done);
+  if (!open.length) return { round: 0, cells: [], state, finished };
+  return { round: finished + 1, cells: shift(adaptiveRoundCells(s, finished + 1, open, roundIndex(s, finished + 1))), state, finished };
+}
+
+/**
+ * A resumed run's servers are new processes: its instance numbers start above every recorded one. The offset that
+ * does this for the first round the resumed run will issue.
+ */
+export function resumeInstanceOffset(s: Scenario, recorded: readonly CellRecord[], firstRound: number): number {
+  const seen = recorded.map((r) => r.instance).filter((i): i is number => i !== undefined);
+  const first = instanceOf(s.workload, firstRound);
+  if (!seen.length || first === undefined) return 0;
+  return Math.max(0, Math.max(...seen) + 1 - first);
+}
+
+/** Mark every open cell as stopped by the budget. */
+export function stopForBudget(state: readonly AdaptiveCell[]): AdaptiveCell[] {
+  return state.map((c) => (c.done ? c : { ...c, done: "budget" }));
+}
+
+/** Does a round of `cells` measured cells fit in what is left of the budget? */
+export function roundFits(o: { budgetLeftSeconds: number; cells: number; secondsPerCell: number; restartSeconds?: number }): boolean {
+  return o.cells * o.secondsPerCell + (o.restartSeconds ?? 0) <= o.budgetLeftSeconds;
+}
+
+/**
+ * Seconds until every cell is done: the widest open cell needs about n·(hw/target)² − n more pairs (the width
+ * shrinks as 1/√n), at most max − rounds; each of those rounds costs one measured cell per server for every open
+ * cell. Null when no open cell has a width yet.
+ */
+export function adaptiveEta(state: readonly AdaptiveCell[], a: AdaptiveSettings, servers: number, secondsPerCell: number): number | null {
+  const open = state.filter((c) => !c.done);
+  if (!open.length) return 0;
+  let rounds = 0;
+  for (const c of open) {
+    const left = a.max - c.rounds;
+    const need = c.halfWidthPct === null ? Math.max(a.min - c.rounds, 1) : Math.ceil(c.n * (c.halfWidthPct / a.precisionPct) ** 2 - c.n);
+    rounds = Math.max(rounds, Math.min(left, Math.max(need, a.min - c.rounds, 1)));
+  }
+  if (!(secondsPerCell > 0)) return null;
+  return rounds * open.length * servers * secondsPerCell;
+}
+
+/** The index of a round's first cell: rounds numbered as if every cell ran in every round, so indexes stay unique. */
+function roundIndex(s: Scenario, round: number): number {
+  return (round - 1) * s.workload.tests.length * s.workload.threads.length * s.servers.length;
+}
+
+/** One line per adaptive round: each cell's estimate ± half-width (or why it stopped), the ETA and the budget left. */
+export function roundLine(e: Extract<RunEvent, { type: "round-finished" }>): string {
+  const cells = e.cells.map((c) => {
+    const hw = c.halfWidthPct === null ? "±?" : `±${c.halfWidthPct.toFixed(1)}%`;
+    return `${c.test}@${c.threads} ${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} n=${c.n}${c.done ? ` (${c.done})` : ""}`;
+  });
+  const open = e.cells.filter((c) => !c.done).length;
+  const eta = e.etaSeconds === null ? "" : `, eta ${Math.round(e.etaSeconds)} s`;
+  const budget = e.budgetLeftSeconds === null ? "" : `, budget left ${Math.round(e.budgetLeftSeconds)} s`;
+  return `round ${e.round} (instance ${e.instance}): ${open} open${eta}${budget}; ${cells.join("; ")}`;
+}
