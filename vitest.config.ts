@@ -1,4 +1,12 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+
+/**
+ * Runs on the local engine fold their residuals into the host's calibration, and a run with a precision target
+ * calibrates first: tests keep that in a scratch folder of their own, never in /var/lib/twinbench/calibration.
+ */
+const calibrationDir = process.env.TWINBENCH_TEST_CALIBRATION_DIR ?? join(tmpdir(), `twinbench-test-calibration-${process.pid}`);
 
 export default defineConfig({
   test: {
@@ -13,6 +21,6 @@ export default defineConfig({
     hookTimeout: 600_000,
     // CI=false inside the test workers: Ink (is-in-ci) renders only the last frame under CI, which the TUI
     // component tests must not inherit from the CI runner's environment.
-    env: { TESTCONTAINERS_RYUK_DISABLED: "true", CI: "false", CONTINUOUS_INTEGRATION: "false" },
+    env: { TESTCONTAINERS_RYUK_DISABLED: "true", CI: "false", CONTINUOUS_INTEGRATION: "false", TWINBENCH_CALIBRATION_DIR: calibrationDir },
   },
 });

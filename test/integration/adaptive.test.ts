@@ -42,7 +42,8 @@ describe("adaptive repeats with server instances", () => {
   it("restarts the servers per instance, records instances, stops by its rule and reports verdicts", { timeout: 900_000 }, async () => {
     const { file, dir } = await aa();
     const out = join(dir, "out");
-    const r = await twinbench(["run", file, "--out", out, "--json-events"]);
+    // --no-calibrate: this test is about rounds and instances; calibrate has its own test (calibrate.test.ts).
+    const r = await twinbench(["run", file, "--out", out, "--json-events", "--no-calibrate"]);
     expect(r.exitCode, r.all).toBe(0);
     const ev = events(r.stdout);
     const rounds = ev.filter((e) => e.type === "round-finished");
@@ -76,7 +77,7 @@ describe("adaptive repeats with server instances", () => {
   it("a cancelled adaptive run resumes: the cut pair runs again on a new instance number, and the run completes", { timeout: 900_000 }, async () => {
     const { file, dir } = await aa();
     const out = join(dir, "out");
-    const child = start(["run", file, "--out", out, "--json-events"]);
+    const child = start(["run", file, "--out", out, "--json-events", "--no-calibrate"]);
     // Cancel inside round 2, after its first measured cell.
     await waitForEvent(child, (e) => e.type === "cell-finished" && (e.cell as { repeat: number }).repeat === 2);
     child.kill("SIGINT");
