@@ -228,9 +228,12 @@ export function predictHalfWidthPct(i: HalfWidthInput): number {
 /** One candidate of the precision plan: pairs per cell and instances, its half-width and its time. */
 export interface PrecisionOption {
   pairs: number;
+  /** Server instances the pairs of a cell are spread over. */
   instances: number;
   halfWidthPct: number;
   seconds: number;
+  /** The `workload.instances` setting that gives this layout in an adaptive run (see `layoutFor`), when searched so. */
+  setting?: number;
 }
 
 /**
@@ -250,15 +253,22 @@ export function planPrecision(o: {
   maxInstances?: number;
   budgetSeconds?: number;
   cost: (pairs: number, instances: number) => number;
+  /**
+   * The instances an adaptive run reaches after `pairs` rounds with `workload.instances: setting` (a new instance
+   * every ceil(min / setting) rounds). When given, the search runs over the settings minInstances..maxInstances
+   * and this layout, instead of over free (pairs, instances) combinations.
+   */
+  layoutFor?: (pairs: number, setting: number) => number;
 }): { best: PrecisionOption | null; reached: boolean; overBudget: boolean; narrowest: PrecisionOption | null } {
   let best: PrecisionOption | null = null;
   let narrowest: PrecisionOption | null = null;
   let overBudget = false;
-  for (let inst = Math.max(1, o.minInstances ?? 1); inst <= (o.maxInstances ?? 6); inst++)
-    for (let pairs = Math.max(2, o.minPairs, inst); pairs <= o.maxPairs; pairs++) {
+  for (let setting = Math.max(1, o.minInstances ?? 1); setting <= (o.maxInstances ?? 6); setting++)
+    for (let pairs = Math.max(2, o.minPairs, o.layoutFor ? 0 : setting); pairs <= o.maxPairs; pairs++) {
+      const inst = o.layoutFor ? o.layoutFor(pairs, setting) : setting;
       const h = predictHalfWidthPct({ pairSdPct: o.pairSdPct, instanceSdPct: o.instanceSdPct, pairs, instances: inst, cells: o.cells });
       const seconds = o.cost(pairs, inst);
-      const opt = { pairs, instances: inst, halfWidthPct: h, seconds };
+      const opt: PrecisionOption = { pairs, instances: inst, halfWidthPct: h, seconds, ...(o.layoutFor ? { setting } : {}) };
       const fits = o.budgetSeconds === undefined || seconds <= o.budgetSeconds;
       if (fits && (!narrowest || h < narrowest.halfWidthPct)) narrowest = opt;
       if (h > o.precisionPct) continue;

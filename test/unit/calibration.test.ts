@@ -270,7 +270,9 @@ describe("plan --precision", () => {
     expect(p.best!.seconds).toBeCloseTo(runSeconds(s, p.best!.pairs, p.best!.instances, { secondsPerPair: 20, calCellSeconds: 7 }), 6);
     const lines = precisionLines(p, c, c.hostKey).join("\n");
     expect(lines).toContain("host calibration test-host");
-    expect(lines).toContain(`${p.best!.pairs} pairs per cell over ${p.best!.instances} server instances`);
+    expect(lines).toContain(`${p.best!.pairs} pairs per cell over ${p.best!.instances} server instance${p.best!.instances === 1 ? "" : "s"}`);
+    // The layout is the run's own: instances from the setting, a new one every ceil(min / setting) rounds.
+    expect(p.best!.instances).toBe(Math.ceil(p.best!.pairs / Math.ceil(4 / p.best!.setting!)));
     expect(lines).toContain("cell length 7 s");
   });
 

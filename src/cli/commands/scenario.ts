@@ -17,6 +17,7 @@ import { planRun, formatSeconds, type SetupCosts } from "../../core/plan/plan.ts
 import type { ImagePin } from "../../core/plan/describe.ts";
 import { lockImageNames, planLines } from "../../app/views.ts";
 import { loadScenarioFile, writeScenarioFile } from "../../adapters/scenario-file.ts";
+import { adaptiveOverrides } from "./run-options.ts";
 
 export interface ScenarioCommandsContext {
   out: (line: string) => void;
@@ -51,18 +52,6 @@ async function planCalibration(ctx: ScenarioCommandsContext, warn: (l: string) =
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
-
-/** Adaptive repeats when none is given: at least this many pairs a cell, at most that many. */
-export const ADAPTIVE_DEFAULT = { min: 4, max: 40 } as const;
-
-/** `--precision 3% --budget 30m` as `--set` overrides (validation then checks them like the file's own keys). */
-export function adaptiveSets(o: { precision?: string; budget?: string }): string[] {
-  const out: string[] = [];
-  if (o.precision !== undefined)
-    out.push(`workload.repeats={min: ${ADAPTIVE_DEFAULT.min}, max: ${ADAPTIVE_DEFAULT.max}, precision: ${JSON.stringify(o.precision)}}`);
-  if (o.budget !== undefined) out.push(`workload.budget=${JSON.stringify(o.budget)}`);
-  return out;
-}
 
 export function registerScenarioCommands(program: Command, ctx: ScenarioCommandsContext): void {
   const err = ctx.err ?? ctx.out;
@@ -124,7 +113,11 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
     .option("--precision <pct>", 'adaptive repeats until each interval is within ± this (e.g. "3%"): sets workload.repeats to { min, max, precision }')
     .option("--budget <duration>", 'wall-time budget of an adaptive run (e.g. "30m"): sets workload.budget')
     .action(async (file: string, o: { set: string[]; json?: boolean; maxCells?: number; precision?: string; budget?: string }) => {
-      const loaded = await loadScenarioFile(file, { sets: [...o.set, ...adaptiveSets(o)], lockImages: await lockImages(), hostCpus: hostCpus() });
+      const load = async (sets: string[]) => loadScenarioFile(file, { sets, lockImages: await lockImages(), hostCpus: hostCpus() });
+      // --precision/--budget become the same overrides as in `run` (adaptiveOverrides), so plan shows what run will do.
+      const base = await load(o.set);
+      const extra = adaptiveOverrides(base.scenario.workload.repeats, o);
+      const loaded = extra.length ? await load([...o.set, ...extra]) : base;
       const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
       const calibration = adaptiveRepeats(loaded.scenario.workload) ? await planCalibration(ctx, err) : undefined;
       if (o.json) {

@@ -18,6 +18,8 @@ export interface PrecisionPrediction {
   budgetSeconds: number | null;
   /** Server instances the run would use as the scenario stands (workload.instances, else 2 for an adaptive run). */
   instances: number;
+  /** The adaptive minimum of rounds. */
+  minPairs: number;
   /** The cheapest layout that reaches the target within the budget; null when none does. */
   best: PrecisionOption | null;
   /** The narrowest layout within the budget (when the target is not reached). */
@@ -59,8 +61,11 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
     cells,
     minPairs: adaptive.min,
     maxPairs: adaptive.max,
-    minInstances: fixed ?? 2,
-    maxInstances: fixed ?? 6,
+    // The run's own layout: a new instance every ceil(min / instances) rounds (src/core/plan/adaptive.ts), so
+    // the prediction is for what `run` will do; other settings are searched for a suggestion.
+    minInstances: fixed ?? 1,
+    maxInstances: fixed ?? adaptive.min,
+    layoutFor: (pairs, setting) => Math.ceil(pairs / Math.ceil(adaptive.min / setting)),
     budgetSeconds: budget,
     cost: (pairs, inst) => runSeconds(s, pairs, inst, { setupCosts: o.setupCosts, secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds }),
   });
@@ -72,6 +77,7 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
     instanceSdPct,
     budgetSeconds: budget ?? null,
     instances: plannedInstances(s.workload),
+    minPairs: adaptive.min,
     best: r.best,
     narrowest: r.narrowest,
     overBudget: r.overBudget,
@@ -97,7 +103,8 @@ export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, 
     out.push(`  note: the calibration's pairs ran ${cal.cellSeconds} s cells, this scenario ${p.cellSeconds} s; one server's drift does not average out over longer cells, so the pair sd may not shrink`);
   if (p.best) {
     out.push(`  cell length ${p.cellSeconds} s, ${layout(p.best)}${p.budgetSeconds === null ? "" : ` (budget ${formatSeconds(p.budgetSeconds)})`}`);
-    if (p.best.instances !== p.instances) out.push(`  set workload.instances: ${p.best.instances} for this (the run would use ${p.instances})`);
+    if (p.best.setting !== undefined && p.best.setting !== p.instances)
+      out.push(`  set workload.instances: ${p.best.setting} for this (a new instance every ${Math.ceil(p.minPairs / p.best.setting)} rounds; the scenario as it stands uses ${p.instances})`);
   }
   else if (p.overBudget)
     out.push(`  ±${p.precisionPct}% cannot be reached within the budget ${formatSeconds(p.budgetSeconds ?? 0)}${p.narrowest ? `; the narrowest within it: ${layout(p.narrowest)}` : ""}`);
