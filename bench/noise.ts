@@ -271,6 +271,8 @@ export async function noiseBench(o: NoiseOptions): Promise<number> {
           const dir = join(work, runId);
           const sum = await runScenario(await o.deps(sc.imageMode), {
             scenario: sc, scenarioFile: file, overrides: [...sets, ...arm!.sets], neutralCnf, outDir: dir, runId, signal: ac.signal,
+            // A lever arm is an experiment, not the host's usual noise: it must not move the host's calibration.
+            updateCalibration: false,
             onEvent: (e) => {
               const l = plainLine(e);
               if (l !== undefined && (e.type === "warning" || e.type === "cell-failed" || e.type === "run-finished")) log(`  ${l}`);

@@ -16,7 +16,7 @@ import type { CellRecord, HostFacts } from "../core/results.ts";
 import { parseDuration, type Scenario } from "../core/scenario/schema.ts";
 import { formatSeconds } from "../core/plan/plan.ts";
 import { measureRecords, metricValue } from "../core/report/ratio.ts";
-import { aaScenario, calibrationLayout, hostKey, nestedSd, secondsPerPair, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
+import { aaScenario, calibrationLayout, hostKey, nestedSd, secondsPerPair, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { localHostFacts, writeCalibration } from "../adapters/calibration-store.ts";
 import { runScenario, newRunId, type RunDeps, type RunSummary } from "./run.ts";
@@ -116,14 +116,24 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
   };
 
   o.log(`calibrate: series: one server, ${layout.seriesSeconds} s with a per-second report`);
-  const series = await run(seriesScenario(o.scenario, layout.seriesSeconds), "series");
-  const values = seriesOf(series.cells);
+  // Outside work during the series makes its CV and autocorrelation figures of that work, not of the machine: a
+  // disturbed series runs once more, and a second disturbed one gives no per-second figures.
+  let series = await run(seriesScenario(o.scenario, layout.seriesSeconds), "series");
+  const runs = [series.summary.dir];
+  let disturbed = seriesDisturbance(series.cells);
+  if (disturbed) {
+    o.log(`calibrate: the series was disturbed by outside work (${disturbed}); running it once more`);
+    series = await run(seriesScenario(o.scenario, layout.seriesSeconds), "series-2");
+    runs.push(series.summary.dir);
+    disturbed = seriesDisturbance(series.cells);
+  }
+  const values = disturbed ? [] : seriesOf(series.cells);
   const perSecond = values.length >= 4 ? seriesStats(values) : null;
-  if (!perSecond) o.log(`calibrate: warning: the series run gave ${values.length} per-second values; no per-second figures (${series.summary.dir})`);
+  if (disturbed) o.log(`calibrate: warning: the series was disturbed again (${disturbed}); no per-second figures (${series.summary.dir})`);
+  else if (!perSecond) o.log(`calibrate: warning: the series run gave ${values.length} per-second values; no per-second figures (${series.summary.dir})`);
 
   const aa = aaScenario(o.scenario, layout.repeats, layout.cells);
   const instances: Array<Map<string, number[]>> = [];
-  const runs = [series.summary.dir];
   let perPair: number[] = [];
   for (let i = 0; i < layout.instances; i++) {
     const elapsed = (Date.now() - started) / 1000;

@@ -190,6 +190,15 @@ export function secondsPerPair(records: readonly CellRecord[], pairs: number): n
   return Number.isFinite(end - start) && end > start ? (end - start) / 1000 / pairs : null;
 }
 
+/**
+ * Why calibrate's series run counts as disturbed by outside work (the interference reasons of its last ok measured
+ * cell), or null: its CV and autocorrelation would then describe that work, not the machine.
+ */
+export function seriesDisturbance(records: readonly CellRecord[]): string | null {
+  const r = measureRecords(records).filter((c) => c.status === "ok").at(-1);
+  return r?.interference?.disturbed ? r.interference.reasons.join("; ") || "disturbed" : null;
+}
+
 // ---- predictions for plan ---------------------------------------------------------------------------------------
 
 /** What plan assumes without a calibration: the pair sd measured here in A/A runs (notes §2: 10–13% per pair). */

@@ -12,6 +12,7 @@ import {
   pooledResiduals,
   predictHalfWidthPct,
   secondsPerPair,
+  seriesDisturbance,
   seriesScenario,
   seriesStats,
   updateCalibration,
@@ -180,6 +181,17 @@ describe("pooledResiduals and the update of a calibration", () => {
     expect(secondsPerPair(records, 2)).toBeCloseTo(9, 10);
     expect(secondsPerPair([], 2)).toBeNull();
   });
+
+  it("seriesDisturbance: the series' last ok measured cell, disturbed by outside work or not", () => {
+    const quiet = { stealPct: 0, psiCpuSomePct: 60, outsiderCores: 0.01, disturbed: false, reasons: [] };
+    const busy = { ...quiet, outsiderCores: 0.4, disturbed: true, reasons: ["outsiders used 0.40 core"] };
+    expect(seriesDisturbance([rec("a", "t1", 1, 100, { interference: quiet })])).toBeNull();
+    expect(seriesDisturbance([rec("a", "t1", 1, 100, { interference: busy })])).toBe("outsiders used 0.40 core");
+    // a disturbed attempt re-run quietly: the last ok one counts; a warm-up never counts; unknown is not disturbed
+    expect(seriesDisturbance([rec("a", "t1", 1, 100, { interference: busy }), rec("a", "t1", 1, 100, { interference: quiet })])).toBeNull();
+    expect(seriesDisturbance([rec("a", "t1", 1, 100, { interference: busy, phase: "warmup" })])).toBeNull();
+    expect(seriesDisturbance([rec("a", "t1", 1, 100)])).toBeNull();
+  });
 });
 
 describe("predictHalfWidthPct and planPrecision", () => {
@@ -292,7 +304,21 @@ describe("plan --precision", () => {
   });
 
   it("gives nothing without a precision target", () => {
-    expect(predictPrecision(load("scenarios/quick.yaml"), cal())).toBeNull();
+    expect(predictPrecision(load("scenarios/quick.yaml", (d) => { d.workload.repeats = 2; }), cal())).toBeNull();
+  });
+
+  it("predicts the run by simulating its stopping rule: the time model's costs, more time at more noise", () => {
+    const s = adaptive("10%", "15m");
+    const quiet = predictPrecision(s, cal({ pairSdPct: 3, instanceSdPct: 0, secondsPerPair: 16, cellSeconds: 7 }), { runs: 60 })!;
+    const noisy = predictPrecision(s, cal({ pairSdPct: 11, instanceSdPct: 3, secondsPerPair: 16, cellSeconds: 7 }), { runs: 60 })!;
+    expect(quiet.simulated).not.toBeNull();
+    expect(quiet.simulated!.rounds.median).toBeGreaterThanOrEqual(4); // min 4
+    expect(quiet.simulated!.seconds.median).toBeGreaterThanOrEqual(runSeconds(s, 4, 2, { secondsPerPair: 16, calCellSeconds: 7 }) - 1e-6);
+    expect(noisy.simulated!.seconds.median).toBeGreaterThan(quiet.simulated!.seconds.median);
+    expect(noisy.simulated!.seconds.high).toBeLessThanOrEqual(900);
+    const lines = precisionLines(noisy, null).join("\n");
+    expect(lines).toMatch(/expected run: about \d+m \d+s \(80% of runs/);
+    expect(lines).toContain("simulated 60 times");
   });
 
   it("prints a calibration", () => {

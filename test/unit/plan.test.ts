@@ -329,9 +329,13 @@ describe("estimates", () => {
     expect(e.notes[0]).toMatch(/guess at ~1000 events\/s/);
   });
 
-  it("quick.yaml fits in 5 minutes", () => {
-    const e = planRun(load("scenarios/quick.yaml")).estimate;
-    expect(e.totalSeconds).toBeLessThanOrEqual(300);
+  it("quick.yaml: its first min rounds fit well inside its budget; its fixed-count form and quick-raid0 fit in 5 minutes", () => {
+    const quick = load("scenarios/quick.yaml");
+    expect(quick.workload.repeats).toEqual({ min: 2, max: 40, precision: "10%" });
+    expect(quick.workload.budget).toBe("15m");
+    expect(planRun(quick).estimate.totalSeconds).toBeLessThanOrEqual(900 / 2);
+    const fixed = { ...quick, workload: { ...quick.workload, repeats: 2, budget: undefined } };
+    expect(planRun(fixed).estimate.totalSeconds).toBeLessThanOrEqual(300);
     expect(planRun(load("scenarios/quick-raid0.yaml")).estimate.totalSeconds).toBeLessThanOrEqual(300);
   });
 

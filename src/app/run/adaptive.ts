@@ -59,7 +59,7 @@ export class AdaptiveScheduler implements Scheduler {
     if (cells.length && budgetLeft !== null) {
       const restart = cells[0].instance !== undefined && cells[0].instance !== this.lastInstance && this.lastInstance !== undefined;
       const n = ctx.scenario.servers.length;
-      const restartSeconds = restart ? n * (DEFAULT_SETUP_COSTS.restoreSeconds + DEFAULT_SETUP_COSTS.serverStartSeconds) : 0;
+      const restartSeconds = restart ? n * DEFAULT_SETUP_COSTS.instanceRestartSeconds : 0;
       // Teardown must fit too.
       if (!roundFits({ budgetLeftSeconds: budgetLeft - n * DEFAULT_SETUP_COSTS.teardownSeconds, cells: cells.length, secondsPerCell: perCell, restartSeconds })) {
         ctx.warn(`budget: round ${step.round} (${cells.length} cells, about ${Math.round(cells.length * perCell + restartSeconds)} s) would not fit in the ${Math.max(0, Math.round(budgetLeft))} s left; stopping`);

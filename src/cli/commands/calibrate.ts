@@ -7,7 +7,8 @@ import { randomBytes } from "node:crypto";
 import { CancelledError, InputError } from "../../core/errors.ts";
 import type { RunEvent } from "../../core/events.ts";
 import { calibrationLines } from "../../core/calibration.ts";
-import { parseDuration } from "../../core/scenario/schema.ts";
+import { parseDuration, type Scenario } from "../../core/scenario/schema.ts";
+import { expectedRunLine, predictPrecision } from "../../core/plan/precision.ts";
 import { calibrate, type CalibrateResult } from "../../app/calibrate.ts";
 import { prepareLab, resolveRunInput } from "../../app/start.ts";
 import { calibrationFile, hostCalibration } from "../../adapters/calibration-store.ts";
@@ -117,6 +118,17 @@ export async function calibrateCommand(ctx: CliContext, file: string, o: Calibra
  * Before a run with a precision target: when this host has no calibration, calibrate first (default scenario
  * options, the run's scenario and overrides) and say so. `run --no-calibrate` skips this.
  */
+/**
+ * What `plan` predicts for an adaptive run, as one notice before it starts: the host's calibration (or the assumed
+ * noise) through the simulated stopping rule.
+ */
+export async function announceExpected(ctx: CliContext, scenario: Scenario): Promise<void> {
+  const { calibration } = await hostCalibration(ctx.engine());
+  const p = predictPrecision(scenario, calibration);
+  const line = p && expectedRunLine(p);
+  if (line) ctx.err(`notice: ${line} (${calibration ? "host calibration" : "no calibration: assumed noise"}; \`twinbench plan\` explains)`);
+}
+
 export async function calibrateFirst(ctx: CliContext, file: string, sets: string[]): Promise<void> {
   const { key, calibration } = await hostCalibration(ctx.engine());
   if (calibration) return;

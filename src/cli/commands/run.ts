@@ -22,7 +22,7 @@ import { adaptiveOverrides, parseRetries, type RunCliOptions } from "./run-optio
 import { cleanHostsCommand, resumeHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
 import { hostsOverride } from "../../core/hosts/url.ts";
 import { adaptiveRepeats } from "../../core/scenario/schema.ts";
-import { calibrateFirst } from "./calibrate.ts";
+import { announceExpected, calibrateFirst } from "./calibrate.ts";
 
 export type { RunCliOptions };
 
@@ -95,6 +95,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   assertRunnable(scenario); // adaptive repeats over several hosts: refused before anything is created
   if (!o.resume && wantsHosts(scenario, o)) return runHostsCommand(ctx, { scenario, scenarioFile, overrides: [...o.set, ...adaptive] }, o);
   if (!o.resume && o.calibrate !== false && adaptiveRepeats(scenario.workload)) await calibrateFirst(ctx, file, o.set);
+  if (!o.resume && adaptiveRepeats(scenario.workload)) await announceExpected(ctx, scenario);
   const runId = newRunId(new Date());
   const outDir = resolve(o.resume ?? o.out ?? join("results", runId));
 

@@ -56,6 +56,11 @@ export interface SetupCosts {
   snapshotSeconds: number;
   /** Per restore of a server's data dir. */
   restoreSeconds: number;
+  /**
+   * Per server and new server instance: restore from the post-prepare snapshot, restart, readiness, prewarm
+   * (measured: 10.2 and 10.7 s per instance of 2 servers in two adaptive runs of quick.yaml, 2026-12-01).
+   */
+  instanceRestartSeconds: number;
   /** Per server. */
   teardownSeconds: number;
   /** Per sysbench invocation (measured cell or warm-up): container start, thread init, final report. */
@@ -72,6 +77,7 @@ export const DEFAULT_SETUP_COSTS: Readonly<SetupCosts> = {
   prewarmSeconds: 2,
   snapshotSeconds: 5,
   restoreSeconds: 5,
+  instanceRestartSeconds: 6,
   teardownSeconds: 5,
   cellOverheadSeconds: 1,
   eventsPerSecond: 500,
@@ -446,7 +452,7 @@ function estimatePlan(
       items.push({ label: `snapshots (${plan.snapshots.length} × ${costs.snapshotSeconds} s)`, seconds: plan.snapshots.length * costs.snapshotSeconds, ...h });
     if (restores) items.push({ label: `snapshot restores (${restores} × ${costs.restoreSeconds} s)`, seconds: restores * costs.restoreSeconds, ...h });
     if (restarts) {
-      const each = costs.restoreSeconds + costs.serverStartSeconds + (w.prewarm ? costs.prewarmSeconds : 0);
+      const each = costs.instanceRestartSeconds;
       items.push({ label: `instance restarts (${restarts} × ${nServers} servers × ${each} s: restore, start${w.prewarm ? ", prewarm" : ""})`, seconds: restarts * nServers * each, ...h });
     }
     const runs = cells + warmups.length;

@@ -6,6 +6,7 @@
 import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, planPrecision, type Calibration, type PrecisionOption } from "../calibration.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
 import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, type SetupCosts } from "./plan.ts";
+import { ASSUMED_CELL_PRIOR_DF, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "./simulate.ts";
 
 /** The prediction of `plan --precision`. */
 export interface PrecisionPrediction {
@@ -25,27 +26,52 @@ export interface PrecisionPrediction {
   /** The narrowest layout within the budget (when the target is not reached). */
   narrowest: PrecisionOption | null;
   overBudget: boolean;
+  /**
+   * The run as it will go: its own stopping rule simulated at this noise with cells as unequal as measured
+   * (src/core/plan/simulate.ts); the time `plan` predicts. Null with fewer than two servers.
+   */
+  simulated: (AdaptiveSimResult & { cellPriorDf: number }) | null;
 }
 
 /**
- * The wall seconds of a run of `s` with `pairs` repeats on `instances` server instances: the plan's estimate, plus a
- * restart and a snapshot restore per server per extra instance; with `secondsPerPair` (calibrate's, at
- * `calCellSeconds`), the measured cells use it (its overhead beyond the two cells kept, the cell length scaled).
+ * The time model of an adaptive (or fixed) run of `s`, from the plan's per-phase costs: the set-up and teardown of
+ * a one-round plan, each measured cell (its length plus sysbench start-up; with calibrate's `secondsPerPair` at
+ * `calCellSeconds`, the start-up it measured), each new instance's restart, each warm-up.
  */
-export function runSeconds(s: Scenario, pairs: number, instances: number, o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number } = {}): number {
+export function adaptiveCosts(s: Scenario, o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number } = {}): AdaptiveCosts {
   const costs = { ...DEFAULT_SETUP_COSTS, ...o.setupCosts };
-  const plan = planRun({ ...s, workload: { ...s.workload, repeats: pairs, instances: undefined } }, { setupCosts: o.setupCosts });
-  const e = plan.estimate;
-  const restarts = (instances - 1) * s.servers.length * (costs.serverStartSeconds + costs.restoreSeconds);
-  const cellSeconds = parseDuration(s.workload.duration ?? 0) ?? 0;
-  if (!o.secondsPerPair || s.servers.length !== 2 || !(cellSeconds > 0)) return e.totalSeconds + restarts;
-  const overhead = Math.max(0, o.secondsPerPair - 2 * (o.calCellSeconds ?? cellSeconds));
-  const pairCount = plan.cells.length / 2;
-  return e.totalSeconds - e.measureSeconds - plan.cells.length * costs.cellOverheadSeconds + pairCount * (2 * cellSeconds + overhead) + restarts;
+  const w = s.workload;
+  const n = s.servers.length;
+  // One round with the run's instance count planned (so the post-prepare snapshot is in), all on instance 0.
+  const one = planRun({ ...s, workload: { ...w, repeats: 1, instances: plannedInstances(w) } }, { setupCosts: o.setupCosts });
+  const e = one.estimate;
+  const cells = one.cells.length;
+  const teardownSeconds = n * costs.teardownSeconds;
+  const measured = cells ? e.measureSeconds / cells : 0;
+  let overhead = costs.cellOverheadSeconds;
+  const cellLength = parseDuration(w.duration ?? 0) ?? 0;
+  if (o.secondsPerPair && n === 2 && cellLength > 0) overhead = Math.max(0, o.secondsPerPair / 2 - (o.calCellSeconds ?? cellLength));
+  const warm = parseDuration(w.warmup) ?? 0;
+  const setupSeconds = e.totalSeconds - e.measureSeconds - e.warmupSeconds - (cells + one.warmups.length) * costs.cellOverheadSeconds - teardownSeconds;
+  return {
+    setupSeconds: Math.max(0, setupSeconds),
+    teardownSeconds,
+    cellSeconds: measured + overhead,
+    restartSeconds: n * costs.instanceRestartSeconds,
+    warmupSeconds: warm > 0 ? warm + overhead : 0,
+  };
+}
+
+/** The wall seconds of a run of `s` with `pairs` rounds on `instances` server instances (every test warmed on each). */
+export function runSeconds(s: Scenario, pairs: number, instances: number, o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number } = {}): number {
+  const c = adaptiveCosts(s, o);
+  const n = s.servers.length;
+  const cells = s.workload.tests.length * s.workload.threads.length;
+  return c.setupSeconds + pairs * cells * n * c.cellSeconds + Math.max(0, instances - 1) * c.restartSeconds + Math.max(1, instances) * s.workload.tests.length * n * c.warmupSeconds + c.teardownSeconds;
 }
 
 /** The prediction for an adaptive scenario (null when it has no precision target). */
-export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setupCosts?: Partial<SetupCosts> } = {}): PrecisionPrediction | null {
+export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setupCosts?: Partial<SetupCosts>; runs?: number } = {}): PrecisionPrediction | null {
   const adaptive = adaptiveRepeats(s.workload);
   if (!adaptive) return null;
   const precisionPct = parsePercent(adaptive.precision) ?? Number.NaN;
@@ -69,7 +95,30 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
     budgetSeconds: budget,
     cost: (pairs, inst) => runSeconds(s, pairs, inst, { setupCosts: o.setupCosts, secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds }),
   });
+  const calCosts = { setupCosts: o.setupCosts, secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds };
+  const tests = s.workload.tests;
+  const simulated =
+    s.servers.length === 2
+      ? {
+          ...simulateAdaptive({
+            cellTests: tests.flatMap((_, i) => s.workload.threads.map(() => i)),
+            servers: s.servers.length,
+            min: adaptive.min,
+            max: adaptive.max,
+            precisionPct,
+            roundsPerInstance: plannedInstances(s.workload) > 1 ? Math.ceil(adaptive.min / plannedInstances(s.workload)) : Number.POSITIVE_INFINITY,
+            pairSdPct,
+            instanceSdPct,
+            cellPriorDf: ASSUMED_CELL_PRIOR_DF,
+            budgetSeconds: budget,
+            costs: adaptiveCosts(s, calCosts),
+            runs: o.runs,
+          }),
+          cellPriorDf: ASSUMED_CELL_PRIOR_DF,
+        }
+      : null;
   return {
+    simulated,
     precisionPct,
     cellSeconds: parseDuration(s.workload.duration ?? 0) ?? 0,
     source: cal ? "calibration" : "assumed",
@@ -112,5 +161,22 @@ export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, 
     out.push(
       `  ±${p.precisionPct}% cannot be reached with the scenario's maximum pairs per cell${p.narrowest ? `; the narrowest${p.budgetSeconds === null ? "" : " within the budget"}: ${layout(p.narrowest)}` : ""}`,
     );
+  const sim = expectedRunLine(p);
+  if (sim)
+    out.push(
+      `  ${sim}`,
+      `    (the run's own stopping rule simulated ${p.simulated!.runs} times at this noise, with cells as unequal as measured here: prior df ${p.simulated!.cellPriorDf}; the layout above assumes equal cells)`,
+    );
   return out;
+}
+
+/** "expected run: about 8m 10s (80% of runs 6m 02s–11m 30s), 97% of cells reach ±10%, 5 rounds (90%: ≤ 9)"; null without a simulation. */
+export function expectedRunLine(p: PrecisionPrediction): string | null {
+  const sim = p.simulated;
+  if (!sim) return null;
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  return (
+    `expected run: about ${formatSeconds(sim.seconds.median)} (80% of runs ${formatSeconds(sim.seconds.low)}–${formatSeconds(sim.seconds.high)}), ${pct(sim.reachedShare)} of cells reach ±${p.precisionPct}%, ` +
+    `${sim.rounds.median} rounds (90%: ≤ ${sim.rounds.high})${sim.budgetShare > 0 ? `; the budget stops ${pct(sim.budgetShare)} of runs` : ""}`
+  );
 }

@@ -1,0 +1,163 @@
+/**
+ * What an adaptive run will take (pure): a Monte Carlo of the run's own stopping rule at the host's noise, so that
+ * `plan --precision` predicts the rounds the run really needs, not the ones a formula with equal cells would.
+ *
+ * Why a simulation: an adaptive run stops a cell when the half-width of the report's estimator (estimateRun, pooled
+ * over the run's cells, instances as the replication unit) reaches the target. How fast that happens depends on how
+ * unequal the cells' variances are: the estimator moderates each cell's variance toward the run's prior with the
+ * prior's df d0, and when cells differ a lot (d0 small) a cell borrows little, so its t quantile stays large for
+ * several rounds. A closed formula that assumes equal cells (predictHalfWidthPct) predicted 2 rounds for
+ * scenarios/quick.yaml at ±10% here, where two runs took 3 to 8 (2026-12-01, docs/bench.md).
+ *
+ * The model per simulated run: each cell's pair sd is drawn as s · sqrt(d0 / χ²(d0)) (the estimator's own prior
+ * model; capped at 5 s), each server instance adds a N(0, instance sd) shift per cell, each pair adds N(0, cell sd).
+ * Rounds run over the open cells exactly as src/core/plan/adaptive.ts schedules them: a new instance every
+ * `roundsPerInstance` rounds, stop on precision after `min` rounds, at `max`, or before a round that would not fit
+ * the budget. Time is the plan's cost model: fixed set-up, each measured cell, each new instance's restart and
+ * warm-ups of the tests that still have open cells.
+ */
+import { estimateRun, halfWidthPct, type PairObs } from "../estimate.ts";
+import { median } from "../stats.ts";
+import { normalFrom, seededRandom } from "../random.ts";
+
+/**
+ * The prior df of the cells' pair variances (how unequal the cells are) when nothing better is known: fitted to the
+ * 12 cells of two adaptive runs of scenarios/quick.yaml on this project's 2-vCPU VM (2026-12-01, AMD EPYC; each run
+ * 2.1, both 2.4; point select ~1.5% per pair, the other cells 5–13%).
+ */
+export const ASSUMED_CELL_PRIOR_DF = 2.2;
+
+/** A cell's drawn pair sd is at most this many times the typical one (the inverse χ² has a long tail). */
+const MAX_SD_FACTOR = 5;
+
+/** The time model of an adaptive run, seconds. */
+export interface AdaptiveCosts {
+  /** Before the first round (images, start, prepare, prewarm, snapshots). */
+  setupSeconds: number;
+  /** After the last round. */
+  teardownSeconds: number;
+  /** One measured cell, gross (sysbench start-up included). */
+  cellSeconds: number;
+  /** One new server instance: every server restored from the snapshot and restarted. */
+  restartSeconds: number;
+  /** One warm-up, gross (0 without warm-up); a new instance warms each test with an open cell once per server. */
+  warmupSeconds: number;
+}
+
+export interface AdaptiveSimInput {
+  /** The test of each cell (an index): warm-ups are per test. */
+  cellTests: readonly number[];
+  servers: number;
+  min: number;
+  max: number;
+  precisionPct: number;
+  /** A new instance every this many rounds (Infinity: one instance). */
+  roundsPerInstance: number;
+  /** Typical pair sd and instance sd (percent), and how unequal the cells are (prior df; Infinity: equal). */
+  pairSdPct: number;
+  instanceSdPct: number;
+  cellPriorDf: number;
+  budgetSeconds?: number;
+  costs: AdaptiveCosts;
+  /** Simulated runs (default 200) and the seed (default 1). */
+  runs?: number;
+  seed?: number;
+}
+
+export interface AdaptiveSimResult {
+  runs: number;
+  /** Wall seconds: median, and the 10th and 90th percentiles over the simulated runs. */
+  seconds: { median: number; low: number; high: number };
+  /** Rounds the run took (its longest cell): median and 90th percentile. */
+  rounds: { median: number; high: number };
+  /** Share of cells that stopped on precision, over all runs (0–1). */
+  reachedShare: number;
+  /** Share of runs the budget stopped (0–1). */
+  budgetShare: number;
+}
+
+/** Gamma(shape, 1) by Marsaglia–Tsang (shape < 1 by the boost U^(1/shape)). */
+function gammaFrom(rand: () => number, z: () => number, shape: number): number {
+  if (shape < 1) return gammaFrom(rand, z, shape + 1) * Math.pow(rand() || Number.MIN_VALUE, 1 / shape);
+  const d = shape - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
+  for (;;) {
+    let x: number;
+    let v: number;
+    do {
+      x = z();
+      v = 1 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const u = rand();
+    if (u < 1 - 0.0331 * x ** 4 || Math.log(u || Number.MIN_VALUE) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
+  }
+}
+
+const quantile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
+
+/** Simulate the adaptive run `runs` times; deterministic for a seed. */
+export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
+  const runs = o.runs ?? 200;
+  const rand = seededRandom(o.seed ?? 1);
+  const z = normalFrom(rand);
+  const nCells = o.cellTests.length;
+  const s = o.pairSdPct / 100;
+  const tau = o.instanceSdPct / 100;
+  const c = o.costs;
+  const seconds: number[] = [];
+  const rounds: number[] = [];
+  let reached = 0;
+  let budgetStops = 0;
+  for (let k = 0; k < runs; k++) {
+    const sd = Array.from({ length: nCells }, () => {
+      if (!Number.isFinite(o.cellPriorDf)) return s;
+      const chi2 = 2 * gammaFrom(rand, z, o.cellPriorDf / 2);
+      return s * Math.min(MAX_SD_FACTOR, Math.sqrt(o.cellPriorDf / Math.max(chi2, 1e-12)));
+    });
+    const pairs: PairObs[][] = Array.from({ length: nCells }, () => []);
+    const done: Array<"precision" | "max" | "budget" | null> = new Array(nCells).fill(null);
+    let shift: number[] = [];
+    let instance = -1;
+    let elapsed = c.setupSeconds;
+    let round = 0;
+    for (let r = 1; r <= o.max; r++) {
+      const open = done.flatMap((d, i) => (d === null ? [i] : []));
+      if (!open.length) break;
+      const inst = Number.isFinite(o.roundsPerInstance) ? Math.floor((r - 1) / Math.max(1, o.roundsPerInstance)) : 0;
+      const fresh = inst !== instance;
+      const tests = new Set(open.map((i) => o.cellTests[i])).size;
+      const cost = open.length * o.servers * c.cellSeconds + (fresh ? (r > 1 ? c.restartSeconds : 0) + tests * o.servers * c.warmupSeconds : 0);
+      if (o.budgetSeconds !== undefined && elapsed + cost + c.teardownSeconds > o.budgetSeconds) {
+        for (const i of open) done[i] = "budget";
+        budgetStops++;
+        break;
+      }
+      if (fresh) {
+        instance = inst;
+        shift = Array.from({ length: nCells }, () => tau * z());
+      }
+      for (const i of open) pairs[i].push({ d: shift[i] + sd[i] * z(), instance: inst });
+      elapsed += cost;
+      round = r;
+      const est = estimateRun(pairs.map((p) => ({ pairs: p })));
+      for (const i of open) {
+        const hw = halfWidthPct(est.cells[i]);
+        if (r >= o.max) done[i] = "max";
+        else if (r >= o.min && hw !== null && hw <= o.precisionPct) done[i] = "precision";
+      }
+    }
+    reached += done.filter((d) => d === "precision").length;
+    seconds.push(elapsed + c.teardownSeconds);
+    rounds.push(round);
+  }
+  const sorted = [...seconds].sort((a, b) => a - b);
+  const sortedRounds = [...rounds].sort((a, b) => a - b);
+  return {
+    runs,
+    seconds: { median: median(seconds), low: quantile(sorted, 0.1), high: quantile(sorted, 0.9) },
+    rounds: { median: median(rounds), high: quantile(sortedRounds, 0.9) },
+    reachedShare: nCells && runs ? reached / (nCells * runs) : 0,
+    budgetShare: runs ? budgetStops / runs : 0,
+  };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { simulateAdaptive, type AdaptiveSimInput } from "../../src/core/plan/simulate.ts";
+
+const costs = { setupSeconds: 60, teardownSeconds: 10, cellSeconds: 8, restartSeconds: 12, warmupSeconds: 4 };
+const base: AdaptiveSimInput = {
+  cellTests: [0, 0, 1, 1, 2, 2],
+  servers: 2,
+  min: 2,
+  max: 40,
+  precisionPct: 10,
+  roundsPerInstance: 1,
+  pairSdPct: 5,
+  instanceSdPct: 0,
+  cellPriorDf: Number.POSITIVE_INFINITY,
+  costs,
+  runs: 100,
+  seed: 7,
+};
+
+describe("simulateAdaptive: the adaptive run's stopping rule at a given noise", () => {
+  it("is deterministic for a seed", () => {
+    expect(simulateAdaptive(base)).toEqual(simulateAdaptive(base));
+    expect(simulateAdaptive({ ...base, seed: 8 })).not.toEqual(simulateAdaptive(base));
+  });
+
+  it("stops at min when the noise is far below the target, and costs exactly the time model's rounds", () => {
+    const r = simulateAdaptive({ ...base, pairSdPct: 0.1 });
+    expect(r.rounds).toEqual({ median: 2, high: 2 });
+    expect(r.reachedShare).toBe(1);
+    // set-up + 2 rounds × 6 cells × 2 servers × 8 s + 1 restart + 2 instances × 3 tests × 2 servers × 4 s + teardown
+    const expected = 60 + 2 * 6 * 2 * 8 + 12 + 2 * 3 * 2 * 4 + 10;
+    expect(r.seconds).toEqual({ median: expected, low: expected, high: expected });
+  });
+
+  it("one instance (roundsPerInstance Infinity): no restart, warm-ups once", () => {
+    const r = simulateAdaptive({ ...base, pairSdPct: 0.1, roundsPerInstance: Number.POSITIVE_INFINITY });
+    expect(r.seconds.median).toBe(60 + 2 * 6 * 2 * 8 + 3 * 2 * 4 + 10);
+  });
+
+  it("unequal cells (small prior df) need more rounds than equal cells at the same typical sd", () => {
+    const equal = simulateAdaptive({ ...base, pairSdPct: 4.7 });
+    const unequal = simulateAdaptive({ ...base, pairSdPct: 4.7, cellPriorDf: 2.2 });
+    expect(unequal.rounds.median).toBeGreaterThan(equal.rounds.median);
+    expect(unequal.seconds.median).toBeGreaterThan(equal.seconds.median);
+  });
+
+  it("more noise, more rounds; a tighter target, more rounds", () => {
+    const a = simulateAdaptive({ ...base, pairSdPct: 3 });
+    const b = simulateAdaptive({ ...base, pairSdPct: 12 });
+    const c = simulateAdaptive({ ...base, pairSdPct: 3, precisionPct: 3 });
+    expect(b.rounds.median).toBeGreaterThan(a.rounds.median);
+    expect(c.rounds.median).toBeGreaterThan(a.rounds.median);
+  });
+
+  it("a budget stops the run before a round that would not fit: never over the budget", () => {
+    const r = simulateAdaptive({ ...base, pairSdPct: 20, budgetSeconds: 600 });
+    expect(r.budgetShare).toBeGreaterThan(0.5);
+    expect(r.seconds.high).toBeLessThanOrEqual(600);
+    expect(r.reachedShare).toBeLessThan(1);
+  });
+
+  it("max bounds the rounds", () => {
+    const r = simulateAdaptive({ ...base, pairSdPct: 30, max: 5 });
+    expect(r.rounds.high).toBeLessThanOrEqual(5);
+  });
+});
