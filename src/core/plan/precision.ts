@@ -64,7 +64,11 @@ export function adaptiveCosts(s: Scenario, o: { setupCosts?: Partial<SetupCosts>
 
 /** The wall seconds of a run of `s` with `pairs` rounds on `instances` server instances (every test warmed on each). */
 export function runSeconds(s: Scenario, pairs: number, instances: number, o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number } = {}): number {
-  const c = adaptiveCosts(s, o);
+  return secondsOf(s, adaptiveCosts(s, o), pairs, instances);
+}
+
+/** runSeconds with the costs already worked out (the layout search calls it for every candidate). */
+function secondsOf(s: Scenario, c: AdaptiveCosts, pairs: number, instances: number): number {
   const n = s.servers.length;
   const cells = s.workload.tests.length * s.workload.threads.length;
   return c.setupSeconds + pairs * cells * n * c.cellSeconds + Math.max(0, instances - 1) * c.restartSeconds + Math.max(1, instances) * s.workload.tests.length * n * c.warmupSeconds + c.teardownSeconds;
@@ -80,6 +84,8 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
   const budget = s.workload.budget === undefined ? undefined : parseDuration(s.workload.budget);
   const cells = s.workload.tests.length * s.workload.threads.length;
   const fixed = s.workload.instances;
+  // The time model once: the layout search and the simulation both use it.
+  const costs = adaptiveCosts(s, { setupCosts: o.setupCosts, secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds });
   const r = planPrecision({
     precisionPct,
     pairSdPct,
@@ -93,9 +99,8 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
     maxInstances: fixed ?? adaptive.min,
     layoutFor: (pairs, setting) => Math.ceil(pairs / Math.ceil(adaptive.min / setting)),
     budgetSeconds: budget,
-    cost: (pairs, inst) => runSeconds(s, pairs, inst, { setupCosts: o.setupCosts, secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds }),
+    cost: (pairs, inst) => secondsOf(s, costs, pairs, inst),
   });
-  const calCosts = { setupCosts: o.setupCosts, secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds };
   const tests = s.workload.tests;
   const simulated =
     s.servers.length === 2
@@ -111,7 +116,7 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
             instanceSdPct,
             cellPriorDf: ASSUMED_CELL_PRIOR_DF,
             budgetSeconds: budget,
-            costs: adaptiveCosts(s, calCosts),
+            costs,
             runs: o.runs,
           }),
           cellPriorDf: ASSUMED_CELL_PRIOR_DF,
