@@ -73,6 +73,9 @@ export interface CellRecord {
   attempt?: number;
   /** Outside interference measured during the cell (local engine only). */
   interference?: Interference;
+  /** Why the cell has no interference figures although the machine has CPU accounting: the sampler failed
+   *  (not absent: an engine without /proc gives neither field). */
+  interferenceError?: string;
   /** workload.quiesce: seconds waited for InnoDB purge and dirty pages to settle before this cell. */
   quiesceSeconds?: number;
   /** workload.trim: the rates without the cell's first seconds; reports use these for q/s and t/s. */
@@ -113,6 +116,8 @@ export interface StorageFacts {
   loopBacked?: boolean;
   freeBytesBefore?: number;
   freeBytesAfter?: number;
+  /** The re-measure after the run failed (why): there are no "after" facts, the others are the start's. */
+  afterError?: string;
   sizeBytes?: number;
   details?: Record<string, string>;
 }

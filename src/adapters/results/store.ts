@@ -37,12 +37,20 @@ export class ResultsStore {
 
   /** Open an existing results folder (for --resume and reports). */
   static async open(dir: string): Promise<ResultsStore> {
+    const file = join(dir, "run.json");
     try {
-      await readFile(join(dir, "run.json"), "utf8");
-    } catch {
-      throw new InputError(`${dir} is not a twinbench results folder (no run.json)`, {
-        code: "RESULTS_NOT_FOUND",
-        hint: "pass the folder a run wrote, e.g. results/<run-id>",
+      await readFile(file, "utf8");
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // Only a missing file (or folder) is "no run.json"; a run.json that is there but cannot be read is a failure.
+      if (code === "ENOENT" || code === "ENOTDIR")
+        throw new InputError(`${dir} is not a twinbench results folder (no run.json)`, {
+          code: "RESULTS_NOT_FOUND",
+          hint: "pass the folder a run wrote, e.g. results/<run-id>",
+        });
+      throw new InputError(`cannot read ${file}: ${(e as Error).message}`, {
+        code: "RESULTS_UNREADABLE",
+        hint: code === "EISDIR" ? `${file} is a directory, not a file: move it aside` : `check the permissions of ${file} (and its folder) for the user running twinbench`,
       });
     }
     await mkdir(join(dir, "raw"), { recursive: true });

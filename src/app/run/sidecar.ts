@@ -125,6 +125,7 @@ export class Sidecar {
     const raw = await this.session.writeRaw(rawName, r.output);
     const { status, error, metrics } = classifyCell(r, { userCancelled: signal.aborted, timeoutMs });
     const interference = probe?.result();
+    const interferenceError = probe?.error();
     const trimmed = trim > 0 && metrics ? trimmedRates(metrics.intervals, trim) : null;
     return {
       key: cell.key,
@@ -144,6 +145,7 @@ export class Sidecar {
       ...(trimmed ? { trimmed } : {}),
       ...(ctx.engine.hostId === "local" ? { hostLoad: { start: loadStart, end: loadavg()[0]! } } : {}),
       ...(interference ? { interference } : {}),
+      ...(interferenceError ? { interferenceError } : {}),
     };
   }
 
@@ -153,22 +155,25 @@ export class Sidecar {
    * removal, and every container of the run (servers, this sidecar) still has its cgroup. Undefined when the run
    * has no sampler or the engine is remote.
    */
-  private interferenceProbe(): { created(id: string): void; line(interval: boolean): void; result(): Interference | undefined } | undefined {
+  private interferenceProbe(): { created(id: string): void; line(interval: boolean): void; result(): Interference | undefined; error(): string | undefined } | undefined {
     const sample = this.ctx.deps.cpuSampler;
     if (!sample || !this.ctx.engine.location().local) return undefined;
     let sidecarId: string | undefined;
     let first: CpuSample | undefined;
     let last: CpuSample | undefined;
     let broken = false;
+    let failure: string | undefined;
     // A sample counts only when every container's counter was readable: a line handled late (a busy machine) may
     // come after sysbench exited and its cgroup went away; the window then ends at the last complete sample.
     const take = () => {
       try {
         const s = sample([...this.labContainers(), ...(sidecarId ? [sidecarId] : [])]);
         return Object.values(s.containersNs).every((v) => v !== null) ? s : undefined;
-      } catch {
+      } catch (e) {
         // No /proc here (an engine on this machine's VM, e.g. Docker Desktop): the cell carries no interference.
+        // Any other failure (a permission, a bug) is said on the cell, never read as absence.
         broken = true;
+        if (!isAbsence(e)) failure = `CPU sampler failed: ${(e as Error).message}`;
         return undefined;
       }
     };
@@ -183,13 +188,21 @@ export class Sidecar {
         if (broken || !first || !last) return undefined;
         try {
           return interferenceOf(first, last);
-        } catch {
-          // An unreadable /proc/stat line: no figures rather than a failed cell.
+        } catch (e) {
+          // An unreadable /proc/stat line: no figures rather than a failed cell, and the cell says why.
+          failure = `CPU figures not computed: ${(e as Error).message}`;
           return undefined;
         }
       },
+      error: () => failure,
     };
   }
+}
+
+/** Whether a sampler's error means the accounting is not there (no /proc, no cgroup file), not that it failed. */
+export function isAbsence(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
 }
 
 /**

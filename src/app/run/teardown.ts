@@ -23,7 +23,19 @@ export async function teardown(ctx: RunContext, session: ResultsSession, servers
   }
   for (const s of servers.all()) {
     const m = session.manifest.servers.find((x) => x.id === s.id);
-    if (m && s.storage) m.storage = await s.storage.refreshFacts().catch(() => m.storage); // keep the facts from the start
+    if (!m || !s.storage) continue;
+    try {
+      m.storage = await s.storage.refreshFacts();
+    } catch (e) {
+      // A failed re-measure is not "unchanged": the start facts stay as the start, the "after" is the failure.
+      const why = `could not re-measure the storage of server ${s.id} after the run: ${(e as Error).message}`;
+      ctx.warn(`teardown: ${why}`);
+      session.action("storage-facts-failed", s.id, why);
+      if (m.storage) {
+        const { freeBytesAfter: _stale, ...start } = m.storage;
+        m.storage = { ...start, afterError: (e as Error).message };
+      }
+    }
   }
   const failures = await ctx.time("teardown", () => ctx.stack.dispose());
   for (const f of failures) ctx.warn(`teardown: ${f}`);

@@ -111,6 +111,17 @@ export function configIdentity(rows: MustMatchRow[] | undefined): ConfigIdentity
   return { verdict, checked: rows.length, differing };
 }
 
+/** Readings that failed (not absent): a cell's CPU sampler, a server's storage re-measure after the run. Pure. */
+export function readingFailureNotes(manifest: Pick<RunManifest, "servers">, measured: readonly CellRecord[]): string[] {
+  const notes: string[] = [];
+  const failed = measured.filter((c) => c.interferenceError);
+  if (failed.length > 0)
+    notes.push(`The CPU sampler failed in ${failed.length} measured cell${failed.length === 1 ? "" : "s"} (no interference figures): ${failed.map((c) => `${c.key} (${c.interferenceError})`).join(", ")}.`);
+  for (const s of manifest.servers)
+    if (s.storage?.afterError) notes.push(`Storage of server ${s.id} could not be re-measured after the run: ${s.storage.afterError}.`);
+  return notes;
+}
+
 /** Build the report model of a run from its manifest and cell records. Pure. */
 export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord[], opts: ReportOptions = {}): RunReport {
   const planned = manifest.cells.length;
@@ -126,6 +137,7 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
   const notes: string[] = [];
   if (!table) notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
   notes.push(...interferenceNotes(interference));
+  notes.push(...readingFailureNotes(manifest, measured));
   if (manifest.adaptive) notes.push(...adaptiveNotes(manifest.adaptive));
   return {
     runId: manifest.runId,
