@@ -82,6 +82,8 @@ export interface VariancePrior {
   dfPooled: number;
   /** Cells that entered the estimate. */
   cells: number;
+  /** mean(ln s² − ψ(df/2) + ln(df/2)) over those cells (limma's e): gives the prior variance at another d0. */
+  logMean?: number;
 }
 
 /**
@@ -101,12 +103,12 @@ export function fitVariancePrior(obs: readonly VarianceObs[]): VariancePrior {
   const evar = e.reduce((a, x) => a + (x - emean) ** 2, 0) / (e.length - 1) - mean(use.map((o) => trigamma(o.df / 2)));
   if (evar > 0) {
     const d0 = 2 * trigammaInverse(evar);
-    return { d0, s02: Math.exp(emean + digamma(d0 / 2) - Math.log(d0 / 2)), dfPooled, cells: use.length };
+    return { d0, s02: Math.exp(emean + digamma(d0 / 2) - Math.log(d0 / 2)), dfPooled, cells: use.length, logMean: emean };
   }
   // No spread beyond sampling: one variance for all cells. limma's exp(mean e) rather than the arithmetic pooled
   // variance: the latter, taken only when the cells' variances happen to agree, covers 92.6% in the simulation of
   // test/unit/estimate.test.ts where this covers 94.6%.
-  return { d0: Number.POSITIVE_INFINITY, s02: Math.exp(emean), dfPooled, cells: use.length };
+  return { d0: Number.POSITIVE_INFINITY, s02: Math.exp(emean), dfPooled, cells: use.length, logMean: emean };
 }
 
 /** The moderated variance of one cell and its df (capped at the pooled df, as limma's df.total). */
@@ -116,6 +118,28 @@ export function moderate(o: VarianceObs, prior: VariancePrior): VarianceObs {
   const df = Math.min(prior.d0 + d, Math.max(prior.dfPooled, d));
   if (!Number.isFinite(prior.d0)) return { s2: prior.s02, df };
   return { s2: (prior.d0 * prior.s02 + d * o.s2) / (prior.d0 + d), df };
+}
+
+/**
+ * The moderated variance that cannot make a cell overconfident (issue 23, item 2):
+ * - the prior's df is capped at what the OTHER cells' data hold (dfPooled − the cell's own df): a method of moments
+ *   on a handful of cells with 1–2 df each often gives d0 = ∞ (the cells vary no more than sampling explains), which
+ *   would let one cell borrow more certainty than the whole table has; at the capped d0 the prior variance is the
+ *   one that d0 implies;
+ * - the variance never falls below the cell's own: a noisy cell among quiet ones keeps its own spread (the prior
+ *   may widen a lucky-quiet cell, never narrow a noisy one). The df still gains the prior's.
+ * A cell with no df of its own takes the prior (capped at the others' df).
+ */
+export function moderateRobust(o: VarianceObs, prior: VariancePrior): VarianceObs {
+  const d = Math.max(0, o.df);
+  const d0 = Math.min(prior.d0, Math.max(0, prior.dfPooled - d));
+  if (!(d0 > 0) || !(prior.s02 > 0)) return { s2: o.s2, df: d };
+  // At a capped d0 the prior variance is the one that d0 implies (limma: s0² = exp(e + ψ(d0/2) − ln(d0/2))).
+  const s02 = d0 < prior.d0 && prior.logMean !== undefined ? Math.exp(prior.logMean + digamma(d0 / 2) - Math.log(d0 / 2)) : prior.s02;
+  const s2 = (d0 * s02 + d * o.s2) / (d0 + d);
+  // Noisier than the prior: the cell's own variance with its own df (the prior cannot vouch for it).
+  if (d > 0 && o.s2 > s2) return { s2: o.s2, df: d };
+  return { s2, df: d0 + d };
 }
 
 // ---- the cells of one run -----------------------------------------------------------------------------------
@@ -158,12 +182,19 @@ export interface CellEstimate {
   reason?: VerdictReason;
   /** Two-sided p-value of "no difference" (d = 0); null without an interval. */
   p: number | null;
+  /** Sequential runs: the interval's variance is the second half's of the split (see estimateRun). */
+  split?: boolean;
+  /** The half-width (%) an adaptive run's stop rule compares with its precision: the first half's of the split in a
+   *  sequential run (null until the cell has MIN_UNITS_FOR_PRECISION_STOP units), else the interval's own. */
+  stopHalfWidthPct?: number | null;
 }
 
 export interface RunEstimateOptions {
   confidence?: number;
   /** Equivalence margin in percent (100 ± margin). Default 5. */
   marginPct?: number;
+  /** The run stops its cells on their estimated width (adaptive repeats): split the units (see estimateRun). */
+  sequential?: boolean;
 }
 
 export interface InstanceLevel {
@@ -236,8 +267,52 @@ export function verdictOf(low: number, high: number, marginPct: number): Verdict
 }
 
 /**
+ * The replication units of a cell, in time order: its instances' mean d when the pairs carry instances (the instance
+ * is the replication unit: Kalibera & Jones), else its pairs. `w` is each unit's weight in the cell's mean (k/n).
+ */
+function unitsOf(s: CellStats): { means: number[]; w: number[] } {
+  if (s.groups.size >= 2) {
+    const keys = [...s.groups.keys()].sort((x, y) => x - y);
+    return { means: keys.map((k) => mean(s.groups.get(k)!)), w: keys.map((k) => s.groups.get(k)!.length / s.n) };
+  }
+  const g = [...s.groups.values()][0] ?? [];
+  return { means: g, w: g.map(() => 1 / s.n) };
+}
+
+/**
+ * Which half of the split unit j (0-based, in time order) belongs to: 0, 1, 1, 0, 0, 1, 1, 0, … so that each half
+ * holds as many units of odd rounds as of even ones (the pair order alternates by round: an order effect must not
+ * fall between the halves).
+ */
+export function splitHalf(j: number): 0 | 1 {
+  return (((j + 1) >> 1) % 2) as 0 | 1;
+}
+
+/** The sample variance of some unit means (df = count − 1; 0 with fewer than 2). */
+function varianceOf(xs: readonly number[]): VarianceObs {
+  if (xs.length < 2) return { s2: 0, df: 0 };
+  const m = mean(xs);
+  return { s2: xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1), df: xs.length - 1 };
+}
+
+/**
+ * The fewest replication units of a cell before its interval can stop an adaptive run: two in each half of the
+ * split (see {@link estimateRun}), so that each half has a variance of its own.
+ */
+export const MIN_UNITS_FOR_PRECISION_STOP = 4;
+
+/**
  * Estimate every cell of a run with the pooled variance. The cells share the prior of the within-instance
  * variance and the between-instance component, so pass all cells of one table together.
+ *
+ * `sequential` (an adaptive run, which stops a cell when its interval is narrow enough): a cell's replication units
+ * (instances, else pairs), in time order, are split into two halves, alternately. The stop rule reads the width
+ * computed from the first half's variance (`stopHalfWidthPct`); the interval printed uses the second half's variance
+ * around the mean of every pair. Under normal errors the second half's variance is independent of the stop decision,
+ * so stopping when a cell looks precise does not make its interval overconfident: in the simulation of the shipped
+ * rule (src/core/stats/coverage.ts, docs/stats.md) the interval then covers 94–96% also for the cells that stop
+ * first, where the full-sample interval covered 86–91%. It needs {@link MIN_UNITS_FOR_PRECISION_STOP} units; with
+ * fewer, the cell gets the full-sample interval and no stop width (it cannot stop on precision).
  */
 export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOptions = {}): RunEstimate {
   const confidence = opts.confidence ?? DEFAULT_CONFIDENCE;
@@ -249,7 +324,7 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     return { s2: s.dfW > 0 ? Math.max(s2, floor) : 0, df: Math.max(0, s.dfW) };
   });
   const prior = fitVariancePrior(own);
-  const mod = own.map((o) => moderate(o, prior));
+  const mod = own.map((o) => moderateRobust(o, prior));
 
   // Between instances, for information: Q = Σ k_i (m_i − m)², E[Q] = (I − 1)σ² + (n − Σk_i²/n) τ².
   let qNum = 0;
@@ -269,18 +344,22 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
   const tauCells = multi.filter(Boolean).length;
   // The interval of a cell run on several instances: the instance is the replication unit (Kalibera & Jones).
   // The variance of its instance means (df I − 1) holds both levels; it is moderated over those cells alike.
-  const between: VarianceObs[] = stats.map((s, i) => {
-    if (!multi[i]) return { s2: 0, df: 0 };
-    const ms = [...s.groups.values()].map((g) => mean(g));
-    const mm = mean(ms);
-    return { s2: ms.reduce((a, x) => a + (x - mm) ** 2, 0) / (ms.length - 1), df: ms.length - 1 };
-  });
+  const units = stats.map(unitsOf);
+  const between: VarianceObs[] = units.map((u, i) => (multi[i] ? varianceOf(u.means) : { s2: 0, df: 0 }));
   const betweenPrior = fitVariancePrior(between);
   const instanceLevel: InstanceLevel = {
     tau2: tauCells ? Math.max(0, qNum / qDen) : null,
     df: between.reduce((a, o) => a + o.df, 0),
     cells: tauCells,
   };
+
+  // The split of a sequential run: the halves' variances, each moderated over the cells' same half.
+  const splits = units.map((u) => opts.sequential === true && u.means.length >= MIN_UNITS_FOR_PRECISION_STOP);
+  const half = (which: 0 | 1): VarianceObs[] => units.map((u, i) => (splits[i] ? varianceOf(u.means.filter((_, j) => splitHalf(j) === which)) : { s2: 0, df: 0 }));
+  const stopHalf = half(0);
+  const reportHalf = half(1);
+  const stopPrior = fitVariancePrior(stopHalf);
+  const reportPrior = fitVariancePrior(reportHalf);
 
   const quantiles = new Map<number, number>();
   const tq = (df: number): number => {
@@ -297,30 +376,41 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
       s2: own[i].df > 0 ? own[i].s2 : null,
       s2Df: own[i].df,
       s2Moderated: mod[i].df > 0 ? mod[i].s2 : null,
+      split: splits[i],
+      stopHalfWidthPct: null,
     };
     const none = { low: null, high: null, se: null, df: null, p: null };
     if (s.n === 0) return { ...base, ...none, verdict: "unknown", reason: "no-data" };
     if (s.n < 2) return { ...base, ...none, verdict: "unknown", reason: "too-few-pairs" };
+    // Var(mean d) = Σ w_u² Var(unit mean): s̃²/U when the units are balanced.
+    const w2 = units[i].w.reduce((a, w) => a + w * w, 0);
     let v: number;
     let df: number;
-    if (multi[i]) {
-      // Var(mean d) = Σ (k_i/n)² Var(instance mean); equal to s̃²/I when the instances are balanced.
-      const b = moderate(between[i], betweenPrior);
-      let w = 0;
-      for (const g of s.groups.values()) w += (g.length / s.n) ** 2;
-      v = b.s2 * w;
+    let stopWidth: number | null = null;
+    if (splits[i]) {
+      const r = moderateRobust(reportHalf[i], reportPrior);
+      const st = moderateRobust(stopHalf[i], stopPrior);
+      v = r.s2 * w2;
+      df = r.df;
+      if (st.df > 0 && st.s2 >= 0) stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2)) - 1) * 100;
+    } else if (multi[i]) {
+      const b = moderateRobust(between[i], betweenPrior);
+      v = b.s2 * w2;
       df = b.df;
     } else {
       v = mod[i].s2 / s.n;
       df = mod[i].df;
     }
     const se = Math.sqrt(v);
-    if (!(df > 0) || !(se > 0)) return { ...base, ...none, se: df > 0 ? 0 : null, df: df > 0 ? df : null, verdict: "inconclusive", reason: "zero-width" };
-    const half = tq(df) * se;
-    const low = Math.exp(s.m - half) * 100;
-    const high = Math.exp(s.m + half) * 100;
+    if (!(df > 0) || !(se > 0))
+      return { ...base, ...none, se: df > 0 ? 0 : null, df: df > 0 ? df : null, stopHalfWidthPct: stopWidth, verdict: "inconclusive", reason: "zero-width" };
+    const h = tq(df) * se;
+    const low = Math.exp(s.m - h) * 100;
+    const high = Math.exp(s.m + h) * 100;
     const p = 2 * (1 - tCdf(Math.abs(s.m) / se, df));
-    return { ...base, low, high, se, df, p, verdict: verdictOf(low, high, marginPct) };
+    // Without a split (a fixed count), the stop width is the interval's own.
+    const stopHalfWidthPct = splits[i] ? stopWidth : opts.sequential === true ? null : (Math.exp(h) - 1) * 100;
+    return { ...base, low, high, se, df, p, stopHalfWidthPct, verdict: verdictOf(low, high, marginPct) };
   });
   return { cells: out, prior, instanceLevel, confidence, marginPct };
 }

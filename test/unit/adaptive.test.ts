@@ -62,18 +62,24 @@ describe("adaptive scheduler (pure)", () => {
   });
 
   it("a quiet cell stops at precision after min rounds, a noisy one at max", () => {
-    const s = scenario({ min: 3, max: 6, precision: "10%" }, { instances: 1 });
+    const s = scenario({ min: 4, max: 6, precision: "10%" }, { instances: 1 });
     const { rounds, state } = drive(s, quietNoisy);
     expect(rounds.length).toBe(6);
     expect(state.map((c) => [c.threads, c.done, c.rounds])).toEqual([
-      [1, "precision", 3],
+      [1, "precision", 4],
       [2, "max", 6],
     ]);
-    // rounds 1–3 hold both cells, rounds 4–6 only the open one; every cell once per server per round
-    expect(rounds.map((r) => r.length)).toEqual([4, 4, 4, 2, 2, 2]);
-    expect(rounds[3].every((c) => c.threads === 2 && c.repeat === 4)).toBe(true);
+    // rounds 1–4 hold both cells, rounds 5–6 only the open one; every cell once per server per round
+    expect(rounds.map((r) => r.length)).toEqual([4, 4, 4, 4, 2, 2]);
+    expect(rounds[4].every((c) => c.threads === 2 && c.repeat === 5)).toBe(true);
     const q = state.find((c) => c.threads === 1)!;
-    expect(q.halfWidthPct!).toBeLessThanOrEqual(10);
+    expect(q.stopHalfWidthPct!).toBeLessThanOrEqual(10);
+  });
+
+  it("no precision stop before 4 replication units, whatever min says (two per half of the split)", () => {
+    const s = scenario({ min: 2, max: 6, precision: "10%" }, { instances: 1 });
+    const { state } = drive(s, quietNoisy);
+    expect(state.find((c) => c.threads === 1)).toMatchObject({ done: "precision", rounds: 4 });
   });
 
   it("never stops on significance: a clear difference still runs until the interval is narrow enough", () => {
@@ -121,7 +127,7 @@ describe("adaptive scheduler (pure)", () => {
     expect(roundFits({ budgetLeftSeconds: 60, cells: 4, secondsPerCell: 10, restartSeconds: 30 })).toBe(false);
     const s = scenario({ min: 2, max: 10, precision: "1%" }, { instances: 1 });
     const recorded: CellRecord[] = [];
-    for (let i = 0; i < 2; i++) recorded.push(...run(nextAdaptiveRound(s, recorded, i || undefined).cells, quietNoisy));
+    for (let i = 0; i < 4; i++) recorded.push(...run(nextAdaptiveRound(s, recorded, i || undefined).cells, quietNoisy));
     const state = stopForBudget(adaptiveState(s, recorded));
     // the quiet cell had already reached precision: it keeps that reason
     expect(state.map((c) => c.done)).toEqual(["precision", "budget"]);

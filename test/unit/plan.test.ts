@@ -331,7 +331,7 @@ describe("estimates", () => {
 
   it("quick.yaml: its first min rounds fit well inside its budget; its fixed-count form and quick-raid0 fit in 5 minutes", () => {
     const quick = load("scenarios/quick.yaml");
-    expect(quick.workload.repeats).toEqual({ min: 2, max: 40, precision: "10%" });
+    expect(quick.workload.repeats).toEqual({ min: 4, max: 40, precision: "10%" });
     expect(quick.workload.budget).toBe("15m");
     expect(planRun(quick).estimate.totalSeconds).toBeLessThanOrEqual(900 / 2);
     const fixed = { ...quick, workload: { ...quick.workload, repeats: 2, budget: undefined } };

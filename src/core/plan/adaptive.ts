@@ -41,6 +41,25 @@ export function adaptiveSettings(s: Pick<Scenario, "workload">): AdaptiveSetting
 /** One cell's state after some rounds: the event's fields plus the rounds it took part in. */
 export interface AdaptiveCell extends RoundCell {
   rounds: number;
+  /** The half-width the stop rule read (the split's first half: estimateRun), null until it has one. */
+  stopHalfWidthPct?: number | null;
+}
+
+/** What the stop rule reads of a cell's estimate after a round. */
+export type StopEstimate = Pick<AdaptiveCell, "n" | "estimate" | "low" | "high" | "halfWidthPct" | "stopHalfWidthPct">;
+
+/**
+ * The stop rule, one cell after one round (mutates `c`): the estimate is taken; the cell is done at `max` rounds, or
+ * on precision once it has had `min` rounds and its stop width (from the half of its units the printed interval
+ * does not use: estimateRun's split) is within the target. The simulation of src/core/stats/coverage.ts drives this
+ * same function.
+ */
+export function applyStopRule(c: AdaptiveCell, est: StopEstimate | undefined, ranThisRound: boolean, a: Pick<AdaptiveSettings, "min" | "max" | "precisionPct">): void {
+  if (c.done) return;
+  if (ranThisRound) c.rounds++;
+  Object.assign(c, est);
+  if (c.rounds >= a.max) c.done = "max";
+  else if (c.rounds >= a.min && c.stopHalfWidthPct != null && c.stopHalfWidthPct <= a.precisionPct) c.done = "precision";
 }
 
 /** The numerator and denominator of the stop rule: the report's (the compare key, else the first two servers). */
@@ -51,14 +70,15 @@ function ratioServers(s: Scenario): [string, string] | null {
 }
 
 /** Every cell's estimate from the records, with the report's estimator (pooled over the run's cells). */
-function estimates(s: Scenario, records: readonly CellRecord[]): Map<string, Pick<RoundCell, "n" | "estimate" | "low" | "high" | "halfWidthPct">> {
-  const out = new Map<string, Pick<RoundCell, "n" | "estimate" | "low" | "high" | "halfWidthPct">>();
+function estimates(s: Scenario, records: readonly CellRecord[]): Map<string, StopEstimate> {
+  const out = new Map<string, StopEstimate>();
   const pair = ratioServers(s);
   if (!pair) return out;
   const side = (id: string) => ({ id, label: id, records: records.filter((r) => r.server === id) });
-  const t = ratioTableFromSides(side(pair[0]), side(pair[1]), s.workload.tests, s.workload.threads, { pairing: "paired" });
+  const t = ratioTableFromSides(side(pair[0]), side(pair[1]), s.workload.tests, s.workload.threads, { pairing: "paired", sequential: true });
   for (const row of t.rows)
-    for (const c of row.cells) out.set(`${row.test}\u0000${c.threads}`, { n: c.n, estimate: c.estimate, low: c.low, high: c.high, halfWidthPct: halfWidthPct(c) });
+    for (const c of row.cells)
+      out.set(`${row.test}\u0000${c.threads}`, { n: c.n, estimate: c.estimate, low: c.low, high: c.high, halfWidthPct: halfWidthPct(c), stopHalfWidthPct: c.stopHalfWidthPct ?? null });
   return out;
 }
 
@@ -80,10 +100,7 @@ export function adaptiveState(s: Scenario, recorded: readonly CellRecord[], thro
     const est = estimates(s, upTo);
     for (const c of cells) {
       if (c.done) continue;
-      if (upTo.some((x) => x.repeat === r && x.test === c.test && x.threads === c.threads)) c.rounds++;
-      Object.assign(c, est.get(idOf(c)));
-      if (c.rounds >= a.max) c.done = "max";
-      else if (c.rounds >= a.min && c.halfWidthPct !== null && c.halfWidthPct <= a.precisionPct) c.done = "precision";
+      applyStopRule(c, est.get(idOf(c)), upTo.some((x) => x.repeat === r && x.test === c.test && x.threads === c.threads), a);
     }
   }
   return cells;

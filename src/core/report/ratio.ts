@@ -7,6 +7,7 @@
  */
 import { InputError } from "../errors.ts";
 import type { CellRecord, RunManifest } from "../results.ts";
+import { adaptiveRepeats } from "../scenario/schema.ts";
 import type { SysbenchResult } from "../sysbench/result.ts";
 import { coefficientOfVariation, median } from "../stats.ts";
 import { STEADY_THRESHOLD_PCT_PER_10S, notSteady, steadySlope } from "../levers.ts";
@@ -104,6 +105,10 @@ export interface RatioCell {
   denominatorValues: Array<number | null>;
   /** Repeats that failed on either side. */
   failedRepeats: number;
+  /** The half-width (%) an adaptive run's stop rule reads (CellEstimate.stopHalfWidthPct); null without one. */
+  stopHalfWidthPct?: number | null;
+  /** The interval's variance is the held-out half's of a sequential run's split (estimateRun). */
+  split?: boolean;
 }
 
 /** One test's row of the ratio table. */
@@ -170,6 +175,8 @@ export interface RatioTableOptions {
   marginPct?: number;
   pairing?: Pairing;
   percentile?: number;
+  /** The run stopped its cells on their estimated width (adaptive repeats): estimateRun's split. */
+  sequential?: boolean;
 }
 
 /** The q-value under which a faster/slower verdict is said to hold at the false-discovery rate. */
@@ -368,7 +375,7 @@ export function ratioTableFromSides(
   let order: OrderEffect | null = null;
   if (pairing === "paired") {
     const inputs = pending.map((p) => p.input!);
-    run = estimateRun(inputs, { confidence, marginPct });
+    run = estimateRun(inputs, { confidence, marginPct, sequential: opts.sequential === true });
     order = orderEffect(inputs, confidence);
     outlierPairs(inputs, run.cells.map((c) => (c.s2Moderated === null ? null : Math.sqrt(c.s2Moderated)))).forEach((idx, i) => {
       for (const j of idx) {
@@ -395,6 +402,8 @@ export function ratioTableFromSides(
       p: round(e.p, 6),
       q: round(qs[i], 6),
       unstable: p.unstable,
+      stopHalfWidthPct: e.stopHalfWidthPct ?? null,
+      split: e.split === true,
     });
     if (e.reason) cell.reason = e.reason;
   });
@@ -497,7 +506,7 @@ export function buildRatioTable(
     { id: den, label: ld, records: cells.filter((c) => c.server === den) },
     tests,
     threads,
-    { pairing: "paired", percentile: manifest.scenario.workload.percentile ?? 95, ...opts },
+    { pairing: "paired", percentile: manifest.scenario.workload.percentile ?? 95, sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined, ...opts },
   );
 }
 

@@ -170,9 +170,13 @@ export function plannedRepeats(w: Pick<Workload, "repeats">): number {
   return typeof w.repeats === "number" ? w.repeats : w.repeats.min;
 }
 
-/** Server instances per run: workload.instances, else 2 for an adaptive run, else 1. */
+/**
+ * Server instances per run: workload.instances, else 1 for a fixed count. An adaptive run defaults to its minimum:
+ * a fresh instance every round, so that every pair is its own replication unit (the split of estimateRun needs
+ * units to stop on).
+ */
 export function plannedInstances(w: Pick<Workload, "repeats" | "instances">): number {
-  return w.instances ?? (typeof w.repeats === "number" ? 1 : 2);
+  return w.instances ?? (typeof w.repeats === "number" ? 1 : w.repeats.min);
 }
 /** Seconds left out at the start of each measured cell (workload.trim; 0 when absent). */
 export function trimSeconds(w: Pick<Workload, "trim">): number {

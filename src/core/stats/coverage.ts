@@ -1,0 +1,217 @@
+/**
+ * Coverage of the shipped adaptive procedure, by simulation (pure, seeded).
+ *
+ * A simulated run has the cells of a scenario; each round, every open cell gets one pair on a fresh server instance,
+ * as `scenarios/quick.yaml` lays it out. The pairs go through the same estimator as a real run (`estimateRun` with
+ * `sequential`, exactly what `ratioTableFromSides` gives it) and the same stop rule (`applyStopRule`, which
+ * `adaptiveState` replays over the records; `stopForBudget` when a budget ends the run). The truth of every cell is
+ * known, so we can count how often its printed 95% interval holds it, and how often an A/A cell (truth 100) gets a
+ * "faster" or "slower" verdict.
+ *
+ * The noise models follow what was measured on this project's machines (docs/stats.md, shared notes):
+ * a pair sd that differs from cell to cell, an instance effect shared by the cells of a round, a machine-speed drift
+ * that both servers see (it enters a pair as the difference between its two cells' moments), and bursts (steal).
+ */
+import { estimateRun, type CellInput, type PairObs } from "../estimate.ts";
+import { applyStopRule, stopForBudget, type AdaptiveCell, type AdaptiveSettings } from "../plan/adaptive.ts";
+import { normalFrom, seededRandom } from "../random.ts";
+
+export interface NoiseModel {
+  name: string;
+  description: string;
+  /** A cell's pair sd (log units), drawn once per cell and run. */
+  cellSd: (u: () => number) => number;
+  /** sd of the instance effect shared by every cell of a round (a fresh instance of each server per round). */
+  instanceSd: number;
+  /** Machine-speed drift (log units): an AR(1) over the measured cells, seen by both servers alike. */
+  driftSd: number;
+  /** Its autocorrelation from one measured cell to the next. */
+  driftPhi: number;
+  /** Share of measured cells hit by a burst (steal), and the burst's sd (log units). */
+  burstRate: number;
+  burstSd: number;
+}
+
+const logUniform = (a: number, b: number) => (u: () => number) => Math.exp(Math.log(a) + (Math.log(b) - Math.log(a)) * u());
+const uniform = (a: number, b: number) => (u: () => number) => a + (b - a) * u();
+
+/** The noise models of issue 23 and docs/stats.md. */
+export const NOISE_MODELS: readonly NoiseModel[] = [
+  {
+    name: "cells differ",
+    description: "pair sd 1.5–15% from cell to cell (log-uniform), instance effect 3%, drift 3% (φ 0.7)",
+    cellSd: logUniform(0.015, 0.15),
+    instanceSd: 0.03,
+    driftSd: 0.03,
+    driftPhi: 0.7,
+    burstRate: 0,
+    burstSd: 0,
+  },
+  {
+    name: "cells alike",
+    description: "pair sd 8–12% in every cell, instance effect 3%, drift 3% (φ 0.7)",
+    cellSd: uniform(0.08, 0.12),
+    instanceSd: 0.03,
+    driftSd: 0.03,
+    driftPhi: 0.7,
+    burstRate: 0,
+    burstSd: 0,
+  },
+  {
+    name: "quiet",
+    description: "pair sd 1–4%, instance effect 1%, drift 1% (φ 0.7)",
+    cellSd: uniform(0.01, 0.04),
+    instanceSd: 0.01,
+    driftSd: 0.01,
+    driftPhi: 0.7,
+    burstRate: 0,
+    burstSd: 0,
+  },
+  {
+    name: "very noisy",
+    description: "pair sd 10–20%, instance effect 5%, strong drift 8% (φ 0.9), bursts in 5% of cells (sd 30%)",
+    cellSd: uniform(0.1, 0.2),
+    instanceSd: 0.05,
+    driftSd: 0.08,
+    driftPhi: 0.9,
+    burstRate: 0.05,
+    burstSd: 0.3,
+  },
+];
+
+export interface Design {
+  /** The scenario's cells (test × threads). */
+  cells: number;
+  settings: Pick<AdaptiveSettings, "min" | "max" | "precisionPct">;
+  /** A budget that ends the run after this many rounds (stopForBudget), if any. */
+  budgetRounds?: number;
+  /** Fixed count instead of adaptive stopping: every cell runs exactly this many rounds (the full-sample interval). */
+  fixedRounds?: number;
+}
+
+export interface SimulationOptions {
+  runs: number;
+  seed: number;
+  /** The true ratio of each cell (log units) in a run: 0 for A/A. */
+  truth?: (cell: number, u: () => number) => number;
+  /** Called at the end of each run with its pairs per cell and the stop rule's final state (to replay them). */
+  onRun?: (pairs: readonly PairObs[][], state: readonly AdaptiveCell[]) => void;
+}
+
+/** One simulated cell at the end of its run. */
+export interface SimulatedCell {
+  run: number;
+  cell: number;
+  truth: number;
+  rounds: number;
+  done: AdaptiveCell["done"] | "fixed";
+  estimate: number | null;
+  low: number | null;
+  high: number | null;
+  verdict: string;
+  /** Among the run's cells that stopped in the fewest rounds. */
+  first: boolean;
+}
+
+/** Simulate `runs` runs of a design under one noise model through the shipped estimator and stop rule. */
+export function simulateRuns(design: Design, noise: NoiseModel, opts: SimulationOptions): SimulatedCell[] {
+  const u = seededRandom(opts.seed);
+  const z = normalFrom(u);
+  const out: SimulatedCell[] = [];
+  const maxRounds = design.fixedRounds ?? Math.min(design.settings.max, design.budgetRounds ?? Number.POSITIVE_INFINITY);
+  for (let run = 0; run < opts.runs; run++) {
+    const k = design.cells;
+    const sd = Array.from({ length: k }, () => noise.cellSd(u));
+    const truth = Array.from({ length: k }, (_, i) => opts.truth?.(i, u) ?? 0);
+    const pairs: PairObs[][] = Array.from({ length: k }, () => []);
+    let state: AdaptiveCell[] = Array.from({ length: k }, (_, i) => ({ test: `t${i}`, threads: 1, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: 0 }));
+    let drift = 0;
+    const step = () => (drift = noise.driftPhi * drift + Math.sqrt(1 - noise.driftPhi ** 2) * noise.driftSd * z());
+    let last: ReturnType<typeof estimateRun> | null = null;
+    for (let round = 1; round <= maxRounds; round++) {
+      const open = state.map((c) => !c.done);
+      if (!open.some(Boolean)) break;
+      const instance = noise.instanceSd * z() - noise.instanceSd * z();
+      // The pair order alternates by round (plan.ts): the numerator first in odd rounds.
+      const first: 1 | -1 = round % 2 ? 1 : -1;
+      for (let i = 0; i < k; i++) {
+        if (!open[i]) continue;
+        const g1 = step();
+        const g2 = step();
+        const burst = (u() < noise.burstRate ? noise.burstSd * z() : 0) - (u() < noise.burstRate ? noise.burstSd * z() : 0);
+        const d = truth[i] + sd[i] * z() + instance + (first === 1 ? g1 - g2 : g2 - g1) + burst;
+        pairs[i].push({ d, instance: round - 1, order: first });
+      }
+      const inputs: CellInput[] = pairs.map((p) => ({ pairs: p }));
+      last = estimateRun(inputs, { sequential: design.fixedRounds === undefined });
+      if (design.fixedRounds !== undefined) continue;
+      state = state.map((c, i) => {
+        const e = last!.cells[i];
+        const next = { ...c };
+        applyStopRule(next, { n: e.n, estimate: e.estimate, low: e.low, high: e.high, halfWidthPct: null, stopHalfWidthPct: e.stopHalfWidthPct ?? null }, open[i], design.settings);
+        return next;
+      });
+      if (design.budgetRounds !== undefined && round === design.budgetRounds) state = stopForBudget(state);
+    }
+    opts.onRun?.(pairs, state);
+    const rounds = state.map((c, i) => (design.fixedRounds !== undefined ? pairs[i].length : c.rounds));
+    const fewest = Math.min(...rounds);
+    for (let i = 0; i < k; i++) {
+      const e = last!.cells[i];
+      out.push({
+        run,
+        cell: i,
+        truth: Math.exp(truth[i]) * 100,
+        rounds: rounds[i],
+        done: design.fixedRounds !== undefined ? "fixed" : state[i].done,
+        estimate: e.estimate,
+        low: e.low,
+        high: e.high,
+        verdict: e.verdict,
+        first: rounds[i] === fewest,
+      });
+    }
+  }
+  return out;
+}
+
+export interface CoverageSummary {
+  cells: number;
+  /** Share of cells whose interval holds the truth (a cell without an interval does not cover). */
+  coverage: number;
+  /** The same for the cells that stopped in the fewest rounds of their run. */
+  coverageFirst: number;
+  firstCells: number;
+  /** A/A only (truth 100): share of cells with a faster or slower verdict. */
+  falseVerdicts: number | null;
+  medianRounds: number;
+  /** Median half-width of the printed intervals, in % of the estimate. */
+  medianHalfWidthPct: number;
+  /** How the cells stopped. */
+  stops: Record<string, number>;
+}
+
+const medianOf = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** Coverage, false verdicts and cost of simulated cells. */
+export function summarizeCoverage(cells: readonly SimulatedCell[]): CoverageSummary {
+  const covers = (c: SimulatedCell) => c.low !== null && c.high !== null && c.low <= c.truth && c.truth <= c.high;
+  const first = cells.filter((c) => c.first);
+  const aa = cells.every((c) => Math.abs(c.truth - 100) < 1e-9);
+  const stops: Record<string, number> = {};
+  for (const c of cells) stops[String(c.done)] = (stops[String(c.done)] ?? 0) + 1;
+  return {
+    cells: cells.length,
+    coverage: cells.filter(covers).length / cells.length,
+    coverageFirst: first.filter(covers).length / first.length,
+    firstCells: first.length,
+    falseVerdicts: aa ? cells.filter((c) => c.verdict === "faster" || c.verdict === "slower").length / cells.length : null,
+    medianRounds: medianOf(cells.map((c) => c.rounds)),
+    medianHalfWidthPct: medianOf(cells.filter((c) => c.high !== null && c.estimate !== null).map((c) => (c.high! / c.estimate! - 1) * 100)),
+    stops,
+  };
+}
