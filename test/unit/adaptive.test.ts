@@ -54,10 +54,11 @@ function drive(s: Scenario, ratio: (c: Cell) => number, recorded: CellRecord[] =
 const quietNoisy = (c: Cell) => (c.threads === 1 ? 1 + 0.001 * (c.repeat % 2) : c.repeat % 2 ? 1.3 : 0.7);
 
 describe("adaptive scheduler (pure)", () => {
-  it("settings: precision, min/max, instances default 2, a new instance every ceil(min/N) rounds", () => {
+  it("settings: precision, min/max, instances default min (a fresh instance every round), else every ceil(min/N) rounds", () => {
     expect(adaptiveSettings(scenario({ min: 3, max: 8, precision: "5%" }, { budget: "10m" }))).toEqual({
-      min: 3, max: 8, precisionPct: 5, instances: 2, roundsPerInstance: 2, budgetSeconds: 600,
+      min: 3, max: 8, precisionPct: 5, instances: 3, roundsPerInstance: 1, budgetSeconds: 600,
     });
+    expect(adaptiveSettings(scenario({ min: 4, max: 8, precision: "5%" }, { instances: 2 }))).toMatchObject({ instances: 2, roundsPerInstance: 2 });
     expect(adaptiveSettings(scenario(4))).toBeUndefined();
   });
 

@@ -80,17 +80,39 @@ describe("estimateRun: one cell (nothing to pool)", () => {
 });
 
 describe("estimateRun: the variance pooled over cells", () => {
-  it("known answer: cells that agree in spread share one variance (d0 = ∞) with the pooled df", () => {
-    // Both cells have s² = 0.0083160; their log moments leave no spread beyond sampling, so d0 = ∞ and
-    // s0² = exp(mean(ln s² − ψ(1) + ln 1)) = 0.0083160 · e^γ = 0.0148114 (limma's fitFDist), df = 2 + 2 = 4.
+  it("known answer: cells that agree in spread: d0 = ∞ from the moments, capped at the other cell's 2 df", () => {
+    // Both cells have s² = 0.0083160; their log moments leave no spread beyond sampling, so limma's fitFDist gives
+    // d0 = ∞ and s0² = exp(mean(ln s² − ψ(1) + ln 1)) = 0.0083160 · e^γ = 0.0148114. moderateRobust caps d0 at the
+    // other cell's df (2); at d0 = 2 the prior variance is exp(e + ψ(1) − ln 1) = 0.0083160 itself, so s̃² = s² and
+    // df = 2 + 2 = 4.
     const r = estimateRun([cell(L(1.1), L(1.2), L(1.0)), cell(L(1.1) - 0.1, L(1.2) - 0.1, L(1.0) - 0.1)]);
     expect(r.prior.d0).toBe(Infinity);
     expect(r.prior.s02).toBeCloseTo(0.0083160267 * Math.exp(0.5772156649), 8);
     const e = r.cells[0];
     expect(e.df).toBe(4);
-    // half = t(0.975, 4) · sqrt(0.0148114 / 3) = 2.776445 · 0.0702648 = 0.195086
-    expect(e.low).toBeCloseTo(Math.exp(0.0925439 - 0.195086) * 100, 2);
-    expect(e.high).toBeCloseTo(Math.exp(0.0925439 + 0.195086) * 100, 2);
+    expect(e.s2Moderated).toBeCloseTo(0.0083160267, 8);
+    // half = t(0.975, 4) · sqrt(0.0083160 / 3) = 2.776445 · 0.0526499 = 0.146179 (t from scipy.stats.t.ppf)
+    expect(e.low).toBeCloseTo(Math.exp(0.0925439 - 0.146179) * 100, 2);
+    expect(e.high).toBeCloseTo(Math.exp(0.0925439 + 0.146179) * 100, 2);
+  });
+
+  it("a cell noisier than the prior keeps its own variance and df: 1.5% beside 15% cells", () => {
+    const quiet = (k: number) => cell(...[0.985, 1.015, 1.0, 0.99].map((x) => L(x * (1 + k * 0.001))));
+    const noisy = cell(L(1.15), L(0.85), L(1.1), L(0.9));
+    const r = estimateRun([quiet(0), quiet(1), quiet(2), quiet(3), quiet(4), noisy]);
+    const n = r.cells[5];
+    expect(n.df).toBe(3);
+    expect(n.s2Moderated).toBeCloseTo(n.s2!, 12);
+    // its own paired t interval: t(0.975, 3) = 3.182446 (scipy.stats.t.ppf(0.975, 3))
+    const ds = [1.15, 0.85, 1.1, 0.9].map(L);
+    const m = ds.reduce((a, x) => a + x, 0) / 4;
+    const sd = Math.sqrt(ds.reduce((a, x) => a + (x - m) ** 2, 0) / 3);
+    expect(n.high!).toBeCloseTo(Math.exp(m + 3.182446 * (sd / 2)) * 100, 3);
+    // the quiet cells borrow df from each other, never a variance below their own
+    for (const c of r.cells.slice(0, 5)) {
+      expect(c.df!).toBeGreaterThan(3);
+      expect(c.s2Moderated!).toBeGreaterThanOrEqual(c.s2! - 1e-15);
+    }
   });
 
   it("moderation lies between the cell's own variance and the prior, with d0 + d df capped at the pooled df", () => {
@@ -119,7 +141,10 @@ describe("estimateRun: the variance pooled over cells", () => {
     ]);
     expect(nested.cells[0].instances).toBe(2);
     expect(nested.cells[0].estimate).toBeCloseTo(within.cells[0].estimate!, 10);
-    expect(nested.cells[0].df).toBe(2); // one df between instances per cell, pooled over 2 cells
+    // one df between instances per cell; cell 0 is the noisier (instance means 0.11, −0.01): it keeps its own df 1,
+    // cell 1 (0.04, 0.10) borrows cell 0's df: 2
+    expect(nested.cells[0].df).toBe(1);
+    expect(nested.cells[1].df).toBe(2);
     expect(nested.cells[0].high! - nested.cells[0].low!).toBeGreaterThan(within.cells[0].high! - within.cells[0].low!);
     // τ² from the one-way random-effects moments: the instance means differ by 0.12 and 0.06, pairs by 0.02.
     expect(nested.instanceLevel.cells).toBe(2);
@@ -128,7 +153,7 @@ describe("estimateRun: the variance pooled over cells", () => {
 });
 
 describe("docs/stats.md worked example", () => {
-  it("three cells of 3 pairs: the moderated interval of cell 1 is [97.99, 122.80]", () => {
+  it("three cells of 3 pairs: cell 1 is noisier than the prior and keeps its own t interval [87.46, 137.59]", () => {
     const r = estimateRun(
       [
         [1.1, 1.2, 1.0],
@@ -140,11 +165,20 @@ describe("docs/stats.md worked example", () => {
     expect(r.prior.s02).toBeCloseTo(0.001294, 6);
     const [c1, c2, c3] = r.cells;
     expect(c1.s2).toBeCloseTo(0.008316, 6);
-    expect(c1.s2Moderated).toBeCloseTo(0.004875, 6);
-    expect(c1.df).toBeCloseTo(3.92, 2);
-    expect([c1.estimate, c1.low, c1.high].map((x) => Number(x!.toFixed(2)))).toEqual([109.7, 97.99, 122.8]);
+    // limma's moderation would give (1.92 · 0.001294 + 2 · 0.008316) / 3.92 = 0.004875 < 0.008316: the cell is
+    // noisier than the prior, so it keeps s² and its own 2 df. Its interval is the plain paired t interval:
+    // exp(0.092544 ± t(0.975, 2) · √(0.008316 / 3)) = exp(0.092544 ± 4.302653 · 0.052650) (scipy.stats.t.ppf).
+    expect(c1.s2Moderated).toBeCloseTo(0.008316, 6);
+    expect(c1.df).toBe(2);
+    expect([c1.estimate, c1.low, c1.high].map((x) => Number(x!.toFixed(2)))).toEqual([109.7, 87.46, 137.59]);
     expect(c1.verdict).toBe("inconclusive");
-    expect([c2.low, c2.high].map((x) => Number(x!.toFixed(2)))).toEqual([93.31, 104.94]);
+    // cell 2 too (s² 0.00136 > moderated 0.00133): its own 2 df, the plain paired t interval
+    expect(c2.df).toBe(2);
+    const d2 = [0.95, 1.0, 1.02].map(L);
+    const m2 = d2.reduce((a, x) => a + x, 0) / 3;
+    const se2 = Math.sqrt(d2.reduce((a, x) => a + (x - m2) ** 2, 0) / 2 / 3);
+    expect(c2.low!).toBeCloseTo(Math.exp(m2 - 4.302653 * se2) * 100, 3);
+    expect(c2.high!).toBeCloseTo(Math.exp(m2 + 4.302653 * se2) * 100, 3);
     expect(c2.verdict).toBe("inconclusive");
     expect([c3.estimate, c3.low, c3.high].map((x) => Number(x!.toFixed(2)))).toEqual([105.33, 100.79, 110.06]);
     expect(c3.verdict).toBe("faster");
