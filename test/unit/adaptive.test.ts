@@ -158,9 +158,10 @@ describe("adaptiveNotes (report)", () => {
 });
 
 describe("run --precision / --budget", () => {
-  it("become overrides: a fixed count turns into {min: max(2, R), max: 40, precision}; an object keeps min and max", () => {
+  it("become overrides: a fixed count turns into {min: max(4, R) (the fewest units a precision stop needs), max: 40, precision}; an object keeps min and max", () => {
     expect(adaptiveOverrides(4, { precision: "3%", budget: "30m" })).toEqual(['workload.repeats={min: 4, max: 40, precision: "3%"}', 'workload.budget="30m"']);
-    expect(adaptiveOverrides(1, { precision: "3%" })).toEqual(['workload.repeats={min: 2, max: 40, precision: "3%"}']);
+    expect(adaptiveOverrides(6, { precision: "3%" })).toEqual(['workload.repeats={min: 6, max: 40, precision: "3%"}']);
+    expect(adaptiveOverrides(1, { precision: "3%" })).toEqual(['workload.repeats={min: 4, max: 40, precision: "3%"}']);
     expect(adaptiveOverrides({ min: 3, max: 9, precision: "5%" }, { precision: "2%" })).toEqual(['workload.repeats={min: 3, max: 9, precision: "2%"}']);
     expect(adaptiveOverrides(4, {})).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { MIN_UNITS_FOR_PRECISION_STOP } from "../../core/estimate.ts";
 import { InputError } from "../../core/errors.ts";
 
 /** The flags of `twinbench run`, shared by the one-host and the several-hosts paths. */
@@ -45,7 +46,8 @@ export function parseRetries(v: string | undefined): number | undefined {
 export function adaptiveOverrides(repeats: number | { min: number; max: number; precision: string | number }, o: Pick<RunCliOptions, "precision" | "budget">): string[] {
   const sets: string[] = [];
   if (o.precision !== undefined) {
-    const [min, max] = typeof repeats === "number" ? [Math.max(2, repeats), 40] : [repeats.min, repeats.max];
+    // a fixed count becomes at least the fewest units a precision stop needs (estimateRun's split)
+    const [min, max] = typeof repeats === "number" ? [Math.max(MIN_UNITS_FOR_PRECISION_STOP, repeats), 40] : [repeats.min, repeats.max];
     sets.push(`workload.repeats={min: ${min}, max: ${max}, precision: ${JSON.stringify(o.precision)}}`);
   }
   if (o.budget !== undefined) sets.push(`workload.budget=${JSON.stringify(o.budget)}`);
