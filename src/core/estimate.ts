@@ -203,11 +203,18 @@ export interface InstanceLevel {
   df: number;
   /** Cells with at least 2 instances. */
   cells: number;
+  /** df of the variance within instances, summed over cells: 0 when every instance held one pair (a fresh instance
+   *  per round), and then the two levels cannot be told apart (tau2 is null: the units' variance holds both). */
+  withinDf?: number;
 }
 
 export interface RunEstimate {
   cells: CellEstimate[];
+  /** The prior of the within-instance variances. */
   prior: VariancePrior;
+  /** The prior the intervals were moderated toward: the held-out halves' (sequential split), else the instance
+   *  means' (cells on 2 or more instances), else `prior`. */
+  intervalPrior?: VariancePrior;
   instanceLevel: InstanceLevel;
   confidence: number;
   marginPct: number;
@@ -347,10 +354,12 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
   const units = stats.map(unitsOf);
   const between: VarianceObs[] = units.map((u, i) => (multi[i] ? varianceOf(u.means) : { s2: 0, df: 0 }));
   const betweenPrior = fitVariancePrior(between);
+  const withinDf = own.reduce((a, o) => a + o.df, 0);
   const instanceLevel: InstanceLevel = {
-    tau2: tauCells ? Math.max(0, qNum / qDen) : null,
+    tau2: tauCells && withinDf > 0 ? Math.max(0, qNum / qDen) : null,
     df: between.reduce((a, o) => a + o.df, 0),
     cells: tauCells,
+    withinDf,
   };
 
   // The split of a sequential run: the halves' variances, each moderated over the cells' same half.
@@ -412,7 +421,8 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     const stopHalfWidthPct = splits[i] ? stopWidth : opts.sequential === true ? null : (Math.exp(h) - 1) * 100;
     return { ...base, low, high, se, df, p, stopHalfWidthPct, verdict: verdictOf(low, high, marginPct) };
   });
-  return { cells: out, prior, instanceLevel, confidence, marginPct };
+  const intervalPrior = splits.some(Boolean) ? reportPrior : multi.some(Boolean) ? betweenPrior : prior;
+  return { cells: out, prior, intervalPrior, instanceLevel, confidence, marginPct };
 }
 
 // ---- unpaired: one server in two sets of runs (compare) -------------------------------------------------------
@@ -444,7 +454,7 @@ export function estimateUnpaired(cells: readonly UnpairedInput[], opts: RunEstim
   const out = cells.map((c, i): CellEstimate => {
     const n = Math.min(c.a.length, c.b.length);
     const m = c.a.length && c.b.length ? mean(c.a) - mean(c.b) : Number.NaN;
-    const mod = moderate(own[i], prior);
+    const mod = moderateRobust(own[i], prior);
     const base = {
       n,
       instances: 1,

@@ -158,6 +158,12 @@ export interface TableMethod {
   verdictsAtFdr: number;
   /** Paired tables: numerator-first against denominator-first, pooled over cells. */
   order: OrderEffect | null;
+  /** df of the variance within server instances (0: every instance held one pair, the levels are not separable). */
+  withinDf?: number;
+  /** Cells whose interval uses the held-out half of a sequential run's split (estimateRun). */
+  splitCells?: number;
+  /** The smallest and largest df of the cells' t quantiles. */
+  dfRange?: [number, number] | null;
 }
 
 /** One side of a comparison: the records of one server (in one run, or in several runs). */
@@ -410,9 +416,10 @@ export function ratioTableFromSides(
   const decided = run.cells.filter((c) => c.verdict === "faster" || c.verdict === "slower");
   const intervals = run.cells.filter((c) => c.low !== null).length;
   const tau2 = run.instanceLevel.tau2;
+  const ip = run.intervalPrior ?? run.prior;
   const method: TableMethod = {
-    priorDf: pending.length ? (Number.isFinite(run.prior.d0) ? round(run.prior.d0, 3) : Infinity) : null,
-    priorSd: run.prior.s02 > 0 ? round(Math.sqrt(run.prior.s02), 6) : null,
+    priorDf: pending.length ? (Number.isFinite(ip.d0) ? round(ip.d0, 3) : Infinity) : null,
+    priorSd: ip.s02 > 0 ? round(Math.sqrt(ip.s02), 6) : null,
     instanceSd: tau2 === null ? null : round(Math.sqrt(tau2), 6),
     instanceCells: byRuns ? intervals : run.instanceLevel.cells,
     unit: byRuns ? "runs" : "repeats",
@@ -424,6 +431,12 @@ export function ratioTableFromSides(
       return (v === "faster" || v === "slower") && (qs[i] ?? 1) <= FDR;
     }).length,
     order,
+    withinDf: run.instanceLevel.withinDf ?? 0,
+    splitCells: run.cells.filter((c) => c.split === true && c.low !== null).length,
+    dfRange: (() => {
+      const dfs = run.cells.map((c) => c.df).filter((d): d is number => d !== null);
+      return dfs.length ? [round(Math.min(...dfs), 2)!, round(Math.max(...dfs), 2)!] : null;
+    })(),
   };
   return {
     metric,

@@ -96,17 +96,27 @@ export function methodLines(table: RatioTable): string[] {
   const prior =
     t.priorDf === null || t.priorSd === null
       ? "nothing to pool"
-      : `pooled sd ${(t.priorSd * 100).toFixed(1)}% with ${t.priorDf === Infinity ? "all" : num(t.priorDf)} prior df`;
-  out.push(`Each cell's variance is moderated toward the table's (${prior}); the interval uses t with the combined df.`);
+      : `pooled sd ${(t.priorSd * 100).toFixed(1)}% with ${t.priorDf === Infinity ? "unbounded" : num(t.priorDf)} prior df, capped per cell at the other cells' df`;
+  const dfs = t.dfRange ? (t.dfRange[0] === t.dfRange[1] ? `${num(t.dfRange[0])} df` : `${num(t.dfRange[0])}–${num(t.dfRange[1])} df`) : null;
+  out.push(
+    `Each cell's variance is moderated toward the table's (${prior}); a cell noisier than the prior keeps its own variance and df. The interval uses t with the combined df${dfs ? ` (${dfs})` : ""}.`,
+  );
   if (table.pairing === "paired") {
     if (t.instanceCells > 0) {
+      const within =
+        (t.withinDf ?? 0) > 0
+          ? `the variance within an instance has ${num(t.withinDf!)} df${t.instanceSd !== null ? `, the sd between instances is ${(t.instanceSd * 100).toFixed(1)}%` : ""}`
+          : "every instance held one pair (a fresh instance each round), so the noise within an instance and between instances cannot be told apart: the interval holds both";
       out.push(
-        `${t.instanceCells} cell${t.instanceCells === 1 ? "" : "s"} ran on 2 or more server instances: their intervals include the level between instances` +
-          (t.instanceSd !== null ? ` (sd ${(t.instanceSd * 100).toFixed(1)}%).` : "."),
+        `Replication unit: the server instance (${t.instanceCells} cell${t.instanceCells === 1 ? "" : "s"} ran on 2 or more); ${within}.`,
       );
     } else {
-      out.push("One server instance per side: the intervals hold the noise between pairs, not the level between server restarts (workload.instances).");
+      out.push("Replication unit: the pair, on one server instance per side: the intervals hold the noise between pairs, not the level between server restarts (workload.instances).");
     }
+    if ((t.splitCells ?? 0) > 0)
+      out.push(
+        `Stop rule: a cell stopped when its interval looked within the precision target. So that stopping early does not narrow the interval, each cell's units alternate between two halves: the stop rule read the width from one half, the printed interval uses the other half's variance (${t.splitCells} cell${t.splitCells === 1 ? "" : "s"}; simulated coverage in docs/stats.md).`,
+      );
     const o = t.order;
     if (o) {
       out.push(
