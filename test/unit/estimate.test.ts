@@ -127,8 +127,33 @@ describe("estimateRun: the variance pooled over cells", () => {
   });
 });
 
-describe("docs/stats.md worked example", () => {
-  it("three cells of 3 pairs: the moderated interval of cell 1 is [97.99, 122.80]", () => {
+/**
+ * Reference figures from scipy 1.17.1, not from this code: a paired t on log ratios, and limma's squeezeVar
+ * (fitFDist: method of moments on log s², Smyth 2004, Stat. Appl. Genet. Mol. Biol. 3(1) §6.2) written again with
+ * scipy's digamma, polygamma, brentq and t.ppf. The same snippet gives report.test.ts's pooled interval.
+ *
+ *   import numpy as np
+ *   from scipy import optimize, special, stats
+ *   def limma(cells, conf=0.95):
+ *       d = [np.log(np.array(c)) for c in cells]
+ *       s2 = np.array([x.var(ddof=1) for x in d]); df = np.array([len(x) - 1.0 for x in d])
+ *       e = np.log(s2) - special.digamma(df / 2) + np.log(df / 2)
+ *       evar = e.var(ddof=1) - special.polygamma(1, df / 2).mean()
+ *       d0 = 2 * optimize.brentq(lambda x: special.polygamma(1, x) - evar, 1e-8, 1e8)
+ *       s02 = np.exp(e.mean() + special.digamma(d0 / 2) - np.log(d0 / 2))
+ *       post = (d0 * s02 + df * s2) / (d0 + df); dft = np.minimum(d0 + df, df.sum())
+ *       out = []
+ *       for x, p, f in zip(d, post, dft):
+ *           h = stats.t.ppf(1 - (1 - conf) / 2, f) * np.sqrt(p / len(x))
+ *           out.append((np.exp(x.mean()) * 100, np.exp(x.mean() - h) * 100, np.exp(x.mean() + h) * 100, f, p))
+ *       return d0, s02, s2, out
+ *   limma([[1.1, 1.2, 1.0], [0.95, 1.0, 1.02], [1.05, 1.07, 1.04]])
+ *   r = stats.ttest_1samp(np.log([1.1, 1.2, 1.0]), 0); r.confidence_interval(0.95), r.pvalue   # one cell alone
+ */
+const rel = (x: number | null, ref: number) => Math.abs(x! - ref) / Math.abs(ref);
+
+describe("docs/stats.md worked example, against scipy", () => {
+  it("three cells of 3 pairs: the prior, cell 1's moderated variance and the three intervals", () => {
     const r = estimateRun(
       [
         [1.1, 1.2, 1.0],
@@ -136,18 +161,28 @@ describe("docs/stats.md worked example", () => {
         [1.05, 1.07, 1.04],
       ].map((rs) => cell(...rs.map(L))),
     );
-    expect(r.prior.d0).toBeCloseTo(1.92, 2);
-    expect(r.prior.s02).toBeCloseTo(0.001294, 6);
+    expect(rel(r.prior.d0, 1.9218828592210992)).toBeLessThan(1e-8);
+    expect(rel(r.prior.s02, 0.0012939238209153734)).toBeLessThan(1e-8);
     const [c1, c2, c3] = r.cells;
-    expect(c1.s2).toBeCloseTo(0.008316, 6);
-    expect(c1.s2Moderated).toBeCloseTo(0.004875, 6);
-    expect(c1.df).toBeCloseTo(3.92, 2);
-    expect([c1.estimate, c1.low, c1.high].map((x) => Number(x!.toFixed(2)))).toEqual([109.7, 97.99, 122.8]);
-    expect(c1.verdict).toBe("inconclusive");
-    expect([c2.low, c2.high].map((x) => Number(x!.toFixed(2)))).toEqual([93.31, 104.94]);
-    expect(c2.verdict).toBe("inconclusive");
-    expect([c3.estimate, c3.low, c3.high].map((x) => Number(x!.toFixed(2)))).toEqual([105.33, 100.79, 110.06]);
-    expect(c3.verdict).toBe("faster");
+    expect(rel(c1.s2, 0.008316026695289237)).toBeLessThan(1e-8);
+    expect(rel(c1.s2Moderated, 0.004874909345693887)).toBeLessThan(1e-8);
+    expect(rel(c1.df, 3.9218828592210992)).toBeLessThan(1e-8);
+    const scipy = [
+      [109.69613104865236, 97.9942076433295, 122.79543308152073],
+      [98.95580110479442, 93.3130246484118, 104.939804589844],
+      [105.32597110678941, 100.79454146524691, 110.06112065516169],
+    ];
+    r.cells.forEach((c, i) => [c.estimate, c.low, c.high].forEach((x, j) => expect(rel(x, scipy[i][j]), `cell ${i + 1} [${j}]`).toBeLessThan(1e-8)));
+    // Cell 1 includes 100 and reaches past 105; cell 2's low 93.31 is below 95; cell 3 excludes 100.
+    expect([c1.verdict, c2.verdict, c3.verdict]).toEqual(["inconclusive", "inconclusive", "faster"]);
+  });
+
+  it("one cell alone is scipy's paired t on log ratios (ttest_1samp): interval and p-value", () => {
+    const c = estimateRun([cell(L(1.1), L(1.2), L(1.0))]).cells[0];
+    expect(c.df).toBe(2);
+    expect(rel(c.low, 87.45986371595586)).toBeLessThan(1e-8);
+    expect(rel(c.high, 137.58586688545014)).toBeLessThan(1e-8);
+    expect(rel(c.p, 0.2208715318186792)).toBeLessThan(1e-8);
   });
 });
 
