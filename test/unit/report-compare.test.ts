@@ -32,8 +32,18 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
     const cell = (test: string, t: number) => maria.rows.find((r) => r.test === test)!.cells.find((c) => c.threads === t)!;
     expect(cell("oltp_read_only", 1)).toMatchObject({ ratio: 100, estimate: 100, verdict: "equivalent", n: 3 });
     expect(cell("oltp_point_select", 1)).toMatchObject({ ratio: 110, verdict: "faster" });
-    // Every cell has the same log spread (0.01 a side), so the moderated variance is one pooled over the 4 cells.
-    expect(cell("oltp_point_select", 4)).toMatchObject({ ratio: 90, estimate: 90, low: 88.2342, high: 91.8011, verdict: "slower" });
+    // Every cell has the same log spread (values × 1, 1.01, 0.99 a side): the cells vary less than sampling explains,
+    // so the prior's d0 is infinite and every cell takes limma's exp(mean e) (fitFDist with evar ≤ 0), which is the
+    // common s² times exp(ln 2 − ψ(2)) = 1.31 at 4 df, with the pooled 16 df. Reference, scipy 1.17.1:
+    //   a, b = np.log([13500, 13635, 13365]), np.log([15000, 15150, 14850]); m = a.mean() - b.mean()
+    //   s2 = (a.var(ddof=1) + b.var(ddof=1)) / 2; v = s2 * np.exp(np.log(2) - special.digamma(2))
+    //   h = stats.t.ppf(0.975, 16) * np.sqrt(v * (1/3 + 1/3)); np.exp([m - h, m + h]) * 100
+    //   -> [88.23419602654037, 91.80114246820537]   (with s2 itself, the classical pooled t: [88.4555, 91.5714];
+    //      scipy's ttest_ind on this cell alone, df 4: [87.9826, 92.0636])
+    const c = cell("oltp_point_select", 4);
+    expect(c).toMatchObject({ ratio: 90, estimate: 90, verdict: "slower" });
+    expect(Math.abs(c.low! - 88.23419602654037)).toBeLessThanOrEqual(0.00005); // the table rounds to 4 decimals
+    expect(Math.abs(c.high! - 91.80114246820537)).toBeLessThanOrEqual(0.00005);
     expect(cmp.tables[1].rows.flatMap((r) => r.cells.map((c) => c.verdict))).toEqual(["equivalent", "equivalent", "equivalent", "equivalent"]);
     expect(maria.method.unit).toBe("repeats");
     expect(renderComparisonText(cmp)).toContain("Fewer than 2 runs a side: the intervals hold only the variation between repeats");
