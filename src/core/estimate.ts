@@ -10,44 +10,23 @@
  * Verdicts: faster / slower when the interval excludes 100, equivalent when it lies inside 100 ± margin,
  * inconclusive otherwise, unknown only with fewer than 2 pairs. A zero-width interval never gives a verdict.
  */
+import stdlibDigamma from "@stdlib/math-base-special-digamma";
+import polygamma from "@stdlib/math-base-special-polygamma";
+import stdlibTrigamma from "@stdlib/math-base-special-trigamma";
 import { mean, median, tCdf, tQuantile, type Verdict } from "./stats.ts";
 
 export type { Verdict } from "./stats.ts";
 
-// ---- special functions (for the prior's degrees of freedom) ---------------------------------------------------
+// ---- special functions (for the prior's degrees of freedom; ψ, ψ', ψ'' from @stdlib) ---------------------------
 
 /** ψ(x), the digamma function, for x > 0. */
-export function digamma(x: number): number {
-  let r = 0;
-  while (x < 6) {
-    r -= 1 / x;
-    x += 1;
-  }
-  const f = 1 / (x * x);
-  return r + Math.log(x) - 0.5 / x - f * (1 / 12 - f * (1 / 120 - f * (1 / 252 - f * (1 / 240 - f / 132))));
-}
+export const digamma = (x: number): number => stdlibDigamma(x);
 
 /** ψ'(x), the trigamma function, for x > 0. */
-export function trigamma(x: number): number {
-  let r = 0;
-  while (x < 6) {
-    r += 1 / (x * x);
-    x += 1;
-  }
-  const f = 1 / (x * x);
-  return r + 1 / x + f / 2 + (f / x) * (1 / 6 - f * (1 / 30 - f * (1 / 42 - f / 30)));
-}
+export const trigamma = (x: number): number => stdlibTrigamma(x);
 
 /** ψ''(x), for x > 0. */
-function tetragamma(x: number): number {
-  let r = 0;
-  while (x < 6) {
-    r -= 2 / (x * x * x);
-    x += 1;
-  }
-  const f = 1 / (x * x);
-  return r - f - f / x - (f * f) / 2 + (f * f * f) / 6 - (f * f * f * f) / 6 + (3 * f ** 5) / 10;
-}
+const tetragamma = (x: number): number => polygamma(2, x);
 
 /** The x with trigamma(x) = y (limma's Newton iteration). */
 export function trigammaInverse(y: number): number {

@@ -1,7 +1,11 @@
 /**
  * A small seeded pseudo-random generator (mulberry32) for what must be reproducible from a recorded seed: the
- * `order: randomized` plan and the statistics simulations. Not for anything secret.
+ * `order: randomized` plan and the statistics simulations. Not for anything secret. The normal and gamma draws are
+ * @stdlib's, fed by it.
  */
+import stdlibGamma from "@stdlib/random-base-gamma";
+import stdlibNormal from "@stdlib/random-base-normal";
+
 
 /** Uniform [0, 1) numbers from a 32-bit seed. */
 export function seededRandom(seed: number): () => number {
@@ -15,22 +19,19 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Standard normal numbers (Box–Muller) from a uniform generator. */
+/**
+ * Standard normal numbers from a uniform generator: @stdlib's normal (improved ziggurat) driven by `rand`, so the
+ * stream is fixed by the seed of `rand`.
+ */
 export function normalFrom(rand: () => number): () => number {
-  let spare: number | null = null;
-  return () => {
-    if (spare !== null) {
-      const s = spare;
-      spare = null;
-      return s;
-    }
-    let u = 0;
-    while (u === 0) u = rand();
-    const r = Math.sqrt(-2 * Math.log(u));
-    const th = 2 * Math.PI * rand();
-    spare = r * Math.sin(th);
-    return r * Math.cos(th);
-  };
+  const draw = stdlibNormal.factory(0, 1, { prng: rand });
+  return () => draw();
+}
+
+/** Gamma(shape, rate 1) numbers from a uniform generator (@stdlib's gamma, Marsaglia–Tsang), fixed by its seed. */
+export function gammaFrom(rand: () => number): (shape: number) => number {
+  const draw = stdlibGamma.factory({ prng: rand });
+  return (shape) => draw(shape, 1);
 }
 
 /** Fisher–Yates shuffle of a copy. */

@@ -40,6 +40,32 @@ async function stored(): Promise<{ file: string; cal: Calibration }> {
   return { file, cal: JSON.parse(await readFile(file, "utf8")) as Calibration };
 }
 
+/**
+ * The log A/A pair ratios (qps of a over b, per repeat) of the calibration's A/A runs aa-1, aa-2, read from their
+ * cells.jsonl: [cell][instance][pair], cells in key order. The last measured attempt of a cell counts.
+ */
+async function aaPairs(dir: string): Promise<number[][][]> {
+  const runs = await Promise.all(
+    ["aa-1", "aa-2"].map(async (run) => {
+      const last = new Map<string, { server: string; test: string; threads: number; repeat: number; status: string; metrics: { qps: number } | null }>();
+      for (const line of (await readFile(join(dir, run, "cells.jsonl"), "utf8")).split("\n").filter(Boolean)) {
+        const r = JSON.parse(line);
+        if (r.phase !== "warmup") last.set(`${r.server}|${r.test}|${r.threads}|${r.repeat}`, r);
+      }
+      const pairs = new Map<string, number[]>();
+      for (const a of [...last.values()].filter((r) => r.server === "a" && r.status === "ok")) {
+        const b = last.get(`b|${a.test}|${a.threads}|${a.repeat}`);
+        if (b?.status !== "ok" || !a.metrics || !b.metrics) continue;
+        const key = `${a.test}|${a.threads}`;
+        pairs.set(key, [...(pairs.get(key) ?? []), Math.log(a.metrics.qps / b.metrics.qps)]);
+      }
+      return pairs;
+    }),
+  );
+  const keys = [...new Set(runs.flatMap((p) => [...p.keys()]))].sort();
+  return keys.map((key) => runs.map((p) => p.get(key) ?? []));
+}
+
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), "tb-calibrate-"));
   process.env.TWINBENCH_CALIBRATION_DIR = join(tmp, "calibration");
@@ -68,8 +94,21 @@ describe("twinbench calibrate", () => {
     expect(cal.pairDf).toBe(4); // 2 runs × 2 cells × (2 − 1)
     expect(cal.pairSdPct).toBeGreaterThan(0);
     expect(cal.instanceDf).toBe(2); // 2 cells × (2 instances − 1)
-    expect(cal.instanceSdPct).toBeGreaterThanOrEqual(0);
-    // sysbench prints 11 or 12 per-second lines for a 12 s run, depending on timing.
+    // The instance sd against the textbook one-way random-effects ANOVA of the stored A/A pairs (balanced: 2 cells,
+    // 2 instances = the 2 A/A runs, k = 2 pairs each): E[MS between] = σ² + k τ² (Searle, Casella & McCulloch,
+    // Variance Components, §3.5), so τ̂² = max(0, (mean over cells of MS between − σ̂²) / k), σ̂² the pooled MS within.
+    const aa = await aaPairs(join(tmp, (await readdir(tmp)).find((d) => d.startsWith("calibrate-"))!));
+    expect(aa.map((c) => c.map((g) => g.length))).toEqual([[2, 2], [2, 2]]);
+    const k = 2;
+    const within = aa.flat().map((g) => ((g[0] - g[1]) ** 2) / 2); // a pair of values: s² = (x1 − x2)² / 2
+    const s2 = within.reduce((a, x) => a + x, 0) / within.length;
+    const msBetween = aa.map(([g1, g2]) => k * ((g1[0] + g1[1]) / 2 - (g2[0] + g2[1]) / 2) ** 2 / 2);
+    const tau2 = (msBetween.reduce((a, x) => a + x, 0) / msBetween.length - s2) / k;
+    expect(cal.pairSdPct).toBeCloseTo(Math.sqrt(s2) * 100, 8);
+    expect(cal.instanceSdPct).toBeCloseTo(Math.sqrt(Math.max(0, tau2)) * 100, 8);
+    // sysbench prints 11 or 12 per-second lines for a 12 s run, depending on timing. Null when the series was
+    // disturbed twice by outside work (the calibrate output says why).
+    expect(cal.perSecond, text).not.toBeNull();
     expect(cal.perSecond!.seconds).toBeGreaterThanOrEqual(11);
     expect(cal.perSecond!.autocorr).toHaveLength(5);
     expect(cal.perSecond!.blocks.map((b) => b.seconds)).toEqual([2, 5]); // 10 s blocks need 20 s

@@ -152,8 +152,38 @@ describe("estimateRun: the variance pooled over cells", () => {
   });
 });
 
-describe("docs/stats.md worked example", () => {
-  it("three cells of 3 pairs: cell 1 is noisier than the prior and keeps its own t interval [87.46, 137.59]", () => {
+/**
+ * Reference figures from scipy 1.17.1, not from this code: a paired t on log ratios, and limma's squeezeVar
+ * (fitFDist: method of moments on log s², Smyth 2004, Stat. Appl. Genet. Mol. Biol. 3(1) §6.2) written again with
+ * scipy's digamma, polygamma, brentq and t.ppf, with twinbench's two guards (moderateRobust): d0 capped at the other
+ * cells' df (with the prior variance that capped d0 implies), and a cell noisier than the prior keeping its own
+ * variance and df. The same snippet gives report.test.ts's interval.
+ *
+ *   import numpy as np
+ *   from scipy import optimize, special, stats
+ *   def robust(cells, conf=0.95):
+ *       d = [np.log(np.array(c)) for c in cells]
+ *       s2 = np.array([x.var(ddof=1) for x in d]); df = np.array([len(x) - 1.0 for x in d])
+ *       e = np.log(s2) - special.digamma(df / 2) + np.log(df / 2)
+ *       evar = e.var(ddof=1) - special.polygamma(1, df / 2).mean()
+ *       d0 = 2 * optimize.brentq(lambda x: special.polygamma(1, x) - evar, 1e-8, 1e8) if evar > 0 else np.inf
+ *       s02 = np.exp(e.mean() + special.digamma(d0 / 2) - np.log(d0 / 2)) if np.isfinite(d0) else np.exp(e.mean())
+ *       out = []
+ *       for x, s, f in zip(d, s2, df):
+ *           d0c = min(d0, df.sum() - f)                      # capped at the other cells' df
+ *           s0c = s02 if d0c == d0 else np.exp(e.mean() + special.digamma(d0c / 2) - np.log(d0c / 2))
+ *           post = (d0c * s0c + f * s) / (d0c + f); dft = d0c + f
+ *           if s > post: post, dft = s, f                    # noisier than the prior: its own variance and df
+ *           h = stats.t.ppf(1 - (1 - conf) / 2, dft) * np.sqrt(post / len(x))
+ *           out.append((np.exp(x.mean()) * 100, np.exp(x.mean() - h) * 100, np.exp(x.mean() + h) * 100, dft, post))
+ *       return d0, s02, s2, out
+ *   robust([[1.1, 1.2, 1.0], [0.95, 1.0, 1.02], [1.05, 1.07, 1.04]])
+ *   r = stats.ttest_1samp(np.log([1.1, 1.2, 1.0]), 0); r.confidence_interval(0.95), r.pvalue   # one cell alone
+ */
+const rel = (x: number | null, ref: number) => Math.abs(x! - ref) / Math.abs(ref);
+
+describe("docs/stats.md worked example, against scipy", () => {
+  it("three cells of 3 pairs: the prior; cells 1 and 2 are noisier than it and keep their own t interval", () => {
     const r = estimateRun(
       [
         [1.1, 1.2, 1.0],
@@ -161,27 +191,33 @@ describe("docs/stats.md worked example", () => {
         [1.05, 1.07, 1.04],
       ].map((rs) => cell(...rs.map(L))),
     );
-    expect(r.prior.d0).toBeCloseTo(1.92, 2);
-    expect(r.prior.s02).toBeCloseTo(0.001294, 6);
+    expect(rel(r.prior.d0, 1.9218828592210992)).toBeLessThan(1e-8);
+    expect(rel(r.prior.s02, 0.0012939238209153734)).toBeLessThan(1e-8);
     const [c1, c2, c3] = r.cells;
-    expect(c1.s2).toBeCloseTo(0.008316, 6);
-    // limma's moderation would give (1.92 · 0.001294 + 2 · 0.008316) / 3.92 = 0.004875 < 0.008316: the cell is
-    // noisier than the prior, so it keeps s² and its own 2 df. Its interval is the plain paired t interval:
-    // exp(0.092544 ± t(0.975, 2) · √(0.008316 / 3)) = exp(0.092544 ± 4.302653 · 0.052650) (scipy.stats.t.ppf).
-    expect(c1.s2Moderated).toBeCloseTo(0.008316, 6);
+    expect(rel(c1.s2, 0.008316026695289237)).toBeLessThan(1e-8);
+    // limma alone would give cell 1 (1.92 · 0.001294 + 2 · 0.008316) / 3.92 = 0.004875 with 3.92 df: below its own
+    // variance, so it keeps s² and its own 2 df (the plain paired t interval). Cell 2 likewise (0.001346 > 0.001331).
+    expect(rel(c1.s2Moderated, 0.008316026695289237)).toBeLessThan(1e-8);
     expect(c1.df).toBe(2);
-    expect([c1.estimate, c1.low, c1.high].map((x) => Number(x!.toFixed(2)))).toEqual([109.7, 87.46, 137.59]);
-    expect(c1.verdict).toBe("inconclusive");
-    // cell 2 too (s² 0.00136 > moderated 0.00133): its own 2 df, the plain paired t interval
     expect(c2.df).toBe(2);
-    const d2 = [0.95, 1.0, 1.02].map(L);
-    const m2 = d2.reduce((a, x) => a + x, 0) / 3;
-    const se2 = Math.sqrt(d2.reduce((a, x) => a + (x - m2) ** 2, 0) / 2 / 3);
-    expect(c2.low!).toBeCloseTo(Math.exp(m2 - 4.302653 * se2) * 100, 3);
-    expect(c2.high!).toBeCloseTo(Math.exp(m2 + 4.302653 * se2) * 100, 3);
-    expect(c2.verdict).toBe("inconclusive");
-    expect([c3.estimate, c3.low, c3.high].map((x) => Number(x!.toFixed(2)))).toEqual([105.33, 100.79, 110.06]);
-    expect(c3.verdict).toBe("faster");
+    expect(rel(c3.s2Moderated, 0.0007408533612166269)).toBeLessThan(1e-8);
+    expect(rel(c3.df, 3.9218828592210992)).toBeLessThan(1e-8);
+    const scipy = [
+      [109.69613104865236, 87.45986371595586, 137.58586688545014],
+      [98.95580110479442, 90.33505105451388, 108.39923659734656],
+      [105.32597110678941, 100.79454146524691, 110.06112065516169],
+    ];
+    r.cells.forEach((c, i) => [c.estimate, c.low, c.high].forEach((x, j) => expect(rel(x, scipy[i][j]), `cell ${i + 1} [${j}]`).toBeLessThan(1e-8)));
+    // Cell 1 includes 100 and reaches past 105; cell 2's low 90.34 is below 95; cell 3 excludes 100.
+    expect([c1.verdict, c2.verdict, c3.verdict]).toEqual(["inconclusive", "inconclusive", "faster"]);
+  });
+
+  it("one cell alone is scipy's paired t on log ratios (ttest_1samp): interval and p-value", () => {
+    const c = estimateRun([cell(L(1.1), L(1.2), L(1.0))]).cells[0];
+    expect(c.df).toBe(2);
+    expect(rel(c.low, 87.45986371595586)).toBeLessThan(1e-8);
+    expect(rel(c.high, 137.58586688545014)).toBeLessThan(1e-8);
+    expect(rel(c.p, 0.2208715318186792)).toBeLessThan(1e-8);
   });
 });
 

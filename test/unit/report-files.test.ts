@@ -77,6 +77,8 @@ describe("twinbench report / compare", () => {
     const d = await copyFixture("repeats");
     const { out } = await cli(["report", d, "--format", "json", "--no-write"]);
     const j = JSON.parse(out);
+    // scipy 1.17.1, the limma() snippet of test/unit/estimate.test.ts on the fixture's 4 cells (see report.test.ts):
+    // cell 2 is 102.00013203917679 [101.83277800825906, 102.16776110306733], here rounded to 4 decimals.
     expect(j.rows[0].cells[1]).toMatchObject({ threads: 4, estimate: 102.0001, ratio: 102, low: 101.8328, high: 102.1678, verdict: "faster", n: 3 });
     expect(await readdir(d)).not.toContain("report.json");
   });
@@ -89,9 +91,9 @@ describe("twinbench report / compare", () => {
   it("--margin sets the equivalence margin", async () => {
     const a = join(FIX, "compare-a");
     const b = join(FIX, "compare-b");
-    expect((await cli(["compare", a, b])).out).toContain("100.0 [98.0–102.0] =");
+    expect((await cli(["compare", a, b])).out).toContain("100.0 [98.2–101.9] =");
     const narrow = (await cli(["compare", a, b, "--margin", "1%"])).out;
-    expect(narrow).toContain("100.0 [98.0–102.0] ~");
+    expect(narrow).toContain("100.0 [98.2–101.9] ~");
     expect(narrow).toContain("= equivalent (interval inside 99–101)");
   });
   it("report --summary", async () => {

@@ -60,10 +60,17 @@ describe("ratio table on synthetic repeats", () => {
     expect(j.rows[0].test).toBe("oltp_read_only");
     for (const k of ["threads", "estimate", "ratio", "low", "high", "verdict", "n"]) expect(j.rows[0].cells[0]).toHaveProperty(k);
     // estimate = exp(mean ln(1.1, 1.2, 1.0)) = 109.696, the centre of the interval; ratio = median / median = 110.
-    // The cell is noisier than the table's prior, so it keeps its own variance and 2 df (moderateRobust): its
-    // interval is the plain paired t interval, exp(0.0925439 ± t(0.975, 2) · sd/√3) with sd = 0.0911922 and
-    // t(0.975, 2) = 4.302653 (scipy.stats.t.ppf) = [87.4599, 137.5859].
-    expect(j.rows[0].cells[0]).toMatchObject({ threads: 1, estimate: 109.6961, ratio: 110, low: 87.4599, high: 137.5859, verdict: "inconclusive", n: 3, df: 2 });
+    // Reference from scipy 1.17.1, the robust() snippet of test/unit/estimate.test.ts on the fixture's pair ratios
+    // (qps mariadb / mysql per repeat): the cell is noisier than the table's prior, so it keeps its own variance and
+    // 2 df: the plain paired t interval.
+    //   robust([[1.1, 1.2, 1.0], [1020/1000, 1030/1010, 1010/990], [1.0, 1.5, 0.8], [0.9, 0.91, 0.89]])
+    //   -> d0 0.32022423365414454; cell 1: 109.69613104865236 [87.45986371595586, 137.58586688545014], df 2
+    const c = j.rows[0].cells[0];
+    expect(c).toMatchObject({ threads: 1, ratio: 110, verdict: "inconclusive", n: 3, df: 2 });
+    // The JSON rounds to 4 decimals: compare within half a unit of the last printed digit.
+    expect(Math.abs(c.estimate - 109.69613104865236)).toBeLessThanOrEqual(0.00005);
+    expect(Math.abs(c.low - 87.45986371595586)).toBeLessThanOrEqual(0.00005);
+    expect(Math.abs(c.high - 137.58586688545014)).toBeLessThanOrEqual(0.00005);
     expect(j.method).toMatchObject({ intervals: 4, verdicts: 2, verdictsAtFdr: 2, instanceCells: 0, unit: "repeats" });
     expect(j.method.expectedFalse).toBeCloseTo(0.2, 12);
   });
@@ -97,7 +104,14 @@ describe("ratio table on synthetic repeats", () => {
     expect(t.inverted).toBe(true);
     expect(t.rows[0].cells[1].ratio!).toBeCloseTo(102, 0);
     // p95 is rounded to sysbench's histogram buckets: the quantisation floor widens [101.8, 102.2] to [99.8, 104.2]
-    expect(t.rows[0].cells[1]).toMatchObject({ low: 99.8201, high: 104.2277, verdict: "equivalent" });
+    // Reference, scipy 1.17.1: estimate.test.ts's limma() on ln(mysql p95 / mariadb p95) per repeat, each cell's
+    // s² floored at floor² with floor = np.log(1e8) / 1024 / np.sqrt(6) (a rounding a side):
+    //   cells [30/27.27, 30/25, 30/30], [120/117.65, 118.81/116.5, 121.21/118.81], [240/240, 240/160, 240/300],
+    //   [30/33.33, 30/32.97, 30/33.71] -> d0 0.6353267156872321; cell 2: [99.82010046679535, 104.2277168072314]
+    const p95 = t.rows[0].cells[1];
+    expect(p95.verdict).toBe("equivalent");
+    expect(Math.abs(p95.low! - 99.82010046679535)).toBeLessThanOrEqual(0.00005); // rounded to 4 decimals
+    expect(Math.abs(p95.high! - 104.2277168072314)).toBeLessThanOrEqual(0.00005);
     expect(t.rows[1].cells[0].verdict).toBe("slower");
     const text = renderText(buildRunReport(manifest, cells, { metric: "p95" }));
     expect(text).toContain("(MySQL p95 latency / MariaDB p95 latency * 100: latency is inverted, above 100 means MariaDB is faster)");

@@ -18,7 +18,7 @@
  */
 import { estimateRun, halfWidthPct, type PairObs } from "../estimate.ts";
 import { median } from "../stats.ts";
-import { normalFrom, seededRandom } from "../random.ts";
+import { gammaFrom, normalFrom, seededRandom } from "../random.ts";
 
 /**
  * The prior df of the cells' pair variances (how unequal the cells are) when nothing better is known: fitted to the
@@ -76,24 +76,6 @@ export interface AdaptiveSimResult {
   budgetShare: number;
 }
 
-/** Gamma(shape, 1) by Marsaglia–Tsang (shape < 1 by the boost U^(1/shape)). */
-function gammaFrom(rand: () => number, z: () => number, shape: number): number {
-  if (shape < 1) return gammaFrom(rand, z, shape + 1) * Math.pow(rand() || Number.MIN_VALUE, 1 / shape);
-  const d = shape - 1 / 3;
-  const c = 1 / Math.sqrt(9 * d);
-  for (;;) {
-    let x: number;
-    let v: number;
-    do {
-      x = z();
-      v = 1 + c * x;
-    } while (v <= 0);
-    v = v * v * v;
-    const u = rand();
-    if (u < 1 - 0.0331 * x ** 4 || Math.log(u || Number.MIN_VALUE) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
-  }
-}
-
 const quantile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
 
 /** Simulate the adaptive run `runs` times; deterministic for a seed. */
@@ -101,6 +83,7 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   const runs = o.runs ?? 200;
   const rand = seededRandom(o.seed ?? 1);
   const z = normalFrom(rand);
+  const gamma = gammaFrom(rand);
   const nCells = o.cellTests.length;
   const s = o.pairSdPct / 100;
   const tau = o.instanceSdPct / 100;
@@ -112,7 +95,7 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   for (let k = 0; k < runs; k++) {
     const sd = Array.from({ length: nCells }, () => {
       if (!Number.isFinite(o.cellPriorDf)) return s;
-      const chi2 = 2 * gammaFrom(rand, z, o.cellPriorDf / 2);
+      const chi2 = 2 * gamma(o.cellPriorDf / 2);
       return s * Math.min(MAX_SD_FACTOR, Math.sqrt(o.cellPriorDf / Math.max(chi2, 1e-12)));
     });
     const pairs: PairObs[][] = Array.from({ length: nCells }, () => []);
