@@ -4,8 +4,24 @@
 #   2. copy the example to a temporary folder, the tarball beside it as twinbench.tgz
 #   3. npm install and npm test there, with TWINBENCH_SESSION naming every resource the suite labels
 #   4. fail if anything labelled with that session is left on the engine
-# Usage: bash scripts/test-example.sh   (or npm run test:example). Keeps nothing: the folder is removed at the end.
+# Usage: bash scripts/test-example.sh [--node MAJOR] [TEST_FILE...]   (or npm run test:example)
+#   --node MAJOR   install and test on that Node, from the npm registry's `node` package (`npx -p node@MAJOR`), so
+#                  npm resolves the newest testcontainers that Node accepts (12.0.x on 20: 12.1+ needs >= 22.22)
+#   TEST_FILE...   only these files of the example (default: all of them)
+# Keeps nothing: the folder is removed at the end.
 set -euo pipefail
+
+NODE_MAJOR=""
+FILES=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --node) NODE_MAJOR=$2; shift 2 ;;
+    *) FILES+=("$1"); shift ;;
+  esac
+done
+# npm and every node it starts (vitest, its workers) run on the chosen Node: npx puts it first on PATH.
+ON_NODE=()
+[ -n "$NODE_MAJOR" ] && ON_NODE=(npx -y -p "node@$NODE_MAJOR" --)
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/twinbench-example-XXXXXX")"
@@ -21,11 +37,15 @@ cp -r "$ROOT/examples/integration-tests" "$WORK/example"
 rm -rf "$WORK/example/node_modules"
 mv "$WORK/$TARBALL" "$WORK/example/twinbench.tgz"
 cd "$WORK/example"
-npm install --no-audit --no-fund --loglevel=error
+"${ON_NODE[@]}" node -e 'console.log(`    node ${process.version}`)'
+# No flags: a user's plain `npm install` must resolve (no --legacy-peer-deps, no --force).
+"${ON_NODE[@]}" npm install --no-audit --no-fund --loglevel=error
+# What npm chose, and a check that every peer is satisfied (npm ls exits non-zero on an invalid or missing peer).
+"${ON_NODE[@]}" npm ls twinbench testcontainers @testcontainers/mariadb @testcontainers/mysql
 
 echo "==> npm test (TWINBENCH_SESSION=$SESSION)"
 rc=0
-TWINBENCH_SESSION="$SESSION" TESTCONTAINERS_RYUK_DISABLED="${TESTCONTAINERS_RYUK_DISABLED:-true}" npm test || rc=$?
+TWINBENCH_SESSION="$SESSION" TESTCONTAINERS_RYUK_DISABLED="${TESTCONTAINERS_RYUK_DISABLED:-true}" "${ON_NODE[@]}" npm test -- "${FILES[@]+"${FILES[@]}"}" || rc=$?
 
 echo "==> resources labelled twinbench.session=$SESSION"
 left="$(
