@@ -1,15 +1,11 @@
 import { mkdtemp, mkdir, writeFile, chmod } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { execa } from "execa";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ResultsStore } from "../../src/adapters/results/store.ts";
 import { isAbsence } from "../../src/app/run/sidecar.ts";
 import { readingFailureNotes } from "../../src/core/report/model.ts";
 import type { CellRecord, ServerManifest } from "../../src/core/results.ts";
-
-const storeModule = fileURLToPath(new URL("../../src/adapters/results/store.ts", import.meta.url));
 
 describe("a failed reading is not an absent one", () => {
   it("isAbsence: only ENOENT/ENOTDIR mean absent", () => {
@@ -40,14 +36,15 @@ describe("a failed reading is not an absent one", () => {
     const file = join(dir, "run.json");
     await writeFile(file, "{}");
     await chmod(file, 0o000);
+    // Root reads a mode-000 file: as root, read it with the effective uid of nobody (the real uid stays 0, so
+    // seteuid(0) gives root back), where the kernel refuses with EACCES as for any user.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) process.seteuid!(65534);
     let got: { code?: string; message?: string };
-    if (process.getuid?.() !== 0) got = (await ResultsStore.open(dir).catch((e: unknown) => e)) as typeof got;
-    else {
-      // Root reads a mode-000 file: open it from a child running as nobody, where the kernel refuses with EACCES.
-      const script = `import(${JSON.stringify(storeModule)}).then((m) => m.ResultsStore.open(${JSON.stringify(dir)})).then(() => console.log("{}"), (e) => console.log(JSON.stringify({ code: e.code, message: e.message })))`;
-      const r = await execa(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { uid: 65534, gid: 65534, cwd: dirname(storeModule), reject: false });
-      expect(r.exitCode, r.stderr).toBe(0);
-      got = JSON.parse(r.stdout) as typeof got;
+    try {
+      got = (await ResultsStore.open(dir).catch((e: unknown) => e)) as typeof got;
+    } finally {
+      if (asRoot) process.seteuid!(0);
     }
     expect(got).toMatchObject({ code: "RESULTS_UNREADABLE" });
     expect(got.message).toContain(file);
