@@ -5,8 +5,7 @@
 #   3. npm install and npm test there, with TWINBENCH_SESSION naming every resource the suite labels
 #   4. fail if anything labelled with that session is left on the engine
 # Usage: bash scripts/test-example.sh [--node MAJOR] [TEST_FILE...]   (or npm run test:example)
-#   --node MAJOR   install and test on that Node, from the npm registry's `node` package (`npx -p node@MAJOR`), so
-#                  npm resolves the newest testcontainers that Node accepts (12.0.x on 20: 12.1+ needs >= 22.22)
+#   --node MAJOR   install and test on that Node, from the npm registry's `node` package (`npx -p node@MAJOR`)
 #   TEST_FILE...   only these files of the example (default: all of them)
 # Keeps nothing: the folder is removed at the end.
 set -euo pipefail
@@ -38,6 +37,16 @@ rm -rf "$WORK/example/node_modules"
 mv "$WORK/$TARBALL" "$WORK/example/twinbench.tgz"
 cd "$WORK/example"
 "${ON_NODE[@]}" node -e 'console.log(`    node ${process.version}`)'
+# The newest testcontainers this Node accepts (12.0.x on Node 20: 12.1+ declares node >= 22.22). npm prefers a
+# version whose engines fit only when nothing else pins it, and @testcontainers/mariadb 12.1.0 declares no engines
+# but needs testcontainers ^12.1.0; so ask npm for testcontainers alone, then take the modules up to that version,
+# as a user on that Node would write them in package.json.
+mkdir "$WORK/resolve"
+(cd "$WORK/resolve" && echo '{"name":"resolve","private":true}' > package.json &&
+  "${ON_NODE[@]}" npm install --package-lock-only --no-audit --no-fund --loglevel=error "testcontainers@^11.14.0 || ^12.0.0")
+TC="$(node -p 'require(process.argv[1]).packages["node_modules/testcontainers"].version' "$WORK/resolve/package-lock.json")"
+echo "    newest testcontainers this Node accepts: $TC"
+npm pkg set "devDependencies.testcontainers=$TC" "devDependencies.@testcontainers/mariadb=>=11.14.0 <=$TC" "devDependencies.@testcontainers/mysql=>=11.14.0 <=$TC"
 # No flags: a user's plain `npm install` must resolve (no --legacy-peer-deps, no --force).
 "${ON_NODE[@]}" npm install --no-audit --no-fund --loglevel=error
 # What npm chose, and a check that every peer is satisfied (npm ls exits non-zero on an invalid or missing peer).
