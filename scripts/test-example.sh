@@ -37,14 +37,38 @@ rm -rf "$WORK/example/node_modules"
 mv "$WORK/$TARBALL" "$WORK/example/twinbench.tgz"
 cd "$WORK/example"
 "${ON_NODE[@]}" node -e 'console.log(`    node ${process.version}`)'
-# The newest testcontainers this Node accepts (12.0.x on Node 20: 12.1+ declares node >= 22.22). npm prefers a
-# version whose engines fit only when nothing else pins it, and @testcontainers/mariadb 12.1.0 declares no engines
-# but needs testcontainers ^12.1.0; so ask npm for testcontainers alone, then take the modules up to that version,
-# as a user on that Node would write them in package.json.
+# The newest testcontainers this Node accepts, its whole tree counted: testcontainers 12 needs undici 8, which
+# declares node >= 22.19, so Node 20 gets 11.14 (12.1+ also declares node >= 22.22 itself). A plain install does not
+# choose by engines (it warns EBADENGINE and installs 12 anyway), so try each minor's newest patch, newest first,
+# with --engine-strict in a scratch folder, and write the first that fits into the example's package.json, as a
+# user on that Node would. The install below is then a plain `npm install`.
 mkdir "$WORK/resolve"
-(cd "$WORK/resolve" && echo '{"name":"resolve","private":true}' > package.json &&
-  "${ON_NODE[@]}" npm install --package-lock-only --no-audit --no-fund --loglevel=error "testcontainers@^11.14.0 || ^12.0.0")
-TC="$(node -p 'require(process.argv[1]).packages["node_modules/testcontainers"].version' "$WORK/resolve/package-lock.json")"
+CANDIDATES="$(node -e '
+  const raw = JSON.parse(process.argv[1]);
+  const parse = (s) => s.split(".").map(Number);
+  const best = new Map();
+  for (const s of Array.isArray(raw) ? raw : [raw]) {
+    const [a, b, c] = parse(s);
+    if (!best.has(`${a}.${b}`) || parse(best.get(`${a}.${b}`))[2] < c) best.set(`${a}.${b}`, s);
+  }
+  const order = (x, y) => { const [p, q] = [parse(x), parse(y)]; return q[0] - p[0] || q[1] - p[1] || q[2] - p[2]; };
+  console.log([...best.values()].sort(order).join(" "));
+' "$(npm view "testcontainers@^11.14.0 || ^12.0.0" version --json)")"
+TC=""
+for v in $CANDIDATES; do
+  rm -f "$WORK/resolve/package-lock.json"
+  echo '{"name":"resolve","private":true}' > "$WORK/resolve/package.json"
+  if (cd "$WORK/resolve" && "${ON_NODE[@]}" npm install --package-lock-only --engine-strict --no-audit --no-fund --loglevel=silent \
+    "testcontainers@$v" "@testcontainers/mariadb@>=11.14.0 <=$v" "@testcontainers/mysql@>=11.14.0 <=$v" >/dev/null 2>&1); then
+    TC=$v
+    break
+  fi
+  echo "    testcontainers $v: this Node is outside its tree's engines"
+done
+if [ -z "$TC" ]; then
+  echo "no testcontainers among $CANDIDATES installs on this Node within its engines" >&2
+  exit 1
+fi
 echo "    newest testcontainers this Node accepts: $TC"
 npm pkg set "devDependencies.testcontainers=$TC" "devDependencies.@testcontainers/mariadb=>=11.14.0 <=$TC" "devDependencies.@testcontainers/mysql=>=11.14.0 <=$TC"
 # No flags: a user's plain `npm install` must resolve (no --legacy-peer-deps, no --force).
