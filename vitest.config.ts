@@ -15,6 +15,10 @@ export default defineConfig({
     // `npm run test:faults` (vitest.faults.config.ts).
     exclude: ["test/faults/**", "**/node_modules/**"],
     globalSetup: ["test/global-setup.ts"],
+    // test/skip-reporter.ts lists every test that did not run and why (.ci/run fails on it: scripts/check-skips.mjs);
+    // it needs the tests' locations to name the skipping line.
+    reporters: ["default", "./test/skip-reporter.ts"],
+    includeTaskLocation: true,
     // Integration tests share one Docker engine and two cores: run files one at a time.
     fileParallelism: false,
     testTimeout: 20_000,

@@ -4,8 +4,23 @@
 #   2. copy the example to a temporary folder, the tarball beside it as twinbench.tgz
 #   3. npm install and npm test there, with TWINBENCH_SESSION naming every resource the suite labels
 #   4. fail if anything labelled with that session is left on the engine
-# Usage: bash scripts/test-example.sh   (or npm run test:example). Keeps nothing: the folder is removed at the end.
+# Usage: bash scripts/test-example.sh [--node MAJOR] [TEST_FILE...]   (or npm run test:example)
+#   --node MAJOR   install and test on that Node, from the npm registry's `node` package (`npx -p node@MAJOR`)
+#   TEST_FILE...   only these files of the example (default: all of them)
+# Keeps nothing: the folder is removed at the end.
 set -euo pipefail
+
+NODE_MAJOR=""
+FILES=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --node) NODE_MAJOR=$2; shift 2 ;;
+    *) FILES+=("$1"); shift ;;
+  esac
+done
+# npm and every node it starts (vitest, its workers) run on the chosen Node: npx puts it first on PATH.
+ON_NODE=()
+[ -n "$NODE_MAJOR" ] && ON_NODE=(npx -y -p "node@$NODE_MAJOR" --)
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/twinbench-example-XXXXXX")"
@@ -21,11 +36,49 @@ cp -r "$ROOT/examples/integration-tests" "$WORK/example"
 rm -rf "$WORK/example/node_modules"
 mv "$WORK/$TARBALL" "$WORK/example/twinbench.tgz"
 cd "$WORK/example"
-npm install --no-audit --no-fund --loglevel=error
+"${ON_NODE[@]}" node -e 'console.log(`    node ${process.version}`)'
+# The newest testcontainers this Node accepts, its whole tree counted: testcontainers 12 needs undici 8, which
+# declares node >= 22.19, so Node 20 gets 11.14 (12.1+ also declares node >= 22.22 itself). A plain install does not
+# choose by engines (it warns EBADENGINE and installs 12 anyway), so try each minor's newest patch, newest first,
+# with --engine-strict in a scratch folder, and write the first that fits into the example's package.json, as a
+# user on that Node would. The install below is then a plain `npm install`.
+mkdir "$WORK/resolve"
+CANDIDATES="$(node -e '
+  const raw = JSON.parse(process.argv[1]);
+  const parse = (s) => s.split(".").map(Number);
+  const best = new Map();
+  for (const s of Array.isArray(raw) ? raw : [raw]) {
+    const [a, b, c] = parse(s);
+    if (!best.has(`${a}.${b}`) || parse(best.get(`${a}.${b}`))[2] < c) best.set(`${a}.${b}`, s);
+  }
+  const order = (x, y) => { const [p, q] = [parse(x), parse(y)]; return q[0] - p[0] || q[1] - p[1] || q[2] - p[2]; };
+  console.log([...best.values()].sort(order).join(" "));
+' "$(npm view "testcontainers@^11.14.0 || ^12.0.0" version --json)")"
+TC=""
+for v in $CANDIDATES; do
+  rm -f "$WORK/resolve/package-lock.json"
+  echo '{"name":"resolve","private":true}' > "$WORK/resolve/package.json"
+  if (cd "$WORK/resolve" && "${ON_NODE[@]}" npm install --package-lock-only --engine-strict --no-audit --no-fund --loglevel=silent \
+    "testcontainers@$v" "@testcontainers/mariadb@>=11.14.0 <=$v" "@testcontainers/mysql@>=11.14.0 <=$v" >/dev/null 2>&1); then
+    TC=$v
+    break
+  fi
+  echo "    testcontainers $v: this Node is outside its tree's engines"
+done
+if [ -z "$TC" ]; then
+  echo "no testcontainers among $CANDIDATES installs on this Node within its engines" >&2
+  exit 1
+fi
+echo "    newest testcontainers this Node accepts: $TC"
+npm pkg set "devDependencies.testcontainers=$TC" "devDependencies.@testcontainers/mariadb=>=11.14.0 <=$TC" "devDependencies.@testcontainers/mysql=>=11.14.0 <=$TC"
+# No flags: a user's plain `npm install` must resolve (no --legacy-peer-deps, no --force).
+"${ON_NODE[@]}" npm install --no-audit --no-fund --loglevel=error
+# What npm chose, and a check that every peer is satisfied (npm ls exits non-zero on an invalid or missing peer).
+"${ON_NODE[@]}" npm ls twinbench testcontainers @testcontainers/mariadb @testcontainers/mysql
 
 echo "==> npm test (TWINBENCH_SESSION=$SESSION)"
 rc=0
-TWINBENCH_SESSION="$SESSION" TESTCONTAINERS_RYUK_DISABLED="${TESTCONTAINERS_RYUK_DISABLED:-true}" npm test || rc=$?
+TWINBENCH_SESSION="$SESSION" TESTCONTAINERS_RYUK_DISABLED="${TESTCONTAINERS_RYUK_DISABLED:-true}" "${ON_NODE[@]}" npm test -- "${FILES[@]+"${FILES[@]}"}" || rc=$?
 
 echo "==> resources labelled twinbench.session=$SESSION"
 left="$(

@@ -30,11 +30,25 @@ describe("a failed reading is not an absent one", () => {
     expect((err as { hint?: string }).hint).toMatch(/directory/);
   });
 
-  it.skipIf(process.getuid?.() === 0)("ResultsStore.open: an unreadable run.json (EACCES) is RESULTS_UNREADABLE", async () => {
+  it("ResultsStore.open: an unreadable run.json (EACCES) is RESULTS_UNREADABLE", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tb-fr-"));
-    await writeFile(join(dir, "run.json"), "{}");
-    await chmod(join(dir, "run.json"), 0o000);
-    await expect(ResultsStore.open(dir)).rejects.toMatchObject({ code: "RESULTS_UNREADABLE" });
+    await chmod(dir, 0o755);
+    const file = join(dir, "run.json");
+    await writeFile(file, "{}");
+    await chmod(file, 0o000);
+    // Root reads a mode-000 file: as root, read it with the effective uid of nobody (the real uid stays 0, so
+    // seteuid(0) gives root back), where the kernel refuses with EACCES as for any user.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) process.seteuid!(65534);
+    let got: { code?: string; message?: string };
+    try {
+      got = (await ResultsStore.open(dir).catch((e: unknown) => e)) as typeof got;
+    } finally {
+      if (asRoot) process.seteuid!(0);
+    }
+    expect(got).toMatchObject({ code: "RESULTS_UNREADABLE" });
+    expect(got.message).toContain(file);
+    expect(got.message).toMatch(/EACCES|permission/i);
   });
 
   it("readingFailureNotes: a sampler failure and a failed storage re-measure become notes", () => {

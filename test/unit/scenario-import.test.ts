@@ -33,6 +33,39 @@ describe("shellWords", () => {
   ];
   it.each(cases)("%s", (_n, input, expected) => expect(shellWords(input)).toEqual(expected));
   it("unterminated quote", () => expect(() => shellWords("a 'b")).toThrow(/unterminated single quote/));
+  it("quoted operators are words", () => expect(shellWords(`a '|' "&&" \\; 'x>y'`)).toEqual(["a", "|", "&&", ";", "x>y"]));
+});
+
+describe("importCmd on a command line with shell operators", () => {
+  const base = "sysbench oltp_read_only --threads=4 --time=10 run";
+  const cases: Array<[string, string, RegExp]> = [
+    [`${base} | tee log`, "|", /"\|" \(a pipe\).*"\| tee log"/],
+    [`${base} |& tee log`, "|&", /"\|&" \(a pipe\)/],
+    [`${base}; echo done`, ";", /";" \(a command separator\)/],
+    [`${base} && echo ok`, "&&", /"&&" \(a conditional list\)/],
+    [`${base} || true`, "||", /"\|\|" \(a conditional list\)/],
+    [`${base} > out.txt`, ">", /">" \(a redirection\)/],
+    [`${base} >> out.txt`, ">>", /">>" \(a redirection\)/],
+    [`${base} 2>&1`, ">&", /">&" \(a redirection\)/],
+    [`${base} < /dev/null`, "<", /"<" \(a redirection\)/],
+    [`${base} &`, "&", /"&" \(a background job\)/],
+    [`(${base})`, "(", /"\(" \(a subshell\) at character 1/],
+    ["sysbench oltp_read_only run|tee log", "|", /at character 28/],
+  ];
+  it.each(cases)("%s names %s", (cmd, op, re) => {
+    let caught: unknown;
+    try {
+      importCmd(cmd);
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(InputError);
+    expect((caught as InputError).code).toBe("IMPORT_CMD_SHELL_OPERATOR");
+    expect((caught as InputError).message).toContain(JSON.stringify(op));
+    expect((caught as InputError).message).toMatch(re);
+    expect((caught as InputError).message).not.toMatch(/more than one test/);
+  });
+  it("the same command without the pipe imports", () => expect(importCmd(base).doc.workload).toMatchObject({ tests: ["oltp_read_only"], threads: [4] }));
 });
 
 describe("importCmd", () => {

@@ -30,6 +30,8 @@ export interface ReadyOptions {
  * Retry `attempt` (one `SELECT 1`, however it is sent) every 500 ms until it answers or the deadline passes.
  * `attempt` resolves to null on success or to the error text. `alive()` lets the caller stop early when the
  * container has exited. Resolves to the seconds it took.
+ * Kept over p-retry (issue 26): this is a deadline-bounded poll at a fixed 500 ms with a liveness check between
+ * attempts and the last error in the message; p-retry counts attempts with backoff, which is not the contract here.
  */
 export async function pollReady(ep: Endpoint, attempt: () => Promise<string | null>, opts: ReadyOptions): Promise<number> {
   const start = Date.now();

@@ -6,7 +6,7 @@
 import { stringify } from "yaml";
 import { InputError } from "../errors.ts";
 import { LEGACY_OPTIONS, LEGACY_TESTS, scriptForOltpMode } from "./legacy.ts";
-import { ShellWordsError, shellWords } from "./shell-words.ts";
+import { ShellOperatorError, ShellWordsError, shellWords } from "./shell-words.ts";
 import { MANAGED_OPTIONS, SYSBENCH_OPTIONS, isKnownScript, normalizeOptionName, own } from "../sysbench/options.ts";
 
 export interface ImportOptions {
@@ -46,6 +46,13 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
   try {
     words = shellWords(cmdline);
   } catch (e) {
+    if (e instanceof ShellOperatorError) {
+      const rest = e.rest.length > 40 ? `${e.rest.slice(0, 40)}…` : e.rest;
+      throw new InputError(`the command line has the shell operator ${JSON.stringify(e.operator)} (${e.meaning}) at character ${e.position}: ${JSON.stringify(rest)}`, {
+        code: "IMPORT_CMD_SHELL_OPERATOR",
+        hint: `import takes one sysbench command: drop ${JSON.stringify(rest)} (or quote the operator if it is part of a value)`,
+      });
+    }
     if (e instanceof ShellWordsError) throw bad(`cannot split the command line: ${e.message}`, "check the quotes");
     throw e;
   }

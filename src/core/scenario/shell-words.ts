@@ -1,8 +1,51 @@
 /**
  * A small POSIX-shell word splitter for pasted command lines: single quotes, double quotes (with \" \\ \$ \`
  * escapes), backslash escapes and backslash-newline continuations. No expansion: `$VAR` stays as written.
+ * An unquoted control or redirection operator (`|`, `;`, `&&`, `>`, …) is an error naming it: one command only.
+ *
+ * Kept hand-written (issue 26): shell-quote drops backslash-newline continuations and `#` comments, expands
+ * `${X}`, accepts unterminated quotes and turns `*` into glob objects; string-argv has no backslash escapes,
+ * continuations, comments or operators at all. This file is ~100 lines with a table-driven test.
  */
 export class ShellWordsError extends Error {}
+
+/** An unquoted shell operator: the command line is more than one sysbench command (a pipe, a list, a redirection). */
+export class ShellOperatorError extends ShellWordsError {
+  constructor(
+    /** The operator as written, e.g. `|`, `&&`, `2>&1` is reported as `>&`. */
+    readonly operator: string,
+    /** What the operator does, e.g. "a pipe". */
+    readonly meaning: string,
+    /** 1-based character position of the operator. */
+    readonly position: number,
+    /** The command line from the operator on. */
+    readonly rest: string,
+  ) {
+    super(`shell operator ${JSON.stringify(operator)} (${meaning}) at character ${position}`);
+  }
+}
+
+/** The shell's control and redirection operators, longest first (POSIX 2.9 and bash's `|&`, `&>`). */
+const OPERATORS: Array<[string, string]> = [
+  ["&&", "a conditional list"],
+  ["||", "a conditional list"],
+  [";;", "a case terminator"],
+  ["|&", "a pipe"],
+  ["&>", "a redirection"],
+  [">>", "a redirection"],
+  ["<<", "a here-document"],
+  [">&", "a redirection"],
+  ["<&", "a redirection"],
+  ["<>", "a redirection"],
+  [">|", "a redirection"],
+  ["|", "a pipe"],
+  ["&", "a background job"],
+  [";", "a command separator"],
+  [">", "a redirection"],
+  ["<", "a redirection"],
+  ["(", "a subshell"],
+  [")", "a subshell"],
+];
 
 export function shellWords(input: string): string[] {
   const words: string[] = [];
@@ -63,6 +106,10 @@ export function shellWords(input: string): string[] {
       inWord = false;
       i++;
       continue;
+    }
+    if ("|&;<>()".includes(c)) {
+      const [op, meaning] = OPERATORS.find(([o]) => input.startsWith(o, i))!;
+      throw new ShellOperatorError(op, meaning, i + 1, input.slice(i).trim());
     }
     if (c === "#" && !inWord) {
       // comment to end of line
