@@ -78,6 +78,8 @@ export interface PerQuery {
   /** Redo log bytes written (Innodb_os_log_written, or the LSN's advance where the server has no such counter). */
   logBytes: number | null;
   fsyncs: number | null;
+  /** The status counters behind rowsRead and logBytes (they differ between servers: PER_QUERY_COUNTERS). */
+  counters: { rowsRead: string | null; logBytes: string | null };
   /** CPU time per query, µs: the server's container and the load (sysbench) container. */
   serverCpuUs: number | null;
   clientCpuUs: number | null;
@@ -140,8 +142,17 @@ export function warmStateOf(before: ServerStatus, after: ServerStatus, coldReads
   return { diskReads, readRequests, fits, cold: fits === true && diskReads !== null && diskReads > coldReads };
 }
 
-/** Redo counters, first present in both readings wins: MySQL and MariaDB 10.11 count bytes, 11.x only has the LSN. */
-const LOG_COUNTERS = ["Innodb_os_log_written", "Innodb_lsn_current"] as const;
+/**
+ * Which status counter gives a figure, the first present in both readings winning:
+ * - rows read: MySQL's Innodb_rows_read; MariaDB 11.8 has no InnoDB row counter at all (no Innodb_rows_read, no
+ *   INNODB_METRICS dml_reads: seen on 11.8.9 here), so its server-level Rows_read (rows read by any storage
+ *   engine, temporary tables excluded; the benchmark's tables are all InnoDB);
+ * - redo bytes: Innodb_os_log_written (MySQL 9.7 and MariaDB 11.8.9 both have it), else the LSN's advance.
+ */
+export const PER_QUERY_COUNTERS = {
+  rowsRead: ["Innodb_rows_read", "Rows_read"],
+  logBytes: ["Innodb_os_log_written", "Innodb_lsn_current"],
+} as const;
 
 /** Which side limited the cell from its containers' CPU, and sysbench's error and reconnect marks. */
 export function bottleneckOf(cpu: CellCpu, metrics: Pick<SysbenchResult, "ignoredErrors" | "ignoredErrorsPerSec" | "reconnects" | "reconnectsPerSec"> | null, share = SATURATED_SHARE): Bottleneck {
@@ -171,16 +182,19 @@ export function perQueryOf(o: { before?: ServerStatus; after?: ServerStatus; cpu
     const d = counterDelta(o.before, o.after, name);
     return d === null ? null : d / queries;
   };
-  const logName = LOG_COUNTERS.find((n) => o.before && o.after && num(o.before.values, n) !== null && num(o.after.values, n) !== null);
+  const pick = (names: readonly string[]) => names.find((n) => o.before && o.after && num(o.before.values, n) !== null && num(o.after.values, n) !== null) ?? null;
+  const rowsName = pick(PER_QUERY_COUNTERS.rowsRead);
+  const logName = pick(PER_QUERY_COUNTERS.logBytes);
   const qps = o.metrics?.qps ?? null;
   const cpuUs = (cores: number | undefined) => (cores === undefined || qps === null || !(qps > 0) ? null : (cores / qps) * 1e6);
   return {
     queries,
-    rowsRead: per("Innodb_rows_read"),
+    rowsRead: rowsName ? per(rowsName) : null,
     pagesRead: per("Innodb_pages_read"),
     pagesWritten: per("Innodb_pages_written"),
     logBytes: logName ? per(logName) : null,
     fsyncs: per("Innodb_data_fsyncs"),
+    counters: { rowsRead: rowsName, logBytes: logName },
     serverCpuUs: cpuUs(o.cpu?.serverCores),
     clientCpuUs: cpuUs(o.cpu?.loadCores),
   };
