@@ -269,6 +269,15 @@ export function cellStateNotes(used: readonly StateRecord[]): string[] {
         `pending reads/writes/fsyncs ${range(b.map((x) => x.pendingReads))}/${range(b.map((x) => x.pendingWrites))}/${range(b.map((x) => x.pendingFsyncs))}.`,
     );
   }
+  const named = withState.filter((r) => r.state!.bottleneck);
+  if (named.length) {
+    const counts = servers.map((s) => {
+      const by = (k: BottleneckKind) => named.filter((r) => r.server === s && r.state!.bottleneck!.kind === k).length;
+      return `${s}: server ${by("server")}, load ${by("load")}, neither ${by("neither")}`;
+    });
+    notes.push(`Bottleneck of the measured cells (cgroup CPU against the cpuset, saturated at ≥ ${SATURATED_SHARE * 100}%): ${counts.join("; ")}.`);
+  }
+  notes.push(...perQueryLines(withState));
   const cold = withState.filter((r) => r.state!.warm?.cold);
   if (cold.length)
     notes.push(`Cold pool: ${cold.length} cell${cold.length === 1 ? "" : "s"} read more than ${COLD_POOL_READS} pages from disk although the data fits in the buffer pool: ${cold.map((r) => `${where(r)} (${r.state!.warm!.diskReads} reads)`).join(", ")}.`);
@@ -282,4 +291,33 @@ export function cellStateNotes(used: readonly StateRecord[]): string[] {
   const failed = ok.filter((r) => r.state?.errors?.length);
   if (failed.length) notes.push(`State readings failed in ${failed.length} cell${failed.length === 1 ? "" : "s"}: ${failed.map((r) => `${where(r)} (${r.state!.errors!.join("; ")})`).join(", ")}.`);
   return notes;
+}
+
+function median(xs: number[]): number | null {
+  if (!xs.length) return null;
+  const v = [...xs].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
+}
+
+/** One line per server, test and thread count: the median cost per query over its repeats. */
+function perQueryLines(rs: readonly StateRecord[]): string[] {
+  const groups = new Map<string, PerQuery[]>();
+  for (const r of rs) {
+    if (!r.state?.perQuery) continue;
+    const k = `${r.server} ${r.test} t${r.threads}`;
+    groups.set(k, [...(groups.get(k) ?? []), r.state.perQuery]);
+  }
+  if (!groups.size) return [];
+  const f = (pqs: PerQuery[], pick: (p: PerQuery) => number | null, d: number, unit = "") => {
+    const m = median(pqs.map(pick).filter((x): x is number => x !== null));
+    return m === null ? "n/a" : `${m.toFixed(d)}${unit}`;
+  };
+  return [
+    "Cost per query (median over repeats): server and client CPU, InnoDB rows read, pages read and written, redo bytes, fsyncs.",
+    ...[...groups].map(
+      ([k, pqs]) =>
+        `- ${k}: CPU ${f(pqs, (p) => p.serverCpuUs, 1, " µs")} server, ${f(pqs, (p) => p.clientCpuUs, 1, " µs")} client; rows ${f(pqs, (p) => p.rowsRead, 2)}, pages ${f(pqs, (p) => p.pagesRead, 3)} read, ${f(pqs, (p) => p.pagesWritten, 3)} written; redo ${f(pqs, (p) => p.logBytes, 0, " B")}; fsyncs ${f(pqs, (p) => p.fsyncs, 3)}`,
+    ),
+  ];
 }
