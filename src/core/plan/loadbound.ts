@@ -4,6 +4,7 @@
  */
 import type { Scenario } from "../scenario/schema.ts";
 import { cpusetCores, SATURATED_SHARE } from "../cellstate.ts";
+import { parseCpuset } from "../scenario/validate.ts";
 
 /**
  * sysbench's CPU per query as a share of the server's, for the lightest tests (point selects). Measured on this
@@ -40,16 +41,7 @@ export function loadBoundWarnings(s: Pick<Scenario, "resources" | "workload">): 
   return out;
 }
 
-function cpuList(v: string): number[] {
-  const out: number[] = [];
-  for (const part of v.split(",")) {
-    const [a, b] = part.split("-").map(Number);
-    for (let i = a!; i <= (b ?? a!); i++) out.push(i);
-  }
-  return out;
-}
-
 function overlap(a: string, b: string): number[] {
-  const x = new Set(cpuList(a));
-  return [...new Set(cpuList(b))].filter((c) => x.has(c)).sort((p, q) => p - q);
+  const x = new Set(parseCpuset(a) ?? []);
+  return (parseCpuset(b) ?? []).filter((c) => x.has(c));
 }
