@@ -8,6 +8,7 @@
  */
 import { CancelledError, TwinbenchError } from "../core/errors.ts";
 import { planRun, resumeTodo } from "../core/plan/plan.ts";
+import { loadBoundWarnings } from "../core/plan/loadbound.ts";
 import { engineError } from "../adapters/docker/engine.ts";
 import { isEngineConnectionError } from "../adapters/docker/connect.ts";
 import { RunContext } from "./run/context.ts";
@@ -37,6 +38,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   for (const s of ctx.scenario.servers) await deps.storage.preflight(s.storage ?? ctx.scenario.storage);
   const session = await ResultsSession.open(ctx);
   session.announce();
+  for (const w of loadBoundWarnings(ctx.scenario)) ctx.warn(w);
 
   const servers = new Servers(ctx, session);
   const tally: CellTally = { ok: session.previous.filter((r) => r.phase === "measure" && r.status === "ok").length, failed: 0 };

@@ -4,6 +4,7 @@
  */
 import type { SysbenchResult } from "./sysbench/result.ts";
 import type { TrimmedRates } from "./levers.ts";
+import type { CellState } from "./cellstate.ts";
 import type { Scenario, Storage, Transport } from "./scenario/schema.ts";
 
 /** One planned unit of work: server × test × threads × repeat. */
@@ -80,6 +81,9 @@ export interface CellRecord {
   quiesceSeconds?: number;
   /** workload.trim: the rates without the cell's first seconds; reports use these for q/s and t/s. */
   trimmed?: TrimmedRates;
+  /** Measured cells: the backlog at the start, the warm state, the bottleneck and the cost per query
+   *  (src/core/cellstate.ts); absent when the engine gives no readings (a test probe, a remote engine's CPU). */
+  state?: CellState;
 }
 
 /** The fate of one neutral option for one server (kept, renamed, translated, dropped) and why. */

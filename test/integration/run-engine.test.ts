@@ -34,6 +34,34 @@ describe.each(["socket", "loopback", "bridge"] as const)("run over the %s transp
       // Each cell's metrics are exactly the parse of its raw log.
       expect(c.metrics).toEqual(parseSysbench(await readFile(join(out, c.raw), "utf8")));
     }
+    // Issue 24: every measured cell carries its state, with sane figures.
+    for (const c of measured) {
+      const st = c.state!;
+      expect(st, c.key).toBeDefined();
+      expect(st.errors, c.key).toBeUndefined();
+      for (const v of Object.values(st.backlog!)) expect(v, `${c.key} backlog`).toBeGreaterThanOrEqual(0);
+      // Two tables of 1000 rows fit in a 128M pool, and the servers were prewarmed: nothing (or next to nothing) from disk.
+      expect(st.warm, c.key).toMatchObject({ fits: true, cold: false });
+      expect(st.warm!.diskReads, c.key).toBeGreaterThanOrEqual(0);
+      // tinyScenario: server cpuset "1", load cpuset "0".
+      expect(st.cpu).toMatchObject({ serverCpusetCores: 1, loadCpusetCores: 1 });
+      expect(["server", "load", "neither"]).toContain(st.bottleneck!.kind);
+      const pq = st.perQuery!;
+      expect(pq.queries).toBe(c.metrics!.queries);
+      // CPU per query × q/s is the cores used: above 0, at most the cpuset's (2% for the counters' and clock's rounding).
+      for (const [us, cores] of [[pq.serverCpuUs, st.cpu!.serverCpusetCores], [pq.clientCpuUs, st.cpu!.loadCpusetCores]] as const) {
+        const used = (us! * c.metrics!.qps!) / 1e6;
+        expect(used, c.key).toBeGreaterThan(0);
+        expect(used, c.key).toBeLessThanOrEqual(cores * 1.02);
+      }
+      // Each sysbench query of these tests reads at least one row by primary key; the update also writes redo.
+      expect(pq.rowsRead!, c.key).toBeGreaterThan(0);
+      expect(pq.pagesRead, c.key).not.toBeNull();
+      expect(pq.pagesWritten, c.key).not.toBeNull();
+      expect(pq.fsyncs, c.key).not.toBeNull();
+      if (c.test === "oltp_update_non_index") expect(pq.logBytes!, c.key).toBeGreaterThan(0);
+      else expect(pq.logBytes, c.key).not.toBeNull();
+    }
     for (const s of manifest.servers) {
       expect(s.connection?.transport).toBe(transport);
       expect(Object.keys(s.effectiveVariables ?? {}).length).toBeGreaterThan(200);

@@ -504,3 +504,123 @@ describe("disturbed pairs (interference)", () => {
     for (const c of measured) expect(c.interference).toMatchObject({ outsiderCores: 0.5, disturbed: true });
   });
 });
+
+describe("every restart prewarms, and measured cells carry their state (issue 24)", () => {
+  const prewarmsOf = (engine: FakeEngine, server: string) => engine.runs.filter((r) => r.cmd?.at(-1) === "prewarm" && r.name.includes(`-${server}-`)).length;
+  const restartsOf = (m: RunManifest, server: string) => (m.actions ?? []).filter((a) => a.server === server && ["restore", "instance", "restart"].includes(a.action)).length;
+
+  it("a write test's restore, a new instance and the recovery after a crash each prewarm the server, as after prepare", async () => {
+    const engine = new FakeEngine();
+    let failed = false;
+    engine.failRun = (spec) => {
+      if (!failed && spec.cmd?.includes("run") && spec.cmd.includes("--time=2") && spec.name.includes("-b-")) {
+        failed = true;
+        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false; // the server "dies"
+        return true;
+      }
+      return false;
+    };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const sc = scenario({ workload: { tests: ["oltp_update_non_index", "oltp_point_select"], threads: [1], duration: "2s", warmup: "0s", repeats: 4, instances: 2, fresh: "per-test" } });
+    const s = await runScenario(deps(engine, []), { scenario: sc, neutralCnf: neutral, outDir: dir });
+    expect(s.status).toBe("ok");
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    for (const server of ["a", "b"]) {
+      const kinds = new Set((m.actions ?? []).filter((a) => a.server === server).map((a) => a.action));
+      expect([...kinds]).toEqual(expect.arrayContaining(["restore", "instance"]));
+      // One prewarm after prepare, then one per restart of any kind.
+      expect(prewarmsOf(engine, server)).toBe(1 + restartsOf(m, server));
+    }
+    expect((m.actions ?? []).filter((a) => a.action === "restart").map((a) => a.server)).toEqual(["b"]);
+    expect(m.actions).toContainEqual(expect.objectContaining({ action: "restart", server: "b", detail: expect.stringMatching(/restarted from the current data dir, then prewarmed$/) }));
+
+    const cold = new FakeEngine();
+    const off = scenario({ workload: { tests: ["oltp_update_non_index"], threads: [1], duration: "2s", warmup: "0s", repeats: 2, fresh: "per-test", prewarm: false } });
+    expect((await runScenario(deps(cold, []), { scenario: off, neutralCnf: neutral, outDir: join(dir, "off") })).status).toBe("ok");
+    expect(prewarmsOf(cold, "a") + prewarmsOf(cold, "b")).toBe(0);
+  });
+
+  it("a prewarm that fails after a crash is a warning and the action says the server runs cold; the run goes on", async () => {
+    const engine = new FakeEngine();
+    let died = false;
+    const run = engine.run.bind(engine);
+    engine.run = async (spec, opts) => {
+      if (died && spec.cmd?.at(-1) === "prewarm" && spec.name.includes("-b-")) return { exitCode: 1, output: "FATAL: prewarm broke\n", timedOut: false, cancelled: false };
+      return run(spec, opts);
+    };
+    engine.failRun = (spec) => {
+      if (!died && spec.cmd?.includes("--time=2") && spec.name.includes("-b-")) {
+        died = true;
+        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false;
+        return true;
+      }
+      return false;
+    };
+    const events: RunEvent[] = [];
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const s = await runScenario(deps(engine, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) });
+    expect(s.status).toBe("ok");
+    expect(events).toContainEqual(expect.objectContaining({ type: "warning", message: expect.stringMatching(/^b: prewarm after the restart failed: sysbench prewarm failed/) }));
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    expect(m.actions).toContainEqual(expect.objectContaining({ action: "restart", server: "b", detail: expect.stringMatching(/its prewarm failed \(.*\), so it runs cold$/) }));
+  });
+
+  it("a measured cell records its backlog, warm state, bottleneck and cost per query from the status and the cgroups", async () => {
+    const engine = new FakeEngine();
+    // The sidecar's container gets an id the sampler can count; the fake engine otherwise never says it.
+    const run = engine.run.bind(engine);
+    engine.run = async (spec, opts) => {
+      (opts as { onCreated?: (id: string) => void }).onCreated?.(`load-${spec.name}`);
+      return run(spec, opts);
+    };
+    // Server 0.5 core, load 0.95 core of its 1-core cpuset per sampled second.
+    let atMs = 0;
+    const used = new Map<string, number>();
+    const sample = (ids: readonly string[]) => {
+      atMs += 1000;
+      for (const id of ids) used.set(id, (used.get(id) ?? 0) + (id.startsWith("load-") ? 0.95e9 : 0.5e9));
+      return { atMs, procStat: "cpu  0 0 0 0 0 0 0 0 0 0\n", psiCpu: null, containersNs: Object.fromEntries(ids.map((id) => [id, used.get(id)!])), selfUs: 0 };
+    };
+    let reads = 0;
+    const status: Probe = {
+      ...probe,
+      readServerStatus: async (_ep, o) => {
+        reads++;
+        const k = reads; // before: odd reads, after: even reads
+        return {
+          values: { Innodb_buffer_pool_pages_dirty: 7, Innodb_data_pending_reads: 0, Innodb_data_pending_writes: 0, Innodb_data_pending_fsyncs: 1, Innodb_buffer_pool_reads: k * 10, Innodb_rows_read: k * 1000, Innodb_data_fsyncs: k },
+          historyLength: 42,
+          ...(o.sizes ? { dataBytes: 1e6, poolBytes: 128e6 } : {}),
+        };
+      },
+    };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const sc = scenario({ resources: { server: { cpuset: "1" }, load: { cpuset: "0" } }, workload: { tests: ["oltp_point_select"], threads: [1], duration: "2s", warmup: "0s", repeats: 2 } });
+    const s = await runScenario({ ...deps(engine, []), probe: status, cpuSampler: sample }, { scenario: sc, neutralCnf: neutral, outDir: dir });
+    expect(s.status).toBe("ok");
+    const cells = (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as CellRecord);
+    const measured = cells.filter((c) => c.phase === "measure");
+    expect(measured).toHaveLength(4);
+    const q = parseSysbench(okLog);
+    for (const c of measured) {
+      const st = c.state!;
+      expect(st.backlog).toEqual({ historyLength: 42, dirtyPages: 7, pendingReads: 0, pendingWrites: 0, pendingFsyncs: 1 });
+      expect(st.warm).toEqual({ diskReads: 10, readRequests: null, fits: true, cold: false });
+      expect(st.cpu).toMatchObject({ serverCores: 0.5, loadCores: 0.95, serverCpusetCores: 1, loadCpusetCores: 1 });
+      expect(st.bottleneck).toEqual({ kind: "load", serverUtilPct: 50, loadUtilPct: 95, marks: [] });
+      expect(st.perQuery!.queries).toBe(q.queries);
+      expect(st.perQuery!.rowsRead).toBeCloseTo(1000 / q.queries!, 9);
+      expect(st.perQuery!.fsyncs).toBeCloseTo(1 / q.queries!, 9);
+      expect(st.perQuery!.serverCpuUs! * q.qps! / 1e6).toBeCloseTo(0.5, 6);
+      expect(st.perQuery!.pagesRead).toBeNull();
+    }
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    const report = buildRunReport(m, cells);
+    const cell = report.table!.rows[0]!.cells[0]!;
+    expect(cell).toMatchObject({ loadBound: true, verdict: "unknown", reason: "load-bound" });
+    expect(report.notes).toContainEqual(expect.stringMatching(/^Load-bound: 4 cells where sysbench used ≥ 90% of its cpuset/));
+    expect(report.notes).toContainEqual("Backlog at the start of a's 2 measured cells: history length 42, dirty pages 7, pending reads/writes/fsyncs 0/0/1.");
+    expect(report.cellStates).toHaveLength(4);
+    expect(renderText(report)).toContain("L load-bound");
+  });
+});

@@ -316,10 +316,14 @@ describe("estimates", () => {
     expect(e.breakdown.map((b) => b.label)).toContain("measure (16 cells × 10 s)");
   });
 
-  it("counts snapshots and restores for fresh: per-test", () => {
+  it("counts snapshots and restores for fresh: per-test; each restore is prewarmed like after prepare", () => {
     const s = scenario((d) => (d.workload.fresh = "per-test"));
     const base = planRun(scenario()).estimate.totalSeconds;
-    expect(planRun(s).estimate.totalSeconds).toBe(base + 2 * DEFAULT_SETUP_COSTS.snapshotSeconds + 2 * DEFAULT_SETUP_COSTS.restoreSeconds);
+    const c = DEFAULT_SETUP_COSTS;
+    expect(planRun(s).estimate.totalSeconds).toBe(base + 2 * c.snapshotSeconds + 2 * (c.restoreSeconds + c.prewarmSeconds));
+    const cold = scenario((d) => ((d.workload.fresh = "per-test"), (d.workload.prewarm = false)));
+    const coldBase = planRun(scenario((d) => (d.workload.prewarm = false))).estimate.totalSeconds;
+    expect(planRun(cold).estimate.totalSeconds).toBe(coldBase + 2 * c.snapshotSeconds + 2 * c.restoreSeconds);
   });
 
   it("events-bound cells use a rough rate and say so", () => {

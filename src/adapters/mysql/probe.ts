@@ -4,6 +4,7 @@
 import mysql from "mysql2/promise";
 import { TwinbenchError, CancelledError } from "../../core/errors.ts";
 import type { BacklogSample } from "../../core/levers.ts";
+import type { ServerStatus } from "../../core/cellstate.ts";
 
 export interface Endpoint {
   host: string;
@@ -130,6 +131,42 @@ export async function readInnodbBacklog(ep: Endpoint): Promise<BacklogSample> {
   });
 }
 
+/**
+ * The server's status around a measured cell (src/core/cellstate.ts): every numeric SHOW GLOBAL STATUS value, the
+ * purge history length (INNODB_METRICS `trx_rseg_history_len`, switched on first; null when refused) and, with
+ * `sizes`, the data and index bytes of schema `db` and the buffer pool size. The sizes are read before the status,
+ * so that their dictionary reads are not counted in the status of a cell that starts after them.
+ */
+export async function readServerStatus(ep: Endpoint, o: { db: string; sizes: boolean }): Promise<ServerStatus> {
+  return withConnection(ep, async (c) => {
+    let dataBytes: number | null | undefined;
+    let poolBytes: number | null | undefined;
+    if (o.sizes) {
+      const [[sz]] = (await c.query("SELECT SUM(DATA_LENGTH + INDEX_LENGTH) AS bytes FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?", [o.db])) as unknown as [[{ bytes: string | number | null }]];
+      dataBytes = sz.bytes === null ? null : Number(sz.bytes);
+      const [[bp]] = (await c.query("SELECT @@innodb_buffer_pool_size AS bytes")) as unknown as [[{ bytes: string | number }]];
+      poolBytes = Number(bp.bytes);
+    }
+    let historyLength: number | null = null;
+    try {
+      await c.query("SET GLOBAL innodb_monitor_enable = 'trx_rseg_history_len'");
+      const [rows] = (await c.query("SELECT `COUNT` AS n FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'")) as unknown as [Array<{ n: number | string }>];
+      if (rows[0] !== undefined) historyLength = Number(rows[0].n);
+    } catch {
+      historyLength = null; // no such counter or no privilege: the backlog says "unknown" for it
+    }
+    const [st] = (await c.query("SHOW GLOBAL STATUS")) as unknown as [Array<{ Variable_name: string; Value: string | null }>];
+    const values: Record<string, number> = {};
+    for (const r of st) {
+      // Only numbers: status values such as Innodb_buffer_pool_load_status are text and say nothing here.
+      if (r.Value === null || r.Value.trim() === "") continue;
+      const n = Number(r.Value);
+      if (Number.isFinite(n)) values[r.Variable_name] = n;
+    }
+    return { values, historyLength, ...(o.sizes ? { dataBytes, poolBytes } : {}) };
+  });
+}
+
 /** The probe port: what the app needs from a SQL client. The mysql2 implementation is the default. */
 export interface Probe {
   waitReady: typeof waitReady;
@@ -137,6 +174,8 @@ export interface Probe {
   readServerFacts: typeof readServerFacts;
   /** Optional so that test probes need not implement it: without it, workload.quiesce waits for nothing (warned). */
   readInnodbBacklog?: typeof readInnodbBacklog;
+  /** Optional so that test probes need not implement it: without it, cells carry no backlog, warm state or InnoDB work. */
+  readServerStatus?: typeof readServerStatus;
 }
 
-export const mysql2Probe: Probe = { waitReady, createBenchUser, readServerFacts, readInnodbBacklog };
+export const mysql2Probe: Probe = { waitReady, createBenchUser, readServerFacts, readInnodbBacklog, readServerStatus };

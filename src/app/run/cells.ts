@@ -81,7 +81,7 @@ export class CellLoop {
     // Fresh data for write tests when asked: restore the post-prepare snapshot before each new write test.
     const freshNow = this.fresh.delete(cell.server);
     if (ctx.scenario.workload.fresh === "per-test" && isWriteTest(cell.script) && this.lastTest.get(cell.server) !== cell.test && !freshNow) {
-      await this.servers.restoreSnapshot(server, cell.test);
+      await this.servers.restoreSnapshot(server, cell.test, this.sidecar);
       this.warmedUp.delete(`${cell.server}/${cell.test}`);
     }
     this.lastTest.set(cell.server, cell.test);
@@ -131,7 +131,7 @@ export class CellLoop {
       if (!retry) this.tally.failed++;
       if (rec.status !== "failed") return;
       if (!retry && ctx.opts.failFast) throw new TwinbenchError(`cell ${cell.key} failed: ${rec.error}`, { code: "CELL_FAILED", hint: "run without --fail-fast to carry on after failures" });
-      const restarted = await this.servers.recoverIfDead(server, cell, { lost: serverLost(rec), attempt });
+      const restarted = await this.servers.recoverIfDead(server, cell, this.sidecar, { lost: serverLost(rec), attempt });
       if (restarted) this.warmedUp.delete(`${cell.server}/${cell.test}`);
       if (!retry) return;
       // A restarted server is cold: warm it up again before the retry, as before the first attempt.
@@ -154,7 +154,7 @@ export class CellLoop {
     if (rec.status === "failed") {
       ctx.throwIfAborted();
       ctx.warn(`warm-up of ${cell.server} ${cell.test} failed: ${rec.error}`);
-      await this.servers.recoverIfDead(server, wcell, { lost: serverLost(rec) });
+      await this.servers.recoverIfDead(server, wcell, this.sidecar, { lost: serverLost(rec) });
     }
   }
 }

@@ -3,7 +3,7 @@
  * at once), then prepare, the per-test snapshot and prewarm; idle servers are frozen while another one is measured.
  * Also what the cell loop needs from a server: pausing the idle ones, restoring the snapshot, restarting after a crash.
  */
-import { InputError, TwinbenchError } from "../../core/errors.ts";
+import { CancelledError, InputError, TwinbenchError } from "../../core/errors.ts";
 import type { Cell, ServerManifest } from "../../core/results.ts";
 import { plannedInstances, type ServerSpec } from "../../core/scenario/schema.ts";
 import { LabServer, labServerInit } from "../lab-server.ts";
@@ -136,17 +136,29 @@ export class Servers {
     for (const server of this.byId.values()) {
       ctx.throwIfAborted();
       ctx.phase("restore", { server: server.id, detail: `instance ${instance}` });
-      await ctx.time("instance", async () => {
-        await server.stopAndRemove();
-        await server.restore();
-        await server.start(ctx.signal);
-      });
-      await this.prewarm(server, sidecar);
-      if (ctx.scenario.workload.quiesce) await ctx.time("quiesce", () => quiesce(ctx, this.session, server, `instance ${instance}`));
+      await this.restartWarm(server, sidecar, { restore: true, timing: "instance", quiesce: `instance ${instance}` });
       this.session.action("instance", server.id, `instance ${instance}: restarted fresh from the post-prepare snapshot`);
       await this.pauseIdle(server);
     }
     await this.session.save();
+  }
+
+  /**
+   * The one restart path after prepare (issue 24: every measured cell starts from the same state): the container
+   * removed, the post-prepare snapshot put back when `restore`, a new server process started and ready, then
+   * prewarmed as after prepare (workload.prewarm), and with workload.quiesce settled when `quiesce` names the moment.
+   * A new instance, a write test's fresh data and the recovery after a crash all come through here.
+   */
+  private async restartWarm(server: LabServer, sidecar: Sidecar, o: { restore: boolean; timing: string; quiesce?: string }): Promise<number> {
+    const { ctx } = this;
+    const seconds = await ctx.time(o.timing, async () => {
+      await server.stopAndRemove();
+      if (o.restore) await server.restore();
+      return server.start(ctx.signal);
+    });
+    await this.prewarm(server, sidecar);
+    if (o.quiesce !== undefined && ctx.scenario.workload.quiesce) await ctx.time("quiesce", () => quiesce(ctx, this.session, server, o.quiesce!));
+    return seconds;
   }
 
   /** Only `active` runs: every other server is frozen, `active` is thawed. */
@@ -181,23 +193,22 @@ export class Servers {
     }
   }
 
-  /** Fresh data for a write test: the post-prepare snapshot back in place. */
-  async restoreSnapshot(server: LabServer, test: string): Promise<void> {
-    const { ctx } = this;
-    ctx.phase("restore", { server: server.id, test });
-    await ctx.time("restore", async () => {
-      await server.stopAndRemove();
-      await server.restore();
-      await server.start(ctx.signal);
-    });
-    this.session.action("restore", server.id, `snapshot restored before ${test}`);
+  /**
+   * Fresh data for a write test: the post-prepare snapshot back in place, prewarmed like after prepare (the cell
+   * loop settles InnoDB before a write cell itself when workload.quiesce).
+   */
+  async restoreSnapshot(server: LabServer, test: string, sidecar: Sidecar): Promise<void> {
+    this.ctx.phase("restore", { server: server.id, test });
+    await this.restartWarm(server, sidecar, { restore: true, timing: "restore" });
+    this.session.action("restore", server.id, `snapshot restored before ${test}${this.ctx.scenario.workload.prewarm ? ", then prewarmed" : ""}`);
   }
 
   /**
    * After a failure: when the server died (its container stopped, or `lost`: sysbench lost the connection), keep
-   * its log and restart it from the current data dir. `attempt` > 1 names the crash log of a retried cell.
+   * its log and restart it from the current data dir, prewarmed like after prepare. `attempt` > 1 names the crash
+   * log of a retried cell.
    */
-  async recoverIfDead(server: LabServer, cell: Cell, o: { lost?: boolean; attempt?: number } = {}): Promise<boolean> {
+  async recoverIfDead(server: LabServer, cell: Cell, sidecar: Sidecar, o: { lost?: boolean; attempt?: number } = {}): Promise<boolean> {
     const { ctx, session } = this;
     const running = await server.isRunning();
     if (running && !o.lost) return false;
@@ -205,8 +216,18 @@ export class Servers {
     await session.writeRaw(`${cell.server}.crash-${cell.index}${(o.attempt ?? 1) > 1 ? `-a${o.attempt}` : ""}.log`, logs);
     const why = running ? `sysbench lost its connection to the server during ${cell.key}` : `server died during ${cell.key}`;
     ctx.emit({ type: "server-restarted", at: ctx.at(), server: cell.server, reason: why });
-    session.action("restart", cell.server, `${why}; restarted from the current data dir`);
     await ctx.time("start", () => server.restart(ctx.signal));
+    let warmed = ctx.scenario.workload.prewarm ? ", then prewarmed" : "";
+    try {
+      await this.prewarm(server, sidecar);
+    } catch (e) {
+      if (e instanceof CancelledError) throw e;
+      // A server that fails its prewarm right after a crash is likely to fail its next cell too; that cell's failure
+      // is recorded, so the run carries on, and the action and a warning say the server is not warm.
+      warmed = `; its prewarm failed (${(e as Error).message}), so it runs cold`;
+      ctx.warn(`${cell.server}: prewarm after the restart failed: ${(e as Error).message}`);
+    }
+    session.action("restart", cell.server, `${why}; restarted from the current data dir${warmed}`);
     return true;
   }
 }

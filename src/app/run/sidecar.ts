@@ -3,11 +3,12 @@
  * network), for the connection check, prepare/prewarm, and one cell, whose result it classifies.
  */
 import { randomBytes } from "node:crypto";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import { LABEL, resourceName } from "../../core/labels.ts";
 import type { Cell, CellRecord, Interference } from "../../core/results.ts";
 import { interferenceOf, type CpuSample } from "../../core/interference.ts";
+import { cellStateOf, cpusetCores, type CellCpu, type CellState, type ServerStatus } from "../../core/cellstate.ts";
 import { parseDuration, parseSize, trimSeconds } from "../../core/scenario/schema.ts";
 import { trimmedRates } from "../../core/levers.ts";
 import type { SysbenchResult } from "../../core/sysbench/result.ts";
@@ -108,7 +109,9 @@ export class Sidecar {
     const onAbort = () => cellAbort.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     skip?.addEventListener("abort", onAbort, { once: true });
-    const probe = ph === "measure" ? this.interferenceProbe() : undefined;
+    const probe = ph === "measure" ? this.interferenceProbe(server.containerId) : undefined;
+    const errors: string[] = [];
+    const before = ph === "measure" ? await this.status(server, true, errors) : undefined;
     let r: RunResult;
     try {
       const onLine = (line: string) => {
@@ -124,8 +127,10 @@ export class Sidecar {
     const rawName = `${cell.server}/${ph === "warmup" ? `warmup-${cell.test}` : `${cell.test}-t${cell.threads}-r${cell.repeat}${attempt > 1 ? `-a${attempt}` : ""}`}.log`;
     const raw = await this.session.writeRaw(rawName, r.output);
     const { status, error, metrics } = classifyCell(r, { userCancelled: signal.aborted, timeoutMs });
+    const after = before ? await this.status(server, false, errors) : undefined;
     const interference = probe?.result();
     const interferenceError = probe?.error();
+    const state = ph === "measure" ? this.cellState(server, { before, after, cpu: probe?.cpu(), metrics, errors }) : undefined;
     const trimmed = trim > 0 && metrics ? trimmedRates(metrics.intervals, trim) : null;
     return {
       key: cell.key,
@@ -146,7 +151,31 @@ export class Sidecar {
       ...(ctx.engine.hostId === "local" ? { hostLoad: { start: loadStart, end: loadavg()[0]! } } : {}),
       ...(interference ? { interference } : {}),
       ...(interferenceError ? { interferenceError } : {}),
+      ...(state && Object.keys(state).length ? { state } : {}),
     };
+  }
+
+  /**
+   * The measured server's status (src/core/cellstate.ts) just before (`sizes`: with data and pool size) or just
+   * after a cell; undefined when the probe cannot read it (said once in `errors`, then on the cell).
+   */
+  private async status(server: LabServer, sizes: boolean, errors: string[]): Promise<ServerStatus | undefined> {
+    const read = this.ctx.probe.readServerStatus;
+    if (!read) return undefined; // a probe without status readings (tests' fakes): the cell carries no state figures
+    try {
+      return await read(server.rootEndpoint(), { db: BENCH_DB, sizes });
+    } catch (e) {
+      // A cell that killed its server cannot be read after it; the failure is the cell's note, not the run's end.
+      errors.push(`server status ${sizes ? "before" : "after"} the cell: ${(e as Error).message}`);
+      return undefined;
+    }
+  }
+
+  /** The cell's state from its readings; the CPU figures against each container's cpuset (the host's CPUs without). */
+  private cellState(server: LabServer, o: { before?: ServerStatus; after?: ServerStatus; cpu?: { wallS: number; serverCores: number; loadCores: number }; metrics: SysbenchResult | null; errors: string[] }): CellState {
+    const cores = (cpuset: string | undefined) => (cpuset === undefined ? null : cpusetCores(cpuset)) ?? availableParallelism();
+    const cpu: CellCpu | undefined = o.cpu && { ...o.cpu, serverCpusetCores: cores(server.init.cpuset), loadCpusetCores: cores(this.ctx.scenario.resources.load.cpuset) };
+    return cellStateOf({ before: o.before, after: o.after, cpu, metrics: o.metrics, errors: o.errors });
   }
 
   /**
@@ -155,7 +184,14 @@ export class Sidecar {
    * removal, and every container of the run (servers, this sidecar) still has its cgroup. Undefined when the run
    * has no sampler or the engine is remote.
    */
-  private interferenceProbe(): { created(id: string): void; line(interval: boolean): void; result(): Interference | undefined; error(): string | undefined } | undefined {
+  private interferenceProbe(serverId: string | undefined): {
+    created(id: string): void;
+    line(interval: boolean): void;
+    result(): Interference | undefined;
+    error(): string | undefined;
+    /** The measured server's and this sidecar's CPU over the same window, in cores. */
+    cpu(): { wallS: number; serverCores: number; loadCores: number } | undefined;
+  } | undefined {
     const sample = this.ctx.deps.cpuSampler;
     if (!sample || !this.ctx.engine.location().local) return undefined;
     let sidecarId: string | undefined;
@@ -195,6 +231,17 @@ export class Sidecar {
         }
       },
       error: () => failure,
+      cpu: () => {
+        if (broken || !first || !last || !serverId || !sidecarId) return undefined;
+        const wallS = (last.atMs - first.atMs) / 1000;
+        const d = (id: string) => (last!.containersNs[id] ?? NaN) - (first!.containersNs[id] ?? NaN);
+        const serverNs = d(serverId);
+        const loadNs = d(sidecarId);
+        // Too short a window, or a counter missing from a sample (taken before the sidecar existed): no figures.
+        if (!(wallS >= 0.2) || !Number.isFinite(serverNs) || !Number.isFinite(loadNs)) return undefined;
+        const r3 = (x: number) => Math.round(x * 1000) / 1000;
+        return { wallS: r3(wallS), serverCores: r3(serverNs / 1e9 / wallS), loadCores: r3(loadNs / 1e9 / wallS) };
+      },
     };
   }
 }

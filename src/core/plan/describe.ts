@@ -11,6 +11,7 @@ import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, planned
 import { redactArgv, sysbenchArgv, type SysbenchConnection } from "../sysbench/argv.ts";
 import { formatSeconds, orderNote, planRun, testWrites, type Plan } from "./plan.ts";
 import { textTable } from "../text-table.ts";
+import { loadBoundWarnings } from "./loadbound.ts";
 
 /** One image lock entry, printed as `name  key=value …`. */
 export type ImagePin = { name: string } & Record<string, unknown>;
@@ -112,6 +113,7 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
   out.push(
     `Resources: server cpuset ${r.server.cpuset ?? "(any)"}, memory ${r.server.memory ?? "(no limit)"}; load cpuset ${r.load.cpuset ?? "(any)"}${r.load.memory ? `, memory ${r.load.memory}` : ""}; transport ${s.load.transport}`,
   );
+  for (const w of loadBoundWarnings(s)) out.push(`  warning: ${w}`);
 
   out.push("", "Image pins:");
   const wanted = new Set(s.servers.map((x) => x.image));

@@ -450,7 +450,11 @@ function estimatePlan(
     if (w.prewarm) items.push({ label: `prewarm (${nServers} × ${costs.prewarmSeconds} s)`, seconds: nServers * costs.prewarmSeconds, ...h });
     if (plan.snapshots.length)
       items.push({ label: `snapshots (${plan.snapshots.length} × ${costs.snapshotSeconds} s)`, seconds: plan.snapshots.length * costs.snapshotSeconds, ...h });
-    if (restores) items.push({ label: `snapshot restores (${restores} × ${costs.restoreSeconds} s)`, seconds: restores * costs.restoreSeconds, ...h });
+    if (restores) {
+      // Every restore is prewarmed like after prepare (src/app/run/servers.ts restartWarm).
+      const each = costs.restoreSeconds + (w.prewarm ? costs.prewarmSeconds : 0);
+      items.push({ label: `snapshot restores (${restores} × ${each} s${w.prewarm ? ": restore, start, prewarm" : ""})`, seconds: restores * each, ...h });
+    }
     if (restarts) {
       const each = costs.instanceRestartSeconds;
       items.push({ label: `instance restarts (${restarts} × ${nServers} servers × ${each} s: restore, start${w.prewarm ? ", prewarm" : ""})`, seconds: restarts * nServers * each, ...h });

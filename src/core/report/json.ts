@@ -23,6 +23,7 @@ export function reportJson(report: RunReport): object {
       differing: report.configIdentity.differing,
     },
     notes: report.notes,
+    cellStates: report.cellStates,
   };
   if (!report.table) return { metric: null, numerator: null, denominator: null, threads: [], rows: [], run };
   return { ...ratioTableJson(report.table), run };

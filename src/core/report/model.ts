@@ -8,6 +8,7 @@ import { formatSeconds } from "../plan/plan.ts";
 import { parseDuration } from "../scenario/schema.ts";
 import { buildRatioTable, measureRecords, type Metric, type RatioTable } from "./ratio.ts";
 import { interferenceNotes, summariseInterference } from "../interference.ts";
+import { cellStateNotes, type CellState } from "../cellstate.ts";
 
 /** One server of a report: family, version, image, package version, storage and asymmetries. */
 export interface ServerLine {
@@ -52,6 +53,18 @@ export interface RunReport {
   /** null when the run has fewer than two servers. */
   table: RatioTable | null;
   notes: string[];
+  /** Each measured cell's state (the record's `state`): backlog, warm state, bottleneck, cost per query. */
+  cellStates: CellStateLine[];
+}
+
+/** One measured cell's state in the report (the cell record's `state`, keyed). */
+export interface CellStateLine {
+  key: string;
+  server: string;
+  test: string;
+  threads: number;
+  repeat: number;
+  state: CellState;
 }
 
 /** Metric, CV threshold and servers of a report. */
@@ -138,6 +151,7 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
   if (!table) notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
   notes.push(...interferenceNotes(interference));
   notes.push(...readingFailureNotes(manifest, measured));
+  notes.push(...cellStateNotes(measured));
   if (manifest.adaptive) notes.push(...adaptiveNotes(manifest.adaptive));
   return {
     runId: manifest.runId,
@@ -157,6 +171,7 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     configIdentity: configIdentity(manifest.mustMatch),
     table,
     notes,
+    cellStates: measured.flatMap((r) => (r.state && r.status === "ok" ? [{ key: r.key, server: r.server, test: r.test, threads: r.threads, repeat: r.repeat, state: r.state }] : [])),
   };
 }
 

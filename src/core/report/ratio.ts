@@ -12,6 +12,7 @@ import type { SysbenchResult } from "../sysbench/result.ts";
 import { coefficientOfVariation, median } from "../stats.ts";
 import { STEADY_THRESHOLD_PCT_PER_10S, notSteady, steadySlope } from "../levers.ts";
 import { testWrites } from "../plan/plan.ts";
+import { isLoadBound } from "../cellstate.ts";
 import {
   DEFAULT_CONFIDENCE,
   DEFAULT_MARGIN_PCT,
@@ -109,6 +110,8 @@ export interface RatioCell {
   stopHalfWidthPct?: number | null;
   /** The interval's variance is the held-out half's of a sequential run's split (estimateRun). */
   split?: boolean;
+  /** Most of the cell's measured repeats (both sides) were load-bound (src/core/cellstate.ts): no verdict. */
+  loadBound: boolean;
 }
 
 /** One test's row of the ratio table. */
@@ -339,7 +342,7 @@ export function ratioTableFromSides(
         threads: t, ratio: null, estimate: null, low: null, high: null, verdict: "unknown", n: 0, status,
         instances: 1, df: null, p: null, q: null, unstable: [],
         cvNumerator: null, cvDenominator: null, numeratorMedian: numMedian, denominatorMedian: denMedian,
-        numeratorValues: av, denominatorValues: bv, failedRepeats,
+        numeratorValues: av, denominatorValues: bv, failedRepeats, loadBound: false,
       };
       if (status !== "ok") return { ...cell, reason: status };
       cell.ratio = round((inverted ? denMedian! / numMedian! : numMedian! / denMedian!) * 100);
@@ -412,8 +415,18 @@ export function ratioTableFromSides(
       split: e.split === true,
     });
     if (e.reason) cell.reason = e.reason;
+    // Load-bound: sysbench, not the server, limited most repeats, so the ratio says nothing about the servers. The
+    // estimate and interval stay for the reader; the verdict does not. Most, not any: one noisy repeat among many
+    // does not take the cell's verdict away.
+    const used = [...p.a, ...p.b].filter((r) => r.status === "ok");
+    if (used.length > 0 && used.filter(isLoadBound).length * 2 > used.length) {
+      cell.loadBound = true;
+      cell.verdict = "unknown";
+      cell.reason = "load-bound";
+    }
   });
-  const decided = run.cells.filter((c) => c.verdict === "faster" || c.verdict === "slower");
+  const finalVerdicts = pending.map((p) => rows[p.row].cells[p.col].verdict);
+  const decided = finalVerdicts.filter((v) => v === "faster" || v === "slower");
   const intervals = run.cells.filter((c) => c.low !== null).length;
   const tau2 = run.instanceLevel.tau2;
   const ip = run.intervalPrior ?? run.prior;
@@ -427,7 +440,7 @@ export function ratioTableFromSides(
     expectedFalse: expectedFalseVerdicts(intervals, confidence),
     verdicts: decided.length,
     verdictsAtFdr: pending.filter((_, i) => {
-      const v = run.cells[i].verdict;
+      const v = finalVerdicts[i];
       return (v === "faster" || v === "slower") && (qs[i] ?? 1) <= FDR;
     }).length,
     order,
@@ -552,6 +565,7 @@ export function ratioTableJson(t: RatioTable): object {
         numeratorMedian: c.numeratorMedian,
         denominatorMedian: c.denominatorMedian,
         failedRepeats: c.failedRepeats,
+        loadBound: c.loadBound,
       })),
     })),
     inverted: t.inverted,

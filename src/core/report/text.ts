@@ -18,9 +18,9 @@ export function plainCell(c: RatioCell): string {
   return statusText(c) ?? (c.ratio === null ? "--" : c.ratio.toFixed(2));
 }
 
-/** The verdict mark, with `!` when the cell is unstable. */
+/** The verdict mark (`L` for a load-bound cell, which has none), with `!` when the cell is unstable. */
 export function cellMark(c: RatioCell): string {
-  return verdictMark(c.verdict) + (c.unstable.length ? "!" : "");
+  return (c.loadBound ? "L" : verdictMark(c.verdict)) + (c.unstable.length ? "!" : "");
 }
 
 /** `[101.3–107.2]`, or null without an interval. */
@@ -84,6 +84,7 @@ export function verdictLegend(table: RatioTable): string[] {
   return [
     `+ ${table.numeratorLabel} faster (interval above 100)   - slower (interval below 100)   = equivalent (interval inside ${100 - m}–${100 + m})`,
     `~ inconclusive (interval includes 100 but not inside ${100 - m}–${100 + m}, or zero width)   ? unknown (fewer than 2 ${table.pairing === "paired" ? "pairs" : "values a side"})   ! unstable (see the notes)`,
+    ...(table.rows.some((r) => r.cells.some((c) => c.loadBound)) ? ["L load-bound (sysbench saturated its cpuset, the server did not): no verdict"] : []),
     "fail = failed   skip = skipped   -- = missing",
     ...methodLines(table),
   ];
@@ -145,6 +146,7 @@ export function cellNotes(table: RatioTable): string[] {
       const where = `${r.test} @ ${c.threads} threads`;
       for (const u of c.unstable) out.push(`${where}: unstable: ${u}`);
       if (c.reason === "zero-width") out.push(`${where}: the interval has zero width (every pair gave the same ratio): no verdict`);
+      if (c.loadBound) out.push(`${where}: load-bound (sysbench saturated its cpuset in most repeats, the server did not): no verdict`);
       if (c.status === "ok" && c.failedRepeats > 0) out.push(`${where}: ${c.failedRepeats} repeat(s) failed, left out`);
     }
   }

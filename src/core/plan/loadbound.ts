@@ -1,0 +1,47 @@
+/**
+ * Before a run: is the layout likely to be load-bound (issue 24 item 3)? Pure: from the scenario's thread counts
+ * and cpusets. The report decides per cell from the cgroups (src/core/cellstate.ts); this only warns.
+ */
+import type { Scenario } from "../scenario/schema.ts";
+import { cpusetCores, SATURATED_SHARE } from "../cellstate.ts";
+import { parseCpuset } from "../scenario/validate.ts";
+
+/**
+ * sysbench's CPU per query as a share of the server's, for the lightest tests (point selects). Measured on this
+ * project's 2-core VM (2026-12-02, the run-engine integration test, 1 thread, socket, MariaDB 11.8.9 and MySQL
+ * 9.7.4): client/server CPU per query 0.69-0.75 for oltp_point_select, 0.31-0.58 for oltp_update_non_index. The
+ * heavier the server's work per query, the lower it is, so the lightest test sets the bound.
+ */
+export const CLIENT_SERVER_CPU_RATIO = 0.75;
+
+/**
+ * Warnings for a layout likely to be load-bound: with enough threads to keep the load's cores busy (more threads
+ * than it has cores), the load saturates before the server once its cores are fewer than the server's times
+ * CLIENT_SERVER_CPU_RATIO (the load at SATURATED_SHARE while the server is still below it). A layout whose
+ * cpusets overlap makes the two compete for the same cores: also warned. Nothing is said without both cpusets
+ * (the sizes are unknown here).
+ */
+export function loadBoundWarnings(s: Pick<Scenario, "resources" | "workload">): string[] {
+  const { server, load } = s.resources;
+  if (server.cpuset === undefined || load.cpuset === undefined) return [];
+  const S = cpusetCores(server.cpuset);
+  const L = cpusetCores(load.cpuset);
+  if (S === null || L === null) return [];
+  const out: string[] = [];
+  const maxThreads = Math.max(...s.workload.threads);
+  const loadUtilAtServerCeiling = (CLIENT_SERVER_CPU_RATIO * S) / L;
+  if (maxThreads > L && loadUtilAtServerCeiling >= SATURATED_SHARE)
+    out.push(
+      `likely load-bound: the load cpuset ${load.cpuset} has ${L} core${L === 1 ? "" : "s"} for up to ${maxThreads} sysbench threads, against ${S} server core${S === 1 ? "" : "s"}; ` +
+        `sysbench needs about ${CLIENT_SERVER_CPU_RATIO} of the server's CPU per query on light tests, so it saturates first. Such cells get no verdict; give the load at least ${Math.ceil((CLIENT_SERVER_CPU_RATIO * S) / SATURATED_SHARE)} cores`,
+    );
+  const shared = overlap(server.cpuset, load.cpuset);
+  if (shared.length)
+    out.push(`the server and load cpusets share CPU${shared.length === 1 ? "" : "s"} ${shared.join(", ")}: sysbench and the server compete for ${shared.length === 1 ? "it" : "them"}, so a cell's bottleneck is hard to name`);
+  return out;
+}
+
+function overlap(a: string, b: string): number[] {
+  const x = new Set(parseCpuset(a) ?? []);
+  return (parseCpuset(b) ?? []).filter((c) => x.has(c));
+}
