@@ -13,7 +13,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DockerEngine } from "../../src/adapters/docker/engine.ts";
-import { ensureBaseImage, ensureImage, ensureImages, loadLock, type EnsuredImage } from "../../src/adapters/images/index.ts";
+import { detectMode, ensureBaseImage, ensureImage, ensureImages, loadLock, type EnsuredImage } from "../../src/adapters/images/index.ts";
 import { readJsonStream } from "../../src/adapters/images/stream.ts";
 import { createRunDeps } from "../../src/app/deps.ts";
 import { runScenario } from "../../src/app/run.ts";
@@ -182,6 +182,11 @@ describe("official mode against a local registry", () => {
     expect(lock.images["mariadb-10.11"]!.official.digest).toBe(pushed.get("mariadb-10.11"));
     expect(lock.images["mysql-9.7"]!.official.digest).toBe("PLACEHOLDER");
 
+    // doctor: the two pinned images are not enough for official mode; it names the ones still PLACEHOLDER.
+    const doc = await twinbench(["doctor", "--json", "--lock", lockFile]);
+    const line = (JSON.parse(doc.stdout) as { checks: { id: string; status: string; detail: string }[] }).checks.find((c) => c.id === "image-mode");
+    expect(line?.detail, doc.all).toContain(`${lockFile} serves debian only: official.digest is PLACEHOLDER for mariadb-11.8, mysql-9.7`);
+
     const again = await twinbench(["images", "pin", "mariadb-10.11", "--lock", lockFile]);
     expect(again.exitCode, again.all).toBe(0);
     expect(again.stdout).toContain("every digest is current");
@@ -200,6 +205,8 @@ describe("official mode against a local registry", () => {
   let official: EnsuredImage | undefined;
   it("official mode pulls the pinned digest, builds from it and runs a tiny scenario", { timeout: 300_000 }, async () => {
     const lock = await loadLock(lockFile);
+    // auto mode: real digests and a registry that answers → official.
+    expect(await detectMode(images, lock, ["mariadb-10.11"])).toMatchObject({ mode: "official", reason: expect.stringContaining("the registry answered") });
     const progress: string[] = [];
     official = await ensureImage(images, "mariadb-10.11", { lock, mode: "official", onProgress: (ev) => progress.push(`${ev.step}: ${ev.line}`) });
     created.push(official.tag);
