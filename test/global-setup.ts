@@ -1,7 +1,8 @@
 /**
  * vitest global set-up: whatever the integration tests need on a fresh machine, installed once before any test.
  * - a Docker engine (`twinbench doctor --fix`: apt-get docker.io etc., start dockerd; never touches a running one)
- * - Chromium (HTML report test) and tmux (TUI test), from Debian, when missing and we are root on Debian
+ * - Chromium (HTML report test), tmux (TUI test) and docker-registry (official mode against a local registry), from
+ *   Debian, when missing and we are root on Debian
  * - the four pinned images (Debian-built mode here: no registry), built once, cache hits afterwards
  * - dist/ rebuilt from the sources, so the tests that start `npx twinbench` (TUI in tmux, compose) run this code
  * Set TWINBENCH_TEST_UNIT_ONLY=1 to skip all of it (unit tests need none of it).
@@ -17,11 +18,14 @@ export default async function setup(): Promise<void> {
   const missing = [
     ["chromium", "/usr/bin/chromium"],
     ["tmux", "/usr/bin/tmux"],
+    // Debian's distribution registry; its package's service is not started here (no systemd, policy-rc.d): the test
+    // starts its own on 127.0.0.1 with its own config.
+    ["docker-registry", "/usr/bin/docker-registry"],
   ].filter(([, bin]) => !existsSync(bin!)).map(([pkg]) => pkg!);
   if (missing.length > 0 && process.getuid?.() === 0 && existsSync("/usr/bin/apt-get")) {
     console.log(`[setup] installing ${missing.join(", ")} from Debian`);
-    await execa("apt-get", ["update", "-qq"], { stdio: "inherit" });
-    await execa("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { stdio: "inherit", env: { DEBIAN_FRONTEND: "noninteractive" } });
+    await execa("apt-get", ["-o", "Acquire::Check-Valid-Until=false", "update", "-qq"], { stdio: "inherit" });
+    await execa("apt-get", ["-o", "Acquire::Check-Valid-Until=false", "install", "-y", "-qq", "--no-install-recommends", ...missing], { stdio: "inherit", env: { DEBIAN_FRONTEND: "noninteractive" } });
   }
 
   console.log("[setup] npm run build (dist/ for the tests that start the twinbench command)");

@@ -108,9 +108,14 @@ export interface HostFacts {
   loopControl: boolean;
   /** The image mode a run will use, and whether the user forced it (TWINBENCH_IMAGE_MODE / --image-mode). */
   imageMode: { mode: "debian" | "official"; forced: boolean };
+  /** The image lock: which images still have a PLACEHOLDER official digest (official mode needs none), or why it could not be read. */
+  lock: LockFacts;
   /** twinbench runs inside a container (docker-compose.yml's service): host packages and dockerd are not ours. */
   inContainer: boolean;
 }
+
+/** What doctor knows of images/lock.yaml: the images whose `official.digest` is still PLACEHOLDER. */
+export type LockFacts = { file: string; placeholder: string[] } | { file: string; error: string };
 
 export const MIN_API_VERSION = "1.41";
 export const LOW_DISK_BYTES = 10 * 1024 ** 3;
@@ -312,18 +317,32 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
     );
   }
 
-  // image mode: never probed over the network.
-  lines.push({
-    id: "image-mode",
-    status: "ok",
-    title: "image mode",
-    detail:
-      f.imageMode.mode === "official"
-        ? "official (forced): FROM mariadb:/mysql:@sha256 images from a registry — untested on registry-less hosts"
-        : `debian${f.imageMode.forced ? " (forced)" : ""}: base images from debootstrap, packages from deb.debian.org (registries are not probed)`,
-  });
+  lines.push(imageModeLine(f));
 
   return lines;
+}
+
+/** The mode a run will use, and which modes the lock can serve: debian always, official only with every digest pinned. Never probed over the network. */
+function imageModeLine(f: HostFacts): CheckLine {
+  const official = f.imageMode.mode === "official";
+  const mode = official
+    ? "official (forced): FROM <repo>@sha256 images, pulled by digest from the registry"
+    : `debian${f.imageMode.forced ? " (forced)" : ""}: base images from debootstrap, packages from deb.debian.org (registries are not probed)`;
+  const l = f.lock;
+  if ("error" in l) {
+    return { id: "image-mode", status: "warn", title: "image mode", detail: `${mode}; cannot read the image lock ${l.file}: ${l.error}`, hint: "reinstall twinbench (its package ships images/lock.yaml), or fix the file" };
+  }
+  if (l.placeholder.length === 0) {
+    return { id: "image-mode", status: "ok", title: "image mode", detail: `${mode}; ${l.file} serves debian and official (every official digest is pinned)` };
+  }
+  const serves = `${l.file} serves debian only: official.digest is PLACEHOLDER for ${l.placeholder.join(", ")}`;
+  return {
+    id: "image-mode",
+    status: official ? "fail" : "ok",
+    title: "image mode",
+    detail: `${mode}; ${serves}`,
+    ...(official ? { hint: "run `twinbench images pin` on a host whose engine reaches the registry, or use the debian mode" } : {}),
+  };
 }
 
 function diskLine(id: CheckId, title: string, d: DiskFacts, why: string): CheckLine {

@@ -261,6 +261,14 @@ describe("probeHost", () => {
     expect(f.cgroup).toEqual({ version: null, cpuset: false });
     expect(f.tools).toMatchObject({ dockerd: true, debootstrap: true, mdadm: false, dockerComposeStandalone: false, dockerComposePlugin: false });
     expect(f.imageMode).toEqual({ mode: "debian", forced: false });
+    // The shipped lock: every official digest is still PLACEHOLDER.
+    expect(f.lock).toMatchObject({ placeholder: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"] });
+  });
+
+  it("a lock that cannot be read becomes the image-mode warning, not a crash", async () => {
+    const r = await runDoctor({ ...deps(world({})), lockFile: "/nonexistent/lock.yaml" });
+    expect(r.facts.lock).toMatchObject({ file: "/nonexistent/lock.yaml", error: expect.stringMatching(/ENOENT/) });
+    expect(r.checks.find((c) => c.id === "image-mode")).toMatchObject({ status: "warn", detail: expect.stringMatching(/cannot read the image lock \/nonexistent\/lock\.yaml/) });
   });
 
   it("reports the API version check with the old value", async () => {

@@ -58,6 +58,7 @@ function host(over: Partial<HostFacts> = {}, tools: Partial<HostFacts["tools"]> 
     mdstat: true,
     loopControl: true,
     imageMode: { mode: "debian", forced: false },
+    lock: { file: "images/lock.yaml", placeholder: [] },
     inContainer: false,
     ...over,
   };
@@ -148,6 +149,30 @@ describe("evaluateChecks", () => {
       facts: host({ imageMode: { mode: "official", forced: true } }, { debootstrap: false }),
       expect: { debootstrap: "warn", "image-mode": "ok" },
       detail: ["image-mode", /official \(forced\)/],
+    },
+    {
+      name: "every official digest pinned: the lock serves both modes",
+      facts: host(),
+      expect: { "image-mode": "ok" },
+      detail: ["image-mode", /images\/lock\.yaml serves debian and official/],
+    },
+    {
+      name: "PLACEHOLDER digests: debian only, which is fine when the mode is not forced to official",
+      facts: host({ lock: { file: "images/lock.yaml", placeholder: ["mariadb-11.8", "mysql-9.7"] } }),
+      expect: { "image-mode": "ok" },
+      detail: ["image-mode", /serves debian only: official\.digest is PLACEHOLDER for mariadb-11\.8, mysql-9\.7/],
+    },
+    {
+      name: "forced official mode with PLACEHOLDER digests fails and points at images pin",
+      facts: host({ imageMode: { mode: "official", forced: true }, lock: { file: "images/lock.yaml", placeholder: ["sysbench-1.0"] } }),
+      expect: { "image-mode": "fail" },
+      detail: ["image-mode", /official \(forced\).*serves debian only.*sysbench-1\.0/],
+    },
+    {
+      name: "an unreadable lock is a warning naming the file",
+      facts: host({ lock: { file: "/x/lock.yaml", error: "cannot read the image lock file /x/lock.yaml: ENOENT" } }),
+      expect: { "image-mode": "warn" },
+      detail: ["image-mode", /cannot read the image lock \/x\/lock\.yaml/],
     },
   ];
   it.each(cases)("$name", (c) => {

@@ -87,14 +87,14 @@ describe("renderContext, debian mode", () => {
 
 describe("renderContext, official mode", () => {
   it.each([
-    ["mariadb-11.8", "mariadb:11.8"],
-    ["mariadb-10.11", "mariadb:10.11"],
-    ["mysql-9.7", "mysql:9.7"],
-    ["sysbench-1.0", "debian:bookworm"],
-  ])("%s: FROM %s pinned by digest", (name, ref) => {
+    ["mariadb-11.8", "mariadb"],
+    ["mariadb-10.11", "mariadb"],
+    ["mysql-9.7", "mysql"],
+    ["sysbench-1.0", "debian"],
+  ])("%s: FROM %s@<digest> (the tag dropped: what official mode pulls)", (name, repo) => {
     const e = withDigest(name);
     const r = renderContext(name, e, "official", contextFiles(e.family), { mirrors: lock.mirrors });
-    expect(r.files["Dockerfile"]).toMatch(new RegExp(`^FROM ${ref.replace(".", "\\.")}@${digest}$`, "m"));
+    expect(r.files["Dockerfile"]).toMatch(new RegExp(`^FROM ${repo}@${digest}$`, "m"));
     expect(r.files["Dockerfile"]).not.toMatch(/\{\{[A-Z_ ]+\}\}/);
   });
 
@@ -118,6 +118,7 @@ describe("renderContext, official mode", () => {
       expect(t.message).toContain("PLACEHOLDER");
       expect(t.hint).toContain(`images.${name}.official.digest`);
       expect(t.hint).toContain("--mode debian");
+      expect(t.hint).toContain(`twinbench images pin ${name}`);
     }
   });
 });

@@ -9,6 +9,8 @@ export interface ImageDetails {
   id: string;
   labels: Record<string, string>;
   sizeBytes?: number;
+  /** The `<repo>@sha256:…` references the engine knows this image by (pulled or pushed by digest). */
+  repoDigests?: string[];
 }
 
 export interface ImageListing {
@@ -31,8 +33,13 @@ export interface ImagePort {
   build(context: NodeJS.ReadableStream, opts: { labels: Record<string, string>; signal?: AbortSignal }): Promise<NodeJS.ReadableStream>;
   /** Import a rootfs tar as an untagged image; resolves to its JSON event stream. */
   importTar(tar: NodeJS.ReadableStream, changes: string[]): Promise<NodeJS.ReadableStream>;
-  /** Ask the registry for a manifest (downloads no layers); rejects when none answers. */
-  distribution(ref: string): Promise<void>;
+  /**
+   * Ask the registry, through the engine, for a tag's manifest (downloads no layers): resolves to the digest of what
+   * the registry serves for it (the manifest list / OCI index when there is one). Rejects when none answers.
+   */
+  distribution(ref: string): Promise<{ digest: string }>;
+  /** Pull an image (`repo:tag` or `repo@sha256:…`); resolves to its JSON progress stream (check every event). */
+  pull(ref: string): Promise<NodeJS.ReadableStream>;
   /** `docker save` as a stream. */
   save(ref: string): Promise<NodeJS.ReadableStream>;
   /** `docker load` of a stream; resolves to its JSON answer stream. */
@@ -50,7 +57,7 @@ export class DockerImages implements ImagePort {
   async inspect(ref: string): Promise<ImageDetails | undefined> {
     try {
       const i = await this.docker.getImage(ref).inspect();
-      return { id: i.Id, labels: i.Config?.Labels ?? {}, sizeBytes: i.Size };
+      return { id: i.Id, labels: i.Config?.Labels ?? {}, sizeBytes: i.Size, repoDigests: i.RepoDigests ?? [] };
     } catch (e) {
       if (statusCode(e) === 404) return undefined;
       throw e;
@@ -79,8 +86,14 @@ export class DockerImages implements ImagePort {
   async importTar(tar: NodeJS.ReadableStream, changes: string[]): Promise<NodeJS.ReadableStream> {
     return (await this.docker.importImage(tar as unknown as string, { changes } as object)) as NodeJS.ReadableStream;
   }
-  async distribution(ref: string): Promise<void> {
-    await this.docker.getImage(ref).distribution({});
+  async distribution(ref: string): Promise<{ digest: string }> {
+    const d = (await this.docker.getImage(ref).distribution({})) as { Descriptor?: { digest?: unknown } };
+    const digest = d.Descriptor?.digest;
+    if (typeof digest !== "string") throw new Error(`the engine's distribution answer for ${ref} has no Descriptor.digest`);
+    return { digest };
+  }
+  async pull(ref: string): Promise<NodeJS.ReadableStream> {
+    return (await this.docker.pull(ref)) as NodeJS.ReadableStream;
   }
   save(ref: string): Promise<NodeJS.ReadableStream> {
     return this.docker.getImage(ref).get();

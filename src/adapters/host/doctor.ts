@@ -21,10 +21,13 @@ import {
   type FixAction,
   type FixPlan,
   type HostFacts,
+  type LockFacts,
   type OsFacts,
   type ToolFacts,
 } from "../../core/doctor.ts";
 import { createRunner, formatCommand, type Runner } from "./runner.ts";
+import { defaultLockFile, loadLock } from "../images/files.ts";
+import { DIGEST_PLACEHOLDER } from "../../core/images/lock.ts";
 
 /** The file-system reads doctor needs, injectable for tests. */
 export interface HostFs {
@@ -55,6 +58,8 @@ export interface DoctorDeps {
   resultsDir: string;
   /** Progress lines while fixing. */
   log(line: string): void;
+  /** The image lock whose official digests are checked (default: the package's images/lock.yaml). */
+  lockFile?: string;
 }
 
 
@@ -195,9 +200,20 @@ export function imageModeFromEnv(env: Record<string, string | undefined>): HostF
   return { mode: "debian", forced: false };
 }
 
+/** Which images of the lock still have a PLACEHOLDER official digest; a lock that cannot be read becomes the error text. */
+export async function probeLock(file?: string): Promise<LockFacts> {
+  try {
+    const lock = await loadLock(file);
+    return { file: lock.file, placeholder: Object.keys(lock.images).filter((n) => lock.images[n]!.official.digest === DIGEST_PLACEHOLDER) };
+  } catch (e) {
+    // Reported on the image-mode line (a warning): doctor checks the host, a bad lock is not a reason to stop.
+    return { file: file ?? defaultLockFile(), error: (e as Error).message };
+  }
+}
+
 /** Probe everything doctor checks. Never contacts anything but the local engine. */
 export async function probeHost(deps: DoctorDeps): Promise<HostFacts> {
-  const [osText, pid1, engine, cgroup, tools, mdstat, loopControl, diskResults] = await Promise.all([
+  const [osText, pid1, engine, cgroup, tools, mdstat, loopControl, diskResults, lock] = await Promise.all([
     deps.fs.readText("/etc/os-release"),
     deps.fs.readText("/proc/1/comm"),
     deps.engine.probe(),
@@ -206,6 +222,7 @@ export async function probeHost(deps: DoctorDeps): Promise<HostFacts> {
     deps.fs.exists("/proc/mdstat"),
     deps.fs.exists("/dev/loop-control"),
     deps.fs.freeBytes(deps.resultsDir),
+    probeLock(deps.lockFile),
   ]);
   const dockerRoot = engine.answers ? engine.dockerRootDir : "/var/lib/docker";
   const diskDockerRoot = await deps.fs.freeBytes(dockerRoot);
@@ -221,6 +238,7 @@ export async function probeHost(deps: DoctorDeps): Promise<HostFacts> {
     mdstat,
     loopControl,
     imageMode: imageModeFromEnv(deps.env),
+    lock,
     // Set by docker-compose.yml. Not /.dockerenv: hosts that are themselves containers (CI VMs like this project's)
     // carry one too, and there --fix is exactly what is wanted.
     inContainer: deps.env.TWINBENCH_IN_CONTAINER === "1",

@@ -21,6 +21,7 @@ import { DIGEST_PLACEHOLDER } from "../../core/images/lock.ts";
 import { ensureBaseImage, inspectImageId, statusCode, type ImageProgress } from "./base-image.ts";
 import { imagesDir, loadLock, readContextFiles } from "./files.ts";
 import { detectMode, type ModeDecision } from "./mode.ts";
+import { pullOfficialBase } from "./official.ts";
 import { readJsonStream } from "./stream.ts";
 
 /** Options of {@link ensureImage} and {@link ensureImages}. */
@@ -99,7 +100,7 @@ export async function ensureImage(images: ImagePort, name: string, opts: EnsureI
  * ```ts
  * const [img] = await ensureImages(new DockerEngine("local").docker, ["mariadb-11.8"], { onProgress: (ev) => console.log(ev.step) });
  * ```
- * @throws TwinbenchError `IMAGE_BUILD_FAILED`, `IMAGE_PACKAGE_NOT_FOUND`, `IMAGE_DIGEST_PLACEHOLDER`, …; CancelledError on `signal`.
+ * @throws TwinbenchError `IMAGE_BUILD_FAILED`, `IMAGE_PACKAGE_NOT_FOUND`, `IMAGE_DIGEST_PLACEHOLDER`, `IMAGE_DIGEST_MISMATCH`, `IMAGE_PULL_FAILED`, …; CancelledError on `signal`.
  */
 export async function ensureImages(
   images: ImagePort,
@@ -124,6 +125,9 @@ async function ensureImageInMode(images: ImagePort, name: string, mode: BuildMod
     if (have) return { name, tag, id: have.id, labels: have.labels, cacheHit: true, mode };
   }
   const entry = lockEntry(opts.lock, name);
+  // Official mode: the base is pulled by its pinned digest first (a registry without it is refused), so the build's
+  // FROM <repo>@<digest> finds it in the engine.
+  if (mode === "official") await pullOfficialBase(images, name, entry, opts.lock.file, { onProgress: opts.onProgress, signal: opts.signal });
   const labels = imageLabels(name, entry, mode, rendered, opts.lock.mirrors, {
     buildTime: (opts.now ?? (() => new Date()))().toISOString(),
     session: opts.session,

@@ -3,3 +3,4 @@ export { ensureBaseImage, type EnsuredBaseImage, type ImageProgress } from "./ba
 export { defaultLockFile, imagesDir, loadLock, readContextFiles } from "./files.ts";
 export { detectMode, parseModeChoice, type ModeDecision } from "./mode.ts";
 export { listImages, removeImages, type ListedImage } from "./manage.ts";
+export { pinImages, pullOfficialBase, resolveOfficialDigest, type PinOptions, type PinOutcome } from "./official.ts";

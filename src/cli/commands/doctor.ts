@@ -19,8 +19,9 @@ export function registerDoctorCommand(program: Command, ctx: DoctorCliContext, d
     .description("check the host (engine, API, storage driver, cgroups, disk, tools); --fix installs and starts what is missing")
     .option("--fix", "on Debian/Ubuntu as root: apt-get install what is missing and start dockerd when no engine answers")
     .option("--json", "print the checks as JSON")
-    .action(async (o: { fix?: boolean; json?: boolean }) => {
-      const code = await doctorCommand(ctx, { fix: Boolean(o.fix), json: Boolean(o.json) }, deps);
+    .option("--lock <file>", "the image lock whose official digests are checked (default: images/lock.yaml of this checkout)")
+    .action(async (o: { fix?: boolean; json?: boolean; lock?: string }) => {
+      const code = await doctorCommand(ctx, { fix: Boolean(o.fix), json: Boolean(o.json) }, { ...deps, ...(o.lock ? { lockFile: o.lock } : {}) });
       if (code !== 0) ctx.exitCode = code;
     });
 }

@@ -1,9 +1,9 @@
-/** `twinbench images build|list|rm`: the pinned images from images/lock.yaml. */
+/** `twinbench images build|pin|list|rm`: the pinned images from images/lock.yaml. */
 import type { Command } from "commander";
 import { formatBytes } from "../../core/units.ts";
 import { textTable, type TextColumn } from "../../core/text-table.ts";
 import type { ImagePort } from "../../adapters/docker/images.ts";
-import { currentImageTags, ensureImages, listImages, loadLock, parseModeChoice, removeImages, type ImageProgress } from "../../adapters/images/index.ts";
+import { currentImageTags, ensureImages, listImages, loadLock, parseModeChoice, pinImages, removeImages, type ImageProgress } from "../../adapters/images/index.ts";
 
 export interface ImagesCommandContext {
   images: () => ImagePort;
@@ -50,6 +50,21 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
       });
       const rows = built.map((b) => [b.cacheHit ? "cached" : "built", b.name, `${b.tag}  (${b.mode}, ${b.labels["twinbench.package-version"] ?? "?"})`]);
       for (const line of textTable(rows, { columns: [{ width: 6 }, { width: 14 }], gap: " ", trimEnd: false })) ctx.out(line);
+    });
+
+  images
+    .command("pin")
+    .description("resolve the official tags to digests through the registry (via the engine) and write them into the lock; shows the diff")
+    .argument("[name...]", "image names from images/lock.yaml (default: all)")
+    .option("--lock <file>", "the image lock file (default: images/lock.yaml of this checkout)")
+    .option("--dry-run", "show the diff, leave the file as it is")
+    .action(async (names: string[], o: { lock?: string; dryRun?: boolean }) => {
+      const lock = await loadLock(o.lock);
+      const r = await pinImages(ctx.images(), lock, { names, dryRun: o.dryRun });
+      for (const line of r.diff) ctx.out(line);
+      for (const n of r.unchanged) ctx.out(`unchanged ${n} (${lock.images[n]!.official.ref}@${lock.images[n]!.official.digest})`);
+      if (r.edits.length === 0) ctx.out(`${r.file}: every digest is current`);
+      else ctx.out(`${r.written ? "wrote" : "would write (--dry-run)"} ${r.edits.length} digest${r.edits.length === 1 ? "" : "s"} to ${r.file}`);
     });
 
   images

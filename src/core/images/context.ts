@@ -6,6 +6,7 @@
  * Server families also get images/server-common/ (entrypoint, default my.cnf).
  */
 import { TwinbenchError } from "../errors.ts";
+import { digestRef } from "./pin.ts";
 import { canonicalJson, DIGEST_PLACEHOLDER, lockEntryHash, sha256, type Family, type LockEntry, type Mirrors } from "./lock.ts";
 
 export type BuildMode = "debian" | "official";
@@ -85,11 +86,11 @@ export function fromImage(name: string, entry: LockEntry, mode: BuildMode, base?
         `image "${name}": official mode needs a pinned digest for ${entry.official.ref}, but ${lockFile} has ${DIGEST_PLACEHOLDER}`,
         {
           code: "IMAGE_DIGEST_PLACEHOLDER",
-          hint: `on a host that reaches Docker Hub, run \`docker buildx imagetools inspect ${entry.official.ref}\` and put its digest in images.${name}.official.digest; or build with --mode debian`,
+          hint: `run \`twinbench images pin ${name}\` (it writes images.${name}.official.digest) on a host whose engine reaches the registry; or build with --mode debian`,
         },
       );
     }
-    return `${entry.official.ref}@${entry.official.digest}`;
+    return digestRef(entry.official.ref, entry.official.digest);
   }
   if (!base) {
     throw new TwinbenchError(`image "${name}": debian mode needs a base image for suite ${entry.suites[0]}`, {

@@ -2,3 +2,4 @@ export * from "./lock.ts";
 export * from "./context.ts";
 export * from "./base.ts";
 export * from "./stream.ts";
+export * from "./pin.ts";

@@ -36,7 +36,10 @@ export const LockEntrySchema = z
     /** Every package installed explicitly, with its exact version. */
     packages: z.record(pkgName, pkgVersion),
     official: z.strictObject({
-      ref: z.string().regex(/^[a-z0-9][a-z0-9._/-]*:[A-Za-z0-9._-]+$/, { message: 'expected an image ref like "mariadb:11.8"' }),
+      /** The tag pinned, optionally on a registry other than Docker Hub: "mariadb:11.8", "127.0.0.1:5000/library/mariadb:11.8". */
+      ref: z.string().regex(/^(?:[A-Za-z0-9.-]+(?::\d+)?\/)?[a-z0-9][a-z0-9._/-]*:[A-Za-z0-9._-]+$/, {
+        message: 'expected an image ref like "mariadb:11.8" or "registry.example:5000/library/mariadb:11.8"',
+      }),
       digest,
     }),
   })
