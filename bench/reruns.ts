@@ -14,7 +14,7 @@
 import { readResultsFolder } from "../src/adapters/report-files.ts";
 import type { CellRecord } from "../src/core/results.ts";
 import { estimateTable } from "../src/stats/index.ts";
-import { tQuantile } from "../src/core/stats.ts";
+import { tQuantile } from "../src/core/stats/distributions.ts";
 
 const pooledSd = (t: ReturnType<typeof estimateTable>): { sd: number; df: number } => {
   let ss = 0;

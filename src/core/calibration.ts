@@ -4,7 +4,7 @@
  * src/adapters/calibration-store.ts). Pure: the types, the key, the series and pair statistics, the update by a run
  * and the precision predictions of `plan`.
  */
-import { mean, stddev, tQuantile } from "./stats.ts";
+import { mean, stddev, tQuantile } from "./stats/distributions.ts";
 import type { CellRecord } from "./results.ts";
 import type { Scenario } from "./scenario/schema.ts";
 import { measureRecords, metricValue } from "./report/ratio.ts";

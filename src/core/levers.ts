@@ -3,7 +3,7 @@
  * write cell (slope of its per-second q/s), and when InnoDB's background work has settled (quiescence).
  */
 import type { IntervalSample } from "./sysbench/result.ts";
-import { mean, tQuantile } from "./stats.ts";
+import { mean, tQuantile } from "./stats/distributions.ts";
 
 /** A cell's rates without its first `seconds` (workload.trim): the mean of the per-second report after them. */
 export interface TrimmedRates {

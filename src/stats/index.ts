@@ -41,11 +41,11 @@ export {
   type RunEstimateOptions,
   type VarianceObs,
   type VariancePrior,
-} from "../core/estimate.ts";
+} from "../core/stats/estimate.ts";
 export { adaptiveSettings, adaptiveState, applyStopRule, stopForBudget, type AdaptiveCell, type AdaptiveSettings, type AdaptiveStep, type StopEstimate } from "../core/plan/adaptive.ts";
 export { NOISE_MODELS, simulateRuns, summarizeCoverage, type CoverageSummary, type Design, type NoiseModel, type SimulatedCell, type SimulationOptions } from "../core/stats/coverage.ts";
 export type { RatioTable, RatioCell } from "../core/report/ratio.ts";
-export type { Verdict } from "../core/stats.ts";
+export type { Verdict } from "../core/stats/distributions.ts";
 
 export interface EstimateTableOptions {
   /** Numerator and denominator server ids (default: the scenario's compare key, else its first two servers). */

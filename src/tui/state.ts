@@ -7,7 +7,7 @@ import { roundLine } from "../core/plan/adaptive.ts";
 import type { Cell, CellRecord } from "../core/results.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { ratioTableFromSides, type RatioTable } from "../core/report/ratio.ts";
-import { verdictMark } from "../core/stats.ts";
+import { verdictMark } from "../core/stats/distributions.ts";
 
 /** How much history the sparklines keep, in seconds of sysbench time. */
 export const SPARK_WINDOW_SECONDS = 60;

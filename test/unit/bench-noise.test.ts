@@ -14,8 +14,8 @@ import {
   sdRatio,
   type NoiseBlock,
 } from "../../src/core/bench/noise.ts";
-import { chiSquareQuantile, fQuantile } from "../../src/core/stats.ts";
-import { normalFrom, seededRandom } from "../../src/core/random.ts";
+import { chiSquareQuantile, fQuantile } from "../../src/core/stats/distributions.ts";
+import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
 
 describe("chi-square and F quantiles (against scipy)", () => {
   it.each([

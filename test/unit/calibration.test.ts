@@ -20,7 +20,7 @@ import {
 } from "../../src/core/calibration.ts";
 import { predictPrecision, precisionLines, runSeconds } from "../../src/core/plan/precision.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
-import { normalFrom, seededRandom } from "../../src/core/random.ts";
+import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
 import type { Scenario } from "../../src/core/scenario/schema.ts";
 import type { CellRecord } from "../../src/core/results.ts";

@@ -14,9 +14,9 @@ import {
   trigammaInverse,
   verdictOf,
   type CellInput,
-} from "../../src/core/estimate.ts";
-import { normalFrom, seededRandom } from "../../src/core/random.ts";
-import { verdictMark } from "../../src/core/stats.ts";
+} from "../../src/core/stats/estimate.ts";
+import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
+import { verdictMark } from "../../src/core/stats/distributions.ts";
 import { MEASURED, simulateRun } from "./support/noise-sim.ts";
 
 const L = Math.log;

@@ -12,7 +12,7 @@ import type { IntervalSample } from "../../src/core/sysbench/result.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
 import { buildRatioTable, unsteadyNote } from "../../src/core/report/ratio.ts";
 import type { CellRecord, RunManifest } from "../../src/core/results.ts";
-import { normalFrom, seededRandom } from "../../src/core/random.ts";
+import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
 
 const mulberry32Normal = (seed: number) => normalFrom(seededRandom(seed));
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { planRun, serverOrder, formatSeconds, DEFAULT_SETUP_COSTS, isWriteTest, testWrites, firstGoesFirst, orderNote, assertRunnable, resumeTodo } from "../../src/core/plan/plan.ts";
-import { seedFromString } from "../../src/core/random.ts";
+import { seedFromString } from "../../src/core/stats/random.ts";
 import { describePlan } from "../../src/core/plan/describe.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
 import type { Scenario } from "../../src/core/scenario/schema.ts";

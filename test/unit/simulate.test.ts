@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { simulateAdaptive, type AdaptiveSimInput } from "../../src/core/plan/simulate.ts";
+import { simulateAdaptive, type AdaptiveSimInput } from "../../src/core/stats/simulate.ts";
 
 const costs = { setupSeconds: 60, teardownSeconds: 10, cellSeconds: 8, restartSeconds: 12, warmupSeconds: 4 };
 const base: AdaptiveSimInput = {

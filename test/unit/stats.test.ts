@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coefficientOfVariation, mean, median, stddev, tQuantile, verdictMark } from "../../src/core/stats.ts";
+import { coefficientOfVariation, mean, median, stddev, tQuantile, verdictMark } from "../../src/core/stats/distributions.ts";
 
 describe("location and spread", () => {
   it.each([

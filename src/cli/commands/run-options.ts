@@ -1,4 +1,4 @@
-import { MIN_UNITS_FOR_PRECISION_STOP } from "../../core/estimate.ts";
+import { MIN_UNITS_FOR_PRECISION_STOP } from "../../core/stats/estimate.ts";
 import { InputError } from "../../core/errors.ts";
 
 /** The flags of `twinbench run`, shared by the one-host and the several-hosts paths. */

@@ -4,7 +4,7 @@
  */
 import type { CellRecord } from "../results.ts";
 import type { RatioTable } from "../report/ratio.ts";
-import { mean, median, stddev, tQuantile } from "../stats.ts";
+import { mean, median, stddev, tQuantile } from "../stats/distributions.ts";
 import { textTable as layoutTable, type TextColumn } from "../text-table.ts";
 
 // ---- 1. Transport overhead ------------------------------------------------------------------------------------

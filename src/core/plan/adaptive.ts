@@ -13,7 +13,7 @@
  * that round is not complete, on a new instance number.
  */
 import type { RoundCell, RunEvent } from "../events.ts";
-import { halfWidthPct } from "../estimate.ts";
+import { halfWidthPct } from "../stats/estimate.ts";
 import type { AdaptiveSettings, CellRecord } from "../results.ts";
 import { ratioTableFromSides } from "../report/ratio.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";

@@ -35,7 +35,7 @@
  */
 import { InputError } from "../errors.ts";
 import type { Cell, CellRecord } from "../results.ts";
-import { seededRandom, seedFromString, shuffled } from "../random.ts";
+import { seededRandom, seedFromString, shuffled } from "../stats/random.ts";
 import { adaptiveRepeats, parseDuration, plannedInstances, plannedRepeats, trimSeconds, type Scenario } from "../scenario/schema.ts";
 import { resolveTest } from "../scenario/legacy.ts";
 import { WRITE_SCRIPTS } from "../sysbench/options.ts";

@@ -6,7 +6,7 @@
 import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, planPrecision, type Calibration, type PrecisionOption } from "../calibration.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
 import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, type SetupCosts } from "./plan.ts";
-import { ASSUMED_CELL_PRIOR_DF, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "./simulate.ts";
+import { ASSUMED_CELL_PRIOR_DF, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 
 /** The prediction of `plan --precision`. */
 export interface PrecisionPrediction {
@@ -28,7 +28,7 @@ export interface PrecisionPrediction {
   overBudget: boolean;
   /**
    * The run as it will go: its own stopping rule simulated at this noise with cells as unequal as measured
-   * (src/core/plan/simulate.ts); the time `plan` predicts. Null with fewer than two servers.
+   * (src/core/stats/simulate.ts); the time `plan` predicts. Null with fewer than two servers.
    */
   simulated: (AdaptiveSimResult & { cellPriorDf: number }) | null;
 }

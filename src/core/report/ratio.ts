@@ -2,14 +2,14 @@
  * The ratio table: one row per test (scenario order), one column per thread count. Each cell carries two figures:
  * - `ratio`: median(numerator) / median(denominator) * 100, the seed tables' figure (the first text table);
  * - `estimate`: exp(mean log pair ratio) * 100 with its [low, high] interval and verdict, from the run-level
- *   pooled estimator (src/core/estimate.ts; docs/stats.md). Every other format shows this one.
+ *   pooled estimator (src/core/stats/estimate.ts; docs/stats.md). Every other format shows this one.
  * Pure: takes records, returns a model. Renderers live beside it.
  */
 import { InputError } from "../errors.ts";
 import type { CellRecord, RunManifest } from "../results.ts";
 import { adaptiveRepeats } from "../scenario/schema.ts";
 import type { SysbenchResult } from "../sysbench/result.ts";
-import { coefficientOfVariation, median } from "../stats.ts";
+import { coefficientOfVariation, median } from "../stats/distributions.ts";
 import { STEADY_THRESHOLD_PCT_PER_10S, notSteady, steadySlope } from "../levers.ts";
 import { testWrites } from "../plan/plan.ts";
 import { isLoadBound } from "../cellstate.ts";
@@ -30,9 +30,9 @@ import {
   type RunEstimate,
   type UnpairedInput,
   type Verdict,
-} from "../estimate.ts";
+} from "../stats/estimate.ts";
 
-export type { Verdict } from "../estimate.ts";
+export type { Verdict } from "../stats/estimate.ts";
 export type Pairing = "paired" | "unpaired";
 
 export const METRICS = ["qps", "tps", "p95", "avg"] as const;

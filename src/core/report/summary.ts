@@ -13,7 +13,7 @@
  */
 import type { CellRecord, RunManifest } from "../results.ts";
 import type { SysbenchResult } from "../sysbench/result.ts";
-import { median } from "../stats.ts";
+import { median } from "../stats/distributions.ts";
 import { axes, measureRecords, pickServers } from "./ratio.ts";
 import { textTable, type TextColumn, type TextRow } from "../text-table.ts";
 

@@ -3,7 +3,7 @@
  * medians), its legend, then the same table with the estimate, its 95% interval and the verdict mark
  * (`104.2 [101.3–107.2] +`), the legend of the marks and the method, then the facts behind it.
  */
-import { verdictMark } from "../stats.ts";
+import { verdictMark } from "../stats/distributions.ts";
 import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
 import type { RunReport } from "./model.ts";
 import { textTable, type TextColumn } from "../text-table.ts";

@@ -12,9 +12,9 @@
  * a pair sd that differs from cell to cell, an instance effect shared by the cells of a round, a machine-speed drift
  * that both servers see (it enters a pair as the difference between its two cells' moments), and bursts (steal).
  */
-import { estimateRun, type CellInput, type PairObs } from "../estimate.ts";
+import { estimateRun, type CellInput, type PairObs } from "./estimate.ts";
 import { applyStopRule, stopForBudget, type AdaptiveCell, type AdaptiveSettings } from "../plan/adaptive.ts";
-import { normalFrom, seededRandom } from "../random.ts";
+import { normalFrom, seededRandom } from "./random.ts";
 
 export interface NoiseModel {
   name: string;

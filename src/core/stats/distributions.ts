@@ -1,6 +1,6 @@
 /**
  * Small, pure statistics: location and spread, the t, chi-square and F quantiles (from @stdlib), and the verdict
- * marks. The estimator of the ratio tables is in src/core/estimate.ts (docs/stats.md).
+ * marks. The estimator of the ratio tables is in src/core/stats/estimate.ts (docs/stats.md).
  */
 import stdlibChiSquareQuantile from "@stdlib/stats-base-dists-chisquare-quantile";
 import stdlibFQuantile from "@stdlib/stats-base-dists-f-quantile";
@@ -57,7 +57,7 @@ export function tQuantile(p: number, df: number): number {
 
 /**
  * faster / slower: the interval excludes 100; equivalent: it lies inside 100 ± margin; inconclusive: neither (or
- * it has zero width); unknown: fewer than 2 pairs. src/core/estimate.ts decides them.
+ * it has zero width); unknown: fewer than 2 pairs. src/core/stats/estimate.ts decides them.
  */
 export type Verdict = "faster" | "slower" | "equivalent" | "inconclusive" | "unknown";
 

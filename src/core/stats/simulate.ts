@@ -16,9 +16,9 @@
  * the budget. Time is the plan's cost model: fixed set-up, each measured cell, each new instance's restart and
  * warm-ups of the tests that still have open cells.
  */
-import { estimateRun, halfWidthPct, type PairObs } from "../estimate.ts";
-import { median } from "../stats.ts";
-import { gammaFrom, normalFrom, seededRandom } from "../random.ts";
+import { estimateRun, halfWidthPct, type PairObs } from "./estimate.ts";
+import { median } from "./distributions.ts";
+import { gammaFrom, normalFrom, seededRandom } from "./random.ts";
 
 /**
  * The prior df of the cells' pair variances (how unequal the cells are) when nothing better is known: fitted to the

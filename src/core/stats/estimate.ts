@@ -13,9 +13,9 @@
 import stdlibDigamma from "@stdlib/math-base-special-digamma";
 import polygamma from "@stdlib/math-base-special-polygamma";
 import stdlibTrigamma from "@stdlib/math-base-special-trigamma";
-import { mean, median, tCdf, tQuantile, type Verdict } from "./stats.ts";
+import { mean, median, tCdf, tQuantile, type Verdict } from "./distributions.ts";
 
-export type { Verdict } from "./stats.ts";
+export type { Verdict } from "./distributions.ts";
 
 // ---- special functions (for the prior's degrees of freedom; ψ, ψ', ψ'' from @stdlib) ---------------------------
 
