@@ -187,7 +187,7 @@ export function pooledResiduals(records: readonly CellRecord[], num: string, den
  * grouped by cell (host, test, threads) and, within a cell, by server instance; {@link nestedSd} of that layout.
  * Null when no cell has 2 pairs on one instance (no pair df).
  */
-export function runNoise(records: readonly CellRecord[], num: string, den: string): NestedSd | null {
+export function runNoise(records: readonly CellRecord[], num: string, den: string): RunNoise | null {
   const value = (r: CellRecord | undefined) => {
     const v = r && r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
     return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
@@ -208,8 +208,31 @@ export function runNoise(records: readonly CellRecord[], num: string, den: strin
     groups.set(inst, [...(groups.get(inst) ?? []), Math.log(va / vb)]);
     cells.set(cell, groups);
   }
-  const sd = nestedSd([...cells.values()].map((g) => [...g.values()]));
-  return sd.pairDf > 0 ? sd : null;
+  return runLevels([...cells.values()].map((g) => [...g.values()]));
+}
+
+/** A run's noise: both levels (`nested`), or, when no instance held 2 pairs of a cell, their sum only (`total`). */
+export type RunNoise = NestedSd & { levels: "nested" | "total" };
+
+/**
+ * {@link nestedSd} of a run's pairs (cells[c][i]: cell c's log ratios on instance i). A layout with a new instance
+ * every round (quick.yaml: min 2 over 2 instances) has no pair df within instances: then the spread of each cell's
+ * pairs about its mean is the pair and instance levels together, reported as the pair sd with `levels: "total"` and
+ * no instance sd. Null with no df at all.
+ */
+export function runLevels(cells: ReadonlyArray<ReadonlyArray<readonly number[]>>): RunNoise | null {
+  const sd = nestedSd(cells);
+  if (sd.pairDf > 0) return { ...sd, levels: "nested" };
+  const total = nestedSd(cells.map((g) => [g.flat()]));
+  return total.pairDf > 0 ? { ...total, instanceSdPct: null, instanceDf: 0, levels: "total" } : null;
+}
+
+/**
+ * The pair variance in a total (pair + instance) variance, given the instance variance: the difference, floored at
+ * a quarter of the total (the two estimates come from different data; a difference near 0 would claim a quiet host).
+ */
+export function pairShareOf(totalS2: number, instanceS2: number | null): number {
+  return instanceS2 === null ? totalS2 : Math.max(totalS2 - instanceS2, totalS2 / 4);
 }
 
 /** What a run measured of its own costs, to keep beside its noise (see {@link Calibration} setupSeconds). */
@@ -233,11 +256,16 @@ const dfMean = (a: number | null, da: number, b: number | null, db: number): num
  * the df-weighted mean of the two (their df add up); `updates` counts the run. With `costs`, the run's measured
  * seconds per pair (rescaled to the calibration's cell length), set-up and teardown replace the stored ones.
  */
-export function updateCalibration(cal: Calibration, r: PooledResiduals | NestedSd, at: string, costs?: RunCosts): Calibration {
-  const n = "s2" in r ? { pairS2: r.s2, pairDf: r.df, instS2: null, instDf: 0 } : { pairS2: (r.pairSdPct / 100) ** 2, pairDf: r.pairDf, instS2: r.instanceSdPct === null ? null : (r.instanceSdPct / 100) ** 2, instDf: r.instanceDf };
+export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNoise | NestedSd, at: string, costs?: RunCosts): Calibration {
+  const calInst = cal.instanceSdPct === null ? null : (cal.instanceSdPct / 100) ** 2;
+  const n =
+    "s2" in r
+      ? { pairS2: r.s2, pairDf: r.df, instS2: null, instDf: 0 }
+      : "levels" in r && r.levels === "total"
+        ? { pairS2: pairShareOf((r.pairSdPct / 100) ** 2, calInst), pairDf: r.pairDf, instS2: null, instDf: 0 } // only the sum: its pair share
+        : { pairS2: (r.pairSdPct / 100) ** 2, pairDf: r.pairDf, instS2: r.instanceSdPct === null ? null : (r.instanceSdPct / 100) ** 2, instDf: r.instanceDf };
   if (!(n.pairDf > 0) || !Number.isFinite(n.pairS2)) return cal;
   const pooled = dfMean((cal.pairSdPct / 100) ** 2, cal.pairDf, n.pairS2, n.pairDf)!;
-  const calInst = cal.instanceSdPct === null ? null : (cal.instanceSdPct / 100) ** 2;
   const inst = dfMean(calInst, calInst === null ? 0 : cal.instanceDf, n.instS2, n.instDf);
   return {
     ...cal,
@@ -265,14 +293,14 @@ function costsOf(c: RunCosts | undefined, calCellSeconds: number): Partial<Calib
  * A host's first calibration, from a run's own pairs (no `twinbench calibrate` before it): no per-second series,
  * the run's pair and instance levels, its measured costs. `updates` is 1: this run.
  */
-export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<string, string>; scenario: string; noise: NestedSd; costs: RunCosts; at: string }): Calibration {
+export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<string, string>; scenario: string; noise: RunNoise; costs: RunCosts; at: string }): Calibration {
   const base: Calibration = {
     version: 1,
     hostKey: o.hostKey,
     hostFacts: o.hostFacts,
     measuredAt: o.at,
     updatedAt: o.at,
-    scenario: `${o.scenario} (a run's own pairs)`,
+    scenario: `${o.scenario} (a run's own pairs${o.noise.levels === "total" ? "; pair and instance levels together" : ""})`,
     cellSeconds: o.costs.cellSeconds,
     perSecond: null,
     pairSdPct: o.noise.pairSdPct,

@@ -49,7 +49,8 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
     if (!pair) return; // no pair of servers: nothing to learn about pairs
     const records = await session.store.readCells();
     const noise = runNoise(records, pair[0], pair[1]);
-    if (!noise) return; // fewer than 2 pairs on one instance in every cell: no pair df
+    if (!noise) return; // fewer than 2 pairs in every cell: no df
+    if (!(noise.pairSdPct > 0)) return; // identical ratios (a fake or a broken metric): no noise figure worth keeping
     const w = ctx.scenario.workload;
     const costs = {
       grossCellSeconds: grossCellSeconds(records),

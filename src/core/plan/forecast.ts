@@ -12,7 +12,7 @@
  * Every run keeps its forecasts in run.json (`forecast`), beside what happened (`timings.wall`):
  * {@link forecastCoverage} says how often the real time fell inside the 80% range.
  */
-import { ASSUMED_INSTANCE_SD_PCT, nestedSd, type Calibration } from "../calibration.ts";
+import { ASSUMED_INSTANCE_SD_PCT, pairShareOf, runLevels, type Calibration } from "../calibration.ts";
 import type { PairObs } from "../estimate.ts";
 import type { RunEvent } from "../events.ts";
 import type { CellRecord, Forecast, RunManifest } from "../results.ts";
@@ -145,17 +145,18 @@ export function forecastAfterRound(i: RoundForecastInput): Forecast | null {
   const a = adaptiveRepeats(s.workload);
   if (!a || s.servers.length !== 2) return null;
   const pairs = runPairs(s, i.records);
-  const own = nestedSd(pairs.map((p) => groupByInstance(p)));
+  const own = runLevels(pairs.map((p) => groupByInstance(p)));
   const cal = i.calibration;
-  // The pair level: the run's pooled within-instance spread, df-weighted with the calibration's.
-  const ownS2 = own.pairDf > 0 ? (own.pairSdPct / 100) ** 2 : null;
+  const calInst = cal?.instanceSdPct == null ? null : (cal.instanceSdPct / 100) ** 2;
+  // The pair level: the run's pooled spread (its pair share when only the sum of both levels is known), df-weighted with the calibration's.
+  const ownS2 = own ? (own.levels === "total" ? pairShareOf((own.pairSdPct / 100) ** 2, calInst) : (own.pairSdPct / 100) ** 2) : null;
   const calS2 = cal ? (cal.pairSdPct / 100) ** 2 : null;
-  const pooledS2 =
-    ownS2 !== null && calS2 !== null ? (own.pairDf * ownS2 + cal!.pairDf * calS2) / (own.pairDf + cal!.pairDf) : (ownS2 ?? calS2);
-  if (pooledS2 === null) return null; // no pairs of its own yet and no calibration: nothing to forecast from
+  const pooledS2 = own && ownS2 !== null && calS2 !== null ? (own.pairDf * ownS2 + cal!.pairDf * calS2) / (own.pairDf + cal!.pairDf) : (ownS2 ?? calS2);
+  if (pooledS2 === null) return null; // no pair df of its own yet and no calibration: nothing to forecast from
   const source: Forecast["source"] = ownS2 !== null && calS2 !== null ? "calibration+run" : ownS2 !== null ? "run" : "calibration";
   const pairSdPct = Math.sqrt(pooledS2) * 100;
-  const instanceSdPct = cal?.instanceSdPct ?? (own.instanceSdPct !== null && own.instanceDf > 0 ? own.instanceSdPct : ASSUMED_INSTANCE_SD_PCT);
+  // The instance level: the calibration's, else the run's own; a run that knows only the sum has it in the pair level.
+  const instanceSdPct = cal?.instanceSdPct ?? (own?.levels === "nested" && own.instanceSdPct !== null ? own.instanceSdPct : own?.levels === "total" ? 0 : ASSUMED_INSTANCE_SD_PCT);
   const costs = { ...(i.costs ?? adaptiveCosts(s, { secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds, measured: cal })) };
   if (i.cellSeconds && i.cellSeconds > 0) costs.cellSeconds = i.cellSeconds;
   const rpi = roundsPerInstance(s);
