@@ -74,7 +74,7 @@ export function Header({ state, width }: { state: ViewState; width: number }) {
 
 export function ProgressLine({ state, width }: { state: ViewState; width: number }) {
   const p = state.progress;
-  const counts = `cells ${p.done}/${p.totalKnown ? "" : "~"}${p.total}${p.failed ? ` · ${p.failed} failed` : ""}${p.skipped ? ` · ${p.skipped} skipped` : ""}`;
+  const counts = `cells ${p.totalKnown ? `${p.done}/${p.total}` : p.total > 0 ? `${p.done}/~${p.total}` : p.done}${p.failed ? ` · ${p.failed} failed` : ""}${p.skipped ? ` · ${p.skipped} skipped` : ""}`;
   const eta = state.finished ? "ETA done" : p.budgetStops ? `budget stops it in ${duration(p.etaSeconds)}` : `ETA ${duration(p.etaSeconds)}`;
   const times = `elapsed ${duration(p.elapsedSeconds)} · ${eta}${p.likely && !state.finished ? ` · ${p.likely}` : ""}`;
   const barW = Math.max(4, Math.min(40, width - counts.length - times.length - 4));

@@ -171,7 +171,7 @@ export interface Progress {
   elapsedSeconds: number;
   /** Null until there is an estimate to base it on. */
   etaSeconds: number | null;
-  /** False when `total` is a forecast (adaptive runs: the cells the run will likely measure), shown as "~N". */
+  /** False when `total` is a forecast (adaptive runs: the cells the run will likely measure), shown as "~N"; 0: not known yet. */
   totalKnown: boolean;
   /** The forecast says the budget stops the run first: `etaSeconds` is then the time until it does. */
   budgetStops: boolean;
@@ -437,17 +437,19 @@ function derive(s: ViewState): ViewState {
   let totalKnown = true;
   let budgetStops = false;
   let likely: string | null = null;
-  // Adaptive runs: the plan holds only the first round; the count and the ETA are the forecast's (never past the budget).
-  if (s.forecast) {
-    const f = s.forecast.forecast;
+  // Adaptive runs: the plan holds only the first round; the count and the ETA are the forecast's (never past the
+  // budget), else the latest round's; before either there is none (not the first round's count).
+  if (s.forecast || s.adaptive) {
+    const f = s.forecast?.forecast;
     totalKnown = false;
+    shownTotal = s.finished ? done : 0; // unknown until a forecast says how many cells the run will likely measure
     etaSeconds = s.finished ? 0 : null;
     if (f) {
       shownTotal = Math.max(done, f.measuredCells);
       budgetStops = f.budgetStops;
       likely = `cells likely to reach ±${f.precisionPct}%: ${f.cellsLikely} of ${f.cells}`;
-      if (!s.finished) etaSeconds = Math.max(0, f.remainingSeconds - seconds(s.forecast.at, s.now));
-    }
+      if (!s.finished) etaSeconds = Math.max(0, f.remainingSeconds - seconds(s.forecast!.at, s.now));
+    } else if (s.adaptive && !s.finished && s.adaptive.etaSeconds !== null) etaSeconds = Math.max(0, s.adaptive.etaSeconds - seconds(s.adaptive.at, s.now));
   }
   const progress: Progress = { done, total: shownTotal, failed, skipped, elapsedSeconds, etaSeconds, totalKnown, budgetStops, likely };
   return { ...s, progress, table: tableOf(s) };
