@@ -239,3 +239,24 @@ describe("forecastCoverage: how often the real wall time fell inside the 80% ran
     ]);
   });
 });
+
+describe("npm run bench -- --only forecast: coverage over the run.json files of a results folder", () => {
+  it("reads every run with forecasts, skips folders without run.json, prints each stage", async () => {
+    const { mkdtemp, mkdir, writeFile } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { forecastBench } = await import("../../bench/forecast.ts");
+    const root = await mkdtemp(join(tmpdir(), "tb-fc-"));
+    const f = { stage: "before", round: 0, totalSeconds: { median: 500, low: 400, high: 600 } };
+    for (const [name, wall] of [["r1", 450], ["r2", 700]] as const) {
+      await mkdir(join(root, name));
+      await writeFile(join(root, name, "run.json"), JSON.stringify({ status: "ok", timings: { wall }, forecast: { forecasts: [f] } }));
+    }
+    await mkdir(join(root, "calibrate-x"));
+    const lines: string[] = [];
+    expect(await forecastBench({ resultsDir: root, out: (l) => lines.push(l) })).toBe(0);
+    expect(lines[0]).toBe(`forecast coverage: 2 recorded runs with forecasts in ${root} (of 3 entries)`);
+    expect(lines[1]).toBe("  before   1 of 2 inside the 80% range (50%)");
+    expect(lines[2]).toBe("  round 1  no runs");
+  });
+});
