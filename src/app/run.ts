@@ -41,7 +41,7 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   session.announce();
   // A run never calibrates first: it forecasts from the host's calibration, or says there is none (and forecasts
   // from its own pairs after the first round).
-  const calibration = await readHostCalibration(ctx);
+  const calibration = adaptiveRepeats(ctx.scenario.workload) && !opts.identityOnly ? await readHostCalibration(ctx) : null;
   announceForecast(ctx, session, calibration);
 
   const servers = new Servers(ctx, session);
