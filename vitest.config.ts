@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * Runs on the local engine fold their residuals into the host's calibration, and a run with a precision target
- * calibrates first: tests keep that in a scratch folder of their own, never in /var/lib/twinbench/calibration.
+ * Runs on the local engine fold their pairs into the host's calibration (and make one when there is none): tests
+ * keep that in a scratch folder of their own, never in /var/lib/twinbench/calibration.
  */
 const calibrationDir = process.env.TWINBENCH_TEST_CALIBRATION_DIR ?? join(tmpdir(), `twinbench-test-calibration-${process.pid}`);
 

@@ -8,6 +8,8 @@
  * --only transport,lab,aa, --keep (keep the scratch results folders).
  * `--only noise` (alone) runs the noise-lever experiment instead (bench/noise.ts): --pairs N, --seconds S,
  * --arms a,b,c, --seed N, --long (adds 60 s cells), --budget 25m (sets the pairs when --pairs is not given), --smoke.
+ * `--only forecast` (alone) runs nothing: it reports how often recorded runs' forecasts held (bench/forecast.ts),
+ * over the run.json files under --results DIR (default results/).
  * A measurement that fails (or whose run is partial) is tried once more; what still fails is recorded in the JSON
  * and makes the exit code 1, the other measurements still run.
  * Not part of `npm test` (timings on a shared machine are noisy); test/integration/bench-smoke.test.ts runs --smoke.
@@ -44,6 +46,7 @@ import { readResultsFolder, type ResultsFolder } from "../src/adapters/report-fi
 import { ALL_TRANSPORTS, CONTAINER_TRANSPORTS, benchTransport } from "./transport.ts";
 import * as R from "./render.ts";
 import { noiseBench } from "./noise.ts";
+import { forecastBench } from "./forecast.ts";
 
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
 const SEED = { tests: 8, threads: 7, servers: 2, cellSeconds: 300 };
@@ -106,8 +109,11 @@ async function main(): Promise<number> {
       seed: { type: "string" },
       long: { type: "boolean", default: false },
       budget: { type: "string" },
+      // --only forecast (bench/forecast.ts):
+      results: { type: "string" },
     },
   });
+  if (values.only?.trim() === "forecast") return forecastBench({ resultsDir: resolve(values.results ?? join(ROOT, "results")), out: (l) => process.stdout.write(l + "\n") });
   if (values.only?.split(",").map((x) => x.trim()).includes("noise")) {
     if (values.only.trim() !== "noise") throw new TwinbenchError("--only noise runs alone", { code: "BENCH_ARGS", hint: "run `npm run bench -- --only noise` separately" });
     const num = (v: string | undefined, name: string) => {
@@ -138,7 +144,7 @@ async function main(): Promise<number> {
   const s = settings(values.smoke!, values.rounds ? Number(values.rounds) : undefined, values.seconds ? Number(values.seconds) : undefined);
   const only = new Set((values.only ?? "transport,lab,aa").split(",").map((x) => x.trim()));
   for (const x of only)
-    if (!["transport", "lab", "aa"].includes(x)) throw new TwinbenchError(`--only: unknown measurement "${x}"`, { code: "BENCH_ARGS", hint: "use transport, lab, aa (comma separated), or noise alone" });
+    if (!["transport", "lab", "aa"].includes(x)) throw new TwinbenchError(`--only: unknown measurement "${x}"`, { code: "BENCH_ARGS", hint: "use transport, lab, aa (comma separated), or noise or forecast alone" });
   const outDir = resolve(values["out-dir"] ?? join(ROOT, "bench", "results", ...(s.smoke ? ["smoke"] : [])));
   const work = await mkdtemp(join(tmpdir(), "twinbench-bench-"));
   const out = (l = "") => process.stdout.write(l + "\n");

@@ -90,3 +90,19 @@ export async function writeCalibration(cal: Calibration, dir = calibrationDir())
   await writeFileAtomic(file, JSON.stringify(cal, null, 2) + "\n");
   return file;
 }
+
+/** The host calibration a run reads before it starts and updates at its end (injected into RunDeps). */
+export interface CalibrationStore {
+  /** The host's key, facts and calibration (null when there is none). */
+  read(): Promise<{ key: string; facts: HostFacts; calibration: Calibration | null }>;
+  /** Write the host's calibration; returns the file. */
+  write(cal: Calibration): Promise<string>;
+}
+
+/** The local engine's calibration store, in {@link calibrationDir} (or `dir`). */
+export function localCalibrationStore(engine: Engine, dir?: string): CalibrationStore {
+  return {
+    read: () => hostCalibration(engine, dir),
+    write: (cal) => writeCalibration(cal, dir),
+  };
+}

@@ -16,7 +16,7 @@ import type { CellRecord, HostFacts } from "../core/results.ts";
 import { parseDuration, type Scenario } from "../core/scenario/schema.ts";
 import { formatSeconds } from "../core/plan/plan.ts";
 import { measureRecords, metricValue } from "../core/report/ratio.ts";
-import { aaScenario, calibrationLayout, hostKey, nestedSd, secondsPerPair, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
+import { aaScenario, calibrationLayout, hostKey, keyFacts, nestedSd, secondsPerPair, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { localHostFacts, writeCalibration } from "../adapters/calibration-store.ts";
 import { runScenario, newRunId, type RunDeps, type RunSummary } from "./run.ts";
@@ -51,14 +51,6 @@ export interface CalibrateResult {
   dir: string;
   runs: string[];
 }
-
-/** The facts of a host that its calibration key is made of, as strings. */
-export function keyFacts(f: Pick<HostFacts, "cpuModel" | "cpus" | "kernel" | "storageDriver" | "cgroupVersion">): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k of ["cpuModel", "cpus", "kernel", "storageDriver", "cgroupVersion"] as const) if (f[k] !== undefined) out[k] = String(f[k]);
-  return out;
-}
-
 
 /** The q/s of each second of a one-server run's measured cell. */
 function seriesOf(cells: readonly CellRecord[]): number[] {

@@ -2,7 +2,9 @@
  * Runs one scenario on one engine, as a pipeline of stages (src/app/run/):
  *
  *   storage preflight → results session → images → servers (storage, start, facts, prepare, snapshot)
- *   → config identity → cells (scheduler rounds, load sidecar) → host calibration update → teardown, always → run-finished
+ *   → config identity → cells (scheduler rounds, load sidecar)
+ *   → teardown, always → the run's pairs folded into the host calibration → run-finished
+ * (the forecast before the cells comes from the host calibration: a run never calibrates first)
  *
  * Emits typed events only; front ends own the screen and the exit code.
  */
@@ -23,7 +25,7 @@ import { StaticScheduler } from "./run/scheduler.ts";
 import { AdaptiveScheduler } from "./run/adaptive.ts";
 import { adaptiveRepeats } from "../core/scenario/schema.ts";
 import { teardown } from "./run/teardown.ts";
-import { updateHostCalibration } from "./run/calibration.ts";
+import { announceForecast, readHostCalibration, updateHostCalibration } from "./run/calibration.ts";
 import { withConfinedDaemons } from "./run/confine.ts";
 import { exitCodeOf, type RunDeps, type RunOptions, type RunStatus, type RunSummary } from "./run/types.ts";
 
@@ -39,6 +41,10 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   const session = await ResultsSession.open(ctx);
   session.announce();
   for (const w of loadBoundWarnings(ctx.scenario)) ctx.warn(w);
+  // A run never calibrates first: it forecasts from the host's calibration, or says there is none (and forecasts
+  // from its own pairs after the first round).
+  const calibration = adaptiveRepeats(ctx.scenario.workload) && !opts.identityOnly ? await readHostCalibration(ctx) : null;
+  announceForecast(ctx, session, calibration);
 
   const servers = new Servers(ctx, session);
   const tally: CellTally = { ok: session.previous.filter((r) => r.phase === "measure" && r.status === "ok").length, failed: 0 };
@@ -54,10 +60,9 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     await checkConfigIdentity(ctx, session, started);
     if (!opts.identityOnly) {
       const todo = resumeTodo(ctx.plan.cells, session.previous).filter((c) => opts.cellFilter?.(c) ?? true);
-      const scheduler = opts.scheduler?.(todo) ?? (adaptiveRepeats(ctx.scenario.workload) ? new AdaptiveScheduler(ctx, session) : new StaticScheduler(todo));
+      const scheduler = opts.scheduler?.(todo) ?? (adaptiveRepeats(ctx.scenario.workload) ? new AdaptiveScheduler(ctx, session, calibration) : new StaticScheduler(todo));
       const loop = new CellLoop(ctx, session, servers, sidecar, tally);
       await withConfinedDaemons(ctx, session, () => loop.run(scheduler));
-      await updateHostCalibration(ctx, session);
     }
     if (tally.failed > 0) status = "partial";
   } catch (e) {
@@ -67,6 +72,8 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   } finally {
     await teardown(ctx, session, servers, status);
   }
+  // After teardown (its time is one of the costs kept): the run's pairs go into the host's calibration.
+  if (status === "ok" || status === "partial") await updateHostCalibration(ctx, session);
 
   const exitCode = exitCodeOf(status);
   ctx.emit({ type: "run-finished", at: ctx.at(), status, dir: session.dir, exitCode, cellsOk: tally.ok, cellsFailed: tally.failed, message: fatal instanceof Error ? fatal.message : undefined });

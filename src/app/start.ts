@@ -4,6 +4,9 @@
  * sweep what dead runs left behind, and read the neutral config.
  */
 import type { Scenario } from "../core/scenario/schema.ts";
+import { InputError } from "../core/errors.ts";
+import { MIN_UNITS_FOR_PRECISION_STOP } from "../core/stats/estimate.ts";
+import { hostsOverride } from "../core/hosts/url.ts";
 import type { ModeChoice } from "../core/images/context.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import { readNeutralConfig } from "../adapters/scenario-file.ts";
@@ -30,6 +33,50 @@ export async function resolveRunInput(o: { file: string; sets: string[]; resume?
   }
   const loaded = await loadScenario(o.file, o.sets);
   return { scenario: loaded.scenario, scenarioFile: o.file, overrides: o.sets, warnings: loaded.warnings };
+}
+
+/** What `run` asks for: a scenario file with overrides (or a run to resume), hosts and the adaptive flags. */
+export interface RunRequest {
+  file: string;
+  sets: string[];
+  resume?: string;
+  /** `--host ID=URL` flags: they replace the scenario's hosts (not on resume). */
+  hosts?: string[];
+  /** `--precision P`, `--budget D` (not on resume). */
+  precision?: string;
+  budget?: string;
+}
+
+/**
+ * The scenario a run will use: the file with its overrides, hosts and the adaptive flags as `--set` overrides (so
+ * the scenario's validation names a bad value), or the recorded scenario of a run to resume. `adaptive` holds the
+ * adaptive flags' overrides (they go into run.json with the others).
+ */
+export async function resolveRunRequest(o: RunRequest): Promise<RunInput & { adaptive: string[] }> {
+  if (o.resume && (o.precision !== undefined || o.budget !== undefined))
+    throw new InputError("--resume takes the original run's settings: --precision and --budget do not go with it", { code: "RESUME_OPTIONS", hint: `resume with \`twinbench run --resume ${o.resume}\` alone` });
+  if (o.resume) return { ...(await resolveRunInput({ file: o.file, sets: o.sets, resume: o.resume })), adaptive: [] };
+  const sets = [...hostsOverride(o.hosts ?? []), ...o.sets];
+  const input = await resolveRunInput({ file: o.file, sets });
+  // The flags' overrides depend on the validated repeats (a fixed count, or min/max kept): validated again with them.
+  const adaptive = adaptiveOverrides(input.scenario.workload.repeats, o);
+  return adaptive.length ? { ...(await resolveRunInput({ file: o.file, sets: [...sets, ...adaptive] })), adaptive } : { ...input, adaptive };
+}
+
+/**
+ * `--precision P` and `--budget D` as `--set` overrides, so the scenario's own validation checks them and names the
+ * field: with --precision, a fixed `workload.repeats: R` becomes `{ min: max(4, R), max: 40, precision: P }` (4: the
+ * fewest units a precision stop needs, estimateRun's split); a
+ * repeats object keeps its min and max and takes P. A plain `--set workload.repeats=4` stays a fixed count.
+ */
+export function adaptiveOverrides(repeats: number | { min: number; max: number; precision: string | number }, o: { precision?: string; budget?: string }): string[] {
+  const sets: string[] = [];
+  if (o.precision !== undefined) {
+    const [min, max] = typeof repeats === "number" ? [Math.max(MIN_UNITS_FOR_PRECISION_STOP, repeats), 40] : [repeats.min, repeats.max];
+    sets.push(`workload.repeats={min: ${min}, max: ${max}, precision: ${JSON.stringify(o.precision)}}`);
+  }
+  if (o.budget !== undefined) sets.push(`workload.budget=${JSON.stringify(o.budget)}`);
+  return sets;
 }
 
 export interface PreparedLab {

@@ -4,6 +4,7 @@
  */
 import type { RunEvent } from "../core/events.ts";
 import { roundLine } from "../core/plan/adaptive.ts";
+import { calibrationUpdatedLine, forecastLine } from "../core/plan/forecast.ts";
 
 function fmt(n: number | null | undefined, d = 2): string {
   return n === null || n === undefined ? "-" : n.toFixed(d);
@@ -42,6 +43,10 @@ export function plainLine(e: RunEvent): string | undefined {
       return `  ${e.record.status}: ${e.cell.key}: ${e.record.error ?? "unknown error"}${e.retry ? ` (retrying: attempt ${e.retry})` : ""}`;
     case "round-finished":
       return roundLine(e);
+    case "forecast":
+      return e.forecast ? forecastLine(e.forecast) : `forecast: ${e.note ?? "none"}`;
+    case "calibration-updated":
+      return calibrationUpdatedLine(e);
     case "warning":
       return `warning: ${e.message}`;
     case "cancelling":

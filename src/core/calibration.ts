@@ -5,7 +5,7 @@
  * and the precision predictions of `plan`.
  */
 import { mean, stddev, tQuantile } from "./stats/distributions.ts";
-import type { CellRecord } from "./results.ts";
+import type { CellRecord, HostFacts } from "./results.ts";
 import type { Scenario } from "./scenario/schema.ts";
 import { measureRecords, metricValue } from "./report/ratio.ts";
 import { planRun, type SetupCosts } from "./plan/plan.ts";
@@ -42,6 +42,12 @@ export interface Calibration {
   secondsPerPair: number | null;
   /** Runs whose pooled residuals updated this calibration since calibrate measured it. */
   updates: number;
+  /**
+   * What the last run here measured of its fixed costs (absent in files calibrate wrote before issue 25): seconds
+   * from its start to its first measured cell without image builds, and its teardown.
+   */
+  setupSeconds?: number;
+  teardownSeconds?: number;
 }
 
 /**
@@ -56,6 +62,13 @@ export function hostKey(facts: { cpuModel?: string; cpus?: number; kernel?: stri
     .replace(/[^a-z0-9._-]+/g, "-")
     .replace(/-+/g, "-")
     .slice(0, 120);
+}
+
+/** The facts of a host that its calibration key is made of, as strings. */
+export function keyFacts(f: Pick<HostFacts, "cpuModel" | "cpus" | "kernel" | "storageDriver" | "cgroupVersion">): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ["cpuModel", "cpus", "kernel", "storageDriver", "cgroupVersion"] as const) if (f[k] !== undefined) out[k] = String(f[k]);
+  return out;
 }
 
 // ---- one server's per-second series -----------------------------------------------------------------------------
@@ -170,15 +183,134 @@ export function pooledResiduals(records: readonly CellRecord[], num: string, den
 }
 
 /**
- * Fold a run's pooled residuals into a calibration: the pair variance becomes the df-weighted mean of the two
- * (pairDf adds up), `updates` counts the run. The instance level is left as calibrate measured it.
+ * A run's noise at both levels the calibration stores: log pair ratios (qps of `num` over `den`, paired by repeat)
+ * grouped by cell (host, test, threads) and, within a cell, by server instance; {@link nestedSd} of that layout.
+ * Null when no cell has 2 pairs on one instance (no pair df).
  */
-export function updateCalibration(cal: Calibration, r: PooledResiduals, at: string): Calibration {
-  if (!(r.df > 0) || !Number.isFinite(r.s2)) return cal;
-  const s2 = (cal.pairSdPct / 100) ** 2;
-  const df = cal.pairDf + r.df;
-  const pooled = (cal.pairDf * s2 + r.df * r.s2) / df;
-  return { ...cal, pairSdPct: Math.sqrt(pooled) * 100, pairDf: df, updatedAt: at, updates: cal.updates + 1 };
+export function runNoise(records: readonly CellRecord[], num: string, den: string): RunNoise | null {
+  const value = (r: CellRecord | undefined) => {
+    const v = r && r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
+    return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
+  };
+  const measured = measureRecords(records);
+  const key = (r: CellRecord) => `${r.host ?? ""}|${r.test}|${r.threads}|${r.repeat}`;
+  const dens = new Map(measured.filter((r) => r.server === den).map((r) => [key(r), r]));
+  const cells = new Map<string, Map<number, number[]>>();
+  for (const a of measured) {
+    if (a.server !== num) continue;
+    const b = dens.get(key(a));
+    const va = value(a);
+    const vb = value(b);
+    if (va === null || vb === null) continue;
+    const cell = `${a.host ?? ""}|${a.test}|${a.threads}`;
+    const inst = a.instance ?? b?.instance ?? 0;
+    const groups = cells.get(cell) ?? new Map<number, number[]>();
+    groups.set(inst, [...(groups.get(inst) ?? []), Math.log(va / vb)]);
+    cells.set(cell, groups);
+  }
+  return runLevels([...cells.values()].map((g) => [...g.values()]));
+}
+
+/** A run's noise: both levels (`nested`), or, when no instance held 2 pairs of a cell, their sum only (`total`). */
+export type RunNoise = NestedSd & { levels: "nested" | "total" };
+
+/**
+ * {@link nestedSd} of a run's pairs (cells[c][i]: cell c's log ratios on instance i). A layout with a new instance
+ * every round (quick.yaml: min 2 over 2 instances) has no pair df within instances: then the spread of each cell's
+ * pairs about its mean is the pair and instance levels together, reported as the pair sd with `levels: "total"` and
+ * no instance sd. Null with no df at all.
+ */
+export function runLevels(cells: ReadonlyArray<ReadonlyArray<readonly number[]>>): RunNoise | null {
+  const sd = nestedSd(cells);
+  if (sd.pairDf > 0) return { ...sd, levels: "nested" };
+  const total = nestedSd(cells.map((g) => [g.flat()]));
+  return total.pairDf > 0 ? { ...total, instanceSdPct: null, instanceDf: 0, levels: "total" } : null;
+}
+
+/**
+ * The pair variance in a total (pair + instance) variance, given the instance variance: the difference, floored at
+ * a quarter of the total (the two estimates come from different data; a difference near 0 would claim a quiet host).
+ */
+export function pairShareOf(totalS2: number, instanceS2: number | null): number {
+  return instanceS2 === null ? totalS2 : Math.max(totalS2 - instanceS2, totalS2 / 4);
+}
+
+/** What a run measured of its own costs, to keep beside its noise (see {@link Calibration} setupSeconds). */
+export interface RunCosts {
+  /** Gross seconds per measured cell (sysbench start-up included) at `cellSeconds`. */
+  grossCellSeconds?: number | null;
+  cellSeconds: number;
+  servers: number;
+  setupSeconds?: number;
+  teardownSeconds?: number;
+}
+
+const dfMean = (a: number | null, da: number, b: number | null, db: number): number | null => {
+  if (a === null || !(da > 0)) return b !== null && db > 0 ? b : a;
+  if (b === null || !(db > 0)) return a;
+  return (da * a + db * b) / (da + db);
+};
+
+/**
+ * Fold a run's noise into a calibration, at both levels: the pair variance and the instance variance each become
+ * the df-weighted mean of the two (their df add up); `updates` counts the run. With `costs`, the run's measured
+ * seconds per pair (rescaled to the calibration's cell length), set-up and teardown replace the stored ones.
+ */
+export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNoise | NestedSd, at: string, costs?: RunCosts): Calibration {
+  const calInst = cal.instanceSdPct === null ? null : (cal.instanceSdPct / 100) ** 2;
+  const n =
+    "s2" in r
+      ? { pairS2: r.s2, pairDf: r.df, instS2: null, instDf: 0 }
+      : "levels" in r && r.levels === "total"
+        ? { pairS2: pairShareOf((r.pairSdPct / 100) ** 2, calInst), pairDf: r.pairDf, instS2: null, instDf: 0 } // only the sum: its pair share
+        : { pairS2: (r.pairSdPct / 100) ** 2, pairDf: r.pairDf, instS2: r.instanceSdPct === null ? null : (r.instanceSdPct / 100) ** 2, instDf: r.instanceDf };
+  if (!(n.pairDf > 0) || !Number.isFinite(n.pairS2)) return cal;
+  const pooled = dfMean((cal.pairSdPct / 100) ** 2, cal.pairDf, n.pairS2, n.pairDf)!;
+  const inst = dfMean(calInst, calInst === null ? 0 : cal.instanceDf, n.instS2, n.instDf);
+  return {
+    ...cal,
+    pairSdPct: Math.sqrt(pooled) * 100,
+    pairDf: cal.pairDf + n.pairDf,
+    instanceSdPct: inst === null ? null : Math.sqrt(inst) * 100,
+    instanceDf: (calInst === null ? 0 : cal.instanceDf) + (n.instS2 === null ? 0 : n.instDf),
+    ...costsOf(costs, cal.cellSeconds),
+    updatedAt: at,
+    updates: cal.updates + 1,
+  };
+}
+
+function costsOf(c: RunCosts | undefined, calCellSeconds: number): Partial<Calibration> {
+  if (!c) return {};
+  const out: Partial<Calibration> = {};
+  // Seconds per pair at the calibration's cell length: the run's per-cell overhead is what carries over.
+  if (c.grossCellSeconds && c.grossCellSeconds > 0 && c.servers === 2) out.secondsPerPair = 2 * (calCellSeconds + Math.max(0, c.grossCellSeconds - c.cellSeconds));
+  if (c.setupSeconds !== undefined && c.setupSeconds > 0) out.setupSeconds = c.setupSeconds;
+  if (c.teardownSeconds !== undefined && c.teardownSeconds > 0) out.teardownSeconds = c.teardownSeconds;
+  return out;
+}
+
+/**
+ * A host's first calibration, from a run's own pairs (no `twinbench calibrate` before it): no per-second series,
+ * the run's pair and instance levels, its measured costs. `updates` is 1: this run.
+ */
+export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<string, string>; scenario: string; noise: RunNoise; costs: RunCosts; at: string }): Calibration {
+  const base: Calibration = {
+    version: 1,
+    hostKey: o.hostKey,
+    hostFacts: o.hostFacts,
+    measuredAt: o.at,
+    updatedAt: o.at,
+    scenario: `${o.scenario} (a run's own pairs${o.noise.levels === "total" ? "; pair and instance levels together" : ""})`,
+    cellSeconds: o.costs.cellSeconds,
+    perSecond: null,
+    pairSdPct: o.noise.pairSdPct,
+    pairDf: o.noise.pairDf,
+    instanceSdPct: o.noise.instanceSdPct,
+    instanceDf: o.noise.instanceSdPct === null ? 0 : o.noise.instanceDf,
+    secondsPerPair: null,
+    updates: 1,
+  };
+  return { ...base, ...costsOf(o.costs, o.costs.cellSeconds) };
 }
 
 /** Wall seconds per pair of an A/A run: from its first measured cell's start to its last's end, over its pairs. */

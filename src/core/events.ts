@@ -2,7 +2,7 @@
  * The typed event stream of a run. The app layer emits these; every front end (Ink TUI, plain lines,
  * --json-events NDJSON) consumes only these.
  */
-import type { Cell, CellRecord, MustMatchRow, ServerManifest } from "./results.ts";
+import type { Cell, CellRecord, Forecast, MustMatchRow, ServerManifest } from "./results.ts";
 import type { IntervalSample } from "./sysbench/result.ts";
 
 /** The stages of a run, as `phase` events name them. */
@@ -23,7 +23,11 @@ export type RunEvent =
   | { type: "interval"; at: string; cell: Cell; phase: "warmup" | "measure"; sample: IntervalSample }
   | { type: "cell-finished"; at: string; cell: Cell; record: CellRecord }
   | { type: "cell-failed"; at: string; cell: Cell; record: CellRecord; /** The next attempt, when the cell is retried (`--retries`). */ retry?: number }
-  | { type: "round-finished"; at: string; round: number; instance: number; cells: RoundCell[]; etaSeconds: number | null; budgetLeftSeconds: number | null }
+  | { type: "round-finished"; at: string; round: number; instance: number; cells: RoundCell[]; /** The forecast's seconds left (never more than the budget left). */ etaSeconds: number | null; budgetLeftSeconds: number | null }
+  /** An adaptive run's forecast (src/core/plan/forecast.ts): before the run, and after every round; null with the reason in `note`. */
+  | { type: "forecast"; at: string; forecast: Forecast | null; note?: string }
+  /** The run's pairs were folded into the host's calibration (`made`: it had none). */
+  | { type: "calibration-updated"; at: string; file: string; made: boolean; pairs: number; pairSdPct: number; pairDf: number; instanceSdPct: number | null }
   | { type: "warning"; at: string; message: string }
   | { type: "cancelling"; at: string; reason: string }
   | { type: "run-finished"; at: string; status: "ok" | "partial" | "failed" | "cancelled"; dir: string; exitCode: 0 | 1 | 2 | 130; cellsOk: number; cellsFailed: number; message?: string };

@@ -198,6 +198,45 @@ export interface AdaptiveSettings {
   budgetSeconds?: number;
 }
 
+/**
+ * A forecast of an adaptive run (src/core/plan/forecast.ts): before it starts (from the host's calibration) or after
+ * a round (from the run's own pairs, with the calibration where there is one). Seconds count from the run's start.
+ */
+export interface Forecast {
+  stage: "before" | "round";
+  /** The rounds finished when it was made (0 before the run). */
+  round: number;
+  at: string;
+  /** Whose noise figures: the host's calibration, the run's own pairs, or both pooled. */
+  source: "calibration" | "run" | "calibration+run";
+  pairSdPct: number;
+  instanceSdPct: number;
+  elapsedSeconds: number;
+  /** The run's whole wall time: median and 80% range (10th–90th percentile of the simulated runs). */
+  totalSeconds: { median: number; low: number; high: number };
+  /** Median seconds left, never more than the budget left. */
+  remainingSeconds: number;
+  budgetSeconds: number | null;
+  /** Share of simulated runs the budget stops (0–1); `budgetStops` when that is at least half. */
+  budgetShare: number;
+  budgetStops: boolean;
+  precisionPct: number;
+  cells: number;
+  /** Cells expected to reach the precision target (rounded mean over the simulated runs). */
+  cellsLikely: number;
+  /** Measured cells of the whole run, every server's: median. */
+  measuredCells: number;
+}
+
+/** run.json's record of the forecasts a run made, beside what happened (timings.wall, adaptive). */
+export interface ForecastRecord {
+  /** Why there was no forecast before the run (e.g. no calibration for this host). */
+  none?: string;
+  /** Seconds from the run's start to its first round, image builds left out (they happen once). */
+  setupSeconds?: number;
+  forecasts: Forecast[];
+}
+
 /** run.json's record of an adaptive run: its settings, the rounds run and where each cell stopped, and why. */
 export interface AdaptiveSummary extends AdaptiveSettings {
   rounds: number;
@@ -242,4 +281,6 @@ export interface RunManifest {
   fingerprint?: string;
   /** Adaptive repeats: settings, rounds and each cell's stop reason (updated after every round). */
   adaptive?: AdaptiveSummary;
+  /** Adaptive repeats: the forecast before the run and after every round, to hold against timings.wall. */
+  forecast?: ForecastRecord;
 }

@@ -74,8 +74,9 @@ export function Header({ state, width }: { state: ViewState; width: number }) {
 
 export function ProgressLine({ state, width }: { state: ViewState; width: number }) {
   const p = state.progress;
-  const counts = `cells ${p.done}/${p.total}${p.failed ? ` · ${p.failed} failed` : ""}${p.skipped ? ` · ${p.skipped} skipped` : ""}`;
-  const times = `elapsed ${duration(p.elapsedSeconds)} · ETA ${state.finished ? "done" : duration(p.etaSeconds)}`;
+  const counts = `cells ${p.totalKnown ? `${p.done}/${p.total}` : p.total > 0 ? `${p.done}/~${p.total}` : p.done}${p.failed ? ` · ${p.failed} failed` : ""}${p.skipped ? ` · ${p.skipped} skipped` : ""}`;
+  const eta = state.finished ? "ETA done" : p.budgetStops ? `budget stops it in ${duration(p.etaSeconds)}` : `ETA ${duration(p.etaSeconds)}`;
+  const times = `elapsed ${duration(p.elapsedSeconds)} · ${eta}${p.likely && !state.finished ? ` · ${p.likely}` : ""}`;
   const barW = Math.max(4, Math.min(40, width - counts.length - times.length - 4));
   return (
     <Text>
@@ -288,7 +289,8 @@ export function adaptiveLines(state: ViewState, width: number, max: number): str
   if (!a) return [];
   const open = a.cells.filter((c) => !c.done).length;
   const budget = a.budgetLeftSeconds === null ? "" : ` · budget left ${duration(a.budgetLeftSeconds)}`;
-  const lines = [fit(`round ${a.round} · instance ${a.instance} · ${open}/${a.cells.length} cells open · ETA ${duration(state.progress.etaSeconds)}${budget}`, width)];
+  const eta = state.progress.budgetStops ? `budget stops it in ${duration(state.progress.etaSeconds)}` : `ETA ${duration(state.progress.etaSeconds)}`;
+  const lines = [fit(`round ${a.round} · instance ${a.instance} · ${open}/${a.cells.length} cells open · ${eta}${budget}`, width)];
   for (const c of a.cells.slice(0, max)) {
     const est = c.estimate === null ? "-" : c.estimate.toFixed(1);
     const iv = c.low === null || c.high === null ? "" : ` [${c.low.toFixed(1)}–${c.high.toFixed(1)}]`;

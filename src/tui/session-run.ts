@@ -9,7 +9,8 @@ import type { ExitCode } from "../core/errors.ts";
 import type { RunEvent } from "../core/events.ts";
 import { newRunId, runScenario, RunControl } from "../app/run.ts";
 import { prepareLab, resolveRunInput } from "../app/start.ts";
-import { CancelGate, cleanSession } from "../app/clean.ts";
+import { cleanSession } from "../app/clean.ts";
+import { trapSignals } from "../app/signals.ts";
 import { selfContainerId } from "../adapters/docker/self.ts";
 import type { MountRunScreen } from "./run-screen.tsx";
 
@@ -19,23 +20,15 @@ export async function runWithScreen(file: string, mount: MountRunScreen, o: { re
   const lab = await prepareLab(input.scenario, { log: (l) => process.stderr.write(l + "\n") });
   for (const n of lab.notices) process.stderr.write(`notice: ${n}\n`);
   const runId = newRunId(new Date());
-  const ac = new AbortController();
   const control = new RunControl();
   const sessionId = randomBytes(6).toString("hex");
-  const gate = new CancelGate({
-    graceful: () => ac.abort(),
-    force: () => void cleanSession([lab.deps.engine], sessionId).finally(() => process.exit(130)),
-  });
-  const onCancel = () => gate.interrupt();
-  const screen = mount({ onCancel, onSkip: () => control.skipCurrent() });
+  const trap = trapSignals({ force: () => void cleanSession([lab.deps.engine], sessionId).finally(() => process.exit(130)) });
+  const screen = mount({ onCancel: trap.interrupt, onSkip: () => control.skipCurrent() });
   let finished = false;
   const dispatch = (e: RunEvent) => {
     if (e.type === "run-finished") finished = true;
     screen.dispatch(e);
   };
-  const onSignal = () => gate.terminate();
-  process.on("SIGTERM", onSignal);
-  process.on("SIGINT", onCancel);
   try {
     const summary = await runScenario(lab.deps, {
       scenario: input.scenario,
@@ -46,15 +39,14 @@ export async function runWithScreen(file: string, mount: MountRunScreen, o: { re
       runId,
       sessionId,
       readyTimeoutMs: 180_000,
-      signal: ac.signal,
+      signal: trap.signal,
       control,
       onEvent: dispatch,
       selfContainerId: await selfContainerId(lab.deps.engine),
     });
     return summary.exitCode;
   } finally {
-    process.off("SIGTERM", onSignal);
-    process.off("SIGINT", onCancel);
+    trap.dispose();
     // A run that threw before run-finished never ends the screen by itself; close() is idempotent.
     if (!finished) screen.close();
     await screen.done;

@@ -4,6 +4,7 @@
  */
 import type { Phase, RoundCell, RunEvent } from "../core/events.ts";
 import { roundLine } from "../core/plan/adaptive.ts";
+import { calibrationUpdatedLine, forecastLine, type Forecast } from "../core/plan/forecast.ts";
 import type { Cell, CellRecord } from "../core/results.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { ratioTableFromSides, type RatioTable } from "../core/report/ratio.ts";
@@ -129,6 +130,8 @@ export interface ViewState {
   ui: UiState;
   /** Adaptive runs: the latest round and each cell's interval narrowing. */
   adaptive?: AdaptiveView;
+  /** Adaptive runs: the latest forecast (the one model of src/core/plan/forecast.ts), or why there is none yet. */
+  forecast?: { forecast: Forecast | null; note?: string; at: string };
   /** Derived on every update. */
   progress: Progress;
 }
@@ -168,6 +171,12 @@ export interface Progress {
   elapsedSeconds: number;
   /** Null until there is an estimate to base it on. */
   etaSeconds: number | null;
+  /** False when `total` is a forecast (adaptive runs: the cells the run will likely measure), shown as "~N"; 0: not known yet. */
+  totalKnown: boolean;
+  /** The forecast says the budget stops the run first: `etaSeconds` is then the time until it does. */
+  budgetStops: boolean;
+  /** Adaptive runs: "cells likely to reach ±10%: 4 of 6", once there is a forecast. */
+  likely: string | null;
 }
 
 export type UiAction =
@@ -187,7 +196,7 @@ export function initialState(): ViewState {
     log: [],
     table: null,
     ui: { cancelRequests: 0, selected: null, details: false },
-    progress: { done: 0, total: 0, failed: 0, skipped: 0, elapsedSeconds: 0, etaSeconds: null },
+    progress: { done: 0, total: 0, failed: 0, skipped: 0, elapsedSeconds: 0, etaSeconds: null, totalKnown: true, budgetStops: false, likely: null },
   };
 }
 
@@ -260,6 +269,10 @@ function apply(s: ViewState, e: RunEvent): ViewState {
   switch (e.type) {
     case "round-finished":
       return { ...s, adaptive: adaptiveView(s.adaptive, e), log: addLog(s, "info", roundLine(e)) };
+    case "forecast":
+      return { ...s, forecast: { forecast: e.forecast, note: e.note, at: e.at }, log: addLog(s, "info", e.forecast ? forecastLine(e.forecast) : `forecast: ${e.note ?? "none"}`) };
+    case "calibration-updated":
+      return { ...s, log: addLog(s, "info", calibrationUpdatedLine(e)) };
     case "plan-ready":
       return {
         ...s,
@@ -420,9 +433,25 @@ function derive(s: ViewState): ViewState {
     const w = done / total;
     etaSeconds = w * observed + (1 - w) * planned;
   } else if (s.estimateSeconds > 0) etaSeconds = Math.max(0, s.estimateSeconds - elapsedSeconds);
-  // Adaptive runs: the plan holds only the first rounds; the ETA comes from the remaining width (round-finished).
-  if (s.adaptive && !s.finished && s.adaptive.etaSeconds !== null) etaSeconds = Math.max(0, s.adaptive.etaSeconds - seconds(s.adaptive.at, s.now));
-  const progress: Progress = { done, total: Math.max(total, done), failed, skipped, elapsedSeconds, etaSeconds };
+  let shownTotal = Math.max(total, done);
+  let totalKnown = true;
+  let budgetStops = false;
+  let likely: string | null = null;
+  // Adaptive runs: the plan holds only the first round; the count and the ETA are the forecast's (never past the
+  // budget), else the latest round's; before either there is none (not the first round's count).
+  if (s.forecast || s.adaptive) {
+    const f = s.forecast?.forecast;
+    totalKnown = false;
+    shownTotal = s.finished ? done : 0; // unknown until a forecast says how many cells the run will likely measure
+    etaSeconds = s.finished ? 0 : null;
+    if (f) {
+      shownTotal = Math.max(done, f.measuredCells);
+      budgetStops = f.budgetStops;
+      likely = `cells likely to reach ±${f.precisionPct}%: ${f.cellsLikely} of ${f.cells}`;
+      if (!s.finished) etaSeconds = Math.max(0, f.remainingSeconds - seconds(s.forecast!.at, s.now));
+    } else if (s.adaptive && !s.finished && s.adaptive.etaSeconds !== null) etaSeconds = Math.max(0, s.adaptive.etaSeconds - seconds(s.adaptive.at, s.now));
+  }
+  const progress: Progress = { done, total: shownTotal, failed, skipped, elapsedSeconds, etaSeconds, totalKnown, budgetStops, likely };
   return { ...s, progress, table: tableOf(s) };
 }
 

@@ -42,10 +42,13 @@ describe("adaptive repeats with server instances", () => {
   it("restarts the servers per instance, records instances, stops by its rule and reports verdicts", { timeout: 900_000 }, async () => {
     const { file, dir } = await aa();
     const out = join(dir, "out");
-    // --no-calibrate: this test is about rounds and instances; calibrate has its own test (calibrate.test.ts).
-    const r = await twinbench(["run", file, "--out", out, "--json-events", "--no-calibrate"]);
+    // A run never calibrates first (issue 25): it starts with a forecast, or says why there is none.
+    const r = await twinbench(["run", file, "--out", out, "--json-events"]);
     expect(r.exitCode, r.all).toBe(0);
+    expect(r.all).not.toMatch(/calibrate: /);
     const ev = events(r.stdout);
+    expect(ev.findIndex((e) => e.type === "forecast")).toBeLessThan(ev.findIndex((e) => e.type === "cell-started"));
+    expect(ev.findIndex((e) => e.type === "forecast")).toBeGreaterThanOrEqual(0);
     const rounds = ev.filter((e) => e.type === "round-finished");
     expect(rounds.length).toBeGreaterThanOrEqual(2);
     expect(rounds.map((e) => e.round)).toEqual(rounds.map((_, i) => i + 1));
@@ -77,7 +80,7 @@ describe("adaptive repeats with server instances", () => {
   it("a cancelled adaptive run resumes: the cut pair runs again on a new instance number, and the run completes", { timeout: 900_000 }, async () => {
     const { file, dir } = await aa();
     const out = join(dir, "out");
-    const child = start(["run", file, "--out", out, "--json-events", "--no-calibrate"]);
+    const child = start(["run", file, "--out", out, "--json-events"]);
     // Cancel inside round 2, after its first measured cell.
     await waitForEvent(child, (e) => e.type === "cell-finished" && (e.cell as { repeat: number }).repeat === 2);
     child.kill("SIGINT");

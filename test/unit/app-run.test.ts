@@ -19,6 +19,10 @@ import type { Cell, CellRecord, RunManifest } from "../../src/core/results.ts";
 import { parseSysbench } from "../../src/core/sysbench/parse.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { renderText } from "../../src/core/report/text.ts";
+import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
+import { NO_CALIBRATION } from "../../src/core/plan/forecast.ts";
+import type { Calibration } from "../../src/core/calibration.ts";
+import type { CalibrationStore } from "../../src/adapters/calibration-store.ts";
 
 const okLog = readFileSync(new URL("../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
 const failLog = readFileSync(new URL("../fixtures/sysbench/1.0/fail-server-killed.log", import.meta.url), "utf8");
@@ -622,5 +626,93 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     expect(report.notes).toContainEqual("Backlog at the start of a's 2 measured cells: history length 42, dirty pages 7, pending reads/writes/fsyncs 0/0/1.");
     expect(report.cellStates).toHaveLength(4);
     expect(renderText(report)).toContain("L load-bound");
+  });
+});
+
+describe("adaptive runs: no calibration detour, the forecast, the host calibration folded (issue 25)", () => {
+  /** A calibration store in memory (RunDeps.calibrations). */
+  function memoryStore(initial: Calibration | null) {
+    const state = { cal: initial, writes: 0, reads: 0 };
+    const store: CalibrationStore = {
+      read: async () => (state.reads++, { key: "fake-host", facts: { id: "local", cpus: 2, kernel: "6.18", storageDriver: "overlay2" }, calibration: state.cal }),
+      write: async (c) => ((state.cal = c), state.writes++, "/fake/fake-host.json"),
+    };
+    return { state, store };
+  }
+  /** Server a's q/s jittered by a seeded ±5% (log sd), so the pairs have noise. */
+  function noisy(engine: FakeEngine, seed: number): FakeEngine["run"] {
+    const run = engine.run.bind(engine);
+    const z = normalFrom(seededRandom(seed));
+    return async (spec, opts) => {
+      const r = await run(spec, opts);
+      if (!spec.name.includes("-a-") || !r.output.includes("queries:")) return r;
+      const qps = (22152.71 * Math.exp(0.05 * z())).toFixed(2);
+      return { ...r, output: r.output.replace(/\(22152\.71 per sec\.\)/g, `(${qps} per sec.)`) };
+    };
+  }
+  const adaptive = () => scenario({ workload: { tests: ["oltp_point_select"], threads: [1, 2], duration: "2s", warmup: "1s", repeats: { min: 2, max: 3, precision: "1%" }, instances: 1, budget: "30m" } });
+
+  async function once(store: CalibrationStore, seed: number) {
+    const engine = new FakeEngine();
+    engine.run = noisy(engine, seed);
+    const events: RunEvent[] = [];
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const s = await runScenario({ ...deps(engine, []), calibrations: store }, { scenario: adaptive(), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) });
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    return { s, events, m, engine };
+  }
+
+  it("a fresh host: no calibration first, says so, forecasts from its own pairs, keeps the forecasts, makes the host's calibration", async () => {
+    const { state, store } = memoryStore(null);
+    const { s, events, m, engine } = await once(store, 11);
+    expect(s.status).toBe("ok");
+    // No calibration detour: the store is only read (once, before the cells) until the run's end writes it.
+    expect(state.reads).toBe(2);
+    expect(engine.containers.size).toBe(0);
+    const forecasts = events.filter((e): e is Extract<RunEvent, { type: "forecast" }> => e.type === "forecast");
+    expect(forecasts[0]).toMatchObject({ forecast: null, note: NO_CALIBRATION });
+    // It comes before any cell: the front ends show it at once.
+    expect(events.indexOf(forecasts[0]!)).toBeLessThan(events.findIndex((e) => e.type === "cell-started"));
+    const after = forecasts.slice(1).map((e) => e.forecast!);
+    expect(after.length).toBeGreaterThanOrEqual(1);
+    expect(after[0]).toMatchObject({ stage: "round", round: 2, source: "run" });
+    const rounds = events.filter((e): e is Extract<RunEvent, { type: "round-finished" }> => e.type === "round-finished");
+    for (const r of rounds) if (r.etaSeconds !== null && r.budgetLeftSeconds !== null) expect(r.etaSeconds).toBeLessThanOrEqual(r.budgetLeftSeconds);
+    // run.json keeps the forecasts beside what happened.
+    expect(m.forecast).toMatchObject({ none: NO_CALIBRATION, forecasts: after });
+    expect(typeof m.forecast!.setupSeconds).toBe("number");
+    expect(typeof m.timings!.wall).toBe("number");
+    // The run's pairs made the host's first calibration.
+    expect(state.writes).toBe(1);
+    expect(state.cal).toMatchObject({ hostKey: "fake-host", updates: 1, perSecond: null });
+    expect(state.cal!.pairSdPct).toBeGreaterThan(0);
+    expect(events).toContainEqual(expect.objectContaining({ type: "calibration-updated", made: true, file: "/fake/fake-host.json" }));
+  });
+
+  it("the second run forecasts before its first round from what the first one left, and folds its pairs in too", async () => {
+    const { state, store } = memoryStore(null);
+    await once(store, 11);
+    const first = state.cal!;
+    const { events, m } = await once(store, 12);
+    const f = events.find((e): e is Extract<RunEvent, { type: "forecast" }> => e.type === "forecast")!;
+    expect(f.forecast).toMatchObject({ stage: "before", source: "calibration", cells: 2 });
+    expect(f.forecast!.totalSeconds.high).toBeLessThanOrEqual(30 * 60);
+    expect(m.forecast!.forecasts[0]).toEqual(f.forecast);
+    expect(state.cal!.updates).toBe(2);
+    expect(state.cal!.pairDf).toBeGreaterThan(first.pairDf);
+    expect(events).toContainEqual(expect.objectContaining({ type: "calibration-updated", made: false }));
+  });
+
+  it("a fixed-count run folds its pairs in but makes no forecast; without a store nothing is read or written", async () => {
+    const { state, store } = memoryStore(null);
+    const engine = new FakeEngine();
+    engine.run = noisy(engine, 3);
+    const events: RunEvent[] = [];
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    await runScenario({ ...deps(engine, []), calibrations: store }, { scenario: scenario({ workload: { tests: ["oltp_point_select"], threads: [1], duration: "2s", warmup: "1s", repeats: 3, instances: 1 } }), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) });
+    expect(events.some((e) => e.type === "forecast")).toBe(false);
+    expect(state.writes).toBe(1);
+    const none = await runScenario(deps(new FakeEngine(), []), { scenario: adaptive(), neutralCnf: neutral, outDir: join(dir, "..", "none"), onEvent: () => undefined });
+    expect(none.status).toBe("ok");
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/core/events.ts";
-import type { Cell, CellRecord } from "../../src/core/results.ts";
+import type { Cell, CellRecord, Forecast } from "../../src/core/results.ts";
 import type { IntervalSample } from "../../src/core/sysbench/result.ts";
 import { initialState, reduce, reduceUi, selectedRecord, SPARK_WINDOW_SECONDS, type ViewState } from "../../src/tui/state.ts";
 import { bar, duration, figure, fit, sparkline, tableLines } from "../../src/tui/format.ts";
@@ -344,5 +344,34 @@ describe("reduce over a recorded run (test/fixtures/events/quick.ndjson, `twinbe
     const e = recorded[firstInterval] as Extract<RunEvent, { type: "interval" }>;
     expect(mid.live).toEqual({ cellKey: e.cell.key, phase: "measure", samples: [e.sample] });
     expect(mid.current?.cell.key).toBe(e.cell.key);
+  });
+});
+
+describe("adaptive runs: the count and the ETA are the forecast's (issue 25)", () => {
+  const planReady = (cells: number): RunEvent => ({
+    type: "plan-ready", at: "2025-01-01T12:00:00.000Z", runId: "r", dir: "/d", scenario: "q", estimateSeconds: 200, storage: "tmpfs", transport: "bridge",
+    servers: [{ id: "a", image: "x" }, { id: "b", image: "y" }],
+    cells: Array.from({ length: cells }, (_, i) => ({ index: i, key: `k${i}`, server: i % 2 ? "b" : "a", test: "t", script: "t", threads: 1, repeat: 1 })),
+  });
+  const forecast = (over: Partial<Forecast> = {}): Forecast => ({
+    stage: "round", round: 2, at: "2025-01-01T12:05:00.000Z", source: "run", pairSdPct: 6, instanceSdPct: 0, elapsedSeconds: 300,
+    totalSeconds: { median: 800, low: 600, high: 900 }, remainingSeconds: 500, budgetSeconds: 900, budgetShare: 0.1, budgetStops: false,
+    precisionPct: 10, cells: 6, cellsLikely: 5, measuredCells: 40, ...over,
+  });
+
+  it("without a forecast yet: no total and no ETA from the first round's count", () => {
+    const s = [planReady(24), { type: "forecast", at: "2025-01-01T12:00:01.000Z", forecast: null, note: "no calibration for this host: forecast after the first round" } as RunEvent].reduce(reduce, initialState());
+    expect(s.progress).toMatchObject({ total: 0, totalKnown: false, etaSeconds: null, likely: null });
+    expect(s.log.at(-1)!.text).toBe("forecast: no calibration for this host: forecast after the first round");
+  });
+
+  it("with one: the likely count of measured cells, its time left counting down, and whether the budget stops the run", () => {
+    const s = [planReady(24), { type: "forecast", at: "2025-01-01T12:05:00.000Z", forecast: forecast() } as RunEvent].reduce(reduce, initialState());
+    expect(s.progress).toMatchObject({ total: 40, totalKnown: false, etaSeconds: 500, budgetStops: false, likely: "cells likely to reach ±10%: 5 of 6" });
+    const later = reduceUi(s, { type: "tick", at: "2025-01-01T12:06:00.000Z" });
+    expect(later.progress.etaSeconds).toBe(440);
+    const b = reduce(s, { type: "forecast", at: "2025-01-01T12:06:00.000Z", forecast: forecast({ budgetStops: true, budgetShare: 0.9, remainingSeconds: 240 }) });
+    expect(b.progress).toMatchObject({ budgetStops: true, etaSeconds: 240 });
+    expect(b.log.at(-1)!.text).toMatch(/^forecast: the budget stops this run in 4m 00s; cells likely to reach ±10%: 5 of 6/);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * The adaptive scheduler: rounds over the open cells until each one's interval reaches the precision target, its
  * `max`, or the budget (src/core/plan/adaptive.ts decides; this class adds the clock, the events and run.json).
- * After every round it emits `round-finished` and writes the cells' state and stop reasons to run.json. The budget
- * counts this invocation's wall time from the start of the run (a resumed run gets the budget again).
+ * After every round it emits `round-finished` and the forecast for the rest of the run (src/core/plan/forecast.ts:
+ * the same model and costs as its budget rule, so the time left is never more than the budget left), and writes
+ * the cells' state, stop reasons and forecasts to run.json. The budget counts this invocation's wall time from the
+ * start of the run (a resumed run gets the budget again).
  */
 import {
   adaptiveEta,
@@ -15,7 +17,10 @@ import {
   type AdaptiveSettings,
 } from "../../core/plan/adaptive.ts";
 import { parseDuration } from "../../core/scenario/schema.ts";
-import { DEFAULT_SETUP_COSTS } from "../../core/plan/plan.ts";
+import { adaptiveCosts } from "../../core/plan/precision.ts";
+import { forecastAfterRound, grossCellSeconds } from "../../core/plan/forecast.ts";
+import type { AdaptiveCosts } from "../../core/stats/simulate.ts";
+import type { Calibration } from "../../core/calibration.ts";
 import type { Cell, CellRecord } from "../../core/results.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
@@ -32,11 +37,15 @@ export class AdaptiveScheduler implements Scheduler {
   private roundCells = 0;
   private stopped = false;
 
+  private readonly costs: AdaptiveCosts;
+
   constructor(
     private readonly ctx: RunContext,
     private readonly session: ResultsSession,
+    private readonly calibration: Calibration | null = null,
   ) {
     this.settings = adaptiveSettings(ctx.scenario)!;
+    this.costs = adaptiveCosts(ctx.scenario, { secondsPerPair: calibration?.secondsPerPair, calCellSeconds: calibration?.cellSeconds, measured: calibration });
   }
 
   nextRound(recorded: readonly CellRecord[]): Cell[] {
@@ -45,6 +54,9 @@ export class AdaptiveScheduler implements Scheduler {
     if (this.issued !== undefined) {
       this.spent.seconds += (now - this.roundStart) / 1000;
       this.spent.cells += this.roundCells;
+    } else if (!this.ctx.opts.resume) {
+      // The set-up this run took, image builds left out (they happen once): the next run's forecast starts from it.
+      (this.session.manifest.forecast ??= { forecasts: [] }).setupSeconds = Math.round((now - this.ctx.wallStart) / 1000 - (this.ctx.timings.images ?? 0));
     }
     const { ctx, settings } = this;
     const step = nextAdaptiveRound(ctx.scenario, recorded, this.issued, this.offset ?? 0);
@@ -55,13 +67,15 @@ export class AdaptiveScheduler implements Scheduler {
     let state = step.state;
     let cells = step.cells;
     const budgetLeft = settings.budgetSeconds === undefined ? null : settings.budgetSeconds - (now - ctx.wallStart) / 1000;
-    const perCell = this.secondsPerCell();
+    const perCell = this.secondsPerCell(recorded);
     if (cells.length && budgetLeft !== null) {
       const restart = cells[0].instance !== undefined && cells[0].instance !== this.lastInstance && this.lastInstance !== undefined;
       const n = ctx.scenario.servers.length;
-      const restartSeconds = restart ? n * DEFAULT_SETUP_COSTS.instanceRestartSeconds : 0;
+      // A new instance: its restart and a warm-up of every test with an open cell, on every server (the forecast's costs).
+      const tests = new Set(cells.map((c) => c.test)).size;
+      const restartSeconds = restart ? this.costs.restartSeconds + tests * n * this.costs.warmupSeconds : 0;
       // Teardown must fit too.
-      if (!roundFits({ budgetLeftSeconds: budgetLeft - n * DEFAULT_SETUP_COSTS.teardownSeconds, cells: cells.length, secondsPerCell: perCell, restartSeconds })) {
+      if (!roundFits({ budgetLeftSeconds: budgetLeft - this.costs.teardownSeconds, cells: cells.length, secondsPerCell: perCell, restartSeconds })) {
         ctx.warn(`budget: round ${step.round} (${cells.length} cells, about ${Math.round(cells.length * perCell + restartSeconds)} s) would not fit in the ${Math.max(0, Math.round(budgetLeft))} s left; stopping`);
         state = stopForBudget(state);
         cells = [];
@@ -79,8 +93,13 @@ export class AdaptiveScheduler implements Scheduler {
     return cells;
   }
 
-  /** Seconds per measured cell: observed in this process, else the cell length plus the plan's start-up cost. */
-  private secondsPerCell(): number {
+  /**
+   * Seconds per measured cell: the median gap between measured cells' starts as recorded (restarts and warm-ups
+   * are counted apart), else observed in this process, else the cell length plus the plan's start-up cost.
+   */
+  private secondsPerCell(recorded: readonly CellRecord[]): number {
+    const gross = grossCellSeconds(recorded);
+    if (gross !== null) return gross;
     if (this.spent.cells > 0) return this.spent.seconds / this.spent.cells;
     const w = this.ctx.scenario.workload;
     const est = this.ctx.plan.estimate;
@@ -93,8 +112,26 @@ export class AdaptiveScheduler implements Scheduler {
     const { ctx, session, settings } = this;
     const cells = state.map(({ rounds: _rounds, ...c }) => c); // the event carries RoundCell only
     const instance = Math.max(0, ...recorded.filter((r) => r.repeat === round).map((r) => r.instance ?? 0));
-    const eta = adaptiveEta(state, settings, ctx.scenario.servers.length, perCell);
-    ctx.emit({ type: "round-finished", at: ctx.at(), round, instance, cells, etaSeconds: eta === null ? null : Math.round(eta), budgetLeftSeconds: budgetLeft === null ? null : Math.max(0, Math.round(budgetLeft)) });
+    const elapsedSeconds = (Date.now() - ctx.wallStart) / 1000;
+    const forecast = forecastAfterRound({
+      scenario: ctx.scenario,
+      records: recorded,
+      round,
+      done: state.map((c) => c.done),
+      elapsedSeconds,
+      at: ctx.at(),
+      calibration: this.calibration,
+      costs: this.costs,
+      cellSeconds: perCell,
+    });
+    // Without a forecast (not two servers, no pairs yet): the width-based estimate, within the budget left.
+    const fallback = adaptiveEta(state, settings, ctx.scenario.servers.length, perCell);
+    const eta = forecast ? forecast.remainingSeconds : fallback === null ? null : Math.min(fallback, budgetLeft ?? Number.POSITIVE_INFINITY);
+    ctx.emit({ type: "round-finished", at: ctx.at(), round, instance, cells, etaSeconds: eta === null ? null : Math.round(Math.max(0, eta)), budgetLeftSeconds: budgetLeft === null ? null : Math.max(0, Math.round(budgetLeft)) });
+    if (forecast && !state.every((c) => c.done)) {
+      (session.manifest.forecast ??= { forecasts: [] }).forecasts.push(forecast);
+      ctx.emit({ type: "forecast", at: ctx.at(), forecast });
+    }
     session.manifest.adaptive = { ...settings, rounds: round, cells: state };
   }
 }

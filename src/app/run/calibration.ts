@@ -1,25 +1,71 @@
 /**
- * Run stage after the cells: a run on the local engine folds its pooled residual variance (log pair ratios within
- * cells) into the host's calibration, when the host has one (df-weighted, `updates` counted). A failure here is a
- * warning: the run's results do not depend on it.
+ * Run stages around the cells that use the host's calibration (RunDeps.calibrations, local engine only):
+ *   - before: read it, and announce the forecast it gives an adaptive run (or say there is none: the run then
+ *     forecasts from its own pairs after the first round; it never calibrates first);
+ *   - after: fold the run's own pairs into it at both levels (pair and instance, df-weighted) with its measured
+ *     costs, or make the host's first calibration from them, so the next run forecasts well.
+ * A failure here is a warning: the run's results do not depend on it.
  */
-import { pooledResiduals, updateCalibration } from "../../core/calibration.ts";
+import { calibrationFromRun, keyFacts, runNoise, updateCalibration, type Calibration } from "../../core/calibration.ts";
 import { pickServers } from "../../core/report/ratio.ts";
-import { hostCalibration, writeCalibration } from "../../adapters/calibration-store.ts";
+import { forecastBefore, grossCellSeconds, NO_CALIBRATION } from "../../core/plan/forecast.ts";
+import { adaptiveRepeats, parseDuration } from "../../core/scenario/schema.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 
-/** Update the host's calibration from this run's pairs; warns instead of failing. */
+const usable = (ctx: RunContext) => ctx.deps.calibrations !== undefined && ctx.engine.hostId === "local";
+
+/** The host's calibration (null when there is none or it cannot be read: then a warning says why). */
+export async function readHostCalibration(ctx: RunContext): Promise<Calibration | null> {
+  if (!usable(ctx)) return null;
+  try {
+    return (await ctx.deps.calibrations!.read()).calibration;
+  } catch (e) {
+    ctx.warn(`could not read the host's calibration (the run forecasts from its own pairs instead): ${(e as Error).message}`);
+    return null;
+  }
+}
+
+/** Before an adaptive run: the forecast event from the calibration, or none and why; kept in run.json. */
+export function announceForecast(ctx: RunContext, session: ResultsSession, cal: Calibration | null): void {
+  if (!adaptiveRepeats(ctx.scenario.workload) || ctx.opts.identityOnly) return;
+  const record = (session.manifest.forecast ??= { forecasts: [] });
+  const f = ctx.scenario.servers.length === 2 ? forecastBefore(ctx.scenario, cal, ctx.at()) : null;
+  if (f) {
+    record.forecasts.push(f);
+    ctx.emit({ type: "forecast", at: ctx.at(), forecast: f });
+    return;
+  }
+  const why = ctx.scenario.servers.length !== 2 ? "no forecast: the forecast models a run of two servers" : cal ? "no forecast before the run" : NO_CALIBRATION;
+  record.none = why;
+  ctx.emit({ type: "forecast", at: ctx.at(), forecast: null, note: why });
+}
+
+/** After the run: fold its pairs into the host's calibration (or make the first one); warns instead of failing. */
 export async function updateHostCalibration(ctx: RunContext, session: ResultsSession): Promise<void> {
-  if (ctx.opts.updateCalibration === false || ctx.opts.identityOnly || ctx.engine.hostId !== "local") return;
+  if (ctx.opts.updateCalibration === false || ctx.opts.identityOnly || !usable(ctx)) return;
   try {
     const pair = pickServers(session.manifest);
     if (!pair) return; // no pair of servers: nothing to learn about pairs
-    const residuals = pooledResiduals(await session.store.readCells(), pair[0], pair[1]);
-    if (!residuals) return; // fewer than 2 pairs in every cell: no residual df
-    const { calibration: cal } = await hostCalibration(ctx.engine);
-    if (!cal) return; // never calibrated: a run does not make a calibration by itself (twinbench calibrate does)
-    await writeCalibration(updateCalibration(cal, residuals, ctx.at()));
+    const records = await session.store.readCells();
+    const noise = runNoise(records, pair[0], pair[1]);
+    if (!noise) return; // fewer than 2 pairs in every cell: no df
+    if (!(noise.pairSdPct > 0)) return; // identical ratios (a fake or a broken metric): no noise figure worth keeping
+    const w = ctx.scenario.workload;
+    const costs = {
+      grossCellSeconds: grossCellSeconds(records),
+      cellSeconds: w.duration === undefined ? 0 : (parseDuration(w.duration) ?? 0),
+      servers: ctx.scenario.servers.length,
+      setupSeconds: session.manifest.forecast?.setupSeconds,
+      teardownSeconds: ctx.timings.teardown,
+    };
+    const store = ctx.deps.calibrations!;
+    const { key, facts, calibration: cal } = await store.read();
+    const next = cal
+      ? updateCalibration(cal, noise, ctx.at(), costs)
+      : calibrationFromRun({ hostKey: key, hostFacts: keyFacts(facts), scenario: ctx.opts.scenarioFile ?? ctx.scenario.name, noise, costs, at: ctx.at() });
+    const file = await store.write(next);
+    ctx.emit({ type: "calibration-updated", at: ctx.at(), file, made: !cal, pairs: noise.pairs, pairSdPct: next.pairSdPct, pairDf: next.pairDf, instanceSdPct: next.instanceSdPct });
   } catch (e) {
     ctx.warn(`could not update the host's calibration: ${(e as Error).message}`);
   }

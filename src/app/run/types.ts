@@ -7,6 +7,7 @@ import type { StorageProvider } from "../../adapters/storage/types.ts";
 import type { Probe } from "../../adapters/mysql/probe.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { CpuSample } from "../../core/interference.ts";
+import type { CalibrationStore } from "../../adapters/calibration-store.ts";
 
 export const TWINBENCH_VERSION = "0.1.0";
 
@@ -37,6 +38,11 @@ export interface RunDeps {
    * (local engine only). Absent: cells carry no interference (src/adapters/host/cpu-accounting.ts `sampleCpu`).
    */
   cpuSampler?: (containerIds: readonly string[]) => CpuSample;
+  /**
+   * The host's calibration (local engine only): an adaptive run forecasts from it, and every run folds its pairs
+   * into it at the end. Absent: no forecast before the run, nothing folded.
+   */
+  calibrations?: CalibrationStore;
 }
 
 /** What to run and how: the scenario, its neutral config text, the results folder, cancellation, events. */

@@ -4,12 +4,12 @@
  */
 import type { Command } from "commander";
 import { randomBytes } from "node:crypto";
-import { CancelledError, InputError } from "../../core/errors.ts";
+import { InputError } from "../../core/errors.ts";
 import type { RunEvent } from "../../core/events.ts";
 import { calibrationLines } from "../../core/calibration.ts";
-import { parseDuration, type Scenario } from "../../core/scenario/schema.ts";
-import { expectedRunLine, predictPrecision } from "../../core/plan/precision.ts";
+import { parseDuration } from "../../core/scenario/schema.ts";
 import { calibrate, type CalibrateResult } from "../../app/calibrate.ts";
+import { trapSignals } from "../../app/signals.ts";
 import { prepareLab, resolveRunInput } from "../../app/start.ts";
 import { calibrationFile, hostCalibration } from "../../adapters/calibration-store.ts";
 import { selfContainerId } from "../../adapters/docker/self.ts";
@@ -74,10 +74,7 @@ export async function calibrateCommand(ctx: CliContext, file: string, o: Calibra
   for (const w of input.warnings) ctx.err(`warning: ${w}`);
   const lab = await prepareLab(input.scenario, { log: ctx.err, engine: ctx.engine() });
   for (const n of lab.notices) ctx.err(`notice: ${n}`);
-  const ac = new AbortController();
-  const onSigint = () => ac.abort();
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigint);
+  const trap = trapSignals();
   const onEvent = o.jsonEvents
     ? (e: RunEvent) => ctx.out(JSON.stringify(e))
     : (e: RunEvent) => {
@@ -98,15 +95,14 @@ export async function calibrateCommand(ctx: CliContext, file: string, o: Calibra
       seriesSeconds: positiveInt(o.series, "--series", 4),
       sessionId: randomBytes(6).toString("hex"),
       selfContainerId: await selfContainerId(lab.deps.engine),
-      signal: ac.signal,
+      signal: trap.signal,
       onEvent,
       log: o.jsonEvents ? ctx.err : ctx.out,
     });
   } finally {
-    process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigint);
+    trap.dispose();
   }
-  if (ac.signal.aborted) return 130;
+  if (trap.signal.aborted) return 130;
   const log = o.jsonEvents ? ctx.err : ctx.out;
   log("");
   for (const l of calibrationLines(r.calibration, r.file)) log(l);
@@ -114,25 +110,3 @@ export async function calibrateCommand(ctx: CliContext, file: string, o: Calibra
   return 0;
 }
 
-/**
- * Before a run with a precision target: when this host has no calibration, calibrate first (default scenario
- * options, the run's scenario and overrides) and say so. `run --no-calibrate` skips this.
- */
-/**
- * What `plan` predicts for an adaptive run, as one notice before it starts: the host's calibration (or the assumed
- * noise) through the simulated stopping rule.
- */
-export async function announceExpected(ctx: CliContext, scenario: Scenario): Promise<void> {
-  const { calibration } = await hostCalibration(ctx.engine());
-  const p = predictPrecision(scenario, calibration);
-  const line = p && expectedRunLine(p);
-  if (line) ctx.err(`notice: ${line} (${calibration ? "host calibration" : "no calibration: assumed noise"}; \`twinbench plan\` explains)`);
-}
-
-export async function calibrateFirst(ctx: CliContext, file: string, sets: string[]): Promise<void> {
-  const { key, calibration } = await hostCalibration(ctx.engine());
-  if (calibration) return;
-  ctx.err(`notice: no calibration for this host (${key}): calibrating first with ${file}, at most 10 minutes (\`run --no-calibrate\` skips this)`);
-  const code = await calibrateCommand(ctx, file, { set: sets, maxTime: "10m", out: "results" });
-  if (code !== 0) throw new CancelledError();
-}

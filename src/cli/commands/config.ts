@@ -16,6 +16,7 @@ import { configRenderLines } from "../../app/views.ts";
 import { loadLock } from "../../adapters/images/index.ts";
 import { readNeutralConfig } from "../../adapters/scenario-file.ts";
 import { runScenario } from "../../app/run.ts";
+import { trapSignals } from "../../app/signals.ts";
 import { plainLine } from "../plain.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps, loadScenarioForRun } from "./shared.ts";
@@ -46,13 +47,11 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
       const deps = await loadDeps(ctx, { ensureHost: true, imageMode: o.imageMode ?? scenario.imageMode });
       const neutralCnf = await readNeutralConfig(scenario);
       const dir = await mkdtemp(join(tmpdir(), "twinbench-config-diff-"));
-      const ac = new AbortController();
-      const onSig = () => ac.abort();
-      process.on("SIGINT", onSig);
+      const trap = trapSignals();
       try {
         const summary = await runScenario(
           { ...deps, writeReports: undefined },
-          { scenario, neutralCnf, outDir: join(dir, "run"), identityOnly: true, signal: ac.signal, onEvent: (e) => {
+          { scenario, neutralCnf, outDir: join(dir, "run"), identityOnly: true, signal: trap.signal, onEvent: (e) => {
             if (e.type === "plan-ready") ctx.err(`config diff: run ${e.runId}`);
             if (e.type === "server-ready" || e.type === "server-failed" || e.type === "image-ready") {
               const l = plainLine(e);
@@ -75,7 +74,7 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
         }
         ctx.exitCode = bad > 0 ? 1 : summary.exitCode;
       } finally {
-        process.off("SIGINT", onSig);
+        trap.dispose();
         await rm(dir, { recursive: true, force: true });
       }
     });

@@ -11,7 +11,8 @@ import type { HostSpec, Scenario } from "../../core/scenario/schema.ts";
 import { parseHostFlag, resolveHosts, resumeHosts } from "../../core/hosts/url.ts";
 import { newRunId } from "../../app/run.ts";
 import { runHosts, type HostsEvent, type HostTarget, type ImageTransfer } from "../../app/hosts.ts";
-import { CancelGate, cleanResources, cleanSession } from "../../app/clean.ts";
+import { cleanResources, cleanSession } from "../../app/clean.ts";
+import { trapSignals } from "../../app/signals.ts";
 import { connectEngine, readKnownHosts, rememberHosts } from "../../adapters/docker/connect.ts";
 import { dockerImageOps } from "../../adapters/images/transfer.ts";
 import { execProbe } from "../../adapters/docker/exec-probe.ts";
@@ -73,23 +74,15 @@ export async function runHostsCommand(
     if (n > 0) ctx.err(`notice: host ${h.spec.id}: removed ${n} resources left by earlier runs whose process is gone`);
   }
 
-  const ac = new AbortController();
   // Every host's runs and passes carry this session id: a forced cleanup removes exactly those, on every engine.
   const sessionId = randomBytes(6).toString("hex");
-  const gate = new CancelGate({
-    graceful: () => {
-      ac.abort();
-      ctx.err("cancelling every host: stopping sysbench and cleaning up (Ctrl-C again to force)...");
-    },
+  const trap = trapSignals({
+    graceful: () => ctx.err("cancelling every host: stopping sysbench and cleaning up (Ctrl-C again to force)..."),
     force: () => {
       ctx.err("forced: removing this run's resources on every host and exiting");
       void cleanSession(hosts.map((h) => h.engine), sessionId).finally(() => process.exit(130));
     },
   });
-  const onSigint = () => gate.interrupt();
-  const onSigterm = () => gate.terminate();
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigterm);
 
   const sink = (host: string | undefined, e: RunEvent | HostsEvent) => {
     if (o.jsonEvents) return ctx.out(JSON.stringify({ ...e, ...(host ? { host } : {}) }));
@@ -120,7 +113,7 @@ export async function runHostsCommand(
         strict: o.strict,
         wipeDevices: o.wipeDevices,
         readyTimeoutMs: Number(o.readyTimeout ?? 180) * 1000,
-        signal: ac.signal,
+        signal: trap.signal,
         onEvent: sink,
         selfContainerId,
       },
@@ -136,8 +129,7 @@ export async function runHostsCommand(
     }
     return summary.exitCode;
   } finally {
-    process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigterm);
+    trap.dispose();
   }
 }
 

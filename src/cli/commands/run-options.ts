@@ -1,4 +1,3 @@
-import { MIN_UNITS_FOR_PRECISION_STOP } from "../../core/stats/estimate.ts";
 import { InputError } from "../../core/errors.ts";
 
 /** The flags of `twinbench run`, shared by the one-host and the several-hosts paths. */
@@ -21,7 +20,7 @@ export interface RunCliOptions {
   host?: string[];
   imageTransfer?: string;
   force?: boolean;
-  /** `--no-calibrate`: a run with a precision target does not calibrate an uncalibrated host first. */
+  /** `--no-calibrate`: deprecated, accepted and ignored (a run never calibrates first since issue 25). */
   calibrate?: boolean;
   /** `--precision 3%`: adaptive repeats until each cell's interval is within ± this. */
   precision?: string;
@@ -38,18 +37,4 @@ export function parseRetries(v: string | undefined): number | undefined {
   return n;
 }
 
-/**
- * `--precision P` and `--budget D` as `--set` overrides, so the scenario's own validation checks them and names the
- * field: with --precision, a fixed `workload.repeats: R` becomes `{ min: max(2, R), max: 40, precision: P }`; a
- * repeats object keeps its min and max and takes P. A plain `--set workload.repeats=4` stays a fixed count.
- */
-export function adaptiveOverrides(repeats: number | { min: number; max: number; precision: string | number }, o: Pick<RunCliOptions, "precision" | "budget">): string[] {
-  const sets: string[] = [];
-  if (o.precision !== undefined) {
-    // a fixed count becomes at least the fewest units a precision stop needs (estimateRun's split)
-    const [min, max] = typeof repeats === "number" ? [Math.max(MIN_UNITS_FOR_PRECISION_STOP, repeats), 40] : [repeats.min, repeats.max];
-    sets.push(`workload.repeats={min: ${min}, max: ${max}, precision: ${JSON.stringify(o.precision)}}`);
-  }
-  if (o.budget !== undefined) sets.push(`workload.budget=${JSON.stringify(o.budget)}`);
-  return sets;
-}
+export { adaptiveOverrides } from "../../app/start.ts";

@@ -4,12 +4,12 @@
 import type { Command } from "commander";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
-import { InputError } from "../../core/errors.ts";
 import type { RunEvent } from "../../core/events.ts";
 import { runScenario, newRunId, RunControl, type RunSummary } from "../../app/run.ts";
-import { prepareLab, resolveRunInput } from "../../app/start.ts";
+import { prepareLab, resolveRunRequest } from "../../app/start.ts";
 import { assertRunnable } from "../../core/plan/plan.ts";
-import { CancelGate, cleanResources, cleanSession } from "../../app/clean.ts";
+import { cleanResources, cleanSession } from "../../app/clean.ts";
+import { trapSignals } from "../../app/signals.ts";
 import { selfContainerId } from "../../adapters/docker/self.ts";
 import { parseModeChoice } from "../../adapters/images/index.ts";
 import { plainLine } from "../plain.ts";
@@ -18,11 +18,8 @@ import { buildRunReport } from "../../core/report/model.ts";
 import { renderText } from "../../core/report/text.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
-import { adaptiveOverrides, parseRetries, type RunCliOptions } from "./run-options.ts";
+import { parseRetries, type RunCliOptions } from "./run-options.ts";
 import { cleanHostsCommand, resumeHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
-import { hostsOverride } from "../../core/hosts/url.ts";
-import { adaptiveRepeats } from "../../core/scenario/schema.ts";
-import { announceExpected, calibrateFirst } from "./calibrate.ts";
 
 export type { RunCliOptions };
 
@@ -48,7 +45,7 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .option("--host <id=url>", "run on this Docker engine (repeatable; replaces the scenario's hosts:)", collect, [])
     .option("--image-transfer <how>", "images on other hosts: send (build once, stream over the API) | build (each host builds)", "send")
     .option("--force", "shard over hosts whose facts differ (the report says the hosts were mixed)")
-    .option("--no-calibrate", "with a precision target on an uncalibrated host, do not calibrate first (the run relies on its own pooled residuals)")
+    .option("--no-calibrate", "deprecated, does nothing: a run never calibrates first (`twinbench calibrate` is the explicit way)")
     .option("--precision <pct>", "adaptive repeats: run rounds until each cell's interval is within ± this (e.g. 3%)")
     .option("--budget <duration>", "wall-time budget of an adaptive run (e.g. 30m): no round starts that would not fit")
     .action(async (file: string, o: RunCliOptions) => {
@@ -84,18 +81,13 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     if (code !== undefined) return code;
   }
   const retries = parseRetries(o.retries);
-  if (o.resume && (o.precision !== undefined || o.budget !== undefined))
-    throw new InputError("--resume takes the original run's settings: --precision and --budget do not go with it", { code: "RESUME_OPTIONS", hint: `resume with \`twinbench run --resume ${o.resume}\` alone` });
   const sets = [...(o.rerunDisturbed === false ? ["workload.rerunDisturbed=false"] : []), ...o.set];
-  let input = await resolveRunInput({ file, sets: o.resume ? sets : [...hostsOverride(o.host ?? []), ...sets], resume: o.resume });
-  const adaptive = o.resume ? [] : adaptiveOverrides(input.scenario.workload.repeats, o);
-  if (adaptive.length) input = await resolveRunInput({ file, sets: [...hostsOverride(o.host ?? []), ...sets, ...adaptive] });
+  const input = await resolveRunRequest({ file, sets, resume: o.resume, hosts: o.host, precision: o.precision, budget: o.budget });
   for (const w of input.warnings) ctx.err(`warning: ${w}`);
+  if (o.calibrate === false) ctx.err("warning: --no-calibrate is deprecated and does nothing: a run never calibrates first (it forecasts from the host's calibration, or from its own pairs after the first round)");
   const { scenario, scenarioFile } = input;
   assertRunnable(scenario); // adaptive repeats over several hosts: refused before anything is created
-  if (!o.resume && wantsHosts(scenario, o)) return runHostsCommand(ctx, { scenario, scenarioFile, overrides: [...o.set, ...adaptive] }, o);
-  if (!o.resume && o.calibrate !== false && adaptiveRepeats(scenario.workload)) await calibrateFirst(ctx, file, o.set);
-  if (!o.resume && adaptiveRepeats(scenario.workload)) await announceExpected(ctx, scenario);
+  if (!o.resume && wantsHosts(scenario, o)) return runHostsCommand(ctx, { scenario, scenarioFile, overrides: [...o.set, ...input.adaptive] }, o);
   const runId = newRunId(new Date());
   const outDir = resolve(o.resume ?? o.out ?? join("results", runId));
 
@@ -104,13 +96,11 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   for (const n of lab.notices) ctx.err(`notice: ${n}`);
 
   const useTui = o.tui && ctx.isTTY && !o.jsonEvents;
-  const ac = new AbortController();
   const control = new RunControl();
   // Every resource of this process is labelled with its session id: a forced cleanup removes exactly those.
   const sessionId = randomBytes(6).toString("hex");
-  const gate = new CancelGate({
+  const trap = trapSignals({
     graceful: () => {
-      ac.abort();
       if (!useTui) ctx.err("cancelling: stopping sysbench and cleaning up (Ctrl-C again to force)...");
     },
     force: () => {
@@ -118,10 +108,6 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
       void cleanSession([deps.engine], sessionId).finally(() => process.exit(130));
     },
   });
-  const onSigint = () => gate.interrupt();
-  const onSigterm = () => gate.terminate();
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigterm);
 
   let sink: (e: RunEvent) => void;
   let tuiDone: Promise<void> | undefined;
@@ -129,7 +115,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   if (o.jsonEvents) sink = (e) => ctx.out(JSON.stringify(e));
   else if (useTui) {
     const { mountRunScreen } = await import("../../tui/run-screen.tsx");
-    const screen = mountRunScreen({ onCancel: onSigint, onSkip: () => control.skipCurrent() });
+    const screen = mountRunScreen({ onCancel: trap.interrupt, onSkip: () => control.skipCurrent() });
     sink = screen.dispatch;
     tuiDone = screen.done;
     tuiClose = screen.close;
@@ -160,14 +146,13 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
       strict: o.strict,
       wipeDevices: o.wipeDevices,
       readyTimeoutMs: Number(o.readyTimeout ?? 180) * 1000,
-      signal: ac.signal,
+      signal: trap.signal,
       control,
       onEvent: dispatch,
       selfContainerId: await selfContainerId(deps.engine),
     });
   } finally {
-    process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigterm);
+    trap.dispose();
     if (tuiDone) {
       // A run that threw before run-finished never ends the screen by itself; close() is idempotent.
       if (!sawFinished) tuiClose?.();

@@ -30,7 +30,7 @@ export interface PrecisionPrediction {
    * The run as it will go: its own stopping rule simulated at this noise with cells as unequal as measured
    * (src/core/stats/simulate.ts); the time `plan` predicts. Null with fewer than two servers.
    */
-  simulated: (AdaptiveSimResult & { cellPriorDf: number }) | null;
+  simulated: (AdaptiveSimResult & { cellPriorDf: number; cellsTotal?: number }) | null;
 }
 
 /**
@@ -38,7 +38,10 @@ export interface PrecisionPrediction {
  * a one-round plan, each measured cell (its length plus sysbench start-up; with calibrate's `secondsPerPair` at
  * `calCellSeconds`, the start-up it measured), each new instance's restart, each warm-up.
  */
-export function adaptiveCosts(s: Scenario, o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number } = {}): AdaptiveCosts {
+export function adaptiveCosts(
+  s: Scenario,
+  o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number; measured?: Pick<Calibration, "setupSeconds" | "teardownSeconds"> | null } = {},
+): AdaptiveCosts {
   const costs = { ...DEFAULT_SETUP_COSTS, ...o.setupCosts };
   const w = s.workload;
   const n = s.servers.length;
@@ -53,9 +56,12 @@ export function adaptiveCosts(s: Scenario, o: { setupCosts?: Partial<SetupCosts>
   if (o.secondsPerPair && n === 2 && cellLength > 0) overhead = Math.max(0, o.secondsPerPair / 2 - (o.calCellSeconds ?? cellLength));
   const warm = parseDuration(w.warmup) ?? 0;
   const setupSeconds = e.totalSeconds - e.measureSeconds - e.warmupSeconds - (cells + one.warmups.length) * costs.cellOverheadSeconds - teardownSeconds;
+  // A run here measured its set-up (without image builds: those happen once) and teardown: those replace the plan's.
+  const measuredSetup = o.measured?.setupSeconds;
+  const measuredTeardown = o.measured?.teardownSeconds;
   return {
-    setupSeconds: Math.max(0, setupSeconds),
-    teardownSeconds,
+    setupSeconds: measuredSetup !== undefined && measuredSetup > 0 ? measuredSetup : Math.max(0, setupSeconds),
+    teardownSeconds: measuredTeardown !== undefined && measuredTeardown > 0 ? measuredTeardown : teardownSeconds,
     cellSeconds: measured + overhead,
     restartSeconds: n * costs.instanceRestartSeconds,
     warmupSeconds: warm > 0 ? warm + overhead : 0,
@@ -85,7 +91,7 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
   const cells = s.workload.tests.length * s.workload.threads.length;
   const fixed = s.workload.instances;
   // The time model once: the layout search and the simulation both use it.
-  const costs = adaptiveCosts(s, { setupCosts: o.setupCosts, secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds });
+  const costs = adaptiveCosts(s, { setupCosts: o.setupCosts, secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds, measured: cal });
   const r = planPrecision({
     precisionPct,
     pairSdPct,
@@ -120,6 +126,7 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
             runs: o.runs,
           }),
           cellPriorDf: ASSUMED_CELL_PRIOR_DF,
+          cellsTotal: cells,
         }
       : null;
   return {
@@ -175,13 +182,18 @@ export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, 
   return out;
 }
 
-/** "expected run: about 8m 10s (80% of runs 6m 02s–11m 30s), 97% of cells reach ±10%, 5 rounds (90%: ≤ 9)"; null without a simulation. */
+/**
+ * The forecast before a run as `plan` (and the run's notice) says it, from the same simulation as the run's own
+ * forecasts (src/core/plan/forecast.ts): "expected run: about 8m 10s (80% of runs 6m 02s–11m 30s), 5 rounds (90%:
+ * ≤ 9); cells likely to reach ±10%: 5 of 6", and "the budget stops it (83% of runs)" when the budget will stop the
+ * run first. Null without a simulation.
+ */
 export function expectedRunLine(p: PrecisionPrediction): string | null {
   const sim = p.simulated;
   if (!sim) return null;
   const pct = (x: number) => `${Math.round(x * 100)}%`;
-  return (
-    `expected run: about ${formatSeconds(sim.seconds.median)} (80% of runs ${formatSeconds(sim.seconds.low)}–${formatSeconds(sim.seconds.high)}), ${pct(sim.reachedShare)} of cells reach ±${p.precisionPct}%, ` +
-    `${sim.rounds.median} rounds (90%: ≤ ${sim.rounds.high})${sim.budgetShare > 0 ? `; the budget stops ${pct(sim.budgetShare)} of runs` : ""}`
-  );
+  const cells = sim.cellsTotal ?? 0;
+  const likely = `cells likely to reach ±${p.precisionPct}%: ${Math.round(sim.reachedShare * cells)} of ${cells}`;
+  const budget = sim.budgetShare >= 0.5 ? `, the budget stops it (${pct(sim.budgetShare)} of runs)` : sim.budgetShare > 0 ? `; the budget stops ${pct(sim.budgetShare)} of runs` : "";
+  return `expected run: about ${formatSeconds(sim.seconds.median)} (80% of runs ${formatSeconds(sim.seconds.low)}–${formatSeconds(sim.seconds.high)})${budget}, ${sim.rounds.median} rounds (90%: ≤ ${sim.rounds.high}); ${likely}`;
 }

@@ -62,6 +62,23 @@ export interface AdaptiveSimInput {
   /** Simulated runs (default 200) and the seed (default 1). */
   runs?: number;
   seed?: number;
+  /** Continue a run under way instead of simulating it from the start (see {@link SimStart}). */
+  start?: SimStart;
+}
+
+/**
+ * A run under way, after `round` rounds: its pairs so far, which cells stopped, the time spent. Each open cell's
+ * pair sd is drawn from the posterior of the prior (pair sd, cellPriorDf) and the cell's own within-instance
+ * spread (`cellSs`, `cellDf`); further pairs on the current instance keep that instance's observed mean.
+ */
+export interface SimStart {
+  round: number;
+  elapsedSeconds: number;
+  /** Log pair ratios per cell (in cell order), with their instance numbers. */
+  pairs: ReadonlyArray<readonly PairObs[]>;
+  done: ReadonlyArray<"precision" | "max" | "budget" | null>;
+  /** The instance the last round ran on (its index in the run's layout: floor((round − 1) / roundsPerInstance)). */
+  instance: number;
 }
 
 export interface AdaptiveSimResult {
@@ -70,10 +87,38 @@ export interface AdaptiveSimResult {
   seconds: { median: number; low: number; high: number };
   /** Rounds the run took (its longest cell): median and 90th percentile. */
   rounds: { median: number; high: number };
+  /** Measured cells of the whole run (every server's, earlier rounds included): median. */
+  measuredCells: number;
+  /** Cells that stopped on precision per run: median (0..cells). */
+  reachedCells: number;
   /** Share of cells that stopped on precision, over all runs (0–1). */
   reachedShare: number;
   /** Share of runs the budget stopped (0–1). */
   budgetShare: number;
+}
+
+const meanOr = (xs: readonly number[], fallback: number) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : fallback);
+
+/**
+ * A cell's pair sd for one simulated run: s · sqrt(d0 / χ²(d0)) from the prior alone (capped at MAX_SD_FACTOR), or,
+ * with pairs observed, the conjugate posterior sqrt((d0 s² + SS) / χ²(d0 + ν)), SS and ν the cell's sum of squares
+ * about its instances' means and their df.
+ */
+function drawCellSd(gamma: (shape: number) => number, s: number, d0: number, seen: readonly PairObs[]): number {
+  const groups = new Map<number, number[]>();
+  for (const p of seen) groups.set(p.instance ?? 0, [...(groups.get(p.instance ?? 0) ?? []), p.d]);
+  let ss = 0;
+  let nu = 0;
+  for (const g of groups.values()) {
+    const m = meanOr(g, 0);
+    for (const x of g) ss += (x - m) ** 2;
+    nu += g.length - 1;
+  }
+  if (!Number.isFinite(d0)) return s; // equal cells: the prior is the cell's sd
+  const df = d0 + nu;
+  const chi2 = 2 * gamma(df / 2);
+  const sd = Math.sqrt((d0 * s * s + ss) / Math.max(chi2, 1e-12));
+  return nu > 0 ? sd : Math.min(MAX_SD_FACTOR * s, sd);
 }
 
 const quantile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
@@ -92,19 +137,20 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   const rounds: number[] = [];
   let reached = 0;
   let budgetStops = 0;
+  const st = o.start;
+  const measured: number[] = [];
+  const reachedPer: number[] = [];
   for (let k = 0; k < runs; k++) {
-    const sd = Array.from({ length: nCells }, () => {
-      if (!Number.isFinite(o.cellPriorDf)) return s;
-      const chi2 = 2 * gamma(o.cellPriorDf / 2);
-      return s * Math.min(MAX_SD_FACTOR, Math.sqrt(o.cellPriorDf / Math.max(chi2, 1e-12)));
-    });
-    const pairs: PairObs[][] = Array.from({ length: nCells }, () => []);
-    const done: Array<"precision" | "max" | "budget" | null> = new Array(nCells).fill(null);
-    let shift: number[] = [];
-    let instance = -1;
-    let elapsed = c.setupSeconds;
-    let round = 0;
-    for (let r = 1; r <= o.max; r++) {
+    const sd = Array.from({ length: nCells }, (_, i) => drawCellSd(gamma, s, o.cellPriorDf, st?.pairs[i] ?? []));
+    const pairs: PairObs[][] = Array.from({ length: nCells }, (_, i) => [...(st?.pairs[i] ?? [])]);
+    const done: Array<"precision" | "max" | "budget" | null> = Array.from({ length: nCells }, (_, i) => st?.done[i] ?? null);
+    let instance = st ? st.instance : -1;
+    // The current instance's shift per cell: its observed mean when the run is under way.
+    let shift: number[] = st ? pairs.map((p) => meanOr(p.filter((x) => (x.instance ?? 0) === instance).map((x) => x.d), tau * z())) : [];
+    let elapsed = st ? st.elapsedSeconds : c.setupSeconds;
+    let round = st?.round ?? 0;
+    let cellsRun = st ? st.pairs.reduce((a, p) => a + p.length, 0) * o.servers : 0;
+    for (let r = (st?.round ?? 0) + 1; r <= o.max; r++) {
       const open = done.flatMap((d, i) => (d === null ? [i] : []));
       if (!open.length) break;
       const inst = Number.isFinite(o.roundsPerInstance) ? Math.floor((r - 1) / Math.max(1, o.roundsPerInstance)) : 0;
@@ -122,6 +168,7 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
       }
       for (const i of open) pairs[i].push({ d: shift[i] + sd[i] * z(), instance: inst });
       elapsed += cost;
+      cellsRun += open.length * o.servers;
       round = r;
       const est = estimateRun(pairs.map((p) => ({ pairs: p })));
       for (const i of open) {
@@ -130,7 +177,10 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
         else if (r >= o.min && hw !== null && hw <= o.precisionPct) done[i] = "precision";
       }
     }
-    reached += done.filter((d) => d === "precision").length;
+    const reachedHere = done.filter((d) => d === "precision").length;
+    reached += reachedHere;
+    reachedPer.push(reachedHere);
+    measured.push(cellsRun);
     seconds.push(elapsed + c.teardownSeconds);
     rounds.push(round);
   }
@@ -140,6 +190,8 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
     runs,
     seconds: { median: median(seconds), low: quantile(sorted, 0.1), high: quantile(sorted, 0.9) },
     rounds: { median: median(rounds), high: quantile(sortedRounds, 0.9) },
+    measuredCells: median(measured),
+    reachedCells: median(reachedPer),
     reachedShare: nCells && runs ? reached / (nCells * runs) : 0,
     budgetShare: runs ? budgetStops / runs : 0,
   };

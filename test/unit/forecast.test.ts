@@ -1,0 +1,262 @@
+/**
+ * The forecast of an adaptive run (src/core/plan/forecast.ts): before the run from a calibration, after a round from
+ * the run's own pairs; never longer than the budget left; the run's pairs folded into the calibration at both
+ * levels; coverage of recorded runs' forecasts.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { calibrationFromRun, runNoise, runLevels, updateCalibration, type Calibration } from "../../src/core/calibration.ts";
+import { forecastAfterRound, forecastBefore, forecastCoverage, forecastLine, grossCellSeconds, NO_CALIBRATION, runPairs } from "../../src/core/plan/forecast.ts";
+import { expectedRunLine, predictPrecision } from "../../src/core/plan/precision.ts";
+import { simulateAdaptive } from "../../src/core/stats/simulate.ts";
+import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
+import { validateScenario } from "../../src/core/scenario/validate.ts";
+import type { Scenario } from "../../src/core/scenario/schema.ts";
+import type { CellRecord, Forecast, RunManifest } from "../../src/core/results.ts";
+
+const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
+function quick(sets: (d: any) => void = () => {}): Scenario {
+  const d = parse(readFileSync("scenarios/quick.yaml", "utf8"));
+  sets(d);
+  const r = validateScenario(d, "scenarios/quick.yaml", ctx);
+  if ("errors" in r) throw new Error(r.errors.join("\n"));
+  return r.scenario;
+}
+
+const cal = (over: Partial<Calibration> = {}): Calibration => ({
+  version: 1,
+  hostKey: "test-host",
+  hostFacts: { cpus: "2" },
+  measuredAt: "2026-12-01T00:00:00.000Z",
+  updatedAt: "2026-12-01T00:00:00.000Z",
+  scenario: "scenarios/quick.yaml",
+  cellSeconds: 7,
+  perSecond: null,
+  pairSdPct: 8,
+  pairDf: 20,
+  instanceSdPct: 3,
+  instanceDf: 4,
+  secondsPerPair: 18,
+  updates: 0,
+  ...over,
+});
+
+/** Records of `rounds` rounds of `s` (servers a, b in order), each pair's log ratio drawn at `sdPct` around `ratio`. */
+function rounds(s: Scenario, n: number, o: { sdPct: number; seed?: number; cellSeconds?: number; ratio?: number }): CellRecord[] {
+  const z = normalFrom(seededRandom(o.seed ?? 3));
+  const out: CellRecord[] = [];
+  let t = Date.parse("2026-12-02T10:00:00.000Z");
+  const [a, b] = s.servers.map((x) => x.id);
+  for (let r = 1; r <= n; r++)
+    for (const test of s.workload.tests)
+      for (const threads of s.workload.threads) {
+        const d = Math.log(o.ratio ?? 1.2) + (o.sdPct / 100) * z();
+        for (const [server, qps] of [
+          [a, 1000 * Math.exp(d)],
+          [b, 1000],
+        ] as const) {
+          const start = new Date(t).toISOString();
+          t += (o.cellSeconds ?? 8) * 1000;
+          out.push({ key: `${server}/${test}/${threads}/${r}`, server, test, threads, repeat: r, instance: r - 1, phase: "measure", status: "ok", metrics: { status: "ok", qps } as any, raw: "", startedAt: start, endedAt: new Date(t).toISOString() } as CellRecord);
+        }
+      }
+  return out;
+}
+
+describe("forecastBefore: from the host's calibration, the same simulation plan prints", () => {
+  it("none without a calibration: the run says so and forecasts after its first round", () => {
+    expect(forecastBefore(quick(), null, "x")).toBeNull();
+    expect(NO_CALIBRATION).toBe("no calibration for this host: forecast after the first round");
+  });
+
+  it("with one: the plan's simulated run, whole-run seconds with an 80% range inside the budget", () => {
+    const s = quick();
+    const quiet = cal({ pairSdPct: 3, instanceSdPct: 1 });
+    const f = forecastBefore(s, quiet, "2026-12-02T10:00:00.000Z", { runs: 60 })!;
+    const p = predictPrecision(s, quiet, { runs: 60 })!;
+    expect(f.stage).toBe("before");
+    expect(f.source).toBe("calibration");
+    expect(f.totalSeconds.median).toBe(Math.round(p.simulated!.seconds.median));
+    expect(f.totalSeconds.low).toBeLessThanOrEqual(f.totalSeconds.median);
+    expect(f.totalSeconds.high).toBeGreaterThanOrEqual(f.totalSeconds.median);
+    expect(f.totalSeconds.high).toBeLessThanOrEqual(15 * 60);
+    expect(f.cells).toBe(6);
+    expect(f.measuredCells).toBeGreaterThanOrEqual(6 * 2 * 2); // at least min rounds of every cell on both servers
+    expect(forecastLine(f)).toMatch(/^forecast: about \d+m \d+s in all \(80%: .+\); cells likely to reach ±10%: \d of 6(; the budget may stop it \(\d+% of simulated runs\))? \(host calibration\)$/);
+    // plan's own line is made from the same simulation and says the same count of cells.
+    expect(expectedRunLine(p)).toContain(`cells likely to reach ±10%: ${f.cellsLikely} of 6`);
+  });
+
+  it("a calibration's measured set-up and teardown replace the plan's assumed ones", () => {
+    const s = quick((d) => delete d.workload.budget);
+    const a = forecastBefore(s, cal({ setupSeconds: 30, teardownSeconds: 10 }), "x", { runs: 40 })!;
+    const b = forecastBefore(s, cal({ setupSeconds: 630, teardownSeconds: 20 }), "x", { runs: 40 })!;
+    // Same seed, same draws: the whole difference is the fixed costs.
+    expect(b.totalSeconds.median - a.totalSeconds.median).toBe(610);
+  });
+});
+
+describe("forecastAfterRound: the rest of the run from its own pairs", () => {
+  it("after one round on a fresh host: nothing to forecast from yet (no df); after two: from the run's pairs", () => {
+    const s = quick();
+    const one = rounds(s, 1, { sdPct: 6 });
+    expect(forecastAfterRound({ scenario: s, records: one, round: 1, done: [], elapsedSeconds: 200, at: "x", calibration: null })).toBeNull();
+    const two = rounds(s, 2, { sdPct: 6 });
+    const f = forecastAfterRound({ scenario: s, records: two, round: 2, done: new Array(6).fill(null), elapsedSeconds: 300, at: "x", calibration: null, runs: 60 })!;
+    expect(f.source).toBe("run");
+    // quick.yaml starts a new instance every round: the run knows pair + instance only as their sum, kept in the pair level.
+    expect(f.instanceSdPct).toBe(0);
+    expect(f.pairSdPct).toBeGreaterThan(0);
+    expect(f.totalSeconds.low).toBeGreaterThanOrEqual(300);
+    expect(f.remainingSeconds).toBe(Math.max(0, f.totalSeconds.median - 300));
+  });
+
+  it("never more than the budget left; when the budget will stop the run it says so, not an ETA past it", () => {
+    const s = quick((d) => (d.workload.budget = "9m"));
+    const recs = rounds(s, 2, { sdPct: 25, seed: 5 });
+    const f = forecastAfterRound({ scenario: s, records: recs, round: 2, done: new Array(6).fill(null), elapsedSeconds: 240, at: "x", calibration: null, cellSeconds: 9, runs: 60 })!;
+    expect(f.remainingSeconds).toBeLessThanOrEqual(9 * 60 - 240);
+    expect(f.totalSeconds.high).toBeLessThanOrEqual(9 * 60);
+    expect(f.budgetStops).toBe(true);
+    expect(forecastLine(f)).toMatch(/^forecast: the budget stops this run in \d+m \d+s; cells likely to reach ±10%: \d of 6/);
+    expect(forecastLine(f)).not.toMatch(/eta/i);
+  });
+
+  it("cells already done stay done: a run with one open cell forecasts fewer cells than one with all open", () => {
+    const s = quick();
+    const recs = rounds(s, 2, { sdPct: 6 });
+    const all = forecastAfterRound({ scenario: s, records: recs, round: 2, done: new Array(6).fill(null), elapsedSeconds: 300, at: "x", calibration: cal(), runs: 60 })!;
+    const one = forecastAfterRound({ scenario: s, records: recs, round: 2, done: ["precision", "precision", "precision", "precision", "precision", null], elapsedSeconds: 300, at: "x", calibration: cal(), runs: 60 })!;
+    expect(all.source).toBe("calibration+run");
+    expect(one.measuredCells).toBeLessThanOrEqual(all.measuredCells);
+    expect(one.cellsLikely).toBeGreaterThanOrEqual(5);
+  });
+
+  it("runPairs pairs by repeat and puts each pair on its layout instance; grossCellSeconds is the median start-to-start gap", () => {
+    const s = quick();
+    const recs = rounds(s, 3, { sdPct: 0, ratio: 1.5, cellSeconds: 10 });
+    const pairs = runPairs(s, recs);
+    expect(pairs).toHaveLength(6);
+    expect(pairs[0].map((p) => p.instance)).toEqual([0, 1, 2]);
+    for (const p of pairs[0]) expect(p.d).toBeCloseTo(Math.log(1.5), 12);
+    expect(grossCellSeconds(recs)).toBe(10);
+    expect(grossCellSeconds(recs.slice(0, 1))).toBeNull();
+  });
+});
+
+describe("simulateAdaptive with a start state", () => {
+  const costs = { setupSeconds: 60, teardownSeconds: 10, cellSeconds: 8, restartSeconds: 12, warmupSeconds: 4 };
+  it("a run whose cells are all done ends now: elapsed plus teardown, no more cells", () => {
+    const r = simulateAdaptive({
+      cellTests: [0, 1],
+      servers: 2,
+      min: 2,
+      max: 10,
+      precisionPct: 10,
+      roundsPerInstance: Number.POSITIVE_INFINITY,
+      pairSdPct: 5,
+      instanceSdPct: 0,
+      cellPriorDf: 2.2,
+      costs,
+      runs: 20,
+      start: { round: 3, elapsedSeconds: 400, pairs: [[{ d: 0, instance: 0 }], [{ d: 0, instance: 0 }]], done: ["precision", "max"], instance: 0 },
+    });
+    expect(r.seconds).toEqual({ median: 410, low: 410, high: 410 });
+    expect(r.measuredCells).toBe(4);
+  });
+});
+
+describe("the run's pairs into the host calibration, at both levels", () => {
+  const rec = (server: string, repeat: number, instance: number, qps: number): CellRecord =>
+    ({ key: `${server}/t/1/${repeat}`, server, test: "t", threads: 1, repeat, instance, phase: "measure", status: "ok", metrics: { status: "ok", qps } as any, raw: "", startedAt: "2026-12-01T00:00:00.000Z", endedAt: "2026-12-01T00:00:08.000Z" }) as CellRecord;
+
+  it("runNoise: pair level within instances, instance level between them", () => {
+    // instance 0: ratios 1.1, 1.0; instance 1: 1.3, 1.2
+    const recs = [rec("a", 1, 0, 110), rec("b", 1, 0, 100), rec("a", 2, 0, 100), rec("b", 2, 0, 100), rec("a", 3, 1, 130), rec("b", 3, 1, 100), rec("a", 4, 1, 120), rec("b", 4, 1, 100)];
+    const n = runNoise(recs, "a", "b")!;
+    expect(n.levels).toBe("nested");
+    expect(n.pairDf).toBe(2);
+    expect(n.instanceDf).toBe(1);
+    expect(n.instanceSdPct).toBeGreaterThan(0);
+  });
+
+  it("a new instance every round: only the sum of both levels (total), no instance sd", () => {
+    const n = runLevels([[[0.1], [0.0], [0.2]]])!;
+    expect(n.levels).toBe("total");
+    expect(n.pairDf).toBe(2);
+    expect(n.instanceSdPct).toBeNull();
+    expect(runLevels([[[0.1]]])).toBeNull();
+  });
+
+  it("updateCalibration weights each level by its df, and keeps the run's measured costs", () => {
+    const c = cal({ pairSdPct: 10, pairDf: 30, instanceSdPct: 4, instanceDf: 2, cellSeconds: 7 });
+    const u = updateCalibration(c, { pairSdPct: 20, pairDf: 10, instanceSdPct: 8, instanceDf: 6, pairs: 20, levels: "nested" }, "t", { grossCellSeconds: 9, cellSeconds: 7, servers: 2, setupSeconds: 120, teardownSeconds: 12 });
+    expect(u.pairSdPct).toBeCloseTo(Math.sqrt((30 * 0.01 + 10 * 0.04) / 40) * 100, 10);
+    expect(u.instanceSdPct).toBeCloseTo(Math.sqrt((2 * 0.04 ** 2 + 6 * 0.08 ** 2) / 8) * 100, 10);
+    expect(u.instanceDf).toBe(8);
+    expect(u.secondsPerPair).toBe(2 * (7 + 2));
+    expect(u.setupSeconds).toBe(120);
+    expect(u.teardownSeconds).toBe(12);
+    expect(u.updates).toBe(1);
+    // Only the sum known: its pair share (total² − instance²) goes into the pair level; the instance level stays.
+    const t = updateCalibration(c, { pairSdPct: 5, pairDf: 30, instanceSdPct: null, instanceDf: 0, pairs: 31, levels: "total" }, "t");
+    expect(t.pairSdPct).toBeCloseTo(Math.sqrt((30 * 0.01 + 30 * (0.05 ** 2 - 0.04 ** 2)) / 60) * 100, 10);
+    expect(t.instanceSdPct).toBe(4);
+  });
+
+  it("calibrationFromRun: a host's first calibration from a run, no per-second series", () => {
+    const c = calibrationFromRun({ hostKey: "k", hostFacts: { cpus: "2" }, scenario: "scenarios/quick.yaml", noise: { pairSdPct: 9, pairDf: 6, instanceSdPct: null, instanceDf: 0, pairs: 12, levels: "total" }, costs: { cellSeconds: 7, servers: 2, grossCellSeconds: 8.5 }, at: "t" });
+    expect(c).toMatchObject({ version: 1, hostKey: "k", perSecond: null, pairSdPct: 9, pairDf: 6, instanceSdPct: null, instanceDf: 0, secondsPerPair: 17, updates: 1, cellSeconds: 7 });
+    expect(c.scenario).toContain("a run's own pairs");
+  });
+});
+
+describe("forecastCoverage: how often the real wall time fell inside the 80% range", () => {
+  const f = (stage: "before" | "round", round: number, low: number, high: number): Forecast =>
+    ({ stage, round, at: "", source: "calibration", pairSdPct: 5, instanceSdPct: 1, elapsedSeconds: 0, totalSeconds: { median: (low + high) / 2, low, high }, remainingSeconds: 0, budgetSeconds: null, budgetShare: 0, budgetStops: false, precisionPct: 10, cells: 6, cellsLikely: 6, measuredCells: 24 }) as Forecast;
+  const run = (wall: number, forecasts: Forecast[], status: RunManifest["status"] = "ok") => ({ status, timings: { wall }, forecast: { forecasts } });
+
+  it("counts, per stage, the finished runs whose wall time is inside [low, high]", () => {
+    const rows = forecastCoverage(
+      [
+        run(500, [f("before", 0, 400, 600), f("round", 1, 450, 550), f("round", 2, 480, 520)]),
+        run(700, [f("before", 0, 400, 600), f("round", 2, 650, 720)]),
+        run(300, [f("before", 0, 250, 350)]),
+        run(900, [f("before", 0, 100, 200)], "cancelled"), // cancelled: its wall time is not the run's
+        { status: "ok" as const, timings: {}, forecast: { forecasts: [f("before", 0, 1, 2)] } }, // no wall time
+      ],
+      2,
+    );
+    expect(rows).toEqual([
+      { stage: "before", runs: 3, inside: 2, share: 2 / 3 },
+      { stage: "round 1", runs: 1, inside: 1, share: 1 },
+      { stage: "round 2", runs: 2, inside: 2, share: 1 },
+    ]);
+    expect(forecastCoverage([], 1)).toEqual([
+      { stage: "before", runs: 0, inside: 0, share: null },
+      { stage: "round 1", runs: 0, inside: 0, share: null },
+    ]);
+  });
+});
+
+describe("npm run bench -- --only forecast: coverage over the run.json files of a results folder", () => {
+  it("reads every run with forecasts, skips folders without run.json, prints each stage", async () => {
+    const { mkdtemp, mkdir, writeFile } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { forecastBench } = await import("../../bench/forecast.ts");
+    const root = await mkdtemp(join(tmpdir(), "tb-fc-"));
+    const f = { stage: "before", round: 0, totalSeconds: { median: 500, low: 400, high: 600 } };
+    for (const [name, wall] of [["r1", 450], ["r2", 700]] as const) {
+      await mkdir(join(root, name));
+      await writeFile(join(root, name, "run.json"), JSON.stringify({ status: "ok", timings: { wall }, forecast: { forecasts: [f] } }));
+    }
+    await mkdir(join(root, "calibrate-x"));
+    const lines: string[] = [];
+    expect(await forecastBench({ resultsDir: root, out: (l) => lines.push(l) })).toBe(0);
+    expect(lines[0]).toBe(`forecast coverage: 2 recorded runs with forecasts in ${root} (of 3 entries)`);
+    expect(lines[1]).toBe("  before   1 of 2 inside the 80% range (50%)");
+    expect(lines[2]).toBe("  round 1  no runs");
+  });
+});
