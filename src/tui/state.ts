@@ -470,7 +470,8 @@ function tableOf(s: ViewState): TableView | null {
     { id: den, label: den, records: recs.filter((r) => r.server === den) },
     tests,
     threads,
-    { metric: "qps", pairing: "paired" },
+    // An adaptive run (its forecast or its rounds seen) gets the report's sequential split, so the marks agree.
+    { metric: "qps", pairing: "paired", sequential: s.adaptive !== undefined || s.forecast !== undefined },
   );
   const running = s.current && s.current.phase === "measure" ? s.current.cell : undefined;
   return {
