@@ -23,18 +23,18 @@ describe("simulateAdaptive: the adaptive run's stopping rule at a given noise", 
     expect(simulateAdaptive({ ...base, seed: 8 })).not.toEqual(simulateAdaptive(base));
   });
 
-  it("stops at min when the noise is far below the target, and costs exactly the time model's rounds", () => {
+  it("stops at 4 rounds (the fewest units a precision stop needs, min 2 notwithstanding) when the noise is far below the target, and costs exactly the time model's rounds", () => {
     const r = simulateAdaptive({ ...base, pairSdPct: 0.1 });
-    expect(r.rounds).toEqual({ median: 2, high: 2 });
+    expect(r.rounds).toEqual({ median: 4, high: 4 });
     expect(r.reachedShare).toBe(1);
-    // set-up + 2 rounds × 6 cells × 2 servers × 8 s + 1 restart + 2 instances × 3 tests × 2 servers × 4 s + teardown
-    const expected = 60 + 2 * 6 * 2 * 8 + 12 + 2 * 3 * 2 * 4 + 10;
+    // set-up + 4 rounds × 6 cells × 2 servers × 8 s + 3 restarts + 4 instances × 3 tests × 2 servers × 4 s + teardown
+    const expected = 60 + 4 * 6 * 2 * 8 + 3 * 12 + 4 * 3 * 2 * 4 + 10;
     expect(r.seconds).toEqual({ median: expected, low: expected, high: expected });
   });
 
   it("one instance (roundsPerInstance Infinity): no restart, warm-ups once", () => {
     const r = simulateAdaptive({ ...base, pairSdPct: 0.1, roundsPerInstance: Number.POSITIVE_INFINITY });
-    expect(r.seconds.median).toBe(60 + 2 * 6 * 2 * 8 + 3 * 2 * 4 + 10);
+    expect(r.seconds.median).toBe(60 + 4 * 6 * 2 * 8 + 3 * 2 * 4 + 10);
   });
 
   it("unequal cells (small prior df) need more rounds than equal cells at the same typical sd", () => {

@@ -38,29 +38,9 @@ export function adaptiveSettings(s: Pick<Scenario, "workload">): AdaptiveSetting
   };
 }
 
-/** One cell's state after some rounds: the event's fields plus the rounds it took part in. */
-export interface AdaptiveCell extends RoundCell {
-  rounds: number;
-  /** The half-width the stop rule read (the split's first half: estimateRun), null until it has one. */
-  stopHalfWidthPct?: number | null;
-}
 
-/** What the stop rule reads of a cell's estimate after a round. */
-export type StopEstimate = Pick<AdaptiveCell, "n" | "estimate" | "low" | "high" | "halfWidthPct" | "stopHalfWidthPct">;
-
-/**
- * The stop rule, one cell after one round (mutates `c`): the estimate is taken; the cell is done at `max` rounds, or
- * on precision once it has had `min` rounds and its stop width (from the half of its units the printed interval
- * does not use: estimateRun's split) is within the target. The simulation of src/core/stats/coverage.ts drives this
- * same function.
- */
-export function applyStopRule(c: AdaptiveCell, est: StopEstimate | undefined, ranThisRound: boolean, a: Pick<AdaptiveSettings, "min" | "max" | "precisionPct">): void {
-  if (c.done) return;
-  if (ranThisRound) c.rounds++;
-  Object.assign(c, est);
-  if (c.rounds >= a.max) c.done = "max";
-  else if (c.rounds >= a.min && c.stopHalfWidthPct != null && c.stopHalfWidthPct <= a.precisionPct) c.done = "precision";
-}
+export { applyStopRule, stopForBudget, type AdaptiveCell, type StopEstimate, type StopSettings } from "../stats/stop.ts";
+import { applyStopRule, type AdaptiveCell, type StopEstimate } from "../stats/stop.ts";
 
 /** The numerator and denominator of the stop rule: the report's (the compare key, else the first two servers). */
 function ratioServers(s: Scenario): [string, string] | null {
@@ -152,11 +132,6 @@ export function resumeInstanceOffset(s: Scenario, recorded: readonly CellRecord[
   const first = instanceOf(s.workload, firstRound);
   if (!seen.length || first === undefined) return 0;
   return Math.max(0, Math.max(...seen) + 1 - first);
-}
-
-/** Mark every open cell as stopped by the budget. */
-export function stopForBudget(state: readonly AdaptiveCell[]): AdaptiveCell[] {
-  return state.map((c) => (c.done ? c : { ...c, done: "budget" }));
 }
 
 /** Does a round of `cells` measured cells fit in what is left of the budget? */

@@ -13,7 +13,8 @@
  * that both servers see (it enters a pair as the difference between its two cells' moments), and bursts (steal).
  */
 import { estimateRun, type CellInput, type PairObs } from "./estimate.ts";
-import { applyStopRule, stopForBudget, type AdaptiveCell, type AdaptiveSettings } from "../plan/adaptive.ts";
+import type { AdaptiveSettings } from "../plan/adaptive.ts";
+import { applyStopRule, stopForBudget, type AdaptiveCell } from "./stop.ts";
 import { normalFrom, seededRandom } from "./random.ts";
 
 export interface NoiseModel {

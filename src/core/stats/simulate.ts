@@ -17,6 +17,7 @@
  * warm-ups of the tests that still have open cells.
  */
 import { estimateRun, halfWidthPct, type PairObs } from "./estimate.ts";
+import { applyStopRule, type AdaptiveCell } from "./stop.ts";
 import { median } from "./distributions.ts";
 import { gammaFrom, normalFrom, seededRandom } from "./random.ts";
 
@@ -170,11 +171,13 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
       elapsed += cost;
       cellsRun += open.length * o.servers;
       round = r;
-      const est = estimateRun(pairs.map((p) => ({ pairs: p })));
+      // The shipped estimator and stop rule (estimateRun's sequential split, applyStopRule), as the run does.
+      const est = estimateRun(pairs.map((p) => ({ pairs: p })), { sequential: true });
       for (const i of open) {
-        const hw = halfWidthPct(est.cells[i]);
-        if (r >= o.max) done[i] = "max";
-        else if (r >= o.min && hw !== null && hw <= o.precisionPct) done[i] = "precision";
+        const e = est.cells[i];
+        const cell: AdaptiveCell = { test: "", threads: 0, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: r - 1 };
+        applyStopRule(cell, { n: e.n, estimate: e.estimate, low: e.low, high: e.high, halfWidthPct: halfWidthPct(e), stopHalfWidthPct: e.stopHalfWidthPct ?? null }, true, o);
+        if (cell.done === "max" || cell.done === "precision") done[i] = cell.done;
       }
     }
     const reachedHere = done.filter((d) => d === "precision").length;
