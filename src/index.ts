@@ -38,7 +38,20 @@ export type { SysbenchResult, IntervalSample, LatencyMs } from "./core/sysbench/
 // Reports: the model, its renderers, results folders, run-to-run comparison.
 export { buildRunReport, type RunReport, type ReportOptions, type ServerLine, type ConfigIdentity } from "./core/report/model.ts";
 export type { RatioTable, RatioRow, RatioCell, CellStatus, Metric } from "./core/report/ratio.ts";
-export type { Verdict } from "./core/stats/distributions.ts";
+export {
+  VERDICTS,
+  FDR,
+  cellVerdict,
+  verdictOf,
+  directionOf,
+  equivalenceOf,
+  type Verdict,
+  type Direction,
+  type Equivalence,
+  type FdrReading,
+  type CellVerdict,
+} from "./core/verdict.ts";
+export { verdictMark, verdictWords, verdictSentence, shortLegend, longLegend, VERDICT_MARKS, DIRECTION_MARKS, DIRECTION_WORDS, STATE_MARKS, STATE_WORDS } from "./core/vocabulary.ts";
 export { renderText } from "./core/report/text.ts";
 export { renderMarkdown } from "./core/report/markdown.ts";
 export { renderCsv } from "./core/report/csv.ts";

@@ -45,7 +45,7 @@ export {
 export { adaptiveSettings, adaptiveState, applyStopRule, stopForBudget, type AdaptiveCell, type AdaptiveSettings, type AdaptiveStep, type StopEstimate } from "../core/plan/adaptive.ts";
 export { NOISE_MODELS, simulateRuns, summarizeCoverage, type CoverageSummary, type Design, type NoiseModel, type SimulatedCell, type SimulationOptions } from "../core/stats/coverage.ts";
 export type { RatioTable, RatioCell } from "../core/report/ratio.ts";
-export type { Verdict } from "../core/stats/distributions.ts";
+export { cellVerdict, directionOf, equivalenceOf, verdictOf, VERDICTS, FDR, type Verdict, type Direction, type Equivalence, type FdrReading, type CellVerdict } from "../core/verdict.ts";
 
 export interface EstimateTableOptions {
   /** Numerator and denominator server ids (default: the scenario's compare key, else its first two servers). */

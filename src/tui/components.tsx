@@ -174,14 +174,18 @@ export function RatioTableView({ state, width, maxRows, compact = false }: { sta
         <Text key={`r${i}`}>{fit(l, width)}</Text>
       ))}
       {hidden > 0 ? <C dim>{`  … ${hidden} more test${hidden === 1 ? "" : "s"}`}</C> : null}
-      <C dim>{fit(tableLegend(t), width)}</C>
+      {tableLegend(t).map((l, i) => (
+        <C key={`l${i}`} dim>
+          {fit(l, width)}
+        </C>
+      ))}
     </Box>
   );
 }
 
 /** Lines RatioTableView takes for `rows` body rows out of `total`. */
 export function tableHeight(rows: number, total: number, compact = false): number {
-  return (compact ? 1 : 3) + rows + (rows < total ? 1 : 0) + 1;
+  return (compact ? 1 : 3) + rows + (rows < total ? 1 : 0) + 2;
 }
 
 // ---- failures ----

@@ -4,6 +4,7 @@
  */
 import type { TableView } from "./state.ts";
 import { textTable, type TextColumn } from "../core/text-table.ts";
+import { STATE_MARKS, shortLegend } from "../core/vocabulary.ts";
 
 const SPARKS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 
@@ -47,20 +48,10 @@ export function fit(text: string, width: number): string {
   return text.length <= width ? text : width === 1 ? "…" : `${text.slice(0, width - 1)}…`;
 }
 
-/** Cell text of the ratio table: `103.72+`, `…` while running, `fail`, `skip`, `·` when not measured yet. */
+/** Cell text of the ratio table: `103.72+`, `…` while running, `fail`, `skip`, `·` when not measured yet (vocabulary.ts). */
 export function tableCellText(c: TableView["rows"][number]["cells"][number]): string {
-  switch (c.status) {
-    case "ok":
-      return c.ratio === null ? "-" : `${c.ratio.toFixed(2)}${c.mark}`;
-    case "failed":
-      return "fail";
-    case "skipped":
-      return "skip";
-    case "running":
-      return "…";
-    case "missing":
-      return "·";
-  }
+  if (c.status === "ok") return c.ratio === null ? STATE_MARKS.missing : `${c.ratio.toFixed(2)}${c.mark}`;
+  return STATE_MARKS[c.status];
 }
 
 /**
@@ -69,13 +60,14 @@ export function tableCellText(c: TableView["rows"][number]["cells"][number]): st
  *                      Number of threads
  *                        1       4
  *    sysbench test
- *     oltp_read_only   103.72~ 101.84?
+ *     oltp_read_only   103.72~ 101.84++
  *
- * Columns beyond `width` are dropped from the right with a `>` marker.
+ * A column is 7 characters for the figure plus the widest mark in the table. Columns beyond `width` are dropped
+ * from the right with a `>` marker.
  */
 export function tableLines(t: TableView, width: number): string[] {
   const nameW = Math.max(16, ...t.rows.map((r) => r.test.length + 2)) + 2;
-  const colW = 8;
+  const colW = 7 + Math.max(1, ...t.rows.flatMap((r) => r.cells.map((c) => (c.status === "ok" ? c.mark.length : 0))));
   const maxCols = Math.max(1, Math.floor((width - nameW - 1) / colW));
   const cols = t.threads.slice(0, maxCols);
   const cut = cols.length < t.threads.length;
@@ -93,7 +85,7 @@ export function tableLines(t: TableView, width: number): string[] {
   return [" ".repeat(nameW) + "Number of threads", head! + (cut ? " >" : ""), " sysbench test", ...textTable(rows, { columns, gap: "" })];
 }
 
-/** The legend under the table, as in the seeds. */
-export function tableLegend(t: TableView): string {
-  return `(${t.numerator} q/s / ${t.denominator} q/s * 100)  + faster  - slower  ~ same  ? undecided`;
+/** The legend under the table: the ratio, then the vocabulary's short legend (two lines, src/core/vocabulary.ts). */
+export function tableLegend(t: TableView): string[] {
+  return shortLegend(t.marginPct, `(${t.numerator} q/s / ${t.denominator} q/s * 100)`);
 }

@@ -8,7 +8,7 @@ import { calibrationUpdatedLine, forecastLine, type Forecast } from "../core/pla
 import type { Cell, CellRecord } from "../core/results.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { ratioTableFromSides, type RatioTable } from "../core/report/ratio.ts";
-import { verdictMark } from "../core/stats/distributions.ts";
+import { verdictMark } from "../core/vocabulary.ts";
 
 /** How much history the sparklines keep, in seconds of sysbench time. */
 export const SPARK_WINDOW_SECONDS = 60;
@@ -72,6 +72,7 @@ export interface TableCellView {
   threads: number;
   /** e.g. "103.72" with its verdict mark beside it, or null when the cell has no value yet. */
   ratio: number | null;
+  /** The verdict mark (src/core/vocabulary.ts), with the false-discovery flag; empty unless status is "ok". */
   mark: string;
   status: "ok" | "failed" | "skipped" | "missing" | "running";
 }
@@ -81,6 +82,8 @@ export interface TableView {
   denominator: string;
   threads: number[];
   rows: Array<{ test: string; cells: TableCellView[] }>;
+  /** The equivalence margin the marks were decided with (the legend names it). */
+  marginPct: number;
 }
 
 export interface FinishedView {
@@ -478,12 +481,13 @@ function tableOf(s: ViewState): TableView | null {
     numerator: num,
     denominator: den,
     threads,
+    marginPct: t.marginPct,
     rows: t.rows.map((r) => ({
       test: r.test,
       cells: r.cells.map((c): TableCellView => {
         const isRunning = running !== undefined && running.test === r.test && running.threads === c.threads && (running.server === num || running.server === den);
         const status: TableCellView["status"] = c.status === "missing" && isRunning ? "running" : c.status;
-        return { threads: c.threads, ratio: c.ratio, mark: c.status === "ok" ? verdictMark(c.verdict) : "", status };
+        return { threads: c.threads, ratio: c.ratio, mark: c.status === "ok" ? verdictMark({ verdict: c.verdict, fdr: c.fdr, loadBound: c.loadBound }) : "", status };
       }),
     })),
   };

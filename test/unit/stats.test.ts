@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coefficientOfVariation, mean, median, stddev, tQuantile, verdictMark } from "../../src/core/stats/distributions.ts";
+import { coefficientOfVariation, mean, median, stddev, tQuantile } from "../../src/core/stats/distributions.ts";
 
 describe("location and spread", () => {
   it.each([
@@ -41,14 +41,4 @@ describe("tQuantile(0.975, df) against the printed t table", () => {
     expect(q).toBeLessThan(tQuantile(0.975, 7));
     expect(q).toBeGreaterThan(tQuantile(0.975, 8));
   });
-});
-
-describe("verdict marks", () => {
-  it.each([
-    ["faster", "+"],
-    ["slower", "-"],
-    ["equivalent", "="],
-    ["inconclusive", "~"],
-    ["unknown", "?"],
-  ] as const)("%s -> %s", (v, m) => expect(verdictMark(v)).toBe(m));
 });

@@ -13,7 +13,9 @@
  * that round is not complete, on a new instance number.
  */
 import type { RoundCell, RunEvent } from "../events.ts";
-import { halfWidthPct } from "../stats/estimate.ts";
+import { DEFAULT_MARGIN_PCT, halfWidthPct } from "../stats/estimate.ts";
+import { verdictOf } from "../verdict.ts";
+import { verdictMark } from "../vocabulary.ts";
 import type { AdaptiveSettings, CellRecord } from "../results.ts";
 import { ratioTableFromSides } from "../report/ratio.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
@@ -162,11 +164,16 @@ function roundIndex(s: Scenario, round: number): number {
   return (round - 1) * s.workload.tests.length * s.workload.threads.length * s.servers.length;
 }
 
-/** One line per adaptive round: each cell's estimate ± half-width (or why it stopped), the ETA and the budget left. */
+/**
+ * One line per adaptive round: each cell's estimate ± half-width with its verdict mark (vocabulary.ts, at the
+ * default margin: the event carries no q-values, so no false-discovery flag), why it stopped, the ETA and the
+ * budget left.
+ */
 export function roundLine(e: Extract<RunEvent, { type: "round-finished" }>): string {
   const cells = e.cells.map((c) => {
     const hw = c.halfWidthPct === null ? "±?" : `±${c.halfWidthPct.toFixed(1)}%`;
-    return `${c.test}@${c.threads} ${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} n=${c.n}${c.done ? ` (${c.done})` : ""}`;
+    const mark = verdictMark({ verdict: verdictOf(c.low, c.high, DEFAULT_MARGIN_PCT) });
+    return `${c.test}@${c.threads} ${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} ${mark} n=${c.n}${c.done ? ` (${c.done})` : ""}`;
   });
   const open = e.cells.filter((c) => !c.done).length;
   const eta = e.etaSeconds === null ? "" : `, eta ${Math.round(e.etaSeconds)} s`;

@@ -8,7 +8,8 @@ import type { CellRecord, RunManifest } from "../results.ts";
 import { measureRecords, metricValue, type Metric, type RatioTable } from "./ratio.ts";
 import type { RunReport } from "./model.ts";
 import { formatBytes } from "./model.ts";
-import { cellMark, configIdentityLine, figuresLegend, intervalText, legend, partialLine, runLine, statusText, verdictLegend } from "./text.ts";
+import { VERDICT_HEAD, cellMark, configIdentityLine, figuresLegend, intervalText, legend, partialLine, runLine, statusText, verdictLegend, verdictRows } from "./text.ts";
+import { STATE_MARKS, verdictSentence } from "../vocabulary.ts";
 
 export interface MetricChart {
   test: string;
@@ -145,11 +146,12 @@ function ratioTableHtml(t: RatioTable): string {
     const cells = r.cells.map((c) => {
       const st = statusText(c);
       if (st !== null || c.estimate === null) {
-        return `<span class="cell status-${c.status}" data-verdict="${c.status}">${escapeHtml(st ?? "--")}</span>`;
+        return `<span class="cell status-${c.status}" data-verdict="${c.status}">${escapeHtml(st ?? STATE_MARKS.missing)}</span>`;
       }
       const ci = intervalText(c) ?? "no interval";
-      const title = `${c.verdict}; n=${c.n}; median/median ${c.ratio?.toFixed(2) ?? "n/a"}${c.reason ? `; ${c.reason}` : ""}${c.unstable.length ? `; unstable: ${c.unstable.join("; ")}` : ""}`;
-      return `<span class="cell verdict-${c.verdict}" data-verdict="${c.verdict}" title="${escapeHtml(title)}"><b>${c.estimate.toFixed(1)}</b> <small>${escapeHtml(ci)}</small> ${escapeHtml(cellMark(c))}</span>`;
+      const title = `${verdictSentence(c, t.marginPct)}; n=${c.n}; median/median ${c.ratio?.toFixed(2) ?? "n/a"}${c.reason ? `; ${c.reason}` : ""}${c.unstable.length ? `; unstable: ${c.unstable.join("; ")}` : ""}`;
+      const cls = `cell verdict-${c.verdict} direction-${c.direction} equivalence-${c.equivalence}${c.fdr === "fails" ? " fdr-fails" : ""}`;
+      return `<span class="${cls}" data-verdict="${c.verdict}" data-direction="${c.direction}" data-equivalence="${c.equivalence}" title="${escapeHtml(title)}"><b>${c.estimate.toFixed(1)}</b> <small>${escapeHtml(ci)}</small> ${escapeHtml(cellMark(c))}</span>`;
     });
     return [escapeHtml(r.test), ...cells];
   });
@@ -219,7 +221,8 @@ h1{font-size:1.4rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid
 table{border-collapse:collapse;margin:.5rem 0;font-size:.85rem}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 table.ratio td{text-align:right;white-space:nowrap}table.ratio td:first-child{text-align:left}
 .cell{display:inline-block;padding:.1rem .3rem;border-radius:3px}.cell small{color:#555}
-.verdict-faster{background:#c8f0c8}.verdict-slower{background:#f6c6c6}.verdict-equivalent{background:#dde8f6}.verdict-inconclusive{background:#eee}.verdict-unknown{background:#fff2b3}
+.direction-faster{background:#c8f0c8}.direction-slower{background:#f6c6c6}.verdict-faster-within{background:#e6f6e6}.verdict-slower-within{background:#fbe3e3}
+.verdict-equivalent{background:#dde8f6}.verdict-inconclusive{background:#eee}.verdict-unknown{background:#fff2b3}.fdr-fails{outline:1px dashed #888}
 .status-failed{background:#7a1010;color:#fff}.status-missing,.status-skipped{color:#888}
 .partial{background:#fff2b3;padding:.5rem;border:1px solid #e0c000}.bad{color:#b00;font-weight:bold}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:1rem}
@@ -313,6 +316,14 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
       ratioTableHtml(t),
       `<ul>${verdictLegend(t).map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,
     );
+    const vr = verdictRows(t);
+    if (vr.length) {
+      body.push(
+        "<h3>Verdicts</h3>",
+        `<p>${escapeHtml(`Direction from the interval against 100, equivalence against 100 ± ${t.marginPct}%; BH q: Benjamini–Hochberg over the table's ${t.method.intervals} cells with an interval.`)}</p>`,
+        table([...VERDICT_HEAD].map(escapeHtml), vr.map((r) => r.map(escapeHtml)), "verdicts"),
+      );
+    }
   }
   for (const n of r.notes) body.push(`<p>${escapeHtml(n)}</p>`);
   body.push(

@@ -4,7 +4,7 @@
  */
 import type { RunReport } from "./model.ts";
 import { metricLabel, type RatioTable } from "./ratio.ts";
-import { cellNotes, configIdentityLine, legend, partialLine, runLine, uncertainCell, verdictLegend } from "./text.ts";
+import { VERDICT_HEAD, cellNotes, configIdentityLine, legend, partialLine, runLine, uncertainCell, verdictLegend, verdictRows } from "./text.ts";
 
 const escCell = (s: string): string => s.replace(/\|/g, "\\|");
 
@@ -19,6 +19,17 @@ export function markdownRatioTable(t: RatioTable): string[] {
     "",
     ...verdictLegend(t).map((l) => `- ${l}`),
   ];
+  const vr = verdictRows(t);
+  if (vr.length) {
+    lines.push(
+      "",
+      `Verdicts (BH q: Benjamini–Hochberg over the table's ${t.method.intervals} cell${t.method.intervals === 1 ? "" : "s"} with an interval):`,
+      "",
+      `| ${VERDICT_HEAD.join(" | ")} |`,
+      `|${VERDICT_HEAD.map((_, i) => (i === 1 || i === 2 || i >= 6 && i <= 7 || i === 10 ? "--:" : ":--")).join("|")}|`,
+      ...vr.map((r) => `| ${r.map(escCell).join(" | ")} |`),
+    );
+  }
   const notes = cellNotes(t);
   if (notes.length) lines.push("", ...notes.map((n) => `- note: ${n}`));
   return lines;

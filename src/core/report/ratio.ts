@@ -29,10 +29,11 @@ import {
   type PairObs,
   type RunEstimate,
   type UnpairedInput,
-  type Verdict,
 } from "../stats/estimate.ts";
+import { FDR, cellVerdict, type Direction, type Equivalence, type FdrReading, type Verdict } from "../verdict.ts";
 
-export type { Verdict } from "../stats/estimate.ts";
+export type { Direction, Equivalence, FdrReading, Verdict } from "../verdict.ts";
+export { FDR } from "../verdict.ts";
 export type Pairing = "paired" | "unpaired";
 
 export const METRICS = ["qps", "tps", "p95", "avg"] as const;
@@ -82,7 +83,14 @@ export interface RatioCell {
   /** The interval of `estimate`, in %. */
   low: number | null;
   high: number | null;
+  /** The verdict kind (verdict.ts): direction and equivalence in one, e.g. `faster-within`. */
   verdict: Verdict;
+  /** faster / slower / none (the interval includes 100) / unknown (no interval). */
+  direction: Direction;
+  /** within / beyond / undetermined against 100 ± marginPct; unknown without an interval. */
+  equivalence: Equivalence;
+  /** Whether a faster/slower direction holds under Benjamini–Hochberg at FDR (q ≤ 0.05); null for the others. */
+  fdr: FdrReading;
   /** Complete pairs (paired), min(n_a, n_b) (unpaired), or runs per side (compare with several runs). */
   n: number;
   status: CellStatus;
@@ -187,9 +195,6 @@ export interface RatioTableOptions {
   /** The run stopped its cells on their estimated width (adaptive repeats): estimateRun's split. */
   sequential?: boolean;
 }
-
-/** The q-value under which a faster/slower verdict is said to hold at the false-discovery rate. */
-export const FDR = 0.05;
 
 /** Measure records only, the last record per key winning (a retried cell replaces its earlier attempt). */
 export function measureRecords(cells: readonly CellRecord[]): CellRecord[] {
@@ -339,7 +344,7 @@ export function ratioTableFromSides(
         return c === null ? null : round(c * 100, 3);
       };
       const cell: RatioCell = {
-        threads: t, ratio: null, estimate: null, low: null, high: null, verdict: "unknown", n: 0, status,
+        threads: t, ratio: null, estimate: null, low: null, high: null, verdict: "unknown", direction: "unknown", equivalence: "unknown", fdr: null, n: 0, status,
         instances: 1, df: null, p: null, q: null, unstable: [],
         cvNumerator: null, cvDenominator: null, numeratorMedian: numMedian, denominatorMedian: denMedian,
         numeratorValues: av, denominatorValues: bv, failedRepeats, loadBound: false,
@@ -404,7 +409,7 @@ export function ratioTableFromSides(
       estimate: round(e.estimate),
       low: round(e.low),
       high: round(e.high),
-      verdict: e.verdict,
+      ...cellVerdict({ low: e.low, high: e.high, q: qs[i] }, marginPct, FDR),
       n: e.n,
       instances: e.instances,
       df: round(e.df, 3),
@@ -421,12 +426,11 @@ export function ratioTableFromSides(
     const used = [...p.a, ...p.b].filter((r) => r.status === "ok");
     if (used.length > 0 && used.filter(isLoadBound).length * 2 > used.length) {
       cell.loadBound = true;
-      cell.verdict = "unknown";
+      Object.assign(cell, { verdict: "unknown", direction: "unknown", equivalence: "unknown", fdr: null });
       cell.reason = "load-bound";
     }
   });
-  const finalVerdicts = pending.map((p) => rows[p.row].cells[p.col].verdict);
-  const decided = finalVerdicts.filter((v) => v === "faster" || v === "slower");
+  const decided = pending.map((p) => rows[p.row].cells[p.col]).filter((c) => c.direction === "faster" || c.direction === "slower");
   const intervals = run.cells.filter((c) => c.low !== null).length;
   const tau2 = run.instanceLevel.tau2;
   const ip = run.intervalPrior ?? run.prior;
@@ -439,10 +443,7 @@ export function ratioTableFromSides(
     intervals,
     expectedFalse: expectedFalseVerdicts(intervals, confidence),
     verdicts: decided.length,
-    verdictsAtFdr: pending.filter((_, i) => {
-      const v = finalVerdicts[i];
-      return (v === "faster" || v === "slower") && (qs[i] ?? 1) <= FDR;
-    }).length,
+    verdictsAtFdr: decided.filter((c) => c.fdr === "holds").length,
     order,
     withinDf: run.instanceLevel.withinDf ?? 0,
     splitCells: run.cells.filter((c) => c.split === true && c.low !== null).length,
@@ -552,6 +553,9 @@ export function ratioTableJson(t: RatioTable): object {
         low: c.low,
         high: c.high,
         verdict: c.verdict,
+        direction: c.direction,
+        equivalence: c.equivalence,
+        fdr: c.fdr,
         n: c.n,
         status: c.status,
         ...(c.reason ? { reason: c.reason } : {}),

@@ -3,24 +3,25 @@
  * medians), its legend, then the same table with the estimate, its 95% interval and the verdict mark
  * (`104.2 [101.3–107.2] +`), the legend of the marks and the method, then the facts behind it.
  */
-import { verdictMark } from "../stats/distributions.ts";
+import { DIRECTION_WORDS, LOAD_BOUND, STATE_MARKS, equivalenceWord, longLegend, verdictMark, verdictSentence } from "../vocabulary.ts";
 import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
 import type { RunReport } from "./model.ts";
 import { textTable, type TextColumn } from "../text-table.ts";
 
-/** `fail`, `skip`, `--` for cells without numbers. */
+/** `fail`, `skip`, `·` for cells without numbers (the vocabulary's state marks). */
 export function statusText(c: RatioCell): string | null {
-  return c.status === "failed" ? "fail" : c.status === "skipped" ? "skip" : c.status === "missing" ? "--" : null;
+  return c.status === "ok" ? null : STATE_MARKS[c.status];
 }
 
 /** The seed's plain value: `104.21`. */
 export function plainCell(c: RatioCell): string {
-  return statusText(c) ?? (c.ratio === null ? "--" : c.ratio.toFixed(2));
+  return statusText(c) ?? (c.ratio === null ? STATE_MARKS.missing : c.ratio.toFixed(2));
 }
 
-/** The verdict mark (`L` for a load-bound cell, which has none), with `!` when the cell is unstable. */
+/** The verdict mark (vocabulary.ts: `L` for a load-bound cell, which has none), with `?` when its faster/slower
+ * reading fails Benjamini–Hochberg, `!` when unstable. */
 export function cellMark(c: RatioCell): string {
-  return (c.loadBound ? "L" : verdictMark(c.verdict)) + (c.unstable.length ? "!" : "");
+  return verdictMark(c);
 }
 
 /** `[101.3–107.2]`, or null without an interval. */
@@ -32,7 +33,7 @@ export function intervalText(c: RatioCell, digits = 1): string | null {
 export function uncertainCell(c: RatioCell): string {
   const s = statusText(c);
   if (s !== null) return s;
-  if (c.estimate === null) return "--";
+  if (c.estimate === null) return STATE_MARKS.missing;
   const ci = intervalText(c);
   return `${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${cellMark(c)}`;
 }
@@ -80,14 +81,33 @@ const num = (x: number, d = 1) => (Number.isInteger(x) ? String(x) : x.toFixed(d
 
 /** The marks, then how the intervals were made and what they include. */
 export function verdictLegend(table: RatioTable): string[] {
-  const m = table.marginPct;
   return [
-    `+ ${table.numeratorLabel} faster (interval above 100)   - slower (interval below 100)   = equivalent (interval inside ${100 - m}–${100 + m})`,
-    `~ inconclusive (interval includes 100 but not inside ${100 - m}–${100 + m}, or zero width)   ? unknown (fewer than 2 ${table.pairing === "paired" ? "pairs" : "values a side"})   ! unstable (see the notes)`,
-    ...(table.rows.some((r) => r.cells.some((c) => c.loadBound)) ? ["L load-bound (sysbench saturated its cpuset, the server did not): no verdict"] : []),
-    "fail = failed   skip = skipped   -- = missing",
+    ...longLegend({
+      marginPct: table.marginPct,
+      numerator: table.numeratorLabel,
+      denominator: table.denominatorLabel,
+      few: table.pairing === "paired" ? "pairs" : "values a side",
+    }),
+    ...(table.rows.some((r) => r.cells.some((c) => c.loadBound)) ? [`${LOAD_BOUND.mark} ${LOAD_BOUND.word}`] : []),
     ...methodLines(table),
   ];
+}
+
+/**
+ * Every measured cell's verdict in words, with its effect size: `oltp_read_only @ 4 threads: 101.2 [100.4–102.0]
+ * +=: faster (p 0.0021, BH q 0.0063: holds at 5% FDR); within ±5%`. Cells that failed or were not measured are left
+ * out (the table shows them).
+ */
+export function verdictLines(table: RatioTable): string[] {
+  const out: string[] = [];
+  for (const r of table.rows) {
+    for (const c of r.cells) {
+      if (c.status !== "ok" || c.estimate === null) continue;
+      const ci = intervalText(c);
+      out.push(`${r.test} @ ${c.threads} threads: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${cellMark(c)}, n=${c.n}: ${verdictSentence(c, table.marginPct)}`);
+    }
+  }
+  return out;
 }
 
 /** How the intervals were pooled, what they include, the order effect, and what chance alone gives. */
@@ -134,6 +154,37 @@ export function methodLines(table: RatioTable): string[] {
       `${t.intervals} cell${t.intervals === 1 ? "" : "s"} at ${pct(table.confidence)}: about ${t.expectedFalse.toFixed(1)} false faster/slower verdict${t.expectedFalse === 1 ? "" : "s"} expected by chance alone; ` +
         `${t.verdicts} given, ${t.verdictsAtFdr} of them ${t.verdictsAtFdr === 1 ? "holds" : "hold"} at a 5% false-discovery rate (Benjamini–Hochberg).`,
     );
+  }
+  return out;
+}
+
+/** The head of {@link verdictRows}. */
+export const VERDICT_HEAD = ["sysbench test", "threads", "estimate", "interval", "mark", "direction", "p", "BH q", "at 5% FDR", "equivalence", "n"] as const;
+
+/**
+ * Every measured cell's verdict as table rows (markdown, HTML): the effect size, the mark, the direction with its
+ * p-value, its Benjamini–Hochberg q-value and whether it holds, and the equivalence reading.
+ */
+export function verdictRows(table: RatioTable): string[][] {
+  const fp = (x: number | null) => (x === null ? "" : x < 0.0001 ? "<0.0001" : x.toPrecision(2));
+  const out: string[][] = [];
+  for (const r of table.rows) {
+    for (const c of r.cells) {
+      if (c.status !== "ok" || c.estimate === null) continue;
+      out.push([
+        r.test,
+        String(c.threads),
+        c.estimate.toFixed(1),
+        intervalText(c) ?? "no interval",
+        cellMark(c),
+        DIRECTION_WORDS[c.direction],
+        fp(c.p),
+        fp(c.q),
+        c.fdr === "holds" ? "holds" : c.fdr === "fails" ? "does not hold" : "",
+        c.equivalence === "unknown" ? "" : equivalenceWord(c.equivalence, table.marginPct),
+        String(c.n),
+      ]);
+    }
   }
   return out;
 }
@@ -212,6 +263,9 @@ export function renderRatioText(table: RatioTable): string[] {
     ...seedTable(table, uncertainCell),
     "",
     ...verdictLegend(table),
+    "",
+    `Verdicts (q: Benjamini–Hochberg over the table's ${table.method.intervals} cell${table.method.intervals === 1 ? "" : "s"} with an interval):`,
+    ...verdictLines(table).map((l) => `  ${l}`),
     ...cellNotes(table).map((n) => `note: ${n}`),
   ];
 }

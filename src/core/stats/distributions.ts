@@ -1,6 +1,6 @@
 /**
- * Small, pure statistics: location and spread, the t, chi-square and F quantiles (from @stdlib), and the verdict
- * marks. The estimator of the ratio tables is in src/core/stats/estimate.ts (docs/stats.md).
+ * Small, pure statistics: location and spread, the t, chi-square and F quantiles (from @stdlib). Verdicts are in
+ * src/core/verdict.ts. The estimator of the ratio tables is in src/core/stats/estimate.ts (docs/stats.md).
  */
 import stdlibChiSquareQuantile from "@stdlib/stats-base-dists-chisquare-quantile";
 import stdlibFQuantile from "@stdlib/stats-base-dists-f-quantile";
@@ -51,19 +51,6 @@ export function tCdf(t: number, df: number): number {
 export function tQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1) || !(df > 0)) return Number.NaN;
   return stdlibTQuantile(p, df);
-}
-
-// ---- Verdicts ---------------------------------------------------------------------------------------------
-
-/**
- * faster / slower: the interval excludes 100; equivalent: it lies inside 100 ± margin; inconclusive: neither (or
- * it has zero width); unknown: fewer than 2 pairs. src/core/stats/estimate.ts decides them.
- */
-export type Verdict = "faster" | "slower" | "equivalent" | "inconclusive" | "unknown";
-
-/** The mark a text table shows for a verdict: + - = ~ ?. */
-export function verdictMark(v: Verdict): string {
-  return v === "faster" ? "+" : v === "slower" ? "-" : v === "equivalent" ? "=" : v === "inconclusive" ? "~" : "?";
 }
 
 // ---- Chi-square and F distributions (the noise bench's intervals of a standard deviation and of sd ratios) -----

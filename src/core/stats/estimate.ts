@@ -7,15 +7,17 @@
  *   in limma's squeezeVar: s̃² = (d0·s0² + d·s²) / (d0 + d), t with d0 + d df, capped at the pooled df);
  * - between server instances: when pairs carry an `instance` index, a variance component τ² (instances within
  *   cells) is estimated from all cells together and added to each cell's variance of the mean (Satterthwaite df).
- * Verdicts: faster / slower when the interval excludes 100, equivalent when it lies inside 100 ± margin,
- * inconclusive otherwise, unknown only with fewer than 2 pairs. A zero-width interval never gives a verdict.
+ * Verdicts (direction and equivalence) are decided in verdict.ts from the interval; a cell without one (fewer
+ * than 2 pairs, or a zero-width interval) is `unknown`.
  */
 import stdlibDigamma from "@stdlib/math-base-special-digamma";
 import polygamma from "@stdlib/math-base-special-polygamma";
 import stdlibTrigamma from "@stdlib/math-base-special-trigamma";
-import { mean, median, tCdf, tQuantile, type Verdict } from "./distributions.ts";
+import { mean, median, tCdf, tQuantile } from "./distributions.ts";
+import { verdictOf, type Verdict } from "../verdict.ts";
 
-export type { Verdict } from "./distributions.ts";
+export type { Verdict } from "../verdict.ts";
+export { verdictOf } from "../verdict.ts";
 
 // ---- special functions (for the prior's degrees of freedom; ψ, ψ', ψ'' from @stdlib) ---------------------------
 
@@ -244,14 +246,6 @@ export function halfWidthPct(c: { estimate: number | null; high: number | null }
   return (c.high / c.estimate - 1) * 100;
 }
 
-/** Verdict from an interval in percent. */
-export function verdictOf(low: number, high: number, marginPct: number): Verdict {
-  if (low > 100) return "faster";
-  if (high < 100) return "slower";
-  if (low >= 100 - marginPct && high <= 100 + marginPct) return "equivalent";
-  return "inconclusive";
-}
-
 /**
  * The replication units of a cell, in time order: its instances' mean d when the pairs carry instances (the instance
  * is the replication unit: Kalibera & Jones), else its pairs. `w` is each unit's weight in the cell's mean (k/n).
@@ -391,7 +385,7 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     }
     const se = Math.sqrt(v);
     if (!(df > 0) || !(se > 0))
-      return { ...base, ...none, se: df > 0 ? 0 : null, df: df > 0 ? df : null, stopHalfWidthPct: stopWidth, verdict: "inconclusive", reason: "zero-width" };
+      return { ...base, ...none, se: df > 0 ? 0 : null, df: df > 0 ? df : null, stopHalfWidthPct: stopWidth, verdict: "unknown", reason: "zero-width" };
     const h = tq(df) * se;
     const low = Math.exp(s.m - h) * 100;
     const high = Math.exp(s.m + h) * 100;
@@ -447,7 +441,7 @@ export function estimateUnpaired(cells: readonly UnpairedInput[], opts: RunEstim
     if (n === 0) return { ...base, ...none, verdict: "unknown", reason: "no-data" };
     if (n < 2) return { ...base, ...none, verdict: "unknown", reason: "too-few-pairs" };
     const se = Math.sqrt(mod.s2 * (1 / c.a.length + 1 / c.b.length));
-    if (!(se > 0) || !(mod.df > 0)) return { ...base, ...none, verdict: "inconclusive", reason: "zero-width" };
+    if (!(se > 0) || !(mod.df > 0)) return { ...base, ...none, verdict: "unknown", reason: "zero-width" };
     const half = tQuantile(1 - (1 - confidence) / 2, mod.df) * se;
     const low = Math.exp(m - half) * 100;
     const high = Math.exp(m + half) * 100;
