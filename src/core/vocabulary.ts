@@ -10,7 +10,9 @@
  */
 import { FDR, VERDICTS, directionOfKind, equivalenceOfKind, type Direction, type Equivalence, type FdrReading, type Verdict } from "./verdict.ts";
 
+/** Every direction, in the order legends list them. */
 export const DIRECTIONS: readonly Direction[] = ["faster", "slower", "none", "unknown"];
+/** Every equivalence reading. */
 export const EQUIVALENCES: readonly Equivalence[] = ["within", "beyond", "undetermined", "unknown"];
 
 /** The mark of each direction. */
@@ -47,7 +49,9 @@ export const LOAD_BOUND = { mark: "L", word: "load-bound (sysbench saturated its
 
 /** The states of a cell without a verdict, as the tables show them. */
 export type CellState = "failed" | "skipped" | "missing" | "running";
+/** The mark of each cell state: `fail`, `skip`, `·` (not measured), `…` (running, the TUI only). */
 export const STATE_MARKS: Readonly<Record<CellState, string>> = { failed: "fail", skipped: "skip", missing: "·", running: "…" };
+/** The word of each cell state. */
 export const STATE_WORDS: Readonly<Record<CellState, string>> = { failed: "failed", skipped: "skipped", missing: "not measured", running: "running" };
 
 const pctText = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
@@ -91,7 +95,7 @@ export function verdictSentence(
   const d = directionOfKind(c.verdict);
   if (c.reason === "load-bound") return LOAD_BOUND.word;
   if (d === "unknown") return `${DIRECTION_WORDS.unknown}${c.reason ? ` (${c.reason})` : ""}`;
-  const stats = [c.p !== null ? `p ${fmtP(c.p)}` : null, c.fdr !== null && c.q !== null ? `BH q ${fmtP(c.q)}` : null].filter(Boolean).join(", ");
+  const stats = [c.p !== null ? `p ${fmtP(c.p)}` : null, c.q !== null ? `BH q ${fmtP(c.q)}` : null].filter(Boolean).join(", ");
   const fdr = c.fdr === "holds" ? `holds at ${pctText(level * 100)}% FDR` : c.fdr === "fails" ? fdrWords(level) : null;
   const inner = [stats, fdr].filter(Boolean).join(": ");
   return `${DIRECTION_WORDS[d]}${inner ? ` (${inner})` : ""}; ${equivalenceWord(equivalenceOfKind(c.verdict), marginPct)}`;
@@ -135,7 +139,7 @@ export function longLegend(o: { marginPct: number; numerator: string; denominato
     `Equivalence, from the interval against ${lo}–${hi}: ${within} (inside ${lo}–${hi})   ${beyond} (wholly outside ${lo}–${hi})   ${undetermined} (reaches past ${lo} or ${hi})`,
     `Marks: ${e.kinds.slice(0, 5).join("   ")}`,
     `       ${e.kinds.slice(5).join("   ")}`,
-    `After a mark: ${e.fdr} (its Benjamini–Hochberg q over the table's cells is above ${pctText(level)}: the faster/slower reading does not hold at a ${pctText(level * 100)}% false-discovery rate)   ${e.unstable} (see the notes)`,
+    `After a mark: ${e.fdr} (its Benjamini–Hochberg q over the table's cells is above ${level}: the faster/slower reading does not hold at a ${pctText(level * 100)}% false-discovery rate)   ${e.unstable} (see the notes)`,
     `States: ${e.states.filter((s) => !s.startsWith(STATE_MARKS.running)).join("   ")}`,
   ];
 }

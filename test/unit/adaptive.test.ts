@@ -186,15 +186,19 @@ describe("run --precision / --budget", () => {
 });
 
 describe("roundLine (plain output)", () => {
-  it("one line per round: each cell's estimate, half-width and stop reason, the ETA and the budget left", async () => {
+  it("one line per round: each cell's estimate, half-width, verdict mark and stop reason, the ETA and the budget left", async () => {
     const { plainLine } = await import("../../src/cli/plain.ts");
     const line = plainLine({
       type: "round-finished", at: "", round: 3, instance: 1, etaSeconds: 95.4, budgetLeftSeconds: 600,
       cells: [
         { test: "oltp_read_only", threads: 1, n: 3, estimate: 101.23, low: 97, high: 105, halfWidthPct: 4.04, done: "precision" },
         { test: "oltp_read_only", threads: 4, n: 3, estimate: null, low: null, high: null, halfWidthPct: null },
+        { test: "oltp_point_select", threads: 1, n: 2, estimate: 101.2, low: 100.4, high: 102, halfWidthPct: 0.8 },
       ],
     });
-    expect(line).toBe("round 3 (instance 1): 1 open, eta 95 s, budget left 600 s; oltp_read_only@1 101.2 ±4.0% n=3 (precision); oltp_read_only@4 - ±? n=3");
+    // [97, 105]: no clear difference, within ±5% (=); no interval (?); [100.4, 102.0]: faster and within ±5% (+=).
+    expect(line).toBe(
+      "round 3 (instance 1): 2 open, eta 95 s, budget left 600 s; oltp_read_only@1 101.2 ±4.0% = n=3 (precision); oltp_read_only@4 - ±? ? n=3; oltp_point_select@1 101.2 ±0.8% += n=2",
+    );
   });
 });

@@ -55,7 +55,7 @@ describe("estimateRun: one cell (nothing to pool)", () => {
     const e = estimateRun([{ ...cell(L(1.1), L(1.1), L(1.1)), floorSd: QUANTISATION_SD }]).cells[0];
     // se = 0.0073437 / sqrt(3), t(2) = 4.302653: half-width 0.018243 around ln 1.1
     expect(e.low).toBeCloseTo(110 * Math.exp(-4.302653 * (QUANTISATION_SD / Math.sqrt(3))), 2);
-    expect(e.verdict).toBe("faster");
+    expect(e.verdict).toBe("faster-beyond"); // [108.0, 112.0]: above 105
   });
 });
 
@@ -235,7 +235,7 @@ describe("unpaired (compare)", () => {
     expect(e.estimate).toBeCloseTo(Math.exp(0.1) * 100, 8);
     expect(e.df).toBe(4);
     expect(e.low).toBeCloseTo(Math.exp(0.1 - 2.776445 * 0.0163299) * 100, 3);
-    expect(e.verdict).toBe("faster");
+    expect(e.verdict).toBe("faster-beyond"); // low exp(0.05466) = 105.6, above 105
     expect(estimateUnpaired([{ a: [0.1], b: [0, 0.1] }]).cells[0]).toMatchObject({ verdict: "unknown", reason: "too-few-pairs" });
   });
 });

@@ -31,7 +31,7 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
     expect(maria).toMatchObject({ numerator: "mariadb", denominator: "mariadb", pairing: "unpaired", numeratorLabel: "NEW mariadb" });
     const cell = (test: string, t: number) => maria.rows.find((r) => r.test === test)!.cells.find((c) => c.threads === t)!;
     expect(cell("oltp_read_only", 1)).toMatchObject({ ratio: 100, estimate: 100, verdict: "equivalent", n: 3 });
-    expect(cell("oltp_point_select", 1)).toMatchObject({ ratio: 110, verdict: "faster" });
+    expect(cell("oltp_point_select", 1)).toMatchObject({ ratio: 110, verdict: "faster-beyond", direction: "faster", equivalence: "beyond", fdr: "holds" });
     // Every cell has the same log spread (values × 1, 1.01, 0.99 a side): the cells vary less than sampling explains,
     // so the prior's d0 is infinite (fitFDist with evar ≤ 0). moderateRobust caps it at the other cells' 12 df, with
     // the prior variance that d0 = 12 implies, exp(e + ψ(6) − ln 6): the cell's s̃² is 1.152 × its s², with 16 df.
@@ -43,7 +43,7 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
     //   -> [88.3432457494479, 91.68782436376142]   (with s2 itself, the classical pooled t: [88.4555, 91.5714];
     //      scipy's ttest_ind on this cell alone, df 4: [87.9826, 92.0636])
     const c = cell("oltp_point_select", 4);
-    expect(c).toMatchObject({ ratio: 90, estimate: 90, verdict: "slower" });
+    expect(c).toMatchObject({ ratio: 90, estimate: 90, verdict: "slower-beyond" });
     expect(Math.abs(c.low! - 88.3432457494479)).toBeLessThanOrEqual(0.00005); // the table rounds to 4 decimals
     expect(Math.abs(c.high! - 91.68782436376142)).toBeLessThanOrEqual(0.00005);
     expect(cmp.tables[1].rows.flatMap((r) => r.cells.map((c) => c.verdict))).toEqual(["equivalent", "equivalent", "equivalent", "equivalent"]);

@@ -79,7 +79,7 @@ describe("twinbench report / compare", () => {
     const j = JSON.parse(out);
     // scipy 1.17.1, the limma() snippet of test/unit/estimate.test.ts on the fixture's 4 cells (see report.test.ts):
     // cell 2 is 102.00013203917679 [101.83277800825906, 102.16776110306733], here rounded to 4 decimals.
-    expect(j.rows[0].cells[1]).toMatchObject({ threads: 4, estimate: 102.0001, ratio: 102, low: 101.8328, high: 102.1678, verdict: "faster", n: 3 });
+    expect(j.rows[0].cells[1]).toMatchObject({ threads: 4, estimate: 102.0001, ratio: 102, low: 101.8328, high: 102.1678, verdict: "faster-within", direction: "faster", equivalence: "within", n: 3 });
     expect(await readdir(d)).not.toContain("report.json");
   });
   it("report writes the report files by default", async () => {
@@ -94,7 +94,8 @@ describe("twinbench report / compare", () => {
     expect((await cli(["compare", a, b])).out).toContain("100.0 [98.2–101.9] =");
     const narrow = (await cli(["compare", a, b, "--margin", "1%"])).out;
     expect(narrow).toContain("100.0 [98.2–101.9] ~");
-    expect(narrow).toContain("= equivalent (interval inside 99–101)");
+    expect(narrow).toContain("= within ±1% (inside 99–101)");
+    expect(narrow).toContain("oltp_read_only @ 1 thread: 100.0 [98.2–101.9] ~, n=3: no clear difference (p 1.0, BH q 1.0); can't tell if within ±1%");
   });
   it("report --summary", async () => {
     const { out } = await cli(["report", join(FIX, "repeats"), "--summary", "--no-write"]);

@@ -66,7 +66,7 @@ describe("ratio table on synthetic repeats", () => {
     //   robust([[1.1, 1.2, 1.0], [1020/1000, 1030/1010, 1010/990], [1.0, 1.5, 0.8], [0.9, 0.91, 0.89]])
     //   -> d0 0.32022423365414454; cell 1: 109.69613104865236 [87.45986371595586, 137.58586688545014], df 2
     const c = j.rows[0].cells[0];
-    expect(c).toMatchObject({ threads: 1, ratio: 110, verdict: "inconclusive", n: 3, df: 2 });
+    expect(c).toMatchObject({ threads: 1, ratio: 110, verdict: "inconclusive", direction: "none", equivalence: "undetermined", fdr: null, n: 3, df: 2 });
     // The JSON rounds to 4 decimals: compare within half a unit of the last printed digit.
     expect(Math.abs(c.estimate - 109.69613104865236)).toBeLessThanOrEqual(0.00005);
     expect(Math.abs(c.low - 87.45986371595586)).toBeLessThanOrEqual(0.00005);
@@ -78,10 +78,10 @@ describe("ratio table on synthetic repeats", () => {
   it.each([
     // test, threads, status, verdict, ratio, n
     ["oltp_read_only", 1, "ok", "inconclusive", 110, 3],
-    ["oltp_read_only", 4, "ok", "faster", 102, 3],
+    ["oltp_read_only", 4, "ok", "faster-within", 102, 3], // [101.8, 102.2]: faster, and within ±5%
     // pair ratios 100, 150, 80: a side's CV of 33% no longer withholds the verdict; the interval does
     ["oltp_read_only", 8, "ok", "inconclusive", 100, 3],
-    ["oltp_point_select", 1, "ok", "slower", 90, 3],
+    ["oltp_point_select", 1, "ok", "slower-beyond", 90, 3], // [88.0, 92.1]: slower by more than 5%
     ["oltp_point_select", 4, "failed", "unknown", null, 0],
     ["oltp_point_select", 8, "missing", "unknown", null, 0],
   ] as const)("%s @ %i: %s %s", (test, threads, status, verdict, ratio, n) => {
@@ -112,7 +112,7 @@ describe("ratio table on synthetic repeats", () => {
     expect(p95.verdict).toBe("equivalent");
     expect(Math.abs(p95.low! - 99.82010046679535)).toBeLessThanOrEqual(0.00005); // rounded to 4 decimals
     expect(Math.abs(p95.high! - 104.2277168072314)).toBeLessThanOrEqual(0.00005);
-    expect(t.rows[1].cells[0].verdict).toBe("slower");
+    expect(t.rows[1].cells[0].verdict).toBe("slower-beyond");
     const text = renderText(buildRunReport(manifest, cells, { metric: "p95" }));
     expect(text).toContain("(MySQL p95 latency / MariaDB p95 latency * 100: latency is inverted, above 100 means MariaDB is faster)");
     expect(text.split("\n")[0]).toContain("(p95 latency, inverted)");
@@ -144,14 +144,14 @@ describe("renderers (golden)", () => {
   const report = buildRunReport(manifest, cells);
 
   it("text", () => expect(renderText(report)).toBe(golden("repeats.txt")));
-  it("text: the seed's first table (median / median) and its legend are unchanged", () => {
+  it("text: the seed's first table (median / median) and its legend are unchanged (a missing cell is the vocabulary's ·)", () => {
     const lines = renderText(report).split("\n");
     expect(lines.slice(4, 12)).toEqual([
       "                    Number of threads",
       "                      1       4       8",
       " sysbench test",
       "  oltp_read_only     110.00  102.00  100.00",
-      "  oltp_point_select   90.00    fail      --",
+      "  oltp_point_select   90.00    fail       ·",
       "",
       "(MariaDB q/s / MySQL q/s * 100)",
       "Above: median / median over repeats, as in the seed tables. Below: the geometric mean of the ratios of paired repeats, exp(mean ln ratio) * 100, with its 95% interval.",
@@ -169,14 +169,14 @@ describe("renderers (golden)", () => {
     const t = buildRatioTable(manifest, m)!;
     expect(t.rows[1].cells[0].unstable).toEqual(["mysql repeat 2 stalled: 1 second with no throughput"]);
     const text = renderText(buildRunReport(manifest, m));
-    expect(text).toMatch(/90\.0 \[87\.5–92\.5\] -!/);
+    expect(text).toMatch(/90\.0 \[87\.5–92\.5\] --!/);
     expect(text).toContain("note: oltp_point_select @ 1 threads: unstable: mysql repeat 2 stalled: 1 second with no throughput");
   });
   it("markdown", () => expect(renderMarkdown(report)).toBe(golden("repeats.md")));
   it("text shows failed and missing cells as such, never as numbers", () => {
     const row = renderText(report).split("\n").filter((l) => l.startsWith("  oltp_point_select"));
-    expect(row[0]).toMatch(/90\.00\s+fail\s+--$/);
-    expect(row[1]).toMatch(/90\.0 \[87\.5–92\.5\] -\s+fail\s+--$/);
+    expect(row[0]).toMatch(/90\.00\s+fail\s+·$/);
+    expect(row[1]).toMatch(/90\.0 \[87\.5–92\.5\] --\s+fail\s+·$/);
   });
   it("says the run is partial", () => {
     expect(renderText(report)).toContain("PARTIAL RUN (status partial): 29 of 36 cells recorded");
@@ -185,11 +185,12 @@ describe("renderers (golden)", () => {
   it("csv: one line per cell, empty fields for failed/missing", () => {
     const lines = renderCsv(report).trim().split("\n");
     expect(lines[0]).toBe(
-      "test,threads,metric,numerator,denominator,status,estimate,low,high,verdict,n,ratio,cv_numerator_pct,cv_denominator_pct,numerator_median,denominator_median,failed_repeats,instances,df,p,q,unstable",
+      "test,threads,metric,numerator,denominator,status,estimate,low,high,verdict,n,ratio,cv_numerator_pct,cv_denominator_pct,numerator_median,denominator_median,failed_repeats,instances,df,p,q,unstable,direction,equivalence,fdr",
     );
     expect(lines).toHaveLength(1 + 6);
-    expect(lines[1]).toBe("oltp_read_only,1,qps,mariadb,mysql,ok,109.6961,87.4599,137.5859,inconclusive,3,110,9.091,0,1100,1000,0,1,2,0.220872,0.294495,");
-    expect(lines[5]).toBe("oltp_point_select,4,qps,mariadb,mysql,failed,,,,unknown,0,,,,2000,,3,1,,,,");
+    expect(lines[1]).toBe("oltp_read_only,1,qps,mariadb,mysql,ok,109.6961,87.4599,137.5859,inconclusive,3,110,9.091,0,1100,1000,0,1,2,0.220872,0.294495,,none,undetermined,");
+    expect(lines[2]).toMatch(/^oltp_read_only,4,.*,faster-within,.*,faster,within,holds$/);
+    expect(lines[5]).toBe("oltp_point_select,4,qps,mariadb,mysql,failed,,,,unknown,0,,,,2000,,3,1,,,,,unknown,unknown,");
   });
   it("config identity verdict: a non-deliberate difference is flagged", () => {
     const m = structuredClone(manifest);

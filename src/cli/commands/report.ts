@@ -92,7 +92,7 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     .option("--format <format>", `output format: ${FORMATS.join("|")}`, "text")
     .option("--metric <metric>", "qps|tps|p95|avg (latency ratios are inverted: above 100 = numerator better)", "qps")
     .option("--summary", "the test execution summary side by side (servers of a run, or hosts), with effective concurrency and fairness")
-    .option("--margin <pct>", "equivalence margin: a cell is = (equivalent) when its interval lies inside 100 ± this", "5%")
+    .option("--margin <pct>", "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this", "5%")
     .option("--no-write", "do not rewrite the report files (report.md/.html/.json, comparison.csv; report-hosts.md/.html)")
     .action(async (dir: string, o: ReportFlags) => {
       const format = parseFormat(o.format);
@@ -137,7 +137,7 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     .option("--fail-below <pct>", "exit 1 when any cell's 95% interval lies wholly below this (e.g. 95)")
     .option("--format <format>", "output format: text|markdown|csv|json", "text")
     .option("--metric <metric>", "qps|tps|p95|avg", "qps")
-    .option("--margin <pct>", "equivalence margin: a cell is = (equivalent) when its interval lies inside 100 ± this", "5%")
+    .option("--margin <pct>", "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this", "5%")
     .option("--also-base <dir>", "another BASE run of the same scenario (repeatable): with 2+ runs a side the interval includes the variance between runs", collect)
     .option("--also-new <dir>", "another NEW run of the same scenario (repeatable)", collect)
     .action(async (dirA: string, dirB: string, o: CompareFlags) => {

@@ -104,7 +104,7 @@ export function verdictLines(table: RatioTable): string[] {
     for (const c of r.cells) {
       if (c.status !== "ok" || c.estimate === null) continue;
       const ci = intervalText(c);
-      out.push(`${r.test} @ ${c.threads} threads: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${cellMark(c)}, n=${c.n}: ${verdictSentence(c, table.marginPct)}`);
+      out.push(`${r.test} @ ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${cellMark(c)}, n=${c.n}: ${verdictSentence(c, table.marginPct)}`);
     }
   }
   return out;
@@ -249,7 +249,7 @@ export function retriesLine(report: RunReport): string | null {
 
 export function partialLine(report: RunReport): string | null {
   return report.partial
-    ? `PARTIAL RUN (status ${report.status}): ${report.recorded} of ${report.planned} cells recorded; missing cells show as --.`
+    ? `PARTIAL RUN (status ${report.status}): ${report.recorded} of ${report.planned} cells recorded; missing cells show as ${STATE_MARKS.missing}.`
     : null;
 }
 
