@@ -4,6 +4,7 @@
  * `--summary`: both runs' execution summaries side by side with the derived lines).
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { VERDICTS, verdictOf } from "../../src/core/verdict.ts";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,7 +43,8 @@ describe("reports of real runs", () => {
     for (const row of json.rows)
       for (const c of row.cells) {
         expect(c).toMatchObject({ threads: 1, n: 2 });
-        expect(["faster", "slower", "equivalent", "inconclusive"]).toContain(c.verdict);
+        expect(VERDICTS.filter((v) => v !== "unknown")).toContain(c.verdict); // an interval: a direction and an equivalence reading
+        expect(c.verdict).toBe(verdictOf(c.low, c.high, json.marginPct));
         expect(c.estimate).toBeGreaterThan(c.low);
         expect(c.estimate).toBeLessThan(c.high);
         expect(c.low).toBeLessThanOrEqual(c.high);
