@@ -53,7 +53,7 @@ describe("run screen frames, phase by phase", () => {
     {
       name: "finished",
       at: (e: RunEvent) => e.type === "run-finished",
-      want: ["run partial: 14 cells ok, 2 failed", "results: results/20250101-120000-abcd", "report:  results/20250101-120000-abcd/report.html", "exit code 1", "oltp_read_only      105.00~  95.00-"],
+      want: ["run partial: 14 cells ok, 2 failed", "results: results/20250101-120000-abcd", "report:  results/20250101-120000-abcd/report.html", "exit code 1", "oltp_read_only      105.00?  95.00-"],
     },
   ])("$name", async ({ at, want }) => {
     const store = createRunStore();
