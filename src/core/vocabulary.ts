@@ -105,7 +105,9 @@ export function verdictSentence(
 export function legendEntries(marginPct: number, level = FDR) {
   return {
     directions: DIRECTIONS.map((d) => `${DIRECTION_MARKS[d]} ${DIRECTION_WORDS[d]}`),
-    equivalences: (["within", "beyond", "undetermined"] as const).map((e) => `${EQUIVALENCE_MARKS[e]} ${equivalenceWord(e, marginPct)}`),
+    equivalences: (["within", "beyond", "undetermined"] as const).map(
+      (e) => `${EQUIVALENCE_MARKS[e]} ${e === "undetermined" ? "can't tell" : equivalenceWord(e, marginPct)}`,
+    ),
     fdr: `x${FLAG_MARKS.fdrFails} ${fdrWords(level)}`,
     unstable: `${FLAG_MARKS.unstable} unstable`,
     states: (Object.keys(STATE_MARKS) as CellState[]).map((s) => `${STATE_MARKS[s]} ${STATE_WORDS[s]}`),
@@ -114,13 +116,24 @@ export function legendEntries(marginPct: number, level = FDR) {
 }
 
 /**
- * The short legend (the TUI, under its table): two lines, the directions, then the margin, the FDR flag and the
- * states. `head` goes first on the first line, e.g. `(mariadb q/s / mysql q/s * 100)`.
+ * The short legend (the TUI, under its table): `head` (e.g. `(mariadb q/s / mysql q/s * 100)`), the directions,
+ * the margin, the FDR flag and the states, packed into lines of at most `width` characters (an entry is never split).
  */
-export function shortLegend(marginPct: number, head = "", states: readonly CellState[] = ["failed", "skipped", "missing", "running"]): string[] {
+export function shortLegend(
+  marginPct: number,
+  head = "",
+  width = 100,
+  states: readonly CellState[] = ["missing", "running"], // `fail` and `skip` say what they are
+): string[] {
   const e = legendEntries(marginPct);
-  const st = states.map((s) => `${STATE_MARKS[s]} ${STATE_WORDS[s]}`);
-  return [[head, ...e.directions].filter(Boolean).join("  "), [...e.equivalences, e.fdr, ...st].join("  ")];
+  const entries = [head, ...e.directions, ...e.equivalences, e.fdr, ...states.map((s) => `${STATE_MARKS[s]} ${STATE_WORDS[s]}`)].filter(Boolean);
+  const lines: string[] = [];
+  for (const entry of entries) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 2 + entry.length <= width) lines[last] += `  ${entry}`;
+    else lines.push(entry);
+  }
+  return lines;
 }
 
 /**
@@ -136,7 +149,7 @@ export function longLegend(o: { marginPct: number; numerator: string; denominato
   const [within, beyond, undetermined] = e.equivalences;
   return [
     `Direction (${o.numerator} against ${o.denominator}), from the interval against 100: ${faster} (above 100)   ${slower} (below 100)   ${none} (includes 100)   ${unknown} (fewer than 2 ${o.few}, or zero width)`,
-    `Equivalence, from the interval against ${lo}–${hi}: ${within} (inside ${lo}–${hi})   ${beyond} (wholly outside ${lo}–${hi})   ${undetermined} (reaches past ${lo} or ${hi})`,
+    `Equivalence, from the interval against ${lo}–${hi}: ${within} (inside ${lo}–${hi})   ${beyond} (wholly outside ${lo}–${hi})   ${undetermined} (reaches past ${lo} or ${hi}: can't tell if within ±${pctText(o.marginPct)}%)`,
     `Marks: ${e.kinds.slice(0, 5).join("   ")}`,
     `       ${e.kinds.slice(5).join("   ")}`,
     `After a mark: ${e.fdr} (its Benjamini–Hochberg q over the table's cells is above ${level}: the faster/slower reading does not hold at a ${pctText(level * 100)}% false-discovery rate)   ${e.unstable} (see the notes)`,

@@ -174,7 +174,9 @@ export function RatioTableView({ state, width, maxRows, compact = false }: { sta
         <Text key={`r${i}`}>{fit(l, width)}</Text>
       ))}
       {hidden > 0 ? <C dim>{`  … ${hidden} more test${hidden === 1 ? "" : "s"}`}</C> : null}
-      {tableLegend(t).map((l, i) => (
+      {tableLegend(t, width)
+        .slice(0, compact ? 1 : undefined)
+        .map((l, i) => (
         <C key={`l${i}`} dim>
           {fit(l, width)}
         </C>
@@ -183,9 +185,9 @@ export function RatioTableView({ state, width, maxRows, compact = false }: { sta
   );
 }
 
-/** Lines RatioTableView takes for `rows` body rows out of `total`. */
-export function tableHeight(rows: number, total: number, compact = false): number {
-  return (compact ? 1 : 3) + rows + (rows < total ? 1 : 0) + 2;
+/** Lines RatioTableView takes for `rows` body rows out of `total`, with a legend of `legend` lines. */
+export function tableHeight(rows: number, total: number, compact = false, legend = 2): number {
+  return (compact ? 1 : 3) + rows + (rows < total ? 1 : 0) + legend;
 }
 
 // ---- failures ----
@@ -339,11 +341,13 @@ export function RunView({ state, size }: { state: ViewState; size: Size }) {
   let compact = false;
   if (state.table && !(state.ui.details && !finished)) {
     const keep = failuresHeight(state.failures, width, 2); // the failures header and the latest one stay
+    const legend = tableLegend(state.table, width).length;
 
-    compact = tableHeight(testCount, testCount) > room - keep;
-    rows = Math.min(testCount, room - keep - tableHeight(0, 0, compact));
+    compact = tableHeight(testCount, testCount, false, legend) > room - keep;
+    const legendShown = compact ? 1 : legend; // a short screen keeps the legend's first line only
+    rows = Math.min(testCount, room - keep - tableHeight(0, 0, compact, legendShown));
     if (rows < testCount) rows = Math.max(1, rows - 1); // room for the "… more" line
-    room -= tableHeight(rows, testCount, compact);
+    room -= tableHeight(rows, testCount, compact, legendShown);
   }
   // Fewer failures when their messages wrap onto a second line.
   let failuresMax = Math.max(0, Math.min(failuresWanted, room));

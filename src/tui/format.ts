@@ -85,7 +85,7 @@ export function tableLines(t: TableView, width: number): string[] {
   return [" ".repeat(nameW) + "Number of threads", head! + (cut ? " >" : ""), " sysbench test", ...textTable(rows, { columns, gap: "" })];
 }
 
-/** The legend under the table: the ratio, then the vocabulary's short legend (two lines, src/core/vocabulary.ts). */
-export function tableLegend(t: TableView): string[] {
-  return shortLegend(t.marginPct, `(${t.numerator} q/s / ${t.denominator} q/s * 100)`);
+/** The legend under the table: the ratio, then the vocabulary's short legend (src/core/vocabulary.ts), in lines of `width`. */
+export function tableLegend(t: TableView, width = 100): string[] {
+  return shortLegend(t.marginPct, `(${t.numerator} q/s / ${t.denominator} q/s * 100)`, width);
 }

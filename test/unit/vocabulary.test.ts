@@ -40,13 +40,13 @@ describe("one vocabulary", () => {
     const table = ratioTableFromSides({ id: "a", label: "A", records: [] }, { id: "b", label: "B", records: [] }, ["t"], [1]);
     const report = verdictLegend(table).join("\n");
     const e = legendEntries(5);
-    const shared = [...e.directions, ...e.equivalences, e.fdr, ...e.states.filter((s) => !s.startsWith(STATE_MARKS.running))];
+    const shared = [...e.directions, ...e.equivalences, e.fdr, `${STATE_MARKS.missing} ${STATE_WORDS.missing}`];
     for (const entry of shared) {
       expect(tui, entry).toContain(entry);
       expect(report, entry).toContain(entry);
     }
-    // The report spells out every kind; the TUI shows the running state only it has.
-    for (const k of e.kinds) expect(report).toContain(k);
+    // The report spells out every kind and state; the TUI shows the running state only it has.
+    for (const k of [...e.kinds, ...e.states.filter((s) => !s.startsWith(STATE_MARKS.running))]) expect(report).toContain(k);
     expect(tui).toContain(`${STATE_MARKS.running} ${STATE_WORDS.running}`);
     // The old words are gone from both.
     for (const old of ["same", "undecided", "unknown", "inconclusive"]) {
@@ -54,6 +54,16 @@ describe("one vocabulary", () => {
       expect(report).not.toMatch(new RegExp(`\\b${old}\\b`));
     }
     expect(tui).toContain(`x${FLAG_MARKS.fdrFails}`);
+  });
+
+  it("the TUI legend packs its entries into the screen's width, never splitting one", () => {
+    const head = "(mariadb q/s / mysql q/s * 100)";
+    for (const w of [60, 80, 120]) {
+      const lines = shortLegend(5, head, w);
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(w);
+      expect(lines.join("  ")).toBe(shortLegend(5, head, 10_000)[0]);
+    }
+    expect(shortLegend(5, head, 80)).toHaveLength(3);
   });
 
   it("the legends follow the margin", () => {
