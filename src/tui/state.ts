@@ -9,6 +9,8 @@ import type { Cell, CellRecord } from "../core/results.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { ratioTableFromSides, type RatioTable } from "../core/report/ratio.ts";
 import { verdictMark } from "../core/vocabulary.ts";
+import { verdictOf } from "../core/verdict.ts";
+import { DEFAULT_MARGIN_PCT } from "../core/estimate.ts";
 
 /** How much history the sparklines keep, in seconds of sysbench time. */
 export const SPARK_WINDOW_SECONDS = 60;
@@ -143,6 +145,8 @@ export interface ViewState {
 export interface AdaptiveCellView extends RoundCell {
   /** Half-width (%) after each round it took part in, oldest first (null: no interval yet). */
   widths: Array<number | null>;
+  /** The verdict mark of its latest interval (vocabulary.ts, at the default margin, as the plain round lines). */
+  mark: string;
 }
 
 /** An adaptive run's state after its latest round. */
@@ -161,7 +165,7 @@ function adaptiveView(prev: AdaptiveView | undefined, e: Extract<RunEvent, { typ
     const old = prev?.cells.find((x) => x.test === c.test && x.threads === c.threads);
     // A cell that stopped earlier keeps its history: only cells that ran this round add a width.
     const widths = old && old.n === c.n && old.done ? old.widths : [...(old?.widths ?? []), c.halfWidthPct];
-    return { ...c, widths };
+    return { ...c, widths, mark: verdictMark({ verdict: verdictOf(c.low, c.high, DEFAULT_MARGIN_PCT) }) };
   });
   return { round: e.round, instance: e.instance, etaSeconds: e.etaSeconds, budgetLeftSeconds: e.budgetLeftSeconds, at: e.at, cells };
 }

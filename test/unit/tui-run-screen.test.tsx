@@ -309,6 +309,11 @@ describe("adaptive rounds on the run screen", () => {
     // a stopped cell keeps its history when later rounds leave it out
     const s4 = reduce(s, { ...round(4, [4.5, 9]), cells: [round(3, [4.5, 0], ["precision"]).cells[0], round(4, [0, 9]).cells[1]] });
     expect(s4.adaptive!.cells[0].widths).toEqual([30, 12, 4.5]);
+    // Each cell carries the vocabulary's mark of its latest interval: [96.7–105.5] and [90–104] include 100, and
+    // both reach past 95–105: ~ (no clear difference, can't tell).
+    expect(s.adaptive!.cells.map((c) => c.mark)).toEqual(["~", "~"]);
+    const faster = reduce(s, { ...round(5, [1, 1]), cells: [{ ...round(5, [1, 1]).cells[0], low: 100.4, high: 102 }, round(5, [1, 1]).cells[1]] });
+    expect(faster.adaptive!.cells[0].mark).toBe("+=");
     expect(s4.log.at(-1)!.text).toMatch(/^round 4 \(instance 3\): 1 open/);
   });
 
@@ -324,7 +329,7 @@ describe("adaptive rounds on the run screen", () => {
       for (const l of lines) expect(l.length).toBeLessThanOrEqual(size.width);
       const text = lines.join("\n");
       expect(text).toContain("round 3 · instance 2 · 1/2 cells open · ETA");
-      if (size.width >= 80) expect(text).toContain("±30.0 → ±12.0 → ±4.5%  n=3  precision");
+      if (size.width >= 80) expect(text).toContain("101.0 [96.7–105.5] ~  ±30.0 → ±12.0 → ±4.5%  n=3  precision");
     }
   });
 });
