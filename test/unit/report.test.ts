@@ -231,4 +231,14 @@ describe("html renderer (pure)", () => {
     expect(html).not.toMatch(/<script[^>]+src=|<link /);
     expect(html).toContain('<table class="ratio">');
   });
+  it("shows both readings per cell and the per-cell Benjamini–Hochberg reading", async () => {
+    const { buildHtmlData, renderHtml } = await import("../../src/core/report/html.ts");
+    const { manifest, cells } = load("repeats");
+    const html = renderHtml(buildHtmlData(manifest, cells, buildRunReport(manifest, cells)), "");
+    // read_only @ 4: [101.8–102.2], faster and within ±5%
+    expect(html).toMatch(/class="cell verdict-faster-within direction-faster equivalence-within" data-verdict="faster-within"/);
+    expect(html).toContain('title="faster (p 0.00018, BH q 0.00071: holds at 5% FDR); within ±5%; n=3;');
+    expect(html).toContain('<table class="verdicts">');
+    expect(html).toContain("<td>oltp_point_select</td><td>1</td><td>90.0</td><td>[88.0–92.1]</td><td>--</td><td>slower</td><td>0.0016</td><td>0.0032</td><td>holds</td><td>not within ±5%</td><td>3</td>");
+  });
 });
