@@ -239,6 +239,6 @@ describe("html renderer (pure)", () => {
     expect(html).toMatch(/class="cell verdict-faster-within direction-faster equivalence-within" data-verdict="faster-within"/);
     expect(html).toContain('title="faster (p 0.00018, BH q 0.00071: holds at 5% FDR); within ±5%; n=3;');
     expect(html).toContain('<table class="verdicts">');
-    expect(html).toContain("<td>oltp_point_select</td><td>1</td><td>90.0</td><td>[88.0–92.1]</td><td>--</td><td>slower</td><td>0.0016</td><td>0.0032</td><td>holds</td><td>not within ±5%</td><td>3</td>");
+    expect(html).toContain("<td>oltp_point_select</td><td>1</td><td>90.0</td><td>[87.5–92.5]</td><td>--</td><td>slower</td><td>0.0037</td><td>0.0074</td><td>holds</td><td>not within ±5%</td><td>3</td>");
   });
 });
