@@ -10,7 +10,7 @@ import type { IntervalSample } from "../core/sysbench/result.ts";
 import { ratioTableFromSides, type RatioTable } from "../core/report/ratio.ts";
 import { verdictMark } from "../core/vocabulary.ts";
 import { verdictOf } from "../core/verdict.ts";
-import { DEFAULT_MARGIN_PCT } from "../core/estimate.ts";
+import { DEFAULT_MARGIN_PCT } from "../core/stats/estimate.ts";
 
 /** How much history the sparklines keep, in seconds of sysbench time. */
 export const SPARK_WINDOW_SECONDS = 60;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimateRun } from "../../src/core/estimate.ts";
+import { estimateRun } from "../../src/core/stats/estimate.ts";
 import { ratioTableFromSides } from "../../src/core/report/ratio.ts";
 import type { CellRecord } from "../../src/core/results.ts";
 import {
