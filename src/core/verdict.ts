@@ -11,7 +11,7 @@
  *
  * The multiple-testing reading: a faster/slower direction `holds` when its Benjamini–Hochberg q-value over the
  * table's cells is at most {@link FDR}, and `fails` otherwise. The p-value behind q is the paired t-test (log scale)
- * with the interval's own se and df (estimate.ts), so p < 0.05 exactly when the 95% interval excludes 100.
+ * with the interval's own se and df (stats/estimate.ts), so p < 0.05 exactly when the 95% interval excludes 100.
  */
 
 /** Where the interval lies against 100. */
