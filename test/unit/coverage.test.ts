@@ -35,7 +35,11 @@ function expectHonest(d: Design, noise: string, runs: number, truth?: (i: number
   expect(s.coverage, `${noise}: coverage`).toBeLessThanOrEqual(0.96 + tol(s.cells));
   expect(s.coverageFirst, `${noise}: coverage of the cells that stop first`).toBeGreaterThanOrEqual(0.94 - tol(s.firstCells));
   expect(s.coverageFirst, `${noise}: coverage of the cells that stop first`).toBeLessThanOrEqual(0.96 + tol(s.firstCells));
-  if (s.falseVerdicts !== null) expect(s.falseVerdicts, `${noise}: A/A false verdicts`).toBeLessThanOrEqual(0.055 + tol(s.cells));
+  if (s.falseVerdicts !== null) {
+    expect(s.falseVerdicts, `${noise}: A/A false verdicts`).toBeLessThanOrEqual(0.055 + tol(s.cells));
+    // and they are counted at all: 95% intervals give about 5% (a count of 0 would mean the verdict kinds moved)
+    expect(s.falseVerdicts, `${noise}: A/A false verdicts`).toBeGreaterThan(0.02);
+  }
   return s;
 }
 

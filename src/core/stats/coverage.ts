@@ -16,6 +16,7 @@ import { estimateRun, type CellInput, type PairObs } from "./estimate.ts";
 import type { AdaptiveSettings } from "../plan/adaptive.ts";
 import { applyStopRule, stopForBudget, type AdaptiveCell } from "./stop.ts";
 import { normalFrom, seededRandom } from "./random.ts";
+import { directionOfKind, type Verdict } from "../verdict.ts";
 
 export interface NoiseModel {
   name: string;
@@ -109,7 +110,7 @@ export interface SimulatedCell {
   estimate: number | null;
   low: number | null;
   high: number | null;
-  verdict: string;
+  verdict: Verdict;
   /** Among the run's cells that stopped in the fewest rounds. */
   first: boolean;
 }
@@ -210,7 +211,7 @@ export function summarizeCoverage(cells: readonly SimulatedCell[]): CoverageSumm
     coverage: cells.filter(covers).length / cells.length,
     coverageFirst: first.filter(covers).length / first.length,
     firstCells: first.length,
-    falseVerdicts: aa ? cells.filter((c) => c.verdict === "faster" || c.verdict === "slower").length / cells.length : null,
+    falseVerdicts: aa ? cells.filter((c) => directionOfKind(c.verdict) === "faster" || directionOfKind(c.verdict) === "slower").length / cells.length : null,
     medianRounds: medianOf(cells.map((c) => c.rounds)),
     medianHalfWidthPct: medianOf(cells.filter((c) => c.high !== null && c.estimate !== null).map((c) => (c.high! / c.estimate! - 1) * 100)),
     stops,
