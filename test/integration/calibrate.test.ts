@@ -106,12 +106,16 @@ describe("twinbench calibrate", () => {
     const tau2 = (msBetween.reduce((a, x) => a + x, 0) / msBetween.length - s2) / k;
     expect(cal.pairSdPct).toBeCloseTo(Math.sqrt(s2) * 100, 8);
     expect(cal.instanceSdPct).toBeCloseTo(Math.sqrt(Math.max(0, tau2)) * 100, 8);
-    // sysbench prints 11 or 12 per-second lines for a 12 s run, depending on timing. Null when the series was
-    // disturbed twice by outside work (the calibrate output says why).
-    expect(cal.perSecond, text).not.toBeNull();
-    expect(cal.perSecond!.seconds).toBeGreaterThanOrEqual(11);
-    expect(cal.perSecond!.autocorr).toHaveLength(5);
-    expect(cal.perSecond!.blocks.map((b) => b.seconds)).toEqual([2, 5]); // 10 s blocks need 20 s
+    // sysbench prints 11 or 12 per-second lines for a 12 s run, depending on timing. On a shared machine outside work
+    // can disturb the series twice (steal, neighbours): then calibrate stores no per-second figures and must say so.
+    // Either way the outcome is checked; a busy CI machine must not fail the suite by chance.
+    if (cal.perSecond === null) {
+      expect(text).toMatch(/calibrate: warning: the series was disturbed again \(.+\); no per-second figures/);
+    } else {
+      expect(cal.perSecond.seconds).toBeGreaterThanOrEqual(11);
+      expect(cal.perSecond.autocorr).toHaveLength(5);
+      expect(cal.perSecond.blocks.map((b) => b.seconds)).toEqual([2, 5]); // 10 s blocks need 20 s
+    }
     expect(cal.secondsPerPair).toBeGreaterThan(4);
     expect(cal.updates).toBe(0);
     expect(text).toContain(`calibration of host ${cal.hostKey} (${file})`);
