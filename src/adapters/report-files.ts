@@ -9,7 +9,7 @@ import { InputError } from "../core/errors.ts";
 import type { CellRecord, RunManifest } from "../core/results.ts";
 import { buildRunReport, type ReportOptions } from "../core/report/model.ts";
 import { renderMarkdown } from "../core/report/markdown.ts";
-import { renderCsv } from "../core/report/csv.ts";
+import { renderCostCsv, renderCsv } from "../core/report/csv.ts";
 import { renderJson } from "../core/report/json.ts";
 import { buildHtmlData, renderHtml } from "../core/report/html.ts";
 
@@ -96,9 +96,9 @@ export async function loadChartJsSource(): Promise<string> {
   return chartJsCache;
 }
 
-export const REPORT_FILES = ["report.md", "report.html", "comparison.csv", "report.json"] as const;
+export const REPORT_FILES = ["report.md", "report.html", "comparison.csv", "costs.csv", "report.json"] as const;
 
-/** (Re)write the four report files of a results folder. Returns their paths. */
+/** (Re)write the five report files of a results folder. Returns their paths. */
 export async function writeReports(dir: string, opts: ReportOptions = {}): Promise<string[]> {
   const folder = await readResultsFolder(dir);
   const report = buildRunReport(folder.manifest, folder.cells, opts);
@@ -107,6 +107,7 @@ export async function writeReports(dir: string, opts: ReportOptions = {}): Promi
     ["report.md", renderMarkdown(report)],
     ["report.html", renderHtml(buildHtmlData(folder.manifest, folder.cells, report), chartJs)],
     ["comparison.csv", renderCsv(report)],
+    ["costs.csv", renderCostCsv(report.costs)],
     ["report.json", renderJson(report)],
   ];
   const paths: string[] = [];

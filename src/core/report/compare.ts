@@ -10,13 +10,14 @@ import { kernelFactDifferences } from "../hosts/facts.ts";
 import { InputError, TwinbenchError } from "../errors.ts";
 import type { CellRecord, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
 import type { Scenario } from "../scenario/schema.ts";
-import { axes, measureRecords, ratioTableFromSides, type Metric, type RatioTable } from "./ratio.ts";
+import { axes, measureRecords, metricLabel, ratioTableFromSides, type Metric, type RatioTable } from "./ratio.ts";
 import { summariseInterference } from "../interference.ts";
 import { formatBytes } from "./model.ts";
 import { renderRatioText } from "./text.ts";
 import { markdownRatioTable } from "./markdown.ts";
 import { ratioCsvLines, CSV_HEADER } from "./csv.ts";
 import { ratioTableJson } from "./ratio.ts";
+import { costExplanation, costLines, costTableFromSides, costTableJson, type CostTable } from "./costs.ts";
 
 /** One run for {@link compareRuns}: its manifest and cell records. */
 export interface RunData {
@@ -60,6 +61,8 @@ export interface RunComparison {
   servers: string[];
   /** One table per compared server: NEW / BASE * 100. */
   tables: RatioTable[];
+  /** One cost-per-query table per compared server (same order as `tables`): NEW / BASE, unpaired. */
+  costs: CostTable[];
   /** Scenario / pins / config differences (non-empty only with force). */
   differences: string[];
   forced: boolean;
@@ -249,6 +252,9 @@ export function compareRuns(base: RunData | readonly RunData[], next: RunData | 
       { metric: opts.metric, marginPct: opts.marginPct, pairing: "unpaired", percentile: a.manifest.scenario.workload.percentile ?? 95 },
     ),
   );
+  const costs = servers.map((id) =>
+    costTableFromSides({ id, label: `NEW ${id}`, ...sideRecords(newRuns, id) }, { id, label: `BASE ${id}`, ...sideRecords(baseRuns, id) }, tests, threads, { pairing: "unpaired" }),
+  );
   const runInfo = (m: RunManifest): RunInfo => ({ runId: m.runId, status: m.status, startedAt: m.startedAt });
   return {
     base: runInfo(a.manifest),
@@ -257,6 +263,7 @@ export function compareRuns(base: RunData | readonly RunData[], next: RunData | 
     newRuns: newRuns.map((r) => runInfo(r.manifest)),
     servers,
     tables,
+    costs,
     differences,
     forced: differences.length > 0,
     factDiff: factDifferences(a.manifest, b.manifest, servers),
@@ -350,9 +357,34 @@ export function renderComparisonText(cmp: RunComparison): string {
   }
   if (cmp.forced) lines.push("FORCED: the runs differ in scenario, pins or config:", ...cmp.differences.map((d) => `  ${d}`), "");
   if (cmp.warnings.length) lines.push(...cmp.warnings.map((w) => `WARNING: ${w}`), "");
-  for (const t of cmp.tables) lines.push(`Server ${t.numerator}`, "", ...renderRatioText(t), "");
+  cmp.tables.forEach((t, i) => {
+    lines.push(`Server ${t.numerator}`, "", ...renderRatioText(t), "");
+    const why = explanationLines(t, cmp.costs[i]);
+    if (why.length) lines.push(...why, "");
+    const costs = costLines(cmp.costs[i] ?? null);
+    if (costs.length) lines.push(...costs, "");
+  });
   lines.push(...diffLines(cmp));
   return lines.join("\n") + "\n";
+}
+
+/**
+ * Why a server's cells moved: for each cell whose q/s is faster or slower, its cost figures that rose, fell or did
+ * not move between the runs (unpaired intervals, NEW / BASE). Empty when no cell moved or no cost was recorded.
+ */
+export function explanationLines(t: RatioTable, costs: CostTable | undefined): string[] {
+  if (!costs?.recorded) return [];
+  const out: string[] = [];
+  for (const r of t.rows) {
+    for (const c of r.cells) {
+      if (c.direction !== "faster" && c.direction !== "slower") continue;
+      const cc = costs.cells.find((x) => x.test === r.test && x.threads === c.threads);
+      if (!cc) continue;
+      const q = `${((c.estimate ?? 0) / 100).toFixed(2)}× [${((c.low ?? 0) / 100).toFixed(2)}–${((c.high ?? 0) / 100).toFixed(2)}]`;
+      out.push(`- ${t.numerator} ${r.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"} got ${c.direction} (${metricLabel(t.metric, t.percentile)} ${q}): ${costExplanation(cc)}`);
+    }
+  }
+  return out.length ? [`Why ${t.numerator}'s cells moved (cost per query, NEW / BASE, unpaired ${Math.round(costs.confidence * 100)}% intervals):`, ...out] : [];
 }
 
 /** A comparison as Markdown. */
@@ -360,7 +392,11 @@ export function renderComparisonMarkdown(cmp: RunComparison): string {
   const lines: string[] = [`# Run comparison: NEW \`${cmp.new.runId}\` / BASE \`${cmp.base.runId}\``, ""];
   if (cmp.forced) lines.push("> **FORCED**: the runs differ in scenario, pins or config:", "", ...cmp.differences.map((d) => `- ${d}`), "");
   if (cmp.warnings.length) lines.push(...cmp.warnings.map((w) => `> **Warning**: ${w}`), "");
-  for (const t of cmp.tables) lines.push(`## ${t.numerator}`, "", ...markdownRatioTable(t), "");
+  cmp.tables.forEach((t, i) => {
+    lines.push(`## ${t.numerator}`, "", ...markdownRatioTable(t), "");
+    const why = [...explanationLines(t, cmp.costs[i]), ...costLines(cmp.costs[i] ?? null)];
+    if (why.length) lines.push(...why, "");
+  });
   lines.push("## Differences", "", "```", ...diffLines(cmp), "```", "");
   return lines.join("\n");
 }
@@ -381,6 +417,7 @@ export function comparisonJson(cmp: RunComparison): object {
     newRuns: cmp.newRuns,
     servers: cmp.servers,
     tables: cmp.tables.map(ratioTableJson),
+    costs: cmp.costs.map(costTableJson),
     differences: cmp.differences,
     forced: cmp.forced,
     factDiff: cmp.factDiff,

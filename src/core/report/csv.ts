@@ -6,6 +6,7 @@
  */
 import type { RunReport } from "./model.ts";
 import type { RatioTable } from "./ratio.ts";
+import type { CostTable } from "./costs.ts";
 
 export function csvField(v: string | number | null | undefined): string {
   if (v === null || v === undefined) return "";
@@ -40,3 +41,26 @@ export function renderCsv(report: RunReport): string {
   if (report.table) lines.push(...ratioCsvLines(report.table));
   return lines.join("\n") + "\n";
 }
+
+export const COST_CSV_HEADER = [
+  "test", "threads", "figure", "numerator", "denominator", "status", "estimate", "low", "high", "moved", "n", "df", "p",
+  "numerator_median", "denominator_median", "reason", "note",
+] as const;
+
+export function costCsvLines(t: CostTable, prefix: Array<string | number> = []): string[] {
+  return t.cells.flatMap((c) =>
+    c.figures.map((f) =>
+      [...prefix, c.test, c.threads, f.figure, t.numerator, t.denominator, f.status, f.estimate, f.low, f.high, f.moved, f.n, f.df, f.p, f.numeratorMedian, f.denominatorMedian, f.reason, f.note]
+        .map(csvField)
+        .join(","),
+    ),
+  );
+}
+
+/** costs.csv (the cost-per-query table of src/core/report/costs.ts): one line per test × threads × figure. Only the header when the run recorded no costs. */
+export function renderCostCsv(t: CostTable | null): string {
+  const lines = [COST_CSV_HEADER.join(",")];
+  if (t && t.recorded) lines.push(...costCsvLines(t));
+  return lines.join("\n") + "\n";
+}
+

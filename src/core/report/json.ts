@@ -1,6 +1,7 @@
 /** JSON renderer: report.json / `--format json`. The ratio table's fixed shape at the top, run facts under `run`. */
 import type { RunReport } from "./model.ts";
 import { ratioTableJson } from "./ratio.ts";
+import { costTableJson } from "./costs.ts";
 
 export function reportJson(report: RunReport): object {
   const run = {
@@ -24,6 +25,7 @@ export function reportJson(report: RunReport): object {
     },
     notes: report.notes,
     cellStates: report.cellStates,
+    costs: report.costs && report.costs.recorded ? costTableJson(report.costs) : null,
   };
   if (!report.table) return { metric: null, numerator: null, denominator: null, threads: [], rows: [], run };
   return { ...ratioTableJson(report.table), run };

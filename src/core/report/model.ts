@@ -6,7 +6,9 @@
 import type { AdaptiveSummary, CellRecord, MustMatchRow, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
 import { formatSeconds } from "../plan/plan.ts";
 import { parseDuration } from "../scenario/schema.ts";
-import { buildRatioTable, measureRecords, type Metric, type RatioTable } from "./ratio.ts";
+import { axes, buildRatioTable, measureRecords, pickServers, serverLabels, type Metric, type RatioTable } from "./ratio.ts";
+import { costTableFromSides, type CostTable } from "./costs.ts";
+import { adaptiveRepeats } from "../scenario/schema.ts";
 import { interferenceNotes, summariseInterference } from "../interference.ts";
 import { cellStateNotes, type CellState } from "../cellstate.ts";
 
@@ -52,6 +54,9 @@ export interface RunReport {
   configIdentity: ConfigIdentity;
   /** null when the run has fewer than two servers. */
   table: RatioTable | null;
+  /** The cost per query of the same two servers, paired like the ratio table (src/core/report/costs.ts); null with
+   *  fewer than two servers. */
+  costs: CostTable | null;
   notes: string[];
   /** Each measured cell's state (the record's `state`): backlog, warm state, bottleneck, cost per query. */
   cellStates: CellStateLine[];
@@ -147,6 +152,7 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
   const retries = cells.filter((c) => c.phase === "measure" && (c.attempt ?? 1) > 1).length - interference.reruns;
   const partial = manifest.status !== "ok" || (planned > 0 && recorded < planned);
   const table = buildRatioTable(manifest, cells, opts);
+  const costs = buildCostTable(manifest, cells, opts);
   const notes: string[] = [];
   if (!table) notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
   notes.push(...interferenceNotes(interference));
@@ -170,9 +176,26 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     servers: manifest.servers.map((s) => serverLine(s, manifest)),
     configIdentity: configIdentity(manifest.mustMatch),
     table,
+    costs,
     notes,
     cellStates: measured.flatMap((r) => (r.state && r.status === "ok" ? [{ key: r.key, server: r.server, test: r.test, threads: r.threads, repeat: r.repeat, state: r.state }] : [])),
   };
+}
+
+/** The cost-per-query table of a run: the ratio table's two servers, paired repeats, sequential when adaptive. */
+export function buildCostTable(manifest: RunManifest, cells: readonly CellRecord[], opts: Pick<ReportOptions, "numerator" | "denominator"> = {}): CostTable | null {
+  const pair = pickServers(manifest, opts);
+  if (!pair) return null;
+  const [num, den] = pair;
+  const [ln, ld] = serverLabels(manifest, num, den);
+  const { tests, threads } = axes(manifest, cells);
+  return costTableFromSides(
+    { id: num, label: ln, records: cells.filter((c) => c.server === num) },
+    { id: den, label: ld, records: cells.filter((c) => c.server === den) },
+    tests,
+    threads,
+    { pairing: "paired", sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined },
+  );
 }
 
 /** What an adaptive run did: its settings, how many cells stopped for which reason, and the width each one reached. */

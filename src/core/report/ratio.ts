@@ -272,6 +272,15 @@ interface Pending {
   unpaired?: UnpairedInput;
 }
 
+/** One pair of a cell: its log ratio d, the server instance it ran on, and which side ran first (x: the numerator's record). */
+export function pairObs(d: number, x: CellRecord | undefined, y: CellRecord | undefined): PairObs {
+  const pair: PairObs = { d };
+  const inst = x?.instance ?? y?.instance;
+  if (inst !== undefined) pair.instance = inst;
+  if (x && y && x.startedAt !== y.startedAt) pair.order = x.startedAt < y.startedAt ? 1 : -1;
+  return pair;
+}
+
 /** The pairs of a cell: d = ±ln(a/b) per repeat with both values, its instance, and which side ran first. */
 function pairsOf(p: Pending, sign: number): { pairs: PairObs[]; repeats: number[] } {
   const pairs: PairObs[] = [];
@@ -282,13 +291,7 @@ function pairsOf(p: Pending, sign: number): { pairs: PairObs[]; repeats: number[
   p.av.forEach((a, i) => {
     const b = p.bv[i];
     if (a === null || b === null) return;
-    const x = ra.get(i + 1);
-    const y = rb.get(i + 1);
-    const pair: PairObs = { d: sign * Math.log(a / b) };
-    const inst = x?.instance ?? y?.instance;
-    if (inst !== undefined) pair.instance = inst;
-    if (x && y && x.startedAt !== y.startedAt) pair.order = x.startedAt < y.startedAt ? 1 : -1;
-    pairs.push(pair);
+    pairs.push(pairObs(sign * Math.log(a / b), ra.get(i + 1), rb.get(i + 1)));
     repeats.push(i + 1);
   });
   return { pairs, repeats };

@@ -4,6 +4,7 @@
  * (`104.2 [101.3–107.2] +`), the legend of the marks and the method, then the facts behind it.
  */
 import { DIRECTION_WORDS, LOAD_BOUND, STATE_MARKS, equivalenceWord, longLegend, verdictMark, verdictSentence } from "../vocabulary.ts";
+import { costLines } from "./costs.ts";
 import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
 import type { RunReport } from "./model.ts";
 import { textTable, type TextColumn } from "../text-table.ts";
@@ -277,6 +278,8 @@ export function renderText(report: RunReport): string {
   const partial = partialLine(report);
   if (partial) lines.push(partial, "");
   if (t) lines.push(...renderRatioText(t), "");
+  const costs = costLines(report.costs);
+  if (costs.length) lines.push(...costs, "");
   lines.push(...report.notes);
   lines.push("Servers:", ...serverLines(report), configIdentityLine(report));
   for (const r of report.configIdentity.differing) {
