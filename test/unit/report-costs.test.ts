@@ -95,6 +95,7 @@ describe("cost per query in a run: paired like q/s", () => {
     expect(text).toContain("Cost per query, MariaDB / MySQL (paired repeats, 95% interval");
     expect(text).toContain("- oltp_point_select at 1 thread: server CPU 0.80× [0.68–0.93] (mariadb 41.0 µs, mysql 52.0 µs)");
     expect(text).toContain("fsyncs not available (mysql: no fsyncs reading)");
+    expect(text).toContain("- oltp_read_only at 1 thread: not available (mariadb: no cost readings recorded)\n");
     expect(text).toContain(HARDWARE_COUNTERS_NOTE);
     expect(text).toContain("not available on this host");
   });

@@ -199,12 +199,26 @@ export function costValueText(key: CostFigureKey, v: number | null): string {
   return v === null ? "n/a" : `${v.toFixed(fig.digits)}${fig.unit}`;
 }
 
-function figureText(t: CostTable, c: CostCell, names: [string, string]): string {
+function figureText(c: CostCell, names: [string, string]): string {
   const sides = `${names[0]} ${costValueText(c.figure, c.numeratorMedian)}, ${names[1]} ${costValueText(c.figure, c.denominatorMedian)}`;
   const note = c.note ? `; ${c.note}` : "";
-  if (c.status !== "ok") return `${label(c.figure)} not available (${c.reason})`;
   const why = c.reason ? `, ${c.reason}` : "";
   return `${label(c.figure)} ${factorText(c)} (${sides}${why}${note})`;
+}
+
+/** The figures without an estimate, grouped by reason: "pages read, fsyncs not available (mysql: …)". */
+function notAvailableText(fs: readonly CostCell[]): string[] {
+  const by = new Map<string, string[]>();
+  for (const f of fs) by.set(f.reason ?? "unknown", [...(by.get(f.reason ?? "unknown") ?? []), label(f.figure)]);
+  return [...by].map(([reason, labels]) => `${labels.join(", ")} not available (${reason})`);
+}
+
+/** One cell's figures as text; a cell with no figure at all says so once. */
+function cellText(c: CostTable["cells"][number], names: [string, string]): string {
+  const ok = c.figures.filter((f) => f.status === "ok");
+  const na = c.figures.filter((f) => f.status !== "ok");
+  if (!ok.length && new Set(na.map((f) => f.reason)).size === 1) return `not available (${na[0]!.reason})`;
+  return [...ok.map((f) => figureText(f, names)), ...notAvailableText(na)].join("; ");
 }
 
 /** The text section: one line per cell, every figure with its factor, interval and each side's median. */
@@ -218,7 +232,7 @@ export function costLines(t: CostTable | null): string[] {
   const names: [string, string] = [t.numerator === t.denominator ? "NEW" : t.numerator, t.numerator === t.denominator ? "BASE" : t.denominator];
   return [
     head,
-    ...t.cells.map((c) => `- ${c.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.figures.map((f) => figureText(t, f, names)).join("; ")}`),
+    ...t.cells.map((c) => `- ${c.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${cellText(c, names)}`),
     t.hardware,
   ];
 }
@@ -244,12 +258,14 @@ export function costTableJson(t: CostTable): object {
  * did not move (1.00× [0.97–1.03])".
  */
 export function costExplanation(c: { figures: CostCell[] }): string {
-  const parts = c.figures.map((f) => {
-    if (f.status !== "ok") return `${label(f.figure)} not available (${f.reason})`;
+  const ok = c.figures.filter((f) => f.status === "ok");
+  const na = c.figures.filter((f) => f.status !== "ok");
+  if (!ok.length && new Set(na.map((f) => f.reason)).size === 1) return `no cost per query (${na[0]!.reason})`;
+  const parts = ok.map((f) => {
     if (f.moved === "higher") return `${label(f.figure)} per query rose ${factorText(f)}`;
     if (f.moved === "lower") return `${label(f.figure)} per query fell ${factorText(f)}`;
     if (f.moved === "none") return `${label(f.figure)} per query did not move (${factorText(f)})`;
     return `${label(f.figure)} per query ${factorText(f)}, no interval (${f.reason ?? "unknown"})`;
   });
-  return parts.join("; ");
+  return [...parts, ...notAvailableText(na)].join("; ");
 }
