@@ -54,7 +54,8 @@ export {
 export { verdictMark, verdictWords, verdictSentence, shortLegend, longLegend, VERDICT_MARKS, DIRECTION_MARKS, DIRECTION_WORDS, STATE_MARKS, STATE_WORDS } from "./core/vocabulary.ts";
 export { renderText } from "./core/report/text.ts";
 export { renderMarkdown } from "./core/report/markdown.ts";
-export { renderCsv } from "./core/report/csv.ts";
+export { renderCsv, renderCostCsv } from "./core/report/csv.ts";
+export { costTableFromSides, costLines } from "./core/report/costs.ts";
 export { renderJson } from "./core/report/json.ts";
 export { buildHtmlData, renderHtml, type HtmlData } from "./core/report/html.ts";
 export { readResultsFolder, writeReports, loadChartJsSource, type ResultsFolder } from "./adapters/report-files.ts";

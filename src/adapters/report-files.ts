@@ -1,6 +1,6 @@
 /**
  * Reads a results folder (`run.json` + `cells.jsonl`) and writes its report files (`report.md`, `report.html`,
- * `comparison.csv`, `report.json`), each atomically (src/adapters/durable-file.ts).
+ * `comparison.csv`, `costs.csv`, `report.json`), each atomically (src/adapters/durable-file.ts).
  */
 import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";

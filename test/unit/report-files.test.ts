@@ -47,13 +47,14 @@ describe("results folder", () => {
 });
 
 describe("writeReports", () => {
-  it("writes the four files atomically, leaving no temp files", async () => {
+  it("writes the five files atomically, leaving no temp files", async () => {
     const d = await copyFixture("repeats");
     await appendFile(join(d, "cells.jsonl"), '{"torn":'); // an interrupted run
     const paths = await writeReports(d);
-    expect(paths.map((p) => p.slice(d.length + 1))).toEqual(["report.md", "report.html", "comparison.csv", "report.json"]);
+    expect(paths.map((p) => p.slice(d.length + 1))).toEqual(["report.md", "report.html", "comparison.csv", "costs.csv", "report.json"]);
     const files = await readdir(d);
     expect(files.filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    expect(await readFile(join(d, "costs.csv"), "utf8")).toMatch(/^test,threads,figure,/);
     const json = JSON.parse(await readFile(join(d, "report.json"), "utf8"));
     expect(json).toMatchObject({ metric: "qps", numerator: "mariadb", denominator: "mysql", threads: [1, 4, 8] });
     expect(json.run.partial).toBe(true);

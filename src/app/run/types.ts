@@ -28,7 +28,7 @@ export interface RunDeps {
   storage: StorageProvider;
   /** Build or find a pinned image (cache hit when present). */
   ensureImage(name: string, onProgress: (step: string, line?: string) => void, signal?: AbortSignal): Promise<ImageInfo>;
-  /** Write report.md/html/json and comparison.csv for a results folder. */
+  /** Write report.md/html/json, comparison.csv and costs.csv for a results folder. */
   writeReports?(dir: string): Promise<unknown>;
   /** SQL probes (default: mysql2). */
   probe?: Probe;

@@ -93,7 +93,7 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     .option("--metric <metric>", "qps|tps|p95|avg (latency ratios are inverted: above 100 = numerator better)", "qps")
     .option("--summary", "the test execution summary side by side (servers of a run, or hosts), with effective concurrency and fairness")
     .option("--margin <pct>", "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this", "5%")
-    .option("--no-write", "do not rewrite the report files (report.md/.html/.json, comparison.csv; report-hosts.md/.html)")
+    .option("--no-write", "do not rewrite the report files (report.md/.html/.json, comparison.csv, costs.csv; report-hosts.md/.html)")
     .action(async (dir: string, o: ReportFlags) => {
       const format = parseFormat(o.format);
       const metric: Metric = parseMetric(o.metric);

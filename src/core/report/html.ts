@@ -4,6 +4,7 @@
  * loads nothing from the network. After the charts are created the page sets `document.body.dataset.chartsReady`
  * to their number (or `chartsError` to the error message).
  */
+import { COST_FIGURES, costLines, costValueText, factorText, type CostTable } from "./costs.ts";
 import type { CellRecord, RunManifest } from "../results.ts";
 import { measureRecords, metricValue, type Metric, type RatioTable } from "./ratio.ts";
 import type { RunReport } from "./model.ts";
@@ -138,6 +139,37 @@ function table(head: string[], rows: string[][], cls = ""): string {
   return `<table${cls ? ` class="${cls}"` : ""}><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${rows
     .map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join("")}</tr>`)
     .join("")}</tbody></table>`;
+}
+
+/** The cost-per-query table: one row per cell and figure with the factor, its interval and each side's median. */
+function costTableHtml(t: CostTable): string {
+  const rows = t.cells.flatMap((c) =>
+    c.figures.map((f) => [
+      `${c.test} @ ${c.threads}`,
+      COST_FIGURES.find((x) => x.key === f.figure)!.label,
+      f.status === "ok" ? factorText(f) : "not available",
+      costValueText(f.figure, f.numeratorMedian),
+      costValueText(f.figure, f.denominatorMedian),
+      [f.reason, f.note].filter(Boolean).join("; "),
+    ].map(escapeHtml)),
+  );
+  const head = ["cell", "per query", `${t.numeratorLabel} / ${t.denominatorLabel}`, `${t.numeratorLabel} median`, `${t.denominatorLabel} median`, "note"];
+  return table(head.map(escapeHtml), rows, "costs");
+}
+
+/** The chart of the per-query costs: per cell, each figure's interval as a floating bar (× 100), side by side. */
+export function costChartData(t: CostTable | null): { title: string; labels: string[]; datasets: Array<{ label: string; data: Array<[number, number] | null> }> } | null {
+  if (!t || !t.recorded) return null;
+  const cells = t.cells.filter((c) => c.figures.some((f) => f.low !== null && f.high !== null));
+  if (!cells.length) return null;
+  const datasets = COST_FIGURES.map((fig) => ({
+    label: fig.label,
+    data: cells.map((c): [number, number] | null => {
+      const f = c.figures.find((x) => x.figure === fig.key);
+      return f && f.low !== null && f.high !== null ? [f.low, f.high] : null;
+    }),
+  })).filter((d) => d.data.some((x) => x !== null));
+  return { title: `Cost per query, ${t.numeratorLabel} / ${t.denominatorLabel} × 100: ${Math.round(t.confidence * 100)}% intervals (above 100: ${t.numeratorLabel} costs more)`, labels: cells.map((c) => `${c.test} @ ${c.threads}`), datasets };
 }
 
 function ratioTableHtml(t: RatioTable): string {
@@ -284,6 +316,16 @@ const SCRIPT = `
           scales: { x: { type: "logarithmic", title: { display: true, text: "latency (ms)" } }, y: { title: { display: true, text: "count" } } } }
       });
     });
+    if (data.costChart) {
+      make("costs-0", {
+        type: "bar",
+        data: { labels: data.costChart.labels, datasets: data.costChart.datasets.map(function (d, j) {
+          return { label: d.label, data: d.data, backgroundColor: palette[j % palette.length] + "99", borderColor: palette[j % palette.length], borderWidth: 1 };
+        }) },
+        options: { plugins: { title: { display: true, text: data.costChart.title } },
+          scales: { y: { title: { display: true, text: "numerator / denominator × 100" } } } }
+      });
+    }
     body.dataset.chartsReady = String(count);
   } catch (e) {
     body.dataset.chartsError = String(e && e.message || e);
@@ -300,6 +342,7 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
     metricCharts: data.metricCharts,
     timeSeries: data.timeSeries,
     histograms: data.histograms,
+    costChart: costChartData(r.costs),
   };
   const partial = partialLine(r);
   const body: string[] = [
@@ -324,6 +367,15 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
         table([...VERDICT_HEAD].map(escapeHtml), vr.map((r) => r.map(escapeHtml)), "verdicts"),
       );
     }
+  }
+  if (r.costs?.recorded) {
+    body.push(
+      "<h2>Cost per query</h2>",
+      `<p>${escapeHtml(costLines(r.costs)[0]!)}</p>`,
+      costTableHtml(r.costs),
+      clientData.costChart ? `<div class="charts"><div class="chart"><canvas id="costs-0"></canvas></div></div>` : "",
+      `<p>${escapeHtml(r.costs.hardware)}</p>`,
+    );
   }
   for (const n of r.notes) body.push(`<p>${escapeHtml(n)}</p>`);
   body.push(

@@ -2,6 +2,7 @@
  * Markdown renderer: report.md. One table with the estimate (exp mean log ratio), its interval and the verdict per
  * cell, then the facts. The seed tables' median / median figure is in the text report and comparison.csv.
  */
+import { costLines } from "./costs.ts";
 import type { RunReport } from "./model.ts";
 import { metricLabel, type RatioTable } from "./ratio.ts";
 import { VERDICT_HEAD, cellNotes, configIdentityLine, legend, partialLine, runLine, uncertainCell, verdictLegend, verdictRows } from "./text.ts";
@@ -44,6 +45,8 @@ export function renderMarkdown(report: RunReport): string {
   const partial = partialLine(report);
   if (partial) lines.push(`> **${partial}**`, "");
   if (t) lines.push(...markdownRatioTable(t), "");
+  const costs = costLines(report.costs);
+  if (costs.length) lines.push("## Cost per query", "", costs[0]!, "", ...costs.slice(1, -1), "", costs[costs.length - 1]!, "");
   for (const n of report.notes) lines.push(n, "");
   lines.push("## Servers", "", "| id | server | version | image | storage |", "|:--|:--|:--|:--|:--|");
   for (const s of report.servers) {
