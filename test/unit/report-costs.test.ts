@@ -15,6 +15,7 @@ import { COST_CSV_HEADER, renderCostCsv } from "../../src/core/report/csv.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { reportJson } from "../../src/core/report/json.ts";
 import { renderText } from "../../src/core/report/text.ts";
+import { buildHtmlData, costChartData, renderHtml } from "../../src/core/report/html.ts";
 import { comparisonJson, compareRuns, explanationLines, renderComparisonText } from "../../src/core/report/compare.ts";
 
 const FIX = join(import.meta.dirname, "../fixtures/results");
@@ -110,6 +111,21 @@ describe("cost per query in a run: paired like q/s", () => {
     expect(lines.length).toBe(1 + costs.cells.length * COST_FIGURES.length);
     const cpuLine = lines.find((l) => l.startsWith("oltp_point_select,1,serverCpuUs,"))!.split(",");
     expect(cpuLine.slice(0, 10)).toEqual(["oltp_point_select", "1", "serverCpuUs", "mariadb", "mysql", "ok", "79.6135", "67.9968", "93.2149", "lower"]);
+  });
+
+  it("report.html: the table, and one chart of the figures' intervals side by side", () => {
+    const html = renderHtml(buildHtmlData(run.manifest, cells, report), "");
+    expect(html).toContain("<h2>Cost per query</h2>");
+    expect(html).toContain('<canvas id="costs-0">');
+    expect(html).toMatch(/<td>oltp_point_select @ 1<\/td><td>server CPU<\/td><td>0\.80× \[0\.68–0\.93\]<\/td><td>41\.0 µs<\/td><td>52\.0 µs<\/td>/);
+    const chart = costChartData(costs)!;
+    expect(chart.labels).toEqual(["oltp_point_select @ 1"]);
+    // Only figures with an interval are drawn: server CPU and redo bytes.
+    expect(chart.datasets.map((d) => d.label)).toEqual(["server CPU", "redo bytes"]);
+    expect(chart.datasets[0]!.data[0]![0]).toBeCloseTo(67.9968, 3);
+    const bare = buildRunReport(run.manifest, run.cells);
+    expect(renderHtml(buildHtmlData(run.manifest, run.cells, bare), "")).not.toContain("Cost per query");
+    expect(costChartData(bare.costs)).toBeNull();
   });
 
   it("a run without cost readings: no section, an empty costs.csv, null in JSON", () => {
