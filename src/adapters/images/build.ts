@@ -98,7 +98,7 @@ export async function ensureImage(images: ImagePort, name: string, opts: EnsureI
  *
  * @example
  * ```ts
- * const [img] = await ensureImages(new DockerEngine("local").docker, ["mariadb-11.8"], { onProgress: (ev) => console.log(ev.step) });
+ * const [img] = await ensureImages(new DockerEngine("local").images, ["mariadb-11.8"], { onProgress: (ev) => console.log(ev.step) });
  * ```
  * @throws TwinbenchError `IMAGE_BUILD_FAILED`, `IMAGE_PACKAGE_NOT_FOUND`, `IMAGE_DIGEST_PLACEHOLDER`, `IMAGE_DIGEST_MISMATCH`, `IMAGE_PULL_FAILED`, …; CancelledError on `signal`.
  */
