@@ -56,7 +56,8 @@ describe.skipIf(!chromium)("report.html in headless Chromium", () => {
     expect(stdout).not.toMatch(/data-charts-error=/);
     expect(stdout).toMatch(new RegExp(`<body[^>]*data-charts-ready="${expected}"`));
     expect(stdout).toContain('<table class="ratio">');
-    expect(stdout).toMatch(/data-verdict="faster"[^>]*><b>102\.0<\/b> <small>\[101\.8–102\.2\]<\/small> \+/);
+    // 102.0 [101.8–102.2] at the ±5% margin: faster, and within ±5% (both readings, mark +=)
+    expect(stdout).toMatch(/data-verdict="faster-within" data-direction="faster" data-equivalence="within"[^>]*><b>102\.0<\/b> <small>\[101\.8–102\.2\]<\/small> \+=/);
     expect(stdout).toMatch(/data-verdict="failed">fail</);
     expect((stdout.match(/<canvas /g) ?? []).length).toBe(expected);
   }, 180_000);
