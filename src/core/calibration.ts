@@ -157,37 +157,10 @@ export interface PooledResiduals {
 }
 
 /**
- * The pooled within-cell variance of a run's log pair ratios (qps of `num` over `den`, paired by repeat, grouped by
- * test, threads and server instance): what a run tells about the host's pair sd. Null with no df.
+ * A run's log pair ratios (qps of `num` over `den`, paired by repeat, each key's last attempt), grouped by cell
+ * (host, test, threads) and, within a cell, by server instance: cells[c][i] holds cell c's log ratios on instance i.
  */
-export function pooledResiduals(records: readonly CellRecord[], num: string, den: string): PooledResiduals | null {
-  const value = (r: CellRecord | undefined) => {
-    const v = r && r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
-    return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
-  };
-  const measured = measureRecords(records);
-  const key = (r: CellRecord) => `${r.host ?? ""}|${r.test}|${r.threads}|${r.repeat}`;
-  const dens = new Map(measured.filter((r) => r.server === den).map((r) => [key(r), r]));
-  const groups = new Map<string, number[]>();
-  for (const a of measured) {
-    if (a.server !== num) continue;
-    const b = dens.get(key(a));
-    const va = value(a);
-    const vb = value(b);
-    if (va === null || vb === null) continue;
-    const g = `${a.host ?? ""}|${a.test}|${a.threads}|${a.instance ?? b?.instance ?? 0}`;
-    groups.set(g, [...(groups.get(g) ?? []), Math.log(va / vb)]);
-  }
-  const sd = nestedSd([[...groups.values()]]);
-  return sd.pairDf > 0 ? { s2: (sd.pairSdPct / 100) ** 2, df: sd.pairDf } : null;
-}
-
-/**
- * A run's noise at both levels the calibration stores: log pair ratios (qps of `num` over `den`, paired by repeat)
- * grouped by cell (host, test, threads) and, within a cell, by server instance; {@link nestedSd} of that layout.
- * Null when no cell has 2 pairs on one instance (no pair df).
- */
-export function runNoise(records: readonly CellRecord[], num: string, den: string): RunNoise | null {
+function pairGroups(records: readonly CellRecord[], num: string, den: string): number[][][] {
   const value = (r: CellRecord | undefined) => {
     const v = r && r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
     return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
@@ -208,7 +181,26 @@ export function runNoise(records: readonly CellRecord[], num: string, den: strin
     groups.set(inst, [...(groups.get(inst) ?? []), Math.log(va / vb)]);
     cells.set(cell, groups);
   }
-  return runLevels([...cells.values()].map((g) => [...g.values()]));
+  return [...cells.values()].map((g) => [...g.values()]);
+}
+
+/**
+ * The pooled within-cell variance of a run's log pair ratios (qps of `num` over `den`, paired by repeat, grouped by
+ * test, threads and server instance): what a run tells about the host's pair sd. Null with no df.
+ */
+export function pooledResiduals(records: readonly CellRecord[], num: string, den: string): PooledResiduals | null {
+  // Every (cell, instance) group is one group of nestedSd's single cell: only the within-group spread counts.
+  const sd = nestedSd([pairGroups(records, num, den).flat()]);
+  return sd.pairDf > 0 ? { s2: (sd.pairSdPct / 100) ** 2, df: sd.pairDf } : null;
+}
+
+/**
+ * A run's noise at both levels the calibration stores: log pair ratios (qps of `num` over `den`, paired by repeat)
+ * grouped by cell (host, test, threads) and, within a cell, by server instance; {@link nestedSd} of that layout.
+ * Null when no cell has 2 pairs on one instance (no pair df).
+ */
+export function runNoise(records: readonly CellRecord[], num: string, den: string): RunNoise | null {
+  return runLevels(pairGroups(records, num, den));
 }
 
 /** A run's noise: both levels (`nested`), or, when no instance held 2 pairs of a cell, their sum only (`total`). */
@@ -216,7 +208,7 @@ export type RunNoise = NestedSd & { levels: "nested" | "total" };
 
 /**
  * {@link nestedSd} of a run's pairs (cells[c][i]: cell c's log ratios on instance i). A layout with a new instance
- * every round (quick.yaml: min 2 over 2 instances) has no pair df within instances: then the spread of each cell's
+ * every round (quick.yaml: min 4, a fresh instance each round) has no pair df within instances: then the spread of each cell's
  * pairs about its mean is the pair and instance levels together, reported as the pair sd with `levels: "total"` and
  * no instance sd. Null with no df at all.
  */
