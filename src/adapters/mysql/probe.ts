@@ -112,20 +112,28 @@ export async function createBenchUser(ep: Endpoint, bench: { user: string; passw
 }
 
 /**
+ * The purge history length from information_schema.INNODB_METRICS `trx_rseg_history_len`, switched on first. Null
+ * when the server has no such counter or refuses (no privilege): quiescence then waits on the dirty pages alone, and
+ * a cell's backlog says "unknown" for it.
+ */
+async function historyLengthOf(c: { query: (sql: string) => Promise<unknown> }): Promise<number | null> {
+  try {
+    await c.query("SET GLOBAL innodb_monitor_enable = 'trx_rseg_history_len'");
+    const [rows] = (await c.query("SELECT `COUNT` AS n FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'")) as unknown as [Array<{ n: number | string }>];
+    return rows[0] === undefined ? null : Number(rows[0].n);
+  } catch {
+    return null; // no such counter or no privilege: see above
+  }
+}
+
+/**
  * InnoDB's background backlog (workload.quiesce): the purge history length from information_schema.INNODB_METRICS
  * `trx_rseg_history_len` (the counter is switched on first; MariaDB and MySQL both have it, null when the server
  * refuses) and `Innodb_buffer_pool_pages_dirty`.
  */
 export async function readInnodbBacklog(ep: Endpoint): Promise<BacklogSample> {
   return withConnection(ep, async (c) => {
-    let historyLength: number | null = null;
-    try {
-      await c.query("SET GLOBAL innodb_monitor_enable = 'trx_rseg_history_len'");
-      const [rows] = (await c.query("SELECT `COUNT` AS n FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'")) as unknown as [Array<{ n: number | string }>];
-      if (rows[0] !== undefined) historyLength = Number(rows[0].n);
-    } catch {
-      historyLength = null; // no such counter or no privilege: quiescence then waits on the dirty pages alone
-    }
+    const historyLength = await historyLengthOf(c);
     const [st] = (await c.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")) as unknown as [Array<{ Value: string }>];
     return { historyLength, dirtyPages: Number(st[0]?.Value ?? 0) };
   });
@@ -147,14 +155,7 @@ export async function readServerStatus(ep: Endpoint, o: { db: string; sizes: boo
       const [[bp]] = (await c.query("SELECT @@innodb_buffer_pool_size AS bytes")) as unknown as [[{ bytes: string | number }]];
       poolBytes = Number(bp.bytes);
     }
-    let historyLength: number | null = null;
-    try {
-      await c.query("SET GLOBAL innodb_monitor_enable = 'trx_rseg_history_len'");
-      const [rows] = (await c.query("SELECT `COUNT` AS n FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'")) as unknown as [Array<{ n: number | string }>];
-      if (rows[0] !== undefined) historyLength = Number(rows[0].n);
-    } catch {
-      historyLength = null; // no such counter or no privilege: the backlog says "unknown" for it
-    }
+    const historyLength = await historyLengthOf(c);
     const [st] = (await c.query("SHOW GLOBAL STATUS")) as unknown as [Array<{ Variable_name: string; Value: string | null }>];
     const values: Record<string, number> = {};
     for (const r of st) {
