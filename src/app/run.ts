@@ -1,7 +1,7 @@
 /**
  * Runs one scenario on one engine, as a pipeline of stages (src/app/run/):
  *
- *   storage preflight → results session → images → servers (storage, start, facts, prepare, snapshot)
+ *   host fit (memory, cpusets) → storage preflight → results session → images → servers (storage, start, facts, prepare, snapshot)
  *   → config identity → cells (scheduler rounds, load sidecar)
  *   → teardown, always → the run's pairs folded into the host calibration → run-finished
  * (the forecast before the cells comes from the host calibration: a run never calibrates first)
@@ -17,6 +17,7 @@ import { RunContext } from "./run/context.ts";
 import { ResultsSession } from "./run/session.ts";
 import { ensureImages, LOAD_IMAGE } from "./run/images.ts";
 import { probeHost } from "./run/host-facts.ts";
+import { checkFit } from "./run/fit.ts";
 import { Servers } from "./run/servers.ts";
 import { Sidecar } from "./run/sidecar.ts";
 import { checkConfigIdentity } from "./run/identity.ts";
@@ -36,6 +37,8 @@ export { StaticScheduler, type Scheduler } from "./run/scheduler.ts";
 /** Run a scenario end to end. Never throws for cell failures; throws only for set-up errors (after teardown). */
 export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunSummary> {
   const ctx = new RunContext(deps, opts, planRun(opts.scenario));
+  // Memory and cpusets against the engine host's facts, before anything is created.
+  await checkFit(ctx);
   // Storage preflight (tools, privileges) for every server before anything is created, results folder included.
   for (const s of ctx.scenario.servers) await deps.storage.preflight(s.storage ?? ctx.scenario.storage);
   const session = await ResultsSession.open(ctx);

@@ -9,6 +9,7 @@ import type { TranslationEntry } from "../core/results.ts";
 import { planRun, type SetupCosts } from "../core/plan/plan.ts";
 import { describePlan, type ImagePin } from "../core/plan/describe.ts";
 import { predictPrecision, precisionLines } from "../core/plan/precision.ts";
+import { fitLines, fitScenario, resolvePools, type FitReport, type HostResources } from "../core/plan/fit.ts";
 import type { Calibration } from "../core/calibration.ts";
 import { renderConfig } from "../core/config/render.ts";
 import { lockEntry } from "../core/images/lock.ts";
@@ -68,6 +69,23 @@ export interface PlanViewOptions {
   translations?: (scenario: Scenario) => Promise<Record<string, TranslationEntry[]>>;
   /** The host's calibration for a precision target (null: none; absent: the prediction is not asked for). */
   calibration?: { key?: string; calibration: Calibration | null };
+  /** The engine host's memory and cores (src/adapters/host/resources.ts): `plan` then shows the memory and CPU fit. */
+  host?: () => Promise<{ host: HostResources; note?: string }>;
+  /** Gets the fit, for a caller that refuses a scenario that does not fit (`plan`, after printing). */
+  onFit?: (fit: FitReport) => void;
+}
+
+/**
+ * The memory and CPU fit of a scenario on the engine host (src/core/plan/fit.ts), with its lines for `plan`:
+ * buffer pools from each server's resolved config, tmpfs sizes, the load, the host's memory and cores.
+ */
+export async function planFit(scenario: Scenario, host: () => Promise<{ host: HostResources; note?: string }>, warn: (l: string) => void): Promise<{ report: FitReport; lines: string[] }> {
+  const { pools, warnings } = resolvePools(scenario, await readNeutralConfig(scenario));
+  for (const w of warnings) warn(`warning: ${w}`);
+  const h = await host();
+  if (h.note) warn(`note: ${h.note}`);
+  const report = fitScenario(scenario, pools, h.host);
+  return { report, lines: fitLines(report) };
 }
 
 /** `twinbench plan FILE` as lines: cells, estimate, sysbench argv, image pins, storage, config translation. */
@@ -77,7 +95,9 @@ export async function planLines(file: string, o: PlanViewOptions & { loaded?: Lo
   const pins = await optional(o.pins ?? imagePins, o.warn, "image lock");
   const translations = await optional(() => (o.translations ?? configTranslations)(r.scenario), o.warn, "config translation");
   for (const w of r.warnings) o.warn(`warning: ${w}`);
-  const lines = describePlan(plan, r.scenario, { file, pins, translations, maxCells: o.maxCells });
+  const fit = o.host ? await planFit(r.scenario, o.host, o.warn) : undefined;
+  if (fit) o.onFit?.(fit.report);
+  const lines = [...describePlan(plan, r.scenario, { file, pins, translations, maxCells: o.maxCells }), ...(fit?.lines ?? [])];
   const prediction = o.calibration ? predictPrecision(r.scenario, o.calibration.calibration, { setupCosts: o.setupCosts }) : null;
   return prediction ? [...lines, ...precisionLines(prediction, o.calibration!.calibration, o.calibration!.key)] : lines;
 }

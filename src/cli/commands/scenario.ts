@@ -15,7 +15,9 @@ import type { TranslationEntry } from "../../core/results.ts";
 import { importCmd } from "../../core/scenario/import-cmd.ts";
 import { planRun, formatSeconds, type SetupCosts } from "../../core/plan/plan.ts";
 import type { ImagePin } from "../../core/plan/describe.ts";
-import { lockImageNames, planLines } from "../../app/views.ts";
+import { lockImageNames, planFit, planLines } from "../../app/views.ts";
+import { assertFits, type FitReport, type HostResources } from "../../core/plan/fit.ts";
+import { hostResources } from "../../adapters/host/resources.ts";
 import { loadScenarioFile, writeScenarioFile } from "../../adapters/scenario-file.ts";
 import { adaptiveOverrides } from "./run-options.ts";
 
@@ -33,6 +35,8 @@ export interface ScenarioCommandsContext {
   hostCpus?: () => number;
   /** The local engine, for the host's calibration (`plan` with a precision target). */
   engine?: () => Engine;
+  /** The engine host's memory and cores for `plan`'s fit check (default: the engine's facts, src/adapters/host/resources.ts). */
+  hostResources?: () => Promise<{ host: HostResources; note?: string }>;
   /** This host's calibration (default: from the engine's facts and the calibration store). */
   loadCalibration?: () => Promise<{ key: string; calibration: Calibration | null }>;
 }
@@ -57,6 +61,7 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
   const err = ctx.err ?? ctx.out;
   const lockImages = ctx.loadLockImages ?? lockImageNames;
   const hostCpus = ctx.hostCpus ?? availableParallelism;
+  const host = ctx.hostResources ?? (() => hostResources(ctx.engine?.()));
 
   program
     .command("validate")
@@ -105,7 +110,7 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
 
   program
     .command("plan")
-    .description("print a scenario's cells, estimate, sysbench argv, image pins, storage and config translation (starts nothing)")
+    .description("print a scenario's cells, estimate, sysbench argv, image pins, storage, config translation, and its memory and CPU fit on the engine host; exit 2 when it does not fit (starts nothing)")
     .argument("<file>", "scenario file")
     .option("--set <path=value>", "override a scenario value (repeatable), VALUE parsed as YAML", collect, [])
     .option("--json", "print the resolved scenario and plan as JSON")
@@ -123,10 +128,15 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
       if (o.json) {
         const plan = planRun(loaded.scenario, { setupCosts });
         const precision = calibration ? predictPrecision(loaded.scenario, calibration.calibration, { setupCosts }) : null;
-        ctx.out(JSON.stringify({ file, overrides: loaded.overrides, warnings: loaded.warnings, scenario: loaded.scenario, plan, precision }, null, 2));
+        const fit = (await planFit(loaded.scenario, host, err)).report;
+        ctx.out(JSON.stringify({ file, overrides: loaded.overrides, warnings: loaded.warnings, scenario: loaded.scenario, plan, precision, fit }, null, 2));
+        assertFits(fit);
         return;
       }
-      const lines = await planLines(file, { loaded, maxCells: o.maxCells, setupCosts, warn: err, pins: ctx.loadPins, translations: ctx.renderTranslations, calibration });
+      let fit: FitReport | undefined;
+      const lines = await planLines(file, { loaded, maxCells: o.maxCells, setupCosts, warn: err, pins: ctx.loadPins, translations: ctx.renderTranslations, calibration, host, onFit: (f) => (fit = f) });
       for (const l of lines) ctx.out(l);
+      // After the plan is printed: a scenario that does not fit this host is refused, as `run` would refuse it.
+      if (fit) assertFits(fit);
     });
 }

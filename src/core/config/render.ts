@@ -83,6 +83,65 @@ function setValue(key: string, v: string | number | boolean): string | null | un
   return String(v);
 }
 
+/** One assignment of a config layer: `value` undefined removes the option (`skip_*: false`). */
+export interface LayerAssignment {
+  key: string;
+  value: string | null | undefined;
+  /** The value as written (config.set), for the asymmetry sentence. */
+  raw: string | number | boolean | null;
+  loose: boolean;
+  /** `file:line`, `profile NAME`, `config.set` or `servers.ID.config.set`. */
+  source: string;
+  perServer: boolean;
+}
+
+/**
+ * Every assignment of one server's config layers in order, later wins: the base file's [mysqld] section, the
+ * profile, the scenario's config.set, then servers[].config.set. {@link renderConfig} merges them; so does
+ * {@link resolveNeutralOption}, which needs one value before any family or version is known.
+ */
+export function configLayers(parsed: ReturnType<typeof parseCnf>, scenario: Scenario, server: Scenario["servers"][number], source: string): LayerAssignment[] {
+  const out: LayerAssignment[] = [];
+  for (const e of parsed.sections.find((s) => s.name === TRANSLATED_SECTION)?.entries ?? []) {
+    out.push({ key: e.key, value: e.value, raw: e.value, loose: e.loose, source: `${source}:${e.line}`, perServer: false });
+  }
+  for (const p of PROFILES[scenario.config.profile]) {
+    out.push({ key: p.key, value: p.value, raw: p.value, loose: false, source: `profile ${scenario.config.profile}`, perServer: false });
+  }
+  const layers: Array<{ set: Record<string, string | number | boolean>; from: string; perServer: boolean }> = [
+    { set: scenario.config.set, from: "config.set", perServer: false },
+    { set: server.config?.set ?? {}, from: `servers.${server.id}.config.set`, perServer: true },
+  ];
+  for (const layer of layers) {
+    for (const [rawKey, raw] of Object.entries(layer.set)) {
+      const key = normalizeOptionName(rawKey);
+      const loose = rawKey.toLowerCase().replace(/-/g, "_").startsWith("loose_");
+      out.push({ key, value: setValue(key, raw), raw, loose, source: layer.from, perServer: layer.perServer });
+    }
+  }
+  return out;
+}
+
+/**
+ * One option's neutral value for one server after every layer (base file, profile, config.set,
+ * servers[].config.set), before the dialect table: what {@link renderConfig} starts from. Undefined when no layer
+ * sets it (or a later one removes it, directly or through an exclusive alternative). Pure; for options the dialect
+ * keeps as written (innodb_buffer_pool_size is pinned on every family), this is the rendered value too.
+ */
+export function resolveNeutralOption(input: Pick<RenderInput, "neutral" | "scenario" | "serverId" | "neutralSource">, option: string): { value: string | null; source: string } | undefined {
+  const name = normalizeOptionName(option);
+  const server = input.scenario.servers.find((s) => s.id === input.serverId);
+  if (!server) return undefined;
+  const source = input.neutralSource ?? input.scenario.config.base;
+  const group = EXCLUSIVE_GROUPS.find((g) => g.includes(name)) ?? [name];
+  let found: { value: string | null; source: string } | undefined;
+  for (const a of configLayers(parseCnf(input.neutral, source), input.scenario, server, source)) {
+    if (a.key === name) found = a.value === undefined ? undefined : { value: a.value, source: a.source };
+    else if (group.includes(a.key) && a.value !== undefined) found = undefined;
+  }
+  return found;
+}
+
 /** Render the neutral config for one server of a scenario (what `twinbench config render` prints). Pure. Throws InputError CONFIG_UNKNOWN_SERVER. */
 export function renderConfig(input: RenderInput): RenderOutput {
   const { family, scenario, serverId } = input;
@@ -137,25 +196,10 @@ export function renderConfig(input: RenderInput): RenderOutput {
     translation.push({ option: key, value: prev.value, source: prev.source, fate: "drop", rendered: [], reason: `removed by ${key}=false in ${from}` });
   };
 
-  for (const e of parsed.sections.find((s) => s.name === TRANSLATED_SECTION)?.entries ?? []) {
-    assign({ key: e.key, value: e.value, loose: e.loose, source: `${source}:${e.line}`, perServer: false });
-  }
-  for (const p of PROFILES[scenario.config.profile]) {
-    assign({ key: p.key, value: p.value, loose: false, source: `profile ${scenario.config.profile}`, perServer: false });
-  }
-  const layers: Array<{ set: Record<string, string | number | boolean>; from: string; perServer: boolean }> = [
-    { set: scenario.config.set, from: "config.set", perServer: false },
-    { set: server.config?.set ?? {}, from: `servers.${serverId}.config.set`, perServer: true },
-  ];
-  for (const layer of layers) {
-    for (const [rawKey, raw] of Object.entries(layer.set)) {
-      const key = normalizeOptionName(rawKey);
-      const value = setValue(key, raw);
-      const loose = rawKey.toLowerCase().replace(/-/g, "_").startsWith("loose_");
-      if (layer.perServer) asymmetries.push(`${serverId}: ${key}=${String(raw)} set for this server only (servers[].config.set)`);
-      if (value === undefined) unset(key, layer.from);
-      else assign({ key, value, loose, source: layer.from, perServer: layer.perServer });
-    }
+  for (const a of configLayers(parsed, scenario, server, source)) {
+    if (a.perServer) asymmetries.push(`${serverId}: ${a.key}=${String(a.raw)} set for this server only (servers[].config.set)`);
+    if (a.value === undefined) unset(a.key, a.source);
+    else assign({ key: a.key, value: a.value, loose: a.loose, source: a.source, perServer: a.perServer });
   }
   if (!merged.has("max_connections")) {
     merged.set("max_connections", { key: "max_connections", value: "auto", loose: false, source: "renderer", perServer: false });
