@@ -391,6 +391,35 @@ describe("runScenario with fake ports", () => {
     expect(engine.containers.size + engine.networks.size + engine.volumes.size).toBe(0);
   });
 
+  it("a ladder that does not fit the host's memory is refused before anything is created, not even the results folder", async () => {
+    const engine = new FakeEngine();
+    // 4 GiB host: three servers with a 1024M pool and a 1g tmpfs each need 3 × 2.25 GiB + the load.
+    engine.facts = async () => ({ id: "local", kernel: "6.18", cpus: 2, memoryBytes: 4 * 2 ** 30, dockerVersion: "20.10", storageDriver: "overlay2" });
+    const d = deps(engine, []);
+    const asked: string[] = [];
+    const ensure = d.ensureImage;
+    d.ensureImage = async (name, ...rest) => (asked.push(name), ensure(name, ...rest));
+    let provisioned = 0;
+    d.storage = { ...d.storage, provision: async (req) => (provisioned++, fakeStorage([]).provision(req)) };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const ladder = scenario({ servers: [{ id: "a", image: "mariadb-11.8" }, { id: "b", image: "mariadb-10.11" }, { id: "c", image: "mysql-9.7" }] });
+    const err = await runScenario(d, { scenario: ladder, neutralCnf: neutral, outDir: dir }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TwinbenchError);
+    expect((err as TwinbenchError).code).toBe("PLAN_MEMORY_EXCEEDED");
+    expect((err as TwinbenchError).message).toBe("3 servers and the load need 6.8 GiB of memory, but host local has 3.0 GiB (4.0 GiB less a 1.0 GiB reserve): 3.8 GiB short");
+    expect((err as TwinbenchError).hint).toMatch(/fewer servers \(3 now\).*smaller innodb_buffer_pool_size.*storage: \{ kind: volume \} instead of tmpfs \(3\.0 GiB of RAM\)/);
+    expect((err as TwinbenchError).details.slice(0, 3)).toEqual(["a", "b", "c"].map((id) => `${id}: 2.3 GiB = buffer pool 1.0 GiB (lab/my.cnf:2) + overhead 258 MiB + tmpfs 1.0 GiB`));
+    await expect(readdir(dir)).rejects.toThrow(/ENOENT/);
+    expect(engine.containers.size + engine.networks.size + engine.volumes.size + engine.runs.length).toBe(0);
+    expect(asked).toEqual([]);
+    expect(provisioned).toBe(0);
+    // The same scenario on a 24 GiB host runs.
+    engine.facts = async () => ({ id: "local", kernel: "6.18", cpus: 2, memoryBytes: 24 * 2 ** 30, dockerVersion: "20.10", storageDriver: "overlay2" });
+    const ok = await runScenario(d, { scenario: ladder, neutralCnf: neutral, outDir: dir });
+    expect(ok.status).toBe("ok");
+    expect(provisioned).toBe(3);
+  });
+
   it("keeps the first server's facts in run.json when the second server fails to start", async () => {
     const engine = new FakeEngine();
     const d = deps(engine, []);
