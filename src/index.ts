@@ -25,6 +25,8 @@ export { LABEL } from "./core/labels.ts";
 
 // Images.
 export { ensureImages, ensureImage, loadLock, type EnsureImageOptions, type EnsuredImage } from "./adapters/images/index.ts";
+export { pinImages, type PinOptions, type PinOutcome } from "./adapters/images/index.ts";
+export type { DigestEdit } from "./core/images/pin.ts";
 export type { Lock, LockEntry } from "./core/images/lock.ts";
 
 // Config: the per-server rendering of the neutral config and the must-match comparison.

@@ -3,6 +3,7 @@
  * src/testcontainers/index.ts, src/testing/index.ts) carries a TSDoc comment, and the library entry imports nothing
  * from the CLI or the TUI. Checked with the TypeScript compiler on the sources.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -37,6 +38,17 @@ function undocumented(entry: string): string[] {
 describe("public API", () => {
   it.each(ENTRIES.map((e) => [e.slice(ROOT.length + 1), e]))("every export of %s has TSDoc", (_name, entry) => {
     expect(undocumented(entry)).toEqual([]);
+  }, 60_000);
+
+  it("the `images pin` logic is public: pinImages and its types from \"twinbench\", described in docs/api.md", async () => {
+    const sf = program.getSourceFile(ENTRIES[0]!)!;
+    const names = checker.getExportsOfModule(checker.getSymbolAtLocation(sf)!).map((s) => s.getName());
+    expect(names).toEqual(expect.arrayContaining(["pinImages", "PinOptions", "PinOutcome", "DigestEdit", "loadLock"]));
+    const lib = await import("../../src/index.ts");
+    expect(lib.pinImages).toBe((await import("../../src/adapters/images/official.ts")).pinImages);
+    const doc = readFileSync(join(ROOT, "docs/api.md"), "utf8");
+    expect(doc).toMatch(/`pinImages\(docker, lock, \{ names\?, dryRun\? \}\)`/);
+    expect(doc).toContain('import { DockerEngine, loadLock, pinImages } from "twinbench";');
   }, 60_000);
 
   it("the library entries reach nothing under src/cli or src/tui", () => {

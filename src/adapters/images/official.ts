@@ -33,6 +33,7 @@ export async function resolveOfficialDigest(images: ImagePort, ref: string): Pro
   }
 }
 
+/** Options of {@link pinImages}: which images, and whether to write the lock. */
 export interface PinOptions {
   /** Default: every image of the lock. */
   names?: readonly string[];
@@ -40,6 +41,7 @@ export interface PinOptions {
   dryRun?: boolean;
 }
 
+/** What {@link pinImages} did: the digests it changed (with their lines), the images already pinned, the diff, and whether it wrote the file. */
 export interface PinOutcome {
   /** The lock file as given. */
   file: string;
