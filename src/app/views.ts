@@ -17,6 +17,8 @@ import { buildRunReport } from "../core/report/model.ts";
 import { renderText } from "../core/report/text.ts";
 import { formatTranslation } from "../core/config/lines.ts";
 import { loadLock } from "../adapters/images/index.ts";
+import { DockerEngine } from "../adapters/docker/engine.ts";
+import { hostResources } from "../adapters/host/resources.ts";
 import { loadScenario as loadScenarioWithLock, loadScenarioFile, readNeutralConfig, listScenarioFiles, type LoadedScenario } from "../adapters/scenario-file.ts";
 import { listResultsFolders, type ResultsFolderEntry } from "../adapters/report-files.ts";
 import { describeFolder, readAnyResultsFolder } from "../adapters/results-folders.ts";
@@ -73,6 +75,11 @@ export interface PlanViewOptions {
   host?: () => Promise<{ host: HostResources; note?: string }>;
   /** Gets the fit, for a caller that refuses a scenario that does not fit (`plan`, after printing). */
   onFit?: (fit: FitReport) => void;
+}
+
+/** The local engine host's memory and cores (DOCKER_HOST respected), for `plan`'s fit in the TUI. */
+export function engineHostResources(): Promise<{ host: HostResources; note?: string }> {
+  return hostResources(new DockerEngine("local"));
 }
 
 /**

@@ -38,7 +38,8 @@ export function defaultSessionDeps(dirs: SessionDirs = {}): SessionDeps {
     listScenarios: async () => (await views()).listScenarios(scenariosDir),
     async planText(file) {
       const warnings: string[] = [];
-      const lines = await (await views()).planLines(file, { warn: (l) => warnings.push(l) });
+      const v = await views();
+      const lines = await v.planLines(file, { warn: (l) => warnings.push(l), host: v.engineHostResources });
       return [...warnings, ...lines].join("\n");
     },
     configText: async (file) => (await views()).configRenderLines(file).then((l) => l.join("\n")),
