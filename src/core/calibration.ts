@@ -542,7 +542,7 @@ function curveLayout(s: Scenario, lengths: readonly number[], cost: (x: Scenario
     .sort((a, b) => a - b)
     .map((cellSeconds) => {
       const aa = curveScenario(s, cellSeconds, cellSeconds > 60 ? 1 : 2);
-      return { cellSeconds, cells: planRun(aa).cells.length / 2, repeats: CURVE_PAIRS, runSeconds: cost(aa) };
+      return { cellSeconds, cells: planRun(aa).cells.length / (2 * CURVE_PAIRS), repeats: CURVE_PAIRS, runSeconds: cost(aa) };
     });
 }
 
