@@ -402,7 +402,7 @@ function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: number }):
   }
   const need = roundsFor(m, c, ctx.instanceSdPct, d.cells);
   if (c.halfWidthPct > m) {
-    const more = Number.isFinite(need) ? `±${m}% needs about ${need} rounds (${Math.round(need / c.roundsPerInstance)} instances), ${formatSeconds(c.seconds * (need / c.rounds))} at this layout` : `±${m}% is out of reach at this noise`;
+    const more = Number.isFinite(need) ? `±${m}% needs about ${need} rounds (${Math.round(need / c.roundsPerInstance)} instances), roughly ${formatSeconds(c.seconds * (need / c.rounds))} at this layout` : `±${m}% is out of reach at this noise`;
     out.push(
       `no cell is expected within ±${m}%: at pair sd ${c.pairSdPct.toFixed(1)}% (${c.cellSeconds} s cells) and instance sd ${ctx.instanceSdPct.toFixed(1)}%, ` +
         `${formatSeconds(d.budgetSeconds)} buys ${c.rounds} rounds (expected ±${c.halfWidthPct.toFixed(1)}%); ${more}`,
