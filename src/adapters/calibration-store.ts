@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TwinbenchError } from "../core/errors.ts";
-import { hostKey, type Calibration } from "../core/calibration.ts";
+import { hostKey, isCellLengthCurve, type Calibration } from "../core/calibration.ts";
 import type { HostFacts } from "../core/results.ts";
 import type { Engine } from "./docker/engine.ts";
 import { writeFileAtomic } from "./durable-file.ts";
@@ -55,6 +55,8 @@ function problemOf(v: unknown, key: string): string | null {
   if (!((c.pairSdPct as number) > 0)) return "pairSdPct is not positive";
   if (c.instanceSdPct !== null && typeof c.instanceSdPct !== "number") return "instanceSdPct is neither a number nor null";
   if (c.secondsPerPair !== null && typeof c.secondsPerPair !== "number") return "secondsPerPair is neither a number nor null";
+  // Optional (issue 28): files written before it have no curve and still load.
+  if (c.cellLengthCurve !== undefined && !isCellLengthCurve(c.cellLengthCurve)) return "cellLengthCurve is not a list of { cellSeconds, pairSdPct, pairDf }";
   return null;
 }
 

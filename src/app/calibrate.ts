@@ -16,7 +16,7 @@ import type { CellRecord, HostFacts } from "../core/results.ts";
 import { parseDuration, type Scenario } from "../core/scenario/schema.ts";
 import { formatSeconds } from "../core/plan/plan.ts";
 import { measureRecords, metricValue } from "../core/report/ratio.ts";
-import { aaScenario, calibrationLayout, hostKey, keyFacts, nestedSd, secondsPerPair, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
+import { aaScenario, calibrationLayout, cellLengthCurve, curveScenario, hostKey, keyFacts, nestedSd, secondsPerPair, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { localHostFacts, writeCalibration } from "../adapters/calibration-store.ts";
 import { runScenario, newRunId, type RunDeps, type RunSummary } from "./run.ts";
@@ -37,6 +37,8 @@ export interface CalibrateOptions {
   pairs?: number;
   instances?: number;
   seriesSeconds?: number;
+  /** Cell lengths (seconds) of the pair-sd curve (`--lengths 10,30,90`): one A/A run each, after the others. */
+  lengths?: number[];
   sessionId?: string;
   selfContainerId?: string;
   signal?: AbortSignal;
@@ -83,9 +85,10 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
   const started = Date.now();
   const id = newRunId(new Date());
   const dir = join(o.outRoot ?? "results", `calibrate-${id}`);
-  const layout = calibrationLayout(o.scenario, o.maxSeconds, { pairs: o.pairs, instances: o.instances, seriesSeconds: o.seriesSeconds });
+  const layout = calibrationLayout(o.scenario, o.maxSeconds, { pairs: o.pairs, instances: o.instances, seriesSeconds: o.seriesSeconds, lengths: o.lengths });
+  const curveText = layout.curve.length ? `, then one A/A run per cell length ${layout.curve.map((c) => `${c.cellSeconds} s`).join(", ")} (${layout.curve[0].repeats} pairs each)` : "";
   o.log(
-    `calibrate: ${o.scenario.servers[0].image} against itself; series ${layout.seriesSeconds} s, then ${layout.instances} A/A runs × ${layout.cells} cell${layout.cells === 1 ? "" : "s"} × ${layout.repeats} pairs; ` +
+    `calibrate: ${o.scenario.servers[0].image} against itself; series ${layout.seriesSeconds} s, then ${layout.instances} A/A runs × ${layout.cells} cell${layout.cells === 1 ? "" : "s"} × ${layout.repeats} pairs${curveText}; ` +
       `estimated ${formatSeconds(layout.estimateSeconds)} of ${formatSeconds(o.maxSeconds)}; results under ${dir}`,
   );
   if (!layout.fits) o.log(`calibrate: warning: even the smallest layout is estimated beyond --max-time; it runs anyway and stops after 2 A/A runs`);
@@ -144,13 +147,60 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
     const spp = secondsPerPair(r.cells, n);
     if (spp !== null) perPair = [...perPair, spp];
   }
-  return store(o, { dir, runs, facts: await localHostFacts(o.deps.engine), perSecond, instances, perPair, cellSeconds: parseDuration(aa.workload.duration ?? 0) ?? 0 });
+  const cellSeconds = parseDuration(aa.workload.duration ?? 0) ?? 0;
+  const curve = await curveRuns(o, { layout, run, runs, main: instances, cellSeconds, started });
+  return store(o, { dir, runs, facts: await localHostFacts(o.deps.engine), perSecond, instances, perPair, cellSeconds, curve });
+}
+
+/**
+ * The curve's A/A runs (issue 28 §4): one run per cell length, each on fresh instances; the main A/A runs are the
+ * point at their own length. A length whose run would pass --max-time is left out, and calibrate says so.
+ */
+async function curveRuns(
+  o: CalibrateOptions,
+  m: {
+    layout: ReturnType<typeof calibrationLayout>;
+    run: (s: Scenario, name: string) => Promise<{ summary: RunSummary; cells: CellRecord[] }>;
+    runs: string[];
+    main: Array<Map<string, number[]>>;
+    cellSeconds: number;
+    started: number;
+  },
+): Promise<Calibration["cellLengthCurve"]> {
+  const { layout, run, runs, main, cellSeconds } = m;
+  if (!layout.curve.length) return undefined;
+  const byLength = new Map<number, Array<Map<string, number[]>>>();
+  for (const c of layout.curve) {
+    if (c.cellSeconds === cellSeconds) continue; // the main A/A runs are this point
+    const elapsed = (Date.now() - m.started) / 1000;
+    if (elapsed + c.runSeconds > o.maxSeconds) {
+      o.log(`calibrate: curve: ${c.cellSeconds} s cells left out: ${formatSeconds(elapsed)} spent, its run (about ${formatSeconds(c.runSeconds)}) would pass --max-time`);
+      continue;
+    }
+    o.log(`calibrate: curve: A/A run at ${c.cellSeconds} s cells (${c.repeats} pairs × ${c.cells} cell${c.cells === 1 ? "" : "s"}, about ${formatSeconds(c.runSeconds)})`);
+    const r = await run(curveScenario(o.scenario, c.cellSeconds, c.cells), `aa-${c.cellSeconds}s`);
+    runs.push(r.summary.dir);
+    const pairs = pairsByCell(r.cells);
+    if ([...pairs.values()].some((g) => g.length > 1)) byLength.set(c.cellSeconds, [pairs]);
+    else o.log(`calibrate: curve: the ${c.cellSeconds} s run gave no pair df; left out (${r.summary.dir})`);
+  }
+  if (main.length) byLength.set(cellSeconds, main);
+  return cellLengthCurve(byLength);
 }
 
 /** The nested sds of the A/A runs, as the host's calibration file. */
 async function store(
   o: CalibrateOptions,
-  m: { dir: string; runs: string[]; facts: HostFacts; perSecond: Calibration["perSecond"]; instances: Array<Map<string, number[]>>; perPair: number[]; cellSeconds: number },
+  m: {
+    dir: string;
+    runs: string[];
+    facts: HostFacts;
+    perSecond: Calibration["perSecond"];
+    instances: Array<Map<string, number[]>>;
+    perPair: number[];
+    cellSeconds: number;
+    curve?: Calibration["cellLengthCurve"];
+  },
 ): Promise<CalibrateResult> {
   const keys = [...new Set(m.instances.flatMap((p) => [...p.keys()]))];
   const sd = nestedSd(keys.map((k) => m.instances.map((p) => p.get(k) ?? [])));
@@ -176,6 +226,7 @@ async function store(
     instanceDf: sd.instanceDf,
     secondsPerPair: m.perPair.length ? m.perPair.reduce((a, b) => a + b, 0) / m.perPair.length : null,
     updates: 0,
+    ...(m.curve?.length ? { cellLengthCurve: m.curve } : {}),
   };
   const file = await writeCalibration(calibration, o.calibrationDir);
   return { calibration, file, dir: m.dir, runs: m.runs };

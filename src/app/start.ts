@@ -6,6 +6,9 @@
 import type { Scenario } from "../core/scenario/schema.ts";
 import { InputError } from "../core/errors.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../core/stats/estimate.ts";
+import { parseDuration, parsePercent } from "../core/scenario/schema.ts";
+import type { Calibration } from "../core/calibration.ts";
+import { designForBudget, designLines } from "../core/plan/design.ts";
 import { hostsOverride } from "../core/hosts/url.ts";
 import type { ModeChoice } from "../core/images/context.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
@@ -45,6 +48,11 @@ export interface RunRequest {
   /** `--precision P`, `--budget D` (not on resume). */
   precision?: string;
   budget?: string;
+  /**
+   * `--design` (with --budget): apply the budget-first design (src/core/plan/design.ts) to the run's settings. The
+   * host's calibration comes from `calibration`; the design's lines go to `log`.
+   */
+  design?: { calibration: () => Promise<Calibration | null>; log: (line: string) => void };
 }
 
 /**
@@ -53,14 +61,33 @@ export interface RunRequest {
  * adaptive flags' overrides (they go into run.json with the others).
  */
 export async function resolveRunRequest(o: RunRequest): Promise<RunInput & { adaptive: string[] }> {
-  if (o.resume && (o.precision !== undefined || o.budget !== undefined))
-    throw new InputError("--resume takes the original run's settings: --precision and --budget do not go with it", { code: "RESUME_OPTIONS", hint: `resume with \`twinbench run --resume ${o.resume}\` alone` });
+  if (o.resume && (o.precision !== undefined || o.budget !== undefined || o.design))
+    throw new InputError("--resume takes the original run's settings: --precision, --budget and --design do not go with it", { code: "RESUME_OPTIONS", hint: `resume with \`twinbench run --resume ${o.resume}\` alone` });
   if (o.resume) return { ...(await resolveRunInput({ file: o.file, sets: o.sets, resume: o.resume })), adaptive: [] };
   const sets = [...hostsOverride(o.hosts ?? []), ...o.sets];
+  if (o.design) return designedRunInput(o, sets, o.design);
   const input = await resolveRunInput({ file: o.file, sets });
   // The flags' overrides depend on the validated repeats (a fixed count, or min/max kept): validated again with them.
   const adaptive = adaptiveOverrides(input.scenario.workload.repeats, o);
   return adaptive.length ? { ...(await resolveRunInput({ file: o.file, sets: [...sets, ...adaptive] })), adaptive } : { ...input, adaptive };
+}
+
+/**
+ * `run --budget D --design`: the scenario with its hosts and overrides, designed for the budget (cell length,
+ * warm-up, rounds, instances, test order; adaptive with --precision on one host), the design's settings as `--set`
+ * overrides after the user's (they go into run.json as `adaptive`).
+ */
+async function designedRunInput(o: RunRequest, sets: string[], design: NonNullable<RunRequest["design"]>): Promise<RunInput & { adaptive: string[] }> {
+  const budgetSeconds = o.budget === undefined ? undefined : parseDuration(o.budget);
+  if (budgetSeconds === undefined || !(budgetSeconds > 0))
+    throw new InputError(`--design needs --budget with a duration${o.budget === undefined ? "" : `, got ${JSON.stringify(o.budget)}`}`, { code: "DESIGN_OPTIONS", hint: "e.g. twinbench run FILE --budget 8h --design" });
+  const input = await resolveRunInput({ file: o.file, sets });
+  const precisionPct = o.precision === undefined ? undefined : parsePercent(o.precision);
+  if (o.precision !== undefined && precisionPct === undefined)
+    throw new InputError(`--precision ${o.precision}: expected a percentage like "5%"`, { code: "DESIGN_OPTIONS", hint: "e.g. --precision 5%" });
+  const d = designForBudget({ scenario: input.scenario, budgetSeconds, calibration: await design.calibration(), precisionPct });
+  for (const l of designLines(d)) design.log(l);
+  return { ...(await resolveRunInput({ file: o.file, sets: [...sets, ...d.overrides] })), adaptive: d.overrides };
 }
 
 /**

@@ -48,6 +48,41 @@ export interface Calibration {
    */
   setupSeconds?: number;
   teardownSeconds?: number;
+  /**
+   * Pair sd against cell length (issue 28 §4; absent in older files): A/A pairs within one instance at each length
+   * `calibrate --lengths` ran, sorted by length. The budget design (src/core/plan/design.ts) reads it when present.
+   */
+  cellLengthCurve?: CellLengthPoint[];
+}
+
+/** One point of the pair-sd-against-cell-length curve: A/A pairs at one cell length. */
+export interface CellLengthPoint {
+  cellSeconds: number;
+  pairSdPct: number;
+  pairDf: number;
+}
+
+/**
+ * The curve of pair sd against cell length from calibrate's A/A runs: per length, the log pair ratios of each run
+ * (one instance each) grouped by cell (nestedSd within instances). Lengths with no pair df are left out; sorted by
+ * length. `runs[L]` holds, for each A/A run at length L, its pairs per cell.
+ */
+export function cellLengthCurve(runs: ReadonlyMap<number, ReadonlyArray<ReadonlyMap<string, readonly number[]>>>): CellLengthPoint[] {
+  const out: CellLengthPoint[] = [];
+  for (const [cellSeconds, instances] of runs) {
+    const keys = [...new Set(instances.flatMap((p) => [...p.keys()]))];
+    const sd = nestedSd(keys.map((k) => instances.map((p) => [...(p.get(k) ?? [])])));
+    if (sd.pairDf > 0 && Number.isFinite(sd.pairSdPct)) out.push({ cellSeconds, pairSdPct: sd.pairSdPct, pairDf: sd.pairDf });
+  }
+  return out.sort((a, b) => a.cellSeconds - b.cellSeconds);
+}
+
+/** Is `v` a usable curve (what the calibration store accepts for the optional field)? */
+export function isCellLengthCurve(v: unknown): v is CellLengthPoint[] {
+  return (
+    Array.isArray(v) &&
+    v.every((p) => p && typeof p === "object" && [p.cellSeconds, p.pairSdPct, p.pairDf].every((x) => typeof x === "number" && Number.isFinite(x)) && p.cellSeconds > 0 && p.pairSdPct > 0)
+  );
 }
 
 /**
@@ -458,6 +493,11 @@ export interface CalibrationLayout {
   estimateSeconds: number;
   runSeconds: number;
   fits: boolean;
+  /**
+   * The curve's A/A runs (`calibrate --lengths`): one run per cell length, `repeats` pairs on `cells` cells, each
+   * with its plan estimate (included in estimateSeconds). Empty without --lengths.
+   */
+  curve: Array<{ cellSeconds: number; cells: number; repeats: number; runSeconds: number }>;
 }
 
 /**
@@ -465,12 +505,18 @@ export interface CalibrationLayout {
  * 15% of the time), then `instances` A/A runs (default 3) with as many pairs as fit, up to `pairs` (default 30)
  * in all; 2 cells when that costs no pairs, else 1. At least 2 repeats a run, even when that does not fit.
  */
-export function calibrationLayout(s: Scenario, maxSeconds: number, o: { pairs?: number; instances?: number; seriesSeconds?: number; setupCosts?: Partial<SetupCosts> } = {}): CalibrationLayout {
+export function calibrationLayout(
+  s: Scenario,
+  maxSeconds: number,
+  o: { pairs?: number; instances?: number; seriesSeconds?: number; setupCosts?: Partial<SetupCosts>; lengths?: readonly number[] } = {},
+): CalibrationLayout {
   const instances = o.instances ?? 3;
   const target = o.pairs ?? 30;
   const seriesSeconds = Math.max(10, Math.min(o.seriesSeconds ?? 90, Math.floor(maxSeconds * 0.15)));
   const cost = (x: Scenario) => planRun(x, { setupCosts: o.setupCosts }).estimate.totalSeconds;
-  const seriesCost = cost(seriesScenario(s, seriesSeconds));
+  const curve = curveLayout(s, o.lengths ?? [], cost);
+  const curveCost = curve.reduce((a, c) => a + c.runSeconds, 0);
+  const seriesCost = cost(seriesScenario(s, seriesSeconds)) + curveCost;
   let best: CalibrationLayout | null = null;
   for (const cells of [2, 1]) {
     const actual = planRun(aaScenario(s, 1, cells)).cells.length / 2;
@@ -478,13 +524,32 @@ export function calibrationLayout(s: Scenario, maxSeconds: number, o: { pairs?: 
       const run = cost(aaScenario(s, repeats, cells));
       const total = seriesCost + instances * run;
       if (total > maxSeconds) continue;
-      const layout = { seriesSeconds, cells: actual, repeats, instances, estimateSeconds: total, runSeconds: run, fits: true };
+      const layout = { seriesSeconds, cells: actual, repeats, instances, estimateSeconds: total, runSeconds: run, fits: true, curve };
       if (!best || repeats * actual > best.repeats * best.cells) best = layout;
       break;
     }
   }
   const smallest = cost(aaScenario(s, 2, 1));
-  return best ?? { seriesSeconds, cells: 1, repeats: 2, instances, estimateSeconds: seriesCost + instances * smallest, runSeconds: smallest, fits: false };
+  return best ?? { seriesSeconds, cells: 1, repeats: 2, instances, estimateSeconds: seriesCost + instances * smallest, runSeconds: smallest, fits: false, curve };
+}
+
+/** Pairs per cell length of the curve's A/A runs: enough for a few df per point, on calibrate's cells. */
+export const CURVE_PAIRS = 4;
+
+/** The curve's A/A runs: one per length, CURVE_PAIRS pairs on 2 cells (1 cell past 60 s), at that cell length. */
+function curveLayout(s: Scenario, lengths: readonly number[], cost: (x: Scenario) => number): CalibrationLayout["curve"] {
+  return [...new Set(lengths)]
+    .sort((a, b) => a - b)
+    .map((cellSeconds) => {
+      const aa = curveScenario(s, cellSeconds, cellSeconds > 60 ? 1 : 2);
+      return { cellSeconds, cells: planRun(aa).cells.length / (2 * CURVE_PAIRS), repeats: CURVE_PAIRS, runSeconds: cost(aa) };
+    });
+}
+
+/** The A/A scenario of one curve point: calibrate's A/A on `cells` cells, CURVE_PAIRS pairs of `cellSeconds` cells. */
+export function curveScenario(s: Scenario, cellSeconds: number, cells: number): Scenario {
+  const aa = aaScenario(s, CURVE_PAIRS, cells);
+  return { ...aa, name: `${s.name}-calibrate-aa-${cellSeconds}s`, workload: { ...aa.workload, duration: `${cellSeconds}s`, events: undefined } };
 }
 
 const fx = (x: number | null | undefined, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? "-" : x.toFixed(d));
@@ -502,5 +567,9 @@ export function calibrationLines(c: Calibration, file?: string): string[] {
   out.push(`  A/A pairs at ${c.cellSeconds} s cells: pair sd ${fx(c.pairSdPct)}% (df ${fx(c.pairDf, 0)})`);
   out.push(c.instanceSdPct === null ? "  between server instances: not measured (one instance)" : `  between server instances: sd ${fx(c.instanceSdPct)}% (df ${c.instanceDf}; method of moments, floored at 0)`);
   out.push(`  wall time per pair: ${c.secondsPerPair === null ? "not measured" : `${fx(c.secondsPerPair)} s`}`);
+  if (c.cellLengthCurve?.length) {
+    out.push("  pair sd against cell length (A/A pairs within one instance per length):");
+    for (const p of c.cellLengthCurve) out.push(`    ${p.cellSeconds} s cells: pair sd ${fx(p.pairSdPct)}% (df ${fx(p.pairDf, 0)})`);
+  } else out.push("  pair sd against cell length: not measured (`twinbench calibrate --lengths 10,30,90`)");
   return out;
 }

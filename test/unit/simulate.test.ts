@@ -64,3 +64,33 @@ describe("simulateAdaptive: the adaptive run's stopping rule at a given noise", 
     expect(r.rounds.high).toBeLessThanOrEqual(5);
   });
 });
+
+describe("simulateAdaptive: printed widths, coverage, a fixed count", () => {
+  it("a fixed count (sequential false, min = max) gives the full-sample intervals: coverage near 95%, widths shrink with rounds", async () => {
+    const { simulateAdaptive } = await import("../../src/core/stats/simulate.ts");
+    const base = {
+      cellTests: [0, 0, 0, 1, 1, 1],
+      servers: 2,
+      precisionPct: Number.NaN,
+      roundsPerInstance: 1,
+      pairSdPct: 10,
+      instanceSdPct: 3,
+      cellPriorDf: 2.2,
+      costs: { setupSeconds: 10, teardownSeconds: 5, cellSeconds: 3, restartSeconds: 12, warmupSeconds: 0 },
+      runs: 300,
+      sequential: false,
+      marginPct: 5,
+    };
+    const at4 = simulateAdaptive({ ...base, min: 4, max: 4 });
+    const at16 = simulateAdaptive({ ...base, min: 16, max: 16 });
+    expect(at4.rounds.median).toBe(4);
+    expect(at4.seconds.median).toBeCloseTo(10 + 4 * 12 * 3 + 3 * 12 + 5, 6);
+    expect(at16.halfWidthPct!.median).toBeLessThan(at4.halfWidthPct!.median);
+    expect(at16.withinShare).toBeGreaterThan(at4.withinShare);
+    // 1800 cells: two binomial standard errors around 95% are about ±1%; a little more for the cell draws.
+    for (const r of [at4, at16]) {
+      expect(r.coverage).toBeGreaterThan(0.93);
+      expect(r.coverage).toBeLessThan(0.975);
+    }
+  });
+});

@@ -25,10 +25,21 @@ export interface CalibrateCliOptions {
   pairs?: string;
   instances?: string;
   series?: string;
+  lengths?: string;
   jsonEvents?: boolean;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
+
+/** `--lengths 10,30,90`: whole seconds from 2, comma-separated. */
+export function parseLengths(v: string | undefined): number[] | undefined {
+  if (v === undefined) return undefined;
+  const parts = v.split(",").map((x) => x.trim());
+  const n = parts.map(Number);
+  if (!parts.length || n.some((x, i) => !/^\d+$/.test(parts[i]) || x < 2))
+    throw new InputError(`--lengths ${v}: expected whole seconds from 2, comma-separated`, { code: "CALIBRATION_OPTION_INVALID", hint: "e.g. --lengths 10,30,90" });
+  return n;
+}
 
 function positiveInt(v: string | undefined, flag: string, min: number): number | undefined {
   if (v === undefined) return undefined;
@@ -50,6 +61,7 @@ export function registerCalibrateCommand(program: Command, ctx: CliContext): voi
     .option("--pairs <n>", "A/A pairs to aim for in all (default 30)")
     .option("--instances <n>", "fresh server instances, one A/A run each (default 3)")
     .option("--series <seconds>", "length of the one-server per-second series (default 90, at most 15% of --max-time)")
+    .option("--lengths <seconds,...>", "also measure pair sd against cell length: one A/A run per length (e.g. 10,30,90), stored as the calibration's curve")
     .option("--json-events", "print the runs' events as NDJSON on stdout")
     .action(async (file: string, o: CalibrateCliOptions) => {
       ctx.exitCode = o.show ? await showCommand(ctx) : await calibrateCommand(ctx, file, o);
@@ -93,6 +105,7 @@ export async function calibrateCommand(ctx: CliContext, file: string, o: Calibra
       pairs: positiveInt(o.pairs, "--pairs", 4),
       instances: positiveInt(o.instances, "--instances", 1),
       seriesSeconds: positiveInt(o.series, "--series", 4),
+      lengths: parseLengths(o.lengths),
       sessionId: randomBytes(6).toString("hex"),
       selfContainerId: await selfContainerId(lab.deps.engine),
       signal: trap.signal,

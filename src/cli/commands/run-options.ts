@@ -26,6 +26,8 @@ export interface RunCliOptions {
   precision?: string;
   /** `--budget 30m`: the wall-time budget of an adaptive run. */
   budget?: string;
+  /** `--design` (with --budget): the budget-first design chooses cell length, warm-up, rounds, instances and order. */
+  design?: boolean;
 }
 
 /** `--retries N`: a whole number from 0 (no retries); undefined: the default (1). */

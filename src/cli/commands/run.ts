@@ -11,6 +11,7 @@ import { assertRunnable } from "../../core/plan/plan.ts";
 import { cleanResources, cleanSession } from "../../app/clean.ts";
 import { trapSignals } from "../../app/signals.ts";
 import { selfContainerId } from "../../adapters/docker/self.ts";
+import { hostCalibration } from "../../adapters/calibration-store.ts";
 import { parseModeChoice } from "../../adapters/images/index.ts";
 import { plainLine } from "../plain.ts";
 import { readResultsFolder } from "../../adapters/report-files.ts";
@@ -48,6 +49,7 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .option("--no-calibrate", "deprecated, does nothing: a run never calibrates first (`twinbench calibrate` is the explicit way)")
     .option("--precision <pct>", "adaptive repeats: run rounds until each cell's interval is within ± this (e.g. 3%)")
     .option("--budget <duration>", "wall-time budget of an adaptive run (e.g. 30m): no round starts that would not fit")
+    .option("--design", "with --budget: let the budget-first design choose cell length, warm-up, rounds, instances and test order (as `plan --budget` prints it)")
     .action(async (file: string, o: RunCliOptions) => {
       ctx.exitCode = await runCommand(ctx, file, o);
     });
@@ -82,7 +84,8 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   }
   const retries = parseRetries(o.retries);
   const sets = [...(o.rerunDisturbed === false ? ["workload.rerunDisturbed=false"] : []), ...o.set];
-  const input = await resolveRunRequest({ file, sets, resume: o.resume, hosts: o.host, precision: o.precision, budget: o.budget });
+  const design = o.design ? { calibration: async () => (await hostCalibration(ctx.engine())).calibration, log: ctx.err } : undefined;
+  const input = await resolveRunRequest({ file, sets, resume: o.resume, hosts: o.host, precision: o.precision, budget: o.budget, design });
   for (const w of input.warnings) ctx.err(`warning: ${w}`);
   if (o.calibrate === false) ctx.err("warning: --no-calibrate is deprecated and does nothing: a run never calibrates first (it forecasts from the host's calibration, or from its own pairs after the first round)");
   const { scenario, scenarioFile } = input;

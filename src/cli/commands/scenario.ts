@@ -6,7 +6,8 @@
 import { availableParallelism } from "node:os";
 import type { Command } from "commander";
 import { InputError, isTwinbenchError } from "../../core/errors.ts";
-import { adaptiveRepeats, type Scenario } from "../../core/scenario/schema.ts";
+import { adaptiveRepeats, parseDuration, parsePercent, type Scenario } from "../../core/scenario/schema.ts";
+import { designForBudget, designLines, type Design } from "../../core/plan/design.ts";
 import type { Calibration } from "../../core/calibration.ts";
 import { predictPrecision } from "../../core/plan/precision.ts";
 import { hostCalibration } from "../../adapters/calibration-store.ts";
@@ -55,6 +56,15 @@ async function planCalibration(ctx: ScenarioCommandsContext, warn: (l: string) =
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
+
+/** The design `plan --budget` prints: the budget, and --precision (else the scenario's own target, if adaptive). */
+function planDesign(s: Scenario, o: { budget?: string; precision?: string }, calibration: Calibration | null, setupCosts?: Partial<SetupCosts>): Design {
+  const budgetSeconds = parseDuration(o.budget ?? "");
+  if (budgetSeconds === undefined || !(budgetSeconds > 0))
+    throw new InputError(`--budget ${o.budget}: expected a duration like "8h" or "30m"`, { code: "DESIGN_OPTIONS", hint: "e.g. --budget 8h" });
+  const target = o.precision ?? adaptiveRepeats(s.workload)?.precision;
+  return designForBudget({ scenario: s, budgetSeconds, calibration, setupCosts, precisionPct: target === undefined ? undefined : parsePercent(target) });
+}
 
 
 export function registerScenarioCommands(program: Command, ctx: ScenarioCommandsContext): void {
@@ -121,21 +131,27 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
       const load = async (sets: string[]) => loadScenarioFile(file, { sets, lockImages: await lockImages(), hostCpus: hostCpus() });
       // --precision/--budget become the same overrides as in `run` (adaptiveOverrides), so plan shows what run will do.
       const base = await load(o.set);
-      const extra = adaptiveOverrides(base.scenario.workload.repeats, o);
+      // A fixed count takes no budget (it would only warn): with one, --budget is the design's alone.
+      const adaptive = o.precision !== undefined || adaptiveRepeats(base.scenario.workload) !== undefined;
+      const extra = adaptiveOverrides(base.scenario.workload.repeats, adaptive ? o : { precision: o.precision });
       const loaded = extra.length ? await load([...o.set, ...extra]) : base;
       const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
-      const calibration = adaptiveRepeats(loaded.scenario.workload) ? await planCalibration(ctx, err) : undefined;
+      const calibration = adaptiveRepeats(loaded.scenario.workload) || o.budget !== undefined ? await planCalibration(ctx, err) : undefined;
+      // --budget: the budget-first design (src/core/plan/design.ts) of the scenario's matrix, beside its plan as it stands.
+      const design = o.budget !== undefined ? planDesign(loaded.scenario, o, calibration?.calibration ?? null, setupCosts) : null;
       if (o.json) {
         const plan = planRun(loaded.scenario, { setupCosts });
-        const precision = calibration ? predictPrecision(loaded.scenario, calibration.calibration, { setupCosts }) : null;
+        const precision = calibration && adaptiveRepeats(loaded.scenario.workload) ? predictPrecision(loaded.scenario, calibration.calibration, { setupCosts }) : null;
+        const designJson = design ? { ...design, scenario: undefined } : null;
         const fit = (await planFit(loaded.scenario, host, err)).report;
-        ctx.out(JSON.stringify({ file, overrides: loaded.overrides, warnings: loaded.warnings, scenario: loaded.scenario, plan, precision, fit }, null, 2));
+        ctx.out(JSON.stringify({ file, overrides: loaded.overrides, warnings: loaded.warnings, scenario: loaded.scenario, plan, precision, design: designJson, fit }, null, 2));
         assertFits(fit);
         return;
       }
       let fit: FitReport | undefined;
-      const lines = await planLines(file, { loaded, maxCells: o.maxCells, setupCosts, warn: err, pins: ctx.loadPins, translations: ctx.renderTranslations, calibration, host, onFit: (f) => (fit = f) });
+      const lines = await planLines(file, { loaded, maxCells: o.maxCells, setupCosts, warn: err, pins: ctx.loadPins, translations: ctx.renderTranslations, calibration: adaptiveRepeats(loaded.scenario.workload) ? calibration : undefined, host, onFit: (f) => (fit = f) });
       for (const l of lines) ctx.out(l);
+      if (design) for (const l of designLines(design)) ctx.out(l);
       // After the plan is printed: a scenario that does not fit this host is refused, as `run` would refuse it.
       if (fit) assertFits(fit);
     });

@@ -65,6 +65,13 @@ export interface AdaptiveSimInput {
   seed?: number;
   /** Continue a run under way instead of simulating it from the start (see {@link SimStart}). */
   start?: SimStart;
+  /**
+   * The estimator's mode: the split of an adaptive run (default true), or false for a fixed count (min = max), whose
+   * report uses the full-sample interval.
+   */
+  sequential?: boolean;
+  /** A half-width (%) to count the cells within (result `withinShare`). */
+  marginPct?: number;
 }
 
 /**
@@ -96,6 +103,15 @@ export interface AdaptiveSimResult {
   reachedShare: number;
   /** Share of runs the budget stopped (0–1). */
   budgetShare: number;
+  /**
+   * The printed half-width (%, as halfWidthPct reads the report's interval) of every cell at the end of its run:
+   * median and the 10th and 90th percentiles over cells and runs; null when no cell had an interval.
+   */
+  halfWidthPct: { median: number; low: number; high: number } | null;
+  /** Share of cells (over all runs) whose printed interval holds the simulated truth (A/A: 100); cells without one do not. */
+  coverage: number;
+  /** Share of cells (over all runs) whose printed half-width is within `marginPct` (0 without one). */
+  withinShare: number;
 }
 
 const meanOr = (xs: readonly number[], fallback: number) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : fallback);
@@ -124,6 +140,11 @@ function drawCellSd(gamma: (shape: number) => number, s: number, d0: number, see
 
 const quantile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
 
+function quantiles(xs: readonly number[]): { median: number; low: number; high: number } {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return { median: median(xs), low: quantile(sorted, 0.1), high: quantile(sorted, 0.9) };
+}
+
 /** Simulate the adaptive run `runs` times; deterministic for a seed. */
 export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   const runs = o.runs ?? 200;
@@ -141,6 +162,10 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   const st = o.start;
   const measured: number[] = [];
   const reachedPer: number[] = [];
+  const widths: number[] = [];
+  let covered = 0;
+  let within = 0;
+  const sequential = o.sequential ?? true;
   for (let k = 0; k < runs; k++) {
     const sd = Array.from({ length: nCells }, (_, i) => drawCellSd(gamma, s, o.cellPriorDf, st?.pairs[i] ?? []));
     const pairs: PairObs[][] = Array.from({ length: nCells }, (_, i) => [...(st?.pairs[i] ?? [])]);
@@ -151,6 +176,8 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
     let elapsed = st ? st.elapsedSeconds : c.setupSeconds;
     let round = st?.round ?? 0;
     let cellsRun = st ? st.pairs.reduce((a, p) => a + p.length, 0) * o.servers : 0;
+    let last: ReturnType<typeof estimateRun> | null = null;
+    let lastRound = -1;
     for (let r = (st?.round ?? 0) + 1; r <= o.max; r++) {
       const open = done.flatMap((d, i) => (d === null ? [i] : []));
       if (!open.length) break;
@@ -171,14 +198,26 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
       elapsed += cost;
       cellsRun += open.length * o.servers;
       round = r;
+      // Without a precision target only `max` stops a cell: the estimate is needed at the last round only.
+      if (!Number.isFinite(o.precisionPct) && r < o.max) continue;
       // The shipped estimator and stop rule (estimateRun's sequential split, applyStopRule), as the run does.
-      const est = estimateRun(pairs.map((p) => ({ pairs: p })), { sequential: true });
+      const est = estimateRun(pairs.map((p) => ({ pairs: p })), { sequential });
+      last = est;
+      lastRound = r;
       for (const i of open) {
         const e = est.cells[i];
         const cell: AdaptiveCell = { test: "", threads: 0, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: r - 1 };
         applyStopRule(cell, { n: e.n, estimate: e.estimate, low: e.low, high: e.high, halfWidthPct: halfWidthPct(e), stopHalfWidthPct: e.stopHalfWidthPct ?? null }, true, o);
         if (cell.done === "max" || cell.done === "precision") done[i] = cell.done;
       }
+    }
+    // The printed intervals at the end of the run (truth 0: the simulated pairs are A/A plus noise).
+    if (lastRound !== round && pairs.some((p) => p.length)) last = estimateRun(pairs.map((p) => ({ pairs: p })), { sequential });
+    for (const e of last?.cells ?? []) {
+      const h = halfWidthPct(e);
+      if (h !== null && Number.isFinite(h)) widths.push(h);
+      if (h !== null && o.marginPct !== undefined && h <= o.marginPct) within++;
+      if (e.low !== null && e.high !== null && e.low <= 100 && e.high >= 100) covered++;
     }
     const reachedHere = done.filter((d) => d === "precision").length;
     reached += reachedHere;
@@ -197,5 +236,8 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
     reachedCells: median(reachedPer),
     reachedShare: nCells && runs ? reached / (nCells * runs) : 0,
     budgetShare: runs ? budgetStops / runs : 0,
+    halfWidthPct: widths.length ? quantiles(widths) : null,
+    coverage: nCells && runs ? covered / (nCells * runs) : 0,
+    withinShare: nCells && runs ? within / (nCells * runs) : 0,
   };
 }
