@@ -23,6 +23,9 @@ import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
 import { NO_CALIBRATION } from "../../src/core/plan/forecast.ts";
 import type { Calibration } from "../../src/core/calibration.ts";
 import type { CalibrationStore } from "../../src/adapters/calibration-store.ts";
+import { plainLine } from "../../src/cli/plain.ts";
+import { initialState, reduce } from "../../src/tui/state.ts";
+import { adaptiveLines } from "../../src/tui/components.tsx";
 
 const okLog = readFileSync(new URL("../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
 const failLog = readFileSync(new URL("../fixtures/sysbench/1.0/fail-server-killed.log", import.meta.url), "utf8");
@@ -701,6 +704,30 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     expect(state.cal!.updates).toBe(2);
     expect(state.cal!.pairDf).toBeGreaterThan(first.pairDf);
     expect(events).toContainEqual(expect.objectContaining({ type: "calibration-updated", made: false }));
+  });
+
+  it("the first ratio figures come as soon as the first round ends: every cell's estimate, before round 2 starts (issue 25, item 3)", async () => {
+    const { store } = memoryStore(null);
+    const { events } = await once(store, 13);
+    const first = events.findIndex((e) => e.type === "round-finished");
+    expect(first).toBeGreaterThan(0);
+    const round = events[first] as Extract<RunEvent, { type: "round-finished" }>;
+    expect(round.round).toBe(1);
+    // Round 1 has measured every cell on both servers, and no cell of round 2 has started yet.
+    const before = events.slice(0, first).filter((e): e is Extract<RunEvent, { type: "cell-finished" }> => e.type === "cell-finished" && e.record.phase === "measure");
+    expect(before.map((e) => `${e.cell.server}@${e.cell.threads}#${e.cell.repeat}`).sort()).toEqual(["a@1#1", "a@2#1", "b@1#1", "b@2#1"]);
+    const nextCell = events.findIndex((e) => e.type === "cell-started" && e.phase === "measure" && e.cell.repeat === 2);
+    expect(nextCell).toBeGreaterThan(first);
+    // Each cell has its one pair's ratio, and both front ends show it.
+    expect(round.cells.map((c) => [c.threads, c.n])).toEqual([[1, 1], [2, 1]]);
+    for (const c of round.cells) expect(c.estimate).toBeGreaterThan(0);
+    const line = plainLine(round)!;
+    const view = reduce(events.slice(0, first + 1).reduce(reduce, initialState()), round);
+    const tui = adaptiveLines(view, 200, 10).join("\n");
+    for (const c of round.cells) {
+      expect(line).toContain(`${c.test}@${c.threads} ${c.estimate!.toFixed(1)}`);
+      expect(tui).toContain(`${c.test}@${c.threads}  ${c.estimate!.toFixed(1)}`);
+    }
   });
 
   it("a fixed-count run folds its pairs in but makes no forecast; without a store nothing is read or written", async () => {
