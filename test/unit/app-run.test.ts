@@ -2,7 +2,7 @@
  * Drives app/run.ts through fakes of every port (engine, storage, probes, images): no Docker. Checks the order of
  * work, the events, the results folder, failure handling, cancellation, resume and teardown.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { mkdtemp, readFile, readdir } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -545,6 +545,39 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     const off = scenario({ workload: { tests: ["oltp_update_non_index"], threads: [1], duration: "2s", warmup: "0s", repeats: 2, fresh: "per-test", prewarm: false } });
     expect((await runScenario(deps(cold, []), { scenario: off, neutralCnf: neutral, outDir: join(dir, "off") })).status).toBe("ok");
     expect(prewarmsOf(cold, "a") + prewarmsOf(cold, "b")).toBe(0);
+  });
+
+  it("slow starts, prepares and restores print a plain line at least every 10 s of (fake) time (issue 25, item 4)", async () => {
+    // Only the clock and the progress timer are fake: each slow step moves the clock itself, as if it took that long.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    try {
+      const engine = new FakeEngine();
+      const run = engine.run.bind(engine);
+      engine.run = async (spec, opts) => {
+        if (spec.cmd?.includes("prepare")) {
+          opts.onLine?.("Creating table 'sbtest1'...");
+          vi.advanceTimersByTime(33_000);
+        }
+        return run(spec, opts);
+      };
+      const slowProbe: Probe = { ...probe, waitReady: async () => (vi.advanceTimersByTime(24_000), 24) };
+      const events: RunEvent[] = [];
+      const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+      const sc = scenario({ workload: { tests: ["oltp_update_non_index"], threads: [1], duration: "2s", warmup: "0s", repeats: 2, fresh: "per-test" } });
+      const t0 = Date.now();
+      const s = await runScenario({ ...deps(engine, []), probe: slowProbe }, { scenario: sc, neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) });
+      expect(s.status).toBe("ok");
+      const times = events.filter((e) => plainLine(e) !== undefined).map((e) => (Date.parse(e.at) - t0) / 1000);
+      const gaps = times.map((t, i) => t - (i === 0 ? 0 : times[i - 1]!));
+      expect(Date.now() - t0).toBeGreaterThan(150_000); // the slow steps did take their (fake) time
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(10);
+      const progress = events.filter((e): e is Extract<RunEvent, { type: "progress" }> => e.type === "progress");
+      expect(new Set(progress.map((e) => e.phase))).toEqual(new Set(["start", "prepare", "snapshot", "restore"]));
+      expect(progress.find((e) => e.phase === "prepare")).toMatchObject({ subject: "a", detail: "Creating table 'sbtest1'..." });
+      expect(plainLine(progress.find((e) => e.phase === "restore")!)).toMatch(/^ {2}restore [ab]: \d+ s: starting the server$/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a prewarm that fails after a crash is a warning and the action says the server runs cold; the run goes on", async () => {

@@ -228,7 +228,7 @@ export class Servers {
     await session.writeRaw(`${cell.server}.crash-${cell.index}${(o.attempt ?? 1) > 1 ? `-a${o.attempt}` : ""}.log`, logs);
     const why = running ? `sysbench lost its connection to the server during ${cell.key}` : `server died during ${cell.key}`;
     ctx.emit({ type: "server-restarted", at: ctx.at(), server: cell.server, reason: why });
-    await ctx.time("start", () => server.restart(ctx.signal));
+    await ctx.time("start", () => ctx.withProgress("start", cell.server, () => server.restart(ctx.signal)));
     let warmed = ctx.scenario.workload.prewarm ? ", then prewarmed" : "";
     try {
       await this.prewarm(server, sidecar);
