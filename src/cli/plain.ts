@@ -10,12 +10,18 @@ function fmt(n: number | null | undefined, d = 2): string {
   return n === null || n === undefined ? "-" : n.toFixed(d);
 }
 
+function shorten(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+}
+
 export function plainLine(e: RunEvent): string | undefined {
   switch (e.type) {
     case "plan-ready":
       return `plan: ${e.scenario}: ${e.cells.length} cells, estimated ${Math.round(e.estimateSeconds)} s; servers ${e.servers.map((s) => `${s.id}=${s.image}`).join(", ")}; storage ${e.storage}; transport ${e.transport}; results ${e.dir}`;
     case "image-progress":
       return e.line === undefined ? `image ${e.image}: ${e.step}` : undefined;
+    case "progress":
+      return `  ${e.phase} ${e.subject}: ${e.seconds} s${e.detail ? `: ${shorten(e.detail, 140)}` : ""}`;
     case "image-ready":
       return `image ${e.image}: ready (${e.tag})`;
     case "server-starting":

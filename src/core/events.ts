@@ -8,11 +8,20 @@ import type { IntervalSample } from "./sysbench/result.ts";
 /** The stages of a run, as `phase` events name them. */
 export type Phase = "images" | "storage" | "start" | "prepare" | "prewarm" | "warmup" | "measure" | "snapshot" | "restore" | "teardown";
 
+/** How often a long step says it is still running (a `progress` event): well inside the 10 s a plain log may stay silent. */
+export const PROGRESS_EVERY_SECONDS = 5;
+
 /** The typed event stream of a run; `type` is the discriminant. Every front end (TUI, plain lines, NDJSON) consumes only these. */
 export type RunEvent =
   | { type: "plan-ready"; at: string; runId: string; dir: string; scenario: string; cells: Cell[]; estimateSeconds: number; servers: Array<{ id: string; image: string }>; storage: string; transport: string }
   | { type: "image-progress"; at: string; image: string; step: string; line?: string }
   | { type: "image-ready"; at: string; image: string; tag: string; cacheHit: boolean }
+  /**
+   * A long step still running (an image build, a server's start, prepare, snapshot, restore): emitted every
+   * {@link PROGRESS_EVERY_SECONDS} while it runs, so plain output is never silent for long. `subject` is the image or
+   * the server; `detail` the step's latest output line, if it has one.
+   */
+  | { type: "progress"; at: string; phase: Phase; subject: string; seconds: number; detail?: string }
   | { type: "server-starting"; at: string; server: string; image: string }
   | { type: "server-ready"; at: string; server: string; version: string; seconds: number }
   | { type: "server-failed"; at: string; server: string; message: string; logTail: string[] }

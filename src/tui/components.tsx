@@ -112,6 +112,7 @@ export function StatusLine({ state, width }: { state: ViewState; width: number }
     if (st.phase === "images")
       text = `▶ images · ${st.image ?? "…"}${st.imageStep ? `: ${st.imageStep}` : ""}${st.imageLine ? ` · ${st.imageLine.trim()}` : ""}`;
     else text = `▶ ${st.phase}${st.server ? ` · ${st.server}` : ""}${st.test ? ` · ${st.test}` : ""}${st.threads ? ` · threads ${st.threads}` : ""}${st.detail ? `: ${st.detail}` : ""}`;
+    if (st.seconds !== undefined) text += ` · ${st.seconds}s`;
     return <C color="magenta">{fit(text, width)}</C>;
   }
   return <Text>{fit("▶ starting…", width)}</Text>;

@@ -35,6 +35,8 @@ export interface StepView {
   image?: string;
   imageStep?: string;
   imageLine?: string;
+  /** Seconds the step has run, from its latest `progress` event. */
+  seconds?: number;
   /** Images ready so far / images seen. */
   imagesReady?: number;
   imagesSeen?: number;
@@ -303,9 +305,15 @@ function apply(s: ViewState, e: RunEvent): ViewState {
           image: e.image,
           imageStep: e.step,
           imageLine: e.line ?? (prev?.image === e.image ? prev.imageLine : undefined),
+          seconds: prev?.image === e.image ? prev.seconds : undefined,
           at: e.at,
         },
       };
+    }
+    case "progress": {
+      if (!s.step || s.step.phase !== e.phase) return s;
+      if ((e.phase === "images" ? s.step.image : s.step.server) !== e.subject) return s;
+      return { ...s, step: { ...s.step, seconds: e.seconds } };
     }
     case "image-ready": {
       const prev = s.step?.phase === "images" ? s.step : { phase: "images" as const, at: e.at };

@@ -2,7 +2,7 @@
  * Drives app/run.ts through fakes of every port (engine, storage, probes, images): no Docker. Checks the order of
  * work, the events, the results folder, failure handling, cancellation, resume and teardown.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { mkdtemp, readFile, readdir } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +23,9 @@ import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
 import { NO_CALIBRATION } from "../../src/core/plan/forecast.ts";
 import type { Calibration } from "../../src/core/calibration.ts";
 import type { CalibrationStore } from "../../src/adapters/calibration-store.ts";
+import { plainLine } from "../../src/cli/plain.ts";
+import { initialState, reduce } from "../../src/tui/state.ts";
+import { adaptiveLines } from "../../src/tui/components.tsx";
 
 const okLog = readFileSync(new URL("../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
 const failLog = readFileSync(new URL("../fixtures/sysbench/1.0/fail-server-killed.log", import.meta.url), "utf8");
@@ -573,6 +576,39 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     expect(prewarmsOf(cold, "a") + prewarmsOf(cold, "b")).toBe(0);
   });
 
+  it("slow starts, prepares and restores print a plain line at least every 10 s of (fake) time (issue 25, item 4)", async () => {
+    // Only the clock and the progress timer are fake: each slow step moves the clock itself, as if it took that long.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+    try {
+      const engine = new FakeEngine();
+      const run = engine.run.bind(engine);
+      engine.run = async (spec, opts) => {
+        if (spec.cmd?.includes("prepare")) {
+          opts.onLine?.("Creating table 'sbtest1'...");
+          vi.advanceTimersByTime(33_000);
+        }
+        return run(spec, opts);
+      };
+      const slowProbe: Probe = { ...probe, waitReady: async () => (vi.advanceTimersByTime(24_000), 24) };
+      const events: RunEvent[] = [];
+      const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+      const sc = scenario({ workload: { tests: ["oltp_update_non_index"], threads: [1], duration: "2s", warmup: "0s", repeats: 2, fresh: "per-test" } });
+      const t0 = Date.now();
+      const s = await runScenario({ ...deps(engine, []), probe: slowProbe }, { scenario: sc, neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) });
+      expect(s.status).toBe("ok");
+      const times = events.filter((e) => plainLine(e) !== undefined).map((e) => (Date.parse(e.at) - t0) / 1000);
+      const gaps = times.map((t, i) => t - (i === 0 ? 0 : times[i - 1]!));
+      expect(Date.now() - t0).toBeGreaterThan(150_000); // the slow steps did take their (fake) time
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(10);
+      const progress = events.filter((e): e is Extract<RunEvent, { type: "progress" }> => e.type === "progress");
+      expect(new Set(progress.map((e) => e.phase))).toEqual(new Set(["start", "prepare", "snapshot", "restore"]));
+      expect(progress.find((e) => e.phase === "prepare")).toMatchObject({ subject: "a", detail: "Creating table 'sbtest1'..." });
+      expect(plainLine(progress.find((e) => e.phase === "restore")!)).toMatch(/^ {2}restore [ab]: \d+ s: starting the server$/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("a prewarm that fails after a crash is a warning and the action says the server runs cold; the run goes on", async () => {
     const engine = new FakeEngine();
     let died = false;
@@ -730,6 +766,30 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     expect(state.cal!.updates).toBe(2);
     expect(state.cal!.pairDf).toBeGreaterThan(first.pairDf);
     expect(events).toContainEqual(expect.objectContaining({ type: "calibration-updated", made: false }));
+  });
+
+  it("the first ratio figures come as soon as the first round ends: every cell's estimate, before round 2 starts (issue 25, item 3)", async () => {
+    const { store } = memoryStore(null);
+    const { events } = await once(store, 13);
+    const first = events.findIndex((e) => e.type === "round-finished");
+    expect(first).toBeGreaterThan(0);
+    const round = events[first] as Extract<RunEvent, { type: "round-finished" }>;
+    expect(round.round).toBe(1);
+    // Round 1 has measured every cell on both servers, and no cell of round 2 has started yet.
+    const before = events.slice(0, first).filter((e): e is Extract<RunEvent, { type: "cell-finished" }> => e.type === "cell-finished" && e.record.phase === "measure");
+    expect(before.map((e) => `${e.cell.server}@${e.cell.threads}#${e.cell.repeat}`).sort()).toEqual(["a@1#1", "a@2#1", "b@1#1", "b@2#1"]);
+    const nextCell = events.findIndex((e) => e.type === "cell-started" && e.phase === "measure" && e.cell.repeat === 2);
+    expect(nextCell).toBeGreaterThan(first);
+    // Each cell has its one pair's ratio, and both front ends show it.
+    expect(round.cells.map((c) => [c.threads, c.n])).toEqual([[1, 1], [2, 1]]);
+    for (const c of round.cells) expect(c.estimate).toBeGreaterThan(0);
+    const line = plainLine(round)!;
+    const view = reduce(events.slice(0, first + 1).reduce(reduce, initialState()), round);
+    const tui = adaptiveLines(view, 200, 10).join("\n");
+    for (const c of round.cells) {
+      expect(line).toContain(`${c.test}@${c.threads} ${c.estimate!.toFixed(1)}`);
+      expect(tui).toContain(`${c.test}@${c.threads}  ${c.estimate!.toFixed(1)}`);
+    }
   });
 
   it("a fixed-count run folds its pairs in but makes no forecast; without a store nothing is read or written", async () => {

@@ -5,6 +5,7 @@
  */
 import { pack } from "tar-stream";
 import type { ImagePort } from "../docker/images.ts";
+import { allOrAbort } from "../../core/all-or-abort.ts";
 import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import {
   imageLabels,
@@ -92,8 +93,8 @@ export async function ensureImage(images: ImagePort, name: string, opts: EnsureI
 }
 
 /**
- * Ensure several pinned images (default: every image in the lock), one after the other, deciding the build mode
- * once. Present images are cache hits (found by their content-hash tag); missing ones are built with dockerode.
+ * Ensure several pinned images (default: every image in the lock) side by side, deciding the build mode once; the
+ * first failure cancels the others. Present images are cache hits (found by their content-hash tag); missing ones are built with dockerode.
  * `opts.lock` defaults to the package's images/lock.yaml.
  *
  * @example
@@ -112,9 +113,8 @@ export async function ensureImages(
   for (const n of list) lockEntry(opts.lock, n);
   const decision = await resolveMode(images, opts.lock, list, opts.mode);
   opts.onProgress?.({ image: list.join(","), step: "mode", line: `build mode: ${decision.mode} (${decision.reason})` });
-  const out: EnsuredImage[] = [];
-  for (const n of list) out.push(await ensureImageInMode(images, n, decision.mode, opts));
-  return out;
+  // Side by side: the bases are debootstrapped at once (each once), and each image builds as soon as its base is there.
+  return allOrAbort(opts.signal, list, (n, signal) => ensureImageInMode(images, n, decision.mode, { ...opts, signal }));
 }
 
 async function ensureImageInMode(images: ImagePort, name: string, mode: BuildMode, opts: EnsureImageOptions): Promise<EnsuredImage> {

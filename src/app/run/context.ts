@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import { CancelledError } from "../../core/errors.ts";
-import type { Phase, RunEvent } from "../../core/events.ts";
+import { PROGRESS_EVERY_SECONDS, type Phase, type RunEvent } from "../../core/events.ts";
 import { resourceLabels } from "../../core/labels.ts";
 import type { Plan } from "../../core/plan/plan.ts";
 import type { Scenario } from "../../core/scenario/schema.ts";
@@ -63,6 +63,25 @@ export class RunContext {
       return await fn();
     } finally {
       this.timings[key] = (this.timings[key] ?? 0) + (Date.now() - t0) / 1000;
+    }
+  }
+  /**
+   * Run a long step and say every {@link PROGRESS_EVERY_SECONDS} that it still runs (a `progress` event with the
+   * seconds so far and the latest line `fn` noted), so that no front end is silent through a slow build or start.
+   */
+  async withProgress<T>(phase: Phase, subject: string, fn: (note: (line: string) => void) => Promise<T>): Promise<T> {
+    const t0 = Date.now();
+    let detail: string | undefined;
+    const timer = setInterval(() => {
+      const seconds = Math.round((Date.now() - t0) / 1000);
+      this.emit({ type: "progress", at: this.at(), phase, subject, seconds, ...(detail === undefined ? {} : { detail }) });
+    }, PROGRESS_EVERY_SECONDS * 1000);
+    try {
+      return await fn((line) => {
+        if (line.trim() !== "") detail = line.trim();
+      });
+    } finally {
+      clearInterval(timer);
     }
   }
   /** Labels for a resource of this run. */

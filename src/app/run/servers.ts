@@ -68,7 +68,7 @@ export class Servers {
     ctx.phase("start", { server: spec.id });
     let readySeconds: number;
     try {
-      readySeconds = await ctx.time("start", () => server.start(ctx.signal));
+      readySeconds = await ctx.time("start", () => ctx.withProgress("start", spec.id, () => server.start(ctx.signal)));
     } catch (e) {
       if (e instanceof TwinbenchError) ctx.emit({ type: "server-failed", at: ctx.at(), server: spec.id, message: e.message, logTail: e.details });
       throw e;
@@ -106,14 +106,20 @@ export class Servers {
     const { ctx } = this;
     const { workload } = ctx.scenario;
     ctx.phase("prepare", { server: server.id });
-    await ctx.time("prepare", () => sidecar.command(server, "oltp_common", "prepare", Math.max(1, Math.min(workload.tables, 4)), "prepare"));
+    await ctx.time("prepare", () =>
+      ctx.withProgress("prepare", server.id, (note) => sidecar.command(server, "oltp_common", "prepare", Math.max(1, Math.min(workload.tables, 4)), "prepare", note)),
+    );
     if (workload.fresh === "per-test" || plannedInstances(workload) > 1) {
       ctx.phase("snapshot", { server: server.id });
-      await ctx.time("snapshot", async () => {
-        await server.stopAndRemove();
-        await server.snapshot();
-        await server.start(ctx.signal);
-      });
+      await ctx.time("snapshot", () =>
+        ctx.withProgress("snapshot", server.id, async (note) => {
+          await server.stopAndRemove();
+          note("copying the data dir to the snapshot volume");
+          await server.snapshot();
+          note("starting the server again");
+          await server.start(ctx.signal);
+        }),
+      );
       this.session.action("snapshot", server.id, "data dir copied to a snapshot volume right after prepare");
     }
     await this.prewarm(server, sidecar);
@@ -124,7 +130,7 @@ export class Servers {
   private async prewarm(server: LabServer, sidecar: Sidecar): Promise<void> {
     if (!this.ctx.scenario.workload.prewarm) return;
     this.ctx.phase("prewarm", { server: server.id });
-    await this.ctx.time("prewarm", () => sidecar.command(server, "oltp_common", "prewarm", 1, "prewarm"));
+    await this.ctx.time("prewarm", () => this.ctx.withProgress("prewarm", server.id, (note) => sidecar.command(server, "oltp_common", "prewarm", 1, "prewarm", note)));
   }
 
   /**
@@ -151,11 +157,17 @@ export class Servers {
    */
   private async restartWarm(server: LabServer, sidecar: Sidecar, o: { restore: boolean; timing: string; quiesce?: string }): Promise<number> {
     const { ctx } = this;
-    const seconds = await ctx.time(o.timing, async () => {
-      await server.stopAndRemove();
-      if (o.restore) await server.restore();
-      return server.start(ctx.signal);
-    });
+    const seconds = await ctx.time(o.timing, () =>
+      ctx.withProgress(o.restore ? "restore" : "start", server.id, async (note) => {
+        await server.stopAndRemove();
+        if (o.restore) {
+          note("putting the post-prepare snapshot back");
+          await server.restore();
+        }
+        note("starting the server");
+        return server.start(ctx.signal);
+      }),
+    );
     await this.prewarm(server, sidecar);
     if (o.quiesce !== undefined && ctx.scenario.workload.quiesce) await ctx.time("quiesce", () => quiesce(ctx, this.session, server, o.quiesce!));
     return seconds;
@@ -216,7 +228,7 @@ export class Servers {
     await session.writeRaw(`${cell.server}.crash-${cell.index}${(o.attempt ?? 1) > 1 ? `-a${o.attempt}` : ""}.log`, logs);
     const why = running ? `sysbench lost its connection to the server during ${cell.key}` : `server died during ${cell.key}`;
     ctx.emit({ type: "server-restarted", at: ctx.at(), server: cell.server, reason: why });
-    await ctx.time("start", () => server.restart(ctx.signal));
+    await ctx.time("start", () => ctx.withProgress("start", cell.server, () => server.restart(ctx.signal)));
     let warmed = ctx.scenario.workload.prewarm ? ", then prewarmed" : "";
     try {
       await this.prewarm(server, sidecar);

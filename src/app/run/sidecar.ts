@@ -74,12 +74,12 @@ export class Sidecar {
     return { sslCipher: m ? m[1]!.trim() || null : null };
   }
 
-  /** `sysbench prepare` or the prewarm command; its log goes to raw/<server>.<logName>.log. */
-  async command(server: LabServer, script: string, command: "prepare" | "prewarm", threads: number, logName: string): Promise<void> {
+  /** `sysbench prepare` or the prewarm command; its log goes to raw/<server>.<logName>.log, its lines to `onLine`. */
+  async command(server: LabServer, script: string, command: "prepare" | "prewarm", threads: number, logName: string, onLine?: (l: string) => void): Promise<void> {
     const { scenario, signal } = this.ctx;
     const { conn } = this.connection(server);
     const argv = sysbenchArgv({ script, command, workload: scenario.workload, threads, connection: conn, percentile: scenario.workload.percentile, histogram: false });
-    const r = await this.run(server, argv, undefined, undefined, signal);
+    const r = await this.run(server, argv, onLine, undefined, signal);
     await this.session.writeRaw(`${server.id}.${logName}.log`, r.output);
     if (r.cancelled) throw new CancelledError();
     if (r.exitCode !== 0)
