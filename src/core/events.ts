@@ -46,6 +46,24 @@ export interface RoundCell {
   halfWidthPct: number | null;
   /** Why the cell gets no more rounds: precision reached, max repeats, or the budget ran out; absent: still open. */
   done?: "precision" | "max" | "budget";
+  /**
+   * A ladder (more than one compared pair, src/core/scenario/pairs.ts): every pair's reading of this cell, in pair
+   * order. The cell's own fields are then its widest pair's (the one the stop rule waits for). Absent with one pair.
+   */
+  pairs?: PairReading[];
+}
+
+/** One compared pair's reading of an adaptive cell (a ladder's {@link RoundCell.pairs}). */
+export interface PairReading {
+  numerator: string;
+  denominator: string;
+  n: number;
+  estimate: number | null;
+  low: number | null;
+  high: number | null;
+  halfWidthPct: number | null;
+  /** The half-width the stop rule reads for this pair (estimateRun's split), null until it has one. */
+  stopHalfWidthPct: number | null;
 }
 
 /** The `type` of a {@link RunEvent}. */

@@ -296,7 +296,11 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
       );
   });
   const ids = s.servers.map((x) => x.id);
-  if (s.compare && typeof s.compare === "object") {
+  if (s.compare && typeof s.compare === "object" && "base" in s.compare) {
+    const v = s.compare.base;
+    if (!ids.includes(v)) err(["compare", "base"], `${show(v)} is not a server id (servers: ${ids.join(", ")})${didYouMean(v, ids)}`);
+    else if (ids.length < 2) err(["compare", "base"], `${show(v)} is the only server; a ladder needs at least one other server to compare with the base`);
+  } else if (s.compare && typeof s.compare === "object") {
     for (const side of ["numerator", "denominator"] as const) {
       const v = s.compare[side];
       if (!ids.includes(v)) err(["compare", side], `${show(v)} is not a server id (servers: ${ids.join(", ")})${didYouMean(v, ids)}`);
