@@ -120,7 +120,8 @@ function describe(schema: Schema | undefined): string {
   if (s instanceof z.ZodEnum) return `one of ${s.options.map((v) => JSON.stringify(v)).join(", ")}`;
   if (s instanceof z.ZodLiteral) return [...s.values].map((v) => JSON.stringify(v)).join(" or ");
   if (s instanceof z.ZodUnion) {
-    const parts = s.options.map((o: Schema) => describe(o));
+    // Two mapping forms (compare's { numerator, denominator } and { base }) read as one "a mapping".
+    const parts = [...new Set(s.options.map((o: Schema) => describe(o)))];
     return parts.length <= 2 ? parts.join(" or ") : `${parts.slice(0, -1).join(", ")} or ${parts[parts.length - 1]}`;
   }
   return "a valid value";
