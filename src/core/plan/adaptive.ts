@@ -195,10 +195,15 @@ function roundIndex(s: Scenario, round: number): number {
  * budget left.
  */
 export function roundLine(e: Extract<RunEvent, { type: "round-finished" }>): string {
-  const cells = e.cells.map((c) => {
+  const reading = (c: Pick<RoundCell, "estimate" | "low" | "high" | "halfWidthPct">) => {
     const hw = c.halfWidthPct === null ? "±?" : `±${c.halfWidthPct.toFixed(1)}%`;
     const mark = verdictMark({ verdict: verdictOf(c.low, c.high, DEFAULT_MARGIN_PCT) });
-    return `${c.test}@${c.threads} ${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} ${mark} n=${c.n}${c.done ? ` (${c.done})` : ""}`;
+    return `${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} ${mark}`;
+  };
+  // A ladder: every pair's reading, numerator named (the base is the same for all).
+  const cells = e.cells.map((c) => {
+    const figures = c.pairs ? c.pairs.map((p) => `${p.numerator} ${reading(p)}`).join(", ") : reading(c);
+    return `${c.test}@${c.threads} ${figures} n=${c.n}${c.done ? ` (${c.done})` : ""}`;
   });
   const open = e.cells.filter((c) => !c.done).length;
   const eta = e.etaSeconds === null ? "" : `, eta ${Math.round(e.etaSeconds)} s`;
