@@ -15,6 +15,7 @@ import { readResultsFolder } from "../src/adapters/report-files.ts";
 import type { CellRecord } from "../src/core/results.ts";
 import { estimateTable } from "../src/stats/index.ts";
 import { tQuantile } from "../src/core/stats/distributions.ts";
+import { primaryPair } from "../src/core/scenario/pairs.ts";
 
 const pooledSd = (t: ReturnType<typeof estimateTable>): { sd: number; df: number } => {
   let ss = 0;
@@ -46,7 +47,7 @@ for (const dir of process.argv.slice(2)) {
   // shift from first to last attempt, per re-run pair
   const byKey = new Map<string, CellRecord[]>();
   for (const c of measured) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
-  const [num, den] = typeof scenario.compare === "object" ? [scenario.compare.numerator, scenario.compare.denominator] : [scenario.servers[0].id, scenario.servers[1].id];
+  const [num, den] = primaryPair(scenario) ?? [scenario.servers[0].id, scenario.servers[1]?.id ?? ""];
   const shifts: number[] = [];
   for (const [key, rs] of byKey) {
     if (rs.length < 2 || rs[0].server !== num) continue;

@@ -13,7 +13,7 @@ export const PROGRESS_EVERY_SECONDS = 5;
 
 /** The typed event stream of a run; `type` is the discriminant. Every front end (TUI, plain lines, NDJSON) consumes only these. */
 export type RunEvent =
-  | { type: "plan-ready"; at: string; runId: string; dir: string; scenario: string; cells: Cell[]; estimateSeconds: number; servers: Array<{ id: string; image: string }>; storage: string; transport: string }
+  | { type: "plan-ready"; at: string; runId: string; dir: string; scenario: string; cells: Cell[]; estimateSeconds: number; servers: Array<{ id: string; image: string }>; storage: string; transport: string; /** A ladder's compared pairs (comparisonPairs), first the primary one; absent with one pair. */ pairs?: Array<{ numerator: string; denominator: string }> }
   | { type: "image-progress"; at: string; image: string; step: string; line?: string }
   | { type: "image-ready"; at: string; image: string; tag: string; cacheHit: boolean }
   /**
@@ -55,6 +55,24 @@ export interface RoundCell {
   halfWidthPct: number | null;
   /** Why the cell gets no more rounds: precision reached, max repeats, or the budget ran out; absent: still open. */
   done?: "precision" | "max" | "budget";
+  /**
+   * A ladder (more than one compared pair, src/core/scenario/pairs.ts): every pair's reading of this cell, in pair
+   * order. The cell's own fields are then its widest pair's (the one the stop rule waits for). Absent with one pair.
+   */
+  pairs?: PairReading[];
+}
+
+/** One compared pair's reading of an adaptive cell (a ladder's {@link RoundCell.pairs}). */
+export interface PairReading {
+  numerator: string;
+  denominator: string;
+  n: number;
+  estimate: number | null;
+  low: number | null;
+  high: number | null;
+  halfWidthPct: number | null;
+  /** The half-width the stop rule reads for this pair (estimateRun's split), null until it has one. */
+  stopHalfWidthPct: number | null;
 }
 
 /** The `type` of a {@link RunEvent}. */

@@ -22,6 +22,7 @@ import type { CellRecord } from "../core/results.ts";
 import { nextAdaptiveRound, type AdaptiveStep } from "../core/plan/adaptive.ts";
 import { ratioTableFromSides, type Metric, type RatioTable } from "../core/report/ratio.ts";
 import { adaptiveRepeats, type Scenario } from "../core/scenario/schema.ts";
+import { primaryPair } from "../core/scenario/pairs.ts";
 
 export {
   estimateRun,
@@ -61,7 +62,7 @@ export interface EstimateTableOptions {
 /** The ratio table of a scenario's records, as a run's report computes it (paired repeats). */
 export function estimateTable(scenario: Scenario, records: readonly CellRecord[], options: EstimateTableOptions = {}): RatioTable {
   const ids = scenario.servers.map((s) => s.id);
-  const key = typeof scenario.compare === "object" ? [scenario.compare.numerator, scenario.compare.denominator] : ids;
+  const key = primaryPair(scenario) ?? ids;
   const num = options.numerator ?? key[0];
   const den = options.denominator ?? key[1];
   const side = (id: string) => ({ id, label: id, records: records.filter((r) => r.server === id) });

@@ -21,6 +21,7 @@ import { ImageName } from "testcontainers";
 import { TwinbenchError } from "../core/errors.ts";
 import type { MustMatchRow } from "../core/results.ts";
 import type { Scenario } from "../core/scenario/schema.ts";
+import { primaryPair } from "../core/scenario/pairs.ts";
 import { loadScenario } from "../adapters/scenario-file.ts";
 import { loadLock } from "../adapters/images/index.ts";
 import type { Endpoint } from "../adapters/mysql/probe.ts";
@@ -198,7 +199,8 @@ export interface StartedTwins extends AsyncDisposable {
 
 /** A scenario's two compared servers: compare numerator/denominator, else its first two. */
 function twinIds(s: Scenario): [string, string] {
-  if (s.compare && typeof s.compare === "object") return [s.compare.numerator, s.compare.denominator];
+  const pair = primaryPair(s);
+  if (pair) return pair;
   if (s.servers.length < 2) throw new TwinbenchError(`scenario "${s.name}" has ${s.servers.length} server(s); startTwins needs two`, { code: "TWINS_NEED_TWO", hint: "list two servers" });
   return [s.servers[0]!.id, s.servers[1]!.id];
 }

@@ -118,6 +118,8 @@ export interface ViewState {
   estimateSeconds: number;
   cells: Cell[];
   servers: ServerView[];
+  /** A ladder's compared pairs (plan-ready); the live table shows the first. Absent: the first two servers. */
+  pairs?: Array<{ numerator: string; denominator: string }>;
   storage?: string;
   transport?: string;
   identity?: { differences: number; variables: number; names: string[] };
@@ -292,6 +294,7 @@ function apply(s: ViewState, e: RunEvent): ViewState {
         estimateSeconds: e.estimateSeconds,
         cells: e.cells,
         servers: e.servers.map((sv) => ({ id: sv.id, image: sv.image, status: "pending" })),
+        ...(e.pairs ? { pairs: e.pairs } : {}),
         storage: e.storage,
         transport: e.transport,
       };
@@ -472,7 +475,7 @@ function derive(s: ViewState): ViewState {
 
 function tableOf(s: ViewState): TableView | null {
   if (s.servers.length < 2 || s.cells.length === 0) return null;
-  const [num, den] = [s.servers[0].id, s.servers[1].id];
+  const [num, den] = s.pairs?.[0] ? [s.pairs[0].numerator, s.pairs[0].denominator] : [s.servers[0].id, s.servers[1].id];
   const tests: string[] = [];
   const threads: number[] = [];
   for (const c of s.cells) {

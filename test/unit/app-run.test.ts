@@ -479,13 +479,13 @@ describe("disturbed pairs (interference)", () => {
     return { st, sample };
   }
 
-  async function runWith(opts: { rerun: boolean; disturb: (c: Cell, attempt: number) => boolean; gone?: (call: number) => boolean }) {
+  async function runWith(opts: { rerun: boolean; disturb: (c: Cell, attempt: number) => boolean; gone?: (call: number) => boolean; over?: Record<string, unknown>; repeats?: number }) {
     const engine = new FakeEngine();
     const { st, sample } = fakeSampler(opts.gone);
     const events: RunEvent[] = [];
     const seen = new Map<string, number>();
     const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
-    const sc = scenario({ workload: { tests: ["oltp_point_select"], threads: [1], duration: "2s", warmup: "0s", repeats: 2, rerunDisturbed: opts.rerun } });
+    const sc = scenario({ workload: { tests: ["oltp_point_select"], threads: [1], duration: "2s", warmup: "0s", repeats: opts.repeats ?? 2, rerunDisturbed: opts.rerun }, ...opts.over });
     const s = await runScenario({ ...deps(engine, []), cpuSampler: sample }, {
       scenario: sc, neutralCnf: neutral, outDir: dir,
       onEvent: (e) => {
@@ -516,6 +516,16 @@ describe("disturbed pairs (interference)", () => {
     expect(report.retries).toBe(0);
     expect(report.notes).toContain("0 of 4 measured cells were disturbed.");
     expect(report.notes).toContain("2 cells were re-run because their pair was disturbed; the report uses the last attempt.");
+  });
+
+  it("a ladder (three servers): a disturbed cell re-runs its whole group, every server, in the same order", async () => {
+    const over = { servers: [{ id: "a", image: "mariadb-11.8" }, { id: "b", image: "mysql-9.7" }, { id: "c", image: "mariadb-11.8" }], compare: { base: "b" } };
+    const { s, cells, events, report } = await runWith({ rerun: true, over, repeats: 1, disturb: (c, n) => c.server === "c" && n === 1 });
+    expect(s).toMatchObject({ status: "ok", cellsOk: 3, cellsFailed: 0 });
+    expect(cells.filter((c) => c.phase === "measure").map((c) => `${c.server}${c.repeat}.${c.attempt}`)).toEqual(["a1.1", "b1.1", "c1.1", "a1.2", "b1.2", "c1.2"]);
+    expect(events).toContainEqual(expect.objectContaining({ type: "warning", message: expect.stringMatching(/oltp_point_select t1 r1 was disturbed \(c: outsiders used 0\.50 core.*running the group once more/) }));
+    expect(report.disturbance).toEqual({ measured: 3, known: 3, disturbed: 0, reruns: 3 });
+    expect(report.pairs.map((t) => `${t.numerator}/${t.denominator}`)).toEqual(["a/b", "c/b"]);
   });
 
   it("a pair disturbed again is kept and flagged; without rerunDisturbed nothing is re-run", async () => {

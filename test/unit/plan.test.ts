@@ -38,7 +38,9 @@ describe("serverOrder", () => {
     [["a", "b"], 1, ["b", "a"]],
     [["a", "b"], 2, ["a", "b"]],
     [["a", "b", "c"], 1, ["b", "c", "a"]],
-    [["a", "b", "c"], 3, ["a", "b", "c"]],
+    // n = 3: a Williams design of 6 rows, the square then its mirror (balanced carry-over as well as position).
+    [["a", "b", "c"], 3, ["c", "b", "a"]],
+    [["a", "b", "c"], 6, ["a", "b", "c"]],
     [["a"], 5, ["a"]],
   ];
   it.each(cases)("%j, group %i → %j", (servers, k, expected) => expect(serverOrder(servers, k)).toEqual(expected));

@@ -170,6 +170,15 @@ describe("reduce over the synthetic stream", () => {
   });
 });
 
+describe("reduce: a ladder's pairs", () => {
+  it("the live table shows plan-ready's first pair; without pairs, the first two servers", () => {
+    const plan = synthetic[0] as Extract<RunEvent, { type: "plan-ready" }>;
+    expect(fold([plan]).table).toMatchObject({ numerator: "mariadb", denominator: "mysql" });
+    const ladder: RunEvent = { ...plan, pairs: [{ numerator: "mysql", denominator: "mariadb" }, { numerator: "x", denominator: "mariadb" }] };
+    expect(fold([ladder]).table).toMatchObject({ numerator: "mysql", denominator: "mariadb" });
+  });
+});
+
 describe("reduce: cancel and resume", () => {
   it("cancelled stream: cancelling noted, exit 130, the cancelled cell failed", () => {
     const s = fold(cancelled);

@@ -47,29 +47,36 @@ export class CellLoop {
     for (let round = scheduler.nextRound(this.recorded); round.length > 0; round = scheduler.nextRound(this.recorded)) {
       for (const [i, cell] of round.entries()) {
         await this.one(cell);
-        await this.rerunIfDisturbed(round[i - 1], cell);
+        await this.rerunIfDisturbed(round, i);
       }
     }
   }
 
   /**
-   * When `cell` completes a pair with the cell before it (same test, threads and repeat, another server) and outside
-   * work disturbed either (src/core/interference.ts), run the pair once more, same order, as new attempts of the same
-   * keys: the report uses each key's last attempt and counts the re-runs. A pair disturbed again is kept, flagged.
+   * When cell i of the round completes a group (the cells before it with the same test, threads and repeat, other
+   * servers: a pair with two servers, one cell per server of a ladder) and outside work disturbed any of them
+   * (src/core/interference.ts), run the whole group once more, same order, as new attempts of the same keys: the
+   * report uses each key's last attempt and counts the re-runs. A group disturbed again is kept, flagged.
    */
-  private async rerunIfDisturbed(prev: Cell | undefined, cell: Cell): Promise<void> {
+  private async rerunIfDisturbed(round: readonly Cell[], i: number): Promise<void> {
     const { ctx } = this;
-    if (!ctx.scenario.workload.rerunDisturbed || !prev || prev.server === cell.server) return;
-    if (prev.test !== cell.test || prev.threads !== cell.threads || prev.repeat !== cell.repeat || prev.host !== cell.host) return;
+    const cell = round[i];
+    if (!ctx.scenario.workload.rerunDisturbed) return;
+    const same = (c: Cell | undefined) => c !== undefined && c.test === cell.test && c.threads === cell.threads && c.repeat === cell.repeat && c.host === cell.host;
+    // Not complete yet: the next cell is of the same group.
+    if (same(round[i + 1]) && round[i + 1].server !== cell.server) return;
+    let j = i;
+    while (j > 0 && same(round[j - 1]) && !round.slice(j, i + 1).some((c) => c.server === round[j - 1].server)) j--;
+    const group = round.slice(j, i + 1);
+    if (group.length < 2) return;
     const last = (key: string) => this.recorded.findLast((r) => r.key === key);
-    const pair = [last(prev.key), last(cell.key)];
-    if (pair.some((r) => r?.status !== "ok") || !pair.some((r) => r!.interference?.disturbed)) return;
-    const reasons = pair.flatMap((r) => (r!.interference?.disturbed ? [`${r!.server}: ${r!.interference.reasons.join("; ")}`] : []));
-    ctx.warn(`${cell.test} t${cell.threads} r${cell.repeat} was disturbed (${reasons.join(" | ")}): running the pair once more`);
-    // The re-run's attempts replace these two in the tally, as they do in the report.
-    this.tally.ok -= 2;
-    await this.one(prev);
-    await this.one(cell);
+    const recs = group.map((c) => last(c.key));
+    if (recs.some((r) => r?.status !== "ok") || !recs.some((r) => r!.interference?.disturbed)) return;
+    const reasons = recs.flatMap((r) => (r!.interference?.disturbed ? [`${r!.server}: ${r!.interference.reasons.join("; ")}`] : []));
+    ctx.warn(`${cell.test} t${cell.threads} r${cell.repeat} was disturbed (${reasons.join(" | ")}): running the ${group.length === 2 ? "pair" : "group"} once more`);
+    // The re-run's attempts replace these in the tally, as they do in the report.
+    this.tally.ok -= group.length;
+    for (const c of group) await this.one(c);
   }
 
   private async one(cell: Cell): Promise<void> {

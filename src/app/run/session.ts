@@ -10,6 +10,7 @@ import { scenarioFingerprint } from "../../core/plan/fingerprint.ts";
 import { ResultsStore } from "../../adapters/results/store.ts";
 import type { RunContext } from "./context.ts";
 import { TWINBENCH_VERSION } from "./types.ts";
+import { comparisonPairs } from "../../core/scenario/pairs.ts";
 
 export function newRunId(now: Date): string {
   const t = now.toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
@@ -78,6 +79,7 @@ export class ResultsSession {
   announce(): void {
     const { ctx, manifest } = this;
     const { scenario, plan } = ctx;
+    const pairs = comparisonPairs(scenario);
     ctx.emit({
       type: "plan-ready",
       at: ctx.at(),
@@ -89,6 +91,7 @@ export class ResultsSession {
       servers: scenario.servers.map((s) => ({ id: s.id, image: s.image })),
       storage: scenario.storage.kind,
       transport: scenario.load.transport,
+      ...(pairs.length > 1 ? { pairs } : {}),
     });
     if (this.tornMovedTo) ctx.warn(`cells.jsonl ended in a torn line (a crash mid-write): moved it to ${this.tornMovedTo}, so every later record starts on a line of its own`);
     for (const r of this.previous) ctx.emit({ type: r.status === "ok" ? "cell-finished" : "cell-failed", at: ctx.at(), cell: plan.cells.find((c) => c.key === r.key) ?? cellOf(r), record: r });

@@ -12,7 +12,8 @@
  * resumed run continues where the cancelled one stopped: a round cut short runs again for the cells whose pair at
  * that round is not complete, on a new instance number.
  */
-import type { RoundCell, RunEvent } from "../events.ts";
+import type { PairReading, RoundCell, RunEvent } from "../events.ts";
+import { comparisonPairs, type ServerPair } from "../scenario/pairs.ts";
 import { DEFAULT_MARGIN_PCT, halfWidthPct } from "../stats/estimate.ts";
 import { verdictOf } from "../verdict.ts";
 import { verdictMark } from "../vocabulary.ts";
@@ -44,23 +45,47 @@ export function adaptiveSettings(s: Pick<Scenario, "workload">): AdaptiveSetting
 export { applyStopRule, stopForBudget, type AdaptiveCell, type StopEstimate, type StopSettings } from "../stats/stop.ts";
 import { applyStopRule, type AdaptiveCell, type StopEstimate } from "../stats/stop.ts";
 
-/** The numerator and denominator of the stop rule: the report's (the compare key, else the first two servers). */
-function ratioServers(s: Scenario): [string, string] | null {
-  const ids = s.servers.map((x) => x.id);
-  if (typeof s.compare === "object") return [s.compare.numerator, s.compare.denominator];
-  return ids.length >= 2 ? [ids[0], ids[1]] : null;
-}
 
-/** Every cell's estimate from the records, with the report's estimator (pooled over the run's cells). */
-function estimates(s: Scenario, records: readonly CellRecord[]): Map<string, StopEstimate> {
-  const out = new Map<string, StopEstimate>();
-  const pair = ratioServers(s);
-  if (!pair) return out;
+/** One pair's estimate of every cell, with the report's estimator (pooled over the run's cells of that pair). */
+function pairEstimates(s: Scenario, records: readonly CellRecord[], pair: ServerPair): Map<string, PairReading> {
+  const out = new Map<string, PairReading>();
   const side = (id: string) => ({ id, label: id, records: records.filter((r) => r.server === id) });
-  const t = ratioTableFromSides(side(pair[0]), side(pair[1]), s.workload.tests, s.workload.threads, { pairing: "paired", sequential: true });
+  const t = ratioTableFromSides(side(pair.numerator), side(pair.denominator), s.workload.tests, s.workload.threads, { pairing: "paired", sequential: true });
   for (const row of t.rows)
     for (const c of row.cells)
-      out.set(`${row.test}\u0000${c.threads}`, { n: c.n, estimate: c.estimate, low: c.low, high: c.high, halfWidthPct: halfWidthPct(c), stopHalfWidthPct: c.stopHalfWidthPct ?? null });
+      out.set(`${row.test}\u0000${c.threads}`, { ...pair, n: c.n, estimate: c.estimate, low: c.low, high: c.high, halfWidthPct: halfWidthPct(c), stopHalfWidthPct: c.stopHalfWidthPct ?? null });
+  return out;
+}
+
+/**
+ * The pair the stop rule waits for: the one with the widest stop width, a pair without one first (the widest
+ * possible). The cell stops on precision only when this pair, and so every pair, is within the target.
+ */
+export function widestPair(readings: readonly PairReading[]): PairReading | undefined {
+  let widest: PairReading | undefined;
+  for (const r of readings) {
+    if (!widest) widest = r;
+    else if (widest.stopHalfWidthPct === null) continue;
+    else if (r.stopHalfWidthPct === null || r.stopHalfWidthPct > widest.stopHalfWidthPct) widest = r;
+  }
+  return widest;
+}
+
+/**
+ * Every cell's estimate from the records, one per compared pair (comparisonPairs). One pair: that pair's estimate,
+ * as before the ladder. A ladder: the widest pair's figures (widestPair), so that the one stop rule stops a cell
+ * only when every pair with the base has reached the target, and every pair's reading in `pairs`.
+ */
+function estimates(s: Scenario, records: readonly CellRecord[]): Map<string, StopEstimate> {
+  const out = new Map<string, StopEstimate>();
+  const pairs = comparisonPairs(s);
+  if (!pairs.length) return out;
+  const per = pairs.map((p) => pairEstimates(s, records, p));
+  for (const key of per[0].keys()) {
+    const readings = per.map((m) => m.get(key)!);
+    const { numerator: _n, denominator: _d, ...w } = widestPair(readings)!;
+    out.set(key, pairs.length === 1 ? w : { ...w, pairs: readings });
+  }
   return out;
 }
 
@@ -170,10 +195,15 @@ function roundIndex(s: Scenario, round: number): number {
  * budget left.
  */
 export function roundLine(e: Extract<RunEvent, { type: "round-finished" }>): string {
-  const cells = e.cells.map((c) => {
+  const reading = (c: Pick<RoundCell, "estimate" | "low" | "high" | "halfWidthPct">) => {
     const hw = c.halfWidthPct === null ? "±?" : `±${c.halfWidthPct.toFixed(1)}%`;
     const mark = verdictMark({ verdict: verdictOf(c.low, c.high, DEFAULT_MARGIN_PCT) });
-    return `${c.test}@${c.threads} ${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} ${mark} n=${c.n}${c.done ? ` (${c.done})` : ""}`;
+    return `${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} ${mark}`;
+  };
+  // A ladder: every pair's reading, numerator named (the base is the same for all).
+  const cells = e.cells.map((c) => {
+    const figures = c.pairs ? c.pairs.map((p) => `${p.numerator} ${reading(p)}`).join(", ") : reading(c);
+    return `${c.test}@${c.threads} ${figures} n=${c.n}${c.done ? ` (${c.done})` : ""}`;
   });
   const open = e.cells.filter((c) => !c.done).length;
   const eta = e.etaSeconds === null ? "" : `, eta ${Math.round(e.etaSeconds)} s`;

@@ -12,6 +12,7 @@ import { redactArgv, sysbenchArgv, type SysbenchConnection } from "../sysbench/a
 import { formatSeconds, orderNote, planRun, testWrites, type Plan } from "./plan.ts";
 import { textTable } from "../text-table.ts";
 import { loadBoundWarnings } from "./loadbound.ts";
+import { comparisonPairs } from "../scenario/pairs.ts";
 
 /** One image lock entry, printed as `name  key=value …`. */
 export type ImagePin = { name: string } & Record<string, unknown>;
@@ -60,14 +61,17 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
   const out: string[] = [];
   const e = plan.estimate;
   out.push(`Scenario ${s.name}${extras.file ? ` (${extras.file})` : ""}${s.description ? `: ${s.description}` : ""}`);
+  const pairs = comparisonPairs(s);
   const ratio =
-    typeof s.compare === "object"
-      ? `ratio ${s.compare.numerator} / ${s.compare.denominator}`
-      : s.compare
-        ? `compare: ${s.compare}`
-        : s.servers.length >= 2
-          ? `ratio ${s.servers[0].id} / ${s.servers[1].id}`
-          : "";
+    typeof s.compare === "object" && "base" in s.compare
+      ? `ladder against ${s.compare.base}: ${pairs.map((p) => `${p.numerator} / ${p.denominator}`).join(", ")}`
+      : typeof s.compare === "object"
+        ? `ratio ${s.compare.numerator} / ${s.compare.denominator}`
+        : s.compare
+          ? `compare: ${s.compare}`
+          : pairs.length
+            ? `ratio ${pairs[0].numerator} / ${pairs[0].denominator}`
+            : "";
   out.push(`Servers: ${s.servers.map((x) => `${x.id} (${x.image})`).join(", ")}${ratio ? `; ${ratio}` : ""}`);
   if (s.hosts?.length) out.push(`Hosts: ${s.hosts.map((h) => `${h.id} (${h.engine})`).join(", ")}${s.shard ? "; cells sharded across them" : ""}`);
   const dur = w.duration !== undefined && (parseDuration(w.duration) ?? 0) > 0 ? `${w.duration} per cell` : `${w.events} events per cell`;

@@ -20,6 +20,7 @@ import { measureRecords, metricValue } from "../report/ratio.ts";
 import { median } from "../stats/distributions.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
 import { formatSeconds } from "./plan.ts";
+import { primaryPair } from "../scenario/pairs.ts";
 import { adaptiveCosts, predictPrecision } from "./precision.ts";
 import { ASSUMED_CELL_PRIOR_DF, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 
@@ -28,10 +29,9 @@ export type { Forecast } from "../results.ts";
 /** What a run without a calibration says instead of a forecast before its first round. */
 export const NO_CALIBRATION = "no calibration for this host: forecast after the first round";
 
-/** The numerator and denominator of the run's ratio (the compare key, else the first two servers). */
+/** The numerator and denominator of the run's ratio: the primary pair (src/core/scenario/pairs.ts). */
 function ratioServers(s: Scenario): [string, string] | null {
-  if (typeof s.compare === "object") return [s.compare.numerator, s.compare.denominator];
-  return s.servers.length >= 2 ? [s.servers[0].id, s.servers[1].id] : null;
+  return primaryPair(s);
 }
 
 /** A new instance every this many rounds (Infinity: one instance), as plan.ts instanceOf lays it out. */

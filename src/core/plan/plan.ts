@@ -9,7 +9,8 @@
  * cell and a linear drift (thermal, page cache, background work) or an order effect cancels out of the cell's
  * ratio. An odd count (1 included) cannot balance inside a cell: its extra pair starts with A in even cells and
  * with B in odd cells (cells counted per host), so the imbalance cancels over pairs of cells instead. With n > 2
- * servers, group k (counted per host) runs the server list rotated left by k mod n.
+ * servers, group k (counted per host) runs row k of a balanced Latin square (serverOrder: each server in each
+ * position once every n groups, after each other server equally often); adaptive rounds do the same per cell.
  * Order `randomized`: within each test, the (threads, repeat) groups run in a seeded random order, and in each
  * cell a seeded random half of the pairs start with A (for an odd count the extra pair is random too). The seed is
  * `orderSeed`, else one derived from the scenario name; the plan carries it.
@@ -163,7 +164,8 @@ export function orderNote(scenario: Pick<Scenario, "order" | "servers" | "worklo
   if (scenario.order === "grouped") return "grouped (all cells of one server, then the next): drift between servers is not cancelled";
   if (scenario.order === "randomized")
     return `randomized (seed ${orderSeed ?? "?"}): within each test the thread counts and repeats run in a random order, and in each cell a random half of the pairs start with ${scenario.servers[0]?.id ?? "the first server"}`;
-  if (scenario.servers.length !== 2) return "interleaved (servers back to back per test × threads × repeat, the list rotated each time)";
+  if (scenario.servers.length !== 2)
+    return `interleaved (servers back to back per ${adaptiveRepeats(scenario.workload) ? "cell and round" : "test × threads × repeat"}, in the rows of a balanced Latin square: each server in each position once every ${scenario.servers.length} ${adaptiveRepeats(scenario.workload) ? "rounds" : "groups"}, and after each other server equally often)`;
   if (adaptiveRepeats(scenario.workload))
     return "interleaved in rounds: the first server alternates by round in every cell (ABBA over rounds) and by cell within a round, so an order effect cancels over each two rounds";
   if (n % 2 === 0) return `interleaved, ABBA inside each cell (${n} repeats: ${Array.from({ length: n }, (_, i) => (i % 2 === 0 ? "AB" : "BA")).join(" ")}): an order effect cancels in every cell`;
@@ -171,12 +173,36 @@ export function orderNote(scenario: Pick<Scenario, "order" | "servers" | "worklo
   return `interleaved; ${n} repeat${n === 1 ? "" : "s"} is odd, so a cell cannot balance: cells alternate ${seq(0)} and ${seq(1)}, and an order effect cancels only over pairs of cells (use an even count)`;
 }
 
-/** The servers' order in interleaved group k: ABBA for two, rotation for more. */
-export function serverOrder(servers: readonly string[], k: number): string[] {
+/**
+ * The rows of a Williams design (a balanced Latin square; E. J. Williams, 1949) for n servers, as index lists:
+ * n rows for even n, 2n for odd n (the square and its mirror). Every n consecutive rows starting at 0 or n form a
+ * Latin square, so each server runs in each position once; over all the rows each server also runs right after
+ * each other server equally often, so a carry-over from the server before (its cache, I/O or heat) cancels too.
+ * n = 2 gives AB, BA: ABBA.
+ */
+export function williamsRows(n: number): number[][] {
+  if (n <= 0) return [[]];
+  const first = Array.from({ length: n }, (_, j) => (j === 0 ? 0 : j % 2 === 1 ? (j + 1) / 2 : n - j / 2));
+  const rows = Array.from({ length: n }, (_, i) => first.map((a) => (a + i) % n));
+  return n % 2 === 0 ? rows : [...rows, ...rows.map((r) => [...r].reverse())];
+}
+
+/**
+ * The servers' order in interleaved group (or round) k: ABBA for two; for n > 2, a row of a Williams design
+ * (williamsRows) — the balanced form of the interleaving that randomized multiple interleaved trials use (A. Abedi
+ * and T. Brecht, "Conducting Repeatable Experiments in Highly Variable Cloud Computing Environments", ICPE 2017).
+ * Groups 0..n−1 take the rows of the first square, shifted by `shift` (a cell's index, so the cells of one round
+ * start with different servers), groups n..2n−1 the mirror square's (odd n), and so on: every n groups from 0
+ * put each server in each position once, and every 2n groups (n for even n) put each server right after each other
+ * server equally often.
+ */
+export function serverOrder(servers: readonly string[], k: number, shift = 0): string[] {
   const n = servers.length;
   if (n === 2) return k % 2 === 0 ? [servers[0], servers[1]] : [servers[1], servers[0]];
-  const r = n === 0 ? 0 : k % n;
-  return [...servers.slice(r), ...servers.slice(0, r)];
+  if (n === 0) return [];
+  const rows = williamsRows(n);
+  const square = Math.floor(k / n) % (rows.length / n);
+  return rows[square * n + ((k + shift) % n)].map((i) => servers[i]);
 }
 
 export function cellKey(c: Pick<Cell, "server" | "test" | "threads" | "repeat" | "host">): string {
@@ -251,7 +277,8 @@ export function adaptiveRoundCells(scenario: Scenario, round: number, open: read
   for (const c of list) {
     const script = resolveTest(c.test)?.script ?? c.test;
     let order: string[];
-    if (servers.length !== 2) order = serverOrder(servers, round - 1 + c.k);
+    if (servers.length !== 2 && seed !== undefined) order = shuffled(servers, seededRandom((seed + c.k * 104729 + round * 1299709) >>> 0));
+    else if (servers.length !== 2) order = serverOrder(servers, round - 1, c.k);
     else if (seed !== undefined) {
       const aFirst = seededRandom((seed + c.k * 104729 + Math.floor((round - 1) / 2) * 1299709) >>> 0)() < 0.5;
       order = aFirst === ((round - 1) % 2 === 0) ? servers : [servers[1], servers[0]];

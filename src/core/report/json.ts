@@ -26,6 +26,9 @@ export function reportJson(report: RunReport): object {
     notes: report.notes,
     cellStates: report.cellStates,
     costs: report.costs && report.costs.recorded ? costTableJson(report.costs) : null,
+    // A ladder (more than one compared pair): one block per pair, each in the top-level table's shape. Absent for a
+    // two-server run, whose JSON stays as it was.
+    ...(report.pairs.length > 1 ? { pairs: report.pairs.map(ratioTableJson) } : {}),
   };
   if (!report.table) return { metric: null, numerator: null, denominator: null, threads: [], rows: [], run };
   return { ...ratioTableJson(report.table), run };

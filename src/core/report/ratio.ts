@@ -8,6 +8,7 @@
 import { InputError } from "../errors.ts";
 import type { CellRecord, RunManifest } from "../results.ts";
 import { adaptiveRepeats } from "../scenario/schema.ts";
+import { primaryPair } from "../scenario/pairs.ts";
 import type { SysbenchResult } from "../sysbench/result.ts";
 import { coefficientOfVariation, median } from "../stats/distributions.ts";
 import { STEADY_THRESHOLD_PCT_PER_10S, notSteady, steadySlope } from "../levers.ts";
@@ -485,9 +486,9 @@ const FAMILY_NAMES: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL
 export function pickServers(manifest: RunManifest, explicit?: { numerator?: string; denominator?: string }): [string, string] | null {
   const ids = manifest.scenario.servers.map((s) => s.id);
   const known = new Set([...ids, ...manifest.servers.map((s) => s.id)]);
-  const cmp = manifest.scenario.compare;
-  let num: string | undefined = explicit?.numerator ?? (typeof cmp === "object" ? cmp.numerator : ids[0]);
-  let den: string | undefined = explicit?.denominator ?? (typeof cmp === "object" ? cmp.denominator : ids[1]);
+  const primary = primaryPair(manifest.scenario);
+  let num: string | undefined = explicit?.numerator ?? primary?.[0];
+  let den: string | undefined = explicit?.denominator ?? primary?.[1];
   if (explicit?.numerator && !explicit.denominator) den = ids.find((i) => i !== num);
   if (explicit?.denominator && !explicit.numerator) num = ids.find((i) => i !== den);
   for (const id of [num, den]) {

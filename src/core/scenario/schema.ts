@@ -115,6 +115,8 @@ export const ScenarioSchema = z.strictObject({
   compare: z
     .union([
       z.strictObject({ numerator: z.string(), denominator: z.string() }),
+      /** A version ladder: every other server (in `servers` order) against this one, in one run (pairs.ts). */
+      z.strictObject({ base: z.string() }),
       z.literal("hosts"),
       z.literal("runs"),
     ])

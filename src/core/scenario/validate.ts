@@ -120,7 +120,8 @@ function describe(schema: Schema | undefined): string {
   if (s instanceof z.ZodEnum) return `one of ${s.options.map((v) => JSON.stringify(v)).join(", ")}`;
   if (s instanceof z.ZodLiteral) return [...s.values].map((v) => JSON.stringify(v)).join(" or ");
   if (s instanceof z.ZodUnion) {
-    const parts = s.options.map((o: Schema) => describe(o));
+    // Two mapping forms (compare's { numerator, denominator } and { base }) read as one "a mapping".
+    const parts = [...new Set(s.options.map((o: Schema) => describe(o)))];
     return parts.length <= 2 ? parts.join(" or ") : `${parts.slice(0, -1).join(", ")} or ${parts[parts.length - 1]}`;
   }
   return "a valid value";
@@ -296,7 +297,11 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
       );
   });
   const ids = s.servers.map((x) => x.id);
-  if (s.compare && typeof s.compare === "object") {
+  if (s.compare && typeof s.compare === "object" && "base" in s.compare) {
+    const v = s.compare.base;
+    if (!ids.includes(v)) err(["compare", "base"], `${show(v)} is not a server id (servers: ${ids.join(", ")})${didYouMean(v, ids)}`);
+    else if (ids.length < 2) err(["compare", "base"], `${show(v)} is the only server; a ladder needs at least one other server to compare with the base`);
+  } else if (s.compare && typeof s.compare === "object") {
     for (const side of ["numerator", "denominator"] as const) {
       const v = s.compare[side];
       if (!ids.includes(v)) err(["compare", side], `${show(v)} is not a server id (servers: ${ids.join(", ")})${didYouMean(v, ids)}`);

@@ -20,7 +20,7 @@ export interface StopSettings {
 }
 
 /** What the stop rule reads of a cell's estimate after a round. */
-export type StopEstimate = Pick<AdaptiveCell, "n" | "estimate" | "low" | "high" | "halfWidthPct" | "stopHalfWidthPct">;
+export type StopEstimate = Pick<AdaptiveCell, "n" | "estimate" | "low" | "high" | "halfWidthPct" | "stopHalfWidthPct" | "pairs">;
 
 /**
  * The stop rule, one cell after one round (mutates `c`): the estimate is taken; the cell is done at `max` rounds, or
