@@ -2,6 +2,7 @@
 import type { RunReport } from "./model.ts";
 import { ratioTableJson } from "./ratio.ts";
 import { costTableJson } from "./costs.ts";
+import { ladderJson } from "./ladder.ts";
 
 export function reportJson(report: RunReport): object {
   const run = {
@@ -28,6 +29,8 @@ export function reportJson(report: RunReport): object {
     costs: report.costs && report.costs.recorded ? costTableJson(report.costs) : null,
   };
   if (!report.table) return { metric: null, numerator: null, denominator: null, threads: [], rows: [], run };
+  // A ladder: the first pair's table keeps the fixed shape at the top; `ladder` has one block per pair.
+  if (report.ladder) return { ...ratioTableJson(report.table), ladder: ladderJson(report.ladder), run };
   return { ...ratioTableJson(report.table), run };
 }
 

@@ -11,6 +11,7 @@ import { costTableFromSides, type CostTable } from "./costs.ts";
 import { adaptiveRepeats } from "../scenario/schema.ts";
 import { interferenceNotes, summariseInterference } from "../interference.ts";
 import { cellStateNotes, type CellState } from "../cellstate.ts";
+import { buildLadder, type Ladder, type LadderPair } from "./ladder.ts";
 
 /** One server of a report: family, version, image, package version, storage and asymmetries. */
 export interface ServerLine {
@@ -54,6 +55,9 @@ export interface RunReport {
   configIdentity: ConfigIdentity;
   /** null when the run has fewer than two servers. */
   table: RatioTable | null;
+  /** More than one pair (a version ladder, src/core/report/ladder.ts): each server against the base, q over every
+   *  pair × cell. The renderers show it in place of `table`; null with one pair (the two-server report). */
+  ladder: Ladder | null;
   /** The cost per query of the same two servers, paired like the ratio table (src/core/report/costs.ts); null with
    *  fewer than two servers. */
   costs: CostTable | null;
@@ -79,6 +83,8 @@ export interface ReportOptions {
   marginPct?: number;
   numerator?: string;
   denominator?: string;
+  /** The run's pairs (src/core/scenario/pairs.ts comparisonPairs): with more than one, the report has a ladder. */
+  pairs?: readonly LadderPair[];
 }
 
 const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
@@ -176,6 +182,7 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     servers: manifest.servers.map((s) => serverLine(s, manifest)),
     configIdentity: configIdentity(manifest.mustMatch),
     table,
+    ladder: buildLadder(manifest, cells, opts.pairs ?? [], opts),
     costs,
     notes,
     cellStates: measured.flatMap((r) => (r.state && r.status === "ok" ? [{ key: r.key, server: r.server, test: r.test, threads: r.threads, repeat: r.repeat, state: r.state }] : [])),
