@@ -57,7 +57,7 @@ export function ladderFdrLine(l: Ladder): string {
   const m = l.method;
   const pct = `${Math.round(l.confidence * 100)}%`;
   return (
-    `${m.intervals} pair × cell${m.intervals === 1 ? "" : "s"} with an interval over ${m.pairs} pairs at ${pct}: about ${m.expectedFalse.toFixed(1)} false faster/slower verdict${m.expectedFalse === 1 ? "" : "s"} expected by chance alone; ` +
+    `${m.intervals} cell${m.intervals === 1 ? "" : "s"} with an interval over the ${m.pairs} pairs at ${pct}: about ${m.expectedFalse.toFixed(1)} false faster/slower verdict${m.expectedFalse === 1 ? "" : "s"} expected by chance alone; ` +
     `${m.verdicts} given, ${m.verdictsAtFdr} of them ${m.verdictsAtFdr === 1 ? "holds" : "hold"} at a 5% false-discovery rate (Benjamini–Hochberg over every pair × cell).`
   );
 }
@@ -134,7 +134,7 @@ export function renderLadderText(l: Ladder, tx: TableText): string[] {
     "",
     ...ladderMethodLines(l, tx),
     "",
-    `Verdicts (q: Benjamini–Hochberg over the ladder's ${l.method.intervals} pair × cell${l.method.intervals === 1 ? "" : "s"} with an interval):`,
+    `Verdicts (q: Benjamini–Hochberg over the ${l.method.intervals} cell${l.method.intervals === 1 ? "" : "s"} of every pair with an interval):`,
     ...ladderVerdictLines(l, tx).map((s) => `  ${s}`),
     ...ladderNotes(l, tx).map((n) => `note: ${n}`),
   ];
@@ -182,7 +182,7 @@ export function markdownLadder(l: Ladder, tx: TableText): string[] {
   if (vr.length) {
     lines.push(
       "",
-      `Verdicts (BH q: Benjamini–Hochberg over the ladder's ${l.method.intervals} pair × cell${l.method.intervals === 1 ? "" : "s"} with an interval):`,
+      `Verdicts (BH q: Benjamini–Hochberg over the ${l.method.intervals} cell${l.method.intervals === 1 ? "" : "s"} of every pair with an interval):`,
       "",
       `| ${LADDER_VERDICT_HEAD.join(" | ")} |`,
       `|${LADDER_VERDICT_HEAD.map((h) => (["threads", "estimate", "p", "BH q", "n"].includes(h) ? "--:" : ":--")).join("|")}|`,
@@ -292,7 +292,7 @@ export function ladderHtml(l: Ladder, tx: TableText): string[] {
     htmlTable(head, rows, "ratio ladder"),
     `<ul>${ladderMethodLines(l, tx).map((s) => `<li>${esc(s)}</li>`).join("")}</ul>`,
     ...(vr.length
-      ? ["<h3>Verdicts</h3>", `<p>${esc(`BH q: Benjamini–Hochberg over the ladder's ${l.method.intervals} pair × cells with an interval.`)}</p>`, htmlTable([...LADDER_VERDICT_HEAD].map(esc), vr.map((r) => r.map(esc)), "verdicts")]
+      ? ["<h3>Verdicts</h3>", `<p>${esc(`BH q: Benjamini–Hochberg over the ${l.method.intervals} cells of every pair with an interval.`)}</p>`, htmlTable([...LADDER_VERDICT_HEAD].map(esc), vr.map((r) => r.map(esc)), "verdicts")]
       : []),
     "<h3>Median / median over repeats</h3>",
     htmlTable(head, medians, "ratio medians"),
