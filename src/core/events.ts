@@ -10,7 +10,7 @@ export type Phase = "images" | "storage" | "start" | "prepare" | "prewarm" | "wa
 
 /** The typed event stream of a run; `type` is the discriminant. Every front end (TUI, plain lines, NDJSON) consumes only these. */
 export type RunEvent =
-  | { type: "plan-ready"; at: string; runId: string; dir: string; scenario: string; cells: Cell[]; estimateSeconds: number; servers: Array<{ id: string; image: string }>; storage: string; transport: string }
+  | { type: "plan-ready"; at: string; runId: string; dir: string; scenario: string; cells: Cell[]; estimateSeconds: number; servers: Array<{ id: string; image: string }>; storage: string; transport: string; /** The run's pairs (scenario/pairs.ts comparisonPairs); more than one: the TUI shows the ladder. */ pairs?: Array<{ numerator: string; denominator: string }> }
   | { type: "image-progress"; at: string; image: string; step: string; line?: string }
   | { type: "image-ready"; at: string; image: string; tag: string; cacheHit: boolean }
   | { type: "server-starting"; at: string; server: string; image: string }

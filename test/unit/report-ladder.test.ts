@@ -3,14 +3,11 @@
  * fixture (mariadb and mysql as recorded there, plus a third server `mariadb-10` with the q/s below). Every format
  * is checked against a snapshot file generated once and read for sense (test/fixtures/results/golden/ladder.*).
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseCellsJsonl } from "../../src/adapters/report-files.ts";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { buildRatioTable } from "../../src/core/report/ratio.ts";
-import { buildLadder, compareLadders, isLadder, ladderFromTables, liveLadder, type LadderPair } from "../../src/core/report/ladder.ts";
+import { buildLadder, compareLadders, isLadder, ladderFromTables, liveLadder } from "../../src/core/report/ladder.ts";
 import { ladderChartSvg } from "../../src/core/report/ladder-render.ts";
 import { TABLE_TEXT, renderText } from "../../src/core/report/text.ts";
 import { renderMarkdown } from "../../src/core/report/markdown.ts";
@@ -20,52 +17,10 @@ import { buildHtmlData, renderHtml } from "../../src/core/report/html.ts";
 import { compareRuns, comparisonJson, renderComparisonCsv, renderComparisonMarkdown, renderComparisonText } from "../../src/core/report/compare.ts";
 import { benjaminiHochberg } from "../../src/core/stats/estimate.ts";
 
-const FIX = join(import.meta.dirname, "../fixtures/results");
-const GOLDEN = join(FIX, "golden");
+import { PAIRS, ladderRun } from "./support/ladder-fixture.ts";
 
-function load(name: string): { manifest: RunManifest; cells: CellRecord[] } {
-  const manifest = JSON.parse(readFileSync(join(FIX, name, "run.json"), "utf8")) as RunManifest;
-  return { manifest, cells: parseCellsJsonl(readFileSync(join(FIX, name, "cells.jsonl"), "utf8")).cells };
-}
+const GOLDEN = join(import.meta.dirname, "../fixtures/results/golden");
 
-/** q/s of the third server per test|threads and repeat; a cell not listed is not measured. */
-const MARIADB_10: Record<string, number[]> = {
-  "oltp_read_only|1": [950, 960, 955], // against mysql's 1000 ×3: slower, about 95.5
-  "oltp_read_only|4": [1000, 1011, 989], // mysql 1000, 1010, 990: the same
-  "oltp_read_only|8": [1010, 1000, 990], // mysql 1000 ×3
-  "oltp_point_select|1": [1200, 1210, 1190], // mysql 1000 ×3: faster, about 120
-  "oltp_point_select|4": [2000, 2000, 2000], // mysql failed here: the cell fails
-};
-
-/** A three-server run: the repeats fixture plus `mariadb-10`, whose q/s are `MARIADB_10` times `scale`. */
-function ladderRun(runId: string, scale: (test: string, threads: number, repeat: number) => number = () => 1): { manifest: RunManifest; cells: CellRecord[] } {
-  const { manifest, cells } = load("repeats");
-  const m = structuredClone(manifest);
-  m.runId = runId;
-  m.scenario.servers.push({ id: "mariadb-10", image: "twinbench/mariadb:10.11" } as (typeof m.scenario.servers)[number]);
-  m.servers.push({ ...structuredClone(m.servers[0]!), id: "mariadb-10", image: "twinbench/mariadb:10.11", version: "10.11.19-MariaDB", packageVersion: "1:10.11.19+ds-1" });
-  // The plan: the third server's cells beside the others', as a three-server run plans them.
-  const planned = m.cells.filter((c) => c.server === "mariadb");
-  m.cells.push(...planned.map((c, i) => ({ ...c, index: m.cells.length + i, server: "mariadb-10", key: c.key.replace(/^mariadb\//, "mariadb-10/") })));
-  const third: CellRecord[] = [];
-  for (const r of cells.filter((c) => c.server === "mariadb")) {
-    const qps = MARIADB_10[`${r.test}|${r.threads}`]?.[r.repeat - 1];
-    if (qps === undefined && r.phase !== "warmup") continue;
-    const c = structuredClone(r);
-    c.server = "mariadb-10";
-    c.key = r.key.replace(/^mariadb\//, "mariadb-10/");
-    if (c.metrics && qps !== undefined) c.metrics.qps = Number((qps * scale(r.test, r.threads, r.repeat)).toFixed(2));
-    c.status = "ok";
-    if (c.metrics === null) continue;
-    third.push(c);
-  }
-  return { manifest: m, cells: [...cells, ...third] };
-}
-
-const PAIRS: LadderPair[] = [
-  { numerator: "mariadb", denominator: "mysql" },
-  { numerator: "mariadb-10", denominator: "mysql" },
-];
 
 describe("buildLadder: each server against the base, q over every pair × cell", () => {
   const { manifest, cells } = ladderRun("ladder");
