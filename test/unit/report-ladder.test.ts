@@ -119,6 +119,17 @@ describe("ladder in every report format (snapshots read for sense)", () => {
     expect(svg).toContain('data-server="mariadb-10" data-verdict="slower');
     expect(html).toContain(svg);
   });
+  it("a run with no two-server table (compare names only a base) still has its ladder, and no 'only one server' note", () => {
+    const m = structuredClone(manifest);
+    (m.scenario as { compare?: unknown }).compare = { base: "mysql" };
+    const r = buildRunReport(m, cells, { pairs: PAIRS });
+    expect(r.table).toBeNull();
+    expect(r.notes.some((n) => n.startsWith("Only one server"))).toBe(false);
+    expect((reportJson(r) as { ladder?: { pairs: unknown[] } }).ladder?.pairs.length).toBe(2);
+    expect(renderText(r)).toContain("mariadb-10 / mysql * 100: median / median");
+    expect(renderMarkdown(r)).toContain("| sysbench test | threads | mariadb / mysql | mariadb-10 / mysql |");
+    expect(renderCsv(r).trimEnd().split("\n").length).toBe(13);
+  });
   it("with one pair the reports are the two-server ones, byte for byte", () => {
     const two = buildRunReport(manifest, cells, { pairs: PAIRS.slice(0, 1) });
     const none = buildRunReport(manifest, cells);

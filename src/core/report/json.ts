@@ -28,9 +28,10 @@ export function reportJson(report: RunReport): object {
     cellStates: report.cellStates,
     costs: report.costs && report.costs.recorded ? costTableJson(report.costs) : null,
   };
-  if (!report.table) return { metric: null, numerator: null, denominator: null, threads: [], rows: [], run };
-  // A ladder: the first pair's table keeps the fixed shape at the top; `ladder` has one block per pair.
-  if (report.ladder) return { ...ratioTableJson(report.table), ladder: ladderJson(report.ladder), run };
+  const none = { metric: null, numerator: null, denominator: null, threads: [], rows: [] };
+  // A ladder: the two-server table (when the run has one) keeps the fixed shape at the top; `ladder` has one block per pair.
+  if (report.ladder) return { ...(report.table ? ratioTableJson(report.table) : none), ladder: ladderJson(report.ladder), run };
+  if (!report.table) return { ...none, run };
   return { ...ratioTableJson(report.table), run };
 }
 

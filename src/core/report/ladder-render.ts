@@ -221,22 +221,23 @@ function esc(s: unknown): string {
 
 /**
  * One chart across the ladder, as inline SVG (no script): a row per test × threads, in each row one point per
- * server (its estimate) with its interval as a whisker, against a line at 100 and the margin's band.
+ * server (its estimate) with its interval as a whisker, on a log scale, against a line at 100 and the margin's band.
  */
 export function ladderChartSvg(l: Ladder, tx: TableText): string {
   const { intervalText } = tx;
   const cells = l.tests.flatMap((test) => l.threads.map((th) => ({ test, th })));
   const pts = l.blocks.flatMap((b) => cells.map(({ test, th }) => ladderCell(b, test, th)).filter((c): c is RatioCell => c?.estimate !== null && c !== undefined));
   const values = [100 - l.marginPct, 100 + l.marginPct, ...pts.flatMap((c) => [c.low ?? c.estimate!, c.high ?? c.estimate!])];
-  const lo = Math.floor(Math.min(...values) - 1);
-  const hi = Math.ceil(Math.max(...values) + 1);
+  // A log scale: a ratio and its inverse lie as far from 100 (an interval [50–200] is symmetric around 100).
+  const lo = Math.min(...values) * 0.98;
+  const hi = Math.max(...values) * 1.02;
   const labelW = 220;
   const plotW = 520;
   const rowH = 10 + 12 * l.blocks.length;
   const top = 24;
   const height = top + rowH * cells.length + 30;
   const width = labelW + plotW + 20;
-  const x = (v: number) => labelW + ((v - lo) / (hi - lo)) * plotW;
+  const x = (v: number) => labelW + (Math.log(v / lo) / Math.log(hi / lo)) * plotW;
   const out: string[] = [];
   out.push(`<svg class="ladder-chart" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(ladderLegend(l))}">`);
   out.push(`<rect x="${x(100 - l.marginPct).toFixed(1)}" y="${top}" width="${(x(100 + l.marginPct) - x(100 - l.marginPct)).toFixed(1)}" height="${rowH * cells.length}" fill="#eee"/>`);
@@ -256,8 +257,11 @@ export function ladderChartSvg(l: Ladder, tx: TableText): string {
     });
   });
   const axisY = top + rowH * cells.length;
-  const step = hi - lo > 40 ? 10 : hi - lo > 16 ? 5 : 2;
-  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step)
+  const ticks = [10, 20, 25, 33, 50, 67, 80, 90, 95, 98, 100, 102, 105, 110, 125, 150, 200, 300, 400, 500, 1000].filter((v) => v >= lo && v <= hi);
+  // Ticks closer than 24 px to the previous one are left out (100 always stays).
+  const shown: number[] = [];
+  for (const v of ticks) if (v === 100 || !shown.length || x(v) - x(shown[shown.length - 1]!) >= 24) shown.push(v);
+  for (const v of shown.filter((v, i) => v === 100 || shown[i + 1] !== 100 || x(100) - x(v) >= 24))
     out.push(`<text x="${x(v).toFixed(1)}" y="${axisY + 14}" font-size="10" text-anchor="middle">${v}</text>`);
   l.blocks.forEach((b, j) => {
     out.push(`<circle cx="${labelW + 8 + j * 170}" cy="${12}" r="4" fill="${PALETTE[j % PALETTE.length]}"/><text x="${labelW + 16 + j * 170}" y="16" font-size="11">${esc(blockTitle(l, b))}</text>`);

@@ -159,8 +159,9 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
   const partial = manifest.status !== "ok" || (planned > 0 && recorded < planned);
   const table = buildRatioTable(manifest, cells, opts);
   const costs = buildCostTable(manifest, cells, opts);
+  const ladder = buildLadder(manifest, cells, opts.pairs ?? [], opts);
   const notes: string[] = [];
-  if (!table) notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
+  if (!table && !ladder) notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
   notes.push(...interferenceNotes(interference));
   notes.push(...readingFailureNotes(manifest, measured));
   notes.push(...cellStateNotes(measured));
@@ -182,7 +183,7 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     servers: manifest.servers.map((s) => serverLine(s, manifest)),
     configIdentity: configIdentity(manifest.mustMatch),
     table,
-    ladder: buildLadder(manifest, cells, opts.pairs ?? [], opts),
+    ladder,
     costs,
     notes,
     cellStates: measured.flatMap((r) => (r.state && r.status === "ok" ? [{ key: r.key, server: r.server, test: r.test, threads: r.threads, repeat: r.repeat, state: r.state }] : [])),
