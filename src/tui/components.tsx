@@ -158,6 +158,7 @@ export function LiveFigures({ live, width }: { live: LiveView; width: number }) 
 // ---- the ratio table ----
 
 export function RatioTableView({ state, width, maxRows, compact = false }: { state: ViewState; width: number; maxRows: number; compact?: boolean }) {
+  if (state.ladder.length > 1) return <LadderTablesView state={state} width={width} maxRows={maxRows} compact={compact} />;
   const t = state.table;
   if (!t) return null;
   const lines = tableLines(t, width);
@@ -186,9 +187,46 @@ export function RatioTableView({ state, width, maxRows, compact = false }: { sta
   );
 }
 
-/** Lines RatioTableView takes for `rows` body rows out of `total`, with a legend of `legend` lines. */
-export function tableHeight(rows: number, total: number, compact = false, legend = 2): number {
-  return (compact ? 1 : 3) + rows + (rows < total ? 1 : 0) + legend;
+/** A ladder run: one table per pair, each under its `numerator / denominator` title, one legend for all. */
+function LadderTablesView({ state, width, maxRows, compact }: { state: ViewState; width: number; maxRows: number; compact: boolean }) {
+  const blocks = state.ladder;
+  return (
+    <Box flexDirection="column">
+      {blocks.map((t, b) => {
+        const lines = tableLines(t, width);
+        const head = compact ? [lines[1]] : lines.slice(0, 3);
+        const body = lines.slice(3);
+        const shown = body.slice(0, Math.max(1, maxRows));
+        const hidden = body.length - shown.length;
+        return (
+          <Box key={`b${b}`} flexDirection="column">
+            <C bold>{fit(`${t.numerator} / ${t.denominator}`, width)}</C>
+            {head.map((l, i) => (
+              <Text key={`h${i}`}>{fit(l, width)}</Text>
+            ))}
+            {shown.map((l, i) => (
+              <Text key={`r${i}`}>{fit(l, width)}</Text>
+            ))}
+            {hidden > 0 ? <C dim>{`  … ${hidden} more test${hidden === 1 ? "" : "s"}`}</C> : null}
+          </Box>
+        );
+      })}
+      {tableLegend({ ...blocks[0]!, numerator: "server", denominator: blocks[0]!.denominator }, width)
+        .slice(0, compact ? 1 : undefined)
+        .map((l, i) => (
+          <C key={`l${i}`} dim>
+            {fit(l, width)}
+          </C>
+        ))}
+    </Box>
+  );
+}
+
+/** Lines RatioTableView takes for `rows` body rows out of `total`, with a legend of `legend` lines; a ladder of
+ *  `blocks` tables repeats the head and rows per table, each under a title line. */
+export function tableHeight(rows: number, total: number, compact = false, legend = 2, blocks = 1): number {
+  const one = (compact ? 1 : 3) + rows + (rows < total ? 1 : 0);
+  return blocks > 1 ? blocks * (1 + one) + legend : one + legend;
 }
 
 // ---- failures ----
@@ -340,15 +378,18 @@ export function RunView({ state, size }: { state: ViewState; size: Size }) {
   const failuresWanted = state.failures.length ? Math.min(state.failures.length + 1, 4) : 0;
   let rows = 0;
   let compact = false;
-  if (state.table && !(state.ui.details && !finished)) {
+  // A ladder run shows one table per pair (state.ladder); a two-server run its one table.
+  const blocks = state.ladder.length > 1 ? state.ladder.length : 1;
+  const shownTable = blocks > 1 ? state.ladder[0] : state.table;
+  if (shownTable && !(state.ui.details && !finished)) {
     const keep = failuresHeight(state.failures, width, 2); // the failures header and the latest one stay
-    const legend = tableLegend(state.table, width).length;
+    const legend = tableLegend(shownTable, width).length;
 
-    compact = tableHeight(testCount, testCount, false, legend) > room - keep;
+    compact = tableHeight(testCount, testCount, false, legend, blocks) > room - keep;
     const legendShown = compact ? 1 : legend; // a short screen keeps the legend's first line only
-    rows = Math.min(testCount, room - keep - tableHeight(0, 0, compact, legendShown));
+    rows = Math.min(testCount, Math.floor((room - keep - tableHeight(0, 0, compact, legendShown, blocks)) / blocks));
     if (rows < testCount) rows = Math.max(1, rows - 1); // room for the "… more" line
-    room -= tableHeight(rows, testCount, compact, legendShown);
+    room -= tableHeight(rows, testCount, compact, legendShown, blocks);
   }
   // Fewer failures when their messages wrap onto a second line.
   let failuresMax = Math.max(0, Math.min(failuresWanted, room));

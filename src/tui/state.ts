@@ -8,6 +8,7 @@ import { calibrationUpdatedLine, forecastLine, type Forecast } from "../core/pla
 import type { Cell, CellRecord } from "../core/results.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { ratioTableFromSides, type RatioTable } from "../core/report/ratio.ts";
+import { liveLadder, type LadderPair } from "../core/report/ladder.ts";
 import { verdictMark } from "../core/vocabulary.ts";
 import { verdictOf } from "../core/verdict.ts";
 import { DEFAULT_MARGIN_PCT } from "../core/stats/estimate.ts";
@@ -118,8 +119,6 @@ export interface ViewState {
   estimateSeconds: number;
   cells: Cell[];
   servers: ServerView[];
-  /** A ladder's compared pairs (plan-ready); the live table shows the first. Absent: the first two servers. */
-  pairs?: Array<{ numerator: string; denominator: string }>;
   storage?: string;
   transport?: string;
   identity?: { differences: number; variables: number; names: string[] };
@@ -134,6 +133,11 @@ export interface ViewState {
   failures: FailureView[];
   log: LogLine[];
   table: TableView | null;
+  /** The run's pairs (plan-ready): the live table shows the first (absent: the first two servers); with more than one,
+   *  `ladder` holds one table per pair. */
+  pairs?: LadderPair[];
+  /** A ladder run: one table per pair against the base, marks from q over every pair × cell (core: liveLadder). Empty otherwise. */
+  ladder: TableView[];
   cancelling?: { at: string; reason: string };
   finished?: FinishedView;
   ui: UiState;
@@ -206,6 +210,7 @@ export function initialState(): ViewState {
     failures: [],
     log: [],
     table: null,
+    ladder: [],
     ui: { cancelRequests: 0, selected: null, details: false },
     progress: { done: 0, total: 0, failed: 0, skipped: 0, elapsedSeconds: 0, etaSeconds: null, totalKnown: true, budgetStops: false, likely: null },
   };
@@ -294,9 +299,9 @@ function apply(s: ViewState, e: RunEvent): ViewState {
         estimateSeconds: e.estimateSeconds,
         cells: e.cells,
         servers: e.servers.map((sv) => ({ id: sv.id, image: sv.image, status: "pending" })),
-        ...(e.pairs ? { pairs: e.pairs } : {}),
         storage: e.storage,
         transport: e.transport,
+        ...(e.pairs ? { pairs: e.pairs } : {}),
       };
     case "image-progress": {
       const prev = s.step?.phase === "images" ? s.step : undefined;
@@ -470,7 +475,7 @@ function derive(s: ViewState): ViewState {
     } else if (s.adaptive && !s.finished && s.adaptive.etaSeconds !== null) etaSeconds = Math.max(0, s.adaptive.etaSeconds - seconds(s.adaptive.at, s.now));
   }
   const progress: Progress = { done, total: shownTotal, failed, skipped, elapsedSeconds, etaSeconds, totalKnown, budgetStops, likely };
-  return { ...s, progress, table: tableOf(s) };
+  return { ...s, progress, table: tableOf(s), ladder: ladderOf(s) };
 }
 
 function tableOf(s: ViewState): TableView | null {
@@ -506,4 +511,30 @@ function tableOf(s: ViewState): TableView | null {
       }),
     })),
   };
+}
+
+/** A ladder run's live tables, one per pair (rows and marks from core's liveLadder); empty with one pair. */
+function ladderOf(s: ViewState): TableView[] {
+  if (!s.pairs || s.pairs.length < 2 || s.cells.length === 0) return [];
+  const tests: string[] = [];
+  const threads: number[] = [];
+  for (const c of s.cells) {
+    if (!tests.includes(c.test)) tests.push(c.test);
+    if (!threads.includes(c.threads)) threads.push(c.threads);
+  }
+  const recs = s.finishedKeys.map((k) => s.records[k]).filter((r): r is CellRecord => r !== undefined);
+  const running = s.current && s.current.phase === "measure" ? s.current.cell : undefined;
+  return liveLadder(recs, s.pairs, tests, threads, { sequential: s.adaptive !== undefined || s.forecast !== undefined }).map((b) => ({
+    numerator: b.numerator,
+    denominator: b.denominator,
+    threads,
+    marginPct: b.marginPct,
+    rows: b.rows.map((r) => ({
+      test: r.test,
+      cells: r.cells.map((c): TableCellView => {
+        const isRunning = running !== undefined && running.test === r.test && running.threads === c.threads && (running.server === b.numerator || running.server === b.denominator);
+        return { ...c, status: c.status === "missing" && isRunning ? "running" : c.status };
+      }),
+    })),
+  }));
 }

@@ -42,8 +42,8 @@ describe("a three-server ladder", () => {
     const json = JSON.parse(await readFile(join(out, "report.json"), "utf8"));
     expect(json.numerator).toBe("mariadb-10-11");
     expect(json.denominator).toBe("mysql");
-    expect(json.run.pairs.map((p: { numerator: string; denominator: string }) => `${p.numerator}/${p.denominator}`)).toEqual(["mariadb-10-11/mysql", "mariadb-11-8/mysql"]);
-    for (const p of json.run.pairs) {
+    expect(json.ladder.pairs.map((p: { numerator: string; denominator: string }) => `${p.numerator}/${p.denominator}`)).toEqual(["mariadb-10-11/mysql", "mariadb-11-8/mysql"]);
+    for (const p of json.ladder.pairs) {
       const c = p.rows[0].cells[0];
       expect(c.status).toBe("ok");
       expect(c.n).toBe(3);

@@ -7,7 +7,7 @@ import { adaptiveState, nextAdaptiveRound, widestPair } from "../../src/core/pla
 import { planRun, serverOrder, williamsRows } from "../../src/core/plan/plan.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { reportJson } from "../../src/core/report/json.ts";
-import { adjustAcrossPairs, buildPairTables } from "../../src/core/report/pair-tables.ts";
+import { buildRatioTable } from "../../src/core/report/ratio.ts";
 import { benjaminiHochberg } from "../../src/core/stats/estimate.ts";
 import { comparisonPairs, ladderBase, primaryPair } from "../../src/core/scenario/pairs.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
@@ -248,40 +248,40 @@ describe("the report of a ladder", () => {
     const qs = benjaminiHochberg(all.map((c) => c.p));
     all.forEach((c, i) => expect(c.q).toBeCloseTo(qs[i]!, 6));
     // Each pair's interval is the two-server table's: only the multiple-testing reading is joint.
-    const alone = buildPairTables({ ...manifest, scenario: { ...manifest.scenario, compare: { numerator: "mariadb", denominator: "mysql" } } }, cells)[0];
+    const alone = buildRatioTable(manifest, cells, { numerator: "mariadb", denominator: "mysql" })!;
     const joint = report.pairs[1];
     expect(joint.rows.map((r) => r.cells.map((c) => [c.low, c.high, c.verdict]))).toEqual(alone.rows.map((r) => r.cells.map((c) => [c.low, c.high, c.verdict])));
     // More tests at once: no cell's q is smaller than in its own pair's table (failed and missing cells have none).
     const qPairs = joint.rows.flatMap((r, i) => r.cells.map((c, j) => [c.q, alone.rows[i].cells[j].q] as const));
     expect(qPairs.filter(([x]) => x !== null).length).toBe(4);
     for (const [x, y] of qPairs) if (x !== null) expect(x).toBeGreaterThanOrEqual(y! - 1e-6);
-    expect(report.notes.some((n) => n.startsWith("Ladder: mariadb-old / mysql, mariadb / mysql"))).toBe(true);
+    expect(report.ladder!.method.pairs).toBe(2);
   });
 
-  it("report.json: run.pairs holds one block per pair with an interval and a verdict in every cell", () => {
+  it("report.json: ladder.pairs holds one block per pair with an interval and a verdict in every cell", () => {
     const { manifest, cells } = ladderRun();
     const j = reportJson(buildRunReport(manifest, cells)) as any;
-    expect(j.run.pairs.map((p: any) => [p.numerator, p.denominator])).toEqual([["mariadb-old", "mysql"], ["mariadb", "mysql"]]);
+    expect(j.ladder.pairs.map((p: any) => [p.numerator, p.denominator])).toEqual([["mariadb-old", "mysql"], ["mariadb", "mysql"]]);
     // The fixture's oltp_point_select at 4 threads failed and at 8 is missing: every other cell has both.
-    for (const p of j.run.pairs)
+    for (const p of j.ladder.pairs)
       for (const r of p.rows)
         for (const c of r.cells.filter((x: any) => x.status === "ok")) {
           expect(c.low).toEqual(expect.any(Number));
           expect(c.high).toBeGreaterThan(c.low);
           expect(c.verdict).not.toBe("unknown");
         }
-    expect(j.run.pairs.map((p: any) => p.rows.flatMap((r: any) => r.cells.filter((c: any) => c.status === "ok")).length)).toEqual([4, 4]);
+    expect(j.ladder.pairs.map((p: any) => p.rows.flatMap((r: any) => r.cells.filter((c: any) => c.status === "ok")).length)).toEqual([4, 4]);
     // The 10.11 stand-in runs at about 90% of mysql's 11.8 ratio.
-    expect(j.run.pairs[0].rows[0].cells[0].estimate / j.run.pairs[1].rows[0].cells[0].estimate).toBeCloseTo(0.9, 1);
+    expect(j.ladder.pairs[0].rows[0].cells[0].estimate / j.ladder.pairs[1].rows[0].cells[0].estimate).toBeCloseTo(0.9, 1);
     expect(j.numerator).toBe("mariadb-old");
   });
 
-  it("a two-server run: one pair, the same table, and no run.pairs in its JSON", () => {
+  it("a two-server run: one pair, the same table, and no ladder in its JSON", () => {
     const { manifest, cells } = load("repeats");
     const report = buildRunReport(manifest, cells);
     expect(report.pairs).toHaveLength(1);
     expect(report.pairs[0]).toEqual(report.table);
-    expect("pairs" in (reportJson(report) as any).run).toBe(false);
-    expect(adjustAcrossPairs(report.pairs)).toEqual(report.pairs);
+    expect("ladder" in (reportJson(report) as any)).toBe(false);
+    expect(report.ladder).toBeNull();
   });
 });

@@ -10,10 +10,13 @@ import { kernelFactDifferences } from "../hosts/facts.ts";
 import { InputError, TwinbenchError } from "../errors.ts";
 import type { CellRecord, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
 import type { Scenario } from "../scenario/schema.ts";
+import { comparisonPairs } from "../scenario/pairs.ts";
 import { axes, measureRecords, metricLabel, ratioTableFromSides, type Metric, type RatioTable } from "./ratio.ts";
 import { summariseInterference } from "../interference.ts";
 import { formatBytes } from "./model.ts";
-import { renderRatioText } from "./text.ts";
+import { TABLE_TEXT, renderRatioText } from "./text.ts";
+import { buildLadder, compareLadders, ladderJson, type Ladder, type LadderPair } from "./ladder.ts";
+import { markdownLadder, renderLadderText } from "./ladder-render.ts";
 import { markdownRatioTable } from "./markdown.ts";
 import { ratioCsvLines, CSV_HEADER } from "./csv.ts";
 import { ratioTableJson } from "./ratio.ts";
@@ -34,6 +37,8 @@ export interface CompareOptions {
   metric?: Metric;
   /** Equivalence margin in percent (default 5). */
   marginPct?: number;
+  /** The runs' pairs (src/core/scenario/pairs.ts comparisonPairs): with more than one, the comparison has a ladder. */
+  pairs?: readonly LadderPair[];
 }
 
 /** A host or server fact that differs between two runs. */
@@ -63,6 +68,8 @@ export interface RunComparison {
   tables: RatioTable[];
   /** One cost-per-query table per compared server (same order as `tables`): NEW / BASE, unpaired. */
   costs: CostTable[];
+  /** Two ladder runs (more than one pair): per pair and cell, its ratio in NEW / its ratio in BASE; else null. */
+  ladder: Ladder | null;
   /** Scenario / pins / config differences (non-empty only with force). */
   differences: string[];
   forced: boolean;
@@ -264,12 +271,23 @@ export function compareRuns(base: RunData | readonly RunData[], next: RunData | 
     servers,
     tables,
     costs,
+    ladder: ladderChange(a, b, opts),
     differences,
     forced: differences.length > 0,
     factDiff: factDifferences(a.manifest, b.manifest, servers),
     variableDiff: variableDifferences(a.manifest, b.manifest, servers),
     warnings: disturbanceWarnings(baseRuns, newRuns, servers),
   };
+}
+
+/** The change of each pair of two ladder runs (the first run of each side), or null without a ladder. */
+function ladderChange(a: RunData, b: RunData, opts: CompareOptions): Ladder | null {
+  // The pairs of the base run's scenario (a ladder: every server against its base), unless the caller names them.
+  const pairs = opts.pairs ?? comparisonPairs(a.manifest.scenario);
+  const metricOpts = { ...(opts.metric ? { metric: opts.metric } : {}), ...(opts.marginPct !== undefined ? { marginPct: opts.marginPct } : {}) };
+  const la = buildLadder(a.manifest, a.cells, pairs, metricOpts);
+  const lb = buildLadder(b.manifest, b.cells, pairs, metricOpts);
+  return la && lb ? compareLadders(la, lb, opts.marginPct ?? la.marginPct) : null;
 }
 
 /**
@@ -357,6 +375,7 @@ export function renderComparisonText(cmp: RunComparison): string {
   }
   if (cmp.forced) lines.push("FORCED: the runs differ in scenario, pins or config:", ...cmp.differences.map((d) => `  ${d}`), "");
   if (cmp.warnings.length) lines.push(...cmp.warnings.map((w) => `WARNING: ${w}`), "");
+  if (cmp.ladder) lines.push("Ladder: each pair's ratio in NEW / its ratio in BASE", "", ...renderLadderText(cmp.ladder, TABLE_TEXT), "");
   cmp.tables.forEach((t, i) => {
     lines.push(`Server ${t.numerator}`, "", ...renderRatioText(t), "");
     const why = explanationLines(t, cmp.costs[i]);
@@ -392,6 +411,7 @@ export function renderComparisonMarkdown(cmp: RunComparison): string {
   const lines: string[] = [`# Run comparison: NEW \`${cmp.new.runId}\` / BASE \`${cmp.base.runId}\``, ""];
   if (cmp.forced) lines.push("> **FORCED**: the runs differ in scenario, pins or config:", "", ...cmp.differences.map((d) => `- ${d}`), "");
   if (cmp.warnings.length) lines.push(...cmp.warnings.map((w) => `> **Warning**: ${w}`), "");
+  if (cmp.ladder) lines.push("## Ladder: each pair's ratio in NEW / its ratio in BASE", "", ...markdownLadder(cmp.ladder, TABLE_TEXT), "");
   cmp.tables.forEach((t, i) => {
     lines.push(`## ${t.numerator}`, "", ...markdownRatioTable(t), "");
     const why = [...explanationLines(t, cmp.costs[i]), ...costLines(cmp.costs[i] ?? null)];
@@ -405,6 +425,8 @@ export function renderComparisonMarkdown(cmp: RunComparison): string {
 export function renderComparisonCsv(cmp: RunComparison): string {
   const lines = [["server", ...CSV_HEADER].join(",")];
   for (const t of cmp.tables) lines.push(...ratioCsvLines(t, [t.numerator]));
+  // A ladder's change: server = "numerator/base", numerator/denominator = the pair (NEW / BASE of its ratio).
+  for (const t of cmp.ladder?.blocks ?? []) lines.push(...ratioCsvLines(t, [`${t.numerator}/${t.denominator}`]));
   return lines.join("\n") + "\n";
 }
 
@@ -418,6 +440,7 @@ export function comparisonJson(cmp: RunComparison): object {
     servers: cmp.servers,
     tables: cmp.tables.map(ratioTableJson),
     costs: cmp.costs.map(costTableJson),
+    ...(cmp.ladder ? { ladder: ladderJson(cmp.ladder) } : {}),
     differences: cmp.differences,
     forced: cmp.forced,
     factDiff: cmp.factDiff,

@@ -38,7 +38,9 @@ export function ratioCsvLines(t: RatioTable, prefix: Array<string | number> = []
 /** The ratio table as CSV (comparison.csv). */
 export function renderCsv(report: RunReport): string {
   const lines = [CSV_HEADER.join(",")];
-  if (report.table) lines.push(...ratioCsvLines(report.table));
+  // A ladder (src/core/report/ladder.ts): the same columns, one line per pair × cell; q is over every pair × cell.
+  if (report.ladder) for (const t of report.ladder.blocks) lines.push(...ratioCsvLines(t));
+  else if (report.table) lines.push(...ratioCsvLines(report.table));
   return lines.join("\n") + "\n";
 }
 

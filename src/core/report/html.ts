@@ -9,8 +9,9 @@ import type { CellRecord, RunManifest } from "../results.ts";
 import { measureRecords, metricValue, type Metric, type RatioTable } from "./ratio.ts";
 import type { RunReport } from "./model.ts";
 import { formatBytes } from "./model.ts";
-import { VERDICT_HEAD, cellMark, configIdentityLine, figuresLegend, intervalText, legend, partialLine, runLine, statusText, verdictLegend, verdictRows } from "./text.ts";
+import { TABLE_TEXT, VERDICT_HEAD, cellMark, configIdentityLine, figuresLegend, intervalText, legend, partialLine, runLine, statusText, verdictLegend, verdictRows } from "./text.ts";
 import { STATE_MARKS, verdictSentence } from "../vocabulary.ts";
+import { ladderHtml } from "./ladder-render.ts";
 
 export interface MetricChart {
   test: string;
@@ -109,7 +110,7 @@ export function buildHtmlData(manifest: RunManifest, cells: readonly CellRecord[
       if (hist.series.length) histograms.push(hist);
     }
   }
-  const names = report.table ? `${report.table.numeratorLabel}/${report.table.denominatorLabel}` : servers.join("/");
+  const names = report.ladder ? servers.join("/") : report.table ? `${report.table.numeratorLabel}/${report.table.denominatorLabel}` : servers.join("/");
   return {
     title: `${names} sysbench comparison: ${report.scenarioName} (${report.runId})`,
     servers,
@@ -351,7 +352,8 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
     `<p>${escapeHtml(runLine(r))}</p>`,
     `<p>${escapeHtml(r.durationText)}</p>`,
   ];
-  if (t) {
+  if (r.ladder) body.push(...ladderHtml(r.ladder, TABLE_TEXT));
+  else if (t) {
     body.push(
       "<h2>Ratio table</h2>",
       `<p>${escapeHtml(legend(t))}</p>`,

@@ -2,6 +2,7 @@
 import type { RunReport } from "./model.ts";
 import { ratioTableJson } from "./ratio.ts";
 import { costTableJson } from "./costs.ts";
+import { ladderJson } from "./ladder.ts";
 
 export function reportJson(report: RunReport): object {
   const run = {
@@ -26,11 +27,11 @@ export function reportJson(report: RunReport): object {
     notes: report.notes,
     cellStates: report.cellStates,
     costs: report.costs && report.costs.recorded ? costTableJson(report.costs) : null,
-    // A ladder (more than one compared pair): one block per pair, each in the top-level table's shape. Absent for a
-    // two-server run, whose JSON stays as it was.
-    ...(report.pairs.length > 1 ? { pairs: report.pairs.map(ratioTableJson) } : {}),
   };
-  if (!report.table) return { metric: null, numerator: null, denominator: null, threads: [], rows: [], run };
+  const none = { metric: null, numerator: null, denominator: null, threads: [], rows: [] };
+  // A ladder: the two-server table (when the run has one) keeps the fixed shape at the top; `ladder` has one block per pair.
+  if (report.ladder) return { ...(report.table ? ratioTableJson(report.table) : none), ladder: ladderJson(report.ladder), run };
+  if (!report.table) return { ...none, run };
   return { ...ratioTableJson(report.table), run };
 }
 

@@ -5,7 +5,8 @@
 import { costLines } from "./costs.ts";
 import type { RunReport } from "./model.ts";
 import { metricLabel, type RatioTable } from "./ratio.ts";
-import { VERDICT_HEAD, cellNotes, configIdentityLine, legend, partialLine, runLine, uncertainCell, verdictLegend, verdictRows } from "./text.ts";
+import { ladderTitle, markdownLadder, markdownLadderMedians } from "./ladder-render.ts";
+import { TABLE_TEXT, VERDICT_HEAD, cellNotes, configIdentityLine, legend, partialLine, runLine, uncertainCell, verdictLegend, verdictRows } from "./text.ts";
 
 const escCell = (s: string): string => s.replace(/\|/g, "\\|");
 
@@ -40,11 +41,14 @@ export function markdownRatioTable(t: RatioTable): string[] {
 export function renderMarkdown(report: RunReport): string {
   const t = report.table;
   const names = t ? `${t.numeratorLabel}/${t.denominatorLabel}` : report.servers.map((s) => s.family).join("/");
-  const lines: string[] = [`# ${names} sysbench comparison: ${report.scenarioName}`, ""];
-  if (t) lines.push(`Metric: ${metricLabel(t.metric, t.percentile)}${t.inverted ? " (inverted: above 100 means the numerator is faster)" : ""}. ${report.durationText}`.trimEnd(), "");
+  const l = report.ladder;
+  const lines: string[] = [l ? `# ${ladderTitle(l)}: ${report.scenarioName}` : `# ${names} sysbench comparison: ${report.scenarioName}`, ""];
+  if (l) lines.push(`Metric: ${metricLabel(l.metric, l.percentile)}${l.inverted ? " (inverted: above 100 means the server is faster than the base)" : ""}. ${report.durationText}`.trimEnd(), "");
+  else if (t) lines.push(`Metric: ${metricLabel(t.metric, t.percentile)}${t.inverted ? " (inverted: above 100 means the numerator is faster)" : ""}. ${report.durationText}`.trimEnd(), "");
   const partial = partialLine(report);
   if (partial) lines.push(`> **${partial}**`, "");
-  if (t) lines.push(...markdownRatioTable(t), "");
+  if (l) lines.push(...markdownLadder(l, TABLE_TEXT), "", "### Median / median", "", ...markdownLadderMedians(l, TABLE_TEXT), "");
+  else if (t) lines.push(...markdownRatioTable(t), "");
   const costs = costLines(report.costs);
   if (costs.length) lines.push("## Cost per query", "", costs[0]!, "", ...costs.slice(1, -1), "", costs[costs.length - 1]!, "");
   for (const n of report.notes) lines.push(n, "");

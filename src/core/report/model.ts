@@ -8,10 +8,11 @@ import { formatSeconds } from "../plan/plan.ts";
 import { parseDuration } from "../scenario/schema.ts";
 import { axes, buildRatioTable, measureRecords, pickServers, serverLabels, type Metric, type RatioTable } from "./ratio.ts";
 import { costTableFromSides, type CostTable } from "./costs.ts";
-import { buildPairTables } from "./pair-tables.ts";
+import { comparisonPairs } from "../scenario/pairs.ts";
 import { adaptiveRepeats } from "../scenario/schema.ts";
 import { interferenceNotes, summariseInterference } from "../interference.ts";
 import { cellStateNotes, type CellState } from "../cellstate.ts";
+import { buildLadder, type Ladder, type LadderPair } from "./ladder.ts";
 
 /** One server of a report: family, version, image, package version, storage and asymmetries. */
 export interface ServerLine {
@@ -56,11 +57,14 @@ export interface RunReport {
   /** null when the run has fewer than two servers. In a ladder (compare: { base }) the primary pair's, = pairs[0]. */
   table: RatioTable | null;
   /**
-   * Every compared pair's table (src/core/report/pair-tables.ts buildPairTables), in comparisonPairs order; with
+   * Every compared pair's table (the ladder's blocks, src/core/report/ladder.ts), in comparisonPairs order; with
    * more than one pair their q-values and fdr readings are over every pair × cell. One entry for a two-server run
    * (the same as `table`), none with one server.
    */
   pairs: RatioTable[];
+  /** More than one pair (a version ladder, src/core/report/ladder.ts): each server against the base, q over every
+   *  pair × cell. The renderers show it in place of `table`; null with one pair (the two-server report). */
+  ladder: Ladder | null;
   /** The cost per query of the same two servers, paired like the ratio table (src/core/report/costs.ts); null with
    *  fewer than two servers. */
   costs: CostTable | null;
@@ -86,6 +90,8 @@ export interface ReportOptions {
   marginPct?: number;
   numerator?: string;
   denominator?: string;
+  /** The run's pairs (src/core/scenario/pairs.ts comparisonPairs): with more than one, the report has a ladder. */
+  pairs?: readonly LadderPair[];
 }
 
 const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
@@ -158,20 +164,18 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
   // A disturbed pair's re-run is an attempt too, but not a retry of a failure.
   const retries = cells.filter((c) => c.phase === "measure" && (c.attempt ?? 1) > 1).length - interference.reruns;
   const partial = manifest.status !== "ok" || (planned > 0 && recorded < planned);
-  const pairs = buildPairTables(manifest, cells, { ...(opts.metric ? { metric: opts.metric } : {}), ...(opts.marginPct !== undefined ? { marginPct: opts.marginPct } : {}) });
-  // A ladder's primary table is its first pair's, with the q-values over every pair; an explicit pair is its own.
+  // One model of the compared pairs (ladder.ts): with more than one pair (compare: { base }) the ladder, whose first
+  // block is the primary table with q-values over every pair × cell; an explicit --numerator/--denominator is its own.
+  const ladder = buildLadder(manifest, cells, opts.pairs ?? comparisonPairs(manifest.scenario), opts);
   const explicit = opts.numerator !== undefined || opts.denominator !== undefined;
-  const table = pairs.length > 1 && !explicit ? pairs[0] : buildRatioTable(manifest, cells, opts);
+  const table = ladder && !explicit ? (ladder.blocks[0] ?? null) : buildRatioTable(manifest, cells, opts);
+  const pairs = ladder ? ladder.blocks : table ? [table] : [];
   const costs = buildCostTable(manifest, cells, opts);
   const notes: string[] = [];
-  if (!table) notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
+  if (!table && !ladder) notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
   notes.push(...interferenceNotes(interference));
   notes.push(...readingFailureNotes(manifest, measured));
   notes.push(...cellStateNotes(measured));
-  if (pairs.length > 1)
-    notes.push(
-      `Ladder: ${pairs.map((t) => `${t.numerator} / ${t.denominator}`).join(", ")}; each pair has its own interval and verdict, and the false-discovery reading (Benjamini–Hochberg) is over all ${pairs.reduce((a, t) => a + t.rows.reduce((b, r) => b + r.cells.length, 0), 0)} pair × cell tests.`,
-    );
   if (manifest.adaptive) notes.push(...adaptiveNotes(manifest.adaptive));
   return {
     runId: manifest.runId,
@@ -191,6 +195,7 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     configIdentity: configIdentity(manifest.mustMatch),
     table,
     pairs,
+    ladder,
     costs,
     notes,
     cellStates: measured.flatMap((r) => (r.state && r.status === "ok" ? [{ key: r.key, server: r.server, test: r.test, threads: r.threads, repeat: r.repeat, state: r.state }] : [])),

@@ -8,6 +8,7 @@ import { costLines } from "./costs.ts";
 import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
 import type { RunReport } from "./model.ts";
 import { textTable, type TextColumn } from "../text-table.ts";
+import { ladderTitle, renderLadderText, type TableText } from "./ladder-render.ts";
 
 /** `fail`, `skip`, `·` for cells without numbers (the vocabulary's state marks). */
 export function statusText(c: RatioCell): string | null {
@@ -271,13 +272,17 @@ export function renderRatioText(table: RatioTable): string[] {
   ];
 }
 
+/** The two-server table helpers the ladder's renderers reuse (src/core/report/ladder-render.ts). */
+export const TABLE_TEXT: TableText = { seedTable, plainCell, intervalText: (c) => intervalText(c), statusText, methodLines, cellNotes };
+
 /** The report as terminal text: the seeds' table, then the same cells with intervals and verdicts. */
 export function renderText(report: RunReport): string {
   const t = report.table;
-  const lines: string[] = [title(report, t), ""];
+  const lines: string[] = [report.ladder ? [ladderTitle(report.ladder), report.durationText].filter(Boolean).join(" ") : title(report, t), ""];
   const partial = partialLine(report);
   if (partial) lines.push(partial, "");
-  if (t) lines.push(...renderRatioText(t), "");
+  if (report.ladder) lines.push(...renderLadderText(report.ladder, TABLE_TEXT), "");
+  else if (t) lines.push(...renderRatioText(t), "");
   const costs = costLines(report.costs);
   if (costs.length) lines.push(...costs, "");
   lines.push(...report.notes);

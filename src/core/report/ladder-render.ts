@@ -1,0 +1,313 @@
+/**
+ * The ladder's renderers (issue 27): text, markdown and HTML of a {@link Ladder} (src/core/report/ladder.ts), for a
+ * run (each server against the base) and for two runs compared (each pair's change). The two-server helpers of
+ * text.ts (seed layout, method lines, notes) come in as {@link TableText}, so this module does not import text.ts,
+ * which calls it (no import cycle).
+ */
+import { DIRECTION_WORDS, STATE_MARKS, equivalenceWord, longLegend, verdictMark, verdictSentence } from "../vocabulary.ts";
+import { textTable, type TextColumn } from "../text-table.ts";
+import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
+import { ladderCell, type Ladder } from "./ladder.ts";
+
+/** The two-server table helpers of text.ts that the ladder reuses (text.ts passes them as TABLE_TEXT). */
+export interface TableText {
+  seedTable: (t: RatioTable, cell: (c: RatioCell) => string) => string[];
+  plainCell: (c: RatioCell) => string;
+  intervalText: (c: RatioCell) => string | null;
+  statusText: (c: RatioCell) => string | null;
+  methodLines: (t: RatioTable) => string[];
+  cellNotes: (t: RatioTable) => string[];
+}
+
+// ---- renderers -------------------------------------------------------------------------------------------------
+
+/** A block's heading: `mariadb-10 / mysql` (or `NEW / BASE of mariadb-10 / mysql`). */
+export function blockTitle(l: Ladder, t: RatioTable): string {
+  return l.kind === "change" ? `NEW / BASE of ${t.numerator} / ${t.denominator}` : `${t.numerator} / ${t.denominator}`;
+}
+
+/** `104.2 [101.3–107.2] +`, or the state mark. */
+function blockCell(c: RatioCell | undefined, tx: TableText): [string, string, string] {
+  const { intervalText, statusText } = tx;
+  if (!c) return [STATE_MARKS.missing, "", ""];
+  const s = statusText(c);
+  if (s !== null) return [s, "", ""];
+  if (c.estimate === null) return [STATE_MARKS.missing, "", ""];
+  return [c.estimate.toFixed(1), intervalText(c) ?? "no interval", verdictMark(c)];
+}
+
+
+/** The ladder's rows: one per test × threads, each block's estimate, interval and mark. */
+export function ladderRows(l: Ladder, tx: TableText): string[][] {
+  return l.tests.flatMap((test) => l.threads.map((th) => [test, String(th), ...l.blocks.flatMap((b) => blockCell(ladderCell(b, test, th), tx))]));
+}
+
+/** What a ladder's figure is, in one line. */
+export function ladderLegend(l: Ladder): string {
+  const unit = metricLabel(l.metric, l.percentile);
+  const pct = Math.round(l.confidence * 100);
+  if (l.kind === "change")
+    return `Each block: one pair's ratio in NEW / its ratio in BASE * 100 (${unit}${l.inverted ? ", latency inverted" : ""}; above 100: the server gained on its base), from the repeats' pair ratios of the two runs, with its ${pct}% interval.`;
+  const base = l.base || "its base";
+  return `Each block: the server's ${unit} / ${base} ${unit} * 100${l.inverted ? " (latency is inverted: above 100 means the server is faster)" : ""}, the geometric mean of the ratios of paired repeats, exp(mean ln ratio) * 100, with its ${pct}% interval and verdict mark.`;
+}
+
+/** The BH line over the whole ladder. */
+export function ladderFdrLine(l: Ladder): string {
+  const m = l.method;
+  const pct = `${Math.round(l.confidence * 100)}%`;
+  return (
+    `${m.intervals} cell${m.intervals === 1 ? "" : "s"} with an interval over the ${m.pairs} pairs at ${pct}: about ${m.expectedFalse.toFixed(1)} false faster/slower verdict${m.expectedFalse === 1 ? "" : "s"} expected by chance alone; ` +
+    `${m.verdicts} given, ${m.verdictsAtFdr} of them ${m.verdictsAtFdr === 1 ? "holds" : "hold"} at a 5% false-discovery rate (Benjamini–Hochberg over every pair × cell).`
+  );
+}
+
+/** The marks' legend (numerator: "each server"), then each block's method without its own BH line, then the ladder's BH line. */
+export function ladderMethodLines(l: Ladder, tx: TableText): string[] {
+  const { methodLines } = tx;
+  const out = longLegend({ marginPct: l.marginPct, numerator: l.kind === "change" ? "NEW" : "each server", denominator: l.kind === "change" ? "BASE" : l.base || "its base", few: l.kind === "change" ? "values a side" : "pairs" }).map((s) =>
+    s.replace("over the table's cells", "over every pair × cell"),
+  );
+  l.blocks.forEach((t) => {
+    // The block's own BH line counts only its cells: intervals 0 leaves it out; the ladder's line below covers all.
+    const lines = methodLines({ ...t, method: { ...t.method, intervals: 0 } });
+    out.push(...lines.map((s) => `${blockTitle(l, t)}: ${s}`));
+  });
+  out.push(ladderFdrLine(l));
+  return out;
+}
+
+/** Every measured pair × cell's verdict in words (text), with the server it is about. */
+export function ladderVerdictLines(l: Ladder, tx: TableText): string[] {
+  const { intervalText } = tx;
+  const out: string[] = [];
+  for (const t of l.blocks)
+    for (const r of t.rows)
+      for (const c of r.cells) {
+        if (c.status !== "ok" || c.estimate === null) continue;
+        const ci = intervalText(c);
+        out.push(`${blockTitle(l, t)}: ${r.test} @ ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${verdictMark(c)}, n=${c.n}: ${verdictSentence(c, l.marginPct)}`);
+      }
+  return out;
+}
+
+/** The ladder's notes (unstable cells, failed repeats, zero width), each with its block. */
+export function ladderNotes(l: Ladder, tx: TableText): string[] {
+  const { cellNotes } = tx;
+  return l.blocks.flatMap((t) => cellNotes(t).map((n) => `${blockTitle(l, t)}: ${n}`));
+}
+
+/** The ladder table as text lines: the blocks' titles, a head row of figures, a rule, one row per test × threads. */
+export function ladderTableText(l: Ladder, tx: TableText): string[] {
+  const head = ["sysbench test", "threads", ...l.blocks.flatMap(() => ["estimate", "interval", "mark"])];
+  const columns: TextColumn[] = [{}, { align: "right" }, ...l.blocks.flatMap((): TextColumn[] => [{ align: "right", gap: "    " }, {}, {}])];
+  const body = textTable(ladderRows(l, tx), { head: [head], rule: "-", columns, indent: "  " });
+  // Each block's title starts above its "estimate" column.
+  let title = "";
+  let from = 0;
+  for (const b of l.blocks) {
+    const at = body[0]!.indexOf("estimate", from);
+    from = at + 1;
+    title = title.padEnd(Math.max(at, title.length + 1)) + blockTitle(l, b);
+  }
+  return [title, ...body];
+}
+
+/** The seeds' median / median layout, one table per server against the base. */
+export function ladderSeedText(l: Ladder, tx: TableText): string[] {
+  const { seedTable, plainCell } = tx;
+  return l.blocks.flatMap((t, i) => [
+    ...(i ? [""] : []),
+    l.kind === "change" ? `${blockTitle(l, t)}: median / median of the pair ratios` : `${t.numerator} / ${t.denominator} * 100: median / median over repeats, as in the seed tables`,
+    ...seedTable(t, plainCell),
+  ]);
+}
+
+/** The ladder as text: the seed layout per server, then the ladder table, its legend, method, BH line, verdicts, notes. */
+export function renderLadderText(l: Ladder, tx: TableText): string[] {
+  return [
+    ...ladderSeedText(l, tx),
+    "",
+    ladderLegend(l),
+    "",
+    ...ladderTableText(l, tx),
+    "",
+    ...ladderMethodLines(l, tx),
+    "",
+    `Verdicts (q: Benjamini–Hochberg over the ${l.method.intervals} cell${l.method.intervals === 1 ? "" : "s"} of every pair with an interval):`,
+    ...ladderVerdictLines(l, tx).map((s) => `  ${s}`),
+    ...ladderNotes(l, tx).map((n) => `note: ${n}`),
+  ];
+}
+
+const escCell = (s: string): string => s.replace(/\|/g, "\\|");
+
+/** The head of {@link ladderVerdictRows}. */
+export const LADDER_VERDICT_HEAD = ["server", "base", "sysbench test", "threads", "estimate", "interval", "mark", "direction", "p", "BH q", "at 5% FDR", "equivalence", "n"] as const;
+
+/** Every measured pair × cell's verdict as table rows (markdown, HTML). */
+export function ladderVerdictRows(l: Ladder, tx: TableText): string[][] {
+  const { intervalText } = tx;
+  const fp = (x: number | null) => (x === null ? "" : x < 0.0001 ? "<0.0001" : x.toPrecision(2));
+  return l.blocks.flatMap((t) =>
+    t.rows.flatMap((r) =>
+      r.cells.flatMap((c) =>
+        c.status !== "ok" || c.estimate === null
+          ? []
+          : [[
+              t.numerator, t.denominator, r.test, String(c.threads), c.estimate.toFixed(1), intervalText(c) ?? "no interval", verdictMark(c), DIRECTION_WORDS[c.direction],
+              fp(c.p), fp(c.q), c.fdr === "holds" ? "holds" : c.fdr === "fails" ? "does not hold" : "", c.equivalence === "unknown" ? "" : equivalenceWord(c.equivalence, l.marginPct), String(c.n),
+            ]],
+      ),
+    ),
+  );
+}
+
+/** The ladder as Markdown lines: one table (a column per server: estimate [interval] mark), legend, method, verdicts, notes. */
+export function markdownLadder(l: Ladder, tx: TableText): string[] {
+  const one = (c: RatioCell | undefined) => {
+    const [e, ci, m] = blockCell(c, tx);
+    return [e, ci, m].filter(Boolean).join(" ");
+  };
+  const lines = [
+    `| sysbench test | threads | ${l.blocks.map((b) => escCell(blockTitle(l, b))).join(" | ")} |`,
+    `|:--|--:|${l.blocks.map(() => "--:").join("|")}|`,
+    ...l.tests.flatMap((test) => l.threads.map((th) => `| ${escCell(test)} | ${th} | ${l.blocks.map((b) => escCell(one(ladderCell(b, test, th)))).join(" | ")} |`)),
+    "",
+    ladderLegend(l),
+    "",
+    ...ladderMethodLines(l, tx).map((s) => `- ${s}`),
+  ];
+  const vr = ladderVerdictRows(l, tx);
+  if (vr.length) {
+    lines.push(
+      "",
+      `Verdicts (BH q: Benjamini–Hochberg over the ${l.method.intervals} cell${l.method.intervals === 1 ? "" : "s"} of every pair with an interval):`,
+      "",
+      `| ${LADDER_VERDICT_HEAD.join(" | ")} |`,
+      `|${LADDER_VERDICT_HEAD.map((h) => (["threads", "estimate", "p", "BH q", "n"].includes(h) ? "--:" : ":--")).join("|")}|`,
+      ...vr.map((r) => `| ${r.map(escCell).join(" | ")} |`),
+    );
+  }
+  const notes = ladderNotes(l, tx);
+  if (notes.length) lines.push("", ...notes.map((n) => `- note: ${n}`));
+  return lines;
+}
+
+/** The median / median layout per server as Markdown (the seed figure), one small table per pair. */
+export function markdownLadderMedians(l: Ladder, tx: TableText): string[] {
+  const { plainCell } = tx;
+  const lines = [
+    `| sysbench test | threads | ${l.blocks.map((b) => escCell(blockTitle(l, b))).join(" | ")} |`,
+    `|:--|--:|${l.blocks.map(() => "--:").join("|")}|`,
+    ...l.tests.flatMap((test) => l.threads.map((th) => `| ${escCell(test)} | ${th} | ${l.blocks.map((b) => {
+      const c = ladderCell(b, test, th);
+      return c ? plainCell(c) : STATE_MARKS.missing;
+    }).join(" | ")} |`)),
+  ];
+  return [...lines, "", "Median / median over repeats, as in the seed tables."];
+}
+
+
+
+
+// ---- html -------------------------------------------------------------------------------------------------------
+
+const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+
+function esc(s: unknown): string {
+  return String(s ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+
+/**
+ * One chart across the ladder, as inline SVG (no script): a row per test × threads, in each row one point per
+ * server (its estimate) with its interval as a whisker, on a log scale, against a line at 100 and the margin's band.
+ */
+export function ladderChartSvg(l: Ladder, tx: TableText): string {
+  const { intervalText } = tx;
+  const cells = l.tests.flatMap((test) => l.threads.map((th) => ({ test, th })));
+  const pts = l.blocks.flatMap((b) => cells.map(({ test, th }) => ladderCell(b, test, th)).filter((c): c is RatioCell => c?.estimate !== null && c !== undefined));
+  const values = [100 - l.marginPct, 100 + l.marginPct, ...pts.flatMap((c) => [c.low ?? c.estimate!, c.high ?? c.estimate!])];
+  // A log scale: a ratio and its inverse lie as far from 100 (an interval [50–200] is symmetric around 100).
+  const lo = Math.min(...values) * 0.98;
+  const hi = Math.max(...values) * 1.02;
+  const labelW = 220;
+  const plotW = 520;
+  const rowH = 10 + 12 * l.blocks.length;
+  const top = 24;
+  const height = top + rowH * cells.length + 30;
+  const width = labelW + plotW + 20;
+  const x = (v: number) => labelW + (Math.log(v / lo) / Math.log(hi / lo)) * plotW;
+  const out: string[] = [];
+  out.push(`<svg class="ladder-chart" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(ladderLegend(l))}">`);
+  out.push(`<rect x="${x(100 - l.marginPct).toFixed(1)}" y="${top}" width="${(x(100 + l.marginPct) - x(100 - l.marginPct)).toFixed(1)}" height="${rowH * cells.length}" fill="#eee"/>`);
+  out.push(`<line x1="${x(100).toFixed(1)}" x2="${x(100).toFixed(1)}" y1="${top}" y2="${top + rowH * cells.length}" stroke="#555"/>`);
+  cells.forEach(({ test, th }, i) => {
+    const y0 = top + i * rowH;
+    out.push(`<text x="4" y="${y0 + rowH / 2 + 4}" font-size="11">${esc(`${test} @ ${th}`)}</text>`);
+    l.blocks.forEach((b, j) => {
+      const c = ladderCell(b, test, th);
+      const y = y0 + 8 + j * 12;
+      const colour = PALETTE[j % PALETTE.length];
+      if (!c || c.estimate === null) return;
+      const tip = `${blockTitle(l, b)}, ${test} @ ${th}: ${c.estimate.toFixed(1)} ${intervalText(c) ?? "no interval"} ${verdictMark(c)}`;
+      if (c.low !== null && c.high !== null)
+        out.push(`<line x1="${x(c.low).toFixed(1)}" x2="${x(c.high).toFixed(1)}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="2"><title>${esc(tip)}</title></line>`);
+      out.push(`<circle cx="${x(c.estimate).toFixed(1)}" cy="${y}" r="3.5" fill="${colour}" data-server="${esc(b.numerator)}" data-verdict="${c.verdict}"><title>${esc(tip)}</title></circle>`);
+    });
+  });
+  const axisY = top + rowH * cells.length;
+  const ticks = [10, 20, 25, 33, 50, 67, 80, 90, 95, 98, 100, 102, 105, 110, 125, 150, 200, 300, 400, 500, 1000].filter((v) => v >= lo && v <= hi);
+  // Ticks closer than 24 px to the previous one are left out (100 always stays).
+  const shown: number[] = [];
+  for (const v of ticks) if (v === 100 || !shown.length || x(v) - x(shown[shown.length - 1]!) >= 24) shown.push(v);
+  for (const v of shown.filter((v, i) => v === 100 || shown[i + 1] !== 100 || x(100) - x(v) >= 24))
+    out.push(`<text x="${x(v).toFixed(1)}" y="${axisY + 14}" font-size="10" text-anchor="middle">${v}</text>`);
+  l.blocks.forEach((b, j) => {
+    out.push(`<circle cx="${labelW + 8 + j * 170}" cy="${12}" r="4" fill="${PALETTE[j % PALETTE.length]}"/><text x="${labelW + 16 + j * 170}" y="16" font-size="11">${esc(blockTitle(l, b))}</text>`);
+  });
+  out.push("</svg>");
+  return out.join("");
+}
+
+function htmlTable(head: string[], rows: string[][], cls: string): string {
+  return `<table class="${cls}"><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+}
+
+/** The ladder in report.html: the chart, the table (a column block per server), legend and method, verdicts, medians. */
+export function ladderHtml(l: Ladder, tx: TableText): string[] {
+  const { plainCell, intervalText, statusText } = tx;
+  const cellHtml = (c: RatioCell | undefined) => {
+    if (!c || statusText(c) !== null || c.estimate === null) {
+      const st = c ? (statusText(c) ?? STATE_MARKS.missing) : STATE_MARKS.missing;
+      return `<span class="cell status-${c?.status ?? "missing"}" data-verdict="${c?.status ?? "missing"}">${esc(st)}</span>`;
+    }
+    const title = `${verdictSentence(c, l.marginPct)}; n=${c.n}; median/median ${c.ratio?.toFixed(2) ?? "n/a"}${c.reason ? `; ${c.reason}` : ""}${c.unstable.length ? `; unstable: ${c.unstable.join("; ")}` : ""}`;
+    return `<span class="cell verdict-${c.verdict} direction-${c.direction} equivalence-${c.equivalence}${c.fdr === "fails" ? " fdr-fails" : ""}" data-verdict="${c.verdict}" title="${esc(title)}"><b>${c.estimate.toFixed(1)}</b> <small>${esc(intervalText(c) ?? "no interval")}</small> ${esc(verdictMark(c))}</span>`;
+  };
+  const rows = l.tests.flatMap((test) => l.threads.map((th) => [esc(test), String(th), ...l.blocks.map((b) => cellHtml(ladderCell(b, test, th)))]));
+  const medians = l.tests.flatMap((test) => l.threads.map((th) => [esc(test), String(th), ...l.blocks.map((b) => { const c = ladderCell(b, test, th); return esc(c ? plainCell(c) : STATE_MARKS.missing); })]));
+  const head = ["sysbench test", "threads", ...l.blocks.map((b) => esc(blockTitle(l, b)))];
+  const vr = ladderVerdictRows(l, tx);
+  return [
+    l.kind === "change" ? "<h2>Ladder change</h2>" : "<h2>Ladder table</h2>",
+    `<p>${esc(ladderLegend(l))}</p>`,
+    `<div class="ladder-chart-box">${ladderChartSvg(l, tx)}</div>`,
+    htmlTable(head, rows, "ratio ladder"),
+    `<ul>${ladderMethodLines(l, tx).map((s) => `<li>${esc(s)}</li>`).join("")}</ul>`,
+    ...(vr.length
+      ? ["<h3>Verdicts</h3>", `<p>${esc(`BH q: Benjamini–Hochberg over the ${l.method.intervals} cells of every pair with an interval.`)}</p>`, htmlTable([...LADDER_VERDICT_HEAD].map(esc), vr.map((r) => r.map(esc)), "verdicts")]
+      : []),
+    "<h3>Median / median over repeats</h3>",
+    htmlTable(head, medians, "ratio medians"),
+    ...ladderNotes(l, tx).map((n) => `<p>${esc(`note: ${n}`)}</p>`),
+  ];
+}
+
+
+/** A ladder's title: `mariadb-10.11, mariadb-11.8 against mysql: sysbench version ladder in %`. */
+export function ladderTitle(l: Ladder): string {
+  const what = l.inverted ? ` (${metricLabel(l.metric, l.percentile)}, inverted)` : "";
+  if (l.kind === "change") return `Ladder change of ${l.blocks.map((b) => b.numerator).join(", ")} against ${l.base || "their bases"}: NEW / BASE in %${what}`;
+  return `${l.blocks.map((b) => b.numerator).join(", ")} against ${l.base || "their bases"}: sysbench version ladder in %${what}`;
+}
