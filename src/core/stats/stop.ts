@@ -25,9 +25,10 @@ export interface StopSettings {
 /**
  * How wide the printed interval (the split's other half) may be at a precision stop, in multiples of the target:
  * Infinity, the stop half alone decides. A gate on the printed half was simulated (docs/stats.md, "A gate on the
- * printed width", bench/coverage.ts): at 1× or 2× the target it cuts the precision stops that print more than 2× the
- * target from 11–22% to 0–3%, but it selects on the printed half's variance, the very thing the split keeps out of
- * the decision: the cells that stop first then cover 88–91% and A/A false verdicts rise to 6–8% per cell. So the
+ * printed width", bench/coverage.ts): at 2× the target it cuts the precision stops that print more than 2× the
+ * target from 7–24% to 0.4–2.9%, but it selects on the printed half's variance, the very thing the split keeps out
+ * of the decision: the cells that stop first then cover 90.5–92.3% (89.5–90.3% at 1×) and A/A false verdicts rise
+ * to 5.5–6.1% per cell (up to 7.4% at 1×). So the
  * stop half alone decides, and a cell that stopped on it with a printed interval wider than the target is labelled
  * as such ({@link printedWiderThanTarget}), never "precision reached".
  */
