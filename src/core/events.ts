@@ -13,7 +13,7 @@ export const PROGRESS_EVERY_SECONDS = 5;
 
 /** The typed event stream of a run; `type` is the discriminant. Every front end (TUI, plain lines, NDJSON) consumes only these. */
 export type RunEvent =
-  | { type: "plan-ready"; at: string; runId: string; dir: string; scenario: string; cells: Cell[]; estimateSeconds: number; servers: Array<{ id: string; image: string }>; storage: string; transport: string; /** A ladder's compared pairs (comparisonPairs), first the primary one; absent with one pair. */ pairs?: Array<{ numerator: string; denominator: string }> }
+  | { type: "plan-ready"; at: string; runId: string; dir: string; scenario: string; cells: Cell[]; estimateSeconds: number; servers: Array<{ id: string; image: string }>; storage: string; transport: string; /** A ladder's compared pairs (comparisonPairs), first the primary one; absent with one pair. */ pairs?: Array<{ numerator: string; denominator: string }>; /** The run's equivalence margin in percent (the scenario's report.margin, else 5); absent in older recordings: 5. */ marginPct?: number }
   | { type: "image-progress"; at: string; image: string; step: string; line?: string }
   | { type: "image-ready"; at: string; image: string; tag: string; cacheHit: boolean }
   /**
@@ -32,7 +32,7 @@ export type RunEvent =
   | { type: "interval"; at: string; cell: Cell; phase: "warmup" | "measure"; sample: IntervalSample }
   | { type: "cell-finished"; at: string; cell: Cell; record: CellRecord }
   | { type: "cell-failed"; at: string; cell: Cell; record: CellRecord; /** The next attempt, when the cell is retried (`--retries`). */ retry?: number }
-  | { type: "round-finished"; at: string; round: number; instance: number; cells: RoundCell[]; /** The forecast's seconds left (never more than the budget left). */ etaSeconds: number | null; budgetLeftSeconds: number | null }
+  | { type: "round-finished"; at: string; round: number; instance: number; cells: RoundCell[]; /** The forecast's seconds left (never more than the budget left). */ etaSeconds: number | null; budgetLeftSeconds: number | null; /** The run's equivalence margin and precision target, in percent (absent in older recordings: margin 5, no target). */ marginPct?: number; precisionPct?: number }
   /** An adaptive run's forecast (src/core/plan/forecast.ts): before the run, and after every round; null with the reason in `note`. */
   | { type: "forecast"; at: string; forecast: Forecast | null; note?: string }
   /** The run's pairs were folded into the host's calibration (`made`: it had none). */

@@ -340,7 +340,7 @@ export function adaptiveLines(state: ViewState, width: number, max: number): str
     const est = c.estimate === null ? "-" : c.estimate.toFixed(1);
     const iv = c.low === null || c.high === null ? "" : ` [${c.low.toFixed(1)}–${c.high.toFixed(1)}]`;
     const trail = c.widths.slice(-4).map((w) => (w === null ? "?" : `±${w.toFixed(1)}`)).join(" → ");
-    lines.push(fit(`  ${c.test}@${c.threads}  ${est}${iv} ${c.mark}  ${trail}%  n=${c.n}  ${c.done ?? "open"}`, width));
+    lines.push(fit(`  ${c.test}@${c.threads}  ${est}${iv} ${c.mark}  ${trail}%  n=${c.n}  ${c.reason}`, width));
   }
   if (a.cells.length > max) lines.push(fit(`  … ${a.cells.length - max} more`, width));
   return lines;

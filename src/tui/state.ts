@@ -3,7 +3,7 @@
  * screen shows. No Ink, no I/O, no clock: time comes from the events' `at` (and from `tick` actions).
  */
 import type { Phase, RoundCell, RunEvent } from "../core/events.ts";
-import { roundLine } from "../core/plan/adaptive.ts";
+import { roundLine, stopReasonWords } from "../core/plan/adaptive.ts";
 import { calibrationUpdatedLine, forecastLine, type Forecast } from "../core/plan/forecast.ts";
 import type { Cell, CellRecord } from "../core/results.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
@@ -121,6 +121,8 @@ export interface ViewState {
   servers: ServerView[];
   storage?: string;
   transport?: string;
+  /** The run's equivalence margin in percent (plan-ready; absent: the default 5%). */
+  marginPct?: number;
   identity?: { differences: number; variables: number; names: string[] };
   step?: StepView;
   current?: CurrentCell;
@@ -153,8 +155,11 @@ export interface ViewState {
 export interface AdaptiveCellView extends RoundCell {
   /** Half-width (%) after each round it took part in, oldest first (null: no interval yet). */
   widths: Array<number | null>;
-  /** The verdict mark of its latest interval (vocabulary.ts, at the default margin, as the plain round lines). */
+  /** The verdict mark of its latest interval (vocabulary.ts, at the run's margin, as the plain round lines). */
   mark: string;
+  /** Why it stopped (stopReasonWords: "stopped on the stop half" when its printed interval is wider than the
+   *  target), or "open". */
+  reason: string;
 }
 
 /** An adaptive run's state after its latest round. */
@@ -168,12 +173,13 @@ export interface AdaptiveView {
   cells: AdaptiveCellView[];
 }
 
-function adaptiveView(prev: AdaptiveView | undefined, e: Extract<RunEvent, { type: "round-finished" }>): AdaptiveView {
+function adaptiveView(prev: AdaptiveView | undefined, e: Extract<RunEvent, { type: "round-finished" }>, runMargin: number | undefined): AdaptiveView {
+  const margin = e.marginPct ?? runMargin ?? DEFAULT_MARGIN_PCT;
   const cells = e.cells.map((c): AdaptiveCellView => {
     const old = prev?.cells.find((x) => x.test === c.test && x.threads === c.threads);
     // A cell that stopped earlier keeps its history: only cells that ran this round add a width.
     const widths = old && old.n === c.n && old.done ? old.widths : [...(old?.widths ?? []), c.halfWidthPct];
-    return { ...c, widths, mark: verdictMark({ verdict: verdictOf(c.low, c.high, DEFAULT_MARGIN_PCT) }) };
+    return { ...c, widths, mark: verdictMark({ verdict: verdictOf(c.low, c.high, margin) }), reason: stopReasonWords(c, e.precisionPct) };
   });
   return { round: e.round, instance: e.instance, etaSeconds: e.etaSeconds, budgetLeftSeconds: e.budgetLeftSeconds, at: e.at, cells };
 }
@@ -284,7 +290,7 @@ export function failureMessage(r: CellRecord): string {
 function apply(s: ViewState, e: RunEvent): ViewState {
   switch (e.type) {
     case "round-finished":
-      return { ...s, adaptive: adaptiveView(s.adaptive, e), log: addLog(s, "info", roundLine(e)) };
+      return { ...s, adaptive: adaptiveView(s.adaptive, e, s.marginPct), log: addLog(s, "info", roundLine(e)) };
     case "forecast":
       return { ...s, forecast: { forecast: e.forecast, note: e.note, at: e.at }, log: addLog(s, "info", e.forecast ? forecastLine(e.forecast) : `forecast: ${e.note ?? "none"}`) };
     case "calibration-updated":
@@ -302,6 +308,7 @@ function apply(s: ViewState, e: RunEvent): ViewState {
         storage: e.storage,
         transport: e.transport,
         ...(e.pairs ? { pairs: e.pairs } : {}),
+        ...(e.marginPct !== undefined ? { marginPct: e.marginPct } : {}),
       };
     case "image-progress": {
       const prev = s.step?.phase === "images" ? s.step : undefined;
@@ -494,7 +501,7 @@ function tableOf(s: ViewState): TableView | null {
     tests,
     threads,
     // An adaptive run (its forecast or its rounds seen) gets the report's sequential split, so the marks agree.
-    { metric: "qps", pairing: "paired", sequential: s.adaptive !== undefined || s.forecast !== undefined },
+    { metric: "qps", pairing: "paired", sequential: s.adaptive !== undefined || s.forecast !== undefined, marginPct: s.marginPct ?? DEFAULT_MARGIN_PCT },
   );
   const running = s.current && s.current.phase === "measure" ? s.current.cell : undefined;
   return {

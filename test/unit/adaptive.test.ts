@@ -7,6 +7,7 @@ import { adaptiveEta, adaptiveSettings, adaptiveState, nextAdaptiveRound, resume
 import { validateScenario } from "../../src/core/scenario/validate.ts";
 import type { Cell, CellRecord } from "../../src/core/results.ts";
 import type { Scenario } from "../../src/core/scenario/schema.ts";
+import { applyStopRule, PRINTED_WIDTH_FACTOR, printedWiderThanTarget, type AdaptiveCell } from "../../src/core/stats/stop.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 
@@ -155,6 +156,36 @@ describe("adaptiveNotes (report)", () => {
     expect(notes[0]).toMatch(/target ±5% per cell, 3 to 6 rounds, a budget of 30m 00s; a fresh server instance every 2 rounds; 6 rounds run\. Stopped: 1 at the precision target, 1 at max, 0 by the budget\./);
     expect(notes.slice(1)).toEqual(["- oltp_read_only at 2 threads: stopped (max) after 6 rounds, 6 pairs, reached ±12.3%"]);
   });
+
+  it("a cell that stopped on the stop half with a printed interval wider than the target is not counted at the target", () => {
+    // docs/bench.md, A/A of 15:32 UTC: read_only at 2 threads stopped at ±120% printed, target ±10%
+    const cell = { test: "oltp_read_only", threads: 2, n: 6, rounds: 6, estimate: 96.8, low: 44.1, high: 212.8, halfWidthPct: 119.8 };
+    const notes = adaptiveNotes({
+      min: 4, max: 40, precisionPct: 10, instances: 4, roundsPerInstance: 1, rounds: 10,
+      cells: [{ ...cell, threads: 1, halfWidthPct: 9.5, done: "precision" }, { ...cell, done: "precision" }],
+    });
+    expect(notes[0]).toMatch(/Stopped: 1 at the precision target, 1 on the stop half with a printed interval wider than the target, 0 at max, 0 by the budget\./);
+    expect(notes.slice(1)).toEqual(["- oltp_read_only at 2 threads: stopped on the stop half after 6 rounds, 6 pairs; its printed interval was ±119.8% at the stop, wider than the ±10% target"]);
+  });
+});
+
+describe("the stop rule's gate on the printed width (printedFactor, simulation only)", () => {
+  const a = { min: 4, max: 40, precisionPct: 10 };
+  const est = { n: 4, estimate: 100, low: 50, high: 200, halfWidthPct: 100, stopHalfWidthPct: 8 };
+  it("shipped (PRINTED_WIDTH_FACTOR = Infinity): the stop half alone decides", () => {
+    expect(PRINTED_WIDTH_FACTOR).toBe(Number.POSITIVE_INFINITY);
+    const c: AdaptiveCell = { test: "t", threads: 1, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: 3 };
+    applyStopRule(c, est, true, a);
+    expect(c.done).toBe("precision");
+    expect(printedWiderThanTarget(c, 10)).toBe(true);
+  });
+  it("with a finite factor the printed half must be within it too", () => {
+    const c: AdaptiveCell = { test: "t", threads: 1, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: 3 };
+    applyStopRule(c, est, true, { ...a, printedFactor: 2 });
+    expect(c.done).toBeUndefined();
+    applyStopRule(c, { ...est, halfWidthPct: 19.9, high: 119.9 }, true, { ...a, printedFactor: 2 });
+    expect(c.done).toBe("precision");
+  });
 });
 
 describe("run --precision / --budget", () => {
@@ -198,7 +229,25 @@ describe("roundLine (plain output)", () => {
     });
     // [97, 105]: no clear difference, within ±5% (=); no interval (?); [100.4, 102.0]: faster and within ±5% (+=).
     expect(line).toBe(
-      "round 3 (instance 1): 2 open, eta 95 s, budget left 600 s; oltp_read_only@1 101.2 ±4.0% = n=3 (precision); oltp_read_only@4 - ±? ? n=3; oltp_point_select@1 101.2 ±0.8% += n=2",
+      "round 3 (instance 1): 2 open, eta 95 s, budget left 600 s; oltp_read_only@1 101.2 ±4.0% = n=3 (stopped on the stop half); oltp_read_only@4 - ±? ? n=3; oltp_point_select@1 101.2 ±0.8% += n=2",
     );
+  });
+
+  it("uses the run's margin and target: a stop whose printed interval is wider than the target is not called precision", async () => {
+    const { plainLine } = await import("../../src/cli/plain.ts");
+    const line = plainLine({
+      type: "round-finished", at: "", round: 6, instance: 5, etaSeconds: null, budgetLeftSeconds: null, marginPct: 2, precisionPct: 10,
+      cells: [
+        { test: "oltp_read_only", threads: 1, n: 6, estimate: 101.23, low: 97, high: 105, halfWidthPct: 4.04, done: "precision" },
+        { test: "oltp_read_only", threads: 2, n: 6, estimate: 96.8, low: 44.1, high: 212.8, halfWidthPct: 119.8, done: "precision" },
+        { test: "oltp_point_select", threads: 1, n: 6, estimate: 101.2, low: 100.4, high: 102, halfWidthPct: 0.8, done: "max" },
+      ],
+    });
+    // At ±2%: [97, 105] reaches past 98 and 102 (~), [100.4, 102.0] is faster and within ±2% (+=).
+    expect(line).toBe(
+      "round 6 (instance 5): 0 open; oltp_read_only@1 101.2 ±4.0% ~ n=6 (precision); oltp_read_only@2 96.8 ±119.8% ~ n=6 (stopped on the stop half); oltp_point_select@1 101.2 ±0.8% += n=6 (max)",
+    );
+    // the same cells at the default margin: [97, 105] is within ±5% (=)
+    expect(plainLine({ type: "round-finished", at: "", round: 6, instance: 5, etaSeconds: null, budgetLeftSeconds: null, precisionPct: 10, cells: [{ test: "x", threads: 1, n: 6, estimate: 101.23, low: 97, high: 105, halfWidthPct: 4.04, done: "precision" }] })).toContain("±4.0% = n=6 (precision)");
   });
 });

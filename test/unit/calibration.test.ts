@@ -294,6 +294,10 @@ describe("plan --precision", () => {
     const lines = precisionLines(p, null, "k").join("\n");
     expect(lines).toContain("assumed pair sd 11%");
     expect(lines).toContain("twinbench calibrate");
+    // the expected coverage and A/A false verdicts of the printed intervals, from the same simulated runs
+    expect(lines).toMatch(/expected of the printed 95% intervals \(A\/A, the same 200 simulated runs, \d+ intervals\): coverage \d+\.\d%, false faster\/slower \d+\.\d% per cell/);
+    const iv = p.simulated!.intervals;
+    expect(lines).toContain(`coverage ${(100 * iv.coverage!).toFixed(1)}%`);
   });
 
   it("says when the budget cannot reach the target", () => {

@@ -70,6 +70,18 @@ describe("coverage of the shipped adaptive procedure (seeded simulation)", () =>
     expect(s.stops.budget).toBeGreaterThan(0);
   });
 
+  it("counts the precision stops whose printed interval is wider than 2× the target (the report labels them)", () => {
+    // The shipped rule lets the stop half alone decide: about 1 precision stop in 6 prints more than 2× the target
+    // (docs/stats.md). A gate at 2× the target removes nearly all of them, at a cost in coverage (docs/stats.md).
+    const shipped = summarizeCoverage(simulateRuns({ cells, settings }, model("cells differ"), { runs: 150, seed: SEED }));
+    const gated = summarizeCoverage(simulateRuns({ cells, settings: { ...settings, printedFactor: 2 } }, model("cells differ"), { runs: 150, seed: SEED }));
+    expect(shipped.printedOver2x).toBeGreaterThan(0.08);
+    expect(shipped.printedOverTarget!).toBeGreaterThan(shipped.printedOver2x!);
+    expect(gated.printedOver2x).toBeLessThan(0.05);
+    // a fixed count has no precision stop
+    expect(summarizeCoverage(simulateRuns({ cells, settings, fixedRounds: 4 }, model("quiet"), { runs: 20, seed: SEED })).printedOver2x).toBeNull();
+  });
+
   it("the record path stops the same cells in the same rounds (adaptiveState over CellRecords)", () => {
     const runs: Array<{ pairs: number[][]; done: Array<[string | undefined, number]> }> = [];
     simulateRuns({ cells, settings }, model("cells differ"), {

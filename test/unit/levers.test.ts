@@ -153,6 +153,13 @@ describe("report: trimmed rates and the steady-state flag", () => {
     const t = buildRatioTable(manifest, [rec("a", 1, flat, { trimmed }), rec("b", 1, flat), rec("a", 2, flat, { trimmed }), rec("b", 2, flat)])!;
     expect(t.rows[0]!.cells[0]!.ratio).toBe(200);
   });
+  it("takes the scenario's report.margin unless the caller gives one (report --margin)", () => {
+    const recs = [rec("a", 1, flat), rec("b", 1, flat), rec("a", 2, flat), rec("b", 2, flat)];
+    const withMargin = { ...manifest, scenario: { ...manifest.scenario, report: { margin: "2%" } } } as unknown as RunManifest;
+    expect(buildRatioTable(manifest, recs)!.marginPct).toBe(5);
+    expect(buildRatioTable(withMargin, recs)!.marginPct).toBe(2);
+    expect(buildRatioTable(withMargin, recs, { marginPct: 10 })!.marginPct).toBe(10);
+  });
 });
 
 describe("plan: workload.trim lengthens the measured cells", () => {

@@ -59,6 +59,17 @@ describe("simulateAdaptive: the adaptive run's stopping rule at a given noise", 
     expect(r.reachedShare).toBeLessThan(1);
   });
 
+  it("reports the printed intervals of its A/A runs: coverage near 95% and its complement as false verdicts", () => {
+    const r = simulateAdaptive({ ...base, pairSdPct: 8, runs: 150 });
+    const iv = r.intervals;
+    expect(iv.cells).toBeGreaterThan(0.9 * 150 * base.cellTests.length);
+    // 2 binomial SE around 95% at ~900 intervals is about ±1.5%; a wider band than that for a model this small
+    expect(iv.coverage!).toBeGreaterThan(0.92);
+    expect(iv.coverage!).toBeLessThan(0.98);
+    // A/A: an interval that misses 100 lies wholly above or below it, a false faster/slower verdict
+    expect(iv.falseVerdicts!).toBeCloseTo(1 - iv.coverage!, 10);
+  });
+
   it("max bounds the rounds", () => {
     const r = simulateAdaptive({ ...base, pairSdPct: 30, max: 5 });
     expect(r.rounds.high).toBeLessThanOrEqual(5);

@@ -293,7 +293,7 @@ describe("mountRunScreen", () => {
 describe("adaptive rounds on the run screen", () => {
   type Round = Extract<RunEvent, { type: "round-finished" }>;
   const round = (r: number, hw: [number, number], done: [string?, string?] = []): Round => ({
-    type: "round-finished", at: `2025-01-01T12:0${r}:00.000Z`, round: r, instance: r - 1, etaSeconds: 300 / r, budgetLeftSeconds: 900 - 60 * r,
+    type: "round-finished", at: `2025-01-01T12:0${r}:00.000Z`, round: r, instance: r - 1, etaSeconds: 300 / r, budgetLeftSeconds: 900 - 60 * r, precisionPct: 5,
     cells: [
       { test: "oltp_read_only", threads: 1, n: r, estimate: 101, low: 101 / (1 + hw[0] / 100), high: 101 * (1 + hw[0] / 100), halfWidthPct: hw[0], ...(done[0] ? { done: done[0] as "precision" } : {}) },
       { test: "oltp_read_only", threads: 4, n: r, estimate: 97, low: 90, high: 104, halfWidthPct: hw[1], ...(done[1] ? { done: done[1] as "max" } : {}) },
@@ -315,6 +315,29 @@ describe("adaptive rounds on the run screen", () => {
     const faster = reduce(s, { ...round(5, [1, 1]), cells: [{ ...round(5, [1, 1]).cells[0], low: 100.4, high: 102 }, round(5, [1, 1]).cells[1]] });
     expect(faster.adaptive!.cells[0].mark).toBe("+=");
     expect(s4.log.at(-1)!.text).toMatch(/^round 4 \(instance 3\): 1 open/);
+  });
+
+  it("marks the cells and the table at the run's margin (plan-ready, round-finished), not the default 5%", () => {
+    const plan = synthetic[0] as Extract<RunEvent, { type: "plan-ready" }>;
+    // [96.7–105.5] and [90–104]: at ±5% both reach past an edge (~); at ±20% both are inside (=)
+    const wide = [round(1, [30, 40]), round(2, [12, 25]), round(3, [4.5, 14], ["precision"])].reduce(reduce, [{ ...plan, marginPct: 20 }, ...synthetic.slice(1, 3)].reduce(reduce, initialState()));
+    expect(wide.marginPct).toBe(20);
+    expect(wide.adaptive!.cells.map((c) => c.mark)).toEqual(["=", "="]);
+    expect(wide.log.at(-1)!.text).toContain("101.0 ±4.5% ~ n=3"); // the event carries no margin: the line's default
+    const withEvent = reduce(wide, { ...round(4, [4.5, 14], ["precision"]), marginPct: 20 });
+    expect(withEvent.log.at(-1)!.text).toContain("101.0 ±4.5% = n=4 (precision)");
+    // and a stop whose printed interval is wider than the target says so
+    const stopHalf = reduce(wide, { ...round(4, [12, 14], ["precision"]), marginPct: 20 });
+    expect(stopHalf.adaptive!.cells[0].reason).toBe("stopped on the stop half");
+    expect(stopHalf.log.at(-1)!.text).toContain("(stopped on the stop half)");
+  });
+
+  it("the table's marks and legend take the run's margin", () => {
+    const plan = synthetic[0] as Extract<RunEvent, { type: "plan-ready" }>;
+    const at5 = synthetic.reduce(reduce, initialState());
+    const at20 = [{ ...plan, marginPct: 20 }, ...synthetic.slice(1)].reduce(reduce, initialState());
+    expect(at5.table!.marginPct).toBe(5);
+    expect(at20.table!.marginPct).toBe(20);
   });
 
   it("renders the narrowing and the ETA within the screen", () => {

@@ -16,7 +16,7 @@ import {
   type AdaptiveCell,
   type AdaptiveSettings,
 } from "../../core/plan/adaptive.ts";
-import { parseDuration } from "../../core/scenario/schema.ts";
+import { parseDuration, reportMarginPct } from "../../core/scenario/schema.ts";
 import { adaptiveCosts } from "../../core/plan/precision.ts";
 import { forecastAfterRound, grossCellSeconds } from "../../core/plan/forecast.ts";
 import type { AdaptiveCosts } from "../../core/stats/simulate.ts";
@@ -127,7 +127,7 @@ export class AdaptiveScheduler implements Scheduler {
     // Without a forecast (not two servers, no pairs yet): the width-based estimate, within the budget left.
     const fallback = adaptiveEta(state, settings, ctx.scenario.servers.length, perCell);
     const eta = forecast ? forecast.remainingSeconds : fallback === null ? null : Math.min(fallback, budgetLeft ?? Number.POSITIVE_INFINITY);
-    ctx.emit({ type: "round-finished", at: ctx.at(), round, instance, cells, etaSeconds: eta === null ? null : Math.round(Math.max(0, eta)), budgetLeftSeconds: budgetLeft === null ? null : Math.max(0, Math.round(budgetLeft)) });
+    ctx.emit({ type: "round-finished", at: ctx.at(), round, instance, cells, etaSeconds: eta === null ? null : Math.round(Math.max(0, eta)), budgetLeftSeconds: budgetLeft === null ? null : Math.max(0, Math.round(budgetLeft)), marginPct: reportMarginPct(ctx.scenario), precisionPct: settings.precisionPct });
     if (forecast && !state.every((c) => c.done)) {
       (session.manifest.forecast ??= { forecasts: [] }).forecasts.push(forecast);
       ctx.emit({ type: "forecast", at: ctx.at(), forecast });

@@ -11,6 +11,7 @@ import { ResultsStore } from "../../adapters/results/store.ts";
 import type { RunContext } from "./context.ts";
 import { TWINBENCH_VERSION } from "./types.ts";
 import { comparisonPairs } from "../../core/scenario/pairs.ts";
+import { reportMarginPct } from "../../core/scenario/schema.ts";
 
 export function newRunId(now: Date): string {
   const t = now.toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
@@ -92,6 +93,7 @@ export class ResultsSession {
       storage: scenario.storage.kind,
       transport: scenario.load.transport,
       ...(pairs.length > 1 ? { pairs } : {}),
+      marginPct: reportMarginPct(scenario),
     });
     if (this.tornMovedTo) ctx.warn(`cells.jsonl ended in a torn line (a crash mid-write): moved it to ${this.tornMovedTo}, so every later record starts on a line of its own`);
     for (const r of this.previous) ctx.emit({ type: r.status === "ok" ? "cell-finished" : "cell-failed", at: ctx.at(), cell: plan.cells.find((c) => c.key === r.key) ?? cellOf(r), record: r });

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { InputError } from "../../core/errors.ts";
 import { buildRunReport } from "../../core/report/model.ts";
 import { parseMetric, type Metric } from "../../core/report/ratio.ts";
+import { DEFAULT_MARGIN_PCT } from "../../core/stats/estimate.ts";
 import { renderText } from "../../core/report/text.ts";
 import { renderMarkdown } from "../../core/report/markdown.ts";
 import { renderCsv } from "../../core/report/csv.ts";
@@ -67,7 +68,8 @@ interface ReportFlags {
   format: string;
   metric: string;
   summary?: boolean;
-  margin: string;
+  /** Absent: the scenario's report.margin, else 5%. */
+  margin?: string;
   write: boolean;
 }
 
@@ -92,17 +94,17 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     .option("--format <format>", `output format: ${FORMATS.join("|")}`, "text")
     .option("--metric <metric>", "qps|tps|p95|avg (latency ratios are inverted: above 100 = numerator better)", "qps")
     .option("--summary", "the test execution summary side by side (servers of a run, or hosts), with effective concurrency and fairness")
-    .option("--margin <pct>", "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this", "5%")
+    .option("--margin <pct>", "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this (default: the scenario's report.margin, else 5%)")
     .option("--no-write", "do not rewrite the report files (report.md/.html/.json, comparison.csv, costs.csv; report-hosts.md/.html)")
     .action(async (dir: string, o: ReportFlags) => {
       const format = parseFormat(o.format);
       const metric: Metric = parseMetric(o.metric);
-      const marginPct = parseMargin(o.margin);
+      const marginPct = o.margin === undefined ? undefined : parseMargin(o.margin);
       const any = await readAnyResultsFolder(dir);
       for (const w of any.warnings) ctx.err?.(`warning: ${w}`);
       // What was read: on stdout with the text, on stderr when stdout is data.
       (format === "text" ? ctx.out : (ctx.err ?? (() => undefined)))(describeFolder(any));
-      if (any.kind === "hosts") return reportHosts(ctx, any, { format, metric, marginPct, summary: Boolean(o.summary), write: o.write });
+      if (any.kind === "hosts") return reportHosts(ctx, any, { format, metric, marginPct: marginPct ?? DEFAULT_MARGIN_PCT, summary: Boolean(o.summary), write: o.write });
       const folder = any.folder;
       if (o.write) await writeReports(dir, { metric, marginPct });
       if (o.summary) {

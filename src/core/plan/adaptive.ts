@@ -43,7 +43,7 @@ export function adaptiveSettings(s: Pick<Scenario, "workload">): AdaptiveSetting
 
 
 export { applyStopRule, stopForBudget, type AdaptiveCell, type StopEstimate, type StopSettings } from "../stats/stop.ts";
-import { applyStopRule, type AdaptiveCell, type StopEstimate } from "../stats/stop.ts";
+import { applyStopRule, printedWiderThanTarget, type AdaptiveCell, type StopEstimate } from "../stats/stop.ts";
 
 
 /** One pair's estimate of every cell, with the report's estimator (pooled over the run's cells of that pair). */
@@ -184,26 +184,37 @@ export function adaptiveEta(state: readonly AdaptiveCell[], a: AdaptiveSettings,
   return rounds * open.length * servers * secondsPerCell;
 }
 
+/**
+ * Why a cell stopped, in a few words: "precision", "max", "budget"; a precision stop whose printed half-width is
+ * wider than the target (or with an unknown target) is "stopped on the stop half".
+ */
+export function stopReasonWords(c: Pick<RoundCell, "done" | "halfWidthPct">, precisionPct: number | undefined): string {
+  if (c.done === "precision" && (precisionPct === undefined || printedWiderThanTarget(c, precisionPct))) return "stopped on the stop half";
+  return c.done ?? "open";
+}
+
 /** The index of a round's first cell: rounds numbered as if every cell ran in every round, so indexes stay unique. */
 function roundIndex(s: Scenario, round: number): number {
   return (round - 1) * s.workload.tests.length * s.workload.threads.length * s.servers.length;
 }
 
 /**
- * One line per adaptive round: each cell's estimate ± half-width with its verdict mark (vocabulary.ts, at the
- * default margin: the event carries no q-values, so no false-discovery flag), why it stopped, the ETA and the
- * budget left.
+ * One line per adaptive round: each cell's estimate ± half-width with its verdict mark (vocabulary.ts, at the run's
+ * margin: the event carries no q-values, so no false-discovery flag), why it stopped, the ETA and the budget left.
+ * A cell that stopped on the stop half while its printed interval is wider than the target says so, never
+ * "precision".
  */
 export function roundLine(e: Extract<RunEvent, { type: "round-finished" }>): string {
+  const margin = e.marginPct ?? DEFAULT_MARGIN_PCT;
   const reading = (c: Pick<RoundCell, "estimate" | "low" | "high" | "halfWidthPct">) => {
     const hw = c.halfWidthPct === null ? "±?" : `±${c.halfWidthPct.toFixed(1)}%`;
-    const mark = verdictMark({ verdict: verdictOf(c.low, c.high, DEFAULT_MARGIN_PCT) });
+    const mark = verdictMark({ verdict: verdictOf(c.low, c.high, margin) });
     return `${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} ${mark}`;
   };
   // A ladder: every pair's reading, numerator named (the base is the same for all).
   const cells = e.cells.map((c) => {
     const figures = c.pairs ? c.pairs.map((p) => `${p.numerator} ${reading(p)}`).join(", ") : reading(c);
-    return `${c.test}@${c.threads} ${figures} n=${c.n}${c.done ? ` (${c.done})` : ""}`;
+    return `${c.test}@${c.threads} ${figures} n=${c.n}${c.done ? ` (${stopReasonWords(c, e.precisionPct)})` : ""}`;
   });
   const open = e.cells.filter((c) => !c.done).length;
   const eta = e.etaSeconds === null ? "" : `, eta ${Math.round(e.etaSeconds)} s`;

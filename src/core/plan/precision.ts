@@ -179,6 +179,9 @@ export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, 
       `  ${sim}`,
       `    (the run's own stopping rule simulated ${p.simulated!.runs} times at this noise, with cells as unequal as measured here: prior df ${p.simulated!.cellPriorDf}; the layout above assumes equal cells)`,
     );
+  const iv = p.simulated?.intervals;
+  if (iv && iv.coverage !== null && iv.falseVerdicts !== null)
+    out.push(`  expected of the printed 95% intervals (A/A, the same ${p.simulated!.runs} simulated runs, ${iv.cells} intervals): coverage ${(100 * iv.coverage).toFixed(1)}%, false faster/slower ${(100 * iv.falseVerdicts).toFixed(1)}% per cell`);
   return out;
 }
 

@@ -7,7 +7,7 @@
  */
 import { InputError } from "../errors.ts";
 import type { CellRecord, RunManifest } from "../results.ts";
-import { adaptiveRepeats } from "../scenario/schema.ts";
+import { adaptiveRepeats, reportMarginPct } from "../scenario/schema.ts";
 import { primaryPair } from "../scenario/pairs.ts";
 import type { SysbenchResult } from "../sysbench/result.ts";
 import { coefficientOfVariation, median } from "../stats/distributions.ts";
@@ -537,7 +537,8 @@ export function buildRatioTable(
     { id: den, label: ld, records: cells.filter((c) => c.server === den) },
     tests,
     threads,
-    { pairing: "paired", percentile: manifest.scenario.workload.percentile ?? 95, sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined, ...opts },
+    // The margin: the caller's (report --margin), else the scenario's report.margin, as the run's screen used.
+    { pairing: "paired", percentile: manifest.scenario.workload.percentile ?? 95, sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined, ...opts, marginPct: opts.marginPct ?? reportMarginPct(manifest.scenario) },
   );
 }
 

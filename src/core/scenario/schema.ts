@@ -4,6 +4,7 @@
  * error formatting live in validate.ts.
  */
 import { z } from "zod";
+import { DEFAULT_MARGIN_PCT } from "../stats/estimate.ts";
 
 /** "10s", "5m", "1h", "300" (seconds) or a number of seconds → seconds. */
 export function parseDuration(v: string | number): number | undefined {
@@ -161,6 +162,12 @@ export type HostSpec = z.infer<typeof HostSchema>;
 /** A scenario's sysbench workload: tests, threads, duration, repeats, data set. */
 export type Workload = z.infer<typeof WorkloadSchema>;
 export type AdaptiveRepeats = Exclude<Workload["repeats"], number>;
+
+/** The run's equivalence margin in percent: the scenario's `report.margin`, else the default (5%). */
+export function reportMarginPct(s: { report?: { margin?: string | number } }): number {
+  const m = s.report?.margin === undefined ? undefined : parsePercent(s.report.margin);
+  return m !== undefined && m > 0 && m < 100 ? m : DEFAULT_MARGIN_PCT;
+}
 
 /** The adaptive repeats object, or undefined for a fixed count. */
 export function adaptiveRepeats(w: Pick<Workload, "repeats">): AdaptiveRepeats | undefined {

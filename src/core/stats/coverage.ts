@@ -12,9 +12,9 @@
  * a pair sd that differs from cell to cell, an instance effect shared by the cells of a round, a machine-speed drift
  * that both servers see (it enters a pair as the difference between its two cells' moments), and bursts (steal).
  */
-import { estimateRun, type CellInput, type PairObs } from "./estimate.ts";
+import { estimateRun, halfWidthPct, type CellInput, type PairObs } from "./estimate.ts";
 import type { AdaptiveSettings } from "../plan/adaptive.ts";
-import { applyStopRule, stopForBudget, type AdaptiveCell } from "./stop.ts";
+import { applyStopRule, stopForBudget, type AdaptiveCell, type StopSettings } from "./stop.ts";
 import { normalFrom, seededRandom } from "./random.ts";
 import { directionOfKind, type Verdict } from "../verdict.ts";
 
@@ -84,7 +84,7 @@ export const NOISE_MODELS: readonly NoiseModel[] = [
 export interface Design {
   /** The scenario's cells (test × threads). */
   cells: number;
-  settings: Pick<AdaptiveSettings, "min" | "max" | "precisionPct">;
+  settings: Pick<AdaptiveSettings, "min" | "max" | "precisionPct"> & Pick<StopSettings, "printedFactor">;
   /** A budget that ends the run after this many rounds (stopForBudget), if any. */
   budgetRounds?: number;
   /** Fixed count instead of adaptive stopping: every cell runs exactly this many rounds (the full-sample interval). */
@@ -113,6 +113,8 @@ export interface SimulatedCell {
   verdict: Verdict;
   /** Among the run's cells that stopped in the fewest rounds. */
   first: boolean;
+  /** The target of the design (precisionPct), for the printed-width figures. */
+  precisionPct: number;
 }
 
 /** Simulate `runs` runs of a design under one noise model through the shipped estimator and stop rule. */
@@ -150,7 +152,7 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
       state = state.map((c, i) => {
         const e = last!.cells[i];
         const next = { ...c };
-        applyStopRule(next, { n: e.n, estimate: e.estimate, low: e.low, high: e.high, halfWidthPct: null, stopHalfWidthPct: e.stopHalfWidthPct ?? null }, open[i], design.settings);
+        applyStopRule(next, { n: e.n, estimate: e.estimate, low: e.low, high: e.high, halfWidthPct: halfWidthPct(e), stopHalfWidthPct: e.stopHalfWidthPct ?? null }, open[i], design.settings);
         return next;
       });
       if (design.budgetRounds !== undefined && round === design.budgetRounds) state = stopForBudget(state);
@@ -171,6 +173,7 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
         high: e.high,
         verdict: e.verdict,
         first: rounds[i] === fewest,
+        precisionPct: design.settings.precisionPct,
       });
     }
   }
@@ -191,6 +194,10 @@ export interface CoverageSummary {
   medianHalfWidthPct: number;
   /** How the cells stopped. */
   stops: Record<string, number>;
+  /** Of the cells that stopped on precision: the share whose printed half-width exceeds 2× the target, and the share
+   *  whose printed half-width exceeds the target (null without a precision stop). */
+  printedOver2x: number | null;
+  printedOverTarget: number | null;
 }
 
 const medianOf = (xs: readonly number[]): number => {
@@ -206,6 +213,7 @@ export function summarizeCoverage(cells: readonly SimulatedCell[]): CoverageSumm
   const aa = cells.every((c) => Math.abs(c.truth - 100) < 1e-9);
   const stops: Record<string, number> = {};
   for (const c of cells) stops[String(c.done)] = (stops[String(c.done)] ?? 0) + 1;
+  const precision = cells.filter((c) => c.done === "precision");
   return {
     cells: cells.length,
     coverage: cells.filter(covers).length / cells.length,
@@ -215,5 +223,10 @@ export function summarizeCoverage(cells: readonly SimulatedCell[]): CoverageSumm
     medianRounds: medianOf(cells.map((c) => c.rounds)),
     medianHalfWidthPct: medianOf(cells.filter((c) => c.high !== null && c.estimate !== null).map((c) => (c.high! / c.estimate! - 1) * 100)),
     stops,
+    printedOver2x: precision.length ? precision.filter((c) => printedHw(c) > 2 * c.precisionPct).length / precision.length : null,
+    printedOverTarget: precision.length ? precision.filter((c) => printedHw(c) > c.precisionPct).length / precision.length : null,
   };
 }
+
+/** A cell's printed half-width in % (Infinity without an interval). */
+const printedHw = (c: SimulatedCell): number => (c.high !== null && c.estimate !== null ? (c.high / c.estimate - 1) * 100 : Number.POSITIVE_INFINITY);

@@ -20,6 +20,7 @@ import { estimateRun, halfWidthPct, type PairObs } from "./estimate.ts";
 import { applyStopRule, type AdaptiveCell } from "./stop.ts";
 import { median } from "./distributions.ts";
 import { gammaFrom, normalFrom, seededRandom } from "./random.ts";
+import { directionOfKind } from "../verdict.ts";
 
 /**
  * The prior df of the cells' pair variances (how unequal the cells are) when nothing better is known: fitted to the
@@ -112,6 +113,12 @@ export interface AdaptiveSimResult {
   coverage: number;
   /** Share of cells (over all runs) whose printed half-width is within `marginPct` (0 without one). */
   withinShare: number;
+  /**
+   * The printed 95% intervals at the end of the simulated runs, which are A/A (every cell's truth is 100): the share
+   * that hold 100 (coverage) and the share with a false faster/slower verdict, over the `cells` that have an
+   * interval (null without one).
+   */
+  intervals: { cells: number; coverage: number | null; falseVerdicts: number | null };
 }
 
 const meanOr = (xs: readonly number[], fallback: number) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : fallback);
@@ -166,6 +173,9 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   let covered = 0;
   let within = 0;
   const sequential = o.sequential ?? true;
+  let withInterval = 0;
+  let covering = 0;
+  let falseVerdicts = 0;
   for (let k = 0; k < runs; k++) {
     const sd = Array.from({ length: nCells }, (_, i) => drawCellSd(gamma, s, o.cellPriorDf, st?.pairs[i] ?? []));
     const pairs: PairObs[][] = Array.from({ length: nCells }, (_, i) => [...(st?.pairs[i] ?? [])]);
@@ -218,6 +228,12 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
       if (h !== null && Number.isFinite(h)) widths.push(h);
       if (h !== null && o.marginPct !== undefined && h <= o.marginPct) within++;
       if (e.low !== null && e.high !== null && e.low <= 100 && e.high >= 100) covered++;
+      if (e.low !== null && e.high !== null) {
+        withInterval++;
+        if (e.low <= 100 && e.high >= 100) covering++;
+        const dir = directionOfKind(e.verdict);
+        if (dir === "faster" || dir === "slower") falseVerdicts++;
+      }
     }
     const reachedHere = done.filter((d) => d === "precision").length;
     reached += reachedHere;
@@ -239,5 +255,6 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
     halfWidthPct: widths.length ? quantiles(widths) : null,
     coverage: nCells && runs ? covered / (nCells * runs) : 0,
     withinShare: nCells && runs ? within / (nCells * runs) : 0,
+    intervals: { cells: withInterval, coverage: withInterval ? covering / withInterval : null, falseVerdicts: withInterval ? falseVerdicts / withInterval : null },
   };
 }
