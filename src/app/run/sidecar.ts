@@ -8,7 +8,8 @@ import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import { LABEL, resourceName } from "../../core/labels.ts";
 import type { Cell, CellRecord, Interference } from "../../core/results.ts";
 import { interferenceOf, type CpuSample } from "../../core/interference.ts";
-import { cellStateOf, cpusetCores, type CellCpu, type CellState, type ServerStatus } from "../../core/cellstate.ts";
+import { cellStateOf, cpusetCores, type CellCpu, type CellState, type CellTasks, type ServerStatus } from "../../core/cellstate.ts";
+import { ctxDelta, ioDelta, type TaskCounters } from "../../core/taskcounters.ts";
 import { parseDuration, parseSize, trimSeconds } from "../../core/scenario/schema.ts";
 import { trimmedRates } from "../../core/levers.ts";
 import type { SysbenchResult } from "../../core/sysbench/result.ts";
@@ -130,7 +131,9 @@ export class Sidecar {
     const after = before ? await this.status(server, false, errors) : undefined;
     const interference = probe?.result();
     const interferenceError = probe?.error();
-    const state = ph === "measure" ? this.cellState(server, { before, after, cpu: probe?.cpu(), metrics, errors }) : undefined;
+    const taskError = probe?.taskError();
+    if (taskError) errors.push(taskError);
+    const state = ph === "measure" ? this.cellState(server, { before, after, cpu: probe?.cpu(), tasks: probe?.tasks(), metrics, errors }) : undefined;
     const trimmed = trim > 0 && metrics ? trimmedRates(metrics.intervals, trim) : null;
     return {
       key: cell.key,
@@ -172,10 +175,16 @@ export class Sidecar {
   }
 
   /** The cell's state from its readings; the CPU figures against each container's cpuset (the host's CPUs without). */
-  private cellState(server: LabServer, o: { before?: ServerStatus; after?: ServerStatus; cpu?: { wallS: number; serverCores: number; loadCores: number }; metrics: SysbenchResult | null; errors: string[] }): CellState {
+  private cellState(
+    server: LabServer,
+    o: { before?: ServerStatus; after?: ServerStatus; cpu?: { wallS: number; serverCores: number; loadCores: number }; tasks?: Omit<CellTasks, "blockDevice" | "storageKind">; metrics: SysbenchResult | null; errors: string[] },
+  ): CellState {
     const cores = (cpuset: string | undefined) => (cpuset === undefined ? null : cpusetCores(cpuset)) ?? availableParallelism();
     const cpu: CellCpu | undefined = o.cpu && { ...o.cpu, serverCpusetCores: cores(server.init.cpuset), loadCpusetCores: cores(this.ctx.scenario.resources.load.cpuset) };
-    return cellStateOf({ before: o.before, after: o.after, cpu, metrics: o.metrics, errors: o.errors });
+    // tmpfs keeps the data dir in memory: no block device, so no bytes per query (volume, bind, raid0 have one).
+    const kind = server.init.storage.kind;
+    const tasks: CellTasks | undefined = o.tasks && { ...o.tasks, blockDevice: kind !== "tmpfs", storageKind: kind };
+    return cellStateOf({ before: o.before, after: o.after, cpu, tasks, metrics: o.metrics, errors: o.errors });
   }
 
   /**
@@ -191,14 +200,34 @@ export class Sidecar {
     error(): string | undefined;
     /** The measured server's and this sidecar's CPU over the same window, in cores. */
     cpu(): { wallS: number; serverCores: number; loadCores: number } | undefined;
+    /** Their context switches and the server's block I/O over the same window; undefined without a task sampler. */
+    tasks(): Omit<CellTasks, "blockDevice" | "storageKind"> | undefined;
+    /** Why the task counters failed (a permission, a bug), if they did. */
+    taskError(): string | undefined;
   } | undefined {
     const sample = this.ctx.deps.cpuSampler;
+    const sampleTasks = this.ctx.deps.taskSampler;
     if (!sample || !this.ctx.engine.location().local) return undefined;
     let sidecarId: string | undefined;
     let first: CpuSample | undefined;
     let last: CpuSample | undefined;
     let broken = false;
     let failure: string | undefined;
+    let taskFailure: string | undefined;
+    type Tasks = { server: TaskCounters | null; load: TaskCounters | null };
+    let firstTasks: Tasks | undefined;
+    let lastTasks: Tasks | undefined;
+    // Read with the CPU sample it goes with, so both cover one window. Absent counters are null (no figure); any
+    // other failure stops the task figures and is said on the cell.
+    const takeTasks = (): Tasks | undefined => {
+      if (!sampleTasks || taskFailure || !serverId || !sidecarId) return undefined;
+      try {
+        return { server: sampleTasks(serverId), load: sampleTasks(sidecarId) };
+      } catch (e) {
+        taskFailure = `task counters failed: ${(e as Error).message}`;
+        return undefined;
+      }
+    };
     // A sample counts only when every container's counter was readable: a line handled late (a busy machine) may
     // come after sysbench exited and its cgroup went away; the window then ends at the last complete sample.
     const take = () => {
@@ -217,8 +246,16 @@ export class Sidecar {
       created: (id) => (sidecarId = id),
       line: (interval) => {
         if (broken) return;
-        if (!first) first = take();
-        else if (interval) last = take() ?? last;
+        if (!first) {
+          first = take();
+          if (first) firstTasks = takeTasks();
+        } else if (interval) {
+          const s = take();
+          if (s) {
+            last = s;
+            lastTasks = takeTasks();
+          }
+        }
       },
       result: () => {
         if (broken || !first || !last) return undefined;
@@ -231,6 +268,16 @@ export class Sidecar {
         }
       },
       error: () => failure,
+      taskError: () => taskFailure,
+      tasks: () => {
+        if (broken || !first || !last || !firstTasks || !lastTasks || taskFailure) return undefined;
+        const d = <T>(f: (a: TaskCounters, b: TaskCounters) => T | null, a: TaskCounters | null, b: TaskCounters | null) => (a && b ? f(a, b) : null);
+        return {
+          server: d(ctxDelta, firstTasks.server, lastTasks.server),
+          load: d(ctxDelta, firstTasks.load, lastTasks.load),
+          serverIo: d(ioDelta, firstTasks.server, lastTasks.server),
+        };
+      },
       cpu: () => {
         if (broken || !first || !last || !serverId || !sidecarId) return undefined;
         const wallS = (last.atMs - first.atMs) / 1000;

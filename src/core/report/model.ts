@@ -209,7 +209,7 @@ export function buildCostTable(manifest: RunManifest, cells: readonly CellRecord
     { id: den, label: ld, records: cells.filter((c) => c.server === den) },
     tests,
     threads,
-    { pairing: "paired", sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined },
+    { pairing: "paired", sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined, hardware: manifest.hosts?.[0]?.hardwareCounters },
   );
 }
 
