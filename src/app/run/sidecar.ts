@@ -110,14 +110,14 @@ export class Sidecar {
     const onAbort = () => cellAbort.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     skip?.addEventListener("abort", onAbort, { once: true });
-    const probe = ph === "measure" ? this.interferenceProbe(server.containerId) : undefined;
+    const probe = ph === "measure" ? this.interferenceProbe(server.containerId, trim) : undefined;
     const errors: string[] = [];
     const before = ph === "measure" ? await this.status(server, true, errors) : undefined;
     let r: RunResult;
     try {
       const onLine = (line: string) => {
         const s = parseIntervalLine(line);
-        probe?.line(s !== null);
+        probe?.line(s?.t ?? null);
         if (s) ctx.emit({ type: "interval", at: ctx.at(), cell, phase: ph, sample: s });
       };
       r = await this.run(server, argv, onLine, timeoutMs, cellAbort.signal, probe?.created);
@@ -133,8 +133,10 @@ export class Sidecar {
     const interferenceError = probe?.error();
     const taskError = probe?.taskError();
     if (taskError) errors.push(taskError);
-    const state = ph === "measure" ? this.cellState(server, { before, after, cpu: probe?.cpu(), tasks: probe?.tasks(), metrics, errors }) : undefined;
     const trimmed = trim > 0 && metrics ? trimmedRates(metrics.intervals, trim) : null;
+    // With a lead-in the CPU and task counters cover the same seconds as the figure, so per query is over its q/s.
+    const figureMetrics = metrics && trimmed ? { ...metrics, qps: trimmed.qps } : metrics;
+    const state = ph === "measure" ? this.cellState(server, { before, after, cpu: probe?.cpu(), tasks: probe?.tasks(), metrics: figureMetrics, errors }) : undefined;
     return {
       key: cell.key,
       server: cell.server,
@@ -189,13 +191,15 @@ export class Sidecar {
 
   /**
    * Samples the machine's CPU accounting while sysbench runs (local engine, measured cells): at its first output
-   * line and at each per-second report, so the window is sysbench's own run, without the container's creation and
+   * line (with a lead-in, workload.trim: at the per-second line that ends it) and at each per-second report, so the
+   * window is sysbench's own run (or the figure's seconds), without the container's creation and
    * removal, and every container of the run (servers, this sidecar) still has its cgroup. Undefined when the run
    * has no sampler or the engine is remote.
    */
-  private interferenceProbe(serverId: string | undefined): {
+  private interferenceProbe(serverId: string | undefined, leadIn = 0): {
     created(id: string): void;
-    line(interval: boolean): void;
+    /** A sysbench output line: its per-second sample's second, or null for any other line. */
+    line(intervalT: number | null): void;
     result(): Interference | undefined;
     error(): string | undefined;
     /** The measured server's and this sidecar's CPU over the same window, in cores. */
@@ -244,8 +248,11 @@ export class Sidecar {
     };
     return {
       created: (id) => (sidecarId = id),
-      line: (interval) => {
+      line: (t) => {
         if (broken) return;
+        // A lead-in (workload.trim): the window starts at the per-second line that ends it, as the figure does.
+        if (!first && leadIn > 0 && (t === null || t < leadIn)) return;
+        const interval = t !== null;
         if (!first) {
           first = take();
           if (first) firstTasks = takeTasks();

@@ -25,6 +25,7 @@ export function reportJson(report: RunReport): object {
     },
     notes: report.notes,
     cellStates: report.cellStates,
+    windows: report.windows,
     costs: report.costs && report.costs.recorded ? costTableJson(report.costs) : null,
     // A ladder (more than one compared pair): one block per pair, each in the top-level table's shape. Absent for a
     // two-server run, whose JSON stays as it was.

@@ -12,6 +12,7 @@ import { buildPairTables } from "./pair-tables.ts";
 import { adaptiveRepeats } from "../scenario/schema.ts";
 import { interferenceNotes, summariseInterference } from "../interference.ts";
 import { cellStateNotes, type CellState } from "../cellstate.ts";
+import { figureWindow, figureWindowText, type FigureWindow } from "../levers.ts";
 
 /** One server of a report: family, version, image, package version, storage and asymmetries. */
 export interface ServerLine {
@@ -67,6 +68,8 @@ export interface RunReport {
   notes: string[];
   /** Each measured cell's state (the record's `state`): backlog, warm state, bottleneck, cost per query. */
   cellStates: CellStateLine[];
+  /** The seconds each measured cell's figure used (src/core/levers.ts figureWindow). */
+  windows: Array<{ key: string } & FigureWindow>;
 }
 
 /** One measured cell's state in the report (the cell record's `state`, keyed). */
@@ -172,6 +175,11 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     notes.push(
       `Ladder: ${pairs.map((t) => `${t.numerator} / ${t.denominator}`).join(", ")}; each pair has its own interval and verdict, and the false-discovery reading (Benjamini–Hochberg) is over all ${pairs.reduce((a, t) => a + t.rows.reduce((b, r) => b + r.cells.length, 0), 0)} pair × cell tests.`,
     );
+  const windows = measured.flatMap((r) => {
+    const w = r.status === "ok" ? figureWindow(r) : null;
+    return w ? [{ key: r.key, ...w }] : [];
+  });
+  notes.push(...windowNotes(windows));
   if (manifest.adaptive) notes.push(...adaptiveNotes(manifest.adaptive));
   return {
     runId: manifest.runId,
@@ -193,8 +201,24 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     pairs,
     costs,
     notes,
+    windows,
     cellStates: measured.flatMap((r) => (r.state && r.status === "ok" ? [{ key: r.key, server: r.server, test: r.test, threads: r.threads, repeat: r.repeat, state: r.state }] : [])),
   };
+}
+
+/**
+ * Which seconds the cells' figures used, grouped: "Seconds each cell's figure used: seconds 3–7 (per-second mean of
+ * 5 s after a 2 s lead-in) in 24 cells." A group of fewer cells lists their keys.
+ */
+export function windowNotes(ws: ReadonlyArray<{ key: string } & FigureWindow>): string[] {
+  if (!ws.length) return [];
+  const groups = new Map<string, string[]>();
+  for (const w of ws) groups.set(figureWindowText(w), [...(groups.get(figureWindowText(w)) ?? []), w.key]);
+  // The largest group is counted; any other lists its cells.
+  const main = [...groups].reduce((a, b) => (b[1].length > a[1].length ? b : a))[0];
+  const cells = (n: number) => `${n} cell${n === 1 ? "" : "s"}`;
+  const parts = [...groups].map(([text, keys]) => (text === main ? `${text} in ${cells(keys.length)}` : `${text} in ${cells(keys.length)} (${keys.join(", ")})`));
+  return [`Seconds each cell's figure used: ${parts.join("; ")}.`];
 }
 
 /** The cost-per-query table of a run: the ratio table's two servers, paired repeats, sequential when adaptive. */
