@@ -167,3 +167,15 @@ describe("load-bound cells in the report", () => {
     expect(cellStateNotes([rec("a", 1, 10, null, "t")])).toEqual([]);
   });
 });
+
+describe("ignored errors and reconnects mark the cell (issue 24 item 3)", () => {
+  it("a repeat with reconnects makes its ratio cell unstable (mark !), naming the rate; none: no mark", () => {
+    const a = [1, 2, 3].map((i) => rec("a", i, 1000 + 10 * i, null, `2026-12-02T10:00:0${2 * i}Z`));
+    const b = [1, 2, 3].map((i) => rec("b", i, 950 + 7 * i, null, `2026-12-02T10:00:0${2 * i + 1}Z`));
+    const clean = ratioTableFromSides({ id: "a", label: "A", records: a }, { id: "b", label: "B", records: b }, ["oltp_point_select"], [1]);
+    expect(clean.rows[0]!.cells[0]!.unstable).toEqual([]);
+    b[1]!.metrics = { ...b[1]!.metrics!, reconnects: 3, reconnectsPerSec: 0.5, ignoredErrors: 0, ignoredErrorsPerSec: 0 };
+    const marked = ratioTableFromSides({ id: "a", label: "A", records: a }, { id: "b", label: "B", records: b }, ["oltp_point_select"], [1]);
+    expect(marked.rows[0]!.cells[0]!.unstable).toEqual(["b repeat 2 had reconnects 0.50/s (3)"]);
+  });
+});
