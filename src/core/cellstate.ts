@@ -88,18 +88,18 @@ export interface PerQuery {
   serverCsInvoluntary?: number | null;
   clientCsVoluntary?: number | null;
   clientCsInvoluntary?: number | null;
-  /** Bytes read and written through the block layer per query, the server container's (its blkio cgroup). */
+  /** Bytes the server container's processes read from and wrote to storage per query (/proc/<pid>/io). */
   readBytes?: number | null;
   writeBytes?: number | null;
   /** Why a figure is null when it is not for want of a reading, e.g. readBytes: "no block device (tmpfs)". */
   absent?: Partial<Record<"readBytes" | "writeBytes", string>>;
 }
 
-/** The cell's context switches and block I/O over sysbench's run (src/core/taskcounters.ts deltas). */
+/** The cell's context switches and storage bytes over sysbench's run (src/core/taskcounters.ts deltas). */
 export interface CellTasks {
   server: { voluntary: number; involuntary: number } | null;
   load: { voluntary: number; involuntary: number } | null;
-  /** The server container's block I/O bytes; null when unread. */
+  /** The server container's storage bytes (/proc/<pid>/io); null when unread. */
   serverIo: { read: number; write: number } | null;
   /** The server's data dir is on a block device (not tmpfs); false: bytes per query are "no block device". */
   blockDevice: boolean;

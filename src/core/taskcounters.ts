@@ -1,7 +1,9 @@
 /**
  * A container's task counters (issue 24 item 4), pure: context switches from /proc/<tid>/status of every thread in
- * its cgroup, bytes through the block layer from its blkio cgroup (v1: blkio.throttle.io_service_bytes; v2: io.stat),
- * and the hardware counters' check from `perf stat -x,`. The adapter (src/adapters/host/task-counters.ts) reads
+ * its cgroup, storage bytes from /proc/<pid>/io of every process in it, and the hardware counters' check from
+ * `perf stat -x,`. Not the blkio cgroup: on this project's machine (kernel 6.18, cgroup v1) its
+ * blkio.throttle.io_service_bytes stayed "Total 0" for a container's direct and fsynced writes alike (tried by hand,
+ * 2026-12-02), while /proc/<pid>/io counted them. The adapter (src/adapters/host/task-counters.ts) reads
  * the files; this module parses them and takes the differences over a cell.
  */
 
@@ -9,8 +11,8 @@
 export interface TaskCounters {
   /** Per thread id: [voluntary, involuntary] context switches so far. Empty when no thread could be read. */
   ctx: Record<string, [number, number]>;
-  /** Bytes read and written through the block layer so far; null when the container has no blkio counter. */
-  io: { read: number; write: number } | null;
+  /** Per process id: bytes it caused to be read from and written to storage so far (/proc/<pid>/io). */
+  io: Record<string, { read: number; write: number }>;
 }
 
 /** `voluntary_ctxt_switches` and `nonvoluntary_ctxt_switches` of a /proc/<tid>/status text; null without them. */
@@ -20,37 +22,16 @@ export function parseCtxSwitches(status: string): [number, number] | null {
   return v && n ? [Number(v[1]), Number(n[1])] : null;
 }
 
-/** Major number of Linux md (software RAID) block devices. */
-const MD_MAJOR = 9;
-
 /**
- * Read and written bytes of a cgroup v1 blkio.throttle.io_service_bytes text ("MAJ:MIN Read N" lines, then a
- * "Total N" line), summed over its devices. When an md device (major 9, twinbench's RAID 0) is among them, only md
- * devices count: the md driver passes each bio on to its members in the submitter's context, so the members' lines
- * are the same bytes again. Null for a text with no device line of either kind and no "Total" (not this file).
+ * `read_bytes` and `write_bytes` of a /proc/<pid>/io text: what the process (all its threads, live and ended) caused
+ * to be read from or sent to the storage layer. Writes count when a page is dirtied (buffered) or submitted (direct
+ * I/O), so a page written twice before writeback counts twice, and a tmpfs page never does (it has no writeback).
+ * Null without the two lines.
  */
-export function parseBlkioServiceBytes(text: string): { read: number; write: number } | null {
-  const rows = [...text.matchAll(/^(\d+):(\d+)\s+(Read|Write)\s+(\d+)\s*$/gm)].map((m) => ({ major: Number(m[1]), op: m[3]!, bytes: Number(m[4]) }));
-  if (!rows.length) return /^Total\s+\d+\s*$/m.test(text) ? { read: 0, write: 0 } : null;
-  const md = rows.some((r) => r.major === MD_MAJOR);
-  const used = md ? rows.filter((r) => r.major === MD_MAJOR) : rows;
-  const sum = (op: string) => used.filter((r) => r.op === op).reduce((s, r) => s + r.bytes, 0);
-  return { read: sum("Read"), write: sum("Write") };
-}
-
-/**
- * Read and written bytes of a cgroup v2 io.stat text ("MAJ:MIN rbytes=N wbytes=N rios=N …" per device), with the
- * same md rule as parseBlkioServiceBytes. An empty file (no I/O yet) is zero.
- */
-export function parseIoStat(text: string): { read: number; write: number } {
-  const rows = [...text.matchAll(/^(\d+):(\d+)\s+(.*)$/gm)].map((m) => ({
-    major: Number(m[1]),
-    read: Number(/\brbytes=(\d+)/.exec(m[3]!)?.[1] ?? 0),
-    write: Number(/\bwbytes=(\d+)/.exec(m[3]!)?.[1] ?? 0),
-  }));
-  const md = rows.some((r) => r.major === MD_MAJOR);
-  const used = md ? rows.filter((r) => r.major === MD_MAJOR) : rows;
-  return { read: used.reduce((s, r) => s + r.read, 0), write: used.reduce((s, r) => s + r.write, 0) };
+export function parseProcIo(text: string): { read: number; write: number } | null {
+  const r = /^read_bytes:\s*(\d+)\s*$/m.exec(text);
+  const w = /^write_bytes:\s*(\d+)\s*$/m.exec(text);
+  return r && w ? { read: Number(r[1]), write: Number(w[1]) } : null;
 }
 
 /**
@@ -71,10 +52,20 @@ export function ctxDelta(a: TaskCounters, b: TaskCounters): { voluntary: number;
   return { voluntary, involuntary };
 }
 
-/** Block I/O bytes between two readings; null when either has none or a counter went down (a reset). */
+/**
+ * Storage bytes between two readings, over the processes of the later one as ctxDelta does over threads (a process
+ * started in between counts from 0). Null when either reading has no process.
+ */
 export function ioDelta(a: TaskCounters, b: TaskCounters): { read: number; write: number } | null {
-  if (!a.io || !b.io || b.io.read < a.io.read || b.io.write < a.io.write) return null;
-  return { read: b.io.read - a.io.read, write: b.io.write - a.io.write };
+  if (!Object.keys(a.io).length || !Object.keys(b.io).length) return null;
+  let read = 0;
+  let write = 0;
+  for (const [pid, x] of Object.entries(b.io)) {
+    const y = a.io[pid] ?? { read: 0, write: 0 };
+    read += x.read >= y.read ? x.read - y.read : x.read;
+    write += x.write >= y.write ? x.write - y.write : x.write;
+  }
+  return { read, write };
 }
 
 // ---- hardware counters ---------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ctxDelta, hardwareCountersOf, ioDelta, parseBlkioServiceBytes, parseCtxSwitches, parseIoStat, parsePerfStatCsv, type TaskCounters } from "../../src/core/taskcounters.ts";
+import { ctxDelta, hardwareCountersOf, ioDelta, parseCtxSwitches, parsePerfStatCsv, parseProcIo, type TaskCounters } from "../../src/core/taskcounters.ts";
 import { cellStateOf, cpuSenseFailures, perQueryOf } from "../../src/core/cellstate.ts";
 import { detectHardwareCounters } from "../../src/adapters/host/task-counters.ts";
 
@@ -16,24 +16,20 @@ describe("task counters: parsing", () => {
     expect(parseCtxSwitches("Name:\tmysqld\n")).toBeNull();
   });
 
-  it("blkio.throttle.io_service_bytes: md devices only when there is one; tmpfs-only cgroup is zero", () => {
-    // 9:0 is the md RAID 0 over loop devices 7:1 and 7:2: its bytes, not theirs again, nor vda's (254:0).
-    expect(parseBlkioServiceBytes(fx("blkio-throttle-raid0.txt"))).toEqual({ read: 2097152, write: 4194304 });
-    expect(parseBlkioServiceBytes("254:0 Read 4096\n254:0 Write 8192\n254:0 Total 12288\nTotal 12288\n")).toEqual({ read: 4096, write: 8192 });
-    expect(parseBlkioServiceBytes("Total 0\n")).toEqual({ read: 0, write: 0 });
-    expect(parseBlkioServiceBytes("garbage")).toBeNull();
-    expect(parseIoStat("254:0 rbytes=100 wbytes=200 rios=1 wios=2 dbytes=0 dios=0\n")).toEqual({ read: 100, write: 200 });
-    expect(parseIoStat("")).toEqual({ read: 0, write: 0 });
+  it("storage bytes from a real /proc/<pid>/io (a shell writing 3000 × 1000 bytes to a volume, here)", () => {
+    expect(parseProcIo(fx("pid-io.txt"))).toEqual({ read: 0, write: 3018752 });
+    expect(parseProcIo("rchar: 1\n")).toBeNull();
   });
 
-  it("deltas: threads started in the window count from 0; a reset counter gives no bytes", () => {
-    const a: TaskCounters = { ctx: { "10": [5, 1], "11": [7, 2] }, io: { read: 100, write: 1000 } };
-    const b: TaskCounters = { ctx: { "10": [15, 4], "11": [7, 2], "12": [3, 1] }, io: { read: 300, write: 5000 } };
+  it("deltas: threads and processes started in the window count from 0", () => {
+    const a: TaskCounters = { ctx: { "10": [5, 1], "11": [7, 2] }, io: { "10": { read: 100, write: 1000 } } };
+    const b: TaskCounters = { ctx: { "10": [15, 4], "11": [7, 2], "12": [3, 1] }, io: { "10": { read: 300, write: 5000 }, "20": { read: 1, write: 2 } } };
     expect(ctxDelta(a, b)).toEqual({ voluntary: 13, involuntary: 4 });
-    expect(ioDelta(a, b)).toEqual({ read: 200, write: 4000 });
-    expect(ioDelta(b, a)).toBeNull();
-    expect(ctxDelta({ ctx: {}, io: null }, b)).toBeNull();
-    expect(ioDelta({ ctx: {}, io: null }, b)).toBeNull();
+    expect(ioDelta(a, b)).toEqual({ read: 201, write: 4002 });
+    // A count that went down (an id reused by a new process) counts from zero.
+    expect(ioDelta(b, { ctx: {}, io: { "10": { read: 50, write: 60 } } })).toEqual({ read: 50, write: 60 });
+    expect(ctxDelta({ ctx: {}, io: {} }, b)).toBeNull();
+    expect(ioDelta({ ctx: {}, io: {} }, b)).toBeNull();
   });
 });
 

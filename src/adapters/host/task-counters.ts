@@ -1,23 +1,25 @@
 /**
  * Reads a container's task counters on this machine (src/core/taskcounters.ts): the context switches of every thread
- * in its cgroup (/proc/<tid>/status) and its block I/O bytes (blkio cgroup), and whether the host can count hardware
+ * in its cgroup (/proc/<tid>/status) and the storage bytes of every process in it (/proc/<pid>/io), and whether the host can count hardware
  * events (its PMU and `perf stat`). Local engine only, like src/adapters/host/cpu-accounting.ts; reads are
  * synchronous and small so a sample can be taken inside a sysbench line callback.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { hardwareCountersOf, parseBlkioServiceBytes, parseCtxSwitches, parseIoStat, type HardwareCounters, type TaskCounters } from "../../core/taskcounters.ts";
+import { hardwareCountersOf, parseCtxSwitches, parseProcIo, type HardwareCounters, type TaskCounters } from "../../core/taskcounters.ts";
 import type { Runner } from "./runner.ts";
 
-/** The cgroup of a container's threads and of its block I/O, by layout (v1 cgroupfs, v1 systemd, v2 either). */
-function layouts(id: string): Array<{ threads: string; io: string; v2: boolean }> {
+/** A container's cgroup folder by layout (v1 cgroupfs, v1 systemd, v2 either), with its thread list's file name. */
+function layouts(id: string): Array<{ dir: string; threads: string }> {
   return [
-    { threads: `/sys/fs/cgroup/cpuacct/docker/${id}/tasks`, io: `/sys/fs/cgroup/blkio/docker/${id}/blkio.throttle.io_service_bytes`, v2: false },
-    { threads: `/sys/fs/cgroup/cpu,cpuacct/docker/${id}/tasks`, io: `/sys/fs/cgroup/blkio/docker/${id}/blkio.throttle.io_service_bytes`, v2: false },
-    { threads: `/sys/fs/cgroup/cpuacct/system.slice/docker-${id}.scope/tasks`, io: `/sys/fs/cgroup/blkio/system.slice/docker-${id}.scope/blkio.throttle.io_service_bytes`, v2: false },
-    { threads: `/sys/fs/cgroup/system.slice/docker-${id}.scope/cgroup.threads`, io: `/sys/fs/cgroup/system.slice/docker-${id}.scope/io.stat`, v2: true },
-    { threads: `/sys/fs/cgroup/docker/${id}/cgroup.threads`, io: `/sys/fs/cgroup/docker/${id}/io.stat`, v2: true },
+    { dir: `/sys/fs/cgroup/cpuacct/docker/${id}`, threads: "tasks" },
+    { dir: `/sys/fs/cgroup/cpu,cpuacct/docker/${id}`, threads: "tasks" },
+    { dir: `/sys/fs/cgroup/cpuacct/system.slice/docker-${id}.scope`, threads: "tasks" },
+    { dir: `/sys/fs/cgroup/system.slice/docker-${id}.scope`, threads: "cgroup.threads" },
+    { dir: `/sys/fs/cgroup/docker/${id}`, threads: "cgroup.threads" },
   ];
 }
+
+const ids = (text: string) => text.split("\n").map((s) => s.trim()).filter(Boolean);
 
 const absent = (e: unknown) => {
   const code = (e as NodeJS.ErrnoException | null)?.code;
@@ -40,16 +42,20 @@ function readIfThere(path: string): string | null {
  */
 export function readTaskCounters(id: string): TaskCounters | null {
   for (const l of layouts(id)) {
-    const list = readIfThere(l.threads);
-    if (list === null) continue;
+    const threads = readIfThere(`${l.dir}/${l.threads}`);
+    if (threads === null) continue;
     const ctx: TaskCounters["ctx"] = {};
-    for (const tid of list.split("\n").map((s) => s.trim()).filter(Boolean)) {
+    for (const tid of ids(threads)) {
       const status = readIfThere(`/proc/${tid}/status`);
       const c = status === null ? null : parseCtxSwitches(status);
       if (c) ctx[tid] = c;
     }
-    const ioText = readIfThere(l.io);
-    const io = ioText === null ? null : l.v2 ? parseIoStat(ioText) : parseBlkioServiceBytes(ioText);
+    const io: TaskCounters["io"] = {};
+    for (const pid of ids(readIfThere(`${l.dir}/cgroup.procs`) ?? "")) {
+      const text = readIfThere(`/proc/${pid}/io`);
+      const b = text === null ? null : parseProcIo(text);
+      if (b) io[pid] = b;
+    }
     return { ctx, io };
   }
   return null;

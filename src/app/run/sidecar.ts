@@ -204,7 +204,7 @@ export class Sidecar {
     error(): string | undefined;
     /** The measured server's and this sidecar's CPU over the same window, in cores. */
     cpu(): { wallS: number; serverCores: number; loadCores: number } | undefined;
-    /** Their context switches and the server's block I/O over the same window; undefined without a task sampler. */
+    /** Their context switches and the server's storage bytes over the same window; undefined without a task sampler. */
     tasks(): Omit<CellTasks, "blockDevice" | "storageKind"> | undefined;
     /** Why the task counters failed (a permission, a bug), if they did. */
     taskError(): string | undefined;

@@ -40,8 +40,8 @@ export interface RunDeps {
    */
   cpuSampler?: (containerIds: readonly string[]) => CpuSample;
   /**
-   * Reads one container's context switches and block I/O (local engine only) at the CPU sampler's moments: the cell's
-   * cost per query in switches and bytes (src/adapters/host/task-counters.ts `readTaskCounters`). Absent: no such
+   * Reads one container's context switches and storage bytes (local engine only) at the CPU sampler's moments: the cell's
+   * cost per query in switches and bytes (/proc of its threads and processes: src/adapters/host/task-counters.ts `readTaskCounters`). Absent: no such
    * figures.
    */
   taskSampler?: (containerId: string) => TaskCounters | null;

@@ -27,8 +27,8 @@ export const COST_FIGURES = [
   { key: "pagesWritten", label: "pages written", unit: "", digits: 3, source: "Innodb_pages_written over queries" },
   { key: "logBytes", label: "redo bytes", unit: " B", digits: 0, source: "Innodb_os_log_written (else the LSN's advance) over queries" },
   { key: "fsyncs", label: "fsyncs", unit: "", digits: 4, source: "Innodb_data_fsyncs over queries" },
-  { key: "readBytes", label: "bytes read", unit: " B", digits: 1, source: "the server container's blkio cgroup (Read, md devices only on RAID 0) over queries" },
-  { key: "writeBytes", label: "bytes written", unit: " B", digits: 1, source: "the server container's blkio cgroup (Write; writeback by the kernel's flusher threads is not the container's) over queries" },
+  { key: "readBytes", label: "bytes read", unit: " B", digits: 1, source: "read_bytes of the server container's processes (/proc/<pid>/io) over queries" },
+  { key: "writeBytes", label: "bytes written", unit: " B", digits: 1, source: "write_bytes of the server container's processes (/proc/<pid>/io: counted when a page is dirtied or written directly) over queries" },
 ] as const satisfies ReadonlyArray<{ key: keyof PerQuery; label: string; unit: string; digits: number; source: string }>;
 
 export type CostFigureKey = (typeof COST_FIGURES)[number]["key"];
