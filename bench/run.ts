@@ -10,6 +10,8 @@
  * --arms a,b,c, --seed N, --long (adds 60 s cells), --budget 25m (sets the pairs when --pairs is not given), --smoke.
  * `--only forecast` (alone) runs nothing: it reports how often recorded runs' forecasts held (bench/forecast.ts),
  * over the run.json files under --results DIR (default results/).
+ * `--only steady --results DIR` / `--only costs --results DIR` (alone) run nothing: the A/A pair sd of q/s by lead-in,
+ * and of every cost per query next to q/s, from a recorded A/A run (bench/aa-dir.ts); --pair a,b, --lead-ins 0,1,2,3.
  * A measurement that fails (or whose run is partial) is tried once more; what still fails is recorded in the JSON
  * and makes the exit code 1, the other measurements still run.
  * Not part of `npm test` (timings on a shared machine are noisy); test/integration/bench-smoke.test.ts runs --smoke.
@@ -47,6 +49,7 @@ import { ALL_TRANSPORTS, CONTAINER_TRANSPORTS, benchTransport } from "./transpor
 import * as R from "./render.ts";
 import { noiseBench } from "./noise.ts";
 import { forecastBench } from "./forecast.ts";
+import { aaDirBench } from "./aa-dir.ts";
 
 const ROOT = resolve(new URL("..", import.meta.url).pathname);
 const SEED = { tests: 8, threads: 7, servers: 2, cellSeconds: 300 };
@@ -109,10 +112,17 @@ async function main(): Promise<number> {
       seed: { type: "string" },
       long: { type: "boolean", default: false },
       budget: { type: "string" },
-      // --only forecast (bench/forecast.ts):
+      // --only forecast (bench/forecast.ts), --only steady / costs (bench/aa-dir.ts):
       results: { type: "string" },
+      pair: { type: "string" },
+      "lead-ins": { type: "string" },
     },
   });
+  const alone = values.only?.trim();
+  if (alone === "steady" || alone === "costs") {
+    if (!values.results) throw new TwinbenchError(`--only ${alone} reads a recorded A/A run`, { code: "BENCH_ARGS", hint: `pass --results DIR (a results folder of scenarios/aa-mariadb.yaml; several comma separated)` });
+    return aaDirBench({ kind: alone, results: values.results, pair: values.pair, leadIns: values["lead-ins"], out: (l) => process.stdout.write(l + "\n") });
+  }
   if (values.only?.trim() === "forecast") return forecastBench({ resultsDir: resolve(values.results ?? join(ROOT, "results")), out: (l) => process.stdout.write(l + "\n") });
   if (values.only?.split(",").map((x) => x.trim()).includes("noise")) {
     if (values.only.trim() !== "noise") throw new TwinbenchError("--only noise runs alone", { code: "BENCH_ARGS", hint: "run `npm run bench -- --only noise` separately" });
@@ -144,7 +154,7 @@ async function main(): Promise<number> {
   const s = settings(values.smoke!, values.rounds ? Number(values.rounds) : undefined, values.seconds ? Number(values.seconds) : undefined);
   const only = new Set((values.only ?? "transport,lab,aa").split(",").map((x) => x.trim()));
   for (const x of only)
-    if (!["transport", "lab", "aa"].includes(x)) throw new TwinbenchError(`--only: unknown measurement "${x}"`, { code: "BENCH_ARGS", hint: "use transport, lab, aa (comma separated), or noise or forecast alone" });
+    if (!["transport", "lab", "aa"].includes(x)) throw new TwinbenchError(`--only: unknown measurement "${x}"`, { code: "BENCH_ARGS", hint: "use transport, lab, aa (comma separated), or noise, forecast, steady or costs alone" });
   const outDir = resolve(values["out-dir"] ?? join(ROOT, "bench", "results", ...(s.smoke ? ["smoke"] : [])));
   const work = await mkdtemp(join(tmpdir(), "twinbench-bench-"));
   const out = (l = "") => process.stdout.write(l + "\n");

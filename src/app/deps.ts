@@ -11,6 +11,7 @@ import { createStorageProvider } from "../adapters/storage/index.ts";
 import { createRunner } from "../adapters/host/runner.ts";
 import { writeReports } from "../adapters/report-files.ts";
 import { sampleCpu } from "../adapters/host/cpu-accounting.ts";
+import { detectHardwareCounters, readTaskCounters } from "../adapters/host/task-counters.ts";
 import { localCalibrationStore } from "../adapters/calibration-store.ts";
 import type { ModeChoice } from "../core/images/context.ts";
 
@@ -49,6 +50,8 @@ export async function createRunDeps(opts: CreateRunDepsOptions = {}): Promise<Ru
     },
     writeReports: (dir) => writeReports(dir),
     cpuSampler: sampleCpu,
+    taskSampler: readTaskCounters,
+    hardwareCounters: () => detectHardwareCounters(createRunner()),
     calibrations: localCalibrationStore(engine),
   };
 }

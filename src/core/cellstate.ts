@@ -83,6 +83,28 @@ export interface PerQuery {
   /** CPU time per query, µs: the server's container and the load (sysbench) container. */
   serverCpuUs: number | null;
   clientCpuUs: number | null;
+  /** Context switches per query, voluntary and involuntary, of the server's and the load container's threads. */
+  serverCsVoluntary?: number | null;
+  serverCsInvoluntary?: number | null;
+  clientCsVoluntary?: number | null;
+  clientCsInvoluntary?: number | null;
+  /** Bytes the server container's processes read from and wrote to storage per query (/proc/<pid>/io). */
+  readBytes?: number | null;
+  writeBytes?: number | null;
+  /** Why a figure is null when it is not for want of a reading, e.g. readBytes: "no block device (tmpfs)". */
+  absent?: Partial<Record<"readBytes" | "writeBytes", string>>;
+}
+
+/** The cell's context switches and storage bytes over sysbench's run (src/core/taskcounters.ts deltas). */
+export interface CellTasks {
+  server: { voluntary: number; involuntary: number } | null;
+  load: { voluntary: number; involuntary: number } | null;
+  /** The server container's storage bytes (/proc/<pid>/io); null when unread. */
+  serverIo: { read: number; write: number } | null;
+  /** The server's data dir is on a block device (not tmpfs); false: bytes per query are "no block device". */
+  blockDevice: boolean;
+  /** The storage kind, for the words of an absent figure. */
+  storageKind?: string;
 }
 
 /** What a measured cell records about its state (all optional: an engine without the readings gives none). */
@@ -154,18 +176,27 @@ export const PER_QUERY_COUNTERS = {
   logBytes: ["Innodb_os_log_written", "Innodb_lsn_current"],
 } as const;
 
-/** Which side limited the cell from its containers' CPU, and sysbench's error and reconnect marks. */
-export function bottleneckOf(cpu: CellCpu, metrics: Pick<SysbenchResult, "ignoredErrors" | "ignoredErrorsPerSec" | "reconnects" | "reconnectsPerSec"> | null, share = SATURATED_SHARE): Bottleneck {
-  const serverUtil = cpu.serverCpusetCores > 0 ? cpu.serverCores / cpu.serverCpusetCores : 0;
-  const loadUtil = cpu.loadCpusetCores > 0 ? cpu.loadCores / cpu.loadCpusetCores : 0;
-  // The server at its ceiling is the server's limit even when the load is too: the figure is the server's capacity.
-  const kind: BottleneckKind = serverUtil >= share ? "server" : loadUtil >= share ? "load" : "neither";
+/**
+ * The marks of a cell whose sysbench ignored errors or reconnected: "ignored errors 2.10/s (21)", "reconnects
+ * 0.50/s (3)"; empty when it did neither. Such a cell's q/s counts work that failed or waited for a connection.
+ */
+export function errorMarks(metrics: Pick<SysbenchResult, "ignoredErrors" | "ignoredErrorsPerSec" | "reconnects" | "reconnectsPerSec"> | null | undefined): string[] {
   const marks: string[] = [];
   const rate = (n: number | null | undefined, perSec: number | null | undefined) => ((n ?? 0) > 0 ? (perSec ?? 0) : null);
   const err = rate(metrics?.ignoredErrors, metrics?.ignoredErrorsPerSec);
   const rec = rate(metrics?.reconnects, metrics?.reconnectsPerSec);
   if (err !== null) marks.push(`ignored errors ${err.toFixed(2)}/s (${metrics!.ignoredErrors})`);
   if (rec !== null) marks.push(`reconnects ${rec.toFixed(2)}/s (${metrics!.reconnects})`);
+  return marks;
+}
+
+/** Which side limited the cell from its containers' CPU, and sysbench's error and reconnect marks. */
+export function bottleneckOf(cpu: CellCpu, metrics: Pick<SysbenchResult, "ignoredErrors" | "ignoredErrorsPerSec" | "reconnects" | "reconnectsPerSec"> | null, share = SATURATED_SHARE): Bottleneck {
+  const serverUtil = cpu.serverCpusetCores > 0 ? cpu.serverCores / cpu.serverCpusetCores : 0;
+  const loadUtil = cpu.loadCpusetCores > 0 ? cpu.loadCores / cpu.loadCpusetCores : 0;
+  // The server at its ceiling is the server's limit even when the load is too: the figure is the server's capacity.
+  const kind: BottleneckKind = serverUtil >= share ? "server" : loadUtil >= share ? "load" : "neither";
+  const marks = errorMarks(metrics);
   const pct = (x: number) => Math.round(x * 1000) / 10;
   return { kind, serverUtilPct: pct(serverUtil), loadUtilPct: pct(loadUtil), marks };
 }
@@ -174,7 +205,7 @@ export function bottleneckOf(cpu: CellCpu, metrics: Pick<SysbenchResult, "ignore
  * The cell's cost per query. InnoDB's work is the status deltas over sysbench's queries; CPU per query is each
  * container's average cores over sysbench's q/s (the same window's rates, so CPU per query × q/s is the cores used).
  */
-export function perQueryOf(o: { before?: ServerStatus; after?: ServerStatus; cpu?: CellCpu; metrics: Pick<SysbenchResult, "queries" | "qps"> | null }): PerQuery | null {
+export function perQueryOf(o: { before?: ServerStatus; after?: ServerStatus; cpu?: CellCpu; tasks?: CellTasks; metrics: Pick<SysbenchResult, "queries" | "qps"> | null }): PerQuery | null {
   const queries = o.metrics?.queries ?? null;
   if (queries === null || !(queries > 0)) return null;
   const per = (name: string) => {
@@ -187,6 +218,9 @@ export function perQueryOf(o: { before?: ServerStatus; after?: ServerStatus; cpu
   const logName = pick(PER_QUERY_COUNTERS.logBytes);
   const qps = o.metrics?.qps ?? null;
   const cpuUs = (cores: number | undefined) => (cores === undefined || qps === null || !(qps > 0) ? null : (cores / qps) * 1e6);
+  const t = o.tasks;
+  const over = (x: number | undefined) => (x === undefined ? null : x / queries);
+  const noDevice = t && !t.blockDevice ? `no block device (${t.storageKind ?? "the data dir is not on one"})` : null;
   return {
     queries,
     rowsRead: rowsName ? per(rowsName) : null,
@@ -197,11 +231,22 @@ export function perQueryOf(o: { before?: ServerStatus; after?: ServerStatus; cpu
     counters: { rowsRead: rowsName, logBytes: logName },
     serverCpuUs: cpuUs(o.cpu?.serverCores),
     clientCpuUs: cpuUs(o.cpu?.loadCores),
+    ...(t
+      ? {
+          serverCsVoluntary: over(t.server?.voluntary),
+          serverCsInvoluntary: over(t.server?.involuntary),
+          clientCsVoluntary: over(t.load?.voluntary),
+          clientCsInvoluntary: over(t.load?.involuntary),
+          readBytes: noDevice ? null : over(t.serverIo?.read),
+          writeBytes: noDevice ? null : over(t.serverIo?.write),
+          ...(noDevice ? { absent: { readBytes: noDevice, writeBytes: noDevice } } : {}),
+        }
+      : {}),
   };
 }
 
 /** A cell's state from what was read around it; fields without readings are left out. */
-export function cellStateOf(o: { before?: ServerStatus; after?: ServerStatus; cpu?: CellCpu; metrics: SysbenchResult | null; errors?: string[] }): CellState {
+export function cellStateOf(o: { before?: ServerStatus; after?: ServerStatus; cpu?: CellCpu; tasks?: CellTasks; metrics: SysbenchResult | null; errors?: string[] }): CellState {
   const out: CellState = {};
   if (o.before) out.backlog = backlogOf(o.before);
   if (o.before && o.after) out.warm = warmStateOf(o.before, o.after);
@@ -238,6 +283,30 @@ export interface StateRecord {
   repeat: number;
   status: string;
   state?: CellState;
+  /** The cell's q/s as the report uses it (the steady window's when trimmed), for the CPU sense check. */
+  metrics?: { qps?: number | null } | null;
+  trimmed?: { qps: number };
+}
+
+/** CPU per query × q/s may exceed the cpuset's cores by this share before it is flagged (counter and clock rounding). */
+export const CPU_SENSE_SLACK = 0.02;
+
+/**
+ * The sense check of a cell's CPU per query: × its q/s it is the cores used, which is above 0 and at most the
+ * cpuset's cores. Returns what fails ("server 1.12 cores of 1"), empty when it holds or there is nothing to check.
+ */
+export function cpuSenseFailures(r: Pick<StateRecord, "state" | "metrics" | "trimmed">, slack = CPU_SENSE_SLACK): string[] {
+  const pq = r.state?.perQuery;
+  const cpu = r.state?.cpu;
+  const qps = r.trimmed?.qps ?? r.metrics?.qps ?? null;
+  if (!pq || !cpu || qps === null || !(qps > 0)) return [];
+  const out: string[] = [];
+  for (const [side, us, cores] of [["server", pq.serverCpuUs, cpu.serverCpusetCores], ["client", pq.clientCpuUs, cpu.loadCpusetCores]] as const) {
+    if (us === null) continue;
+    const used = (us * qps) / 1e6;
+    if (!(used > 0) || used > cores * (1 + slack)) out.push(`${side} ${used.toFixed(2)} cores of ${cores}`);
+  }
+  return out;
 }
 
 const where = (r: StateRecord) => `${r.server} ${r.test} t${r.threads} r${r.repeat}`;
@@ -277,7 +346,6 @@ export function cellStateNotes(used: readonly StateRecord[]): string[] {
     });
     notes.push(`Bottleneck of the measured cells (cgroup CPU against the cpuset, saturated at ≥ ${SATURATED_SHARE * 100}%): ${counts.join("; ")}.`);
   }
-  notes.push(...perQueryLines(withState));
   const cold = withState.filter((r) => r.state!.warm?.cold);
   if (cold.length)
     notes.push(`Cold pool: ${cold.length} cell${cold.length === 1 ? "" : "s"} read more than ${COLD_POOL_READS} pages from disk although the data fits in the buffer pool: ${cold.map((r) => `${where(r)} (${r.state!.warm!.diskReads} reads)`).join(", ")}.`);
@@ -288,36 +356,12 @@ export function cellStateNotes(used: readonly StateRecord[]): string[] {
     );
   const marked = withState.filter((r) => r.state!.bottleneck?.marks.length);
   if (marked.length) notes.push(`Errors or reconnects in ${marked.length} cell${marked.length === 1 ? "" : "s"}: ${marked.map((r) => `${where(r)} (${r.state!.bottleneck!.marks.join(", ")})`).join(", ")}.`);
+  const senseless = withState.map((r) => ({ r, f: cpuSenseFailures(r) })).filter((x) => x.f.length);
+  if (senseless.length)
+    notes.push(
+      `CPU per query × q/s is not within (0, the cpuset's cores] in ${senseless.length} cell${senseless.length === 1 ? "" : "s"}: ${senseless.map((x) => `${where(x.r)} (${x.f.join(", ")})`).join(", ")}. Those cells' CPU per query is suspect (a counter or window mismatch).`,
+    );
   const failed = ok.filter((r) => r.state?.errors?.length);
   if (failed.length) notes.push(`State readings failed in ${failed.length} cell${failed.length === 1 ? "" : "s"}: ${failed.map((r) => `${where(r)} (${r.state!.errors!.join("; ")})`).join(", ")}.`);
   return notes;
-}
-
-function median(xs: number[]): number | null {
-  if (!xs.length) return null;
-  const v = [...xs].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
-}
-
-/** One line per server, test and thread count: the median cost per query over its repeats. */
-function perQueryLines(rs: readonly StateRecord[]): string[] {
-  const groups = new Map<string, PerQuery[]>();
-  for (const r of rs) {
-    if (!r.state?.perQuery) continue;
-    const k = `${r.server} ${r.test} t${r.threads}`;
-    groups.set(k, [...(groups.get(k) ?? []), r.state.perQuery]);
-  }
-  if (!groups.size) return [];
-  const f = (pqs: PerQuery[], pick: (p: PerQuery) => number | null, d: number, unit = "") => {
-    const m = median(pqs.map(pick).filter((x): x is number => x !== null));
-    return m === null ? "n/a" : `${m.toFixed(d)}${unit}`;
-  };
-  return [
-    "Cost per query (median over repeats): server and client CPU, InnoDB rows read, pages read and written, redo bytes, fsyncs.",
-    ...[...groups].map(
-      ([k, pqs]) =>
-        `- ${k}: CPU ${f(pqs, (p) => p.serverCpuUs, 1, " µs")} server, ${f(pqs, (p) => p.clientCpuUs, 1, " µs")} client; rows ${f(pqs, (p) => p.rowsRead, 2)}, pages ${f(pqs, (p) => p.pagesRead, 3)} read, ${f(pqs, (p) => p.pagesWritten, 3)} written; redo ${f(pqs, (p) => p.logBytes, 0, " B")}; fsyncs ${f(pqs, (p) => p.fsyncs, 3)}`,
-    ),
-  ];
 }

@@ -25,6 +25,39 @@ export function trimmedRates(intervals: readonly IntervalSample[], seconds: numb
   return { seconds, samples: kept.length, qps: mean(kept.map((s) => s.qps)), tps: mean(kept.map((s) => s.tps)) };
 }
 
+/**
+ * The seconds a cell's figure comes from (issue 24 item 2). Without a lead-in it is sysbench's own total over the
+ * whole run (seconds 1 to its total time); with one (workload.trim) the mean of the per-second samples after it.
+ */
+export interface FigureWindow {
+  /** First and last second used (1-based, inclusive; `to` is the run's total time rounded for a total). */
+  from: number;
+  to: number;
+  /** Seconds left out at the start. */
+  leadIn: number;
+  /** Per-second samples behind the figure; null for sysbench's total. */
+  samples: number | null;
+  source: "sysbench total" | "per-second mean";
+}
+
+/** A record's figure window from its trimmed rates (the lead-in used) or sysbench's total time. Null without a run. */
+export function figureWindow(r: { trimmed?: TrimmedRates; metrics?: { totalTime?: number | null; intervals: readonly IntervalSample[] } | null }): FigureWindow | null {
+  if (r.trimmed) {
+    const ts = (r.metrics?.intervals ?? []).filter((s) => s.t > r.trimmed!.seconds).map((s) => s.t);
+    return { from: r.trimmed.seconds + 1, to: ts.length ? Math.max(...ts) : r.trimmed.seconds + r.trimmed.samples, leadIn: r.trimmed.seconds, samples: r.trimmed.samples, source: "per-second mean" };
+  }
+  const total = r.metrics?.totalTime;
+  if (typeof total !== "number" || !(total > 0)) return null;
+  return { from: 1, to: Math.max(1, Math.round(total)), leadIn: 0, samples: null, source: "sysbench total" };
+}
+
+/** "seconds 3–9 (per-second mean of 7 s after a 2 s lead-in)", "seconds 1–5 (sysbench's total)". */
+export function figureWindowText(w: FigureWindow): string {
+  return w.source === "sysbench total"
+    ? `seconds ${w.from}–${w.to} (sysbench's total, no lead-in)`
+    : `seconds ${w.from}–${w.to} (per-second mean of ${w.samples} s after a ${w.leadIn} s lead-in)`;
+}
+
 /** The least-squares slope of a per-second series, as % of its mean per 10 s, with its interval. */
 export interface SteadySlope {
   /** Slope in % of the series' mean per 10 seconds. */

@@ -183,6 +183,8 @@ export interface HostFacts {
   clocksource?: string;
   kernelCmdline?: string;
   mitigations?: Record<string, string>;
+  /** Whether the engine's machine counts hardware events per query, in words (local engine: src/core/taskcounters.ts). */
+  hardwareCounters?: string;
 }
 
 /** An adaptive run's settings (workload.repeats as an object, workload.instances, the budget). */

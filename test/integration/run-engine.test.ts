@@ -13,7 +13,9 @@ beforeAll(ensureLab, 1_800_000);
 
 describe.each(["socket", "loopback", "bridge"] as const)("run over the %s transport", (transport) => {
   it("runs 2 servers × 2 tests × 2 thread counts, keeps consistent results and leaves nothing", { timeout: 600_000 }, async () => {
-    const { file, dir } = await tinyScenario({ load: { transport } }, { tests: ["oltp_point_select", "oltp_update_non_index"], threads: [1, 2], warmup: "1s" });
+    // The socket case keeps its data on a volume (a block device: bytes per query); the others on tmpfs (none).
+    const onVolume = transport === "socket";
+    const { file, dir } = await tinyScenario({ load: { transport }, ...(onVolume ? { storage: { kind: "volume" } } : {}) }, { tests: ["oltp_point_select", "oltp_update_non_index"], threads: [1, 2], warmup: "1s" });
     const out = join(dir, "out");
     const r = await twinbench(["run", file, "--out", out, "--json-events"]);
     expect(r.exitCode, r.all).toBe(0);
@@ -61,7 +63,28 @@ describe.each(["socket", "loopback", "bridge"] as const)("run over the %s transp
       expect(pq.fsyncs, c.key).not.toBeNull();
       if (c.test === "oltp_update_non_index") expect(pq.logBytes!, c.key).toBeGreaterThan(0);
       else expect(pq.logBytes, c.key).not.toBeNull();
+      // Context switches of both containers' threads: each query is a round trip, so the server's threads wait
+      // (voluntary switches) for at least some queries, and sysbench's as well; involuntary ones are counted (≥ 0).
+      expect(pq.serverCsVoluntary!, c.key).toBeGreaterThan(0);
+      expect(pq.clientCsVoluntary!, c.key).toBeGreaterThan(0);
+      expect(pq.serverCsInvoluntary!, c.key).toBeGreaterThanOrEqual(0);
+      expect(pq.clientCsInvoluntary!, c.key).toBeGreaterThanOrEqual(0);
+      if (onVolume) {
+        expect(pq.readBytes!, c.key).toBeGreaterThanOrEqual(0);
+        // innodb_flush_log_at_trx_commit = 1 (lab/my.cnf): every update's commit writes and syncs the redo log.
+        if (c.test === "oltp_update_non_index") expect(pq.writeBytes!, c.key).toBeGreaterThan(0);
+        else expect(pq.writeBytes!, c.key).toBeGreaterThanOrEqual(0);
+      } else {
+        expect(pq.readBytes, c.key).toBeNull();
+        expect(pq.absent?.writeBytes, c.key).toBe("no block device (tmpfs)");
+      }
     }
+    // The report states each cell's seconds and the host's hardware counters.
+    const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as { run: { windows: Array<{ key: string; from: number; to: number }>; costs: { hardware: string } } };
+    expect(new Set(report.run.windows.map((w) => w.key))).toEqual(new Set(measured.map((c) => c.key)));
+    for (const w of report.run.windows) expect(w.to, w.key).toBeGreaterThanOrEqual(w.from);
+    expect(manifest.hosts[0]!.hardwareCounters).toMatch(/^Hardware counters per query/);
+    expect(report.run.costs.hardware).toBe(manifest.hosts[0]!.hardwareCounters);
     for (const s of manifest.servers) {
       expect(s.connection?.transport).toBe(transport);
       expect(Object.keys(s.effectiveVariables ?? {}).length).toBeGreaterThan(200);

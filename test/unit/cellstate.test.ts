@@ -159,13 +159,23 @@ describe("load-bound cells in the report", () => {
       "Backlog at the start of a's 2 measured cells: history length 3, dirty pages 1–2, pending reads/writes/fsyncs 0/0/0.",
       "Backlog at the start of b's 1 measured cell: history length 3, dirty pages 1, pending reads/writes/fsyncs 0/0/0.",
       "Bottleneck of the measured cells (cgroup CPU against the cpuset, saturated at ≥ 90%): a: server 0, load 1, neither 1; b: server 0, load 0, neither 1.",
-      "Cost per query (median over repeats): server and client CPU, InnoDB rows read, pages read and written, redo bytes, fsyncs.",
-      "- a oltp_point_select t1: CPU 35.0 µs server, 20.0 µs client; rows 1.00, pages 0.000 read, 0.010 written; redo 412 B; fsyncs 1.000",
       `Cold pool: 1 cell read more than ${COLD_POOL_READS} pages from disk although the data fits in the buffer pool: a oltp_point_select t1 r2 (900 reads).`,
       "Load-bound: 1 cell where sysbench used ≥ 90% of its cpuset and the server less: a oltp_point_select t1 r1 (load 97%, server 50%). A ratio cell whose repeats are mostly load-bound gets no verdict.",
       "Errors or reconnects in 1 cell: b oltp_point_select t1 r1 (reconnects 0.50/s (3)).",
       "State readings failed in 1 cell: a oltp_point_select t1 r2 (server status after the cell: gone).",
     ]);
     expect(cellStateNotes([rec("a", 1, 10, null, "t")])).toEqual([]);
+  });
+});
+
+describe("ignored errors and reconnects mark the cell (issue 24 item 3)", () => {
+  it("a repeat with reconnects makes its ratio cell unstable (mark !), naming the rate; none: no mark", () => {
+    const a = [1, 2, 3].map((i) => rec("a", i, 1000 + 10 * i, null, `2026-12-02T10:00:0${2 * i}Z`));
+    const b = [1, 2, 3].map((i) => rec("b", i, 950 + 7 * i, null, `2026-12-02T10:00:0${2 * i + 1}Z`));
+    const clean = ratioTableFromSides({ id: "a", label: "A", records: a }, { id: "b", label: "B", records: b }, ["oltp_point_select"], [1]);
+    expect(clean.rows[0]!.cells[0]!.unstable).toEqual([]);
+    b[1]!.metrics = { ...b[1]!.metrics!, reconnects: 3, reconnectsPerSec: 0.5, ignoredErrors: 0, ignoredErrorsPerSec: 0 };
+    const marked = ratioTableFromSides({ id: "a", label: "A", records: a }, { id: "b", label: "B", records: b }, ["oltp_point_select"], [1]);
+    expect(marked.rows[0]!.cells[0]!.unstable).toEqual(["b repeat 2 had reconnects 0.50/s (3)"]);
   });
 });

@@ -7,7 +7,10 @@ import {
   steadySlope,
   trimmedRates,
   type BacklogSample,
+  figureWindow,
+  figureWindowText,
 } from "../../src/core/levers.ts";
+import { windowNotes } from "../../src/core/report/model.ts";
 import type { IntervalSample } from "../../src/core/sysbench/result.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
 import { buildRatioTable, unsteadyNote } from "../../src/core/report/ratio.ts";
@@ -171,5 +174,23 @@ describe("plan: workload.trim lengthens the measured cells", () => {
       return planRun(r.scenario).estimate.totalSeconds;
     };
     expect(d("2s") - d()).toBeCloseTo(2 * 2, 6); // 2 cells (one a server) × 2 s
+  });
+});
+
+describe("the seconds a cell's figure used (issue 24 item 2)", () => {
+  const intervals = [1, 2, 3, 4, 5, 6, 7].map((t) => ({ t, qps: 100, tps: 100 })) as never;
+  it("no lead-in: sysbench's total over its run; a lead-in: the per-second samples after it", () => {
+    expect(figureWindow({ metrics: { totalTime: 7.02, intervals } })).toEqual({ from: 1, to: 7, leadIn: 0, samples: null, source: "sysbench total" });
+    const w = figureWindow({ trimmed: { seconds: 2, samples: 5, qps: 100, tps: 100 }, metrics: { totalTime: 7.02, intervals } })!;
+    expect(w).toEqual({ from: 3, to: 7, leadIn: 2, samples: 5, source: "per-second mean" });
+    expect(figureWindowText(w)).toBe("seconds 3–7 (per-second mean of 5 s after a 2 s lead-in)");
+    expect(figureWindow({ metrics: null })).toBeNull();
+  });
+  it("the report's note groups the cells; the odd ones are named", () => {
+    const w = (key: string, to: number) => ({ key, from: 1, to, leadIn: 0, samples: null, source: "sysbench total" as const });
+    expect(windowNotes([w("a/x/1/1", 5), w("b/x/1/1", 5), w("a/x/1/2", 4)])).toEqual([
+      "Seconds each cell's figure used: seconds 1–5 (sysbench's total, no lead-in) in 2 cells; seconds 1–4 (sysbench's total, no lead-in) in 1 cell (a/x/1/2).",
+    ]);
+    expect(windowNotes([])).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { parseCellsJsonl } from "../../src/adapters/report-files.ts";
 import type { PerQuery } from "../../src/core/cellstate.ts";
 import type { CellRecord, RunManifest } from "../../src/core/results.ts";
 import { COST_FIGURES, HARDWARE_COUNTERS_NOTE, costLines } from "../../src/core/report/costs.ts";
+import { hardwareCountersOf } from "../../src/core/taskcounters.ts";
 import { COST_CSV_HEADER, renderCostCsv } from "../../src/core/report/csv.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { reportJson } from "../../src/core/report/json.ts";
@@ -97,8 +98,35 @@ describe("cost per query in a run: paired like q/s", () => {
     expect(text).toContain("- oltp_point_select at 1 thread: server CPU 0.80× [0.68–0.93] (mariadb 41.0 µs, mysql 52.0 µs)");
     expect(text).toContain("fsyncs not available (mysql: no fsyncs reading)");
     expect(text).toContain("- oltp_read_only at 1 thread: not available (mariadb: no cost readings recorded)\n");
+    // A run recorded without the host check says so; one with it gives what the host showed.
     expect(text).toContain(HARDWARE_COUNTERS_NOTE);
-    expect(text).toContain("not available on this host");
+    const checked = hardwareCountersOf({ pmu: false, perfOutput: null }).text;
+    const manifest = { ...run.manifest, hosts: run.manifest.hosts.map((h, i) => (i === 0 ? { ...h, hardwareCounters: checked } : h)) };
+    const withHost = renderText(buildRunReport(manifest, cells));
+    expect(withHost).toContain(checked);
+    expect(withHost).toContain("not available on this host");
+    expect(withHost).not.toContain(HARDWARE_COUNTERS_NOTE);
+  });
+
+  it("context switches and bytes per query are paired like the rest; tmpfs says no block device", () => {
+    const cs: Record<string, number[]> = { mariadb: [2.0, 2.2, 2.1], mysql: [3.0, 3.1, 2.9] };
+    const withTasks = withCosts(run.cells, "oltp_point_select", 1, (s, r) => ({
+      serverCsVoluntary: cs[s]![r - 1]!,
+      serverCsInvoluntary: 0.1,
+      clientCsVoluntary: 1,
+      clientCsInvoluntary: 0.01,
+      readBytes: null,
+      writeBytes: null,
+      absent: { readBytes: "no block device (tmpfs)", writeBytes: "no block device (tmpfs)" },
+    }));
+    const t = buildRunReport(run.manifest, withTasks).costs!;
+    const c = t.cells.find((x) => x.test === "oltp_point_select" && x.threads === 1)!;
+    const f = (k: string) => c.figures.find((x) => x.figure === k)!;
+    expect(f("serverCsVoluntary")).toMatchObject({ status: "ok", n: 3, moved: "lower", numeratorMedian: 2.1, denominatorMedian: 3 });
+    expect(f("readBytes")).toMatchObject({ status: "not-available", reason: "mariadb: no block device (tmpfs)" });
+    const text = costLines(t).join("\n");
+    expect(text).toContain("bytes read, bytes written not available (mariadb: no block device (tmpfs))");
+    expect(text).toMatch(/server voluntary cs 0\.\d\d× \[/);
   });
 
   it("JSON carries the table; costs.csv one line per cell × figure", () => {

@@ -94,7 +94,9 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
         warnings,
         needsHolder: made.needsHolder,
         async refreshFacts() {
-          const after = await made.refresh().catch(() => ({})); // a failed re-measure keeps the facts from before the run
+          // A failed re-measure throws: the caller (teardown) keeps the start facts as the start and the failure as
+          // the "after" (afterError), never the start facts as if they were re-measured.
+          const after = await made.refresh();
           facts = { ...facts, ...after };
           return facts;
         },

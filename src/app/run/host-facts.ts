@@ -12,7 +12,16 @@ import type { ImageInfo } from "./types.ts";
 
 export async function probeHost(ctx: RunContext, session: ResultsSession, loadImage: ImageInfo): Promise<void> {
   const base = session.manifest.hosts[0];
-  if (!base || hasProbe(base)) return;
+  if (!base) return;
+  // The hardware counters are the local machine's: a remote engine's host is not checked (its report says unknown).
+  if (ctx.deps.hardwareCounters && ctx.engine.location().local && base.hardwareCounters === undefined) {
+    base.hardwareCounters = await ctx.deps.hardwareCounters().then(
+      (h) => h.text,
+      // A check that failed is said as such, not as "no PMU".
+      (e: unknown) => `Hardware counters per query: not checked (the check failed: ${e instanceof Error ? e.message : String(e)}).`,
+    );
+  }
+  if (hasProbe(base)) return void (await session.save());
   session.manifest.hosts = [
     await probeHostFacts(ctx.engine, base, { image: loadImage.tag, runId: ctx.runId, labels: ctx.labels({ [LABEL.role]: "probe" }), signal: ctx.signal, onWarning: (m) => ctx.warn(m) }).catch((e: unknown) => {
       if (ctx.signal.aborted) throw e;

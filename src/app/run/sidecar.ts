@@ -8,7 +8,8 @@ import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import { LABEL, resourceName } from "../../core/labels.ts";
 import type { Cell, CellRecord, Interference } from "../../core/results.ts";
 import { interferenceOf, type CpuSample } from "../../core/interference.ts";
-import { cellStateOf, cpusetCores, type CellCpu, type CellState, type ServerStatus } from "../../core/cellstate.ts";
+import { cellStateOf, cpusetCores, type CellCpu, type CellState, type CellTasks, type ServerStatus } from "../../core/cellstate.ts";
+import { ctxDelta, ioDelta, type TaskCounters } from "../../core/taskcounters.ts";
 import { parseDuration, parseSize, trimSeconds } from "../../core/scenario/schema.ts";
 import { trimmedRates } from "../../core/levers.ts";
 import type { SysbenchResult } from "../../core/sysbench/result.ts";
@@ -109,14 +110,14 @@ export class Sidecar {
     const onAbort = () => cellAbort.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     skip?.addEventListener("abort", onAbort, { once: true });
-    const probe = ph === "measure" ? this.interferenceProbe(server.containerId) : undefined;
+    const probe = ph === "measure" ? this.interferenceProbe(server.containerId, trim) : undefined;
     const errors: string[] = [];
     const before = ph === "measure" ? await this.status(server, true, errors) : undefined;
     let r: RunResult;
     try {
       const onLine = (line: string) => {
         const s = parseIntervalLine(line);
-        probe?.line(s !== null);
+        probe?.line(s?.t ?? null);
         if (s) ctx.emit({ type: "interval", at: ctx.at(), cell, phase: ph, sample: s });
       };
       r = await this.run(server, argv, onLine, timeoutMs, cellAbort.signal, probe?.created);
@@ -130,8 +131,12 @@ export class Sidecar {
     const after = before ? await this.status(server, false, errors) : undefined;
     const interference = probe?.result();
     const interferenceError = probe?.error();
-    const state = ph === "measure" ? this.cellState(server, { before, after, cpu: probe?.cpu(), metrics, errors }) : undefined;
+    const taskError = probe?.taskError();
+    if (taskError) errors.push(taskError);
     const trimmed = trim > 0 && metrics ? trimmedRates(metrics.intervals, trim) : null;
+    // With a lead-in the CPU and task counters cover the same seconds as the figure, so per query is over its q/s.
+    const figureMetrics = metrics && trimmed ? { ...metrics, qps: trimmed.qps } : metrics;
+    const state = ph === "measure" ? this.cellState(server, { before, after, cpu: probe?.cpu(), tasks: probe?.tasks(), metrics: figureMetrics, errors }) : undefined;
     return {
       key: cell.key,
       server: cell.server,
@@ -172,33 +177,61 @@ export class Sidecar {
   }
 
   /** The cell's state from its readings; the CPU figures against each container's cpuset (the host's CPUs without). */
-  private cellState(server: LabServer, o: { before?: ServerStatus; after?: ServerStatus; cpu?: { wallS: number; serverCores: number; loadCores: number }; metrics: SysbenchResult | null; errors: string[] }): CellState {
+  private cellState(
+    server: LabServer,
+    o: { before?: ServerStatus; after?: ServerStatus; cpu?: { wallS: number; serverCores: number; loadCores: number }; tasks?: Omit<CellTasks, "blockDevice" | "storageKind">; metrics: SysbenchResult | null; errors: string[] },
+  ): CellState {
     const cores = (cpuset: string | undefined) => (cpuset === undefined ? null : cpusetCores(cpuset)) ?? availableParallelism();
     const cpu: CellCpu | undefined = o.cpu && { ...o.cpu, serverCpusetCores: cores(server.init.cpuset), loadCpusetCores: cores(this.ctx.scenario.resources.load.cpuset) };
-    return cellStateOf({ before: o.before, after: o.after, cpu, metrics: o.metrics, errors: o.errors });
+    // tmpfs keeps the data dir in memory: no block device, so no bytes per query (volume, bind, raid0 have one).
+    const kind = server.init.storage.kind;
+    const tasks: CellTasks | undefined = o.tasks && { ...o.tasks, blockDevice: kind !== "tmpfs", storageKind: kind };
+    return cellStateOf({ before: o.before, after: o.after, cpu, tasks, metrics: o.metrics, errors: o.errors });
   }
 
   /**
    * Samples the machine's CPU accounting while sysbench runs (local engine, measured cells): at its first output
-   * line and at each per-second report, so the window is sysbench's own run, without the container's creation and
+   * line (with a lead-in, workload.trim: at the per-second line that ends it) and at each per-second report, so the
+   * window is sysbench's own run (or the figure's seconds), without the container's creation and
    * removal, and every container of the run (servers, this sidecar) still has its cgroup. Undefined when the run
    * has no sampler or the engine is remote.
    */
-  private interferenceProbe(serverId: string | undefined): {
+  private interferenceProbe(serverId: string | undefined, leadIn = 0): {
     created(id: string): void;
-    line(interval: boolean): void;
+    /** A sysbench output line: its per-second sample's second, or null for any other line. */
+    line(intervalT: number | null): void;
     result(): Interference | undefined;
     error(): string | undefined;
     /** The measured server's and this sidecar's CPU over the same window, in cores. */
     cpu(): { wallS: number; serverCores: number; loadCores: number } | undefined;
+    /** Their context switches and the server's storage bytes over the same window; undefined without a task sampler. */
+    tasks(): Omit<CellTasks, "blockDevice" | "storageKind"> | undefined;
+    /** Why the task counters failed (a permission, a bug), if they did. */
+    taskError(): string | undefined;
   } | undefined {
     const sample = this.ctx.deps.cpuSampler;
+    const sampleTasks = this.ctx.deps.taskSampler;
     if (!sample || !this.ctx.engine.location().local) return undefined;
     let sidecarId: string | undefined;
     let first: CpuSample | undefined;
     let last: CpuSample | undefined;
     let broken = false;
     let failure: string | undefined;
+    let taskFailure: string | undefined;
+    type Tasks = { server: TaskCounters | null; load: TaskCounters | null };
+    let firstTasks: Tasks | undefined;
+    let lastTasks: Tasks | undefined;
+    // Read with the CPU sample it goes with, so both cover one window. Absent counters are null (no figure); any
+    // other failure stops the task figures and is said on the cell.
+    const takeTasks = (): Tasks | undefined => {
+      if (!sampleTasks || taskFailure || !serverId || !sidecarId) return undefined;
+      try {
+        return { server: sampleTasks(serverId), load: sampleTasks(sidecarId) };
+      } catch (e) {
+        taskFailure = `task counters failed: ${(e as Error).message}`;
+        return undefined;
+      }
+    };
     // A sample counts only when every container's counter was readable: a line handled late (a busy machine) may
     // come after sysbench exited and its cgroup went away; the window then ends at the last complete sample.
     const take = () => {
@@ -215,10 +248,21 @@ export class Sidecar {
     };
     return {
       created: (id) => (sidecarId = id),
-      line: (interval) => {
+      line: (t) => {
         if (broken) return;
-        if (!first) first = take();
-        else if (interval) last = take() ?? last;
+        // A lead-in (workload.trim): the window starts at the per-second line that ends it, as the figure does.
+        if (!first && leadIn > 0 && (t === null || t < leadIn)) return;
+        const interval = t !== null;
+        if (!first) {
+          first = take();
+          if (first) firstTasks = takeTasks();
+        } else if (interval) {
+          const s = take();
+          if (s) {
+            last = s;
+            lastTasks = takeTasks();
+          }
+        }
       },
       result: () => {
         if (broken || !first || !last) return undefined;
@@ -231,6 +275,16 @@ export class Sidecar {
         }
       },
       error: () => failure,
+      taskError: () => taskFailure,
+      tasks: () => {
+        if (broken || !first || !last || !firstTasks || !lastTasks || taskFailure) return undefined;
+        const d = <T>(f: (a: TaskCounters, b: TaskCounters) => T | null, a: TaskCounters | null, b: TaskCounters | null) => (a && b ? f(a, b) : null);
+        return {
+          server: d(ctxDelta, firstTasks.server, lastTasks.server),
+          load: d(ctxDelta, firstTasks.load, lastTasks.load),
+          serverIo: d(ioDelta, firstTasks.server, lastTasks.server),
+        };
+      },
       cpu: () => {
         if (broken || !first || !last || !serverId || !sidecarId) return undefined;
         const wallS = (last.atMs - first.atMs) / 1000;

@@ -7,6 +7,7 @@ import type { StorageProvider } from "../../adapters/storage/types.ts";
 import type { Probe } from "../../adapters/mysql/probe.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { CpuSample } from "../../core/interference.ts";
+import type { HardwareCounters, TaskCounters } from "../../core/taskcounters.ts";
 import type { CalibrationStore } from "../../adapters/calibration-store.ts";
 
 export const TWINBENCH_VERSION = "0.1.0";
@@ -38,6 +39,14 @@ export interface RunDeps {
    * (local engine only). Absent: cells carry no interference (src/adapters/host/cpu-accounting.ts `sampleCpu`).
    */
   cpuSampler?: (containerIds: readonly string[]) => CpuSample;
+  /**
+   * Reads one container's context switches and storage bytes (local engine only) at the CPU sampler's moments: the cell's
+   * cost per query in switches and bytes (/proc of its threads and processes: src/adapters/host/task-counters.ts `readTaskCounters`). Absent: no such
+   * figures.
+   */
+  taskSampler?: (containerId: string) => TaskCounters | null;
+  /** Whether the host counts hardware events (local engine only; src/adapters/host/task-counters.ts). */
+  hardwareCounters?: () => Promise<HardwareCounters>;
   /**
    * The host's calibration (local engine only): an adaptive run forecasts from it, and every run folds its pairs
    * into it at the end. Absent: no forecast before the run, nothing folded.

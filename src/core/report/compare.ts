@@ -260,7 +260,7 @@ export function compareRuns(base: RunData | readonly RunData[], next: RunData | 
     ),
   );
   const costs = servers.map((id) =>
-    costTableFromSides({ id, label: `NEW ${id}`, ...sideRecords(newRuns, id) }, { id, label: `BASE ${id}`, ...sideRecords(baseRuns, id) }, tests, threads, { pairing: "unpaired" }),
+    costTableFromSides({ id, label: `NEW ${id}`, ...sideRecords(newRuns, id) }, { id, label: `BASE ${id}`, ...sideRecords(baseRuns, id) }, tests, threads, { pairing: "unpaired", hardware: hardwareOf([...newRuns, ...baseRuns].map((r) => r.manifest)) }),
   );
   const runInfo = (m: RunManifest): RunInfo => ({ runId: m.runId, status: m.status, startedAt: m.startedAt });
   return {
@@ -447,4 +447,10 @@ export function comparisonJson(cmp: RunComparison): object {
     variableDiff: cmp.variableDiff,
     warnings: cmp.warnings,
   };
+}
+
+/** The runs' hardware-counter checks in one line: the one text when they agree, each run's when they differ. */
+function hardwareOf(ms: readonly RunManifest[]): string | undefined {
+  const texts = [...new Set(ms.map((m) => m.hosts?.[0]?.hardwareCounters).filter((t): t is string => typeof t === "string"))];
+  return texts.length <= 1 ? texts[0] : texts.join(" ");
 }

@@ -18,21 +18,27 @@ import { measureRecords, pairObs, type Pairing, type Side } from "./ratio.ts";
 export const COST_FIGURES = [
   { key: "serverCpuUs", label: "server CPU", unit: " µs", digits: 1, source: "the server container's cgroup CPU over q/s" },
   { key: "clientCpuUs", label: "client CPU", unit: " µs", digits: 1, source: "the sysbench container's cgroup CPU over q/s" },
+  { key: "serverCsVoluntary", label: "server voluntary cs", unit: "", digits: 3, source: "voluntary_ctxt_switches of the server container's threads (/proc/<tid>/status) over queries" },
+  { key: "serverCsInvoluntary", label: "server involuntary cs", unit: "", digits: 3, source: "nonvoluntary_ctxt_switches of the server container's threads over queries" },
+  { key: "clientCsVoluntary", label: "client voluntary cs", unit: "", digits: 3, source: "voluntary_ctxt_switches of the sysbench container's threads over queries" },
+  { key: "clientCsInvoluntary", label: "client involuntary cs", unit: "", digits: 3, source: "nonvoluntary_ctxt_switches of the sysbench container's threads over queries" },
   { key: "rowsRead", label: "rows read", unit: "", digits: 2, source: "Innodb_rows_read (else Rows_read) over queries" },
   { key: "pagesRead", label: "pages read", unit: "", digits: 3, source: "Innodb_pages_read over queries" },
   { key: "pagesWritten", label: "pages written", unit: "", digits: 3, source: "Innodb_pages_written over queries" },
   { key: "logBytes", label: "redo bytes", unit: " B", digits: 0, source: "Innodb_os_log_written (else the LSN's advance) over queries" },
   { key: "fsyncs", label: "fsyncs", unit: "", digits: 4, source: "Innodb_data_fsyncs over queries" },
+  { key: "readBytes", label: "bytes read", unit: " B", digits: 1, source: "read_bytes of the server container's processes (/proc/<pid>/io) over queries" },
+  { key: "writeBytes", label: "bytes written", unit: " B", digits: 1, source: "write_bytes of the server container's processes (/proc/<pid>/io: counted when a page is dirtied or written directly) over queries" },
 ] as const satisfies ReadonlyArray<{ key: keyof PerQuery; label: string; unit: string; digits: number; source: string }>;
 
 export type CostFigureKey = (typeof COST_FIGURES)[number]["key"];
 
 /**
- * Hardware counters (instructions, cycles, IPC, last-level cache misses) are not among the records' figures:
- * twinbench does not run `perf stat`, and the lab's VM has no PMU (perf lists only software events there).
+ * Hardware counters (instructions, cycles, IPC, last-level cache misses) are not among the records' figures: the
+ * run checks the host (src/core/taskcounters.ts hardwareCountersOf, in the host facts' `hardwareCounters`) and the
+ * report says what it found; a run without the check (older, or a remote engine) says this.
  */
-export const HARDWARE_COUNTERS_NOTE =
-  "Hardware counters per query (instructions, cycles, IPC, LLC misses): not available on this host (no PMU: perf has only software events), and not recorded by twinbench.";
+export const HARDWARE_COUNTERS_NOTE = "Hardware counters per query (instructions, cycles, IPC, LLC misses): not checked on this run's host.";
 
 /** One figure of one cell: the cost ratio with its interval, or why there is none. */
 export interface CostCell {
@@ -82,6 +88,8 @@ export interface CostTableOptions {
   /** The run stopped its cells on their estimated width (adaptive repeats): estimateRun's split. */
   sequential?: boolean;
   confidence?: number;
+  /** The host's hardware counters in words (HostFacts.hardwareCounters); HARDWARE_COUNTERS_NOTE without. */
+  hardware?: string;
 }
 
 /** A record's figure: the number when the cell measured and the reading exists, else null. */
@@ -111,6 +119,8 @@ function missingReason(id: string, rs: Map<number, CellRecord>, key: CostFigureK
   const ok = [...rs.values()].filter((r) => r.status === "ok");
   if (!ok.length) return `${id}: no measured repeat`;
   if (!ok.some((r) => r.state?.perQuery)) return `${id}: no cost readings recorded`;
+  const absent = new Set(ok.map((r) => r.state?.perQuery?.absent?.[key as "readBytes"]).filter((x): x is string => typeof x === "string"));
+  if (absent.size) return `${id}: ${[...absent].join("; ")}`;
   const vals = finite([...rs.values()].map((r) => costValue(r, key)));
   if (!vals.length) return `${id}: no ${label(key)} reading${key === "rowsRead" ? " (no row counter)" : key === "logBytes" ? " (no redo counter)" : ""}`;
   if (vals.every((v) => v === 0)) return `${id}: ${label(key)} is 0 in every repeat (no ratio)`;
@@ -182,7 +192,7 @@ export function costTableFromSides(num: Side, den: Side, tests: readonly string[
     });
   }
   const recorded = [...num.records, ...den.records].some((r) => r.state?.perQuery);
-  return { numerator: num.id, denominator: den.id, numeratorLabel: num.label, denominatorLabel: den.label, pairing, confidence, cells: out, recorded, hardware: HARDWARE_COUNTERS_NOTE };
+  return { numerator: num.id, denominator: den.id, numeratorLabel: num.label, denominatorLabel: den.label, pairing, confidence, cells: out, recorded, hardware: opts.hardware ?? HARDWARE_COUNTERS_NOTE };
 }
 
 // ---- renderers ----------------------------------------------------------------------------------------------

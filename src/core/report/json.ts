@@ -26,6 +26,7 @@ export function reportJson(report: RunReport): object {
     },
     notes: report.notes,
     cellStates: report.cellStates,
+    windows: report.windows,
     costs: report.costs && report.costs.recorded ? costTableJson(report.costs) : null,
   };
   const none = { metric: null, numerator: null, denominator: null, threads: [], rows: [] };

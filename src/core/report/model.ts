@@ -14,6 +14,7 @@ import { printedWiderThanTarget } from "../stats/stop.ts";
 import { interferenceNotes, summariseInterference } from "../interference.ts";
 import { cellStateNotes, type CellState } from "../cellstate.ts";
 import { buildLadder, type Ladder, type LadderPair } from "./ladder.ts";
+import { figureWindow, figureWindowText, type FigureWindow } from "../levers.ts";
 
 /** One server of a report: family, version, image, package version, storage and asymmetries. */
 export interface ServerLine {
@@ -72,6 +73,8 @@ export interface RunReport {
   notes: string[];
   /** Each measured cell's state (the record's `state`): backlog, warm state, bottleneck, cost per query. */
   cellStates: CellStateLine[];
+  /** The seconds each measured cell's figure used (src/core/levers.ts figureWindow). */
+  windows: Array<{ key: string } & FigureWindow>;
 }
 
 /** One measured cell's state in the report (the cell record's `state`, keyed). */
@@ -177,6 +180,11 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
   notes.push(...interferenceNotes(interference));
   notes.push(...readingFailureNotes(manifest, measured));
   notes.push(...cellStateNotes(measured));
+  const windows = measured.flatMap((r) => {
+    const w = r.status === "ok" ? figureWindow(r) : null;
+    return w ? [{ key: r.key, ...w }] : [];
+  });
+  notes.push(...windowNotes(windows));
   if (manifest.adaptive) notes.push(...adaptiveNotes(manifest.adaptive));
   return {
     runId: manifest.runId,
@@ -199,8 +207,24 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     ladder,
     costs,
     notes,
+    windows,
     cellStates: measured.flatMap((r) => (r.state && r.status === "ok" ? [{ key: r.key, server: r.server, test: r.test, threads: r.threads, repeat: r.repeat, state: r.state }] : [])),
   };
+}
+
+/**
+ * Which seconds the cells' figures used, grouped: "Seconds each cell's figure used: seconds 3–7 (per-second mean of
+ * 5 s after a 2 s lead-in) in 24 cells." A group of fewer cells lists their keys.
+ */
+export function windowNotes(ws: ReadonlyArray<{ key: string } & FigureWindow>): string[] {
+  if (!ws.length) return [];
+  const groups = new Map<string, string[]>();
+  for (const w of ws) groups.set(figureWindowText(w), [...(groups.get(figureWindowText(w)) ?? []), w.key]);
+  // The largest group is counted; any other lists its cells.
+  const main = [...groups].reduce((a, b) => (b[1].length > a[1].length ? b : a))[0];
+  const cells = (n: number) => `${n} cell${n === 1 ? "" : "s"}`;
+  const parts = [...groups].map(([text, keys]) => (text === main ? `${text} in ${cells(keys.length)}` : `${text} in ${cells(keys.length)} (${keys.join(", ")})`));
+  return [`Seconds each cell's figure used: ${parts.join("; ")}.`];
 }
 
 /** The cost-per-query table of a run: the ratio table's two servers, paired repeats, sequential when adaptive. */
@@ -215,7 +239,7 @@ export function buildCostTable(manifest: RunManifest, cells: readonly CellRecord
     { id: den, label: ld, records: cells.filter((c) => c.server === den) },
     tests,
     threads,
-    { pairing: "paired", sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined },
+    { pairing: "paired", sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined, hardware: manifest.hosts?.[0]?.hardwareCounters },
   );
 }
 

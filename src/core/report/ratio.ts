@@ -13,7 +13,7 @@ import type { SysbenchResult } from "../sysbench/result.ts";
 import { coefficientOfVariation, median } from "../stats/distributions.ts";
 import { STEADY_THRESHOLD_PCT_PER_10S, notSteady, steadySlope } from "../levers.ts";
 import { testWrites } from "../plan/plan.ts";
-import { isLoadBound } from "../cellstate.ts";
+import { errorMarks, isLoadBound } from "../cellstate.ts";
 import {
   DEFAULT_CONFIDENCE,
   DEFAULT_MARGIN_PCT,
@@ -363,6 +363,9 @@ export function ratioTableFromSides(
           const z = stalledSeconds(r);
           if (r.status === "ok" && z > 0) unstable.push(`${side} repeat ${r.repeat} stalled: ${z} second${z === 1 ? "" : "s"} with no throughput`);
           if (r.status === "ok" && r.interference?.disturbed) unstable.push(`${side} repeat ${r.repeat} disturbed: ${r.interference.reasons.join("; ")}`);
+          // Ignored errors and reconnects: the repeat's q/s counts failed work or waits for a connection (issue 24 item 3).
+          const marks = r.status === "ok" ? errorMarks(r.metrics) : [];
+          if (marks.length) unstable.push(`${side} repeat ${r.repeat} had ${marks.join(" and ")}`);
           const steady = r.status === "ok" && testWrites(test) ? unsteadyNote(r) : null;
           if (steady) unstable.push(`${side} repeat ${r.repeat} ${steady}`);
         }
