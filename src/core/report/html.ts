@@ -338,12 +338,14 @@ const SCRIPT = `
       });
     });
     data.timeSeries.forEach(function (ts, i) {
-      var seen = {};
+      var seen = {}, measured = {};
+      ts.series.forEach(function (s) { if (!s.warmup) measured[s.server] = true; });
       make("ts-" + i, {
         type: "line",
         data: { datasets: ts.series.map(function (s) {
-          var listed = !s.warmup && firstOf(seen, s.server);
-          return { label: s.warmup ? s.server + " warm-up (" + s.threads + " threads)" : s.server, server: s.server, legend: listed,
+          // A server's entry is its first repeat, or its warm-up when no repeat of it has a series.
+          var listed = (!s.warmup || !measured[s.server]) && firstOf(seen, s.server);
+          return { label: s.warmup && !listed ? s.server + " warm-up (" + s.threads + " threads)" : s.server, server: s.server, legend: listed,
             data: s.points.map(function (p) { return { x: p[0], y: p[1] }; }),
             borderColor: color(s.server) + (s.warmup ? "88" : ""), backgroundColor: color(s.server), borderWidth: s.warmup ? 1 : 1.25,
             pointRadius: 0 };
@@ -382,6 +384,7 @@ const SCRIPT = `
       el.dataset.plotHeight = String(Math.round(a.bottom - a.top));
       el.dataset.legendWidth = String(Math.round(lg && lg.options.display !== false ? lg.width : 0));
       el.dataset.legendHeight = String(Math.round(lg && lg.options.display !== false ? lg.height : 0));
+      el.dataset.legendItems = String(lg && lg.legendItems ? lg.legendItems.length : 0);
     });
     body.dataset.chartsReady = String(count);
   } catch (e) {
