@@ -6,6 +6,7 @@
 import React, { createContext, useContext } from "react";
 import { Box, Static, Text } from "ink";
 import type { CellRecord } from "../core/results.ts";
+import { forestHeight, forestLines, type Forest } from "../core/report/forest.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { bar, duration, figure, fit, sparkline, tableLegend, tableLines } from "./format.ts";
 import { SPARK_WINDOW_SECONDS, failureMessage, selectedRecord, type FailureView, type LiveView, type LogLine, type ViewState } from "./state.ts";
@@ -186,6 +187,22 @@ export function RatioTableView({ state, width, maxRows, compact = false }: { sta
   );
 }
 
+/** The forest plot under the table (lines from src/core/report/forest.ts): every cell's estimate and interval. */
+export function ForestView({ forest, width }: { forest: Forest; width: number }) {
+  return (
+    <Box flexDirection="column">
+      {forestLines(forest, width).map((l, i) => (
+        <Text key={i}>{fit(l, width)}</Text>
+      ))}
+    </Box>
+  );
+}
+
+/** Whether the forest plot has anything to draw: a cell with an estimate. */
+export function forestDrawable(f: Forest): boolean {
+  return f.groups.some((g) => g.rows.some((r) => r.estimate !== null));
+}
+
 /** Lines RatioTableView takes for `rows` body rows out of `total`, with a legend of `legend` lines. */
 export function tableHeight(rows: number, total: number, compact = false, legend = 2): number {
   return (compact ? 1 : 3) + rows + (rows < total ? 1 : 0) + legend;
@@ -350,6 +367,15 @@ export function RunView({ state, size }: { state: ViewState; size: Size }) {
     if (rows < testCount) rows = Math.max(1, rows - 1); // room for the "… more" line
     room -= tableHeight(rows, testCount, compact, legendShown);
   }
+  // The forest plot of the same cells, when the whole of it fits beside the failures' header and latest one.
+  let forestShown = false;
+  if (rows > 0 && rows === testCount && state.table && forestDrawable(state.table.forest)) {
+    const need = forestHeight(state.table.forest);
+    if (room - failuresHeight(state.failures, width, 2) >= need) {
+      forestShown = true;
+      room -= need;
+    }
+  }
   // Fewer failures when their messages wrap onto a second line.
   let failuresMax = Math.max(0, Math.min(failuresWanted, room));
   while (failuresMax > 0 && failuresHeight(state.failures, width, failuresMax) > room) failuresMax--;
@@ -363,6 +389,7 @@ export function RunView({ state, size }: { state: ViewState; size: Size }) {
       {detailsH > 0 ? <DetailsView state={state} width={width} /> : null}
       {adaptiveMax > 0 ? <AdaptiveRounds state={state} width={width} max={adaptiveMax} /> : null}
       {rows > 0 ? <RatioTableView state={state} width={width} maxRows={rows} compact={compact} /> : null}
+      {forestShown ? <ForestView forest={state.table!.forest} width={width} /> : null}
       <FailuresView failures={state.failures} width={width} max={failuresMax} />
       <Footer state={state} width={width} />
     </Box>

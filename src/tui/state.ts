@@ -8,6 +8,7 @@ import { calibrationUpdatedLine, forecastLine, type Forecast } from "../core/pla
 import type { Cell, CellRecord } from "../core/results.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { ratioTableFromSides, type RatioTable } from "../core/report/ratio.ts";
+import { forestOf, type Forest } from "../core/report/forest.ts";
 import { verdictMark } from "../core/vocabulary.ts";
 import { verdictOf } from "../core/verdict.ts";
 import { DEFAULT_MARGIN_PCT } from "../core/stats/estimate.ts";
@@ -88,6 +89,8 @@ export interface TableView {
   rows: Array<{ test: string; cells: TableCellView[] }>;
   /** The equivalence margin the marks were decided with (the legend names it). */
   marginPct: number;
+  /** The forest plot of the same cells (src/core/report/forest.ts), drawn under the table when there is room. */
+  forest: Forest;
 }
 
 export interface FinishedView {
@@ -497,6 +500,7 @@ function tableOf(s: ViewState): TableView | null {
     denominator: den,
     threads,
     marginPct: t.marginPct,
+    forest: forestOf(t),
     rows: t.rows.map((r) => ({
       test: r.test,
       cells: r.cells.map((c): TableCellView => {
