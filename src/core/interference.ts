@@ -147,6 +147,11 @@ export function summariseInterference(used: readonly CellRecord[], all: readonly
   return { measured: ok.length, known: ok.filter((r) => r.interference).length, disturbed: ok.filter((r) => r.interference?.disturbed), reruns };
 }
 
+/** How the disturbed cells' note begins: `3 of 40 measured cells were disturbed` (report.html swaps that note for a table). */
+export function disturbedNotePrefix(disturbed: number, measured: number): string {
+  return `${disturbed} of ${measured} measured cells were disturbed`;
+}
+
 /** The report's lines about interference (empty when no record carries any and nothing was re-run). */
 export function interferenceNotes(s: InterferenceSummary): string[] {
   const notes: string[] = [];
@@ -154,7 +159,7 @@ export function interferenceNotes(s: InterferenceSummary): string[] {
   if (s.known === 0)
     return ["Interference is unknown: no cell carries interference figures (a remote engine, whose host's CPU accounting twinbench cannot read, or a run recorded before twinbench measured it)."];
   const list = s.disturbed.map((r) => `${where(r)} (${r.interference!.reasons.join("; ")})`);
-  notes.push(`${s.disturbed.length} of ${s.measured} measured cells were disturbed${list.length ? `: ${list.join(", ")}` : "."}`);
+  notes.push(`${disturbedNotePrefix(s.disturbed.length, s.measured)}${list.length ? `: ${list.join(", ")}` : "."}`);
   if (s.reruns > 0) notes.push(`${s.reruns} cell${s.reruns === 1 ? " was" : "s were"} re-run because their pair was disturbed; the report uses the last attempt.`);
   return notes;
 }

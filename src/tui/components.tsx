@@ -6,6 +6,7 @@
 import React, { createContext, useContext } from "react";
 import { Box, Static, Text } from "ink";
 import type { CellRecord } from "../core/results.ts";
+import { forestHeight, forestLines, type Forest } from "../core/report/forest.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { bar, duration, figure, fit, sparkline, tableLegend, tableLines } from "./format.ts";
 import { SPARK_WINDOW_SECONDS, failureMessage, selectedRecord, type FailureView, type LiveView, type LogLine, type ViewState } from "./state.ts";
@@ -222,6 +223,22 @@ function LadderTablesView({ state, width, maxRows, compact }: { state: ViewState
   );
 }
 
+/** The forest plot under the table (lines from src/core/report/forest.ts): every cell's estimate and interval. */
+export function ForestView({ forest, width }: { forest: Forest; width: number }) {
+  return (
+    <Box flexDirection="column">
+      {forestLines(forest, width).map((l, i) => (
+        <Text key={i}>{fit(l, width)}</Text>
+      ))}
+    </Box>
+  );
+}
+
+/** Whether the forest plot has anything to draw: a cell with an estimate. */
+export function forestDrawable(f: Forest): boolean {
+  return f.groups.some((g) => g.rows.some((r) => r.estimate !== null));
+}
+
 /** Lines RatioTableView takes for `rows` body rows out of `total`, with a legend of `legend` lines; a ladder of
  *  `blocks` tables repeats the head and rows per table, each under a title line. */
 export function tableHeight(rows: number, total: number, compact = false, legend = 2, blocks = 1): number {
@@ -391,6 +408,17 @@ export function RunView({ state, size }: { state: ViewState; size: Size }) {
     if (rows < testCount) rows = Math.max(1, rows - 1); // room for the "… more" line
     room -= tableHeight(rows, testCount, compact, legendShown, blocks);
   }
+  // The forest plot of the same cells, when the whole of it fits beside the failures' header and latest one.
+  let forestShown = false;
+  // (A ladder run has no single table to plot: its blocks are drawn instead.)
+  const forest = blocks > 1 ? undefined : state.table?.forest;
+  if (rows > 0 && rows === testCount && forest && forestDrawable(forest)) {
+    const need = forestHeight(forest);
+    if (room - failuresHeight(state.failures, width, 2) >= need) {
+      forestShown = true;
+      room -= need;
+    }
+  }
   // Fewer failures when their messages wrap onto a second line.
   let failuresMax = Math.max(0, Math.min(failuresWanted, room));
   while (failuresMax > 0 && failuresHeight(state.failures, width, failuresMax) > room) failuresMax--;
@@ -404,6 +432,7 @@ export function RunView({ state, size }: { state: ViewState; size: Size }) {
       {detailsH > 0 ? <DetailsView state={state} width={width} /> : null}
       {adaptiveMax > 0 ? <AdaptiveRounds state={state} width={width} max={adaptiveMax} /> : null}
       {rows > 0 ? <RatioTableView state={state} width={width} maxRows={rows} compact={compact} /> : null}
+      {forestShown && forest ? <ForestView forest={forest} width={width} /> : null}
       <FailuresView failures={state.failures} width={width} max={failuresMax} />
       <Footer state={state} width={width} />
     </Box>

@@ -9,6 +9,7 @@ import type { Cell, CellRecord } from "../core/results.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { ratioTableFromSides, type RatioTable } from "../core/report/ratio.ts";
 import { liveLadder, type LadderPair } from "../core/report/ladder.ts";
+import { forestOf, type Forest } from "../core/report/forest.ts";
 import { verdictMark } from "../core/vocabulary.ts";
 import { verdictOf } from "../core/verdict.ts";
 import { DEFAULT_MARGIN_PCT } from "../core/stats/estimate.ts";
@@ -89,6 +90,8 @@ export interface TableView {
   rows: Array<{ test: string; cells: TableCellView[] }>;
   /** The equivalence margin the marks were decided with (the legend names it). */
   marginPct: number;
+  /** The forest plot of the same cells (src/core/report/forest.ts), drawn under the table when there is room. */
+  forest?: Forest;
 }
 
 export interface FinishedView {
@@ -509,6 +512,7 @@ function tableOf(s: ViewState): TableView | null {
     denominator: den,
     threads,
     marginPct: t.marginPct,
+    forest: forestOf(t),
     rows: t.rows.map((r) => ({
       test: r.test,
       cells: r.cells.map((c): TableCellView => {

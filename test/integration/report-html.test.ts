@@ -60,6 +60,28 @@ describe.skipIf(!chromium)("report.html in headless Chromium", () => {
     expect(stdout).toMatch(/data-verdict="faster-within" data-direction="faster" data-equivalence="within"[^>]*><b>102\.0<\/b> <small>\[101\.8–102\.2\]<\/small> \+=/);
     expect(stdout).toMatch(/data-verdict="failed">fail</);
     expect((stdout.match(/<canvas /g) ?? []).length).toBe(expected);
+
+    // The page opens with the forest plot of every cell, before the ratio table.
+    expect(stdout.indexOf('class="forest"')).toBeGreaterThan(0);
+    expect(stdout.indexOf('class="forest"')).toBeLessThan(stdout.indexOf('<table class="ratio">'));
+    expect((stdout.match(/<g class="forest-row"/g) ?? []).length).toBe(data.report.table!.rows.reduce((n, r) => n + r.cells.length, 0));
+
+    // No chart's legend takes more room than its plot (the page writes Chart.js's measured boxes on each canvas).
+    const canvases = [...stdout.matchAll(/<canvas [^>]*>/g)].map((m) => m[0]);
+    const px = (tag: string, name: string) => Number(new RegExp(`data-${name}="(\\d+)"`).exec(tag)?.[1] ?? NaN);
+    for (const tag of canvases) {
+      const plot = px(tag, "plot-width") * px(tag, "plot-height");
+      const legend = px(tag, "legend-width") * px(tag, "legend-height");
+      expect(plot, tag).toBeGreaterThan(0);
+      expect(legend, tag).toBeLessThanOrEqual(plot);
+      expect(px(tag, "legend-height"), tag).toBeLessThanOrEqual(px(tag, "plot-height"));
+      // One legend entry per server on the per-server charts: repeats and warm-ups are not listed.
+      const id = /id="(ts|hist|metric)-(\d+)"/.exec(tag);
+      if (id) {
+        const chart = { ts: data.timeSeries, hist: data.histograms, metric: data.metricCharts }[id[1] as "ts" | "hist" | "metric"][Number(id[2])]!;
+        expect(px(tag, "legend-items"), tag).toBe(new Set(chart.series.map((x) => x.server)).size);
+      }
+    }
   }, 180_000);
 
   it("takes a screenshot", async () => {

@@ -1,7 +1,8 @@
 /**
  * The run screen end to end, in a real terminal: `twinbench run scenarios/quick.yaml` (one short cell a server) in a
  * detached tmux session of a fixed size. During measurement the live figures are on screen and change between two
- * captures; `q` cancels; the run exits 130 and leaves nothing of its own behind (containers, networks, volumes).
+ * captures; `q` cancels; the run exits 130, records its status as cancelled with an end time, and leaves nothing of
+ * its own behind (containers, networks, volumes). It asserts end states, never how long a step took.
  *
  * Needs Debian's `tmux` (`apt-get install -y tmux`) and the real Docker engine. The tmux server runs on its own
  * socket, with CI variables removed (Ink renders only the last frame when it thinks it runs in CI).
@@ -122,13 +123,10 @@ describe.skipIf(!haveTmux)("run screen in tmux", () => {
     const runId = /run (\d{8}-\d{6}-[0-9a-f]+)/.exec(pane)?.[1];
     expect(runId, pane).toBeDefined();
 
-    // q: a graceful cancel, "cleaning up…" until teardown ends.
+    // q: a graceful cancel. The screen says "cleaning up…" while teardown runs, but a fast teardown can end before
+    // any capture sees it (the unit test tui-run-screen checks that frame): this test checks the end state the
+    // cancel leads to instead, whatever the teardown's speed.
     await tmux("send-keys", "-t", session, "q");
-    const sawCleanup = await waitFor("cleaning up… or the end of the run", 240_000, async () => {
-      const p = await capture();
-      return p.includes("cleaning up…") ? "seen" : (await exited()) ? "missed" : null;
-    });
-    expect(sawCleanup).toBe("seen");
     const code = await waitFor("the run to exit after q", 240_000, exited);
     const final = await capture();
     expect(code, final).toBe("EXIT=130");
@@ -140,7 +138,10 @@ describe.skipIf(!haveTmux)("run screen in tmux", () => {
       const r = await run("docker", [...kind.split(" "), "--filter", `label=twinbench.run=${runId}`, "-q"]);
       expect(r.stdout.trim(), `docker ${kind} of run ${runId}`).toBe("");
     }
-    const manifest = JSON.parse(await readFile(join(outDir, "run.json"), "utf8")) as { status: string };
+    // The run recorded its graceful end: status cancelled, an end time (teardown ran to its end), not a forced quit.
+    const manifest = JSON.parse(await readFile(join(outDir, "run.json"), "utf8")) as { status: string; endedAt?: string };
     expect(manifest.status).toBe("cancelled");
+    expect(manifest.endedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(final).not.toContain("forcing");
   });
 });

@@ -9,6 +9,7 @@ import type { Cell } from "../../src/core/results.ts";
 import { ColorContext, RunView } from "../../src/tui/components.tsx";
 import { createRunStore, mountRunScreen, RunScreenApp, type RunStore } from "../../src/tui/run-screen.tsx";
 import { initialState, reduce, type ViewState } from "../../src/tui/state.ts";
+import { forestLines } from "../../src/core/report/forest.ts";
 
 const FIX = join(import.meta.dirname, "../fixtures/events");
 const load = (name: string): RunEvent[] =>
@@ -104,6 +105,29 @@ describe("layout", () => {
     expect(lines.length).toBeLessThan(height);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(width);
     expect(lines.join("\n")).toContain("failures (6)");
+  });
+
+  it("draws the forest plot of the cells under the table when it fits, and leaves it out when it does not", () => {
+    const done = { ...synthetic.reduce(reduce, initialState()), log: [] };
+    const frame = (height: number) =>
+      plain(
+        render(
+          <ColorContext.Provider value={false}>
+            <RunView state={done} size={{ width: 100, height }} />
+          </ColorContext.Provider>,
+        ).lastFrame(),
+      ).split("\n");
+    const tall = frame(50);
+    const forest = forestLines(done.table!.forest!, 100);
+    // The forest's lines, in order, each cell's figure and mark at the end of its line.
+    const first = tall.indexOf(forest[0]!);
+    expect(first).toBeGreaterThan(tall.findIndex((l) => l.includes("Number of threads")));
+    expect(tall.slice(first, first + forest.length)).toEqual(forest);
+    expect(forest.some((l) => /●.*\] ?\S+$|●.* \S+$/.test(l))).toBe(true);
+    expect(tall.length).toBeLessThan(50);
+    const short = frame(24);
+    expect(short.length).toBeLessThan(24);
+    expect(short).not.toContain(forest.at(-1));
   });
 
   it("uses the width for the sparklines (up to 60 s)", () => {

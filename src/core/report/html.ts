@@ -12,6 +12,8 @@ import { formatBytes } from "./model.ts";
 import { TABLE_TEXT, VERDICT_HEAD, cellMark, configIdentityLine, figuresLegend, intervalText, legend, partialLine, runLine, statusText, verdictLegend, verdictRows } from "./text.ts";
 import { STATE_MARKS, verdictSentence } from "../vocabulary.ts";
 import { ladderHtml } from "./ladder-render.ts";
+import { forestOf, forestSvg } from "./forest.ts";
+import { disturbedNotePrefix } from "../interference.ts";
 
 export interface MetricChart {
   test: string;
@@ -191,6 +193,15 @@ function ratioTableHtml(t: RatioTable): string {
   return table(head, rows, "ratio");
 }
 
+/** The disturbed cells as a small table: which cell, and what disturbed it. */
+function disturbedHtml(r: RunReport): string {
+  const head = ["server", "test", "threads", "repeat", "outsiders (cores)", "steal (% of a core)", "why"];
+  const rows = r.disturbedCells.map((d) =>
+    [d.server, d.test, d.threads, d.repeat, d.outsiderCores?.toFixed(2) ?? "", d.stealPct?.toFixed(1) ?? "", d.reasons.join("; ")].map(escapeHtml),
+  );
+  return `<h3>Disturbed cells</h3><p>${escapeHtml(`${disturbedNotePrefix(r.disturbedCells.length, r.disturbance.measured)}:`)}</p>${table(head, rows, "disturbed")}`;
+}
+
 function factsHtml(m: RunManifest): string {
   const hostRows = (m.hosts ?? []).map((h) => [
     h.id, h.kernel, h.os, h.cpuModel, h.cpus, h.memoryBytes === undefined ? "" : formatBytes(h.memoryBytes), h.dockerVersion,
@@ -260,6 +271,7 @@ table.ratio td{text-align:right;white-space:nowrap}table.ratio td:first-child{te
 .partial{background:#fff2b3;padding:.5rem;border:1px solid #e0c000}.bad{color:#b00;font-weight:bold}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:1rem}
 .chart{position:relative;height:260px;border:1px solid #eee;padding:.25rem}
+.forest-wrap{overflow-x:auto}svg.forest{font-family:system-ui,sans-serif;max-width:100%;height:auto}
 pre{white-space:pre-wrap;font-size:.8rem}td{white-space:pre-wrap}
 `;
 
@@ -275,45 +287,84 @@ const SCRIPT = `
     Chart.defaults.responsive = true;
     Chart.defaults.maintainAspectRatio = false;
     var count = 0;
+    var charts = [];
     var make = function (id, config) {
       var el = document.getElementById(id);
       if (!el) return;
-      new Chart(el, config);
+      charts.push(new Chart(el, config));
       count++;
     };
+    // One legend entry per server: only the dataset marked legend: true is listed, and a click on it shows or
+    // hides every dataset of that server (its repeats, its warm-up).
+    var serverLegend = {
+      labels: { filter: function (item, cd) { return cd.datasets[item.datasetIndex].legend === true; } },
+      onClick: function (e, item, lg) {
+        var ch = lg.chart;
+        var server = ch.data.datasets[item.datasetIndex].server;
+        var show = !ch.isDatasetVisible(item.datasetIndex);
+        ch.data.datasets.forEach(function (d, j) { if (d.server === server) ch.setDatasetVisibility(j, show); });
+        ch.update();
+      }
+    };
+    // The warm-up (t <= 0 on the per-second charts) is a shaded span, not a legend entry.
+    var warmupShade = {
+      id: "warmupShade",
+      beforeDatasetsDraw: function (ch) {
+        if (!ch.options.plugins.warmupShade || !ch.options.plugins.warmupShade.on) return;
+        var x = ch.scales.x, a = ch.chartArea, zero = x.getPixelForValue(0);
+        if (!(zero > a.left)) return;
+        var c = ch.ctx;
+        c.save();
+        c.fillStyle = "rgba(120,120,120,0.12)";
+        c.fillRect(a.left, a.top, Math.min(zero, a.right) - a.left, a.bottom - a.top);
+        c.fillStyle = "#666";
+        c.font = "11px sans-serif";
+        c.fillText("warm-up", a.left + 4, a.top + 12);
+        c.restore();
+      }
+    };
+    Chart.register(warmupShade);
+    var firstOf = function (seen, server) { if (seen[server]) return false; seen[server] = true; return true; };
     data.metricCharts.forEach(function (mc, i) {
       var datasets = [];
       mc.series.forEach(function (s) {
-        datasets.push({ type: "line", label: s.server + " (median)", data: s.medians, borderColor: color(s.server), backgroundColor: color(s.server), spanGaps: true });
-        datasets.push({ type: "line", label: s.server + " (repeats)", data: s.points, showLine: false, pointRadius: 3, borderColor: color(s.server), backgroundColor: color(s.server) + "66" });
+        datasets.push({ type: "line", label: s.server, server: s.server, legend: true, data: s.medians, borderColor: color(s.server), backgroundColor: color(s.server), spanGaps: true });
+        datasets.push({ type: "line", label: s.server + " repeats", server: s.server, data: s.points, showLine: false, pointRadius: 3, borderColor: color(s.server), backgroundColor: color(s.server) + "66" });
       });
       make("metric-" + i, {
         type: "line",
         data: { labels: mc.threads.map(String), datasets: datasets },
-        options: { plugins: { title: { display: true, text: mc.test + ": " + mc.metric + " vs threads" } },
+        options: { plugins: { legend: serverLegend, title: { display: true, text: mc.test + ": " + mc.metric + " vs threads (line: median; dots: repeats)" } },
           scales: { x: { title: { display: true, text: "threads" } }, y: { title: { display: true, text: mc.metric } } } }
       });
     });
     data.timeSeries.forEach(function (ts, i) {
+      var seen = {}, measured = {};
+      ts.series.forEach(function (s) { if (!s.warmup) measured[s.server] = true; });
       make("ts-" + i, {
         type: "line",
         data: { datasets: ts.series.map(function (s) {
-          return { label: s.server + (s.warmup ? " warm-up (" + s.threads + " threads)" : " repeat " + s.repeat), data: s.points.map(function (p) { return { x: p[0], y: p[1] }; }),
-            borderColor: color(s.server), backgroundColor: color(s.server), borderDash: s.warmup ? [6, 4] : [], borderWidth: s.repeat === 1 || s.warmup ? 2 : 1,
+          // A server's entry is its first repeat, or its warm-up when no repeat of it has a series.
+          var listed = (!s.warmup || !measured[s.server]) && firstOf(seen, s.server);
+          return { label: s.warmup && !listed ? s.server + " warm-up (" + s.threads + " threads)" : s.server, server: s.server, legend: listed,
+            data: s.points.map(function (p) { return { x: p[0], y: p[1] }; }),
+            borderColor: color(s.server) + (s.warmup ? "88" : ""), backgroundColor: color(s.server), borderWidth: s.warmup ? 1 : 1.25,
             pointRadius: 0 };
         }) },
-        options: { plugins: { title: { display: true, text: ts.test + " @ " + ts.threads + " threads: " + ts.field + " per second (warm-up dashed, t <= 0)" } },
+        options: { plugins: { legend: serverLegend, warmupShade: { on: true },
+            title: { display: true, text: ts.test + " @ " + ts.threads + " threads: " + ts.field + " per second, one line a repeat (warm-up shaded, t <= 0)" } },
           scales: { x: { type: "linear", title: { display: true, text: "seconds" } }, y: { title: { display: true, text: ts.field } } } }
       });
     });
     data.histograms.forEach(function (h, i) {
+      var seen = {};
       make("hist-" + i, {
         type: "line",
         data: { datasets: h.series.map(function (s) {
-          return { label: s.server + " repeat " + s.repeat, data: s.points.map(function (p) { return { x: p[0], y: p[1] }; }),
-            borderColor: color(s.server), backgroundColor: color(s.server), stepped: true, pointRadius: 1 };
+          return { label: s.server, server: s.server, legend: firstOf(seen, s.server), data: s.points.map(function (p) { return { x: p[0], y: p[1] }; }),
+            borderColor: color(s.server), backgroundColor: color(s.server), borderWidth: 1, stepped: true, pointRadius: 0 };
         }) },
-        options: { plugins: { title: { display: true, text: h.test + " @ " + h.threads + " threads: latency histogram" } },
+        options: { plugins: { legend: serverLegend, title: { display: true, text: h.test + " @ " + h.threads + " threads: latency histogram, one line a repeat" } },
           scales: { x: { type: "logarithmic", title: { display: true, text: "latency (ms)" } }, y: { title: { display: true, text: "count" } } } }
       });
     });
@@ -327,6 +378,15 @@ const SCRIPT = `
           scales: { y: { title: { display: true, text: "numerator / denominator × 100" } } } }
       });
     }
+    // What each chart gives its legend and its plot, in pixels, for the screenshot test.
+    charts.forEach(function (ch) {
+      var a = ch.chartArea, lg = ch.legend, el = ch.canvas;
+      el.dataset.plotWidth = String(Math.round(a.right - a.left));
+      el.dataset.plotHeight = String(Math.round(a.bottom - a.top));
+      el.dataset.legendWidth = String(Math.round(lg && lg.options.display !== false ? lg.width : 0));
+      el.dataset.legendHeight = String(Math.round(lg && lg.options.display !== false ? lg.height : 0));
+      el.dataset.legendItems = String(lg && lg.legendItems ? lg.legendItems.length : 0);
+    });
     body.dataset.chartsReady = String(count);
   } catch (e) {
     body.dataset.chartsError = String(e && e.message || e);
@@ -355,6 +415,11 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
   if (r.ladder) body.push(...ladderHtml(r.ladder, TABLE_TEXT));
   else if (t) {
     body.push(
+      "<h2>Every cell at a glance</h2>",
+      `<p>${escapeHtml(legend(t))}: each cell's estimate (dot) and ${Math.round(t.confidence * 100)}% interval (bar), against the line at 100 and the equivalence band 100 ± ${t.marginPct}% (shaded), with its verdict.</p>`,
+      `<div class="forest-wrap">${forestSvg(forestOf(t))}</div>`,
+    );
+    body.push(
       "<h2>Ratio table</h2>",
       `<p>${escapeHtml(legend(t))}</p>`,
       `<p>${escapeHtml(figuresLegend(t).replace(/^Above: .*?Below: /, "Each cell: "))}</p>`,
@@ -379,7 +444,11 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
       `<p>${escapeHtml(r.costs.hardware)}</p>`,
     );
   }
-  for (const n of r.notes) body.push(`<p>${escapeHtml(n)}</p>`);
+  for (const n of r.notes) {
+    // The disturbed cells' note lists every cell in one sentence: a table reads better.
+    if (r.disturbedCells.length && n.startsWith(disturbedNotePrefix(r.disturbedCells.length, r.disturbance.measured))) body.push(disturbedHtml(r));
+    else body.push(`<p>${escapeHtml(n)}</p>`);
+  }
   body.push(
     "<h2>Servers</h2>",
     table(

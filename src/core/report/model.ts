@@ -71,10 +71,23 @@ export interface RunReport {
    *  fewer than two servers. */
   costs: CostTable | null;
   notes: string[];
+  /** The measured cells disturbed by outside work (the interference note lists them too), for report.html's table. */
+  disturbedCells: DisturbedLine[];
   /** Each measured cell's state (the record's `state`): backlog, warm state, bottleneck, cost per query. */
   cellStates: CellStateLine[];
   /** The seconds each measured cell's figure used (src/core/levers.ts figureWindow). */
   windows: Array<{ key: string } & FigureWindow>;
+}
+
+/** One disturbed cell: where, and what its interference figures said. */
+export interface DisturbedLine {
+  server: string;
+  test: string;
+  threads: number;
+  repeat: number;
+  outsiderCores: number | null;
+  stealPct: number | null;
+  reasons: string[];
 }
 
 /** One measured cell's state in the report (the cell record's `state`, keyed). */
@@ -208,6 +221,10 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     costs,
     notes,
     windows,
+    disturbedCells: interference.disturbed.map((c) => ({
+      server: c.server, test: c.test, threads: c.threads, repeat: c.repeat,
+      outsiderCores: c.interference?.outsiderCores ?? null, stealPct: c.interference?.stealPct ?? null, reasons: c.interference?.reasons ?? [],
+    })),
     cellStates: measured.flatMap((r) => (r.state && r.status === "ok" ? [{ key: r.key, server: r.server, test: r.test, threads: r.threads, repeat: r.repeat, state: r.state }] : [])),
   };
 }
