@@ -195,7 +195,7 @@ export interface PooledResiduals {
  * A run's log pair ratios (qps of `num` over `den`, paired by repeat, each key's last attempt), grouped by cell
  * (host, test, threads) and, within a cell, by server instance: cells[c][i] holds cell c's log ratios on instance i.
  */
-function pairGroups(records: readonly CellRecord[], num: string, den: string): number[][][] {
+function pairGroups(records: readonly CellRecord[], num: string, den: string, o: { skipDisturbed?: boolean } = {}): number[][][] {
   const value = (r: CellRecord | undefined) => {
     const v = r && r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
     return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
@@ -210,6 +210,8 @@ function pairGroups(records: readonly CellRecord[], num: string, den: string): n
     const va = value(a);
     const vb = value(b);
     if (va === null || vb === null) continue;
+    // A pair that outside work disturbed (its last attempt too) says how busy the machine was, not how noisy it is.
+    if (o.skipDisturbed && (a.interference?.disturbed || b?.interference?.disturbed)) continue;
     const cell = `${a.host ?? ""}|${a.test}|${a.threads}`;
     const inst = a.instance ?? b?.instance ?? 0;
     const groups = cells.get(cell) ?? new Map<number, number[]>();
@@ -234,8 +236,15 @@ export function pooledResiduals(records: readonly CellRecord[], num: string, den
  * grouped by cell (host, test, threads) and, within a cell, by server instance; {@link nestedSd} of that layout.
  * Null when no cell has 2 pairs on one instance (no pair df).
  */
-export function runNoise(records: readonly CellRecord[], num: string, den: string): RunNoise | null {
-  return runLevels(pairGroups(records, num, den));
+export function runNoise(records: readonly CellRecord[], num: string, den: string, o: { skipDisturbed?: boolean } = {}): RunNoise | null {
+  return runLevels(pairGroups(records, num, den, o));
+}
+
+/** How many of a run's pairs (num over den, by repeat) outside work disturbed: those a calibration update leaves out. */
+export function disturbedPairs(records: readonly CellRecord[], num: string, den: string): { pairs: number; disturbed: number } {
+  const all = pairGroups(records, num, den).flat(2).length;
+  const kept = pairGroups(records, num, den, { skipDisturbed: true }).flat(2).length;
+  return { pairs: all, disturbed: all - kept };
 }
 
 /** A run's noise: both levels (`nested`), or, when no instance held 2 pairs of a cell, their sum only (`total`). */

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { calibrationFromRun, runNoise, runLevels, updateCalibration, type Calibration } from "../../src/core/calibration.ts";
+import { calibrationFromRun, disturbedPairs, runNoise, runLevels, updateCalibration, type Calibration } from "../../src/core/calibration.ts";
 import { forecastAfterRound, forecastBefore, forecastCoverage, forecastLine, grossCellSeconds, NO_CALIBRATION, runPairs } from "../../src/core/plan/forecast.ts";
 import { expectedRunLine, predictPrecision } from "../../src/core/plan/precision.ts";
 import { simulateAdaptive } from "../../src/core/stats/simulate.ts";
@@ -179,6 +179,17 @@ describe("the run's pairs into the host calibration, at both levels", () => {
     expect(n.pairDf).toBe(2);
     expect(n.instanceDf).toBe(1);
     expect(n.instanceSdPct).toBeGreaterThan(0);
+  });
+
+  it("skipDisturbed leaves a pair out when either side was disturbed; disturbedPairs counts them", () => {
+    const recs = [rec("a", 1, 0, 110), rec("b", 1, 0, 100), rec("a", 2, 0, 100), rec("b", 2, 0, 100), rec("a", 3, 0, 300), rec("b", 3, 0, 100)];
+    recs[5] = { ...recs[5], interference: { stealPct: 0, psiCpuSomePct: null, outsiderCores: 1.8, disturbed: true, reasons: ["outsiders"] } } as CellRecord;
+    const all = runNoise(recs, "a", "b")!;
+    const quiet = runNoise(recs, "a", "b", { skipDisturbed: true })!;
+    expect(all.pairDf).toBe(2);
+    expect(quiet.pairDf).toBe(1);
+    expect(quiet.pairSdPct).toBeLessThan(all.pairSdPct / 3);
+    expect(disturbedPairs(recs, "a", "b")).toEqual({ pairs: 3, disturbed: 1 });
   });
 
   it("a new instance every round: only the sum of both levels (total), no instance sd", () => {

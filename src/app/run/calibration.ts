@@ -6,7 +6,7 @@
  *     costs, or make the host's first calibration from them, so the next run forecasts well.
  * A failure here is a warning: the run's results do not depend on it.
  */
-import { calibrationFromRun, keyFacts, runNoise, updateCalibration, type Calibration } from "../../core/calibration.ts";
+import { calibrationFromRun, disturbedPairs, keyFacts, runNoise, updateCalibration, type Calibration } from "../../core/calibration.ts";
 import { pickServers } from "../../core/report/ratio.ts";
 import { forecastBefore, grossCellSeconds, NO_CALIBRATION } from "../../core/plan/forecast.ts";
 import { adaptiveRepeats, parseDuration } from "../../core/scenario/schema.ts";
@@ -48,8 +48,12 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
     const pair = pickServers(session.manifest);
     if (!pair) return; // no pair of servers: nothing to learn about pairs
     const records = await session.store.readCells();
-    const noise = runNoise(records, pair[0], pair[1]);
-    if (!noise) return; // fewer than 2 pairs in every cell: no df
+    // The host's calibration is its noise when nothing else runs: disturbed pairs stay out of it (issue 23, run q1 of
+    // 2026-12-02: a run on a machine at load 22 would have set the pair sd every later plan reads).
+    const left = disturbedPairs(records, pair[0], pair[1]);
+    if (left.disturbed > 0) ctx.warn(`calibration: ${left.disturbed} of ${left.pairs} pairs were disturbed by outside work and are left out of the host's calibration`);
+    const noise = runNoise(records, pair[0], pair[1], { skipDisturbed: true });
+    if (!noise) return; // fewer than 2 undisturbed pairs in every cell: no df
     if (!(noise.pairSdPct > 0)) return; // identical ratios (a fake or a broken metric): no noise figure worth keeping
     const w = ctx.scenario.workload;
     const costs = {
