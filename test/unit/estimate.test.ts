@@ -276,3 +276,28 @@ describe("order effect, outliers, many cells", () => {
     expect(expectedFalseVerdicts(24, 0.95)).toBeCloseTo(1.2, 12);
   });
 });
+
+describe("estimateRun, sequential: cells stopped other than on precision use all their units", () => {
+  const cell = (ds: number[]) => ({ pairs: ds.map((d, j) => ({ d, instance: j })) });
+  const ds = [[0.1, -0.05, 0.02, 0.2, -0.1, 0.04], [0.03, 0.0, -0.02, 0.05, 0.01, -0.04], [0.3, -0.2, 0.1, 0.0, -0.1, 0.2]];
+  it("precision (or no stop given): the held-out half; budget, max or open: all units, more df, the same mean", () => {
+    const held = estimateRun(ds.map(cell), { sequential: true });
+    const all = estimateRun(ds.map((d) => ({ ...cell(d), stop: "budget" as const })), { sequential: true });
+    const prec = estimateRun(ds.map((d) => ({ ...cell(d), stop: "precision" as const })), { sequential: true });
+    for (let i = 0; i < ds.length; i++) {
+      expect(held.cells[i].split).toBe(true);
+      expect(prec.cells[i]).toEqual(held.cells[i]);
+      expect(all.cells[i].split).toBe(false);
+      expect(all.cells[i].allUnits).toBe(true);
+      expect(all.cells[i].meanLog).toBe(held.cells[i].meanLog);
+      expect(all.cells[i].df!).toBeGreaterThan(held.cells[i].df!);
+      // The stop width still comes from the stop half alone.
+      expect(all.cells[i].stopHalfWidthPct).toBeCloseTo(held.cells[i].stopHalfWidthPct!, 10);
+    }
+  });
+  it("a fixed count ignores `stop`", () => {
+    const a = estimateRun(ds.map(cell));
+    const b = estimateRun(ds.map((d) => ({ ...cell(d), stop: "budget" as const })));
+    expect(b.cells).toEqual(a.cells);
+  });
+});

@@ -13,7 +13,7 @@ import { adaptiveRepeats } from "../scenario/schema.ts";
 import { DEFAULT_CONFIDENCE, DEFAULT_MARGIN_PCT, benjaminiHochberg, estimateUnpaired, expectedFalseVerdicts } from "../stats/estimate.ts";
 import { FDR, cellVerdict, fdrOf } from "../verdict.ts";
 import { verdictMark } from "../vocabulary.ts";
-import { axes, ratioTableFromSides, ratioTableJson, type Metric, type RatioCell, type RatioTable, type RatioTableOptions } from "./ratio.ts";
+import { adaptiveStops, axes, ratioTableFromSides, ratioTableJson, type Metric, type RatioCell, type RatioTable, type RatioTableOptions } from "./ratio.ts";
 
 /** One pair of a ladder: `numerator` against `denominator` (the base). Same shape as pairs.ts `comparisonPairs`. */
 export interface LadderPair {
@@ -121,6 +121,7 @@ export function buildLadder(
         pairing: "paired",
         percentile: manifest.scenario.workload.percentile ?? 95,
         sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined,
+        stops: adaptiveStops(manifest),
         ...(opts.metric ? { metric: opts.metric } : {}),
         ...(opts.marginPct !== undefined ? { marginPct: opts.marginPct } : {}),
       },

@@ -174,6 +174,8 @@ export interface TableMethod {
   withinDf?: number;
   /** Cells whose interval uses the held-out half of a sequential run's split (estimateRun). */
   splitCells?: number;
+  /** Cells of a sequential run stopped by max or the budget (or still open), whose interval uses all their units. */
+  allUnitsCells?: number;
   /** The smallest and largest df of the cells' t quantiles. */
   dfRange?: [number, number] | null;
 }
@@ -195,6 +197,16 @@ export interface RatioTableOptions {
   percentile?: number;
   /** The run stopped its cells on their estimated width (adaptive repeats): estimateRun's split. */
   sequential?: boolean;
+  /** How each cell of an adaptive run stopped, by `test|threads` (adaptiveStops): estimateRun's `stop`. */
+  stops?: ReadonlyMap<string, NonNullable<CellInput["stop"]>>;
+}
+
+/**
+ * How each cell of an adaptive run stopped (run.json's adaptive summary), by `test|threads`: a cell with no `done`
+ * was still open when the run ended (cancelled, or a failure). Empty for a fixed count.
+ */
+export function adaptiveStops(manifest: RunManifest): Map<string, NonNullable<CellInput["stop"]>> {
+  return new Map((manifest.adaptive?.cells ?? []).map((c) => [`${c.test}|${c.threads}`, c.done ?? "open"]));
 }
 
 /** Measure records only, the last record per key winning (a retried cell replaces its earlier attempt). */
@@ -373,7 +385,8 @@ export function ratioTableFromSides(
       const p: Pending = { row, col, a, b, av, bv, unstable };
       if (pairing === "paired") {
         const { pairs, repeats } = pairsOf(p, sign);
-        p.input = { pairs, floorSd };
+        const stop = opts.stops?.get(`${test}|${t}`);
+        p.input = { pairs, floorSd, ...(stop ? { stop } : {}) };
         p.pairRepeats = repeats;
       } else if (byRuns) {
         const runMeans = (runs: CellRecord[][]) =>
@@ -454,6 +467,7 @@ export function ratioTableFromSides(
     order,
     withinDf: run.instanceLevel.withinDf ?? 0,
     splitCells: run.cells.filter((c) => c.split === true && c.low !== null).length,
+    allUnitsCells: run.cells.filter((c) => c.allUnits === true && c.low !== null).length,
     dfRange: (() => {
       const dfs = run.cells.map((c) => c.df).filter((d): d is number => d !== null);
       return dfs.length ? [round(Math.min(...dfs), 2)!, round(Math.max(...dfs), 2)!] : null;
@@ -541,7 +555,7 @@ export function buildRatioTable(
     tests,
     threads,
     // The margin: the caller's (report --margin), else the scenario's report.margin, as the run's screen used.
-    { pairing: "paired", percentile: manifest.scenario.workload.percentile ?? 95, sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined, ...opts, marginPct: opts.marginPct ?? reportMarginPct(manifest.scenario) },
+    { pairing: "paired", percentile: manifest.scenario.workload.percentile ?? 95, sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined, stops: adaptiveStops(manifest), ...opts, marginPct: opts.marginPct ?? reportMarginPct(manifest.scenario) },
   );
 }
 

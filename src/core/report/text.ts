@@ -140,6 +140,11 @@ export function methodLines(table: RatioTable): string[] {
       out.push(
         `Stop rule: a cell stopped when its interval looked within the precision target. So that stopping early does not narrow the interval, each cell's units alternate between two halves: the stop rule read the width from one half, the printed interval uses the other half's variance (${t.splitCells} cell${t.splitCells === 1 ? "" : "s"}; simulated coverage in docs/stats.md).`,
       );
+    const all = t.allUnitsCells ?? 0;
+    if (all > 0)
+      out.push(
+        `${all} cell${all === 1 ? "" : "s"} stopped by the budget or the round limit (or still open): the stop rule never found ${all === 1 ? "it" : "them"} narrow, so ${all === 1 ? "its" : "their"} interval uses all ${all === 1 ? "its" : "their"} units (conservative; simulated coverage in docs/stats.md).`,
+      );
     const o = t.order;
     if (o) {
       out.push(

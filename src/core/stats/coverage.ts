@@ -157,6 +157,8 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
       });
       if (design.budgetRounds !== undefined && round === design.budgetRounds) state = stopForBudget(state);
     }
+    // The printed intervals, as the report computes them: each cell told how it stopped (estimateRun's `stop`).
+    if (design.fixedRounds === undefined && last) last = estimateRun(pairs.map((p, i) => ({ pairs: p, stop: state[i].done ?? "open" })), { sequential: true });
     opts.onRun?.(pairs, state);
     const rounds = state.map((c, i) => (design.fixedRounds !== undefined ? pairs[i].length : c.rounds));
     const fewest = Math.min(...rounds);

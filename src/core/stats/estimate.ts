@@ -138,6 +138,12 @@ export interface CellInput {
   pairs: readonly PairObs[];
   /** A floor on the pair sd in log units (histogram quantisation of latency values); 0 by default. */
   floorSd?: number;
+  /**
+   * How a sequential run's cell stopped, where known. "precision" (or unknown): the printed interval uses the held-out
+   * half of the split. Any other stop ("max", "budget", still "open") never read a width narrow enough, so the stop
+   * did not select a small variance: the interval uses all the cell's units (see estimateRun).
+   */
+  stop?: "precision" | "max" | "budget" | "open";
 }
 
 export type VerdictReason = "too-few-pairs" | "zero-width" | "no-data";
@@ -165,6 +171,8 @@ export interface CellEstimate {
   p: number | null;
   /** Sequential runs: the interval's variance is the second half's of the split (see estimateRun). */
   split?: boolean;
+  /** Sequential runs: a cell stopped by max or the budget (or still open), whose interval uses all its units. */
+  allUnits?: boolean;
   /** The half-width (%) an adaptive run's stop rule compares with its precision: the first half's of the split in a
    *  sequential run (null until the cell has MIN_UNITS_FOR_PRECISION_STOP units), else the interval's own. */
   stopHalfWidthPct?: number | null;
@@ -293,6 +301,12 @@ export const MIN_UNITS_FOR_PRECISION_STOP = 4;
  * rule (src/core/stats/coverage.ts, docs/stats.md) the interval then covers 94–96% also for the cells that stop
  * first, where the full-sample interval covered 86–91%. It needs {@link MIN_UNITS_FOR_PRECISION_STOP} units; with
  * fewer, the cell gets the full-sample interval and no stop width (it cannot stop on precision).
+ *
+ * A cell whose input says it stopped other than on precision (`stop`: max, the budget, or still open) gets the
+ * interval of all its units instead, moderated toward the held-out halves' prior: its stop rule only ever saw its
+ * first half too wide, which biases the full-sample variance up, not down, and leaves the mean alone (normal errors),
+ * so the interval stays at or above its confidence while its df doubles. At the minimum of 4 units this is the
+ * difference between 1 df (t 12.7) and 3 df (t 3.2). The simulation (docs/stats.md) checks the coverage.
  */
 export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOptions = {}): RunEstimate {
   const confidence = opts.confidence ?? DEFAULT_CONFIDENCE;
@@ -358,7 +372,8 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
       s2: own[i].df > 0 ? own[i].s2 : null,
       s2Df: own[i].df,
       s2Moderated: mod[i].df > 0 ? mod[i].s2 : null,
-      split: splits[i],
+      split: splits[i] && !(cells[i].stop !== undefined && cells[i].stop !== "precision"),
+      ...(splits[i] && cells[i].stop !== undefined && cells[i].stop !== "precision" ? { allUnits: true } : {}),
       stopHalfWidthPct: null,
     };
     const none = { low: null, high: null, se: null, df: null, p: null };
@@ -369,7 +384,14 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     let v: number;
     let df: number;
     let stopWidth: number | null = null;
-    if (splits[i]) {
+    const allUnits = splits[i] && cells[i].stop !== undefined && cells[i].stop !== "precision";
+    if (allUnits) {
+      const r = moderateRobust(varianceOf(units[i].means), reportPrior);
+      const st = moderateRobust(stopHalf[i], stopPrior);
+      v = r.s2 * w2;
+      df = r.df;
+      if (st.df > 0 && st.s2 >= 0) stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2)) - 1) * 100;
+    } else if (splits[i]) {
       const r = moderateRobust(reportHalf[i], reportPrior);
       const st = moderateRobust(stopHalf[i], stopPrior);
       v = r.s2 * w2;

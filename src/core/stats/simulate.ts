@@ -222,7 +222,8 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
       }
     }
     // The printed intervals at the end of the run (truth 0: the simulated pairs are A/A plus noise).
-    if (lastRound !== round && pairs.some((p) => p.length)) last = estimateRun(pairs.map((p) => ({ pairs: p })), { sequential });
+    // The printed intervals, as the report computes them: each cell told how it stopped (estimateRun's `stop`).
+    if (pairs.some((p) => p.length)) last = estimateRun(pairs.map((p, i) => ({ pairs: p, ...(sequential ? { stop: done[i] ?? "open" } : {}) })), { sequential });
     for (const e of last?.cells ?? []) {
       const h = halfWidthPct(e);
       if (h !== null && Number.isFinite(h)) widths.push(h);
