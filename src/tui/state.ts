@@ -488,9 +488,8 @@ function derive(s: ViewState): ViewState {
   return { ...s, progress, table: tableOf(s), ladder: ladderOf(s) };
 }
 
-function tableOf(s: ViewState): TableView | null {
-  if (s.servers.length < 2 || s.cells.length === 0) return null;
-  const [num, den] = s.pairs?.[0] ? [s.pairs[0].numerator, s.pairs[0].denominator] : [s.servers[0].id, s.servers[1].id];
+/** The live table's axes (tests and thread counts in plan order) and the finished cells' latest records. */
+function liveInputs(s: ViewState): { tests: string[]; threads: number[]; recs: CellRecord[] } {
   const tests: string[] = [];
   const threads: number[] = [];
   for (const c of s.cells) {
@@ -498,6 +497,13 @@ function tableOf(s: ViewState): TableView | null {
     if (!threads.includes(c.threads)) threads.push(c.threads);
   }
   const recs = s.finishedKeys.map((k) => s.records[k]).filter((r): r is CellRecord => r !== undefined);
+  return { tests, threads, recs };
+}
+
+function tableOf(s: ViewState): TableView | null {
+  if (s.servers.length < 2 || s.cells.length === 0) return null;
+  const [num, den] = s.pairs?.[0] ? [s.pairs[0].numerator, s.pairs[0].denominator] : [s.servers[0].id, s.servers[1].id];
+  const { tests, threads, recs } = liveInputs(s);
   const t: RatioTable = ratioTableFromSides(
     { id: num, label: num, records: recs.filter((r) => r.server === num) },
     { id: den, label: den, records: recs.filter((r) => r.server === den) },
@@ -527,13 +533,7 @@ function tableOf(s: ViewState): TableView | null {
 /** A ladder run's live tables, one per pair (rows and marks from core's liveLadder); empty with one pair. */
 function ladderOf(s: ViewState): TableView[] {
   if (!s.pairs || s.pairs.length < 2 || s.cells.length === 0) return [];
-  const tests: string[] = [];
-  const threads: number[] = [];
-  for (const c of s.cells) {
-    if (!tests.includes(c.test)) tests.push(c.test);
-    if (!threads.includes(c.threads)) threads.push(c.threads);
-  }
-  const recs = s.finishedKeys.map((k) => s.records[k]).filter((r): r is CellRecord => r !== undefined);
+  const { tests, threads, recs } = liveInputs(s);
   const running = s.current && s.current.phase === "measure" ? s.current.cell : undefined;
   return liveLadder(recs, s.pairs, tests, threads, { sequential: s.adaptive !== undefined || s.forecast !== undefined }).map((b) => ({
     numerator: b.numerator,

@@ -9,6 +9,7 @@ import { planRun } from "../../src/core/plan/plan.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../src/adapters/calibration-store.ts";
 import { parseLengths } from "../../src/cli/commands/calibrate.ts";
+import { calibrationFixture } from "./support/calibration-fixture.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 const quick = (() => {
@@ -17,23 +18,7 @@ const quick = (() => {
   return r.scenario;
 })();
 
-const cal = (over: Partial<Calibration> = {}): Calibration => ({
-  version: 1,
-  hostKey: "test-host",
-  hostFacts: { cpus: "2" },
-  measuredAt: "2026-12-01T00:00:00.000Z",
-  updatedAt: "2026-12-01T00:00:00.000Z",
-  scenario: "scenarios/quick.yaml",
-  cellSeconds: 7,
-  perSecond: null,
-  pairSdPct: 10,
-  pairDf: 20,
-  instanceSdPct: 4,
-  instanceDf: 2,
-  secondsPerPair: 16,
-  updates: 0,
-  ...over,
-});
+const cal = calibrationFixture({ secondsPerPair: 16 });
 
 describe("cellLengthCurve", () => {
   it("one point per length: the pair sd within each run's cells (nestedSd), sorted by length; no df, no point", () => {

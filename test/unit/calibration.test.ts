@@ -25,6 +25,7 @@ import { validateScenario } from "../../src/core/scenario/validate.ts";
 import type { Scenario } from "../../src/core/scenario/schema.ts";
 import type { CellRecord } from "../../src/core/results.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../src/adapters/calibration-store.ts";
+import { calibrationFixture } from "./support/calibration-fixture.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 function load(f: string, sets: (d: any) => void = () => {}): Scenario {
@@ -35,23 +36,7 @@ function load(f: string, sets: (d: any) => void = () => {}): Scenario {
   return r.scenario;
 }
 
-const cal = (over: Partial<Calibration> = {}): Calibration => ({
-  version: 1,
-  hostKey: "test-host",
-  hostFacts: { cpus: "2" },
-  measuredAt: "2026-12-01T00:00:00.000Z",
-  updatedAt: "2026-12-01T00:00:00.000Z",
-  scenario: "scenarios/quick.yaml",
-  cellSeconds: 7,
-  perSecond: null,
-  pairSdPct: 10,
-  pairDf: 20,
-  instanceSdPct: 4,
-  instanceDf: 2,
-  secondsPerPair: 18,
-  updates: 0,
-  ...over,
-});
+const cal = calibrationFixture({});
 
 describe("seriesStats", () => {
   it("gives the exact CV, autocorrelation and block CVs of a small series", () => {

@@ -10,6 +10,7 @@ import { planRun } from "../../src/core/plan/plan.ts";
 import { ar1MeanFactor, designForBudget, designLines, designOrder, formatBudget, pairSdAtLength, seriesVariance, NOTES_SERIES, ASSUMED_PAIR_CELL_SECONDS } from "../../src/core/plan/design.ts";
 import { ASSUMED_PAIR_SD_PCT } from "../../src/core/calibration.ts";
 import { registerScenarioCommands } from "../../src/cli/commands/scenario.ts";
+import { calibrationFixture } from "./support/calibration-fixture.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 
@@ -31,23 +32,7 @@ function scenario(patch: (d: Record<string, any>) => void = () => {}): Scenario 
   return r.scenario;
 }
 
-const cal = (over: Partial<Calibration> = {}): Calibration => ({
-  version: 1,
-  hostKey: "test-host",
-  hostFacts: { cpus: "2" },
-  measuredAt: "2026-12-01T00:00:00.000Z",
-  updatedAt: "2026-12-01T00:00:00.000Z",
-  scenario: "scenarios/quick.yaml",
-  cellSeconds: 10,
-  perSecond: null,
-  pairSdPct: 10,
-  pairDf: 20,
-  instanceSdPct: 5,
-  instanceDf: 4,
-  secondsPerPair: null,
-  updates: 0,
-  ...over,
-});
+const cal = calibrationFixture({ cellSeconds: 10, instanceSdPct: 5, instanceDf: 4, secondsPerPair: null });
 
 const FAST = { runs: 40 };
 

@@ -14,6 +14,7 @@ import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
 import type { Scenario } from "../../src/core/scenario/schema.ts";
 import type { CellRecord, Forecast, RunManifest } from "../../src/core/results.ts";
+import { calibrationFixture } from "./support/calibration-fixture.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 function quick(sets: (d: any) => void = () => {}): Scenario {
@@ -24,23 +25,7 @@ function quick(sets: (d: any) => void = () => {}): Scenario {
   return r.scenario;
 }
 
-const cal = (over: Partial<Calibration> = {}): Calibration => ({
-  version: 1,
-  hostKey: "test-host",
-  hostFacts: { cpus: "2" },
-  measuredAt: "2026-12-01T00:00:00.000Z",
-  updatedAt: "2026-12-01T00:00:00.000Z",
-  scenario: "scenarios/quick.yaml",
-  cellSeconds: 7,
-  perSecond: null,
-  pairSdPct: 8,
-  pairDf: 20,
-  instanceSdPct: 3,
-  instanceDf: 4,
-  secondsPerPair: 18,
-  updates: 0,
-  ...over,
-});
+const cal = calibrationFixture({ pairSdPct: 8, instanceSdPct: 3, instanceDf: 4 });
 
 /** Records of `rounds` rounds of `s` (servers a, b in order), each pair's log ratio drawn at `sdPct` around `ratio`. */
 function rounds(s: Scenario, n: number, o: { sdPct: number; seed?: number; cellSeconds?: number; ratio?: number }): CellRecord[] {
