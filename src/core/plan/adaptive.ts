@@ -2,9 +2,11 @@
  * Adaptive repeats (pure): which cells of an adaptive run need another round, from the records so far.
  *
  * A round is every open cell (test × threads) once per server (adaptiveRoundCells in plan.ts lays it out: round-
- * robin in scenario order, the pair order alternating by round). A cell stays open for at least `min` rounds; after
- * that it is done when its interval's half-width (halfWidthPct of the report's own estimator, pooled over all the
- * run's cells) is at most `precision`, or when it has had `max` rounds. The rule is precision, never significance: a
+ * robin in scenario order, the pair order alternating by round; with more than two servers the rows of a balanced
+ * Latin square). A cell stays open for at least `min` rounds; after that it is done when its stop width is at most
+ * `precision` for every pair with the base (the report's own estimator, pooled over the run's cells, read from the
+ * half of its units that the printed interval does not use: estimateRun's sequential split, src/core/stats/stop.ts),
+ * or when it has had `max` rounds. The rule is precision, never significance: a
  * cell does not stop because its interval excludes 100. A budget stops every open cell before a round that would
  * not fit. A new server instance starts every ceil(min / instances) rounds (instanceOf in plan.ts).
  *
