@@ -9,7 +9,7 @@ import type { CellRecord } from "../core/results.ts";
 import { forestHeight, forestLines, type Forest } from "../core/report/forest.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { bar, duration, figure, fit, sparkline, tableLegend, tableLines } from "./format.ts";
-import { SPARK_WINDOW_SECONDS, failureMessage, selectedRecord, type FailureView, type LiveView, type LogLine, type ViewState } from "./state.ts";
+import { SPARK_WINDOW_SECONDS, failureMessage, selectedRecord, type FailureView, type LiveView, type LogLine, type TableView, type ViewState } from "./state.ts";
 
 /** Whether colour is on (off with NO_COLOR). */
 export const ColorContext = createContext(true);
@@ -162,14 +162,23 @@ export function RatioTableView({ state, width, maxRows, compact = false }: { sta
   if (state.ladder.length > 1) return <LadderTablesView state={state} width={width} maxRows={maxRows} compact={compact} />;
   const t = state.table;
   if (!t) return null;
+  return (
+    <Box flexDirection="column">
+      <TableBody t={t} width={width} maxRows={maxRows} compact={compact} />
+      <TableLegend t={t} width={width} compact={compact} />
+    </Box>
+  );
+}
+
+/** One live table's head (compact: only the thread counts, the screen is short) and at most `maxRows` rows. */
+function TableBody({ t, width, maxRows, compact }: { t: TableView; width: number; maxRows: number; compact: boolean }) {
   const lines = tableLines(t, width);
-  // Compact: only the thread counts above the rows (the screen is short).
   const head = compact ? [lines[1]] : lines.slice(0, 3);
   const body = lines.slice(3);
   const shown = body.slice(0, Math.max(1, maxRows));
   const hidden = body.length - shown.length;
   return (
-    <Box flexDirection="column">
+    <>
       {head.map((l, i) => (
         <Text key={`h${i}`}>{fit(l, width)}</Text>
       ))}
@@ -177,14 +186,22 @@ export function RatioTableView({ state, width, maxRows, compact = false }: { sta
         <Text key={`r${i}`}>{fit(l, width)}</Text>
       ))}
       {hidden > 0 ? <C dim>{`  … ${hidden} more test${hidden === 1 ? "" : "s"}`}</C> : null}
+    </>
+  );
+}
+
+/** The table's legend, its first line only when compact. */
+function TableLegend({ t, width, compact }: { t: TableView; width: number; compact: boolean }) {
+  return (
+    <>
       {tableLegend(t, width)
         .slice(0, compact ? 1 : undefined)
         .map((l, i) => (
-        <C key={`l${i}`} dim>
-          {fit(l, width)}
-        </C>
-      ))}
-    </Box>
+          <C key={`l${i}`} dim>
+            {fit(l, width)}
+          </C>
+        ))}
+    </>
   );
 }
 
@@ -193,32 +210,13 @@ function LadderTablesView({ state, width, maxRows, compact }: { state: ViewState
   const blocks = state.ladder;
   return (
     <Box flexDirection="column">
-      {blocks.map((t, b) => {
-        const lines = tableLines(t, width);
-        const head = compact ? [lines[1]] : lines.slice(0, 3);
-        const body = lines.slice(3);
-        const shown = body.slice(0, Math.max(1, maxRows));
-        const hidden = body.length - shown.length;
-        return (
-          <Box key={`b${b}`} flexDirection="column">
-            <C bold>{fit(`${t.numerator} / ${t.denominator}`, width)}</C>
-            {head.map((l, i) => (
-              <Text key={`h${i}`}>{fit(l, width)}</Text>
-            ))}
-            {shown.map((l, i) => (
-              <Text key={`r${i}`}>{fit(l, width)}</Text>
-            ))}
-            {hidden > 0 ? <C dim>{`  … ${hidden} more test${hidden === 1 ? "" : "s"}`}</C> : null}
-          </Box>
-        );
-      })}
-      {tableLegend({ ...blocks[0]!, numerator: "server", denominator: blocks[0]!.denominator }, width)
-        .slice(0, compact ? 1 : undefined)
-        .map((l, i) => (
-          <C key={`l${i}`} dim>
-            {fit(l, width)}
-          </C>
-        ))}
+      {blocks.map((t, b) => (
+        <Box key={`b${b}`} flexDirection="column">
+          <C bold>{fit(`${t.numerator} / ${t.denominator}`, width)}</C>
+          <TableBody t={t} width={width} maxRows={maxRows} compact={compact} />
+        </Box>
+      ))}
+      <TableLegend t={{ ...blocks[0]!, numerator: "server", denominator: blocks[0]!.denominator }} width={width} compact={compact} />
     </Box>
   );
 }
