@@ -147,9 +147,19 @@ describe("twinbench calibrate", () => {
     const code = await main(["run", "scenarios/quick.yaml", ...tiny, "--set", "workload.tests=[oltp_point_select]", "--set", "workload.repeats=3", "--no-tui", "--out", join(tmp, "run")], ctx);
     expect(code, ctx.lines.join("\n")).toBe(0);
     const after = (await stored()).cal;
-    expect(after.updates).toBe(1);
-    expect(after.pairDf).toBe(before.pairDf + 2); // one cell, 3 pairs
-    expect(after.updatedAt > before.updatedAt).toBe(true);
+    // Pairs that outside work disturbed stay out of the host's calibration, and the run says how many (on a busy CI
+    // machine that can be all of them). One cell, 3 pairs: the undisturbed ones fold in when at least 2 are left.
+    const text = ctx.lines.join("\n");
+    const m = /calibration: (\d+) of (\d+) pairs were disturbed by outside work and are left out of the host's calibration/.exec(text);
+    const kept = 3 - (m ? Number(m[1]) : 0);
+    if (m) expect(Number(m[2])).toBe(3);
+    if (kept >= 2) {
+      expect(after.updates, text).toBe(before.updates + 1);
+      expect(after.pairDf).toBe(before.pairDf + kept - 1);
+      expect(after.updatedAt > before.updatedAt).toBe(true);
+    } else {
+      expect(after, "fewer than 2 undisturbed pairs: the calibration is left as it was").toEqual(before);
+    }
     expect(after.measuredAt).toBe(before.measuredAt);
   }, 600_000);
 });
