@@ -261,6 +261,15 @@ export function cellStateOf(o: { before?: ServerStatus; after?: ServerStatus; cp
 }
 
 /** Cores in a cpuset list ("0-2,5" → 4); null for an unreadable one. */
+/**
+ * The cores a container can use: its cpuset's (the host's without one), capped by its CPU quota (docker --cpus).
+ * The bottleneck share and the CPU-per-query sense check are measured against it.
+ */
+export function containerCores(cpuset: string | undefined, cpus: number | undefined, hostCores: number): number {
+  const set = (cpuset === undefined ? null : cpusetCores(cpuset)) ?? hostCores;
+  return cpus === undefined ? set : Math.min(set, cpus);
+}
+
 export function cpusetCores(v: string): number | null {
   let n = 0;
   for (const part of v.split(",")) {
@@ -344,7 +353,7 @@ export function cellStateNotes(used: readonly StateRecord[]): string[] {
       const by = (k: BottleneckKind) => named.filter((r) => r.server === s && r.state!.bottleneck!.kind === k).length;
       return `${s}: server ${by("server")}, load ${by("load")}, neither ${by("neither")}`;
     });
-    notes.push(`Bottleneck of the measured cells (cgroup CPU against the cpuset, saturated at ≥ ${SATURATED_SHARE * 100}%): ${counts.join("; ")}.`);
+    notes.push(`Bottleneck of the measured cells (cgroup CPU against the cpuset or CPU quota, saturated at ≥ ${SATURATED_SHARE * 100}%): ${counts.join("; ")}.`);
   }
   const cold = withState.filter((r) => r.state!.warm?.cold);
   if (cold.length)
@@ -352,7 +361,7 @@ export function cellStateNotes(used: readonly StateRecord[]): string[] {
   const load = withState.filter(isLoadBound);
   if (load.length)
     notes.push(
-      `Load-bound: ${load.length} cell${load.length === 1 ? "" : "s"} where sysbench used ≥ ${SATURATED_SHARE * 100}% of its cpuset and the server less: ${load.map((r) => `${where(r)} (load ${r.state!.bottleneck!.loadUtilPct}%, server ${r.state!.bottleneck!.serverUtilPct}%)`).join(", ")}. A ratio cell whose repeats are mostly load-bound gets no verdict.`,
+      `Load-bound: ${load.length} cell${load.length === 1 ? "" : "s"} where sysbench used ≥ ${SATURATED_SHARE * 100}% of its cores (its cpuset, or its CPU quota when smaller) and the server less: ${load.map((r) => `${where(r)} (load ${r.state!.bottleneck!.loadUtilPct}%, server ${r.state!.bottleneck!.serverUtilPct}%)`).join(", ")}. A ratio cell whose repeats are mostly load-bound gets no verdict.`,
     );
   const marked = withState.filter((r) => r.state!.bottleneck?.marks.length);
   if (marked.length) notes.push(`Errors or reconnects in ${marked.length} cell${marked.length === 1 ? "" : "s"}: ${marked.map((r) => `${where(r)} (${r.state!.bottleneck!.marks.join(", ")})`).join(", ")}.`);

@@ -697,7 +697,7 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     const report = buildRunReport(m, cells);
     const cell = report.table!.rows[0]!.cells[0]!;
     expect(cell).toMatchObject({ loadBound: true, verdict: "unknown", reason: "load-bound" });
-    expect(report.notes).toContainEqual(expect.stringMatching(/^Load-bound: 4 cells where sysbench used ≥ 90% of its cpuset/));
+    expect(report.notes).toContainEqual(expect.stringMatching(/^Load-bound: 4 cells where sysbench used ≥ 90% of its cores/));
     expect(report.notes).toContainEqual("Backlog at the start of a's 2 measured cells: history length 42, dirty pages 7, pending reads/writes/fsyncs 0/0/1.");
     expect(report.cellStates).toHaveLength(4);
     expect(renderText(report)).toContain("L load-bound");

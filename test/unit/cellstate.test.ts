@@ -158,9 +158,9 @@ describe("load-bound cells in the report", () => {
     expect(cellStateNotes(rs)).toEqual([
       "Backlog at the start of a's 2 measured cells: history length 3, dirty pages 1–2, pending reads/writes/fsyncs 0/0/0.",
       "Backlog at the start of b's 1 measured cell: history length 3, dirty pages 1, pending reads/writes/fsyncs 0/0/0.",
-      "Bottleneck of the measured cells (cgroup CPU against the cpuset, saturated at ≥ 90%): a: server 0, load 1, neither 1; b: server 0, load 0, neither 1.",
+      "Bottleneck of the measured cells (cgroup CPU against the cpuset or CPU quota, saturated at ≥ 90%): a: server 0, load 1, neither 1; b: server 0, load 0, neither 1.",
       `Cold pool: 1 cell read more than ${COLD_POOL_READS} pages from disk although the data fits in the buffer pool: a oltp_point_select t1 r2 (900 reads).`,
-      "Load-bound: 1 cell where sysbench used ≥ 90% of its cpuset and the server less: a oltp_point_select t1 r1 (load 97%, server 50%). A ratio cell whose repeats are mostly load-bound gets no verdict.",
+      "Load-bound: 1 cell where sysbench used ≥ 90% of its cores (its cpuset, or its CPU quota when smaller) and the server less: a oltp_point_select t1 r1 (load 97%, server 50%). A ratio cell whose repeats are mostly load-bound gets no verdict.",
       "Errors or reconnects in 1 cell: b oltp_point_select t1 r1 (reconnects 0.50/s (3)).",
       "State readings failed in 1 cell: a oltp_point_select t1 r2 (server status after the cell: gone).",
     ]);

@@ -1,6 +1,7 @@
 /** `plan` warns before a run when the layout is likely load-bound (src/core/plan/loadbound.ts), on fixtures. */
 import { describe, expect, it } from "vitest";
 import { loadBoundWarnings } from "../../src/core/plan/loadbound.ts";
+import { containerCores } from "../../src/core/cellstate.ts";
 import { describePlan } from "../../src/core/plan/describe.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
 import { ScenarioSchema } from "../../src/core/scenario/schema.ts";
@@ -23,6 +24,25 @@ describe("load-bound layouts", () => {
     const got = loadBoundWarnings(layout(server, load, [...threads]));
     expect(got).toHaveLength(want.length);
     want.forEach((re, i) => expect(got[i]).toMatch(re));
+  });
+
+  it.each([
+    ["a quota below the load cpuset", "1", "0", 0.25, [4], [/^likely load-bound: the load's CPU quota \(resources\.load\.cpus\) gives it 0\.25 cores for up to 4 sysbench threads, against 1 server core; /]],
+    ["a quota without a load cpuset", "1", undefined, 0.5, [1], [/^likely load-bound: the load's CPU quota .* gives it 0\.5 cores for up to 1 sysbench threads/]],
+    ["a quota above the cpuset changes nothing", "1", "0", 4, [1, 4], []],
+  ] as const)("%s", (_, server, load, cpus, threads, want) => {
+    const l = layout(server, load, [...threads]);
+    const got = loadBoundWarnings({ ...l, resources: { ...l.resources, load: { ...l.resources.load, cpus } } });
+    expect(got).toHaveLength(want.length);
+    want.forEach((re, i) => expect(got[i]).toMatch(re));
+  });
+
+  it("a container's cores: its cpuset's (the host's without one), capped by its quota", () => {
+    expect(containerCores("0-1,3", undefined, 8)).toBe(3);
+    expect(containerCores(undefined, undefined, 8)).toBe(8);
+    expect(containerCores("0", 0.25, 8)).toBe(0.25);
+    expect(containerCores(undefined, 1.5, 2)).toBe(1.5);
+    expect(containerCores("0", 4, 8)).toBe(1);
   });
 
   it("plan prints the warning under the resources", () => {

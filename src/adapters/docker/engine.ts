@@ -35,6 +35,8 @@ export interface ContainerSpec {
   /** "bridge network name" | "container:<id>" | "none" */
   networkMode?: string;
   cpuset?: string;
+  /** CPU quota in cores (HostConfig.NanoCpus, docker --cpus). */
+  cpus?: number;
   memoryBytes?: number;
   user?: string;
   workingDir?: string;
@@ -264,6 +266,7 @@ export class DockerEngine implements Engine {
         Mounts: spec.mounts as Docker.MountSettings[] | undefined,
         NetworkMode: spec.networkMode,
         CpusetCpus: spec.cpuset,
+        NanoCpus: spec.cpus === undefined ? undefined : Math.round(spec.cpus * 1e9),
         Memory: spec.memoryBytes,
         MemorySwap: spec.memoryBytes, // no swap beyond the limit: identical for every server
         Init: false,

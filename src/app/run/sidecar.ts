@@ -8,7 +8,7 @@ import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import { LABEL, resourceName } from "../../core/labels.ts";
 import type { Cell, CellRecord, Interference } from "../../core/results.ts";
 import { interferenceOf, type CpuSample } from "../../core/interference.ts";
-import { cellStateOf, cpusetCores, type CellCpu, type CellState, type CellTasks, type ServerStatus } from "../../core/cellstate.ts";
+import { cellStateOf, containerCores, type CellCpu, type CellState, type CellTasks, type ServerStatus } from "../../core/cellstate.ts";
 import { ctxDelta, ioDelta, type TaskCounters } from "../../core/taskcounters.ts";
 import { parseDuration, parseSize, trimSeconds } from "../../core/scenario/schema.ts";
 import { trimmedRates } from "../../core/levers.ts";
@@ -58,6 +58,7 @@ export class Sidecar {
         mounts: c.mounts,
         networkMode: c.networkMode,
         cpuset: load.cpuset,
+        cpus: load.cpus,
         memoryBytes: load.memory !== undefined ? parseSize(load.memory) : undefined,
         workingDir: "/usr/share/sysbench",
       },
@@ -181,8 +182,9 @@ export class Sidecar {
     server: LabServer,
     o: { before?: ServerStatus; after?: ServerStatus; cpu?: { wallS: number; serverCores: number; loadCores: number }; tasks?: Omit<CellTasks, "blockDevice" | "storageKind">; metrics: SysbenchResult | null; errors: string[] },
   ): CellState {
-    const cores = (cpuset: string | undefined) => (cpuset === undefined ? null : cpusetCores(cpuset)) ?? availableParallelism();
-    const cpu: CellCpu | undefined = o.cpu && { ...o.cpu, serverCpusetCores: cores(server.init.cpuset), loadCpusetCores: cores(this.ctx.scenario.resources.load.cpuset) };
+    const host = availableParallelism();
+    const load = this.ctx.scenario.resources.load;
+    const cpu: CellCpu | undefined = o.cpu && { ...o.cpu, serverCpusetCores: containerCores(server.init.cpuset, undefined, host), loadCpusetCores: containerCores(load.cpuset, load.cpus, host) };
     // tmpfs keeps the data dir in memory: no block device, so no bytes per query (volume, bind, raid0 have one).
     const kind = server.init.storage.kind;
     const tasks: CellTasks | undefined = o.tasks && { ...o.tasks, blockDevice: kind !== "tmpfs", storageKind: kind };

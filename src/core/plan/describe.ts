@@ -115,7 +115,7 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
     out.push(`  fresh: per-test: snapshot after prepare, ${plan.restores.length} restore${plan.restores.length === 1 ? "" : "s"} before write tests`);
   const r = s.resources;
   out.push(
-    `Resources: server cpuset ${r.server.cpuset ?? "(any)"}, memory ${r.server.memory ?? "(no limit)"}; load cpuset ${r.load.cpuset ?? "(any)"}${r.load.memory ? `, memory ${r.load.memory}` : ""}; transport ${s.load.transport}`,
+    `Resources: server cpuset ${r.server.cpuset ?? "(any)"}, memory ${r.server.memory ?? "(no limit)"}; load cpuset ${r.load.cpuset ?? "(any)"}${r.load.cpus !== undefined ? `, CPU quota ${r.load.cpus} cores` : ""}${r.load.memory ? `, memory ${r.load.memory}` : ""}; transport ${s.load.transport}`,
   );
   for (const w of loadBoundWarnings(s)) out.push(`  warning: ${w}`);
 

@@ -33,6 +33,7 @@ import { MIN_UNITS_FOR_PRECISION_STOP } from "../stats/estimate.ts";
 import { ASSUMED_CELL_PRIOR_DF, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, testWrites, type EstimateItem, type SetupCosts } from "./plan.ts";
 import { loadBoundWarnings } from "./loadbound.ts";
+import { containerCores } from "../cellstate.ts";
 
 /** The notes' figures of this project's VM (2026-12-02, /work/shared/notes/noise-and-statistics-facts.md §6). */
 export const NOTES_SERIES = { lag1: 0.77, blockSeconds: 20, blockCvPct: 11.1, whiteCvPct: 4.1 } as const;
@@ -415,8 +416,8 @@ function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: number }):
         "which cells they are is not known before the run: the calibration has one pair sd for the host",
     );
   for (const w of loadBoundWarnings(i.scenario)) {
-    const load = i.scenario.resources.load?.cpuset;
-    const cores = load ? load.split(",").length : null;
+    const load = i.scenario.resources.load;
+    const cores = load.cpuset === undefined && load.cpus === undefined ? null : containerCores(load.cpuset, load.cpus, Number.POSITIVE_INFINITY);
     const at = cores === null ? [] : i.scenario.workload.threads.filter((t) => t > cores);
     out.push(`${at.length ? `cells at ${at.join(", ")} threads` : "some cells"} may get no verdict (mark L, load-bound): ${w}`);
   }

@@ -214,6 +214,7 @@ function cpuFit(scenario: Scenario, host: HostResources): CpuFit {
     );
   } else if (!loadCpus) sharing.push(`the load has no cpuset: sysbench runs on ${all}, beside the servers`);
   else sharing.push(`the servers have no cpuset: they run on ${all}, the load's ${list(loadCpus)} included`);
+  if (r.load.cpus !== undefined) sharing.push(`the load's CPU quota (resources.load.cpus) is ${r.load.cpus} core${r.load.cpus === 1 ? "" : "s"}: sysbench gets at most that much CPU time`);
   return { ...(hostCpus !== undefined ? { hostCpus } : {}), ...(serverCpus ? { serverCpus } : {}), ...(loadCpus ? { loadCpus } : {}), missing, sharing };
 }
 

@@ -136,7 +136,17 @@ export const ScenarioSchema = z.strictObject({
   resources: z
     .strictObject({
       server: z.strictObject({ cpuset: cpuset.optional(), memory: size.optional() }).prefault({}),
-      load: z.strictObject({ cpuset: cpuset.optional(), memory: size.optional() }).prefault({}),
+      load: z
+        .strictObject({
+          cpuset: cpuset.optional(),
+          memory: size.optional(),
+          /**
+           * A CPU quota for the load container, in cores (docker --cpus, e.g. 0.5): the load gets at most this much
+           * CPU time. Its bottleneck share is measured against min(cpuset cores, cpus).
+           */
+          cpus: z.number().min(0.01).max(1024).optional(),
+        })
+        .prefault({}),
       /** Freeze (docker pause) the idle server while another one is measured (noise lever; absent: true). */
       pauseIdle: z.boolean().optional(),
       /** Move dockerd, containerd, its shims and twinbench to the load CPUs while cells run (noise lever; local
