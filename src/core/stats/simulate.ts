@@ -126,9 +126,12 @@ const meanOr = (xs: readonly number[], fallback: number) => (xs.length ? xs.redu
 /**
  * A cell's pair sd for one simulated run: s · sqrt(d0 / χ²(d0)) from the prior alone (capped at MAX_SD_FACTOR), or,
  * with pairs observed, the conjugate posterior sqrt((d0 s² + SS) / χ²(d0 + ν)), SS and ν the cell's sum of squares
- * about its instances' means and their df.
+ * about its instances' means and their df. When every instance so far held one pair (a fresh instance each round,
+ * the adaptive default) there is no within-instance df, but the cell's spread about its own mean holds both levels:
+ * its posterior is then the sum's, sqrt((d0 (s² + τ²) + SS_total) / χ²(d0 + n − 1)), less τ² (floored at
+ * s / MAX_SD_FACTOR), so the run's own pairs move each cell away from the prior.
  */
-function drawCellSd(gamma: (shape: number) => number, s: number, d0: number, seen: readonly PairObs[]): number {
+export function drawCellSd(gamma: (shape: number) => number, s: number, d0: number, seen: readonly PairObs[], tau = 0): number {
   const groups = new Map<number, number[]>();
   for (const p of seen) groups.set(p.instance ?? 0, [...(groups.get(p.instance ?? 0) ?? []), p.d]);
   let ss = 0;
@@ -139,6 +142,13 @@ function drawCellSd(gamma: (shape: number) => number, s: number, d0: number, see
     nu += g.length - 1;
   }
   if (!Number.isFinite(d0)) return s; // equal cells: the prior is the cell's sd
+  if (nu === 0 && seen.length >= 2) {
+    const m = meanOr(seen.map((p) => p.d), 0);
+    const ssTotal = seen.reduce((a, p) => a + (p.d - m) ** 2, 0);
+    const df = d0 + seen.length - 1;
+    const v = (d0 * (s * s + tau * tau) + ssTotal) / Math.max(2 * gamma(df / 2), 1e-12);
+    return Math.sqrt(Math.max(v - tau * tau, (s / MAX_SD_FACTOR) ** 2));
+  }
   const df = d0 + nu;
   const chi2 = 2 * gamma(df / 2);
   const sd = Math.sqrt((d0 * s * s + ss) / Math.max(chi2, 1e-12));
@@ -177,7 +187,7 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   let covering = 0;
   let falseVerdicts = 0;
   for (let k = 0; k < runs; k++) {
-    const sd = Array.from({ length: nCells }, (_, i) => drawCellSd(gamma, s, o.cellPriorDf, st?.pairs[i] ?? []));
+    const sd = Array.from({ length: nCells }, (_, i) => drawCellSd(gamma, s, o.cellPriorDf, st?.pairs[i] ?? [], tau));
     const pairs: PairObs[][] = Array.from({ length: nCells }, (_, i) => [...(st?.pairs[i] ?? [])]);
     const done: Array<"precision" | "max" | "budget" | null> = Array.from({ length: nCells }, (_, i) => st?.done[i] ?? null);
     let instance = st ? st.instance : -1;
