@@ -48,6 +48,8 @@ export interface Calibration {
    */
   setupSeconds?: number;
   teardownSeconds?: number;
+  /** What the last run here measured for one change of server instance, per server (restore, start, prewarm). */
+  restartSecondsPerServer?: number;
   /**
    * Pair sd against cell length (issue 28 §4; absent in older files): A/A pairs within one instance at each length
    * `calibrate --lengths` ran, sorted by length. The budget design (src/core/plan/design.ts) reads it when present.
@@ -279,6 +281,8 @@ export interface RunCosts {
   servers: number;
   setupSeconds?: number;
   teardownSeconds?: number;
+  /** Median seconds of one change of server instance (every server), when the run changed instances. */
+  restartSeconds?: number | null;
 }
 
 const dfMean = (a: number | null, da: number, b: number | null, db: number): number | null => {
@@ -322,6 +326,7 @@ function costsOf(c: RunCosts | undefined, calCellSeconds: number): Partial<Calib
   if (c.grossCellSeconds && c.grossCellSeconds > 0 && c.servers === 2) out.secondsPerPair = 2 * (calCellSeconds + Math.max(0, c.grossCellSeconds - c.cellSeconds));
   if (c.setupSeconds !== undefined && c.setupSeconds > 0) out.setupSeconds = c.setupSeconds;
   if (c.teardownSeconds !== undefined && c.teardownSeconds > 0) out.teardownSeconds = c.teardownSeconds;
+  if (c.restartSeconds != null && c.restartSeconds > 0 && c.servers > 0) out.restartSecondsPerServer = c.restartSeconds / c.servers;
   return out;
 }
 

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { calibrationFromRun, disturbedPairs, runNoise, runLevels, updateCalibration, type Calibration } from "../../src/core/calibration.ts";
-import { forecastAfterRound, forecastBefore, forecastCoverage, forecastLine, grossCellSeconds, NO_CALIBRATION, runPairs } from "../../src/core/plan/forecast.ts";
+import { forecastAfterRound, forecastBefore, forecastCoverage, forecastLine, grossCellSeconds, NO_CALIBRATION, observedCosts, runPairs } from "../../src/core/plan/forecast.ts";
+import { adaptiveCosts } from "../../src/core/plan/precision.ts";
 import { expectedRunLine, predictPrecision } from "../../src/core/plan/precision.ts";
 import { simulateAdaptive } from "../../src/core/stats/simulate.ts";
 import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
@@ -130,6 +131,36 @@ describe("forecastAfterRound: the rest of the run from its own pairs", () => {
   });
 });
 
+describe("observedCosts: the run's own warm-ups and instance changes replace the plan's assumed costs", () => {
+  const at = (s: number) => new Date(Date.parse("2026-12-03T10:00:00.000Z") + s * 1000).toISOString();
+  const r = (phase: "warmup" | "measure", repeat: number, instance: number, from: number, to: number): CellRecord =>
+    ({ key: `${phase}/${repeat}/${from}`, server: "a", test: "t", threads: 1, repeat, instance, phase, status: "ok", raw: "", startedAt: at(from), endedAt: at(to) }) as CellRecord;
+
+  it("a warm-up costs its length plus the gap to the next record; an instance change, the gap before the next round's first record", () => {
+    // round 1 on instance 0: warm-up 0-3.2, cells 3.2-10.4, 10.4-17.6; instance 1: 6.5 s restart, then the same again
+    const recs = [r("warmup", 0, 0, 0, 3.2), r("measure", 1, 0, 3.2, 10.4), r("measure", 1, 0, 10.4, 17.6), r("warmup", 0, 1, 24.1, 27.3), r("measure", 2, 1, 27.4, 34.6), r("measure", 2, 1, 34.6, 41.8)];
+    const c = observedCosts(recs);
+    expect(c.warmupSeconds).toBeCloseTo(3.25, 6);
+    expect(c.restartSeconds).toBeCloseTo(6.5, 6);
+    // Two rounds on one instance: no instance change, no restart seen.
+    const one = [r("measure", 1, 0, 0, 7), r("measure", 2, 0, 7.1, 14)];
+    expect(observedCosts(one)).toEqual({ warmupSeconds: null, restartSeconds: null });
+  });
+
+  it("forecastAfterRound uses them: the same pairs with 30 s instance changes are forecast to take longer than with 1 s ones", () => {
+    const s = quick((d) => (d.workload.budget = "60m"));
+    const base = rounds(s, 2, { sdPct: 6, seed: 9 });
+    // rounds() lays the cells back to back; round 2 (a new instance) starts `gap` seconds after round 1's last cell.
+    const shifted = (gap: number) => base.map((x) => (x.repeat === 2 ? { ...x, startedAt: new Date(Date.parse(x.startedAt) + gap * 1000).toISOString(), endedAt: new Date(Date.parse(x.endedAt) + gap * 1000).toISOString() } : x));
+    const input = (records: CellRecord[]) => ({ scenario: s, records, round: 2, done: new Array(6).fill(null), elapsedSeconds: 300, at: "x", calibration: null, cellSeconds: 8, runs: 60 });
+    expect(observedCosts(shifted(30)).restartSeconds).toBeCloseTo(30, 6);
+    const fast = forecastAfterRound(input(shifted(1)))!;
+    const slow = forecastAfterRound(input(shifted(30)))!;
+    // Same seed and pairs, so the same simulated rounds: every instance change left costs 29 s more.
+    expect(slow.totalSeconds.median).toBeGreaterThan(fast.totalSeconds.median + 29);
+  });
+});
+
 describe("simulateAdaptive with a start state", () => {
   const costs = { setupSeconds: 60, teardownSeconds: 10, cellSeconds: 8, restartSeconds: 12, warmupSeconds: 4 };
   it("a run whose cells are all done ends now: elapsed plus teardown, no more cells", () => {
@@ -187,13 +218,17 @@ describe("the run's pairs into the host calibration, at both levels", () => {
 
   it("updateCalibration weights each level by its df, and keeps the run's measured costs", () => {
     const c = cal({ pairSdPct: 10, pairDf: 30, instanceSdPct: 4, instanceDf: 2, cellSeconds: 7 });
-    const u = updateCalibration(c, { pairSdPct: 20, pairDf: 10, instanceSdPct: 8, instanceDf: 6, pairs: 20, levels: "nested" }, "t", { grossCellSeconds: 9, cellSeconds: 7, servers: 2, setupSeconds: 120, teardownSeconds: 12 });
+    const u = updateCalibration(c, { pairSdPct: 20, pairDf: 10, instanceSdPct: 8, instanceDf: 6, pairs: 20, levels: "nested" }, "t", { grossCellSeconds: 9, cellSeconds: 7, servers: 2, setupSeconds: 120, teardownSeconds: 12, restartSeconds: 7 });
     expect(u.pairSdPct).toBeCloseTo(Math.sqrt((30 * 0.01 + 10 * 0.04) / 40) * 100, 10);
     expect(u.instanceSdPct).toBeCloseTo(Math.sqrt((2 * 0.04 ** 2 + 6 * 0.08 ** 2) / 8) * 100, 10);
     expect(u.instanceDf).toBe(8);
     expect(u.secondsPerPair).toBe(2 * (7 + 2));
     expect(u.setupSeconds).toBe(120);
     expect(u.teardownSeconds).toBe(12);
+    expect(u.restartSecondsPerServer).toBe(3.5);
+    // The plan's time model then takes the measured restart for every server (instead of its assumed 6 s each).
+    expect(adaptiveCosts(quick(), { measured: u }).restartSeconds).toBe(7);
+    expect(adaptiveCosts(quick(), { measured: c }).restartSeconds).toBe(12);
     expect(u.updates).toBe(1);
     // Only the sum known: its pair share (total² − instance²) goes into the pair level; the instance level stays.
     const t = updateCalibration(c, { pairSdPct: 5, pairDf: 30, instanceSdPct: null, instanceDf: 0, pairs: 31, levels: "total" }, "t");

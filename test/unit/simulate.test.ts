@@ -140,3 +140,16 @@ describe("drawCellSd: a cell's pair sd in one simulated run, from the prior and 
     expect(withTau).toBeGreaterThanOrEqual(0.1 / 5); // floored at s / MAX_SD_FACTOR
   });
 });
+
+describe("simulateAdaptive: a pair sd known from few df", () => {
+  it("draws each run's typical sd from the estimate's sampling distribution: a wider range of rounds and seconds than a known sd", () => {
+    const o = { ...base, min: 4, cellPriorDf: Number.POSITIVE_INFINITY, pairSdPct: 8, runs: 300 };
+    const known = simulateAdaptive(o);
+    const few = simulateAdaptive({ ...o, pairSdDf: 4 });
+    const many = simulateAdaptive({ ...o, pairSdDf: 1e6 });
+    const spread = (r: typeof known) => r.seconds.high - r.seconds.low;
+    expect(spread(few)).toBeGreaterThan(spread(known));
+    // With a great many df the draw is the estimate itself.
+    expect(Math.abs(spread(many) - spread(known))).toBeLessThanOrEqual(0.25 * spread(known) + 1);
+  });
+});

@@ -8,7 +8,7 @@
  */
 import { calibrationFromRun, disturbedPairs, keyFacts, runNoise, updateCalibration, type Calibration } from "../../core/calibration.ts";
 import { pickServers } from "../../core/report/ratio.ts";
-import { forecastBefore, grossCellSeconds, NO_CALIBRATION } from "../../core/plan/forecast.ts";
+import { forecastBefore, grossCellSeconds, NO_CALIBRATION, observedCosts } from "../../core/plan/forecast.ts";
 import { adaptiveRepeats, parseDuration } from "../../core/scenario/schema.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
@@ -62,6 +62,7 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
       servers: ctx.scenario.servers.length,
       setupSeconds: session.manifest.forecast?.setupSeconds,
       teardownSeconds: ctx.timings.teardown,
+      restartSeconds: observedCosts(records).restartSeconds,
     };
     const store = ctx.deps.calibrations!;
     const { key, facts, calibration: cal } = await store.read();

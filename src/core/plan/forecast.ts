@@ -84,6 +84,33 @@ export function grossCellSeconds(records: readonly CellRecord[]): number | null 
   return gaps.length ? median(gaps) : null;
 }
 
+/**
+ * What the run's records say of its other costs so far (null where none was seen yet): each warm-up, gross (its
+ * length plus the gap to the next record), and each change of server instance (the gap between a round's last
+ * measured cell and the next record, where the next measured cell is on a new instance: restore, start and
+ * prewarm of every server). The plan's assumed costs (6 s a server a restart, warm-up plus 1 s) ran 1.8× and 1.2×
+ * what three default runs here measured on 2026-12-03 (6.6 s for both servers, 3.24 s).
+ */
+export function observedCosts(records: readonly CellRecord[]): { warmupSeconds: number | null; restartSeconds: number | null } {
+  const rs = records
+    .filter((r) => (r.phase === "warmup" || r.phase === "measure") && Number.isFinite(Date.parse(r.startedAt)) && Number.isFinite(Date.parse(r.endedAt)))
+    .slice()
+    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+  const warm: number[] = [];
+  const restart: number[] = [];
+  for (let i = 0; i + 1 < rs.length; i++) {
+    const a = rs[i]!;
+    const b = rs[i + 1]!;
+    const gap = Math.max(0, (Date.parse(b.startedAt) - Date.parse(a.endedAt)) / 1000);
+    if (a.phase === "warmup") warm.push((Date.parse(a.endedAt) - Date.parse(a.startedAt)) / 1000 + gap);
+    else {
+      const next = rs.slice(i + 1).find((r) => r.phase === "measure");
+      if (next && next.repeat > a.repeat && a.repeat >= 1 && (next.instance ?? 0) !== (a.instance ?? 0)) restart.push(gap);
+    }
+  }
+  return { warmupSeconds: warm.length ? median(warm) : null, restartSeconds: restart.length ? median(restart) : null };
+}
+
 function fromSim(
   s: Scenario,
   sim: AdaptiveSimResult,
@@ -155,10 +182,15 @@ export function forecastAfterRound(i: RoundForecastInput): Forecast | null {
   if (pooledS2 === null) return null; // no pair df of its own yet and no calibration: nothing to forecast from
   const source: Forecast["source"] = ownS2 !== null && calS2 !== null ? "calibration+run" : ownS2 !== null ? "run" : "calibration";
   const pairSdPct = Math.sqrt(pooledS2) * 100;
+  const pairSdDf = (ownS2 !== null ? own!.pairDf : 0) + (calS2 !== null ? cal!.pairDf : 0);
   // The instance level: the calibration's, else the run's own; a run that knows only the sum has it in the pair level.
   const instanceSdPct = cal?.instanceSdPct ?? (own?.levels === "nested" && own.instanceSdPct !== null ? own.instanceSdPct : own?.levels === "total" ? 0 : ASSUMED_INSTANCE_SD_PCT);
   const costs = { ...(i.costs ?? adaptiveCosts(s, { secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds, measured: cal })) };
   if (i.cellSeconds && i.cellSeconds > 0) costs.cellSeconds = i.cellSeconds;
+  // The run's own warm-ups and instance changes, as measured so far, replace the plan's assumed ones.
+  const seen = observedCosts(i.records);
+  if (seen.warmupSeconds !== null && costs.warmupSeconds > 0) costs.warmupSeconds = seen.warmupSeconds;
+  if (seen.restartSeconds !== null) costs.restartSeconds = seen.restartSeconds;
   const rpi = roundsPerInstance(s);
   const budget = s.workload.budget === undefined ? undefined : parseDuration(s.workload.budget);
   const sim = simulateAdaptive({
@@ -171,6 +203,7 @@ export function forecastAfterRound(i: RoundForecastInput): Forecast | null {
     pairSdPct,
     instanceSdPct,
     cellPriorDf: ASSUMED_CELL_PRIOR_DF,
+    pairSdDf: pairSdDf > 0 ? pairSdDf : undefined,
     budgetSeconds: budget,
     costs,
     runs: i.runs,

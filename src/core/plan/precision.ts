@@ -40,7 +40,7 @@ export interface PrecisionPrediction {
  */
 export function adaptiveCosts(
   s: Scenario,
-  o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number; measured?: Pick<Calibration, "setupSeconds" | "teardownSeconds"> | null } = {},
+  o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number; measured?: Pick<Calibration, "setupSeconds" | "teardownSeconds" | "restartSecondsPerServer"> | null } = {},
 ): AdaptiveCosts {
   const costs = { ...DEFAULT_SETUP_COSTS, ...o.setupCosts };
   const w = s.workload;
@@ -56,14 +56,14 @@ export function adaptiveCosts(
   if (o.secondsPerPair && n === 2 && cellLength > 0) overhead = Math.max(0, o.secondsPerPair / 2 - (o.calCellSeconds ?? cellLength));
   const warm = parseDuration(w.warmup) ?? 0;
   const setupSeconds = e.totalSeconds - e.measureSeconds - e.warmupSeconds - (cells + one.warmups.length) * costs.cellOverheadSeconds - teardownSeconds;
-  // A run here measured its set-up (without image builds: those happen once) and teardown: those replace the plan's.
+  // A run here measured its set-up (without image builds: those happen once), teardown and instance restarts: those replace the plan's.
   const measuredSetup = o.measured?.setupSeconds;
   const measuredTeardown = o.measured?.teardownSeconds;
   return {
     setupSeconds: measuredSetup !== undefined && measuredSetup > 0 ? measuredSetup : Math.max(0, setupSeconds),
     teardownSeconds: measuredTeardown !== undefined && measuredTeardown > 0 ? measuredTeardown : teardownSeconds,
     cellSeconds: measured + overhead,
-    restartSeconds: n * costs.instanceRestartSeconds,
+    restartSeconds: n * (o.measured?.restartSecondsPerServer !== undefined && o.measured.restartSecondsPerServer > 0 ? o.measured.restartSecondsPerServer : costs.instanceRestartSeconds),
     warmupSeconds: warm > 0 ? warm + overhead : 0,
   };
 }

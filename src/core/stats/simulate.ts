@@ -59,6 +59,12 @@ export interface AdaptiveSimInput {
   pairSdPct: number;
   instanceSdPct: number;
   cellPriorDf: number;
+  /**
+   * The df behind pairSdPct (absent or Infinity: taken as known). With it, each simulated run draws its typical pair
+   * sd from that estimate's sampling distribution, s·sqrt(df / χ²(df)): a forecast from a few rounds' pairs is that
+   * uncertain about the noise, and its range says so.
+   */
+  pairSdDf?: number;
   budgetSeconds?: number;
   costs: AdaptiveCosts;
   /** Simulated runs (default 200) and the seed (default 1). */
@@ -187,7 +193,9 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   let covering = 0;
   let falseVerdicts = 0;
   for (let k = 0; k < runs; k++) {
-    const sd = Array.from({ length: nCells }, (_, i) => drawCellSd(gamma, s, o.cellPriorDf, st?.pairs[i] ?? [], tau));
+    const df = o.pairSdDf;
+    const sRun = df !== undefined && Number.isFinite(df) && df > 0 ? s * Math.sqrt(df / Math.max(2 * gamma(df / 2), 1e-12)) : s;
+    const sd = Array.from({ length: nCells }, (_, i) => drawCellSd(gamma, sRun, o.cellPriorDf, st?.pairs[i] ?? [], tau));
     const pairs: PairObs[][] = Array.from({ length: nCells }, (_, i) => [...(st?.pairs[i] ?? [])]);
     const done: Array<"precision" | "max" | "budget" | null> = Array.from({ length: nCells }, (_, i) => st?.done[i] ?? null);
     let instance = st ? st.instance : -1;
