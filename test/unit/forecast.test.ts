@@ -119,7 +119,7 @@ describe("forecastAfterRound: the rest of the run from its own pairs", () => {
     expect(one.cellsLikely).toBeGreaterThanOrEqual(5);
   });
 
-  it("runPairs pairs by repeat and puts each pair on its layout instance; grossCellSeconds is the median start-to-start gap", () => {
+  it("runPairs pairs by repeat and puts each pair on its layout instance; grossCellSeconds of back-to-back cells is their length", () => {
     const s = quick();
     const recs = rounds(s, 3, { sdPct: 0, ratio: 1.5, cellSeconds: 10 });
     const pairs = runPairs(s, recs);
@@ -145,6 +145,15 @@ describe("observedCosts: the run's own warm-ups and instance changes replace the
     // Two rounds on one instance: no instance change, no restart seen.
     const one = [r("measure", 1, 0, 0, 7), r("measure", 2, 0, 7.1, 14)];
     expect(observedCosts(one)).toEqual({ warmupSeconds: null, restartSeconds: null });
+  });
+
+  it("grossCellSeconds counts a measured cell to the next record of any phase (a warm-up between two cells is not in it), times the attempts per kept cell", () => {
+    const m = (repeat: number, from: number, to: number, test = "t") => ({ ...r("measure", repeat, 0, from, to), key: `a/${test}/1/${repeat}`, test });
+    const recs = [r("warmup", 0, 0, 0, 3.2), m(1, 3.2, 10.4), r("warmup", 0, 0, 10.4, 13.6), m(1, 13.6, 20.8, "u"), m(2, 20.8, 28, "u")];
+    expect(grossCellSeconds(recs)).toBeCloseTo(7.2, 6);
+    // A disturbed pair's cell run twice: 4 attempts for 3 kept cells.
+    const again = [...recs, m(2, 28, 35.2, "u")];
+    expect(grossCellSeconds(again)).toBeCloseTo(7.2 * (4 / 3), 6);
   });
 
   it("forecastAfterRound uses them: the same pairs with 30 s instance changes are forecast to take longer than with 1 s ones", () => {

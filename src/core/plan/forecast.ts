@@ -72,16 +72,27 @@ export function runPairs(s: Scenario, records: readonly CellRecord[]): PairObs[]
 }
 
 /**
- * Gross wall seconds of one measured cell as the run goes: the median gap between the starts of consecutive
- * measured cells (the median leaves out the gaps that hold a restart or a warm-up). Null with fewer than 2 cells.
+ * Gross wall seconds of one measured cell as the run goes: each measured attempt's start to the next record's start,
+ * whatever its phase (so a warm-up or a restart after it is not counted in: the time model has those apart), the
+ * median of those, times the attempts per kept cell (a disturbed pair's re-run costs its cells again). Null with
+ * fewer than 2 records. Until 2026-12-03 it was the median gap between consecutive measured cells' starts, which
+ * held a warm-up in about half of them in a run with a fresh instance each round: 10.4 s for 7 s cells that took 7.25.
  */
 export function grossCellSeconds(records: readonly CellRecord[]): number | null {
-  const starts = measureRecords(records)
-    .map((r) => Date.parse(r.startedAt))
-    .filter(Number.isFinite)
-    .sort((a, b) => a - b);
-  const gaps = starts.slice(1).map((t, i) => (t - starts[i]) / 1000).filter((g) => g > 0);
-  return gaps.length ? median(gaps) : null;
+  const rs = records
+    .filter((r) => (r.phase === "warmup" || r.phase === "measure") && Number.isFinite(Date.parse(r.startedAt)))
+    .slice()
+    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+  const gross: number[] = [];
+  for (let i = 0; i + 1 < rs.length; i++) {
+    if (rs[i]!.phase !== "measure") continue;
+    const g = (Date.parse(rs[i + 1]!.startedAt) - Date.parse(rs[i]!.startedAt)) / 1000;
+    if (g > 0) gross.push(g);
+  }
+  if (!gross.length) return null;
+  const attempts = rs.filter((r) => r.phase === "measure").length;
+  const kept = measureRecords(records).length;
+  return median(gross) * (kept > 0 ? Math.max(1, attempts / kept) : 1);
 }
 
 /**

@@ -487,7 +487,7 @@ function estimatePlan(
       items.push({ label: `instance restarts (${restarts} × ${nServers} servers × ${each} s: restore, start${w.prewarm ? ", prewarm" : ""})`, seconds: restarts * nServers * each, ...h });
     }
     const runs = cells + warmups.length;
-    items.push({ label: `sysbench start-up (${runs} runs × ${costs.cellOverheadSeconds} s)`, seconds: runs * costs.cellOverheadSeconds, ...h });
+    items.push({ label: `sysbench start-up (${runs} runs × ${Math.round(costs.cellOverheadSeconds * 100) / 100} s)`, seconds: runs * costs.cellOverheadSeconds, ...h });
     items.push({ label: `teardown (${nServers} × ${costs.teardownSeconds} s)`, seconds: nServers * costs.teardownSeconds, ...h });
     const setup = items.reduce((a, b) => a + b.seconds, 0);
     const warm = warmups.reduce((a, b) => a + b.seconds, 0);
