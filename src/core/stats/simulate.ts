@@ -199,8 +199,12 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
     const pairs: PairObs[][] = Array.from({ length: nCells }, (_, i) => [...(st?.pairs[i] ?? [])]);
     const done: Array<"precision" | "max" | "budget" | null> = Array.from({ length: nCells }, (_, i) => st?.done[i] ?? null);
     let instance = st ? st.instance : -1;
-    // The current instance's shift per cell: its observed mean when the run is under way.
-    let shift: number[] = st ? pairs.map((p) => meanOr(p.filter((x) => (x.instance ?? 0) === instance).map((x) => x.d), tau * z())) : [];
+    // A run under way: each cell's new pairs centre on the mean of its observed ones (its ratio so far; 0, an A/A
+    // truth, from the start). Until 2026-12-03 they centred on 0, so a cell at 150 drew its next pairs around 100 and
+    // looked far noisier than it was: the forecasts of MariaDB-vs-MySQL runs expected the budget to stop them.
+    const centre = Array.from({ length: nCells }, (_, i) => meanOr((st?.pairs[i] ?? []).map((x) => x.d), 0));
+    // The current instance's shift per cell: its observed mean (about the cell's centre) when the run is under way.
+    let shift: number[] = st ? pairs.map((p, i) => meanOr(p.filter((x) => (x.instance ?? 0) === instance).map((x) => x.d - centre[i]!), tau * z())) : [];
     let elapsed = st ? st.elapsedSeconds : c.setupSeconds;
     let round = st?.round ?? 0;
     let cellsRun = st ? st.pairs.reduce((a, p) => a + p.length, 0) * o.servers : 0;
@@ -222,7 +226,7 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
         instance = inst;
         shift = Array.from({ length: nCells }, () => tau * z());
       }
-      for (const i of open) pairs[i].push({ d: shift[i] + sd[i] * z(), instance: inst });
+      for (const i of open) pairs[i].push({ d: centre[i]! + shift[i] + sd[i] * z(), instance: inst });
       elapsed += cost;
       cellsRun += open.length * o.servers;
       round = r;
