@@ -71,6 +71,14 @@ export function runPairs(s: Scenario, records: readonly CellRecord[]): PairObs[]
   );
 }
 
+/** The run's warm-up and measured records (every attempt) with valid times, in the order they started. */
+function timeline(records: readonly CellRecord[]): CellRecord[] {
+  return records
+    .filter((r) => (r.phase === "warmup" || r.phase === "measure") && Number.isFinite(Date.parse(r.startedAt)) && Number.isFinite(Date.parse(r.endedAt)))
+    .slice()
+    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+}
+
 /**
  * Gross wall seconds of one measured cell as the run goes: each measured attempt's start to the next record's start,
  * whatever its phase (so a warm-up or a restart after it is not counted in: the time model has those apart), the
@@ -79,10 +87,7 @@ export function runPairs(s: Scenario, records: readonly CellRecord[]): PairObs[]
  * held a warm-up in about half of them in a run with a fresh instance each round: 10.4 s for 7 s cells that took 7.25.
  */
 export function grossCellSeconds(records: readonly CellRecord[]): number | null {
-  const rs = records
-    .filter((r) => (r.phase === "warmup" || r.phase === "measure") && Number.isFinite(Date.parse(r.startedAt)))
-    .slice()
-    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+  const rs = timeline(records);
   const gross: number[] = [];
   for (let i = 0; i + 1 < rs.length; i++) {
     if (rs[i]!.phase !== "measure") continue;
@@ -103,10 +108,7 @@ export function grossCellSeconds(records: readonly CellRecord[]): number | null 
  * what three default runs here measured on 2026-12-03 (6.6 s for both servers, 3.24 s).
  */
 export function observedCosts(records: readonly CellRecord[]): { warmupSeconds: number | null; restartSeconds: number | null } {
-  const rs = records
-    .filter((r) => (r.phase === "warmup" || r.phase === "measure") && Number.isFinite(Date.parse(r.startedAt)) && Number.isFinite(Date.parse(r.endedAt)))
-    .slice()
-    .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+  const rs = timeline(records);
   const warm: number[] = [];
   const restart: number[] = [];
   for (let i = 0; i + 1 < rs.length; i++) {
