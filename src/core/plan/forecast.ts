@@ -111,13 +111,19 @@ export function observedCosts(records: readonly CellRecord[]): { warmupSeconds: 
   const rs = timeline(records);
   const warm: number[] = [];
   const restart: number[] = [];
+  // The next measured record after each index, found in one pass from the end.
+  const nextMeasure: Array<CellRecord | undefined> = new Array(rs.length);
+  for (let i = rs.length - 1, seen: CellRecord | undefined; i >= 0; i--) {
+    nextMeasure[i] = seen;
+    if (rs[i]!.phase === "measure") seen = rs[i];
+  }
   for (let i = 0; i + 1 < rs.length; i++) {
     const a = rs[i]!;
     const b = rs[i + 1]!;
     const gap = Math.max(0, (Date.parse(b.startedAt) - Date.parse(a.endedAt)) / 1000);
     if (a.phase === "warmup") warm.push((Date.parse(a.endedAt) - Date.parse(a.startedAt)) / 1000 + gap);
     else {
-      const next = rs.slice(i + 1).find((r) => r.phase === "measure");
+      const next = nextMeasure[i];
       if (next && next.repeat > a.repeat && a.repeat >= 1 && (next.instance ?? 0) !== (a.instance ?? 0)) restart.push(gap);
     }
   }

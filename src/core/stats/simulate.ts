@@ -127,6 +127,9 @@ export interface AdaptiveSimResult {
   intervals: { cells: number; coverage: number | null; falseVerdicts: number | null };
 }
 
+/** One draw of χ²(df), from a gamma sampler (kept above 0 for the divisions it goes into). */
+const chiSquare = (gamma: (shape: number) => number, df: number) => Math.max(2 * gamma(df / 2), 1e-12);
+
 const meanOr = (xs: readonly number[], fallback: number) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : fallback);
 
 /**
@@ -152,12 +155,11 @@ export function drawCellSd(gamma: (shape: number) => number, s: number, d0: numb
     const m = meanOr(seen.map((p) => p.d), 0);
     const ssTotal = seen.reduce((a, p) => a + (p.d - m) ** 2, 0);
     const df = d0 + seen.length - 1;
-    const v = (d0 * (s * s + tau * tau) + ssTotal) / Math.max(2 * gamma(df / 2), 1e-12);
+    const v = (d0 * (s * s + tau * tau) + ssTotal) / chiSquare(gamma, df);
     return Math.sqrt(Math.max(v - tau * tau, (s / MAX_SD_FACTOR) ** 2));
   }
   const df = d0 + nu;
-  const chi2 = 2 * gamma(df / 2);
-  const sd = Math.sqrt((d0 * s * s + ss) / Math.max(chi2, 1e-12));
+  const sd = Math.sqrt((d0 * s * s + ss) / chiSquare(gamma, df));
   return nu > 0 ? sd : Math.min(MAX_SD_FACTOR * s, sd);
 }
 
@@ -194,7 +196,7 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   let falseVerdicts = 0;
   for (let k = 0; k < runs; k++) {
     const df = o.pairSdDf;
-    const sRun = df !== undefined && Number.isFinite(df) && df > 0 ? s * Math.sqrt(df / Math.max(2 * gamma(df / 2), 1e-12)) : s;
+    const sRun = df !== undefined && Number.isFinite(df) && df > 0 ? s * Math.sqrt(df / chiSquare(gamma, df)) : s;
     const sd = Array.from({ length: nCells }, (_, i) => drawCellSd(gamma, sRun, o.cellPriorDf, st?.pairs[i] ?? [], tau));
     const pairs: PairObs[][] = Array.from({ length: nCells }, (_, i) => [...(st?.pairs[i] ?? [])]);
     const done: Array<"precision" | "max" | "budget" | null> = Array.from({ length: nCells }, (_, i) => st?.done[i] ?? null);
