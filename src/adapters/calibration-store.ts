@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TwinbenchError } from "../core/errors.ts";
-import { hostKey, isCellLengthCurve, type Calibration } from "../core/calibration.ts";
+import { hostKey, isCellLengthCurve, isCellSpread, type Calibration } from "../core/calibration.ts";
 import type { HostFacts } from "../core/results.ts";
 import type { Engine } from "./docker/engine.ts";
 import { writeFileAtomic } from "./durable-file.ts";
@@ -57,6 +57,7 @@ function problemOf(v: unknown, key: string): string | null {
   if (c.secondsPerPair !== null && typeof c.secondsPerPair !== "number") return "secondsPerPair is neither a number nor null";
   // Optional (issue 28): files written before it have no curve and still load.
   if (c.cellLengthCurve !== undefined && !isCellLengthCurve(c.cellLengthCurve)) return "cellLengthCurve is not a list of { cellSeconds, pairSdPct, pairDf }";
+  if (c.cellSpread !== undefined && !isCellSpread(c.cellSpread)) return "cellSpread is not a list of { at, cells: [{ s2, df }] }";
   return null;
 }
 

@@ -9,6 +9,8 @@ import type { CellRecord, HostFacts } from "./results.ts";
 import type { Scenario } from "./scenario/schema.ts";
 import { measureRecords, metricValue } from "./report/ratio.ts";
 import { planRun, type SetupCosts } from "./plan/plan.ts";
+import { fitPooledPriorDf, type VarianceObs } from "./stats/estimate.ts";
+import { ASSUMED_CELL_PRIOR_DF } from "./stats/simulate.ts";
 
 /** CV of block means for one block length, against what white noise would give. */
 export interface BlockCv {
@@ -55,7 +57,22 @@ export interface Calibration {
    * `calibrate --lengths` ran, sorted by length. The budget design (src/core/plan/design.ts) reads it when present.
    */
   cellLengthCurve?: CellLengthPoint[];
+  /**
+   * How unequal the cells of the last runs here were (absent in older files): per run (the newest
+   * {@link CELL_SPREAD_RUNS}), each cell's variance of its undisturbed log pair ratios and its df. The forecast's prior
+   * df of the cells' pair sds is fitted from them ({@link cellPriorDf}).
+   */
+  cellSpread?: CellSpreadRun[];
 }
+
+/** One run's cells in {@link Calibration.cellSpread}. */
+export interface CellSpreadRun {
+  at: string;
+  cells: VarianceObs[];
+}
+
+/** Runs kept in {@link Calibration.cellSpread}: the host's recent state, not its history. */
+export const CELL_SPREAD_RUNS = 10;
 
 /** One point of the pair-sd-against-cell-length curve: A/A pairs at one cell length. */
 export interface CellLengthPoint {
@@ -77,6 +94,21 @@ export function cellLengthCurve(runs: ReadonlyMap<number, ReadonlyArray<Readonly
     if (sd.pairDf > 0 && Number.isFinite(sd.pairSdPct)) out.push({ cellSeconds, pairSdPct: sd.pairSdPct, pairDf: sd.pairDf });
   }
   return out.sort((a, b) => a.cellSeconds - b.cellSeconds);
+}
+
+/** Is `v` a usable cellSpread (what the calibration store accepts for the optional field)? */
+export function isCellSpread(v: unknown): v is CellSpreadRun[] {
+  return (
+    Array.isArray(v) &&
+    v.every(
+      (r) =>
+        r &&
+        typeof r === "object" &&
+        typeof r.at === "string" &&
+        Array.isArray(r.cells) &&
+        r.cells.every((c: unknown) => c && typeof c === "object" && [(c as VarianceObs).s2, (c as VarianceObs).df].every((x) => typeof x === "number" && Number.isFinite(x) && x >= 0)),
+    )
+  );
 }
 
 /** Is `v` a usable curve (what the calibration store accepts for the optional field)? */
@@ -242,6 +274,53 @@ export function runNoise(records: readonly CellRecord[], num: string, den: strin
   return runLevels(pairGroups(records, num, den, o));
 }
 
+/**
+ * Each cell's variance of its log pair ratios about the cell's mean (its instances together: with a fresh instance
+ * every round, as quick.yaml runs, that is all a cell shows) and its df, n − 1. Cells with fewer than 2 pairs are
+ * left out.
+ */
+export function cellVariances(cells: ReadonlyArray<readonly number[]>): VarianceObs[] {
+  return cells
+    .filter((g) => g.length >= 2)
+    .map((g) => {
+      const m = mean(g);
+      return { s2: g.reduce((a, x) => a + (x - m) ** 2, 0) / (g.length - 1), df: g.length - 1 };
+    });
+}
+
+/** A run's cells for {@link Calibration.cellSpread}: {@link cellVariances} of its undisturbed pairs (num over den). */
+export function runCellSpread(records: readonly CellRecord[], num: string, den: string): VarianceObs[] {
+  return cellVariances(pairGroups(records, num, den, { skipDisturbed: true }).map((g) => g.flat()));
+}
+
+/** The prior df of the cells' pair sds that the forecast simulates with, and where it came from. */
+export interface CellPriorDf {
+  d0: number;
+  /** "recorded": fitted to the runs in the calibration's cellSpread (and the run's own cells); "assumed": {@link ASSUMED_CELL_PRIOR_DF}. */
+  source: "recorded" | "assumed";
+  runs: number;
+  cells: number;
+}
+
+/**
+ * How unequal this host's cells are (the prior df of their pair variances): fitted over the runs the calibration
+ * recorded and, during a run, its own cells so far ({@link fitPooledPriorDf}); {@link ASSUMED_CELL_PRIOR_DF} when no
+ * run has 2 cells with df. Until 2026-12-04 the forecast always assumed 2.2 (fitted on 2026-12-01), while the runs
+ * of 2026-12-03 showed far more equal cells: one simulated noisy cell then kept the forecast run going to the budget.
+ */
+export function cellPriorDf(cal: Pick<Calibration, "cellSpread"> | null, own: readonly VarianceObs[] = []): CellPriorDf {
+  const groups = [...(cal?.cellSpread ?? []).map((r) => r.cells), own];
+  const fit = fitPooledPriorDf(groups);
+  if (!fit) return { d0: ASSUMED_CELL_PRIOR_DF, source: "assumed", runs: 0, cells: 0 };
+  return { d0: fit.d0, source: "recorded", runs: fit.groups, cells: fit.cells };
+}
+
+/** The calibration's cellSpread with a run's cells appended (the newest {@link CELL_SPREAD_RUNS}); unchanged with fewer than 2 cells. */
+function withSpread(cal: Pick<Calibration, "cellSpread">, spread: readonly VarianceObs[] | undefined, at: string): Pick<Calibration, "cellSpread"> {
+  if (!spread || spread.length < 2) return cal.cellSpread ? { cellSpread: cal.cellSpread } : {};
+  return { cellSpread: [...(cal.cellSpread ?? []), { at, cells: [...spread] }].slice(-CELL_SPREAD_RUNS) };
+}
+
 /** How many of a run's pairs (num over den, by repeat) outside work disturbed: those a calibration update leaves out. */
 export function disturbedPairs(records: readonly CellRecord[], num: string, den: string): { pairs: number; disturbed: number } {
   const all = pairGroups(records, num, den).flat(2).length;
@@ -296,7 +375,7 @@ const dfMean = (a: number | null, da: number, b: number | null, db: number): num
  * the df-weighted mean of the two (their df add up); `updates` counts the run. With `costs`, the run's measured
  * seconds per pair (rescaled to the calibration's cell length), set-up and teardown replace the stored ones.
  */
-export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNoise | NestedSd, at: string, costs?: RunCosts): Calibration {
+export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNoise | NestedSd, at: string, costs?: RunCosts, spread?: readonly VarianceObs[]): Calibration {
   const calInst = cal.instanceSdPct === null ? null : (cal.instanceSdPct / 100) ** 2;
   const n =
     "s2" in r
@@ -314,6 +393,7 @@ export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNois
     instanceSdPct: inst === null ? null : Math.sqrt(inst) * 100,
     instanceDf: (calInst === null ? 0 : cal.instanceDf) + (n.instS2 === null ? 0 : n.instDf),
     ...costsOf(costs, cal.cellSeconds),
+    ...withSpread(cal, spread, at),
     updatedAt: at,
     updates: cal.updates + 1,
   };
@@ -334,7 +414,7 @@ function costsOf(c: RunCosts | undefined, calCellSeconds: number): Partial<Calib
  * A host's first calibration, from a run's own pairs (no `twinbench calibrate` before it): no per-second series,
  * the run's pair and instance levels, its measured costs. `updates` is 1: this run.
  */
-export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<string, string>; scenario: string; noise: RunNoise; costs: RunCosts; at: string }): Calibration {
+export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<string, string>; scenario: string; noise: RunNoise; costs: RunCosts; at: string; spread?: readonly VarianceObs[] }): Calibration {
   const base: Calibration = {
     version: 1,
     hostKey: o.hostKey,
@@ -351,7 +431,7 @@ export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<strin
     secondsPerPair: null,
     updates: 1,
   };
-  return { ...base, ...costsOf(o.costs, o.costs.cellSeconds) };
+  return { ...base, ...costsOf(o.costs, o.costs.cellSeconds), ...withSpread({}, o.spread, o.at) };
 }
 
 /** Wall seconds per pair of an A/A run: from its first measured cell's start to its last's end, over its pairs. */

@@ -213,6 +213,11 @@ export interface Forecast {
   source: "calibration" | "run" | "calibration+run";
   pairSdPct: number;
   instanceSdPct: number;
+  /**
+   * How unequal the simulated cells were: the prior df of their pair sds (null: equal cells). Absent in run.json
+   * files written before 2026-12-04 (they all simulated with 2.2).
+   */
+  cellPriorDf?: number | null;
   elapsedSeconds: number;
   /** The run's whole wall time: median and 80% range (10th–90th percentile of the simulated runs). */
   totalSeconds: { median: number; low: number; high: number };

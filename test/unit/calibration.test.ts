@@ -7,6 +7,9 @@ import {
   aaScenario,
   calibrationLayout,
   calibrationLines,
+  cellPriorDf,
+  cellVariances,
+  CELL_SPREAD_RUNS,
   nestedSd,
   planPrecision,
   pooledResiduals,
@@ -15,9 +18,11 @@ import {
   seriesDisturbance,
   seriesScenario,
   seriesStats,
+  runCellSpread,
   updateCalibration,
   type Calibration,
 } from "../../src/core/calibration.ts";
+import { ASSUMED_CELL_PRIOR_DF } from "../../src/core/stats/simulate.ts";
 import { predictPrecision, precisionLines, runSeconds } from "../../src/core/plan/precision.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
 import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
@@ -158,6 +163,41 @@ describe("pooledResiduals and the update of a calibration", () => {
     expect(u.updatedAt).toBe("2026-12-02T00:00:00.000Z");
     expect(u.instanceSdPct).toBe(c.instanceSdPct);
     expect(updateCalibration(c, { s2: 0.01, df: 0 }, "x")).toBe(c);
+  });
+
+  it("keeps each run's cell variances (newest 10) and fits the cells' prior df from them", () => {
+    const records = [
+      rec("a", "t1", 1, 110), rec("b", "t1", 1, 100),
+      rec("a", "t1", 2, 100), rec("b", "t1", 2, 100),
+      rec("a", "t2", 1, 200), rec("b", "t2", 1, 200),
+      rec("a", "t2", 2, 260), rec("b", "t2", 2, 200),
+      rec("a", "t3", 1, 200), rec("b", "t3", 1, 200),
+    ];
+    const spread = runCellSpread(records, "a", "b");
+    // t1: {ln 1.1, 0}, t2: {0, ln 1.3}; t3 has one pair: left out
+    expect(spread).toEqual([
+      { s2: Math.log(1.1) ** 2 / 2, df: 1 },
+      { s2: Math.log(1.3) ** 2 / 2, df: 1 },
+    ]);
+    const flat = cellVariances([[0.1, 0.1, 0.1], [0.2]]);
+    expect(flat).toHaveLength(1);
+    expect(flat[0]!.s2).toBeCloseTo(0, 12);
+    expect(flat[0]!.df).toBe(2);
+    const c = cal({ pairSdPct: 10, pairDf: 30 });
+    expect(cellPriorDf(c)).toEqual({ d0: ASSUMED_CELL_PRIOR_DF, source: "assumed", runs: 0, cells: 0 });
+    let u = c;
+    for (let k = 0; k < CELL_SPREAD_RUNS + 2; k++) u = updateCalibration(u, { s2: 0.01, df: 2 }, `2026-12-04T0${k % 10}:00:00.000Z`, undefined, spread);
+    expect(u.cellSpread).toHaveLength(CELL_SPREAD_RUNS);
+    expect(u.cellSpread![0]!.cells).toEqual(spread);
+    // a run with fewer than 2 cells leaves the record as it was
+    expect(updateCalibration(u, { s2: 0.01, df: 2 }, "x", undefined, spread.slice(0, 1)).cellSpread).toEqual(u.cellSpread);
+    const p = cellPriorDf(u);
+    expect(p).toMatchObject({ source: "recorded", runs: CELL_SPREAD_RUNS, cells: 2 * CELL_SPREAD_RUNS });
+    // the same two cells in every run: their spread is what 1 df each gives by chance or less, so a large d0 (≤ 20 df)
+    expect(p.d0).toBeGreaterThan(ASSUMED_CELL_PRIOR_DF);
+    expect(p.d0).toBeLessThanOrEqual(20);
+    // a run's own cells count as one more run
+    expect(cellPriorDf(c, spread)).toMatchObject({ source: "recorded", runs: 1, cells: 2 });
   });
 
   it("measures wall seconds per pair from the first measured start to the last end", () => {
@@ -325,6 +365,9 @@ describe("calibration store", () => {
     const file = await writeCalibration(cal(), dir);
     expect(file).toBe(calibrationFile("test-host", dir));
     expect(await readCalibration("test-host", dir)).toEqual(cal());
+    const spread = cal({ cellSpread: [{ at: "2026-12-04T00:00:00.000Z", cells: [{ s2: 0.01, df: 3 }, { s2: 0, df: 1 }] }] });
+    await writeCalibration(spread, dir);
+    expect(await readCalibration("test-host", dir)).toEqual(spread);
   });
 
   it("refuses a damaged file loudly, naming it", async () => {
@@ -335,6 +378,7 @@ describe("calibration store", () => {
       ["", /empty/],
       [JSON.stringify({ ...cal(), pairSdPct: "x" }), /pairSdPct is not a number/],
       [JSON.stringify({ ...cal(), hostKey: "other" }), /does not match the file name/],
+      [JSON.stringify({ ...cal(), cellSpread: [{ at: "x", cells: [{ s2: "big", df: 1 }] }] }), /cellSpread is not a list/],
     ] as const) {
       writeFileSync(file, text);
       const e = await readCalibration("test-host", dir).catch((x: unknown) => x);

@@ -7,7 +7,7 @@ import { validateScenario } from "../../src/core/scenario/validate.ts";
 import type { Scenario } from "../../src/core/scenario/schema.ts";
 import type { Calibration } from "../../src/core/calibration.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
-import { ar1MeanFactor, designForBudget, designLines, designOrder, formatBudget, pairSdAtLength, seriesVariance, NOTES_SERIES, ASSUMED_PAIR_CELL_SECONDS } from "../../src/core/plan/design.ts";
+import { ar1MeanFactor, designForBudget, designInstanceSd, designLines, designOrder, formatBudget, pairSdAtLength, seriesVariance, NOTES_SERIES, ASSUMED_PAIR_CELL_SECONDS } from "../../src/core/plan/design.ts";
 import { ASSUMED_PAIR_SD_PCT } from "../../src/core/calibration.ts";
 import { registerScenarioCommands } from "../../src/cli/commands/scenario.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";
@@ -111,9 +111,17 @@ describe("designForBudget", () => {
     const inst = designForBudget({ scenario: s, budgetSeconds: 3600, calibration: cal({ pairSdPct: 2, instanceSdPct: 15 }), ...FAST });
     expect(inst.chosen.roundsPerInstance).toBe(1);
     expect(inst.chosen.instances).toBe(inst.chosen.rounds);
-    const pairOnly = designForBudget({ scenario: s, budgetSeconds: 3600, calibration: cal({ pairSdPct: 10, instanceSdPct: 0 }), ...FAST });
+    const pairOnly = designForBudget({ scenario: s, budgetSeconds: 3600, calibration: cal({ pairSdPct: 10, instanceSdPct: 0, instanceDf: 20 }), ...FAST });
     expect(pairOnly.chosen.roundsPerInstance).toBeGreaterThan(1);
     expect(pairOnly.chosen.rounds).toBeGreaterThan(inst.chosen.rounds);
+    // the same 0% from 2 df is not trusted (2026-12-03: 0.0% from 2 df, then 17.2% measured by the run): 5% assumed
+    const thin = designForBudget({ scenario: s, budgetSeconds: 3600, calibration: cal({ pairSdPct: 10, instanceSdPct: 0, instanceDf: 2 }), ...FAST });
+    expect(thin.noise.instanceSdPct).toBe(5);
+    expect(thin.chosen.roundsPerInstance).toBeLessThan(pairOnly.chosen.roundsPerInstance);
+    expect(designLines(thin).join("\n")).toContain("the calibration's 0.0% rests on 2 df (fewer than 10): 5% assumed");
+    expect(designInstanceSd({ instanceSdPct: 12, instanceDf: 2 })).toEqual({ pct: 12, note: null }); // large is believed
+    expect(designInstanceSd({ instanceSdPct: null, instanceDf: 0 }).pct).toBe(5);
+    expect(designInstanceSd({ instanceSdPct: 1, instanceDf: 30 })).toEqual({ pct: 1, note: null });
   });
 
   it("groups the write tests first so that each new instance's fresh data serves one of them: fewer restores", () => {
@@ -131,7 +139,7 @@ describe("designForBudget", () => {
 
   it("follows the curve: a host whose long cells are much quieter gets long cells", () => {
     const flat = designForBudget({ scenario: s, budgetSeconds: 2 * 3600, calibration: cal({ cellLengthCurve: [{ cellSeconds: 10, pairSdPct: 10, pairDf: 6 }, { cellSeconds: 90, pairSdPct: 10, pairDf: 6 }] }), ...FAST });
-    const falls = designForBudget({ scenario: s, budgetSeconds: 2 * 3600, calibration: cal({ instanceSdPct: 0.5, cellLengthCurve: [{ cellSeconds: 10, pairSdPct: 20, pairDf: 6 }, { cellSeconds: 90, pairSdPct: 1, pairDf: 6 }] }), ...FAST });
+    const falls = designForBudget({ scenario: s, budgetSeconds: 2 * 3600, calibration: cal({ instanceSdPct: 0.5, instanceDf: 20, cellLengthCurve: [{ cellSeconds: 10, pairSdPct: 20, pairDf: 6 }, { cellSeconds: 90, pairSdPct: 1, pairDf: 6 }] }), ...FAST });
     expect(flat.noise.source).toBe("curve");
     expect(flat.chosen.cellSeconds).toBe(5); // no gain from length: the shortest cells, the most rounds
     expect(falls.chosen.cellSeconds).toBeGreaterThanOrEqual(90);

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { calibrationFromRun, disturbedPairs, runNoise, runLevels, updateCalibration, type Calibration } from "../../src/core/calibration.ts";
-import { forecastAfterRound, forecastBefore, forecastCoverage, forecastLine, grossCellSeconds, NO_CALIBRATION, observedCosts, runPairs } from "../../src/core/plan/forecast.ts";
+import { forecastAfterRound, forecastBefore, forecastCoverage, forecastLine, grossCellSeconds, NO_CALIBRATION, observedCosts, replayForecasts, runningCosts, runPairs } from "../../src/core/plan/forecast.ts";
 import { adaptiveCosts } from "../../src/core/plan/precision.ts";
 import { expectedRunLine, predictPrecision } from "../../src/core/plan/precision.ts";
 import { simulateAdaptive } from "../../src/core/stats/simulate.ts";
@@ -74,12 +74,27 @@ describe("forecastBefore: from the host's calibration, the same simulation plan 
     expect(expectedRunLine(p)).toContain(`cells likely to reach ±10%: ${f.cellsLikely} of 6`);
   });
 
+  it("simulates cells as unequal as the host's recorded runs were, and records that prior df", () => {
+    const s = quick();
+    const assumed = forecastBefore(s, cal({ pairSdPct: 5 }), "x", { runs: 60 })!;
+    expect(assumed.cellPriorDf).toBe(2.2);
+    // five recorded runs whose six cells were about equal (pair sd 7%–9%, 4 df each)
+    const runs = Array.from({ length: 5 }, (_, r) => ({ at: `2026-12-0${r + 1}T00:00:00.000Z`, cells: [7, 8, 9, 8, 7.5, 8.5].map((sd) => ({ s2: (sd / 100) ** 2, df: 4 })) }));
+    const recorded = forecastBefore(s, cal({ pairSdPct: 5, cellSpread: runs }), "x", { runs: 60 })!;
+    expect(recorded.cellPriorDf).toBe(120); // no spread beyond sampling: the cap, the cells' summed df
+    // no simulated cell far noisier than the host's pair sd: the run ends sooner, and more cells reach the target
+    expect(recorded.totalSeconds.median).toBeLessThanOrEqual(assumed.totalSeconds.median);
+    expect(recorded.cellsLikely).toBeGreaterThanOrEqual(assumed.cellsLikely);
+  });
+
   it("a calibration's measured set-up and teardown replace the plan's assumed ones", () => {
     const s = quick((d) => delete d.workload.budget);
     const a = forecastBefore(s, cal({ setupSeconds: 30, teardownSeconds: 10 }), "x", { runs: 40 })!;
     const b = forecastBefore(s, cal({ setupSeconds: 630, teardownSeconds: 20 }), "x", { runs: 40 })!;
     // Same seed, same draws: the whole difference is the fixed costs.
-    expect(b.totalSeconds.median - a.totalSeconds.median).toBe(610);
+    // Same seed, same draws: the difference is the fixed costs, times each simulated run's pace (sd 5%).
+    expect(b.totalSeconds.median - a.totalSeconds.median).toBeGreaterThan(610 * 0.9);
+    expect(b.totalSeconds.median - a.totalSeconds.median).toBeLessThan(610 * 1.1);
   });
 });
 
@@ -145,6 +160,20 @@ describe("observedCosts: the run's own warm-ups and instance changes replace the
     // Two rounds on one instance: no instance change, no restart seen.
     const one = [r("measure", 1, 0, 0, 7), r("measure", 2, 0, 7.1, 14)];
     expect(observedCosts(one)).toEqual({ warmupSeconds: null, restartSeconds: null });
+  });
+
+  it("runningCosts, the time model of both the forecast and the scheduler's budget check, needs the warm-ups", () => {
+    const recs = [r("warmup", 0, 0, 0, 3.2), r("measure", 1, 0, 3.2, 10.4), r("measure", 1, 0, 10.4, 17.6), r("warmup", 0, 1, 24.1, 27.3), r("measure", 2, 1, 27.4, 34.6), r("measure", 2, 1, 34.6, 41.8)];
+    const base = { setupSeconds: 30, teardownSeconds: 2, cellSeconds: 9, restartSeconds: 11, warmupSeconds: 4 };
+    const c = runningCosts(base, recs, 7.2);
+    expect(c).toMatchObject({ setupSeconds: 30, teardownSeconds: 2, cellSeconds: 7.2 });
+    expect(c.restartSeconds).toBeCloseTo(6.5, 6);
+    expect(c.warmupSeconds).toBeCloseTo(3.25, 6);
+    // What the scheduler saw until 2026-12-04 (measured cells only): the warm-up inside the restart, and again at
+    // the plan's figure, so a round looked 7 s dearer per warm-up than it was.
+    const measuredOnly = runningCosts(base, recs.filter((x) => x.phase === "measure"), 7.2);
+    expect(measuredOnly.restartSeconds).toBeCloseTo(9.8, 6);
+    expect(measuredOnly.warmupSeconds).toBe(4);
   });
 
   it("grossCellSeconds counts a measured cell to the next record of any phase (a warm-up between two cells is not in it), times the attempts per kept cell", () => {
@@ -277,6 +306,31 @@ describe("forecastCoverage: how often the real wall time fell inside the 80% ran
       { stage: "before", runs: 0, inside: 0, share: null },
       { stage: "round 1", runs: 0, inside: 0, share: null },
     ]);
+  });
+});
+
+describe("replayForecasts: a recorded run's forecasts made again by another model", () => {
+  it("forecasts after each recorded round from what the run had seen then; the old model assumed prior df 2.2", () => {
+    const s = quick();
+    const records = rounds(s, 3, { sdPct: 5 }); // 96 s a round from 10:00:00
+    const at = (k: number) => new Date(Date.parse("2026-12-02T10:00:00.000Z") + k * 96_000).toISOString();
+    const f = (round: number) => ({ stage: "round", round, at: at(round), elapsedSeconds: 40 + round * 96, totalSeconds: { median: 0, low: 0, high: 0 } }) as Forecast;
+    const m = { scenario: s, status: "ok" as const, timings: { wall: 700 }, forecast: { forecasts: [f(1), f(2), f(3)] } };
+    const now = replayForecasts(m, records, { runs: 40, rounds: 3 });
+    const old = replayForecasts(m, records, { runs: 40, rounds: 3, model: { cellPriorDf: 2.2, paceSdPct: 0 } });
+    // without a calibration there is nothing to forecast from after round 1 (1 pair a cell: no df), as in a run
+    expect(now.map((r) => r.round)).toEqual([2, 3]);
+    expect(old.map((r) => r.forecast.cellPriorDf)).toEqual([2.2, 2.2]);
+    // after round 2 six cells with 1 df each, after round 3 with 2: the run's own cells give the prior df
+    expect(now[0]!.forecast.cellPriorDf).not.toBe(2.2);
+    expect(now[0]!.forecast.cellPriorDf ?? Infinity).toBeLessThanOrEqual(6);
+    expect(now[1]!.forecast.cellPriorDf ?? Infinity).toBeLessThanOrEqual(12);
+    for (const r of now) {
+      expect(r.wall).toBe(700);
+      expect(r.forecast.elapsedSeconds).toBe(40 + r.round * 96);
+      expect(r.inside).toBe(700 >= r.forecast.totalSeconds.low && 700 <= r.forecast.totalSeconds.high);
+    }
+    expect(replayForecasts({ ...m, status: "cancelled" }, records)).toEqual([]);
   });
 });
 

@@ -18,7 +18,7 @@ import {
 } from "../../core/plan/adaptive.ts";
 import { parseDuration, reportMarginPct } from "../../core/scenario/schema.ts";
 import { adaptiveCosts } from "../../core/plan/precision.ts";
-import { forecastAfterRound, grossCellSeconds } from "../../core/plan/forecast.ts";
+import { forecastAfterRound, grossCellSeconds, runningCosts } from "../../core/plan/forecast.ts";
 import type { AdaptiveCosts } from "../../core/stats/simulate.ts";
 import type { Calibration } from "../../core/calibration.ts";
 import type { Cell, CellRecord } from "../../core/results.ts";
@@ -48,7 +48,7 @@ export class AdaptiveScheduler implements Scheduler {
     this.costs = adaptiveCosts(ctx.scenario, { secondsPerPair: calibration?.secondsPerPair, calCellSeconds: calibration?.cellSeconds, measured: calibration });
   }
 
-  nextRound(recorded: readonly CellRecord[]): Cell[] {
+  nextRound(recorded: readonly CellRecord[], warmups: readonly CellRecord[] = []): Cell[] {
     if (this.stopped) return [];
     const now = Date.now();
     if (this.issued !== undefined) {
@@ -67,21 +67,24 @@ export class AdaptiveScheduler implements Scheduler {
     let state = step.state;
     let cells = step.cells;
     const budgetLeft = settings.budgetSeconds === undefined ? null : settings.budgetSeconds - (now - ctx.wallStart) / 1000;
-    const perCell = this.secondsPerCell(recorded);
+    // Measured and warm-up records in one timeline: the cost model times the gaps between them.
+    const timeline = warmups.length ? [...recorded, ...warmups] : recorded;
+    const perCell = this.secondsPerCell(timeline);
+    const costs = runningCosts(this.costs, timeline, perCell);
     if (cells.length && budgetLeft !== null) {
       const restart = cells[0].instance !== undefined && cells[0].instance !== this.lastInstance && this.lastInstance !== undefined;
       const n = ctx.scenario.servers.length;
       // A new instance: its restart and a warm-up of every test with an open cell, on every server (the forecast's costs).
       const tests = new Set(cells.map((c) => c.test)).size;
-      const restartSeconds = restart ? this.costs.restartSeconds + tests * n * this.costs.warmupSeconds : 0;
+      const restartSeconds = restart ? costs.restartSeconds + tests * n * costs.warmupSeconds : 0;
       // Teardown must fit too.
-      if (!roundFits({ budgetLeftSeconds: budgetLeft - this.costs.teardownSeconds, cells: cells.length, secondsPerCell: perCell, restartSeconds })) {
+      if (!roundFits({ budgetLeftSeconds: budgetLeft - costs.teardownSeconds, cells: cells.length, secondsPerCell: perCell, restartSeconds })) {
         ctx.warn(`budget: round ${step.round} (${cells.length} cells, about ${Math.round(cells.length * perCell + restartSeconds)} s) would not fit in the ${Math.max(0, Math.round(budgetLeft))} s left; stopping`);
         state = stopForBudget(state);
         cells = [];
       }
     }
-    if (step.finished > 0 || state.some((c) => c.done)) this.report(step.finished, state, budgetLeft, perCell, recorded);
+    if (step.finished > 0 || state.some((c) => c.done)) this.report(step.finished, state, budgetLeft, perCell, recorded, timeline);
     if (!cells.length) {
       this.stopped = true;
       return [];
@@ -108,14 +111,14 @@ export class AdaptiveScheduler implements Scheduler {
   }
 
   /** The round-finished event and run.json's adaptive section. */
-  private report(round: number, state: AdaptiveCell[], budgetLeft: number | null, perCell: number, recorded: readonly CellRecord[]): void {
+  private report(round: number, state: AdaptiveCell[], budgetLeft: number | null, perCell: number, recorded: readonly CellRecord[], timeline: readonly CellRecord[]): void {
     const { ctx, session, settings } = this;
     const cells = state.map(({ rounds: _rounds, ...c }) => c); // the event carries RoundCell only
     const instance = Math.max(0, ...recorded.filter((r) => r.repeat === round).map((r) => r.instance ?? 0));
     const elapsedSeconds = (Date.now() - ctx.wallStart) / 1000;
     const forecast = forecastAfterRound({
       scenario: ctx.scenario,
-      records: recorded,
+      records: timeline,
       round,
       done: state.map((c) => c.done),
       elapsedSeconds,

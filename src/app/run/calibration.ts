@@ -6,7 +6,7 @@
  *     costs, or make the host's first calibration from them, so the next run forecasts well.
  * A failure here is a warning: the run's results do not depend on it.
  */
-import { calibrationFromRun, disturbedPairs, keyFacts, runNoise, updateCalibration, type Calibration } from "../../core/calibration.ts";
+import { calibrationFromRun, disturbedPairs, keyFacts, runCellSpread, runNoise, updateCalibration, type Calibration } from "../../core/calibration.ts";
 import { pickServers } from "../../core/report/ratio.ts";
 import { forecastBefore, grossCellSeconds, NO_CALIBRATION, observedCosts } from "../../core/plan/forecast.ts";
 import { adaptiveRepeats, parseDuration } from "../../core/scenario/schema.ts";
@@ -64,11 +64,13 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
       teardownSeconds: ctx.timings.teardown,
       restartSeconds: observedCosts(records).restartSeconds,
     };
+    // How unequal this run's cells were: the next forecasts' prior df of the cells' pair sds is fitted from it.
+    const spread = runCellSpread(records, pair[0], pair[1]);
     const store = ctx.deps.calibrations!;
     const { key, facts, calibration: cal } = await store.read();
     const next = cal
-      ? updateCalibration(cal, noise, ctx.at(), costs)
-      : calibrationFromRun({ hostKey: key, hostFacts: keyFacts(facts), scenario: ctx.opts.scenarioFile ?? ctx.scenario.name, noise, costs, at: ctx.at() });
+      ? updateCalibration(cal, noise, ctx.at(), costs, spread)
+      : calibrationFromRun({ hostKey: key, hostFacts: keyFacts(facts), scenario: ctx.opts.scenarioFile ?? ctx.scenario.name, noise, costs, at: ctx.at(), spread });
     const file = await store.write(next);
     ctx.emit({ type: "calibration-updated", at: ctx.at(), file, made: !cal, pairs: noise.pairs, pairSdPct: next.pairSdPct, pairDf: next.pairDf, instanceSdPct: next.instanceSdPct });
   } catch (e) {

@@ -25,6 +25,8 @@ export class CellLoop {
   private readonly lastTest = new Map<string, string>();
   /** Measured records of this run, resumed ones first: what the scheduler decides from. */
   private readonly recorded: CellRecord[];
+  /** The warm-ups recorded so far (resumed ones included): the scheduler's cost model times them. */
+  private readonly warmups: CellRecord[];
   /** Attempts so far per cell key, resumed ones included (a resumed cell's next attempt continues the count). */
   private readonly attempts = new Map<string, number>();
   /** The server instance running now; undefined until the first cell (the servers are fresh from prepare then). */
@@ -40,11 +42,12 @@ export class CellLoop {
     readonly tally: CellTally,
   ) {
     this.recorded = session.previous.filter((r) => r.phase === "measure");
+    this.warmups = session.previous.filter((r) => r.phase === "warmup");
     for (const r of this.recorded) this.attempts.set(r.key, Math.max(this.attempts.get(r.key) ?? 0, r.attempt ?? 1));
   }
 
   async run(scheduler: Scheduler): Promise<void> {
-    for (let round = scheduler.nextRound(this.recorded); round.length > 0; round = scheduler.nextRound(this.recorded)) {
+    for (let round = scheduler.nextRound(this.recorded, this.warmups); round.length > 0; round = scheduler.nextRound(this.recorded, this.warmups)) {
       for (const [i, cell] of round.entries()) {
         await this.one(cell);
         await this.rerunIfDisturbed(round, i);
@@ -158,6 +161,7 @@ export class CellLoop {
     ctx.phase("warmup", { server: cell.server, test: cell.test, threads: maxThreads });
     const rec = await ctx.time("warmup", () => this.sidecar.cell(server, wcell, "warmup", warmupSeconds));
     await this.session.appendCell(rec);
+    this.warmups.push(rec);
     if (rec.status === "failed") {
       ctx.throwIfAborted();
       ctx.warn(`warm-up of ${cell.server} ${cell.test} failed: ${rec.error}`);

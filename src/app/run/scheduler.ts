@@ -10,9 +10,10 @@ import type { Cell, CellRecord } from "../../core/results.ts";
 export interface Scheduler {
   /**
    * The cells of the next round, in run order; empty when the run is done. `recorded` holds every measured
-   * result of this run so far (resumed ones included), in the order they were recorded.
+   * result of this run so far (resumed ones included), in the order they were recorded; `warmups` its warm-up
+   * records (their times are part of the run's cost model).
    */
-  nextRound(recorded: readonly CellRecord[]): Cell[];
+  nextRound(recorded: readonly CellRecord[], warmups?: readonly CellRecord[]): Cell[];
 }
 
 /** The plan's order, each cell once. */

@@ -27,10 +27,10 @@
  * The choice reads a closed formula (predictHalfWidthPct); the chosen design is then simulated through the shipped
  * estimator and stop rule (simulateAdaptive) for each cell's half-width range, the coverage and the time range.
  */
-import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, predictHalfWidthPct, type Calibration, type CellLengthPoint } from "../calibration.ts";
+import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellPriorDf, predictHalfWidthPct, type Calibration, type CellLengthPoint } from "../calibration.ts";
 import { parseDuration, type Scenario } from "../scenario/schema.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../stats/estimate.ts";
-import { ASSUMED_CELL_PRIOR_DF, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
+import { simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, testWrites, type EstimateItem, type SetupCosts } from "./plan.ts";
 import { loadBoundWarnings } from "./loadbound.ts";
 import { containerCores } from "../cellstate.ts";
@@ -154,7 +154,7 @@ export interface Design {
   mode: "fixed" | "adaptive";
   precisionPct: number | null;
   source: "calibration" | "assumed";
-  noise: { source: PairSdAtLength["source"]; note: string; instanceSdPct: number; cellPriorDf: number };
+  noise: { source: PairSdAtLength["source"]; note: string; instanceSdPct: number; instanceNote: string | null; cellPriorDf: number };
   chosen: DesignCandidate;
   /** The best candidate of every cell length (what the choice was between). */
   byLength: DesignCandidate[];
@@ -242,6 +242,29 @@ function search(i: DesignInput, ctx: { tests: string[]; hosts: number; instanceS
   return out;
 }
 
+/** Below this many df, a calibration's instance sd is not trusted to be small (see {@link designInstanceSd}). */
+export const MIN_INSTANCE_DF = 10;
+
+/**
+ * The instance sd the design works with. With fewer than {@link MIN_INSTANCE_DF} df (or none measured), never less
+ * than the assumed {@link ASSUMED_INSTANCE_SD_PCT}: on 2026-12-03 a calibration's 0.0% from 2 df (the method of
+ * moments floored at 0) made the design keep 3 rounds per instance, and the run itself then measured 17.2% between
+ * instances. A small instance sd lets a design save restarts; only enough df may buy that.
+ */
+export function designInstanceSd(cal: Pick<Calibration, "instanceSdPct" | "instanceDf"> | null): { pct: number; note: string | null } {
+  if (!cal) return { pct: ASSUMED_INSTANCE_SD_PCT, note: null };
+  const measured = cal.instanceSdPct;
+  if (measured !== null && cal.instanceDf >= MIN_INSTANCE_DF) return { pct: measured, note: null };
+  if (measured !== null && measured >= ASSUMED_INSTANCE_SD_PCT) return { pct: measured, note: null };
+  return {
+    pct: ASSUMED_INSTANCE_SD_PCT,
+    note:
+      measured === null
+        ? `the calibration has no instance sd: ${ASSUMED_INSTANCE_SD_PCT}% assumed`
+        : `the calibration's ${measured.toFixed(1)}% rests on ${Math.round(cal.instanceDf)} df (fewer than ${MIN_INSTANCE_DF}): ${ASSUMED_INSTANCE_SD_PCT}% assumed until more runs measure it`,
+  };
+}
+
 /**
  * The design for a budget (see the module comment). Throws nothing: when not even the shortest cells fit two
  * rounds, `chosen` is the cheapest layout and `cannot` says so.
@@ -253,7 +276,8 @@ export function designForBudget(i: DesignInput): Design {
   const setupCosts: Partial<SetupCosts> = { ...i.setupCosts, cellOverheadSeconds: overheadOf(cal, costs) };
   const hosts = Math.max(1, i.hosts ?? s.hosts?.length ?? 1);
   const sd = pairSdAtLength(cal);
-  const instanceSdPct = cal ? (cal.instanceSdPct ?? 0) : ASSUMED_INSTANCE_SD_PCT;
+  const inst = designInstanceSd(cal);
+  const instanceSdPct = inst.pct;
   const tests = designOrder(s);
   const ctx = { tests, hosts, instanceSdPct, sdAt: sd.at, setupCosts };
   const byLength = search(i, ctx);
@@ -274,7 +298,7 @@ export function designForBudget(i: DesignInput): Design {
     mode,
     precisionPct: i.precisionPct ?? null,
     source: cal ? "calibration" : "assumed",
-    noise: { source: sd.source, note: sd.note, instanceSdPct, cellPriorDf: ASSUMED_CELL_PRIOR_DF },
+    noise: { source: sd.source, note: sd.note, instanceSdPct, instanceNote: inst.note, cellPriorDf: cellPriorDf(cal).d0 },
     chosen,
     byLength,
     tests,
@@ -336,6 +360,8 @@ export function formatBudget(seconds: number): string {
  * The design simulated (one host): the plan's time model as AdaptiveCosts (every instance's restart, warm-ups and
  * restores; the first instance's in the set-up), the pair sd at the chosen length, cells as unequal as measured.
  */
+const priorDfText = (d0: number) => (Number.isFinite(d0) ? d0.toFixed(1) : "∞");
+
 function simulateDesign(
   s: Scenario,
   c: DesignCandidate,
@@ -367,7 +393,7 @@ function simulateDesign(
     roundsPerInstance: c.roundsPerInstance,
     pairSdPct: c.pairSdPct,
     instanceSdPct: o.instanceSdPct,
-    cellPriorDf: ASSUMED_CELL_PRIOR_DF,
+    cellPriorDf: cellPriorDf(o.cal).d0,
     budgetSeconds: adaptive ? o.budgetSeconds : undefined,
     costs: sim,
     // Fewer runs for an adaptive design: it estimates every round (a fixed one only at its last).
@@ -412,7 +438,7 @@ function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: number }):
   const wider = d.cells - d.cellsWithinMargin;
   if (wider > 0 && c.halfWidthPct <= m)
     out.push(
-      `about ${wider} of ${d.cells} cells are expected wider than ±${m}% (simulated): the cells noisier than this host's typical pair sd (cells differ, prior df ${d.noise.cellPriorDf}); ` +
+      `about ${wider} of ${d.cells} cells are expected wider than ±${m}% (simulated): the cells noisier than this host's typical pair sd (cells differ, prior df ${priorDfText(d.noise.cellPriorDf)}); ` +
         "which cells they are is not known before the run: the calibration has one pair sd for the host",
     );
   for (const w of loadBoundWarnings(i.scenario)) {
@@ -432,7 +458,7 @@ export function designLines(d: Design): string[] {
   const sim = d.simulated;
   const out = ["", `Design for a budget of ${formatSeconds(d.budgetSeconds)}${d.hosts > 1 ? ` on ${d.hosts} hosts (sharded)` : ""} (issue 28; docs/stats.md "Budget-first design"):`];
   out.push(
-    `  noise: pair sd from ${d.noise.note}; instance sd ${d.noise.instanceSdPct.toFixed(1)}%${d.source === "assumed" ? " (assumed: no calibration)" : ""}`,
+    `  noise: pair sd from ${d.noise.note}; instance sd ${d.noise.instanceSdPct.toFixed(1)}%${d.source === "assumed" ? " (assumed: no calibration)" : d.noise.instanceNote ? ` (${d.noise.instanceNote})` : ""}`,
   );
   out.push(
     `  design: ${c.cellSeconds} s cells, ${c.warmupSeconds} s warm-up, ${d.mode === "adaptive" ? `adaptive (min ${MIN_UNITS_FOR_PRECISION_STOP}, stop at ±${d.precisionPct}%, the budget spends the rest on the cells still open: the widest), about ` : ""}` +
@@ -447,7 +473,7 @@ export function designLines(d: Design): string[] {
   const hw = sim.halfWidthPct;
   out.push(
     `  every cell (one pair sd for the host): expected ${pct(c.halfWidthPct)}; simulated ${hw ? `${pct(hw.median)} (80% of cells ${pct(hw.low)}–${pct(hw.high)})` : "no interval"}, ` +
-      `coverage of the 95% intervals ${(sim.coverage * 100).toFixed(1)}% (${sim.runs} simulated runs, shipped estimator and stop rule, cells as unequal as measured: prior df ${d.noise.cellPriorDf})`,
+      `coverage of the 95% intervals ${(sim.coverage * 100).toFixed(1)}% (${sim.runs} simulated runs, shipped estimator and stop rule, cells as unequal as measured: prior df ${priorDfText(d.noise.cellPriorDf)})`,
   );
   out.push(`  simulated wall time (one host): ${formatSeconds(sim.seconds.median)} (80%: ${formatSeconds(sim.seconds.low)}–${formatSeconds(sim.seconds.high)}), ${sim.rounds.median} rounds; cells expected within ±${DESIGN_MARGIN_PCT}%: ${d.cellsWithinMargin} of ${d.cells}`);
   out.push(`  hosts: ${d.hostsForecast.map((h) => `${h.hosts} host${h.hosts === 1 ? "" : "s"}: this design ${formatSeconds(h.seconds)}; the budget buys ${h.rounds} rounds, ${pct(h.halfWidthPct)}`).join("; ")}`);

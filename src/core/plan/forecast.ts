@@ -12,7 +12,7 @@
  * Every run keeps its forecasts in run.json (`forecast`), beside what happened (`timings.wall`):
  * {@link forecastCoverage} says how often the real time fell inside the 80% range.
  */
-import { ASSUMED_INSTANCE_SD_PCT, pairShareOf, runLevels, type Calibration } from "../calibration.ts";
+import { ASSUMED_INSTANCE_SD_PCT, cellPriorDf, cellVariances, pairShareOf, runLevels, type Calibration } from "../calibration.ts";
 import type { PairObs } from "../stats/estimate.ts";
 import type { RunEvent } from "../events.ts";
 import type { CellRecord, Forecast, RunManifest } from "../results.ts";
@@ -22,7 +22,7 @@ import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Sc
 import { formatSeconds } from "./plan.ts";
 import { primaryPair } from "../scenario/pairs.ts";
 import { adaptiveCosts, predictPrecision } from "./precision.ts";
-import { ASSUMED_CELL_PRIOR_DF, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
+import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 
 export type { Forecast } from "../results.ts";
 
@@ -130,10 +130,27 @@ export function observedCosts(records: readonly CellRecord[]): { warmupSeconds: 
   return { warmupSeconds: warm.length ? median(warm) : null, restartSeconds: restart.length ? median(restart) : null };
 }
 
+/**
+ * The time model of a run under way: `base` (the plan's, or the calibration's measured costs) with what the run
+ * measured so far in its place: seconds per cell (`cellSeconds`, else the base's), each warm-up and each change of
+ * instance ({@link observedCosts}). The forecast and the scheduler's "does the next round fit" both use it, so the
+ * forecast never says the budget stops a run that then runs another round. `records` must hold the warm-ups too:
+ * until 2026-12-04 the scheduler saw only measured cells, so each warm-up was counted inside the restart before it
+ * and again on its own, and a live forecast said "the budget stops this run in 1s" before a round that fitted.
+ */
+export function runningCosts(base: AdaptiveCosts, records: readonly CellRecord[], cellSeconds?: number | null): AdaptiveCosts {
+  const costs = { ...base };
+  if (cellSeconds && cellSeconds > 0) costs.cellSeconds = cellSeconds;
+  const seen = observedCosts(records);
+  if (seen.warmupSeconds !== null && costs.warmupSeconds > 0) costs.warmupSeconds = seen.warmupSeconds;
+  if (seen.restartSeconds !== null) costs.restartSeconds = seen.restartSeconds;
+  return costs;
+}
+
 function fromSim(
   s: Scenario,
   sim: AdaptiveSimResult,
-  o: { stage: Forecast["stage"]; round: number; at: string; source: Forecast["source"]; pairSdPct: number; instanceSdPct: number; elapsedSeconds: number },
+  o: { stage: Forecast["stage"]; round: number; at: string; source: Forecast["source"]; pairSdPct: number; instanceSdPct: number; elapsedSeconds: number; cellPriorDf: number },
 ): Forecast {
   const a = adaptiveRepeats(s.workload)!;
   const budget = s.workload.budget === undefined ? undefined : parseDuration(s.workload.budget);
@@ -147,6 +164,8 @@ function fromSim(
     source: o.source,
     pairSdPct: round1(o.pairSdPct),
     instanceSdPct: round1(o.instanceSdPct),
+    // JSON has no Infinity: equal cells are recorded as null.
+    cellPriorDf: Number.isFinite(o.cellPriorDf) ? round1(o.cellPriorDf) : null,
     elapsedSeconds: Math.round(o.elapsedSeconds),
     totalSeconds: { median: Math.round(sim.seconds.median), low: Math.round(sim.seconds.low), high: Math.round(sim.seconds.high) },
     remainingSeconds: Math.round(Math.min(budgetLeft, Math.max(0, sim.seconds.median - o.elapsedSeconds))),
@@ -165,7 +184,7 @@ export function forecastBefore(s: Scenario, cal: Calibration | null, at: string,
   if (!cal || !adaptiveRepeats(s.workload)) return null;
   const p = predictPrecision(s, cal, { runs: o.runs });
   if (!p?.simulated) return null;
-  return fromSim(s, p.simulated, { stage: "before", round: 0, at, source: "calibration", pairSdPct: p.pairSdPct, instanceSdPct: p.instanceSdPct, elapsedSeconds: 0 });
+  return fromSim(s, p.simulated, { stage: "before", round: 0, at, source: "calibration", pairSdPct: p.pairSdPct, instanceSdPct: p.instanceSdPct, elapsedSeconds: 0, cellPriorDf: p.simulated.cellPriorDf });
 }
 
 /** What the forecast after a round starts from. */
@@ -183,6 +202,16 @@ export interface RoundForecastInput {
   /** Gross seconds per measured cell as observed (else the time model's). */
   cellSeconds?: number | null;
   runs?: number;
+  /** The model's settings, for replays that compare it with another ({@link replayForecasts}); default: as shipped. */
+  model?: ForecastModel;
+}
+
+/** What a forecast's model may be told instead of its shipped settings. */
+export interface ForecastModel {
+  /** The prior df of the cells' pair sds (default: learned, {@link cellPriorDf}). */
+  cellPriorDf?: number;
+  /** The pace sd (default PACE_SD_PCT). */
+  paceSdPct?: number;
 }
 
 /** The forecast after a round: the rest of the run simulated from its own pairs (and the calibration where there is one). */
@@ -204,14 +233,12 @@ export function forecastAfterRound(i: RoundForecastInput): Forecast | null {
   const pairSdDf = (ownS2 !== null ? own!.pairDf : 0) + (calS2 !== null ? cal!.pairDf : 0);
   // The instance level: the calibration's, else the run's own; a run that knows only the sum has it in the pair level.
   const instanceSdPct = cal?.instanceSdPct ?? (own?.levels === "nested" && own.instanceSdPct !== null ? own.instanceSdPct : own?.levels === "total" ? 0 : ASSUMED_INSTANCE_SD_PCT);
-  const costs = { ...(i.costs ?? adaptiveCosts(s, { secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds, measured: cal })) };
-  if (i.cellSeconds && i.cellSeconds > 0) costs.cellSeconds = i.cellSeconds;
-  // The run's own warm-ups and instance changes, as measured so far, replace the plan's assumed ones.
-  const seen = observedCosts(i.records);
-  if (seen.warmupSeconds !== null && costs.warmupSeconds > 0) costs.warmupSeconds = seen.warmupSeconds;
-  if (seen.restartSeconds !== null) costs.restartSeconds = seen.restartSeconds;
+  const costs = runningCosts(i.costs ?? adaptiveCosts(s, { secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds, measured: cal }), i.records, i.cellSeconds);
   const rpi = roundsPerInstance(s);
   const budget = s.workload.budget === undefined ? undefined : parseDuration(s.workload.budget);
+  // How unequal the cells are: the recorded runs' cells with this run's own so far.
+  const learned = cellPriorDf(cal, cellVariances(pairs.map((p) => p.map((x) => x.d))));
+  const prior = i.model?.cellPriorDf === undefined ? learned : { ...learned, d0: i.model.cellPriorDf };
   const sim = simulateAdaptive({
     cellTests: s.workload.tests.flatMap((_, t) => s.workload.threads.map(() => t)),
     servers: s.servers.length,
@@ -221,14 +248,15 @@ export function forecastAfterRound(i: RoundForecastInput): Forecast | null {
     roundsPerInstance: rpi,
     pairSdPct,
     instanceSdPct,
-    cellPriorDf: ASSUMED_CELL_PRIOR_DF,
+    cellPriorDf: prior.d0,
+    paceSdPct: i.model?.paceSdPct ?? PACE_SD_PCT,
     pairSdDf: pairSdDf > 0 ? pairSdDf : undefined,
     budgetSeconds: budget,
     costs,
     runs: i.runs,
     start: { round: i.round, elapsedSeconds: i.elapsedSeconds, pairs, done: i.done.map((d) => d ?? null), instance: i.round > 0 ? layoutInstance(rpi, i.round) : -1 },
   });
-  return fromSim(s, sim, { stage: "round", round: i.round, at: i.at, source, pairSdPct, instanceSdPct, elapsedSeconds: i.elapsedSeconds });
+  return fromSim(s, sim, { stage: "round", round: i.round, at: i.at, source, pairSdPct, instanceSdPct, elapsedSeconds: i.elapsedSeconds, cellPriorDf: prior.d0 });
 }
 
 function groupByInstance(p: readonly PairObs[]): number[][] {
@@ -288,4 +316,40 @@ export function forecastCoverage(manifests: ReadonlyArray<Pick<RunManifest, "for
     }
     return { stage, runs, inside, share: runs ? inside / runs : null };
   });
+}
+
+/** One replayed forecast: the recorded run's state after a round, forecast again by a given model. */
+export interface ReplayedForecast {
+  round: number;
+  wall: number;
+  forecast: Forecast;
+  inside: boolean;
+}
+
+/**
+ * The forecasts after rounds 1..`rounds` of a recorded run, made again from what the run had seen by then (its
+ * records that had ended when the recorded forecast was made, and its elapsed time) with `model`, without the host's
+ * calibration (the replay cannot know the one the run had): so two models can be compared on the same runs. A cell
+ * counts as stopped at round k when it has no measured record of round k + 1. Only runs that finished with a wall
+ * time and recorded those forecasts are replayed.
+ */
+export function replayForecasts(
+  m: Pick<RunManifest, "scenario" | "forecast" | "timings" | "status">,
+  records: readonly CellRecord[],
+  o: { model?: ForecastModel; rounds?: number; runs?: number } = {},
+): ReplayedForecast[] {
+  const wall = m.timings?.wall;
+  if (!(m.status === "ok" || m.status === "partial") || typeof wall !== "number") return [];
+  const s = m.scenario;
+  const cells = s.workload.tests.flatMap((test) => s.workload.threads.map((threads) => ({ test, threads })));
+  const measured = measureRecords(records);
+  const out: ReplayedForecast[] = [];
+  for (const f of m.forecast?.forecasts ?? []) {
+    if (f.stage !== "round" || f.round > (o.rounds ?? 3)) continue;
+    const seen = records.filter((r) => Date.parse(r.endedAt) <= Date.parse(f.at));
+    const done = cells.map((c) => (measured.some((r) => r.test === c.test && r.threads === c.threads && r.repeat === f.round + 1) ? null : ("precision" as const)));
+    const again = forecastAfterRound({ scenario: s, records: seen, round: f.round, done, elapsedSeconds: f.elapsedSeconds, at: f.at, calibration: null, cellSeconds: grossCellSeconds(seen), runs: o.runs, model: o.model });
+    if (again) out.push({ round: f.round, wall, forecast: again, inside: wall >= again.totalSeconds.low && wall <= again.totalSeconds.high });
+  }
+  return out;
 }

@@ -3,10 +3,10 @@
  * half-width with the host's calibration (or the notes' assumption without one), the cell length they assume, and
  * the time that costs by the plan's time model (with calibrate's measured seconds per pair when there are some).
  */
-import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, planPrecision, type Calibration, type PrecisionOption } from "../calibration.ts";
+import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellPriorDf, planPrecision, type Calibration, type CellPriorDf, type PrecisionOption } from "../calibration.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
 import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, type SetupCosts } from "./plan.ts";
-import { ASSUMED_CELL_PRIOR_DF, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
+import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 
 /** The prediction of `plan --precision`. */
 export interface PrecisionPrediction {
@@ -30,7 +30,7 @@ export interface PrecisionPrediction {
    * The run as it will go: its own stopping rule simulated at this noise with cells as unequal as measured
    * (src/core/stats/simulate.ts); the time `plan` predicts. Null with fewer than two servers.
    */
-  simulated: (AdaptiveSimResult & { cellPriorDf: number; cellsTotal?: number }) | null;
+  simulated: (AdaptiveSimResult & { cellPriorDf: number; cellPrior: CellPriorDf; cellsTotal?: number }) | null;
 }
 
 /**
@@ -108,6 +108,7 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
     cost: (pairs, inst) => secondsOf(s, costs, pairs, inst),
   });
   const tests = s.workload.tests;
+  const prior = cellPriorDf(cal);
   const simulated =
     s.servers.length === 2
       ? {
@@ -120,12 +121,14 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
             roundsPerInstance: plannedInstances(s.workload) > 1 ? Math.ceil(adaptive.min / plannedInstances(s.workload)) : Number.POSITIVE_INFINITY,
             pairSdPct,
             instanceSdPct,
-            cellPriorDf: ASSUMED_CELL_PRIOR_DF,
+            cellPriorDf: prior.d0,
+            paceSdPct: PACE_SD_PCT,
             budgetSeconds: budget,
             costs,
             runs: o.runs,
           }),
-          cellPriorDf: ASSUMED_CELL_PRIOR_DF,
+          cellPriorDf: prior.d0,
+          cellPrior: prior,
           cellsTotal: cells,
         }
       : null;
@@ -177,12 +180,20 @@ export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, 
   if (sim)
     out.push(
       `  ${sim}`,
-      `    (the run's own stopping rule simulated ${p.simulated!.runs} times at this noise, with cells as unequal as measured here: prior df ${p.simulated!.cellPriorDf}; the layout above assumes equal cells)`,
+      `    (the run's own stopping rule simulated ${p.simulated!.runs} times at this noise, with cells as unequal as ${priorText(p.simulated!.cellPrior)}; the layout above assumes equal cells)`,
     );
   const iv = p.simulated?.intervals;
   if (iv && iv.coverage !== null && iv.falseVerdicts !== null)
     out.push(`  expected of the printed 95% intervals (A/A, the same ${p.simulated!.runs} simulated runs, ${iv.cells} intervals): coverage ${(100 * iv.coverage).toFixed(1)}%, false faster/slower ${(100 * iv.falseVerdicts).toFixed(1)}% per cell`);
   return out;
+}
+
+/** How unequal the simulated cells are, in words: "the last 3 runs here had (prior df 9.4)". */
+export function priorText(p: CellPriorDf): string {
+  const d0 = Number.isFinite(p.d0) ? p.d0.toFixed(1) : "∞";
+  return p.source === "recorded"
+    ? `the ${p.runs} recorded run${p.runs === 1 ? "" : "s"} here had (${p.cells} cells): prior df ${d0}`
+    : `assumed (no recorded runs on this host): prior df ${d0}, fitted on this project's VM, 2026-12-01`;
 }
 
 /**

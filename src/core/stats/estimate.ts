@@ -79,7 +79,7 @@ export function fitVariancePrior(obs: readonly VarianceObs[]): VariancePrior {
     const s02 = use.length === 1 ? use[0].s2 : 0;
     return { d0: 0, s02, dfPooled, cells: use.length };
   }
-  const e = use.map((o) => Math.log(o.s2) - digamma(o.df / 2) + Math.log(o.df / 2));
+  const e = use.map(logVarianceE);
   const emean = mean(e);
   const evar = e.reduce((a, x) => a + (x - emean) ** 2, 0) / (e.length - 1) - mean(use.map((o) => trigamma(o.df / 2)));
   if (evar > 0) {
@@ -90,6 +90,51 @@ export function fitVariancePrior(obs: readonly VarianceObs[]): VariancePrior {
   // variance: the latter, taken only when the cells' variances happen to agree, covers 92.6% in the simulation of
   // test/unit/estimate.test.ts where this covers 94.6%.
   return { d0: Number.POSITIVE_INFINITY, s02: Math.exp(emean), dfPooled, cells: use.length, logMean: emean };
+}
+
+/** limma's e of one variance: ln s² − ψ(df/2) + ln(df/2), unbiased for ln σ² up to a constant of the prior. */
+const logVarianceE = (o: VarianceObs): number => Math.log(o.s2) - digamma(o.df / 2) + Math.log(o.df / 2);
+
+/** The prior df of cell variances fitted over several groups (see {@link fitPooledPriorDf}). */
+export interface PooledPriorDf {
+  /** The prior df: Infinity when the cells vary no more than sampling explains, but never above `df`. */
+  d0: number;
+  /** Groups and cells that entered, and the sum of those cells' df (the cap on d0). */
+  groups: number;
+  cells: number;
+  df: number;
+}
+
+/**
+ * How unequal cells' variances are, fitted over groups (the runs) of cells: limma's method of moments on
+ * e = ln s² − ψ(df/2) + ln(df/2), centred on each group's own mean (the host's noise level moves between runs; the
+ * prior df is about the cells of one run), the spread pooled over the groups (df Σ(k − 1)), less the sampling part
+ * (the mean ψ'(df/2)). d0 = 2·ψ'⁻¹(excess), Infinity with no excess, capped at the cells' summed df: the data cannot
+ * claim cells more equal than they themselves could show. Null when no group has 2 usable cells.
+ */
+export function fitPooledPriorDf(groups: ReadonlyArray<readonly VarianceObs[]>): PooledPriorDf | null {
+  let ss = 0;
+  let dof = 0;
+  let cells = 0;
+  let used = 0;
+  let tri = 0;
+  let df = 0;
+  for (const g of groups) {
+    const use = g.filter((o) => o.df > 0 && o.s2 > 0 && Number.isFinite(o.s2));
+    if (use.length < 2) continue;
+    const e = use.map(logVarianceE);
+    const m = mean(e);
+    ss += e.reduce((a, x) => a + (x - m) ** 2, 0);
+    dof += use.length - 1;
+    cells += use.length;
+    used++;
+    tri += use.reduce((a, o) => a + trigamma(o.df / 2), 0);
+    df += use.reduce((a, o) => a + o.df, 0);
+  }
+  if (dof === 0) return null;
+  const excess = ss / dof - tri / cells;
+  const d0 = excess > 0 ? 2 * trigammaInverse(excess) : Number.POSITIVE_INFINITY;
+  return { d0: Math.min(d0, df), groups: used, cells, df };
 }
 
 /** The moderated variance of one cell and its df (capped at the pooled df, as limma's df.total). */

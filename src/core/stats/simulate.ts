@@ -29,6 +29,14 @@ import { directionOfKind } from "../verdict.ts";
  */
 export const ASSUMED_CELL_PRIOR_DF = 2.2;
 
+/**
+ * How much a whole run's pace varies (percent, sd of a log factor on its costs), for the forecast's range: the
+ * seconds per pair this host's runs measured were 14.5 s (2026-12-03 15:05) and 15.3 s (2026-12-04 07:50), 5% apart;
+ * the seed-matrix run of 2026-12-03 took 2.4% less than its time model. Without it every simulated run that the
+ * budget stops ended at the same second, and the "80% range" was a single point.
+ */
+export const PACE_SD_PCT = 5;
+
 /** A cell's drawn pair sd is at most this many times the typical one (the inverse χ² has a long tail). */
 const MAX_SD_FACTOR = 5;
 
@@ -79,6 +87,12 @@ export interface AdaptiveSimInput {
   sequential?: boolean;
   /** A half-width (%) to count the cells within (result `withinShare`). */
   marginPct?: number;
+  /**
+   * How much a whole run's pace varies (sd of a log factor on every cost, percent; default 0: the costs as given).
+   * Each simulated run draws its own factor, so a forecast's range holds the time model's own error, not only the
+   * stopping rule's: without it, runs that the budget stops all end at one second.
+   */
+  paceSdPct?: number;
 }
 
 /**
@@ -179,7 +193,8 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   const nCells = o.cellTests.length;
   const s = o.pairSdPct / 100;
   const tau = o.instanceSdPct / 100;
-  const c = o.costs;
+  const given = o.costs;
+  const paceSd = (o.paceSdPct ?? 0) / 100;
   const seconds: number[] = [];
   const rounds: number[] = [];
   let reached = 0;
@@ -198,6 +213,9 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
     const df = o.pairSdDf;
     const sRun = df !== undefined && Number.isFinite(df) && df > 0 ? s * Math.sqrt(df / chiSquare(gamma, df)) : s;
     const sd = Array.from({ length: nCells }, (_, i) => drawCellSd(gamma, sRun, o.cellPriorDf, st?.pairs[i] ?? [], tau));
+    // This run's pace (drawn only when asked for, so that the seeded runs without it stay as they were).
+    const pace = paceSd > 0 ? Math.exp(paceSd * z()) : 1;
+    const c: AdaptiveCosts = pace === 1 ? given : { setupSeconds: given.setupSeconds * pace, teardownSeconds: given.teardownSeconds, cellSeconds: given.cellSeconds * pace, restartSeconds: given.restartSeconds * pace, warmupSeconds: given.warmupSeconds * pace };
     const pairs: PairObs[][] = Array.from({ length: nCells }, (_, i) => [...(st?.pairs[i] ?? [])]);
     const done: Array<"precision" | "max" | "budget" | null> = Array.from({ length: nCells }, (_, i) => st?.done[i] ?? null);
     let instance = st ? st.instance : -1;
