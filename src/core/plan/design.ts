@@ -30,7 +30,7 @@
 import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellPriorDf, predictHalfWidthPct, type Calibration, type CellLengthPoint } from "../calibration.ts";
 import { parseDuration, type Scenario } from "../scenario/schema.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../stats/estimate.ts";
-import { simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
+import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, testWrites, type EstimateItem, type SetupCosts } from "./plan.ts";
 import { loadBoundWarnings } from "./loadbound.ts";
 import { containerCores } from "../cellstate.ts";
@@ -394,6 +394,8 @@ function simulateDesign(
     pairSdPct: c.pairSdPct,
     instanceSdPct: o.instanceSdPct,
     cellPriorDf: cellPriorDf(o.cal).d0,
+    // The time model's own error: without it a fixed design's 80% range of wall time is a single point (2026-12-03).
+    paceSdPct: PACE_SD_PCT,
     budgetSeconds: adaptive ? o.budgetSeconds : undefined,
     costs: sim,
     // Fewer runs for an adaptive design: it estimates every round (a fixed one only at its last).
