@@ -1,15 +1,15 @@
 import { defineConfig } from "vitest/config";
-import base from "./vitest.config.ts";
+import { common, integrationSetup } from "./vitest.config.ts";
 
 /**
  * The fault matrix (`npm run test:faults`, run by .ci/run after `npm test`): twinbench killed with SIGKILL at each
  * phase, a torn cells.jsonl, dockerd restarted mid-cell, a full results filesystem, a damaged storage state file.
- * Real Docker, real servers, tiny tables. Same set-up as `npm test`; files run one at a time.
+ * Real Docker, real servers, tiny tables. Same set-up as `npm test`'s integration tests; files run one at a time.
  */
 export default defineConfig({
-  ...base,
   test: {
-    ...base.test,
+    ...common,
+    globalSetup: integrationSetup,
     include: ["test/faults/**/*.test.ts"],
     exclude: ["**/node_modules/**"],
   },

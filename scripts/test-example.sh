@@ -4,17 +4,20 @@
 #   2. copy the example to a temporary folder, the tarball beside it as twinbench.tgz
 #   3. npm install and npm test there, with TWINBENCH_SESSION naming every resource the suite labels
 #   4. fail if anything labelled with that session is left on the engine
-# Usage: bash scripts/test-example.sh [--node MAJOR] [TEST_FILE...]   (or npm run test:example)
+# Usage: bash scripts/test-example.sh [--node MAJOR] [--tarball FILE] [TEST_FILE...]   (or npm run test:example)
 #   --node MAJOR   install and test on that Node, from the npm registry's `node` package (`npx -p node@MAJOR`)
+#   --tarball FILE use this `npm pack` output instead of packing again (.ci/run packs once for its three Nodes)
 #   TEST_FILE...   only these files of the example (default: all of them)
 # Keeps nothing: the folder is removed at the end.
 set -euo pipefail
 
 NODE_MAJOR=""
+PACKED=""
 FILES=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --node) NODE_MAJOR=$2; shift 2 ;;
+    --tarball) PACKED=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
     *) FILES+=("$1"); shift ;;
   esac
 done
@@ -27,8 +30,15 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/twinbench-example-XXXXXX")"
 SESSION="example-$$-$(date +%s)"
 trap 'rm -rf "$WORK"' EXIT
 
-echo "==> npm pack ($ROOT)"
-TARBALL="$(cd "$ROOT" && npm pack --silent --pack-destination "$WORK" | tail -n 1)"
+if [ -n "$PACKED" ]; then
+  [ -f "$PACKED" ] || { echo "--tarball $PACKED: no such file" >&2; exit 1; }
+  echo "==> packed tarball $PACKED"
+  TARBALL=$(basename "$PACKED")
+  cp "$PACKED" "$WORK/$TARBALL"
+else
+  echo "==> npm pack ($ROOT)"
+  TARBALL="$(cd "$ROOT" && npm pack --silent --pack-destination "$WORK" | tail -n 1)"
+fi
 echo "    $TARBALL: $(du -k "$WORK/$TARBALL" | cut -f1) KiB"
 
 echo "==> example project in $WORK/example"

@@ -392,18 +392,28 @@ export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNois
     pairDf: cal.pairDf + n.pairDf,
     instanceSdPct: inst === null ? null : Math.sqrt(inst) * 100,
     instanceDf: (calInst === null ? 0 : cal.instanceDf) + (n.instS2 === null ? 0 : n.instDf),
-    ...costsOf(costs, cal.cellSeconds),
+    ...costsOf(costs, cal.cellSeconds, cal),
     ...withSpread(cal, spread, at),
     updatedAt: at,
     updates: cal.updates + 1,
   };
 }
 
-function costsOf(c: RunCosts | undefined, calCellSeconds: number): Partial<Calibration> {
+/** Runs whose seconds per pair the stored figure averages: the host's recent pace, not one run's re-runs. */
+export const PAIR_COST_RUNS = 5;
+
+function costsOf(c: RunCosts | undefined, calCellSeconds: number, prev?: Pick<Calibration, "secondsPerPair" | "updates">): Partial<Calibration> {
   if (!c) return {};
   const out: Partial<Calibration> = {};
-  // Seconds per pair at the calibration's cell length: the run's per-cell overhead is what carries over.
-  if (c.grossCellSeconds && c.grossCellSeconds > 0 && c.servers === 2) out.secondsPerPair = 2 * (calCellSeconds + Math.max(0, c.grossCellSeconds - c.cellSeconds));
+  // Seconds per pair at the calibration's cell length: the run's per-cell overhead is what carries over. The run's
+  // figure holds its re-runs (attempts per kept cell), so one disturbed run would set the next run's cost alone
+  // (2026-12-04: 3.6% dear after a run with re-runs): the stored figure is a running mean over the last
+  // PAIR_COST_RUNS runs.
+  if (c.grossCellSeconds && c.grossCellSeconds > 0 && c.servers === 2) {
+    const run = 2 * (calCellSeconds + Math.max(0, c.grossCellSeconds - c.cellSeconds));
+    const weight = 1 / Math.min(PAIR_COST_RUNS, Math.max(1, (prev?.updates ?? 0) + 1));
+    out.secondsPerPair = prev?.secondsPerPair && prev.secondsPerPair > 0 ? prev.secondsPerPair + weight * (run - prev.secondsPerPair) : run;
+  }
   if (c.setupSeconds !== undefined && c.setupSeconds > 0) out.setupSeconds = c.setupSeconds;
   if (c.teardownSeconds !== undefined && c.teardownSeconds > 0) out.teardownSeconds = c.teardownSeconds;
   if (c.restartSeconds != null && c.restartSeconds > 0 && c.servers > 0) out.restartSecondsPerServer = c.restartSeconds / c.servers;

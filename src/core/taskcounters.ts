@@ -53,6 +53,18 @@ export function ctxDelta(a: TaskCounters, b: TaskCounters): { voluntary: number;
 }
 
 /**
+ * Whether a later reading of a container's threads may end a cell's window after an earlier accepted one: it has
+ * threads, and every thread of the earlier reading is still there. ctxDelta drops a thread that ended in between
+ * with all its switches, and sysbench's workers end together right after its last per-second report: a reading
+ * taken as they exit (a line handled late on a busy machine) would count the main thread alone, or nothing (CI of
+ * 2026-12-04: a cell with 0 client switches per query).
+ */
+export function keepsThreads(earlier: TaskCounters, later: TaskCounters): boolean {
+  if (!Object.keys(later.ctx).length) return false;
+  return Object.keys(earlier.ctx).every((tid) => tid in later.ctx);
+}
+
+/**
  * Storage bytes between two readings, over the processes of the later one as ctxDelta does over threads (a process
  * started in between counts from 0). Null when either reading has no process.
  */

@@ -15,6 +15,7 @@ import {
   pooledResiduals,
   predictHalfWidthPct,
   secondsPerPair,
+  PAIR_COST_RUNS,
   seriesDisturbance,
   seriesScenario,
   seriesStats,
@@ -163,6 +164,23 @@ describe("pooledResiduals and the update of a calibration", () => {
     expect(u.updatedAt).toBe("2026-12-02T00:00:00.000Z");
     expect(u.instanceSdPct).toBe(c.instanceSdPct);
     expect(updateCalibration(c, { s2: 0.01, df: 0 }, "x")).toBe(c);
+  });
+
+  it("seconds per pair: a running mean over the last PAIR_COST_RUNS runs, so one run's re-runs do not set it alone", () => {
+    const costs = (gross: number) => ({ grossCellSeconds: gross, cellSeconds: 7, servers: 2 });
+    const fresh = cal({ pairSdPct: 10, pairDf: 30, cellSeconds: 7, secondsPerPair: null, updates: 0 });
+    // none stored: the run's figure (2 × (7 + 1))
+    const one = updateCalibration(fresh, { s2: 0.01, df: 4 }, "x", costs(8));
+    expect(one.secondsPerPair).toBeCloseTo(16, 10);
+    // a second run with re-runs (gross 10 s): the mean of the two, not 20
+    const two = updateCalibration(one, { s2: 0.01, df: 4 }, "x", costs(10));
+    expect(two.secondsPerPair).toBeCloseTo(18, 10);
+    // after many quiet runs the weight of a new run is 1/PAIR_COST_RUNS
+    let u = two;
+    for (let k = 0; k < 20; k++) u = updateCalibration(u, { s2: 0.01, df: 4 }, "x", costs(8));
+    expect(u.secondsPerPair).toBeCloseTo(16, 1);
+    const spike = updateCalibration(u, { s2: 0.01, df: 4 }, "x", costs(10));
+    expect(spike.secondsPerPair! - u.secondsPerPair!).toBeCloseTo((20 - u.secondsPerPair!) / PAIR_COST_RUNS, 10);
   });
 
   it("keeps each run's cell variances (newest 10) and fits the cells' prior df from them", () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ctxDelta, hardwareCountersOf, ioDelta, parseCtxSwitches, parsePerfStatCsv, parseProcIo, type TaskCounters } from "../../src/core/taskcounters.ts";
+import { ctxDelta, hardwareCountersOf, ioDelta, keepsThreads, parseCtxSwitches, parsePerfStatCsv, parseProcIo, type TaskCounters } from "../../src/core/taskcounters.ts";
 import { cellStateOf, cpuSenseFailures, perQueryOf } from "../../src/core/cellstate.ts";
 import { detectHardwareCounters } from "../../src/adapters/host/task-counters.ts";
 
@@ -30,6 +30,26 @@ describe("task counters: parsing", () => {
     expect(ioDelta(b, { ctx: {}, io: { "10": { read: 50, write: 60 } } })).toEqual({ read: 50, write: 60 });
     expect(ctxDelta({ ctx: {}, io: {} }, b)).toBeNull();
     expect(ioDelta({ ctx: {}, io: {} }, b)).toBeNull();
+  });
+});
+
+describe("task counters: which reading may end a cell's window", () => {
+  // sysbench at the header line (main thread), running (main + 2 workers), and as its workers exit.
+  const header: TaskCounters = { ctx: { "1": [2, 0] }, io: {} };
+  const running: TaskCounters = { ctx: { "1": [3, 0], "7": [900, 4], "8": [880, 5] }, io: {} };
+  const exiting: TaskCounters = { ctx: { "1": [4, 0], "8": [1800, 9] }, io: {} };
+  const gone: TaskCounters = { ctx: {}, io: {} };
+
+  it("workers started after the first reading: kept (they count from 0)", () => {
+    expect(keepsThreads(header, running)).toBe(true);
+    expect(keepsThreads(running, { ctx: { ...running.ctx, "9": [1, 0] }, io: {} })).toBe(true);
+  });
+
+  it("a worker that ended, or no thread at all: refused (ctxDelta would drop its switches)", () => {
+    expect(keepsThreads(running, exiting)).toBe(false);
+    expect(keepsThreads(running, gone)).toBe(false);
+    expect(keepsThreads(header, gone)).toBe(false);
+    expect(ctxDelta(header, gone)).toBeNull();
   });
 });
 

@@ -29,6 +29,8 @@ export interface StorageProviderDeps {
   hostRoot?: string;
   /** Hostname written into state records (default os.hostname()). */
   hostname?: string;
+  /** Which provisioner makes a kind of storage (default: the real ones, kinds/index.ts); tests replace it. */
+  provisionerFor?: typeof provisionerFor;
 }
 
 export function createStorageProvider(deps: StorageProviderDeps): StorageProvider {
@@ -84,7 +86,7 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
 
     const labels = { [LABEL.role]: "storage", [LABEL.server]: req.serverId, ...req.labels, [LABEL.session]: req.sessionId, [LABEL.run]: req.runId };
     try {
-      const made = await provisionerFor(plan).provision(plan, { req, labels, writer, warnings }, host);
+      const made = await (deps.provisionerFor ?? provisionerFor)(plan).provision(plan, { req, labels, writer, warnings }, host);
       let facts = made.facts;
       return {
         mount: made.mount,

@@ -9,7 +9,7 @@ import { LABEL, resourceName } from "../../core/labels.ts";
 import type { Cell, CellRecord, Interference } from "../../core/results.ts";
 import { interferenceOf, type CpuSample } from "../../core/interference.ts";
 import { cellStateOf, containerCores, type CellCpu, type CellState, type CellTasks, type ServerStatus } from "../../core/cellstate.ts";
-import { ctxDelta, ioDelta, type TaskCounters } from "../../core/taskcounters.ts";
+import { ctxDelta, ioDelta, keepsThreads, type TaskCounters } from "../../core/taskcounters.ts";
 import { parseDuration, parseSize, trimSeconds } from "../../core/scenario/schema.ts";
 import { trimmedRates } from "../../core/levers.ts";
 import type { SysbenchResult } from "../../core/sysbench/result.ts";
@@ -248,6 +248,13 @@ export class Sidecar {
         return undefined;
       }
     };
+    // A later reading may end the window only if sysbench's threads are all still there (keepsThreads) and the
+    // server's were readable; without a task sampler, or once it failed, the CPU sample alone decides.
+    const tasksComplete = (prev: Tasks | undefined, next: Tasks | undefined): boolean => {
+      if (!sampleTasks || taskFailure || !prev) return true;
+      if (!next?.load || !next.server || !Object.keys(next.server.ctx).length) return false;
+      return !prev.load || keepsThreads(prev.load, next.load);
+    };
     return {
       created: (id) => (sidecarId = id),
       line: (t) => {
@@ -259,10 +266,12 @@ export class Sidecar {
           first = take();
           if (first) firstTasks = takeTasks();
         } else if (interval) {
+          // Threads first, then the CPU counters: a sample whose container went away in between is not complete.
+          const tasks = takeTasks();
           const s = take();
-          if (s) {
+          if (s && tasksComplete(lastTasks ?? firstTasks, tasks)) {
             last = s;
-            lastTasks = takeTasks();
+            lastTasks = tasks;
           }
         }
       },
