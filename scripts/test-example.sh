@@ -4,31 +4,51 @@
 #   2. copy the example to a temporary folder, the tarball beside it as twinbench.tgz
 #   3. npm install and npm test there, with TWINBENCH_SESSION naming every resource the suite labels
 #   4. fail if anything labelled with that session is left on the engine
-# Usage: bash scripts/test-example.sh [--node MAJOR] [--tarball FILE] [TEST_FILE...]   (or npm run test:example)
+# Usage: bash scripts/test-example.sh [--node MAJOR] [--tarball FILE] [--dir DIR --phase install|test] [TEST_FILE...]
+#        (or npm run test:example)
 #   --node MAJOR   install and test on that Node, from the npm registry's `node` package (`npx -p node@MAJOR`)
 #   --tarball FILE use this `npm pack` output instead of packing again (.ci/run packs once for its three Nodes)
+#   --dir DIR      work in DIR (made if missing) and keep it; with --phase install, steps 1-3's install only, and
+#   --phase test   later, on the same DIR and Node, npm test and step 4 (.ci/run installs for three Nodes side by
+#                  side, then tests one at a time)
 #   TEST_FILE...   only these files of the example (default: all of them)
-# Keeps nothing: the folder is removed at the end.
+# Without --dir, keeps nothing: the folder is removed at the end.
 set -euo pipefail
 
 NODE_MAJOR=""
 PACKED=""
+DIR=""
+PHASE="all"
 FILES=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --node) NODE_MAJOR=$2; shift 2 ;;
     --tarball) PACKED=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+    --dir) DIR=$2; shift 2 ;;
+    --phase) PHASE=$2; shift 2 ;;
     *) FILES+=("$1"); shift ;;
   esac
 done
+case "$PHASE" in
+  all) ;;
+  install | test) [ -n "$DIR" ] || { echo "--phase $PHASE needs --dir DIR (the install and the test share it)" >&2; exit 2; } ;;
+  *) echo "--phase $PHASE: expected install or test" >&2; exit 2 ;;
+esac
 # npm and every node it starts (vitest, its workers) run on the chosen Node: npx puts it first on PATH.
 ON_NODE=()
 [ -n "$NODE_MAJOR" ] && ON_NODE=(npx -y -p "node@$NODE_MAJOR" --)
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/twinbench-example-XXXXXX")"
+if [ -n "$DIR" ]; then
+  mkdir -p "$DIR"
+  WORK=$(cd "$DIR" && pwd)
+else
+  WORK="$(mktemp -d "${TMPDIR:-/tmp}/twinbench-example-XXXXXX")"
+  trap 'rm -rf "$WORK"' EXIT
+fi
 SESSION="example-$$-$(date +%s)"
-trap 'rm -rf "$WORK"' EXIT
+
+if [ "$PHASE" != "test" ]; then
 
 if [ -n "$PACKED" ]; then
   [ -f "$PACKED" ] || { echo "--tarball $PACKED: no such file" >&2; exit 1; }
@@ -42,6 +62,7 @@ fi
 echo "    $TARBALL: $(du -k "$WORK/$TARBALL" | cut -f1) KiB"
 
 echo "==> example project in $WORK/example"
+rm -rf "$WORK/example" "$WORK/resolve" # a --dir used before: start the install afresh
 cp -r "$ROOT/examples/integration-tests" "$WORK/example"
 rm -rf "$WORK/example/node_modules"
 mv "$WORK/$TARBALL" "$WORK/example/twinbench.tgz"
@@ -85,6 +106,10 @@ npm pkg set "devDependencies.testcontainers=$TC" "devDependencies.@testcontainer
 "${ON_NODE[@]}" npm install --no-audit --no-fund --loglevel=error
 # What npm chose, and a check that every peer is satisfied (npm ls exits non-zero on an invalid or missing peer).
 "${ON_NODE[@]}" npm ls twinbench testcontainers @testcontainers/mariadb @testcontainers/mysql
+fi
+[ "$PHASE" = "install" ] && exit 0
+[ -d "$WORK/example/node_modules" ] || { echo "$WORK/example: not installed (run --phase install first)" >&2; exit 1; }
+cd "$WORK/example"
 
 echo "==> npm test (TWINBENCH_SESSION=$SESSION)"
 rc=0
