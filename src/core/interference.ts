@@ -5,8 +5,11 @@
  *
  * - steal: the /proc/stat steal column (time the hypervisor gave to other guests), as a share of one core;
  * - PSI: the "some" total of /proc/pressure/cpu (time some runnable task waited for a CPU), as a share of the wall;
+ * - kernel threads: the CPU time of the machine's kernel threads (kworkers, loop and btrfs workers, kswapd…), in
+ *   cores. They belong to no container's cgroup, and on a loop-device RAID 0 or any real disk they do the servers'
+ *   I/O, so they are the lab's own storage stack as much as outside work: reported apart, never a disturbance;
  * - outsiders: the machine's busy CPU time (user + nice + system of /proc/stat) minus the CPU time of the run's
- *   containers (their cgroup counters) minus twinbench's own CPU time, in cores.
+ *   containers (their cgroup counters), of the kernel threads and of twinbench itself, in cores.
  */
 import type { CellRecord, Interference } from "./results.ts";
 
@@ -22,6 +25,56 @@ export interface CpuSample {
   containersNs: Record<string, number | null>;
   /** twinbench's own CPU time so far (process.cpuUsage user + system), µs. */
   selfUs: number;
+  /** Every kernel thread's CPU time so far, by pid ({@link parsePidStat}); absent or null when /proc could not be listed. */
+  kernelThreads?: Record<string, KernelThreadTicks> | null;
+}
+
+/** One kernel thread's name and CPU time so far (utime + stime), in USER_HZ ticks. */
+export interface KernelThreadTicks {
+  comm: string;
+  ticks: number;
+}
+
+/** PF_KTHREAD, the flags bit of /proc/<pid>/stat that marks a kernel thread (include/linux/sched.h). */
+export const PF_KTHREAD = 0x00200000;
+
+/**
+ * One /proc/<pid>/stat text: whether the task is a kernel thread, its name, and its utime + stime in ticks. The name
+ * sits in parentheses and may hold spaces and parentheses itself, so the fields are counted after the last ")".
+ * Null when the text is not such a line (a task that exited while it was read gives an empty text).
+ */
+export function parsePidStat(text: string): (KernelThreadTicks & { kernel: boolean }) | null {
+  const open = text.indexOf("(");
+  const close = text.lastIndexOf(")");
+  if (open < 0 || close < open) return null;
+  // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) flags(9) minflt … utime(14) stime(15).
+  const f = text.slice(close + 1).trim().split(/\s+/);
+  const flags = Number(f[6]);
+  const utime = Number(f[11]);
+  const stime = Number(f[12]);
+  if (![flags, utime, stime].every(Number.isFinite)) return null;
+  return { comm: text.slice(open + 1, close), kernel: (flags & PF_KTHREAD) !== 0, ticks: utime + stime };
+}
+
+/**
+ * The kernel threads' CPU over a window, in ticks, with the busiest by name. A thread in both samples counts its
+ * difference; one that started inside the window (a new kworker) counts all of its time; one whose count went down
+ * (its pid reused) counts its new time. A thread that exited inside the window is lost to this figure, and so is
+ * left in the outsiders'.
+ */
+export function kernelThreadTicks(start: Record<string, KernelThreadTicks>, end: Record<string, KernelThreadTicks>): { ticks: number; byName: Map<string, number> } {
+  let ticks = 0;
+  const byName = new Map<string, number>();
+  for (const [pid, e] of Object.entries(end)) {
+    const s = start[pid];
+    const d = s && s.ticks <= e.ticks ? e.ticks - s.ticks : e.ticks;
+    if (d <= 0) continue;
+    ticks += d;
+    // kworker/u4:2-btrfs-endio-write and kworker/u4:0-btrfs-endio-write are one kind of work: drop the worker number.
+    const name = e.comm.replace(/^kworker\/[^-]*(-|$)/, "kworker$1").replace(/\/?\d+$/, "");
+    byName.set(name, (byName.get(name) ?? 0) + d);
+  }
+  return { ticks, byName };
 }
 
 /** The aggregate `cpu` line of /proc/stat in USER_HZ ticks. */
@@ -106,12 +159,22 @@ export function interferenceOf(start: CpuSample, end: CpuSample, t: DisturbanceT
   }
   const busyS = (b.busy - a.busy) / USER_HZ;
   const selfS = (end.selfUs - start.selfUs) / 1e6;
+  const kernel = start.kernelThreads && end.kernelThreads ? kernelThreadTicks(start.kernelThreads, end.kernelThreads) : null;
+  const kernelS = kernel ? kernel.ticks / USER_HZ : 0;
+  const kernelCores = kernel ? round(kernelS / wallS) : null;
+  const kernelThreads = kernel
+    ? [...kernel.byName]
+        .map(([name, t]) => ({ name, cores: round(t / USER_HZ / wallS) }))
+        .filter((k) => k.cores >= 0.01)
+        .sort((x, y) => y.cores - x.cores)
+        .slice(0, 3)
+    : [];
   // Tick-based /proc/stat against ns cgroup counters: a small negative is rounding, not negative work.
-  const outsiderCores = runS === null ? null : round(Math.max(0, (busyS - runS - selfS) / wallS));
+  const outsiderCores = runS === null ? null : round(Math.max(0, (busyS - runS - selfS - kernelS) / wallS));
   const reasons: string[] = [];
   if (outsiderCores !== null && outsiderCores >= t.outsiderCores) reasons.push(`outsiders used ${outsiderCores.toFixed(2)} core (threshold ${t.outsiderCores})`);
   if (stealPct !== null && stealPct >= t.stealPct) reasons.push(`steal ${stealPct.toFixed(1)}% of a core (threshold ${t.stealPct}%)`);
-  return { stealPct, psiCpuSomePct, outsiderCores, disturbed: reasons.length > 0, reasons };
+  return { stealPct, psiCpuSomePct, outsiderCores, ...(kernel ? { kernelCores, kernelThreads } : {}), disturbed: reasons.length > 0, reasons };
 }
 
 /** A measured record's short name for notes: "mariadb oltp_read_only t1 r2". */
@@ -128,6 +191,21 @@ export interface InterferenceSummary {
   disturbed: CellRecord[];
   /** Measured attempts made again because their pair was disturbed (an attempt after an ok attempt). */
   reruns: number;
+  /** The kernel threads' CPU over the cells that have the figure: median and largest, in cores, and the busiest names. */
+  kernel: { cells: number; medianCores: number; maxCores: number; busiest: string[] } | null;
+}
+
+/** The kernel threads' figures over the cells that carry them; null when none does. */
+function kernelSummary(ok: readonly CellRecord[]): InterferenceSummary["kernel"] {
+  const with_ = ok.filter((r) => typeof r.interference?.kernelCores === "number");
+  if (!with_.length) return null;
+  const cores = with_.map((r) => r.interference!.kernelCores!).sort((a, b) => a - b);
+  const mid = cores.length >> 1;
+  const medianCores = cores.length % 2 ? cores[mid]! : (cores[mid - 1]! + cores[mid]!) / 2;
+  const byName = new Map<string, number>();
+  for (const r of with_) for (const k of r.interference!.kernelThreads ?? []) byName.set(k.name, (byName.get(k.name) ?? 0) + k.cores);
+  const busiest = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([n]) => n);
+  return { cells: with_.length, medianCores: round(medianCores), maxCores: cores[cores.length - 1]!, busiest };
 }
 
 /**
@@ -144,8 +222,11 @@ export function summariseInterference(used: readonly CellRecord[], all: readonly
     const sorted = [...rs].sort((x, y) => (x.attempt ?? 1) - (y.attempt ?? 1));
     for (let i = 1; i < sorted.length; i++) if (sorted[i - 1]!.status === "ok") reruns++;
   }
-  return { measured: ok.length, known: ok.filter((r) => r.interference).length, disturbed: ok.filter((r) => r.interference?.disturbed), reruns };
+  return { measured: ok.length, known: ok.filter((r) => r.interference).length, disturbed: ok.filter((r) => r.interference?.disturbed), reruns, kernel: kernelSummary(ok) };
 }
+
+/** From this much kernel-thread CPU in some cell (cores), the report says how much (tmpfs runs here read about 0). */
+export const KERNEL_NOTE_CORES = 0.05;
 
 /** How the disturbed cells' note begins: `3 of 40 measured cells were disturbed` (report.html swaps that note for a table). */
 export function disturbedNotePrefix(disturbed: number, measured: number): string {
@@ -161,5 +242,10 @@ export function interferenceNotes(s: InterferenceSummary): string[] {
   const list = s.disturbed.map((r) => `${where(r)} (${r.interference!.reasons.join("; ")})`);
   notes.push(`${disturbedNotePrefix(s.disturbed.length, s.measured)}${list.length ? `: ${list.join(", ")}` : "."}`);
   if (s.reruns > 0) notes.push(`${s.reruns} cell${s.reruns === 1 ? " was" : "s were"} re-run because their pair was disturbed; the report uses the last attempt.`);
+  const k = s.kernel;
+  if (k && k.maxCores >= KERNEL_NOTE_CORES)
+    notes.push(
+      `Kernel threads used ${k.medianCores.toFixed(2)} core in the median measured cell (up to ${k.maxCores.toFixed(2)}; of ${k.cells} cells with the figure)${k.busiest.length ? `, busiest ${k.busiest.join(", ")}` : ""}. They belong to no container: on a disk or a loop-device RAID 0 they do the servers' I/O, so they are counted apart from outside work and disturb no cell.`,
+    );
   return notes;
 }

@@ -37,8 +37,13 @@ export interface Interference {
   stealPct: number | null;
   /** /proc/pressure/cpu "some" avg over the cell, in percent; null when the kernel has no PSI. */
   psiCpuSomePct: number | null;
-  /** CPU used by everything outside the run's containers, in cores (1.0 = one full core); null when unknown. */
+  /** CPU used by everything outside the run's containers and the kernel's threads, in cores (1.0 = one full core); null when unknown. */
   outsiderCores: number | null;
+  /** CPU used by the kernel's threads (I/O workers of the storage stack among them), in cores; never a disturbance.
+   *  Absent in records made before 2026-12-06, when this was inside `outsiderCores`. */
+  kernelCores?: number | null;
+  /** The busiest kernel threads by name (at least 0.01 core), at most 3. */
+  kernelThreads?: Array<{ name: string; cores: number }>;
   /** True when one of the figures passed its threshold; the reasons say which. */
   disturbed: boolean;
   reasons: string[];

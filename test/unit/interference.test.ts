@@ -5,7 +5,9 @@ import {
   DISTURBANCE_THRESHOLDS,
   interferenceNotes,
   interferenceOf,
+  kernelThreadTicks,
   parseCpuStatUsageNs,
+  parsePidStat,
   parseProcStat,
   parsePsiSomeTotal,
   summariseInterference,
@@ -36,6 +38,38 @@ describe("parsers", () => {
   it("reads cgroup v2 cpu.stat usage_usec as ns", () => {
     expect(parseCpuStatUsageNs(fx("cpu.stat.v2"))).toBe(123456000);
     expect(parseCpuStatUsageNs("user_usec 3\n")).toBeNull();
+  });
+});
+
+describe("kernel threads", () => {
+  it("reads a kernel thread's flag, name and utime + stime; a name with spaces and parentheses; nothing from junk", () => {
+    expect(parsePidStat(fx("pid-stat-kworker.txt"))).toEqual({ comm: "kworker/u8:0-btrfs-endio-write", kernel: true, ticks: 64 });
+    expect(parsePidStat(fx("pid-stat-user.txt"))).toEqual({ comm: "a (b) c", kernel: false, ticks: 162 });
+    expect(parsePidStat("")).toBeNull();
+    expect(parsePidStat("7 (x) S 1 2")).toBeNull();
+  });
+  it("sums each thread's difference, a new thread's whole time, a reused pid's new time; names without worker numbers", () => {
+    const start = { "10": { comm: "kworker/u4:1-btrfs-endio-write", ticks: 100 }, "11": { comm: "loop0", ticks: 50 }, "12": { comm: "kswapd0", ticks: 9 }, "13": { comm: "gone", ticks: 7 } };
+    const end = { "10": { comm: "kworker/u4:1-btrfs-endio-write", ticks: 130 }, "11": { comm: "loop0", ticks: 60 }, "12": { comm: "kswapd0", ticks: 9 }, "14": { comm: "kworker/u4:3-btrfs-endio-write", ticks: 5 }, "15": { comm: "kworker/0:1", ticks: 2 } };
+    const k = kernelThreadTicks(start, { ...end, "16": { comm: "ksoftirqd/1", ticks: 1 } });
+    expect(k.ticks).toBe(30 + 10 + 5 + 2 + 1);
+    expect(Object.fromEntries(k.byName)).toEqual({ "kworker-btrfs-endio-write": 35, loop: 10, kworker: 2, ksoftirqd: 1 });
+    expect(kernelThreadTicks({ "10": { comm: "x", ticks: 500 } }, { "10": { comm: "y", ticks: 20 } }).ticks).toBe(20);
+  });
+  it("kernel threads' CPU is counted apart from the outsiders and disturbs nothing", () => {
+    // The first case of interferenceOf below (outsiders 0.6 s over 2 s), with 0.5 s of it done by kernel threads.
+    const [a, b] = samples({ server: [1e9, 1.5e9], sidecar: [0, 0.3e9], selfUs: [5e6, 5.1e6] });
+    a.kernelThreads = { "10": { comm: "kworker/u4:1-btrfs-endio-write", ticks: 100 }, "11": { comm: "loop1", ticks: 0 } };
+    b.kernelThreads = { "10": { comm: "kworker/u4:1-btrfs-endio-write", ticks: 140 }, "11": { comm: "loop1", ticks: 10 } };
+    const i = interferenceOf(a, b);
+    expect(i.outsiderCores).toBeCloseTo(0.05, 6);
+    expect(i.kernelCores).toBeCloseTo(0.25, 6);
+    expect(i.kernelThreads).toEqual([{ name: "kworker-btrfs-endio-write", cores: 0.2 }, { name: "loop", cores: 0.05 }]);
+    expect(i.reasons).toEqual(["steal 5.0% of a core (threshold 2%)"]);
+    // Without the kernel threads' figure (no /proc to list, or an old record), the outsiders keep them, as before.
+    const old = interferenceOf(...samples({ server: [1e9, 1.5e9], sidecar: [0, 0.3e9], selfUs: [5e6, 5.1e6] }));
+    expect(old.outsiderCores).toBeCloseTo(0.3, 6);
+    expect(old.kernelCores).toBeUndefined();
   });
 });
 
@@ -103,6 +137,16 @@ describe("summariseInterference and its notes", () => {
       "1 of 4 measured cells were disturbed: a oltp_read_only t1 r2 (outsiders used 0.80 core (threshold 0.1))",
       "2 cells were re-run because their pair was disturbed; the report uses the last attempt.",
     ]);
+  });
+  it("says how much CPU the kernel's threads used, and which, from 0.05 core in some cell", () => {
+    const k = (cores: number, name: string): Interference => ({ ...quiet, kernelCores: cores, kernelThreads: [{ name, cores }] });
+    const cells = [rec("a", 1, { interference: k(0.2, "loop") }), rec("b", 1, { interference: k(0.1, "kworker-btrfs-endio-write") }), rec("a", 2, { interference: k(0.3, "loop") }), rec("b", 2, { interference: quiet })];
+    const notes = interferenceNotes(summariseInterference(cells, cells));
+    expect(notes[1]).toBe(
+      "Kernel threads used 0.20 core in the median measured cell (up to 0.30; of 3 cells with the figure), busiest loop, kworker-btrfs-endio-write. They belong to no container: on a disk or a loop-device RAID 0 they do the servers' I/O, so they are counted apart from outside work and disturb no cell.",
+    );
+    const calm = [rec("a", 1, { interference: k(0.02, "kworker") })];
+    expect(interferenceNotes(summariseInterference(calm, calm))).toEqual(["0 of 1 measured cells were disturbed."]);
   });
   it("says when nothing was disturbed, and when interference is unknown (remote engine, old runs)", () => {
     const ok = [rec("a", 1, { interference: quiet })];

@@ -4,9 +4,9 @@
  * containers are not visible here. Reads are synchronous and small (a few /proc and /sys files), so a sample can be
  * taken from inside a line callback at the exact moment the line arrives.
  */
-import { readFileSync } from "node:fs";
-import type { CpuSample } from "../../core/interference.ts";
-import { parseCpuStatUsageNs } from "../../core/interference.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import type { CpuSample, KernelThreadTicks } from "../../core/interference.ts";
+import { parseCpuStatUsageNs, parsePidStat } from "../../core/interference.ts";
 
 /**
  * Where a container's CPU counter lives, by cgroup layout: v1 with the cgroupfs driver (this project's machine:
@@ -27,7 +27,8 @@ function readOrNull(path: string): string | null {
   try {
     return readFileSync(path, "utf8");
   } catch {
-    // Absent file: the kernel has no such interface (PSI off) or the container has no cgroup there.
+    // Absent file: the kernel has no such interface (PSI off), the container has no cgroup there, or the process
+    // exited between the listing of /proc and this read.
     return null;
   }
 }
@@ -43,6 +44,28 @@ export function containerCpuNs(id: string): number | null {
   return null;
 }
 
+/**
+ * Every kernel thread's CPU time so far, by pid: /proc/<pid>/stat of each process (kernel threads are processes of
+ * their own, so the thread lists need not be read). About 200 small reads on this project's VM; null when /proc
+ * cannot be listed.
+ */
+export function kernelThreads(): Record<string, KernelThreadTicks> | null {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((n) => /^\d+$/.test(n));
+  } catch {
+    // No /proc to list (not Linux): no kernel-thread figure, and the outsiders keep the kernel's work as before.
+    return null;
+  }
+  const out: Record<string, KernelThreadTicks> = {};
+  for (const pid of pids) {
+    const text = readOrNull(`/proc/${pid}/stat`);
+    const t = text === null ? null : parsePidStat(text);
+    if (t?.kernel) out[pid] = { comm: t.comm, ticks: t.ticks };
+  }
+  return out;
+}
+
 /** One sample of the machine's CPU accounting with the given containers' counters. */
 export function sampleCpu(containerIds: readonly string[]): CpuSample {
   const self = process.cpuUsage();
@@ -54,5 +77,6 @@ export function sampleCpu(containerIds: readonly string[]): CpuSample {
     psiCpu: readOrNull("/proc/pressure/cpu"),
     containersNs,
     selfUs: self.user + self.system,
+    kernelThreads: kernelThreads(),
   };
 }
