@@ -8,7 +8,8 @@ import { InputError } from "../core/errors.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../core/stats/estimate.ts";
 import { parseDuration, parsePercent } from "../core/scenario/schema.ts";
 import type { Calibration } from "../core/calibration.ts";
-import { designForBudget, designLines } from "../core/plan/design.ts";
+import { designForBudget, designForecast, designLines } from "../core/plan/design.ts";
+import type { DesignForecast } from "../core/results.ts";
 import { hostsOverride } from "../core/hosts/url.ts";
 import type { ModeChoice } from "../core/images/context.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
@@ -26,6 +27,8 @@ export interface RunInput {
   overrides: string[];
   /** Warnings of the scenario file (none when resuming). */
   warnings: string[];
+  /** `--design`: the design's forecast, for run.json. */
+  design?: DesignForecast;
 }
 
 /** A scenario file with its overrides, or (`resume`) the scenario, file and overrides an earlier run recorded. */
@@ -87,7 +90,7 @@ async function designedRunInput(o: RunRequest, sets: string[], design: NonNullab
     throw new InputError(`--precision ${o.precision}: expected a percentage like "5%"`, { code: "DESIGN_OPTIONS", hint: "e.g. --precision 5%" });
   const d = designForBudget({ scenario: input.scenario, budgetSeconds, calibration: await design.calibration(), precisionPct });
   for (const l of designLines(d)) design.log(l);
-  return { ...(await resolveRunInput({ file: o.file, sets: [...sets, ...d.overrides] })), adaptive: d.overrides };
+  return { ...(await resolveRunInput({ file: o.file, sets: [...sets, ...d.overrides] })), adaptive: d.overrides, design: designForecast(d, new Date().toISOString()) };
 }
 
 /**

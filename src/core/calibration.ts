@@ -53,6 +53,12 @@ export interface Calibration {
   /** What the last run here measured for one change of server instance, per server (restore, start, prewarm). */
   restartSecondsPerServer?: number;
   /**
+   * The data those costs were measured with (absent in files written before 2026-12-06): rows per server and the
+   * storage kind. Set-up and restarts grow with the data ({@link sameCostShape}), so a plan reuses them only for a
+   * scenario of the same shape.
+   */
+  costShape?: CostShape;
+  /**
    * Pair sd against cell length (issue 28 §4; absent in older files): A/A pairs within one instance at each length
    * `calibrate --lengths` ran, sorted by length. The budget design (src/core/plan/design.ts) reads it when present.
    */
@@ -65,10 +71,34 @@ export interface Calibration {
   cellSpread?: CellSpreadRun[];
 }
 
+/** Rows per server (tables × tableSize) and storage kind of the run whose costs a calibration keeps. */
+export interface CostShape {
+  rows: number;
+  storage: string;
+}
+
+/** A scenario's cost shape: its rows per server and its first server's storage kind. */
+export function costShapeOf(s: Pick<Scenario, "workload" | "storage" | "servers">): CostShape {
+  return { rows: s.workload.tables * s.workload.tableSize, storage: (s.servers[0]?.storage ?? s.storage).kind };
+}
+
+/**
+ * Can a plan of `want` reuse costs measured at `had`? The same storage kind and rows within a factor of 2 (a quick
+ * run's 10 k rows restart in about 3 s a server; a 2 M-row table on RAID 0 took 11–22 s, 2026-12-06). A calibration
+ * without a shape (written before it was kept) is reused only for small data (at most 100 k rows), as those costs
+ * came from the default scenario.
+ */
+export function sameCostShape(had: CostShape | undefined, want: CostShape): boolean {
+  if (!had) return want.rows <= 100_000;
+  return had.storage === want.storage && want.rows <= 2 * had.rows && had.rows <= 2 * want.rows;
+}
+
 /** One run's cells in {@link Calibration.cellSpread}. */
 export interface CellSpreadRun {
   at: string;
   cells: VarianceObs[];
+  /** The run's data (absent in files written before 2026-12-06): cells on other data are unequal in other ways. */
+  shape?: CostShape;
 }
 
 /** Runs kept in {@link Calibration.cellSpread}: the host's recent state, not its history. */
@@ -308,17 +338,20 @@ export interface CellPriorDf {
  * run has 2 cells with df. Until 2026-12-04 the forecast always assumed 2.2 (fitted on 2026-12-01), while the runs
  * of 2026-12-03 showed far more equal cells: one simulated noisy cell then kept the forecast run going to the budget.
  */
-export function cellPriorDf(cal: Pick<Calibration, "cellSpread"> | null, own: readonly VarianceObs[] = []): CellPriorDf {
-  const groups = [...(cal?.cellSpread ?? []).map((r) => r.cells), own];
+export function cellPriorDf(cal: Pick<Calibration, "cellSpread"> | null, own: readonly VarianceObs[] = [], shape?: CostShape): CellPriorDf {
+  // With a shape, only runs on data of that shape (2026-12-06: one quick run's six read-mostly cells on tmpfs gave
+  // prior df 25, "cells alike", to a design of write cells on a 2 M-row RAID 0, where one cell read ±196% before).
+  const runs = (cal?.cellSpread ?? []).filter((r) => shape === undefined || sameCostShape(r.shape, shape));
+  const groups = [...runs.map((r) => r.cells), own];
   const fit = fitPooledPriorDf(groups);
   if (!fit) return { d0: ASSUMED_CELL_PRIOR_DF, source: "assumed", runs: 0, cells: 0 };
   return { d0: fit.d0, source: "recorded", runs: fit.groups, cells: fit.cells };
 }
 
 /** The calibration's cellSpread with a run's cells appended (the newest {@link CELL_SPREAD_RUNS}); unchanged with fewer than 2 cells. */
-function withSpread(cal: Pick<Calibration, "cellSpread">, spread: readonly VarianceObs[] | undefined, at: string): Pick<Calibration, "cellSpread"> {
+function withSpread(cal: Pick<Calibration, "cellSpread">, spread: readonly VarianceObs[] | undefined, at: string, shape?: CostShape): Pick<Calibration, "cellSpread"> {
   if (!spread || spread.length < 2) return cal.cellSpread ? { cellSpread: cal.cellSpread } : {};
-  return { cellSpread: [...(cal.cellSpread ?? []), { at, cells: [...spread] }].slice(-CELL_SPREAD_RUNS) };
+  return { cellSpread: [...(cal.cellSpread ?? []), { at, cells: [...spread], ...(shape ? { shape } : {}) }].slice(-CELL_SPREAD_RUNS) };
 }
 
 /** How many of a run's pairs (num over den, by repeat) outside work disturbed: those a calibration update leaves out. */
@@ -362,6 +395,8 @@ export interface RunCosts {
   teardownSeconds?: number;
   /** Median seconds of one change of server instance (every server), when the run changed instances. */
   restartSeconds?: number | null;
+  /** The data the run's costs were measured with. */
+  shape?: CostShape;
 }
 
 const dfMean = (a: number | null, da: number, b: number | null, db: number): number | null => {
@@ -393,7 +428,7 @@ export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNois
     instanceSdPct: inst === null ? null : Math.sqrt(inst) * 100,
     instanceDf: (calInst === null ? 0 : cal.instanceDf) + (n.instS2 === null ? 0 : n.instDf),
     ...costsOf(costs, cal.cellSeconds, cal),
-    ...withSpread(cal, spread, at),
+    ...withSpread(cal, spread, at, costs?.shape),
     updatedAt: at,
     updates: cal.updates + 1,
   };
@@ -402,9 +437,13 @@ export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNois
 /** Runs whose seconds per pair the stored figure averages: the host's recent pace, not one run's re-runs. */
 export const PAIR_COST_RUNS = 5;
 
-function costsOf(c: RunCosts | undefined, calCellSeconds: number, prev?: Pick<Calibration, "secondsPerPair" | "updates">): Partial<Calibration> {
+function costsOf(c: RunCosts | undefined, calCellSeconds: number, prev?: Pick<Calibration, "secondsPerPair" | "updates" | "costShape">): Partial<Calibration> {
   if (!c) return {};
   const out: Partial<Calibration> = {};
+  // A run on data of another shape: the stored set-up, teardown and restart were that other data's, so none of them
+  // stays beside this run's (JSON drops the undefined keys).
+  if (c.shape && prev && (prev.costShape?.rows !== c.shape.rows || prev.costShape?.storage !== c.shape.storage))
+    Object.assign(out, { setupSeconds: undefined, teardownSeconds: undefined, restartSecondsPerServer: undefined, costShape: undefined });
   // Seconds per pair at the calibration's cell length: the run's per-cell overhead is what carries over. The run's
   // figure holds its re-runs (attempts per kept cell), so one disturbed run would set the next run's cost alone
   // (2026-12-04: 3.6% dear after a run with re-runs): the stored figure is a running mean over the last
@@ -417,6 +456,7 @@ function costsOf(c: RunCosts | undefined, calCellSeconds: number, prev?: Pick<Ca
   if (c.setupSeconds !== undefined && c.setupSeconds > 0) out.setupSeconds = c.setupSeconds;
   if (c.teardownSeconds !== undefined && c.teardownSeconds > 0) out.teardownSeconds = c.teardownSeconds;
   if (c.restartSeconds != null && c.restartSeconds > 0 && c.servers > 0) out.restartSecondsPerServer = c.restartSeconds / c.servers;
+  if (c.shape && (out.setupSeconds !== undefined || out.teardownSeconds !== undefined || out.restartSecondsPerServer !== undefined)) out.costShape = c.shape;
   return out;
 }
 
@@ -441,7 +481,7 @@ export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<strin
     secondsPerPair: null,
     updates: 1,
   };
-  return { ...base, ...costsOf(o.costs, o.costs.cellSeconds), ...withSpread({}, o.spread, o.at) };
+  return { ...base, ...costsOf(o.costs, o.costs.cellSeconds), ...withSpread({}, o.spread, o.at, o.costs.shape) };
 }
 
 /** Wall seconds per pair of an A/A run: from its first measured cell's start to its last's end, over its pairs. */

@@ -32,7 +32,7 @@ export type RunEvent =
   | { type: "interval"; at: string; cell: Cell; phase: "warmup" | "measure"; sample: IntervalSample }
   | { type: "cell-finished"; at: string; cell: Cell; record: CellRecord }
   | { type: "cell-failed"; at: string; cell: Cell; record: CellRecord; /** The next attempt, when the cell is retried (`--retries`). */ retry?: number }
-  | { type: "round-finished"; at: string; round: number; instance: number; cells: RoundCell[]; /** The forecast's seconds left (never more than the budget left). */ etaSeconds: number | null; budgetLeftSeconds: number | null; /** The run's equivalence margin and precision target, in percent (absent in older recordings: margin 5, no target). */ marginPct?: number; precisionPct?: number }
+  | { type: "round-finished"; at: string; round: number; instance: number; cells: RoundCell[]; /** The forecast's seconds left (never more than the budget left). */ etaSeconds: number | null; /** True when no forecast exists yet (no pairs): etaSeconds is then the minimum rounds' time, a lower bound. */ etaMinimum?: boolean; budgetLeftSeconds: number | null; /** The run's equivalence margin and precision target, in percent (absent in older recordings: margin 5, no target). */ marginPct?: number; precisionPct?: number }
   /** An adaptive run's forecast (src/core/plan/forecast.ts): before the run, and after every round; null with the reason in `note`. */
   | { type: "forecast"; at: string; forecast: Forecast | null; note?: string }
   /** The run's pairs were folded into the host's calibration (`made`: it had none). */

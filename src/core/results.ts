@@ -247,6 +247,25 @@ export interface ForecastRecord {
   /** Seconds from the run's start to its first round, image builds left out (they happen once). */
   setupSeconds?: number;
   forecasts: Forecast[];
+  /** `run --budget D --design`: what the design forecast before the run, to score against what happened. */
+  design?: DesignForecast;
+}
+
+/** A budget design's forecast (src/core/plan/design.ts), as run.json keeps it. */
+export interface DesignForecast {
+  at: string;
+  budgetSeconds: number;
+  mode: "fixed" | "adaptive";
+  cellSeconds: number;
+  rounds: number;
+  instances: number;
+  /** The plan's time of the design, and the simulated wall time with its 80% range. */
+  plannedSeconds: number;
+  seconds: { median: number; low: number; high: number };
+  /** Simulated half-width of a cell (%): median and the 80% range over cells; null when no interval. */
+  halfWidthPct: { median: number; low: number; high: number } | null;
+  /** The prior df of the cells' pair sds it simulated with (null: equal cells). */
+  cellPriorDf: number | null;
 }
 
 /** run.json's record of an adaptive run: its settings, the rounds run and where each cell stopped, and why. */

@@ -9,7 +9,7 @@ import type { CellRecord } from "../core/results.ts";
 import { forestHeight, forestLines, type Forest } from "../core/report/forest.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { bar, duration, figure, fit, sparkline, tableLegend, tableLines } from "./format.ts";
-import { SPARK_WINDOW_SECONDS, failureMessage, selectedRecord, type FailureView, type LiveView, type LogLine, type TableView, type ViewState } from "./state.ts";
+import { SPARK_WINDOW_SECONDS, failureMessage, selectedRecord, type FailureView, type LiveView, type LogLine, type Progress, type TableView, type ViewState } from "./state.ts";
 
 /** Whether colour is on (off with NO_COLOR). */
 export const ColorContext = createContext(true);
@@ -73,10 +73,16 @@ export function Header({ state, width }: { state: ViewState; width: number }) {
 
 // ---- matrix progress ----
 
+/** The ETA as the forecast gives it: the budget's stop, a lower bound before any forecast ("ETA ≥ 5m 36s"), or the time left. */
+function etaText(p: Progress): string {
+  if (p.budgetStops) return `budget stops it in ${duration(p.etaSeconds)}`;
+  return `ETA ${p.etaMinimum ? "≥ " : ""}${duration(p.etaSeconds)}`;
+}
+
 export function ProgressLine({ state, width }: { state: ViewState; width: number }) {
   const p = state.progress;
   const counts = `cells ${p.totalKnown ? `${p.done}/${p.total}` : p.total > 0 ? `${p.done}/~${p.total}` : p.done}${p.failed ? ` · ${p.failed} failed` : ""}${p.skipped ? ` · ${p.skipped} skipped` : ""}`;
-  const eta = state.finished ? "ETA done" : p.budgetStops ? `budget stops it in ${duration(p.etaSeconds)}` : `ETA ${duration(p.etaSeconds)}`;
+  const eta = state.finished ? "ETA done" : etaText(p);
   const times = `elapsed ${duration(p.elapsedSeconds)} · ${eta}${p.likely && !state.finished ? ` · ${p.likely}` : ""}`;
   const barW = Math.max(4, Math.min(40, width - counts.length - times.length - 4));
   return (
@@ -349,7 +355,7 @@ export function adaptiveLines(state: ViewState, width: number, max: number): str
   if (!a) return [];
   const open = a.cells.filter((c) => !c.done).length;
   const budget = a.budgetLeftSeconds === null ? "" : ` · budget left ${duration(a.budgetLeftSeconds)}`;
-  const eta = state.progress.budgetStops ? `budget stops it in ${duration(state.progress.etaSeconds)}` : `ETA ${duration(state.progress.etaSeconds)}`;
+  const eta = etaText(state.progress);
   const lines = [fit(`round ${a.round} · instance ${a.instance} · ${open}/${a.cells.length} cells open · ${eta}${budget}`, width)];
   for (const c of a.cells.slice(0, max)) {
     const est = c.estimate === null ? "-" : c.estimate.toFixed(1);

@@ -170,6 +170,8 @@ export interface AdaptiveView {
   round: number;
   instance: number;
   etaSeconds: number | null;
+  /** No forecast yet (no pairs): etaSeconds is the minimum rounds' time, a lower bound. */
+  etaMinimum: boolean;
   budgetLeftSeconds: number | null;
   /** When the round finished: the ETA counts from here. */
   at: string;
@@ -184,7 +186,7 @@ function adaptiveView(prev: AdaptiveView | undefined, e: Extract<RunEvent, { typ
     const widths = old && old.n === c.n && old.done ? old.widths : [...(old?.widths ?? []), c.halfWidthPct];
     return { ...c, widths, mark: verdictMark({ verdict: verdictOf(c.low, c.high, margin) }), reason: stopReasonWords(c, e.precisionPct) };
   });
-  return { round: e.round, instance: e.instance, etaSeconds: e.etaSeconds, budgetLeftSeconds: e.budgetLeftSeconds, at: e.at, cells };
+  return { round: e.round, instance: e.instance, etaSeconds: e.etaSeconds, etaMinimum: e.etaMinimum === true, budgetLeftSeconds: e.budgetLeftSeconds, at: e.at, cells };
 }
 
 export interface Progress {
@@ -195,6 +197,8 @@ export interface Progress {
   elapsedSeconds: number;
   /** Null until there is an estimate to base it on. */
   etaSeconds: number | null;
+  /** etaSeconds is a lower bound (an adaptive run's minimum rounds, before any forecast), shown as "ETA ≥ …". */
+  etaMinimum: boolean;
   /** False when `total` is a forecast (adaptive runs: the cells the run will likely measure), shown as "~N"; 0: not known yet. */
   totalKnown: boolean;
   /** The forecast says the budget stops the run first: `etaSeconds` is then the time until it does. */
@@ -221,7 +225,7 @@ export function initialState(): ViewState {
     table: null,
     ladder: [],
     ui: { cancelRequests: 0, selected: null, details: false },
-    progress: { done: 0, total: 0, failed: 0, skipped: 0, elapsedSeconds: 0, etaSeconds: null, totalKnown: true, budgetStops: false, likely: null },
+    progress: { done: 0, total: 0, failed: 0, skipped: 0, elapsedSeconds: 0, etaSeconds: null, etaMinimum: false, totalKnown: true, budgetStops: false, likely: null },
   };
 }
 
@@ -470,6 +474,7 @@ function derive(s: ViewState): ViewState {
   let totalKnown = true;
   let budgetStops = false;
   let likely: string | null = null;
+  let etaMinimum = false;
   // Adaptive runs: the plan holds only the first round; the count and the ETA are the forecast's (never past the
   // budget), else the latest round's; before either there is none (not the first round's count).
   if (s.forecast || s.adaptive) {
@@ -482,9 +487,12 @@ function derive(s: ViewState): ViewState {
       budgetStops = f.budgetStops;
       likely = `cells likely to reach ±${f.precisionPct}%: ${f.cellsLikely} of ${f.cells}`;
       if (!s.finished) etaSeconds = Math.max(0, f.remainingSeconds - seconds(s.forecast!.at, s.now));
-    } else if (s.adaptive && !s.finished && s.adaptive.etaSeconds !== null) etaSeconds = Math.max(0, s.adaptive.etaSeconds - seconds(s.adaptive.at, s.now));
+    } else if (s.adaptive && !s.finished && s.adaptive.etaSeconds !== null) {
+      etaSeconds = Math.max(0, s.adaptive.etaSeconds - seconds(s.adaptive.at, s.now));
+      etaMinimum = s.adaptive.etaMinimum;
+    }
   }
-  const progress: Progress = { done, total: shownTotal, failed, skipped, elapsedSeconds, etaSeconds, totalKnown, budgetStops, likely };
+  const progress: Progress = { done, total: shownTotal, failed, skipped, elapsedSeconds, etaSeconds, etaMinimum, totalKnown, budgetStops, likely };
   return { ...s, progress, table: tableOf(s), ladder: ladderOf(s) };
 }
 

@@ -140,9 +140,21 @@ describe("adaptive scheduler (pure)", () => {
     const a = adaptiveSettings(scenario({ min: 2, max: 40, precision: "5%" }))!;
     const cell = { test: "x", threads: 1, n: 4, rounds: 4, estimate: 100, low: 90, high: 110, halfWidthPct: 10 };
     // 4·(10/5)² − 4 = 12 rounds × 1 open cell × 2 servers × 10 s
-    expect(adaptiveEta([cell], a, 2, 10)).toBe(240);
-    expect(adaptiveEta([{ ...cell, halfWidthPct: 100 }], a, 2, 10)).toBe(36 * 2 * 10);
-    expect(adaptiveEta([{ ...cell, done: "precision" }], a, 2, 10)).toBe(0);
+    expect(adaptiveEta([cell], a, 2, 10)).toEqual({ seconds: 240, minimum: false });
+    expect(adaptiveEta([{ ...cell, halfWidthPct: 100 }], a, 2, 10)).toEqual({ seconds: 36 * 2 * 10, minimum: false });
+    expect(adaptiveEta([{ ...cell, done: "precision" }], a, 2, 10)).toEqual({ seconds: 0, minimum: false });
+    // each round also pays its share of a new instance's restart and warm-ups
+    expect(adaptiveEta([cell], a, 2, 10, 15)?.seconds).toBe(12 * (2 * 10 + 15));
+  });
+
+  it("eta before any pairs: the minimum rounds on the time model, said to be a lower bound", () => {
+    // 2026-12-06, the README's first command: after round 1 the line said "eta 260 s" (3 rounds × 12 cells × 7.2 s,
+    // no restarts or warm-ups); the run needed 495 s more. Now: 3 rounds × (12 × 7.2 + 6.6 + 3 tests × 2 × 3.24).
+    const a = adaptiveSettings(scenario({ min: 4, max: 40, precision: "10%" }))!;
+    const open = (t: number) => ({ test: "x", threads: t, n: 1, rounds: 1, estimate: 100, low: null, high: null, halfWidthPct: null });
+    const eta = adaptiveEta([1, 2, 3, 4, 5, 6].map(open), a, 2, 7.2, 6.6 + 3 * 2 * 3.24);
+    expect(eta?.minimum).toBe(true);
+    expect(eta?.seconds).toBeCloseTo(3 * (12 * 7.2 + 6.6 + 19.44), 6);
   });
 });
 
@@ -227,6 +239,10 @@ describe("roundLine (plain output)", () => {
         { test: "oltp_point_select", threads: 1, n: 2, estimate: 101.2, low: 100.4, high: 102, halfWidthPct: 0.8 },
       ],
     });
+    // Before any pairs the ETA is the minimum rounds' time, and the line says it is a lower bound.
+    expect(plainLine({ type: "round-finished", at: "", round: 1, instance: 0, etaSeconds: 337, etaMinimum: true, budgetLeftSeconds: 708, cells: [] })).toBe(
+      "round 1 (instance 0): 0 open, eta at least 337 s (the minimum rounds; a forecast once cells have pairs), budget left 708 s; ",
+    );
     // [97, 105]: no clear difference, within ±5% (=); no interval (?); [100.4, 102.0]: faster and within ±5% (+=).
     expect(line).toBe(
       "round 3 (instance 1): 2 open, eta 95 s, budget left 600 s; oltp_read_only@1 101.2 ±4.0% = n=3 (stopped on the stop half); oltp_read_only@4 - ±? ? n=3; oltp_point_select@1 101.2 ±0.8% += n=2",

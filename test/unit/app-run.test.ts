@@ -753,6 +753,9 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     expect(after[0]).toMatchObject({ stage: "round", round: 2, source: "run" });
     const rounds = events.filter((e): e is Extract<RunEvent, { type: "round-finished" }> => e.type === "round-finished");
     for (const r of rounds) if (r.etaSeconds !== null && r.budgetLeftSeconds !== null) expect(r.etaSeconds).toBeLessThanOrEqual(r.budgetLeftSeconds);
+    // Round 1 has no pairs, so no forecast: its ETA is the minimum rounds' time and says it is a lower bound.
+    expect(rounds[0]).toMatchObject({ round: 1, etaMinimum: true });
+    expect(rounds.slice(1).every((r) => r.etaMinimum === undefined)).toBe(true);
     // run.json keeps the forecasts beside what happened.
     expect(m.forecast).toMatchObject({ none: NO_CALIBRATION, forecasts: after });
     expect(typeof m.forecast!.setupSeconds).toBe("number");
@@ -762,6 +765,16 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     expect(state.cal).toMatchObject({ hostKey: "fake-host", updates: 1, perSecond: null });
     expect(state.cal!.pairSdPct).toBeGreaterThan(0);
     expect(events).toContainEqual(expect.objectContaining({ type: "calibration-updated", made: true, file: "/fake/fake-host.json" }));
+  });
+
+  it("a designed run (run --budget --design) keeps the design's forecast in run.json, fixed count included", async () => {
+    const engine = new FakeEngine();
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const design = { at: "2026-12-06T07:00:00.000Z", budgetSeconds: 1800, mode: "fixed" as const, cellSeconds: 5, rounds: 2, instances: 2, plannedSeconds: 1700, seconds: { median: 1750, low: 1650, high: 1850 }, halfWidthPct: { median: 4, low: 3, high: 6 }, cellPriorDf: 2.2 };
+    const fixed = scenario({ workload: { tests: ["oltp_point_select"], threads: [1], duration: "2s", repeats: 2, instances: 2 } });
+    await runScenario(deps(engine, []), { scenario: fixed, neutralCnf: neutral, outDir: dir, design });
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    expect(m.forecast).toEqual({ forecasts: [], design });
   });
 
   it("the second run forecasts before its first round from what the first one left, and folds its pairs in too", async () => {

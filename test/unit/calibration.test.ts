@@ -216,6 +216,14 @@ describe("pooledResiduals and the update of a calibration", () => {
     expect(p.d0).toBeLessThanOrEqual(20);
     // a run's own cells count as one more run
     expect(cellPriorDf(c, spread)).toMatchObject({ source: "recorded", runs: 1, cells: 2 });
+    // With a shape, only the runs on data of that shape: the untagged runs above are small-data runs, so a 2 M-row
+    // RAID 0 design gets the assumed prior until a run on such data is recorded, tagged with its shape.
+    const raid = { rows: 2_000_000, storage: "raid0" };
+    expect(cellPriorDf(u, [], { rows: 40000, storage: "tmpfs" })).toMatchObject({ source: "recorded", runs: CELL_SPREAD_RUNS });
+    expect(cellPriorDf(u, [], raid)).toEqual({ d0: ASSUMED_CELL_PRIOR_DF, source: "assumed", runs: 0, cells: 0 });
+    const tagged = updateCalibration(u, { s2: 0.01, df: 2 }, "y", { cellSeconds: 5, servers: 2, shape: raid }, spread);
+    expect(tagged.cellSpread!.at(-1)).toMatchObject({ at: "y", shape: raid });
+    expect(cellPriorDf(tagged, [], raid)).toMatchObject({ source: "recorded", runs: 1, cells: 2 });
   });
 
   it("measures wall seconds per pair from the first measured start to the last end", () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { planRun, serverOrder, formatSeconds, DEFAULT_SETUP_COSTS, isWriteTest, testWrites, firstGoesFirst, orderNote, assertRunnable, resumeTodo } from "../../src/core/plan/plan.ts";
+import { planRun, serverOrder, formatSeconds, DEFAULT_SETUP_COSTS, sizedSeconds, isWriteTest, testWrites, firstGoesFirst, orderNote, assertRunnable, resumeTodo } from "../../src/core/plan/plan.ts";
 import { seedFromString } from "../../src/core/stats/random.ts";
 import { describePlan } from "../../src/core/plan/describe.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
@@ -308,7 +308,7 @@ describe("hosts", () => {
 describe("estimates", () => {
   it("adds measure, warm-up and set-up from the costs", () => {
     const s = scenario((d) => (d.workload.warmup = "5s"));
-    const e = planRun(s, { setupCosts: { cellOverheadSeconds: 0, prewarmSeconds: 0 } }).estimate;
+    const e = planRun(s, { setupCosts: { cellOverheadSeconds: 0, prewarmSeconds: 0, prewarmSecondsPerMillionRows: 0, prepareRowsPerSecond: 20000 } }).estimate;
     expect(e.measureSeconds).toBe(16 * 10);
     expect(e.warmupSeconds).toBe(4 * 5);
     // images 3×2, start 2×15, prepare 2×(2×10000)/20000, teardown 2×5
@@ -322,10 +322,27 @@ describe("estimates", () => {
     const s = scenario((d) => (d.workload.fresh = "per-test"));
     const base = planRun(scenario()).estimate.totalSeconds;
     const c = DEFAULT_SETUP_COSTS;
-    expect(planRun(s).estimate.totalSeconds).toBe(base + 2 * c.snapshotSeconds + 2 * (c.restoreSeconds + c.prewarmSeconds));
+    // 2 tables × 10 000 rows a server: each data-moving cost adds its part per million rows at 0.02 M rows.
+    const at = (fixed: number, perM: number) => Math.round(sizedSeconds(fixed, perM, 20000) * 10) / 10;
+    const snapshot = at(c.snapshotSeconds, c.snapshotSecondsPerMillionRows);
+    const prewarm = at(c.prewarmSeconds, c.prewarmSecondsPerMillionRows);
+    const restore = at(c.restoreSeconds, c.restoreSecondsPerMillionRows);
+    expect(planRun(s).estimate.totalSeconds).toBeCloseTo(base + 2 * snapshot + 2 * (restore + prewarm), 6);
     const cold = scenario((d) => ((d.workload.fresh = "per-test"), (d.workload.prewarm = false)));
     const coldBase = planRun(scenario((d) => (d.workload.prewarm = false))).estimate.totalSeconds;
-    expect(planRun(cold).estimate.totalSeconds).toBe(coldBase + 2 * c.snapshotSeconds + 2 * c.restoreSeconds);
+    expect(planRun(cold).estimate.totalSeconds).toBeCloseTo(coldBase + 2 * snapshot + 2 * restore, 6);
+  });
+
+  it("the costs that move data grow with the rows each server holds (a 2 M-row table on RAID 0, 2026-12-06)", () => {
+    const big = scenario((d) => ((d.workload.tables = 1), (d.workload.tableSize = 2_000_000), (d.workload.instances = 3), (d.workload.repeats = 3)));
+    const items = Object.fromEntries(planRun(big).estimate.breakdown.map((b) => [b.label.replace(/ \(.*$/, ""), b]));
+    // prepare at 130 k rows/s (measured 128–143 k): about 15 s a server, where 20 k rows/s said 100 s
+    expect(items["prepare"]!.seconds).toBeCloseTo((2 * 2_000_000) / 130000, 1);
+    // prewarm 2 + 6.5 s per million rows: 15 s a server (measured 7.7 and 22.3 s)
+    expect(items["prewarm"]!.label).toBe("prewarm (2 × 15 s)");
+    // a new instance: 6 + 5.25 s per million rows a server = 16.5 s (measured 11.3 and 22.2 s; 32–34 s for both)
+    expect(items["instance restarts"]!.label).toMatch(/^instance restarts \(2 × 2 servers × 16\.5 s/);
+    expect(items["instance restarts"]!.seconds).toBeCloseTo(2 * 2 * 16.5, 6);
   });
 
   it("events-bound cells use a rough rate and say so", () => {

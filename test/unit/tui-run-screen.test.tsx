@@ -330,6 +330,10 @@ describe("adaptive rounds on the run screen", () => {
     expect(s.adaptive!.round).toBe(3);
     expect(s.adaptive!.cells.map((c) => c.widths)).toEqual([[30, 12, 4.5], [40, 25, 14]]);
     expect(s.progress.etaSeconds).toBe(100);
+    expect(s.progress.etaMinimum).toBe(false);
+    // Before any forecast, round 1's minimum is a lower bound on screen too.
+    const first = reduce(synthetic.slice(0, 3).reduce(reduce, initialState()), { ...round(1, [30, 40]), etaMinimum: true });
+    expect(first.progress).toMatchObject({ etaSeconds: 300, etaMinimum: true });
     // a stopped cell keeps its history when later rounds leave it out
     const s4 = reduce(s, { ...round(4, [4.5, 9]), cells: [round(3, [4.5, 0], ["precision"]).cells[0], round(4, [0, 9]).cells[1]] });
     expect(s4.adaptive!.cells[0].widths).toEqual([30, 12, 4.5]);

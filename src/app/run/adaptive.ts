@@ -18,7 +18,7 @@ import {
 } from "../../core/plan/adaptive.ts";
 import { parseDuration, reportMarginPct } from "../../core/scenario/schema.ts";
 import { adaptiveCosts } from "../../core/plan/precision.ts";
-import { forecastAfterRound, grossCellSeconds, runningCosts } from "../../core/plan/forecast.ts";
+import { forecastAfterRound, grossCellSeconds, roundsPerInstance, runningCosts } from "../../core/plan/forecast.ts";
 import type { AdaptiveCosts } from "../../core/stats/simulate.ts";
 import type { Calibration } from "../../core/calibration.ts";
 import type { Cell, CellRecord } from "../../core/results.ts";
@@ -127,10 +127,16 @@ export class AdaptiveScheduler implements Scheduler {
       costs: this.costs,
       cellSeconds: perCell,
     });
-    // Without a forecast (not two servers, no pairs yet): the width-based estimate, within the budget left.
-    const fallback = adaptiveEta(state, settings, ctx.scenario.servers.length, perCell);
-    const eta = forecast ? forecast.remainingSeconds : fallback === null ? null : Math.min(fallback, budgetLeft ?? Number.POSITIVE_INFINITY);
-    ctx.emit({ type: "round-finished", at: ctx.at(), round, instance, cells, etaSeconds: eta === null ? null : Math.round(Math.max(0, eta)), budgetLeftSeconds: budgetLeft === null ? null : Math.max(0, Math.round(budgetLeft)), marginPct: reportMarginPct(ctx.scenario), precisionPct: settings.precisionPct });
+    // Without a forecast (not two servers, no pairs yet): the width-based estimate on the forecast's time model
+    // (cells, and each new instance's restart and warm-ups), within the budget left; a lower bound before any pairs.
+    const n = ctx.scenario.servers.length;
+    const costs = runningCosts(this.costs, timeline, perCell);
+    const rpi = Math.max(1, roundsPerInstance(ctx.scenario));
+    const roundExtra = (costs.restartSeconds + ctx.scenario.workload.tests.length * n * costs.warmupSeconds) / rpi;
+    const fallback = forecast ? null : adaptiveEta(state, settings, n, perCell, roundExtra);
+    const eta = forecast ? forecast.remainingSeconds : fallback === null ? null : Math.min(fallback.seconds, budgetLeft ?? Number.POSITIVE_INFINITY);
+    const etaMinimum = !forecast && fallback !== null && fallback.minimum && fallback.seconds <= (budgetLeft ?? Number.POSITIVE_INFINITY);
+    ctx.emit({ type: "round-finished", at: ctx.at(), round, instance, cells, etaSeconds: eta === null ? null : Math.round(Math.max(0, eta)), ...(etaMinimum ? { etaMinimum } : {}), budgetLeftSeconds: budgetLeft === null ? null : Math.max(0, Math.round(budgetLeft)), marginPct: reportMarginPct(ctx.scenario), precisionPct: settings.precisionPct });
     if (forecast && !state.every((c) => c.done)) {
       (session.manifest.forecast ??= { forecasts: [] }).forecasts.push(forecast);
       ctx.emit({ type: "forecast", at: ctx.at(), forecast });

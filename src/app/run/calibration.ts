@@ -6,7 +6,7 @@
  *     costs, or make the host's first calibration from them, so the next run forecasts well.
  * A failure here is a warning: the run's results do not depend on it.
  */
-import { calibrationFromRun, disturbedPairs, keyFacts, runCellSpread, runNoise, updateCalibration, type Calibration } from "../../core/calibration.ts";
+import { calibrationFromRun, costShapeOf, disturbedPairs, keyFacts, runCellSpread, runNoise, updateCalibration, type Calibration } from "../../core/calibration.ts";
 import { pickServers } from "../../core/report/ratio.ts";
 import { forecastBefore, grossCellSeconds, NO_CALIBRATION, observedCosts } from "../../core/plan/forecast.ts";
 import { adaptiveRepeats, parseDuration } from "../../core/scenario/schema.ts";
@@ -28,6 +28,8 @@ export async function readHostCalibration(ctx: RunContext): Promise<Calibration 
 
 /** Before an adaptive run: the forecast event from the calibration, or none and why; kept in run.json. */
 export function announceForecast(ctx: RunContext, session: ResultsSession, cal: Calibration | null): void {
+  // A designed run (fixed or adaptive) keeps the design's forecast; a resumed run keeps the one it recorded.
+  if (ctx.opts.design && !session.manifest.forecast?.design) (session.manifest.forecast ??= { forecasts: [] }).design = ctx.opts.design;
   if (!adaptiveRepeats(ctx.scenario.workload) || ctx.opts.identityOnly) return;
   const record = (session.manifest.forecast ??= { forecasts: [] });
   const f = ctx.scenario.servers.length === 2 ? forecastBefore(ctx.scenario, cal, ctx.at()) : null;
@@ -63,6 +65,7 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
       setupSeconds: session.manifest.forecast?.setupSeconds,
       teardownSeconds: ctx.timings.teardown,
       restartSeconds: observedCosts(records).restartSeconds,
+      shape: costShapeOf(ctx.scenario),
     };
     // How unequal this run's cells were: the next forecasts' prior df of the cells' pair sds is fitted from it.
     const spread = runCellSpread(records, pair[0], pair[1]);

@@ -1,5 +1,5 @@
 /** The run engine's public types: what a run needs (RunDeps), what it is asked (RunOptions), what it returns. */
-import type { Cell } from "../../core/results.ts";
+import type { Cell, DesignForecast } from "../../core/results.ts";
 import type { EventSink } from "../../core/events.ts";
 import type { Scenario } from "../../core/scenario/schema.ts";
 import type { Engine } from "../../adapters/docker/engine.ts";
@@ -59,6 +59,8 @@ export interface RunOptions {
   scenario: Scenario;
   scenarioFile?: string;
   overrides?: string[];
+  /** `run --design`: the design's forecast, kept in run.json beside what happened. */
+  design?: DesignForecast;
   /** Neutral config text (config.base). */
   neutralCnf: string;
   outDir: string;

@@ -139,6 +139,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
       scenario,
       scenarioFile,
       overrides: input.overrides,
+      ...(input.design ? { design: input.design } : {}),
       neutralCnf,
       outDir,
       runId,

@@ -169,13 +169,22 @@ export function roundFits(o: { budgetLeftSeconds: number; cells: number; seconds
 }
 
 /**
- * Seconds until every cell is done: the widest open cell needs about n·(hw/target)² − n more pairs (the width
- * shrinks as 1/√n), at most max − rounds; each of those rounds costs one measured cell per server for every open
- * cell. Null when no open cell has a width yet.
+ * Seconds until every cell is done when the run has no forecast (no pairs yet after round 1, or not two servers):
+ * the widest open cell needs about n·(hw/target)² − n more pairs (the width shrinks as 1/√n), at least the rounds
+ * the minimum still asks for, at most max − rounds. Each of those rounds costs one measured cell per server for
+ * every open cell, plus `roundExtraSeconds` (the time model's restart and warm-ups of a new instance, spread over
+ * its rounds). `minimum` is true when no open cell has a width yet: the figure is then the minimum rounds' time, a
+ * lower bound, and is said so. Null without a cost per cell.
  */
-export function adaptiveEta(state: readonly AdaptiveCell[], a: AdaptiveSettings, servers: number, secondsPerCell: number): number | null {
+export function adaptiveEta(
+  state: readonly AdaptiveCell[],
+  a: AdaptiveSettings,
+  servers: number,
+  secondsPerCell: number,
+  roundExtraSeconds = 0,
+): { seconds: number; minimum: boolean } | null {
   const open = state.filter((c) => !c.done);
-  if (!open.length) return 0;
+  if (!open.length) return { seconds: 0, minimum: false };
   let rounds = 0;
   for (const c of open) {
     const left = a.max - c.rounds;
@@ -183,7 +192,7 @@ export function adaptiveEta(state: readonly AdaptiveCell[], a: AdaptiveSettings,
     rounds = Math.max(rounds, Math.min(left, Math.max(need, a.min - c.rounds, 1)));
   }
   if (!(secondsPerCell > 0)) return null;
-  return rounds * open.length * servers * secondsPerCell;
+  return { seconds: rounds * (open.length * servers * secondsPerCell + Math.max(0, roundExtraSeconds)), minimum: open.every((c) => c.halfWidthPct === null) };
 }
 
 /**
@@ -219,7 +228,7 @@ export function roundLine(e: Extract<RunEvent, { type: "round-finished" }>): str
     return `${c.test}@${c.threads} ${figures} n=${c.n}${c.done ? ` (${stopReasonWords(c, e.precisionPct)})` : ""}`;
   });
   const open = e.cells.filter((c) => !c.done).length;
-  const eta = e.etaSeconds === null ? "" : `, eta ${Math.round(e.etaSeconds)} s`;
+  const eta = e.etaSeconds === null ? "" : e.etaMinimum ? `, eta at least ${Math.round(e.etaSeconds)} s (the minimum rounds; a forecast once cells have pairs)` : `, eta ${Math.round(e.etaSeconds)} s`;
   const budget = e.budgetLeftSeconds === null ? "" : `, budget left ${Math.round(e.budgetLeftSeconds)} s`;
   return `round ${e.round} (instance ${e.instance}): ${open} open${eta}${budget}; ${cells.join("; ")}`;
 }

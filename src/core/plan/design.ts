@@ -27,13 +27,15 @@
  * The choice reads a closed formula (predictHalfWidthPct); the chosen design is then simulated through the shipped
  * estimator and stop rule (simulateAdaptive) for each cell's half-width range, the coverage and the time range.
  */
-import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellPriorDf, predictHalfWidthPct, type Calibration, type CellLengthPoint } from "../calibration.ts";
+import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellPriorDf, costShapeOf, predictHalfWidthPct, type Calibration, type CellLengthPoint, type CellPriorDf } from "../calibration.ts";
 import { parseDuration, type Scenario } from "../scenario/schema.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../stats/estimate.ts";
 import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, testWrites, type EstimateItem, type SetupCosts } from "./plan.ts";
 import { loadBoundWarnings } from "./loadbound.ts";
 import { containerCores } from "../cellstate.ts";
+import { priorText } from "./precision.ts";
+import type { DesignForecast } from "../results.ts";
 
 /** The notes' figures of this project's VM (2026-12-02, /work/shared/notes/noise-and-statistics-facts.md §6). */
 export const NOTES_SERIES = { lag1: 0.77, blockSeconds: 20, blockCvPct: 11.1, whiteCvPct: 4.1 } as const;
@@ -154,7 +156,7 @@ export interface Design {
   mode: "fixed" | "adaptive";
   precisionPct: number | null;
   source: "calibration" | "assumed";
-  noise: { source: PairSdAtLength["source"]; note: string; instanceSdPct: number; instanceNote: string | null; cellPriorDf: number };
+  noise: { source: PairSdAtLength["source"]; note: string; instanceSdPct: number; instanceNote: string | null; cellPriorDf: number; cellPrior: CellPriorDf };
   chosen: DesignCandidate;
   /** The best candidate of every cell length (what the choice was between). */
   byLength: DesignCandidate[];
@@ -179,6 +181,24 @@ export interface Design {
 }
 
 const cellsOf = (s: Scenario) => s.workload.tests.length * s.workload.threads.length;
+
+/** What run.json keeps of a design's forecast (results.ts DesignForecast). */
+export function designForecast(d: Design, at: string): DesignForecast {
+  const r = (x: number) => Math.round(x * 10) / 10;
+  const hw = d.simulated.halfWidthPct;
+  return {
+    at,
+    budgetSeconds: d.budgetSeconds,
+    mode: d.mode,
+    cellSeconds: d.chosen.cellSeconds,
+    rounds: d.chosen.rounds,
+    instances: d.chosen.instances,
+    plannedSeconds: Math.round(d.plannedSeconds),
+    seconds: { median: Math.round(d.simulated.seconds.median), low: Math.round(d.simulated.seconds.low), high: Math.round(d.simulated.seconds.high) },
+    halfWidthPct: hw ? { median: r(hw.median), low: r(hw.low), high: r(hw.high) } : null,
+    cellPriorDf: Number.isFinite(d.noise.cellPriorDf) ? r(d.noise.cellPriorDf) : null,
+  };
+}
 
 /** The write tests first when fresh: per-test (see the module comment); else the scenario's order. */
 export function designOrder(s: Scenario): string[] {
@@ -298,7 +318,7 @@ export function designForBudget(i: DesignInput): Design {
     mode,
     precisionPct: i.precisionPct ?? null,
     source: cal ? "calibration" : "assumed",
-    noise: { source: sd.source, note: sd.note, instanceSdPct, instanceNote: inst.note, cellPriorDf: cellPriorDf(cal).d0 },
+    noise: { source: sd.source, note: sd.note, instanceSdPct, instanceNote: inst.note, cellPriorDf: cellPriorDf(cal, [], costShapeOf(s)).d0, cellPrior: cellPriorDf(cal, [], costShapeOf(s)) },
     chosen,
     byLength,
     tests,
@@ -393,7 +413,7 @@ function simulateDesign(
     roundsPerInstance: c.roundsPerInstance,
     pairSdPct: c.pairSdPct,
     instanceSdPct: o.instanceSdPct,
-    cellPriorDf: cellPriorDf(o.cal).d0,
+    cellPriorDf: cellPriorDf(o.cal, [], costShapeOf(s)).d0,
     // The time model's own error: without it a fixed design's 80% range of wall time is a single point (2026-12-03).
     paceSdPct: PACE_SD_PCT,
     budgetSeconds: adaptive ? o.budgetSeconds : undefined,
@@ -475,7 +495,7 @@ export function designLines(d: Design): string[] {
   const hw = sim.halfWidthPct;
   out.push(
     `  every cell (one pair sd for the host): expected ${pct(c.halfWidthPct)}; simulated ${hw ? `${pct(hw.median)} (80% of cells ${pct(hw.low)}–${pct(hw.high)})` : "no interval"}, ` +
-      `coverage of the 95% intervals ${(sim.coverage * 100).toFixed(1)}% (${sim.runs} simulated runs, shipped estimator and stop rule, cells as unequal as measured: prior df ${priorDfText(d.noise.cellPriorDf)})`,
+      `coverage of the 95% intervals ${(sim.coverage * 100).toFixed(1)}% (${sim.runs} simulated runs, shipped estimator and stop rule, how unequal the cells are: ${priorText(d.noise.cellPrior)})`,
   );
   out.push(`  simulated wall time (one host): ${formatSeconds(sim.seconds.median)} (80%: ${formatSeconds(sim.seconds.low)}–${formatSeconds(sim.seconds.high)}), ${sim.rounds.median} rounds; cells expected within ±${DESIGN_MARGIN_PCT}%: ${d.cellsWithinMargin} of ${d.cells}`);
   out.push(`  hosts: ${d.hostsForecast.map((h) => `${h.hosts} host${h.hosts === 1 ? "" : "s"}: this design ${formatSeconds(h.seconds)}; the budget buys ${h.rounds} rounds, ${pct(h.halfWidthPct)}`).join("; ")}`);

@@ -12,7 +12,7 @@
  * Every run keeps its forecasts in run.json (`forecast`), beside what happened (`timings.wall`):
  * {@link forecastCoverage} says how often the real time fell inside the 80% range.
  */
-import { ASSUMED_INSTANCE_SD_PCT, cellPriorDf, cellVariances, pairShareOf, runLevels, type Calibration } from "../calibration.ts";
+import { ASSUMED_INSTANCE_SD_PCT, cellPriorDf, cellVariances, costShapeOf, pairShareOf, runLevels, type Calibration } from "../calibration.ts";
 import type { PairObs } from "../stats/estimate.ts";
 import type { RunEvent } from "../events.ts";
 import type { CellRecord, Forecast, RunManifest } from "../results.ts";
@@ -35,7 +35,7 @@ function ratioServers(s: Scenario): [string, string] | null {
 }
 
 /** A new instance every this many rounds (Infinity: one instance), as plan.ts instanceOf lays it out. */
-function roundsPerInstance(s: Scenario): number {
+export function roundsPerInstance(s: Scenario): number {
   const a = adaptiveRepeats(s.workload);
   const n = plannedInstances(s.workload);
   return a && n > 1 ? Math.ceil(a.min / n) : Number.POSITIVE_INFINITY;
@@ -237,7 +237,7 @@ export function forecastAfterRound(i: RoundForecastInput): Forecast | null {
   const rpi = roundsPerInstance(s);
   const budget = s.workload.budget === undefined ? undefined : parseDuration(s.workload.budget);
   // How unequal the cells are: the recorded runs' cells with this run's own so far.
-  const learned = cellPriorDf(cal, cellVariances(pairs.map((p) => p.map((x) => x.d))));
+  const learned = cellPriorDf(cal, cellVariances(pairs.map((p) => p.map((x) => x.d))), costShapeOf(s));
   const prior = i.model?.cellPriorDf === undefined ? learned : { ...learned, d0: i.model.cellPriorDf };
   const sim = simulateAdaptive({
     cellTests: s.workload.tests.flatMap((_, t) => s.workload.threads.map(() => t)),

@@ -3,9 +3,9 @@
  * half-width with the host's calibration (or the notes' assumption without one), the cell length they assume, and
  * the time that costs by the plan's time model (with calibrate's measured seconds per pair when there are some).
  */
-import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellPriorDf, planPrecision, type Calibration, type CellPriorDf, type PrecisionOption } from "../calibration.ts";
+import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellPriorDf, costShapeOf, planPrecision, sameCostShape, type Calibration, type CellPriorDf, type PrecisionOption } from "../calibration.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
-import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, type SetupCosts } from "./plan.ts";
+import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, sizedSeconds, type SetupCosts } from "./plan.ts";
 import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 
 /** The prediction of `plan --precision`. */
@@ -40,9 +40,12 @@ export interface PrecisionPrediction {
  */
 export function adaptiveCosts(
   s: Scenario,
-  o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number; measured?: Pick<Calibration, "setupSeconds" | "teardownSeconds" | "restartSecondsPerServer"> | null } = {},
+  o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number; measured?: Pick<Calibration, "setupSeconds" | "teardownSeconds" | "restartSecondsPerServer" | "costShape"> | null } = {},
 ): AdaptiveCosts {
   const costs = { ...DEFAULT_SETUP_COSTS, ...o.setupCosts };
+  // Set-up and restarts grow with the data: a run's measured costs stand in for the plan's only on data of its shape.
+  const same = o.measured && sameCostShape(o.measured.costShape, costShapeOf(s)) ? o.measured : null;
+  const rows = s.workload.tables * s.workload.tableSize;
   const w = s.workload;
   const n = s.servers.length;
   // One round with the run's instance count planned (so the post-prepare snapshot is in), all on instance 0.
@@ -57,13 +60,17 @@ export function adaptiveCosts(
   const warm = parseDuration(w.warmup) ?? 0;
   const setupSeconds = e.totalSeconds - e.measureSeconds - e.warmupSeconds - (cells + one.warmups.length) * costs.cellOverheadSeconds - teardownSeconds;
   // A run here measured its set-up (without image builds: those happen once), teardown and instance restarts: those replace the plan's.
-  const measuredSetup = o.measured?.setupSeconds;
-  const measuredTeardown = o.measured?.teardownSeconds;
+  const measuredSetup = same?.setupSeconds;
+  const measuredTeardown = same?.teardownSeconds;
   return {
     setupSeconds: measuredSetup !== undefined && measuredSetup > 0 ? measuredSetup : Math.max(0, setupSeconds),
     teardownSeconds: measuredTeardown !== undefined && measuredTeardown > 0 ? measuredTeardown : teardownSeconds,
     cellSeconds: measured + overhead,
-    restartSeconds: n * (o.measured?.restartSecondsPerServer !== undefined && o.measured.restartSecondsPerServer > 0 ? o.measured.restartSecondsPerServer : costs.instanceRestartSeconds),
+    restartSeconds:
+      n *
+      (same?.restartSecondsPerServer !== undefined && same.restartSecondsPerServer > 0
+        ? same.restartSecondsPerServer
+        : sizedSeconds(costs.instanceRestartSeconds, costs.instanceRestartSecondsPerMillionRows, rows)),
     warmupSeconds: warm > 0 ? warm + overhead : 0,
   };
 }
@@ -108,7 +115,7 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
     cost: (pairs, inst) => secondsOf(s, costs, pairs, inst),
   });
   const tests = s.workload.tests;
-  const prior = cellPriorDf(cal);
+  const prior = cellPriorDf(cal, [], costShapeOf(s));
   const simulated =
     s.servers.length === 2
       ? {
@@ -192,8 +199,8 @@ export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, 
 export function priorText(p: CellPriorDf): string {
   const d0 = Number.isFinite(p.d0) ? p.d0.toFixed(1) : "∞";
   return p.source === "recorded"
-    ? `the ${p.runs} recorded run${p.runs === 1 ? "" : "s"} here had (${p.cells} cells): prior df ${d0}`
-    : `assumed (no recorded runs on this host): prior df ${d0}, fitted on this project's VM, 2026-12-01`;
+    ? `the ${p.runs} recorded run${p.runs === 1 ? "" : "s"} on data of this shape here had (${p.cells} cells): prior df ${d0}`
+    : `assumed (no recorded run on data of this shape here: rows per server and storage): prior df ${d0}, fitted on this project's VM, 2026-12-01`;
 }
 
 /**
