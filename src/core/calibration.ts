@@ -9,7 +9,7 @@ import type { CellRecord, HostFacts } from "./results.ts";
 import type { Scenario } from "./scenario/schema.ts";
 import { measureRecords, metricValue } from "./report/ratio.ts";
 import { planRun, type SetupCosts } from "./plan/plan.ts";
-import { fitPooledPriorDf, type VarianceObs } from "./stats/estimate.ts";
+import { fitPooledPriorDf, fitVariancePrior, type VarianceObs } from "./stats/estimate.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "./stats/simulate.ts";
 
 /** CV of block means for one block length, against what white noise would give. */
@@ -321,6 +321,24 @@ export function cellVariances(cells: ReadonlyArray<readonly number[]>): Variance
 /** A run's cells for {@link Calibration.cellSpread}: {@link cellVariances} of its undisturbed pairs (num over den). */
 export function runCellSpread(records: readonly CellRecord[], num: string, den: string): VarianceObs[] {
   return cellVariances(pairGroups(records, num, den, { skipDisturbed: true }).map((g) => g.flat()));
+}
+
+/**
+ * A run's pair level as the typical cell's, for the host's calibration. The forecast draws each cell's variance as
+ * s²·d0/χ²(d0) around the calibration's pair sd s (src/core/stats/simulate.ts drawCellSd), so s must be the scale of
+ * the cells' variances (limma's prior variance, {@link fitVariancePrior}), not their mean: with unequal cells the
+ * mean is ruled by the noisiest. On 2026-12-06 a reduced seed run (6 cells on RAID 0, one of them stalling at 64
+ * threads) pooled to a pair sd of about 20%, where its typical cell had 5.5% (prior df 1.4); folded in as it was, it
+ * took the host's pair sd from 4.4% to 17.2%. With cells alike (no spread beyond sampling) or fewer than 2 cells,
+ * the run's figure stays as it is; it is only ever lowered to the scale, never raised.
+ */
+export function typicalNoise(noise: RunNoise, spread: readonly VarianceObs[]): RunNoise {
+  const prior = fitVariancePrior(spread);
+  if (!(prior.d0 > 0) || !Number.isFinite(prior.d0) || !(prior.s02 > 0)) return noise;
+  const df = spread.reduce((a, o) => a + (o.df > 0 && o.s2 > 0 ? o.df : 0), 0);
+  const meanS2 = spread.reduce((a, o) => a + (o.df > 0 && o.s2 > 0 ? o.df * o.s2 : 0), 0) / df;
+  const k = prior.s02 / meanS2;
+  return k < 1 ? { ...noise, pairSdPct: noise.pairSdPct * Math.sqrt(k) } : noise;
 }
 
 /** The prior df of the cells' pair sds that the forecast simulates with, and where it came from. */

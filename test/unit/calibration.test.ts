@@ -8,6 +8,7 @@ import {
   calibrationLayout,
   calibrationLines,
   cellPriorDf,
+  typicalNoise,
   cellVariances,
   CELL_SPREAD_RUNS,
   nestedSd,
@@ -224,6 +225,22 @@ describe("pooledResiduals and the update of a calibration", () => {
     const tagged = updateCalibration(u, { s2: 0.01, df: 2 }, "y", { cellSeconds: 5, servers: 2, shape: raid }, spread);
     expect(tagged.cellSpread!.at(-1)).toMatchObject({ at: "y", shape: raid });
     expect(cellPriorDf(tagged, [], raid)).toMatchObject({ source: "recorded", runs: 1, cells: 2 });
+  });
+
+  it("typicalNoise: the pair level folded into the host is the typical cell's, not the mean a stalling cell rules", () => {
+    const noise = { pairSdPct: 0, pairDf: 72, instanceSdPct: null, instanceDf: 0, pairs: 78, levels: "total" as const };
+    // Five cells at about 5% and one at 50% (12 df each), like 2026-12-06's reduced seed run on RAID 0.
+    const spread = [0.048, 0.052, 0.05, 0.047, 0.053, 0.5].map((sd) => ({ s2: sd * sd, df: 12 }));
+    const mean = Math.sqrt(spread.reduce((a, o) => a + o.s2, 0) / spread.length) * 100;
+    const t = typicalNoise({ ...noise, pairSdPct: mean }, spread);
+    expect(mean).toBeGreaterThan(20);
+    expect(t.pairSdPct).toBeGreaterThan(4);
+    expect(t.pairSdPct).toBeLessThan(8);
+    expect(t).toMatchObject({ pairDf: 72, levels: "total", instanceSdPct: null });
+    // Cells alike (no spread beyond sampling), or one cell: the run's own figure.
+    const alike = [0.05, 0.051, 0.049].map((sd) => ({ s2: sd * sd, df: 12 }));
+    expect(typicalNoise({ ...noise, pairSdPct: 5 }, alike).pairSdPct).toBe(5);
+    expect(typicalNoise({ ...noise, pairSdPct: 5 }, spread.slice(0, 1)).pairSdPct).toBe(5);
   });
 
   it("measures wall seconds per pair from the first measured start to the last end", () => {

@@ -6,7 +6,7 @@
  *     costs, or make the host's first calibration from them, so the next run forecasts well.
  * A failure here is a warning: the run's results do not depend on it.
  */
-import { calibrationFromRun, costShapeOf, disturbedPairs, keyFacts, runCellSpread, runNoise, updateCalibration, type Calibration } from "../../core/calibration.ts";
+import { calibrationFromRun, costShapeOf, disturbedPairs, keyFacts, runCellSpread, runNoise, typicalNoise, updateCalibration, type Calibration } from "../../core/calibration.ts";
 import { pickServers } from "../../core/report/ratio.ts";
 import { forecastBefore, grossCellSeconds, NO_CALIBRATION, observedCosts } from "../../core/plan/forecast.ts";
 import { adaptiveRepeats, parseDuration } from "../../core/scenario/schema.ts";
@@ -54,9 +54,9 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
     // 2026-12-02: a run on a machine at load 22 would have set the pair sd every later plan reads).
     const left = disturbedPairs(records, pair[0], pair[1]);
     if (left.disturbed > 0) ctx.warn(`calibration: ${left.disturbed} of ${left.pairs} pairs were disturbed by outside work and are left out of the host's calibration`);
-    const noise = runNoise(records, pair[0], pair[1], { skipDisturbed: true });
-    if (!noise) return; // fewer than 2 undisturbed pairs in every cell: no df
-    if (!(noise.pairSdPct > 0)) return; // identical ratios (a fake or a broken metric): no noise figure worth keeping
+    const pooled = runNoise(records, pair[0], pair[1], { skipDisturbed: true });
+    if (!pooled) return; // fewer than 2 undisturbed pairs in every cell: no df
+    if (!(pooled.pairSdPct > 0)) return; // identical ratios (a fake or a broken metric): no noise figure worth keeping
     const w = ctx.scenario.workload;
     const costs = {
       grossCellSeconds: grossCellSeconds(records),
@@ -67,8 +67,10 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
       restartSeconds: observedCosts(records).restartSeconds,
       shape: costShapeOf(ctx.scenario),
     };
-    // How unequal this run's cells were: the next forecasts' prior df of the cells' pair sds is fitted from it.
+    // How unequal this run's cells were: the next forecasts' prior df of the cells' pair sds is fitted from it, and
+    // the pair level folded in is the typical cell's (a stalling cell would otherwise set the host's noise).
     const spread = runCellSpread(records, pair[0], pair[1]);
+    const noise = typicalNoise(pooled, spread);
     const store = ctx.deps.calibrations!;
     const { key, facts, calibration: cal } = await store.read();
     const next = cal
