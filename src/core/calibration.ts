@@ -45,6 +45,11 @@ export interface Calibration {
   /** Runs whose pooled residuals updated this calibration since calibrate measured it. */
   updates: number;
   /**
+   * True when `pairSdPct` holds the instance level too (absent: it does not): every run folded in had a fresh
+   * server instance each round, so a cell's spread was both levels together, and no instance sd is known.
+   */
+  pairHoldsInstances?: boolean;
+  /**
    * What the last run here measured of its fixed costs (absent in files calibrate wrote before issue 25): seconds
    * from its start to its first measured cell without image builds, and its teardown.
    */
@@ -445,6 +450,9 @@ export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNois
     pairDf: cal.pairDf + n.pairDf,
     instanceSdPct: inst === null ? null : Math.sqrt(inst) * 100,
     instanceDf: (calInst === null ? 0 : cal.instanceDf) + (n.instS2 === null ? 0 : n.instDf),
+    // Once a run has measured the instance level the pair level is its own; until then a run of both levels
+    // together leaves them mixed in the pair figure.
+    pairHoldsInstances: inst === null && (cal.pairHoldsInstances === true || ("levels" in r && r.levels === "total")) ? true : undefined,
     ...costsOf(costs, cal.cellSeconds, cal),
     ...withSpread(cal, spread, at, costs?.shape),
     updatedAt: at,
@@ -498,6 +506,7 @@ export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<strin
     instanceDf: o.noise.instanceSdPct === null ? 0 : o.noise.instanceDf,
     secondsPerPair: null,
     updates: 1,
+    ...(o.noise.levels === "total" ? { pairHoldsInstances: true } : {}),
   };
   return { ...base, ...costsOf(o.costs, o.costs.cellSeconds), ...withSpread({}, o.spread, o.at, o.costs.shape) };
 }

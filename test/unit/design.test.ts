@@ -119,9 +119,13 @@ describe("designForBudget", () => {
     expect(thin.noise.instanceSdPct).toBe(5);
     expect(thin.chosen.roundsPerInstance).toBeLessThan(pairOnly.chosen.roundsPerInstance);
     expect(designLines(thin).join("\n")).toContain("the calibration's 0.0% rests on 2 df (fewer than 10): 5% assumed");
-    expect(designInstanceSd({ instanceSdPct: 12, instanceDf: 2 })).toEqual({ pct: 12, note: null }); // large is believed
-    expect(designInstanceSd({ instanceSdPct: null, instanceDf: 0 }).pct).toBe(5);
-    expect(designInstanceSd({ instanceSdPct: 1, instanceDf: 30 })).toEqual({ pct: 1, note: null });
+    expect(designInstanceSd({ instanceSdPct: 12, instanceDf: 2, pairSdPct: 5 })).toEqual({ pct: 12, note: null }); // large is believed
+    expect(designInstanceSd({ instanceSdPct: null, instanceDf: 0, pairSdPct: 5.3 }).pct).toBe(5);
+    // A pair sd from runs with a fresh instance each round holds both levels: split evenly, not 5% added on top.
+    const both = designInstanceSd({ instanceSdPct: null, instanceDf: 0, pairSdPct: 5.3, pairHoldsInstances: true });
+    expect(both.pct).toBeCloseTo(5.3 / Math.SQRT2, 10);
+    expect(both.note).toMatch(/holds both levels .* split evenly, 3\.7% each/);
+    expect(designInstanceSd({ instanceSdPct: 1, instanceDf: 30, pairSdPct: 5 })).toEqual({ pct: 1, note: null });
   });
 
   it("groups the write tests first so that each new instance's fresh data serves one of them: fewer restores", () => {

@@ -311,6 +311,12 @@ describe("the run's pairs into the host calibration, at both levels", () => {
     const c = calibrationFromRun({ hostKey: "k", hostFacts: { cpus: "2" }, scenario: "scenarios/quick.yaml", noise: { pairSdPct: 9, pairDf: 6, instanceSdPct: null, instanceDf: 0, pairs: 12, levels: "total" }, costs: { cellSeconds: 7, servers: 2, grossCellSeconds: 8.5 }, at: "t" });
     expect(c).toMatchObject({ version: 1, hostKey: "k", perSecond: null, pairSdPct: 9, pairDf: 6, instanceSdPct: null, instanceDf: 0, secondsPerPair: 17, updates: 1, cellSeconds: 7 });
     expect(c.scenario).toContain("a run's own pairs");
+    // A fresh instance each round: the pair figure holds both levels, and says so until a run measures the instance level.
+    expect(c.pairHoldsInstances).toBe(true);
+    const total = { pairSdPct: 9, pairDf: 6, instanceSdPct: null, instanceDf: 0, pairs: 12, levels: "total" as const };
+    expect(updateCalibration(c, total, "u").pairHoldsInstances).toBe(true);
+    const nested = updateCalibration(c, { pairSdPct: 6, pairDf: 10, instanceSdPct: 5, instanceDf: 4, pairs: 14, levels: "nested" }, "u");
+    expect(nested.pairHoldsInstances).toBeUndefined();
   });
 });
 

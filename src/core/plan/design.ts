@@ -271,9 +271,14 @@ export const MIN_INSTANCE_DF = 10;
  * moments floored at 0) made the design keep 3 rounds per instance, and the run itself then measured 17.2% between
  * instances. A small instance sd lets a design save restarts; only enough df may buy that.
  */
-export function designInstanceSd(cal: Pick<Calibration, "instanceSdPct" | "instanceDf"> | null): { pct: number; note: string | null } {
+export function designInstanceSd(cal: Pick<Calibration, "instanceSdPct" | "instanceDf" | "pairSdPct" | "pairHoldsInstances"> | null): { pct: number; note: string | null } {
   if (!cal) return { pct: ASSUMED_INSTANCE_SD_PCT, note: null };
   const measured = cal.instanceSdPct;
+  if (measured === null && cal.pairHoldsInstances)
+    return {
+      pct: cal.pairSdPct / Math.SQRT2,
+      note: `the calibration's pair sd ${cal.pairSdPct.toFixed(1)}% holds both levels (its runs had a fresh instance each round): split evenly, ${(cal.pairSdPct / Math.SQRT2).toFixed(1)}% each, as the notes found the two levels about equal`,
+    };
   if (measured !== null && cal.instanceDf >= MIN_INSTANCE_DF) return { pct: measured, note: null };
   if (measured !== null && measured >= ASSUMED_INSTANCE_SD_PCT) return { pct: measured, note: null };
   return {
@@ -295,8 +300,10 @@ export function designForBudget(i: DesignInput): Design {
   const costs: SetupCosts = { ...DEFAULT_SETUP_COSTS, ...i.setupCosts };
   const setupCosts: Partial<SetupCosts> = { ...i.setupCosts, cellOverheadSeconds: overheadOf(cal, costs) };
   const hosts = Math.max(1, i.hosts ?? s.hosts?.length ?? 1);
-  const sd = pairSdAtLength(cal);
   const inst = designInstanceSd(cal);
+  // A pair sd that holds the instance level too: the pair level is its even share (designInstanceSd), so that a
+  // fresh instance each round is charged the calibrated total once, not the total plus an assumed instance level.
+  const sd = pairSdAtLength(cal && cal.instanceSdPct === null && cal.pairHoldsInstances ? { ...cal, pairSdPct: cal.pairSdPct / Math.SQRT2 } : cal);
   const instanceSdPct = inst.pct;
   const tests = designOrder(s);
   const ctx = { tests, hosts, instanceSdPct, sdAt: sd.at, setupCosts };
