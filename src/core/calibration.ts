@@ -101,7 +101,7 @@ export function sameCostShape(had: CostShape | undefined, want: CostShape): bool
 /** One run's cells in {@link Calibration.cellSpread}. */
 export interface CellSpreadRun {
   at: string;
-  cells: VarianceObs[];
+  cells: CellVarianceObs[];
   /** The run's data (absent in files written before 2026-12-06): cells on other data are unequal in other ways. */
   shape?: CostShape;
 }
@@ -265,6 +265,11 @@ export interface PooledResiduals {
  * (host, test, threads) and, within a cell, by server instance: cells[c][i] holds cell c's log ratios on instance i.
  */
 function pairGroups(records: readonly CellRecord[], num: string, den: string, o: { skipDisturbed?: boolean } = {}): number[][][] {
+  return keyedPairGroups(records, num, den, o).map((g) => g.groups);
+}
+
+/** {@link pairGroups} with each cell's name, "test@threads" (with its host first on a multi-host run, "host:test@threads"). */
+function keyedPairGroups(records: readonly CellRecord[], num: string, den: string, o: { skipDisturbed?: boolean } = {}): Array<{ cell: string; groups: number[][] }> {
   const value = (r: CellRecord | undefined) => {
     const v = r && r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
     return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
@@ -287,7 +292,10 @@ function pairGroups(records: readonly CellRecord[], num: string, den: string, o:
     groups.set(inst, [...(groups.get(inst) ?? []), Math.log(va / vb)]);
     cells.set(cell, groups);
   }
-  return [...cells.values()].map((g) => [...g.values()]);
+  return [...cells].map(([k, g]) => {
+    const [host, test, threads] = k.split("|");
+    return { cell: `${host ? `${host}:` : ""}${test}@${threads}`, groups: [...g.values()] };
+  });
 }
 
 /**
@@ -323,9 +331,19 @@ export function cellVariances(cells: ReadonlyArray<readonly number[]>): Variance
     });
 }
 
-/** A run's cells for {@link Calibration.cellSpread}: {@link cellVariances} of its undisturbed pairs (num over den). */
-export function runCellSpread(records: readonly CellRecord[], num: string, den: string): VarianceObs[] {
-  return cellVariances(pairGroups(records, num, den, { skipDisturbed: true }).map((g) => g.flat()));
+/**
+ * One cell's variance in {@link Calibration.cellSpread}, with the cell's name ("test@threads"; absent before
+ * 2026-12-06). The name is a record only: forecasting each cell from its own earlier variance was tried on
+ * 2026-12-06 and dropped, because a cell's noise did not carry over from one run to the next (docs/bench.md).
+ */
+export type CellVarianceObs = VarianceObs & { cell?: string };
+
+/** A run's cells for {@link Calibration.cellSpread}: {@link cellVariances} of its undisturbed pairs (num over den), named. */
+export function runCellSpread(records: readonly CellRecord[], num: string, den: string): CellVarianceObs[] {
+  return keyedPairGroups(records, num, den, { skipDisturbed: true })
+    .map((g) => ({ cell: g.cell, flat: g.groups.flat() }))
+    .filter((g) => g.flat.length >= 2)
+    .map((g) => ({ ...cellVariances([g.flat])[0]!, cell: g.cell }));
 }
 
 /**
@@ -372,7 +390,7 @@ export function cellPriorDf(cal: Pick<Calibration, "cellSpread"> | null, own: re
 }
 
 /** The calibration's cellSpread with a run's cells appended (the newest {@link CELL_SPREAD_RUNS}); unchanged with fewer than 2 cells. */
-function withSpread(cal: Pick<Calibration, "cellSpread">, spread: readonly VarianceObs[] | undefined, at: string, shape?: CostShape): Pick<Calibration, "cellSpread"> {
+function withSpread(cal: Pick<Calibration, "cellSpread">, spread: readonly CellVarianceObs[] | undefined, at: string, shape?: CostShape): Pick<Calibration, "cellSpread"> {
   if (!spread || spread.length < 2) return cal.cellSpread ? { cellSpread: cal.cellSpread } : {};
   return { cellSpread: [...(cal.cellSpread ?? []), { at, cells: [...spread], ...(shape ? { shape } : {}) }].slice(-CELL_SPREAD_RUNS) };
 }
@@ -433,7 +451,7 @@ const dfMean = (a: number | null, da: number, b: number | null, db: number): num
  * the df-weighted mean of the two (their df add up); `updates` counts the run. With `costs`, the run's measured
  * seconds per pair (rescaled to the calibration's cell length), set-up and teardown replace the stored ones.
  */
-export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNoise | NestedSd, at: string, costs?: RunCosts, spread?: readonly VarianceObs[]): Calibration {
+export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNoise | NestedSd, at: string, costs?: RunCosts, spread?: readonly CellVarianceObs[]): Calibration {
   const calInst = cal.instanceSdPct === null ? null : (cal.instanceSdPct / 100) ** 2;
   const n =
     "s2" in r
@@ -490,7 +508,7 @@ function costsOf(c: RunCosts | undefined, calCellSeconds: number, prev?: Pick<Ca
  * A host's first calibration, from a run's own pairs (no `twinbench calibrate` before it): no per-second series,
  * the run's pair and instance levels, its measured costs. `updates` is 1: this run.
  */
-export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<string, string>; scenario: string; noise: RunNoise; costs: RunCosts; at: string; spread?: readonly VarianceObs[] }): Calibration {
+export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<string, string>; scenario: string; noise: RunNoise; costs: RunCosts; at: string; spread?: readonly CellVarianceObs[] }): Calibration {
   const base: Calibration = {
     version: 1,
     hostKey: o.hostKey,

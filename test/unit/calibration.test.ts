@@ -195,8 +195,8 @@ describe("pooledResiduals and the update of a calibration", () => {
     const spread = runCellSpread(records, "a", "b");
     // t1: {ln 1.1, 0}, t2: {0, ln 1.3}; t3 has one pair: left out
     expect(spread).toEqual([
-      { s2: Math.log(1.1) ** 2 / 2, df: 1 },
-      { s2: Math.log(1.3) ** 2 / 2, df: 1 },
+      { s2: Math.log(1.1) ** 2 / 2, df: 1, cell: "t1@1" },
+      { s2: Math.log(1.3) ** 2 / 2, df: 1, cell: "t2@1" },
     ]);
     const flat = cellVariances([[0.1, 0.1, 0.1], [0.2]]);
     expect(flat).toHaveLength(1);
