@@ -13,8 +13,25 @@ export interface Endpoint {
   password: string;
 }
 
+/**
+ * One control connection. MySQL 8+ authenticates with caching_sha2_password, which over a connection without TLS
+ * needs the server's RSA public key; mysql2 3.26 (2026-12-03) stopped fetching it unless allowed, and every MySQL
+ * server then failed its readiness probe. The servers twinbench connects to are the lab's own: containers it created,
+ * on its own Docker network or published on loopback, or on a remote engine the user named. The risk mysql2 names
+ * is a key swapped on the network path, which recovers the password. That password guards only a throwaway
+ * benchmark server, so twinbench allows the key's retrieval. Across an untrusted network to a remote engine, the
+ * path is the user's to secure (an SSH tunnel, as docs/hosts.md describes).
+ */
 async function connect(ep: Endpoint, timeoutMs = 5000) {
-  return mysql.createConnection({ host: ep.host, port: ep.port, user: ep.user, password: ep.password, connectTimeout: timeoutMs, multipleStatements: false });
+  return mysql.createConnection({
+    host: ep.host,
+    port: ep.port,
+    user: ep.user,
+    password: ep.password,
+    connectTimeout: timeoutMs,
+    multipleStatements: false,
+    allowPublicKeyRetrieval: true,
+  });
 }
 
 /**
