@@ -132,6 +132,9 @@ async function query(s: Started, sql: string, root = false): Promise<Record<stri
     user: root ? "root" : s.getUsername(),
     password: root ? s.getRootPassword() : s.getUserPassword(),
     database: s.getDatabase(),
+    // MySQL's caching_sha2_password over plain TCP needs the server's key; mysql2 3.26 fetches it only when allowed
+    // (the lab's own container, as src/adapters/mysql/probe.ts says).
+    allowPublicKeyRetrieval: true,
   });
   try {
     const [rows] = await conn.query(sql);
