@@ -84,7 +84,7 @@ export class AdaptiveScheduler implements Scheduler {
         cells = [];
       }
     }
-    if (step.finished > 0 || state.some((c) => c.done)) this.report(step.finished, state, budgetLeft, perCell, recorded, timeline);
+    if (step.finished > 0 || state.some((c) => c.done)) this.report(step.finished, state, budgetLeft, perCell, costs, recorded, timeline);
     if (!cells.length) {
       this.stopped = true;
       return [];
@@ -111,7 +111,7 @@ export class AdaptiveScheduler implements Scheduler {
   }
 
   /** The round-finished event and run.json's adaptive section. */
-  private report(round: number, state: AdaptiveCell[], budgetLeft: number | null, perCell: number, recorded: readonly CellRecord[], timeline: readonly CellRecord[]): void {
+  private report(round: number, state: AdaptiveCell[], budgetLeft: number | null, perCell: number, costs: AdaptiveCosts, recorded: readonly CellRecord[], timeline: readonly CellRecord[]): void {
     const { ctx, session, settings } = this;
     const cells = state.map(({ rounds: _rounds, ...c }) => c); // the event carries RoundCell only
     const instance = Math.max(0, ...recorded.filter((r) => r.repeat === round).map((r) => r.instance ?? 0));
@@ -130,7 +130,6 @@ export class AdaptiveScheduler implements Scheduler {
     // Without a forecast (not two servers, no pairs yet): the width-based estimate on the forecast's time model
     // (cells, and each new instance's restart and warm-ups), within the budget left; a lower bound before any pairs.
     const n = ctx.scenario.servers.length;
-    const costs = runningCosts(this.costs, timeline, perCell);
     const rpi = Math.max(1, roundsPerInstance(ctx.scenario));
     const roundExtra = (costs.restartSeconds + ctx.scenario.workload.tests.length * n * costs.warmupSeconds) / rpi;
     const fallback = forecast ? null : adaptiveEta(state, settings, n, perCell, roundExtra);
