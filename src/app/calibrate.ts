@@ -16,9 +16,9 @@ import type { CellRecord, HostFacts } from "../core/results.ts";
 import { parseDuration, type Scenario } from "../core/scenario/schema.ts";
 import { formatSeconds } from "../core/plan/plan.ts";
 import { measureRecords, metricValue } from "../core/report/ratio.ts";
-import { aaScenario, calibrationLayout, cellLengthCurve, curveScenario, hostKey, keyFacts, nestedSd, secondsPerPair, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
+import { aaScenario, calibrationLayout, cellLengthCurve, curveScenario, hostKey, keyFacts, nestedSd, recalibrated, secondsPerPair, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
-import { localHostFacts, writeCalibration } from "../adapters/calibration-store.ts";
+import { localHostFacts, readCalibration, writeCalibration } from "../adapters/calibration-store.ts";
 import { runScenario, newRunId, type RunDeps, type RunSummary } from "./run.ts";
 
 /** What calibrate needs: the lab, the scenario it derives its runs from, its time, where to write. */
@@ -228,6 +228,7 @@ async function store(
     updates: 0,
     ...(m.curve?.length ? { cellLengthCurve: m.curve } : {}),
   };
-  const file = await writeCalibration(calibration, o.calibrationDir);
-  return { calibration, file, dir: m.dir, runs: m.runs };
+  const kept = recalibrated(calibration, await readCalibration(calibration.hostKey, o.calibrationDir));
+  const file = await writeCalibration(kept, o.calibrationDir);
+  return { calibration: kept, file, dir: m.dir, runs: m.runs };
 }

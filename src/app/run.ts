@@ -11,8 +11,7 @@
 import { CancelledError, TwinbenchError } from "../core/errors.ts";
 import { planRun, resumeTodo } from "../core/plan/plan.ts";
 import { loadBoundWarnings } from "../core/plan/loadbound.ts";
-import { engineError } from "../adapters/docker/engine.ts";
-import { isEngineConnectionError } from "../adapters/docker/connect.ts";
+import { engineError, isEngineConnectionError } from "../adapters/docker/engine.ts";
 import { RunContext } from "./run/context.ts";
 import { ResultsSession } from "./run/session.ts";
 import { ensureImages, LOAD_IMAGE } from "./run/images.ts";

@@ -478,6 +478,24 @@ export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNois
   };
 }
 
+/**
+ * A fresh `calibrate` over an older calibration of the same host: the new noise figures replace the old, but what
+ * only runs measure stays: the measured set-up, teardown and restart costs with their data's shape, and the cells'
+ * spread of the last runs (the forecast's prior df). So does the pair-sd curve when this calibrate measured none.
+ * Before 2026-12-06 calibrate dropped them, and the next plan fell back to assumed costs and equal cells.
+ */
+export function recalibrated(fresh: Calibration, previous: Calibration | null): Calibration {
+  if (!previous || previous.hostKey !== fresh.hostKey) return fresh;
+  const keep: Partial<Calibration> = {};
+  if (previous.setupSeconds !== undefined) keep.setupSeconds = previous.setupSeconds;
+  if (previous.teardownSeconds !== undefined) keep.teardownSeconds = previous.teardownSeconds;
+  if (previous.restartSecondsPerServer !== undefined) keep.restartSecondsPerServer = previous.restartSecondsPerServer;
+  if (previous.costShape !== undefined) keep.costShape = previous.costShape;
+  if (previous.cellSpread?.length) keep.cellSpread = previous.cellSpread;
+  if (!fresh.cellLengthCurve?.length && previous.cellLengthCurve?.length) keep.cellLengthCurve = previous.cellLengthCurve;
+  return { ...fresh, ...keep };
+}
+
 /** Runs whose seconds per pair the stored figure averages: the host's recent pace, not one run's re-runs. */
 export const PAIR_COST_RUNS = 5;
 

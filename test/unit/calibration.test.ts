@@ -22,6 +22,7 @@ import {
   seriesStats,
   runCellSpread,
   updateCalibration,
+  recalibrated,
   type Calibration,
 } from "../../src/core/calibration.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../../src/core/stats/simulate.ts";
@@ -430,5 +431,38 @@ describe("calibration store", () => {
       expect((e as Error).message).toMatch(reason);
       expect((e as { hint: string }).hint).toContain("twinbench calibrate");
     }
+  });
+});
+
+describe("recalibrated: a fresh calibrate keeps what only runs measure", () => {
+  const previous = cal({
+    pairSdPct: 9,
+    setupSeconds: 120,
+    teardownSeconds: 4,
+    restartSecondsPerServer: 15,
+    costShape: { rows: 2_000_000, storage: "raid0" },
+    cellSpread: [{ at: "2026-12-06T06:40:41Z", cells: [{ s2: 0.003, df: 12 }, { s2: 0.2, df: 12 }], shape: { rows: 2_000_000, storage: "raid0" } }],
+    cellLengthCurve: [{ cellSeconds: 10, pairSdPct: 8.7, pairDf: 6 }, { cellSeconds: 30, pairSdPct: 5.2, pairDf: 6 }],
+  });
+  it("keeps costs, their shape and the cells' spread; the new noise figures win", () => {
+    const fresh = cal({ pairSdPct: 4, measuredAt: "2026-12-07T00:00:00Z" });
+    const out = recalibrated(fresh, previous);
+    expect(out.pairSdPct).toBe(4);
+    expect(out.measuredAt).toBe("2026-12-07T00:00:00Z");
+    expect(out.setupSeconds).toBe(120);
+    expect(out.teardownSeconds).toBe(4);
+    expect(out.restartSecondsPerServer).toBe(15);
+    expect(out.costShape).toEqual({ rows: 2_000_000, storage: "raid0" });
+    expect(out.cellSpread).toEqual(previous.cellSpread);
+    expect(out.cellLengthCurve).toEqual(previous.cellLengthCurve);
+  });
+  it("a newly measured curve replaces the old one", () => {
+    const curve = [{ cellSeconds: 90, pairSdPct: 2, pairDf: 3 }];
+    expect(recalibrated(cal({ cellLengthCurve: curve }), previous).cellLengthCurve).toEqual(curve);
+  });
+  it("no previous file, or another host's: the fresh calibration alone", () => {
+    const fresh = cal({ pairSdPct: 4 });
+    expect(recalibrated(fresh, null)).toEqual(fresh);
+    expect(recalibrated(fresh, { ...previous, hostKey: "other-host" })).toEqual(fresh);
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { appendDurable, diskFullError, setAsideTornTail, writeFileAtomic } from "../../src/adapters/durable-file.ts";
 import { ResultsStore } from "../../src/adapters/results/store.ts";
-import { isEngineConnectionError, readKnownHosts, rememberHosts } from "../../src/adapters/docker/connect.ts";
+import { readKnownHosts, rememberHosts } from "../../src/adapters/docker/connect.ts";
+import { isEngineConnectionError } from "../../src/adapters/docker/engine.ts";
 import { TwinbenchError } from "../../src/core/errors.ts";
 
 let dir: string;

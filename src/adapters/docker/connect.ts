@@ -91,16 +91,6 @@ export async function pingEngine(engine: Engine, spec: HostSpec, timeoutMs = 15_
   }
 }
 
-/**
- * The engine stopped answering (dockerd stopped or restarted, the socket gone, the connection cut): errors from the
- * connection itself, which carry no HTTP status.
- */
-export function isEngineConnectionError(e: unknown): boolean {
-  const x = e as NodeJS.ErrnoException & { statusCode?: number };
-  if (!x || typeof x !== "object" || x.statusCode !== undefined) return false;
-  return ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH"].includes(x.code ?? "") || (x.code === "ENOENT" && x.syscall === "connect");
-}
-
 /** Where runs remember their hosts (id → URL, TLS file paths), so that `clean --host ID` can reach one later. */
 export function knownHostsFile(env: NodeJS.ProcessEnv = process.env): string {
   return env.TWINBENCH_HOSTS_FILE ?? "/var/lib/twinbench/hosts.json";

@@ -202,7 +202,19 @@ export class DockerEngine implements Engine {
   }
 
   async facts(): Promise<HostFacts> {
-    const [info, version] = await Promise.all([this.docker.info(), this.docker.version()]);
+    let info: Awaited<ReturnType<Docker["info"]>>;
+    let version: Awaited<ReturnType<Docker["version"]>>;
+    try {
+      [info, version] = await Promise.all([this.docker.info(), this.docker.version()]);
+    } catch (e) {
+      // No engine (`calibrate --show` or `plan` before `doctor --fix`, 2026-12-06): a typed error, not an internal one.
+      if (!isEngineConnectionError(e)) throw e;
+      throw new TwinbenchError(`no Docker engine answers for host "${this.hostId}": ${(e as Error).message}`, {
+        code: "ENGINE_UNREACHABLE",
+        hint: "run `twinbench doctor --fix` to install and start the engine, or set DOCKER_HOST",
+        cause: e,
+      });
+    }
     return {
       id: this.hostId,
       kernel: info.KernelVersion,
@@ -445,4 +457,14 @@ export function demuxBuffer(buf: Buffer | string): string {
     i += 8 + len;
   }
   return out;
+}
+
+/**
+ * The engine stopped answering (dockerd stopped or restarted, the socket gone, the connection cut): errors from the
+ * connection itself, which carry no HTTP status.
+ */
+export function isEngineConnectionError(e: unknown): boolean {
+  const x = e as NodeJS.ErrnoException & { statusCode?: number };
+  if (!x || typeof x !== "object" || x.statusCode !== undefined) return false;
+  return ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH"].includes(x.code ?? "") || (x.code === "ENOENT" && x.syscall === "connect");
 }
