@@ -266,6 +266,11 @@ export interface DesignForecast {
   halfWidthPct: { median: number; low: number; high: number } | null;
   /** The prior df of the cells' pair sds it simulated with (null: equal cells). */
   cellPriorDf: number | null;
+  /**
+   * Each cell's simulated half-width (%), median and 80% range, when the design forecast cells one by one from
+   * their earlier runs on this data (cellNoiseModel); absent when every cell had the one shared range above.
+   */
+  cells?: Array<{ cell: string; median: number; low: number; high: number }>;
 }
 
 /** run.json's record of an adaptive run: its settings, the rounds run and where each cell stopped, and why. */

@@ -92,6 +92,16 @@ describe("cost per query in a run: paired like q/s", () => {
     expect(other.figures.every((f) => f.status === "not-available" && f.reason === "mariadb: no cost readings recorded")).toBe(true);
   });
 
+  it("a side that reads 0 in most repeats: no ratio of its few others (2026-12-06: bytes read 8.03× where MySQL's median was 0 B)", () => {
+    const zeros = withCosts(run.cells, "oltp_point_select", 1, (srv, r) => ({ readBytes: srv === "mysql" ? [0, 4096, 0][r - 1]! : [8192, 12288, 4096][r - 1]! }));
+    const c = buildRunReport(run.manifest, zeros).costs!.cells.find((x) => x.test === "oltp_point_select" && x.threads === 1)!.figures.find((f) => f.figure === "readBytes")!;
+    expect(c).toMatchObject({ status: "not-available", estimate: null, denominatorMedian: 0, reason: "mysql: bytes read is 0 in 2 of 3 repeats (no ratio: it would stand for the others)" });
+    // One zero in three: the two pairs with readings on both sides still give a ratio.
+    const one = withCosts(run.cells, "oltp_point_select", 1, (srv, r) => ({ readBytes: srv === "mysql" ? [0, 4096, 4096][r - 1]! : [8192, 12288, 4096][r - 1]! }));
+    const d = buildRunReport(run.manifest, one).costs!.cells.find((x) => x.test === "oltp_point_select" && x.threads === 1)!.figures.find((f) => f.figure === "readBytes")!;
+    expect(d).toMatchObject({ status: "ok", n: 2 });
+  });
+
   it("the text report has a cost section: factor [interval] and each side's median; hardware counters not available", () => {
     const text = renderText(report);
     expect(text).toContain("Cost per query, MariaDB / MySQL (paired repeats, 95% interval");

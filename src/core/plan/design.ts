@@ -24,10 +24,16 @@
  * - **Hosts.** With N hosts the rounds' groups are sharded (`shard: true`, group k to host k mod N) and the time is
  *   the longest host's, as the plan says; several hosts run a fixed count (adaptive runs are one host only).
  *
+ * - **Cells one by one.** When the calibration recorded at least 2 earlier runs of these cells on data of this shape
+ *   (named cells, their cell length), each cell's pair sd is forecast from its own runs (cellNoiseModel: a cell's
+ *   level that carries over, such as update_index stalling at 64 threads, and the spread between runs that does not)
+ *   and each cell gets its own range. Else every cell draws around the host's pair sd with the recorded prior df,
+ *   and the range is one for all cells.
+ *
  * The choice reads a closed formula (predictHalfWidthPct); the chosen design is then simulated through the shipped
  * estimator and stop rule (simulateAdaptive) for each cell's half-width range, the coverage and the time range.
  */
-import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellPriorDf, costShapeOf, predictHalfWidthPct, type Calibration, type CellLengthPoint, type CellPriorDf } from "../calibration.ts";
+import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellNoiseModel, cellPriorDf, costShapeOf, predictHalfWidthPct, type Calibration, type CellLengthPoint, type CellNoise, type CellPriorDf } from "../calibration.ts";
 import { parseDuration, type Scenario } from "../scenario/schema.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../stats/estimate.ts";
 import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
@@ -172,6 +178,13 @@ export interface Design {
   plannedSeconds: number;
   /** The shipped estimator and stop rule simulated at this design (one host): time, widths, coverage. */
   simulated: AdaptiveSimResult;
+  /**
+   * Each cell's forecast when the calibration recorded earlier runs of these cells on this data (cellNoiseModel):
+   * its simulated half-width (median, 80% range) and its pair sds in those runs; null: one shared range.
+   */
+  cellForecast: Array<{ cell: string; halfWidthPct: { median: number; low: number; high: number } | null; runs: number; pastSdPct: number[] }> | null;
+  /** The cell model's runs and its two levels (sd of ln pair sd between cells, and between runs of a cell), when used. */
+  cellModel: { runs: number; cellSeconds: number; betweenCellsLogSd: number; betweenRunsLogSd: number } | null;
   cells: number;
   /** Cells expected within ±DESIGN_MARGIN_PCT (simulated share × cells), and why the others cannot be. */
   cellsWithinMargin: number;
@@ -181,6 +194,8 @@ export interface Design {
 }
 
 const cellsOf = (s: Scenario) => s.workload.tests.length * s.workload.threads.length;
+/** The cells' names in the simulation's order (the scenario's tests, then threads), as the calibration records them. */
+const cellNames = (s: Scenario) => s.workload.tests.flatMap((t) => s.workload.threads.map((n) => `${t}@${n}`));
 
 /** What run.json keeps of a design's forecast (results.ts DesignForecast). */
 export function designForecast(d: Design, at: string): DesignForecast {
@@ -197,6 +212,9 @@ export function designForecast(d: Design, at: string): DesignForecast {
     seconds: { median: Math.round(d.simulated.seconds.median), low: Math.round(d.simulated.seconds.low), high: Math.round(d.simulated.seconds.high) },
     halfWidthPct: hw ? { median: r(hw.median), low: r(hw.low), high: r(hw.high) } : null,
     cellPriorDf: Number.isFinite(d.noise.cellPriorDf) ? r(d.noise.cellPriorDf) : null,
+    ...(d.cellForecast
+      ? { cells: d.cellForecast.flatMap((c) => (c.halfWidthPct ? [{ cell: c.cell, median: r(c.halfWidthPct.median), low: r(c.halfWidthPct.low), high: r(c.halfWidthPct.high) }] : [])) }
+      : {}),
   };
 }
 
@@ -317,7 +335,12 @@ export function designForBudget(i: DesignInput): Design {
   const designed = designedScenario(s, chosen, { mode, tests, hosts, precisionPct: i.precisionPct, budgetSeconds: i.budgetSeconds });
   const fixedPlan = planRun(layoutScenario(s, { ...chosen, tests, hosts }), { setupCosts });
   const readFirst = planRun(layoutScenario(s, { ...chosen, tests: [...tests.filter((t) => !testWrites(t)), ...tests.filter(testWrites)], hosts }), { setupCosts });
-  const simulated = simulateDesign(s, chosen, { mode, precisionPct: i.precisionPct, budgetSeconds: i.budgetSeconds, instanceSdPct, runs: i.runs, plan: fixedPlan.estimate.totalSeconds, setupCosts, cal, tests });
+  // Cells recorded in earlier runs on this data: each forecast from its own runs (shrunk toward the typical cell),
+  // moved to the chosen length by the pair-sd curve's ratio.
+  const model = cellNoiseModel(cal, costShapeOf(s), cellNames(s), (from, to) => sd.at(to) / sd.at(from));
+  const toChosen = model ? Math.log(sd.at(chosen.cellSeconds) / sd.at(model.cellSeconds)) : 0;
+  const cellSd = model ? (z: () => number, chi2: (df: number) => number) => model.draw(z, chi2).map((x) => x * Math.exp(toChosen)) : undefined;
+  const simulated = simulateDesign(s, chosen, { mode, precisionPct: i.precisionPct, budgetSeconds: i.budgetSeconds, instanceSdPct, runs: i.runs, plan: fixedPlan.estimate.totalSeconds, setupCosts, cal, tests, cellSd });
   const phases = fixedPlan.estimate.breakdown.filter((b) => hosts === 1 || b.host === longestHost(fixedPlan.estimate.breakdown));
   const d: Design = {
     budgetSeconds: i.budgetSeconds,
@@ -336,6 +359,8 @@ export function designForBudget(i: DesignInput): Design {
     phases,
     plannedSeconds: fixedPlan.estimate.totalSeconds,
     simulated,
+    cellForecast: model ? model.cells.map((c: CellNoise, k) => ({ cell: c.cell, halfWidthPct: simulated.cellHalfWidthPct[k] ?? null, runs: c.runs, pastSdPct: c.pastSdPct })) : null,
+    cellModel: model ? { runs: model.runs, cellSeconds: model.cellSeconds, betweenCellsLogSd: Math.sqrt(model.between) / 2, betweenRunsLogSd: Math.sqrt(model.within) / 2 } : null,
     cells,
     cellsWithinMargin: 0,
     cannot: [],
@@ -392,7 +417,18 @@ const priorDfText = (d0: number) => (Number.isFinite(d0) ? d0.toFixed(1) : "∞"
 function simulateDesign(
   s: Scenario,
   c: DesignCandidate,
-  o: { mode: Design["mode"]; precisionPct?: number; budgetSeconds: number; instanceSdPct: number; runs?: number; plan: number; setupCosts: Partial<SetupCosts>; cal: Calibration | null; tests: string[] },
+  o: {
+    mode: Design["mode"];
+    precisionPct?: number;
+    budgetSeconds: number;
+    instanceSdPct: number;
+    runs?: number;
+    plan: number;
+    setupCosts: Partial<SetupCosts>;
+    cal: Calibration | null;
+    tests: string[];
+    cellSd?: (z: () => number, chi2: (df: number) => number) => number[];
+  },
 ): AdaptiveSimResult {
   const one = layoutCost(s, { cellSeconds: c.cellSeconds, warmupSeconds: c.warmupSeconds, k: 1, tests: o.tests, hosts: 1 }, o.setupCosts);
   const costs = { ...DEFAULT_SETUP_COSTS, ...o.setupCosts };
@@ -429,6 +465,7 @@ function simulateDesign(
     runs: o.runs ?? (adaptive ? 100 : 200),
     sequential: adaptive,
     marginPct: DESIGN_MARGIN_PCT,
+    ...(o.cellSd ? { cellSd: o.cellSd } : {}),
   });
 }
 
@@ -465,7 +502,17 @@ function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: number }):
     );
   }
   const wider = d.cells - d.cellsWithinMargin;
-  if (wider > 0 && c.halfWidthPct <= m)
+  if (d.cellForecast && c.halfWidthPct <= m) {
+    // Cells forecast one by one: name those whose median forecast is wider than the margin, with their record.
+    for (const f of d.cellForecast) {
+      const hw = f.halfWidthPct;
+      if (!hw || hw.median <= m) continue;
+      const past = f.runs ? `its pair sd was ${f.pastSdPct.map((x) => `${x.toFixed(1)}%`).join(", ")} in the last ${f.runs === 1 ? "run" : `${f.runs} runs`} on this data` : "never run here: forecast as this data's typical cell";
+      out.push(`${f.cell}: expected ${pct(hw.median)} (80%: ${pct(hw.low)}–${pct(hw.high)}): ${past}`);
+    }
+    const named = d.cellForecast.filter((f) => f.halfWidthPct && f.halfWidthPct.median > m).length;
+    if (wider > named) out.push(`about ${wider - named} more of ${d.cells} cells may end wider than ±${m}% (simulated): a cell's noise changes between runs here`);
+  } else if (wider > 0 && c.halfWidthPct <= m)
     out.push(
       `about ${wider} of ${d.cells} cells are expected wider than ±${m}% (simulated): the cells noisier than this host's typical pair sd (cells differ, prior df ${priorDfText(d.noise.cellPriorDf)}); ` +
         "which cells they are is not known before the run: the calibration has one pair sd for the host",
@@ -500,10 +547,26 @@ export function designLines(d: Design): string[] {
   for (const p of d.phases) out.push(`    ${p.label}: ${formatSeconds(p.seconds)}`);
   out.push(`    total: ${formatSeconds(d.plannedSeconds)} of ${formatSeconds(d.budgetSeconds)}`);
   const hw = sim.halfWidthPct;
-  out.push(
-    `  every cell (one pair sd for the host): expected ${pct(c.halfWidthPct)}; simulated ${hw ? `${pct(hw.median)} (80% of cells ${pct(hw.low)}–${pct(hw.high)})` : "no interval"}, ` +
-      `coverage of the 95% intervals ${(sim.coverage * 100).toFixed(1)}% (${sim.runs} simulated runs, shipped estimator and stop rule, how unequal the cells are: ${priorText(d.noise.cellPrior)})`,
-  );
+  if (d.cellForecast && d.cellModel) {
+    const cm = d.cellModel;
+    out.push(
+      `  each cell from its own earlier runs on this data (${cm.runs} runs at ${cm.cellSeconds} s cells, moved to ${c.cellSeconds} s by the pair-sd curve; ` +
+        `ln pair sd differs by sd ${cm.betweenCellsLogSd.toFixed(2)} between cells and ${cm.betweenRunsLogSd.toFixed(2)} between runs of one cell), simulated half-width, median (80% range):`,
+    );
+    for (const f of d.cellForecast) {
+      const x = f.halfWidthPct;
+      const past = f.runs ? `pair sd before ${f.pastSdPct.map((v) => `${v.toFixed(1)}%`).join(", ")}` : "not run here before: the typical cell";
+      out.push(`    ${f.cell}: ${x ? `${pct(x.median)} (${pct(x.low)}–${pct(x.high)})` : "no interval"}; ${past}`);
+    }
+    out.push(
+      `  all cells: simulated ${hw ? `${pct(hw.median)} (80% of cells ${pct(hw.low)}–${pct(hw.high)})` : "no interval"}, expected ${pct(c.halfWidthPct)} at the host's pair sd; ` +
+        `coverage of the 95% intervals ${(sim.coverage * 100).toFixed(1)}% (${sim.runs} simulated runs, shipped estimator and stop rule)`,
+    );
+  } else
+    out.push(
+      `  every cell (one pair sd for the host): expected ${pct(c.halfWidthPct)}; simulated ${hw ? `${pct(hw.median)} (80% of cells ${pct(hw.low)}–${pct(hw.high)})` : "no interval"}, ` +
+        `coverage of the 95% intervals ${(sim.coverage * 100).toFixed(1)}% (${sim.runs} simulated runs, shipped estimator and stop rule, how unequal the cells are: ${priorText(d.noise.cellPrior)})`,
+    );
   out.push(`  simulated wall time (one host): ${formatSeconds(sim.seconds.median)} (80%: ${formatSeconds(sim.seconds.low)}–${formatSeconds(sim.seconds.high)}), ${sim.rounds.median} rounds; cells expected within ±${DESIGN_MARGIN_PCT}%: ${d.cellsWithinMargin} of ${d.cells}`);
   out.push(`  hosts: ${d.hostsForecast.map((h) => `${h.hosts} host${h.hosts === 1 ? "" : "s"}: this design ${formatSeconds(h.seconds)}; the budget buys ${h.rounds} rounds, ${pct(h.halfWidthPct)}`).join("; ")}`);
   if (d.cannot.length) {

@@ -128,6 +128,17 @@ function missingReason(id: string, rs: Map<number, CellRecord>, key: CostFigureK
 }
 
 /**
+ * A side whose figure is 0 in most of its repeats (its median is 0): a ratio from its few non-zero repeats would
+ * stand for the exceptions, not the cell. The reduced seed run of 2026-12-06 printed "bytes read 8.03×" where
+ * MySQL's median was 0 B: a read or two after a restore, against none in the other repeats.
+ */
+function mostlyZero(id: string, rs: Map<number, CellRecord>, key: CostFigureKey): string | null {
+  const vals = finite([...rs.values()].map((r) => costValue(r, key)));
+  const zeros = vals.filter((v) => v === 0).length;
+  return vals.length && zeros > 0 && zeros * 2 >= vals.length ? `${id}: ${label(key)} is 0 in ${zeros} of ${vals.length} repeats (no ratio: it would stand for the others)` : null;
+}
+
+/**
  * The cost table of two sides. Paired: a pair per repeat where both sides have a positive value (a figure that is
  * null or 0 on either side in a repeat is left out of that pair); unpaired: each side's positive values, or with
  * several runs a side each run's mean log (as ratio.ts does for q/s).
@@ -165,8 +176,9 @@ export function costTableFromSides(num: Side, den: Side, tests: readonly string[
       inputs.push(input);
       const ca = counterOf(c.ra, key);
       const cb = counterOf(c.rb, key);
-      const reason = missingReason(num.id, c.ra, key) ?? missingReason(den.id, c.rb, key);
-      const usable = pairing === "paired" ? input.pairs.length > 0 : input.a.length > 0 && input.b.length > 0;
+      const zero = mostlyZero(num.id, c.ra, key) ?? mostlyZero(den.id, c.rb, key);
+      const reason = missingReason(num.id, c.ra, key) ?? missingReason(den.id, c.rb, key) ?? zero;
+      const usable = zero === null && (pairing === "paired" ? input.pairs.length > 0 : input.a.length > 0 && input.b.length > 0);
       const cell: CostCell = {
         test: c.test, threads: c.threads, figure: key, status: usable ? "ok" : "not-available",
         estimate: null, low: null, high: null, n: 0, df: null, p: null, moved: "unknown",

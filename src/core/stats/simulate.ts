@@ -93,6 +93,14 @@ export interface AdaptiveSimInput {
    * stopping rule's: without it, runs that the budget stops all end at one second.
    */
   paceSdPct?: number;
+  /**
+   * Each cell's pair sd (fractions, cell order; null: the prior draw), drawn once per simulated run with the
+   * simulation's own random numbers in place of the prior draw around pairSdPct (cellNoiseModel's `draw` in
+   * src/core/calibration.ts: cells whose noise was recorded in earlier runs on this data). That sd is of a cell's
+   * pairs over fresh instances (both levels); the instance sd is taken out of it, as it is drawn per instance. Used
+   * only for cells without observed pairs.
+   */
+  cellSd?: (z: () => number, chi2: (df: number) => number) => ReadonlyArray<number | null>;
 }
 
 /**
@@ -129,6 +137,8 @@ export interface AdaptiveSimResult {
    * median and the 10th and 90th percentiles over cells and runs; null when no cell had an interval.
    */
   halfWidthPct: { median: number; low: number; high: number } | null;
+  /** The same per cell (cell order): its median and 10th–90th percentiles over the simulated runs (null: never an interval). */
+  cellHalfWidthPct: Array<{ median: number; low: number; high: number } | null>;
   /** Share of cells (over all runs) whose printed interval holds the simulated truth (A/A: 100); cells without one do not. */
   coverage: number;
   /** Share of cells (over all runs) whose printed half-width is within `marginPct` (0 without one). */
@@ -203,6 +213,7 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   const measured: number[] = [];
   const reachedPer: number[] = [];
   const widths: number[] = [];
+  const cellWidths: number[][] = Array.from({ length: nCells }, () => []);
   let covered = 0;
   let within = 0;
   const sequential = o.sequential ?? true;
@@ -212,7 +223,14 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
   for (let k = 0; k < runs; k++) {
     const df = o.pairSdDf;
     const sRun = df !== undefined && Number.isFinite(df) && df > 0 ? s * Math.sqrt(df / chiSquare(gamma, df)) : s;
-    const sd = Array.from({ length: nCells }, (_, i) => drawCellSd(gamma, sRun, o.cellPriorDf, st?.pairs[i] ?? [], tau));
+    const own = o.cellSd?.(z, (df) => chiSquare(gamma, df));
+    const sd = Array.from({ length: nCells }, (_, i) => {
+      const total = own?.[i];
+      if (total === undefined || total === null || st?.pairs[i]?.length) return drawCellSd(gamma, sRun, o.cellPriorDf, st?.pairs[i] ?? [], tau);
+      // The recorded spread is of all the cell's pairs, a fresh instance each round: both levels. The instance's
+      // share is drawn apart (tau), so the pair level is what is left (floored, as drawCellSd's posterior).
+      return Math.sqrt(Math.max(total * total - tau * tau, (total / MAX_SD_FACTOR) ** 2));
+    });
     // This run's pace (drawn only when asked for, so that the seeded runs without it stay as they were).
     const pace = paceSd > 0 ? Math.exp(paceSd * z()) : 1;
     const c: AdaptiveCosts = pace === 1 ? given : { setupSeconds: given.setupSeconds * pace, teardownSeconds: given.teardownSeconds, cellSeconds: given.cellSeconds * pace, restartSeconds: given.restartSeconds * pace, warmupSeconds: given.warmupSeconds * pace };
@@ -266,9 +284,12 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
     // The printed intervals at the end of the run (truth 0: the simulated pairs are A/A plus noise).
     // The printed intervals, as the report computes them: each cell told how it stopped (estimateRun's `stop`).
     if (pairs.some((p) => p.length)) last = estimateRun(pairs.map((p, i) => ({ pairs: p, ...(sequential ? { stop: done[i] ?? "open" } : {}) })), { sequential });
-    for (const e of last?.cells ?? []) {
+    for (const [i, e] of (last?.cells ?? []).entries()) {
       const h = halfWidthPct(e);
-      if (h !== null && Number.isFinite(h)) widths.push(h);
+      if (h !== null && Number.isFinite(h)) {
+        widths.push(h);
+        cellWidths[i]?.push(h);
+      }
       if (h !== null && o.marginPct !== undefined && h <= o.marginPct) within++;
       if (e.low !== null && e.high !== null && e.low <= 100 && e.high >= 100) covered++;
       if (e.low !== null && e.high !== null) {
@@ -296,6 +317,7 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
     reachedShare: nCells && runs ? reached / (nCells * runs) : 0,
     budgetShare: runs ? budgetStops / runs : 0,
     halfWidthPct: widths.length ? quantiles(widths) : null,
+    cellHalfWidthPct: cellWidths.map((w) => (w.length ? quantiles(w) : null)),
     coverage: nCells && runs ? covered / (nCells * runs) : 0,
     withinShare: nCells && runs ? within / (nCells * runs) : 0,
     intervals: { cells: withInterval, coverage: withInterval ? covering / withInterval : null, falseVerdicts: withInterval ? falseVerdicts / withInterval : null },
