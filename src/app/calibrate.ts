@@ -16,7 +16,7 @@ import type { CellRecord, HostFacts } from "../core/results.ts";
 import { parseDuration, type Scenario } from "../core/scenario/schema.ts";
 import { formatSeconds } from "../core/plan/plan.ts";
 import { measureRecords, metricValue } from "../core/report/ratio.ts";
-import { aaScenario, calibrationLayout, cellLengthCurve, curveScenario, hostKey, keyFacts, nestedSd, recalibrated, secondsPerPair, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
+import { aaPairsByCell, aaScenario, calibrationLayout, cellLengthCurve, curveScenario, hostKey, keyFacts, nestedSd, recalibrated, secondsPerPair, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { localHostFacts, readCalibration, writeCalibration } from "../adapters/calibration-store.ts";
 import { runScenario, newRunId, type RunDeps, type RunSummary } from "./run.ts";
@@ -60,25 +60,6 @@ function seriesOf(cells: readonly CellRecord[]): number[] {
   return (r?.metrics?.intervals ?? []).map((s) => s.qps);
 }
 
-/** The log pair ratios (qps a/b) of an A/A run per cell (test|threads), paired by repeat. */
-function pairsByCell(cells: readonly CellRecord[]): Map<string, number[]> {
-  const qps = (r: CellRecord) => {
-    const v = r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
-    return typeof v === "number" && v > 0 ? v : null;
-  };
-  const measured = measureRecords(cells);
-  const bs = new Map(measured.filter((r) => r.server === "b").map((r) => [`${r.test}|${r.threads}|${r.repeat}`, r]));
-  const out = new Map<string, number[]>();
-  for (const a of measured.filter((r) => r.server === "a")) {
-    const b = bs.get(`${a.test}|${a.threads}|${a.repeat}`);
-    const va = qps(a);
-    const vb = b ? qps(b) : null;
-    if (va === null || vb === null) continue;
-    const k = `${a.test}|${a.threads}`;
-    out.set(k, [...(out.get(k) ?? []), Math.log(va / vb)]);
-  }
-  return out;
-}
 
 /** Run the series and the A/A runs, then store the host's calibration. */
 export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
@@ -139,12 +120,13 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
     o.log(`calibrate: A/A run ${i + 1} of ${layout.instances} (fresh server instances)`);
     const r = await run(aa, `aa-${i + 1}`);
     runs.push(r.summary.dir);
-    const pairs = pairsByCell(r.cells);
+    const { pairs, disturbed: left } = aaPairsByCell(r.cells);
     const n = [...pairs.values()].reduce((a, g) => a + g.length, 0);
-    o.log(`calibrate: A/A run ${i + 1}: ${n} pairs (${r.summary.status})`);
+    o.log(`calibrate: A/A run ${i + 1}: ${n} pairs (${r.summary.status})${left ? `; ${left} disturbed by outside work in every attempt, left out` : ""}`);
     if (n === 0) continue;
     instances.push(pairs);
-    const spp = secondsPerPair(r.cells, n);
+    // The run's pace per pair: its disturbed pairs took their time too.
+    const spp = secondsPerPair(r.cells, n + left);
     if (spp !== null) perPair = [...perPair, spp];
   }
   const cellSeconds = parseDuration(aa.workload.duration ?? 0) ?? 0;
@@ -180,7 +162,8 @@ async function curveRuns(
     o.log(`calibrate: curve: A/A run at ${c.cellSeconds} s cells (${c.repeats} pairs × ${c.cells} cell${c.cells === 1 ? "" : "s"}, about ${formatSeconds(c.runSeconds)})`);
     const r = await run(curveScenario(o.scenario, c.cellSeconds, c.cells), `aa-${c.cellSeconds}s`);
     runs.push(r.summary.dir);
-    const pairs = pairsByCell(r.cells);
+    const { pairs, disturbed } = aaPairsByCell(r.cells);
+    if (disturbed) o.log(`calibrate: curve: ${disturbed} pair${disturbed === 1 ? "" : "s"} of the ${c.cellSeconds} s run disturbed by outside work in every attempt, left out`);
     if ([...pairs.values()].some((g) => g.length > 1)) byLength.set(c.cellSeconds, [pairs]);
     else o.log(`calibrate: curve: the ${c.cellSeconds} s run gave no pair df; left out (${r.summary.dir})`);
   }

@@ -333,6 +333,34 @@ export function cellVariances(cells: ReadonlyArray<readonly number[]>): Variance
     });
 }
 
+/** The log pair ratios (qps a/b) of an A/A run per cell (test|threads), paired by repeat; pairs disturbed by outside work in their last attempt are left out and counted. */
+export function aaPairsByCell(cells: readonly CellRecord[]): { pairs: Map<string, number[]>; disturbed: number } {
+  const qps = (r: CellRecord) => {
+    const v = r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
+    return typeof v === "number" && v > 0 ? v : null;
+  };
+  const measured = measureRecords(cells);
+  const bs = new Map(measured.filter((r) => r.server === "b").map((r) => [`${r.test}|${r.threads}|${r.repeat}`, r]));
+  const out = new Map<string, number[]>();
+  let disturbed = 0;
+  for (const a of measured.filter((r) => r.server === "a")) {
+    const b = bs.get(`${a.test}|${a.threads}|${a.repeat}`);
+    const va = qps(a);
+    const vb = b ? qps(b) : null;
+    if (va === null || vb === null) continue;
+    // A pair disturbed by outside work in its last attempt too measures the machine's load, not its noise: runs
+    // leave such pairs out of the host's calibration, and calibrate does too. Until 2026-12-06 it kept them: two
+    // pairs disturbed by a compile (8.9 k q/s against 15.3 k) took its pair sd from about 5% to 13.9%.
+    if (a.interference?.disturbed || b?.interference?.disturbed) {
+      disturbed++;
+      continue;
+    }
+    const k = `${a.test}|${a.threads}`;
+    out.set(k, [...(out.get(k) ?? []), Math.log(va / vb)]);
+  }
+  return { pairs: out, disturbed };
+}
+
 /**
  * One cell's variance in {@link Calibration.cellSpread}, with the cell's name ("test@threads"; absent before
  * 2026-12-06). A forecast from each cell's own earlier variance alone was tried on 2026-12-06 and dropped: most

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import {
+  aaPairsByCell,
   aaScenario,
   calibrationLayout,
   calibrationLines,
@@ -249,6 +250,25 @@ describe("pooledResiduals and the update of a calibration", () => {
     // 00:10 → 00:28 over 2 pairs
     expect(secondsPerPair(records, 2)).toBeCloseTo(9, 10);
     expect(secondsPerPair([], 2)).toBeNull();
+  });
+
+  it("aaPairsByCell: log pair ratios by cell; a pair disturbed in its last attempt is left out and counted", () => {
+    const quiet = { stealPct: 0, psiCpuSomePct: 60, outsiderCores: 0.01, disturbed: false, reasons: [] };
+    const busy = { ...quiet, outsiderCores: 1.0, disturbed: true, reasons: ["outsiders used 1.00 core"] };
+    const records = [
+      rec("a", "t1", 1, 110, { interference: quiet }),
+      rec("b", "t1", 1, 100, { interference: quiet }),
+      // repeat 2: b's first attempt disturbed, re-run quietly: the pair counts with the re-run
+      rec("a", "t1", 2, 100, { interference: quiet }),
+      rec("b", "t1", 2, 60, { interference: busy }),
+      rec("b", "t1", 2, 100, { interference: quiet }),
+      // repeat 3: disturbed in its last attempt too (2026-12-06: 8.9 k q/s against 15.3 k): left out
+      rec("a", "t1", 3, 153, { interference: quiet }),
+      rec("b", "t1", 3, 89, { interference: busy }),
+    ];
+    const r = aaPairsByCell(records);
+    expect(r.disturbed).toBe(1);
+    expect(r.pairs.get("t1|1")!.map((x) => Number(x.toFixed(6)))).toEqual([Number(Math.log(1.1).toFixed(6)), 0]);
   });
 
   it("seriesDisturbance: the series' last ok measured cell, disturbed by outside work or not", () => {

@@ -7,7 +7,7 @@ import { validateScenario } from "../../src/core/scenario/validate.ts";
 import type { Scenario } from "../../src/core/scenario/schema.ts";
 import type { Calibration } from "../../src/core/calibration.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
-import { ar1MeanFactor, designForBudget, designInstanceSd, designLines, designOrder, formatBudget, pairSdAtLength, seriesVariance, NOTES_SERIES, ASSUMED_PAIR_CELL_SECONDS } from "../../src/core/plan/design.ts";
+import { ar1MeanFactor, designForBudget, fitCurve, designInstanceSd, designLines, designOrder, formatBudget, pairSdAtLength, seriesVariance, NOTES_SERIES, ASSUMED_PAIR_CELL_SECONDS } from "../../src/core/plan/design.ts";
 import { ASSUMED_PAIR_SD_PCT } from "../../src/core/calibration.ts";
 import { registerScenarioCommands } from "../../src/cli/commands/scenario.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";
@@ -70,20 +70,40 @@ describe("pair sd against cell length", () => {
     expect(p.note).toContain("this host's per-second series");
   });
 
-  it("the curve when there is one: its points, log-log between them, flat outside", () => {
+  it("the curve when there is one: a power law fitted to its points (weighted by df), flat past the longest", () => {
+    // Points on an exact power law, sd = 24 · L^−0.3: the fit goes through them.
+    const law = (L: number) => 24 * L ** -0.3;
     const curve = [
-      { cellSeconds: 10, pairSdPct: 12, pairDf: 6 },
-      { cellSeconds: 90, pairSdPct: 4, pairDf: 3 },
-      { cellSeconds: 30, pairSdPct: 8, pairDf: 6 },
+      { cellSeconds: 10, pairSdPct: law(10), pairDf: 6 },
+      { cellSeconds: 90, pairSdPct: law(90), pairDf: 3 },
+      { cellSeconds: 30, pairSdPct: law(30), pairDf: 6 },
     ];
     const p = pairSdAtLength(cal({ cellLengthCurve: curve }));
     expect(p.source).toBe("curve");
-    expect(p.at(10)).toBeCloseTo(12, 10);
-    expect(p.at(30)).toBeCloseTo(8, 10);
-    expect(p.at(5)).toBeCloseTo(12, 10);
-    expect(p.at(300)).toBeCloseTo(4, 10);
-    // Halfway in log length between 30 and 90: the geometric mean of 8 and 4.
-    expect(p.at(Math.sqrt(30 * 90))).toBeCloseTo(Math.sqrt(32), 8);
+    expect(fitCurve(curve).slope).toBeCloseTo(0.3, 10);
+    expect(p.at(10)).toBeCloseTo(law(10), 8);
+    expect(p.at(45)).toBeCloseTo(law(45), 8);
+    expect(p.at(5)).toBeCloseTo(law(5), 8); // the law goes on below the shortest length, flat past the longest
+    expect(p.at(300)).toBeCloseTo(law(90), 8);
+    expect(p.note).toContain("fitted as pair sd ∝ length^−0.30");
+  });
+
+  it("the fit weighs points by df and holds the slope to 0–0.5 (2026-12-06's curve fell faster than white noise at 6 df)", () => {
+    // 2026-12-06, this VM: 7 s 5.0% (df 21), 10 s 3.2% (6), 30 s 2.6% (6), 90 s 2.0% (3).
+    const today = [
+      { cellSeconds: 7, pairSdPct: 4.98, pairDf: 21 },
+      { cellSeconds: 10, pairSdPct: 3.19, pairDf: 6 },
+      { cellSeconds: 30, pairSdPct: 2.55, pairDf: 6 },
+      { cellSeconds: 90, pairSdPct: 2.01, pairDf: 3 },
+    ];
+    const f = fitCurve(today);
+    expect(f.slope).toBeGreaterThan(0.3);
+    expect(f.slope).toBeLessThan(0.45);
+    expect(f.at(7)).toBeLessThan(4.98); // the df-21 point pulls hardest, but the others lower it
+    expect(f.at(10) / f.at(7)).toBeGreaterThan(Math.sqrt(7 / 10)); // never faster than white noise
+    // A curve that rises with length, or one that falls faster than white noise: slope 0, or 0.5.
+    expect(fitCurve([{ cellSeconds: 7, pairSdPct: 5.8, pairDf: 3 }, { cellSeconds: 10, pairSdPct: 8.7, pairDf: 6 }]).slope).toBe(0);
+    expect(fitCurve([{ cellSeconds: 10, pairSdPct: 20, pairDf: 6 }, { cellSeconds: 90, pairSdPct: 1, pairDf: 6 }]).slope).toBe(0.5);
   });
 });
 
@@ -141,12 +161,13 @@ describe("designForBudget", () => {
     expect(designOrder(plain)).toEqual(plain.workload.tests);
   });
 
-  it("follows the curve: a host whose long cells are much quieter gets long cells", () => {
+  it("follows the curve: a host whose noise falls with length (as white noise's, the steepest the fit allows) gets longer cells", () => {
     const flat = designForBudget({ scenario: s, budgetSeconds: 2 * 3600, calibration: cal({ cellLengthCurve: [{ cellSeconds: 10, pairSdPct: 10, pairDf: 6 }, { cellSeconds: 90, pairSdPct: 10, pairDf: 6 }] }), ...FAST });
     const falls = designForBudget({ scenario: s, budgetSeconds: 2 * 3600, calibration: cal({ instanceSdPct: 0.5, instanceDf: 20, cellLengthCurve: [{ cellSeconds: 10, pairSdPct: 20, pairDf: 6 }, { cellSeconds: 90, pairSdPct: 1, pairDf: 6 }] }), ...FAST });
     expect(flat.noise.source).toBe("curve");
     expect(flat.chosen.cellSeconds).toBe(5); // no gain from length: the shortest cells, the most rounds
-    expect(falls.chosen.cellSeconds).toBeGreaterThanOrEqual(90);
+    expect(falls.chosen.cellSeconds).toBeGreaterThanOrEqual(10);
+    expect(falls.byLength.find((x) => x.cellSeconds === 5)!.halfWidthPct).toBeGreaterThan(falls.chosen.halfWidthPct);
     expect(designLines(falls).join("\n")).toContain("the calibration's curve");
   });
 

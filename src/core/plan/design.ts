@@ -10,7 +10,8 @@
  * every measured cell (its length plus sysbench's start-up), every instance's restart, warm-ups and restores.
  *
  * - **Pair sd against cell length.** The calibration's curve (`calibrate --lengths`) when it has two points or more,
- *   interpolated in log–log and held flat outside the measured lengths. Else a model: one server's q/s as a slow
+ *   fitted as a power law (weighted by df, the slope held to 0–0.5; {@link fitCurve}), held flat past the longest
+ *   measured length. Else a model: one server's q/s as a slow
  *   level plus an AR(1) over seconds, fitted to the per-second CV, the lag-1 autocorrelation and the CV of the
  *   longest block means (the host's own series when the calibration has one, else the notes' figures of
  *   2026-12-02: lag 1 0.77, 20 s blocks 11.1% where white noise gives 4.1%), scaled to the calibrated pair sd at
@@ -86,7 +87,16 @@ export function seriesVariance(o: { lag1: number; cvPct: number; blockSeconds: n
 /** The pair sd against cell length this calibration gives (see the module comment). */
 export function pairSdAtLength(cal: Calibration | null): PairSdAtLength {
   const curve = cal?.cellLengthCurve?.filter((p) => p.cellSeconds > 0 && p.pairSdPct > 0) ?? [];
-  if (curve.length >= 2) return { source: "curve", at: interpolate(curve), note: `the calibration's curve (${curve.map((p) => `${p.cellSeconds} s: ${p.pairSdPct.toFixed(1)}%`).join(", ")})` };
+  if (curve.length >= 2) {
+    const f = fitCurve(curve);
+    return {
+      source: "curve",
+      at: f.at,
+      note:
+        `the calibration's curve (${curve.map((p) => `${p.cellSeconds} s: ${p.pairSdPct.toFixed(1)}% (df ${Math.round(p.pairDf)})`).join(", ")}), ` +
+        `fitted as pair sd ∝ length^−${f.slope.toFixed(2)} (least squares on the logs, weighted by df; the slope held to 0–0.5, white noise's)`,
+    };
+  }
   const series = cal?.perSecond;
   const block = series?.blocks.at(-1);
   const fromSeries = series && block && series.autocorr.length && Number.isFinite(series.cvPct) && Number.isFinite(block.cvPct);
@@ -107,18 +117,24 @@ export function pairSdAtLength(cal: Calibration | null): PairSdAtLength {
   };
 }
 
-function interpolate(curve: readonly CellLengthPoint[]): (seconds: number) => number {
-  const pts = [...curve].sort((a, b) => a.cellSeconds - b.cellSeconds);
-  return (L) => {
-    if (L <= pts[0].cellSeconds) return pts[0].pairSdPct;
-    const last = pts[pts.length - 1];
-    if (L >= last.cellSeconds) return last.pairSdPct;
-    const i = pts.findIndex((p) => p.cellSeconds >= L);
-    const a = pts[i - 1];
-    const b = pts[i];
-    const t = (Math.log(L) - Math.log(a.cellSeconds)) / (Math.log(b.cellSeconds) - Math.log(a.cellSeconds));
-    return Math.exp(Math.log(a.pairSdPct) + t * (Math.log(b.pairSdPct) - Math.log(a.pairSdPct)));
-  };
+/**
+ * The curve's points fitted as a power law, ln sd = a − b ln L, by least squares weighted by each point's df (the
+ * variance of a log sd is about 1/(2 df)), with b held to 0–0.5: longer cells never make it noisier, and no noise
+ * falls faster than white noise's 1/√L. Below the shortest measured length the law goes on (shorter cells are
+ * noisier); past the longest it is held flat (no gain is assumed that was not measured). Until 2026-12-06 the design took the
+ * points at face value, log-log between them: that morning's 10 s point (3.2%, df 6) against 7 s (5.0%, df 21) fell
+ * faster than white noise, and on 2026-12-03 the curve rose from 7 to 10 s (5.8%, 8.7%): both were chance, at 3–6 df.
+ */
+export function fitCurve(curve: readonly CellLengthPoint[]): { slope: number; at: (seconds: number) => number } {
+  const pts = curve.filter((p) => p.cellSeconds > 0 && p.pairSdPct > 0).map((p) => ({ x: Math.log(p.cellSeconds), y: Math.log(p.pairSdPct), w: p.pairDf > 0 ? p.pairDf : 1 }));
+  const W = pts.reduce((a, p) => a + p.w, 0);
+  const mx = pts.reduce((a, p) => a + p.w * p.x, 0) / W;
+  const my = pts.reduce((a, p) => a + p.w * p.y, 0) / W;
+  const sxx = pts.reduce((a, p) => a + p.w * (p.x - mx) ** 2, 0);
+  const sxy = pts.reduce((a, p) => a + p.w * (p.x - mx) * (p.y - my), 0);
+  const slope = Math.min(0.5, Math.max(0, sxx > 0 ? -sxy / sxx : 0));
+  const hi = Math.max(...pts.map((p) => p.x));
+  return { slope, at: (L) => Math.exp(my - slope * (Math.min(hi, Math.log(Math.max(L, 1))) - mx)) };
 }
 
 /** The warm-up the design gives a cell length: the length, held to 10–30 s. */
