@@ -566,7 +566,7 @@ export function designLines(d: Design): string[] {
   if (d.cellForecast && d.cellModel) {
     const cm = d.cellModel;
     out.push(
-      `  each cell from its own earlier runs on this data (${cm.runs} runs at ${cm.cellSeconds} s cells, moved to ${c.cellSeconds} s by the pair-sd curve; ` +
+      `  each cell from its own earlier runs on this data (${cm.runs} runs at ${cm.cellSeconds} s cells${cm.cellSeconds === c.cellSeconds ? "" : `, moved to ${c.cellSeconds} s by the pair-sd curve`}; ` +
         `ln pair sd differs by sd ${cm.betweenCellsLogSd.toFixed(2)} between cells and ${cm.betweenRunsLogSd.toFixed(2)} between runs of one cell), simulated half-width, median (80% range):`,
     );
     for (const f of d.cellForecast) {
