@@ -15,8 +15,9 @@ import type { EventSink } from "../core/events.ts";
 import type { CellRecord, HostFacts } from "../core/results.ts";
 import { parseDuration, type Scenario } from "../core/scenario/schema.ts";
 import { formatSeconds } from "../core/plan/plan.ts";
+import { grossCellSeconds } from "../core/plan/forecast.ts";
 import { measureRecords, metricValue } from "../core/report/ratio.ts";
-import { aaPairsByCell, aaScenario, calibrationLayout, cellLengthCurve, curveScenario, hostKey, keyFacts, nestedSd, recalibrated, secondsPerPair, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
+import { aaPairsByCell, aaScenario, calibrationLayout, cellLengthCurve, curveScenario, hostKey, keyFacts, nestedSd, pairSecondsAt, recalibrated, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { localHostFacts, readCalibration, writeCalibration } from "../adapters/calibration-store.ts";
 import { runScenario, newRunId, type RunDeps, type RunSummary } from "./run.ts";
@@ -53,6 +54,9 @@ export interface CalibrateResult {
   dir: string;
   runs: string[];
 }
+
+/** A scenario's cell length in seconds (0 for a run of events). */
+const cellSecondsOf = (s: Scenario) => parseDuration(s.workload.duration ?? 0) ?? 0;
 
 /** The q/s of each second of a one-server run's measured cell. */
 function seriesOf(cells: readonly CellRecord[]): number[] {
@@ -125,11 +129,15 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
     o.log(`calibrate: A/A run ${i + 1}: ${n} pairs (${r.summary.status})${left ? `; ${left} disturbed by outside work in every attempt, left out` : ""}`);
     if (n === 0) continue;
     instances.push(pairs);
-    // The run's pace per pair: its disturbed pairs took their time too.
-    const spp = secondsPerPair(r.cells, n + left);
+    // The run's pace per pair, as runs store it: both cells at their gross seconds (re-runs included). Until
+    // 2026-12-06 it was the run's whole span over its pairs, which held its warm-ups and gaps: 15.3 s a pair of 7 s
+    // cells where the cells took 7.2 s each, so the next plan priced every 5 s cell on RAID 0 at 5.67 s, where they
+    // took 5.26 s, and a 30-minute design's forecast came out 2 min 22 s long.
+    const gross = grossCellSeconds(r.cells);
+    const spp = gross === null ? null : pairSecondsAt(cellSecondsOf(aa), gross, cellSecondsOf(aa));
     if (spp !== null) perPair = [...perPair, spp];
   }
-  const cellSeconds = parseDuration(aa.workload.duration ?? 0) ?? 0;
+  const cellSeconds = cellSecondsOf(aa);
   const curve = await curveRuns(o, { layout, run, runs, main: instances, cellSeconds, started });
   return store(o, { dir, runs, facts: await localHostFacts(o.deps.engine), perSecond, instances, perPair, cellSeconds, curve });
 }

@@ -636,6 +636,15 @@ export function recalibrated(fresh: Calibration, previous: Calibration | null): 
   return { ...fresh, ...keep };
 }
 
+/**
+ * Wall seconds of one pair at `atCellSeconds` from a run's gross seconds per measured cell (grossCellSeconds in
+ * src/core/plan/forecast.ts) at its own cell length: both cells, each with the run's per-cell overhead (sysbench's
+ * start-up, its re-runs). Runs and calibrate store it so; the plan reads secondsPerPair / 2 − cellSeconds back.
+ */
+export function pairSecondsAt(atCellSeconds: number, grossCellSeconds: number, cellSeconds: number): number {
+  return 2 * (atCellSeconds + Math.max(0, grossCellSeconds - cellSeconds));
+}
+
 /** Runs whose seconds per pair the stored figure averages: the host's recent pace, not one run's re-runs. */
 export const PAIR_COST_RUNS = 5;
 
@@ -651,7 +660,7 @@ function costsOf(c: RunCosts | undefined, calCellSeconds: number, prev?: Pick<Ca
   // (2026-12-04: 3.6% dear after a run with re-runs): the stored figure is a running mean over the last
   // PAIR_COST_RUNS runs.
   if (c.grossCellSeconds && c.grossCellSeconds > 0 && c.servers === 2) {
-    const run = 2 * (calCellSeconds + Math.max(0, c.grossCellSeconds - c.cellSeconds));
+    const run = pairSecondsAt(calCellSeconds, c.grossCellSeconds, c.cellSeconds);
     const weight = 1 / Math.min(PAIR_COST_RUNS, Math.max(1, (prev?.updates ?? 0) + 1));
     out.secondsPerPair = prev?.secondsPerPair && prev.secondsPerPair > 0 ? prev.secondsPerPair + weight * (run - prev.secondsPerPair) : run;
   }
@@ -685,15 +694,6 @@ export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<strin
     ...(o.noise.levels === "total" ? { pairHoldsInstances: true } : {}),
   };
   return { ...base, ...costsOf(o.costs, o.costs.cellSeconds), ...withSpread({}, o.spread, o.at, o.costs.shape, o.costs.cellSeconds) };
-}
-
-/** Wall seconds per pair of an A/A run: from its first measured cell's start to its last's end, over its pairs. */
-export function secondsPerPair(records: readonly CellRecord[], pairs: number): number | null {
-  const measured = measureRecords(records).filter((r) => r.status === "ok");
-  if (pairs <= 0 || measured.length === 0) return null;
-  const start = Math.min(...measured.map((r) => Date.parse(r.startedAt)));
-  const end = Math.max(...measured.map((r) => Date.parse(r.endedAt)));
-  return Number.isFinite(end - start) && end > start ? (end - start) / 1000 / pairs : null;
 }
 
 /**

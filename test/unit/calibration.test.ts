@@ -16,7 +16,7 @@ import {
   planPrecision,
   pooledResiduals,
   predictHalfWidthPct,
-  secondsPerPair,
+  pairSecondsAt,
   PAIR_COST_RUNS,
   seriesDisturbance,
   seriesScenario,
@@ -245,11 +245,12 @@ describe("pooledResiduals and the update of a calibration", () => {
     expect(typicalNoise({ ...noise, pairSdPct: 5 }, spread.slice(0, 1)).pairSdPct).toBe(5);
   });
 
-  it("measures wall seconds per pair from the first measured start to the last end", () => {
-    const records = [rec("a", "t1", 1, 100), rec("b", "t1", 1, 100), rec("a", "t1", 2, 100), rec("b", "t1", 2, 100)];
-    // 00:10 → 00:28 over 2 pairs
-    expect(secondsPerPair(records, 2)).toBeCloseTo(9, 10);
-    expect(secondsPerPair([], 2)).toBeNull();
+  it("pairSecondsAt: both cells at the run's gross seconds, moved to another cell length by its overhead", () => {
+    // 2026-12-06: calibrate's quiet A/A run took 7.19 s per 7 s cell: 14.38 s a pair, not its span's 15.3 s.
+    expect(pairSecondsAt(7, 7.19, 7)).toBeCloseTo(14.38, 10);
+    // A run of 5 s cells at 5.26 s, stored at the calibration's 7 s: 2 × (7 + 0.26).
+    expect(pairSecondsAt(7, 5.26, 5)).toBeCloseTo(14.52, 10);
+    expect(pairSecondsAt(7, 4.9, 5)).toBe(14); // never less than the cells themselves
   });
 
   it("aaPairsByCell: log pair ratios by cell; a pair disturbed in its last attempt is left out and counted", () => {
