@@ -527,7 +527,13 @@ function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: number }):
       out.push(`${f.cell}: expected ${pct(hw.median)} (80%: ${pct(hw.low)}–${pct(hw.high)}): ${past}`);
     }
     const named = d.cellForecast.filter((f) => f.halfWidthPct && f.halfWidthPct.median > m).length;
-    if (wider > named) out.push(`about ${wider - named} more of ${d.cells} cells may end wider than ±${m}% (simulated): a cell's noise changes between runs here`);
+    const unseen = d.cellForecast.filter((f) => f.runs === 0).length;
+    const cm = d.cellModel;
+    const why = [
+      cm ? `a cell's noise changes between runs here (sd of ln pair sd ${cm.betweenRunsLogSd.toFixed(2)})` : "",
+      unseen && cm ? `the ${unseen} cells not run here before are forecast as this data's typical cell, and cells here differ (sd ${cm.betweenCellsLogSd.toFixed(2)} between cells)` : "",
+    ].filter(Boolean);
+    if (wider > named) out.push(`about ${wider - named} more of ${d.cells} cells may end wider than ±${m}% (simulated): ${why.join("; ")}`);
   } else if (wider > 0 && c.halfWidthPct <= m)
     out.push(
       `about ${wider} of ${d.cells} cells are expected wider than ±${m}% (simulated): the cells noisier than this host's typical pair sd (cells differ, prior df ${priorDfText(d.noise.cellPriorDf)}); ` +
