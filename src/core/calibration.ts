@@ -918,5 +918,18 @@ export function calibrationLines(c: Calibration, file?: string): string[] {
     out.push("  pair sd against cell length (A/A pairs within one instance per length):");
     for (const p of c.cellLengthCurve) out.push(`    ${p.cellSeconds} s cells: pair sd ${fx(p.pairSdPct)}% (df ${fx(p.pairDf, 0)})`);
   } else out.push("  pair sd against cell length: not measured (`twinbench calibrate --lengths 10,30,90`)");
+  if (c.cellSpread?.length) {
+    out.push("  cells of the last runs (pair sd of each, over all its pairs; the design forecasts named cells from them):");
+    for (const r of c.cellSpread) {
+      const where = [r.shape ? `${r.shape.rows} rows, ${r.shape.storage}` : "data not recorded", r.cellSeconds ? `${r.cellSeconds} s cells` : "cell length not recorded"].join(", ");
+      const cells = r.cells.map((x, i) => `${x.cell ?? `cell ${i + 1}`} ${fx(Math.sqrt(x.s2) * 100)}%`).join(", ");
+      out.push(`    ${r.at} (${where}): ${cells}`);
+    }
+  }
+  if (c.costShape || c.restartSecondsPerServer !== undefined)
+    out.push(
+      `  measured costs: set-up ${c.setupSeconds === undefined ? "-" : `${fx(c.setupSeconds, 0)} s`}, restart ${c.restartSecondsPerServer === undefined ? "-" : `${fx(c.restartSecondsPerServer)} s`} a server, ` +
+        `teardown ${c.teardownSeconds === undefined ? "-" : `${fx(c.teardownSeconds)} s`}${c.costShape ? ` (on ${c.costShape.rows} rows, ${c.costShape.storage}: reused for data of that shape only)` : ""}`,
+    );
   return out;
 }

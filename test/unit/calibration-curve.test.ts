@@ -99,5 +99,17 @@ describe("the curve in the calibration file", () => {
     expect(text).toContain("10 s cells: pair sd 12.5% (df 6)");
     expect(text).toContain("30 s cells: pair sd 9.1% (df 6)");
     expect(calibrationLines(cal()).join("\n")).toContain("pair sd against cell length: not measured (`twinbench calibrate --lengths 10,30,90`)");
+    // The cells of the last runs and the measured costs, with the data they were measured on.
+    const more = calibrationLines(
+      cal({
+        cellSpread: [{ at: "2026-12-06T07:18:31Z", shape: { rows: 2_000_000, storage: "raid0" }, cellSeconds: 5, cells: [{ cell: "update_index@64", s2: 0.728 ** 2, df: 11 }, { s2: 0.011 ** 2, df: 11 }] }],
+        restartSecondsPerServer: 15.2,
+        setupSeconds: 120,
+        teardownSeconds: 3,
+        costShape: { rows: 2_000_000, storage: "raid0" },
+      }),
+    ).join("\n");
+    expect(more).toContain("    2026-12-06T07:18:31Z (2000000 rows, raid0, 5 s cells): update_index@64 72.8%, cell 2 1.1%");
+    expect(more).toContain("  measured costs: set-up 120 s, restart 15.2 s a server, teardown 3.0 s (on 2000000 rows, raid0: reused for data of that shape only)");
   });
 });
