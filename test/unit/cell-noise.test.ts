@@ -117,6 +117,16 @@ describe("the design forecasts recorded cells one by one", () => {
     const f = designForecast(d, "2026-12-06T10:00:00Z");
     expect(f.cells?.map((c) => c.cell)).toEqual(names);
   });
+  it("prices a new instance at what runs measured on data of this shape, and only on that shape", () => {
+    const measured = { restartSecondsPerServer: 30, teardownSeconds: 8, costShape: RAID };
+    const line = (d: ReturnType<typeof designForBudget>) => designLines(d).find((l) => l.includes("instance restarts"))!;
+    const here = designForBudget({ scenario: scenario(), budgetSeconds: 1800, calibration: cal(measured), runs: 20, lengths: [5] });
+    expect(line(here)).toMatch(/× 2 servers × 30 s/);
+    expect(designLines(here).join("\n")).toContain("teardown (2 × 4 s)");
+    const elsewhere = designForBudget({ scenario: scenario(), budgetSeconds: 1800, calibration: cal({ ...measured, costShape: { rows: 10_000, storage: "tmpfs" } }), runs: 20, lengths: [5] });
+    expect(line(elsewhere)).toMatch(/× 2 servers × 16\.5 s/);
+  });
+
   it("without 2 named runs on this data: one shared range, as before", () => {
     const d = designForBudget({ scenario: scenario(), budgetSeconds: 1800, calibration: cal({ cellSpread: [seed1] }), runs: 40, lengths: [5] });
     expect(d.cellForecast).toBeNull();

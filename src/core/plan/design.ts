@@ -21,7 +21,8 @@
  * - **Order.** With `fresh: per-test`, the write tests go first: the first write test of every new instance runs on
  *   the data the restart has just restored, so it needs no restore of its own (src/app/run/cells.ts); read tests
  *   need none.
- * - **Time.** The plan's own estimate (planRun), with calibrate's measured start-up per cell when there is one.
+ * - **Time.** The plan's own estimate (planRun), with the measured start-up per cell when there is one, and the
+ *   restart and teardown that runs measured on data of this shape.
  * - **Hosts.** With N hosts the rounds' groups are sharded (`shard: true`, group k to host k mod N) and the time is
  *   the longest host's, as the plan says; several hosts run a fixed count (adaptive runs are one host only).
  *
@@ -34,7 +35,7 @@
  * The choice reads a closed formula (predictHalfWidthPct); the chosen design is then simulated through the shipped
  * estimator and stop rule (simulateAdaptive) for each cell's half-width range, the coverage and the time range.
  */
-import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellNoiseModel, cellPriorDf, costShapeOf, predictHalfWidthPct, type Calibration, type CellLengthPoint, type CellNoise, type CellPriorDf } from "../calibration.ts";
+import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellNoiseModel, cellPriorDf, costShapeOf, predictHalfWidthPct, sameCostShape, type Calibration, type CellLengthPoint, type CellNoise, type CellPriorDf } from "../calibration.ts";
 import { parseDuration, type Scenario } from "../scenario/schema.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../stats/estimate.ts";
 import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
@@ -257,6 +258,20 @@ function overheadOf(cal: Calibration | null, costs: SetupCosts): number {
   return costs.cellOverheadSeconds;
 }
 
+/**
+ * What runs here measured on data of this scenario's shape, as the plan's costs: a new instance per server, and the
+ * teardown per server. The adaptive forecast has used them since 2026-12-06 (precision.ts adaptiveCosts); the design
+ * did not, and priced a new instance on the 2 M-row RAID 0 at the model's 16.5 s a server where three runs had
+ * measured 15.2–15.9 s.
+ */
+function measuredCosts(cal: Calibration | null, s: Scenario): Partial<SetupCosts> {
+  if (!cal || !sameCostShape(cal.costShape, costShapeOf(s))) return {};
+  const out: Partial<SetupCosts> = {};
+  if (cal.restartSecondsPerServer !== undefined && cal.restartSecondsPerServer > 0) Object.assign(out, { instanceRestartSeconds: cal.restartSecondsPerServer, instanceRestartSecondsPerMillionRows: 0 });
+  if (cal.teardownSeconds !== undefined && cal.teardownSeconds > 0 && s.servers.length > 0) out.teardownSeconds = cal.teardownSeconds / s.servers.length;
+  return out;
+}
+
 interface LayoutCost {
   /** Wall seconds of one instance (k rounds) and each further instance. */
   first: number;
@@ -332,7 +347,7 @@ export function designForBudget(i: DesignInput): Design {
   const s = i.scenario;
   const cal = i.calibration;
   const costs: SetupCosts = { ...DEFAULT_SETUP_COSTS, ...i.setupCosts };
-  const setupCosts: Partial<SetupCosts> = { ...i.setupCosts, cellOverheadSeconds: overheadOf(cal, costs) };
+  const setupCosts: Partial<SetupCosts> = { ...i.setupCosts, cellOverheadSeconds: overheadOf(cal, costs), ...measuredCosts(cal, s) };
   const hosts = Math.max(1, i.hosts ?? s.hosts?.length ?? 1);
   const inst = designInstanceSd(cal);
   // A pair sd that holds the instance level too: the pair level is its even share (designInstanceSd), so that a
