@@ -6,7 +6,8 @@ import { defineConfig } from "vitest/config";
  * Runs on the local engine fold their pairs into the host's calibration (and make one when there is none): tests
  * keep that in a scratch folder of their own, never in /var/lib/twinbench/calibration.
  */
-const calibrationDir = process.env.TWINBENCH_TEST_CALIBRATION_DIR ?? join(tmpdir(), `twinbench-test-calibration-${process.pid}`);
+const calibrationDir =
+  process.env.TWINBENCH_TEST_CALIBRATION_DIR ?? join(tmpdir(), `twinbench-test-calibration-${process.pid}`);
 
 /** What every test run shares (this config's two projects, and vitest.faults.config.ts). */
 export const common = {
@@ -20,7 +21,12 @@ export const common = {
   hookTimeout: 600_000,
   // CI=false inside the test workers: Ink (is-in-ci) renders only the last frame under CI, which the TUI
   // component tests must not inherit from the CI runner's environment.
-  env: { TESTCONTAINERS_RYUK_DISABLED: "true", CI: "false", CONTINUOUS_INTEGRATION: "false", TWINBENCH_CALIBRATION_DIR: calibrationDir },
+  env: {
+    TESTCONTAINERS_RYUK_DISABLED: "true",
+    CI: "false",
+    CONTINUOUS_INTEGRATION: "false",
+    TWINBENCH_CALIBRATION_DIR: calibrationDir,
+  },
 };
 
 /** The set-up every test against real Docker needs (test/global-setup.ts: the engine, the images, dist/). */
@@ -36,7 +42,15 @@ export default defineConfig({
     //  - integration: real Docker, each file isolated. The fault matrix (kill -9 at each phase, dockerd restarted, a
     //    full results folder) is its own script: `npm run test:faults` (vitest.faults.config.ts).
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts", "test/unit/**/*.test.tsx"], isolate: false, sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts", "test/unit/**/*.test.tsx"],
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
       {
         extends: true,
         test: {

@@ -25,28 +25,46 @@ const designs: Array<[string, Design]> = [
   [`fixed 4`, { cells, settings: a, fixedRounds: 4 }],
 ];
 const pct = (x: number | null) => (x === null ? "-" : `${(100 * x).toFixed(1)}%`);
-console.log(`coverage of the shipped procedure: ${runs} runs × ${cells} cells per row, seed ${seed}, ${new Date().toISOString().slice(0, 10)}`);
-console.log("| noise | design | truth | rounds (median) | half-width (median) | coverage | coverage, first to stop | A/A false verdicts | printed > 2× target at a precision stop |");
+console.log(
+  `coverage of the shipped procedure: ${runs} runs × ${cells} cells per row, seed ${seed}, ${new Date().toISOString().slice(0, 10)}`,
+);
+console.log(
+  "| noise | design | truth | rounds (median) | half-width (median) | coverage | coverage, first to stop | A/A false verdicts | printed > 2× target at a precision stop |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const m of NOISE_MODELS)
   for (const [name, d] of designs)
     for (const truth of ["A/A", "90–150"] as const) {
       if (truth !== "A/A" && !name.startsWith("default (")) continue;
-      const sim = simulateRuns(d, m, { runs, seed, truth: truth === "A/A" ? undefined : (_i, u) => Math.log(0.9 + 0.6 * u()) });
+      const sim = simulateRuns(d, m, {
+        runs,
+        seed,
+        truth: truth === "A/A" ? undefined : (_i, u) => Math.log(0.9 + 0.6 * u()),
+      });
       const s = summarizeCoverage(sim);
-      console.log(`| ${m.name} | ${name} | ${truth} | ${s.medianRounds} | ${s.medianHalfWidthPct.toFixed(1)}% | ${pct(s.coverage)} | ${pct(s.coverageFirst)} | ${pct(s.falseVerdicts)} | ${pct(s.printedOver2x)} |`);
+      console.log(
+        `| ${m.name} | ${name} | ${truth} | ${s.medianRounds} | ${s.medianHalfWidthPct.toFixed(1)}% | ${pct(s.coverage)} | ${pct(s.coverageFirst)} | ${pct(s.falseVerdicts)} | ${pct(s.printedOver2x)} |`,
+      );
     }
 
 // The stop half alone (shipped: PRINTED_WIDTH_FACTOR) beside a gate that also needs the printed half within k × target.
 const factors = [PRINTED_WIDTH_FACTOR, 4, 2, 1];
 const ruleName = (k: number) => (k === Number.POSITIVE_INFINITY ? "stop half alone" : `and printed ≤ ${k}× target`);
 console.log("");
-console.log(`stop rule: the stop half alone (shipped) against a gate on the printed half-width, A/A, ${runs} runs × ${cells} cells per row, seed ${seed}`);
-console.log("| noise | target | stop rule | rounds (median) | half-width (median) | coverage | coverage, first to stop | A/A false verdicts | printed > 2× target at a precision stop | printed > target at a precision stop |");
+console.log(
+  `stop rule: the stop half alone (shipped) against a gate on the printed half-width, A/A, ${runs} runs × ${cells} cells per row, seed ${seed}`,
+);
+console.log(
+  "| noise | target | stop rule | rounds (median) | half-width (median) | coverage | coverage, first to stop | A/A false verdicts | printed > 2× target at a precision stop | printed > target at a precision stop |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const m of NOISE_MODELS)
   for (const target of [a.precisionPct, 5])
     for (const k of factors) {
-      const s = summarizeCoverage(simulateRuns({ cells, settings: { ...a, precisionPct: target, printedFactor: k } }, m, { runs, seed }));
-      console.log(`| ${m.name} | ±${target}% | ${ruleName(k)}${k === PRINTED_WIDTH_FACTOR ? " (shipped)" : ""} | ${s.medianRounds} | ${s.medianHalfWidthPct.toFixed(1)}% | ${pct(s.coverage)} | ${pct(s.coverageFirst)} | ${pct(s.falseVerdicts)} | ${pct(s.printedOver2x)} | ${pct(s.printedOverTarget)} |`);
+      const s = summarizeCoverage(
+        simulateRuns({ cells, settings: { ...a, precisionPct: target, printedFactor: k } }, m, { runs, seed }),
+      );
+      console.log(
+        `| ${m.name} | ±${target}% | ${ruleName(k)}${k === PRINTED_WIDTH_FACTOR ? " (shipped)" : ""} | ${s.medianRounds} | ${s.medianHalfWidthPct.toFixed(1)}% | ${pct(s.coverage)} | ${pct(s.coverageFirst)} | ${pct(s.falseVerdicts)} | ${pct(s.printedOver2x)} | ${pct(s.printedOverTarget)} |`,
+      );
     }

@@ -9,7 +9,12 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { forecastCoverage, replayForecasts, type ForecastModel, type ReplayedForecast } from "../src/core/plan/forecast.ts";
+import {
+  forecastCoverage,
+  replayForecasts,
+  type ForecastModel,
+  type ReplayedForecast,
+} from "../src/core/plan/forecast.ts";
 import type { RunManifest } from "../src/core/results.ts";
 import { readResultsFolder, readRunManifest } from "../src/adapters/report-files.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../src/core/stats/simulate.ts";
@@ -32,10 +37,16 @@ export async function forecastBench(o: { resultsDir: string; out: (line: string)
       dirs.push(join(o.resultsDir, n));
     }
   }
-  o.out(`forecast coverage: ${manifests.length} recorded runs with forecasts in ${o.resultsDir} (of ${names.length} entries)`);
+  o.out(
+    `forecast coverage: ${manifests.length} recorded runs with forecasts in ${o.resultsDir} (of ${names.length} entries)`,
+  );
   for (const r of forecastCoverage(manifests, 3))
-    o.out(`  ${r.stage.padEnd(8)} ${r.runs === 0 ? "no runs" : `${r.inside} of ${r.runs} inside the 80% range (${Math.round(r.share! * 100)}%)`}`);
-  o.out("replayed without the host calibration, from what each run had seen after the round: shipped model | before 2026-12-04 (prior df 2.2, no pace)");
+    o.out(
+      `  ${r.stage.padEnd(8)} ${r.runs === 0 ? "no runs" : `${r.inside} of ${r.runs} inside the 80% range (${Math.round(r.share! * 100)}%)`}`,
+    );
+  o.out(
+    "replayed without the host calibration, from what each run had seen after the round: shipped model | before 2026-12-04 (prior df 2.2, no pace)",
+  );
   const tally = new Map<string, { runs: number; now: number; old: number }>();
   for (const dir of dirs) {
     const m = manifests[dirs.indexOf(dir)]!;
@@ -58,8 +69,10 @@ export async function forecastBench(o: { resultsDir: string; out: (line: string)
       o.out(`  ${f.manifest.runId} round ${a.round}: wall ${a.wall} s; ${range(a)} | ${range(b)}`);
     }
   }
-  for (const [stage, t] of [...tally].sort()) o.out(`  ${stage.padEnd(8)} inside: shipped ${t.now} of ${t.runs}, before 2026-12-04 ${t.old} of ${t.runs}`);
+  for (const [stage, t] of [...tally].sort())
+    o.out(`  ${stage.padEnd(8)} inside: shipped ${t.now} of ${t.runs}, before 2026-12-04 ${t.old} of ${t.runs}`);
   return 0;
 }
 
-const range = (r: ReplayedForecast) => `${r.forecast.totalSeconds.median} [${r.forecast.totalSeconds.low}–${r.forecast.totalSeconds.high}] ${r.inside ? "in" : "OUT"} (prior df ${r.forecast.cellPriorDf ?? "∞"})`;
+const range = (r: ReplayedForecast) =>
+  `${r.forecast.totalSeconds.median} [${r.forecast.totalSeconds.low}–${r.forecast.totalSeconds.high}] ${r.inside ? "in" : "OUT"} (prior df ${r.forecast.cellPriorDf ?? "∞"})`;

@@ -70,22 +70,30 @@ async function docker(args: string[], signal?: AbortSignal): Promise<string> {
   const r = await execa("docker", args, { reject: false, stdin: "ignore", cancelSignal: signal });
   if (r.isCanceled || signal?.aborted) throw new CancelledError();
   if (r.exitCode !== 0)
-    throw new TwinbenchError(`docker ${args.slice(0, 2).join(" ")} failed (exit ${r.exitCode}): ${String(r.stderr).trim().split("\n").slice(-3).join(" | ")}`, {
-      code: "BENCH_MANUAL",
-      hint: "the manual reference uses the plain docker CLI against the local engine",
-    });
+    throw new TwinbenchError(
+      `docker ${args.slice(0, 2).join(" ")} failed (exit ${r.exitCode}): ${String(r.stderr).trim().split("\n").slice(-3).join(" | ")}`,
+      {
+        code: "BENCH_MANUAL",
+        hint: "the manual reference uses the plain docker CLI against the local engine",
+      },
+    );
   return String(r.stdout).trim();
 }
 
-const labelArgs = (labels: Record<string, string>) => Object.entries(labels).flatMap(([k, v]) => ["--label", `${k}=${v}`]);
+const labelArgs = (labels: Record<string, string>) =>
+  Object.entries(labels).flatMap(([k, v]) => ["--label", `${k}=${v}`]);
 
 /** Remove every container and volume of one manual block by its run label (idempotent; also after Ctrl-C). */
 async function removeManual(runId: string): Promise<string[]> {
   const failed: string[] = [];
   const filter = ["--filter", `label=${LABEL.run}=${runId}`];
-  const ids = (await docker(["ps", "-aq", ...filter]).catch((e: Error) => (failed.push(e.message), ""))).split("\n").filter(Boolean);
+  const ids = (await docker(["ps", "-aq", ...filter]).catch((e: Error) => (failed.push(e.message), "")))
+    .split("\n")
+    .filter(Boolean);
   if (ids.length) await docker(["rm", "-f", "-v", ...ids]).catch((e: Error) => failed.push(e.message));
-  const vols = (await docker(["volume", "ls", "-q", ...filter]).catch((e: Error) => (failed.push(e.message), ""))).split("\n").filter(Boolean);
+  const vols = (await docker(["volume", "ls", "-q", ...filter]).catch((e: Error) => (failed.push(e.message), "")))
+    .split("\n")
+    .filter(Boolean);
   if (vols.length) await docker(["volume", "rm", "-f", ...vols]).catch((e: Error) => failed.push(e.message));
   return failed;
 }
@@ -111,7 +119,8 @@ interface ManualCtx {
 async function manualBlock(m: ManualCtx): Promise<Record<string, number[]>> {
   const { scenario, signal } = m;
   const labelCtx = { sessionId: m.sessionId, runId: m.runId, hostId: "local", pid: process.pid, hostname: hostname() };
-  const labels = (role: string, server?: string) => resourceLabels(labelCtx, { [LABEL.role]: role, ...(server ? { [LABEL.server]: server } : {}) });
+  const labels = (role: string, server?: string) =>
+    resourceLabels(labelCtx, { [LABEL.role]: role, ...(server ? { [LABEL.server]: server } : {}) });
   const rootPw = `tb${randomBytes(8).toString("hex")}`;
   const benchPw = `tb${randomBytes(8).toString("hex")}`;
   const tmpfsBytes = scenario.storage.kind === "tmpfs" ? parseSize(scenario.storage.size)! : 2 * 2 ** 30;
@@ -119,7 +128,16 @@ async function manualBlock(m: ManualCtx): Promise<Record<string, number[]>> {
   const sock: Record<string, string> = {};
   for (const id of servers) {
     const spec = scenario.servers.find((s) => s.id === id)!;
-    const { rendered } = labServerInit({ scenario, spec, image: m.serverImage, neutralCnf: m.neutralCnf, runId: m.runId, sessionId: m.sessionId, runDir: m.workDir, labels: (x) => resourceLabels(labelCtx, x) });
+    const { rendered } = labServerInit({
+      scenario,
+      spec,
+      image: m.serverImage,
+      neutralCnf: m.neutralCnf,
+      runId: m.runId,
+      sessionId: m.sessionId,
+      runDir: m.workDir,
+      labels: (x) => resourceLabels(labelCtx, x),
+    });
     const cnf = join(m.workDir, `${m.runId}-${id}.cnf`);
     await writeFile(cnf, rendered.cnf);
     await chmod(cnf, 0o644); // mysqld ignores a world-writable option file
@@ -128,50 +146,135 @@ async function manualBlock(m: ManualCtx): Promise<Record<string, number[]>> {
     const name = resourceName(m.runId, id, "server");
     await docker(
       [
-        "run", "-d", "--name", name, ...labelArgs(labels("server", id)),
+        "run",
+        "-d",
+        "--name",
+        name,
+        ...labelArgs(labels("server", id)),
         ...(scenario.resources.server.cpuset ? ["--cpuset-cpus", scenario.resources.server.cpuset] : []),
-        ...(scenario.resources.server.memory !== undefined ? ["--memory", String(parseSize(scenario.resources.server.memory))] : []),
-        "--mount", `type=tmpfs,dst=${DATADIR},tmpfs-size=${tmpfsBytes}`,
-        "--mount", `type=volume,src=${sock[id]},dst=${SOCKET_DIR}`,
-        "--mount", `type=bind,src=${cnf},dst=${CNF_PATH},readonly`,
-        "-e", `${m.serverImage.family === "mysql" ? "MYSQL" : "MARIADB"}_ROOT_PASSWORD=${rootPw}`,
-        m.serverImage.tag, `--defaults-file=${CNF_PATH}`,
+        ...(scenario.resources.server.memory !== undefined
+          ? ["--memory", String(parseSize(scenario.resources.server.memory))]
+          : []),
+        "--mount",
+        `type=tmpfs,dst=${DATADIR},tmpfs-size=${tmpfsBytes}`,
+        "--mount",
+        `type=volume,src=${sock[id]},dst=${SOCKET_DIR}`,
+        "--mount",
+        `type=bind,src=${cnf},dst=${CNF_PATH},readonly`,
+        "-e",
+        `${m.serverImage.family === "mysql" ? "MYSQL" : "MARIADB"}_ROOT_PASSWORD=${rootPw}`,
+        m.serverImage.tag,
+        `--defaults-file=${CNF_PATH}`,
       ],
       signal,
     );
     const ip = await docker(["inspect", "-f", "{{.NetworkSettings.IPAddress}}", name], signal);
     const ep = { host: ip, port: 3306, user: "root", password: rootPw };
-    await mysql2Probe.waitReady(ep, { deadlineMs: 180_000, signal, alive: async () => (await docker(["inspect", "-f", "{{.State.Running}}", name])) === "true" });
-    await mysql2Probe.createBenchUser(ep, { user: BENCH_USER, password: benchPw, db: BENCH_DB, charset: "utf8mb4", collation: "utf8mb4_general_ci" });
+    await mysql2Probe.waitReady(ep, {
+      deadlineMs: 180_000,
+      signal,
+      alive: async () => (await docker(["inspect", "-f", "{{.State.Running}}", name])) === "true",
+    });
+    await mysql2Probe.createBenchUser(ep, {
+      user: BENCH_USER,
+      password: benchPw,
+      db: BENCH_DB,
+      charset: "utf8mb4",
+      collation: "utf8mb4_general_ci",
+    });
   }
   const conn = { socket: SOCKET, user: BENCH_USER, password: benchPw, db: BENCH_DB };
   const sysbench = async (id: string, argv: string[]): Promise<string> =>
     docker(
       [
-        "run", "--rm", "--name", resourceName(m.runId, id, "load", randomBytes(3).toString("hex")), ...labelArgs(labels("load", id)),
+        "run",
+        "--rm",
+        "--name",
+        resourceName(m.runId, id, "load", randomBytes(3).toString("hex")),
+        ...labelArgs(labels("load", id)),
         ...(scenario.resources.load.cpuset ? ["--cpuset-cpus", scenario.resources.load.cpuset] : []),
-        "--network", "none", "--mount", `type=volume,src=${sock[id]},dst=${SOCKET_DIR}`,
-        "-w", "/usr/share/sysbench", "--entrypoint", "sysbench", m.loadTag, ...argv,
+        "--network",
+        "none",
+        "--mount",
+        `type=volume,src=${sock[id]},dst=${SOCKET_DIR}`,
+        "-w",
+        "/usr/share/sysbench",
+        "--entrypoint",
+        "sysbench",
+        m.loadTag,
+        ...argv,
       ],
       signal,
     );
   const w = scenario.workload;
   for (const id of servers) {
-    await sysbench(id, sysbenchArgv({ script: "oltp_common", command: "prepare", workload: w, threads: Math.max(1, Math.min(w.tables, 4)), connection: conn, percentile: w.percentile, histogram: false }));
-    await sysbench(id, sysbenchArgv({ script: "oltp_common", command: "prewarm", workload: w, threads: 1, connection: conn, percentile: w.percentile, histogram: false }));
+    await sysbench(
+      id,
+      sysbenchArgv({
+        script: "oltp_common",
+        command: "prepare",
+        workload: w,
+        threads: Math.max(1, Math.min(w.tables, 4)),
+        connection: conn,
+        percentile: w.percentile,
+        histogram: false,
+      }),
+    );
+    await sysbench(
+      id,
+      sysbenchArgv({
+        script: "oltp_common",
+        command: "prewarm",
+        workload: w,
+        threads: 1,
+        connection: conn,
+        percentile: w.percentile,
+        histogram: false,
+      }),
+    );
   }
   const warm = parseDuration(w.warmup) ?? 0;
   const cells: Record<string, number[]> = {};
   for (const test of w.tests) {
-    if (warm > 0) for (const id of servers) await sysbench(id, sysbenchArgv({ script: test, command: "run", workload: w, threads: Math.max(...w.threads), durationSeconds: warm, connection: conn, percentile: w.percentile, histogram: false }));
+    if (warm > 0)
+      for (const id of servers)
+        await sysbench(
+          id,
+          sysbenchArgv({
+            script: test,
+            command: "run",
+            workload: w,
+            threads: Math.max(...w.threads),
+            durationSeconds: warm,
+            connection: conn,
+            percentile: w.percentile,
+            histogram: false,
+          }),
+        );
     for (const threads of w.threads) {
       const ds: number[] = [];
       for (let p = 0; p < m.pairs; p++) {
         const q: Record<string, number> = {};
         for (const id of p % 2 === 0 ? servers : [...servers].reverse()) {
-          const out = await sysbench(id, sysbenchArgv({ script: test, command: "run", workload: w, threads, durationSeconds: m.seconds, connection: conn, percentile: w.percentile, histogram: false }));
+          const out = await sysbench(
+            id,
+            sysbenchArgv({
+              script: test,
+              command: "run",
+              workload: w,
+              threads,
+              durationSeconds: m.seconds,
+              connection: conn,
+              percentile: w.percentile,
+              histogram: false,
+            }),
+          );
           const qps = parseSysbench(out).qps;
-          if (!(typeof qps === "number" && qps > 0)) throw new TwinbenchError(`manual ${id} ${test}: no q/s in sysbench's output`, { code: "BENCH_MANUAL", hint: "see the sysbench output" });
+          if (!(typeof qps === "number" && qps > 0))
+            throw new TwinbenchError(`manual ${id} ${test}: no q/s in sysbench's output`, {
+              code: "BENCH_MANUAL",
+              hint: "see the sysbench output",
+            });
           q[id] = qps;
         }
         ds.push(Math.log(q.a! / q.b!));
@@ -184,9 +287,17 @@ async function manualBlock(m: ManualCtx): Promise<Record<string, number[]>> {
 }
 
 /** Lab block: its cells.jsonl as ln(a/b) of q/s per cell (trimmed q/s when the arm trims), plus its flags. */
-function labCells(folder: Awaited<ReturnType<typeof readResultsFolder>>): { cells: Record<string, number[]>; notSteady: number; quiesceSeconds: number[] } {
+function labCells(folder: Awaited<ReturnType<typeof readResultsFolder>>): {
+  cells: Record<string, number[]>;
+  notSteady: number;
+  quiesceSeconds: number[];
+} {
   const table = buildRatioTable(folder.manifest, folder.cells);
-  if (!table) throw new TwinbenchError("lab A/A run has no two servers to compare", { code: "BENCH_AA", hint: "the noise bench needs servers a and b" });
+  if (!table)
+    throw new TwinbenchError("lab A/A run has no two servers to compare", {
+      code: "BENCH_AA",
+      hint: "the noise bench needs servers a and b",
+    });
   const cells: Record<string, number[]> = {};
   let notSteady = 0;
   for (const row of table.rows)
@@ -201,7 +312,9 @@ function labCells(folder: Awaited<ReturnType<typeof readResultsFolder>>): { cell
     }
   // One wait per measured write cell, its last attempt (as the figures): a pair re-run because outside work disturbed
   // it waited again, but the block's wait per cell is what the arm costs.
-  const quiesceSeconds = measureRecords(folder.cells).flatMap((r) => (r.quiesceSeconds !== undefined ? [r.quiesceSeconds] : []));
+  const quiesceSeconds = measureRecords(folder.cells).flatMap((r) =>
+    r.quiesceSeconds !== undefined ? [r.quiesceSeconds] : [],
+  );
   return { cells, notSteady, quiesceSeconds };
 }
 
@@ -212,23 +325,48 @@ export async function noiseBench(o: NoiseOptions): Promise<number> {
   const stamp = started.toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
   const known = NOISE_ARMS.map((a) => a.id);
   const arms = o.arms ?? (o.smoke ? ["defaults", "quiesce"] : [...DEFAULT_NOISE_ARMS, ...(o.long ? ["len60"] : [])]);
-  for (const a of arms) if (!known.includes(a)) throw new TwinbenchError(`--arms: unknown arm "${a}"`, { code: "BENCH_ARGS", hint: `use some of ${known.join(", ")}` });
-  if (arms.includes("len60") && !o.long && !o.arms) throw new TwinbenchError("--arms len60 needs --long", { code: "BENCH_ARGS", hint: "add --long" });
-  const seed = o.seed ?? (started.getTime() % 2 ** 31);
+  for (const a of arms)
+    if (!known.includes(a))
+      throw new TwinbenchError(`--arms: unknown arm "${a}"`, {
+        code: "BENCH_ARGS",
+        hint: `use some of ${known.join(", ")}`,
+      });
+  if (arms.includes("len60") && !o.long && !o.arms)
+    throw new TwinbenchError("--arms len60 needs --long", { code: "BENCH_ARGS", hint: "add --long" });
+  const seed = o.seed ?? started.getTime() % 2 ** 31;
   const seconds = o.seconds ?? (o.smoke ? 2 : 5);
   const warmup = o.smoke ? "1s" : "3s";
   const schedule = noiseSchedule(arms, seed);
-  const cost: Omit<NoiseCost, "pairs"> = { tests: TESTS.length, threads: THREADS.length, seconds, warmupSeconds: parseDuration(warmup)!, ...NOISE_COST };
+  const cost: Omit<NoiseCost, "pairs"> = {
+    tests: TESTS.length,
+    threads: THREADS.length,
+    seconds,
+    warmupSeconds: parseDuration(warmup)!,
+    ...NOISE_COST,
+  };
   const pairs = o.pairs ?? (o.smoke ? 2 : pairsForBudget(schedule, cost, o.budgetSeconds));
-  if (!(Number.isInteger(pairs) && pairs >= 2)) throw new TwinbenchError(`--pairs: expected an integer of at least 2, got ${pairs}`, { code: "BENCH_ARGS", hint: "pairs per arm and cell; residuals need 2 or more" });
+  if (!(Number.isInteger(pairs) && pairs >= 2))
+    throw new TwinbenchError(`--pairs: expected an integer of at least 2, got ${pairs}`, {
+      code: "BENCH_ARGS",
+      hint: "pairs per arm and cell; residuals need 2 or more",
+    });
   const expected = scheduleSeconds(schedule, { ...cost, pairs });
   const manualBlocks = schedule.filter((b) => b.kind === "manual").length;
   const dfArm = TESTS.length * THREADS.length * (pairs - 1);
   const detect = detectableSdRatio(dfArm, dfArm);
   const detectManual = detectableSdRatio(dfArm, dfArm * manualBlocks);
-  out(`== noise: A/A MariaDB 11.8, ${TESTS.join(" + ")} at ${THREADS.join(",")} thread; ${arms.length} lab arms (${schedule.filter((b) => b.kind === "lab").map((b) => b.arm).join(", ")}; seed ${seed}) and ${manualBlocks} manual blocks, interleaved`);
-  out(`   ${pairs} pairs per arm and cell of ${seconds} s; expected duration ${R.hms(expected)} (budget ${R.hms(o.budgetSeconds)}${o.pairs ? ", --pairs given" : ""})`);
-  out(`   what it can see (95%, power 80%): an arm's pair sd ×${detect.toFixed(2)} against lab defaults, ×${detectManual.toFixed(2)} against the manual reference (df ${dfArm} per arm, ${dfArm * manualBlocks} manual)`);
+  out(
+    `== noise: A/A MariaDB 11.8, ${TESTS.join(" + ")} at ${THREADS.join(",")} thread; ${arms.length} lab arms (${schedule
+      .filter((b) => b.kind === "lab")
+      .map((b) => b.arm)
+      .join(", ")}; seed ${seed}) and ${manualBlocks} manual blocks, interleaved`,
+  );
+  out(
+    `   ${pairs} pairs per arm and cell of ${seconds} s; expected duration ${R.hms(expected)} (budget ${R.hms(o.budgetSeconds)}${o.pairs ? ", --pairs given" : ""})`,
+  );
+  out(
+    `   what it can see (95%, power 80%): an arm's pair sd ×${detect.toFixed(2)} against lab defaults, ×${detectManual.toFixed(2)} against the manual reference (df ${dfArm} per arm, ${dfArm * manualBlocks} manual)`,
+  );
 
   const work = await mkdtemp(join(tmpdir(), "twinbench-noise-"));
   const ac = new AbortController();
@@ -238,11 +376,23 @@ export async function noiseBench(o: NoiseOptions): Promise<number> {
   };
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
-  const sets = [`workload.tests=[${TESTS.join(",")}]`, `workload.threads=[${THREADS.join(",")}]`, `workload.repeats=${pairs}`, `workload.warmup=${warmup}`];
+  const sets = [
+    `workload.tests=[${TESTS.join(",")}]`,
+    `workload.threads=[${THREADS.join(",")}]`,
+    `workload.repeats=${pairs}`,
+    `workload.warmup=${warmup}`,
+  ];
   const file = "scenarios/aa-mariadb.yaml";
-  const load = (extra: string[]) => loadScenarioFile(join(o.root, file), { sets: [...sets, ...extra], lockImages: o.lockImages, hostCpus: availableParallelism() });
+  const load = (extra: string[]) =>
+    loadScenarioFile(join(o.root, file), {
+      sets: [...sets, ...extra],
+      lockImages: o.lockImages,
+      hostCpus: availableParallelism(),
+    });
   const sessionId = randomBytes(6).toString("hex");
-  const blocks: Array<NoiseBlock & { wallSeconds: number; runId: string; notSteady?: number; quiesceSeconds?: number[] }> = [];
+  const blocks: Array<
+    NoiseBlock & { wallSeconds: number; runId: string; notSteady?: number; quiesceSeconds?: number[] }
+  > = [];
   const failures: Array<{ block: number; arm: string; error: string }> = [];
   let cancelled = false;
   try {
@@ -251,19 +401,45 @@ export async function noiseBench(o: NoiseOptions): Promise<number> {
     const deps = await o.deps(base.imageMode);
     const img = await deps.ensureImage(base.servers[0]!.image, () => undefined, ac.signal);
     const loadImg = await deps.ensureImage("sysbench-1.0", () => undefined, ac.signal);
-    if (img.family === "sysbench") throw new TwinbenchError("aa-mariadb's server image is the load image", { code: "BENCH_SERVER", hint: "check scenarios/aa-mariadb.yaml" });
+    if (img.family === "sysbench")
+      throw new TwinbenchError("aa-mariadb's server image is the load image", {
+        code: "BENCH_SERVER",
+        hint: "check scenarios/aa-mariadb.yaml",
+      });
     for (const [index, b] of schedule.entries()) {
       if (ac.signal.aborted) throw new CancelledError();
       const arm = NOISE_ARMS.find((a) => a.id === b.arm);
       const secs = arm?.seconds ?? seconds;
       const runId = `bench-${stamp}-n${index}-${b.arm}-${randomBytes(2).toString("hex")}`;
       const t0 = Date.now();
-      log(`noise: block ${index + 1}/${schedule.length}: ${b.kind === "manual" ? "manual reference" : `lab ${b.arm}`} (${secs} s cells)`);
+      log(
+        `noise: block ${index + 1}/${schedule.length}: ${b.kind === "manual" ? "manual reference" : `lab ${b.arm}`} (${secs} s cells)`,
+      );
       try {
         if (b.kind === "manual") {
           try {
-            const cells = await manualBlock({ scenario: base, neutralCnf, serverImage: { family: img.family, version: img.version, tag: img.tag }, loadTag: loadImg.tag, runId, sessionId, workDir: work, pairs, seconds, signal: ac.signal, log });
-            blocks.push({ index, kind: "manual", arm: "manual", seconds, cells, wallSeconds: (Date.now() - t0) / 1000, runId });
+            const cells = await manualBlock({
+              scenario: base,
+              neutralCnf,
+              serverImage: { family: img.family, version: img.version, tag: img.tag },
+              loadTag: loadImg.tag,
+              runId,
+              sessionId,
+              workDir: work,
+              pairs,
+              seconds,
+              signal: ac.signal,
+              log,
+            });
+            blocks.push({
+              index,
+              kind: "manual",
+              arm: "manual",
+              seconds,
+              cells,
+              wallSeconds: (Date.now() - t0) / 1000,
+              runId,
+            });
           } finally {
             const left = await removeManual(runId);
             if (left.length) log(`noise: clean-up of ${runId}: ${left.join("; ")}`);
@@ -272,18 +448,38 @@ export async function noiseBench(o: NoiseOptions): Promise<number> {
           const sc = (await load([`workload.duration=${secs}s`, ...arm!.sets])).scenario;
           const dir = join(work, runId);
           const sum = await runScenario(await o.deps(sc.imageMode), {
-            scenario: sc, scenarioFile: file, overrides: [...sets, ...arm!.sets], neutralCnf, outDir: dir, runId, signal: ac.signal,
+            scenario: sc,
+            scenarioFile: file,
+            overrides: [...sets, ...arm!.sets],
+            neutralCnf,
+            outDir: dir,
+            runId,
+            signal: ac.signal,
             // A lever arm is an experiment, not the host's usual noise: it must not move the host's calibration.
             updateCalibration: false,
             onEvent: (e) => {
               const l = plainLine(e);
-              if (l !== undefined && (e.type === "warning" || e.type === "cell-failed" || e.type === "run-finished")) log(`  ${l}`);
+              if (l !== undefined && (e.type === "warning" || e.type === "cell-failed" || e.type === "run-finished"))
+                log(`  ${l}`);
             },
           });
-          if (sum.status !== "ok") throw new TwinbenchError(`lab arm ${b.arm}: run ${sum.status} (${sum.cellsFailed} cells failed)`, { code: "BENCH_RUN_PARTIAL", hint: `see ${dir}` });
+          if (sum.status !== "ok")
+            throw new TwinbenchError(`lab arm ${b.arm}: run ${sum.status} (${sum.cellsFailed} cells failed)`, {
+              code: "BENCH_RUN_PARTIAL",
+              hint: `see ${dir}`,
+            });
           const lab = labCells(await readResultsFolder(dir));
-          blocks.push({ index, kind: "lab", arm: b.arm, seconds: secs, ...lab, wallSeconds: (Date.now() - t0) / 1000, runId });
-          for (const [k, ds] of Object.entries(lab.cells)) log(`  lab ${b.arm} ${k}: ${ds.map((d) => (Math.exp(d) * 100).toFixed(1)).join(" ")}`);
+          blocks.push({
+            index,
+            kind: "lab",
+            arm: b.arm,
+            seconds: secs,
+            ...lab,
+            wallSeconds: (Date.now() - t0) / 1000,
+            runId,
+          });
+          for (const [k, ds] of Object.entries(lab.cells))
+            log(`  lab ${b.arm} ${k}: ${ds.map((d) => (Math.exp(d) * 100).toFixed(1)).join(" ")}`);
         }
       } catch (e) {
         if (e instanceof CancelledError || ac.signal.aborted) throw e;
@@ -301,24 +497,54 @@ export async function noiseBench(o: NoiseOptions): Promise<number> {
     else log(`noise: scratch results kept in ${work}`);
   }
 
-  const labels = Object.fromEntries(NOISE_ARMS.map((a) => [a.id, a.id === "len20" || a.id === "len60" ? `${a.label} (manual reference at ${seconds} s)` : a.label]));
+  const labels = Object.fromEntries(
+    NOISE_ARMS.map((a) => [
+      a.id,
+      a.id === "len20" || a.id === "len60" ? `${a.label} (manual reference at ${seconds} s)` : a.label,
+    ]),
+  );
   const table = noiseTable(blocks, arms, labels);
   const wall = (Date.now() - started.getTime()) / 1000;
   const rows = table.map((r) => {
     const own = blocks.filter((b) => b.arm === r.arm);
     const qs = own.flatMap((b) => b.quiesceSeconds ?? []);
-    return [r.arm, r.label, String(r.sd?.pairs ?? 0), formatSd(r.sd), formatSdRatio(r.vsManual), formatSdRatio(r.vsDefaults), String(own.reduce((s, b) => s + (b.notSteady ?? 0), 0)), qs.length ? (qs.reduce((s, x) => s + x, 0) / qs.length).toFixed(1) : "-"];
+    return [
+      r.arm,
+      r.label,
+      String(r.sd?.pairs ?? 0),
+      formatSd(r.sd),
+      formatSdRatio(r.vsManual),
+      formatSdRatio(r.vsDefaults),
+      String(own.reduce((s, b) => s + (b.notSteady ?? 0), 0)),
+      qs.length ? (qs.reduce((s, x) => s + x, 0) / qs.length).toFixed(1) : "-",
+    ];
   });
-  const tbl = { header: ["arm", "what", "pairs", "pair sd (95%)", "vs manual", "vs lab defaults", "not steady", "quiesce s"], rows };
+  const tbl = {
+    header: ["arm", "what", "pairs", "pair sd (95%)", "vs manual", "vs lab defaults", "not steady", "quiesce s"],
+    rows,
+  };
   const head = `Noise levers: A/A MariaDB 11.8 (aa-mariadb settings), ${TESTS.join(" + ")} at ${THREADS.join(",")} thread, ${pairs} pairs per arm and cell of ${seconds} s, seed ${seed}; pair sd = sd of ln(a/b) within each cell × block, ratios of pair sds with 95% F intervals`;
   out(`\n== ${head}`);
   for (const l of R.asText(tbl)) out(l);
-  out(`wall time ${R.hms(wall)} (expected ${R.hms(expected)})${cancelled ? "; CANCELLED, partial figures" : ""}${failures.length ? `; ${failures.length} block(s) failed` : ""}`);
+  out(
+    `wall time ${R.hms(wall)} (expected ${R.hms(expected)})${cancelled ? "; CANCELLED, partial figures" : ""}${failures.length ? `; ${failures.length} block(s) failed` : ""}`,
+  );
   const result = {
     date: started.toISOString(),
     smoke: o.smoke,
     machine: { cpus: availableParallelism(), cpuModel: cpus()[0]?.model, loadavgAtEnd: loadavg() },
-    settings: { arms, seed, pairs, seconds, warmup, tests: TESTS, threads: THREADS, budgetSeconds: o.budgetSeconds, schedule, cost: NOISE_COST },
+    settings: {
+      arms,
+      seed,
+      pairs,
+      seconds,
+      warmup,
+      tests: TESTS,
+      threads: THREADS,
+      budgetSeconds: o.budgetSeconds,
+      schedule,
+      cost: NOISE_COST,
+    },
     expectedSeconds: expected,
     detectable: { vsDefaults: detect, vsManual: detectManual, dfPerArm: dfArm },
     blocks,
@@ -327,10 +553,20 @@ export async function noiseBench(o: NoiseOptions): Promise<number> {
     cancelled,
     seconds: wall,
   };
-  const md = [`# twinbench noise bench ${started.toISOString()}${o.smoke ? " (smoke)" : ""}`, "", head + ".", "", ...R.asMarkdown(tbl), "",
+  const md = [
+    `# twinbench noise bench ${started.toISOString()}${o.smoke ? " (smoke)" : ""}`,
+    "",
+    head + ".",
+    "",
+    ...R.asMarkdown(tbl),
+    "",
     `- An interval containing 1 means no measurable effect. With ${pairs} pairs per cell this experiment detects (95%, power 80%) a pair sd ×${detect.toFixed(2)} against lab defaults and ×${detectManual.toFixed(2)} against the manual reference.`,
     `- Blocks in order: ${schedule.map((b) => b.arm).join(", ")}. Wall time ${R.hms(wall)}, expected ${R.hms(expected)}.`,
-    ...(failures.length ? [`- Failed blocks: ${failures.map((f) => `${f.block + 1} ${f.arm}: ${f.error}`).join("; ")}`] : []), ""];
+    ...(failures.length
+      ? [`- Failed blocks: ${failures.map((f) => `${f.block + 1} ${f.arm}: ${f.error}`).join("; ")}`]
+      : []),
+    "",
+  ];
   await mkdir(o.outDir, { recursive: true });
   const date = started.toISOString().slice(0, 10);
   const jsonPath = join(o.outDir, `${date}-noise.json`);

@@ -18,7 +18,8 @@ type Table = { header: string[]; rows: string[][] };
 const f0 = (x: number | null | undefined) => (x === null || x === undefined ? "-" : x.toFixed(0));
 const f1 = (x: number | null | undefined) => (x === null || x === undefined ? "-" : x.toFixed(1));
 const pct = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? "-" : `${x.toFixed(d)}%`);
-const signed = (x: number | null | undefined) => (x === null || x === undefined ? "-" : `${x >= 0 ? "+" : ""}${x.toFixed(2)}%`);
+const signed = (x: number | null | undefined) =>
+  x === null || x === undefined ? "-" : `${x >= 0 ? "+" : ""}${x.toFixed(2)}%`;
 
 export function hms(s: number): string {
   const t = Math.round(s);
@@ -53,7 +54,11 @@ export function verdictLine(v: DefaultVerdict): string {
 export function splitTable(s: LabSplit): Table {
   return {
     header: ["phase", "seconds", "share of wall"],
-    rows: [...s.parts.map((p) => [p.key, f1(p.seconds), pct(p.sharePct)]), ["wall", f1(s.wall), "100.0%"], ["measured (sysbench total time)", f1(s.measured), pct(s.measuredSharePct)]],
+    rows: [
+      ...s.parts.map((p) => [p.key, f1(p.seconds), pct(p.sharePct)]),
+      ["wall", f1(s.wall), "100.0%"],
+      ["measured (sysbench total time)", f1(s.measured), pct(s.measuredSharePct)],
+    ],
   };
 }
 
@@ -69,8 +74,26 @@ export function splitLines(s: LabSplit): string[] {
 
 export function projectionTable(ps: Array<{ label: string; p: Projection }>): Table {
   return {
-    header: ["matrix", "cells", "measured", "per-cell overhead", "per-server set-up", "warm-ups", "total", "measured share"],
-    rows: ps.map(({ label, p }) => [label, String(p.cells), hms(p.measured), hms(p.overhead), hms(p.setup), hms(p.warmups), hms(p.total), pct(p.measuredSharePct)]),
+    header: [
+      "matrix",
+      "cells",
+      "measured",
+      "per-cell overhead",
+      "per-server set-up",
+      "warm-ups",
+      "total",
+      "measured share",
+    ],
+    rows: ps.map(({ label, p }) => [
+      label,
+      String(p.cells),
+      hms(p.measured),
+      hms(p.overhead),
+      hms(p.setup),
+      hms(p.warmups),
+      hms(p.total),
+      pct(p.measuredSharePct),
+    ]),
   };
 }
 
@@ -90,7 +113,9 @@ export function aaTable(t: RatioTable): Table {
 }
 
 export function aaLines(n: AaNoise, order: OrderEffect): string[] {
-  const verdicts = Object.entries(n.verdicts).map(([k, v]) => `${k} ${v}`).join(", ");
+  const verdicts = Object.entries(n.verdicts)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
   return [
     `median absolute deviation of the A/A ratio from 100: ${f1(n.madFrom100)} points (max ${f1(n.maxFrom100)})`,
     `cells whose verdict is "same": ${(n.sameShare * 100).toFixed(0)}% (${verdicts}; ${n.cells} cells)`,
@@ -102,7 +127,12 @@ export function aaLines(n: AaNoise, order: OrderEffect): string[] {
 export function adviceTable(a: readonly RepeatAdvice[]): Table {
   return {
     header: ["cell duration", "predicted pair sd", "repeats for ±2%", "measured s per cell pair"],
-    rows: a.map((x) => [`${x.seconds} s`, pct(x.pairSd * 100, 2), x.repeats === null ? "> 200" : String(x.repeats), x.pairSeconds === null ? "-" : String(x.pairSeconds)]),
+    rows: a.map((x) => [
+      `${x.seconds} s`,
+      pct(x.pairSd * 100, 2),
+      x.repeats === null ? "> 200" : String(x.repeats),
+      x.pairSeconds === null ? "-" : String(x.pairSeconds),
+    ]),
   };
 }
 

@@ -22,7 +22,9 @@ const pooledSd = (t: ReturnType<typeof estimateTable>): { sd: number; df: number
   let df = 0;
   for (const row of t.rows)
     for (const c of row.cells) {
-      const ds = c.numeratorValues.map((a, i) => (a !== null && c.denominatorValues[i] !== null ? Math.log(a / c.denominatorValues[i]!) : null)).filter((x): x is number => x !== null);
+      const ds = c.numeratorValues
+        .map((a, i) => (a !== null && c.denominatorValues[i] !== null ? Math.log(a / c.denominatorValues[i]!) : null))
+        .filter((x): x is number => x !== null);
       if (ds.length < 2) continue;
       const m = ds.reduce((a, x) => a + x, 0) / ds.length;
       ss += ds.reduce((a, x) => a + (x - m) ** 2, 0);
@@ -42,8 +44,12 @@ for (const dir of process.argv.slice(2)) {
   const last = estimateTable(scenario, measured);
   const orig = estimateTable(scenario, first);
   const [a, b] = [pooledSd(last), pooledSd(orig)];
-  console.log(`${dir}: ${f.manifest.runId}, ${measured.length} measured cells, ${reruns} of them re-runs (${((100 * reruns) / measured.length).toFixed(0)}%)`);
-  console.log(`  pooled pair sd: last attempts ${(100 * a.sd).toFixed(1)}% (df ${a.df}), first attempts ${(100 * b.sd).toFixed(1)}% (df ${b.df})`);
+  console.log(
+    `${dir}: ${f.manifest.runId}, ${measured.length} measured cells, ${reruns} of them re-runs (${((100 * reruns) / measured.length).toFixed(0)}%)`,
+  );
+  console.log(
+    `  pooled pair sd: last attempts ${(100 * a.sd).toFixed(1)}% (df ${a.df}), first attempts ${(100 * b.sd).toFixed(1)}% (df ${b.df})`,
+  );
   // shift from first to last attempt, per re-run pair
   const byKey = new Map<string, CellRecord[]>();
   for (const c of measured) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
@@ -53,15 +59,23 @@ for (const dir of process.argv.slice(2)) {
     if (rs.length < 2 || rs[0].server !== num) continue;
     const other = byKey.get(key.replace(`${num}/`, `${den}/`));
     if (!other || other.length < 2) continue;
-    const d = (x: CellRecord, y: CellRecord) => Math.log((x.metrics?.qps ?? Number.NaN) / (y.metrics?.qps ?? Number.NaN));
+    const d = (x: CellRecord, y: CellRecord) =>
+      Math.log((x.metrics?.qps ?? Number.NaN) / (y.metrics?.qps ?? Number.NaN));
     shifts.push(d(rs.at(-1)!, other.at(-1)!) - d(rs[0], other[0]));
   }
   if (shifts.length >= 2) {
     const m = shifts.reduce((x, s) => x + s, 0) / shifts.length;
     const sd = Math.sqrt(shifts.reduce((x, s) => x + (s - m) ** 2, 0) / (shifts.length - 1));
     const h = tQuantile(0.975, shifts.length - 1) * (sd / Math.sqrt(shifts.length));
-    console.log(`  re-run pairs: ${shifts.length}; ratio of last to first attempt ${(100 * Math.exp(m)).toFixed(1)} [${(100 * Math.exp(m - h)).toFixed(1)}–${(100 * Math.exp(m + h)).toFixed(1)}]`);
+    console.log(
+      `  re-run pairs: ${shifts.length}; ratio of last to first attempt ${(100 * Math.exp(m)).toFixed(1)} [${(100 * Math.exp(m - h)).toFixed(1)}–${(100 * Math.exp(m + h)).toFixed(1)}]`,
+    );
   }
-  for (const [name, t] of [["last attempts", last], ["first attempts", orig]] as const)
-    console.log(`  ${name}: ${t.rows.flatMap((r) => r.cells.map((c) => `${r.test}@${c.threads} ${c.estimate?.toFixed(1)} [${c.low?.toFixed(1)}–${c.high?.toFixed(1)}] ${c.verdict}`)).join("; ")}`);
+  for (const [name, t] of [
+    ["last attempts", last],
+    ["first attempts", orig],
+  ] as const)
+    console.log(
+      `  ${name}: ${t.rows.flatMap((r) => r.cells.map((c) => `${r.test}@${c.threads} ${c.estimate?.toFixed(1)} [${c.low?.toFixed(1)}–${c.high?.toFixed(1)}] ${c.verdict}`)).join("; ")}`,
+    );
 }

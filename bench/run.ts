@@ -73,8 +73,20 @@ function settings(smoke: boolean, rounds?: number, seconds?: number): Settings {
       seconds: seconds ?? 2,
       transportTests: ["oltp_point_select"],
       transportThreads: threads,
-      quickSets: ["workload.tests=[oltp_point_select]", "workload.threads=[1]", "workload.repeats=1", "workload.duration=2s", "workload.warmup=1s"],
-      aaSets: ["workload.tests=[oltp_point_select]", "workload.threads=[1]", "workload.repeats=2", "workload.duration=2s", "workload.warmup=1s"],
+      quickSets: [
+        "workload.tests=[oltp_point_select]",
+        "workload.threads=[1]",
+        "workload.repeats=1",
+        "workload.duration=2s",
+        "workload.warmup=1s",
+      ],
+      aaSets: [
+        "workload.tests=[oltp_point_select]",
+        "workload.threads=[1]",
+        "workload.repeats=2",
+        "workload.duration=2s",
+        "workload.warmup=1s",
+      ],
     };
   return {
     smoke,
@@ -91,7 +103,10 @@ function settings(smoke: boolean, rounds?: number, seconds?: number): Settings {
 }
 
 /** Containers running now that this bench did not start: a sign that other work shares the machine. */
-async function otherWork(deps: RunDeps, ownRuns: readonly string[]): Promise<{ containers: number; loadavg: number[] }> {
+async function otherWork(
+  deps: RunDeps,
+  ownRuns: readonly string[],
+): Promise<{ containers: number; loadavg: number[] }> {
   const list = (await deps.engine.listLabelled([])).containers.filter((c) => c.state === "running");
   const others = list.filter((c) => !ownRuns.includes(c.labels["twinbench.run"] ?? ""));
   return { containers: others.length, loadavg: loadavg().map((x) => Number(x.toFixed(2))) };
@@ -120,20 +135,51 @@ async function main(): Promise<number> {
   });
   const alone = values.only?.trim();
   if (alone === "steady" || alone === "costs") {
-    if (!values.results) throw new TwinbenchError(`--only ${alone} reads a recorded A/A run`, { code: "BENCH_ARGS", hint: `pass --results DIR (a results folder of scenarios/aa-mariadb.yaml; several comma separated)` });
-    return aaDirBench({ kind: alone, results: values.results, pair: values.pair, leadIns: values["lead-ins"], out: (l) => process.stdout.write(l + "\n") });
+    if (!values.results)
+      throw new TwinbenchError(`--only ${alone} reads a recorded A/A run`, {
+        code: "BENCH_ARGS",
+        hint: `pass --results DIR (a results folder of scenarios/aa-mariadb.yaml; several comma separated)`,
+      });
+    return aaDirBench({
+      kind: alone,
+      results: values.results,
+      pair: values.pair,
+      leadIns: values["lead-ins"],
+      out: (l) => process.stdout.write(l + "\n"),
+    });
   }
-  if (values.only?.trim() === "forecast") return forecastBench({ resultsDir: resolve(values.results ?? join(ROOT, "results")), out: (l) => process.stdout.write(l + "\n") });
-  if (values.only?.split(",").map((x) => x.trim()).includes("noise")) {
-    if (values.only.trim() !== "noise") throw new TwinbenchError("--only noise runs alone", { code: "BENCH_ARGS", hint: "run `npm run bench -- --only noise` separately" });
+  if (values.only?.trim() === "forecast")
+    return forecastBench({
+      resultsDir: resolve(values.results ?? join(ROOT, "results")),
+      out: (l) => process.stdout.write(l + "\n"),
+    });
+  if (
+    values.only
+      ?.split(",")
+      .map((x) => x.trim())
+      .includes("noise")
+  ) {
+    if (values.only.trim() !== "noise")
+      throw new TwinbenchError("--only noise runs alone", {
+        code: "BENCH_ARGS",
+        hint: "run `npm run bench -- --only noise` separately",
+      });
     const num = (v: string | undefined, name: string) => {
       if (v === undefined) return undefined;
       const n = Number(v);
-      if (!Number.isFinite(n) || n <= 0) throw new TwinbenchError(`--${name}: expected a positive number, got "${v}"`, { code: "BENCH_ARGS", hint: `e.g. --${name} 4` });
+      if (!Number.isFinite(n) || n <= 0)
+        throw new TwinbenchError(`--${name}: expected a positive number, got "${v}"`, {
+          code: "BENCH_ARGS",
+          hint: `e.g. --${name} 4`,
+        });
       return n;
     };
     const budget = values.budget === undefined ? 25 * 60 : parseDuration(values.budget);
-    if (budget === undefined) throw new TwinbenchError(`--budget: expected a duration like "25m", got "${values.budget}"`, { code: "BENCH_ARGS", hint: "e.g. --budget 25m" });
+    if (budget === undefined)
+      throw new TwinbenchError(`--budget: expected a duration like "25m", got "${values.budget}"`, {
+        code: "BENCH_ARGS",
+        hint: "e.g. --budget 25m",
+      });
     const ctx = cliContext();
     const lock = await loadLock();
     return noiseBench({
@@ -142,7 +188,10 @@ async function main(): Promise<number> {
       smoke: values.smoke!,
       pairs: num(values.pairs, "pairs"),
       seconds: num(values.seconds, "seconds"),
-      arms: values.arms?.split(",").map((x) => x.trim()).filter(Boolean),
+      arms: values.arms
+        ?.split(",")
+        .map((x) => x.trim())
+        .filter(Boolean),
       seed: num(values.seed, "seed"),
       long: values.long!,
       budgetSeconds: budget,
@@ -151,10 +200,18 @@ async function main(): Promise<number> {
       lockImages: Object.keys(lock.images),
     });
   }
-  const s = settings(values.smoke!, values.rounds ? Number(values.rounds) : undefined, values.seconds ? Number(values.seconds) : undefined);
+  const s = settings(
+    values.smoke!,
+    values.rounds ? Number(values.rounds) : undefined,
+    values.seconds ? Number(values.seconds) : undefined,
+  );
   const only = new Set((values.only ?? "transport,lab,aa").split(",").map((x) => x.trim()));
   for (const x of only)
-    if (!["transport", "lab", "aa"].includes(x)) throw new TwinbenchError(`--only: unknown measurement "${x}"`, { code: "BENCH_ARGS", hint: "use transport, lab, aa (comma separated), or noise, forecast, steady or costs alone" });
+    if (!["transport", "lab", "aa"].includes(x))
+      throw new TwinbenchError(`--only: unknown measurement "${x}"`, {
+        code: "BENCH_ARGS",
+        hint: "use transport, lab, aa (comma separated), or noise, forecast, steady or costs alone",
+      });
   const outDir = resolve(values["out-dir"] ?? join(ROOT, "bench", "results", ...(s.smoke ? ["smoke"] : [])));
   const work = await mkdtemp(join(tmpdir(), "twinbench-bench-"));
   const out = (l = "") => process.stdout.write(l + "\n");
@@ -175,7 +232,12 @@ async function main(): Promise<number> {
   const deps = await loadDeps(ctx, { ensureHost: false });
   const facts: HostFacts = await deps.engine.facts();
   const lock = await loadLock();
-  const load = (file: string, sets: string[]) => loadScenarioFile(join(ROOT, file), { sets, lockImages: Object.keys(lock.images), hostCpus: availableParallelism() });
+  const load = (file: string, sets: string[]) =>
+    loadScenarioFile(join(ROOT, file), {
+      sets,
+      lockImages: Object.keys(lock.images),
+      hostCpus: availableParallelism(),
+    });
   const defaultTransport = ScenarioSchema.shape.load.parse(undefined).transport;
   const ownRuns: string[] = [];
   const failures: Array<{ measurement: string; attempt: number; error: string }> = [];
@@ -200,9 +262,19 @@ async function main(): Promise<number> {
     runIds: ownRuns,
   };
   const md: string[] = [`# twinbench bench ${started.toISOString()}${s.smoke ? " (smoke)" : ""}`, ""];
-  md.push(`Machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), kernel ${facts.kernel}, ${facts.os}, Docker ${facts.dockerVersion} (${facts.storageDriver}, cgroup ${facts.cgroupVersion}).`);
-  md.push(`Other work at start: ${before.containers} containers not started by the bench, load average ${before.loadavg.join(" ")}.`, "");
-  const sections: Record<"transport" | "lab" | "projection" | "aa", string[]> = { transport: [], lab: [], projection: [], aa: [] };
+  md.push(
+    `Machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? "?"}), kernel ${facts.kernel}, ${facts.os}, Docker ${facts.dockerVersion} (${facts.storageDriver}, cgroup ${facts.cgroupVersion}).`,
+  );
+  md.push(
+    `Other work at start: ${before.containers} containers not started by the bench, load average ${before.loadavg.join(" ")}.`,
+    "",
+  );
+  const sections: Record<"transport" | "lab" | "projection" | "aa", string[]> = {
+    transport: [],
+    lab: [],
+    projection: [],
+    aa: [],
+  };
   const neutralFor = async (sc: Scenario) => readFile(resolve(ROOT, sc.config.base), "utf8");
   const eventLog = (e: Parameters<typeof plainLine>[0]) => {
     const l = plainLine(e);
@@ -225,14 +297,33 @@ async function main(): Promise<number> {
   }
 
   /** runScenario on a scenario file; a run that is not "ok" is a failure (its figures would be incomplete). */
-  async function scenarioRun(file: string, sets: string[], tag: string, attempt: number): Promise<{ sc: Scenario; folder: ResultsFolder }> {
+  async function scenarioRun(
+    file: string,
+    sets: string[],
+    tag: string,
+    attempt: number,
+  ): Promise<{ sc: Scenario; folder: ResultsFolder }> {
     const sc = (await load(file, sets)).scenario;
     const runId = `bench-${stamp}-${tag}${attempt > 1 ? attempt : ""}-${randomBytes(2).toString("hex")}`;
     ownRuns.push(runId);
     const dir = join(work, `${tag}-${attempt}`);
     log(`${tag}: running ${file} ${sets.join(" ")}`);
-    const sum = await runScenario(await loadDeps(ctx, { imageMode: sc.imageMode }), { scenario: sc, scenarioFile: file, overrides: sets, neutralCnf: await neutralFor(sc), outDir: dir, runId, signal: ac.signal, onEvent: eventLog, updateCalibration: false });
-    if (sum.status !== "ok") throw new TwinbenchError(`${file}: run ${sum.status} (${sum.cellsFailed} cells failed)`, { code: "BENCH_RUN_PARTIAL", hint: `see ${dir}` });
+    const sum = await runScenario(await loadDeps(ctx, { imageMode: sc.imageMode }), {
+      scenario: sc,
+      scenarioFile: file,
+      overrides: sets,
+      neutralCnf: await neutralFor(sc),
+      outDir: dir,
+      runId,
+      signal: ac.signal,
+      onEvent: eventLog,
+      updateCalibration: false,
+    });
+    if (sum.status !== "ok")
+      throw new TwinbenchError(`${file}: run ${sum.status} (${sum.cellsFailed} cells failed)`, {
+        code: "BENCH_RUN_PARTIAL",
+        hint: `see ${dir}`,
+      });
     return { sc, folder: await readResultsFolder(dir) };
   }
 
@@ -268,7 +359,16 @@ async function main(): Promise<number> {
         out(`\n== 1. ${head}`);
         for (const l of R.asText(table)) out(l);
         out(R.verdictLine(verdict));
-        sections.transport = ["## Transport overhead", "", head + ".", "", ...R.asMarkdown(table), "", R.verdictLine(verdict) + ".", ""];
+        sections.transport = [
+          "## Transport overhead",
+          "",
+          head + ".",
+          "",
+          ...R.asMarkdown(table),
+          "",
+          R.verdictLine(verdict) + ".",
+          "",
+        ];
         result.transport = { ...tr, rows, defaultVerdict: verdict, seconds: (Date.now() - t0) / 1000 };
         if (tr.teardownFailures.length) log(`transport teardown: ${tr.teardownFailures.join("; ")}`);
       });
@@ -281,15 +381,39 @@ async function main(): Promise<number> {
         split = labSplit(folder.manifest.timings ?? {}, folder.cells, sc.servers.length);
         const warm = parseDuration(sc.workload.warmup) ?? 0;
         const cellS = parseDuration(sc.workload.duration ?? "0") ?? 0;
-        const asRun = project(split, { tests: sc.workload.tests.length, threads: sc.workload.threads.length, servers: sc.servers.length, repeats: plannedRepeats(sc.workload), cellSeconds: cellS, warmupSeconds: warm });
+        const asRun = project(split, {
+          tests: sc.workload.tests.length,
+          threads: sc.workload.threads.length,
+          servers: sc.servers.length,
+          repeats: plannedRepeats(sc.workload),
+          cellSeconds: cellS,
+          warmupSeconds: warm,
+        });
         const seed = project(split, { ...SEED, repeats: 1, warmupSeconds: warm });
-        projections.push({ label: "quick.yaml (model, check)", p: asRun }, { label: "seed matrix 8×7×2 × 300 s", p: seed });
-        result.lab = { runId: folder.manifest.runId, timings: folder.manifest.timings, split, projections: { quick: asRun, seed } };
+        projections.push(
+          { label: "quick.yaml (model, check)", p: asRun },
+          { label: "seed matrix 8×7×2 × 300 s", p: seed },
+        );
+        result.lab = {
+          runId: folder.manifest.runId,
+          timings: folder.manifest.timings,
+          split,
+          projections: { quick: asRun, seed },
+        };
         const head = `Lab overhead: scenarios/quick.yaml${s.quickSets.length ? ` ${s.quickSets.join(" ")}` : ""} (${split.cells} cells of ${cellS} s, warm-up ${sc.workload.warmup})`;
         out(`\n== 2. ${head}`);
         for (const l of R.asText(R.splitTable(split))) out(l);
         for (const l of R.splitLines(split)) out(l);
-        sections.lab = ["## Lab overhead", "", head + ".", "", ...R.asMarkdown(R.splitTable(split)), "", ...R.splitLines(split).map((l) => `- ${l.trim()}`), ""];
+        sections.lab = [
+          "## Lab overhead",
+          "",
+          head + ".",
+          "",
+          ...R.asMarkdown(R.splitTable(split)),
+          "",
+          ...R.splitLines(split).map((l) => `- ${l.trim()}`),
+          "",
+        ];
       });
     }
 
@@ -298,26 +422,57 @@ async function main(): Promise<number> {
       await step("aa", async (attempt) => {
         const { sc, folder } = await scenarioRun("scenarios/aa-mariadb.yaml", s.aaSets, "aa", attempt);
         const table = buildRatioTable(folder.manifest, folder.cells);
-        if (!table) throw new TwinbenchError("A/A run has no two servers to compare", { code: "BENCH_AA", hint: "scenarios/aa-mariadb.yaml must list servers a and b" });
+        if (!table)
+          throw new TwinbenchError("A/A run has no two servers to compare", {
+            code: "BENCH_AA",
+            hint: "scenarios/aa-mariadb.yaml must list servers a and b",
+          });
         const cellS = parseDuration(sc.workload.duration ?? "0") ?? 0;
         const noise = aaNoise(table, folder.cells, cellS);
-        const order = orderEffect(folder.cells, table.numerator, table.denominator, (r) => metricValue(r.metrics, "qps"));
+        const order = orderEffect(folder.cells, table.numerator, table.denominator, (r) =>
+          metricValue(r.metrics, "qps"),
+        );
         const model = noiseModel(noise);
         const advice = model ? repeatAdvice(model, [5, 10, 20, 30, 60, 120, 300]) : [];
-        result.aa = { runId: folder.manifest.runId, noise, order, model, advice, table: { threads: table.threads, rows: table.rows } };
+        result.aa = {
+          runId: folder.manifest.runId,
+          noise,
+          order,
+          model,
+          advice,
+          table: { threads: table.threads, rows: table.rows },
+        };
         const head = `A/A noise: scenarios/aa-mariadb.yaml${s.aaSets.length ? ` ${s.aaSets.join(" ")}` : ""} (${sc.workload.repeats} repeats of ${cellS} s, warm-up ${sc.workload.warmup}; ratio a/b of q/s)`;
         out(`\n== 3. ${head}`);
         for (const l of R.asText(R.aaTable(table))) out(l);
         for (const l of R.aaLines(noise, order)) out(l);
-        sections.aa = ["## A/A noise", "", head + ".", "", ...R.asMarkdown(R.aaTable(table)), "", ...R.aaLines(noise, order).map((l) => `- ${l}`), ""];
+        sections.aa = [
+          "## A/A noise",
+          "",
+          head + ".",
+          "",
+          ...R.asMarkdown(R.aaTable(table)),
+          "",
+          ...R.aaLines(noise, order).map((l) => `- ${l}`),
+          "",
+        ];
         if (advice.length) {
           out("repeats for a ±2% (95%) interval of the ratio on this machine:");
           for (const l of R.asText(R.adviceTable(advice))) out(l);
-          sections.aa.push("Repeats for a ±2% (95%) interval of the ratio:", "", ...R.asMarkdown(R.adviceTable(advice)), "");
+          sections.aa.push(
+            "Repeats for a ±2% (95%) interval of the ratio:",
+            "",
+            ...R.asMarkdown(R.adviceTable(advice)),
+            "",
+          );
         }
         const at300 = advice.find((a) => a.seconds === SEED.cellSeconds);
         if (split && at300?.repeats && at300.repeats > 1) {
-          const pr = project(split, { ...SEED, repeats: at300.repeats, warmupSeconds: projections[1]?.p.warmupSeconds ?? 0 });
+          const pr = project(split, {
+            ...SEED,
+            repeats: at300.repeats,
+            warmupSeconds: projections[1]?.p.warmupSeconds ?? 0,
+          });
           projections.push({ label: `seed matrix × ${at300.repeats} repeats (±2% at 300 s)`, p: pr });
           (result.lab as { projections: Record<string, Projection> }).projections.seedRepeats = pr;
         }
@@ -327,7 +482,12 @@ async function main(): Promise<number> {
     if (projections.length) {
       out("\n== 2b. Projection with the measured overheads");
       for (const l of R.asText(R.projectionTable(projections))) out(l);
-      sections.projection = ["Projection with the measured overheads:", "", ...R.asMarkdown(R.projectionTable(projections)), ""];
+      sections.projection = [
+        "Projection with the measured overheads:",
+        "",
+        ...R.asMarkdown(R.projectionTable(projections)),
+        "",
+      ];
     }
   } finally {
     process.off("SIGINT", onSigint);
@@ -338,8 +498,12 @@ async function main(): Promise<number> {
     else log(`scratch results kept in ${work}`);
     const end = result.otherWorkAtEnd as { containers: number; loadavg: number[] } | undefined;
     md.push(...sections.transport, ...sections.lab, ...sections.projection, ...sections.aa);
-    if (failures.length) md.push("Failures:", "", ...failures.map((f) => `- ${f.measurement} (attempt ${f.attempt}): ${f.error}`), "");
-    md.push(`Other work at end: ${end?.containers ?? "?"} containers not started by the bench, load average ${end?.loadavg.join(" ") ?? "?"}. Bench wall time ${R.hms(result.seconds as number)}.`, "");
+    if (failures.length)
+      md.push("Failures:", "", ...failures.map((f) => `- ${f.measurement} (attempt ${f.attempt}): ${f.error}`), "");
+    md.push(
+      `Other work at end: ${end?.containers ?? "?"} containers not started by the bench, load average ${end?.loadavg.join(" ") ?? "?"}. Bench wall time ${R.hms(result.seconds as number)}.`,
+      "",
+    );
     await mkdir(outDir, { recursive: true });
     const jsonPath = join(outDir, `${date}.json`);
     await writeFile(jsonPath, JSON.stringify(result, null, 2) + "\n");

@@ -63,17 +63,27 @@ export async function ensureHostSysbench(log: (l: string) => void): Promise<stri
   if (probe.exitCode === 0) return String(probe.stdout).trim();
   log("host: sysbench missing, installing Debian's sysbench with apt-get");
   const apt = ["-o", "Acquire::Check-Valid-Until=false"];
-  let r = await execa("apt-get", [...apt, "install", "-y", "sysbench"], { reject: false, all: true, env: { DEBIAN_FRONTEND: "noninteractive" } });
+  let r = await execa("apt-get", [...apt, "install", "-y", "sysbench"], {
+    reject: false,
+    all: true,
+    env: { DEBIAN_FRONTEND: "noninteractive" },
+  });
   if (r.exitCode !== 0) {
     await execa("apt-get", [...apt, "update"], { reject: false });
-    r = await execa("apt-get", [...apt, "install", "-y", "sysbench"], { reject: false, all: true, env: { DEBIAN_FRONTEND: "noninteractive" } });
+    r = await execa("apt-get", [...apt, "install", "-y", "sysbench"], {
+      reject: false,
+      all: true,
+      env: { DEBIAN_FRONTEND: "noninteractive" },
+    });
   }
   const again = await execa("sysbench", ["--version"], { reject: false });
   if (again.exitCode !== 0)
     throw new TwinbenchError(`cannot install sysbench on the host (apt-get exit ${r.exitCode})`, {
       code: "BENCH_HOST_SYSBENCH",
       hint: "run `apt-get install sysbench` as root, then npm run bench again",
-      details: String(r.all ?? "").split("\n").slice(-5),
+      details: String(r.all ?? "")
+        .split("\n")
+        .slice(-5),
     });
   return String(again.stdout).trim();
 }
@@ -82,11 +92,19 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
   const { engine } = deps;
   const { scenario } = o;
   const spec = scenario.servers.find((s) => s.id === o.serverId);
-  if (!spec) throw new TwinbenchError(`no server "${o.serverId}" in scenario ${scenario.name}`, { code: "BENCH_SERVER", hint: `use one of ${scenario.servers.map((s) => s.id).join(", ")}` });
+  if (!spec)
+    throw new TwinbenchError(`no server "${o.serverId}" in scenario ${scenario.name}`, {
+      code: "BENCH_SERVER",
+      hint: `use one of ${scenario.servers.map((s) => s.id).join(", ")}`,
+    });
   const hostSysbench = await ensureHostSysbench(o.log);
   const img = await deps.ensureImage(spec.image, () => undefined, o.signal);
   const load = await deps.ensureImage("sysbench-1.0", () => undefined, o.signal);
-  if (img.family === "sysbench") throw new TwinbenchError(`server image ${spec.image} is the load image`, { code: "BENCH_SERVER", hint: "pick a server image" });
+  if (img.family === "sysbench")
+    throw new TwinbenchError(`server image ${spec.image} is the load image`, {
+      code: "BENCH_SERVER",
+      hint: "pick a server image",
+    });
 
   const sessionId = randomBytes(6).toString("hex");
   const labelCtx = { sessionId, runId: o.runId, hostId: engine.hostId, pid: process.pid, hostname: hostname() };
@@ -103,15 +121,10 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
   });
   const storageSpec = init.storage;
   const loadCpuset = init.holderCpuset;
-  const loadMemory = scenario.resources.load.memory !== undefined ? parseSize(scenario.resources.load.memory) : undefined;
+  const loadMemory =
+    scenario.resources.load.memory !== undefined ? parseSize(scenario.resources.load.memory) : undefined;
   const stack = new DisposableStack();
-  const server = new LabServer(
-    init,
-    engine,
-    deps.storage,
-    stack,
-    mysql2Probe,
-  );
+  const server = new LabServer(init, engine, deps.storage, stack, mysql2Probe);
   const password = `tb${randomBytes(8).toString("hex")}`;
   const samples: TransportSample[] = [];
   const order: string[] = [];
@@ -119,13 +132,25 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
   let teardownFailures: string[] = [];
   try {
     await deps.storage.preflight(storageSpec);
-    o.log(`transport: starting ${spec.image} (server cpuset ${scenario.resources.server.cpuset ?? "-"}, load cpuset ${loadCpuset ?? "-"})`);
+    o.log(
+      `transport: starting ${spec.image} (server cpuset ${scenario.resources.server.cpuset ?? "-"}, load cpuset ${loadCpuset ?? "-"})`,
+    );
     await server.provision();
     await server.start(o.signal);
-    await mysql2Probe.createBenchUser(server.rootEndpoint(), { user: BENCH_USER, password, db: BENCH_DB, charset: "utf8mb4", collation: "utf8mb4_general_ci" });
+    await mysql2Probe.createBenchUser(server.rootEndpoint(), {
+      user: BENCH_USER,
+      password,
+      db: BENCH_DB,
+      charset: "utf8mb4",
+      collation: "utf8mb4_general_ci",
+    });
     serverVersion = (await mysql2Probe.readServerFacts(server.rootEndpoint())).version;
     const vol = await engine.inspectVolume(server.sockVolume);
-    if (!vol?.mountpoint) throw new TwinbenchError(`volume ${server.sockVolume} has no mountpoint on this host`, { code: "BENCH_SOCKET", hint: "the transport bench needs a local engine" });
+    if (!vol?.mountpoint)
+      throw new TwinbenchError(`volume ${server.sockVolume} has no mountpoint on this host`, {
+        code: "BENCH_SOCKET",
+        hint: "the transport bench needs a local engine",
+      });
     const hostSocket = join(vol.mountpoint, "mysqld.sock");
 
     const connectionFor = (t: BenchTransport): SysbenchConnection => {
@@ -141,13 +166,34 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
         }
       }
     };
-    const sysbench = async (t: BenchTransport, script: string, command: "prepare" | "prewarm" | "run", threads: number, seconds?: number): Promise<string> => {
+    const sysbench = async (
+      t: BenchTransport,
+      script: string,
+      command: "prepare" | "prewarm" | "run",
+      threads: number,
+      seconds?: number,
+    ): Promise<string> => {
       if (o.signal.aborted) throw new CancelledError();
-      const argv = sysbenchArgv({ script, command, workload: scenario.workload, threads, durationSeconds: seconds, connection: connectionFor(t), percentile: scenario.workload.percentile ?? 95, histogram: false });
+      const argv = sysbenchArgv({
+        script,
+        command,
+        workload: scenario.workload,
+        threads,
+        durationSeconds: seconds,
+        connection: connectionFor(t),
+        percentile: scenario.workload.percentile ?? 95,
+        histogram: false,
+      });
       const limitMs = ((seconds ?? 300) * 1.5 + 60) * 1000;
       if (t === "host-socket" || t === "host-tcp") {
         const [cmd, args] = loadCpuset ? ["taskset", ["-c", loadCpuset, "sysbench", ...argv]] : ["sysbench", argv];
-        const r = await execa(cmd as string, args as string[], { reject: false, all: true, cwd: "/usr/share/sysbench", timeout: limitMs, cancelSignal: o.signal });
+        const r = await execa(cmd as string, args as string[], {
+          reject: false,
+          all: true,
+          cwd: "/usr/share/sysbench",
+          timeout: limitMs,
+          cancelSignal: o.signal,
+        });
         if (o.signal.aborted) throw new CancelledError();
         if (r.exitCode !== 0) throw failed(t, command, r.exitCode ?? -1, String(r.all ?? ""));
         return String(r.all ?? "");
@@ -192,7 +238,9 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
             const m = parseSysbench(out);
             if (m.status !== "ok" || m.qps === null) throw failed(t, "run", 0, out);
             samples.push({ transport: t, test, threads, round, qps: m.qps });
-            o.log(`transport: round ${round}/${o.rounds} ${test} ${threads} thr ${t.padEnd(11)} ${m.qps.toFixed(0)} q/s`);
+            o.log(
+              `transport: round ${round}/${o.rounds} ${test} ${threads} thr ${t.padEnd(11)} ${m.qps.toFixed(0)} q/s`,
+            );
           }
         }
       }
@@ -205,16 +253,27 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
     image: `${spec.image} (${img.tag})`,
     serverVersion,
     sysbench: { image: `${load.tag} ${load.packageVersion ?? load.version}`, host: hostSysbench },
-    pins: { serverCpuset: scenario.resources.server.cpuset, loadCpuset, serverMemory: scenario.resources.server.memory },
+    pins: {
+      serverCpuset: scenario.resources.server.cpuset,
+      loadCpuset,
+      serverMemory: scenario.resources.server.memory,
+    },
     order: "round r starts at transport (r−1) mod 5 of: socket loopback bridge host-socket host-tcp",
     teardownFailures,
   };
 }
 
 function failed(t: string, command: string, exitCode: number, output: string): TwinbenchError {
-  const tail = output.trim().split("\n").filter((l) => l.startsWith("FATAL") || l.includes("error")).slice(-3);
-  return new TwinbenchError(`sysbench ${command} over ${t} failed (exit ${exitCode}): ${tail.join(" | ") || output.trim().split("\n").slice(-2).join(" | ")}`, {
-    code: "BENCH_SYSBENCH_FAILED",
-    hint: "run the same scenario with `twinbench run` to see whether the lab works at all",
-  });
+  const tail = output
+    .trim()
+    .split("\n")
+    .filter((l) => l.startsWith("FATAL") || l.includes("error"))
+    .slice(-3);
+  return new TwinbenchError(
+    `sysbench ${command} over ${t} failed (exit ${exitCode}): ${tail.join(" | ") || output.trim().split("\n").slice(-2).join(" | ")}`,
+    {
+      code: "BENCH_SYSBENCH_FAILED",
+      hint: "run the same scenario with `twinbench run` to see whether the lab works at all",
+    },
+  );
 }

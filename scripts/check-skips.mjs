@@ -18,7 +18,9 @@ for (const f of files) {
     list = JSON.parse(readFileSync(f, "utf8"));
     if (!Array.isArray(list)) throw new Error("not a JSON array");
   } catch (e) {
-    console.error(`check-skips: cannot read the skip list ${f}: ${e.message} (did the vitest run reach its end with test/skip-reporter.ts?)`);
+    console.error(
+      `check-skips: cannot read the skip list ${f}: ${e.message} (did the vitest run reach its end with test/skip-reporter.ts?)`,
+    );
     unreadable++;
     continue;
   }
@@ -29,7 +31,9 @@ for (const f of files) {
 }
 if (unreadable > 0) process.exit(2);
 if (skipped > 0) {
-  console.error(`check-skips: ${skipped} test(s) did not run; CI needs every test to run on this machine (install what is missing, or fix the test)`);
+  console.error(
+    `check-skips: ${skipped} test(s) did not run; CI needs every test to run on this machine (install what is missing, or fix the test)`,
+  );
   process.exit(1);
 }
 console.log(`check-skips: no skipped tests (${files.join(", ")})`);

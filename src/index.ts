@@ -9,7 +9,14 @@
  */
 
 // Scenarios: load, validate, plan.
-export { loadScenario, loadScenarioFile, loadScenarioText, readNeutralConfig, type LoadScenarioOptions, type LoadedScenario } from "./adapters/scenario-file.ts";
+export {
+  loadScenario,
+  loadScenarioFile,
+  loadScenarioText,
+  readNeutralConfig,
+  type LoadScenarioOptions,
+  type LoadedScenario,
+} from "./adapters/scenario-file.ts";
 export { validateScenario, type ValidateContext, type ValidateResult } from "./core/scenario/validate.ts";
 export type { Scenario, ServerSpec, Storage, Workload, Transport } from "./core/scenario/schema.ts";
 export { planRun, type Plan, type SetupCosts } from "./core/plan/plan.ts";
@@ -24,7 +31,13 @@ export { DockerEngine, type Engine } from "./adapters/docker/engine.ts";
 export { LABEL } from "./core/labels.ts";
 
 // Images.
-export { ensureImages, ensureImage, loadLock, type EnsureImageOptions, type EnsuredImage } from "./adapters/images/index.ts";
+export {
+  ensureImages,
+  ensureImage,
+  loadLock,
+  type EnsureImageOptions,
+  type EnsuredImage,
+} from "./adapters/images/index.ts";
 export { pinImages, type PinOptions, type PinOutcome } from "./adapters/images/index.ts";
 export type { DigestEdit } from "./core/images/pin.ts";
 export type { Lock, LockEntry } from "./core/images/lock.ts";
@@ -38,7 +51,13 @@ export { parseSysbench, parseSysbenchFile, SysbenchParseError } from "./core/sys
 export type { SysbenchResult, IntervalSample, LatencyMs } from "./core/sysbench/result.ts";
 
 // Reports: the model, its renderers, results folders, run-to-run comparison.
-export { buildRunReport, type RunReport, type ReportOptions, type ServerLine, type ConfigIdentity } from "./core/report/model.ts";
+export {
+  buildRunReport,
+  type RunReport,
+  type ReportOptions,
+  type ServerLine,
+  type ConfigIdentity,
+} from "./core/report/model.ts";
 export type { RatioTable, RatioRow, RatioCell, CellStatus, Metric } from "./core/report/ratio.ts";
 export {
   VERDICTS,
@@ -53,7 +72,18 @@ export {
   type FdrReading,
   type CellVerdict,
 } from "./core/verdict.ts";
-export { verdictMark, verdictWords, verdictSentence, shortLegend, longLegend, VERDICT_MARKS, DIRECTION_MARKS, DIRECTION_WORDS, STATE_MARKS, STATE_WORDS } from "./core/vocabulary.ts";
+export {
+  verdictMark,
+  verdictWords,
+  verdictSentence,
+  shortLegend,
+  longLegend,
+  VERDICT_MARKS,
+  DIRECTION_MARKS,
+  DIRECTION_WORDS,
+  STATE_MARKS,
+  STATE_WORDS,
+} from "./core/vocabulary.ts";
 export { renderText } from "./core/report/text.ts";
 export { renderMarkdown } from "./core/report/markdown.ts";
 export { renderCsv, renderCostCsv } from "./core/report/csv.ts";
@@ -77,4 +107,12 @@ export {
 } from "./core/report/compare.ts";
 
 // Errors.
-export { TwinbenchError, InputError, CancelledError, isTwinbenchError, formatError, type ErrorDetails, type ExitCode } from "./core/errors.ts";
+export {
+  TwinbenchError,
+  InputError,
+  CancelledError,
+  isTwinbenchError,
+  formatError,
+  type ErrorDetails,
+  type ExitCode,
+} from "./core/errors.ts";

@@ -21,11 +21,17 @@ export default async function setup(): Promise<void> {
     // Debian's distribution registry; its package's service is not started here (no systemd, policy-rc.d): the test
     // starts its own on 127.0.0.1 with its own config.
     ["docker-registry", "/usr/bin/docker-registry"],
-  ].filter(([, bin]) => !existsSync(bin!)).map(([pkg]) => pkg!);
+  ]
+    .filter(([, bin]) => !existsSync(bin!))
+    .map(([pkg]) => pkg!);
   if (missing.length > 0 && process.getuid?.() === 0 && existsSync("/usr/bin/apt-get")) {
     console.log(`[setup] installing ${missing.join(", ")} from Debian`);
     await execa("apt-get", ["-o", "Acquire::Check-Valid-Until=false", "update", "-qq"], { stdio: "inherit" });
-    await execa("apt-get", ["-o", "Acquire::Check-Valid-Until=false", "install", "-y", "-qq", "--no-install-recommends", ...missing], { stdio: "inherit", env: { DEBIAN_FRONTEND: "noninteractive" } });
+    await execa(
+      "apt-get",
+      ["-o", "Acquire::Check-Valid-Until=false", "install", "-y", "-qq", "--no-install-recommends", ...missing],
+      { stdio: "inherit", env: { DEBIAN_FRONTEND: "noninteractive" } },
+    );
   }
 
   console.log("[setup] npm run build (dist/ for the tests that start the twinbench command)");
@@ -41,5 +47,7 @@ export default async function setup(): Promise<void> {
       if (ev.step && !ev.line) console.log(`[setup] image ${ev.image}: ${ev.step}`);
     },
   });
-  console.log(`[setup] images ready in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${built.map((b) => `${b.tag}${b.cacheHit ? " (cached)" : ""}`).join(", ")}`);
+  console.log(
+    `[setup] images ready in ${((Date.now() - t0) / 1000).toFixed(0)} s: ${built.map((b) => `${b.tag}${b.cacheHit ? " (cached)" : ""}`).join(", ")}`,
+  );
 }

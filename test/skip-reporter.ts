@@ -53,7 +53,8 @@ export function skippedTests(modules: ReadonlyArray<TestModule>, root: string): 
   for (const m of modules)
     for (const t of m.children.allTests()) {
       const state = t.result().state;
-      if (state === "skipped" || state === "pending") out.push({ file: relative(root, m.moduleId), test: t.fullName, reason: skipReason(t, root) });
+      if (state === "skipped" || state === "pending")
+        out.push({ file: relative(root, m.moduleId), test: t.fullName, reason: skipReason(t, root) });
     }
   return out;
 }
@@ -70,7 +71,10 @@ export default class SkipReporter implements Reporter {
     const file = process.env.TWINBENCH_SKIPS_FILE;
     if (file) writeFileSync(file, `${JSON.stringify(skipped, null, 2)}\n`);
     if (skipped.length === 0) return;
-    const lines = [`${skipped.length} test(s) did not run:`, ...skipped.map((s) => `  - ${s.file} > ${s.test}\n      why: ${s.reason}`)];
+    const lines = [
+      `${skipped.length} test(s) did not run:`,
+      ...skipped.map((s) => `  - ${s.file} > ${s.test}\n      why: ${s.reason}`),
+    ];
     process.stdout.write(`\n${lines.join("\n")}\n`);
   }
 }

@@ -27,7 +27,10 @@ export async function localHostFacts(engine: Engine): Promise<HostFacts> {
 }
 
 /** The local engine's host key and its latest calibration (null when it was never calibrated). */
-export async function hostCalibration(engine: Engine, dir?: string): Promise<{ key: string; facts: HostFacts; calibration: Calibration | null }> {
+export async function hostCalibration(
+  engine: Engine,
+  dir?: string,
+): Promise<{ key: string; facts: HostFacts; calibration: Calibration | null }> {
   const facts = await localHostFacts(engine);
   const key = hostKey(facts);
   return { key, facts, calibration: await readCalibration(key, dir) };
@@ -53,11 +56,15 @@ function problemOf(v: unknown, key: string): string | null {
   if (c.hostKey !== key) return `hostKey ${JSON.stringify(c.hostKey)} does not match the file name`;
   for (const f of NUMBERS) if (typeof c[f] !== "number" || !Number.isFinite(c[f])) return `${f} is not a number`;
   if (!((c.pairSdPct as number) > 0)) return "pairSdPct is not positive";
-  if (c.instanceSdPct !== null && typeof c.instanceSdPct !== "number") return "instanceSdPct is neither a number nor null";
-  if (c.secondsPerPair !== null && typeof c.secondsPerPair !== "number") return "secondsPerPair is neither a number nor null";
+  if (c.instanceSdPct !== null && typeof c.instanceSdPct !== "number")
+    return "instanceSdPct is neither a number nor null";
+  if (c.secondsPerPair !== null && typeof c.secondsPerPair !== "number")
+    return "secondsPerPair is neither a number nor null";
   // Optional (issue 28): files written before it have no curve and still load.
-  if (c.cellLengthCurve !== undefined && !isCellLengthCurve(c.cellLengthCurve)) return "cellLengthCurve is not a list of { cellSeconds, pairSdPct, pairDf }";
-  if (c.cellSpread !== undefined && !isCellSpread(c.cellSpread)) return "cellSpread is not a list of { at, cells: [{ s2, df }] }";
+  if (c.cellLengthCurve !== undefined && !isCellLengthCurve(c.cellLengthCurve))
+    return "cellLengthCurve is not a list of { cellSeconds, pairSdPct, pairDf }";
+  if (c.cellSpread !== undefined && !isCellSpread(c.cellSpread))
+    return "cellSpread is not a list of { at, cells: [{ s2, df }] }";
   return null;
 }
 

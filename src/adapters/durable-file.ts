@@ -25,7 +25,11 @@ export async function fsyncDir(dir: string): Promise<void> {
 }
 
 /** Write a whole file atomically and durably (temp file beside it, fsync, rename, fsync the folder). */
-export async function writeFileAtomic(path: string, content: string | Uint8Array, opts: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  content: string | Uint8Array,
+  opts: { mode?: number } = {},
+): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
@@ -117,5 +121,9 @@ export function isDiskFull(e: unknown): boolean {
 export function diskFullError(e: unknown, folder: string, what: string, hint: string): unknown {
   if (!isDiskFull(e)) return e;
   const code = (e as NodeJS.ErrnoException).code;
-  return new TwinbenchError(`${folder}: the filesystem is full (${code}) while writing ${what}`, { code: "DISK_FULL", hint, cause: e });
+  return new TwinbenchError(`${folder}: the filesystem is full (${code}) while writing ${what}`, {
+    code: "DISK_FULL",
+    hint,
+    cause: e,
+  });
 }

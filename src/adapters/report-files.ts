@@ -60,9 +60,18 @@ export async function readResultsFolder(dir: string): Promise<ResultsFolder> {
   try {
     manifest = JSON.parse(runText) as RunManifest;
   } catch (e) {
-    throw new InputError(`${runPath} is not valid JSON`, { code: "RESULTS_INVALID", hint: "the file is damaged; re-run the scenario", cause: e });
+    throw new InputError(`${runPath} is not valid JSON`, {
+      code: "RESULTS_INVALID",
+      hint: "the file is damaged; re-run the scenario",
+      cause: e,
+    });
   }
-  if (!manifest || typeof manifest !== "object" || !manifest.scenario?.workload || !Array.isArray(manifest.scenario.servers)) {
+  if (
+    !manifest ||
+    typeof manifest !== "object" ||
+    !manifest.scenario?.workload ||
+    !Array.isArray(manifest.scenario.servers)
+  ) {
     throw new InputError(`${runPath} is not a twinbench run manifest (no scenario.workload / scenario.servers)`, {
       code: "RESULTS_INVALID",
       hint: "pass a folder written by `twinbench run`",
@@ -116,7 +125,12 @@ export async function writeReports(dir: string, opts: ReportOptions = {}): Promi
     try {
       await writeFileAtomic(p, content);
     } catch (e) {
-      throw diskFullError(e, `results folder ${dir}`, name, `free space on the filesystem holding ${dir}, then \`twinbench report ${dir}\` writes the reports again`);
+      throw diskFullError(
+        e,
+        `results folder ${dir}`,
+        name,
+        `free space on the filesystem holding ${dir}, then \`twinbench report ${dir}\` writes the reports again`,
+      );
     }
     paths.push(p);
   }
@@ -137,7 +151,11 @@ export async function listResultsFolders(dir: string): Promise<ResultsFolderEntr
     throw e;
   });
   const out: ResultsFolderEntry[] = [];
-  for (const n of entries.filter((d) => d.isDirectory()).map((d) => d.name).sort().reverse()) {
+  for (const n of entries
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+    .reverse()) {
     const folder = join(dir, n);
     try {
       const m = JSON.parse(await readFile(join(folder, "run.json"), "utf8")) as RunManifest;
@@ -148,7 +166,12 @@ export async function listResultsFolders(dir: string): Promise<ResultsFolderEntr
         (t) => JSON.parse(t) as { hosts?: Array<{ id: string; status: string }> },
         () => undefined, // neither file: not listed
       );
-      if (h?.hosts) out.push({ dir: folder, name: `${n} (hosts ${h.hosts.map((x) => x.id).join(", ")})`, status: h.hosts.every((x) => x.status === "ok") ? "ok" : "partial" });
+      if (h?.hosts)
+        out.push({
+          dir: folder,
+          name: `${n} (hosts ${h.hosts.map((x) => x.id).join(", ")})`,
+          status: h.hosts.every((x) => x.status === "ok") ? "ok" : "partial",
+        });
     }
   }
   return out;
@@ -159,6 +182,10 @@ export async function readRunManifest(dir: string): Promise<RunManifest> {
   try {
     return JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
   } catch (e) {
-    throw new InputError(`cannot resume ${dir}: no readable run.json there`, { code: "RESULTS_NOT_FOUND", hint: "pass the results folder of an earlier run", cause: e });
+    throw new InputError(`cannot resume ${dir}: no readable run.json there`, {
+      code: "RESULTS_NOT_FOUND",
+      hint: "pass the results folder of an earlier run",
+      cause: e,
+    });
   }
 }

@@ -42,7 +42,8 @@ export async function readAnyResultsFolder(dir: string): Promise<AnyResultsFolde
       if (e.code === "ENOENT" || e.code === "ENOTDIR") return [] as string[];
       throw e;
     });
-    if (parts.length > 0 && folder.manifest.scenario.shard) return { kind: "shard", dir, folder, parts: parts.sort(), warnings: folder.warnings };
+    if (parts.length > 0 && folder.manifest.scenario.shard)
+      return { kind: "shard", dir, folder, parts: parts.sort(), warnings: folder.warnings };
     return { kind: "run", dir, folder, warnings: folder.warnings };
   }
   const hostsPath = join(dir, "hosts.json");
@@ -56,9 +57,17 @@ export async function readAnyResultsFolder(dir: string): Promise<AnyResultsFolde
   try {
     top = JSON.parse(await readFile(hostsPath, "utf8")) as HostsJson;
   } catch (e) {
-    throw new InputError(`${hostsPath} is not valid JSON`, { code: "RESULTS_INVALID", hint: "the file is damaged; re-run the scenario", cause: e });
+    throw new InputError(`${hostsPath} is not valid JSON`, {
+      code: "RESULTS_INVALID",
+      hint: "the file is damaged; re-run the scenario",
+      cause: e,
+    });
   }
-  if (!Array.isArray(top.hosts)) throw new InputError(`${hostsPath} lists no hosts`, { code: "RESULTS_INVALID", hint: "pass a folder written by `twinbench run --host …`" });
+  if (!Array.isArray(top.hosts))
+    throw new InputError(`${hostsPath} lists no hosts`, {
+      code: "RESULTS_INVALID",
+      hint: "pass a folder written by `twinbench run --host …`",
+    });
   const warnings: string[] = [];
   const runs: HostRun[] = [];
   for (const h of top.hosts) {

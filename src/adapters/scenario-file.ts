@@ -58,9 +58,19 @@ export function loadScenarioText(text: string, file: string, opts: LoadScenarioO
   if ("errors" in parsed) throw invalid(file, parsed.errors, "fix the YAML syntax at the line and column shown");
   const sets = opts.sets ?? [];
   const o = applyOverrides(parsed.raw, sets);
-  if (o.errors.length) throw invalid(file, o.errors, "write --set PATH=VALUE, PATH a dot path into the scenario (e.g. workload.threads=[1,4])");
+  if (o.errors.length)
+    throw invalid(
+      file,
+      o.errors,
+      "write --set PATH=VALUE, PATH a dot path into the scenario (e.g. workload.threads=[1,4])",
+    );
   const r = validateScenario(o.raw, file, { lockImages: opts.lockImages, hostCpus: opts.hostCpus });
-  if ("errors" in r) throw invalid(file, r.errors.map((line) => blame(line, file, o.applied)), "fix each line above; `twinbench validate FILE` checks again");
+  if ("errors" in r)
+    throw invalid(
+      file,
+      r.errors.map((line) => blame(line, file, o.applied)),
+      "fix each line above; `twinbench validate FILE` checks again",
+    );
   return { scenario: r.scenario, warnings: r.warnings, raw: parsed.raw, overrides: sets };
 }
 
@@ -109,11 +119,14 @@ export async function readNeutralConfig(scenario: Pick<Scenario, "config">): Pro
   try {
     return await readFile(path, "utf8");
   } catch (e) {
-    throw new InputError(`config.base ${scenario.config.base} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
-      code: "CONFIG_BASE_MISSING",
-      hint: "give config.base as a path that exists (relative to the working directory), or leave it at lab/my.cnf",
-      cause: e,
-    });
+    throw new InputError(
+      `config.base ${scenario.config.base} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      {
+        code: "CONFIG_BASE_MISSING",
+        hint: "give config.base as a path that exists (relative to the working directory), or leave it at lab/my.cnf",
+        cause: e,
+      },
+    );
   }
 }
 
@@ -124,17 +137,24 @@ export async function writeScenarioFile(file: string, text: string, opts: { forc
       () => true,
       () => false, // not there (or not reachable): the write below reports a real problem with the path
     );
-    if (exists) throw new InputError(`${file} exists`, { code: "FILE_EXISTS", hint: "choose another -o FILE, or pass --force to overwrite it" });
+    if (exists)
+      throw new InputError(`${file} exists`, {
+        code: "FILE_EXISTS",
+        hint: "choose another -o FILE, or pass --force to overwrite it",
+      });
   }
   await writeFileAtomic(file, text);
 }
 
 function invalid(file: string, problems: string[], hint: string): InputError {
-  return new InputError(`${file} is not a valid scenario (${problems.length} problem${problems.length === 1 ? "" : "s"})`, {
-    code: "SCENARIO_INVALID",
-    problems,
-    hint,
-  });
+  return new InputError(
+    `${file} is not a valid scenario (${problems.length} problem${problems.length === 1 ? "" : "s"})`,
+    {
+      code: "SCENARIO_INVALID",
+      problems,
+      hint,
+    },
+  );
 }
 
 /** Append "(from --set X)" to a validation line whose path an override wrote. */
@@ -153,5 +173,8 @@ export async function listScenarioFiles(dir: string): Promise<string[]> {
     if (e.code === "ENOENT") return [] as string[]; // no scenarios folder: an empty list, the screen says so
     throw e;
   });
-  return names.filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => join(dir, n));
+  return names
+    .filter((n) => /\.ya?ml$/.test(n))
+    .sort()
+    .map((n) => join(dir, n));
 }

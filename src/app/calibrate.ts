@@ -17,7 +17,22 @@ import { parseDuration, type Scenario } from "../core/scenario/schema.ts";
 import { formatSeconds } from "../core/plan/plan.ts";
 import { grossCellSeconds } from "../core/plan/forecast.ts";
 import { measureRecords, metricValue } from "../core/report/ratio.ts";
-import { aaPairsByCell, aaScenario, calibrationLayout, cellLengthCurve, curveScenario, hostKey, keyFacts, nestedSd, pairSecondsAt, recalibrated, seriesDisturbance, seriesScenario, seriesStats, type Calibration } from "../core/calibration.ts";
+import {
+  aaPairsByCell,
+  aaScenario,
+  calibrationLayout,
+  cellLengthCurve,
+  curveScenario,
+  hostKey,
+  keyFacts,
+  nestedSd,
+  pairSecondsAt,
+  recalibrated,
+  seriesDisturbance,
+  seriesScenario,
+  seriesStats,
+  type Calibration,
+} from "../core/calibration.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { localHostFacts, readCalibration, writeCalibration } from "../adapters/calibration-store.ts";
 import { runScenario, newRunId, type RunDeps, type RunSummary } from "./run.ts";
@@ -64,19 +79,28 @@ function seriesOf(cells: readonly CellRecord[]): number[] {
   return (r?.metrics?.intervals ?? []).map((s) => s.qps);
 }
 
-
 /** Run the series and the A/A runs, then store the host's calibration. */
 export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
   const started = Date.now();
   const id = newRunId(new Date());
   const dir = join(o.outRoot ?? "results", `calibrate-${id}`);
-  const layout = calibrationLayout(o.scenario, o.maxSeconds, { pairs: o.pairs, instances: o.instances, seriesSeconds: o.seriesSeconds, lengths: o.lengths });
-  const curveText = layout.curve.length ? `, then one A/A run per cell length ${layout.curve.map((c) => `${c.cellSeconds} s`).join(", ")} (${layout.curve[0].repeats} pairs each)` : "";
+  const layout = calibrationLayout(o.scenario, o.maxSeconds, {
+    pairs: o.pairs,
+    instances: o.instances,
+    seriesSeconds: o.seriesSeconds,
+    lengths: o.lengths,
+  });
+  const curveText = layout.curve.length
+    ? `, then one A/A run per cell length ${layout.curve.map((c) => `${c.cellSeconds} s`).join(", ")} (${layout.curve[0].repeats} pairs each)`
+    : "";
   o.log(
     `calibrate: ${o.scenario.servers[0].image} against itself; series ${layout.seriesSeconds} s, then ${layout.instances} A/A runs × ${layout.cells} cell${layout.cells === 1 ? "" : "s"} × ${layout.repeats} pairs${curveText}; ` +
       `estimated ${formatSeconds(layout.estimateSeconds)} of ${formatSeconds(o.maxSeconds)}; results under ${dir}`,
   );
-  if (!layout.fits) o.log(`calibrate: warning: even the smallest layout is estimated beyond --max-time; it runs anyway and stops after 2 A/A runs`);
+  if (!layout.fits)
+    o.log(
+      `calibrate: warning: even the smallest layout is estimated beyond --max-time; it runs anyway and stops after 2 A/A runs`,
+    );
   const run = async (scenario: Scenario, name: string): Promise<{ summary: RunSummary; cells: CellRecord[] }> => {
     const summary = await runScenario(o.deps, {
       scenario,
@@ -109,8 +133,14 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
   }
   const values = disturbed ? [] : seriesOf(series.cells);
   const perSecond = values.length >= 4 ? seriesStats(values) : null;
-  if (disturbed) o.log(`calibrate: warning: the series was disturbed again (${disturbed}); no per-second figures (${series.summary.dir})`);
-  else if (!perSecond) o.log(`calibrate: warning: the series run gave ${values.length} per-second values; no per-second figures (${series.summary.dir})`);
+  if (disturbed)
+    o.log(
+      `calibrate: warning: the series was disturbed again (${disturbed}); no per-second figures (${series.summary.dir})`,
+    );
+  else if (!perSecond)
+    o.log(
+      `calibrate: warning: the series run gave ${values.length} per-second values; no per-second figures (${series.summary.dir})`,
+    );
 
   const aa = aaScenario(o.scenario, layout.repeats, layout.cells);
   const instances: Array<Map<string, number[]>> = [];
@@ -126,7 +156,9 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
     runs.push(r.summary.dir);
     const { pairs, disturbed: left } = aaPairsByCell(r.cells);
     const n = [...pairs.values()].reduce((a, g) => a + g.length, 0);
-    o.log(`calibrate: A/A run ${i + 1}: ${n} pairs (${r.summary.status})${left ? `; ${left} disturbed by outside work in every attempt, left out` : ""}`);
+    o.log(
+      `calibrate: A/A run ${i + 1}: ${n} pairs (${r.summary.status})${left ? `; ${left} disturbed by outside work in every attempt, left out` : ""}`,
+    );
     if (n === 0) continue;
     instances.push(pairs);
     // The run's pace per pair, as runs store it: both cells at their gross seconds (re-runs included). Until
@@ -139,7 +171,16 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
   }
   const cellSeconds = cellSecondsOf(aa);
   const curve = await curveRuns(o, { layout, run, runs, main: instances, cellSeconds, started });
-  return store(o, { dir, runs, facts: await localHostFacts(o.deps.engine), perSecond, instances, perPair, cellSeconds, curve });
+  return store(o, {
+    dir,
+    runs,
+    facts: await localHostFacts(o.deps.engine),
+    perSecond,
+    instances,
+    perPair,
+    cellSeconds,
+    curve,
+  });
 }
 
 /**
@@ -164,14 +205,21 @@ async function curveRuns(
     if (c.cellSeconds === cellSeconds) continue; // the main A/A runs are this point
     const elapsed = (Date.now() - m.started) / 1000;
     if (elapsed + c.runSeconds > o.maxSeconds) {
-      o.log(`calibrate: curve: ${c.cellSeconds} s cells left out: ${formatSeconds(elapsed)} spent, its run (about ${formatSeconds(c.runSeconds)}) would pass --max-time`);
+      o.log(
+        `calibrate: curve: ${c.cellSeconds} s cells left out: ${formatSeconds(elapsed)} spent, its run (about ${formatSeconds(c.runSeconds)}) would pass --max-time`,
+      );
       continue;
     }
-    o.log(`calibrate: curve: A/A run at ${c.cellSeconds} s cells (${c.repeats} pairs × ${c.cells} cell${c.cells === 1 ? "" : "s"}, about ${formatSeconds(c.runSeconds)})`);
+    o.log(
+      `calibrate: curve: A/A run at ${c.cellSeconds} s cells (${c.repeats} pairs × ${c.cells} cell${c.cells === 1 ? "" : "s"}, about ${formatSeconds(c.runSeconds)})`,
+    );
     const r = await run(curveScenario(o.scenario, c.cellSeconds, c.cells), `aa-${c.cellSeconds}s`);
     runs.push(r.summary.dir);
     const { pairs, disturbed } = aaPairsByCell(r.cells);
-    if (disturbed) o.log(`calibrate: curve: ${disturbed} pair${disturbed === 1 ? "" : "s"} of the ${c.cellSeconds} s run disturbed by outside work in every attempt, left out`);
+    if (disturbed)
+      o.log(
+        `calibrate: curve: ${disturbed} pair${disturbed === 1 ? "" : "s"} of the ${c.cellSeconds} s run disturbed by outside work in every attempt, left out`,
+      );
     if ([...pairs.values()].some((g) => g.length > 1)) byLength.set(c.cellSeconds, [pairs]);
     else o.log(`calibrate: curve: the ${c.cellSeconds} s run gave no pair df; left out (${r.summary.dir})`);
   }

@@ -39,14 +39,22 @@ export interface CleanReport {
  * where state files are damaged or missing (StorageProvider cleanLeftovers: damaged files moved aside, mounts and
  * loop devices from the host's tables).
  */
-export async function cleanResources(engine: Engine, opts: { orphansOnly?: boolean; runId?: string; sessionId?: string; storage?: StorageProvider; force?: boolean } = {}): Promise<CleanReport> {
+export async function cleanResources(
+  engine: Engine,
+  opts: { orphansOnly?: boolean; runId?: string; sessionId?: string; storage?: StorageProvider; force?: boolean } = {},
+): Promise<CleanReport> {
   // A run id also finds its hosts' runs and every pass of them (<run>-<host>[-pN], src/core/labels.ts inRun):
   // those are listed by the session label and picked here, since the engine's label filter matches exact values.
   const { runId, sessionId } = opts;
-  const mine = runId ? (l: Record<string, string>) => inRun(l, runId) : sessionId ? (l: Record<string, string>) => l[LABEL.session] === sessionId : () => true;
+  const mine = runId
+    ? (l: Record<string, string>) => inRun(l, runId)
+    : sessionId
+      ? (l: Record<string, string>) => l[LABEL.session] === sessionId
+      : () => true;
   const found = await engine.listLabelled(sessionId && !runId ? [`${LABEL.session}=${sessionId}`] : [LABEL.session]);
   const host = osHostname();
-  const pick = <T extends { labels: Record<string, string> }>(xs: T[]) => xs.filter((x) => mine(x.labels)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, host, pidAlive));
+  const pick = <T extends { labels: Record<string, string> }>(xs: T[]) =>
+    xs.filter((x) => mine(x.labels)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, host, pidAlive));
   const report: CleanReport = { containers: [], networks: [], volumes: [], storage: [], failed: [] };
   const attempt = async (what: string, fn: () => Promise<void>, into: string[]) => {
     try {
@@ -57,10 +65,14 @@ export async function cleanResources(engine: Engine, opts: { orphansOnly?: boole
     }
   };
   for (const c of pick(found.containers))
-    await attempt(c.name, async () => {
-      await engine.unpause(c.id).catch(() => undefined); // not paused, or already gone: the removal below reports a real failure
-      await engine.remove(c.id);
-    }, report.containers);
+    await attempt(
+      c.name,
+      async () => {
+        await engine.unpause(c.id).catch(() => undefined); // not paused, or already gone: the removal below reports a real failure
+        await engine.remove(c.id);
+      },
+      report.containers,
+    );
   for (const n of pick(found.networks)) await attempt(n.name, () => engine.removeNetwork(n.id), report.networks);
   for (const v of pick(found.volumes)) await attempt(v.name, () => engine.removeVolume(v.name), report.volumes);
   // Storage state files name their owner (pid and start time): leftovers of live runs are always skipped, so the
@@ -83,7 +95,9 @@ export async function cleanResources(engine: Engine, opts: { orphansOnly?: boole
  */
 export async function cleanSession(engines: readonly Engine[], sessionId: string): Promise<Array<CleanReport | Error>> {
   const settled = await Promise.allSettled(engines.map((e) => cleanResources(e, { sessionId })));
-  return settled.map((r) => (r.status === "fulfilled" ? r.value : r.reason instanceof Error ? r.reason : new Error(String(r.reason))));
+  return settled.map((r) =>
+    r.status === "fulfilled" ? r.value : r.reason instanceof Error ? r.reason : new Error(String(r.reason)),
+  );
 }
 
 /**

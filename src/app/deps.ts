@@ -44,9 +44,22 @@ export async function createRunDeps(opts: CreateRunDepsOptions = {}): Promise<Ru
     storage: createStorageProvider({ engine, runner: createRunner() }),
     async ensureImage(name, onProgress, signal): Promise<ImageInfo> {
       const entry = lockEntry(lock, name);
-      const r = await ensureImage(engine.images, name, { lock, mode, signal, onProgress: (ev) => onProgress(ev.step, ev.line) });
+      const r = await ensureImage(engine.images, name, {
+        lock,
+        mode,
+        signal,
+        onProgress: (ev) => onProgress(ev.step, ev.line),
+      });
       const pkg = r.labels["twinbench.package-version"] ?? entry.packages[entry.package];
-      return { name, tag: r.tag, id: r.id, family: entry.family, version: entry.version, packageVersion: pkg, cacheHit: r.cacheHit };
+      return {
+        name,
+        tag: r.tag,
+        id: r.id,
+        family: entry.family,
+        version: entry.version,
+        packageVersion: pkg,
+        cacheHit: r.cacheHit,
+      };
     },
     writeReports: (dir) => writeReports(dir),
     cpuSampler: sampleCpu,

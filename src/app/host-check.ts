@@ -11,15 +11,21 @@ import { defaultDoctorDeps, fixHost, type DoctorDeps } from "../adapters/host/do
  * Called by `run` before anything else. When an engine answers (API ≥ 1.41), returns at once. When none answers,
  * prints a notice and runs `doctor --fix` (fix: true), or fails with what to do instead.
  */
-export async function ensureHost(opts: { out: (line: string) => void; fix: boolean }, overrides: Partial<DoctorDeps> = {}): Promise<void> {
+export async function ensureHost(
+  opts: { out: (line: string) => void; fix: boolean },
+  overrides: Partial<DoctorDeps> = {},
+): Promise<void> {
   const deps = defaultDoctorDeps({ log: opts.out, ...overrides });
   const engine = await deps.engine.probe();
   if (engine.answers) {
     if (compareVersions(engine.apiVersion, MIN_API_VERSION) < 0) {
-      throw new TwinbenchError(`the Docker engine on ${engine.endpoint} speaks API ${engine.apiVersion}, older than ${MIN_API_VERSION}`, {
-        code: "ENGINE_API_TOO_OLD",
-        hint: "upgrade to Docker 20.10 or newer; twinbench never reconfigures a running engine",
-      });
+      throw new TwinbenchError(
+        `the Docker engine on ${engine.endpoint} speaks API ${engine.apiVersion}, older than ${MIN_API_VERSION}`,
+        {
+          code: "ENGINE_API_TOO_OLD",
+          hint: "upgrade to Docker 20.10 or newer; twinbench never reconfigures a running engine",
+        },
+      );
     }
     return;
   }

@@ -23,17 +23,32 @@ import { HostRuns } from "./hosts/runs.ts";
 import { cleanFailedHosts, writeHostsReports } from "./hosts/finish.ts";
 import type { HostsDeps, HostsOptions, HostsSummary } from "./hosts/types.ts";
 
-export { hostRunId, type HostTarget, type HostsDeps, type HostsEvent, type HostsOptions, type HostsSummary, type ImageTransfer } from "./hosts/types.ts";
+export {
+  hostRunId,
+  type HostTarget,
+  type HostsDeps,
+  type HostsEvent,
+  type HostsOptions,
+  type HostsSummary,
+  type ImageTransfer,
+} from "./hosts/types.ts";
 export { LOAD_IMAGE } from "./run/images.ts";
 export { HostGuard, guardedEngine } from "../adapters/docker/guard.ts";
 
 export async function runHosts(deps: HostsDeps, opts: HostsOptions): Promise<HostsSummary> {
-  if (deps.hosts.length === 0) throw new InputError("no hosts to run on", { code: "HOSTS_NONE", hint: "give hosts: in the scenario or --host ID=URL" });
-  if (opts.scenario.compare === "hosts" && deps.hosts.length < 2)
-    throw new InputError(`compare: hosts needs at least two hosts, got ${deps.hosts.length} (${deps.hosts.map((h) => h.spec.id).join(", ")})`, {
-      code: "HOSTS_TOO_FEW",
-      hint: "add another --host ID=URL",
+  if (deps.hosts.length === 0)
+    throw new InputError("no hosts to run on", {
+      code: "HOSTS_NONE",
+      hint: "give hosts: in the scenario or --host ID=URL",
     });
+  if (opts.scenario.compare === "hosts" && deps.hosts.length < 2)
+    throw new InputError(
+      `compare: hosts needs at least two hosts, got ${deps.hosts.length} (${deps.hosts.map((h) => h.spec.id).join(", ")})`,
+      {
+        code: "HOSTS_TOO_FEW",
+        hint: "add another --host ID=URL",
+      },
+    );
   const ctx = new HostsContext(deps, opts, await openFolder(deps, opts));
 
   await reachHosts(ctx);

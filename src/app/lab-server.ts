@@ -64,7 +64,14 @@ export function labServerInit(x: {
 }): { init: LabServerInit; rendered: RenderOutput } {
   const { scenario, spec, image } = x;
   const storage = spec.storage ?? scenario.storage;
-  const rendered = renderConfig({ neutral: x.neutralCnf, family: image.family, version: image.version, storageKind: storage.kind, scenario, serverId: spec.id });
+  const rendered = renderConfig({
+    neutral: x.neutralCnf,
+    family: image.family,
+    version: image.version,
+    storageKind: storage.kind,
+    scenario,
+    serverId: spec.id,
+  });
   const bp = /^\s*innodb[-_]buffer[-_]pool[-_]size\s*=\s*(\S+)/m.exec(rendered.cnf);
   const init: LabServerInit = {
     id: spec.id,
@@ -73,7 +80,8 @@ export function labServerInit(x: {
     storage,
     cnf: rendered.cnf,
     cpuset: scenario.resources.server.cpuset,
-    memoryBytes: scenario.resources.server.memory !== undefined ? parseSize(scenario.resources.server.memory) : undefined,
+    memoryBytes:
+      scenario.resources.server.memory !== undefined ? parseSize(scenario.resources.server.memory) : undefined,
     holderCpuset: scenario.resources.load.cpuset,
     runId: x.runId,
     sessionId: x.sessionId,
@@ -130,7 +138,9 @@ export class LabServer {
       const self = this.init.selfContainerId;
       await engine.connectNetwork(netId, self);
       // The network's removal right after fails loudly if the disconnect did not happen; this one stays quiet.
-      stack.defer(`disconnect self from ${this.networkName}`, () => engine.disconnectNetwork(netId, self).catch(() => undefined));
+      stack.defer(`disconnect self from ${this.networkName}`, () =>
+        engine.disconnectNetwork(netId, self).catch(() => undefined),
+      );
     }
     await engine.createVolume(this.sockVolume, this.labels("socket"));
     stack.defer(`volume ${this.sockVolume}`, () => engine.removeVolume(this.sockVolume));
@@ -178,7 +188,10 @@ export class LabServer {
   }
 
   private serverSpec(): ContainerSpec {
-    const env: Record<string, string> = this.init.family === "mysql" ? { MYSQL_ROOT_PASSWORD: this.rootPassword } : { MARIADB_ROOT_PASSWORD: this.rootPassword };
+    const env: Record<string, string> =
+      this.init.family === "mysql"
+        ? { MYSQL_ROOT_PASSWORD: this.rootPassword }
+        : { MARIADB_ROOT_PASSWORD: this.rootPassword };
     return {
       name: this.containerName,
       image: this.init.imageTag,
@@ -206,7 +219,11 @@ export class LabServer {
     await engine.start(id);
     const st = await engine.inspect(id);
     this.ip = st.ips[this.networkName];
-    if (!this.ip) throw new TwinbenchError(`server ${this.init.id} has no address on ${this.networkName}`, { code: "SERVER_NO_IP", hint: "check the Docker network driver" });
+    if (!this.ip)
+      throw new TwinbenchError(`server ${this.init.id} has no address on ${this.networkName}`, {
+        code: "SERVER_NO_IP",
+        hint: "check the Docker network driver",
+      });
     try {
       return await this.probe.waitReady(this.rootEndpoint(), {
         deadlineMs: this.init.readyTimeoutMs,
@@ -215,15 +232,22 @@ export class LabServer {
       });
     } catch (e) {
       if (e instanceof CancelledError) throw e;
-      const log = await engine.logs(id, 400).catch((le: unknown) => `(could not read the server's log: ${(le as Error).message})`);
+      const log = await engine
+        .logs(id, 400)
+        .catch((le: unknown) => `(could not read the server's log: ${(le as Error).message})`);
       const tail = startFailureTail(log, 30);
       const opt = tail.refused?.option;
-      throw new TwinbenchError(`server "${this.init.id}" (image ${this.init.imageTag}) failed to start: ${(e as Error).message}`, {
-        code: "SERVER_START_FAILED",
-        hint: opt ? `the server refused option "${opt}": fix or remove it in the scenario's config (see \`twinbench config render\`)` : "read the log tail above",
-        details: ["last lines of the server's error log:", ...tail.lines],
-        cause: e,
-      });
+      throw new TwinbenchError(
+        `server "${this.init.id}" (image ${this.init.imageTag}) failed to start: ${(e as Error).message}`,
+        {
+          code: "SERVER_START_FAILED",
+          hint: opt
+            ? `the server refused option "${opt}": fix or remove it in the scenario's config (see \`twinbench config render\`)`
+            : "read the log tail above",
+          details: ["last lines of the server's error log:", ...tail.lines],
+          cause: e,
+        },
+      );
     }
   }
 
@@ -242,7 +266,9 @@ export class LabServer {
       return (await this.engine.inspect(this.containerId)).running;
     } catch (e) {
       if (isNotFound(e)) return false; // the engine has no such container: the server is gone
-      throw e instanceof TwinbenchError ? e : engineError(`cannot tell whether server "${this.init.id}" (container ${this.containerName}) runs`, e);
+      throw e instanceof TwinbenchError
+        ? e
+        : engineError(`cannot tell whether server "${this.init.id}" (container ${this.containerName}) runs`, e);
     }
   }
 
@@ -310,7 +336,11 @@ export class LabServer {
 
   /** Replace the data dir with the snapshot. The server must be stopped. */
   async restore(): Promise<void> {
-    if (!this.snapVolume) throw new TwinbenchError(`no snapshot for server ${this.init.id}`, { code: "NO_SNAPSHOT", hint: "a snapshot is made right after prepare when fresh: per-test" });
+    if (!this.snapVolume)
+      throw new TwinbenchError(`no snapshot for server ${this.init.id}`, {
+        code: "NO_SNAPSHOT",
+        hint: "a snapshot is made right after prepare when fresh: per-test",
+      });
     await this.copy(["/snap/.", "/data/"], false);
   }
 
@@ -325,18 +355,41 @@ export class LabServer {
       ["cp", "-a", ...cpArgs],
     ]) {
       const r = await this.engine.run(
-        { name: resourceName(this.init.runId, this.init.id, "copy", randomBytes(3).toString("hex")), image: this.init.imageTag, entrypoint: [cmd[0]!], cmd: cmd.slice(1), labels: this.labels("copy"), mounts, networkMode: "none", user: "0", cpuset: this.init.holderCpuset },
+        {
+          name: resourceName(this.init.runId, this.init.id, "copy", randomBytes(3).toString("hex")),
+          image: this.init.imageTag,
+          entrypoint: [cmd[0]!],
+          cmd: cmd.slice(1),
+          labels: this.labels("copy"),
+          mounts,
+          networkMode: "none",
+          user: "0",
+          cpuset: this.init.holderCpuset,
+        },
         {},
       );
-      if (r.exitCode !== 0) throw new TwinbenchError(`${cmd.join(" ")} failed for server ${this.init.id}: ${r.output.trim()}`, { code: "SNAPSHOT_FAILED", hint: "check free space of the data dir and the Docker root" });
+      if (r.exitCode !== 0)
+        throw new TwinbenchError(`${cmd.join(" ")} failed for server ${this.init.id}: ${r.output.trim()}`, {
+          code: "SNAPSHOT_FAILED",
+          hint: "check free space of the data dir and the Docker root",
+        });
     }
   }
 
   /** The sidecar's connection to this server over the given transport. */
-  sidecarConnection(transport: Transport): { networkMode: string; mounts: DataMount[]; host?: string; socket?: string } {
+  sidecarConnection(transport: Transport): {
+    networkMode: string;
+    mounts: DataMount[];
+    host?: string;
+    socket?: string;
+  } {
     switch (transport) {
       case "socket":
-        return { networkMode: "none", mounts: [{ Type: "volume", Source: this.sockVolume, Target: SOCKET_DIR }], socket: SOCKET };
+        return {
+          networkMode: "none",
+          mounts: [{ Type: "volume", Source: this.sockVolume, Target: SOCKET_DIR }],
+          socket: SOCKET,
+        };
       case "loopback":
         return { networkMode: `container:${this.containerId}`, mounts: [], host: "127.0.0.1" };
       case "bridge":

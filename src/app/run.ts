@@ -29,7 +29,14 @@ import { announceForecast, readHostCalibration, updateHostCalibration } from "./
 import { withConfinedDaemons } from "./run/confine.ts";
 import { exitCodeOf, type RunDeps, type RunOptions, type RunStatus, type RunSummary } from "./run/types.ts";
 
-export { TWINBENCH_VERSION, RunControl, type ImageInfo, type RunDeps, type RunOptions, type RunSummary } from "./run/types.ts";
+export {
+  TWINBENCH_VERSION,
+  RunControl,
+  type ImageInfo,
+  type RunDeps,
+  type RunOptions,
+  type RunSummary,
+} from "./run/types.ts";
 export { newRunId } from "./run/session.ts";
 export { StaticScheduler, type Scheduler } from "./run/scheduler.ts";
 
@@ -45,11 +52,15 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   for (const w of loadBoundWarnings(ctx.scenario)) ctx.warn(w);
   // A run never calibrates first: it forecasts from the host's calibration, or says there is none (and forecasts
   // from its own pairs after the first round).
-  const calibration = adaptiveRepeats(ctx.scenario.workload) && !opts.identityOnly ? await readHostCalibration(ctx) : null;
+  const calibration =
+    adaptiveRepeats(ctx.scenario.workload) && !opts.identityOnly ? await readHostCalibration(ctx) : null;
   announceForecast(ctx, session, calibration);
 
   const servers = new Servers(ctx, session);
-  const tally: CellTally = { ok: session.previous.filter((r) => r.phase === "measure" && r.status === "ok").length, failed: 0 };
+  const tally: CellTally = {
+    ok: session.previous.filter((r) => r.phase === "measure" && r.status === "ok").length,
+    failed: 0,
+  };
   let status: RunStatus = "ok";
   let fatal: unknown;
   try {
@@ -57,12 +68,18 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     session.manifest.hosts = [await ctx.engine.facts()];
     const images = await ensureImages(ctx, session);
     await probeHost(ctx, session, images.get(LOAD_IMAGE)!);
-    const sidecar = new Sidecar(ctx, session, images.get(LOAD_IMAGE)!, () => servers.all().flatMap((s) => (s.containerId ? [s.containerId] : [])));
+    const sidecar = new Sidecar(ctx, session, images.get(LOAD_IMAGE)!, () =>
+      servers.all().flatMap((s) => (s.containerId ? [s.containerId] : [])),
+    );
     const started = await servers.startAll(images, sidecar);
     await checkConfigIdentity(ctx, session, started);
     if (!opts.identityOnly) {
       const todo = resumeTodo(ctx.plan.cells, session.previous).filter((c) => opts.cellFilter?.(c) ?? true);
-      const scheduler = opts.scheduler?.(todo) ?? (adaptiveRepeats(ctx.scenario.workload) ? new AdaptiveScheduler(ctx, session, calibration) : new StaticScheduler(todo));
+      const scheduler =
+        opts.scheduler?.(todo) ??
+        (adaptiveRepeats(ctx.scenario.workload)
+          ? new AdaptiveScheduler(ctx, session, calibration)
+          : new StaticScheduler(todo));
       const loop = new CellLoop(ctx, session, servers, sidecar, tally);
       await withConfinedDaemons(ctx, session, () => loop.run(scheduler));
     }
@@ -78,13 +95,30 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   if (status === "ok" || status === "partial") await updateHostCalibration(ctx, session);
 
   const exitCode = exitCodeOf(status);
-  ctx.emit({ type: "run-finished", at: ctx.at(), status, dir: session.dir, exitCode, cellsOk: tally.ok, cellsFailed: tally.failed, message: fatal instanceof Error ? fatal.message : undefined });
+  ctx.emit({
+    type: "run-finished",
+    at: ctx.at(),
+    status,
+    dir: session.dir,
+    exitCode,
+    cellsOk: tally.ok,
+    cellsFailed: tally.failed,
+    message: fatal instanceof Error ? fatal.message : undefined,
+  });
   if (fatal && !(fatal instanceof CancelledError)) {
     // Engine refusals (docker-modem errors carry statusCode) are the lab's failures, not bugs: say what was refused.
     if (!(fatal instanceof TwinbenchError) && typeof fatal === "object" && fatal !== null && "statusCode" in fatal)
-      throw engineError("the Docker engine refused a request", fatal, `the run was torn down; results so far are in ${session.dir}`);
+      throw engineError(
+        "the Docker engine refused a request",
+        fatal,
+        `the run was torn down; results so far are in ${session.dir}`,
+      );
     if (isEngineConnectionError(fatal))
-      throw engineError("the Docker engine stopped answering", fatal, `the cells finished so far are in ${session.dir}; once the engine is back (\`twinbench doctor --fix\`): \`twinbench clean --run ${session.runId}\`, then \`twinbench run --resume ${session.dir}\``);
+      throw engineError(
+        "the Docker engine stopped answering",
+        fatal,
+        `the cells finished so far are in ${session.dir}; once the engine is back (\`twinbench doctor --fix\`): \`twinbench clean --run ${session.runId}\`, then \`twinbench run --resume ${session.dir}\``,
+      );
     throw fatal;
   }
   return { status, exitCode, dir: session.dir, runId: session.runId, cellsOk: tally.ok, cellsFailed: tally.failed };

@@ -22,7 +22,10 @@ export interface SignalTrap {
  * Trap SIGINT and SIGTERM: the first interrupt (or a SIGTERM) aborts `signal` and calls `graceful`; a second
  * interrupt calls `force` (without one, a second interrupt does nothing more: the graceful cancel is under way).
  */
-export function trapSignals(o: { graceful?: () => void; force?: () => void } = {}, source: SignalSource = process): SignalTrap {
+export function trapSignals(
+  o: { graceful?: () => void; force?: () => void } = {},
+  source: SignalSource = process,
+): SignalTrap {
   const ac = new AbortController();
   const gate = new CancelGate({
     graceful: () => {

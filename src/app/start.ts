@@ -35,7 +35,12 @@ export interface RunInput {
 export async function resolveRunInput(o: { file: string; sets: string[]; resume?: string }): Promise<RunInput> {
   if (o.resume) {
     const manifest = await readRunManifest(o.resume);
-    return { scenario: manifest.scenario, scenarioFile: manifest.scenarioFile, overrides: manifest.overrides, warnings: [] };
+    return {
+      scenario: manifest.scenario,
+      scenarioFile: manifest.scenarioFile,
+      overrides: manifest.overrides,
+      warnings: [],
+    };
   }
   const loaded = await loadScenario(o.file, o.sets);
   return { scenario: loaded.scenario, scenarioFile: o.file, overrides: o.sets, warnings: loaded.warnings };
@@ -65,14 +70,19 @@ export interface RunRequest {
  */
 export async function resolveRunRequest(o: RunRequest): Promise<RunInput & { adaptive: string[] }> {
   if (o.resume && (o.precision !== undefined || o.budget !== undefined || o.design))
-    throw new InputError("--resume takes the original run's settings: --precision, --budget and --design do not go with it", { code: "RESUME_OPTIONS", hint: `resume with \`twinbench run --resume ${o.resume}\` alone` });
+    throw new InputError(
+      "--resume takes the original run's settings: --precision, --budget and --design do not go with it",
+      { code: "RESUME_OPTIONS", hint: `resume with \`twinbench run --resume ${o.resume}\` alone` },
+    );
   if (o.resume) return { ...(await resolveRunInput({ file: o.file, sets: o.sets, resume: o.resume })), adaptive: [] };
   const sets = [...hostsOverride(o.hosts ?? []), ...o.sets];
   if (o.design) return designedRunInput(o, sets, o.design);
   const input = await resolveRunInput({ file: o.file, sets });
   // The flags' overrides depend on the validated repeats (a fixed count, or min/max kept): validated again with them.
   const adaptive = adaptiveOverrides(input.scenario.workload.repeats, o);
-  return adaptive.length ? { ...(await resolveRunInput({ file: o.file, sets: [...sets, ...adaptive] })), adaptive } : { ...input, adaptive };
+  return adaptive.length
+    ? { ...(await resolveRunInput({ file: o.file, sets: [...sets, ...adaptive] })), adaptive }
+    : { ...input, adaptive };
 }
 
 /**
@@ -80,17 +90,36 @@ export async function resolveRunRequest(o: RunRequest): Promise<RunInput & { ada
  * warm-up, rounds, instances, test order; adaptive with --precision on one host), the design's settings as `--set`
  * overrides after the user's (they go into run.json as `adaptive`).
  */
-async function designedRunInput(o: RunRequest, sets: string[], design: NonNullable<RunRequest["design"]>): Promise<RunInput & { adaptive: string[] }> {
+async function designedRunInput(
+  o: RunRequest,
+  sets: string[],
+  design: NonNullable<RunRequest["design"]>,
+): Promise<RunInput & { adaptive: string[] }> {
   const budgetSeconds = o.budget === undefined ? undefined : parseDuration(o.budget);
   if (budgetSeconds === undefined || !(budgetSeconds > 0))
-    throw new InputError(`--design needs --budget with a duration${o.budget === undefined ? "" : `, got ${JSON.stringify(o.budget)}`}`, { code: "DESIGN_OPTIONS", hint: "e.g. twinbench run FILE --budget 8h --design" });
+    throw new InputError(
+      `--design needs --budget with a duration${o.budget === undefined ? "" : `, got ${JSON.stringify(o.budget)}`}`,
+      { code: "DESIGN_OPTIONS", hint: "e.g. twinbench run FILE --budget 8h --design" },
+    );
   const input = await resolveRunInput({ file: o.file, sets });
   const precisionPct = o.precision === undefined ? undefined : parsePercent(o.precision);
   if (o.precision !== undefined && precisionPct === undefined)
-    throw new InputError(`--precision ${o.precision}: expected a percentage like "5%"`, { code: "DESIGN_OPTIONS", hint: "e.g. --precision 5%" });
-  const d = designForBudget({ scenario: input.scenario, budgetSeconds, calibration: await design.calibration(), precisionPct });
+    throw new InputError(`--precision ${o.precision}: expected a percentage like "5%"`, {
+      code: "DESIGN_OPTIONS",
+      hint: "e.g. --precision 5%",
+    });
+  const d = designForBudget({
+    scenario: input.scenario,
+    budgetSeconds,
+    calibration: await design.calibration(),
+    precisionPct,
+  });
   for (const l of designLines(d)) design.log(l);
-  return { ...(await resolveRunInput({ file: o.file, sets: [...sets, ...d.overrides] })), adaptive: d.overrides, design: designForecast(d, new Date().toISOString()) };
+  return {
+    ...(await resolveRunInput({ file: o.file, sets: [...sets, ...d.overrides] })),
+    adaptive: d.overrides,
+    design: designForecast(d, new Date().toISOString()),
+  };
 }
 
 /**
@@ -99,10 +128,14 @@ async function designedRunInput(o: RunRequest, sets: string[], design: NonNullab
  * fewest units a precision stop needs, estimateRun's split); a
  * repeats object keeps its min and max and takes P. A plain `--set workload.repeats=4` stays a fixed count.
  */
-export function adaptiveOverrides(repeats: number | { min: number; max: number; precision: string | number }, o: { precision?: string; budget?: string }): string[] {
+export function adaptiveOverrides(
+  repeats: number | { min: number; max: number; precision: string | number },
+  o: { precision?: string; budget?: string },
+): string[] {
   const sets: string[] = [];
   if (o.precision !== undefined) {
-    const [min, max] = typeof repeats === "number" ? [Math.max(MIN_UNITS_FOR_PRECISION_STOP, repeats), 40] : [repeats.min, repeats.max];
+    const [min, max] =
+      typeof repeats === "number" ? [Math.max(MIN_UNITS_FOR_PRECISION_STOP, repeats), 40] : [repeats.min, repeats.max];
     sets.push(`workload.repeats={min: ${min}, max: ${max}, precision: ${JSON.stringify(o.precision)}}`);
   }
   if (o.budget !== undefined) sets.push(`workload.budget=${JSON.stringify(o.budget)}`);
@@ -120,7 +153,10 @@ export interface PreparedLab {
  * Engine check (and `doctor --fix` on a fresh machine, saying so through `log`), adapters, the start-up sweep of
  * resources whose run's process is gone, and the neutral config.
  */
-export async function prepareLab(scenario: Scenario, o: { log: (line: string) => void; engine?: Engine; imageMode?: ModeChoice; checkHost?: boolean }): Promise<PreparedLab> {
+export async function prepareLab(
+  scenario: Scenario,
+  o: { log: (line: string) => void; engine?: Engine; imageMode?: ModeChoice; checkHost?: boolean },
+): Promise<PreparedLab> {
   if (o.checkHost ?? true) await ensureHost({ out: o.log, fix: true });
   const deps = await createRunDeps({ engine: o.engine, imageMode: o.imageMode ?? scenario.imageMode });
   const swept = await cleanResources(deps.engine, { orphansOnly: true, storage: deps.storage });

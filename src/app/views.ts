@@ -19,7 +19,13 @@ import { formatTranslation } from "../core/config/lines.ts";
 import { loadLock } from "../adapters/images/index.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";
 import { hostResources } from "../adapters/host/resources.ts";
-import { loadScenario as loadScenarioWithLock, loadScenarioFile, readNeutralConfig, listScenarioFiles, type LoadedScenario } from "../adapters/scenario-file.ts";
+import {
+  loadScenario as loadScenarioWithLock,
+  loadScenarioFile,
+  readNeutralConfig,
+  listScenarioFiles,
+  type LoadedScenario,
+} from "../adapters/scenario-file.ts";
 import { listResultsFolders, type ResultsFolderEntry } from "../adapters/report-files.ts";
 import { describeFolder, readAnyResultsFolder } from "../adapters/results-folders.ts";
 import { buildSummary, renderSummaryText } from "../core/report/summary.ts";
@@ -55,7 +61,14 @@ export async function configTranslations(scenario: Scenario): Promise<Record<str
   for (const s of scenario.servers) {
     const entry = lockEntry(lock, s.image);
     if (entry.family === "sysbench") continue;
-    out[s.id] = renderConfig({ neutral, family: entry.family, version: entry.version, storageKind: (s.storage ?? scenario.storage).kind, scenario, serverId: s.id }).translation;
+    out[s.id] = renderConfig({
+      neutral,
+      family: entry.family,
+      version: entry.version,
+      storageKind: (s.storage ?? scenario.storage).kind,
+      scenario,
+      serverId: s.id,
+    }).translation;
   }
   return out;
 }
@@ -86,7 +99,11 @@ export function engineHostResources(): Promise<{ host: HostResources; note?: str
  * The memory and CPU fit of a scenario on the engine host (src/core/plan/fit.ts), with its lines for `plan`:
  * buffer pools from each server's resolved config, tmpfs sizes, the load, the host's memory and cores.
  */
-export async function planFit(scenario: Scenario, host: () => Promise<{ host: HostResources; note?: string }>, warn: (l: string) => void): Promise<{ report: FitReport; lines: string[] }> {
+export async function planFit(
+  scenario: Scenario,
+  host: () => Promise<{ host: HostResources; note?: string }>,
+  warn: (l: string) => void,
+): Promise<{ report: FitReport; lines: string[] }> {
   const { pools, warnings } = resolvePools(scenario, await readNeutralConfig(scenario));
   for (const w of warnings) warn(`warning: ${w}`);
   const h = await host();
@@ -100,12 +117,21 @@ export async function planLines(file: string, o: PlanViewOptions & { loaded?: Lo
   const r = o.loaded ?? (await loadScenario(file, o.sets ?? []));
   const plan = planRun(r.scenario, { setupCosts: o.setupCosts });
   const pins = await optional(o.pins ?? imagePins, o.warn, "image lock");
-  const translations = await optional(() => (o.translations ?? configTranslations)(r.scenario), o.warn, "config translation");
+  const translations = await optional(
+    () => (o.translations ?? configTranslations)(r.scenario),
+    o.warn,
+    "config translation",
+  );
   for (const w of r.warnings) o.warn(`warning: ${w}`);
   const fit = o.host ? await planFit(r.scenario, o.host, o.warn) : undefined;
   if (fit) o.onFit?.(fit.report);
-  const lines = [...describePlan(plan, r.scenario, { file, pins, translations, maxCells: o.maxCells }), ...(fit?.lines ?? [])];
-  const prediction = o.calibration ? predictPrecision(r.scenario, o.calibration.calibration, { setupCosts: o.setupCosts }) : null;
+  const lines = [
+    ...describePlan(plan, r.scenario, { file, pins, translations, maxCells: o.maxCells }),
+    ...(fit?.lines ?? []),
+  ];
+  const prediction = o.calibration
+    ? predictPrecision(r.scenario, o.calibration.calibration, { setupCosts: o.setupCosts })
+    : null;
   return prediction ? [...lines, ...precisionLines(prediction, o.calibration!.calibration, o.calibration!.key)] : lines;
 }
 
@@ -125,13 +151,29 @@ export async function configRenderLines(file: string, o: { sets?: string[]; serv
   const lock = await loadLock();
   const neutral = await readNeutralConfig(scenario);
   const servers = scenario.servers.filter((s) => !o.server || s.id === o.server);
-  if (servers.length === 0) throw new InputError(`no server "${o.server}" in ${file}`, { code: "NO_SUCH_SERVER", hint: `servers: ${scenario.servers.map((s) => s.id).join(", ")}` });
+  if (servers.length === 0)
+    throw new InputError(`no server "${o.server}" in ${file}`, {
+      code: "NO_SUCH_SERVER",
+      hint: `servers: ${scenario.servers.map((s) => s.id).join(", ")}`,
+    });
   const out: string[] = [];
   for (const s of servers) {
     const entry = lockEntry(lock, s.image);
     if (entry.family === "sysbench") continue;
-    const r = renderConfig({ neutral, family: entry.family, version: entry.version, storageKind: (s.storage ?? scenario.storage).kind, scenario, serverId: s.id });
-    out.push(`# ===== ${s.id} (${s.image}, ${entry.family} ${entry.version}) =====`, r.cnf.trimEnd(), "", `# translation report for ${s.id}:`);
+    const r = renderConfig({
+      neutral,
+      family: entry.family,
+      version: entry.version,
+      storageKind: (s.storage ?? scenario.storage).kind,
+      scenario,
+      serverId: s.id,
+    });
+    out.push(
+      `# ===== ${s.id} (${s.image}, ${entry.family} ${entry.version}) =====`,
+      r.cnf.trimEnd(),
+      "",
+      `# translation report for ${s.id}:`,
+    );
     out.push(...formatTranslation(r.translation), ...r.asymmetries.map((a) => `  ASYMMETRY: ${a}`), "");
   }
   return out;
@@ -143,12 +185,19 @@ export async function reportText(dir: string): Promise<string> {
   const head = [...any.warnings.map((w) => `warning: ${w}`), describeFolder(any)];
   if (any.kind === "hosts") {
     const cmp = compareHosts(any.runs, { notes: any.notes });
-    const perHost = any.runs.filter((r) => r.manifest && r.cells).map((r) => `Host ${r.id} (${r.dir}):\n${renderText(buildRunReport(r.manifest!, r.cells!)).trimEnd()}`);
+    const perHost = any.runs
+      .filter((r) => r.manifest && r.cells)
+      .map((r) => `Host ${r.id} (${r.dir}):\n${renderText(buildRunReport(r.manifest!, r.cells!)).trimEnd()}`);
     return [...head, ...perHost, renderHostsText(cmp).trimEnd()].join("\n");
   }
   const { manifest, cells } = any.folder;
   // The ratio table(s), then the execution summary side by side with its derived lines.
-  return [...head, renderText(buildRunReport(manifest, cells)).trimEnd(), "", renderSummaryText(buildSummary(manifest, cells)).trimEnd()].join("\n");
+  return [
+    ...head,
+    renderText(buildRunReport(manifest, cells)).trimEnd(),
+    "",
+    renderSummaryText(buildSummary(manifest, cells)).trimEnd(),
+  ].join("\n");
 }
 
 export interface ScenarioEntry {
@@ -170,9 +219,22 @@ export async function listScenarios(dir: string): Promise<ScenarioEntry[]> {
       try {
         const { scenario } = await loadScenarioFile(file, { lockImages, hostCpus: availableParallelism() });
         const plan = planRun(scenario);
-        return { file, name: scenario.name, description: scenario.description ?? "", cells: plan.cells.length, estimateSeconds: plan.estimate.totalSeconds };
+        return {
+          file,
+          name: scenario.name,
+          description: scenario.description ?? "",
+          cells: plan.cells.length,
+          estimateSeconds: plan.estimate.totalSeconds,
+        };
       } catch (e) {
-        return { file, name: file.replace(/^.*\//, "").replace(/\.ya?ml$/, ""), description: "", cells: 0, estimateSeconds: 0, error: (e as Error).message };
+        return {
+          file,
+          name: file.replace(/^.*\//, "").replace(/\.ya?ml$/, ""),
+          description: "",
+          cells: 0,
+          estimateSeconds: 0,
+          error: (e as Error).message,
+        };
       }
     }),
   );

@@ -21,7 +21,10 @@ export function buildProgram(ctx: CliContext): Command {
     .version("0.1.0")
     .showHelpAfterError()
     .exitOverride()
-    .configureOutput({ writeOut: (s) => ctx.out(s.replace(/\n$/, "")), writeErr: (s) => ctx.err(s.replace(/\n$/, "")) });
+    .configureOutput({
+      writeOut: (s) => ctx.out(s.replace(/\n$/, "")),
+      writeErr: (s) => ctx.err(s.replace(/\n$/, "")),
+    });
   registerRunCommands(program, ctx);
   registerScenarioCommands(program, ctx);
   registerConfigCommands(program, ctx);
@@ -47,7 +50,8 @@ export async function main(argv: string[], ctx: CliContext = cliContext()): Prom
     return ctx.exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return 0;
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help")
+        return 0;
       return 2;
     }
     ctx.err(formatError(e));

@@ -33,7 +33,9 @@ export function plainLine(e: RunEvent): string | undefined {
     case "server-restarted":
       return `server ${e.server}: restarted (${e.reason})`;
     case "config-identity":
-      return e.differences === 0 ? `config identity: ok (${e.rows.length} must-match variables equal)` : `config identity: ${e.differences} difference(s)`;
+      return e.differences === 0
+        ? `config identity: ok (${e.rows.length} must-match variables equal)`
+        : `config identity: ${e.differences} difference(s)`;
     case "phase":
       if (e.phase === "measure" || e.phase === "warmup") return undefined; // cell-started covers these
       return `phase ${e.phase}${e.server ? ` ${e.server}` : ""}${e.test ? ` ${e.test}` : ""}${e.detail ? `: ${e.detail}` : ""}`;
@@ -61,4 +63,3 @@ export function plainLine(e: RunEvent): string | undefined {
       return `run ${e.status}: ${e.cellsOk} cells ok, ${e.cellsFailed} failed; results in ${e.dir}${e.message ? ` (${e.message})` : ""}`;
   }
 }
-

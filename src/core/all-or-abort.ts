@@ -2,7 +2,11 @@
  * Several tasks at once, as one: the first failure aborts the others (through the signal each one is given) and is
  * the error thrown, once every task has settled, so that nothing started is left running behind the caller.
  */
-export async function allOrAbort<K, T>(outer: AbortSignal | undefined, keys: readonly K[], fn: (key: K, signal: AbortSignal) => Promise<T>): Promise<T[]> {
+export async function allOrAbort<K, T>(
+  outer: AbortSignal | undefined,
+  keys: readonly K[],
+  fn: (key: K, signal: AbortSignal) => Promise<T>,
+): Promise<T[]> {
   const inner = new AbortController();
   const onAbort = () => inner.abort(outer?.reason);
   if (outer?.aborted) inner.abort(outer.reason);

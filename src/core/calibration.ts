@@ -123,12 +123,15 @@ export interface CellLengthPoint {
  * (one instance each) grouped by cell (nestedSd within instances). Lengths with no pair df are left out; sorted by
  * length. `runs[L]` holds, for each A/A run at length L, its pairs per cell.
  */
-export function cellLengthCurve(runs: ReadonlyMap<number, ReadonlyArray<ReadonlyMap<string, readonly number[]>>>): CellLengthPoint[] {
+export function cellLengthCurve(
+  runs: ReadonlyMap<number, ReadonlyArray<ReadonlyMap<string, readonly number[]>>>,
+): CellLengthPoint[] {
   const out: CellLengthPoint[] = [];
   for (const [cellSeconds, instances] of runs) {
     const keys = [...new Set(instances.flatMap((p) => [...p.keys()]))];
     const sd = nestedSd(keys.map((k) => instances.map((p) => [...(p.get(k) ?? [])])));
-    if (sd.pairDf > 0 && Number.isFinite(sd.pairSdPct)) out.push({ cellSeconds, pairSdPct: sd.pairSdPct, pairDf: sd.pairDf });
+    if (sd.pairDf > 0 && Number.isFinite(sd.pairSdPct))
+      out.push({ cellSeconds, pairSdPct: sd.pairSdPct, pairDf: sd.pairDf });
   }
   return out.sort((a, b) => a.cellSeconds - b.cellSeconds);
 }
@@ -143,7 +146,14 @@ export function isCellSpread(v: unknown): v is CellSpreadRun[] {
         typeof r === "object" &&
         typeof r.at === "string" &&
         Array.isArray(r.cells) &&
-        r.cells.every((c: unknown) => c && typeof c === "object" && [(c as VarianceObs).s2, (c as VarianceObs).df].every((x) => typeof x === "number" && Number.isFinite(x) && x >= 0)),
+        r.cells.every(
+          (c: unknown) =>
+            c &&
+            typeof c === "object" &&
+            [(c as VarianceObs).s2, (c as VarianceObs).df].every(
+              (x) => typeof x === "number" && Number.isFinite(x) && x >= 0,
+            ),
+        ),
     )
   );
 }
@@ -152,7 +162,14 @@ export function isCellSpread(v: unknown): v is CellSpreadRun[] {
 export function isCellLengthCurve(v: unknown): v is CellLengthPoint[] {
   return (
     Array.isArray(v) &&
-    v.every((p) => p && typeof p === "object" && [p.cellSeconds, p.pairSdPct, p.pairDf].every((x) => typeof x === "number" && Number.isFinite(x)) && p.cellSeconds > 0 && p.pairSdPct > 0)
+    v.every(
+      (p) =>
+        p &&
+        typeof p === "object" &&
+        [p.cellSeconds, p.pairSdPct, p.pairDf].every((x) => typeof x === "number" && Number.isFinite(x)) &&
+        p.cellSeconds > 0 &&
+        p.pairSdPct > 0,
+    )
   );
 }
 
@@ -160,8 +177,20 @@ export function isCellLengthCurve(v: unknown): v is CellLengthPoint[] {
  * The key of a host's calibration: the facts that change its noise (CPU model, cores, kernel, the engine's
  * storage driver and cgroup version). Stable across runs on one machine; a different VM type gets its own.
  */
-export function hostKey(facts: { cpuModel?: string; cpus?: number; kernel?: string; storageDriver?: string; cgroupVersion?: string | number }): string {
-  const parts = [facts.cpuModel ?? "cpu?", `${facts.cpus ?? "?"}cpu`, facts.kernel ?? "kernel?", facts.storageDriver ?? "driver?", `cgroup${facts.cgroupVersion ?? "?"}`];
+export function hostKey(facts: {
+  cpuModel?: string;
+  cpus?: number;
+  kernel?: string;
+  storageDriver?: string;
+  cgroupVersion?: string | number;
+}): string {
+  const parts = [
+    facts.cpuModel ?? "cpu?",
+    `${facts.cpus ?? "?"}cpu`,
+    facts.kernel ?? "kernel?",
+    facts.storageDriver ?? "driver?",
+    `cgroup${facts.cgroupVersion ?? "?"}`,
+  ];
   return parts
     .join("_")
     .toLowerCase()
@@ -171,9 +200,12 @@ export function hostKey(facts: { cpuModel?: string; cpus?: number; kernel?: stri
 }
 
 /** The facts of a host that its calibration key is made of, as strings. */
-export function keyFacts(f: Pick<HostFacts, "cpuModel" | "cpus" | "kernel" | "storageDriver" | "cgroupVersion">): Record<string, string> {
+export function keyFacts(
+  f: Pick<HostFacts, "cpuModel" | "cpus" | "kernel" | "storageDriver" | "cgroupVersion">,
+): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of ["cpuModel", "cpus", "kernel", "storageDriver", "cgroupVersion"] as const) if (f[k] !== undefined) out[k] = String(f[k]);
+  for (const k of ["cpuModel", "cpus", "kernel", "storageDriver", "cgroupVersion"] as const)
+    if (f[k] !== undefined) out[k] = String(f[k]);
   return out;
 }
 
@@ -183,10 +215,14 @@ export function keyFacts(f: Pick<HostFacts, "cpuModel" | "cpus" | "kernel" | "st
 export const BLOCK_SECONDS = [2, 5, 10, 20] as const;
 
 /** A per-second series' CV (%), autocorrelation at lags 1..`lags` and the CV of its block means (pure). */
-export function seriesStats(values: readonly number[], o: { lags?: number; blocks?: readonly number[] } = {}): NonNullable<Calibration["perSecond"]> {
+export function seriesStats(
+  values: readonly number[],
+  o: { lags?: number; blocks?: readonly number[] } = {},
+): NonNullable<Calibration["perSecond"]> {
   const n = values.length;
   const m = mean(values);
-  const cvPct = (xs: readonly number[]) => (xs.length >= 2 && mean(xs) !== 0 ? (stddev(xs) / Math.abs(mean(xs))) * 100 : Number.NaN);
+  const cvPct = (xs: readonly number[]) =>
+    xs.length >= 2 && mean(xs) !== 0 ? (stddev(xs) / Math.abs(mean(xs))) * 100 : Number.NaN;
   const cv = cvPct(values);
   const ss = values.reduce((a, x) => a + (x - m) ** 2, 0);
   const autocorr: number[] = [];
@@ -266,14 +302,25 @@ export interface PooledResiduals {
  * A run's log pair ratios (qps of `num` over `den`, paired by repeat, each key's last attempt), grouped by cell
  * (host, test, threads) and, within a cell, by server instance: cells[c][i] holds cell c's log ratios on instance i.
  */
-function pairGroups(records: readonly CellRecord[], num: string, den: string, o: { skipDisturbed?: boolean } = {}): number[][][] {
+function pairGroups(
+  records: readonly CellRecord[],
+  num: string,
+  den: string,
+  o: { skipDisturbed?: boolean } = {},
+): number[][][] {
   return keyedPairGroups(records, num, den, o).map((g) => g.groups);
 }
 
 /** {@link pairGroups} with each cell's name, "test@threads" (with its host first on a multi-host run, "host:test@threads"). */
-function keyedPairGroups(records: readonly CellRecord[], num: string, den: string, o: { skipDisturbed?: boolean } = {}): Array<{ cell: string; groups: number[][] }> {
+function keyedPairGroups(
+  records: readonly CellRecord[],
+  num: string,
+  den: string,
+  o: { skipDisturbed?: boolean } = {},
+): Array<{ cell: string; groups: number[][] }> {
   const value = (r: CellRecord | undefined) => {
-    const v = r && r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
+    const v =
+      r && r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
     return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
   };
   const measured = measureRecords(records);
@@ -315,7 +362,12 @@ export function pooledResiduals(records: readonly CellRecord[], num: string, den
  * grouped by cell (host, test, threads) and, within a cell, by server instance; {@link nestedSd} of that layout.
  * Null when no cell has 2 pairs on one instance (no pair df).
  */
-export function runNoise(records: readonly CellRecord[], num: string, den: string, o: { skipDisturbed?: boolean } = {}): RunNoise | null {
+export function runNoise(
+  records: readonly CellRecord[],
+  num: string,
+  den: string,
+  o: { skipDisturbed?: boolean } = {},
+): RunNoise | null {
   return runLevels(pairGroups(records, num, den, o));
 }
 
@@ -410,7 +462,11 @@ export interface CellPriorDf {
  * run has 2 cells with df. Until 2026-12-04 the forecast always assumed 2.2 (fitted on 2026-12-01), while the runs
  * of 2026-12-03 showed far more equal cells: one simulated noisy cell then kept the forecast run going to the budget.
  */
-export function cellPriorDf(cal: Pick<Calibration, "cellSpread"> | null, own: readonly VarianceObs[] = [], shape?: CostShape): CellPriorDf {
+export function cellPriorDf(
+  cal: Pick<Calibration, "cellSpread"> | null,
+  own: readonly VarianceObs[] = [],
+  shape?: CostShape,
+): CellPriorDf {
   // With a shape, only runs on data of that shape (2026-12-06: one quick run's six read-mostly cells on tmpfs gave
   // prior df 25, "cells alike", to a design of write cells on a 2 M-row RAID 0, where one cell read ±196% before).
   const runs = (cal?.cellSpread ?? []).filter((r) => shape === undefined || sameCostShape(r.shape, shape));
@@ -464,7 +520,10 @@ export function cellNoiseModel(
   /** One draw of the cells' pair sds (fractions, `cells` order) for a simulated run, the model's uncertainty included. */
   draw: (z: () => number, chi2: (df: number) => number) => number[];
 } | null {
-  const runs = (cal?.cellSpread ?? []).filter((r) => sameCostShape(r.shape, shape) && r.cellSeconds !== undefined && r.cellSeconds > 0 && r.cells.some((c) => c.cell));
+  const runs = (cal?.cellSpread ?? []).filter(
+    (r) =>
+      sameCostShape(r.shape, shape) && r.cellSeconds !== undefined && r.cellSeconds > 0 && r.cells.some((c) => c.cell),
+  );
   if (runs.length < 2) return null;
   const at = runs[runs.length - 1]!.cellSeconds!;
   // Per cell, its runs' unbiased log variances at the newest run's length, and their sampling variances.
@@ -490,7 +549,7 @@ export function cellNoiseModel(
     ssWithin += g.reduce((a, x) => a + (x.y - m) ** 2, 0);
     dfWithin += g.length - 1;
   }
-  for (const g of byCell.values()) for (const x of g) (sampling += x.v), nObs++;
+  for (const g of byCell.values()) for (const x of g) ((sampling += x.v), nObs++);
   const psi = sampling / nObs;
   const within = Math.max(0, ssWithin / dfWithin - psi);
   // Between cells: the spread of the cells' means, less what runs and sampling put into a mean of n runs.
@@ -505,7 +564,13 @@ export function cellNoiseModel(
     const m = g.reduce((a, x) => a + x.y, 0) / g.length;
     const noise = (within + psi) / g.length;
     const b = between + noise > 0 ? between / (between + noise) : 0;
-    return { cell, logSd: (mu + b * (m - mu)) / 2, logSdSpread: Math.sqrt(within + between * (1 - b)) / 2, runs: g.length, pastSdPct: g.map((x) => x.sd) };
+    return {
+      cell,
+      logSd: (mu + b * (m - mu)) / 2,
+      logSdSpread: Math.sqrt(within + between * (1 - b)) / 2,
+      runs: g.length,
+      pastSdPct: g.map((x) => x.sd),
+    };
   });
   // One draw of every cell's pair sd in a new run, with the model's own uncertainty drawn first: the mean squares
   // from their χ² sampling distributions (within on its df, the cells' means on k − 1), μ from its standard error.
@@ -529,14 +594,29 @@ export function cellNoiseModel(
 }
 
 /** The calibration's cellSpread with a run's cells appended (the newest {@link CELL_SPREAD_RUNS}); unchanged with fewer than 2 cells. */
-function withSpread(cal: Pick<Calibration, "cellSpread">, spread: readonly CellVarianceObs[] | undefined, at: string, shape?: CostShape, cellSeconds?: number): Pick<Calibration, "cellSpread"> {
+function withSpread(
+  cal: Pick<Calibration, "cellSpread">,
+  spread: readonly CellVarianceObs[] | undefined,
+  at: string,
+  shape?: CostShape,
+  cellSeconds?: number,
+): Pick<Calibration, "cellSpread"> {
   if (!spread || spread.length < 2) return cal.cellSpread ? { cellSpread: cal.cellSpread } : {};
-  const run: CellSpreadRun = { at, cells: [...spread], ...(shape ? { shape } : {}), ...(cellSeconds !== undefined && cellSeconds > 0 ? { cellSeconds } : {}) };
+  const run: CellSpreadRun = {
+    at,
+    cells: [...spread],
+    ...(shape ? { shape } : {}),
+    ...(cellSeconds !== undefined && cellSeconds > 0 ? { cellSeconds } : {}),
+  };
   return { cellSpread: [...(cal.cellSpread ?? []), run].slice(-CELL_SPREAD_RUNS) };
 }
 
 /** How many of a run's pairs (num over den, by repeat) outside work disturbed: those a calibration update leaves out. */
-export function disturbedPairs(records: readonly CellRecord[], num: string, den: string): { pairs: number; disturbed: number } {
+export function disturbedPairs(
+  records: readonly CellRecord[],
+  num: string,
+  den: string,
+): { pairs: number; disturbed: number } {
   const all = pairGroups(records, num, den).flat(2).length;
   const kept = pairGroups(records, num, den, { skipDisturbed: true }).flat(2).length;
   return { pairs: all, disturbed: all - kept };
@@ -591,14 +671,25 @@ const dfMean = (a: number | null, da: number, b: number | null, db: number): num
  * the df-weighted mean of the two (their df add up); `updates` counts the run. With `costs`, the run's measured
  * seconds per pair (rescaled to the calibration's cell length), set-up and teardown replace the stored ones.
  */
-export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNoise | NestedSd, at: string, costs?: RunCosts, spread?: readonly CellVarianceObs[]): Calibration {
+export function updateCalibration(
+  cal: Calibration,
+  r: PooledResiduals | RunNoise | NestedSd,
+  at: string,
+  costs?: RunCosts,
+  spread?: readonly CellVarianceObs[],
+): Calibration {
   const calInst = cal.instanceSdPct === null ? null : (cal.instanceSdPct / 100) ** 2;
   const n =
     "s2" in r
       ? { pairS2: r.s2, pairDf: r.df, instS2: null, instDf: 0 }
       : "levels" in r && r.levels === "total"
         ? { pairS2: pairShareOf((r.pairSdPct / 100) ** 2, calInst), pairDf: r.pairDf, instS2: null, instDf: 0 } // only the sum: its pair share
-        : { pairS2: (r.pairSdPct / 100) ** 2, pairDf: r.pairDf, instS2: r.instanceSdPct === null ? null : (r.instanceSdPct / 100) ** 2, instDf: r.instanceDf };
+        : {
+            pairS2: (r.pairSdPct / 100) ** 2,
+            pairDf: r.pairDf,
+            instS2: r.instanceSdPct === null ? null : (r.instanceSdPct / 100) ** 2,
+            instDf: r.instanceDf,
+          };
   if (!(n.pairDf > 0) || !Number.isFinite(n.pairS2)) return cal;
   const pooled = dfMean((cal.pairSdPct / 100) ** 2, cal.pairDf, n.pairS2, n.pairDf)!;
   const inst = dfMean(calInst, calInst === null ? 0 : cal.instanceDf, n.instS2, n.instDf);
@@ -610,7 +701,8 @@ export function updateCalibration(cal: Calibration, r: PooledResiduals | RunNois
     instanceDf: (calInst === null ? 0 : cal.instanceDf) + (n.instS2 === null ? 0 : n.instDf),
     // Once a run has measured the instance level the pair level is its own; until then a run of both levels
     // together leaves them mixed in the pair figure.
-    pairHoldsInstances: inst === null && (cal.pairHoldsInstances === true || ("levels" in r && r.levels === "total")) ? true : undefined,
+    pairHoldsInstances:
+      inst === null && (cal.pairHoldsInstances === true || ("levels" in r && r.levels === "total")) ? true : undefined,
     ...costsOf(costs, cal.cellSeconds, cal),
     ...withSpread(cal, spread, at, costs?.shape, costs?.cellSeconds),
     updatedAt: at,
@@ -632,7 +724,8 @@ export function recalibrated(fresh: Calibration, previous: Calibration | null): 
   if (previous.restartSecondsPerServer !== undefined) keep.restartSecondsPerServer = previous.restartSecondsPerServer;
   if (previous.costShape !== undefined) keep.costShape = previous.costShape;
   if (previous.cellSpread?.length) keep.cellSpread = previous.cellSpread;
-  if (!fresh.cellLengthCurve?.length && previous.cellLengthCurve?.length) keep.cellLengthCurve = previous.cellLengthCurve;
+  if (!fresh.cellLengthCurve?.length && previous.cellLengthCurve?.length)
+    keep.cellLengthCurve = previous.cellLengthCurve;
   return { ...fresh, ...keep };
 }
 
@@ -648,13 +741,22 @@ export function pairSecondsAt(atCellSeconds: number, grossCellSeconds: number, c
 /** Runs whose seconds per pair the stored figure averages: the host's recent pace, not one run's re-runs. */
 export const PAIR_COST_RUNS = 5;
 
-function costsOf(c: RunCosts | undefined, calCellSeconds: number, prev?: Pick<Calibration, "secondsPerPair" | "updates" | "costShape">): Partial<Calibration> {
+function costsOf(
+  c: RunCosts | undefined,
+  calCellSeconds: number,
+  prev?: Pick<Calibration, "secondsPerPair" | "updates" | "costShape">,
+): Partial<Calibration> {
   if (!c) return {};
   const out: Partial<Calibration> = {};
   // A run on data of another shape: the stored set-up, teardown and restart were that other data's, so none of them
   // stays beside this run's (JSON drops the undefined keys).
   if (c.shape && prev && (prev.costShape?.rows !== c.shape.rows || prev.costShape?.storage !== c.shape.storage))
-    Object.assign(out, { setupSeconds: undefined, teardownSeconds: undefined, restartSecondsPerServer: undefined, costShape: undefined });
+    Object.assign(out, {
+      setupSeconds: undefined,
+      teardownSeconds: undefined,
+      restartSecondsPerServer: undefined,
+      costShape: undefined,
+    });
   // Seconds per pair at the calibration's cell length: the run's per-cell overhead is what carries over. The run's
   // figure holds its re-runs (attempts per kept cell), so one disturbed run would set the next run's cost alone
   // (2026-12-04: 3.6% dear after a run with re-runs): the stored figure is a running mean over the last
@@ -662,12 +764,20 @@ function costsOf(c: RunCosts | undefined, calCellSeconds: number, prev?: Pick<Ca
   if (c.grossCellSeconds && c.grossCellSeconds > 0 && c.servers === 2) {
     const run = pairSecondsAt(calCellSeconds, c.grossCellSeconds, c.cellSeconds);
     const weight = 1 / Math.min(PAIR_COST_RUNS, Math.max(1, (prev?.updates ?? 0) + 1));
-    out.secondsPerPair = prev?.secondsPerPair && prev.secondsPerPair > 0 ? prev.secondsPerPair + weight * (run - prev.secondsPerPair) : run;
+    out.secondsPerPair =
+      prev?.secondsPerPair && prev.secondsPerPair > 0
+        ? prev.secondsPerPair + weight * (run - prev.secondsPerPair)
+        : run;
   }
   if (c.setupSeconds !== undefined && c.setupSeconds > 0) out.setupSeconds = c.setupSeconds;
   if (c.teardownSeconds !== undefined && c.teardownSeconds > 0) out.teardownSeconds = c.teardownSeconds;
-  if (c.restartSeconds != null && c.restartSeconds > 0 && c.servers > 0) out.restartSecondsPerServer = c.restartSeconds / c.servers;
-  if (c.shape && (out.setupSeconds !== undefined || out.teardownSeconds !== undefined || out.restartSecondsPerServer !== undefined)) out.costShape = c.shape;
+  if (c.restartSeconds != null && c.restartSeconds > 0 && c.servers > 0)
+    out.restartSecondsPerServer = c.restartSeconds / c.servers;
+  if (
+    c.shape &&
+    (out.setupSeconds !== undefined || out.teardownSeconds !== undefined || out.restartSecondsPerServer !== undefined)
+  )
+    out.costShape = c.shape;
   return out;
 }
 
@@ -675,7 +785,15 @@ function costsOf(c: RunCosts | undefined, calCellSeconds: number, prev?: Pick<Ca
  * A host's first calibration, from a run's own pairs (no `twinbench calibrate` before it): no per-second series,
  * the run's pair and instance levels, its measured costs. `updates` is 1: this run.
  */
-export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<string, string>; scenario: string; noise: RunNoise; costs: RunCosts; at: string; spread?: readonly CellVarianceObs[] }): Calibration {
+export function calibrationFromRun(o: {
+  hostKey: string;
+  hostFacts: Record<string, string>;
+  scenario: string;
+  noise: RunNoise;
+  costs: RunCosts;
+  at: string;
+  spread?: readonly CellVarianceObs[];
+}): Calibration {
   const base: Calibration = {
     version: 1,
     hostKey: o.hostKey,
@@ -693,7 +811,11 @@ export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<strin
     updates: 1,
     ...(o.noise.levels === "total" ? { pairHoldsInstances: true } : {}),
   };
-  return { ...base, ...costsOf(o.costs, o.costs.cellSeconds), ...withSpread({}, o.spread, o.at, o.costs.shape, o.costs.cellSeconds) };
+  return {
+    ...base,
+    ...costsOf(o.costs, o.costs.cellSeconds),
+    ...withSpread({}, o.spread, o.at, o.costs.shape, o.costs.cellSeconds),
+  };
 }
 
 /**
@@ -701,7 +823,9 @@ export function calibrationFromRun(o: { hostKey: string; hostFacts: Record<strin
  * cell), or null: its CV and autocorrelation would then describe that work, not the machine.
  */
 export function seriesDisturbance(records: readonly CellRecord[]): string | null {
-  const r = measureRecords(records).filter((c) => c.status === "ok").at(-1);
+  const r = measureRecords(records)
+    .filter((c) => c.status === "ok")
+    .at(-1);
   return r?.interference?.disturbed ? r.interference.reasons.join("; ") || "disturbed" : null;
 }
 
@@ -781,9 +905,21 @@ export function planPrecision(o: {
   for (let setting = Math.max(1, o.minInstances ?? 1); setting <= (o.maxInstances ?? 6); setting++)
     for (let pairs = Math.max(2, o.minPairs, o.layoutFor ? 0 : setting); pairs <= o.maxPairs; pairs++) {
       const inst = o.layoutFor ? o.layoutFor(pairs, setting) : setting;
-      const h = predictHalfWidthPct({ pairSdPct: o.pairSdPct, instanceSdPct: o.instanceSdPct, pairs, instances: inst, cells: o.cells });
+      const h = predictHalfWidthPct({
+        pairSdPct: o.pairSdPct,
+        instanceSdPct: o.instanceSdPct,
+        pairs,
+        instances: inst,
+        cells: o.cells,
+      });
       const seconds = o.cost(pairs, inst);
-      const opt: PrecisionOption = { pairs, instances: inst, halfWidthPct: h, seconds, ...(o.layoutFor ? { setting } : {}) };
+      const opt: PrecisionOption = {
+        pairs,
+        instances: inst,
+        halfWidthPct: h,
+        seconds,
+        ...(o.layoutFor ? { setting } : {}),
+      };
       const fits = o.budgetSeconds === undefined || seconds <= o.budgetSeconds;
       if (fits && (!narrowest || h < narrowest.halfWidthPct)) narrowest = opt;
       if (h > o.precisionPct) continue;
@@ -808,11 +944,20 @@ export function aaScenario(s: Scenario, repeats: number, maxCells = 2): Scenario
   const first = s.servers[0];
   const w = s.workload;
   const tests = w.tests.length >= 2 ? w.tests.slice(0, maxCells) : w.tests.slice(0, 1);
-  const threads = tests.length >= maxCells ? w.threads.slice(0, 1) : w.threads.slice(0, Math.max(1, maxCells - tests.length + 1));
+  const threads =
+    tests.length >= maxCells ? w.threads.slice(0, 1) : w.threads.slice(0, Math.max(1, maxCells - tests.length + 1));
   const server = (id: string) => ({ ...first, id, storage: first.storage ?? s.storage });
   const { instances: _i, budget: _b, ...rest } = w;
   const { hosts: _h, orderSeed: _o, ...base } = s;
-  return { ...base, name: `${s.name}-calibrate-aa`, servers: [server("a"), server("b")], compare: { numerator: "a", denominator: "b" }, order: "interleaved", shard: false, workload: { ...rest, tests, threads, repeats } };
+  return {
+    ...base,
+    name: `${s.name}-calibrate-aa`,
+    servers: [server("a"), server("b")],
+    compare: { numerator: "a", denominator: "b" },
+    order: "interleaved",
+    shard: false,
+    workload: { ...rest, tests, threads, repeats },
+  };
 }
 
 /** One server (the first), its first test at its first thread count, one cell of `seconds`: the per-second series. */
@@ -826,7 +971,14 @@ export function seriesScenario(s: Scenario, seconds: number): Scenario {
     servers: [{ ...first, id: "a", storage: first.storage ?? s.storage }],
     order: "interleaved",
     shard: false,
-    workload: { ...rest, tests: s.workload.tests.slice(0, 1), threads: s.workload.threads.slice(0, 1), repeats: 1, duration: `${seconds}s`, events: undefined },
+    workload: {
+      ...rest,
+      tests: s.workload.tests.slice(0, 1),
+      threads: s.workload.threads.slice(0, 1),
+      repeats: 1,
+      duration: `${seconds}s`,
+      events: undefined,
+    },
   };
 }
 
@@ -855,7 +1007,13 @@ export interface CalibrationLayout {
 export function calibrationLayout(
   s: Scenario,
   maxSeconds: number,
-  o: { pairs?: number; instances?: number; seriesSeconds?: number; setupCosts?: Partial<SetupCosts>; lengths?: readonly number[] } = {},
+  o: {
+    pairs?: number;
+    instances?: number;
+    seriesSeconds?: number;
+    setupCosts?: Partial<SetupCosts>;
+    lengths?: readonly number[];
+  } = {},
 ): CalibrationLayout {
   const instances = o.instances ?? 3;
   const target = o.pairs ?? 30;
@@ -871,57 +1029,112 @@ export function calibrationLayout(
       const run = cost(aaScenario(s, repeats, cells));
       const total = seriesCost + instances * run;
       if (total > maxSeconds) continue;
-      const layout = { seriesSeconds, cells: actual, repeats, instances, estimateSeconds: total, runSeconds: run, fits: true, curve };
+      const layout = {
+        seriesSeconds,
+        cells: actual,
+        repeats,
+        instances,
+        estimateSeconds: total,
+        runSeconds: run,
+        fits: true,
+        curve,
+      };
       if (!best || repeats * actual > best.repeats * best.cells) best = layout;
       break;
     }
   }
   const smallest = cost(aaScenario(s, 2, 1));
-  return best ?? { seriesSeconds, cells: 1, repeats: 2, instances, estimateSeconds: seriesCost + instances * smallest, runSeconds: smallest, fits: false, curve };
+  return (
+    best ?? {
+      seriesSeconds,
+      cells: 1,
+      repeats: 2,
+      instances,
+      estimateSeconds: seriesCost + instances * smallest,
+      runSeconds: smallest,
+      fits: false,
+      curve,
+    }
+  );
 }
 
 /** Pairs per cell length of the curve's A/A runs: enough for a few df per point, on calibrate's cells. */
 export const CURVE_PAIRS = 4;
 
 /** The curve's A/A runs: one per length, CURVE_PAIRS pairs on 2 cells (1 cell past 60 s), at that cell length. */
-function curveLayout(s: Scenario, lengths: readonly number[], cost: (x: Scenario) => number): CalibrationLayout["curve"] {
+function curveLayout(
+  s: Scenario,
+  lengths: readonly number[],
+  cost: (x: Scenario) => number,
+): CalibrationLayout["curve"] {
   return [...new Set(lengths)]
     .sort((a, b) => a - b)
     .map((cellSeconds) => {
       const aa = curveScenario(s, cellSeconds, cellSeconds > 60 ? 1 : 2);
-      return { cellSeconds, cells: planRun(aa).cells.length / (2 * CURVE_PAIRS), repeats: CURVE_PAIRS, runSeconds: cost(aa) };
+      return {
+        cellSeconds,
+        cells: planRun(aa).cells.length / (2 * CURVE_PAIRS),
+        repeats: CURVE_PAIRS,
+        runSeconds: cost(aa),
+      };
     });
 }
 
 /** The A/A scenario of one curve point: calibrate's A/A on `cells` cells, CURVE_PAIRS pairs of `cellSeconds` cells. */
 export function curveScenario(s: Scenario, cellSeconds: number, cells: number): Scenario {
   const aa = aaScenario(s, CURVE_PAIRS, cells);
-  return { ...aa, name: `${s.name}-calibrate-aa-${cellSeconds}s`, workload: { ...aa.workload, duration: `${cellSeconds}s`, events: undefined } };
+  return {
+    ...aa,
+    name: `${s.name}-calibrate-aa-${cellSeconds}s`,
+    workload: { ...aa.workload, duration: `${cellSeconds}s`, events: undefined },
+  };
 }
 
-const fx = (x: number | null | undefined, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? "-" : x.toFixed(d));
+const fx = (x: number | null | undefined, d = 1) =>
+  x === null || x === undefined || !Number.isFinite(x) ? "-" : x.toFixed(d);
 
 /** A calibration as the lines `calibrate` and `calibrate --show` print. */
 export function calibrationLines(c: Calibration, file?: string): string[] {
   const out = [`calibration of host ${c.hostKey}${file ? ` (${file})` : ""}`];
-  out.push(`  host: ${Object.entries(c.hostFacts).map(([k, v]) => `${k} ${v}`).join(", ")}`);
-  out.push(`  measured ${c.measuredAt} from ${c.scenario}; updated ${c.updatedAt} by ${c.updates} run${c.updates === 1 ? "" : "s"}`);
+  out.push(
+    `  host: ${Object.entries(c.hostFacts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
+  out.push(
+    `  measured ${c.measuredAt} from ${c.scenario}; updated ${c.updatedAt} by ${c.updates} run${c.updates === 1 ? "" : "s"}`,
+  );
   if (c.perSecond) {
     const p = c.perSecond;
-    out.push(`  one server, ${p.seconds} s per-second series: CV ${fx(p.cvPct)}%, autocorrelation lag 1..${p.autocorr.length}: ${p.autocorr.map((a) => fx(a, 2)).join(" ")}`);
-    for (const b of p.blocks) out.push(`    CV of ${b.seconds} s block means ${fx(b.cvPct)}% (white noise would give ${fx(b.whiteNoiseCvPct)}%)`);
+    out.push(
+      `  one server, ${p.seconds} s per-second series: CV ${fx(p.cvPct)}%, autocorrelation lag 1..${p.autocorr.length}: ${p.autocorr.map((a) => fx(a, 2)).join(" ")}`,
+    );
+    for (const b of p.blocks)
+      out.push(
+        `    CV of ${b.seconds} s block means ${fx(b.cvPct)}% (white noise would give ${fx(b.whiteNoiseCvPct)}%)`,
+      );
   } else out.push("  no per-second series");
   out.push(`  A/A pairs at ${c.cellSeconds} s cells: pair sd ${fx(c.pairSdPct)}% (df ${fx(c.pairDf, 0)})`);
-  out.push(c.instanceSdPct === null ? "  between server instances: not measured (one instance)" : `  between server instances: sd ${fx(c.instanceSdPct)}% (df ${c.instanceDf}; method of moments, floored at 0)`);
+  out.push(
+    c.instanceSdPct === null
+      ? "  between server instances: not measured (one instance)"
+      : `  between server instances: sd ${fx(c.instanceSdPct)}% (df ${c.instanceDf}; method of moments, floored at 0)`,
+  );
   out.push(`  wall time per pair: ${c.secondsPerPair === null ? "not measured" : `${fx(c.secondsPerPair)} s`}`);
   if (c.cellLengthCurve?.length) {
     out.push("  pair sd against cell length (A/A pairs within one instance per length):");
-    for (const p of c.cellLengthCurve) out.push(`    ${p.cellSeconds} s cells: pair sd ${fx(p.pairSdPct)}% (df ${fx(p.pairDf, 0)})`);
+    for (const p of c.cellLengthCurve)
+      out.push(`    ${p.cellSeconds} s cells: pair sd ${fx(p.pairSdPct)}% (df ${fx(p.pairDf, 0)})`);
   } else out.push("  pair sd against cell length: not measured (`twinbench calibrate --lengths 10,30,90`)");
   if (c.cellSpread?.length) {
-    out.push("  cells of the last runs (pair sd of each, over all its pairs; the design forecasts named cells from them):");
+    out.push(
+      "  cells of the last runs (pair sd of each, over all its pairs; the design forecasts named cells from them):",
+    );
     for (const r of c.cellSpread) {
-      const where = [r.shape ? `${r.shape.rows} rows, ${r.shape.storage}` : "data not recorded", r.cellSeconds ? `${r.cellSeconds} s cells` : "cell length not recorded"].join(", ");
+      const where = [
+        r.shape ? `${r.shape.rows} rows, ${r.shape.storage}` : "data not recorded",
+        r.cellSeconds ? `${r.cellSeconds} s cells` : "cell length not recorded",
+      ].join(", ");
       const cells = r.cells.map((x, i) => `${x.cell ?? `cell ${i + 1}`} ${fx(Math.sqrt(x.s2) * 100)}%`).join(", ");
       out.push(`    ${r.at} (${where}): ${cells}`);
     }

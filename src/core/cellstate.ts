@@ -136,7 +136,8 @@ export const SATURATED_SHARE = 0.9;
  */
 export const COLD_POOL_READS = 100;
 
-const num = (v: Record<string, number>, k: string): number | null => (typeof v[k] === "number" && Number.isFinite(v[k]) ? v[k]! : null);
+const num = (v: Record<string, number>, k: string): number | null =>
+  typeof v[k] === "number" && Number.isFinite(v[k]) ? v[k]! : null;
 
 /** The backlog at the start of a cell, from the status read just before it. */
 export function backlogOf(s: ServerStatus): CellBacklog {
@@ -180,9 +181,15 @@ export const PER_QUERY_COUNTERS = {
  * The marks of a cell whose sysbench ignored errors or reconnected: "ignored errors 2.10/s (21)", "reconnects
  * 0.50/s (3)"; empty when it did neither. Such a cell's q/s counts work that failed or waited for a connection.
  */
-export function errorMarks(metrics: Pick<SysbenchResult, "ignoredErrors" | "ignoredErrorsPerSec" | "reconnects" | "reconnectsPerSec"> | null | undefined): string[] {
+export function errorMarks(
+  metrics:
+    | Pick<SysbenchResult, "ignoredErrors" | "ignoredErrorsPerSec" | "reconnects" | "reconnectsPerSec">
+    | null
+    | undefined,
+): string[] {
   const marks: string[] = [];
-  const rate = (n: number | null | undefined, perSec: number | null | undefined) => ((n ?? 0) > 0 ? (perSec ?? 0) : null);
+  const rate = (n: number | null | undefined, perSec: number | null | undefined) =>
+    (n ?? 0) > 0 ? (perSec ?? 0) : null;
   const err = rate(metrics?.ignoredErrors, metrics?.ignoredErrorsPerSec);
   const rec = rate(metrics?.reconnects, metrics?.reconnectsPerSec);
   if (err !== null) marks.push(`ignored errors ${err.toFixed(2)}/s (${metrics!.ignoredErrors})`);
@@ -191,7 +198,11 @@ export function errorMarks(metrics: Pick<SysbenchResult, "ignoredErrors" | "igno
 }
 
 /** Which side limited the cell from its containers' CPU, and sysbench's error and reconnect marks. */
-export function bottleneckOf(cpu: CellCpu, metrics: Pick<SysbenchResult, "ignoredErrors" | "ignoredErrorsPerSec" | "reconnects" | "reconnectsPerSec"> | null, share = SATURATED_SHARE): Bottleneck {
+export function bottleneckOf(
+  cpu: CellCpu,
+  metrics: Pick<SysbenchResult, "ignoredErrors" | "ignoredErrorsPerSec" | "reconnects" | "reconnectsPerSec"> | null,
+  share = SATURATED_SHARE,
+): Bottleneck {
   const serverUtil = cpu.serverCpusetCores > 0 ? cpu.serverCores / cpu.serverCpusetCores : 0;
   const loadUtil = cpu.loadCpusetCores > 0 ? cpu.loadCores / cpu.loadCpusetCores : 0;
   // The server at its ceiling is the server's limit even when the load is too: the figure is the server's capacity.
@@ -205,7 +216,13 @@ export function bottleneckOf(cpu: CellCpu, metrics: Pick<SysbenchResult, "ignore
  * The cell's cost per query. InnoDB's work is the status deltas over sysbench's queries; CPU per query is each
  * container's average cores over sysbench's q/s (the same window's rates, so CPU per query × q/s is the cores used).
  */
-export function perQueryOf(o: { before?: ServerStatus; after?: ServerStatus; cpu?: CellCpu; tasks?: CellTasks; metrics: Pick<SysbenchResult, "queries" | "qps"> | null }): PerQuery | null {
+export function perQueryOf(o: {
+  before?: ServerStatus;
+  after?: ServerStatus;
+  cpu?: CellCpu;
+  tasks?: CellTasks;
+  metrics: Pick<SysbenchResult, "queries" | "qps"> | null;
+}): PerQuery | null {
   const queries = o.metrics?.queries ?? null;
   if (queries === null || !(queries > 0)) return null;
   const per = (name: string) => {
@@ -213,11 +230,14 @@ export function perQueryOf(o: { before?: ServerStatus; after?: ServerStatus; cpu
     const d = counterDelta(o.before, o.after, name);
     return d === null ? null : d / queries;
   };
-  const pick = (names: readonly string[]) => names.find((n) => o.before && o.after && num(o.before.values, n) !== null && num(o.after.values, n) !== null) ?? null;
+  const pick = (names: readonly string[]) =>
+    names.find((n) => o.before && o.after && num(o.before.values, n) !== null && num(o.after.values, n) !== null) ??
+    null;
   const rowsName = pick(PER_QUERY_COUNTERS.rowsRead);
   const logName = pick(PER_QUERY_COUNTERS.logBytes);
   const qps = o.metrics?.qps ?? null;
-  const cpuUs = (cores: number | undefined) => (cores === undefined || qps === null || !(qps > 0) ? null : (cores / qps) * 1e6);
+  const cpuUs = (cores: number | undefined) =>
+    cores === undefined || qps === null || !(qps > 0) ? null : (cores / qps) * 1e6;
   const t = o.tasks;
   const over = (x: number | undefined) => (x === undefined ? null : x / queries);
   const noDevice = t && !t.blockDevice ? `no block device (${t.storageKind ?? "the data dir is not on one"})` : null;
@@ -246,7 +266,14 @@ export function perQueryOf(o: { before?: ServerStatus; after?: ServerStatus; cpu
 }
 
 /** A cell's state from what was read around it; fields without readings are left out. */
-export function cellStateOf(o: { before?: ServerStatus; after?: ServerStatus; cpu?: CellCpu; tasks?: CellTasks; metrics: SysbenchResult | null; errors?: string[] }): CellState {
+export function cellStateOf(o: {
+  before?: ServerStatus;
+  after?: ServerStatus;
+  cpu?: CellCpu;
+  tasks?: CellTasks;
+  metrics: SysbenchResult | null;
+  errors?: string[];
+}): CellState {
   const out: CellState = {};
   if (o.before) out.backlog = backlogOf(o.before);
   if (o.before && o.after) out.warm = warmStateOf(o.before, o.after);
@@ -304,13 +331,19 @@ export const CPU_SENSE_SLACK = 0.02;
  * The sense check of a cell's CPU per query: × its q/s it is the cores used, which is above 0 and at most the
  * cpuset's cores. Returns what fails ("server 1.12 cores of 1"), empty when it holds or there is nothing to check.
  */
-export function cpuSenseFailures(r: Pick<StateRecord, "state" | "metrics" | "trimmed">, slack = CPU_SENSE_SLACK): string[] {
+export function cpuSenseFailures(
+  r: Pick<StateRecord, "state" | "metrics" | "trimmed">,
+  slack = CPU_SENSE_SLACK,
+): string[] {
   const pq = r.state?.perQuery;
   const cpu = r.state?.cpu;
   const qps = r.trimmed?.qps ?? r.metrics?.qps ?? null;
   if (!pq || !cpu || qps === null || !(qps > 0)) return [];
   const out: string[] = [];
-  for (const [side, us, cores] of [["server", pq.serverCpuUs, cpu.serverCpusetCores], ["client", pq.clientCpuUs, cpu.loadCpusetCores]] as const) {
+  for (const [side, us, cores] of [
+    ["server", pq.serverCpuUs, cpu.serverCpusetCores],
+    ["client", pq.clientCpuUs, cpu.loadCpusetCores],
+  ] as const) {
     if (us === null) continue;
     const used = (us * qps) / 1e6;
     if (!(used > 0) || used > cores * (1 + slack)) out.push(`${side} ${used.toFixed(2)} cores of ${cores}`);
@@ -337,7 +370,11 @@ export function cellStateNotes(used: readonly StateRecord[]): string[] {
   const servers = [...new Set(withState.map((r) => r.server))];
   const range = (xs: Array<number | null | undefined>) => {
     const v = xs.filter((x): x is number => typeof x === "number");
-    return v.length ? (Math.min(...v) === Math.max(...v) ? `${Math.max(...v)}` : `${Math.min(...v)}–${Math.max(...v)}`) : "unknown";
+    return v.length
+      ? Math.min(...v) === Math.max(...v)
+        ? `${Math.max(...v)}`
+        : `${Math.min(...v)}–${Math.max(...v)}`
+      : "unknown";
   };
   for (const s of servers) {
     const b = withState.filter((r) => r.server === s && r.state!.backlog).map((r) => r.state!.backlog!);
@@ -353,24 +390,34 @@ export function cellStateNotes(used: readonly StateRecord[]): string[] {
       const by = (k: BottleneckKind) => named.filter((r) => r.server === s && r.state!.bottleneck!.kind === k).length;
       return `${s}: server ${by("server")}, load ${by("load")}, neither ${by("neither")}`;
     });
-    notes.push(`Bottleneck of the measured cells (cgroup CPU against the cpuset or CPU quota, saturated at ≥ ${SATURATED_SHARE * 100}%): ${counts.join("; ")}.`);
+    notes.push(
+      `Bottleneck of the measured cells (cgroup CPU against the cpuset or CPU quota, saturated at ≥ ${SATURATED_SHARE * 100}%): ${counts.join("; ")}.`,
+    );
   }
   const cold = withState.filter((r) => r.state!.warm?.cold);
   if (cold.length)
-    notes.push(`Cold pool: ${cold.length} cell${cold.length === 1 ? "" : "s"} read more than ${COLD_POOL_READS} pages from disk although the data fits in the buffer pool: ${cold.map((r) => `${where(r)} (${r.state!.warm!.diskReads} reads)`).join(", ")}.`);
+    notes.push(
+      `Cold pool: ${cold.length} cell${cold.length === 1 ? "" : "s"} read more than ${COLD_POOL_READS} pages from disk although the data fits in the buffer pool: ${cold.map((r) => `${where(r)} (${r.state!.warm!.diskReads} reads)`).join(", ")}.`,
+    );
   const load = withState.filter(isLoadBound);
   if (load.length)
     notes.push(
       `Load-bound: ${load.length} cell${load.length === 1 ? "" : "s"} where sysbench used ≥ ${SATURATED_SHARE * 100}% of its cores (its cpuset, or its CPU quota when smaller) and the server less: ${load.map((r) => `${where(r)} (load ${r.state!.bottleneck!.loadUtilPct}%, server ${r.state!.bottleneck!.serverUtilPct}%)`).join(", ")}. A ratio cell whose repeats are mostly load-bound gets no verdict.`,
     );
   const marked = withState.filter((r) => r.state!.bottleneck?.marks.length);
-  if (marked.length) notes.push(`Errors or reconnects in ${marked.length} cell${marked.length === 1 ? "" : "s"}: ${marked.map((r) => `${where(r)} (${r.state!.bottleneck!.marks.join(", ")})`).join(", ")}.`);
+  if (marked.length)
+    notes.push(
+      `Errors or reconnects in ${marked.length} cell${marked.length === 1 ? "" : "s"}: ${marked.map((r) => `${where(r)} (${r.state!.bottleneck!.marks.join(", ")})`).join(", ")}.`,
+    );
   const senseless = withState.map((r) => ({ r, f: cpuSenseFailures(r) })).filter((x) => x.f.length);
   if (senseless.length)
     notes.push(
       `CPU per query × q/s is not within (0, the cpuset's cores] in ${senseless.length} cell${senseless.length === 1 ? "" : "s"}: ${senseless.map((x) => `${where(x.r)} (${x.f.join(", ")})`).join(", ")}. Those cells' CPU per query is suspect (a counter or window mismatch).`,
     );
   const failed = ok.filter((r) => r.state?.errors?.length);
-  if (failed.length) notes.push(`State readings failed in ${failed.length} cell${failed.length === 1 ? "" : "s"}: ${failed.map((r) => `${where(r)} (${r.state!.errors!.join("; ")})`).join(", ")}.`);
+  if (failed.length)
+    notes.push(
+      `State readings failed in ${failed.length} cell${failed.length === 1 ? "" : "s"}: ${failed.map((r) => `${where(r)} (${r.state!.errors!.join("; ")})`).join(", ")}.`,
+    );
   return notes;
 }

@@ -161,7 +161,12 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
 
   // engine
   if (e.answers) {
-    lines.push({ id: "engine", status: "ok", title: "docker engine", detail: `answers on ${e.endpoint} (Docker ${e.serverVersion})` });
+    lines.push({
+      id: "engine",
+      status: "ok",
+      title: "docker engine",
+      detail: `answers on ${e.endpoint} (Docker ${e.serverVersion})`,
+    });
   } else {
     lines.push({
       id: "engine",
@@ -186,10 +191,21 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
             detail: `API ${e.apiVersion} is older than ${MIN_API_VERSION} (Docker ${e.serverVersion})`,
             hint: `upgrade the engine to Docker 20.10 or newer (API ≥ ${MIN_API_VERSION}); --fix never touches a running engine`,
           }
-        : { id: "api-version", status: "ok", title: "engine API", detail: `API ${e.apiVersion} (≥ ${MIN_API_VERSION})` },
+        : {
+            id: "api-version",
+            status: "ok",
+            title: "engine API",
+            detail: `API ${e.apiVersion} (≥ ${MIN_API_VERSION})`,
+          },
     );
   } else {
-    lines.push({ id: "api-version", status: "fail", title: "engine API", detail: "unknown: no engine answers", hint: "fix the engine first" });
+    lines.push({
+      id: "api-version",
+      status: "fail",
+      title: "engine API",
+      detail: "unknown: no engine answers",
+      hint: "fix the engine first",
+    });
   }
 
   // storage driver
@@ -206,12 +222,19 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
           },
     );
   } else {
-    lines.push({ id: "storage-driver", status: "warn", title: "storage driver", detail: "unknown: no engine answers", hint: "fix the engine first" });
+    lines.push({
+      id: "storage-driver",
+      status: "warn",
+      title: "storage driver",
+      detail: "unknown: no engine answers",
+      hint: "fix the engine first",
+    });
   }
 
   // cgroups
   {
-    const version = e.answers && e.cgroupVersion ? e.cgroupVersion : f.cgroup.version === null ? "" : String(f.cgroup.version);
+    const version =
+      e.answers && e.cgroupVersion ? e.cgroupVersion : f.cgroup.version === null ? "" : String(f.cgroup.version);
     const driver = e.answers && e.cgroupDriver ? `, driver ${e.cgroupDriver}` : "";
     const detail = `${version ? `v${version}` : "version unknown"}${driver}, cpuset ${f.cgroup.cpuset ? "available" : "missing"}`;
     if (!f.cgroup.cpuset) {
@@ -223,14 +246,29 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
         hint: "without the cpuset controller, --cpuset-cpus pinning is ignored and the servers compete for the same cores",
       });
     } else if (!version) {
-      lines.push({ id: "cgroups", status: "warn", title: "cgroups", detail, hint: "/sys/fs/cgroup is not mounted as cgroup v1 or v2" });
+      lines.push({
+        id: "cgroups",
+        status: "warn",
+        title: "cgroups",
+        detail,
+        hint: "/sys/fs/cgroup is not mounted as cgroup v1 or v2",
+      });
     } else {
       lines.push({ id: "cgroups", status: "ok", title: "cgroups", detail });
     }
   }
 
-  lines.push(diskLine("disk-docker-root", "free disk (docker root)", f.diskDockerRoot, "images and build caches live here"));
-  lines.push(diskLine("disk-results", "free disk (results)", f.diskResults, "results folders are small, but file-backed storage modes use this disk"));
+  lines.push(
+    diskLine("disk-docker-root", "free disk (docker root)", f.diskDockerRoot, "images and build caches live here"),
+  );
+  lines.push(
+    diskLine(
+      "disk-results",
+      "free disk (results)",
+      f.diskResults,
+      "results folders are small, but file-backed storage modes use this disk",
+    ),
+  );
 
   // debootstrap
   lines.push(
@@ -289,7 +327,12 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
     const missing = missingFsPackages(f.tools);
     lines.push(
       missing.length === 0
-        ? { id: "fs-tools", status: "ok", title: "btrfs/xfs/mdadm tools", detail: "mkfs.btrfs, mkfs.xfs, mdadm present" }
+        ? {
+            id: "fs-tools",
+            status: "ok",
+            title: "btrfs/xfs/mdadm tools",
+            detail: "mkfs.btrfs, mkfs.xfs, mdadm present",
+          }
         : {
             id: "fs-tools",
             status: "warn",
@@ -303,7 +346,10 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
   // compose
   {
     const t = f.tools;
-    const which = [t.dockerComposePlugin ? "docker compose (plugin)" : "", t.dockerComposeStandalone ? "docker-compose" : ""].filter(Boolean);
+    const which = [
+      t.dockerComposePlugin ? "docker compose (plugin)" : "",
+      t.dockerComposeStandalone ? "docker-compose" : "",
+    ].filter(Boolean);
     lines.push(
       composeAvailable(t)
         ? { id: "compose", status: "ok", title: "compose", detail: which.join(", ") }
@@ -330,10 +376,21 @@ function imageModeLine(f: HostFacts): CheckLine {
     : `debian${f.imageMode.forced ? " (forced)" : ""}: base images from debootstrap, packages from deb.debian.org (registries are not probed)`;
   const l = f.lock;
   if ("error" in l) {
-    return { id: "image-mode", status: "warn", title: "image mode", detail: `${mode}; cannot read the image lock ${l.file}: ${l.error}`, hint: "reinstall twinbench (its package ships images/lock.yaml), or fix the file" };
+    return {
+      id: "image-mode",
+      status: "warn",
+      title: "image mode",
+      detail: `${mode}; cannot read the image lock ${l.file}: ${l.error}`,
+      hint: "reinstall twinbench (its package ships images/lock.yaml), or fix the file",
+    };
   }
   if (l.placeholder.length === 0) {
-    return { id: "image-mode", status: "ok", title: "image mode", detail: `${mode}; ${l.file} serves debian and official (every official digest is pinned)` };
+    return {
+      id: "image-mode",
+      status: "ok",
+      title: "image mode",
+      detail: `${mode}; ${l.file} serves debian and official (every official digest is pinned)`,
+    };
   }
   const serves = `${l.file} serves debian only: official.digest is PLACEHOLDER for ${l.placeholder.join(", ")}`;
   return {
@@ -341,17 +398,31 @@ function imageModeLine(f: HostFacts): CheckLine {
     status: official ? "fail" : "ok",
     title: "image mode",
     detail: `${mode}; ${serves}`,
-    ...(official ? { hint: "run `twinbench images pin` on a host whose engine reaches the registry, or use the debian mode" } : {}),
+    ...(official
+      ? { hint: "run `twinbench images pin` on a host whose engine reaches the registry, or use the debian mode" }
+      : {}),
   };
 }
 
 function diskLine(id: CheckId, title: string, d: DiskFacts, why: string): CheckLine {
   if (d.freeBytes === null) {
-    return { id, status: "warn", title, detail: `${d.path}: cannot inspect (${d.error ?? "unknown error"})`, hint: `check free space by hand: df -h ${d.path}` };
+    return {
+      id,
+      status: "warn",
+      title,
+      detail: `${d.path}: cannot inspect (${d.error ?? "unknown error"})`,
+      hint: `check free space by hand: df -h ${d.path}`,
+    };
   }
   const free = `${d.path}: ${formatBytes(d.freeBytes, "coarse")} free${d.measuredAt ? ` (measured at ${d.measuredAt}, ${d.path} does not exist here)` : ""}`;
   if (d.freeBytes < LOW_DISK_BYTES) {
-    return { id, status: "warn", title, detail: `${free} (below ${formatBytes(LOW_DISK_BYTES, "coarse")})`, hint: `free some space; ${why}` };
+    return {
+      id,
+      status: "warn",
+      title,
+      detail: `${free} (below ${formatBytes(LOW_DISK_BYTES, "coarse")})`,
+      hint: `free some space; ${why}`,
+    };
   }
   return { id, status: "ok", title, detail: free };
 }
@@ -406,14 +477,21 @@ export function planFixes(f: HostFacts): FixPlan {
     return { kind: "cannot-fix", reason: "remote-engine", paragraph: manualParagraph(f, "remote-engine"), actions: [] };
   }
   const family = osFamily(f.os);
-  if (family === "other") return { kind: "cannot-fix", reason: "not-debian", paragraph: manualParagraph(f, "not-debian"), actions: [] };
-  if (!f.isRoot) return { kind: "cannot-fix", reason: "not-root", paragraph: manualParagraph(f, "not-root"), actions: [] };
-  if (packages.length > 0 && !f.tools.aptGet) return { kind: "cannot-fix", reason: "no-apt", paragraph: manualParagraph(f, "no-apt"), actions: [] };
+  if (family === "other")
+    return { kind: "cannot-fix", reason: "not-debian", paragraph: manualParagraph(f, "not-debian"), actions: [] };
+  if (!f.isRoot)
+    return { kind: "cannot-fix", reason: "not-root", paragraph: manualParagraph(f, "not-root"), actions: [] };
+  if (packages.length > 0 && !f.tools.aptGet)
+    return { kind: "cannot-fix", reason: "no-apt", paragraph: manualParagraph(f, "no-apt"), actions: [] };
 
   const actions: FixAction[] = [];
   if (packages.length > 0) actions.push({ kind: "apt-update" }, { kind: "apt-install", packages });
   if (needEngineStart) {
-    actions.push({ kind: "start-engine", via: f.pid1 === "systemd" && f.tools.systemctl ? "systemctl" : "dockerd", logFile: DOCKERD_LOG });
+    actions.push({
+      kind: "start-engine",
+      via: f.pid1 === "systemd" && f.tools.systemctl ? "systemctl" : "dockerd",
+      logFile: DOCKERD_LOG,
+    });
     actions.push({ kind: "wait-engine", endpoint: f.engine.endpoint, timeoutMs: ENGINE_WAIT_MS });
   }
   return { kind: "fix", actions };
@@ -460,7 +538,10 @@ export function manualParagraph(f: HostFacts, reason: CannotFixReason): string {
 
 /** Render check lines for a terminal: `ok   docker engine  answers on ...` plus an indented hint. */
 export function formatCheckLines(lines: CheckLine[]): string {
-  const rows = lines.flatMap((l) => [[l.status, l.title, l.detail], ...(l.hint && l.status !== "ok" ? [["", "", `hint: ${l.hint}`]] : [])]);
+  const rows = lines.flatMap((l) => [
+    [l.status, l.title, l.detail],
+    ...(l.hint && l.status !== "ok" ? [["", "", `hint: ${l.hint}`]] : []),
+  ]);
   return textTable(rows, { columns: [{ width: 4 }, { gap: " " }], trimEnd: false }).join("\n");
 }
 

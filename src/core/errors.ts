@@ -154,7 +154,6 @@ export type ErrorCode =
   | "SYSBENCH_UNSUPPORTED"
   | "TWINS_NEED_TWO";
 
-
 /** The parts of a {@link TwinbenchError} besides its message. */
 export interface ErrorDetails {
   code: ErrorCode;
@@ -208,7 +207,11 @@ export function isTwinbenchError(e: unknown): e is TwinbenchError {
 /** Format an error for a terminal: message, details, hint. */
 export function formatError(e: unknown): string {
   if (e instanceof InputError) {
-    const lines = [`error [${e.code}]: ${e.message}`, ...e.problems.map((p) => `  ${p}`), ...e.details.map((d) => `  ${d}`)];
+    const lines = [
+      `error [${e.code}]: ${e.message}`,
+      ...e.problems.map((p) => `  ${p}`),
+      ...e.details.map((d) => `  ${d}`),
+    ];
     if (e.hint) lines.push(`hint: ${e.hint}`);
     return lines.join("\n");
   }

@@ -48,7 +48,10 @@ export function parsePidStat(text: string): (KernelThreadTicks & { kernel: boole
   const close = text.lastIndexOf(")");
   if (open < 0 || close < open) return null;
   // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) flags(9) minflt … utime(14) stime(15).
-  const f = text.slice(close + 1).trim().split(/\s+/);
+  const f = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   const flags = Number(f[6]);
   const utime = Number(f[11]);
   const stime = Number(f[12]);
@@ -62,7 +65,10 @@ export function parsePidStat(text: string): (KernelThreadTicks & { kernel: boole
  * (its pid reused) counts its new time. A thread that exited inside the window is lost to this figure, and so is
  * left in the outsiders'.
  */
-export function kernelThreadTicks(start: Record<string, KernelThreadTicks>, end: Record<string, KernelThreadTicks>): { ticks: number; byName: Map<string, number> } {
+export function kernelThreadTicks(
+  start: Record<string, KernelThreadTicks>,
+  end: Record<string, KernelThreadTicks>,
+): { ticks: number; byName: Map<string, number> } {
   let ticks = 0;
   const byName = new Map<string, number>();
   for (const [pid, e] of Object.entries(end)) {
@@ -142,12 +148,18 @@ const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
  * The interference between two samples of one cell. A container missing from either sample (its counter
  * unreadable) makes `outsiderCores` null; a wall shorter than 0.2 s gives null figures (too short to say).
  */
-export function interferenceOf(start: CpuSample, end: CpuSample, t: DisturbanceThresholds = DISTURBANCE_THRESHOLDS): Interference {
+export function interferenceOf(
+  start: CpuSample,
+  end: CpuSample,
+  t: DisturbanceThresholds = DISTURBANCE_THRESHOLDS,
+): Interference {
   const wallS = (end.atMs - start.atMs) / 1000;
-  if (!(wallS >= 0.2)) return { stealPct: null, psiCpuSomePct: null, outsiderCores: null, disturbed: false, reasons: [] };
+  if (!(wallS >= 0.2))
+    return { stealPct: null, psiCpuSomePct: null, outsiderCores: null, disturbed: false, reasons: [] };
   const a = parseProcStat(start.procStat);
   const b = parseProcStat(end.procStat);
-  const stealPct = a.steal === null || b.steal === null ? null : round(((b.steal - a.steal) / USER_HZ / wallS) * 100, 2);
+  const stealPct =
+    a.steal === null || b.steal === null ? null : round(((b.steal - a.steal) / USER_HZ / wallS) * 100, 2);
   const pa = parsePsiSomeTotal(start.psiCpu);
   const pb = parsePsiSomeTotal(end.psiCpu);
   const psiCpuSomePct = pa === null || pb === null ? null : round(((pb - pa) / 1e6 / wallS) * 100, 2);
@@ -159,7 +171,8 @@ export function interferenceOf(start: CpuSample, end: CpuSample, t: DisturbanceT
   }
   const busyS = (b.busy - a.busy) / USER_HZ;
   const selfS = (end.selfUs - start.selfUs) / 1e6;
-  const kernel = start.kernelThreads && end.kernelThreads ? kernelThreadTicks(start.kernelThreads, end.kernelThreads) : null;
+  const kernel =
+    start.kernelThreads && end.kernelThreads ? kernelThreadTicks(start.kernelThreads, end.kernelThreads) : null;
   const kernelS = kernel ? kernel.ticks / USER_HZ : 0;
   const kernelCores = kernel ? round(kernelS / wallS) : null;
   const kernelThreads = kernel
@@ -172,9 +185,18 @@ export function interferenceOf(start: CpuSample, end: CpuSample, t: DisturbanceT
   // Tick-based /proc/stat against ns cgroup counters: a small negative is rounding, not negative work.
   const outsiderCores = runS === null ? null : round(Math.max(0, (busyS - runS - selfS - kernelS) / wallS));
   const reasons: string[] = [];
-  if (outsiderCores !== null && outsiderCores >= t.outsiderCores) reasons.push(`outsiders used ${outsiderCores.toFixed(2)} core (threshold ${t.outsiderCores})`);
-  if (stealPct !== null && stealPct >= t.stealPct) reasons.push(`steal ${stealPct.toFixed(1)}% of a core (threshold ${t.stealPct}%)`);
-  return { stealPct, psiCpuSomePct, outsiderCores, ...(kernel ? { kernelCores, kernelThreads } : {}), disturbed: reasons.length > 0, reasons };
+  if (outsiderCores !== null && outsiderCores >= t.outsiderCores)
+    reasons.push(`outsiders used ${outsiderCores.toFixed(2)} core (threshold ${t.outsiderCores})`);
+  if (stealPct !== null && stealPct >= t.stealPct)
+    reasons.push(`steal ${stealPct.toFixed(1)}% of a core (threshold ${t.stealPct}%)`);
+  return {
+    stealPct,
+    psiCpuSomePct,
+    outsiderCores,
+    ...(kernel ? { kernelCores, kernelThreads } : {}),
+    disturbed: reasons.length > 0,
+    reasons,
+  };
 }
 
 /** A measured record's short name for notes: "mariadb oltp_read_only t1 r2". */
@@ -203,8 +225,12 @@ function kernelSummary(ok: readonly CellRecord[]): InterferenceSummary["kernel"]
   const mid = cores.length >> 1;
   const medianCores = cores.length % 2 ? cores[mid]! : (cores[mid - 1]! + cores[mid]!) / 2;
   const byName = new Map<string, number>();
-  for (const r of with_) for (const k of r.interference!.kernelThreads ?? []) byName.set(k.name, (byName.get(k.name) ?? 0) + k.cores);
-  const busiest = [...byName].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([n]) => n);
+  for (const r of with_)
+    for (const k of r.interference!.kernelThreads ?? []) byName.set(k.name, (byName.get(k.name) ?? 0) + k.cores);
+  const busiest = [...byName]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([n]) => n);
   return { cells: with_.length, medianCores: round(medianCores), maxCores: cores[cores.length - 1]!, busiest };
 }
 
@@ -222,7 +248,13 @@ export function summariseInterference(used: readonly CellRecord[], all: readonly
     const sorted = [...rs].sort((x, y) => (x.attempt ?? 1) - (y.attempt ?? 1));
     for (let i = 1; i < sorted.length; i++) if (sorted[i - 1]!.status === "ok") reruns++;
   }
-  return { measured: ok.length, known: ok.filter((r) => r.interference).length, disturbed: ok.filter((r) => r.interference?.disturbed), reruns, kernel: kernelSummary(ok) };
+  return {
+    measured: ok.length,
+    known: ok.filter((r) => r.interference).length,
+    disturbed: ok.filter((r) => r.interference?.disturbed),
+    reruns,
+    kernel: kernelSummary(ok),
+  };
 }
 
 /** From this much kernel-thread CPU in some cell (cores), the report says how much (tmpfs runs here read about 0). */
@@ -238,10 +270,15 @@ export function interferenceNotes(s: InterferenceSummary): string[] {
   const notes: string[] = [];
   if (s.measured === 0) return notes;
   if (s.known === 0)
-    return ["Interference is unknown: no cell carries interference figures (a remote engine, whose host's CPU accounting twinbench cannot read, or a run recorded before twinbench measured it)."];
+    return [
+      "Interference is unknown: no cell carries interference figures (a remote engine, whose host's CPU accounting twinbench cannot read, or a run recorded before twinbench measured it).",
+    ];
   const list = s.disturbed.map((r) => `${where(r)} (${r.interference!.reasons.join("; ")})`);
   notes.push(`${disturbedNotePrefix(s.disturbed.length, s.measured)}${list.length ? `: ${list.join(", ")}` : "."}`);
-  if (s.reruns > 0) notes.push(`${s.reruns} cell${s.reruns === 1 ? " was" : "s were"} re-run because their pair was disturbed; the report uses the last attempt.`);
+  if (s.reruns > 0)
+    notes.push(
+      `${s.reruns} cell${s.reruns === 1 ? " was" : "s were"} re-run because their pair was disturbed; the report uses the last attempt.`,
+    );
   const k = s.kernel;
   if (k && k.maxCores >= KERNEL_NOTE_CORES)
     notes.push(

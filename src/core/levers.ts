@@ -41,10 +41,19 @@ export interface FigureWindow {
 }
 
 /** A record's figure window from its trimmed rates (the lead-in used) or sysbench's total time. Null without a run. */
-export function figureWindow(r: { trimmed?: TrimmedRates; metrics?: { totalTime?: number | null; intervals: readonly IntervalSample[] } | null }): FigureWindow | null {
+export function figureWindow(r: {
+  trimmed?: TrimmedRates;
+  metrics?: { totalTime?: number | null; intervals: readonly IntervalSample[] } | null;
+}): FigureWindow | null {
   if (r.trimmed) {
     const ts = (r.metrics?.intervals ?? []).filter((s) => s.t > r.trimmed!.seconds).map((s) => s.t);
-    return { from: r.trimmed.seconds + 1, to: ts.length ? Math.max(...ts) : r.trimmed.seconds + r.trimmed.samples, leadIn: r.trimmed.seconds, samples: r.trimmed.samples, source: "per-second mean" };
+    return {
+      from: r.trimmed.seconds + 1,
+      to: ts.length ? Math.max(...ts) : r.trimmed.seconds + r.trimmed.samples,
+      leadIn: r.trimmed.seconds,
+      samples: r.trimmed.samples,
+      source: "per-second mean",
+    };
   }
   const total = r.metrics?.totalTime;
   if (typeof total !== "number" || !(total > 0)) return null;
@@ -101,10 +110,10 @@ export function steadySlope(ys: readonly number[], confidence = 0.95): SteadySlo
   for (let i = 1; i < n; i++) num += res[i]! * res[i - 1]!;
   const rho = sse > 0 ? Math.min(0.9, Math.max(0, num / sse)) : 0;
   const inflate = (1 + rho) / (1 - rho);
-  const se = Math.sqrt((sse / (n - 2)) / sxx) * Math.sqrt(inflate);
+  const se = Math.sqrt(sse / (n - 2) / sxx) * Math.sqrt(inflate);
   const dfEff = Math.max(1, n / inflate - 2);
   const q = tQuantile(1 - (1 - confidence) / 2, dfEff);
-  const scale = (1000 / my);
+  const scale = 1000 / my;
   return { pctPer10s: b * scale, low: (b - q * se) * scale, high: (b + q * se) * scale, n, rho };
 }
 
@@ -132,7 +141,8 @@ export const QUIESCE_FLAT_SAMPLES = 3;
 export function quiesced(samples: readonly BacklogSample[]): boolean {
   const last = samples[samples.length - 1];
   if (!last) return false;
-  const nearZero = (last.historyLength ?? 0) <= QUIESCE_NEAR_ZERO.historyLength && last.dirtyPages <= QUIESCE_NEAR_ZERO.dirtyPages;
+  const nearZero =
+    (last.historyLength ?? 0) <= QUIESCE_NEAR_ZERO.historyLength && last.dirtyPages <= QUIESCE_NEAR_ZERO.dirtyPages;
   if (nearZero) return true;
   if (samples.length <= QUIESCE_FLAT_SAMPLES) return false;
   const window = samples.slice(-(QUIESCE_FLAT_SAMPLES + 1));

@@ -124,11 +124,22 @@ export interface HardwareCounters {
  */
 export function hardwareCountersOf(o: { pmu: boolean; perfOutput: string | null }): HardwareCounters {
   const head = "Hardware counters per query (instructions, cycles, IPC, LLC misses)";
-  if (!o.pmu) return { available: false, text: `${head}: not available on this host (the kernel lists no CPU PMU: perf has only software events).` };
-  if (o.perfOutput === null) return { available: false, text: `${head}: not available on this host (perf is not installed).` };
+  if (!o.pmu)
+    return {
+      available: false,
+      text: `${head}: not available on this host (the kernel lists no CPU PMU: perf has only software events).`,
+    };
+  if (o.perfOutput === null)
+    return { available: false, text: `${head}: not available on this host (perf is not installed).` };
   const lines = parsePerfStatCsv(o.perfOutput);
   const missing = HARDWARE_EVENTS.filter((e) => !lines.some((l) => l.event === e && l.value !== null));
   if (missing.length)
-    return { available: false, text: `${head}: not available on this host (perf: ${missing.map((e) => `${e} ${lines.find((l) => l.event === e)?.missing ?? "not counted"}`).join(", ")}).` };
-  return { available: true, text: `${head}: the host has them (perf counts ${HARDWARE_EVENTS.join(", ")}), but twinbench does not record them per cell yet.` };
+    return {
+      available: false,
+      text: `${head}: not available on this host (perf: ${missing.map((e) => `${e} ${lines.find((l) => l.event === e)?.missing ?? "not counted"}`).join(", ")}).`,
+    };
+  return {
+    available: true,
+    text: `${head}: the host has them (perf counts ${HARDWARE_EVENTS.join(", ")}), but twinbench does not record them per cell yet.`,
+  };
 }

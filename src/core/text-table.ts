@@ -61,6 +61,9 @@ export function textTable(rows: readonly TextRow[], options: TextTableOptions = 
     const full = indent + text;
     return trimEnd ? full.trimEnd() : full;
   };
-  const ruleLine = rule === undefined ? [] : [indent + widths.map((w, i) => (i === 0 ? "" : (columns[i]?.gap ?? gap)) + rule.repeat(w)).join("")];
+  const ruleLine =
+    rule === undefined
+      ? []
+      : [indent + widths.map((w, i) => (i === 0 ? "" : (columns[i]?.gap ?? gap)) + rule.repeat(w)).join("")];
   return [...head.map(line), ...ruleLine, ...rows.map(line)];
 }

@@ -4,7 +4,8 @@
  */
 export function formatBytes(n: number | undefined, style: "exact" | "coarse" = "exact"): string {
   if (n === undefined) return "?";
-  if (style === "coarse") return n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GiB` : `${(n / 1024 ** 2).toFixed(0)} MiB`;
+  if (style === "coarse")
+    return n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GiB` : `${(n / 1024 ** 2).toFixed(0)} MiB`;
   const units = ["B", "KiB", "MiB", "GiB", "TiB"];
   let v = n;
   let i = 0;

@@ -105,7 +105,11 @@ export interface CellVerdict {
 }
 
 /** The verdict of a cell from its interval and its q-value. */
-export function cellVerdict(c: { low: number | null; high: number | null; q: number | null }, marginPct: number, level = FDR): CellVerdict {
+export function cellVerdict(
+  c: { low: number | null; high: number | null; q: number | null },
+  marginPct: number,
+  level = FDR,
+): CellVerdict {
   const direction = directionOf(c.low, c.high);
   const equivalence = equivalenceOf(c.low, c.high, marginPct);
   return { verdict: kindOf(direction, equivalence), direction, equivalence, fdr: fdrOf(direction, c.q, level) };

@@ -8,7 +8,16 @@
  * no clear difference within the margin: equivalent). A single `+`/`-` cannot tell. After the mark, `?` says the
  * faster/slower reading does not hold at a 5% false-discovery rate, and `!` that the cell is unstable.
  */
-import { FDR, VERDICTS, directionOfKind, equivalenceOfKind, type Direction, type Equivalence, type FdrReading, type Verdict } from "./verdict.ts";
+import {
+  FDR,
+  VERDICTS,
+  directionOfKind,
+  equivalenceOfKind,
+  type Direction,
+  type Equivalence,
+  type FdrReading,
+  type Verdict,
+} from "./verdict.ts";
 
 /** Every direction, in the order legends list them. */
 export const DIRECTIONS: readonly Direction[] = ["faster", "slower", "none", "unknown"];
@@ -16,7 +25,12 @@ export const DIRECTIONS: readonly Direction[] = ["faster", "slower", "none", "un
 export const EQUIVALENCES: readonly Equivalence[] = ["within", "beyond", "undetermined", "unknown"];
 
 /** The mark of each direction. */
-export const DIRECTION_MARKS: Readonly<Record<Direction, string>> = { faster: "+", slower: "-", none: "~", unknown: "?" };
+export const DIRECTION_MARKS: Readonly<Record<Direction, string>> = {
+  faster: "+",
+  slower: "-",
+  none: "~",
+  unknown: "?",
+};
 /** The word of each direction. */
 export const DIRECTION_WORDS: Readonly<Record<Direction, string>> = {
   faster: "faster",
@@ -39,27 +53,51 @@ export const VERDICT_MARKS: Readonly<Record<Verdict, string>> = {
 };
 
 /** How the equivalence readings show in a mark (for legends). */
-export const EQUIVALENCE_MARKS: Readonly<Record<Equivalence, string>> = { within: "=", beyond: "++/--", undetermined: "+/- alone", unknown: "?" };
+export const EQUIVALENCE_MARKS: Readonly<Record<Equivalence, string>> = {
+  within: "=",
+  beyond: "++/--",
+  undetermined: "+/- alone",
+  unknown: "?",
+};
 
 /** The flags after a mark: the faster/slower reading does not hold under Benjamini–Hochberg; the cell is unstable. */
 export const FLAG_MARKS = { fdrFails: "?", unstable: "!" } as const;
 
 /** A measured cell that gets no verdict: sysbench, not the server, limited most repeats (report/ratio.ts). */
-export const LOAD_BOUND = { mark: "L", word: "load-bound (sysbench saturated its cpuset, the server did not): no verdict" } as const;
+export const LOAD_BOUND = {
+  mark: "L",
+  word: "load-bound (sysbench saturated its cpuset, the server did not): no verdict",
+} as const;
 
 /** The states of a cell without a verdict, as the tables show them. */
 export type CellState = "failed" | "skipped" | "missing" | "running";
 /** The mark of each cell state: `fail`, `skip`, `·` (not measured), `…` (running, the TUI only). */
-export const STATE_MARKS: Readonly<Record<CellState, string>> = { failed: "fail", skipped: "skip", missing: "·", running: "…" };
+export const STATE_MARKS: Readonly<Record<CellState, string>> = {
+  failed: "fail",
+  skipped: "skip",
+  missing: "·",
+  running: "…",
+};
 /** The word of each cell state. */
-export const STATE_WORDS: Readonly<Record<CellState, string>> = { failed: "failed", skipped: "skipped", missing: "not measured", running: "running" };
+export const STATE_WORDS: Readonly<Record<CellState, string>> = {
+  failed: "failed",
+  skipped: "skipped",
+  missing: "not measured",
+  running: "running",
+};
 
 const pctText = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
 /** `within ±5%`, `not within ±5%`, `can't tell if within ±5%`, `no interval`. */
 export function equivalenceWord(e: Equivalence, marginPct: number): string {
   const m = `±${pctText(marginPct)}%`;
-  return e === "within" ? `within ${m}` : e === "beyond" ? `not within ${m}` : e === "undetermined" ? `can't tell if within ${m}` : "no interval";
+  return e === "within"
+    ? `within ${m}`
+    : e === "beyond"
+      ? `not within ${m}`
+      : e === "undetermined"
+        ? `can't tell if within ${m}`
+        : "no interval";
 }
 
 /** The words of a verdict kind: `faster, within ±5%`, `no clear difference, can't tell if within ±5%`, `no interval`. */
@@ -75,9 +113,18 @@ export function fdrWords(level = FDR): string {
 }
 
 /** A cell's mark: the kind's (`L` when load-bound), then `?` when its faster/slower reading fails Benjamini–Hochberg, `!` when unstable. */
-export function verdictMark(c: { verdict: Verdict; fdr?: FdrReading; unstable?: readonly string[] | boolean; loadBound?: boolean }): string {
+export function verdictMark(c: {
+  verdict: Verdict;
+  fdr?: FdrReading;
+  unstable?: readonly string[] | boolean;
+  loadBound?: boolean;
+}): string {
   const unstable = Array.isArray(c.unstable) ? c.unstable.length > 0 : c.unstable === true;
-  return (c.loadBound ? LOAD_BOUND.mark : VERDICT_MARKS[c.verdict]) + (c.fdr === "fails" ? FLAG_MARKS.fdrFails : "") + (unstable ? FLAG_MARKS.unstable : "");
+  return (
+    (c.loadBound ? LOAD_BOUND.mark : VERDICT_MARKS[c.verdict]) +
+    (c.fdr === "fails" ? FLAG_MARKS.fdrFails : "") +
+    (unstable ? FLAG_MARKS.unstable : "")
+  );
 }
 
 const fmtP = (x: number) => (x < 0.0001 ? "<0.0001" : x.toPrecision(2));
@@ -95,7 +142,9 @@ export function verdictSentence(
   const d = directionOfKind(c.verdict);
   if (c.reason === "load-bound") return LOAD_BOUND.word;
   if (d === "unknown") return `${DIRECTION_WORDS.unknown}${c.reason ? ` (${c.reason})` : ""}`;
-  const stats = [c.p !== null ? `p ${fmtP(c.p)}` : null, c.q !== null ? `BH q ${fmtP(c.q)}` : null].filter(Boolean).join(", ");
+  const stats = [c.p !== null ? `p ${fmtP(c.p)}` : null, c.q !== null ? `BH q ${fmtP(c.q)}` : null]
+    .filter(Boolean)
+    .join(", ");
   const fdr = c.fdr === "holds" ? `holds at ${pctText(level * 100)}% FDR` : c.fdr === "fails" ? fdrWords(level) : null;
   const inner = [stats, fdr].filter(Boolean).join(": ");
   return `${DIRECTION_WORDS[d]}${inner ? ` (${inner})` : ""}; ${equivalenceWord(equivalenceOfKind(c.verdict), marginPct)}`;
@@ -126,7 +175,13 @@ export function shortLegend(
   states: readonly CellState[] = ["missing", "running"], // `fail` and `skip` say what they are
 ): string[] {
   const e = legendEntries(marginPct);
-  const entries = [head, ...e.directions, ...e.equivalences, e.fdr, ...states.map((s) => `${STATE_MARKS[s]} ${STATE_WORDS[s]}`)].filter(Boolean);
+  const entries = [
+    head,
+    ...e.directions,
+    ...e.equivalences,
+    e.fdr,
+    ...states.map((s) => `${STATE_MARKS[s]} ${STATE_WORDS[s]}`),
+  ].filter(Boolean);
   const lines: string[] = [];
   for (const entry of entries) {
     const last = lines.length - 1;
@@ -140,7 +195,13 @@ export function shortLegend(
  * The long legend (the reports): what each mark means and when it is given. `numerator` names the side that
  * `faster` is said of; `few` says what "fewer than 2" counts (pairs, values a side).
  */
-export function longLegend(o: { marginPct: number; numerator: string; denominator: string; few: string; level?: number }): string[] {
+export function longLegend(o: {
+  marginPct: number;
+  numerator: string;
+  denominator: string;
+  few: string;
+  level?: number;
+}): string[] {
   const level = o.level ?? FDR;
   const e = legendEntries(o.marginPct, level);
   const lo = pctText(100 - o.marginPct);

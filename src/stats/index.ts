@@ -43,10 +43,40 @@ export {
   type VarianceObs,
   type VariancePrior,
 } from "../core/stats/estimate.ts";
-export { adaptiveSettings, adaptiveState, applyStopRule, stopForBudget, type AdaptiveCell, type AdaptiveSettings, type AdaptiveStep, type StopEstimate } from "../core/plan/adaptive.ts";
-export { NOISE_MODELS, simulateRuns, summarizeCoverage, type CoverageSummary, type Design, type NoiseModel, type SimulatedCell, type SimulationOptions } from "../core/stats/coverage.ts";
+export {
+  adaptiveSettings,
+  adaptiveState,
+  applyStopRule,
+  stopForBudget,
+  type AdaptiveCell,
+  type AdaptiveSettings,
+  type AdaptiveStep,
+  type StopEstimate,
+} from "../core/plan/adaptive.ts";
+export {
+  NOISE_MODELS,
+  simulateRuns,
+  summarizeCoverage,
+  type CoverageSummary,
+  type Design,
+  type NoiseModel,
+  type SimulatedCell,
+  type SimulationOptions,
+} from "../core/stats/coverage.ts";
 export type { RatioTable, RatioCell } from "../core/report/ratio.ts";
-export { cellVerdict, directionOf, equivalenceOf, verdictOf, VERDICTS, FDR, type Verdict, type Direction, type Equivalence, type FdrReading, type CellVerdict } from "../core/verdict.ts";
+export {
+  cellVerdict,
+  directionOf,
+  equivalenceOf,
+  verdictOf,
+  VERDICTS,
+  FDR,
+  type Verdict,
+  type Direction,
+  type Equivalence,
+  type FdrReading,
+  type CellVerdict,
+} from "../core/verdict.ts";
 
 export interface EstimateTableOptions {
   /** Numerator and denominator server ids (default: the scenario's compare key, else its first two servers). */
@@ -60,7 +90,11 @@ export interface EstimateTableOptions {
 }
 
 /** The ratio table of a scenario's records, as a run's report computes it (paired repeats). */
-export function estimateTable(scenario: Scenario, records: readonly CellRecord[], options: EstimateTableOptions = {}): RatioTable {
+export function estimateTable(
+  scenario: Scenario,
+  records: readonly CellRecord[],
+  options: EstimateTableOptions = {},
+): RatioTable {
   const ids = scenario.servers.map((s) => s.id);
   const key = primaryPair(scenario) ?? ids;
   const num = options.numerator ?? key[0];

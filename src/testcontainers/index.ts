@@ -40,7 +40,13 @@ import {
 } from "./server.ts";
 
 export { defaultSession } from "../app/session.ts";
-export { type OptionValue, type ServerFamily, type ServerIdentity, type TwinbenchServerInfo, type TwinbenchServerOptions } from "./server.ts";
+export {
+  type OptionValue,
+  type ServerFamily,
+  type ServerIdentity,
+  type TwinbenchServerInfo,
+  type TwinbenchServerOptions,
+} from "./server.ts";
 
 /** What the started twinbench containers add to testcontainers' started MariaDB/MySQL containers. */
 export interface StartedTwinbenchServer {
@@ -55,7 +61,8 @@ export interface StartedTwinbenchServer {
   stop(): ReturnType<StartedMariaDbContainer["stop"]>;
 }
 
-const options = (o: TwinbenchServerOptions | string | undefined): TwinbenchServerOptions => (typeof o === "string" ? { image: o } : (o ?? {}));
+const options = (o: TwinbenchServerOptions | string | undefined): TwinbenchServerOptions =>
+  typeof o === "string" ? { image: o } : (o ?? {});
 
 /** The part both container classes share once the server is prepared: config file, data dir and labels. */
 function configure(c: MariaDbContainer | MySqlContainer, info: TwinbenchServerInfo, o: TwinbenchServerOptions): void {
@@ -201,7 +208,11 @@ export interface StartedTwins extends AsyncDisposable {
 function twinIds(s: Scenario): [string, string] {
   const pair = primaryPair(s);
   if (pair) return pair;
-  if (s.servers.length < 2) throw new TwinbenchError(`scenario "${s.name}" has ${s.servers.length} server(s); startTwins needs two`, { code: "TWINS_NEED_TWO", hint: "list two servers" });
+  if (s.servers.length < 2)
+    throw new TwinbenchError(`scenario "${s.name}" has ${s.servers.length} server(s); startTwins needs two`, {
+      code: "TWINS_NEED_TWO",
+      hint: "list two servers",
+    });
   return [s.servers[0]!.id, s.servers[1]!.id];
 }
 
@@ -216,14 +227,23 @@ function twinIds(s: Scenario): [string, string] {
  * console.log(twins.mustMatch.filter((r) => r.equal).length);
  * ```
  */
-export async function startTwins(scenarioOrServers: Scenario | string | [TwinSpec, TwinSpec], opts: StartTwinsOptions = {}): Promise<StartedTwins> {
+export async function startTwins(
+  scenarioOrServers: Scenario | string | [TwinSpec, TwinSpec],
+  opts: StartTwinsOptions = {},
+): Promise<StartedTwins> {
   let scenario: Scenario;
   if (Array.isArray(scenarioOrServers)) {
     const [a, b] = scenarioOrServers;
     const same = a.image === b.image;
-    const specs = [a, b].map((s, i) => ({ id: s.id ?? (same ? ["a", "b"][i]! : s.image.replace(/[^a-z0-9_-]/g, "-")), image: s.image, set: s.set }));
+    const specs = [a, b].map((s, i) => ({
+      id: s.id ?? (same ? ["a", "b"][i]! : s.image.replace(/[^a-z0-9_-]/g, "-")),
+      image: s.image,
+      set: s.set,
+    }));
     scenario = syntheticScenario(specs, { profile: opts.profile, set: opts.set });
-  } else scenario = typeof scenarioOrServers === "string" ? (await loadScenario(scenarioOrServers)).scenario : scenarioOrServers;
+  } else
+    scenario =
+      typeof scenarioOrServers === "string" ? (await loadScenario(scenarioOrServers)).scenario : scenarioOrServers;
 
   const lock = await loadLock();
   const started: StartedTwinbenchContainer[] = [];
@@ -232,20 +252,38 @@ export async function startTwins(scenarioOrServers: Scenario | string | [TwinSpe
   };
   try {
     for (const id of twinIds(scenario)) {
-      const o: TwinbenchServerOptions = { scenario, server: id, imageMode: opts.imageMode, tmpfsSize: opts.tmpfsSize, session: opts.session };
+      const o: TwinbenchServerOptions = {
+        scenario,
+        server: id,
+        imageMode: opts.imageMode,
+        tmpfsSize: opts.tmpfsSize,
+        session: opts.session,
+      };
       const image = scenario.servers.find((s) => s.id === id)?.image ?? "";
-      const c = lock.images[image]?.family === "mysql" ? new TwinbenchMySqlContainer(o) : new TwinbenchMariaDbContainer(o);
+      const c =
+        lock.images[image]?.family === "mysql" ? new TwinbenchMySqlContainer(o) : new TwinbenchMariaDbContainer(o);
       opts.configure?.(c, id);
       started.push(await c.start());
     }
     const identities = [];
-    for (const s of started) identities.push({ identity: await s.getConfigIdentity(), deliberate: s.twinbench.deliberate });
+    for (const s of started)
+      identities.push({ identity: await s.getConfigIdentity(), deliberate: s.twinbench.deliberate });
     const rows = identityTable(identities);
     const differences = rows.filter((r) => !r.equal && !r.deliberate);
     if (differences.length > 0 && !opts.allowDifferences) {
       throw new TwinbenchError(
-        `the twins differ in ${differences.length} must-match variable(s): ${differences.map((r) => `${r.variable} (${Object.entries(r.values).map(([k, v]) => `${k}=${v}`).join(", ")})`).join("; ")}`,
-        { code: "CONFIG_MISMATCH", hint: "pin them in config.set, set them per server (a deliberate difference), or pass allowDifferences: true" },
+        `the twins differ in ${differences.length} must-match variable(s): ${differences
+          .map(
+            (r) =>
+              `${r.variable} (${Object.entries(r.values)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(", ")})`,
+          )
+          .join("; ")}`,
+        {
+          code: "CONFIG_MISMATCH",
+          hint: "pin them in config.set, set them per server (a deliberate difference), or pass allowDifferences: true",
+        },
       );
     }
     const servers = [...started] as [StartedTwinbenchContainer, StartedTwinbenchContainer];

@@ -95,12 +95,19 @@ export function defaultImage(lock: Lock, family: ServerFamily): string {
     .filter(([, e]) => e.family === family)
     .sort(([, a], [, b]) => compareVersions(parseVersion(b.version), parseVersion(a.version)));
   const first = names[0];
-  if (!first) throw new TwinbenchError(`the image lock ${lock.file} has no ${family} image`, { code: "LOCK_NO_IMAGE", hint: `add a ${family} entry to images/lock.yaml` });
+  if (!first)
+    throw new TwinbenchError(`the image lock ${lock.file} has no ${family} image`, {
+      code: "LOCK_NO_IMAGE",
+      hint: `add a ${family} entry to images/lock.yaml`,
+    });
   return first[0];
 }
 
 /** A one-server scenario for a container configured without one: the lab's defaults, tmpfs, one thread. */
-export function syntheticScenario(servers: Array<{ id: string; image: string; set?: Record<string, OptionValue> }>, o: { profile?: Profile; set?: Record<string, OptionValue> }): Scenario {
+export function syntheticScenario(
+  servers: Array<{ id: string; image: string; set?: Record<string, OptionValue> }>,
+  o: { profile?: Profile; set?: Record<string, OptionValue> },
+): Scenario {
   return ScenarioSchema.parse({
     name: "testcontainers",
     servers: servers.map((s) => ({ id: s.id, image: s.image, ...(s.set ? { config: { set: s.set } } : {}) })),
@@ -111,18 +118,36 @@ export function syntheticScenario(servers: Array<{ id: string; image: string; se
 }
 
 /** Pick the scenario and its server for a container of `family`. */
-async function chooseServer(family: ServerFamily, o: TwinbenchServerOptions, lock: Lock): Promise<{ scenario: Scenario; id: string }> {
+async function chooseServer(
+  family: ServerFamily,
+  o: TwinbenchServerOptions,
+  lock: Lock,
+): Promise<{ scenario: Scenario; id: string }> {
   if (o.scenario !== undefined) {
-    let scenario = typeof o.scenario === "string" ? (await loadScenario(o.scenario, { lockImages: Object.keys(lock.images) })).scenario : o.scenario;
+    let scenario =
+      typeof o.scenario === "string"
+        ? (await loadScenario(o.scenario, { lockImages: Object.keys(lock.images) })).scenario
+        : o.scenario;
     const spec = o.server
       ? scenario.servers.find((s) => s.id === o.server)
       : scenario.servers.find((s) => (o.image ? s.image === o.image : lock.images[s.image]?.family === family));
     if (!spec)
-      throw new TwinbenchError(`scenario "${scenario.name}" has no ${o.server ? `server "${o.server}"` : `${family} server`}`, {
-        code: "NO_SUCH_SERVER",
-        hint: `servers: ${scenario.servers.map((s) => `${s.id} (${s.image})`).join(", ")}`,
-      });
-    if (o.profile || o.set) scenario = { ...scenario, config: { ...scenario.config, profile: o.profile ?? scenario.config.profile, set: { ...scenario.config.set, ...o.set } } };
+      throw new TwinbenchError(
+        `scenario "${scenario.name}" has no ${o.server ? `server "${o.server}"` : `${family} server`}`,
+        {
+          code: "NO_SUCH_SERVER",
+          hint: `servers: ${scenario.servers.map((s) => `${s.id} (${s.image})`).join(", ")}`,
+        },
+      );
+    if (o.profile || o.set)
+      scenario = {
+        ...scenario,
+        config: {
+          ...scenario.config,
+          profile: o.profile ?? scenario.config.profile,
+          set: { ...scenario.config.set, ...o.set },
+        },
+      };
     return { scenario, id: spec.id };
   }
   const image = o.image ?? defaultImage(lock, family);
@@ -139,10 +164,23 @@ export async function prepareServer(family: ServerFamily, o: TwinbenchServerOpti
   if (entry.family !== family)
     throw new TwinbenchError(`server "${id}" uses image ${spec.image}, a ${entry.family} image, not ${family}`, {
       code: "IMAGE_FAMILY_MISMATCH",
-      hint: family === "mariadb" ? "use TwinbenchMySqlContainer for MySQL images" : "use TwinbenchMariaDbContainer for MariaDB images",
+      hint:
+        family === "mariadb"
+          ? "use TwinbenchMySqlContainer for MySQL images"
+          : "use TwinbenchMariaDbContainer for MariaDB images",
     });
-  const rendered = renderConfig({ neutral: await readNeutralConfig(scenario), family, version: entry.version, storageKind: "tmpfs", scenario, serverId: id });
-  const [img] = await ensureImages(new DockerEngine("local").images, [spec.image], { lock, mode: o.imageMode ?? scenario.imageMode });
+  const rendered = renderConfig({
+    neutral: await readNeutralConfig(scenario),
+    family,
+    version: entry.version,
+    storageKind: "tmpfs",
+    scenario,
+    serverId: id,
+  });
+  const [img] = await ensureImages(new DockerEngine("local").images, [spec.image], {
+    lock,
+    mode: o.imageMode ?? scenario.imageMode,
+  });
   const session = o.session ?? defaultSession();
   const labels = resourceLabels(
     { sessionId: session, runId: session, hostId: "local", pid: process.pid, hostname: hostname() },
@@ -168,7 +206,10 @@ export async function waitForSql(ep: Endpoint, deadlineMs = 120_000): Promise<vo
 }
 
 /** The server's must-match identity, read from its own variables. */
-export async function readIdentity(ep: Endpoint, info: Pick<TwinbenchServerInfo, "id" | "family">): Promise<ServerIdentity> {
+export async function readIdentity(
+  ep: Endpoint,
+  info: Pick<TwinbenchServerInfo, "id" | "family">,
+): Promise<ServerIdentity> {
   const facts = await readServerFacts(ep);
   const rows = mustMatch([{ id: info.id, family: info.family, variables: facts.variables, deliberate: [] }]);
   const values = Object.fromEntries(rows.map((r) => [r.variable, r.values[info.id] ?? null]));
@@ -177,5 +218,12 @@ export async function readIdentity(ep: Endpoint, info: Pick<TwinbenchServerInfo,
 
 /** The must-match table of several identities; `deliberate` per id as in `servers[].config.set`. */
 export function identityTable(ids: Array<{ identity: ServerIdentity; deliberate: string[] }>): MustMatchRow[] {
-  return mustMatch(ids.map(({ identity, deliberate }) => ({ id: identity.id, family: identity.family, variables: identity.variables, deliberate })));
+  return mustMatch(
+    ids.map(({ identity, deliberate }) => ({
+      id: identity.id,
+      family: identity.family,
+      variables: identity.variables,
+      deliberate,
+    })),
+  );
 }

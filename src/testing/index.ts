@@ -121,7 +121,11 @@ export interface RatioExpectation {
 
 const pct = (x: number) => x.toFixed(1);
 
-function describeCell(t: RatioTable, sel: RatioSelector, c: RatioCell & { estimate: number; low: number; high: number }): string {
+function describeCell(
+  t: RatioTable,
+  sel: RatioSelector,
+  c: RatioCell & { estimate: number; low: number; high: number },
+): string {
   return `${sel.test} @ ${sel.threads} threads: ${t.numerator}/${t.denominator} ${t.metric} = ${pct(c.estimate)}% [${pct(c.low)}–${pct(c.high)}] (${Math.round(t.confidence * 100)}% interval, ${c.n} pairs)`;
 }
 
@@ -139,7 +143,11 @@ function describeCell(t: RatioTable, sel: RatioSelector, c: RatioCell & { estima
  */
 export function expectRatio(report: RunReport, sel: RatioSelector): RatioExpectation {
   const t = report.table;
-  if (!t) throw new TwinbenchError(`run ${report.runId} has no ratio table (one server only)`, { code: "RATIO_NO_TABLE", hint: "a gate compares two servers: give the scenario two" });
+  if (!t)
+    throw new TwinbenchError(`run ${report.runId} has no ratio table (one server only)`, {
+      code: "RATIO_NO_TABLE",
+      hint: "a gate compares two servers: give the scenario two",
+    });
   const row = t.rows.find((r) => r.test === sel.test);
   const cell = row?.cells.find((c) => c.threads === sel.threads);
   if (!row || !cell)
@@ -148,25 +156,45 @@ export function expectRatio(report: RunReport, sel: RatioSelector): RatioExpecta
       hint: `tests: ${t.rows.map((r) => r.test).join(", ")}; threads: ${t.threads.join(", ")}`,
     });
   if (cell.status !== "ok" || cell.estimate === null)
-    throw new TwinbenchError(`${sel.test} @ ${sel.threads} threads is ${cell.status}${cell.reason ? ` (${cell.reason})` : ""}: no ratio to gate on`, {
-      code: "RATIO_CELL_MISSING",
-      hint: "see the run's cells and warnings (onEvent, or keep the results folder with outDir)",
-    });
+    throw new TwinbenchError(
+      `${sel.test} @ ${sel.threads} threads is ${cell.status}${cell.reason ? ` (${cell.reason})` : ""}: no ratio to gate on`,
+      {
+        code: "RATIO_CELL_MISSING",
+        hint: "see the run's cells and warnings (onEvent, or keep the results folder with outDir)",
+      },
+    );
   if (cell.low === null || cell.high === null)
-    throw new TwinbenchError(`${sel.test} @ ${sel.threads} threads: ${pct(cell.estimate)}% has no interval (${cell.n} pair${cell.n === 1 ? "" : "s"})`, {
-      code: "RATIO_NO_INTERVAL",
-      hint: "a gate needs an interval: set workload.repeats to 2 or more (3 or more for a useful width)",
-    });
+    throw new TwinbenchError(
+      `${sel.test} @ ${sel.threads} threads: ${pct(cell.estimate)}% has no interval (${cell.n} pair${cell.n === 1 ? "" : "s"})`,
+      {
+        code: "RATIO_NO_INTERVAL",
+        hint: "a gate needs an interval: set workload.repeats to 2 or more (3 or more for a useful width)",
+      },
+    );
   const c = cell as RatioCell & { estimate: number; low: number; high: number };
   return {
     cell,
     atLeast(bound: number) {
       if (c.high < bound)
-        throw new RatioGateError(`${describeCell(t, sel, c)}: significantly below ${bound}% (the interval's high end ${pct(c.high)}% < ${bound}%)`, c.estimate, c.low, c.high, bound, "RATIO_BELOW_BOUND");
+        throw new RatioGateError(
+          `${describeCell(t, sel, c)}: significantly below ${bound}% (the interval's high end ${pct(c.high)}% < ${bound}%)`,
+          c.estimate,
+          c.low,
+          c.high,
+          bound,
+          "RATIO_BELOW_BOUND",
+        );
     },
     atMost(bound: number) {
       if (c.low > bound)
-        throw new RatioGateError(`${describeCell(t, sel, c)}: significantly above ${bound}% (the interval's low end ${pct(c.low)}% > ${bound}%)`, c.estimate, c.low, c.high, bound, "RATIO_ABOVE_BOUND");
+        throw new RatioGateError(
+          `${describeCell(t, sel, c)}: significantly above ${bound}% (the interval's low end ${pct(c.low)}% > ${bound}%)`,
+          c.estimate,
+          c.low,
+          c.high,
+          bound,
+          "RATIO_ABOVE_BOUND",
+        );
     },
   };
 }

@@ -9,14 +9,34 @@ import type { CellRecord } from "../core/results.ts";
 import { forestHeight, forestLines, type Forest } from "../core/report/forest.ts";
 import type { IntervalSample } from "../core/sysbench/result.ts";
 import { bar, duration, figure, fit, sparkline, tableLegend, tableLines } from "./format.ts";
-import { SPARK_WINDOW_SECONDS, failureMessage, selectedRecord, type FailureView, type LiveView, type LogLine, type Progress, type TableView, type ViewState } from "./state.ts";
+import {
+  SPARK_WINDOW_SECONDS,
+  failureMessage,
+  selectedRecord,
+  type FailureView,
+  type LiveView,
+  type LogLine,
+  type Progress,
+  type TableView,
+  type ViewState,
+} from "./state.ts";
 
 /** Whether colour is on (off with NO_COLOR). */
 export const ColorContext = createContext(true);
 
 type Color = "green" | "red" | "yellow" | "cyan" | "gray" | "magenta";
 
-function C({ color, bold, dim, children }: { color?: Color; bold?: boolean; dim?: boolean; children: React.ReactNode }) {
+function C({
+  color,
+  bold,
+  dim,
+  children,
+}: {
+  color?: Color;
+  bold?: boolean;
+  dim?: boolean;
+  children: React.ReactNode;
+}) {
   const on = useContext(ColorContext);
   return (
     <Text color={on ? color : undefined} bold={on ? bold : undefined} dimColor={on ? dim : undefined}>
@@ -32,8 +52,22 @@ export interface Size {
 
 // ---- the scrolling log (finished cells, failures, warnings) ----
 
-const LOG_MARK: Record<LogLine["kind"], string> = { ok: "✓", failed: "✗", skipped: "»", server: "●", warning: "!", info: "·" };
-const LOG_COLOR: Record<LogLine["kind"], Color | undefined> = { ok: "green", failed: "red", skipped: "yellow", server: "cyan", warning: "yellow", info: undefined };
+const LOG_MARK: Record<LogLine["kind"], string> = {
+  ok: "✓",
+  failed: "✗",
+  skipped: "»",
+  server: "●",
+  warning: "!",
+  info: "·",
+};
+const LOG_COLOR: Record<LogLine["kind"], Color | undefined> = {
+  ok: "green",
+  failed: "red",
+  skipped: "yellow",
+  server: "cyan",
+  warning: "yellow",
+  info: undefined,
+};
 
 export function LogView({ log }: { log: LogLine[] }) {
   return (
@@ -50,7 +84,9 @@ export function LogView({ log }: { log: LogLine[] }) {
 // ---- header ----
 
 export function Header({ state, width }: { state: ViewState; width: number }) {
-  const servers = state.servers.map((s) => `${s.id} ${s.version ?? (s.status === "failed" ? "(failed)" : s.status === "starting" ? "(starting)" : "")}`.trim());
+  const servers = state.servers.map((s) =>
+    `${s.id} ${s.version ?? (s.status === "failed" ? "(failed)" : s.status === "starting" ? "(starting)" : "")}`.trim(),
+  );
   const identity = state.identity
     ? state.identity.differences === 0
       ? `config ok (${state.identity.variables} equal)`
@@ -65,7 +101,9 @@ export function Header({ state, width }: { state: ViewState; width: number }) {
       </C>
       <Text>
         {fit(line2, Math.max(0, width - identity.length))}
-        <C color={state.identity ? (state.identity.differences === 0 ? "green" : "yellow") : undefined}>{fit(identity, width)}</C>
+        <C color={state.identity ? (state.identity.differences === 0 ? "green" : "yellow") : undefined}>
+          {fit(identity, width)}
+        </C>
       </Text>
     </Box>
   );
@@ -105,7 +143,12 @@ export function StatusLine({ state, width }: { state: ViewState; width: number }
   }
   const cur = state.current;
   if (cur) {
-    const repeats = Math.max(1, ...state.cells.filter((c) => c.server === cur.cell.server && c.test === cur.cell.test && c.threads === cur.cell.threads).map((c) => c.repeat));
+    const repeats = Math.max(
+      1,
+      ...state.cells
+        .filter((c) => c.server === cur.cell.server && c.test === cur.cell.test && c.threads === cur.cell.threads)
+        .map((c) => c.repeat),
+    );
     const t = state.live?.samples.at(-1)?.t ?? 0;
     const text =
       `▶ ${cur.phase === "warmup" ? "warm-up" : "measure"} · ${cur.cell.server} · ${cur.cell.test} · threads ${cur.cell.threads}` +
@@ -118,7 +161,8 @@ export function StatusLine({ state, width }: { state: ViewState; width: number }
     let text: string;
     if (st.phase === "images")
       text = `▶ images · ${st.image ?? "…"}${st.imageStep ? `: ${st.imageStep}` : ""}${st.imageLine ? ` · ${st.imageLine.trim()}` : ""}`;
-    else text = `▶ ${st.phase}${st.server ? ` · ${st.server}` : ""}${st.test ? ` · ${st.test}` : ""}${st.threads ? ` · threads ${st.threads}` : ""}${st.detail ? `: ${st.detail}` : ""}`;
+    else
+      text = `▶ ${st.phase}${st.server ? ` · ${st.server}` : ""}${st.test ? ` · ${st.test}` : ""}${st.threads ? ` · threads ${st.threads}` : ""}${st.detail ? `: ${st.detail}` : ""}`;
     if (st.seconds !== undefined) text += ` · ${st.seconds}s`;
     return <C color="magenta">{fit(text, width)}</C>;
   }
@@ -152,7 +196,9 @@ export function LiveFigures({ live, width }: { live: LiveView; width: number }) 
         return (
           <Box key={r.label}>
             <Text>{`  ${r.label.padEnd(9)}`}</Text>
-            <C color={warn ? "red" : undefined} bold>{figure(v).padStart(10)}</C>
+            <C color={warn ? "red" : undefined} bold>
+              {figure(v).padStart(10)}
+            </C>
             <Text> </Text>
             <C color="cyan">{sparkline(series, sparkW)}</C>
           </Box>
@@ -164,8 +210,19 @@ export function LiveFigures({ live, width }: { live: LiveView; width: number }) 
 
 // ---- the ratio table ----
 
-export function RatioTableView({ state, width, maxRows, compact = false }: { state: ViewState; width: number; maxRows: number; compact?: boolean }) {
-  if (state.ladder.length > 1) return <LadderTablesView state={state} width={width} maxRows={maxRows} compact={compact} />;
+export function RatioTableView({
+  state,
+  width,
+  maxRows,
+  compact = false,
+}: {
+  state: ViewState;
+  width: number;
+  maxRows: number;
+  compact?: boolean;
+}) {
+  if (state.ladder.length > 1)
+    return <LadderTablesView state={state} width={width} maxRows={maxRows} compact={compact} />;
   const t = state.table;
   if (!t) return null;
   return (
@@ -212,7 +269,17 @@ function TableLegend({ t, width, compact }: { t: TableView; width: number; compa
 }
 
 /** A ladder run: one table per pair, each under its `numerator / denominator` title, one legend for all. */
-function LadderTablesView({ state, width, maxRows, compact }: { state: ViewState; width: number; maxRows: number; compact: boolean }) {
+function LadderTablesView({
+  state,
+  width,
+  maxRows,
+  compact,
+}: {
+  state: ViewState;
+  width: number;
+  maxRows: number;
+  compact: boolean;
+}) {
   const blocks = state.ladder;
   return (
     <Box flexDirection="column">
@@ -222,7 +289,11 @@ function LadderTablesView({ state, width, maxRows, compact }: { state: ViewState
           <TableBody t={t} width={width} maxRows={maxRows} compact={compact} />
         </Box>
       ))}
-      <TableLegend t={{ ...blocks[0]!, numerator: "server", denominator: blocks[0]!.denominator }} width={width} compact={compact} />
+      <TableLegend
+        t={{ ...blocks[0]!, numerator: "server", denominator: blocks[0]!.denominator }}
+        width={width}
+        compact={compact}
+      />
     </Box>
   );
 }
@@ -284,7 +355,10 @@ export function failuresHeight(failures: FailureView[], width: number, max: numb
   if (failures.length === 0 || max <= 0) return 0;
   const shown = failures.slice(-Math.max(1, max - 1));
   // A failure takes up to two lines: sysbench's message is the point of the list.
-  return 1 + shown.reduce((n, f) => n + ((f.kind === "skipped" ? 12 : 4) + `${f.title}: ${f.message}`.length > width ? 2 : 1), 0);
+  return (
+    1 +
+    shown.reduce((n, f) => n + ((f.kind === "skipped" ? 12 : 4) + `${f.title}: ${f.message}`.length > width ? 2 : 1), 0)
+  );
 }
 
 // ---- details of a finished cell ----
@@ -295,7 +369,12 @@ export function DetailsView({ state, width }: { state: ViewState; width: number 
   const lines = detailLines(sel.record);
   return (
     <Box flexDirection="column">
-      <C bold>{fit(`details ${sel.index + 1}/${state.finishedKeys.length}: ${sel.record.key} (${sel.record.status}) ↑↓ select, d close`, width)}</C>
+      <C bold>
+        {fit(
+          `details ${sel.index + 1}/${state.finishedKeys.length}: ${sel.record.key} (${sel.record.status}) ↑↓ select, d close`,
+          width,
+        )}
+      </C>
       {lines.map((l, i) => (
         <Text key={i}>{fit(`  ${l}`, width)}</Text>
       ))}
@@ -309,9 +388,15 @@ export function detailLines(r: CellRecord): string[] {
   const out: string[] = [];
   if (m) {
     const l = m.latencyMs;
-    out.push(`qps ${f2(m.qps)} · tps ${f2(m.tps)} · queries ${m.queries ?? "-"} · transactions ${m.transactions ?? "-"}`);
-    out.push(`latency ms min ${f2(l.min)} · avg ${f2(l.avg)} · max ${f2(l.max)}${l.percentile ? ` · p${l.percentile} ${f2(l.percentileValue)}` : ""}`);
-    out.push(`errors ${m.ignoredErrors ?? "-"} · reconnects ${m.reconnects ?? "-"} · events ${m.events ?? "-"} · time ${m.totalTime ?? "-"} s · ${m.intervals.length} intervals`);
+    out.push(
+      `qps ${f2(m.qps)} · tps ${f2(m.tps)} · queries ${m.queries ?? "-"} · transactions ${m.transactions ?? "-"}`,
+    );
+    out.push(
+      `latency ms min ${f2(l.min)} · avg ${f2(l.avg)} · max ${f2(l.max)}${l.percentile ? ` · p${l.percentile} ${f2(l.percentileValue)}` : ""}`,
+    );
+    out.push(
+      `errors ${m.ignoredErrors ?? "-"} · reconnects ${m.reconnects ?? "-"} · events ${m.events ?? "-"} · time ${m.totalTime ?? "-"} s · ${m.intervals.length} intervals`,
+    );
   }
   if (r.status !== "ok") out.push(`${r.status}: ${failureMessage(r)}`);
   if (r.error && m?.fatal.length) out.push(`error: ${r.error}`);
@@ -329,7 +414,10 @@ export function FinalSummary({ state, width }: { state: ViewState; width: number
   return (
     <Box flexDirection="column">
       <C color={color} bold>
-        {fit(`run ${f.status}: ${f.cellsOk} cells ok, ${f.cellsFailed} failed${f.message ? ` (${f.message})` : ""}`, width)}
+        {fit(
+          `run ${f.status}: ${f.cellsOk} cells ok, ${f.cellsFailed} failed${f.message ? ` (${f.message})` : ""}`,
+          width,
+        )}
       </C>
       <Text>{fit(`results: ${f.dir}`, width)}</Text>
       <Text>{fit(`report:  ${f.reportHtml}`, width)}</Text>
@@ -340,7 +428,10 @@ export function FinalSummary({ state, width }: { state: ViewState; width: number
 
 export function Footer({ state, width }: { state: ViewState; width: number }) {
   if (state.finished) return null;
-  const keys = state.ui.cancelRequests > 0 || state.cancelling ? "Ctrl-C force quit" : "q cancel · s skip cell · ↑↓ select · d details";
+  const keys =
+    state.ui.cancelRequests > 0 || state.cancelling
+      ? "Ctrl-C force quit"
+      : "q cancel · s skip cell · ↑↓ select · d details";
   return <C dim>{fit(keys, width)}</C>;
 }
 
@@ -356,11 +447,16 @@ export function adaptiveLines(state: ViewState, width: number, max: number): str
   const open = a.cells.filter((c) => !c.done).length;
   const budget = a.budgetLeftSeconds === null ? "" : ` · budget left ${duration(a.budgetLeftSeconds)}`;
   const eta = etaText(state.progress);
-  const lines = [fit(`round ${a.round} · instance ${a.instance} · ${open}/${a.cells.length} cells open · ${eta}${budget}`, width)];
+  const lines = [
+    fit(`round ${a.round} · instance ${a.instance} · ${open}/${a.cells.length} cells open · ${eta}${budget}`, width),
+  ];
   for (const c of a.cells.slice(0, max)) {
     const est = c.estimate === null ? "-" : c.estimate.toFixed(1);
     const iv = c.low === null || c.high === null ? "" : ` [${c.low.toFixed(1)}–${c.high.toFixed(1)}]`;
-    const trail = c.widths.slice(-4).map((w) => (w === null ? "?" : `±${w.toFixed(1)}`)).join(" → ");
+    const trail = c.widths
+      .slice(-4)
+      .map((w) => (w === null ? "?" : `±${w.toFixed(1)}`))
+      .join(" → ");
     lines.push(fit(`  ${c.test}@${c.threads}  ${est}${iv} ${c.mark}  ${trail}%  n=${c.n}  ${c.reason}`, width));
   }
   if (a.cells.length > max) lines.push(fit(`  … ${a.cells.length - max} more`, width));

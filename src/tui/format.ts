@@ -31,7 +31,9 @@ export function sparkline(values: readonly number[], width: number): string {
   const lo = Math.min(...xs);
   const hi = Math.max(...xs);
   if (!(hi > lo)) return (hi === 0 ? SPARKS[0] : SPARKS[3]).repeat(xs.length);
-  return xs.map((x) => SPARKS[Math.min(SPARKS.length - 1, Math.floor(((x - lo) / (hi - lo)) * SPARKS.length))]).join("");
+  return xs
+    .map((x) => SPARKS[Math.min(SPARKS.length - 1, Math.floor(((x - lo) / (hi - lo)) * SPARKS.length))])
+    .join("");
 }
 
 /** `[#####.....]`-style bar in block characters, `width` cells between the brackets. */
@@ -82,7 +84,12 @@ export function tableLines(t: TableView, width: number): string[] {
       return markless.padStart(colW - 1) + (c.status === "ok" ? c.mark : "");
     }),
   ]);
-  return [" ".repeat(nameW) + "Number of threads", head! + (cut ? " >" : ""), " sysbench test", ...textTable(rows, { columns, gap: "" })];
+  return [
+    " ".repeat(nameW) + "Number of threads",
+    head! + (cut ? " >" : ""),
+    " sysbench test",
+    ...textTable(rows, { columns, gap: "" }),
+  ];
 }
 
 /** The legend under the table: the ratio, then the vocabulary's short legend (src/core/vocabulary.ts), in lines of `width`. */

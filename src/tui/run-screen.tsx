@@ -133,13 +133,16 @@ export interface RunScreen {
 export function mountRunScreen(o: MountOptions): RunScreen {
   const store = createRunStore();
   const color = o.color ?? !process.env.NO_COLOR;
-  const instance = render(<RunScreenApp store={store} onCancel={o.onCancel} onSkip={o.onSkip} tickMs={o.tickMs} color={color} />, {
-    exitOnCtrlC: false,
-    patchConsole: false,
-    ...(o.stdout ? { stdout: o.stdout } : {}),
-    ...(o.stdin ? { stdin: o.stdin } : {}),
-    ...(o.debug ? { debug: true } : {}),
-  });
+  const instance = render(
+    <RunScreenApp store={store} onCancel={o.onCancel} onSkip={o.onSkip} tickMs={o.tickMs} color={color} />,
+    {
+      exitOnCtrlC: false,
+      patchConsole: false,
+      ...(o.stdout ? { stdout: o.stdout } : {}),
+      ...(o.stdin ? { stdin: o.stdin } : {}),
+      ...(o.debug ? { debug: true } : {}),
+    },
+  );
   const done = instance.waitUntilExit().then(
     () => undefined,
     () => undefined, // `done` only says the screen is gone; the run's own outcome comes from the run, not the screen

@@ -14,7 +14,11 @@ import { trapSignals } from "../app/signals.ts";
 import { selfContainerId } from "../adapters/docker/self.ts";
 import type { MountRunScreen } from "./run-screen.tsx";
 
-export async function runWithScreen(file: string, mount: MountRunScreen, o: { resultsDir?: string } = {}): Promise<ExitCode> {
+export async function runWithScreen(
+  file: string,
+  mount: MountRunScreen,
+  o: { resultsDir?: string } = {},
+): Promise<ExitCode> {
   const input = await resolveRunInput({ file, sets: [] });
   // Before the screen owns the terminal: the engine check and the sweep may print (doctor --fix on a fresh host).
   const lab = await prepareLab(input.scenario, { log: (l) => process.stderr.write(l + "\n") });
@@ -22,7 +26,9 @@ export async function runWithScreen(file: string, mount: MountRunScreen, o: { re
   const runId = newRunId(new Date());
   const control = new RunControl();
   const sessionId = randomBytes(6).toString("hex");
-  const trap = trapSignals({ force: () => void cleanSession([lab.deps.engine], sessionId).finally(() => process.exit(130)) });
+  const trap = trapSignals({
+    force: () => void cleanSession([lab.deps.engine], sessionId).finally(() => process.exit(130)),
+  });
   const screen = mount({ onCancel: trap.interrupt, onSkip: () => control.skipCurrent() });
   let finished = false;
   const dispatch = (e: RunEvent) => {

@@ -38,7 +38,15 @@ function useSize(fixed?: Size): Size {
   return fixed ?? { width: stdout.columns || 80, height: stdout.rows || 24 };
 }
 
-export function SessionApp({ deps, scenarios, initialIndex = 0, message, onChoice, color = true, size }: SessionAppProps) {
+export function SessionApp({
+  deps,
+  scenarios,
+  initialIndex = 0,
+  message,
+  onChoice,
+  color = true,
+  size,
+}: SessionAppProps) {
   const { exit } = useApp();
   const { width, height } = useSize(size);
   // State mirrored in refs: keys that arrive in one chunk ("↓↓p") are handled before React re-renders, and each
@@ -74,7 +82,8 @@ export function SessionApp({ deps, scenarios, initialIndex = 0, message, onChoic
     setView({ kind: "loading", title: "results", back: { kind: "list" } });
     deps.listResults().then(
       (items) => setView({ kind: "results", items, index: 0 }),
-      (e: unknown) => setView({ kind: "text", title: "results", text: formatError(e), offset: 0, back: { kind: "list" } }),
+      (e: unknown) =>
+        setView({ kind: "text", title: "results", text: formatError(e), offset: 0, back: { kind: "list" } }),
     );
   };
   const run = (file: string) => choose({ kind: "run", file, index: indexRef.current });
@@ -91,8 +100,10 @@ export function SessionApp({ deps, scenarios, initialIndex = 0, message, onChoic
         else if (key.downArrow) setIndex(Math.min(scenarios.length - 1, indexRef.current + 1));
         else if (input === "q" || key.escape) choose({ kind: "quit" });
         else if (input === "o") openResults();
-        else if (selected && (key.return || input === "p")) showText(`plan: ${selected.file}`, () => deps.planText(selected.file), view, selected.file);
-        else if (selected && input === "c") showText(`config: ${selected.file}`, () => deps.configText(selected.file), view, selected.file);
+        else if (selected && (key.return || input === "p"))
+          showText(`plan: ${selected.file}`, () => deps.planText(selected.file), view, selected.file);
+        else if (selected && input === "c")
+          showText(`config: ${selected.file}`, () => deps.configText(selected.file), view, selected.file);
         else if (selected && input === "r") run(selected.file);
         return;
       case "text": {
@@ -104,8 +115,10 @@ export function SessionApp({ deps, scenarios, initialIndex = 0, message, onChoic
         else if (key.pageDown || input === " ") scroll(pageLines);
         else if (input === "q" || key.escape || key.leftArrow) setView(view.back);
         else if (view.file && input === "r") run(view.file);
-        else if (view.file && input === "p") showText(`plan: ${view.file}`, () => deps.planText(view.file!), view.back, view.file);
-        else if (view.file && input === "c") showText(`config: ${view.file}`, () => deps.configText(view.file!), view.back, view.file);
+        else if (view.file && input === "p")
+          showText(`plan: ${view.file}`, () => deps.planText(view.file!), view.back, view.file);
+        else if (view.file && input === "c")
+          showText(`config: ${view.file}`, () => deps.configText(view.file!), view.back, view.file);
         return;
       }
       case "results":
@@ -126,9 +139,15 @@ export function SessionApp({ deps, scenarios, initialIndex = 0, message, onChoic
   return (
     <ColorContext.Provider value={color}>
       <Box flexDirection="column" width={width}>
-        {view.kind === "list" ? <ScenarioList scenarios={scenarios} index={index} width={width} height={height - 3} /> : null}
-        {view.kind === "text" ? <TextView title={view.title} text={view.text} offset={view.offset} width={width} height={pageLines} /> : null}
-        {view.kind === "results" ? <ResultsList items={view.items} index={view.index} width={width} height={height - 3} /> : null}
+        {view.kind === "list" ? (
+          <ScenarioList scenarios={scenarios} index={index} width={width} height={height - 3} />
+        ) : null}
+        {view.kind === "text" ? (
+          <TextView title={view.title} text={view.text} offset={view.offset} width={width} height={pageLines} />
+        ) : null}
+        {view.kind === "results" ? (
+          <ResultsList items={view.items} index={view.index} width={width} height={height - 3} />
+        ) : null}
         {view.kind === "loading" ? <Text>{fit(`${view.title}: loading…`, width)}</Text> : null}
         {note ? <Text>{fit(note, width)}</Text> : null}
         <Text dimColor={color}>{fit(hints(view), width)}</Text>
@@ -157,7 +176,17 @@ function windowOf(n: number, index: number, rows: number): [number, number] {
   return [start, Math.min(n, start + r)];
 }
 
-export function ScenarioList({ scenarios, index, width, height }: { scenarios: ScenarioEntry[]; index: number; width: number; height: number }) {
+export function ScenarioList({
+  scenarios,
+  index,
+  width,
+  height,
+}: {
+  scenarios: ScenarioEntry[];
+  index: number;
+  width: number;
+  height: number;
+}) {
   const on = React.useContext(ColorContext);
   if (scenarios.length === 0) return <Text>{fit("no scenarios found in scenarios/ (*.yaml)", width)}</Text>;
   const nameW = Math.min(28, Math.max(8, ...scenarios.map((s) => s.name.length)));
@@ -170,8 +199,17 @@ export function ScenarioList({ scenarios, index, width, height }: { scenarios: S
     s.error ? "-" : duration(s.estimateSeconds),
     s.error ? `invalid: ${s.error}` : s.description,
   ]);
-  const columns: TextColumn[] = [{ width: 1 }, { width: nameW, gap: " " }, { width: 5, align: "right" }, { width: 8, align: "right" }];
-  const [head, ...lines] = textTable(rows, { head: [[" ", "scenario", "cells", "estimate", "description"]], columns, trimEnd: false });
+  const columns: TextColumn[] = [
+    { width: 1 },
+    { width: nameW, gap: " " },
+    { width: 5, align: "right" },
+    { width: 8, align: "right" },
+  ];
+  const [head, ...lines] = textTable(rows, {
+    head: [[" ", "scenario", "cells", "estimate", "description"]],
+    columns,
+    trimEnd: false,
+  });
   return (
     <Box flexDirection="column">
       <Text bold={on}>{fit("twinbench · scenarios", width)}</Text>
@@ -188,7 +226,17 @@ export function ScenarioList({ scenarios, index, width, height }: { scenarios: S
   );
 }
 
-export function ResultsList({ items, index, width, height }: { items: ResultEntry[]; index: number; width: number; height: number }) {
+export function ResultsList({
+  items,
+  index,
+  width,
+  height,
+}: {
+  items: ResultEntry[];
+  index: number;
+  width: number;
+  height: number;
+}) {
   const on = React.useContext(ColorContext);
   if (items.length === 0) return <Text>{fit("no past results in results/", width)}</Text>;
   const [a, b] = windowOf(items.length, index, height - 1);
@@ -207,11 +255,24 @@ export function ResultsList({ items, index, width, height }: { items: ResultEntr
   );
 }
 
-export function TextView({ title, text, offset, width, height }: { title: string; text: string; offset: number; width: number; height: number }) {
+export function TextView({
+  title,
+  text,
+  offset,
+  width,
+  height,
+}: {
+  title: string;
+  text: string;
+  offset: number;
+  width: number;
+  height: number;
+}) {
   const on = React.useContext(ColorContext);
   const lines = text.split("\n");
   const shown = lines.slice(offset, offset + height);
-  const more = lines.length > height ? ` (${offset + 1}-${Math.min(lines.length, offset + height)} of ${lines.length})` : "";
+  const more =
+    lines.length > height ? ` (${offset + 1}-${Math.min(lines.length, offset + height)} of ${lines.length})` : "";
   return (
     <Box flexDirection="column">
       <Text bold={on}>{fit(`${title}${more}`, width)}</Text>
@@ -229,14 +290,20 @@ export interface SessionIO {
 }
 
 /** Show the session screen once; resolves with what the user chose. */
-export async function showSession(props: Omit<SessionAppProps, "onChoice">, io: SessionIO = {}): Promise<SessionChoice> {
+export async function showSession(
+  props: Omit<SessionAppProps, "onChoice">,
+  io: SessionIO = {},
+): Promise<SessionChoice> {
   let choice: SessionChoice = { kind: "quit" };
-  const instance = render(<SessionApp {...props} color={io.color ?? props.color ?? !process.env.NO_COLOR} onChoice={(c) => (choice = c)} />, {
-    exitOnCtrlC: false,
-    patchConsole: false,
-    ...(io.stdout ? { stdout: io.stdout } : {}),
-    ...(io.stdin ? { stdin: io.stdin } : {}),
-  });
+  const instance = render(
+    <SessionApp {...props} color={io.color ?? props.color ?? !process.env.NO_COLOR} onChoice={(c) => (choice = c)} />,
+    {
+      exitOnCtrlC: false,
+      patchConsole: false,
+      ...(io.stdout ? { stdout: io.stdout } : {}),
+      ...(io.stdin ? { stdin: io.stdin } : {}),
+    },
+  );
   await instance.waitUntilExit();
   return choice;
 }
@@ -260,7 +327,9 @@ export async function openSession(deps: SessionDeps = defaultSessionDeps(), io: 
     if (choice.kind === "quit") return last;
     index = choice.index;
     try {
-      last = await deps.run(choice.file, (o) => mountRunScreen({ ...o, stdout: o.stdout ?? io.stdout, stdin: o.stdin ?? io.stdin }));
+      last = await deps.run(choice.file, (o) =>
+        mountRunScreen({ ...o, stdout: o.stdout ?? io.stdout, stdin: o.stdin ?? io.stdin }),
+      );
       message = `last run: ${choice.file} exited with code ${last}`;
     } catch (e) {
       last = isTwinbenchError(e) ? e.exitCode : 1;

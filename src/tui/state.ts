@@ -178,15 +178,32 @@ export interface AdaptiveView {
   cells: AdaptiveCellView[];
 }
 
-function adaptiveView(prev: AdaptiveView | undefined, e: Extract<RunEvent, { type: "round-finished" }>, runMargin: number | undefined): AdaptiveView {
+function adaptiveView(
+  prev: AdaptiveView | undefined,
+  e: Extract<RunEvent, { type: "round-finished" }>,
+  runMargin: number | undefined,
+): AdaptiveView {
   const margin = e.marginPct ?? runMargin ?? DEFAULT_MARGIN_PCT;
   const cells = e.cells.map((c): AdaptiveCellView => {
     const old = prev?.cells.find((x) => x.test === c.test && x.threads === c.threads);
     // A cell that stopped earlier keeps its history: only cells that ran this round add a width.
     const widths = old && old.n === c.n && old.done ? old.widths : [...(old?.widths ?? []), c.halfWidthPct];
-    return { ...c, widths, mark: verdictMark({ verdict: verdictOf(c.low, c.high, margin) }), reason: stopReasonWords(c, e.precisionPct) };
+    return {
+      ...c,
+      widths,
+      mark: verdictMark({ verdict: verdictOf(c.low, c.high, margin) }),
+      reason: stopReasonWords(c, e.precisionPct),
+    };
   });
-  return { round: e.round, instance: e.instance, etaSeconds: e.etaSeconds, etaMinimum: e.etaMinimum === true, budgetLeftSeconds: e.budgetLeftSeconds, at: e.at, cells };
+  return {
+    round: e.round,
+    instance: e.instance,
+    etaSeconds: e.etaSeconds,
+    etaMinimum: e.etaMinimum === true,
+    budgetLeftSeconds: e.budgetLeftSeconds,
+    at: e.at,
+    cells,
+  };
 }
 
 export interface Progress {
@@ -225,7 +242,18 @@ export function initialState(): ViewState {
     table: null,
     ladder: [],
     ui: { cancelRequests: 0, selected: null, details: false },
-    progress: { done: 0, total: 0, failed: 0, skipped: 0, elapsedSeconds: 0, etaSeconds: null, etaMinimum: false, totalKnown: true, budgetStops: false, likely: null },
+    progress: {
+      done: 0,
+      total: 0,
+      failed: 0,
+      skipped: 0,
+      elapsedSeconds: 0,
+      etaSeconds: null,
+      etaMinimum: false,
+      totalKnown: true,
+      budgetStops: false,
+      likely: null,
+    },
   };
 }
 
@@ -299,7 +327,11 @@ function apply(s: ViewState, e: RunEvent): ViewState {
     case "round-finished":
       return { ...s, adaptive: adaptiveView(s.adaptive, e, s.marginPct), log: addLog(s, "info", roundLine(e)) };
     case "forecast":
-      return { ...s, forecast: { forecast: e.forecast, note: e.note, at: e.at }, log: addLog(s, "info", e.forecast ? forecastLine(e.forecast) : `forecast: ${e.note ?? "none"}`) };
+      return {
+        ...s,
+        forecast: { forecast: e.forecast, note: e.note, at: e.at },
+        log: addLog(s, "info", e.forecast ? forecastLine(e.forecast) : `forecast: ${e.note ?? "none"}`),
+      };
     case "calibration-updated":
       return { ...s, log: addLog(s, "info", calibrationUpdatedLine(e)) };
     case "plan-ready":
@@ -341,7 +373,14 @@ function apply(s: ViewState, e: RunEvent): ViewState {
       const prev = s.step?.phase === "images" ? s.step : { phase: "images" as const, at: e.at };
       return {
         ...s,
-        step: { ...prev, image: e.image, imageStep: e.cacheHit ? "ready (cached)" : "ready", imageLine: undefined, imagesReady: (prev.imagesReady ?? 0) + 1, at: e.at },
+        step: {
+          ...prev,
+          image: e.image,
+          imageStep: e.cacheHit ? "ready (cached)" : "ready",
+          imageLine: undefined,
+          imagesReady: (prev.imagesReady ?? 0) + 1,
+          at: e.at,
+        },
         log: addLog(s, "info", `image ${e.image} ready: ${e.tag}${e.cacheHit ? " (cached)" : ""}`),
       };
     }
@@ -357,7 +396,16 @@ function apply(s: ViewState, e: RunEvent): ViewState {
       return {
         ...s,
         servers: upsertServer(s.servers, e.server, { status: "failed" }),
-        failures: [...s.failures, { kind: "server", key: `server:${e.server}`, title: `server ${e.server}`, message: e.message, lines: e.logTail.slice(-5) }],
+        failures: [
+          ...s.failures,
+          {
+            kind: "server",
+            key: `server:${e.server}`,
+            title: `server ${e.server}`,
+            message: e.message,
+            lines: e.logTail.slice(-5),
+          },
+        ],
         log: addLog(s, "failed", `server ${e.server} FAILED: ${e.message}`),
       };
     case "server-restarted":
@@ -365,11 +413,18 @@ function apply(s: ViewState, e: RunEvent): ViewState {
     case "config-identity":
       return {
         ...s,
-        identity: { differences: e.differences, variables: e.rows.length, names: e.rows.filter((r) => !r.equal && !r.deliberate).map((r) => r.variable) },
+        identity: {
+          differences: e.differences,
+          variables: e.rows.length,
+          names: e.rows.filter((r) => !r.equal && !r.deliberate).map((r) => r.variable),
+        },
       };
     case "phase": {
       if (e.phase === "images" && s.step?.phase === "images") return s;
-      return { ...s, step: { phase: e.phase, server: e.server, test: e.test, threads: e.threads, detail: e.detail, at: e.at } };
+      return {
+        ...s,
+        step: { phase: e.phase, server: e.server, test: e.test, threads: e.threads, detail: e.detail, at: e.at },
+      };
     }
     case "cell-started":
       return {
@@ -492,7 +547,18 @@ function derive(s: ViewState): ViewState {
       etaMinimum = s.adaptive.etaMinimum;
     }
   }
-  const progress: Progress = { done, total: shownTotal, failed, skipped, elapsedSeconds, etaSeconds, etaMinimum, totalKnown, budgetStops, likely };
+  const progress: Progress = {
+    done,
+    total: shownTotal,
+    failed,
+    skipped,
+    elapsedSeconds,
+    etaSeconds,
+    etaMinimum,
+    totalKnown,
+    budgetStops,
+    likely,
+  };
   return { ...s, progress, table: tableOf(s), ladder: ladderOf(s) };
 }
 
@@ -518,7 +584,12 @@ function tableOf(s: ViewState): TableView | null {
     tests,
     threads,
     // An adaptive run (its forecast or its rounds seen) gets the report's sequential split, so the marks agree.
-    { metric: "qps", pairing: "paired", sequential: s.adaptive !== undefined || s.forecast !== undefined, marginPct: s.marginPct ?? DEFAULT_MARGIN_PCT },
+    {
+      metric: "qps",
+      pairing: "paired",
+      sequential: s.adaptive !== undefined || s.forecast !== undefined,
+      marginPct: s.marginPct ?? DEFAULT_MARGIN_PCT,
+    },
   );
   const running = s.current && s.current.phase === "measure" ? s.current.cell : undefined;
   return {
@@ -530,9 +601,18 @@ function tableOf(s: ViewState): TableView | null {
     rows: t.rows.map((r) => ({
       test: r.test,
       cells: r.cells.map((c): TableCellView => {
-        const isRunning = running !== undefined && running.test === r.test && running.threads === c.threads && (running.server === num || running.server === den);
+        const isRunning =
+          running !== undefined &&
+          running.test === r.test &&
+          running.threads === c.threads &&
+          (running.server === num || running.server === den);
         const status: TableCellView["status"] = c.status === "missing" && isRunning ? "running" : c.status;
-        return { threads: c.threads, ratio: c.ratio, mark: c.status === "ok" ? verdictMark({ verdict: c.verdict, fdr: c.fdr, loadBound: c.loadBound }) : "", status };
+        return {
+          threads: c.threads,
+          ratio: c.ratio,
+          mark: c.status === "ok" ? verdictMark({ verdict: c.verdict, fdr: c.fdr, loadBound: c.loadBound }) : "",
+          status,
+        };
       }),
     })),
   };
@@ -543,7 +623,9 @@ function ladderOf(s: ViewState): TableView[] {
   if (!s.pairs || s.pairs.length < 2 || s.cells.length === 0) return [];
   const { tests, threads, recs } = liveInputs(s);
   const running = s.current && s.current.phase === "measure" ? s.current.cell : undefined;
-  return liveLadder(recs, s.pairs, tests, threads, { sequential: s.adaptive !== undefined || s.forecast !== undefined }).map((b) => ({
+  return liveLadder(recs, s.pairs, tests, threads, {
+    sequential: s.adaptive !== undefined || s.forecast !== undefined,
+  }).map((b) => ({
     numerator: b.numerator,
     denominator: b.denominator,
     threads,
@@ -551,7 +633,11 @@ function ladderOf(s: ViewState): TableView[] {
     rows: b.rows.map((r) => ({
       test: r.test,
       cells: r.cells.map((c): TableCellView => {
-        const isRunning = running !== undefined && running.test === r.test && running.threads === c.threads && (running.server === b.numerator || running.server === b.denominator);
+        const isRunning =
+          running !== undefined &&
+          running.test === r.test &&
+          running.threads === c.threads &&
+          (running.server === b.numerator || running.server === b.denominator);
         return { ...c, status: c.status === "missing" && isRunning ? "running" : c.status };
       }),
     })),

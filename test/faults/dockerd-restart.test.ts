@@ -31,7 +31,10 @@ async function waitForEngineToOurselves(runId?: string): Promise<void> {
   for (;;) {
     const others = await othersRunning(runId);
     if (others.length === 0) return;
-    if (Date.now() > until) throw new Error(`other containers kept running for ${IDLE_DEADLINE_MS / 60_000} min: ${others.join(", ")}; restarting dockerd would stop them`);
+    if (Date.now() > until)
+      throw new Error(
+        `other containers kept running for ${IDLE_DEADLINE_MS / 60_000} min: ${others.join(", ")}; restarting dockerd would stop them`,
+      );
     const now = `waiting for other containers to stop before restarting dockerd: ${others.join(", ")}`;
     if (now !== said) console.log(`[faults] ${(said = now)}`);
     await new Promise((r) => setTimeout(r, 5000));
@@ -70,44 +73,60 @@ async function startEngine(): Promise<void> {
 describe("dockerd restarted mid-cell", () => {
   afterAll(async () => {
     // Whatever happened above, leave the engine running for whatever comes next.
-    if (!(await docker.ping().then(() => true, () => false))) await startEngine();
+    if (
+      !(await docker.ping().then(
+        () => true,
+        () => false,
+      ))
+    )
+      await startEngine();
   }, 300_000);
 
-  it("a clear error, finished cells kept; after the engine is back, --resume completes the plan", { timeout: 3_600_000 }, async () => {
-    await waitForEngineToOurselves();
-    // Twelve 6 s cells: there is always a next cell to restart the engine in, even after waiting for others.
-    const { file, dir } = await tinyScenario({}, { threads: [1, 2], duration: "6s", repeats: 3 });
-    const out = join(dir, "out");
-    const p = new RunProcess(["run", file, "--out", out]);
-    const runId = await p.runId();
-    await p.waitFor((e) => e.type === "cell-finished");
-    // Restart while one of our measured cells runs and no other container does; else try again at the next cell.
-    for (;;) {
-      await waitForEngineToOurselves(runId);
-      const mark = p.events.length;
-      const started = await p.waitFor((e) => e.type === "cell-started" && e.phase === "measure" && p.events.indexOf(e) >= mark);
-      await new Promise((r) => setTimeout(r, 1500)); // well inside the 6 s cell
-      const stillInCell = !p.events.slice(p.events.indexOf(started)).some((e) => e.type === "cell-finished" || e.type === "cell-failed");
-      if (stillInCell && (await othersRunning(runId)).length === 0) break;
-    }
-    const t0 = Date.now();
-    await restartDockerd();
-    console.log(`[faults] dockerd restarted in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    const r = await p.child;
-    expect(r.exitCode, r.all).toBe(1);
-    expect(r.all).not.toContain("internal error");
-    // The connection drops (stopped answering) or dockerd, shutting down, refuses the next request.
-    expect(r.stderr).toMatch(/^error \[ENGINE\]: the Docker engine (stopped answering|refused a request): /m);
-    expect(r.stderr).toContain(out);
-    const fin = p.events.at(-1);
-    if (fin?.type === "run-finished") expect(fin.status).not.toBe("ok");
-    const kept = await okKeys(out); // every line parses
-    expect(kept.size).toBeGreaterThanOrEqual(1);
-    expect(await manifestStatus(out)).not.toBe("running");
+  it(
+    "a clear error, finished cells kept; after the engine is back, --resume completes the plan",
+    { timeout: 3_600_000 },
+    async () => {
+      await waitForEngineToOurselves();
+      // Twelve 6 s cells: there is always a next cell to restart the engine in, even after waiting for others.
+      const { file, dir } = await tinyScenario({}, { threads: [1, 2], duration: "6s", repeats: 3 });
+      const out = join(dir, "out");
+      const p = new RunProcess(["run", file, "--out", out]);
+      const runId = await p.runId();
+      await p.waitFor((e) => e.type === "cell-finished");
+      // Restart while one of our measured cells runs and no other container does; else try again at the next cell.
+      for (;;) {
+        await waitForEngineToOurselves(runId);
+        const mark = p.events.length;
+        const started = await p.waitFor(
+          (e) => e.type === "cell-started" && e.phase === "measure" && p.events.indexOf(e) >= mark,
+        );
+        await new Promise((r) => setTimeout(r, 1500)); // well inside the 6 s cell
+        const stillInCell = !p.events
+          .slice(p.events.indexOf(started))
+          .some((e) => e.type === "cell-finished" || e.type === "cell-failed");
+        if (stillInCell && (await othersRunning(runId)).length === 0) break;
+      }
+      const t0 = Date.now();
+      await restartDockerd();
+      console.log(`[faults] dockerd restarted in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      const r = await p.child;
+      expect(r.exitCode, r.all).toBe(1);
+      expect(r.all).not.toContain("internal error");
+      // The connection drops (stopped answering) or dockerd, shutting down, refuses the next request.
+      expect(r.stderr).toMatch(/^error \[ENGINE\]: the Docker engine (stopped answering|refused a request): /m);
+      expect(r.stderr).toContain(out);
+      const fin = p.events.at(-1);
+      if (fin?.type === "run-finished") expect(fin.status).not.toBe("ok");
+      const kept = await okKeys(out); // every line parses
+      expect(kept.size).toBeGreaterThanOrEqual(1);
+      expect(await manifestStatus(out)).not.toBe("running");
 
-    await cleanAndCheck(runId);
-    await resumeToTheEnd(out);
-    expect((await readCells(out)).filter((c) => kept.has(c.key) && c.status === "ok").length).toBeGreaterThanOrEqual(kept.size);
-    await cleanAndCheck(runId);
-  });
+      await cleanAndCheck(runId);
+      await resumeToTheEnd(out);
+      expect((await readCells(out)).filter((c) => kept.has(c.key) && c.status === "ok").length).toBeGreaterThanOrEqual(
+        kept.size,
+      );
+      await cleanAndCheck(runId);
+    },
+  );
 });

@@ -28,7 +28,10 @@ afterAll(async () => {
 describe("kill -9 of a multi-host run, then clean and --resume", () => {
   it("clean --run ID removes every host's resources; --resume completes every host", { timeout: 900_000 }, async () => {
     const t0 = Date.now();
-    const { file, dir } = await tinyScenario({ servers: [{ id: "mariadb", image: "mariadb-10.11" }], compare: "hosts" }, { tables: 1, repeats: 3 });
+    const { file, dir } = await tinyScenario(
+      { servers: [{ id: "mariadb", image: "mariadb-10.11" }], compare: "hosts" },
+      { tables: 1, repeats: 3 },
+    );
     const out = join(dir, "out");
     const p = new RunProcess(["run", file, "--host", `a=${SOCK}`, "--host", `b=${SOCK}`, "--out", out]);
     const first = await p.waitFor((e) => e.type === "cell-finished");

@@ -50,16 +50,20 @@ describe("kill -9 at each phase (tmpfs), then clean and --resume", () => {
     expect((await okKeys(out)).size).toBeGreaterThanOrEqual(1);
   });
 
-  it("a torn last line of cells.jsonl: --resume moves it to cells.jsonl.torn and says so; then kill -9 at teardown", { timeout: 600_000 }, async () => {
-    const torn = `{"key":"mariadb/oltp_point_select/2/1","server":"mariadb","test":"oltp_po`;
-    await appendFile(join(out, "cells.jsonl"), torn);
-    const k = await killWhen(resume(), phaseIs("teardown"));
-    const warning = k.events.find((e) => e.type === "warning" && String(e.message).includes("torn"));
-    expect(String(warning?.message)).toContain(join(out, "cells.jsonl.torn"));
-    expect(await readFile(join(out, "cells.jsonl.torn"), "utf8")).toBe(torn + "\n");
-    await cleanAndCheck(runId);
-    await readCells(out); // the records appended after the torn line are whole
-  });
+  it(
+    "a torn last line of cells.jsonl: --resume moves it to cells.jsonl.torn and says so; then kill -9 at teardown",
+    { timeout: 600_000 },
+    async () => {
+      const torn = `{"key":"mariadb/oltp_point_select/2/1","server":"mariadb","test":"oltp_po`;
+      await appendFile(join(out, "cells.jsonl"), torn);
+      const k = await killWhen(resume(), phaseIs("teardown"));
+      const warning = k.events.find((e) => e.type === "warning" && String(e.message).includes("torn"));
+      expect(String(warning?.message)).toContain(join(out, "cells.jsonl.torn"));
+      expect(await readFile(join(out, "cells.jsonl.torn"), "utf8")).toBe(torn + "\n");
+      await cleanAndCheck(runId);
+      await readCells(out); // the records appended after the torn line are whole
+    },
+  );
 
   it("the last --resume completes the plan; the report holds every cell", { timeout: 600_000 }, async () => {
     const ev = await resumeToTheEnd(out);
@@ -67,7 +71,9 @@ describe("kill -9 at each phase (tmpfs), then clean and --resume", () => {
     const r = await twinbench(["report", out]);
     expect(r.exitCode, r.all).toBe(0);
     expect(r.all).not.toMatch(/cells\.jsonl:\d+|invalid JSON/); // no line of cells.jsonl skipped
-    const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as { run: { planned: number; recorded: number; failed: number; partial: boolean } };
+    const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as {
+      run: { planned: number; recorded: number; failed: number; partial: boolean };
+    };
     expect(report.run).toMatchObject({ planned, recorded: planned, failed: 0, partial: false });
     await cleanAndCheck(runId);
     console.log(`[faults] kill -9 at 7 phases + torn line + resume: ${((Date.now() - t0) / 1000).toFixed(0)} s`);

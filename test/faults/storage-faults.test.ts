@@ -23,36 +23,47 @@ describe("storage faults (loop RAID 0)", () => {
     if (runId) await rm(`${damaged()}.corrupt`, { force: true }); // the test's own damaged file, kept by clean --force
   });
 
-  it("kill -9 at storage (RAID 0 on loop devices): clean --run undoes the mounts, loops and files", { timeout: 600_000 }, async () => {
-    const { file, dir } = await tinyScenario({ storage: { kind: "raid0", loop: { members: 2, size: "1g" } } }, { threads: [1], duration: "2s", repeats: 1 });
-    out = join(dir, "out");
-    const k = await killWhen(["run", file, "--out", out], phaseIs("storage", { server: "mysql" }));
-    runId = k.runId;
-    expect((await hostState(runId)).mounts.length).toBeGreaterThan(0); // mariadb's array was mounted
-    await cleanAndCheck(runId);
-  });
+  it(
+    "kill -9 at storage (RAID 0 on loop devices): clean --run undoes the mounts, loops and files",
+    { timeout: 600_000 },
+    async () => {
+      const { file, dir } = await tinyScenario(
+        { storage: { kind: "raid0", loop: { members: 2, size: "1g" } } },
+        { threads: [1], duration: "2s", repeats: 1 },
+      );
+      out = join(dir, "out");
+      const k = await killWhen(["run", file, "--out", out], phaseIs("storage", { server: "mysql" }));
+      runId = k.runId;
+      expect((await hostState(runId)).mounts.length).toBeGreaterThan(0); // mariadb's array was mounted
+      await cleanAndCheck(runId);
+    },
+  );
 
-  it("a damaged storage state file: clean refuses and names it; clean --force removes what the tables show", { timeout: 600_000 }, async () => {
-    await killWhen(["run", "--resume", out], phaseIs("start", { server: "mysql" }));
-    const before = await hostState(runId);
-    expect(before.mounts.length).toBeGreaterThanOrEqual(2);
-    expect(before.loops.length).toBeGreaterThanOrEqual(4);
-    const text = await readFile(damaged(), "utf8");
-    await writeFile(damaged(), text.slice(0, Math.floor(text.length / 2))); // torn by a crash, say
+  it(
+    "a damaged storage state file: clean refuses and names it; clean --force removes what the tables show",
+    { timeout: 600_000 },
+    async () => {
+      await killWhen(["run", "--resume", out], phaseIs("start", { server: "mysql" }));
+      const before = await hostState(runId);
+      expect(before.mounts.length).toBeGreaterThanOrEqual(2);
+      expect(before.loops.length).toBeGreaterThanOrEqual(4);
+      const text = await readFile(damaged(), "utf8");
+      await writeFile(damaged(), text.slice(0, Math.floor(text.length / 2))); // torn by a crash, say
 
-    const refused = await twinbench(["clean", "--run", runId]);
-    expect(refused.exitCode, refused.all).toBe(1);
-    expect(refused.all).toContain("STORAGE_STATE_CORRUPT");
-    expect(refused.all).toContain(damaged());
-    expect(refused.all).toContain("twinbench clean --force");
-    expect((await hostState(runId)).mounts.length).toBe(before.mounts.length); // nothing guessed without --force
+      const refused = await twinbench(["clean", "--run", runId]);
+      expect(refused.exitCode, refused.all).toBe(1);
+      expect(refused.all).toContain("STORAGE_STATE_CORRUPT");
+      expect(refused.all).toContain(damaged());
+      expect(refused.all).toContain("twinbench clean --force");
+      expect((await hostState(runId)).mounts.length).toBe(before.mounts.length); // nothing guessed without --force
 
-    const forced = await twinbench(["clean", "--run", runId, "--force"]);
-    expect(forced.exitCode, forced.all).toBe(0);
-    expect(forced.all).toContain(`aside to ${damaged()}.corrupt`);
-    expect(await readFile(`${damaged()}.corrupt`, "utf8")).toBe(text.slice(0, Math.floor(text.length / 2)));
-    await expectNothingLeft(runId);
-  });
+      const forced = await twinbench(["clean", "--run", runId, "--force"]);
+      expect(forced.exitCode, forced.all).toBe(0);
+      expect(forced.all).toContain(`aside to ${damaged()}.corrupt`);
+      expect(await readFile(`${damaged()}.corrupt`, "utf8")).toBe(text.slice(0, Math.floor(text.length / 2)));
+      await expectNothingLeft(runId);
+    },
+  );
 
   it("--resume then completes the plan", { timeout: 600_000 }, async () => {
     await resumeToTheEnd(out);

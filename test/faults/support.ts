@@ -31,7 +31,12 @@ export class RunProcess {
       }
     });
     void this.child.on("exit", () => {
-      for (const w of this.waiters) w.reject(new Error(`twinbench exited before the awaited event; events: ${this.events.map((e) => e.type + (e.phase ? `:${e.phase}` : "")).join(" ")}`));
+      for (const w of this.waiters)
+        w.reject(
+          new Error(
+            `twinbench exited before the awaited event; events: ${this.events.map((e) => e.type + (e.phase ? `:${e.phase}` : "")).join(" ")}`,
+          ),
+        );
       this.waiters = [];
     });
   }
@@ -51,7 +56,11 @@ export class RunProcess {
 /** The phase event of `phase` (for `server`, and the n-th one when asked). */
 export const phaseIs = (phase: string, opts: { server?: string; nth?: number } = {}) => {
   let seen = 0;
-  return (e: Ev) => e.type === "phase" && e.phase === phase && (opts.server === undefined || e.server === opts.server) && ++seen === (opts.nth ?? 1);
+  return (e: Ev) =>
+    e.type === "phase" &&
+    e.phase === phase &&
+    (opts.server === undefined || e.server === opts.server) &&
+    ++seen === (opts.nth ?? 1);
 };
 
 /** Start (or resume) a run, SIGKILL it the moment `pred` matches an event. Returns the run id and its events. */

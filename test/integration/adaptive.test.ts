@@ -10,15 +10,37 @@ import type { CellRecord, RunManifest } from "../../src/core/results.ts";
 import { readResultsFolder } from "../../src/adapters/report-files.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { renderText } from "../../src/core/report/text.ts";
-import { ensureLab, events, leftovers, readCells, start, tinyScenario, twinbench, waitForEvent } from "./support/lab.ts";
+import {
+  ensureLab,
+  events,
+  leftovers,
+  readCells,
+  start,
+  tinyScenario,
+  twinbench,
+  waitForEvent,
+} from "./support/lab.ts";
 
 beforeAll(ensureLab, 1_800_000);
 
 // A/A: the same image twice. 2 s cells, 1 table × 1000 rows, one test at 1 thread; a new instance every round.
 const aa = () =>
   tinyScenario(
-    { servers: [{ id: "a", image: "mariadb-11.8" }, { id: "b", image: "mariadb-11.8" }] },
-    { tables: 1, tableSize: 1000, tests: ["oltp_point_select"], threads: [1], duration: "2s", repeats: { min: 2, max: 4, precision: "60%" }, instances: 2 },
+    {
+      servers: [
+        { id: "a", image: "mariadb-11.8" },
+        { id: "b", image: "mariadb-11.8" },
+      ],
+    },
+    {
+      tables: 1,
+      tableSize: 1000,
+      tests: ["oltp_point_select"],
+      threads: [1],
+      duration: "2s",
+      repeats: { min: 2, max: 4, precision: "60%" },
+      instances: 2,
+    },
   );
 
 const measured = (cells: CellRecord[]) => cells.filter((c) => c.phase === "measure" && c.status === "ok");
@@ -40,68 +62,83 @@ function pairInstances(cells: CellRecord[]): Map<number, number> {
 }
 
 describe("adaptive repeats with server instances", () => {
-  it("restarts the servers per instance, records instances, stops by its rule and reports verdicts", { timeout: 900_000 }, async () => {
-    const { file, dir } = await aa();
-    const out = join(dir, "out");
-    // A run never calibrates first (issue 25): it starts with a forecast, or says why there is none.
-    const r = await twinbench(["run", file, "--out", out, "--json-events"]);
-    expect(r.exitCode, r.all).toBe(0);
-    expect(r.all).not.toMatch(/calibrate: /);
-    const ev = events(r.stdout);
-    expect(ev.findIndex((e) => e.type === "forecast")).toBeLessThan(ev.findIndex((e) => e.type === "cell-started"));
-    expect(ev.findIndex((e) => e.type === "forecast")).toBeGreaterThanOrEqual(0);
-    const rounds = ev.filter((e) => e.type === "round-finished");
-    expect(rounds.length).toBeGreaterThanOrEqual(2);
-    expect(rounds.map((e) => e.round)).toEqual(rounds.map((_, i) => i + 1));
-    const lastRound = rounds.at(-1) as unknown as { cells: Array<{ done?: string; n: number }> };
-    expect(["precision", "max"]).toContain(lastRound.cells[0].done);
+  it(
+    "restarts the servers per instance, records instances, stops by its rule and reports verdicts",
+    { timeout: 900_000 },
+    async () => {
+      const { file, dir } = await aa();
+      const out = join(dir, "out");
+      // A run never calibrates first (issue 25): it starts with a forecast, or says why there is none.
+      const r = await twinbench(["run", file, "--out", out, "--json-events"]);
+      expect(r.exitCode, r.all).toBe(0);
+      expect(r.all).not.toMatch(/calibrate: /);
+      const ev = events(r.stdout);
+      expect(ev.findIndex((e) => e.type === "forecast")).toBeLessThan(ev.findIndex((e) => e.type === "cell-started"));
+      expect(ev.findIndex((e) => e.type === "forecast")).toBeGreaterThanOrEqual(0);
+      const rounds = ev.filter((e) => e.type === "round-finished");
+      expect(rounds.length).toBeGreaterThanOrEqual(2);
+      expect(rounds.map((e) => e.round)).toEqual(rounds.map((_, i) => i + 1));
+      const lastRound = rounds.at(-1) as unknown as { cells: Array<{ done?: string; n: number }> };
+      expect(["precision", "max"]).toContain(lastRound.cells[0].done);
 
-    const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8")) as RunManifest;
-    const cells = await readCells(out);
-    const inst = pairInstances(cells);
-    expect([...inst.values()]).toContain(0);
-    expect([...inst.values()]).toContain(1);
-    // a new instance every ceil(min / instances) = 1 round: both servers restarted before rounds 2, 3, …
-    const restarts = (manifest.actions ?? []).filter((a) => a.action === "instance");
-    expect(restarts.length).toBe((inst.size - 1) * 2);
-    expect(new Set(restarts.map((a) => a.server))).toEqual(new Set(["a", "b"]));
-    expect(manifest.adaptive).toMatchObject({ min: 2, max: 4, precisionPct: 60, instances: 2, roundsPerInstance: 1, rounds: inst.size });
-    expect(["precision", "max"]).toContain(manifest.adaptive!.cells[0].done);
+      const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8")) as RunManifest;
+      const cells = await readCells(out);
+      const inst = pairInstances(cells);
+      expect([...inst.values()]).toContain(0);
+      expect([...inst.values()]).toContain(1);
+      // a new instance every ceil(min / instances) = 1 round: both servers restarted before rounds 2, 3, …
+      const restarts = (manifest.actions ?? []).filter((a) => a.action === "instance");
+      expect(restarts.length).toBe((inst.size - 1) * 2);
+      expect(new Set(restarts.map((a) => a.server))).toEqual(new Set(["a", "b"]));
+      expect(manifest.adaptive).toMatchObject({
+        min: 2,
+        max: 4,
+        precisionPct: 60,
+        instances: 2,
+        roundsPerInstance: 1,
+        rounds: inst.size,
+      });
+      expect(["precision", "max"]).toContain(manifest.adaptive!.cells[0].done);
 
-    const folder = await readResultsFolder(out);
-    const report = buildRunReport(folder.manifest, folder.cells);
-    const cell = report.table!.rows[0].cells[0];
-    expect(cell.n).toBe(inst.size);
-    expect(cell.instances).toBe(inst.size);
-    expect(VERDICTS.filter((v) => v !== "unknown")).toContain(cell.verdict); // an interval: a direction and an equivalence reading
-    expect(renderText(report)).toMatch(/Adaptive repeats: target ±60% per cell, 2 to 4 rounds/);
-    expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
-  });
+      const folder = await readResultsFolder(out);
+      const report = buildRunReport(folder.manifest, folder.cells);
+      const cell = report.table!.rows[0].cells[0];
+      expect(cell.n).toBe(inst.size);
+      expect(cell.instances).toBe(inst.size);
+      expect(VERDICTS.filter((v) => v !== "unknown")).toContain(cell.verdict); // an interval: a direction and an equivalence reading
+      expect(renderText(report)).toMatch(/Adaptive repeats: target ±60% per cell, 2 to 4 rounds/);
+      expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
+    },
+  );
 
-  it("a cancelled adaptive run resumes: the cut pair runs again on a new instance number, and the run completes", { timeout: 900_000 }, async () => {
-    const { file, dir } = await aa();
-    const out = join(dir, "out");
-    const child = start(["run", file, "--out", out, "--json-events"]);
-    // Cancel inside round 2, after its first measured cell.
-    await waitForEvent(child, (e) => e.type === "cell-finished" && (e.cell as { repeat: number }).repeat === 2);
-    child.kill("SIGINT");
-    const first = await child;
-    expect(first.exitCode, first.all).toBe(130);
-    const before = await readCells(out);
-    const beforeMax = Math.max(...measured(before).map((c) => c.instance ?? 0));
+  it(
+    "a cancelled adaptive run resumes: the cut pair runs again on a new instance number, and the run completes",
+    { timeout: 900_000 },
+    async () => {
+      const { file, dir } = await aa();
+      const out = join(dir, "out");
+      const child = start(["run", file, "--out", out, "--json-events"]);
+      // Cancel inside round 2, after its first measured cell.
+      await waitForEvent(child, (e) => e.type === "cell-finished" && (e.cell as { repeat: number }).repeat === 2);
+      child.kill("SIGINT");
+      const first = await child;
+      expect(first.exitCode, first.all).toBe(130);
+      const before = await readCells(out);
+      const beforeMax = Math.max(...measured(before).map((c) => c.instance ?? 0));
 
-    const r = await twinbench(["run", "--resume", out, "--json-events"]);
-    expect(r.exitCode, r.all).toBe(0);
-    const after = await readCells(out);
-    const added = measured(after).slice(measured(before).length);
-    expect(added.length).toBeGreaterThanOrEqual(2);
-    // the resumed servers are new processes: no instance index of the cancelled run is reused
-    for (const c of added) expect(c.instance!).toBeGreaterThan(beforeMax);
-    const inst = pairInstances(after);
-    expect(inst.size).toBeGreaterThanOrEqual(2);
-    const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8")) as RunManifest;
-    expect(manifest.status).toBe("ok");
-    expect(["precision", "max"]).toContain(manifest.adaptive!.cells[0].done);
-    expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
-  });
+      const r = await twinbench(["run", "--resume", out, "--json-events"]);
+      expect(r.exitCode, r.all).toBe(0);
+      const after = await readCells(out);
+      const added = measured(after).slice(measured(before).length);
+      expect(added.length).toBeGreaterThanOrEqual(2);
+      // the resumed servers are new processes: no instance index of the cancelled run is reused
+      for (const c of added) expect(c.instance!).toBeGreaterThan(beforeMax);
+      const inst = pairInstances(after);
+      expect(inst.size).toBeGreaterThanOrEqual(2);
+      const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8")) as RunManifest;
+      expect(manifest.status).toBe("ok");
+      expect(["precision", "max"]).toContain(manifest.adaptive!.cells[0].done);
+      expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
+    },
+  );
 });

@@ -14,9 +14,15 @@ beforeAll(ensureLab, 1_800_000);
 describe("npm run bench --smoke", () => {
   it("prints its tables, writes <date>.json and cleans up", { timeout: 1_200_000 }, async () => {
     const out = await mkdtemp(join(tmpdir(), "tb-bench-"));
-    const r = await execa("npx", ["tsx", "bench/run.ts", "--smoke", "--out-dir", out], { cwd: ROOT, reject: false, all: true, env: { TESTCONTAINERS_RYUK_DISABLED: "true", NO_COLOR: "1" } });
+    const r = await execa("npx", ["tsx", "bench/run.ts", "--smoke", "--out-dir", out], {
+      cwd: ROOT,
+      reject: false,
+      all: true,
+      env: { TESTCONTAINERS_RYUK_DISABLED: "true", NO_COLOR: "1" },
+    });
     expect(r.exitCode, r.all).toBe(0);
-    for (const heading of ["== 1. Transport overhead", "== 2. Lab overhead", "== 3. A/A noise", "== 2b. Projection"]) expect(r.stdout).toContain(heading);
+    for (const heading of ["== 1. Transport overhead", "== 2. Lab overhead", "== 3. A/A noise", "== 2b. Projection"])
+      expect(r.stdout).toContain(heading);
     for (const t of ["socket", "loopback", "bridge", "host-socket", "host-tcp"]) expect(r.stdout).toContain(`${t} q/s`);
     expect(r.stdout).toMatch(/default transport socket: (WITHIN|NOT within) 3%/);
     expect(r.stdout).toContain("measurement share of wall time:");
@@ -27,7 +33,10 @@ describe("npm run bench --smoke", () => {
     const json = JSON.parse(await readFile(join(out, files[0]!), "utf8")) as {
       smoke: boolean;
       machine: { cpus: number; kernel: string };
-      transport: { rows: Array<{ cells: Array<{ transport: string; medianQps: number | null }> }>; defaultVerdict: { transport: string } };
+      transport: {
+        rows: Array<{ cells: Array<{ transport: string; medianQps: number | null }> }>;
+        defaultVerdict: { transport: string };
+      };
       lab: { split: { wall: number; cells: number }; projections: { seed: { cells: number } } };
       aa: { noise: { cells: number; sameShare: number } };
       runIds: string[];
@@ -43,8 +52,17 @@ describe("npm run bench --smoke", () => {
 
     for (const runId of json.runIds) {
       const f = JSON.stringify({ label: [`twinbench.run=${runId}`] });
-      const [cs, ns, vs] = await Promise.all([docker.listContainers({ all: true, filters: f }), docker.listNetworks({ filters: f }), docker.listVolumes({ filters: f })]);
-      expect({ runId, containers: cs.length, networks: ns.length, volumes: (vs.Volumes ?? []).length }).toEqual({ runId, containers: 0, networks: 0, volumes: 0 });
+      const [cs, ns, vs] = await Promise.all([
+        docker.listContainers({ all: true, filters: f }),
+        docker.listNetworks({ filters: f }),
+        docker.listVolumes({ filters: f }),
+      ]);
+      expect({ runId, containers: cs.length, networks: ns.length, volumes: (vs.Volumes ?? []).length }).toEqual({
+        runId,
+        containers: 0,
+        networks: 0,
+        volumes: 0,
+      });
     }
   });
 });

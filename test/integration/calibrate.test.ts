@@ -17,19 +17,35 @@ let tmp: string;
 const saved = process.env.TWINBENCH_CALIBRATION_DIR;
 
 const tiny = [
-  "--set", "servers=[{id: mariadb, image: mariadb-10.11}, {id: mysql, image: mariadb-10.11}]",
-  "--set", "workload.tables=1",
-  "--set", "workload.tableSize=1000",
-  "--set", "workload.threads=[1]",
-  "--set", "workload.tests=[oltp_point_select, oltp_read_only]",
-  "--set", "workload.duration=2s",
-  "--set", "workload.warmup=0s",
-  "--set", "workload.prewarm=false",
+  "--set",
+  "servers=[{id: mariadb, image: mariadb-10.11}, {id: mysql, image: mariadb-10.11}]",
+  "--set",
+  "workload.tables=1",
+  "--set",
+  "workload.tableSize=1000",
+  "--set",
+  "workload.threads=[1]",
+  "--set",
+  "workload.tests=[oltp_point_select, oltp_read_only]",
+  "--set",
+  "workload.duration=2s",
+  "--set",
+  "workload.warmup=0s",
+  "--set",
+  "workload.prewarm=false",
 ];
 
 function context(): CliContext & { lines: string[] } {
   const lines: string[] = [];
-  return { lines, out: (l) => lines.push(l), err: (l) => lines.push(l), readFile: (p) => readFile(p, "utf8"), engine: () => engine, exitCode: 0, isTTY: false };
+  return {
+    lines,
+    out: (l) => lines.push(l),
+    err: (l) => lines.push(l),
+    readFile: (p) => readFile(p, "utf8"),
+    engine: () => engine,
+    exitCode: 0,
+    isTTY: false,
+  };
 }
 
 async function stored(): Promise<{ file: string; cal: Calibration }> {
@@ -47,7 +63,17 @@ async function stored(): Promise<{ file: string; cal: Calibration }> {
 async function aaPairs(dir: string): Promise<number[][][]> {
   const runs = await Promise.all(
     ["aa-1", "aa-2"].map(async (run) => {
-      const last = new Map<string, { server: string; test: string; threads: number; repeat: number; status: string; metrics: { qps: number } | null }>();
+      const last = new Map<
+        string,
+        {
+          server: string;
+          test: string;
+          threads: number;
+          repeat: number;
+          status: string;
+          metrics: { qps: number } | null;
+        }
+      >();
       for (const line of (await readFile(join(dir, run, "cells.jsonl"), "utf8")).split("\n").filter(Boolean)) {
         const r = JSON.parse(line);
         if (r.phase !== "warmup") last.set(`${r.server}|${r.test}|${r.threads}|${r.repeat}`, r);
@@ -80,7 +106,24 @@ afterAll(async () => {
 describe("twinbench calibrate", () => {
   it("measures the series and A/A pairs on 2 fresh instances, stores the host's calibration, and plan uses it", async () => {
     const ctx = context();
-    const code = await main(["calibrate", "scenarios/quick.yaml", ...tiny, "--max-time", "4m", "--pairs", "8", "--instances", "2", "--series", "12", "--out", tmp], ctx);
+    const code = await main(
+      [
+        "calibrate",
+        "scenarios/quick.yaml",
+        ...tiny,
+        "--max-time",
+        "4m",
+        "--pairs",
+        "8",
+        "--instances",
+        "2",
+        "--series",
+        "12",
+        "--out",
+        tmp,
+      ],
+      ctx,
+    );
     expect(code, ctx.lines.join("\n")).toBe(0);
     const text = ctx.lines.join("\n");
     expect(text).toMatch(/calibrate: mariadb-10\.11 against itself; series 12 s, then 2 A\/A runs × 2 cells × 2 pairs/);
@@ -97,12 +140,20 @@ describe("twinbench calibrate", () => {
     // The instance sd against the textbook one-way random-effects ANOVA of the stored A/A pairs (balanced: 2 cells,
     // 2 instances = the 2 A/A runs, k = 2 pairs each): E[MS between] = σ² + k τ² (Searle, Casella & McCulloch,
     // Variance Components, §3.5), so τ̂² = max(0, (mean over cells of MS between − σ̂²) / k), σ̂² the pooled MS within.
-    const aa = await aaPairs(join(tmp, (await readdir(tmp)).find((d) => d.startsWith("calibrate-"))!));
-    expect(aa.map((c) => c.map((g) => g.length))).toEqual([[2, 2], [2, 2]]);
+    const aa = await aaPairs(
+      join(
+        tmp,
+        (await readdir(tmp)).find((d) => d.startsWith("calibrate-"))!,
+      ),
+    );
+    expect(aa.map((c) => c.map((g) => g.length))).toEqual([
+      [2, 2],
+      [2, 2],
+    ]);
     const k = 2;
-    const within = aa.flat().map((g) => ((g[0] - g[1]) ** 2) / 2); // a pair of values: s² = (x1 − x2)² / 2
+    const within = aa.flat().map((g) => (g[0] - g[1]) ** 2 / 2); // a pair of values: s² = (x1 − x2)² / 2
     const s2 = within.reduce((a, x) => a + x, 0) / within.length;
-    const msBetween = aa.map(([g1, g2]) => k * ((g1[0] + g1[1]) / 2 - (g2[0] + g2[1]) / 2) ** 2 / 2);
+    const msBetween = aa.map(([g1, g2]) => (k * ((g1[0] + g1[1]) / 2 - (g2[0] + g2[1]) / 2) ** 2) / 2);
     const tau2 = (msBetween.reduce((a, x) => a + x, 0) / msBetween.length - s2) / k;
     expect(cal.pairSdPct).toBeCloseTo(Math.sqrt(s2) * 100, 8);
     expect(cal.instanceSdPct).toBeCloseTo(Math.sqrt(Math.max(0, tau2)) * 100, 8);
@@ -126,7 +177,7 @@ describe("twinbench calibrate", () => {
     const rerun = /calibrate: the series was disturbed by outside work \(.+\); running it once more/.test(text);
     const runsExpected = ["aa-1", "aa-2", "series", ...(rerun ? ["series-2"] : [])];
     expect((await readdir(join(tmp, folders[0]))).sort()).toEqual(runsExpected);
-    for (const d of runsExpected) expect((await readdir(join(tmp, folders[0], d)))).toContain("run.json");
+    for (const d of runsExpected) expect(await readdir(join(tmp, folders[0], d))).toContain("run.json");
     expect(text).toContain(`runs: ${join(tmp, folders[0])} (${runsExpected.length} results folders)`);
 
     const show = context();
@@ -144,13 +195,30 @@ describe("twinbench calibrate", () => {
   it("a run on the local engine folds its pooled residuals into the calibration", async () => {
     const before = (await stored()).cal;
     const ctx = context();
-    const code = await main(["run", "scenarios/quick.yaml", ...tiny, "--set", "workload.tests=[oltp_point_select]", "--set", "workload.repeats=3", "--no-tui", "--out", join(tmp, "run")], ctx);
+    const code = await main(
+      [
+        "run",
+        "scenarios/quick.yaml",
+        ...tiny,
+        "--set",
+        "workload.tests=[oltp_point_select]",
+        "--set",
+        "workload.repeats=3",
+        "--no-tui",
+        "--out",
+        join(tmp, "run"),
+      ],
+      ctx,
+    );
     expect(code, ctx.lines.join("\n")).toBe(0);
     const after = (await stored()).cal;
     // Pairs that outside work disturbed stay out of the host's calibration, and the run says how many (on a busy CI
     // machine that can be all of them). One cell, 3 pairs: the undisturbed ones fold in when at least 2 are left.
     const text = ctx.lines.join("\n");
-    const m = /calibration: (\d+) of (\d+) pairs were disturbed by outside work and are left out of the host's calibration/.exec(text);
+    const m =
+      /calibration: (\d+) of (\d+) pairs were disturbed by outside work and are left out of the host's calibration/.exec(
+        text,
+      );
     const kept = 3 - (m ? Number(m[1]) : 0);
     if (m) expect(Number(m[2])).toBe(3);
     if (kept >= 2) {

@@ -25,30 +25,50 @@ let compose: { cmd: string; pre: string[] };
 let env: Record<string, string>;
 
 async function composeRun(args: string[], timeoutMs: number): Promise<RunResult> {
-  const r = await runner.run(compose.cmd, [...compose.pre, "run", "--rm", ...labels, "twinbench", ...args], { cwd: repo, env, timeoutMs });
+  const r = await runner.run(compose.cmd, [...compose.pre, "run", "--rm", ...labels, "twinbench", ...args], {
+    cwd: repo,
+    env,
+    timeoutMs,
+  });
   if (r.exitCode !== 0) {
     // Show what went wrong in the test output.
-    console.error(`${compose.cmd} ${[...compose.pre, "run", ...args].join(" ")} → ${r.exitCode}\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+    console.error(
+      `${compose.cmd} ${[...compose.pre, "run", ...args].join(" ")} → ${r.exitCode}\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`,
+    );
   }
   return r;
 }
 
 beforeAll(async () => {
-  if ((await runner.run("docker", ["compose", "version"])).exitCode === 0) compose = { cmd: "docker", pre: ["compose"] };
-  else if ((await runner.run("docker-compose", ["version"])).exitCode === 0) compose = { cmd: "docker-compose", pre: [] };
-  else throw new Error("neither `docker compose` nor `docker-compose` is installed: run `twinbench doctor --fix` (as root)");
+  if ((await runner.run("docker", ["compose", "version"])).exitCode === 0)
+    compose = { cmd: "docker", pre: ["compose"] };
+  else if ((await runner.run("docker-compose", ["version"])).exitCode === 0)
+    compose = { cmd: "docker-compose", pre: [] };
+  else
+    throw new Error(
+      "neither `docker compose` nor `docker-compose` is installed: run `twinbench doctor --fix` (as root)",
+    );
 
   const lock = await loadLock(join(repo, "images", "lock.yaml"));
   const base = await ensureBaseImage(new DockerEngine().images, "sid", lock.mirrors);
   env = { TWINBENCH_BASE_IMAGE: base.tag, TWINBENCH_REPO: repo, COMPOSE_INTERACTIVE_NO_CLI: "1" };
-  const b = await runner.run(compose.cmd, [...compose.pre, "build", "twinbench"], { cwd: repo, env, timeoutMs: 900_000 });
-  if (b.exitCode !== 0) throw new Error(`compose build failed (${b.exitCode}):\n${(b.stderr || b.stdout).slice(-3000)}`);
+  const b = await runner.run(compose.cmd, [...compose.pre, "build", "twinbench"], {
+    cwd: repo,
+    env,
+    timeoutMs: 900_000,
+  });
+  if (b.exitCode !== 0)
+    throw new Error(`compose build failed (${b.exitCode}):\n${(b.stderr || b.stdout).slice(-3000)}`);
 }, 1_000_000);
 
 afterAll(async () => {
   // `run --rm` removes its container; anything left (a killed run) carries our session label.
   const left = await docker.listContainers({ all: true, filters: { label: [`twinbench.session=${id}`] } });
-  for (const c of left) await docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
+  for (const c of left)
+    await docker
+      .getContainer(c.Id)
+      .remove({ force: true })
+      .catch(() => {});
 });
 
 describe("docker-compose.yml", () => {
@@ -57,7 +77,11 @@ describe("docker-compose.yml", () => {
     expect(img.Config.Labels?.["twinbench.base"]).toBe(env.TWINBENCH_BASE_IMAGE);
     const r = await composeRun(["--version"], 120_000);
     expect(r.exitCode).toBe(0);
-    const node = await runner.run(compose.cmd, [...compose.pre, "run", "--rm", ...labels, "--entrypoint", "node", "twinbench", "--version"], { cwd: repo, env, timeoutMs: 120_000 });
+    const node = await runner.run(
+      compose.cmd,
+      [...compose.pre, "run", "--rm", ...labels, "--entrypoint", "node", "twinbench", "--version"],
+      { cwd: repo, env, timeoutMs: 120_000 },
+    );
     // compose may print its own lines (network, container creation) around the program's output: take the version line.
     const out = `${node.stdout}\n${node.stderr}`;
     expect(node.exitCode, out.slice(-3000)).toBe(0);

@@ -23,16 +23,26 @@ const SOCK = "unix:///var/run/docker.sock";
 let tmp: string;
 
 const tiny = [
-  "--set", "servers=[{id: mariadb, image: mariadb-10.11}]",
-  "--set", "compare=hosts",
-  "--set", "workload.tests=[oltp_point_select]",
-  "--set", "workload.tables=1",
-  "--set", "workload.tableSize=1000",
-  "--set", "workload.threads=[1]",
-  "--set", "workload.duration=2s",
-  "--set", "workload.warmup=0s",
-  "--set", "workload.prewarm=false",
-  "--set", "workload.repeats=3",
+  "--set",
+  "servers=[{id: mariadb, image: mariadb-10.11}]",
+  "--set",
+  "compare=hosts",
+  "--set",
+  "workload.tests=[oltp_point_select]",
+  "--set",
+  "workload.tables=1",
+  "--set",
+  "workload.tableSize=1000",
+  "--set",
+  "workload.threads=[1]",
+  "--set",
+  "workload.duration=2s",
+  "--set",
+  "workload.warmup=0s",
+  "--set",
+  "workload.prewarm=false",
+  "--set",
+  "workload.repeats=3",
 ];
 
 function context(onLine?: (l: string) => void): CliContext & { lines: string[] } {
@@ -41,7 +51,15 @@ function context(onLine?: (l: string) => void): CliContext & { lines: string[] }
     lines.push(l);
     onLine?.(l);
   };
-  return { lines, out: push, err: push, readFile: (p) => readFile(p, "utf8"), engine: () => engine, exitCode: 0, isTTY: false };
+  return {
+    lines,
+    out: push,
+    err: push,
+    readFile: (p) => readFile(p, "utf8"),
+    engine: () => engine,
+    exitCode: 0,
+    isTTY: false,
+  };
 }
 
 /** Every line of a cells.jsonl, parsed (a line that does not parse fails the test). */
@@ -78,14 +96,33 @@ describe("resuming a multi-host run (hosts a and b on the local engine)", () => 
         process.emit("SIGINT");
       }
     });
-    const code1 = await main(["run", "scenarios/quick.yaml", "--host", `a=${SOCK}`, "--host", `b=${SOCK}`, "--no-tui", "--out", out(), ...tiny], first);
+    const code1 = await main(
+      [
+        "run",
+        "scenarios/quick.yaml",
+        "--host",
+        `a=${SOCK}`,
+        "--host",
+        `b=${SOCK}`,
+        "--no-tui",
+        "--out",
+        out(),
+        ...tiny,
+      ],
+      first,
+    );
     expect(sent, first.lines.slice(-40).join("\n")).toBe(true);
     expect(code1, first.lines.slice(-40).join("\n")).toBe(130);
     const manifest = JSON.parse(await readFile(join(out(), "hosts-run.json"), "utf8")) as HostsRunManifest;
     expect(manifest.scenario.hosts?.map((h) => h.id)).toEqual(["a", "b"]);
     const before: Record<string, string[]> = {};
-    for (const h of ["a", "b"]) before[h] = (await cellLines(join(out(), "hosts", h)).catch(() => ({ text: [] as string[] }))).text;
-    const measured = Object.values(before).flat().filter((l) => (JSON.parse(l) as CellRecord).phase === "measure" && (JSON.parse(l) as CellRecord).status === "ok");
+    for (const h of ["a", "b"])
+      before[h] = (await cellLines(join(out(), "hosts", h)).catch(() => ({ text: [] as string[] }))).text;
+    const measured = Object.values(before)
+      .flat()
+      .filter(
+        (l) => (JSON.parse(l) as CellRecord).phase === "measure" && (JSON.parse(l) as CellRecord).status === "ok",
+      );
     expect(measured.length).toBeGreaterThanOrEqual(1);
     expect(measured.length).toBeLessThan(6);
     expect(await leftovers(manifest.runId)).toEqual([]);
@@ -99,7 +136,10 @@ describe("resuming a multi-host run (hosts a and b on the local engine)", () => 
       const ok = new Set(cells.filter((c) => c.phase === "measure" && c.status === "ok").map((c) => c.key));
       expect(ok.size).toBe(3);
       expect(cells.every((c) => c.host === h)).toBe(true);
-      const m = JSON.parse(await readFile(join(out(), "hosts", h, "run.json"), "utf8")) as { runId: string; status: string };
+      const m = JSON.parse(await readFile(join(out(), "hosts", h, "run.json"), "utf8")) as {
+        runId: string;
+        status: string;
+      };
       expect(m).toMatchObject({ runId: `${manifest.runId}-${h}`, status: "ok" });
     }
     expect(await leftovers(manifest.runId)).toEqual([]);
@@ -109,7 +149,9 @@ describe("resuming a multi-host run (hosts a and b on the local engine)", () => 
     const text = report.lines.join("\n");
     expect(text).toContain("Server mariadb: host a / host b");
     expect(text).toMatch(/oltp_point_select\s+\d+\.\d+/);
-    const hostsJson = JSON.parse(await readFile(join(out(), "hosts.json"), "utf8")) as { hosts: Array<{ id: string; status: string }> };
+    const hostsJson = JSON.parse(await readFile(join(out(), "hosts.json"), "utf8")) as {
+      hosts: Array<{ id: string; status: string }>;
+    };
     expect(hostsJson.hosts.map((h) => `${h.id}:${h.status}`)).toEqual(["a:ok", "b:ok"]);
   }, 900_000);
 
@@ -130,7 +172,11 @@ describe("resuming a multi-host run (hosts a and b on the local engine)", () => 
 
   it("`clean --host b --run ID` and `clean --run ID` find every pass of a run, pass 7 included", async () => {
     const runId = "20261201-000000-c1ea";
-    const labels = (host: string, pass: number) => ({ "twinbench.session": "cleantest", "twinbench.run": pass === 1 ? `${runId}-${host}` : `${runId}-${host}-p${pass}`, "twinbench.host": host });
+    const labels = (host: string, pass: number) => ({
+      "twinbench.session": "cleantest",
+      "twinbench.run": pass === 1 ? `${runId}-${host}` : `${runId}-${host}-p${pass}`,
+      "twinbench.host": host,
+    });
     for (const pass of [1, 2, 5, 7]) await engine.createVolume(`tb-${runId}-b-p${pass}`, labels("b", pass));
     await engine.createVolume(`tb-${runId}-a-p6`, labels("a", 6));
     await engine.createVolume(`tb-${runId}9-b`, { ...labels("b", 1), "twinbench.run": `${runId}9-b` }); // another run: stays

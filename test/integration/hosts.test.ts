@@ -34,19 +34,30 @@ let startedHere = false;
 let tmp: string;
 
 const tiny = [
-  "--set", "servers=[{id: mariadb, image: mariadb-10.11}]",
-  "--set", "workload.tables=1",
-  "--set", "workload.tableSize=1000",
-  "--set", "workload.threads=[1]",
-  "--set", "workload.warmup=0s",
-  "--set", "workload.prewarm=false",
+  "--set",
+  "servers=[{id: mariadb, image: mariadb-10.11}]",
+  "--set",
+  "workload.tables=1",
+  "--set",
+  "workload.tableSize=1000",
+  "--set",
+  "workload.threads=[1]",
+  "--set",
+  "workload.warmup=0s",
+  "--set",
+  "workload.prewarm=false",
 ];
 /**
  * Sharding needs two servers (the ratio's numerator and denominator). The two "hosts" here are one machine, so each
  * host's cells run beside the other host's containers: the interference check rightly flags them as disturbed, and
  * re-runs would add attempts that these tests do not count. Re-runs are off for them.
  */
-const twoServers = ["--set", "servers=[{id: mariadb, image: mariadb-10.11}, {id: mysql, image: mysql-9.7}]", "--set", "workload.rerunDisturbed=false"];
+const twoServers = [
+  "--set",
+  "servers=[{id: mariadb, image: mariadb-10.11}, {id: mysql, image: mysql-9.7}]",
+  "--set",
+  "workload.rerunDisturbed=false",
+];
 
 function context(onLine?: (l: string) => void): CliContext & { lines: string[] } {
   const lines: string[] = [];
@@ -70,7 +81,11 @@ function context(onLine?: (l: string) => void): CliContext & { lines: string[] }
 
 async function readFolder(dir: string): Promise<{ manifest: RunManifest; cells: CellRecord[] }> {
   const manifest = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
-  const cells = (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as CellRecord);
+  const cells = (await readFile(join(dir, "cells.jsonl"), "utf8"))
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as CellRecord);
   return { manifest, cells };
 }
 
@@ -78,20 +93,30 @@ async function readFolder(dir: string): Promise<{ manifest: RunManifest; cells: 
 async function leftovers(engine: DockerEngine | ReturnType<typeof connectEngine>, runId: string): Promise<string[]> {
   const r = await engine.listLabelled(["twinbench.session"]);
   const mine = (l: Record<string, string>) => (l["twinbench.run"] ?? "").startsWith(runId);
-  return [...r.containers.filter((c) => mine(c.labels)).map((c) => c.name), ...r.networks.filter((n) => mine(n.labels)).map((n) => n.name), ...r.volumes.filter((v) => mine(v.labels)).map((v) => v.name)];
+  return [
+    ...r.containers.filter((c) => mine(c.labels)).map((c) => c.name),
+    ...r.networks.filter((n) => mine(n.labels)).map((n) => n.name),
+    ...r.volumes.filter((v) => mine(v.labels)).map((v) => v.name),
+  ];
 }
 
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), "tb-hosts-it-"));
   process.env.TWINBENCH_HOSTS_FILE = join(tmp, "hosts.json");
-  startedHere = (await run(script, ["status"]).then(() => false, () => true));
+  startedHere = await run(script, ["status"]).then(
+    () => false,
+    () => true,
+  );
   if (startedHere) await run(script, ["start"], { timeout: 120_000 });
   await engineB.ping();
 }, 180_000);
 
 afterAll(async () => {
   // A killed engine is started again so that it stops its containers; then stopped, and its bridge deleted.
-  if (startedHere) await run(script, ["stop"], { timeout: 180_000 }).catch((e) => console.error(`second engine stop: ${(e as Error).message}`));
+  if (startedHere)
+    await run(script, ["stop"], { timeout: 180_000 }).catch((e) =>
+      console.error(`second engine stop: ${(e as Error).message}`),
+    );
   else await run(script, ["start"], { timeout: 120_000 }).catch(() => undefined);
   delete process.env.TWINBENCH_HOSTS_FILE;
   await rm(tmp, { recursive: true, force: true });
@@ -101,8 +126,29 @@ describe("several hosts (second engine on tcp://127.0.0.2:2375)", () => {
   it("compare: hosts prints the host-vs-host table and the host-facts diff", async () => {
     const out = join(tmp, "compare");
     const ctx = context();
-    const code = await main(["run", "scenarios/quick.yaml", "--host", A, "--host", B, "--no-tui", "--out", out, ...tiny,
-      "--set", "compare=hosts", "--set", "workload.tests=[oltp_point_select]", "--set", "workload.duration=2s", "--set", "workload.repeats=1"], ctx);
+    const code = await main(
+      [
+        "run",
+        "scenarios/quick.yaml",
+        "--host",
+        A,
+        "--host",
+        B,
+        "--no-tui",
+        "--out",
+        out,
+        ...tiny,
+        "--set",
+        "compare=hosts",
+        "--set",
+        "workload.tests=[oltp_point_select]",
+        "--set",
+        "workload.duration=2s",
+        "--set",
+        "workload.repeats=1",
+      ],
+      ctx,
+    );
     const text = ctx.lines.join("\n");
     expect(code, text.slice(-4000)).toBe(0);
     expect(text).toContain("Server mariadb: host a / host b");
@@ -117,7 +163,12 @@ describe("several hosts (second engine on tcp://127.0.0.2:2375)", () => {
     for (const h of ["a", "b"]) {
       const f = await readFolder(join(out, "hosts", h));
       expect(f.manifest.status).toBe("ok");
-      expect(f.manifest.hosts[0]).toMatchObject({ id: h, cpuModel: expect.any(String), nproc: expect.any(Number), volumeFs: expect.any(String) });
+      expect(f.manifest.hosts[0]).toMatchObject({
+        id: h,
+        cpuModel: expect.any(String),
+        nproc: expect.any(Number),
+        volumeFs: expect.any(String),
+      });
       expect(f.cells.filter((c) => c.phase === "measure").every((c) => c.host === h && c.status === "ok")).toBe(true);
     }
     const runId = (await readFolder(join(out, "hosts", "a"))).manifest.runId.replace(/-a$/, "");
@@ -129,9 +180,34 @@ describe("several hosts (second engine on tcp://127.0.0.2:2375)", () => {
     const out = join(tmp, "seed-kernel");
     const ctx = context();
     // The seed's scenario, shortened: 8 threads, 400 events, a tiny table, one repeat (mariadb-10.11 is already on b).
-    const code = await main(["run", "scenarios/seed-kernel-ro300.yaml", "--host", A, "--host", B, "--no-tui", "--out", out,
-      "--set", "servers=[{id: mariadb, image: mariadb-10.11}]", "--set", "workload.threads=[8]", "--set", "workload.events=400",
-      "--set", "workload.tableSize=1000", "--set", "workload.warmup=0s", "--set", "workload.prewarm=false", "--set", "workload.repeats=1"], ctx);
+    const code = await main(
+      [
+        "run",
+        "scenarios/seed-kernel-ro300.yaml",
+        "--host",
+        A,
+        "--host",
+        B,
+        "--no-tui",
+        "--out",
+        out,
+        "--set",
+        "servers=[{id: mariadb, image: mariadb-10.11}]",
+        "--set",
+        "workload.threads=[8]",
+        "--set",
+        "workload.events=400",
+        "--set",
+        "workload.tableSize=1000",
+        "--set",
+        "workload.warmup=0s",
+        "--set",
+        "workload.prewarm=false",
+        "--set",
+        "workload.repeats=1",
+      ],
+      ctx,
+    );
     const text = ctx.lines.join("\n");
     expect(code, text.slice(-4000)).toBe(0);
     const derived = [
@@ -144,13 +220,26 @@ describe("several hosts (second engine on tcp://127.0.0.2:2375)", () => {
     expect(text).toContain("Test execution summary, side by side: A = b, B = a, and B/A × 100.");
     expect(text).toContain("mariadb: oltp_read_only @ 8 threads (median over repeats; b: 1 repeat, a: 1 repeat)");
     for (const re of derived) expect(text).toMatch(re);
-    for (const fact of ["data device (volumes)", "io scheduler", "nr_requests", "queue depth", "rotational", "transparent huge pages", "cpufreq governor", "clocksource", "kernel command line", "mitigations"])
+    for (const fact of [
+      "data device (volumes)",
+      "io scheduler",
+      "nr_requests",
+      "queue depth",
+      "rotational",
+      "transparent huge pages",
+      "cpufreq governor",
+      "clocksource",
+      "kernel command line",
+      "mitigations",
+    ])
       expect(text).toMatch(new RegExp(`\\s${fact.replace(/[()]/g, "\\$&")}\\s+\\S+`));
     expect(text).toMatch(/mitigation: \w+/);
 
     const md = await readFile(join(out, "report-hosts.md"), "utf8");
     expect(md).toContain("### mariadb: oltp_read_only @ 8 threads");
-    expect(md).toMatch(/\| \*derived:\* effective concurrency \(event execution time \/ total time\) \| \d+\.\d \| \d+\.\d \| \d+\.\d \|/);
+    expect(md).toMatch(
+      /\| \*derived:\* effective concurrency \(event execution time \/ total time\) \| \d+\.\d \| \d+\.\d \| \d+\.\d \|/,
+    );
     expect(md).toMatch(/\| io scheduler \| \S+ \| \S+ \|/);
     expect(md).toContain("| kernel command line |");
     const html = await readFile(join(out, "report-hosts.html"), "utf8");
@@ -158,7 +247,14 @@ describe("several hosts (second engine on tcp://127.0.0.2:2375)", () => {
     expect(html).toContain("effective concurrency (event execution time / total time)");
     expect(html).toContain("<td>io scheduler</td>");
     const facts = (await readFolder(join(out, "hosts", "b"))).manifest.hosts[0]!;
-    expect(facts).toMatchObject({ id: "b", ioScheduler: expect.any(String), thp: expect.any(String), clocksource: expect.any(String), kernelCmdline: expect.any(String), cpufreqGovernor: expect.any(String) });
+    expect(facts).toMatchObject({
+      id: "b",
+      ioScheduler: expect.any(String),
+      thp: expect.any(String),
+      clocksource: expect.any(String),
+      kernelCmdline: expect.any(String),
+      cpufreqGovernor: expect.any(String),
+    });
 
     // report and report --summary read the host comparison folder and say so.
     const rep = context();
@@ -176,8 +272,30 @@ describe("several hosts (second engine on tcp://127.0.0.2:2375)", () => {
   it("shard: true spreads the cells over both engines and merges them into one results folder", async () => {
     const out = join(tmp, "shard");
     const ctx = context();
-    const code = await main(["run", "scenarios/quick.yaml", "--host", A, "--host", B, "--no-tui", "--out", out, ...tiny, ...twoServers,
-      "--set", "shard=true", "--set", "workload.tests=[oltp_point_select,oltp_read_only]", "--set", "workload.duration=2s", "--set", "workload.repeats=1"], ctx);
+    const code = await main(
+      [
+        "run",
+        "scenarios/quick.yaml",
+        "--host",
+        A,
+        "--host",
+        B,
+        "--no-tui",
+        "--out",
+        out,
+        ...tiny,
+        ...twoServers,
+        "--set",
+        "shard=true",
+        "--set",
+        "workload.tests=[oltp_point_select,oltp_read_only]",
+        "--set",
+        "workload.duration=2s",
+        "--set",
+        "workload.repeats=1",
+      ],
+      ctx,
+    );
     const text = ctx.lines.join("\n");
     expect(code, text.slice(-4000)).toBe(0);
     const f = await readFolder(out);
@@ -188,10 +306,14 @@ describe("several hosts (second engine on tcp://127.0.0.2:2375)", () => {
     expect(new Set(measured.map((c) => c.host))).toEqual(new Set(["a", "b"]));
     for (const c of measured) await expect(readFile(join(out, c.raw), "utf8")).resolves.toContain("SQL statistics");
     expect(f.manifest.hosts.map((h) => h.id)).toEqual(["a", "b"]);
-    expect(await readdir(out)).toEqual(expect.arrayContaining(["run.json", "cells.jsonl", "raw", "hosts", "report.md", "report-hosts.md"]));
+    expect(await readdir(out)).toEqual(
+      expect.arrayContaining(["run.json", "cells.jsonl", "raw", "hosts", "report.md", "report-hosts.md"]),
+    );
     const rep = context();
     expect(await main(["report", out, "--no-write"], rep)).toBe(0);
-    expect(rep.lines.join("\n")).toMatch(new RegExp(`read: ${out}: sharded run \\S+ \\(merged run\\.json, \\d+ cell records; parts hosts/a, hosts/b\\)`));
+    expect(rep.lines.join("\n")).toMatch(
+      new RegExp(`read: ${out}: sharded run \\S+ \\(merged run\\.json, \\d+ cell records; parts hosts/a, hosts/b\\)`),
+    );
   }, 600_000);
 
   it("killing the second engine mid-run: a clear host failure, its cells move to the first, nothing left on it", async () => {
@@ -200,8 +322,30 @@ describe("several hosts (second engine on tcp://127.0.0.2:2375)", () => {
     const ctx = context((l) => {
       if (!killed && /^\[b\] cell \d+ /.test(l)) killed = run(script, ["kill"]);
     });
-    const code = await main(["run", "scenarios/quick.yaml", "--host", A, "--host", B, "--no-tui", "--out", out, ...tiny, ...twoServers,
-      "--set", "shard=true", "--set", "workload.tests=[oltp_point_select,oltp_read_only]", "--set", "workload.duration=3s", "--set", "workload.repeats=2"], ctx);
+    const code = await main(
+      [
+        "run",
+        "scenarios/quick.yaml",
+        "--host",
+        A,
+        "--host",
+        B,
+        "--no-tui",
+        "--out",
+        out,
+        ...tiny,
+        ...twoServers,
+        "--set",
+        "shard=true",
+        "--set",
+        "workload.tests=[oltp_point_select,oltp_read_only]",
+        "--set",
+        "workload.duration=3s",
+        "--set",
+        "workload.repeats=2",
+      ],
+      ctx,
+    );
     await killed;
     const text = ctx.lines.join("\n");
     expect(killed, "the second engine was never killed: no cell started on b").toBeDefined();

@@ -11,7 +11,14 @@ import { DockerEngine } from "../../src/adapters/docker/engine.ts";
 import mysql from "mysql2/promise";
 import { MariaDbContainer, type StartedMariaDbContainer } from "@testcontainers/mariadb";
 import { MySqlContainer, type StartedMySqlContainer } from "@testcontainers/mysql";
-import { detectMode, ensureImage, ensureImages, listImages, loadLock, type EnsuredImage } from "../../src/adapters/images/index.ts";
+import {
+  detectMode,
+  ensureImage,
+  ensureImages,
+  listImages,
+  loadLock,
+  type EnsuredImage,
+} from "../../src/adapters/images/index.ts";
 import type { Lock } from "../../src/core/images/lock.ts";
 import { TwinbenchError } from "../../src/core/errors.ts";
 
@@ -30,7 +37,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const cs = await docker.listContainers({ all: true, filters: { label: [`twinbench.session=${SESSION}`] } });
-  for (const c of cs) await docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined);
+  for (const c of cs)
+    await docker
+      .getContainer(c.Id)
+      .remove({ force: true, v: true })
+      .catch(() => undefined);
 });
 
 describe("pinned images", () => {
@@ -82,7 +93,10 @@ describe("pinned images", () => {
 describe("failures", () => {
   it("a package missing at its pinned version names package, version and suite; nothing is tagged", async () => {
     const e = lock.images["sysbench-1.0"]!;
-    const bad: Lock = { ...lock, images: { "sysbench-missing": { ...e, packages: { ...e.packages, sysbench: "9.9.9-1" } } } };
+    const bad: Lock = {
+      ...lock,
+      images: { "sysbench-missing": { ...e, packages: { ...e.packages, sysbench: "9.9.9-1" } } },
+    };
     const err = await ensureImage(images, "sysbench-missing", { lock: bad, mode: "debian" }).then(
       () => undefined,
       (x: unknown) => x,
@@ -99,14 +113,18 @@ describe("failures", () => {
   }, 300_000);
 
   it("official mode refuses a placeholder digest", async () => {
-    await expect(ensureImage(images, "mariadb-11.8", { lock, mode: "official" })).rejects.toMatchObject({ code: "IMAGE_DIGEST_PLACEHOLDER" });
+    await expect(ensureImage(images, "mariadb-11.8", { lock, mode: "official" })).rejects.toMatchObject({
+      code: "IMAGE_DIGEST_PLACEHOLDER",
+    });
   });
 
   it("auto mode falls back to debian when no registry answers", async () => {
     const digest = `sha256:${"0".repeat(64)}`;
     const withDigests: Lock = {
       ...lock,
-      images: Object.fromEntries(Object.entries(lock.images).map(([n, e]) => [n, { ...e, official: { ...e.official, digest } }])),
+      images: Object.fromEntries(
+        Object.entries(lock.images).map(([n, e]) => [n, { ...e, official: { ...e.official, digest } }]),
+      ),
     };
     const d = await detectMode(images, withDigests, ["mariadb-11.8"], { timeoutMs: 5000 });
     expect(d.mode).toBe("debian");
@@ -145,7 +163,11 @@ async function query(s: Started, sql: string, root = false): Promise<Record<stri
 }
 
 /** Run a one-off labelled container and collect its output. */
-async function runIn(image: string, cmd: string[], networkMode?: string): Promise<{ exitCode: number; output: string }> {
+async function runIn(
+  image: string,
+  cmd: string[],
+  networkMode?: string,
+): Promise<{ exitCode: number; output: string }> {
   const c = await docker.createContainer({
     Image: image,
     Cmd: cmd,
@@ -182,7 +204,11 @@ describe.each([
   let s: Started;
   beforeAll(async () => {
     // Extra options after --defaults-file: the init step must honour innodb_page_size (init-time only).
-    s = await startServer(name, ["--defaults-file=/etc/twinbench/my.cnf", "--innodb-page-size=8192", "--max-connections=77"]);
+    s = await startServer(name, [
+      "--defaults-file=/etc/twinbench/my.cnf",
+      "--innodb-page-size=8192",
+      "--max-connections=77",
+    ]);
   }, 300_000);
   afterAll(async () => {
     await s?.stop();
@@ -199,7 +225,11 @@ describe.each([
   });
 
   it("runs with the given options, initialised with them", async () => {
-    const [row] = await query(s, "SELECT @@innodb_page_size AS ps, @@max_connections AS mc, @@socket AS sock, @@skip_name_resolve AS snr", true);
+    const [row] = await query(
+      s,
+      "SELECT @@innodb_page_size AS ps, @@max_connections AS mc, @@socket AS sock, @@skip_name_resolve AS snr",
+      true,
+    );
     expect(Number(row!.ps)).toBe(8192);
     expect(Number(row!.mc)).toBe(77);
     expect(row!.sock).toBe("/run/mysqld/mysqld.sock");
@@ -207,7 +237,11 @@ describe.each([
   });
 
   it("runs the server as PID 1, user mysql with uid 999, socket dir open to sidecars, procps present", async () => {
-    const r = await s.exec(["bash", "-c", "ps -o user=,comm= -p 1; id -u mysql; id -g mysql; stat -c '%a %U' /run/mysqld; command -v pkill"]);
+    const r = await s.exec([
+      "bash",
+      "-c",
+      "ps -o user=,comm= -p 1; id -u mysql; id -g mysql; stat -c '%a %U' /run/mysqld; command -v pkill",
+    ]);
     expect(r.exitCode).toBe(0);
     const lines = r.output.trim().split("\n");
     expect(lines[0]).toMatch(/^mysql\s+(mariadbd|mysqld)$/);
@@ -249,7 +283,12 @@ describe.each([
     expect(cmd.exitCode, cmd.output).toBe(0);
     expect(cmd.output).toContain(`twinbench.user=${s.getUsername()}@%`);
     // Record what the connection really was, for the report.
-    console.log(`${name}: ${cmd.output.split("\n").filter((l) => l.startsWith("twinbench.")).join(" ")}`);
+    console.log(
+      `${name}: ${cmd.output
+        .split("\n")
+        .filter((l) => l.startsWith("twinbench."))
+        .join(" ")}`,
+    );
     const [count] = await query(s, "SELECT COUNT(*) AS n FROM sbtest1");
     expect(Number(count!.n)).toBe(1000);
   }, 120_000);

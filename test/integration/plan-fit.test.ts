@@ -33,7 +33,8 @@ describe("run refuses a layout that does not fit the host", () => {
         if (typeof v !== "function") return v;
         return (...args: unknown[]) => {
           calls.push(String(prop));
-          if (CREATING.test(String(prop))) throw new Error(`the test refuses engine.${String(prop)}: the run went past the fit check`);
+          if (CREATING.test(String(prop)))
+            throw new Error(`the test refuses engine.${String(prop)}: the run went past the fit check`);
           return (v as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
@@ -44,13 +45,25 @@ describe("run refuses a layout that does not fit the host", () => {
       throw new Error("the run went past the fit check");
     };
     const provisioned: string[] = [];
-    deps.storage = { ...deps.storage, provision: async (req) => (provisioned.push(req.serverId), Promise.reject(new Error("the run went past the fit check"))) };
+    deps.storage = {
+      ...deps.storage,
+      provision: async (req) => (
+        provisioned.push(req.serverId),
+        Promise.reject(new Error("the run went past the fit check"))
+      ),
+    };
     const out = join(await mkdtemp(join(tmpdir(), "tb-fit-")), "out");
-    const err = await runScenario(deps, { scenario, neutralCnf: await readNeutralConfig(scenario), outDir: out }).catch((e: unknown) => e);
+    const err = await runScenario(deps, { scenario, neutralCnf: await readNeutralConfig(scenario), outDir: out }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TwinbenchError);
     expect((err as TwinbenchError).code).toBe("PLAN_MEMORY_EXCEEDED");
-    expect((err as TwinbenchError).message).toMatch(/^2 servers and the load need [\d.]+ GiB of memory, but host local has [\d.]+ GiB/);
-    expect((err as TwinbenchError).details[0]).toBe(`mariadb: ${(512 / 1024 + 260 / 1024 + gib).toFixed(1)} GiB = buffer pool 512 MiB (config.set) + overhead 260 MiB + tmpfs ${gib.toFixed(1)} GiB`);
+    expect((err as TwinbenchError).message).toMatch(
+      /^2 servers and the load need [\d.]+ GiB of memory, but host local has [\d.]+ GiB/,
+    );
+    expect((err as TwinbenchError).details[0]).toBe(
+      `mariadb: ${(512 / 1024 + 260 / 1024 + gib).toFixed(1)} GiB = buffer pool 512 MiB (config.set) + overhead 260 MiB + tmpfs ${gib.toFixed(1)} GiB`,
+    );
     expect(calls).toEqual(["facts"]);
     expect(built).toEqual([]);
     expect(provisioned).toEqual([]);

@@ -31,8 +31,16 @@ describe.skipIf(!chromium)("report.html in headless Chromium", () => {
   let dir: string;
   let profile: string;
   const flags = () => [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", `--user-data-dir=${profile}`, "--virtual-time-budget=5000", "--hide-scrollbars",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    `--user-data-dir=${profile}`,
+    "--virtual-time-budget=5000",
+    "--hide-scrollbars",
   ];
 
   beforeAll(async () => {
@@ -52,19 +60,25 @@ describe.skipIf(!chromium)("report.html in headless Chromium", () => {
     const expected = data.metricCharts.length + data.timeSeries.length + data.histograms.length;
     expect(expected).toBe(12); // 2 tests; 5 cells with intervals; 5 with histograms
 
-    const { stdout } = await execa(chromium!, [...flags(), "--dump-dom", `file://${join(dir, "report.html")}`], { timeout: 120_000 });
+    const { stdout } = await execa(chromium!, [...flags(), "--dump-dom", `file://${join(dir, "report.html")}`], {
+      timeout: 120_000,
+    });
     expect(stdout).not.toMatch(/data-charts-error=/);
     expect(stdout).toMatch(new RegExp(`<body[^>]*data-charts-ready="${expected}"`));
     expect(stdout).toContain('<table class="ratio">');
     // 102.0 [101.8–102.2] at the ±5% margin: faster, and within ±5% (both readings, mark +=)
-    expect(stdout).toMatch(/data-verdict="faster-within" data-direction="faster" data-equivalence="within"[^>]*><b>102\.0<\/b> <small>\[101\.8–102\.2\]<\/small> \+=/);
+    expect(stdout).toMatch(
+      /data-verdict="faster-within" data-direction="faster" data-equivalence="within"[^>]*><b>102\.0<\/b> <small>\[101\.8–102\.2\]<\/small> \+=/,
+    );
     expect(stdout).toMatch(/data-verdict="failed">fail</);
     expect((stdout.match(/<canvas /g) ?? []).length).toBe(expected);
 
     // The page opens with the forest plot of every cell, before the ratio table.
     expect(stdout.indexOf('class="forest"')).toBeGreaterThan(0);
     expect(stdout.indexOf('class="forest"')).toBeLessThan(stdout.indexOf('<table class="ratio">'));
-    expect((stdout.match(/<g class="forest-row"/g) ?? []).length).toBe(data.report.table!.rows.reduce((n, r) => n + r.cells.length, 0));
+    expect((stdout.match(/<g class="forest-row"/g) ?? []).length).toBe(
+      data.report.table!.rows.reduce((n, r) => n + r.cells.length, 0),
+    );
 
     // No chart's legend takes more room than its plot (the page writes Chart.js's measured boxes on each canvas).
     const canvases = [...stdout.matchAll(/<canvas [^>]*>/g)].map((m) => m[0]);
@@ -78,7 +92,9 @@ describe.skipIf(!chromium)("report.html in headless Chromium", () => {
       // One legend entry per server on the per-server charts: repeats and warm-ups are not listed.
       const id = /id="(ts|hist|metric)-(\d+)"/.exec(tag);
       if (id) {
-        const chart = { ts: data.timeSeries, hist: data.histograms, metric: data.metricCharts }[id[1] as "ts" | "hist" | "metric"][Number(id[2])]!;
+        const chart = { ts: data.timeSeries, hist: data.histograms, metric: data.metricCharts }[
+          id[1] as "ts" | "hist" | "metric"
+        ][Number(id[2])]!;
         expect(px(tag, "legend-items"), tag).toBe(new Set(chart.series.map((x) => x.server)).size);
       }
     }
@@ -86,7 +102,11 @@ describe.skipIf(!chromium)("report.html in headless Chromium", () => {
 
   it("takes a screenshot", async () => {
     const shot = join(dir, "report.png");
-    await execa(chromium!, [...flags(), `--screenshot=${shot}`, "--window-size=1280,2000", `file://${join(dir, "report.html")}`], { timeout: 120_000 });
+    await execa(
+      chromium!,
+      [...flags(), `--screenshot=${shot}`, "--window-size=1280,2000", `file://${join(dir, "report.html")}`],
+      { timeout: 120_000 },
+    );
     const png = await readFile(shot);
     expect(png.subarray(1, 4).toString()).toBe("PNG");
     // a blank page compresses to a few KB; the table and charts make it much larger

@@ -18,7 +18,10 @@ let runB = "";
 
 describe("reports of real runs", () => {
   beforeAll(async () => {
-    const { file, dir } = await tinyScenario({}, { tests: ["oltp_point_select", "oltp_read_only"], threads: [1], repeats: 2 });
+    const { file, dir } = await tinyScenario(
+      {},
+      { tests: ["oltp_point_select", "oltp_read_only"], threads: [1], repeats: 2 },
+    );
     runA = join(dir, "a");
     runB = join(dir, "b");
     for (const out of [runA, runB]) {
@@ -56,21 +59,49 @@ describe("reports of real runs", () => {
     const summary = await twinbench(["report", runA, "--summary"]);
     expect(summary.exitCode, summary.all).toBe(0);
     expect(summary.stdout).toMatch(/per sec/);
-    for (const f of ["report.md", "report.html", "report.json", "comparison.csv"]) expect((await readFile(join(runA, f), "utf8")).length).toBeGreaterThan(50);
+    for (const f of ["report.md", "report.html", "report.json", "comparison.csv"])
+      expect((await readFile(join(runA, f), "utf8")).length).toBeGreaterThan(50);
   });
 
   it("report.html renders in headless Chromium with its table and charts", { timeout: 180_000 }, async () => {
     const profile = await mkdtemp(join(tmpdir(), "tb-chromium-"));
     const { stdout } = await execa(
       "chromium",
-      ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", `--user-data-dir=${profile}`, "--virtual-time-budget=5000", "--dump-dom", `file://${join(runA, "report.html")}`],
+      [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        `--user-data-dir=${profile}`,
+        "--virtual-time-budget=5000",
+        "--dump-dom",
+        `file://${join(runA, "report.html")}`,
+      ],
       { timeout: 120_000 },
     );
     expect(stdout).toContain('<table class="ratio">');
     expect(stdout).not.toMatch(/data-charts-error=/);
     const ready = Number(/data-charts-ready="(\d+)"/.exec(stdout)?.[1] ?? 0);
     expect(ready).toBeGreaterThanOrEqual(4);
-    await execa("chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", `--user-data-dir=${profile}`, "--virtual-time-budget=5000", "--window-size=1280,2400", `--screenshot=${join(runA, "report.png")}`, `file://${join(runA, "report.html")}`], { timeout: 120_000 });
+    await execa(
+      "chromium",
+      [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--no-first-run",
+        `--user-data-dir=${profile}`,
+        "--virtual-time-budget=5000",
+        "--window-size=1280,2400",
+        `--screenshot=${join(runA, "report.png")}`,
+        `file://${join(runA, "report.html")}`,
+      ],
+      { timeout: 120_000 },
+    );
     expect((await readFile(join(runA, "report.png"))).length).toBeGreaterThan(10_000);
   });
 
@@ -86,24 +117,39 @@ describe("reports of real runs", () => {
     expect(gate.all).toMatch(/REGRESSION|below/);
   });
 
-  it("compare --summary puts both runs' execution summaries side by side with the derived lines", { timeout: 120_000 }, async () => {
-    const r = await twinbench(["compare", runA, runB, "--summary"]);
-    expect(r.exitCode, r.all).toBe(0);
-    expect(r.stdout).toContain(`read BASE: ${runA}: single run `);
-    expect(r.stdout).toContain("Test execution summary, side by side: A, B, and B/A × 100.");
-    for (const server of ["mariadb", "mysql"])
-      for (const test of ["oltp_point_select", "oltp_read_only"]) expect(r.stdout).toContain(`${server}: ${test} @ 1 threads (median over repeats; A: 2 repeats, B: 2 repeats)`);
-    expect(r.stdout).toMatch(/transactions\s+\d+\s+\d+\s+\d+\.\d/);
-    expect(r.stdout).toMatch(/total time taken by event execution \(s\)\s+\d+\.\d{4}\s+\d+\.\d{4}/);
-    // One thread in a closed loop is busy nearly all the time: effective concurrency about 1 on both sides.
-    const conc = [...r.stdout.matchAll(/effective concurrency \(event execution time \/ total time\)\s+(\d+\.\d)\s+(\d+\.\d)/g)];
-    expect(conc).toHaveLength(4);
-    for (const m of conc) for (const v of [m[1], m[2]]) expect(Number(v)).toBeGreaterThan(0.8);
-    expect(r.stdout).toMatch(/configured threads\s+1\s+1\s+100\.0/);
-    expect(r.stdout).toMatch(/Host and server facts/);
-    // The host facts of a single-host run carry the kernel facts the probe read (or "unknown").
-    const manifest = JSON.parse(await readFile(join(runA, "run.json"), "utf8"));
-    expect(manifest.hosts[0]).toMatchObject({ ioScheduler: expect.any(String), thp: expect.any(String), clocksource: expect.any(String), kernelCmdline: expect.any(String), dataDevice: expect.any(String) });
-    expect(Object.keys(manifest.hosts[0].mitigations ?? {}).length).toBeGreaterThan(0);
-  });
+  it(
+    "compare --summary puts both runs' execution summaries side by side with the derived lines",
+    { timeout: 120_000 },
+    async () => {
+      const r = await twinbench(["compare", runA, runB, "--summary"]);
+      expect(r.exitCode, r.all).toBe(0);
+      expect(r.stdout).toContain(`read BASE: ${runA}: single run `);
+      expect(r.stdout).toContain("Test execution summary, side by side: A, B, and B/A × 100.");
+      for (const server of ["mariadb", "mysql"])
+        for (const test of ["oltp_point_select", "oltp_read_only"])
+          expect(r.stdout).toContain(
+            `${server}: ${test} @ 1 threads (median over repeats; A: 2 repeats, B: 2 repeats)`,
+          );
+      expect(r.stdout).toMatch(/transactions\s+\d+\s+\d+\s+\d+\.\d/);
+      expect(r.stdout).toMatch(/total time taken by event execution \(s\)\s+\d+\.\d{4}\s+\d+\.\d{4}/);
+      // One thread in a closed loop is busy nearly all the time: effective concurrency about 1 on both sides.
+      const conc = [
+        ...r.stdout.matchAll(/effective concurrency \(event execution time \/ total time\)\s+(\d+\.\d)\s+(\d+\.\d)/g),
+      ];
+      expect(conc).toHaveLength(4);
+      for (const m of conc) for (const v of [m[1], m[2]]) expect(Number(v)).toBeGreaterThan(0.8);
+      expect(r.stdout).toMatch(/configured threads\s+1\s+1\s+100\.0/);
+      expect(r.stdout).toMatch(/Host and server facts/);
+      // The host facts of a single-host run carry the kernel facts the probe read (or "unknown").
+      const manifest = JSON.parse(await readFile(join(runA, "run.json"), "utf8"));
+      expect(manifest.hosts[0]).toMatchObject({
+        ioScheduler: expect.any(String),
+        thp: expect.any(String),
+        clocksource: expect.any(String),
+        kernelCmdline: expect.any(String),
+        dataDevice: expect.any(String),
+      });
+      expect(Object.keys(manifest.hosts[0].mitigations ?? {}).length).toBeGreaterThan(0);
+    },
+  );
 });

@@ -42,31 +42,37 @@ describe("runs on every storage kind", () => {
     expect(await hostState(m.runId)).toEqual({ mounts: [], loops: [] });
   });
 
-  it("kill -9 while the array is mounted: clean unmounts it, detaches the loops and removes the files", { timeout: 600_000 }, async () => {
-    const { file, dir } = await tinyScenario({ storage: raid0 }, { duration: "20s" });
-    const out = join(dir, "out");
-    const child = execa("node", [BIN, "run", file, "--out", out, "--json-events"], { cwd: ROOT, reject: false });
-    let runId = "";
-    await new Promise<void>((resolve, reject) => {
-      let buf = "";
-      child.stdout!.on("data", (d: Buffer) => {
-        buf += d.toString();
-        const m = /"runId":"([^"]+)"/.exec(buf);
-        if (m) runId = m[1]!;
-        if (runId && buf.includes('"type":"cell-started"')) resolve();
+  it(
+    "kill -9 while the array is mounted: clean unmounts it, detaches the loops and removes the files",
+    { timeout: 600_000 },
+    async () => {
+      const { file, dir } = await tinyScenario({ storage: raid0 }, { duration: "20s" });
+      const out = join(dir, "out");
+      const child = execa("node", [BIN, "run", file, "--out", out, "--json-events"], { cwd: ROOT, reject: false });
+      let runId = "";
+      await new Promise<void>((resolve, reject) => {
+        let buf = "";
+        child.stdout!.on("data", (d: Buffer) => {
+          buf += d.toString();
+          const m = /"runId":"([^"]+)"/.exec(buf);
+          if (m) runId = m[1]!;
+          if (runId && buf.includes('"type":"cell-started"')) resolve();
+        });
+        child.on("exit", () => reject(new Error("exited early")));
       });
-      child.on("exit", () => reject(new Error("exited early")));
-    });
-    child.kill("SIGKILL");
-    await child;
-    const before = await hostState(runId);
-    expect(before.mounts.length).toBeGreaterThan(0);
-    expect(before.loops.length).toBeGreaterThan(0);
-    const c = await twinbench(["clean", "--run", runId]);
-    expect(c.exitCode, c.all).toBe(0);
-    expect(await hostState(runId)).toEqual({ mounts: [], loops: [] });
-    expect(await leftovers(runId)).toEqual({ containers: [], networks: [], volumes: [] });
-    const files = (await execa("find", ["/var/lib/twinbench", "-name", `*${runId}*`], { reject: false })).stdout.trim();
-    expect(files).toBe("");
-  });
+      child.kill("SIGKILL");
+      await child;
+      const before = await hostState(runId);
+      expect(before.mounts.length).toBeGreaterThan(0);
+      expect(before.loops.length).toBeGreaterThan(0);
+      const c = await twinbench(["clean", "--run", runId]);
+      expect(c.exitCode, c.all).toBe(0);
+      expect(await hostState(runId)).toEqual({ mounts: [], loops: [] });
+      expect(await leftovers(runId)).toEqual({ containers: [], networks: [], volumes: [] });
+      const files = (
+        await execa("find", ["/var/lib/twinbench", "-name", `*${runId}*`], { reject: false })
+      ).stdout.trim();
+      expect(files).toBe("");
+    },
+  );
 });

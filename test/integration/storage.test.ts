@@ -19,7 +19,8 @@ import { StorageSchema } from "../../src/core/scenario/schema.ts";
 import { resourceLabels } from "../../src/core/labels.ts";
 
 /** Full twinbench labels (with pid and hostname), so other sessions' orphan sweeps leave our resources alone. */
-const labelsFor = (runId: string) => resourceLabels({ sessionId: SESSION, runId, hostId: "local", pid: process.pid, hostname: hostname() });
+const labelsFor = (runId: string) =>
+  resourceLabels({ sessionId: SESSION, runId, hostId: "local", pid: process.pid, hostname: hostname() });
 
 const docker = new Docker();
 const runner = createRunner();
@@ -36,14 +37,26 @@ beforeAll(async () => {
   const imgs = await docker.listImages();
   const tags = imgs.flatMap((i) => i.RepoTags ?? []).filter((t) => t !== "<none>:<none>");
   // Any local image with sh, df and coreutils; the exploration base when present.
-  image = tags.find((t) => t === "tbexp-base:bookworm") ?? tags.find((t) => /debian|bookworm|mariadb|mysql|tbexp/.test(t)) ?? tags[0] ?? "";
+  image =
+    tags.find((t) => t === "tbexp-base:bookworm") ??
+    tags.find((t) => /debian|bookworm|mariadb|mysql|tbexp/.test(t)) ??
+    tags[0] ??
+    "";
 });
 
 afterAll(async () => {
   const c = await docker.listContainers({ all: true, filters: { label: [`twinbench.session=${SESSION}`] } });
-  for (const x of c) await docker.getContainer(x.Id).remove({ force: true }).catch(() => undefined);
+  for (const x of c)
+    await docker
+      .getContainer(x.Id)
+      .remove({ force: true })
+      .catch(() => undefined);
   const v = await docker.listVolumes({ filters: { label: [`twinbench.session=${SESSION}`] } });
-  for (const x of v.Volumes ?? []) await docker.getVolume(x.Name).remove().catch(() => undefined);
+  for (const x of v.Volumes ?? [])
+    await docker
+      .getVolume(x.Name)
+      .remove()
+      .catch(() => undefined);
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -104,7 +117,8 @@ async function expectNothingLeft(runId: string): Promise<void> {
   expect(mounts).not.toContain(runId);
   const loops = (await execa("losetup", ["-a"])).stdout;
   expect(loops).not.toContain(runId);
-  if (existsSync("/var/lib/twinbench/loop")) expect(readdirSync("/var/lib/twinbench/loop").filter((f) => f.includes(runId))).toEqual([]);
+  if (existsSync("/var/lib/twinbench/loop"))
+    expect(readdirSync("/var/lib/twinbench/loop").filter((f) => f.includes(runId))).toEqual([]);
   expect(existsSync(`/var/lib/twinbench/mnt/${runId}`)).toBe(false);
   const vols = await docker.listVolumes({ filters: { label: [`twinbench.run=${runId}`] } });
   expect((vols.Volumes ?? []).map((v) => v.Name)).toEqual([]);
@@ -113,36 +127,45 @@ async function expectNothingLeft(runId: string): Promise<void> {
 }
 
 describe.skipIf(!isRoot)("storage provider (real)", () => {
-  it("tmpfs: a dedicated tmpfs volume; content lives only while a holder keeps it mounted", { timeout: 120_000 }, async () => {
-    const req = request({ kind: "tmpfs", size: "64m" }, { memoryBytes: 32 * 2 ** 20 });
-    await provider.preflight(req.spec);
-    const st = await provider.provision(req);
-    try {
-      expect(st.needsHolder).toBe(true);
-      expect(st.mount).toMatchObject({ Type: "volume", Target: "/var/lib/mysql", VolumeOptions: { NoCopy: true } });
-      expect(st.facts).toMatchObject({ kind: "tmpfs", fsType: "tmpfs", sizeBytes: 64 * 2 ** 20, freeBytesBefore: 64 * 2 ** 20 });
-      expect(st.warnings.join("\n")).toContain("exceeds the container memory limit");
-      // Without a holder the engine unmounts the tmpfs when the container stops: the file is gone.
-      const out = await useMount(st, req.runId, WRITE);
-      expect(out).toMatch(/999\s+999/);
-      expect(out).toMatch(/^tmpfs\s+67108864\s/m);
-      expect(await useMount(st, req.runId, "ls -A /var/lib/mysql; echo end")).toBe("end\n");
-      // With a holder it survives from one container to the next.
-      const h = await holder(st, req.runId);
+  it(
+    "tmpfs: a dedicated tmpfs volume; content lives only while a holder keeps it mounted",
+    { timeout: 120_000 },
+    async () => {
+      const req = request({ kind: "tmpfs", size: "64m" }, { memoryBytes: 32 * 2 ** 20 });
+      await provider.preflight(req.spec);
+      const st = await provider.provision(req);
       try {
-        await useMount(st, req.runId, WRITE);
-        expect(await useMount(st, req.runId, "cat /var/lib/mysql/t")).toBe("hello\n");
-        const f = await st.refreshFacts();
-        expect(f.freeBytesAfter).toBeLessThanOrEqual(64 * 2 ** 20);
+        expect(st.needsHolder).toBe(true);
+        expect(st.mount).toMatchObject({ Type: "volume", Target: "/var/lib/mysql", VolumeOptions: { NoCopy: true } });
+        expect(st.facts).toMatchObject({
+          kind: "tmpfs",
+          fsType: "tmpfs",
+          sizeBytes: 64 * 2 ** 20,
+          freeBytesBefore: 64 * 2 ** 20,
+        });
+        expect(st.warnings.join("\n")).toContain("exceeds the container memory limit");
+        // Without a holder the engine unmounts the tmpfs when the container stops: the file is gone.
+        const out = await useMount(st, req.runId, WRITE);
+        expect(out).toMatch(/999\s+999/);
+        expect(out).toMatch(/^tmpfs\s+67108864\s/m);
+        expect(await useMount(st, req.runId, "ls -A /var/lib/mysql; echo end")).toBe("end\n");
+        // With a holder it survives from one container to the next.
+        const h = await holder(st, req.runId);
+        try {
+          await useMount(st, req.runId, WRITE);
+          expect(await useMount(st, req.runId, "cat /var/lib/mysql/t")).toBe("hello\n");
+          const f = await st.refreshFacts();
+          expect(f.freeBytesAfter).toBeLessThanOrEqual(64 * 2 ** 20);
+        } finally {
+          await h.remove({ force: true });
+        }
       } finally {
-        await h.remove({ force: true });
+        await st.dispose();
+        await st.dispose(); // idempotent
       }
-    } finally {
-      await st.dispose();
-      await st.dispose(); // idempotent
-    }
-    await expectNothingLeft(req.runId);
-  });
+      await expectNothingLeft(req.runId);
+    },
+  );
 
   it("tmpfs facts through a probe container (as on a remote engine)", { timeout: 120_000 }, async () => {
     const req = request({ kind: "tmpfs", size: "32m" }, { probeImage: image });
@@ -162,7 +185,11 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
     try {
       expect(st.needsHolder).toBe(false);
       const info = await docker.getVolume(st.mount.Source!).inspect();
-      expect(info.Labels).toMatchObject({ "twinbench.session": SESSION, "twinbench.run": req.runId, "twinbench.role": "storage" });
+      expect(info.Labels).toMatchObject({
+        "twinbench.session": SESSION,
+        "twinbench.run": req.runId,
+        "twinbench.role": "storage",
+      });
       expect(st.facts.kind).toBe("volume");
       expect(st.facts.fsType).toBeTruthy();
       expect(st.facts.freeBytesBefore).toBeGreaterThan(0);
@@ -193,7 +220,11 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
     await provider.preflight(req.spec);
     const st = await provider.provision(req);
     try {
-      expect(st.mount).toEqual({ Type: "bind", Source: join(base, `twinbench-${req.runId}-srv`), Target: "/var/lib/mysql" });
+      expect(st.mount).toEqual({
+        Type: "bind",
+        Source: join(base, `twinbench-${req.runId}-srv`),
+        Target: "/var/lib/mysql",
+      });
       expect(st.facts).toMatchObject({ kind: "bind" });
       expect(st.facts.fsType).toBeTruthy();
       await useMount(st, req.runId, WRITE);
@@ -203,7 +234,9 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
     }
     expect(readdirSync(base)).toEqual(["users-file"]);
     await expectNothingLeft(req.runId);
-    await expect(provider.preflight(StorageSchema.parse({ kind: "bind", path: join(root, "missing") }))).rejects.toMatchObject({ code: "STORAGE_PREREQUISITES" });
+    await expect(
+      provider.preflight(StorageSchema.parse({ kind: "bind", path: join(root, "missing") })),
+    ).rejects.toMatchObject({ code: "STORAGE_PREREQUISITES" });
   });
 
   it("raid0 over two loop members (btrfs native RAID 0 without md)", { timeout: 180_000 }, async () => {
@@ -213,15 +246,38 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
     try {
       expect(st.mount.Type).toBe("bind");
       expect(st.mount.Source).toBe(`/var/lib/twinbench/mnt/${req.runId}/srv/data`);
-      expect(st.facts).toMatchObject({ kind: "raid0", fsType: "btrfs", raidLevel: "raid0", chunk: "64K", loopBacked: true, sizeBytes: 512 * 2 ** 20 });
+      expect(st.facts).toMatchObject({
+        kind: "raid0",
+        fsType: "btrfs",
+        raidLevel: "raid0",
+        chunk: "64K",
+        loopBacked: true,
+        sizeBytes: 512 * 2 ** 20,
+      });
       expect(st.facts.members).toHaveLength(2);
-      expect(st.facts.members![0]).toMatchObject({ device: expect.stringMatching(/^\/dev\/loop\d+$/), sizeBytes: 256 * 2 ** 20 });
+      expect(st.facts.members![0]).toMatchObject({
+        device: expect.stringMatching(/^\/dev\/loop\d+$/),
+        sizeBytes: 256 * 2 ** 20,
+      });
       expect(st.facts.mountOptions).toBeTruthy();
       expect(st.facts.freeBytesBefore).toBeGreaterThan(0);
       const state = JSON.parse(readFileSync(join(req.runDir, "storage-state.json"), "utf8"));
-      expect(state.records[0].entries.map((e: { type: string }) => e.type)).toEqual(["file", "loop", "file", "loop", "btrfs", "dir", "dir", "mount"]);
+      expect(state.records[0].entries.map((e: { type: string }) => e.type)).toEqual([
+        "file",
+        "loop",
+        "file",
+        "loop",
+        "btrfs",
+        "dir",
+        "dir",
+        "mount",
+      ]);
       expect(readFileSync("/proc/mounts", "utf8")).toContain(`/var/lib/twinbench/mnt/${req.runId}/srv btrfs`);
-      const out = await useMount(st, req.runId, "dd if=/dev/zero of=/var/lib/mysql/big bs=1M count=32 2>/dev/null && " + WRITE);
+      const out = await useMount(
+        st,
+        req.runId,
+        "dd if=/dev/zero of=/var/lib/mysql/big bs=1M count=32 2>/dev/null && " + WRITE,
+      );
       expect(out).toMatch(/999\s+999/);
       const f = await st.refreshFacts();
       expect(f.freeBytesAfter).toBeLessThan(f.freeBytesBefore!);
@@ -248,34 +304,43 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
       for (const d of devs) await execa("losetup", ["-d", d], { reject: false });
     });
 
-    it("refuses a device with a filesystem, and a mounted one even with --wipe-devices", { timeout: 120_000 }, async () => {
-      const req = request({ kind: "raid0", devices: devs });
-      await expect(provider.provision(req)).rejects.toMatchObject({
-        code: "DEVICE_HAS_DATA",
-        message: expect.stringContaining(`${devs[1]} (ext4 signature`),
-      });
-      await expectNothingLeft(req.runId);
-      const mnt = join(root, "devmnt");
-      mkdirSync(mnt);
-      await execa("mount", [devs[1], mnt]);
-      try {
-        const req2 = request({ kind: "raid0", devices: devs }, { wipeDevices: true });
-        await expect(provider.provision(req2)).rejects.toMatchObject({
-          code: "DEVICE_IN_USE",
-          message: expect.stringContaining(`${devs[1]} (mounted at ${mnt}`),
+    it(
+      "refuses a device with a filesystem, and a mounted one even with --wipe-devices",
+      { timeout: 120_000 },
+      async () => {
+        const req = request({ kind: "raid0", devices: devs });
+        await expect(provider.provision(req)).rejects.toMatchObject({
+          code: "DEVICE_HAS_DATA",
+          message: expect.stringContaining(`${devs[1]} (ext4 signature`),
         });
-      } finally {
-        await execa("umount", [mnt]);
-      }
-      // The refused device was not touched.
-      expect((await execa("blkid", ["-o", "value", "-s", "LABEL", devs[1]])).stdout.trim()).toBe("precious");
-    });
+        await expectNothingLeft(req.runId);
+        const mnt = join(root, "devmnt");
+        mkdirSync(mnt);
+        await execa("mount", [devs[1], mnt]);
+        try {
+          const req2 = request({ kind: "raid0", devices: devs }, { wipeDevices: true });
+          await expect(provider.provision(req2)).rejects.toMatchObject({
+            code: "DEVICE_IN_USE",
+            message: expect.stringContaining(`${devs[1]} (mounted at ${mnt}`),
+          });
+        } finally {
+          await execa("umount", [mnt]);
+        }
+        // The refused device was not touched.
+        expect((await execa("blkid", ["-o", "value", "-s", "LABEL", devs[1]])).stdout.trim()).toBe("precious");
+      },
+    );
 
     it("uses them with --wipe-devices and undoes the array", { timeout: 180_000 }, async () => {
       const req = request({ kind: "raid0", devices: devs }, { wipeDevices: true });
       const st = await provider.provision(req);
       try {
-        expect(st.facts).toMatchObject({ kind: "raid0", fsType: "btrfs", loopBacked: false, details: expect.objectContaining({ wiped: devs[1] }) });
+        expect(st.facts).toMatchObject({
+          kind: "raid0",
+          fsType: "btrfs",
+          loopBacked: false,
+          details: expect.objectContaining({ wiped: devs[1] }),
+        });
         expect(st.facts.members!.map((m) => m.device)).toEqual(devs);
         expect(st.facts.members![0].sizeBytes).toBe(256 * 2 ** 20);
         await useMount(st, req.runId, WRITE);
@@ -293,7 +358,9 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
     const req = request({ kind: "raid0", loop: { members: 2, size: "200m" } });
     const child = join(root, "fault-child.mts");
     const src = resolve(import.meta.dirname, "../../src");
-    writeFileSync(child, `
+    writeFileSync(
+      child,
+      `
 import { createRequire } from "node:module";
 import { createRunner } from ${JSON.stringify(join(src, "adapters/host/runner.ts"))};
 import { createStorageProvider } from ${JSON.stringify(join(src, "adapters/storage/index.ts"))};
@@ -303,10 +370,15 @@ const p = createStorageProvider({ engine: new DockerEngine(), runner: createRunn
 const st = await p.provision(req);
 process.stdout.write("READY " + st.mount.Source + "\\n");
 setInterval(() => {}, 1000);
-`);
+`,
+    );
     const tsx = resolve(import.meta.dirname, "../../node_modules/.bin/tsx");
     // Its own process group (tsx runs node as a child): kill -9 the whole group, as a crash would.
-    const proc = spawn(tsx, [child, JSON.stringify(req)], { stdio: ["ignore", "pipe", "pipe"], cwd: resolve(import.meta.dirname, "../.."), detached: true });
+    const proc = spawn(tsx, [child, JSON.stringify(req)], {
+      stdio: ["ignore", "pipe", "pipe"],
+      cwd: resolve(import.meta.dirname, "../.."),
+      detached: true,
+    });
     let out = "";
     let err = "";
     proc.stderr.on("data", (d) => (err += String(d)));
@@ -318,7 +390,8 @@ setInterval(() => {}, 1000);
       proc.on("exit", (code) => rej(new Error(`child exited ${code} before READY: ${err}`)));
     });
     expect(readFileSync("/proc/mounts", "utf8")).toContain(`/var/lib/twinbench/mnt/${req.runId}/srv`);
-    const owner = JSON.parse(readFileSync(join(req.runDir, "storage-state.json"), "utf8")).records[0].owner.pid as number;
+    const owner = JSON.parse(readFileSync(join(req.runDir, "storage-state.json"), "utf8")).records[0].owner
+      .pid as number;
     const exited = new Promise((r) => proc.once("exit", r));
     process.kill(-proc.pid!, "SIGKILL");
     await exited;

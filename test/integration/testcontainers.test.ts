@@ -12,7 +12,11 @@ import { loadLock } from "../../src/adapters/images/index.ts";
 import { loadScenario, readNeutralConfig } from "../../src/adapters/scenario-file.ts";
 import { renderConfig } from "../../src/core/config/render.ts";
 import { parseCnf } from "../../src/core/config/cnf.ts";
-import { startTwins, TwinbenchMariaDbContainer, type StartedTwinbenchMariaDbContainer } from "../../src/testcontainers/index.ts";
+import {
+  startTwins,
+  TwinbenchMariaDbContainer,
+  type StartedTwinbenchMariaDbContainer,
+} from "../../src/testcontainers/index.ts";
 
 const engine = new DockerEngine("local");
 const SESSION = `it-tc-${process.pid}`;
@@ -35,7 +39,10 @@ describe("TwinbenchMariaDbContainer", () => {
   });
 
   it("starts with no arguments on the lock's default MariaDB and the neutral config", async () => {
-    const c = new TwinbenchMariaDbContainer({ session: SESSION }).withDatabase("app").withUsername("appuser").withUserPassword("s3cret");
+    const c = new TwinbenchMariaDbContainer({ session: SESSION })
+      .withDatabase("app")
+      .withUsername("appuser")
+      .withUserPassword("s3cret");
     db = await c.start();
     expect(db.twinbench.image).toBe("mariadb-11.8");
     expect(db.twinbench.scenario.config.profile).toBe("neutral");
@@ -44,10 +51,19 @@ describe("TwinbenchMariaDbContainer", () => {
     // quick.yaml sets: compare the options that the test asserts on the server.
     const { scenario } = await loadScenario("scenarios/quick.yaml");
     const lock = await loadLock();
-    const quick = renderConfig({ neutral: await readNeutralConfig(scenario), family: "mariadb", version: lock.images["mariadb-11.8"]!.version, storageKind: "tmpfs", scenario, serverId: "mariadb" });
+    const quick = renderConfig({
+      neutral: await readNeutralConfig(scenario),
+      family: "mariadb",
+      version: lock.images["mariadb-11.8"]!.version,
+      storageKind: "tmpfs",
+      scenario,
+      serverId: "mariadb",
+    });
     const conn = await mysql.createConnection(db.getConnectionUri());
     try {
-      const [[row]] = (await conn.query("SELECT @@innodb_flush_neighbors AS fn, @@innodb_io_capacity AS io, @@performance_schema AS ps, DATABASE() AS d, CURRENT_USER() AS u")) as unknown as [[Record<string, unknown>]];
+      const [[row]] = (await conn.query(
+        "SELECT @@innodb_flush_neighbors AS fn, @@innodb_io_capacity AS io, @@performance_schema AS ps, DATABASE() AS d, CURRENT_USER() AS u",
+      )) as unknown as [[Record<string, unknown>]];
       expect(String(row!.fn)).toBe(cnfValue(quick.cnf, "innodb_flush_neighbors"));
       expect(String(row!.io)).toBe(cnfValue(quick.cnf, "innodb_io_capacity"));
       expect(Number(row!.ps) === 1 ? "ON" : "OFF").toBe(cnfValue(quick.cnf, "performance_schema"));
@@ -60,13 +76,22 @@ describe("TwinbenchMariaDbContainer", () => {
 
   it("carries twinbench's labels, so the sweep and `clean` see it", async () => {
     const info = await new Docker().getContainer(db!.getId()).inspect(); // the test reads labels as Docker shows them
-    expect(info.Config.Labels).toMatchObject({ "twinbench.session": SESSION, "twinbench.run": SESSION, "twinbench.pid": String(process.pid), "twinbench.server": "mariadb-11-8" });
+    expect(info.Config.Labels).toMatchObject({
+      "twinbench.session": SESSION,
+      "twinbench.run": SESSION,
+      "twinbench.pid": String(process.pid),
+      "twinbench.server": "mariadb-11-8",
+    });
   });
 
   it("reports its must-match identity from the running server", async () => {
     const id = await db!.getConfigIdentity();
     expect(id.version).toMatch(/^11\.8\./);
-    expect(id.values).toMatchObject({ innodb_flush_neighbors: "0", innodb_io_capacity: "2000", performance_schema: "OFF" });
+    expect(id.values).toMatchObject({
+      innodb_flush_neighbors: "0",
+      innodb_io_capacity: "2000",
+      performance_schema: "OFF",
+    });
     expect(Object.keys(id.variables).length).toBeGreaterThan(300);
   });
 });
@@ -92,12 +117,18 @@ describe("startTwins", () => {
     const configure = (c: { withCommand(cmd: string[]): unknown }, id: string) => {
       if (id === "b") c.withCommand(["--defaults-file=/etc/twinbench/my.cnf", "--innodb-io-capacity=500"]);
     };
-    await expect(startTwins([{ image: "mariadb-11.8" }, { image: "mariadb-11.8" }], { session: SESSION, configure })).rejects.toMatchObject({
+    await expect(
+      startTwins([{ image: "mariadb-11.8" }, { image: "mariadb-11.8" }], { session: SESSION, configure }),
+    ).rejects.toMatchObject({
       code: "CONFIG_MISMATCH",
       message: expect.stringContaining("innodb_io_capacity (a=2000, b=500)"),
     });
     expect((await engine.listLabelled([`twinbench.session=${SESSION}`])).containers).toEqual([]);
-    await using twins = await startTwins([{ image: "mariadb-11.8" }, { image: "mariadb-11.8" }], { session: SESSION, configure, allowDifferences: true });
+    await using twins = await startTwins([{ image: "mariadb-11.8" }, { image: "mariadb-11.8" }], {
+      session: SESSION,
+      configure,
+      allowDifferences: true,
+    });
     expect(twins.differences.map((r) => r.variable)).toEqual(["innodb_io_capacity"]);
   }, 900_000);
 });

@@ -24,14 +24,30 @@ const HEIGHT = 30;
 /** The environment the tmux server (and so twinbench) gets: no CI markers, no colour. */
 function terminalEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (k !== "CI" && k !== "CONTINUOUS_INTEGRATION" && !k.startsWith("CI_") && k !== "VITEST" && !k.startsWith("VITEST_")) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (
+      k !== "CI" &&
+      k !== "CONTINUOUS_INTEGRATION" &&
+      !k.startsWith("CI_") &&
+      k !== "VITEST" &&
+      !k.startsWith("VITEST_")
+    )
+      env[k] = v;
   return { ...env, NO_COLOR: "1", TERM: "xterm-256color", LANG: env.LANG ?? "C.UTF-8" };
 }
 
-function run(cmd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((res) => {
     execFile(cmd, args, { env: env ?? process.env, cwd: repo, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as NodeJS.ErrnoException & { code?: unknown }).code === "number" ? ((err as unknown as { code: number }).code) : 1) : 0;
+      const code = err
+        ? typeof (err as NodeJS.ErrnoException & { code?: unknown }).code === "number"
+          ? (err as unknown as { code: number }).code
+          : 1
+        : 0;
       res({ code, stdout: String(stdout), stderr: String(stderr) });
     });
   });
@@ -48,11 +64,16 @@ function liveFigures(pane: string): string[] | null {
   if (i < 0) return null;
   const block = lines.slice(i, i + 5);
   const labels = block.map((l) => l.trim().split(/\s+/)[0]);
-  if (labels[1] !== "qps" || !/^(p\d+|lat)$/.test(labels[2]) || labels[3] !== "err/s" || labels[4] !== "reconn/s") return null;
+  if (labels[1] !== "qps" || !/^(p\d+|lat)$/.test(labels[2]) || labels[3] !== "err/s" || labels[4] !== "reconn/s")
+    return null;
   return block;
 }
 
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | null | undefined | false>,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last = "";
   for (;;) {
@@ -103,7 +124,25 @@ describe.skipIf(!haveTmux)("run screen in tmux", () => {
     // command itself comes as separate arguments ("$@"), never through a shell string.
     const exitFile = join(dirname(outDir), "exit-code");
     const script = 'out=$1; shift; "$@"; echo "EXIT=$?" > "$out"';
-    const started = await tmux("new-session", "-d", "-s", session, "-x", String(WIDTH), "-y", String(HEIGHT), "-c", repo, "sh", "-c", script, "sh", exitFile, "npx", ...argv);
+    const started = await tmux(
+      "new-session",
+      "-d",
+      "-s",
+      session,
+      "-x",
+      String(WIDTH),
+      "-y",
+      String(HEIGHT),
+      "-c",
+      repo,
+      "sh",
+      "-c",
+      script,
+      "sh",
+      exitFile,
+      "npx",
+      ...argv,
+    );
     expect(started.code, started.stderr).toBe(0);
     // Keep the pane (and its last frame) after the process exits.
     await tmux("set-option", "-t", session, "remain-on-exit", "on");
@@ -139,7 +178,10 @@ describe.skipIf(!haveTmux)("run screen in tmux", () => {
       expect(r.stdout.trim(), `docker ${kind} of run ${runId}`).toBe("");
     }
     // The run recorded its graceful end: status cancelled, an end time (teardown ran to its end), not a forced quit.
-    const manifest = JSON.parse(await readFile(join(outDir, "run.json"), "utf8")) as { status: string; endedAt?: string };
+    const manifest = JSON.parse(await readFile(join(outDir, "run.json"), "utf8")) as {
+      status: string;
+      endedAt?: string;
+    };
     expect(manifest.status).toBe("cancelled");
     expect(manifest.endedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(final).not.toContain("forcing");

@@ -3,11 +3,24 @@ import { describe, expect, it } from "vitest";
 import { loadScenarioText } from "../../src/adapters/scenario-file.ts";
 import { adaptiveOverrides } from "../../src/cli/commands/run-options.ts";
 import { adaptiveNotes } from "../../src/core/report/model.ts";
-import { adaptiveEta, adaptiveSettings, adaptiveState, nextAdaptiveRound, resumeInstanceOffset, roundFits, stopForBudget } from "../../src/core/plan/adaptive.ts";
+import {
+  adaptiveEta,
+  adaptiveSettings,
+  adaptiveState,
+  nextAdaptiveRound,
+  resumeInstanceOffset,
+  roundFits,
+  stopForBudget,
+} from "../../src/core/plan/adaptive.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
 import type { Cell, CellRecord } from "../../src/core/results.ts";
 import type { Scenario } from "../../src/core/scenario/schema.ts";
-import { applyStopRule, PRINTED_WIDTH_FACTOR, printedWiderThanTarget, type AdaptiveCell } from "../../src/core/stats/stop.ts";
+import {
+  applyStopRule,
+  PRINTED_WIDTH_FACTOR,
+  printedWiderThanTarget,
+  type AdaptiveCell,
+} from "../../src/core/stats/stop.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 
@@ -31,9 +44,17 @@ function scenario(repeats: object | number, extra: Record<string, unknown> = {})
 /** Records of one round's cells: qps of b fixed at 1000, a at 1000 × ratio(cell, round). */
 function run(cells: Cell[], ratio: (c: Cell) => number): CellRecord[] {
   return cells.map((c) => ({
-    key: c.key, server: c.server, test: c.test, threads: c.threads, repeat: c.repeat, phase: "measure", status: "ok",
+    key: c.key,
+    server: c.server,
+    test: c.test,
+    threads: c.threads,
+    repeat: c.repeat,
+    phase: "measure",
+    status: "ok",
     metrics: { status: "ok", qps: c.server === "a" ? 1000 * ratio(c) : 1000 } as never,
-    raw: "", startedAt: `2026-01-01T00:00:${String(c.index % 60).padStart(2, "0")}Z`, endedAt: "",
+    raw: "",
+    startedAt: `2026-01-01T00:00:${String(c.index % 60).padStart(2, "0")}Z`,
+    endedAt: "",
     ...(c.instance !== undefined ? { instance: c.instance } : {}),
   }));
 }
@@ -57,9 +78,17 @@ const quietNoisy = (c: Cell) => (c.threads === 1 ? 1 + 0.001 * (c.repeat % 2) : 
 describe("adaptive scheduler (pure)", () => {
   it("settings: precision, min/max, instances default min (a fresh instance every round), else every ceil(min/N) rounds", () => {
     expect(adaptiveSettings(scenario({ min: 3, max: 8, precision: "5%" }, { budget: "10m" }))).toEqual({
-      min: 3, max: 8, precisionPct: 5, instances: 3, roundsPerInstance: 1, budgetSeconds: 600,
+      min: 3,
+      max: 8,
+      precisionPct: 5,
+      instances: 3,
+      roundsPerInstance: 1,
+      budgetSeconds: 600,
     });
-    expect(adaptiveSettings(scenario({ min: 4, max: 8, precision: "5%" }, { instances: 2 }))).toMatchObject({ instances: 2, roundsPerInstance: 2 });
+    expect(adaptiveSettings(scenario({ min: 4, max: 8, precision: "5%" }, { instances: 2 }))).toMatchObject({
+      instances: 2,
+      roundsPerInstance: 2,
+    });
     expect(adaptiveSettings(scenario(4))).toBeUndefined();
   });
 
@@ -96,7 +125,9 @@ describe("adaptive scheduler (pure)", () => {
     const { rounds } = drive(s, quietNoisy);
     expect(rounds.map((r) => r[0].instance)).toEqual([0, 0, 1, 1, 2, 2, 3]);
     // a pair's two cells share their instance, and alternate the first server by round
-    for (const r of rounds) for (const c of r) expect(r.filter((x) => x.threads === c.threads).every((x) => x.instance === c.instance)).toBe(true);
+    for (const r of rounds)
+      for (const c of r)
+        expect(r.filter((x) => x.threads === c.threads).every((x) => x.instance === c.instance)).toBe(true);
     expect(rounds[0][0].server).toBe("a");
     expect(rounds[1][0].server).toBe("b");
   });
@@ -151,7 +182,16 @@ describe("adaptive scheduler (pure)", () => {
     // 2026-12-06, the README's first command: after round 1 the line said "eta 260 s" (3 rounds × 12 cells × 7.2 s,
     // no restarts or warm-ups); the run needed 495 s more. Now: 3 rounds × (12 × 7.2 + 6.6 + 3 tests × 2 × 3.24).
     const a = adaptiveSettings(scenario({ min: 4, max: 40, precision: "10%" }))!;
-    const open = (t: number) => ({ test: "x", threads: t, n: 1, rounds: 1, estimate: 100, low: null, high: null, halfWidthPct: null });
+    const open = (t: number) => ({
+      test: "x",
+      threads: t,
+      n: 1,
+      rounds: 1,
+      estimate: 100,
+      low: null,
+      high: null,
+      halfWidthPct: null,
+    });
     const eta = adaptiveEta([1, 2, 3, 4, 5, 6].map(open), a, 2, 7.2, 6.6 + 3 * 2 * 3.24);
     expect(eta?.minimum).toBe(true);
     expect(eta?.seconds).toBeCloseTo(3 * (12 * 7.2 + 6.6 + 19.44), 6);
@@ -160,24 +200,67 @@ describe("adaptive scheduler (pure)", () => {
 
 describe("adaptiveNotes (report)", () => {
   it("says the settings, the stop reasons and the width each unfinished cell reached", () => {
-    const cell = { test: "oltp_read_only", threads: 2, n: 6, rounds: 6, estimate: 101, low: 90, high: 113.3, halfWidthPct: 12.3 };
+    const cell = {
+      test: "oltp_read_only",
+      threads: 2,
+      n: 6,
+      rounds: 6,
+      estimate: 101,
+      low: 90,
+      high: 113.3,
+      halfWidthPct: 12.3,
+    };
     const notes = adaptiveNotes({
-      min: 3, max: 6, precisionPct: 5, instances: 2, roundsPerInstance: 2, budgetSeconds: 1800, rounds: 6,
-      cells: [{ ...cell, threads: 1, halfWidthPct: 4, done: "precision" }, { ...cell, done: "max" }],
+      min: 3,
+      max: 6,
+      precisionPct: 5,
+      instances: 2,
+      roundsPerInstance: 2,
+      budgetSeconds: 1800,
+      rounds: 6,
+      cells: [
+        { ...cell, threads: 1, halfWidthPct: 4, done: "precision" },
+        { ...cell, done: "max" },
+      ],
     });
-    expect(notes[0]).toMatch(/target ±5% per cell, 3 to 6 rounds, a budget of 30m 00s; a fresh server instance every 2 rounds; 6 rounds run\. Stopped: 1 at the precision target, 1 at max, 0 by the budget\./);
-    expect(notes.slice(1)).toEqual(["- oltp_read_only at 2 threads: stopped (max) after 6 rounds, 6 pairs, reached ±12.3%"]);
+    expect(notes[0]).toMatch(
+      /target ±5% per cell, 3 to 6 rounds, a budget of 30m 00s; a fresh server instance every 2 rounds; 6 rounds run\. Stopped: 1 at the precision target, 1 at max, 0 by the budget\./,
+    );
+    expect(notes.slice(1)).toEqual([
+      "- oltp_read_only at 2 threads: stopped (max) after 6 rounds, 6 pairs, reached ±12.3%",
+    ]);
   });
 
   it("a cell that stopped on the stop half with a printed interval wider than the target is not counted at the target", () => {
     // docs/bench.md, A/A of 15:32 UTC: read_only at 2 threads stopped at ±120% printed, target ±10%
-    const cell = { test: "oltp_read_only", threads: 2, n: 6, rounds: 6, estimate: 96.8, low: 44.1, high: 212.8, halfWidthPct: 119.8 };
+    const cell = {
+      test: "oltp_read_only",
+      threads: 2,
+      n: 6,
+      rounds: 6,
+      estimate: 96.8,
+      low: 44.1,
+      high: 212.8,
+      halfWidthPct: 119.8,
+    };
     const notes = adaptiveNotes({
-      min: 4, max: 40, precisionPct: 10, instances: 4, roundsPerInstance: 1, rounds: 10,
-      cells: [{ ...cell, threads: 1, halfWidthPct: 9.5, done: "precision" }, { ...cell, done: "precision" }],
+      min: 4,
+      max: 40,
+      precisionPct: 10,
+      instances: 4,
+      roundsPerInstance: 1,
+      rounds: 10,
+      cells: [
+        { ...cell, threads: 1, halfWidthPct: 9.5, done: "precision" },
+        { ...cell, done: "precision" },
+      ],
     });
-    expect(notes[0]).toMatch(/Stopped: 1 at the precision target, 1 on the stop half with a printed interval wider than the target, 0 at max, 0 by the budget\./);
-    expect(notes.slice(1)).toEqual(["- oltp_read_only at 2 threads: stopped on the stop half after 6 rounds, 6 pairs; its printed interval was ±119.8% at the stop, wider than the ±10% target"]);
+    expect(notes[0]).toMatch(
+      /Stopped: 1 at the precision target, 1 on the stop half with a printed interval wider than the target, 0 at max, 0 by the budget\./,
+    );
+    expect(notes.slice(1)).toEqual([
+      "- oltp_read_only at 2 threads: stopped on the stop half after 6 rounds, 6 pairs; its printed interval was ±119.8% at the stop, wider than the ±10% target",
+    ]);
   });
 });
 
@@ -186,13 +269,31 @@ describe("the stop rule's gate on the printed width (printedFactor, simulation o
   const est = { n: 4, estimate: 100, low: 50, high: 200, halfWidthPct: 100, stopHalfWidthPct: 8 };
   it("shipped (PRINTED_WIDTH_FACTOR = Infinity): the stop half alone decides", () => {
     expect(PRINTED_WIDTH_FACTOR).toBe(Number.POSITIVE_INFINITY);
-    const c: AdaptiveCell = { test: "t", threads: 1, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: 3 };
+    const c: AdaptiveCell = {
+      test: "t",
+      threads: 1,
+      n: 0,
+      estimate: null,
+      low: null,
+      high: null,
+      halfWidthPct: null,
+      rounds: 3,
+    };
     applyStopRule(c, est, true, a);
     expect(c.done).toBe("precision");
     expect(printedWiderThanTarget(c, 10)).toBe(true);
   });
   it("with a finite factor the printed half must be within it too", () => {
-    const c: AdaptiveCell = { test: "t", threads: 1, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: 3 };
+    const c: AdaptiveCell = {
+      test: "t",
+      threads: 1,
+      n: 0,
+      estimate: null,
+      low: null,
+      high: null,
+      halfWidthPct: null,
+      rounds: 3,
+    };
     applyStopRule(c, est, true, { ...a, printedFactor: 2 });
     expect(c.done).toBeUndefined();
     applyStopRule(c, { ...est, halfWidthPct: 19.9, high: 119.9 }, true, { ...a, printedFactor: 2 });
@@ -202,21 +303,45 @@ describe("the stop rule's gate on the printed width (printedFactor, simulation o
 
 describe("run --precision / --budget", () => {
   it("become overrides: a fixed count turns into {min: max(4, R) (the fewest units a precision stop needs), max: 40, precision}; an object keeps min and max", () => {
-    expect(adaptiveOverrides(4, { precision: "3%", budget: "30m" })).toEqual(['workload.repeats={min: 4, max: 40, precision: "3%"}', 'workload.budget="30m"']);
+    expect(adaptiveOverrides(4, { precision: "3%", budget: "30m" })).toEqual([
+      'workload.repeats={min: 4, max: 40, precision: "3%"}',
+      'workload.budget="30m"',
+    ]);
     expect(adaptiveOverrides(6, { precision: "3%" })).toEqual(['workload.repeats={min: 6, max: 40, precision: "3%"}']);
     expect(adaptiveOverrides(1, { precision: "3%" })).toEqual(['workload.repeats={min: 4, max: 40, precision: "3%"}']);
-    expect(adaptiveOverrides({ min: 3, max: 9, precision: "5%" }, { precision: "2%" })).toEqual(['workload.repeats={min: 3, max: 9, precision: "2%"}']);
+    expect(adaptiveOverrides({ min: 3, max: 9, precision: "5%" }, { precision: "2%" })).toEqual([
+      'workload.repeats={min: 3, max: 9, precision: "2%"}',
+    ]);
     expect(adaptiveOverrides(4, {})).toEqual([]);
   });
 
   const quick = readFileSync("scenarios/quick.yaml", "utf8");
   const load = (o: { precision?: string; budget?: string }, sets: string[] = []) =>
-    loadScenarioText(quick, "scenarios/quick.yaml", { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2, sets: [...sets, ...adaptiveOverrides(2, o)] });
+    loadScenarioText(quick, "scenarios/quick.yaml", {
+      lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"],
+      hostCpus: 2,
+      sets: [...sets, ...adaptiveOverrides(2, o)],
+    });
   const bad: Array<[string, { precision?: string; budget?: string }, string[], RegExp]> = [
-    ["precision 0", { precision: "0%" }, [], /scenarios\/quick\.yaml: workload\.repeats\.precision: expected a precision above 0%/],
+    [
+      "precision 0",
+      { precision: "0%" },
+      [],
+      /scenarios\/quick\.yaml: workload\.repeats\.precision: expected a precision above 0%/,
+    ],
     ["negative precision", { precision: "-3%" }, [], /workload\.repeats\.precision: expected a precision above 0%/],
-    ["min > max", {}, ["workload.repeats={min: 5, max: 3, precision: 5%}"], /scenarios\/quick\.yaml: workload\.repeats\.min: min 5 is above max 3/],
-    ["budget shorter than one round", { precision: "5%", budget: "10s" }, [], /scenarios\/quick\.yaml: workload\.budget: "10s" is shorter than one round/],
+    [
+      "min > max",
+      {},
+      ["workload.repeats={min: 5, max: 3, precision: 5%}"],
+      /scenarios\/quick\.yaml: workload\.repeats\.min: min 5 is above max 3/,
+    ],
+    [
+      "budget shorter than one round",
+      { precision: "5%", budget: "10s" },
+      [],
+      /scenarios\/quick\.yaml: workload\.budget: "10s" is shorter than one round/,
+    ],
   ];
   it.each(bad)("refuses %s with the file and field path", (_n, o, sets, re) => {
     try {
@@ -232,15 +357,40 @@ describe("roundLine (plain output)", () => {
   it("one line per round: each cell's estimate, half-width, verdict mark and stop reason, the ETA and the budget left", async () => {
     const { plainLine } = await import("../../src/cli/plain.ts");
     const line = plainLine({
-      type: "round-finished", at: "", round: 3, instance: 1, etaSeconds: 95.4, budgetLeftSeconds: 600,
+      type: "round-finished",
+      at: "",
+      round: 3,
+      instance: 1,
+      etaSeconds: 95.4,
+      budgetLeftSeconds: 600,
       cells: [
-        { test: "oltp_read_only", threads: 1, n: 3, estimate: 101.23, low: 97, high: 105, halfWidthPct: 4.04, done: "precision" },
+        {
+          test: "oltp_read_only",
+          threads: 1,
+          n: 3,
+          estimate: 101.23,
+          low: 97,
+          high: 105,
+          halfWidthPct: 4.04,
+          done: "precision",
+        },
         { test: "oltp_read_only", threads: 4, n: 3, estimate: null, low: null, high: null, halfWidthPct: null },
         { test: "oltp_point_select", threads: 1, n: 2, estimate: 101.2, low: 100.4, high: 102, halfWidthPct: 0.8 },
       ],
     });
     // Before any pairs the ETA is the minimum rounds' time, and the line says it is a lower bound.
-    expect(plainLine({ type: "round-finished", at: "", round: 1, instance: 0, etaSeconds: 337, etaMinimum: true, budgetLeftSeconds: 708, cells: [] })).toBe(
+    expect(
+      plainLine({
+        type: "round-finished",
+        at: "",
+        round: 1,
+        instance: 0,
+        etaSeconds: 337,
+        etaMinimum: true,
+        budgetLeftSeconds: 708,
+        cells: [],
+      }),
+    ).toBe(
       "round 1 (instance 0): 0 open, eta at least 337 s (the minimum rounds; a forecast once cells have pairs), budget left 708 s; ",
     );
     // [97, 105]: no clear difference, within ±5% (=); no interval (?); [100.4, 102.0]: faster and within ±5% (+=).
@@ -252,11 +402,45 @@ describe("roundLine (plain output)", () => {
   it("uses the run's margin and target: a stop whose printed interval is wider than the target is not called precision", async () => {
     const { plainLine } = await import("../../src/cli/plain.ts");
     const line = plainLine({
-      type: "round-finished", at: "", round: 6, instance: 5, etaSeconds: null, budgetLeftSeconds: null, marginPct: 2, precisionPct: 10,
+      type: "round-finished",
+      at: "",
+      round: 6,
+      instance: 5,
+      etaSeconds: null,
+      budgetLeftSeconds: null,
+      marginPct: 2,
+      precisionPct: 10,
       cells: [
-        { test: "oltp_read_only", threads: 1, n: 6, estimate: 101.23, low: 97, high: 105, halfWidthPct: 4.04, done: "precision" },
-        { test: "oltp_read_only", threads: 2, n: 6, estimate: 96.8, low: 44.1, high: 212.8, halfWidthPct: 119.8, done: "precision" },
-        { test: "oltp_point_select", threads: 1, n: 6, estimate: 101.2, low: 100.4, high: 102, halfWidthPct: 0.8, done: "max" },
+        {
+          test: "oltp_read_only",
+          threads: 1,
+          n: 6,
+          estimate: 101.23,
+          low: 97,
+          high: 105,
+          halfWidthPct: 4.04,
+          done: "precision",
+        },
+        {
+          test: "oltp_read_only",
+          threads: 2,
+          n: 6,
+          estimate: 96.8,
+          low: 44.1,
+          high: 212.8,
+          halfWidthPct: 119.8,
+          done: "precision",
+        },
+        {
+          test: "oltp_point_select",
+          threads: 1,
+          n: 6,
+          estimate: 101.2,
+          low: 100.4,
+          high: 102,
+          halfWidthPct: 0.8,
+          done: "max",
+        },
       ],
     });
     // At ±2%: [97, 105] reaches past 98 and 102 (~), [100.4, 102.0] is faster and within ±2% (+=).
@@ -264,6 +448,19 @@ describe("roundLine (plain output)", () => {
       "round 6 (instance 5): 0 open; oltp_read_only@1 101.2 ±4.0% ~ n=6 (precision); oltp_read_only@2 96.8 ±119.8% ~ n=6 (stopped on the stop half); oltp_point_select@1 101.2 ±0.8% += n=6 (max)",
     );
     // the same cells at the default margin: [97, 105] is within ±5% (=)
-    expect(plainLine({ type: "round-finished", at: "", round: 6, instance: 5, etaSeconds: null, budgetLeftSeconds: null, precisionPct: 10, cells: [{ test: "x", threads: 1, n: 6, estimate: 101.23, low: 97, high: 105, halfWidthPct: 4.04, done: "precision" }] })).toContain("±4.0% = n=6 (precision)");
+    expect(
+      plainLine({
+        type: "round-finished",
+        at: "",
+        round: 6,
+        instance: 5,
+        etaSeconds: null,
+        budgetLeftSeconds: null,
+        precisionPct: 10,
+        cells: [
+          { test: "x", threads: 1, n: 6, estimate: 101.23, low: 97, high: 105, halfWidthPct: 4.04, done: "precision" },
+        ],
+      }),
+    ).toContain("±4.0% = n=6 (precision)");
   });
 });

@@ -36,11 +36,15 @@ function undocumented(entry: string): string[] {
 }
 
 describe("public API", () => {
-  it.each(ENTRIES.map((e) => [e.slice(ROOT.length + 1), e]))("every export of %s has TSDoc", (_name, entry) => {
-    expect(undocumented(entry)).toEqual([]);
-  }, 60_000);
+  it.each(ENTRIES.map((e) => [e.slice(ROOT.length + 1), e]))(
+    "every export of %s has TSDoc",
+    (_name, entry) => {
+      expect(undocumented(entry)).toEqual([]);
+    },
+    60_000,
+  );
 
-  it("the `images pin` logic is public: pinImages and its types from \"twinbench\", described in docs/api.md", async () => {
+  it('the `images pin` logic is public: pinImages and its types from "twinbench", described in docs/api.md', async () => {
     const sf = program.getSourceFile(ENTRIES[0]!)!;
     const names = checker.getExportsOfModule(checker.getSymbolAtLocation(sf)!).map((s) => s.getName());
     expect(names).toEqual(expect.arrayContaining(["pinImages", "PinOptions", "PinOutcome", "DigestEdit", "loadLock"]));

@@ -18,14 +18,25 @@ function sourceFiles(dir: string): string[] {
 
 /** Every function-like node of a file with its length in lines (first to last line of its body). */
 export function functionLengths(file: string, text: string): Array<{ name: string; line: number; lines: number }> {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.ES2022,
+    true,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const out: Array<{ name: string; line: number; lines: number }> = [];
   const visit = (node: ts.Node): void => {
     if (ts.isFunctionLike(node) && "body" in node && node.body) {
       const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
       const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
       const named = node as ts.FunctionLikeDeclaration;
-      const name = named.name && ts.isIdentifier(named.name) ? named.name.text : ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name) ? node.parent.name.text : "(anonymous)";
+      const name =
+        named.name && ts.isIdentifier(named.name)
+          ? named.name.text
+          : ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name)
+            ? node.parent.name.text
+            : "(anonymous)";
       out.push({ name, line: start + 1, lines: end - start + 1 });
     }
     ts.forEachChild(node, visit);

@@ -1,13 +1,53 @@
 import { describe, expect, it } from "vitest";
-import { aaFigureNoise, costFigures, qpsAfter, steadyFigures, QPS_TOTAL, type AaFigure } from "../../src/core/bench/aa-figures.ts";
+import {
+  aaFigureNoise,
+  costFigures,
+  qpsAfter,
+  steadyFigures,
+  QPS_TOTAL,
+  type AaFigure,
+} from "../../src/core/bench/aa-figures.ts";
 import type { CellRecord } from "../../src/core/results.ts";
 
 /** A measured record whose per-second q/s is `series` and whose total is `total`. */
-function rec(server: string, test: string, repeat: number, total: number, series: number[], serverCpuUs = 30): CellRecord {
+function rec(
+  server: string,
+  test: string,
+  repeat: number,
+  total: number,
+  series: number[],
+  serverCpuUs = 30,
+): CellRecord {
   return {
-    key: `${server}/${test}/1/${repeat}`, server, test, threads: 1, repeat, phase: "measure", status: "ok", raw: "", startedAt: "", endedAt: "",
-    metrics: { status: "ok", qps: total, queries: total * series.length, intervals: series.map((q, i) => ({ t: i + 1, qps: q, tps: q })) },
-    state: { perQuery: { queries: 1, rowsRead: 1, pagesRead: 0, pagesWritten: 0, logBytes: 0, fsyncs: 0, counters: { rowsRead: null, logBytes: null }, serverCpuUs, clientCpuUs: 20 } },
+    key: `${server}/${test}/1/${repeat}`,
+    server,
+    test,
+    threads: 1,
+    repeat,
+    phase: "measure",
+    status: "ok",
+    raw: "",
+    startedAt: "",
+    endedAt: "",
+    metrics: {
+      status: "ok",
+      qps: total,
+      queries: total * series.length,
+      intervals: series.map((q, i) => ({ t: i + 1, qps: q, tps: q })),
+    },
+    state: {
+      perQuery: {
+        queries: 1,
+        rowsRead: 1,
+        pagesRead: 0,
+        pagesWritten: 0,
+        logBytes: 0,
+        fsyncs: 0,
+        counters: { rowsRead: null, logBytes: null },
+        serverCpuUs,
+        clientCpuUs: 20,
+      },
+    },
   } as unknown as CellRecord;
 }
 
@@ -18,7 +58,9 @@ describe("A/A noise of a recorded run's figures", () => {
   for (const [test, d] of Object.entries(ds))
     d.forEach((x, i) => {
       // The first second is a ramp on both sides, the same for every pair: a lead-in of 1 s leaves it out.
-      records.push(rec("a", test, i + 1, 1000 * Math.exp(x), [200, 1000 * Math.exp(x), 1000 * Math.exp(x)], 30 * Math.exp(x / 2)));
+      records.push(
+        rec("a", test, i + 1, 1000 * Math.exp(x), [200, 1000 * Math.exp(x), 1000 * Math.exp(x)], 30 * Math.exp(x / 2)),
+      );
       records.push(rec("b", test, i + 1, 1000, [500, 1000, 1000], 30));
     });
 
@@ -38,7 +80,12 @@ describe("A/A noise of a recorded run's figures", () => {
     expect(rows.map((r) => r.key)).toEqual(["qps", "lead0", "lead1"]);
     // After the 1 s lead-in the per-second mean is exactly the total: the same sd, ratio 1.
     expect(rows[2]!.sd!.sdPct).toBeCloseTo(10, 6);
-    expect(rows[2]!.vsReference).toMatchObject({ ratio: expect.closeTo(1, 6), low: expect.closeTo(1, 6), high: expect.closeTo(1, 6), pairs: 6 });
+    expect(rows[2]!.vsReference).toMatchObject({
+      ratio: expect.closeTo(1, 6),
+      low: expect.closeTo(1, 6),
+      high: expect.closeTo(1, 6),
+      pairs: 6,
+    });
     // With the ramp second in, a's mean moves less than its total (the ramp differs between sides): not the same sd.
     expect(Math.abs(rows[1]!.sd!.sdPct - 10)).toBeGreaterThan(0.5);
     expect(qpsAfter(5).of(records[0]!)).toBeNull();

@@ -20,21 +20,53 @@ import { ratioTableFromSides } from "../../src/core/report/ratio.ts";
 const T = ["socket", "loopback", "bridge", "host-socket", "host-tcp"];
 
 function samples(byTransport: Record<string, number[]>, test = "oltp_point_select", threads = 1): TransportSample[] {
-  return Object.entries(byTransport).flatMap(([transport, xs]) => xs.map((qps, i) => ({ transport, test, threads, round: i + 1, qps })));
+  return Object.entries(byTransport).flatMap(([transport, xs]) =>
+    xs.map((qps, i) => ({ transport, test, threads, round: i + 1, qps })),
+  );
 }
 
 describe("transportRows / defaultTransportVerdict", () => {
   it.each([
-    { name: "socket best", data: { socket: [100, 102, 98], loopback: [99, 100, 101], bridge: [80, 82, 81], "host-socket": [104, 105, 103], "host-tcp": [85, 84, 86] }, within: true, best: "host-socket", worst: (100 / 99) * 100 },
-    { name: "socket 2% below loopback", data: { socket: [98, 98, 98], loopback: [100, 100, 100], bridge: [80, 80, 80] }, within: true, best: "loopback", worst: 98 },
-    { name: "socket 5% below loopback", data: { socket: [95, 95, 95], loopback: [100, 100, 100], bridge: [80, 80, 80] }, within: false, best: "loopback", worst: 95 },
+    {
+      name: "socket best",
+      data: {
+        socket: [100, 102, 98],
+        loopback: [99, 100, 101],
+        bridge: [80, 82, 81],
+        "host-socket": [104, 105, 103],
+        "host-tcp": [85, 84, 86],
+      },
+      within: true,
+      best: "host-socket",
+      worst: (100 / 99) * 100,
+    },
+    {
+      name: "socket 2% below loopback",
+      data: { socket: [98, 98, 98], loopback: [100, 100, 100], bridge: [80, 80, 80] },
+      within: true,
+      best: "loopback",
+      worst: 98,
+    },
+    {
+      name: "socket 5% below loopback",
+      data: { socket: [95, 95, 95], loopback: [100, 100, 100], bridge: [80, 80, 80] },
+      within: false,
+      best: "loopback",
+      worst: 95,
+    },
   ])("$name", ({ data, within, best, worst }) => {
     const rows = transportRows(samples(data as Record<string, number[]>), T);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.best).toBe(best);
     const top = rows[0]!.cells.find((c) => c.transport === best)!;
     expect(top.ratioToBest).toBe(100);
-    const v = defaultTransportVerdict(samples(data as Record<string, number[]>), rows, "socket", ["socket", "loopback", "bridge"], 3);
+    const v = defaultTransportVerdict(
+      samples(data as Record<string, number[]>),
+      rows,
+      "socket",
+      ["socket", "loopback", "bridge"],
+      3,
+    );
     expect(v.within).toBe(within);
     expect(v.worstRatio).toBeCloseTo(worst, 6);
     expect(v.shortRows.length).toBe(within ? 0 : 1);
@@ -73,12 +105,38 @@ function rec(over: Partial<CellRecord> & { qps?: number; totalTime?: number; int
     totalTime: over.totalTime ?? 5,
     intervals: (over.intervals ?? []).map((qps, i) => ({ t: i + 1, qps })),
   } as unknown as SysbenchResult;
-  return { key: "k", server: "a", test: "t", threads: 1, repeat: 1, phase: "measure", status: "ok", metrics, raw: "", startedAt: "2026-01-01T00:00:00Z", endedAt: "", ...over };
+  return {
+    key: "k",
+    server: "a",
+    test: "t",
+    threads: 1,
+    repeat: 1,
+    phase: "measure",
+    status: "ok",
+    metrics,
+    raw: "",
+    startedAt: "2026-01-01T00:00:00Z",
+    endedAt: "",
+    ...over,
+  };
 }
 
 describe("labSplit / project", () => {
-  const timings = { images: 1, storage: 2, start: 20, prepare: 6, prewarm: 1, warmup: 12, measure: 48, teardown: 4, wall: 100 };
-  const records = [...Array.from({ length: 8 }, () => rec({ totalTime: 5 })), ...Array.from({ length: 4 }, () => rec({ phase: "warmup", totalTime: 3 }))];
+  const timings = {
+    images: 1,
+    storage: 2,
+    start: 20,
+    prepare: 6,
+    prewarm: 1,
+    warmup: 12,
+    measure: 48,
+    teardown: 4,
+    wall: 100,
+  };
+  const records = [
+    ...Array.from({ length: 8 }, () => rec({ totalTime: 5 })),
+    ...Array.from({ length: 4 }, () => rec({ phase: "warmup", totalTime: 3 })),
+  ];
   const s = labSplit(timings, records, 2);
 
   it("splits the wall time and derives the per-cell overheads", () => {
@@ -107,10 +165,31 @@ describe("A/A noise", () => {
   const a = [100, 102, 98];
   const b = [101, 100, 99];
   const records = [
-    ...a.map((qps, i) => rec({ server: "a", repeat: i + 1, qps, intervals: [90, 100, 110, 100], startedAt: `2026-01-01T00:00:${i % 2 ? "10" : "00"}Z` })),
-    ...b.map((qps, i) => rec({ server: "b", repeat: i + 1, qps, intervals: [90, 100, 110, 100], startedAt: `2026-01-01T00:00:${i % 2 ? "00" : "10"}Z` })),
+    ...a.map((qps, i) =>
+      rec({
+        server: "a",
+        repeat: i + 1,
+        qps,
+        intervals: [90, 100, 110, 100],
+        startedAt: `2026-01-01T00:00:${i % 2 ? "10" : "00"}Z`,
+      }),
+    ),
+    ...b.map((qps, i) =>
+      rec({
+        server: "b",
+        repeat: i + 1,
+        qps,
+        intervals: [90, 100, 110, 100],
+        startedAt: `2026-01-01T00:00:${i % 2 ? "00" : "10"}Z`,
+      }),
+    ),
   ];
-  const table = ratioTableFromSides({ id: "a", label: "a", records: records.filter((r) => r.server === "a") }, { id: "b", label: "b", records: records.filter((r) => r.server === "b") }, ["t"], [1]);
+  const table = ratioTableFromSides(
+    { id: "a", label: "a", records: records.filter((r) => r.server === "a") },
+    { id: "b", label: "b", records: records.filter((r) => r.server === "b") },
+    ["t"],
+    [1],
+  );
 
   it("computes the deviation from 100, the verdict share and pooled spreads", () => {
     const n = aaNoise(table, records, 5);
@@ -139,7 +218,18 @@ describe("A/A noise", () => {
   });
 
   it("noise model: longer cells shrink only the per-second part", () => {
-    const m = noiseModel({ cells: 1, madFrom100: 0, maxFrom100: 0, sameShare: 1, verdicts: {}, pairSd: 0.03, pairDf: 4, repeatCv: 0.02, intervalCv: 0.03, cellSeconds: 5 })!;
+    const m = noiseModel({
+      cells: 1,
+      madFrom100: 0,
+      maxFrom100: 0,
+      sameShare: 1,
+      verdicts: {},
+      pairSd: 0.03,
+      pairDf: 4,
+      repeatCv: 0.02,
+      intervalCv: 0.03,
+      cellSeconds: 5,
+    })!;
     expect(m.fixedVar).toBeCloseTo(0.03 ** 2 - (2 * 0.03 ** 2) / 5, 12);
     const adv = repeatAdvice(m, [5, 300]);
     expect(adv[0]!.pairSd).toBeCloseTo(0.03, 9);
@@ -150,6 +240,14 @@ describe("A/A noise", () => {
 
 describe("textTable", () => {
   it("aligns the first column left and the others right", () => {
-    expect(textTable(["a", "bb"], [["xyz", "1"], ["q", "22"]])).toEqual(["a    bb", "---  --", "xyz   1", "q    22"]);
+    expect(
+      textTable(
+        ["a", "bb"],
+        [
+          ["xyz", "1"],
+          ["q", "22"],
+        ],
+      ),
+    ).toEqual(["a    bb", "---  --", "xyz   1", "q    22"]);
   });
 });

@@ -32,9 +32,21 @@ describe("noiseSchedule", () => {
   it("puts a manual block before, between and after the lab arms, in a seeded order", () => {
     const s = noiseSchedule(["defaults", "nopause", "quiesce"], 42);
     expect(s.map((b) => b.kind)).toEqual(["manual", "lab", "manual", "lab", "manual", "lab", "manual"]);
-    expect(s.filter((b) => b.kind === "lab").map((b) => b.arm).sort()).toEqual(["defaults", "nopause", "quiesce"]);
+    expect(
+      s
+        .filter((b) => b.kind === "lab")
+        .map((b) => b.arm)
+        .sort(),
+    ).toEqual(["defaults", "nopause", "quiesce"]);
     expect(noiseSchedule(["defaults", "nopause", "quiesce"], 42)).toEqual(s);
-    const orders = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((seed) => noiseSchedule(["a", "b", "c"], seed).filter((b) => b.kind === "lab").map((b) => b.arm).join()));
+    const orders = new Set(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((seed) =>
+        noiseSchedule(["a", "b", "c"], seed)
+          .filter((b) => b.kind === "lab")
+          .map((b) => b.arm)
+          .join(),
+      ),
+    );
     expect(orders.size).toBeGreaterThan(1);
   });
 });
@@ -96,10 +108,24 @@ describe("pair sd figures", () => {
   it("noiseTable: simulated arms at 10% and 20% pair sd come out near their truth, the lever as measurable", () => {
     const rnd = normalFrom(seededRandom(11));
     const block = (index: number, kind: "manual" | "lab", arm: string, sd: number): NoiseBlock => ({
-      index, kind, arm, seconds: 5,
-      cells: Object.fromEntries(["p/1", "u/1"].map((k) => { const level = 0.1 * rnd(); return [k, Array.from({ length: 40 }, () => level + sd * rnd())]; })),
+      index,
+      kind,
+      arm,
+      seconds: 5,
+      cells: Object.fromEntries(
+        ["p/1", "u/1"].map((k) => {
+          const level = 0.1 * rnd();
+          return [k, Array.from({ length: 40 }, () => level + sd * rnd())];
+        }),
+      ),
     });
-    const blocks = [block(0, "manual", "manual", 0.1), block(1, "lab", "defaults", 0.1), block(2, "manual", "manual", 0.1), block(3, "lab", "noisy", 0.2), block(4, "manual", "manual", 0.1)];
+    const blocks = [
+      block(0, "manual", "manual", 0.1),
+      block(1, "lab", "defaults", 0.1),
+      block(2, "manual", "manual", 0.1),
+      block(3, "lab", "noisy", 0.2),
+      block(4, "manual", "manual", 0.1),
+    ];
     const t = noiseTable(blocks, ["defaults", "noisy"], { noisy: "twice the noise" });
     expect(t.map((r) => r.arm)).toEqual(["manual", "defaults", "noisy"]);
     expect(t[0]!.sd!.sdPct).toBeGreaterThan(8);

@@ -4,7 +4,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { CURVE_PAIRS, calibrationLayout, calibrationLines, cellLengthCurve, curveScenario, isCellLengthCurve, nestedSd, type Calibration } from "../../src/core/calibration.ts";
+import {
+  CURVE_PAIRS,
+  calibrationLayout,
+  calibrationLines,
+  cellLengthCurve,
+  curveScenario,
+  isCellLengthCurve,
+  nestedSd,
+  type Calibration,
+} from "../../src/core/calibration.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../src/adapters/calibration-store.ts";
@@ -22,12 +31,30 @@ const cal = calibrationFixture({ secondsPerPair: 16 });
 
 describe("cellLengthCurve", () => {
   it("one point per length: the pair sd within each run's cells (nestedSd), sorted by length; no df, no point", () => {
-    const at10 = [new Map([["t|1", [0.1, -0.1, 0.05]], ["t|2", [0.02, 0.0]]]), new Map([["t|1", [0.2, 0.1]]])];
+    const at10 = [
+      new Map([
+        ["t|1", [0.1, -0.1, 0.05]],
+        ["t|2", [0.02, 0.0]],
+      ]),
+      new Map([["t|1", [0.2, 0.1]]]),
+    ];
     const at30 = [new Map([["t|1", [0.03, -0.03, 0.01, 0.0]]])];
     const none = [new Map([["t|1", [0.5]]])];
-    const curve = cellLengthCurve(new Map([[30, at30], [10, at10], [90, none]]));
+    const curve = cellLengthCurve(
+      new Map([
+        [30, at30],
+        [10, at10],
+        [90, none],
+      ]),
+    );
     expect(curve.map((p) => p.cellSeconds)).toEqual([10, 30]);
-    const want10 = nestedSd([[[0.1, -0.1, 0.05], [0.2, 0.1]], [[0.02, 0.0], []]]);
+    const want10 = nestedSd([
+      [
+        [0.1, -0.1, 0.05],
+        [0.2, 0.1],
+      ],
+      [[0.02, 0.0], []],
+    ]);
     expect(curve[0].pairSdPct).toBeCloseTo(want10.pairSdPct, 10);
     expect(curve[0].pairDf).toBe(want10.pairDf);
     expect(curve[1].pairDf).toBe(3);
@@ -89,8 +116,14 @@ describe("the curve in the calibration file", () => {
 
   it("a damaged curve is a damaged file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tb-cal-"));
-    writeFileSync(calibrationFile("test-host", dir), JSON.stringify({ ...cal(), cellLengthCurve: [{ cellSeconds: 10 }] }));
-    await expect(readCalibration("test-host", dir)).rejects.toMatchObject({ code: "CALIBRATION_FILE_CORRUPT", message: expect.stringMatching(/cellLengthCurve/) });
+    writeFileSync(
+      calibrationFile("test-host", dir),
+      JSON.stringify({ ...cal(), cellLengthCurve: [{ cellSeconds: 10 }] }),
+    );
+    await expect(readCalibration("test-host", dir)).rejects.toMatchObject({
+      code: "CALIBRATION_FILE_CORRUPT",
+      message: expect.stringMatching(/cellLengthCurve/),
+    });
   });
 
   it("calibrate --show prints it, or says how to measure it", () => {
@@ -98,18 +131,34 @@ describe("the curve in the calibration file", () => {
     expect(text).toContain("pair sd against cell length");
     expect(text).toContain("10 s cells: pair sd 12.5% (df 6)");
     expect(text).toContain("30 s cells: pair sd 9.1% (df 6)");
-    expect(calibrationLines(cal()).join("\n")).toContain("pair sd against cell length: not measured (`twinbench calibrate --lengths 10,30,90`)");
+    expect(calibrationLines(cal()).join("\n")).toContain(
+      "pair sd against cell length: not measured (`twinbench calibrate --lengths 10,30,90`)",
+    );
     // The cells of the last runs and the measured costs, with the data they were measured on.
     const more = calibrationLines(
       cal({
-        cellSpread: [{ at: "2026-12-06T07:18:31Z", shape: { rows: 2_000_000, storage: "raid0" }, cellSeconds: 5, cells: [{ cell: "update_index@64", s2: 0.728 ** 2, df: 11 }, { s2: 0.011 ** 2, df: 11 }] }],
+        cellSpread: [
+          {
+            at: "2026-12-06T07:18:31Z",
+            shape: { rows: 2_000_000, storage: "raid0" },
+            cellSeconds: 5,
+            cells: [
+              { cell: "update_index@64", s2: 0.728 ** 2, df: 11 },
+              { s2: 0.011 ** 2, df: 11 },
+            ],
+          },
+        ],
         restartSecondsPerServer: 15.2,
         setupSeconds: 120,
         teardownSeconds: 3,
         costShape: { rows: 2_000_000, storage: "raid0" },
       }),
     ).join("\n");
-    expect(more).toContain("    2026-12-06T07:18:31Z (2000000 rows, raid0, 5 s cells): update_index@64 72.8%, cell 2 1.1%");
-    expect(more).toContain("  measured costs: set-up 120 s, restart 15.2 s a server, teardown 3.0 s (on 2000000 rows, raid0: reused for data of that shape only)");
+    expect(more).toContain(
+      "    2026-12-06T07:18:31Z (2000000 rows, raid0, 5 s cells): update_index@64 72.8%, cell 2 1.1%",
+    );
+    expect(more).toContain(
+      "  measured costs: set-up 120 s, restart 15.2 s a server, teardown 3.0 s (on 2000000 rows, raid0: reused for data of that shape only)",
+    );
   });
 });

@@ -84,7 +84,9 @@ describe("seriesStats", () => {
     const s = seriesStats(Array.from({ length: 40000 }, () => 100 + norm()));
     for (const b of s.blocks) expect(b.cvPct / b.whiteNoiseCvPct).toBeCloseTo(1, 1);
     expect(Math.abs(s.autocorr[0])).toBeLessThan(0.02);
-    expect(seriesStats([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]).blocks.map((b) => b.seconds)).toEqual([2, 5]);
+    expect(seriesStats([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]).blocks.map((b) => b.seconds)).toEqual([
+      2, 5,
+    ]);
   });
 });
 
@@ -92,7 +94,12 @@ describe("nestedSd", () => {
   it("pools the within-instance sd and gets the instance sd by the method of moments", () => {
     // One cell, two instances: {0, 0.2} and {1, 1.2}. Within: ss 0.04, df 2, s² 0.02.
     // Q = 2(0.1 − 0.6)² + 2(1.1 − 0.6)² = 1; E[Q] = σ² + (4 − 8/4) τ² → τ² = (1 − 0.02) / 2 = 0.49.
-    const r = nestedSd([[[0, 0.2], [1, 1.2]]]);
+    const r = nestedSd([
+      [
+        [0, 0.2],
+        [1, 1.2],
+      ],
+    ]);
     expect(r.pairDf).toBe(2);
     expect(r.pairSdPct).toBeCloseTo(Math.sqrt(0.02) * 100, 10);
     expect(r.instanceSdPct).toBeCloseTo(70, 10);
@@ -101,7 +108,14 @@ describe("nestedSd", () => {
   });
 
   it("floors the instance variance at 0 and gives null with one instance", () => {
-    expect(nestedSd([[[0, 0.2], [0.1, 0.1]]]).instanceSdPct).toBe(0);
+    expect(
+      nestedSd([
+        [
+          [0, 0.2],
+          [0.1, 0.1],
+        ],
+      ]).instanceSdPct,
+    ).toBe(0);
     const one = nestedSd([[[0.1, -0.1, 0.05]], [[0, 0.02]]]);
     expect(one.instanceSdPct).toBeNull();
     expect(one.instanceDf).toBe(0);
@@ -110,10 +124,12 @@ describe("nestedSd", () => {
 
   it("recovers simulated pair and instance sds (2 cells × 40 instances × 10 pairs)", () => {
     const norm = normalFrom(seededRandom(3));
-    const cells = [0, 1].map(() => Array.from({ length: 40 }, () => {
-      const u = 0.05 * norm();
-      return Array.from({ length: 10 }, () => u + 0.1 * norm());
-    }));
+    const cells = [0, 1].map(() =>
+      Array.from({ length: 40 }, () => {
+        const u = 0.05 * norm();
+        return Array.from({ length: 10 }, () => u + 0.1 * norm());
+      }),
+    );
     const r = nestedSd(cells);
     expect(r.pairDf).toBe(2 * 40 * 9);
     expect(r.pairSdPct).toBeGreaterThan(9.3);
@@ -124,7 +140,13 @@ describe("nestedSd", () => {
   });
 });
 
-const rec = (server: string, test: string, repeat: number, qps: number | null, extra: Partial<CellRecord> = {}): CellRecord =>
+const rec = (
+  server: string,
+  test: string,
+  repeat: number,
+  qps: number | null,
+  extra: Partial<CellRecord> = {},
+): CellRecord =>
   ({
     key: `${server}/${test}/1/${repeat}`,
     server,
@@ -143,12 +165,18 @@ const rec = (server: string, test: string, repeat: number, qps: number | null, e
 describe("pooledResiduals and the update of a calibration", () => {
   it("pools log pair ratios within cells, pairing by repeat and skipping failed sides and warm-ups", () => {
     const records = [
-      rec("a", "t1", 1, 110), rec("b", "t1", 1, 100),
-      rec("a", "t1", 2, 100), rec("b", "t1", 2, 100),
-      rec("a", "t1", 3, null), rec("b", "t1", 3, 100),
-      rec("a", "t2", 1, 200), rec("b", "t2", 1, 200),
-      rec("a", "t2", 2, 220), rec("b", "t2", 2, 200),
-      rec("a", "t2", 3, 5000, { phase: "warmup" }), rec("b", "t2", 3, 200, { phase: "warmup" }),
+      rec("a", "t1", 1, 110),
+      rec("b", "t1", 1, 100),
+      rec("a", "t1", 2, 100),
+      rec("b", "t1", 2, 100),
+      rec("a", "t1", 3, null),
+      rec("b", "t1", 3, 100),
+      rec("a", "t2", 1, 200),
+      rec("b", "t2", 1, 200),
+      rec("a", "t2", 2, 220),
+      rec("b", "t2", 2, 200),
+      rec("a", "t2", 3, 5000, { phase: "warmup" }),
+      rec("b", "t2", 3, 200, { phase: "warmup" }),
     ];
     const r = pooledResiduals(records, "a", "b")!;
     const d = Math.log(1.1);
@@ -188,11 +216,16 @@ describe("pooledResiduals and the update of a calibration", () => {
 
   it("keeps each run's cell variances (newest 10) and fits the cells' prior df from them", () => {
     const records = [
-      rec("a", "t1", 1, 110), rec("b", "t1", 1, 100),
-      rec("a", "t1", 2, 100), rec("b", "t1", 2, 100),
-      rec("a", "t2", 1, 200), rec("b", "t2", 1, 200),
-      rec("a", "t2", 2, 260), rec("b", "t2", 2, 200),
-      rec("a", "t3", 1, 200), rec("b", "t3", 1, 200),
+      rec("a", "t1", 1, 110),
+      rec("b", "t1", 1, 100),
+      rec("a", "t1", 2, 100),
+      rec("b", "t1", 2, 100),
+      rec("a", "t2", 1, 200),
+      rec("b", "t2", 1, 200),
+      rec("a", "t2", 2, 260),
+      rec("b", "t2", 2, 200),
+      rec("a", "t3", 1, 200),
+      rec("b", "t3", 1, 200),
     ];
     const spread = runCellSpread(records, "a", "b");
     // t1: {ln 1.1, 0}, t2: {0, ln 1.3}; t3 has one pair: left out
@@ -207,11 +240,14 @@ describe("pooledResiduals and the update of a calibration", () => {
     const c = cal({ pairSdPct: 10, pairDf: 30 });
     expect(cellPriorDf(c)).toEqual({ d0: ASSUMED_CELL_PRIOR_DF, source: "assumed", runs: 0, cells: 0 });
     let u = c;
-    for (let k = 0; k < CELL_SPREAD_RUNS + 2; k++) u = updateCalibration(u, { s2: 0.01, df: 2 }, `2026-12-04T0${k % 10}:00:00.000Z`, undefined, spread);
+    for (let k = 0; k < CELL_SPREAD_RUNS + 2; k++)
+      u = updateCalibration(u, { s2: 0.01, df: 2 }, `2026-12-04T0${k % 10}:00:00.000Z`, undefined, spread);
     expect(u.cellSpread).toHaveLength(CELL_SPREAD_RUNS);
     expect(u.cellSpread![0]!.cells).toEqual(spread);
     // a run with fewer than 2 cells leaves the record as it was
-    expect(updateCalibration(u, { s2: 0.01, df: 2 }, "x", undefined, spread.slice(0, 1)).cellSpread).toEqual(u.cellSpread);
+    expect(updateCalibration(u, { s2: 0.01, df: 2 }, "x", undefined, spread.slice(0, 1)).cellSpread).toEqual(
+      u.cellSpread,
+    );
     const p = cellPriorDf(u);
     expect(p).toMatchObject({ source: "recorded", runs: CELL_SPREAD_RUNS, cells: 2 * CELL_SPREAD_RUNS });
     // the same two cells in every run: their spread is what 1 df each gives by chance or less, so a large d0 (≤ 20 df)
@@ -222,7 +258,10 @@ describe("pooledResiduals and the update of a calibration", () => {
     // With a shape, only the runs on data of that shape: the untagged runs above are small-data runs, so a 2 M-row
     // RAID 0 design gets the assumed prior until a run on such data is recorded, tagged with its shape.
     const raid = { rows: 2_000_000, storage: "raid0" };
-    expect(cellPriorDf(u, [], { rows: 40000, storage: "tmpfs" })).toMatchObject({ source: "recorded", runs: CELL_SPREAD_RUNS });
+    expect(cellPriorDf(u, [], { rows: 40000, storage: "tmpfs" })).toMatchObject({
+      source: "recorded",
+      runs: CELL_SPREAD_RUNS,
+    });
     expect(cellPriorDf(u, [], raid)).toEqual({ d0: ASSUMED_CELL_PRIOR_DF, source: "assumed", runs: 0, cells: 0 });
     const tagged = updateCalibration(u, { s2: 0.01, df: 2 }, "y", { cellSeconds: 5, servers: 2, shape: raid }, spread);
     expect(tagged.cellSpread!.at(-1)).toMatchObject({ at: "y", shape: raid });
@@ -278,7 +317,12 @@ describe("pooledResiduals and the update of a calibration", () => {
     expect(seriesDisturbance([rec("a", "t1", 1, 100, { interference: quiet })])).toBeNull();
     expect(seriesDisturbance([rec("a", "t1", 1, 100, { interference: busy })])).toBe("outsiders used 0.40 core");
     // a disturbed attempt re-run quietly: the last ok one counts; a warm-up never counts; unknown is not disturbed
-    expect(seriesDisturbance([rec("a", "t1", 1, 100, { interference: busy }), rec("a", "t1", 1, 100, { interference: quiet })])).toBeNull();
+    expect(
+      seriesDisturbance([
+        rec("a", "t1", 1, 100, { interference: busy }),
+        rec("a", "t1", 1, 100, { interference: quiet }),
+      ]),
+    ).toBeNull();
     expect(seriesDisturbance([rec("a", "t1", 1, 100, { interference: busy, phase: "warmup" })])).toBeNull();
     expect(seriesDisturbance([rec("a", "t1", 1, 100)])).toBeNull();
   });
@@ -295,17 +339,30 @@ describe("predictHalfWidthPct and planPrecision", () => {
     // t(0.975, 6) = 2.446912; se = sqrt(0.1²/20 + 0.05²/2)
     const h = predictHalfWidthPct({ pairSdPct: 10, instanceSdPct: 5, pairs: 20, instances: 2, cells: 6 });
     expect(h).toBeCloseTo((Math.exp(2.446912 * Math.sqrt(0.01 / 20 + 0.0025 / 2)) - 1) * 100, 3);
-    expect(predictHalfWidthPct({ pairSdPct: 10, instanceSdPct: null, pairs: 1, instances: 1, cells: 6 })).toBe(Number.POSITIVE_INFINITY);
+    expect(predictHalfWidthPct({ pairSdPct: 10, instanceSdPct: null, pairs: 1, instances: 1, cells: 6 })).toBe(
+      Number.POSITIVE_INFINITY,
+    );
   });
 
   it("picks the cheapest layout that reaches the target, and says when the budget stops it", () => {
     const cost = (pairs: number, inst: number) => pairs * 10 + inst * 100;
-    const base = { pairSdPct: 10, instanceSdPct: 0, cells: 6, minPairs: 4, maxPairs: 40, minInstances: 1, maxInstances: 3, cost };
+    const base = {
+      pairSdPct: 10,
+      instanceSdPct: 0,
+      cells: 6,
+      minPairs: 4,
+      maxPairs: 40,
+      minInstances: 1,
+      maxInstances: 3,
+      cost,
+    };
     const r = planPrecision({ ...base, precisionPct: 5 });
     expect(r.reached).toBe(true);
     expect(r.best!.instances).toBe(1);
     expect(r.best!.halfWidthPct).toBeLessThanOrEqual(5);
-    expect(predictHalfWidthPct({ pairSdPct: 10, instanceSdPct: 0, pairs: r.best!.pairs - 1, instances: 1, cells: 6 })).toBeGreaterThan(5);
+    expect(
+      predictHalfWidthPct({ pairSdPct: 10, instanceSdPct: 0, pairs: r.best!.pairs - 1, instances: 1, cells: 6 }),
+    ).toBeGreaterThan(5);
     const tight = planPrecision({ ...base, precisionPct: 5, budgetSeconds: 200 });
     expect(tight.reached).toBe(false);
     expect(tight.overBudget).toBe(true);
@@ -321,12 +378,16 @@ describe("calibrate's scenarios and layout", () => {
 
   it("derives an A/A scenario of the first server against itself on at most 2 cells", () => {
     const aa = aaScenario(quick, 5);
-    expect(aa.servers.map((s) => [s.id, s.image])).toEqual([["a", "mariadb-11.8"], ["b", "mariadb-11.8"]]);
+    expect(aa.servers.map((s) => [s.id, s.image])).toEqual([
+      ["a", "mariadb-11.8"],
+      ["b", "mariadb-11.8"],
+    ]);
     expect(aa.compare).toEqual({ numerator: "a", denominator: "b" });
     expect(aa.workload.tests).toEqual(["oltp_read_only", "oltp_point_select"]);
     expect(aa.workload.threads).toEqual([1]);
     expect(aa.workload.repeats).toBe(5);
-    for (const k of ["duration", "warmup", "tables", "tableSize"] as const) expect(aa.workload[k]).toEqual(quick.workload[k]);
+    for (const k of ["duration", "warmup", "tables", "tableSize"] as const)
+      expect(aa.workload[k]).toEqual(quick.workload[k]);
     expect(aa.storage).toEqual(quick.storage);
     expect(aa.resources).toEqual(quick.resources);
     expect(aa.load).toEqual(quick.load);
@@ -369,10 +430,15 @@ describe("plan --precision", () => {
     expect(p.source).toBe("calibration");
     expect(p.best).not.toBeNull();
     expect(p.best!.halfWidthPct).toBeLessThanOrEqual(10);
-    expect(p.best!.seconds).toBeCloseTo(runSeconds(s, p.best!.pairs, p.best!.instances, { secondsPerPair: 20, calCellSeconds: 7 }), 6);
+    expect(p.best!.seconds).toBeCloseTo(
+      runSeconds(s, p.best!.pairs, p.best!.instances, { secondsPerPair: 20, calCellSeconds: 7 }),
+      6,
+    );
     const lines = precisionLines(p, c, c.hostKey).join("\n");
     expect(lines).toContain("host calibration test-host");
-    expect(lines).toContain(`${p.best!.pairs} pairs per cell over ${p.best!.instances} server instance${p.best!.instances === 1 ? "" : "s"}`);
+    expect(lines).toContain(
+      `${p.best!.pairs} pairs per cell over ${p.best!.instances} server instance${p.best!.instances === 1 ? "" : "s"}`,
+    );
     // The layout is the run's own: instances from the setting, a new one every ceil(min / setting) rounds.
     expect(p.best!.instances).toBe(Math.ceil(p.best!.pairs / Math.ceil(4 / p.best!.setting!)));
     expect(lines).toContain("cell length 7 s");
@@ -385,7 +451,9 @@ describe("plan --precision", () => {
     expect(lines).toContain("assumed pair sd 11%");
     expect(lines).toContain("twinbench calibrate");
     // the expected coverage and A/A false verdicts of the printed intervals, from the same simulated runs
-    expect(lines).toMatch(/expected of the printed 95% intervals \(A\/A, the same 200 simulated runs, \d+ intervals\): coverage \d+\.\d%, false faster\/slower \d+\.\d% per cell/);
+    expect(lines).toMatch(
+      /expected of the printed 95% intervals \(A\/A, the same 200 simulated runs, \d+ intervals\): coverage \d+\.\d%, false faster\/slower \d+\.\d% per cell/,
+    );
     const iv = p.simulated!.intervals;
     expect(lines).toContain(`coverage ${(100 * iv.coverage!).toFixed(1)}%`);
   });
@@ -398,16 +466,29 @@ describe("plan --precision", () => {
   });
 
   it("gives nothing without a precision target", () => {
-    expect(predictPrecision(load("scenarios/quick.yaml", (d) => { d.workload.repeats = 2; }), cal())).toBeNull();
+    expect(
+      predictPrecision(
+        load("scenarios/quick.yaml", (d) => {
+          d.workload.repeats = 2;
+        }),
+        cal(),
+      ),
+    ).toBeNull();
   });
 
   it("predicts the run by simulating its stopping rule: the time model's costs, more time at more noise", () => {
     const s = adaptive("10%", "15m");
-    const quiet = predictPrecision(s, cal({ pairSdPct: 3, instanceSdPct: 0, secondsPerPair: 16, cellSeconds: 7 }), { runs: 60 })!;
-    const noisy = predictPrecision(s, cal({ pairSdPct: 11, instanceSdPct: 3, secondsPerPair: 16, cellSeconds: 7 }), { runs: 60 })!;
+    const quiet = predictPrecision(s, cal({ pairSdPct: 3, instanceSdPct: 0, secondsPerPair: 16, cellSeconds: 7 }), {
+      runs: 60,
+    })!;
+    const noisy = predictPrecision(s, cal({ pairSdPct: 11, instanceSdPct: 3, secondsPerPair: 16, cellSeconds: 7 }), {
+      runs: 60,
+    })!;
     expect(quiet.simulated).not.toBeNull();
     expect(quiet.simulated!.rounds.median).toBeGreaterThanOrEqual(4); // min 4
-    expect(quiet.simulated!.seconds.median).toBeGreaterThanOrEqual(runSeconds(s, 4, 2, { secondsPerPair: 16, calCellSeconds: 7 }) - 1e-6);
+    expect(quiet.simulated!.seconds.median).toBeGreaterThanOrEqual(
+      runSeconds(s, 4, 2, { secondsPerPair: 16, calCellSeconds: 7 }) - 1e-6,
+    );
     expect(noisy.simulated!.seconds.median).toBeGreaterThan(quiet.simulated!.seconds.median);
     expect(noisy.simulated!.seconds.high).toBeLessThanOrEqual(900);
     const lines = precisionLines(noisy, null).join("\n");
@@ -430,7 +511,17 @@ describe("calibration store", () => {
     const file = await writeCalibration(cal(), dir);
     expect(file).toBe(calibrationFile("test-host", dir));
     expect(await readCalibration("test-host", dir)).toEqual(cal());
-    const spread = cal({ cellSpread: [{ at: "2026-12-04T00:00:00.000Z", cells: [{ s2: 0.01, df: 3 }, { s2: 0, df: 1 }] }] });
+    const spread = cal({
+      cellSpread: [
+        {
+          at: "2026-12-04T00:00:00.000Z",
+          cells: [
+            { s2: 0.01, df: 3 },
+            { s2: 0, df: 1 },
+          ],
+        },
+      ],
+    });
     await writeCalibration(spread, dir);
     expect(await readCalibration("test-host", dir)).toEqual(spread);
   });
@@ -443,7 +534,10 @@ describe("calibration store", () => {
       ["", /empty/],
       [JSON.stringify({ ...cal(), pairSdPct: "x" }), /pairSdPct is not a number/],
       [JSON.stringify({ ...cal(), hostKey: "other" }), /does not match the file name/],
-      [JSON.stringify({ ...cal(), cellSpread: [{ at: "x", cells: [{ s2: "big", df: 1 }] }] }), /cellSpread is not a list/],
+      [
+        JSON.stringify({ ...cal(), cellSpread: [{ at: "x", cells: [{ s2: "big", df: 1 }] }] }),
+        /cellSpread is not a list/,
+      ],
     ] as const) {
       writeFileSync(file, text);
       const e = await readCalibration("test-host", dir).catch((x: unknown) => x);
@@ -462,8 +556,20 @@ describe("recalibrated: a fresh calibrate keeps what only runs measure", () => {
     teardownSeconds: 4,
     restartSecondsPerServer: 15,
     costShape: { rows: 2_000_000, storage: "raid0" },
-    cellSpread: [{ at: "2026-12-06T06:40:41Z", cells: [{ s2: 0.003, df: 12 }, { s2: 0.2, df: 12 }], shape: { rows: 2_000_000, storage: "raid0" } }],
-    cellLengthCurve: [{ cellSeconds: 10, pairSdPct: 8.7, pairDf: 6 }, { cellSeconds: 30, pairSdPct: 5.2, pairDf: 6 }],
+    cellSpread: [
+      {
+        at: "2026-12-06T06:40:41Z",
+        cells: [
+          { s2: 0.003, df: 12 },
+          { s2: 0.2, df: 12 },
+        ],
+        shape: { rows: 2_000_000, storage: "raid0" },
+      },
+    ],
+    cellLengthCurve: [
+      { cellSeconds: 10, pairSdPct: 8.7, pairDf: 6 },
+      { cellSeconds: 30, pairSdPct: 5.2, pairDf: 6 },
+    ],
   });
   it("keeps costs, their shape and the cells' spread; the new noise figures win", () => {
     const fresh = cal({ pairSdPct: 4, measuredAt: "2026-12-07T00:00:00Z" });

@@ -12,8 +12,13 @@ import { LABEL } from "../../src/core/labels.ts";
 /** An engine holding labelled resources; listLabelled honours `key=value` and bare `key` filters, as Docker does. */
 function fakeEngine(hostId: string, items: Array<{ name: string; session: string; run: string }>, down = false) {
   const removed: string[] = [];
-  const labels = (i: { session: string; run: string }) => ({ [LABEL.session]: i.session, [LABEL.run]: i.run, [LABEL.host]: hostId });
-  const match = (l: Record<string, string>, filters: string[]) => filters.every((f) => (f.includes("=") ? l[f.split("=")[0]!] === f.slice(f.indexOf("=") + 1) : f in l));
+  const labels = (i: { session: string; run: string }) => ({
+    [LABEL.session]: i.session,
+    [LABEL.run]: i.run,
+    [LABEL.host]: hostId,
+  });
+  const match = (l: Record<string, string>, filters: string[]) =>
+    filters.every((f) => (f.includes("=") ? l[f.split("=")[0]!] === f.slice(f.indexOf("=") + 1) : f in l));
   const left = () => items.filter((i) => !removed.includes(i.name));
   const engine = {
     hostId,
@@ -21,8 +26,12 @@ function fakeEngine(hostId: string, items: Array<{ name: string; session: string
       if (down) throw new Error(`connect ECONNREFUSED (${hostId})`);
       const mine = left().filter((i) => match(labels(i), filters));
       return {
-        containers: mine.filter((i) => i.name.startsWith("c-")).map((i) => ({ id: i.name, name: i.name, labels: labels(i), state: "running" })),
-        networks: mine.filter((i) => i.name.startsWith("n-")).map((i) => ({ id: i.name, name: i.name, labels: labels(i) })),
+        containers: mine
+          .filter((i) => i.name.startsWith("c-"))
+          .map((i) => ({ id: i.name, name: i.name, labels: labels(i), state: "running" })),
+        networks: mine
+          .filter((i) => i.name.startsWith("n-"))
+          .map((i) => ({ id: i.name, name: i.name, labels: labels(i) })),
         volumes: mine.filter((i) => i.name.startsWith("v-")).map((i) => ({ name: i.name, labels: labels(i) })),
       };
     },
@@ -56,8 +65,16 @@ describe("cleanSession (the second Ctrl-C)", () => {
     const b = fakeEngine("b", items("b"));
     const reports = await cleanSession([a.engine, b.engine], "s1");
     expect(reports).toHaveLength(2);
-    for (const [x, host] of [[a, "a"], [b, "b"]] as const) {
-      expect(x.left().map((i) => i.name).sort()).toEqual([`c-${host}-other`, `v-${host}-other`]);
+    for (const [x, host] of [
+      [a, "a"],
+      [b, "b"],
+    ] as const) {
+      expect(
+        x
+          .left()
+          .map((i) => i.name)
+          .sort(),
+      ).toEqual([`c-${host}-other`, `v-${host}-other`]);
       expect(x.removed).toContain(`c-${host}-p6`);
     }
   });

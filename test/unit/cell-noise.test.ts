@@ -12,7 +12,14 @@ import { simulateAdaptive } from "../../src/core/stats/simulate.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";
 
 const RAID: CostShape = { rows: 2_000_000, storage: "raid0" };
-const names = ["update_index@1", "update_index@8", "update_index@64", "oltp_simple@1", "oltp_simple@8", "oltp_simple@64"];
+const names = [
+  "update_index@1",
+  "update_index@8",
+  "update_index@64",
+  "oltp_simple@1",
+  "oltp_simple@8",
+  "oltp_simple@64",
+];
 
 /** A run's cells with these pair sds (fractions), df 11 each (12 rounds). */
 const run = (at: string, sds: number[], o: Partial<CellSpreadRun> = {}): CellSpreadRun => ({
@@ -30,7 +37,18 @@ const seed2 = run("2026-12-06T07:18:31Z", [0.076, 0.086, 0.728, 0.077, 0.04, 0.0
 describe("cellNoiseModel", () => {
   it("needs 2 runs on this data that recorded cell length and named cells", () => {
     expect(cellNoiseModel({ cellSpread: [seed1] }, RAID, names)).toBeNull();
-    expect(cellNoiseModel({ cellSpread: [seed1, run("x", [0.05, 0.05, 0.05, 0.05, 0.05, 0.05], { shape: { rows: 10_000, storage: "tmpfs" } })] }, RAID, names)).toBeNull();
+    expect(
+      cellNoiseModel(
+        {
+          cellSpread: [
+            seed1,
+            run("x", [0.05, 0.05, 0.05, 0.05, 0.05, 0.05], { shape: { rows: 10_000, storage: "tmpfs" } }),
+          ],
+        },
+        RAID,
+        names,
+      ),
+    ).toBeNull();
     expect(cellNoiseModel({ cellSpread: [seed1, { ...seed2, cellSeconds: undefined }] }, RAID, names)).toBeNull();
     const unnamed = { ...seed2, cells: seed2.cells.map(({ s2, df }) => ({ s2, df })) };
     expect(cellNoiseModel({ cellSpread: [seed1, unnamed] }, RAID, names)).toBeNull();
@@ -72,12 +90,15 @@ describe("cellNoiseModel", () => {
     const m = cellNoiseModel({ cellSpread: runs }, RAID, names)!;
     expect(m.between).toBeLessThan(0.15);
     expect(m.within).toBeLessThan(0.15);
-    for (const c of m.cells) expect(Math.exp(c.logSd)).toBeGreaterThan(0.04), expect(Math.exp(c.logSd)).toBeLessThan(0.062);
+    for (const c of m.cells)
+      (expect(Math.exp(c.logSd)).toBeGreaterThan(0.04), expect(Math.exp(c.logSd)).toBeLessThan(0.062));
   });
 
   it("runs at another cell length are moved to the newest run's length by the curve's ratio", () => {
     const old = run("2026-12-05T00:00:00Z", [0.114, 0.068, 0.93, 0.152, 0.146, 0.128], { cellSeconds: 20 });
-    const m = cellNoiseModel({ cellSpread: [old, seed1] }, RAID, names, (from, to) => (from === 20 && to === 5 ? 0.5 : 1))!;
+    const m = cellNoiseModel({ cellSpread: [old, seed1] }, RAID, names, (from, to) =>
+      from === 20 && to === 5 ? 0.5 : 1,
+    )!;
     expect(m.cellSeconds).toBe(5);
     // Halved, the old run equals seed1: no spread between runs.
     expect(m.within).toBe(0);
@@ -94,7 +115,15 @@ function scenario(): Scenario {
         { id: "b", image: "mysql-9.7" },
       ],
       storage: { kind: "raid0", loop: { members: 2, size: "4g" } },
-      workload: { tests: ["update_index", "oltp_simple"], threads: [1, 8, 64], duration: "5s", repeats: 1, tables: 1, tableSize: 2_000_000, fresh: "per-test" },
+      workload: {
+        tests: ["update_index", "oltp_simple"],
+        threads: [1, 8, 64],
+        duration: "5s",
+        repeats: 1,
+        tables: 1,
+        tableSize: 2_000_000,
+        fresh: "per-test",
+      },
     },
     "t.yaml",
     ctx,
@@ -104,31 +133,66 @@ function scenario(): Scenario {
 }
 
 describe("the design forecasts recorded cells one by one", () => {
-  const cal = calibrationFixture({ cellSeconds: 5, pairSdPct: 4.6, pairDf: 100, instanceSdPct: null, instanceDf: 0, pairHoldsInstances: true, secondsPerPair: null });
+  const cal = calibrationFixture({
+    cellSeconds: 5,
+    pairSdPct: 4.6,
+    pairDf: 100,
+    instanceSdPct: null,
+    instanceDf: 0,
+    pairHoldsInstances: true,
+    secondsPerPair: null,
+  });
   it("prints each cell's range and its record, names the stalling cell, and keeps the ranges in run.json", () => {
-    const d = designForBudget({ scenario: scenario(), budgetSeconds: 1800, calibration: cal({ cellSpread: [seed1, seed2] }), runs: 60, lengths: [5, 10] });
+    const d = designForBudget({
+      scenario: scenario(),
+      budgetSeconds: 1800,
+      calibration: cal({ cellSpread: [seed1, seed2] }),
+      runs: 60,
+      lengths: [5, 10],
+    });
     expect(d.cellForecast).not.toBeNull();
     const stall = d.cellForecast!.find((c) => c.cell === "update_index@64")!;
     const quiet = d.cellForecast!.find((c) => c.cell === "oltp_simple@1")!;
     expect(stall.halfWidthPct!.median).toBeGreaterThan(4 * quiet.halfWidthPct!.median);
     const text = designLines(d).join("\n");
     expect(text).toContain("each cell from its own earlier runs on this data (2 runs at 5 s cells");
-    expect(text).toMatch(/update_index@64: expected ±\d+\.\d% \(80%: ±\d+\.\d%–±\d+\.\d%\): its pair sd was 46\.5%, 72\.8% in the last 2 runs on this data/);
+    expect(text).toMatch(
+      /update_index@64: expected ±\d+\.\d% \(80%: ±\d+\.\d%–±\d+\.\d%\): its pair sd was 46\.5%, 72\.8% in the last 2 runs on this data/,
+    );
     const f = designForecast(d, "2026-12-06T10:00:00Z");
     expect(f.cells?.map((c) => c.cell)).toEqual(names);
   });
   it("prices a new instance at what runs measured on data of this shape, and only on that shape", () => {
     const measured = { restartSecondsPerServer: 30, teardownSeconds: 8, costShape: RAID };
-    const line = (d: ReturnType<typeof designForBudget>) => designLines(d).find((l) => l.includes("instance restarts"))!;
-    const here = designForBudget({ scenario: scenario(), budgetSeconds: 1800, calibration: cal(measured), runs: 20, lengths: [5] });
+    const line = (d: ReturnType<typeof designForBudget>) =>
+      designLines(d).find((l) => l.includes("instance restarts"))!;
+    const here = designForBudget({
+      scenario: scenario(),
+      budgetSeconds: 1800,
+      calibration: cal(measured),
+      runs: 20,
+      lengths: [5],
+    });
     expect(line(here)).toMatch(/× 2 servers × 30 s/);
     expect(designLines(here).join("\n")).toContain("teardown (2 × 4 s)");
-    const elsewhere = designForBudget({ scenario: scenario(), budgetSeconds: 1800, calibration: cal({ ...measured, costShape: { rows: 10_000, storage: "tmpfs" } }), runs: 20, lengths: [5] });
+    const elsewhere = designForBudget({
+      scenario: scenario(),
+      budgetSeconds: 1800,
+      calibration: cal({ ...measured, costShape: { rows: 10_000, storage: "tmpfs" } }),
+      runs: 20,
+      lengths: [5],
+    });
     expect(line(elsewhere)).toMatch(/× 2 servers × 16\.5 s/);
   });
 
   it("without 2 named runs on this data: one shared range, as before", () => {
-    const d = designForBudget({ scenario: scenario(), budgetSeconds: 1800, calibration: cal({ cellSpread: [seed1] }), runs: 40, lengths: [5] });
+    const d = designForBudget({
+      scenario: scenario(),
+      budgetSeconds: 1800,
+      calibration: cal({ cellSpread: [seed1] }),
+      runs: 40,
+      lengths: [5],
+    });
     expect(d.cellForecast).toBeNull();
     expect(designForecast(d, "x").cells).toBeUndefined();
     expect(designLines(d).join("\n")).toContain("every cell (one pair sd for the host)");
@@ -148,9 +212,20 @@ describe("the design forecasts recorded cells one by one", () => {
       const draw = () => names.map((_, i) => Math.exp(Math.log(0.05) + a[i]! + 0.4 * z()));
       const history = [0, 1, 2].map((r) => {
         const sds = draw();
-        return { at: `r${r}`, shape: RAID, cellSeconds: 5, cells: sds.map((sd, i) => ({ cell: names[i], df: 11, s2: (sd * sd * 2 * gamma(11 / 2)) / 11 })) };
+        return {
+          at: `r${r}`,
+          shape: RAID,
+          cellSeconds: 5,
+          cells: sds.map((sd, i) => ({ cell: names[i], df: 11, s2: (sd * sd * 2 * gamma(11 / 2)) / 11 })),
+        };
       });
-      const d = designForBudget({ scenario: s, budgetSeconds: 1800, calibration: cal({ cellSpread: history }), runs: 100, lengths: [5] });
+      const d = designForBudget({
+        scenario: s,
+        budgetSeconds: 1800,
+        calibration: cal({ cellSpread: history }),
+        runs: 100,
+        lengths: [5],
+      });
       const truth = draw();
       const real = simulateAdaptive({
         cellTests: [0, 0, 0, 1, 1, 1],

@@ -8,7 +8,14 @@ import { DIALECT_TABLE, type Family } from "../../src/core/config/dialect.ts";
 import { renderConfig } from "../../src/core/config/render.ts";
 import { ScenarioSchema } from "../../src/core/scenario/schema.ts";
 
-const TARGETS = ["mariadb 10.11.19", "mariadb 11.8.9", "mysql 8.0.28", "mysql 8.0.40", "mysql 8.4.3", "mysql 9.7.4"] as const;
+const TARGETS = [
+  "mariadb 10.11.19",
+  "mariadb 11.8.9",
+  "mysql 8.0.28",
+  "mysql 8.0.40",
+  "mysql 8.4.3",
+  "mysql 9.7.4",
+] as const;
 type Target = (typeof TARGETS)[number];
 
 const scenario = ScenarioSchema.parse({
@@ -32,7 +39,8 @@ function fateOf(option: string, value: string | null, target: Target): string {
   return `${entry.fate}: ${entry.rendered.join("; ")}`.trimEnd();
 }
 
-const keepAll = (line: string): Record<Target, string> => Object.fromEntries(TARGETS.map((t) => [t, `keep: ${line}`])) as Record<Target, string>;
+const keepAll = (line: string): Record<Target, string> =>
+  Object.fromEntries(TARGETS.map((t) => [t, `keep: ${line}`])) as Record<Target, string>;
 const dropAll = Object.fromEntries(TARGETS.map((t) => [t, "drop:"])) as Record<Target, string>;
 const byFamily = (mariadb: string, mysql: string): Record<Target, string> =>
   Object.fromEntries(TARGETS.map((t) => [t, t.startsWith("mariadb") ? mariadb : mysql])) as Record<Target, string>;
@@ -47,11 +55,7 @@ const SEED: Array<[string, string | null, Record<Target, string>]> = [
   ["table_open_cache", "512", keepAll("table_open_cache = 512")],
   // capped at max_connections (151 for threads [1, 4]): MariaDB caps it silently
   ["thread_cache", "512", byFamily("rename: thread_cache_size = 151", "rename: thread_cache_size = 151")],
-  [
-    "query_cache_size",
-    "0",
-    { ...byFamily("keep: query_cache_size = 0", "drop:") },
-  ],
+  ["query_cache_size", "0", { ...byFamily("keep: query_cache_size = 0", "drop:") }],
   ["query_cache_type", "0", byFamily("keep: query_cache_type = 0", "drop:")],
   ["innodb_data_home_dir", "/var/lib/mysql", keepAll("innodb_data_home_dir = /var/lib/mysql")],
   ["innodb_data_file_path", "ibdata1:128M:autoextend", keepAll("innodb_data_file_path = ibdata1:128M:autoextend")],
@@ -73,7 +77,11 @@ const SEED: Array<[string, string | null, Record<Target, string>]> = [
   ["innodb_log_buffer_size", "16M", keepAll("innodb_log_buffer_size = 16M")],
   ["innodb_flush_log_at_trx_commit", "1", keepAll("innodb_flush_log_at_trx_commit = 1")],
   ["innodb_lock_wait_timeout", "50", keepAll("innodb_lock_wait_timeout = 50")],
-  ["innodb_doublewrite", "0", Object.fromEntries(TARGETS.map((t) => [t, "translate: innodb_doublewrite = OFF"])) as Record<Target, string>],
+  [
+    "innodb_doublewrite",
+    "0",
+    Object.fromEntries(TARGETS.map((t) => [t, "translate: innodb_doublewrite = OFF"])) as Record<Target, string>,
+  ],
   [
     "innodb_flush_method",
     "O_DIRECT",
@@ -124,8 +132,19 @@ const PINS: Array<[string, string | null, Record<Target, string>]> = [
   ["innodb_page_cleaners", "1", byFamily("drop:", "keep: innodb_page_cleaners = 1")],
   ["mysqlx", "OFF", byFamily("drop:", "keep: mysqlx = OFF")],
   ["container_aware", "OFF", { ...byFamily("drop:", "drop:"), "mysql 9.7.4": "keep: container_aware = OFF" }],
-  ["max_connections", "auto", Object.fromEntries(TARGETS.map((t) => [t, "translate: max_connections = 151"])) as Record<Target, string>],
-  ["tx_isolation", "REPEATABLE-READ", Object.fromEntries(TARGETS.map((t) => [t, "rename: transaction_isolation = REPEATABLE-READ"])) as Record<Target, string>],
+  [
+    "max_connections",
+    "auto",
+    Object.fromEntries(TARGETS.map((t) => [t, "translate: max_connections = 151"])) as Record<Target, string>,
+  ],
+  [
+    "tx_isolation",
+    "REPEATABLE-READ",
+    Object.fromEntries(TARGETS.map((t) => [t, "rename: transaction_isolation = REPEATABLE-READ"])) as Record<
+      Target,
+      string
+    >,
+  ],
   ["skip_name_resolve", null, keepAll("skip_name_resolve")],
   ["innodb_numa_interleave", "OFF", keepAll("innodb_numa_interleave = OFF")],
 ];
@@ -195,7 +214,10 @@ describe("table hygiene", () => {
         expect(entry!.reason.length, `${o} on ${target}`).toBeGreaterThan(0);
       }
       // the one warning: the seed's innodb_log_file_size is read as a per-file size
-      expect(out.warnings.map((w) => w.replace(/ \(.*?\):.*/, "")), target).toEqual(target === "mysql 8.0.28" ? [] : ["innodb_log_file_size"]);
+      expect(
+        out.warnings.map((w) => w.replace(/ \(.*?\):.*/, "")),
+        target,
+      ).toEqual(target === "mysql 8.0.28" ? [] : ["innodb_log_file_size"]);
     }
   });
 });

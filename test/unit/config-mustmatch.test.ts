@@ -4,7 +4,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseVariablesTsv } from "../../src/core/config/cnf.ts";
-import { VOLATILE_VARIABLES, diffVariables, mustMatch, unexpectedDifferences, type MustMatchServer } from "../../src/core/config/mustmatch.ts";
+import {
+  VOLATILE_VARIABLES,
+  diffVariables,
+  mustMatch,
+  unexpectedDifferences,
+  type MustMatchServer,
+} from "../../src/core/config/mustmatch.ts";
 
 const vars = (name: string) => parseVariablesTsv(readFileSync(`test/fixtures/variables/${name}.tsv`, "utf8"));
 const server = (name: string, over: Partial<MustMatchServer> = {}): MustMatchServer => ({
@@ -56,9 +62,19 @@ describe("mustMatch on the rendered lab config", () => {
   });
 
   it("normalises what each family reports", () => {
-    const rows = mustMatch([server("mariadb-11.8.9-tmpfs"), server("mysql-9.7.4-tmpfs"), server("mariadb-10.11.19-tmpfs")]);
-    expect(row(rows, "redo log capacity").values).toEqual({ "mariadb-11.8.9-tmpfs": "512M", "mysql-9.7.4-tmpfs": "512M", "mariadb-10.11.19-tmpfs": "512M" });
-    expect(new Set(Object.values(row(rows, "data/redo file I/O").values))).toEqual(new Set(["data=direct redo=buffered"]));
+    const rows = mustMatch([
+      server("mariadb-11.8.9-tmpfs"),
+      server("mysql-9.7.4-tmpfs"),
+      server("mariadb-10.11.19-tmpfs"),
+    ]);
+    expect(row(rows, "redo log capacity").values).toEqual({
+      "mariadb-11.8.9-tmpfs": "512M",
+      "mysql-9.7.4-tmpfs": "512M",
+      "mariadb-10.11.19-tmpfs": "512M",
+    });
+    expect(new Set(Object.values(row(rows, "data/redo file I/O").values))).toEqual(
+      new Set(["data=direct redo=buffered"]),
+    );
     expect(new Set(Object.values(row(rows, "innodb_change_buffering").values))).toEqual(new Set(["none"]));
     expect(new Set(Object.values(row(rows, "innodb_max_dirty_pages_pct").values))).toEqual(new Set(["80"]));
     // MariaDB 10.11 only has tx_isolation
@@ -69,7 +85,10 @@ describe("mustMatch on the rendered lab config", () => {
     const off = mustMatch([server("mariadb-11.8.9-tmpfs"), server("mysql-9.7.4-tmpfs")]);
     expect(row(off, "binlog_format")).toMatchObject({ equal: true, note: expect.stringMatching(/binary log off/) });
     const on = mustMatch([server("mariadb-11.8.9-tmpfs-durable"), server("mysql-9.7.4-tmpfs-durable")]);
-    expect(row(on, "log_bin").values).toEqual({ "mariadb-11.8.9-tmpfs-durable": "ON", "mysql-9.7.4-tmpfs-durable": "ON" });
+    expect(row(on, "log_bin").values).toEqual({
+      "mariadb-11.8.9-tmpfs-durable": "ON",
+      "mysql-9.7.4-tmpfs-durable": "ON",
+    });
     expect(row(on, "binlog_format").equal).toBe(true);
     expect(row(on, "binlog_format").note).toBeUndefined();
     expect(row(on, "sync_binlog").values["mariadb-11.8.9-tmpfs-durable"]).toBe("1");
@@ -118,7 +137,12 @@ describe("mustMatch: deliberate differences, TLS, missing variables", () => {
     [["innodb_redo_log_capacity"], "redo log capacity", { innodb_log_file_size: "1073741824" }],
     [["skip-log-bin"], "log_bin", { log_bin: "ON" }],
   ])("a per-server %j makes the %s row deliberate", (deliberate, variable, patch) => {
-    const maria: MustMatchServer = { id: "m", family: "mariadb", variables: changed("mariadb-11.8.9-tmpfs", patch), deliberate };
+    const maria: MustMatchServer = {
+      id: "m",
+      family: "mariadb",
+      variables: changed("mariadb-11.8.9-tmpfs", patch),
+      deliberate,
+    };
     const rows = mustMatch([maria, server("mysql-9.7.4-tmpfs")]);
     expect(row(rows, variable)).toMatchObject({ equal: false, deliberate: true });
     expect(unexpectedDifferences(rows)).toEqual([]);
@@ -131,18 +155,26 @@ describe("mustMatch: deliberate differences, TLS, missing variables", () => {
     ["TLS_AES_256_GCM_SHA384", "", false],
     [null, "", true],
   ])("TLS %j vs %j: equal=%s", (a, b, equal) => {
-    const rows = mustMatch([server("mariadb-11.8.9-tmpfs", { sslCipher: a }), server("mysql-9.7.4-tmpfs", { sslCipher: b })]);
+    const rows = mustMatch([
+      server("mariadb-11.8.9-tmpfs", { sslCipher: a }),
+      server("mysql-9.7.4-tmpfs", { sslCipher: b }),
+    ]);
     expect(row(rows, "connection TLS").equal).toBe(equal);
   });
 
   it("leaves the TLS row out when no connection was measured", () => {
-    expect(mustMatch([server("mariadb-11.8.9-tmpfs"), server("mysql-9.7.4-tmpfs")]).map((r) => r.variable)).not.toContain("connection TLS");
+    expect(
+      mustMatch([server("mariadb-11.8.9-tmpfs"), server("mysql-9.7.4-tmpfs")]).map((r) => r.variable),
+    ).not.toContain("connection TLS");
   });
 
   it("a variable missing on one server is a difference with a note", () => {
     const v = vars("mysql-9.7.4-tmpfs");
     delete v.innodb_io_capacity;
-    const rows = mustMatch([server("mariadb-11.8.9-tmpfs"), { id: "my", family: "mysql", variables: v, deliberate: [] }]);
+    const rows = mustMatch([
+      server("mariadb-11.8.9-tmpfs"),
+      { id: "my", family: "mysql", variables: v, deliberate: [] },
+    ]);
     expect(row(rows, "innodb_io_capacity")).toMatchObject({ equal: false, note: "not reported by my" });
   });
 });

@@ -33,16 +33,26 @@ function render(over: Partial<RenderInput> & { family?: Family } = {}) {
   });
 }
 
-const opt = (out: ReturnType<typeof render>, name: string) => out.options.filter((o) => o.name === name).map((o) => o.value);
+const opt = (out: ReturnType<typeof render>, name: string) =>
+  out.options.filter((o) => o.name === name).map((o) => o.value);
 
 describe("renderConfig: flush method and storage", () => {
   it.each([
-    ["mariadb", "11.8.9", { innodb_data_file_buffering: "OFF", innodb_log_file_buffering: "ON", innodb_flush_method: undefined }],
-    ["mariadb", "10.11.19", { innodb_flush_method: "O_DIRECT", innodb_log_file_buffering: "ON", innodb_data_file_buffering: undefined }],
+    [
+      "mariadb",
+      "11.8.9",
+      { innodb_data_file_buffering: "OFF", innodb_log_file_buffering: "ON", innodb_flush_method: undefined },
+    ],
+    [
+      "mariadb",
+      "10.11.19",
+      { innodb_flush_method: "O_DIRECT", innodb_log_file_buffering: "ON", innodb_data_file_buffering: undefined },
+    ],
     ["mysql", "9.7.4", { innodb_flush_method: "O_DIRECT", innodb_log_file_buffering: undefined }],
   ] as const)("%s %s on tmpfs: data files direct, redo log buffered", (family, version, expected) => {
     const out = render({ family, version, storageKind: "tmpfs" });
-    for (const [name, value] of Object.entries(expected)) expect(opt(out, name), name).toEqual(value === undefined ? [] : [value]);
+    for (const [name, value] of Object.entries(expected))
+      expect(opt(out, name), name).toEqual(value === undefined ? [] : [value]);
     expect(out.asymmetries).toEqual([]);
     const entry = out.translation.find((t) => t.option === "innodb_flush_method")!;
     expect(entry.reason).toMatch(/tmpfs/);
@@ -87,24 +97,40 @@ describe("renderConfig: layers", () => {
     expect(opt(maria, "innodb_io_capacity")).toEqual(["5000"]);
     expect(opt(mysql, "innodb_io_capacity")).toEqual(["3000"]);
     expect(opt(maria, "innodb_buffer_pool_size")).toEqual(["512M"]);
-    expect(maria.asymmetries).toEqual(["mariadb: innodb_io_capacity=5000 set for this server only (servers[].config.set)"]);
+    expect(maria.asymmetries).toEqual([
+      "mariadb: innodb_io_capacity=5000 set for this server only (servers[].config.set)",
+    ]);
     expect(mysql.asymmetries).toEqual([]);
-    expect(maria.translation.find((t) => t.option === "innodb_io_capacity")).toMatchObject({ source: "servers.mariadb.config.set", value: "5000" });
-    expect(mysql.translation.find((t) => t.option === "innodb_io_capacity")).toMatchObject({ source: "config.set", value: "3000" });
+    expect(maria.translation.find((t) => t.option === "innodb_io_capacity")).toMatchObject({
+      source: "servers.mariadb.config.set",
+      value: "5000",
+    });
+    expect(mysql.translation.find((t) => t.option === "innodb_io_capacity")).toMatchObject({
+      source: "config.set",
+      value: "3000",
+    });
   });
 
-  it.each(["mariadb", "mysql"] as const)("profile durable on %s: binlog, ROW and sync_binlog=1 replace skip_log_bin", (family) => {
-    const out = render({ family, scenario: scenarioOf({ config: { profile: "durable" } }) });
-    expect(opt(out, "skip_log_bin")).toEqual([]);
-    expect(opt(out, "log_bin")).toEqual(["binlog"]);
-    expect(opt(out, "sync_binlog")).toEqual(["1"]);
-    // MySQL ≥8.0.34: ROW is the default and binlog_format is deprecated, so it is left out
-    expect(opt(out, "binlog_format")).toEqual(family === "mariadb" ? ["ROW"] : []);
-    expect(out.translation.find((t) => t.option === "skip_log_bin")).toMatchObject({ fate: "drop", reason: expect.stringMatching(/replaced by log_bin=binlog from profile durable/) });
-  });
+  it.each(["mariadb", "mysql"] as const)(
+    "profile durable on %s: binlog, ROW and sync_binlog=1 replace skip_log_bin",
+    (family) => {
+      const out = render({ family, scenario: scenarioOf({ config: { profile: "durable" } }) });
+      expect(opt(out, "skip_log_bin")).toEqual([]);
+      expect(opt(out, "log_bin")).toEqual(["binlog"]);
+      expect(opt(out, "sync_binlog")).toEqual(["1"]);
+      // MySQL ≥8.0.34: ROW is the default and binlog_format is deprecated, so it is left out
+      expect(opt(out, "binlog_format")).toEqual(family === "mariadb" ? ["ROW"] : []);
+      expect(out.translation.find((t) => t.option === "skip_log_bin")).toMatchObject({
+        fate: "drop",
+        reason: expect.stringMatching(/replaced by log_bin=binlog from profile durable/),
+      });
+    },
+  );
 
   it("config.set skip_*: false removes the flag; true writes it bare", () => {
-    const out = render({ scenario: scenarioOf({ config: { set: { skip_name_resolve: false, "skip-external-locking": true } } }) });
+    const out = render({
+      scenario: scenarioOf({ config: { set: { skip_name_resolve: false, "skip-external-locking": true } } }),
+    });
     expect(opt(out, "skip_name_resolve")).toEqual([]);
     expect(opt(out, "skip_external_locking")).toEqual([null]);
     expect(out.cnf).toMatch(/^skip_external_locking$/m);
@@ -139,7 +165,10 @@ describe("renderConfig: max_connections and thread cache", () => {
   it("adds max_connections when the base has none", () => {
     const out = render({ neutral: "[mysqld]\ndatadir = /var/lib/mysql\n", scenario: scenarioOf({}, [300]) });
     expect(opt(out, "max_connections")).toEqual(["310"]);
-    expect(out.translation.find((t) => t.option === "max_connections")).toMatchObject({ fate: "add", source: "renderer" });
+    expect(out.translation.find((t) => t.option === "max_connections")).toMatchObject({
+      fate: "add",
+      source: "renderer",
+    });
   });
 
   it("warns when an explicit max_connections is below the matrix", () => {
@@ -152,7 +181,10 @@ describe("renderConfig: report", () => {
   it("passes unknown options through, flagged", () => {
     const out = render({ scenario: scenarioOf({ config: { set: { innodb_frobnicate: 3 } } }) });
     expect(opt(out, "innodb_frobnicate")).toEqual(["3"]);
-    expect(out.translation.find((t) => t.option === "innodb_frobnicate")).toMatchObject({ fate: "keep", reason: expect.stringMatching(/unknown to the dialect table/) });
+    expect(out.translation.find((t) => t.option === "innodb_frobnicate")).toMatchObject({
+      fate: "keep",
+      reason: expect.stringMatching(/unknown to the dialect table/),
+    });
     expect(out.warnings.join("\n")).toMatch(/innodb_frobnicate \(config.set\): unknown to the dialect table/);
   });
 
@@ -180,13 +212,19 @@ describe("renderConfig: report", () => {
     const out = render();
     const back = parseCnf(out.cnf).sections[0].entries.map((e) => ({ name: e.key, value: e.value }));
     expect(back).toEqual(out.options);
-    expect(out.cnf).toMatch(/^# dropped innodb_additional_mem_pool_size = 32M \(lab\/my\.cnf:\d+\): removed in MariaDB 10\.2\.2/m);
+    expect(out.cnf).toMatch(
+      /^# dropped innodb_additional_mem_pool_size = 32M \(lab\/my\.cnf:\d+\): removed in MariaDB 10\.2\.2/m,
+    );
     expect(out.cnf).toMatch(/^# Rendered by twinbench from lab\/my\.cnf for server "mariadb" \(MariaDB 11\.8\.9\)/);
   });
 
   it.each([
     [{ serverId: "nope" }, "CONFIG_UNKNOWN_SERVER", /server "nope" is not in scenario "t"/],
-    [{ scenario: scenarioOf({ config: { set: { innodb_redo_log_capacity: "lots" } } }) }, "CONFIG_BAD_VALUE", /config\.set: innodb_redo_log_capacity=lots/],
+    [
+      { scenario: scenarioOf({ config: { set: { innodb_redo_log_capacity: "lots" } } }) },
+      "CONFIG_BAD_VALUE",
+      /config\.set: innodb_redo_log_capacity=lots/,
+    ],
     [{ version: "unknown" }, "CONFIG_BAD_VERSION", /"unknown"/],
   ] as const)("errors name the offending value (%#)", (over, code, message) => {
     let err: unknown;
@@ -223,13 +261,29 @@ describe("renderConfig: the configs the fixtures were recorded with", () => {
         ["mysql", "9.7.4"],
         ["mariadb", "10.11.19"],
       ] as const)
-        cases.push([`${family}-${version}-${storage}${profile === "durable" ? "-durable" : ""}`, family, version, storage, profile]);
+        cases.push([
+          `${family}-${version}-${storage}${profile === "durable" ? "-durable" : ""}`,
+          family,
+          version,
+          storage,
+          profile,
+        ]);
 
   it.each(cases)("%s", (name, family, version, storage, profile) => {
     const recorded = readFileSync(`test/fixtures/variables/${name}.cnf`, "utf8");
     const scenario = { ...quick, config: { ...quick.config, profile } };
-    const out = renderConfig({ neutral: LAB, family, version, storageKind: storage as "tmpfs", scenario, serverId: family });
-    const options = (t: string) => parseCnf(t).sections.find((s) => s.name === "mysqld")!.entries.map((e) => [e.key, e.value]);
+    const out = renderConfig({
+      neutral: LAB,
+      family,
+      version,
+      storageKind: storage as "tmpfs",
+      scenario,
+      serverId: family,
+    });
+    const options = (t: string) =>
+      parseCnf(t)
+        .sections.find((s) => s.name === "mysqld")!
+        .entries.map((e) => [e.key, e.value]);
     expect(options(out.cnf)).toEqual(options(recorded));
   });
 });

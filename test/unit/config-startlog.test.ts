@@ -15,7 +15,10 @@ describe("findRefusedOption on real start failures", () => {
   });
 
   it.each([
-    ["2026-12-01  8:00:00 0 [ERROR] mariadbd: ambiguous option '--thread_c' (thread_cache_size, thread_concurrency)", "thread_c"],
+    [
+      "2026-12-01  8:00:00 0 [ERROR] mariadbd: ambiguous option '--thread_c' (thread_cache_size, thread_concurrency)",
+      "thread_c",
+    ],
     ["[ERROR] [MY-000068] [Server] unknown option '--thread-cache'.", "thread_cache"],
   ])("%s", (line, option) => {
     expect(findRefusedOption(`noise\n${line}\n`)?.option).toBe(option);
@@ -33,6 +36,8 @@ describe("startFailureTail", () => {
     // the error is line 2 of 35 (install-db prints its usage after it): it is put first
     expect(lines).toHaveLength(32);
     expect(lines[1]).toBe("   …");
-    expect(lines.filter((l) => l.startsWith(">> "))).toEqual([expect.stringContaining("Error while setting value 'maybe' to 'innodb-doublewrite'")]);
+    expect(lines.filter((l) => l.startsWith(">> "))).toEqual([
+      expect.stringContaining("Error while setting value 'maybe' to 'innodb-doublewrite'"),
+    ]);
   });
 });

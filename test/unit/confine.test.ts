@@ -5,7 +5,11 @@ import type { RunContext } from "../../src/app/run/context.ts";
 import type { ResultsSession } from "../../src/app/run/session.ts";
 
 function fakes(confineDaemons: boolean | undefined, hostId = "local") {
-  const lists = new Map<number, string>([[10, "0-1"], [11, "0-1"], [process.pid, "0,1"]]);
+  const lists = new Map<number, string>([
+    [10, "0-1"],
+    [11, "0-1"],
+    [process.pid, "0,1"],
+  ]);
   const calls: string[] = [];
   const affinity: Affinity = {
     pids: async () => [10, 11, 12],
@@ -21,8 +25,14 @@ function fakes(confineDaemons: boolean | undefined, hostId = "local") {
   };
   const warnings: string[] = [];
   const actions: string[] = [];
-  const ctx = { scenario: { resources: { confineDaemons, load: { cpuset: "0" } } }, engine: { hostId }, warn: (m: string) => warnings.push(m) } as unknown as RunContext;
-  const session = { action: (a: string, _s?: string, d?: string) => actions.push(`${a}: ${d}`) } as unknown as ResultsSession;
+  const ctx = {
+    scenario: { resources: { confineDaemons, load: { cpuset: "0" } } },
+    engine: { hostId },
+    warn: (m: string) => warnings.push(m),
+  } as unknown as RunContext;
+  const session = {
+    action: (a: string, _s?: string, d?: string) => actions.push(`${a}: ${d}`),
+  } as unknown as ResultsSession;
   return { lists, calls, affinity, ctx, session, warnings, actions };
 }
 
@@ -31,10 +41,15 @@ describe("withConfinedDaemons", () => {
     const f = fakes(true);
     let during = "";
     await expect(
-      withConfinedDaemons(f.ctx, f.session, async () => {
-        during = `${f.lists.get(10)} ${f.lists.get(11)} ${f.lists.get(process.pid)}`;
-        throw new Error("cell loop failed");
-      }, f.affinity),
+      withConfinedDaemons(
+        f.ctx,
+        f.session,
+        async () => {
+          during = `${f.lists.get(10)} ${f.lists.get(11)} ${f.lists.get(process.pid)}`;
+          throw new Error("cell loop failed");
+        },
+        f.affinity,
+      ),
     ).rejects.toThrow("cell loop failed");
     expect(during).toBe("0 0 0");
     expect(f.lists.get(10)).toBe("0-1");

@@ -33,8 +33,12 @@ function expectHonest(d: Design, noise: string, runs: number, truth?: (i: number
   const tol = (n: number) => 2 * Math.sqrt((0.95 * 0.05) / n);
   expect(s.coverage, `${noise}: coverage`).toBeGreaterThanOrEqual(0.94 - tol(s.cells));
   expect(s.coverage, `${noise}: coverage`).toBeLessThanOrEqual(0.96 + tol(s.cells));
-  expect(s.coverageFirst, `${noise}: coverage of the cells that stop first`).toBeGreaterThanOrEqual(0.94 - tol(s.firstCells));
-  expect(s.coverageFirst, `${noise}: coverage of the cells that stop first`).toBeLessThanOrEqual(0.96 + tol(s.firstCells));
+  expect(s.coverageFirst, `${noise}: coverage of the cells that stop first`).toBeGreaterThanOrEqual(
+    0.94 - tol(s.firstCells),
+  );
+  expect(s.coverageFirst, `${noise}: coverage of the cells that stop first`).toBeLessThanOrEqual(
+    0.96 + tol(s.firstCells),
+  );
   if (s.falseVerdicts !== null) {
     expect(s.falseVerdicts, `${noise}: A/A false verdicts`).toBeLessThanOrEqual(0.055 + tol(s.cells));
     // and they are counted at all: 95% intervals give about 5% (a count of 0 would mean the verdict kinds moved)
@@ -73,13 +77,23 @@ describe("coverage of the shipped adaptive procedure (seeded simulation)", () =>
   it("counts the precision stops whose printed interval is wider than 2× the target (the report labels them)", () => {
     // The shipped rule lets the stop half alone decide: about 1 precision stop in 6 prints more than 2× the target
     // (docs/stats.md). A gate at 2× the target removes nearly all of them, at a cost in coverage (docs/stats.md).
-    const shipped = summarizeCoverage(simulateRuns({ cells, settings }, model("cells differ"), { runs: 150, seed: SEED }));
-    const gated = summarizeCoverage(simulateRuns({ cells, settings: { ...settings, printedFactor: 2 } }, model("cells differ"), { runs: 150, seed: SEED }));
+    const shipped = summarizeCoverage(
+      simulateRuns({ cells, settings }, model("cells differ"), { runs: 150, seed: SEED }),
+    );
+    const gated = summarizeCoverage(
+      simulateRuns({ cells, settings: { ...settings, printedFactor: 2 } }, model("cells differ"), {
+        runs: 150,
+        seed: SEED,
+      }),
+    );
     expect(shipped.printedOver2x).toBeGreaterThan(0.08);
     expect(shipped.printedOverTarget!).toBeGreaterThan(shipped.printedOver2x!);
     expect(gated.printedOver2x).toBeLessThan(0.05);
     // a fixed count has no precision stop
-    expect(summarizeCoverage(simulateRuns({ cells, settings, fixedRounds: 4 }, model("quiet"), { runs: 20, seed: SEED })).printedOver2x).toBeNull();
+    expect(
+      summarizeCoverage(simulateRuns({ cells, settings, fixedRounds: 4 }, model("quiet"), { runs: 20, seed: SEED }))
+        .printedOver2x,
+    ).toBeNull();
   });
 
   it("the record path stops the same cells in the same rounds (adaptiveState over CellRecords)", () => {
@@ -87,7 +101,8 @@ describe("coverage of the shipped adaptive procedure (seeded simulation)", () =>
     simulateRuns({ cells, settings }, model("cells differ"), {
       runs: 6,
       seed: SEED,
-      onRun: (pairs, state) => runs.push({ pairs: pairs.map((p) => p.map((x) => x.d)), done: state.map((c) => [c.done, c.rounds]) }),
+      onRun: (pairs, state) =>
+        runs.push({ pairs: pairs.map((p) => p.map((x) => x.d)), done: state.map((c) => [c.done, c.rounds]) }),
     });
     const ids = quick.workload.tests.flatMap((test) => quick.workload.threads.map((threads) => ({ test, threads })));
     for (const run of runs) {
@@ -100,9 +115,18 @@ describe("coverage of the shipped adaptive procedure (seeded simulation)", () =>
           for (const server of first === "mariadb" ? ["mariadb", "mysql"] : ["mysql", "mariadb"]) {
             const at = new Date(Date.UTC(2026, 11, 2) + repeat * 3_600_000 + i * 60_000 + clock++ * 1000).toISOString();
             records.push({
-              key: `${server}-${i}-${repeat}`, server, test: ids[i].test, threads: ids[i].threads, repeat, phase: "measure", status: "ok",
+              key: `${server}-${i}-${repeat}`,
+              server,
+              test: ids[i].test,
+              threads: ids[i].threads,
+              repeat,
+              phase: "measure",
+              status: "ok",
               metrics: { status: "ok", qps: server === "mariadb" ? 1000 * Math.exp(d) : 1000 } as never,
-              raw: "", startedAt: at, endedAt: at, instance: repeat - 1,
+              raw: "",
+              startedAt: at,
+              endedAt: at,
+              instance: repeat - 1,
             });
           }
         }),

@@ -7,7 +7,19 @@ import { validateScenario } from "../../src/core/scenario/validate.ts";
 import type { Scenario } from "../../src/core/scenario/schema.ts";
 import type { Calibration } from "../../src/core/calibration.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
-import { ar1MeanFactor, designForBudget, fitCurve, designInstanceSd, designLines, designOrder, formatBudget, pairSdAtLength, seriesVariance, NOTES_SERIES, ASSUMED_PAIR_CELL_SECONDS } from "../../src/core/plan/design.ts";
+import {
+  ar1MeanFactor,
+  designForBudget,
+  fitCurve,
+  designInstanceSd,
+  designLines,
+  designOrder,
+  formatBudget,
+  pairSdAtLength,
+  seriesVariance,
+  NOTES_SERIES,
+  ASSUMED_PAIR_CELL_SECONDS,
+} from "../../src/core/plan/design.ts";
 import { ASSUMED_PAIR_SD_PCT } from "../../src/core/calibration.ts";
 import { registerScenarioCommands } from "../../src/cli/commands/scenario.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";
@@ -24,7 +36,15 @@ function scenario(patch: (d: Record<string, any>) => void = () => {}): Scenario 
       { id: "b", image: "mysql-9.7" },
     ],
     // 2 tests × 3 thread counts: the issue's reduced run.
-    workload: { tests: ["oltp_read_only", "oltp_update_index"], threads: [1, 2, 4], duration: "10s", repeats: 1, tables: 1, tableSize: 10000, fresh: "per-test" },
+    workload: {
+      tests: ["oltp_read_only", "oltp_update_index"],
+      threads: [1, 2, 4],
+      duration: "10s",
+      repeats: 1,
+      tables: 1,
+      tableSize: 10000,
+      fresh: "per-test",
+    },
   };
   patch(d);
   const r = validateScenario(d, "t.yaml", ctx);
@@ -64,7 +84,16 @@ describe("pair sd against cell length", () => {
   });
 
   it("the host's own series when the calibration has one, anchored at its pair sd and cell length", () => {
-    const p = pairSdAtLength(cal({ perSecond: { seconds: 90, cvPct: 10, autocorr: [0.5, 0.3], blocks: [{ seconds: 10, cvPct: 5, whiteNoiseCvPct: 3.2 }] } }));
+    const p = pairSdAtLength(
+      cal({
+        perSecond: {
+          seconds: 90,
+          cvPct: 10,
+          autocorr: [0.5, 0.3],
+          blocks: [{ seconds: 10, cvPct: 5, whiteNoiseCvPct: 3.2 }],
+        },
+      }),
+    );
     expect(p.source).toBe("host series");
     expect(p.at(10)).toBeCloseTo(10, 10);
     expect(p.note).toContain("this host's per-second series");
@@ -102,8 +131,18 @@ describe("pair sd against cell length", () => {
     expect(f.at(7)).toBeLessThan(4.98); // the df-21 point pulls hardest, but the others lower it
     expect(f.at(10) / f.at(7)).toBeGreaterThan(Math.sqrt(7 / 10)); // never faster than white noise
     // A curve that rises with length, or one that falls faster than white noise: slope 0, or 0.5.
-    expect(fitCurve([{ cellSeconds: 7, pairSdPct: 5.8, pairDf: 3 }, { cellSeconds: 10, pairSdPct: 8.7, pairDf: 6 }]).slope).toBe(0);
-    expect(fitCurve([{ cellSeconds: 10, pairSdPct: 20, pairDf: 6 }, { cellSeconds: 90, pairSdPct: 1, pairDf: 6 }]).slope).toBe(0.5);
+    expect(
+      fitCurve([
+        { cellSeconds: 7, pairSdPct: 5.8, pairDf: 3 },
+        { cellSeconds: 10, pairSdPct: 8.7, pairDf: 6 },
+      ]).slope,
+    ).toBe(0);
+    expect(
+      fitCurve([
+        { cellSeconds: 10, pairSdPct: 20, pairDf: 6 },
+        { cellSeconds: 90, pairSdPct: 1, pairDf: 6 },
+      ]).slope,
+    ).toBe(0.5);
   });
 });
 
@@ -117,25 +156,53 @@ describe("designForBudget", () => {
       expect(planRun(d.scenario).estimate.totalSeconds).toBeLessThanOrEqual(b);
       expect(d.plannedSeconds).toBeCloseTo(d.chosen.seconds, 6); // the affine cost model is the plan's own
       // The budget buys as much as fits: one more instance would not.
-      expect(d.chosen.seconds + (d.chosen.seconds - planRun({ ...d.scenario, workload: { ...d.scenario.workload, repeats: d.chosen.rounds - d.chosen.roundsPerInstance, instances: d.chosen.instances - 1 } }).estimate.totalSeconds)).toBeGreaterThan(b);
+      expect(
+        d.chosen.seconds +
+          (d.chosen.seconds -
+            planRun({
+              ...d.scenario,
+              workload: {
+                ...d.scenario.workload,
+                repeats: d.chosen.rounds - d.chosen.roundsPerInstance,
+                instances: d.chosen.instances - 1,
+              },
+            }).estimate.totalSeconds),
+      ).toBeGreaterThan(b);
     }
   });
 
   it("is monotone in the budget: more time never widens the expected interval", () => {
-    const widths = [15, 20, 30, 45, 60, 120, 240].map((m) => designForBudget({ scenario: s, budgetSeconds: m * 60, calibration: cal(), ...FAST }).chosen.halfWidthPct);
+    const widths = [15, 20, 30, 45, 60, 120, 240].map(
+      (m) => designForBudget({ scenario: s, budgetSeconds: m * 60, calibration: cal(), ...FAST }).chosen.halfWidthPct,
+    );
     for (let i = 1; i < widths.length; i++) expect(widths[i]).toBeLessThanOrEqual(widths[i - 1] + 1e-9);
     expect(widths.at(-1)!).toBeLessThan(widths[0]);
   });
 
   it("prefers a fresh instance every round when the instance level dominates, and several rounds per instance when it is absent", () => {
-    const inst = designForBudget({ scenario: s, budgetSeconds: 3600, calibration: cal({ pairSdPct: 2, instanceSdPct: 15 }), ...FAST });
+    const inst = designForBudget({
+      scenario: s,
+      budgetSeconds: 3600,
+      calibration: cal({ pairSdPct: 2, instanceSdPct: 15 }),
+      ...FAST,
+    });
     expect(inst.chosen.roundsPerInstance).toBe(1);
     expect(inst.chosen.instances).toBe(inst.chosen.rounds);
-    const pairOnly = designForBudget({ scenario: s, budgetSeconds: 3600, calibration: cal({ pairSdPct: 10, instanceSdPct: 0, instanceDf: 20 }), ...FAST });
+    const pairOnly = designForBudget({
+      scenario: s,
+      budgetSeconds: 3600,
+      calibration: cal({ pairSdPct: 10, instanceSdPct: 0, instanceDf: 20 }),
+      ...FAST,
+    });
     expect(pairOnly.chosen.roundsPerInstance).toBeGreaterThan(1);
     expect(pairOnly.chosen.rounds).toBeGreaterThan(inst.chosen.rounds);
     // the same 0% from 2 df is not trusted (2026-12-03: 0.0% from 2 df, then 17.2% measured by the run): 5% assumed
-    const thin = designForBudget({ scenario: s, budgetSeconds: 3600, calibration: cal({ pairSdPct: 10, instanceSdPct: 0, instanceDf: 2 }), ...FAST });
+    const thin = designForBudget({
+      scenario: s,
+      budgetSeconds: 3600,
+      calibration: cal({ pairSdPct: 10, instanceSdPct: 0, instanceDf: 2 }),
+      ...FAST,
+    });
     expect(thin.noise.instanceSdPct).toBe(5);
     expect(thin.chosen.roundsPerInstance).toBeLessThan(pairOnly.chosen.roundsPerInstance);
     expect(designLines(thin).join("\n")).toContain("the calibration's 0.0% rests on 2 df (fewer than 10): 5% assumed");
@@ -149,7 +216,9 @@ describe("designForBudget", () => {
   });
 
   it("groups the write tests first so that each new instance's fresh data serves one of them: fewer restores", () => {
-    const readFirst = scenario((d) => (d.workload.tests = ["oltp_read_only", "oltp_update_index", "oltp_point_select", "oltp_delete"]));
+    const readFirst = scenario(
+      (d) => (d.workload.tests = ["oltp_read_only", "oltp_update_index", "oltp_point_select", "oltp_delete"]),
+    );
     expect(designOrder(readFirst)).toEqual(["oltp_update_index", "oltp_delete", "oltp_read_only", "oltp_point_select"]);
     const d = designForBudget({ scenario: readFirst, budgetSeconds: 3600, calibration: cal(), ...FAST });
     expect(d.restoresSaved).toBeGreaterThan(0);
@@ -162,8 +231,30 @@ describe("designForBudget", () => {
   });
 
   it("follows the curve: a host whose noise falls with length (as white noise's, the steepest the fit allows) gets longer cells", () => {
-    const flat = designForBudget({ scenario: s, budgetSeconds: 2 * 3600, calibration: cal({ cellLengthCurve: [{ cellSeconds: 10, pairSdPct: 10, pairDf: 6 }, { cellSeconds: 90, pairSdPct: 10, pairDf: 6 }] }), ...FAST });
-    const falls = designForBudget({ scenario: s, budgetSeconds: 2 * 3600, calibration: cal({ instanceSdPct: 0.5, instanceDf: 20, cellLengthCurve: [{ cellSeconds: 10, pairSdPct: 20, pairDf: 6 }, { cellSeconds: 90, pairSdPct: 1, pairDf: 6 }] }), ...FAST });
+    const flat = designForBudget({
+      scenario: s,
+      budgetSeconds: 2 * 3600,
+      calibration: cal({
+        cellLengthCurve: [
+          { cellSeconds: 10, pairSdPct: 10, pairDf: 6 },
+          { cellSeconds: 90, pairSdPct: 10, pairDf: 6 },
+        ],
+      }),
+      ...FAST,
+    });
+    const falls = designForBudget({
+      scenario: s,
+      budgetSeconds: 2 * 3600,
+      calibration: cal({
+        instanceSdPct: 0.5,
+        instanceDf: 20,
+        cellLengthCurve: [
+          { cellSeconds: 10, pairSdPct: 20, pairDf: 6 },
+          { cellSeconds: 90, pairSdPct: 1, pairDf: 6 },
+        ],
+      }),
+      ...FAST,
+    });
     expect(flat.noise.source).toBe("curve");
     expect(flat.chosen.cellSeconds).toBe(5); // no gain from length: the shortest cells, the most rounds
     expect(falls.chosen.cellSeconds).toBeGreaterThanOrEqual(10);
@@ -183,7 +274,14 @@ describe("designForBudget", () => {
 
   it("several hosts shard the rounds: the same design takes less time, the budget buys more rounds, and a fixed count", () => {
     const one = designForBudget({ scenario: s, budgetSeconds: 3600, calibration: cal(), ...FAST });
-    const two = designForBudget({ scenario: s, budgetSeconds: 3600, calibration: cal(), hosts: 2, precisionPct: 5, ...FAST });
+    const two = designForBudget({
+      scenario: s,
+      budgetSeconds: 3600,
+      calibration: cal(),
+      hosts: 2,
+      precisionPct: 5,
+      ...FAST,
+    });
     expect(two.mode).toBe("fixed"); // adaptive runs are one host only (assertRunnable)
     expect(two.overrides).toContain("shard=true");
     expect(two.chosen.rounds).toBeGreaterThan(one.chosen.rounds);
@@ -194,9 +292,16 @@ describe("designForBudget", () => {
   });
 
   it("says why when the budget cannot buy ±5%", () => {
-    const d = designForBudget({ scenario: s, budgetSeconds: 15 * 60, calibration: cal({ pairSdPct: 25, instanceSdPct: 10 }), ...FAST });
+    const d = designForBudget({
+      scenario: s,
+      budgetSeconds: 15 * 60,
+      calibration: cal({ pairSdPct: 25, instanceSdPct: 10 }),
+      ...FAST,
+    });
     expect(d.chosen.halfWidthPct).toBeGreaterThan(5);
-    expect(d.cannot.join("\n")).toMatch(/no cell is expected within ±5%: at pair sd .* buys \d+ rounds .*; ±5% needs about \d+ rounds/);
+    expect(d.cannot.join("\n")).toMatch(
+      /no cell is expected within ±5%: at pair sd .* buys \d+ rounds .*; ±5% needs about \d+ rounds/,
+    );
   });
 
   it("formats budgets the schema parses", () => {
@@ -231,7 +336,11 @@ describe("plan scenarios/seed-verdicts.yaml --budget 8h", () => {
     // The printed overrides applied to the seeds' procedure give a valid scenario that fits the budget.
     const seed = parse(readFileSync("scenarios/seed-mariadb-vs-mysql.yaml", "utf8"));
     const { loadScenarioText } = await import("../../src/adapters/scenario-file.ts");
-    const r = loadScenarioText(readFileSync("scenarios/seed-mariadb-vs-mysql.yaml", "utf8"), "seed.yaml", { sets, lockImages: ctx.lockImages, hostCpus: 2 });
+    const r = loadScenarioText(readFileSync("scenarios/seed-mariadb-vs-mysql.yaml", "utf8"), "seed.yaml", {
+      sets,
+      lockImages: ctx.lockImages,
+      hostCpus: 2,
+    });
     expect(seed.workload.duration).toBe("300s"); // the seeds' file stays the seeds' procedure
     expect(planRun(r.scenario).estimate.totalSeconds).toBeLessThanOrEqual(8 * 3600);
   }, 60_000);
@@ -252,14 +361,33 @@ describe("run --budget --design (resolveRunRequest)", () => {
     expect(r.scenario.workload.threads).toEqual([1, 4, 8]);
     expect(r.scenario.workload.tests).toEqual(["update_index", "oltp_simple"]);
     expect(planRun(r.scenario).estimate.totalSeconds).toBeLessThanOrEqual(1800);
-    const withPrecision = await resolveRunRequest({ file: "scenarios/seed-verdicts.yaml", sets: ["workload.threads=[1, 4, 8]", "workload.tests=[oltp_simple, update_index]"], budget: "30m", precision: "5%", design: { calibration: async () => null, log: () => {} } });
+    const withPrecision = await resolveRunRequest({
+      file: "scenarios/seed-verdicts.yaml",
+      sets: ["workload.threads=[1, 4, 8]", "workload.tests=[oltp_simple, update_index]"],
+      budget: "30m",
+      precision: "5%",
+      design: { calibration: async () => null, log: () => {} },
+    });
     expect(withPrecision.scenario.workload.repeats).toMatchObject({ min: 4, precision: "5%" });
     expect(withPrecision.scenario.workload.budget).toBe("30m");
   }, 60_000);
 
   it("--design needs --budget, and does not go with --resume", async () => {
     const { resolveRunRequest } = await import("../../src/app/start.ts");
-    await expect(resolveRunRequest({ file: "scenarios/seed-verdicts.yaml", sets: [], design: { calibration: async () => null, log: () => {} } })).rejects.toMatchObject({ code: "DESIGN_OPTIONS" });
-    await expect(resolveRunRequest({ file: "x", sets: [], resume: "results/x", design: { calibration: async () => null, log: () => {} } })).rejects.toMatchObject({ code: "RESUME_OPTIONS" });
+    await expect(
+      resolveRunRequest({
+        file: "scenarios/seed-verdicts.yaml",
+        sets: [],
+        design: { calibration: async () => null, log: () => {} },
+      }),
+    ).rejects.toMatchObject({ code: "DESIGN_OPTIONS" });
+    await expect(
+      resolveRunRequest({
+        file: "x",
+        sets: [],
+        resume: "results/x",
+        design: { calibration: async () => null, log: () => {} },
+      }),
+    ).rejects.toMatchObject({ code: "RESUME_OPTIONS" });
   });
 });

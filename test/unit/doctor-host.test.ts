@@ -22,9 +22,23 @@ const UP: Extract<EngineFacts, { answers: true }> = {
   dockerRootDir: "/var/lib/docker",
   warnings: [],
 };
-const DOWN: EngineFacts = { answers: false, endpoint: "unix:///var/run/docker.sock", error: "ENOENT connect ENOENT /var/run/docker.sock" };
+const DOWN: EngineFacts = {
+  answers: false,
+  endpoint: "unix:///var/run/docker.sock",
+  error: "ENOENT connect ENOENT /var/run/docker.sock",
+};
 
-const ALL_BINS = ["dockerd", "docker", "debootstrap", "mkfs.btrfs", "mkfs.xfs", "mdadm", "apt-get", "systemctl", "docker-compose"];
+const ALL_BINS = [
+  "dockerd",
+  "docker",
+  "debootstrap",
+  "mkfs.btrfs",
+  "mkfs.xfs",
+  "mdadm",
+  "apt-get",
+  "systemctl",
+  "docker-compose",
+];
 /** Which binary each package puts on PATH. */
 const PROVIDES: Record<string, string[]> = {
   "docker.io": ["dockerd", "docker"],
@@ -76,9 +90,11 @@ function deps(w: World): DoctorDeps {
   const runner: Runner = {
     async run(cmd, args): Promise<RunResult> {
       const line = [cmd, ...args].join(" ");
-      if (!(cmd === "docker-compose" && args[0] === "version") && !(cmd === "docker" && args[0] === "compose")) w.calls.push(line);
+      if (!(cmd === "docker-compose" && args[0] === "version") && !(cmd === "docker" && args[0] === "compose"))
+        w.calls.push(line);
       if (cmd === "apt-get" && args[0] === "install") {
-        for (const p of args.filter((a) => !a.startsWith("-")).slice(1)) for (const b of PROVIDES[p] ?? []) w.bins.add(b);
+        for (const p of args.filter((a) => !a.startsWith("-")).slice(1))
+          for (const b of PROVIDES[p] ?? []) w.bins.add(b);
         if (w.postinstStartsEngine && args.includes("docker.io")) w.engineUp = true;
       }
       if (cmd === "systemctl" && args.join(" ") === "start docker") pendingStart = w.startsAfterProbes ?? 0;
@@ -102,7 +118,8 @@ function deps(w: World): DoctorDeps {
       async readText(p) {
         if (p === "/etc/os-release") return w.osRelease;
         if (p === "/proc/1/comm") return `${w.pid1}\n`;
-        if (p === "/var/log/twinbench-dockerd.log") return "level=info msg=starting\nfailed to start daemon: iptables failed: Permission denied\n";
+        if (p === "/var/log/twinbench-dockerd.log")
+          return "level=info msg=starting\nfailed to start daemon: iptables failed: Permission denied\n";
         return null;
       },
       async exists(p) {
@@ -152,7 +169,10 @@ describe("fixHost", () => {
     },
     {
       name: "docker running, mdadm and compose missing: installs them, never touches the engine",
-      w: () => world({ bins: new Set(["dockerd", "docker", "debootstrap", "mkfs.btrfs", "mkfs.xfs", "apt-get", "systemctl"]) }),
+      w: () =>
+        world({
+          bins: new Set(["dockerd", "docker", "debootstrap", "mkfs.btrfs", "mkfs.xfs", "apt-get", "systemctl"]),
+        }),
       calls: ["apt-get update", "apt-get install -y --no-install-recommends mdadm docker-compose"],
       spawned: [],
     },
@@ -173,7 +193,12 @@ describe("fixHost", () => {
     },
     {
       name: "Ubuntu root, stopped engine without dockerd",
-      w: () => world({ osRelease: UBUNTU_OS, engineUp: false, bins: new Set(ALL_BINS.filter((b) => b !== "dockerd" && b !== "docker")) }),
+      w: () =>
+        world({
+          osRelease: UBUNTU_OS,
+          engineUp: false,
+          bins: new Set(ALL_BINS.filter((b) => b !== "dockerd" && b !== "docker")),
+        }),
       calls: ["apt-get update", "apt-get install -y --no-install-recommends docker.io"],
       spawned: ["dockerd > /var/log/twinbench-dockerd.log"],
     },
@@ -200,7 +225,12 @@ describe("fixHost", () => {
 
   it.each([
     { name: "not root", w: () => world({ isRoot: false, engineUp: false }), msg: /needs root/, hint: /sudo/ },
-    { name: "non-Debian", w: () => world({ osRelease: FEDORA_OS, engineUp: false }), msg: /Fedora Linux 40/, hint: /not Debian or Ubuntu/ },
+    {
+      name: "non-Debian",
+      w: () => world({ osRelease: FEDORA_OS, engineUp: false }),
+      msg: /Fedora Linux 40/,
+      hint: /not Debian or Ubuntu/,
+    },
   ])("$name without engine: DOCTOR_CANNOT_FIX with the paragraph, nothing run", async (c) => {
     const w = c.w();
     const e = await fixHost(deps(w)).catch((x: unknown) => x);
@@ -235,14 +265,22 @@ describe("fixHost", () => {
     const e = (await fixHost(deps(w)).catch((x: unknown) => x)) as TwinbenchError;
     expect(e.code).toBe("ENGINE_START_FAILED");
     expect(e.message).toBe("dockerd exited (exit code 1) before the engine answered on unix:///var/run/docker.sock");
-    expect(e.details).toEqual(["level=info msg=starting", "failed to start daemon: iptables failed: Permission denied"]);
+    expect(e.details).toEqual([
+      "level=info msg=starting",
+      "failed to start daemon: iptables failed: Permission denied",
+    ]);
     expect(w.clock).toBe(0);
   });
 
   it("a failing apt-get names the command and shows its output", async () => {
     const w = world({ bins: noDocker(), engineUp: false });
     const d = deps(w);
-    d.runner = { run: async (cmd, args) => (cmd === "apt-get" && args[0] === "install" ? { stdout: "", stderr: "E: Unable to locate package docker.io", exitCode: 100 } : { stdout: "", stderr: "", exitCode: 0 }) };
+    d.runner = {
+      run: async (cmd, args) =>
+        cmd === "apt-get" && args[0] === "install"
+          ? { stdout: "", stderr: "E: Unable to locate package docker.io", exitCode: 100 }
+          : { stdout: "", stderr: "", exitCode: 0 },
+    };
     const e = (await fixHost(d).catch((x: unknown) => x)) as TwinbenchError;
     expect(e.code).toBe("APT_FAILED");
     expect(e.message).toMatch(/apt-get install -y --no-install-recommends docker.io .* failed with exit code 100/);
@@ -259,7 +297,13 @@ describe("probeHost", () => {
     expect(f.mdstat).toBe(false);
     expect(f.loopControl).toBe(true);
     expect(f.cgroup).toEqual({ version: null, cpuset: false });
-    expect(f.tools).toMatchObject({ dockerd: true, debootstrap: true, mdadm: false, dockerComposeStandalone: false, dockerComposePlugin: false });
+    expect(f.tools).toMatchObject({
+      dockerd: true,
+      debootstrap: true,
+      mdadm: false,
+      dockerComposeStandalone: false,
+      dockerComposePlugin: false,
+    });
     expect(f.imageMode).toEqual({ mode: "debian", forced: false });
     // The shipped lock: every official digest is still PLACEHOLDER.
     expect(f.lock).toMatchObject({ placeholder: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"] });
@@ -268,12 +312,18 @@ describe("probeHost", () => {
   it("a lock that cannot be read becomes the image-mode warning, not a crash", async () => {
     const r = await runDoctor({ ...deps(world({})), lockFile: "/nonexistent/lock.yaml" });
     expect(r.facts.lock).toMatchObject({ file: "/nonexistent/lock.yaml", error: expect.stringMatching(/ENOENT/) });
-    expect(r.checks.find((c) => c.id === "image-mode")).toMatchObject({ status: "warn", detail: expect.stringMatching(/cannot read the image lock \/nonexistent\/lock\.yaml/) });
+    expect(r.checks.find((c) => c.id === "image-mode")).toMatchObject({
+      status: "warn",
+      detail: expect.stringMatching(/cannot read the image lock \/nonexistent\/lock\.yaml/),
+    });
   });
 
   it("reports the API version check with the old value", async () => {
     const r = await runDoctor(deps(world({ apiVersion: "1.40" })));
-    expect(r.checks.find((c) => c.id === "api-version")).toMatchObject({ status: "fail", detail: expect.stringMatching(/API 1\.40 is older than 1\.41/) });
+    expect(r.checks.find((c) => c.id === "api-version")).toMatchObject({
+      status: "fail",
+      detail: expect.stringMatching(/API 1\.40 is older than 1\.41/),
+    });
   });
 
   it.each([
@@ -286,7 +336,11 @@ describe("probeHost", () => {
 describe("CLI", () => {
   it("doctor prints one line per check and returns 1 on a fail", async () => {
     const out: string[] = [];
-    const code = await doctorCommand({ out: (l) => out.push(l) }, { fix: false, json: false }, deps(world({ engineUp: false })));
+    const code = await doctorCommand(
+      { out: (l) => out.push(l) },
+      { fix: false, json: false },
+      deps(world({ engineUp: false })),
+    );
     expect(code).toBe(1);
     expect(out.join("\n")).toMatch(/^fail docker engine +no engine answers/m);
   });
@@ -295,7 +349,10 @@ describe("CLI", () => {
     const out: string[] = [];
     const code = await doctorCommand({ out: (l) => out.push(l) }, { fix: false, json: true }, deps(world()));
     expect(code).toBe(0);
-    const j = JSON.parse(out.join("\n")) as { checks: Array<{ id: string; status: string }>; summary: { fail: number } };
+    const j = JSON.parse(out.join("\n")) as {
+      checks: Array<{ id: string; status: string }>;
+      summary: { fail: number };
+    };
     expect(j.summary.fail).toBe(0);
     expect(j.checks.map((c) => c.id)).toContain("engine");
   });
@@ -317,13 +374,17 @@ describe("CLI", () => {
   });
 
   it("ensureHost fails with the paragraph when it cannot fix", async () => {
-    const e = (await ensureHost({ out: () => {}, fix: true }, deps(world({ engineUp: false, isRoot: false }))).catch((x: unknown) => x)) as TwinbenchError;
+    const e = (await ensureHost({ out: () => {}, fix: true }, deps(world({ engineUp: false, isRoot: false }))).catch(
+      (x: unknown) => x,
+    )) as TwinbenchError;
     expect(e.code).toBe("DOCTOR_CANNOT_FIX");
     expect(e.hint).toMatch(/sudo/);
   });
 
   it("ensureHost rejects an engine older than API 1.41", async () => {
-    const e = (await ensureHost({ out: () => {}, fix: true }, deps(world({ apiVersion: "1.39" }))).catch((x: unknown) => x)) as TwinbenchError;
+    const e = (await ensureHost({ out: () => {}, fix: true }, deps(world({ apiVersion: "1.39" }))).catch(
+      (x: unknown) => x,
+    )) as TwinbenchError;
     expect(e.code).toBe("ENGINE_API_TOO_OLD");
     expect(e.message).toMatch(/API 1\.39, older than 1\.41/);
   });

@@ -31,7 +31,11 @@ const runningEngine: HostFacts["engine"] = {
   dockerRootDir: "/var/lib/docker",
   warnings: [],
 };
-const noEngine: HostFacts["engine"] = { answers: false, endpoint: "unix:///var/run/docker.sock", error: "ENOENT connect ENOENT /var/run/docker.sock" };
+const noEngine: HostFacts["engine"] = {
+  answers: false,
+  endpoint: "unix:///var/run/docker.sock",
+  error: "ENOENT connect ENOENT /var/run/docker.sock",
+};
 
 /** A fully equipped Debian host with a running engine. */
 function host(over: Partial<HostFacts> = {}, tools: Partial<HostFacts["tools"]> = {}): HostFacts {
@@ -64,23 +68,55 @@ function host(over: Partial<HostFacts> = {}, tools: Partial<HostFacts["tools"]> 
   };
 }
 
-const bareTools = { dockerd: false, debootstrap: false, mkfsBtrfs: false, mkfsXfs: false, mdadm: false, dockerComposeStandalone: false, dockerComposePlugin: false };
+const bareTools = {
+  dockerd: false,
+  debootstrap: false,
+  mkfsBtrfs: false,
+  mkfsXfs: false,
+  mdadm: false,
+  dockerComposeStandalone: false,
+  dockerComposePlugin: false,
+};
 
 function status(f: HostFacts): Partial<Record<CheckId, CheckStatus>> {
   return Object.fromEntries(evaluateChecks(f).map((l) => [l.id, l.status]));
 }
 
 describe("evaluateChecks", () => {
-  const cases: Array<{ name: string; facts: HostFacts; expect: Partial<Record<CheckId, CheckStatus>>; detail?: [CheckId, RegExp] }> = [
+  const cases: Array<{
+    name: string;
+    facts: HostFacts;
+    expect: Partial<Record<CheckId, CheckStatus>>;
+    detail?: [CheckId, RegExp];
+  }> = [
     {
       name: "fully equipped host",
       facts: host(),
-      expect: { engine: "ok", "api-version": "ok", "storage-driver": "ok", cgroups: "ok", debootstrap: "ok", root: "ok", mdstat: "ok", "loop-devices": "ok", "fs-tools": "ok", compose: "ok", "image-mode": "ok" },
+      expect: {
+        engine: "ok",
+        "api-version": "ok",
+        "storage-driver": "ok",
+        cgroups: "ok",
+        debootstrap: "ok",
+        root: "ok",
+        mdstat: "ok",
+        "loop-devices": "ok",
+        "fs-tools": "ok",
+        compose: "ok",
+        "image-mode": "ok",
+      },
     },
     {
       name: "Debian root, no docker",
       facts: host({ engine: noEngine }, bareTools),
-      expect: { engine: "fail", "api-version": "fail", "storage-driver": "warn", debootstrap: "fail", "fs-tools": "warn", compose: "warn" },
+      expect: {
+        engine: "fail",
+        "api-version": "fail",
+        "storage-driver": "warn",
+        debootstrap: "fail",
+        "fs-tools": "warn",
+        compose: "warn",
+      },
       detail: ["engine", /no engine answers on unix:\/\/\/var\/run\/docker.sock: ENOENT/],
     },
     {
@@ -102,7 +138,10 @@ describe("evaluateChecks", () => {
     },
     {
       name: "cgroup v2 with systemd driver",
-      facts: host({ engine: { ...runningEngine, cgroupVersion: "2", cgroupDriver: "systemd" }, cgroup: { version: 2, cpuset: true } }),
+      facts: host({
+        engine: { ...runningEngine, cgroupVersion: "2", cgroupDriver: "systemd" },
+        cgroup: { version: 2, cpuset: true },
+      }),
       expect: { cgroups: "ok" },
       detail: ["cgroups", /^v2, driver systemd, cpuset available$/],
     },
@@ -164,7 +203,10 @@ describe("evaluateChecks", () => {
     },
     {
       name: "forced official mode with PLACEHOLDER digests fails and points at images pin",
-      facts: host({ imageMode: { mode: "official", forced: true }, lock: { file: "images/lock.yaml", placeholder: ["sysbench-1.0"] } }),
+      facts: host({
+        imageMode: { mode: "official", forced: true },
+        lock: { file: "images/lock.yaml", placeholder: ["sysbench-1.0"] },
+      }),
       expect: { "image-mode": "fail" },
       detail: ["image-mode", /official \(forced\).*serves debian only.*sysbench-1\.0/],
     },
@@ -177,7 +219,8 @@ describe("evaluateChecks", () => {
   ];
   it.each(cases)("$name", (c) => {
     const got = status(c.facts);
-    for (const [id, s] of Object.entries(c.expect)) expect({ id, status: got[id as CheckId] }).toEqual({ id, status: s });
+    for (const [id, s] of Object.entries(c.expect))
+      expect({ id, status: got[id as CheckId] }).toEqual({ id, status: s });
     if (c.detail) {
       const [id, re] = c.detail;
       expect(evaluateChecks(c.facts).find((l) => l.id === id)?.detail).toMatch(re);
@@ -206,13 +249,25 @@ describe("evaluateChecks", () => {
 });
 
 describe("planFixes", () => {
-  const kinds = (a: FixAction[]) => a.map((x) => (x.kind === "apt-install" ? `install ${x.packages.join(" ")}` : x.kind === "start-engine" ? `start via ${x.via}` : x.kind));
+  const kinds = (a: FixAction[]) =>
+    a.map((x) =>
+      x.kind === "apt-install"
+        ? `install ${x.packages.join(" ")}`
+        : x.kind === "start-engine"
+          ? `start via ${x.via}`
+          : x.kind,
+    );
   const cases: Array<{ name: string; facts: HostFacts; plan: string; actions?: string[]; paragraph?: RegExp[] }> = [
     {
       name: "Debian root, no docker: install everything, start dockerd, wait",
       facts: host({ engine: noEngine }, bareTools),
       plan: "fix",
-      actions: ["apt-update", "install docker.io debootstrap btrfs-progs xfsprogs mdadm docker-compose", "start via dockerd", "wait-engine"],
+      actions: [
+        "apt-update",
+        "install docker.io debootstrap btrfs-progs xfsprogs mdadm docker-compose",
+        "start via dockerd",
+        "wait-engine",
+      ],
     },
     {
       name: "docker running, everything present: nothing to do (idempotent)",
@@ -254,7 +309,12 @@ describe("planFixes", () => {
       name: "non-Debian: cannot fix, names the OS and the packages",
       facts: host({ os: FEDORA, engine: noEngine }, bareTools),
       plan: "cannot-fix",
-      paragraph: [/Fedora Linux 40 is not Debian or Ubuntu/, /Docker Engine 20\.10 or newer/, /debootstrap/, /systemctl start docker/],
+      paragraph: [
+        /Fedora Linux 40 is not Debian or Ubuntu/,
+        /Docker Engine 20\.10 or newer/,
+        /debootstrap/,
+        /systemctl start docker/,
+      ],
     },
     {
       name: "non-Debian with everything present: nothing to do",
@@ -299,8 +359,16 @@ describe("planFixes", () => {
 
   it("the engine wait names its deadline and the dockerd log", () => {
     const p = planFixes(host({ engine: noEngine }));
-    expect(p.actions).toContainEqual({ kind: "wait-engine", endpoint: "unix:///var/run/docker.sock", timeoutMs: 60_000 });
-    expect(p.actions).toContainEqual({ kind: "start-engine", via: "dockerd", logFile: "/var/log/twinbench-dockerd.log" });
+    expect(p.actions).toContainEqual({
+      kind: "wait-engine",
+      endpoint: "unix:///var/run/docker.sock",
+      timeoutMs: 60_000,
+    });
+    expect(p.actions).toContainEqual({
+      kind: "start-engine",
+      via: "dockerd",
+      logFile: "/var/log/twinbench-dockerd.log",
+    });
   });
 });
 

@@ -14,7 +14,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const rec = (key: string) => JSON.stringify({ key, server: "a", test: "t", threads: 1, repeat: 1, phase: "measure", status: "ok", metrics: null });
+const rec = (key: string) =>
+  JSON.stringify({ key, server: "a", test: "t", threads: 1, repeat: 1, phase: "measure", status: "ok", metrics: null });
 
 describe("writeFileAtomic", () => {
   it("creates the folder, replaces the content and leaves no temp file", async () => {
@@ -63,7 +64,12 @@ describe("setAsideTornTail", () => {
     await setAsideTornTail(f, aside);
     await appendDurable(f, rec("b") + "\n");
     expect(readFileSync(aside, "utf8")).toBe(`first-tear\n{"key":"b\n`);
-    expect(readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).key)).toEqual(["a", "b"]);
+    expect(
+      readFileSync(f, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).key),
+    ).toEqual(["a", "b"]);
   });
 
   it("a missing file is nothing torn", async () => {
@@ -104,16 +110,21 @@ describe("known-hosts file", () => {
     expect(Object.keys(await readKnownHosts(f))).toEqual(["a", "b"]);
   });
 
-  it.each([["not JSON", '{"a": {"engine": "tcp://x'], ["empty", ""], ["not an object of hosts", "[1,2]"], ["a host without engine", '{"a": {"id": "a"}}']])(
-    "damaged (%s): a loud error naming the file, never read as empty nor overwritten",
-    async (_n, text) => {
-      const f = join(dir, "hosts.json");
-      writeFileSync(f, text);
-      await expect(readKnownHosts(f)).rejects.toMatchObject({ code: "HOSTS_FILE_CORRUPT", message: expect.stringContaining(f) });
-      await expect(rememberHosts([spec as never], f)).rejects.toMatchObject({ code: "HOSTS_FILE_CORRUPT" });
-      expect(readFileSync(f, "utf8")).toBe(text);
-    },
-  );
+  it.each([
+    ["not JSON", '{"a": {"engine": "tcp://x'],
+    ["empty", ""],
+    ["not an object of hosts", "[1,2]"],
+    ["a host without engine", '{"a": {"id": "a"}}'],
+  ])("damaged (%s): a loud error naming the file, never read as empty nor overwritten", async (_n, text) => {
+    const f = join(dir, "hosts.json");
+    writeFileSync(f, text);
+    await expect(readKnownHosts(f)).rejects.toMatchObject({
+      code: "HOSTS_FILE_CORRUPT",
+      message: expect.stringContaining(f),
+    });
+    await expect(rememberHosts([spec as never], f)).rejects.toMatchObject({ code: "HOSTS_FILE_CORRUPT" });
+    expect(readFileSync(f, "utf8")).toBe(text);
+  });
 });
 
 describe("isEngineConnectionError", () => {

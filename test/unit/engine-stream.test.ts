@@ -51,14 +51,18 @@ describe("engine output streams", () => {
   });
 
   it("run: a stream error is ENGINE_STREAM, naming the container and saying the output may be cut short", async () => {
-    const err = await engineWith(fakeDocker("error")).run(spec, {}).catch((e: unknown) => e);
+    const err = await engineWith(fakeDocker("error"))
+      .run(spec, {})
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TwinbenchError);
     expect((err as TwinbenchError).code).toBe("ENGINE_STREAM");
     expect((err as Error).message).toMatch(/container tb-x \(image img:1\).*may be cut short: socket hang up/);
   });
 
   it("exec: a stream error is ENGINE_STREAM naming the program, never its arguments (they may hold a password)", async () => {
-    const err = await engineWith(fakeDocker("error")).exec("c1", ["mysql", "--password=s3cret", "-e", "SELECT 1"]).catch((e: unknown) => e);
+    const err = await engineWith(fakeDocker("error"))
+      .exec("c1", ["mysql", "--password=s3cret", "-e", "SELECT 1"])
+      .catch((e: unknown) => e);
     expect((err as TwinbenchError).code).toBe("ENGINE_STREAM");
     expect((err as Error).message).toMatch(/exec of mysql in container c1.*may be cut short/);
     expect((err as Error).message).not.toContain("s3cret");

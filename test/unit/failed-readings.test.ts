@@ -54,7 +54,9 @@ describe("a failed reading is not an absent one", () => {
   it("readingFailureNotes: a sampler failure and a failed storage re-measure become notes", () => {
     const cell = { key: "a/oltp_read_only/1/1", interferenceError: "CPU sampler failed: EACCES" } as CellRecord;
     const ok = { key: "b/oltp_read_only/1/1" } as CellRecord;
-    const servers = [{ id: "a", storage: { kind: "volume", freeBytesBefore: 1, afterError: "df failed" } }] as ServerManifest[];
+    const servers = [
+      { id: "a", storage: { kind: "volume", freeBytesBefore: 1, afterError: "df failed" } },
+    ] as ServerManifest[];
     const notes = readingFailureNotes({ servers }, [cell, ok]);
     expect(notes).toHaveLength(2);
     expect(notes[0]).toContain("1 measured cell");

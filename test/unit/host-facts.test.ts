@@ -3,7 +3,16 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { activeChoice, hostFactDiff, hostFactRows, kernelFactDifferences, mergeProbe, mitigationsSummary, parseProbeOutput, probeCommand } from "../../src/core/hosts/facts.ts";
+import {
+  activeChoice,
+  hostFactDiff,
+  hostFactRows,
+  kernelFactDifferences,
+  mergeProbe,
+  mitigationsSummary,
+  parseProbeOutput,
+  probeCommand,
+} from "../../src/core/hosts/facts.ts";
 import type { HostFacts } from "../../src/core/results.ts";
 
 const FIX = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/hosts");
@@ -25,18 +34,34 @@ describe("probe output → kernel facts", () => {
       clocksource: "kvm-clock",
     });
     expect(p.kernelFacts!.kernelCmdline).toMatch(/^mitigations=auto,no_guest_host,no_guest_guest console=ttyS0 /);
-    expect(p.kernelFacts!.mitigations).toMatchObject({ meltdown: "Mitigation: PTI", spec_store_bypass: "Vulnerable", mds: "Not affected" });
+    expect(p.kernelFacts!.mitigations).toMatchObject({
+      meltdown: "Mitigation: PTI",
+      spec_store_bypass: "Vulnerable",
+      mds: "Not affected",
+    });
     expect(Object.keys(p.kernelFacts!.mitigations)).toHaveLength(19);
     expect(mitigationsSummary(p.kernelFacts!.mitigations)).toBe("3 mitigated, 2 vulnerable, 14 not affected");
   });
   it("reads a SCSI partition's disk with a clamped tag depth, and unknown where the kernel has no file", () => {
     const p = probe("probe-scsi-partition.txt");
-    expect(p.kernelFacts).toMatchObject({ dataDevice: "sda", ioScheduler: "anticipatory", queueDepth: "4", nrRequests: "128", thp: "unknown", cpufreqGovernor: "performance", clocksource: "tsc" });
+    expect(p.kernelFacts).toMatchObject({
+      dataDevice: "sda",
+      ioScheduler: "anticipatory",
+      queueDepth: "4",
+      nrRequests: "128",
+      thp: "unknown",
+      cpufreqGovernor: "performance",
+      clocksource: "tsc",
+    });
     expect(mitigationsSummary(p.kernelFacts!.mitigations)).toBe("unknown");
   });
   it("a volume on an anonymous device (overlay, tmpfs) has no block device", () => {
     const p = parseProbeOutput("volfs=tmpfs\ndevnum=0:52\nthp=[always] madvise never\nprobe=done\n");
-    expect(p.kernelFacts).toMatchObject({ dataDevice: "none (tmpfs file system, device 0:52)", ioScheduler: "unknown", thp: "always" });
+    expect(p.kernelFacts).toMatchObject({
+      dataDevice: "none (tmpfs file system, device 0:52)",
+      ioScheduler: "unknown",
+      thp: "always",
+    });
   });
   it("a probe that did not finish records no kernel facts (not 'unknown' everywhere)", () => {
     expect(parseProbeOutput("kernel=6.1\nnproc=2\n").kernelFacts).toBeUndefined();
@@ -61,11 +86,26 @@ describe("kernel facts in the host-facts table and the diff", () => {
     const io = rows.find((r) => r.field === "io scheduler")!;
     expect(io).toEqual({ field: "io scheduler", values: { a: "mq-deadline", b: "anticipatory" }, equal: false });
     expect(rows.find((r) => r.field === "queue depth")!.values).toEqual({ a: "unknown", b: "4" });
-    expect(rows.find((r) => r.field === "mitigation: meltdown")!.values).toEqual({ a: "Mitigation: PTI", b: "unknown" });
-    expect(hostFactDiff([a, b]).map((r) => r.field)).toEqual(expect.arrayContaining(["kernel", "io scheduler", "transparent huge pages", "cpufreq governor", "clocksource", "kernel command line"]));
+    expect(rows.find((r) => r.field === "mitigation: meltdown")!.values).toEqual({
+      a: "Mitigation: PTI",
+      b: "unknown",
+    });
+    expect(hostFactDiff([a, b]).map((r) => r.field)).toEqual(
+      expect.arrayContaining([
+        "kernel",
+        "io scheduler",
+        "transparent huge pages",
+        "cpufreq governor",
+        "clocksource",
+        "kernel command line",
+      ]),
+    );
   });
   it("runs without kernel facts keep the old table", () => {
-    const rows = hostFactRows([{ id: "a", kernel: "6.1" }, { id: "b", kernel: "6.1" }]);
+    const rows = hostFactRows([
+      { id: "a", kernel: "6.1" },
+      { id: "b", kernel: "6.1" },
+    ]);
     expect(rows.some((r) => r.field === "io scheduler" || r.field.startsWith("mitigation"))).toBe(false);
   });
   it("compare's facts diff: the kernel facts that differ, nothing against an unprobed run", () => {

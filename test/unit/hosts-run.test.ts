@@ -36,7 +36,17 @@ class FakeHostEngine {
   }
   async facts(): Promise<HostFacts> {
     await this.ping();
-    return { id: this.hostId, kernel: "6.1.0", os: "Debian 12", cpus: 2, memoryBytes: 2 ** 34, dockerVersion: "20.10", storageDriver: "overlay2", cgroupVersion: "1", ...this.info };
+    return {
+      id: this.hostId,
+      kernel: "6.1.0",
+      os: "Debian 12",
+      cpus: 2,
+      memoryBytes: 2 ** 34,
+      dockerVersion: "20.10",
+      storageDriver: "overlay2",
+      cgroupVersion: "1",
+      ...this.info,
+    };
   }
   async createVolume(name: string) {
     this.volumes.add(name);
@@ -48,7 +58,10 @@ class FakeHostEngine {
   async run(spec: ContainerSpec): Promise<RunResult> {
     await this.ping();
     this.runs.push(spec);
-    const output = spec.entrypoint?.[0] === "dpkg-query" ? this.dpkg : "kernel=6.1.0\narch=x86_64\nnproc=2\ncpu=AMD EPYC\nvolfs=ext4\nvolopts=rw,relatime\n";
+    const output =
+      spec.entrypoint?.[0] === "dpkg-query"
+        ? this.dpkg
+        : "kernel=6.1.0\narch=x86_64\nnproc=2\ncpu=AMD EPYC\nvolfs=ext4\nvolopts=rw,relatime\n";
     return { exitCode: 0, output, timedOut: false, cancelled: false };
   }
   async kill() {
@@ -61,12 +74,19 @@ class FakeHostEngine {
 
 const asEngine = (e: FakeHostEngine) => e as unknown as Engine;
 
-function fakeImages(labels: (host: string) => Record<string, string> = () => ({ "twinbench.content-hash": "c0ffee", "twinbench.package-version": "9.7.4-2" })) {
+function fakeImages(
+  labels: (host: string) => Record<string, string> = () => ({
+    "twinbench.content-hash": "c0ffee",
+    "twinbench.package-version": "9.7.4-2",
+  }),
+) {
   const present = new Map<string, Set<string>>();
   const sent: string[] = [];
   const ops: ImageOps = {
     async inspect(engine, ref) {
-      return present.get(engine.hostId)?.has(ref) ? { id: `sha256:${ref.length}`, labels: labels(engine.hostId) } : undefined;
+      return present.get(engine.hostId)?.has(ref)
+        ? { id: `sha256:${ref.length}`, labels: labels(engine.hostId) }
+        : undefined;
     },
     async send(from, to, ref) {
       sent.push(`${ref} ${from.hostId}->${to.hostId}`);
@@ -84,10 +104,21 @@ function target(e: FakeHostEngine, images: ReturnType<typeof fakeImages>): HostT
     async ensureImage(name: string) {
       const tag = `twinbench/${name}:abc`;
       images.present.set(e.hostId, new Set([...(images.present.get(e.hostId) ?? []), tag]));
-      return { name, tag, id: `sha256:${tag.length}`, family: name.startsWith("sysbench") ? ("sysbench" as const) : ("mysql" as const), version: "9.7", packageVersion: "9.7.4-2" };
+      return {
+        name,
+        tag,
+        id: `sha256:${tag.length}`,
+        family: name.startsWith("sysbench") ? ("sysbench" as const) : ("mysql" as const),
+        version: "9.7",
+        packageVersion: "9.7.4-2",
+      };
     },
   } as RunDeps;
-  return { spec: { id: e.hostId, engine: e.hostId === "a" ? "unix:///a.sock" : `tcp://${e.hostId}:2375` }, engine: asEngine(e), deps };
+  return {
+    spec: { id: e.hostId, engine: e.hostId === "a" ? "unix:///a.sock" : `tcp://${e.hostId}:2375` },
+    engine: asEngine(e),
+    deps,
+  };
 }
 
 /** The session id every fake run was given (the forced cleanup of a second Ctrl-C removes by that label). */
@@ -105,7 +136,18 @@ function fakeRunOne(calls: string[], die: Record<string, { engine: FakeHostEngin
     const plan = planRun(opts.scenario);
     const store = opts.resume ? await ResultsStore.open(opts.outDir) : await ResultsStore.create(opts.outDir);
     const done = new Set(opts.resume ? (await store.readCells()).map((r) => r.key) : []);
-    const manifest: RunManifest = { runId: opts.runId!, twinbenchVersion: "0", scenario: opts.scenario, overrides: [], cells: plan.cells, estimateSeconds: 1, hosts: [await deps.engine.facts()], servers: [], startedAt: "2026-01-01T00:00:00Z", status: "running" };
+    const manifest: RunManifest = {
+      runId: opts.runId!,
+      twinbenchVersion: "0",
+      scenario: opts.scenario,
+      overrides: [],
+      cells: plan.cells,
+      estimateSeconds: 1,
+      hosts: [await deps.engine.facts()],
+      servers: [],
+      startedAt: "2026-01-01T00:00:00Z",
+      status: "running",
+    };
     await store.writeManifest(manifest);
     let n = 0;
     for (const c of plan.cells.filter((x) => (opts.cellFilter?.(x) ?? true) && !done.has(x.key))) {
@@ -114,7 +156,20 @@ function fakeRunOne(calls: string[], die: Record<string, { engine: FakeHostEngin
         d.engine.alive = false;
         await deps.engine.run({ name: "x", image: "y", labels: {} }, {}); // hangs or throws like a dead engine
       }
-      await store.appendCell({ key: c.key, server: c.server, test: c.test, threads: c.threads, repeat: c.repeat, phase: "measure", status: "ok", metrics: parseSysbench(okLog), raw: `raw/${c.server}/${c.test}.log`, startedAt: "t", endedAt: "t", host: c.host });
+      await store.appendCell({
+        key: c.key,
+        server: c.server,
+        test: c.test,
+        threads: c.threads,
+        repeat: c.repeat,
+        phase: "measure",
+        status: "ok",
+        metrics: parseSysbench(okLog),
+        raw: `raw/${c.server}/${c.test}.log`,
+        startedAt: "t",
+        endedAt: "t",
+        host: c.host,
+      });
       await store.writeRaw(`${c.server}/${c.test}.log`, "log");
       n++;
     }
@@ -126,13 +181,24 @@ function fakeRunOne(calls: string[], die: Record<string, { engine: FakeHostEngin
 const scenario = (extra: Record<string, unknown>): Scenario =>
   ScenarioSchema.parse({
     name: "t",
-    servers: [{ id: "mariadb", image: "mariadb-11.8" }, { id: "mysql", image: "mysql-9.7" }],
+    servers: [
+      { id: "mariadb", image: "mariadb-11.8" },
+      { id: "mysql", image: "mysql-9.7" },
+    ],
     workload: { tests: ["oltp_point_select", "oltp_read_only"], threads: [1], duration: "2s", repeats: 2 },
-    hosts: [{ id: "a", engine: "unix:///a.sock" }, { id: "b", engine: "tcp://b:2375" }],
+    hosts: [
+      { id: "a", engine: "unix:///a.sock" },
+      { id: "b", engine: "tcp://b:2375" },
+    ],
     ...extra,
   });
 
-const baseOpts = async (s: Scenario) => ({ scenario: s, neutralCnf: "", outDir: join(await mkdtemp(join(tmpdir(), "tb-hosts-")), "run"), runId: "r1" });
+const baseOpts = async (s: Scenario) => ({
+  scenario: s,
+  neutralCnf: "",
+  outDir: join(await mkdtemp(join(tmpdir(), "tb-hosts-")), "run"),
+  runId: "r1",
+});
 
 describe("runHosts", () => {
   it("compare: hosts: images sent once per host, parity checked, one folder per host, the host report", async () => {
@@ -140,7 +206,10 @@ describe("runHosts", () => {
     const images = fakeImages();
     const calls: string[] = [];
     const opts = await baseOpts(scenario({ servers: [{ id: "mysql", image: "mysql-9.7" }], compare: "hosts" }));
-    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne(calls) }, opts);
+    const r = await runHosts(
+      { hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne(calls) },
+      opts,
+    );
     expect(r.status).toBe("ok");
     expect(images.sent.sort()).toEqual(["twinbench/mysql-9.7:abc a->b", "twinbench/sysbench-1.0:abc a->b"]);
     expect(calls.sort()).toEqual(["a a", "b b"]);
@@ -158,7 +227,12 @@ describe("runHosts", () => {
     const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b", {}, "libc6=2.36-10\nmysql-server=9.7.4-2\n")];
     const images = fakeImages();
     const calls: string[] = [];
-    await expect(runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne(calls) }, await baseOpts(scenario({ compare: "hosts" })))).rejects.toMatchObject({
+    await expect(
+      runHosts(
+        { hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne(calls) },
+        await baseOpts(scenario({ compare: "hosts" })),
+      ),
+    ).rejects.toMatchObject({
       code: "IMAGE_PARITY",
       problems: expect.arrayContaining(["mariadb-11.8 package libc6: a=2.36-9, b=2.36-10"]),
     });
@@ -169,10 +243,18 @@ describe("runHosts", () => {
     const mk = () => [new FakeHostEngine("a"), new FakeHostEngine("b", { kernel: "6.2.0" })] as const;
     const images = fakeImages();
     const [a, b] = mk();
-    await expect(runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) }, await baseOpts(scenario({ shard: true })))).rejects.toMatchObject({ code: "HOSTS_DIFFER" });
+    await expect(
+      runHosts(
+        { hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) },
+        await baseOpts(scenario({ shard: true })),
+      ),
+    ).rejects.toMatchObject({ code: "HOSTS_DIFFER" });
     const [a2, b2] = mk();
     const opts = await baseOpts(scenario({ shard: true }));
-    const r = await runHosts({ hosts: [target(a2, images), target(b2, images)], images: images.ops, runOne: fakeRunOne([]) }, { ...opts, force: true });
+    const r = await runHosts(
+      { hosts: [target(a2, images), target(b2, images)], images: images.ops, runOne: fakeRunOne([]) },
+      { ...opts, force: true },
+    );
     expect(r.status).toBe("ok");
     const m = JSON.parse(await readFile(join(opts.outDir, "run.json"), "utf8")) as RunManifest;
     expect(m.hostsMixed).toEqual(["kernel: a=6.1.0, b=6.2.0"]);
@@ -187,14 +269,26 @@ describe("runHosts", () => {
     const plan = planRun(opts.scenario);
     sessions.length = 0;
     const r = await runHosts(
-      { hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne(calls, { b: { engine: b, after: 1 } }), watchEveryMs: 10, lostGraceMs: 50 },
+      {
+        hosts: [target(a, images), target(b, images)],
+        images: images.ops,
+        runOne: fakeRunOne(calls, { b: { engine: b, after: 1 } }),
+        watchEveryMs: 10,
+        lostGraceMs: 50,
+      },
       { ...opts, sessionId: "sess1" },
     );
     expect(calls).toEqual(expect.arrayContaining(["a a", "b b", "a a.pass2"]));
     // Every host's every pass carries the session id the CLI gave: one label covers them all.
     expect(sessions).toEqual(calls.map(() => "sess1"));
-    expect(r.hosts.find((h) => h.id === "b")).toMatchObject({ status: "unreachable", error: expect.stringContaining("stopped answering") });
-    const cells = (await readFile(join(opts.outDir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { key: string; host: string; raw: string });
+    expect(r.hosts.find((h) => h.id === "b")).toMatchObject({
+      status: "unreachable",
+      error: expect.stringContaining("stopped answering"),
+    });
+    const cells = (await readFile(join(opts.outDir, "cells.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { key: string; host: string; raw: string });
     expect(cells.map((c) => c.key).sort()).toEqual(plan.cells.map((c) => c.key).sort());
     const moved = cells.filter((c) => c.key.startsWith("b/") && c.host === "a");
     expect(moved.length).toBe(plan.cells.filter((c) => c.host === "b").length - 1);
@@ -209,7 +303,10 @@ describe("runHosts", () => {
     const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
     b.alive = false;
     const images = fakeImages();
-    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]), pingTimeoutMs: 100 }, await baseOpts(scenario({ compare: "hosts" })));
+    const r = await runHosts(
+      { hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]), pingTimeoutMs: 100 },
+      await baseOpts(scenario({ compare: "hosts" })),
+    );
     expect(r.status).toBe("partial");
     expect(r.exitCode).toBe(1);
     expect(r.reportText).toContain("host b (tcp://b:2375): unreachable");
@@ -217,8 +314,13 @@ describe("runHosts", () => {
 });
 
 /** hosts.json's notes and report-hosts.md of a finished host comparison. */
-async function notesOf(dir: string): Promise<{ notes: string[]; md: string; hosts: Array<{ id: string; status: string }> }> {
-  const j = JSON.parse(await readFile(join(dir, "hosts.json"), "utf8")) as { notes: string[]; hosts: Array<{ id: string; status: string }> };
+async function notesOf(
+  dir: string,
+): Promise<{ notes: string[]; md: string; hosts: Array<{ id: string; status: string }> }> {
+  const j = JSON.parse(await readFile(join(dir, "hosts.json"), "utf8")) as {
+    notes: string[];
+    hosts: Array<{ id: string; status: string }>;
+  };
   return { notes: j.notes, hosts: j.hosts, md: await readFile(join(dir, "report-hosts.md"), "utf8") };
 }
 
@@ -238,7 +340,11 @@ describe("runHosts: what goes wrong becomes a note (issue 17)", () => {
     expect(r.status).toBe("partial");
     const { notes, md, hosts } = await notesOf(opts.outDir);
     expect(hosts.map((h) => h.id)).toEqual(["a", "b"]);
-    expect(notes).toEqual([expect.stringMatching(/^the results in hosts\/b are damaged and left out of this report \(.*run\.json is not valid JSON\)/)]);
+    expect(notes).toEqual([
+      expect.stringMatching(
+        /^the results in hosts\/b are damaged and left out of this report \(.*run\.json is not valid JSON\)/,
+      ),
+    ]);
     expect(md).toContain("hosts/b are damaged");
   });
 
@@ -264,11 +370,18 @@ describe("runHosts: what goes wrong becomes a note (issue 17)", () => {
       const run = e.run.bind(e);
       e.run = async (spec: ContainerSpec) => (spec.entrypoint?.[0] === "dpkg-query" ? how() : run(spec));
     };
-    fail(a, () => Promise.reject(Object.assign(new Error('exec: "dpkg-query": executable file not found in $PATH'), { statusCode: 400 })));
+    fail(a, () =>
+      Promise.reject(
+        Object.assign(new Error('exec: "dpkg-query": executable file not found in $PATH'), { statusCode: 400 }),
+      ),
+    );
     fail(b, () => Promise.reject(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" })));
     const images = fakeImages();
     const opts = await baseOpts(cmp());
-    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) }, opts);
+    const r = await runHosts(
+      { hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) },
+      opts,
+    );
     expect(r.status).toBe("ok");
     const { notes, md } = await notesOf(opts.outDir);
     expect(notes).toEqual([
@@ -282,40 +395,76 @@ describe("runHosts: what goes wrong becomes a note (issue 17)", () => {
     const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
     for (const e of [a, b]) {
       const run = e.run.bind(e);
-      e.run = async (spec: ContainerSpec) => (spec.entrypoint?.[0] === "dpkg-query" ? { exitCode: 2, output: "dpkg-query: error: cannot open /var/lib/dpkg/status\n", timedOut: false, cancelled: false } : run(spec));
+      e.run = async (spec: ContainerSpec) =>
+        spec.entrypoint?.[0] === "dpkg-query"
+          ? {
+              exitCode: 2,
+              output: "dpkg-query: error: cannot open /var/lib/dpkg/status\n",
+              timedOut: false,
+              cancelled: false,
+            }
+          : run(spec);
     }
     const images = fakeImages();
     const opts = await baseOpts(cmp());
     await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) }, opts);
-    expect((await notesOf(opts.outDir)).notes).toContain("parity fell back to labels on host a: image twinbench/mysql-9.7:abc: dpkg-query exited with 2: dpkg-query: error: cannot open /var/lib/dpkg/status");
+    expect((await notesOf(opts.outDir)).notes).toContain(
+      "parity fell back to labels on host a: image twinbench/mysql-9.7:abc: dpkg-query exited with 2: dpkg-query: error: cannot open /var/lib/dpkg/status",
+    );
   });
 });
 
 describe("runHosts --resume", () => {
-  const cellsOf = async (dir: string) => (await readFile(join(dir, "cells.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { key: string; host: string });
+  const cellsOf = async (dir: string) =>
+    (await readFile(join(dir, "cells.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { key: string; host: string });
 
   it("compare: hosts: each host resumes its own folder on its own engine, records kept, the reports rewritten", async () => {
     const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
     const images = fakeImages();
     const opts = await baseOpts(scenario({ compare: "hosts" }));
     const plan = planRun(opts.scenario);
-    const first = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { b: { engine: b, after: 1 } }), watchEveryMs: 10, lostGraceMs: 50 }, opts);
+    const first = await runHosts(
+      {
+        hosts: [target(a, images), target(b, images)],
+        images: images.ops,
+        runOne: fakeRunOne([], { b: { engine: b, after: 1 } }),
+        watchEveryMs: 10,
+        lostGraceMs: 50,
+      },
+      opts,
+    );
     expect(first.status).toBe("partial");
     const before = await readFile(join(opts.outDir, "hosts", "b", "cells.jsonl"), "utf8");
     expect(before.trim().split("\n")).toHaveLength(1);
-    const recorded = JSON.parse(await readFile(join(opts.outDir, "hosts-run.json"), "utf8")) as { runId: string; scenario: Scenario };
+    const recorded = JSON.parse(await readFile(join(opts.outDir, "hosts-run.json"), "utf8")) as {
+      runId: string;
+      scenario: Scenario;
+    };
     expect(recorded.runId).toBe("r1");
 
     b.alive = true;
     resumed.length = 0;
-    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) }, { ...opts, scenario: recorded.scenario, resume: true });
+    const r = await runHosts(
+      { hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) },
+      { ...opts, scenario: recorded.scenario, resume: true },
+    );
     expect(r.status).toBe("ok");
     expect(resumed.sort()).toEqual(["a a resume r1-a", "b b resume r1-b"]);
     const after = await readFile(join(opts.outDir, "hosts", "b", "cells.jsonl"), "utf8");
     expect(after.startsWith(before)).toBe(true);
     const bCells = await cellsOf(join(opts.outDir, "hosts", "b"));
-    expect(bCells.map((c) => c.key).sort()).toEqual(plan.cells.filter((c) => c.host === "b").map((c) => c.key).sort());
-    const hostsJson = JSON.parse(await readFile(join(opts.outDir, "hosts.json"), "utf8")) as { hosts: Array<{ id: string; status: string }> };
+    expect(bCells.map((c) => c.key).sort()).toEqual(
+      plan.cells
+        .filter((c) => c.host === "b")
+        .map((c) => c.key)
+        .sort(),
+    );
+    const hostsJson = JSON.parse(await readFile(join(opts.outDir, "hosts.json"), "utf8")) as {
+      hosts: Array<{ id: string; status: string }>;
+    };
     expect(hostsJson.hosts.map((h) => `${h.id}:${h.status}`)).toEqual(["a:ok", "b:ok"]);
   });
 
@@ -326,7 +475,17 @@ describe("runHosts --resume", () => {
     await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) }, opts);
     b.alive = false;
     const calls: string[] = [];
-    await expect(runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne(calls), pingTimeoutMs: 50 }, { ...opts, resume: true })).rejects.toMatchObject({
+    await expect(
+      runHosts(
+        {
+          hosts: [target(a, images), target(b, images)],
+          images: images.ops,
+          runOne: fakeRunOne(calls),
+          pingTimeoutMs: 50,
+        },
+        { ...opts, resume: true },
+      ),
+    ).rejects.toMatchObject({
       code: "HOST_UNREACHABLE",
       message: expect.stringContaining("host b (engine tcp://b:2375 does not answer"),
       hint: expect.stringContaining("--host b=URL"),
@@ -339,11 +498,29 @@ describe("runHosts --resume", () => {
     const images = fakeImages();
     const opts = await baseOpts(scenario({ shard: true }));
     const plan = planRun(opts.scenario);
-    await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { b: { engine: b, after: 1 } }), watchEveryMs: 10, lostGraceMs: 50 }, opts);
+    await runHosts(
+      {
+        hosts: [target(a, images), target(b, images)],
+        images: images.ops,
+        runOne: fakeRunOne([], { b: { engine: b, after: 1 } }),
+        watchEveryMs: 10,
+        lostGraceMs: 50,
+      },
+      opts,
+    );
     expect((await readdir(join(opts.outDir, "hosts"))).sort()).toEqual(["a", "a.pass2", "b"]);
     b.alive = true;
     resumed.length = 0;
-    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { a: { engine: a, after: 0 } }), watchEveryMs: 10, lostGraceMs: 50 }, { ...opts, resume: true });
+    const r = await runHosts(
+      {
+        hosts: [target(a, images), target(b, images)],
+        images: images.ops,
+        runOne: fakeRunOne([], { a: { engine: a, after: 0 } }),
+        watchEveryMs: 10,
+        lostGraceMs: 50,
+      },
+      { ...opts, resume: true },
+    );
     // b had nothing left (a.pass2 did its cells); a died at once: nothing of a's was missing, so nothing moves.
     expect(resumed.sort()).toEqual(["a a resume r1-a", "b b resume r1-b"]);
     expect(r.status).toBe("ok");
@@ -356,16 +533,43 @@ describe("runHosts --resume", () => {
     const images = fakeImages();
     const opts = await baseOpts(scenario({ shard: true }));
     const plan = planRun(opts.scenario);
-    await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { b: { engine: b, after: 1 } }), watchEveryMs: 10, lostGraceMs: 50 }, { ...opts, signal: AbortSignal.abort() }).catch(() => undefined); // cancelled before any run: only hosts-run.json and hosts/
+    await runHosts(
+      {
+        hosts: [target(a, images), target(b, images)],
+        images: images.ops,
+        runOne: fakeRunOne([], { b: { engine: b, after: 1 } }),
+        watchEveryMs: 10,
+        lostGraceMs: 50,
+      },
+      { ...opts, signal: AbortSignal.abort() },
+    ).catch(() => undefined); // cancelled before any run: only hosts-run.json and hosts/
     b.alive = true;
-    const r = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { b: { engine: b, after: 1 } }), watchEveryMs: 10, lostGraceMs: 50 }, { ...opts, resume: true });
+    const r = await runHosts(
+      {
+        hosts: [target(a, images), target(b, images)],
+        images: images.ops,
+        runOne: fakeRunOne([], { b: { engine: b, after: 1 } }),
+        watchEveryMs: 10,
+        lostGraceMs: 50,
+      },
+      { ...opts, resume: true },
+    );
     expect(r.status).toBe("ok");
     expect((await readdir(join(opts.outDir, "hosts"))).sort()).toEqual(["a", "a.pass2", "b"]);
     b.alive = true;
     resumed.length = 0;
     await writeFile(join(opts.outDir, "hosts", "b", "cells.jsonl"), ""); // b's one cell lost: b must run it again, or a in pass 3
     await mkdir(join(opts.outDir, "hosts", "b.pass2"), { recursive: true });
-    const r2 = await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([], { b: { engine: b, after: 0 } }), watchEveryMs: 10, lostGraceMs: 50 }, { ...opts, resume: true });
+    const r2 = await runHosts(
+      {
+        hosts: [target(a, images), target(b, images)],
+        images: images.ops,
+        runOne: fakeRunOne([], { b: { engine: b, after: 0 } }),
+        watchEveryMs: 10,
+        lostGraceMs: 50,
+      },
+      { ...opts, resume: true },
+    );
     expect(resumed).toContain("a a.pass3 new r1-a-p3");
     expect(r2.status).toBe("ok");
     const cells = await cellsOf(opts.outDir);
@@ -377,22 +581,54 @@ describe("HostsFolder", () => {
   it("hosts-run.json is written first; parts are listed pass 1 first; a folder without hosts-run.json resumes from a part's run.json", async () => {
     const dir = join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run");
     const s = scenario({ compare: "hosts" });
-    const f = await HostsFolder.create(dir, { runId: "20260101-000000-abcd", scenario: s, overrides: ["x=1"], imageTransfer: "build" });
-    expect(await readHostsResume(dir)).toMatchObject({ runId: "20260101-000000-abcd", imageTransfer: "build", overrides: ["x=1"] });
+    const f = await HostsFolder.create(dir, {
+      runId: "20260101-000000-abcd",
+      scenario: s,
+      overrides: ["x=1"],
+      imageTransfer: "build",
+    });
+    expect(await readHostsResume(dir)).toMatchObject({
+      runId: "20260101-000000-abcd",
+      imageTransfer: "build",
+      overrides: ["x=1"],
+    });
     for (const p of ["b.pass3", "a", "b", "a.pass2", "notes.txt~"]) await mkdir(f.partDir(p), { recursive: true });
-    expect((await f.parts()).map((p) => `${p.host}/${p.pass}/${p.folder}`)).toEqual(["a/1/a", "b/1/b", "a/2/a.pass2", "b/3/b.pass3"]);
+    expect((await f.parts()).map((p) => `${p.host}/${p.pass}/${p.folder}`)).toEqual([
+      "a/1/a",
+      "b/1/b",
+      "a/2/a.pass2",
+      "b/3/b.pass3",
+    ]);
     await rm(join(dir, "hosts-run.json"));
-    const m: RunManifest = { runId: "20260101-000000-abcd-b", twinbenchVersion: "0", scenario: s, overrides: [], cells: [], estimateSeconds: 1, hosts: [], servers: [], startedAt: "t", status: "cancelled" };
+    const m: RunManifest = {
+      runId: "20260101-000000-abcd-b",
+      twinbenchVersion: "0",
+      scenario: s,
+      overrides: [],
+      cells: [],
+      estimateSeconds: 1,
+      hosts: [],
+      servers: [],
+      startedAt: "t",
+      status: "cancelled",
+    };
     await writeFile(join(f.partDir("b"), "run.json"), JSON.stringify(m));
     await writeFile(join(f.partDir("b"), "cells.jsonl"), "");
-    expect(await readHostsResume(dir)).toMatchObject({ runId: "20260101-000000-abcd", scenario: { hosts: [{ id: "a" }, { id: "b" }] } });
+    expect(await readHostsResume(dir)).toMatchObject({
+      runId: "20260101-000000-abcd",
+      scenario: { hosts: [{ id: "a" }, { id: "b" }] },
+    });
     await expect(readHostsResume(join(dir, "hosts", "b"))).rejects.toMatchObject({ code: "RESULTS_NOT_FOUND" });
     expect(await isHostsFolder(dir)).toBe(true);
     expect(await isHostsFolder(f.partDir("b"))).toBe(false);
   });
 
   it("a part without run.json reads as nothing; a damaged one is raised, or heard by onDamaged", async () => {
-    const f = await HostsFolder.create(join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run"), { runId: "r", scenario: scenario({}), overrides: [] });
+    const f = await HostsFolder.create(join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run"), {
+      runId: "r",
+      scenario: scenario({}),
+      overrides: [],
+    });
     expect(await f.readPart("a")).toBeUndefined();
     await mkdir(f.partDir("b"), { recursive: true });
     await writeFile(join(f.partDir("b"), "run.json"), "{torn");
@@ -403,13 +639,24 @@ describe("HostsFolder", () => {
   });
 
   it("writeMerged returns the raw logs it could not copy; a log never written is not one", async () => {
-    const f = await HostsFolder.create(join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run"), { runId: "r", scenario: scenario({}), overrides: [] });
+    const f = await HostsFolder.create(join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run"), {
+      runId: "r",
+      scenario: scenario({}),
+      overrides: [],
+    });
     await mkdir(join(f.partDir("a"), "raw"), { recursive: true });
     await writeFile(join(f.partDir("a"), "raw", "x.log"), "log");
     await mkdir(join(f.dir, "raw"), { recursive: true });
     await writeFile(join(f.dir, "raw", "a"), "a file where the folder goes");
     const manifest = { runId: "r1" } as RunManifest;
-    const notCopied = await f.writeMerged({ manifest, cells: [], rawCopies: [{ from: "hosts/a/raw", to: "raw/a" }, { from: "hosts/b/raw", to: "raw/b" }] });
+    const notCopied = await f.writeMerged({
+      manifest,
+      cells: [],
+      rawCopies: [
+        { from: "hosts/a/raw", to: "raw/a" },
+        { from: "hosts/b/raw", to: "raw/b" },
+      ],
+    });
     expect(notCopied).toEqual([expect.stringMatching(/^hosts\/a\/raw: /)]);
   });
 });
@@ -424,7 +671,10 @@ describe("HostGuard", () => {
     const inFlight = guard.guard(hanging as Promise<unknown>);
     guard.declareLost("test");
     await expect(inFlight).rejects.toMatchObject({ code: "HOST_LOST" });
-    await expect(g.ping()).rejects.toMatchObject({ code: "HOST_LOST", message: expect.stringContaining('host "b" was lost') });
+    await expect(g.ping()).rejects.toMatchObject({
+      code: "HOST_LOST",
+      message: expect.stringContaining('host "b" was lost'),
+    });
     e.alive = false;
     const free = guardedEngine(asEngine(e), { id: "b" });
     await expect(free.kill("x")).resolves.toBeUndefined();

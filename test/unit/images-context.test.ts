@@ -62,8 +62,11 @@ describe("renderContext, debian mode", () => {
 
   it("adds the bookworm-security source for bookworm entries", () => {
     const e = lock.images["mariadb-10.11"]!;
-    const df = renderContext("mariadb-10.11", e, "debian", contextFiles("mariadb"), { mirrors: lock.mirrors, base }).files["Dockerfile"]!;
-    expect(df).toContain(`'deb http://deb.debian.org/debian bookworm main' 'deb http://deb.debian.org/debian-security bookworm-security main'`);
+    const df = renderContext("mariadb-10.11", e, "debian", contextFiles("mariadb"), { mirrors: lock.mirrors, base })
+      .files["Dockerfile"]!;
+    expect(df).toContain(
+      `'deb http://deb.debian.org/debian bookworm main' 'deb http://deb.debian.org/debian-security bookworm-security main'`,
+    );
   });
 
   it("sysbench: libmariadb3 pinned, the Lua scripts shipped, no MySQL", () => {
@@ -81,7 +84,9 @@ describe("renderContext, debian mode", () => {
 
   it("requires a base image", () => {
     const e = lock.images["mysql-9.7"]!;
-    expect(() => renderContext("mysql-9.7", e, "debian", contextFiles("mysql"), { mirrors: lock.mirrors })).toThrow(TwinbenchError);
+    expect(() => renderContext("mysql-9.7", e, "debian", contextFiles("mysql"), { mirrors: lock.mirrors })).toThrow(
+      TwinbenchError,
+    );
   });
 });
 
@@ -100,7 +105,9 @@ describe("renderContext, official mode", () => {
 
   it("server images keep the official entrypoint but ship twinbench's my.cnf", () => {
     const e = withDigest("mysql-9.7");
-    const df = renderContext("mysql-9.7", e, "official", contextFiles("mysql"), { mirrors: lock.mirrors }).files["Dockerfile"]!;
+    const df = renderContext("mysql-9.7", e, "official", contextFiles("mysql"), { mirrors: lock.mirrors }).files[
+      "Dockerfile"
+    ]!;
     expect(df).toContain("COPY my.cnf /etc/twinbench/my.cnf");
     expect(df).not.toContain("ENTRYPOINT");
   });
@@ -126,8 +133,13 @@ describe("renderContext, official mode", () => {
 describe("content hash", () => {
   const e = lock.images["mariadb-11.8"]!;
   const files = contextFiles("mariadb");
-  const hashOf = (over: Partial<{ entry: typeof e; files: Record<string, string>; base: BaseImageRef; name: string }> = {}) =>
-    renderContext(over.name ?? "mariadb-11.8", over.entry ?? e, "debian", over.files ?? files, { mirrors: lock.mirrors, base: over.base ?? base }).hash;
+  const hashOf = (
+    over: Partial<{ entry: typeof e; files: Record<string, string>; base: BaseImageRef; name: string }> = {},
+  ) =>
+    renderContext(over.name ?? "mariadb-11.8", over.entry ?? e, "debian", over.files ?? files, {
+      mirrors: lock.mirrors,
+      base: over.base ?? base,
+    }).hash;
 
   it("is stable for the same inputs (and independent of file order)", () => {
     const reversed = Object.fromEntries(Object.entries(files).reverse());
@@ -158,7 +170,10 @@ describe("labels", () => {
   it("carry family, version, package version, lock hash, build time, name, mode and the mysql uid", () => {
     const e = lock.images["mariadb-10.11"]!;
     const r = renderContext("mariadb-10.11", e, "debian", contextFiles("mariadb"), { mirrors: lock.mirrors, base });
-    const l = imageLabels("mariadb-10.11", e, "debian", r, lock.mirrors, { buildTime: "2026-01-02T03:04:05.000Z", session: "s1" });
+    const l = imageLabels("mariadb-10.11", e, "debian", r, lock.mirrors, {
+      buildTime: "2026-01-02T03:04:05.000Z",
+      session: "s1",
+    });
     expect(l).toMatchObject({
       "twinbench.family": "mariadb",
       "twinbench.version": "10.11.19",
@@ -177,14 +192,18 @@ describe("labels", () => {
   it("sysbench has no mysql uid label", () => {
     const e = lock.images["sysbench-1.0"]!;
     const r = renderContext("sysbench-1.0", e, "debian", contextFiles("sysbench"), { mirrors: lock.mirrors, base });
-    expect(imageLabels("sysbench-1.0", e, "debian", r, lock.mirrors, { buildTime: "t" })["twinbench.mysql-uid"]).toBeUndefined();
+    expect(
+      imageLabels("sysbench-1.0", e, "debian", r, lock.mirrors, { buildTime: "t" })["twinbench.mysql-uid"],
+    ).toBeUndefined();
   });
 });
 
 describe("helpers", () => {
   it("renderTemplate fills placeholders and rejects unknown ones", () => {
     expect(renderTemplate("a {{X}} b {{ Y }}", { X: "1", Y: "2" }, "t")).toBe("a 1 b 2");
-    expect(() => renderTemplate("{{NOPE}}", { X: "1" }, "images/x/Dockerfile.debian")).toThrow(/images\/x\/Dockerfile\.debian: unknown template placeholder \{\{NOPE\}\}/);
+    expect(() => renderTemplate("{{NOPE}}", { X: "1" }, "images/x/Dockerfile.debian")).toThrow(
+      /images\/x\/Dockerfile\.debian: unknown template placeholder \{\{NOPE\}\}/,
+    );
   });
 
   it("shQuote quotes single quotes", () => {
@@ -205,7 +224,12 @@ describe("helpers", () => {
     expect(baseImageSpec("sid", lock.mirrors).tag).toBe(a.tag);
     expect(baseImageSpec("bookworm", lock.mirrors).tag).not.toBe(a.tag);
     expect(baseImageSpec("sid", { ...lock.mirrors, debian: "http://m.example/debian" }).tag).not.toBe(a.tag);
-    expect(debootstrapArgs(a, "/tmp/r")).toEqual(["--variant=minbase", "sid", "/tmp/r", "http://deb.debian.org/debian"]);
+    expect(debootstrapArgs(a, "/tmp/r")).toEqual([
+      "--variant=minbase",
+      "sid",
+      "/tmp/r",
+      "http://deb.debian.org/debian",
+    ]);
     const changes = baseImageChanges(a, "2026-01-01T00:00:00.000Z");
     expect(changes[0]).toContain('twinbench.image="base"');
     expect(changes[0]).toContain('twinbench.suite="sid"');

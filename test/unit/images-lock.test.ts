@@ -46,22 +46,48 @@ describe("parseLock", () => {
   it("defaults the mirrors and keeps the file name", () => {
     const lock = parseLock(good, "x/lock.yaml");
     expect(lock.file).toBe("x/lock.yaml");
-    expect(lock.mirrors).toEqual({ debian: "http://deb.debian.org/debian", security: "http://deb.debian.org/debian-security" });
+    expect(lock.mirrors).toEqual({
+      debian: "http://deb.debian.org/debian",
+      security: "http://deb.debian.org/debian-security",
+    });
   });
 
   it.each([
-    ["bad family", good.replace("family: mariadb", "family: postgres"), "images/lock.yaml: images.mariadb-11.8.family:"],
-    ["version with letters", good.replace('"1:11.8.9+ds-4"', '"latest ver"'), "images.mariadb-11.8.packages.mariadb-server: expected an exact Debian version"],
-    ["main package not pinned", good.replace("package: mariadb-server", "package: mariadb-client"), 'images.mariadb-11.8.packages: must pin the main package "mariadb-client"'],
+    [
+      "bad family",
+      good.replace("family: mariadb", "family: postgres"),
+      "images/lock.yaml: images.mariadb-11.8.family:",
+    ],
+    [
+      "version with letters",
+      good.replace('"1:11.8.9+ds-4"', '"latest ver"'),
+      "images.mariadb-11.8.packages.mariadb-server: expected an exact Debian version",
+    ],
+    [
+      "main package not pinned",
+      good.replace("package: mariadb-server", "package: mariadb-client"),
+      'images.mariadb-11.8.packages: must pin the main package "mariadb-client"',
+    ],
     ["no suites", good.replace("suites: [sid]", "suites: []"), "images.mariadb-11.8.suites:"],
-    ["security suite first", good.replace("suites: [sid]", "suites: [bookworm-security]"), "images.mariadb-11.8.suites.0: the first suite must be a base suite"],
+    [
+      "security suite first",
+      good.replace("suites: [sid]", "suites: [bookworm-security]"),
+      "images.mariadb-11.8.suites.0: the first suite must be a base suite",
+    ],
     ["short digest", good.replace("digest: PLACEHOLDER", "digest: sha256:abc"), "images.mariadb-11.8.official.digest:"],
-    ["unknown key", good.replace("    version: 11.8.9", "    version: 11.8.9\n    colour: red"), "images.mariadb-11.8:"],
+    [
+      "unknown key",
+      good.replace("    version: 11.8.9", "    version: 11.8.9\n    colour: red"),
+      "images.mariadb-11.8:",
+    ],
     ["bad schema", good.replace("schema: 1", "schema: 2"), "images/lock.yaml: schema:"],
     ["bad image name", good.replace("mariadb-11.8:", "MariaDB 11.8:"), "images/lock.yaml: images.MariaDB 11.8:"],
   ])("rejects %s, naming file and path", (_, raw, expected) => {
     const problems = problemsOf(raw);
-    expect(problems.some((p) => p.startsWith("images/lock.yaml: ") && p.includes(expected)), problems.join("\n")).toBe(true);
+    expect(
+      problems.some((p) => p.startsWith("images/lock.yaml: ") && p.includes(expected)),
+      problems.join("\n"),
+    ).toBe(true);
   });
 
   it("rejects YAML syntax errors with the file name", () => {
@@ -94,7 +120,9 @@ describe("lock hashes", () => {
       good.replace("    family: mariadb\n    version: 11.8.9\n", "    version: 11.8.9\n    family: mariadb\n"),
       "b",
     );
-    expect(lockEntryHash(a.images["mariadb-11.8"]!, a.mirrors)).toBe(lockEntryHash(b.images["mariadb-11.8"]!, b.mirrors));
+    expect(lockEntryHash(a.images["mariadb-11.8"]!, a.mirrors)).toBe(
+      lockEntryHash(b.images["mariadb-11.8"]!, b.mirrors),
+    );
   });
 
   it("change with a package version or a mirror", () => {

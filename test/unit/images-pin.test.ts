@@ -30,15 +30,20 @@ describe("splitImageRef / digestRef", () => {
     expect(digestRef(ref, d("a"))).toBe(`${repo}@${d("a")}`);
   });
 
-  it.each(["mariadb", "127.0.0.1:5000/library/mariadb", "mariadb:", "mariadb@sha256:00"])("%s has no tag: refused", (ref) => {
-    expect(codeOf(() => splitImageRef(ref))).toBe("LOCK_INVALID");
-  });
+  it.each(["mariadb", "127.0.0.1:5000/library/mariadb", "mariadb:", "mariadb@sha256:00"])(
+    "%s has no tag: refused",
+    (ref) => {
+      expect(codeOf(() => splitImageRef(ref))).toBe("LOCK_INVALID");
+    },
+  );
 });
 
 describe("the lock accepts refs on another registry", () => {
   it("127.0.0.1:PORT/library/mariadb:11.8 parses; a ref without a tag does not", () => {
     const withRef = (ref: string) => realLock.replace("ref: mariadb:11.8", `ref: ${ref}`);
-    expect(parseLock(withRef("127.0.0.1:5000/library/mariadb:11.8"), FILE).images["mariadb-11.8"]!.official.ref).toBe("127.0.0.1:5000/library/mariadb:11.8");
+    expect(parseLock(withRef("127.0.0.1:5000/library/mariadb:11.8"), FILE).images["mariadb-11.8"]!.official.ref).toBe(
+      "127.0.0.1:5000/library/mariadb:11.8",
+    );
     expect(codeOf(() => parseLock(withRef("127.0.0.1:5000/library/mariadb"), FILE))).toBe("LOCK_INVALID");
   });
 });
@@ -86,7 +91,9 @@ describe("setOfficialDigests on the shipped lock", () => {
 
   it("refuses an unknown image and a value that is not a sha256 digest", () => {
     expect(codeOf(() => setOfficialDigests(realLock, FILE, { nope: d("1") }))).toBe("IMAGE_UNKNOWN");
-    expect(codeOf(() => setOfficialDigests(realLock, FILE, { "mysql-9.7": "sha256:xyz" }))).toBe("IMAGE_DIGEST_INVALID");
+    expect(codeOf(() => setOfficialDigests(realLock, FILE, { "mysql-9.7": "sha256:xyz" }))).toBe(
+      "IMAGE_DIGEST_INVALID",
+    );
   });
 
   it("formatPinDiff: one hunk per edit, naming the image and its ref", () => {

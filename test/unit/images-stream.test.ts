@@ -62,7 +62,11 @@ describe("BuildTracker", () => {
   });
 
   it("keeps only the current step's last lines", () => {
-    const events: BuildEvent[] = [{ stream: "Step 1/2 : RUN a\n" }, { stream: "old\n" }, { stream: "Step 2/2 : RUN b\n" }];
+    const events: BuildEvent[] = [
+      { stream: "Step 1/2 : RUN a\n" },
+      { stream: "old\n" },
+      { stream: "Step 2/2 : RUN b\n" },
+    ];
     for (let i = 0; i < 40; i++) events.push({ stream: `line ${i}\n` });
     const t = track(events);
     expect(t.tail).not.toContain("old");
@@ -94,14 +98,18 @@ describe("buildFailure", () => {
     ]);
     const e = buildFailure("sysbench-1.0", entry, "images/lock.yaml", t);
     expect(e.code).toBe("IMAGE_PACKAGE_NOT_FOUND");
-    expect(e.message).toBe('image "sysbench-1.0": package sysbench 9.9.9-1 not found in suite bookworm + bookworm-security');
+    expect(e.message).toBe(
+      'image "sysbench-1.0": package sysbench 9.9.9-1 not found in suite bookworm + bookworm-security',
+    );
     expect(e.hint).toContain("images.sysbench-1.0.packages in images/lock.yaml");
     expect(e.hint).toContain("apt-cache madison sysbench");
   });
 
   it("an unknown package takes its pinned version from the lock", () => {
     const t = track([{ stream: "E: Unable to locate package libmariadb3\n" }, { error: runCmd }]);
-    expect(buildFailure("sysbench-1.0", entry, "images/lock.yaml", t).message).toContain("libmariadb3 1:10.11.19-0+deb12u1");
+    expect(buildFailure("sysbench-1.0", entry, "images/lock.yaml", t).message).toContain(
+      "libmariadb3 1:10.11.19-0+deb12u1",
+    );
   });
 
   it("a full disk says so", () => {
@@ -123,7 +131,9 @@ describe("buildFailure", () => {
     ]);
     const e = buildFailure("sysbench-1.0", entry, "images/lock.yaml", t);
     expect(e.code).toBe("IMAGE_BUILD_FAILED");
-    expect(e.message).toBe('image "sysbench-1.0": build failed at Step 2/9 : RUN false: the RUN command exited with code 100');
+    expect(e.message).toBe(
+      'image "sysbench-1.0": build failed at Step 2/9 : RUN false: the RUN command exited with code 100',
+    );
     expect(e.details[0]).toBe("Step 2/9 : RUN false");
     expect(e.details).toContain("  something broke");
   });

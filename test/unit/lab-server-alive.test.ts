@@ -15,7 +15,13 @@ function serverWith(inspect: Engine["inspect"]): LabServer {
   return s;
 }
 const modemError = (statusCode: number, message: string) => Object.assign(new Error(message), { statusCode });
-const state = (running: boolean) => ({ running, paused: false, exitCode: running ? null : 1, oomKilled: false, ips: {} });
+const state = (running: boolean) => ({
+  running,
+  paused: false,
+  exitCode: running ? null : 1,
+  oomKilled: false,
+  ips: {},
+});
 
 describe("LabServer.isRunning", () => {
   it("reads the container's state", async () => {
@@ -28,7 +34,9 @@ describe("LabServer.isRunning", () => {
   });
 
   it("any other inspect error is an ENGINE error naming the server, not 'dead'", async () => {
-    const err = await serverWith(() => Promise.reject(modemError(500, "server error"))).isRunning().catch((e: unknown) => e);
+    const err = await serverWith(() => Promise.reject(modemError(500, "server error")))
+      .isRunning()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TwinbenchError);
     expect((err as TwinbenchError).code).toBe("ENGINE");
     expect((err as Error).message).toMatch(/server "maria".*server error/);

@@ -48,4 +48,3 @@ describe("labels", () => {
     for (const id of [`${run}9`, `${run}9-a`, `${run}-`, `${run}-A`, "x"]) expect(runIdInRun(id, run)).toBe(false);
   });
 });
-

@@ -20,8 +20,17 @@ import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
 const mulberry32Normal = (seed: number) => normalFrom(seededRandom(seed));
 
 const sample = (t: number, qps: number): IntervalSample => ({
-  t, threads: 1, tps: qps / 10, qps, readsPerSec: qps, writesPerSec: 0, otherPerSec: 0,
-  latencyPercentile: 95, latencyMs: 1, errorsPerSec: 0, reconnectsPerSec: 0,
+  t,
+  threads: 1,
+  tps: qps / 10,
+  qps,
+  readsPerSec: qps,
+  writesPerSec: 0,
+  otherPerSec: 0,
+  latencyPercentile: 95,
+  latencyMs: 1,
+  errorsPerSec: 0,
+  reconnectsPerSec: 0,
 });
 
 describe("trimmedRates", () => {
@@ -98,10 +107,15 @@ describe("parseAffinityList", () => {
 describe("scenario: the noise levers", () => {
   const F = "scenarios/x.yaml";
   const ctx = { lockImages: ["mariadb-11.8"], hostCpus: 2 };
-  const doc = (extra: (d: Record<string, any>) => void) => { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const d: Record<string, any> = { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const doc = (extra: (d: Record<string, any>) => void) => {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
+    const d: Record<string, any> = {
+      // eslint-disable-line @typescript-eslint/no-explicit-any
       name: "x",
-      servers: [{ id: "a", image: "mariadb-11.8" }, { id: "b", image: "mariadb-11.8" }],
+      servers: [
+        { id: "a", image: "mariadb-11.8" },
+        { id: "b", image: "mariadb-11.8" },
+      ],
       resources: { server: { cpuset: "1" }, load: { cpuset: "0" } },
       workload: { tests: ["oltp_update_non_index"], threads: [1], duration: "5s" },
     };
@@ -126,10 +140,29 @@ describe("scenario: the noise levers", () => {
     expect("scenario" in r).toBe(true);
   });
   it.each([
-    ["pauseIdle not a boolean", (d: Record<string, any>) => (d.resources.pauseIdle = "no"), `${F}: resources.pauseIdle:`], // eslint-disable-line @typescript-eslint/no-explicit-any
+    [
+      "pauseIdle not a boolean",
+      (d: Record<string, any>) => (d.resources.pauseIdle = "no"),
+      `${F}: resources.pauseIdle:`,
+    ], // eslint-disable-line @typescript-eslint/no-explicit-any
     ["bad trim", (d: Record<string, any>) => (d.workload.trim = "2 parsecs"), `${F}: workload.trim:`], // eslint-disable-line @typescript-eslint/no-explicit-any
-    ["confine without a load cpuset", (d: Record<string, any>) => { d.resources.load = {}; d.resources.confineDaemons = true; }, `${F}: resources.confineDaemons: needs resources.load.cpuset`], // eslint-disable-line @typescript-eslint/no-explicit-any
-    ["trim of an events-bounded cell", (d: Record<string, any>) => { delete d.workload.duration; d.workload.events = 100; d.workload.trim = "2s"; }, `${F}: workload.trim: needs workload.duration`], // eslint-disable-line @typescript-eslint/no-explicit-any
+    [
+      "confine without a load cpuset",
+      (d: Record<string, any>) => {
+        d.resources.load = {};
+        d.resources.confineDaemons = true;
+      },
+      `${F}: resources.confineDaemons: needs resources.load.cpuset`,
+    ], // eslint-disable-line @typescript-eslint/no-explicit-any
+    [
+      "trim of an events-bounded cell",
+      (d: Record<string, any>) => {
+        delete d.workload.duration;
+        d.workload.events = 100;
+        d.workload.trim = "2s";
+      },
+      `${F}: workload.trim: needs workload.duration`,
+    ], // eslint-disable-line @typescript-eslint/no-explicit-any
   ])("refuses %s with the file and field", (_n, mut, want) => {
     const r = doc(mut);
     expect("errors" in r ? r.errors.join("\n") : "").toContain(want);
@@ -138,27 +171,61 @@ describe("scenario: the noise levers", () => {
 
 describe("report: trimmed rates and the steady-state flag", () => {
   const rec = (server: string, repeat: number, qpsSeries: number[], extra: Partial<CellRecord> = {}): CellRecord => ({
-    key: `${server}/oltp_update_non_index/1/${repeat}`, server, test: "oltp_update_non_index", threads: 1, repeat, phase: "measure", status: "ok",
-    metrics: { qps: qpsSeries.reduce((a, b) => a + b, 0) / qpsSeries.length, tps: 1, status: "ok", intervals: qpsSeries.map((q, i) => sample(i + 1, q)) } as unknown as CellRecord["metrics"],
-    raw: "", startedAt: `2026-01-01T00:00:0${repeat}${server}`, endedAt: "", ...extra,
+    key: `${server}/oltp_update_non_index/1/${repeat}`,
+    server,
+    test: "oltp_update_non_index",
+    threads: 1,
+    repeat,
+    phase: "measure",
+    status: "ok",
+    metrics: {
+      qps: qpsSeries.reduce((a, b) => a + b, 0) / qpsSeries.length,
+      tps: 1,
+      status: "ok",
+      intervals: qpsSeries.map((q, i) => sample(i + 1, q)),
+    } as unknown as CellRecord["metrics"],
+    raw: "",
+    startedAt: `2026-01-01T00:00:0${repeat}${server}`,
+    endedAt: "",
+    ...extra,
   });
-  const manifest = { servers: [], scenario: { compare: { numerator: "a", denominator: "b" }, servers: [{ id: "a" }, { id: "b" }], workload: { tests: ["oltp_update_non_index"], threads: [1] } } } as unknown as RunManifest;
+  const manifest = {
+    servers: [],
+    scenario: {
+      compare: { numerator: "a", denominator: "b" },
+      servers: [{ id: "a" }, { id: "b" }],
+      workload: { tests: ["oltp_update_non_index"], threads: [1] },
+    },
+  } as unknown as RunManifest;
   const flat = Array.from({ length: 10 }, () => 1000);
   const falling = Array.from({ length: 10 }, (_, t) => 1000 - 30 * t);
   it("flags a write cell whose q/s falls, not a flat one", () => {
     expect(unsteadyNote(rec("a", 1, falling))).toMatch(/^not steady: q\/s slope -\d+\.\d% per 10 s \[/);
     expect(unsteadyNote(rec("a", 1, flat))).toBeNull();
-    const t = buildRatioTable(manifest, [rec("a", 1, falling), rec("b", 1, flat), rec("a", 2, flat), rec("b", 2, flat)])!;
+    const t = buildRatioTable(manifest, [
+      rec("a", 1, falling),
+      rec("b", 1, flat),
+      rec("a", 2, flat),
+      rec("b", 2, flat),
+    ])!;
     expect(t.rows[0]!.cells[0]!.unstable.join("\n")).toContain("a repeat 1 not steady");
   });
   it("uses the trimmed q/s when a record has them", () => {
     const trimmed = { seconds: 2, samples: 8, qps: 2000, tps: 1 };
-    const t = buildRatioTable(manifest, [rec("a", 1, flat, { trimmed }), rec("b", 1, flat), rec("a", 2, flat, { trimmed }), rec("b", 2, flat)])!;
+    const t = buildRatioTable(manifest, [
+      rec("a", 1, flat, { trimmed }),
+      rec("b", 1, flat),
+      rec("a", 2, flat, { trimmed }),
+      rec("b", 2, flat),
+    ])!;
     expect(t.rows[0]!.cells[0]!.ratio).toBe(200);
   });
   it("takes the scenario's report.margin unless the caller gives one (report --margin)", () => {
     const recs = [rec("a", 1, flat), rec("b", 1, flat), rec("a", 2, flat), rec("b", 2, flat)];
-    const withMargin = { ...manifest, scenario: { ...manifest.scenario, report: { margin: "2%" } } } as unknown as RunManifest;
+    const withMargin = {
+      ...manifest,
+      scenario: { ...manifest.scenario, report: { margin: "2%" } },
+    } as unknown as RunManifest;
     expect(buildRatioTable(manifest, recs)!.marginPct).toBe(5);
     expect(buildRatioTable(withMargin, recs)!.marginPct).toBe(2);
     expect(buildRatioTable(withMargin, recs, { marginPct: 10 })!.marginPct).toBe(10);
@@ -169,7 +236,18 @@ describe("plan: workload.trim lengthens the measured cells", () => {
   it("adds the trim to each cell's seconds in the estimate", async () => {
     const { planRun } = await import("../../src/core/plan/plan.ts");
     const d = (trim?: string) => {
-      const r = validateScenario({ name: "x", servers: [{ id: "a", image: "mariadb-11.8" }, { id: "b", image: "mariadb-11.8" }], workload: { tests: ["oltp_point_select"], threads: [1], duration: "5s", ...(trim ? { trim } : {}) } }, "x.yaml", { lockImages: ["mariadb-11.8"] });
+      const r = validateScenario(
+        {
+          name: "x",
+          servers: [
+            { id: "a", image: "mariadb-11.8" },
+            { id: "b", image: "mariadb-11.8" },
+          ],
+          workload: { tests: ["oltp_point_select"], threads: [1], duration: "5s", ...(trim ? { trim } : {}) },
+        },
+        "x.yaml",
+        { lockImages: ["mariadb-11.8"] },
+      );
       if (!("scenario" in r)) throw new Error(r.errors.join("\n"));
       return planRun(r.scenario).estimate.totalSeconds;
     };
@@ -180,14 +258,30 @@ describe("plan: workload.trim lengthens the measured cells", () => {
 describe("the seconds a cell's figure used (issue 24 item 2)", () => {
   const intervals = [1, 2, 3, 4, 5, 6, 7].map((t) => ({ t, qps: 100, tps: 100 })) as never;
   it("no lead-in: sysbench's total over its run; a lead-in: the per-second samples after it", () => {
-    expect(figureWindow({ metrics: { totalTime: 7.02, intervals } })).toEqual({ from: 1, to: 7, leadIn: 0, samples: null, source: "sysbench total" });
-    const w = figureWindow({ trimmed: { seconds: 2, samples: 5, qps: 100, tps: 100 }, metrics: { totalTime: 7.02, intervals } })!;
+    expect(figureWindow({ metrics: { totalTime: 7.02, intervals } })).toEqual({
+      from: 1,
+      to: 7,
+      leadIn: 0,
+      samples: null,
+      source: "sysbench total",
+    });
+    const w = figureWindow({
+      trimmed: { seconds: 2, samples: 5, qps: 100, tps: 100 },
+      metrics: { totalTime: 7.02, intervals },
+    })!;
     expect(w).toEqual({ from: 3, to: 7, leadIn: 2, samples: 5, source: "per-second mean" });
     expect(figureWindowText(w)).toBe("seconds 3–7 (per-second mean of 5 s after a 2 s lead-in)");
     expect(figureWindow({ metrics: null })).toBeNull();
   });
   it("the report's note groups the cells; the odd ones are named", () => {
-    const w = (key: string, to: number) => ({ key, from: 1, to, leadIn: 0, samples: null, source: "sysbench total" as const });
+    const w = (key: string, to: number) => ({
+      key,
+      from: 1,
+      to,
+      leadIn: 0,
+      samples: null,
+      source: "sysbench total" as const,
+    });
     expect(windowNotes([w("a/x/1/1", 5), w("b/x/1/1", 5), w("a/x/1/2", 4)])).toEqual([
       "Seconds each cell's figure used: seconds 1–5 (sysbench's total, no lead-in) in 2 cells; seconds 1–4 (sysbench's total, no lead-in) in 1 cell (a/x/1/2).",
     ]);

@@ -13,7 +13,8 @@ const F = {
   fail: join(root, "1.0", "fail-bad-password.log"),
   seed: join(root, "legacy", "seed-002.txt"),
 };
-const expected = async (p: string): Promise<unknown> => JSON.parse(await readFile(p.replace(/\.(log|txt)$/, ".expected.json"), "utf8"));
+const expected = async (p: string): Promise<unknown> =>
+  JSON.parse(await readFile(p.replace(/\.(log|txt)$/, ".expected.json"), "utf8"));
 
 async function run(args: string[], files: Record<string, string> = {}): Promise<string> {
   const out: string[] = [];
@@ -40,7 +41,12 @@ describe("parse --json", () => {
     const v = JSON.parse(await run([F.seed, "--json"]));
     expect(v).toEqual(await expected(F.seed));
     expect(v).toHaveLength(2);
-    expect(v[0]).toMatchObject({ tps: 108.84, reads: 1000000, totalTime: 183.7486, latencyMs: { percentile: 95, percentileValue: 13569.7 } });
+    expect(v[0]).toMatchObject({
+      tps: 108.84,
+      reads: 1000000,
+      totalTime: 183.7486,
+      latencyMs: { percentile: 95, percentileValue: 13569.7 },
+    });
   });
 
   it("a multi-output file among several → a nested array at its position", async () => {
@@ -84,13 +90,17 @@ describe("parse errors", () => {
   });
 
   it("a malformed log is SYSBENCH_PARSE naming file and line", async () => {
-    const err = await run(["bad.log"], { "bad.log": "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)\n[ 1s ] thds: 1 tps: 3\n" }).catch((e: unknown) => e);
+    const err = await run(["bad.log"], {
+      "bad.log": "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)\n[ 1s ] thds: 1 tps: 3\n",
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TwinbenchError);
     expect(err).toMatchObject({ code: "SYSBENCH_PARSE", exitCode: 1 });
     expect((err as Error).message).toMatch(/^bad\.log: line 2: unreadable interval line/);
   });
 
   it("a text that is not sysbench output", async () => {
-    await expect(run(["notes.txt"], { "notes.txt": "just some notes\n" })).rejects.toThrow(/notes\.txt: no sysbench output found/);
+    await expect(run(["notes.txt"], { "notes.txt": "just some notes\n" })).rejects.toThrow(
+      /notes\.txt: no sysbench output found/,
+    );
   });
 });

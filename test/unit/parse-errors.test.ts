@@ -7,7 +7,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TwinbenchError } from "../../src/core/errors.ts";
-import { parseIntervalLine, parseSysbench, parseSysbenchFile, SysbenchParseError } from "../../src/core/sysbench/parse.ts";
+import {
+  parseIntervalLine,
+  parseSysbench,
+  parseSysbenchFile,
+  SysbenchParseError,
+} from "../../src/core/sysbench/parse.ts";
 
 const root = join(import.meta.dirname, "..", "fixtures", "sysbench");
 const rw = readFileSync(join(root, "1.0", "oltp_read_write-t4.log"), "utf8");
@@ -56,7 +61,9 @@ const cases: Case[] = [
   },
   {
     name: "a line missing inside SQL statistics",
-    text: lines(rw).filter((l) => !/^\s+write:/.test(l)).join("\n"),
+    text: lines(rw)
+      .filter((l) => !/^\s+write:/.test(l))
+      .join("\n"),
     line: lineOf(rw, /^\s+write:/),
     message: /unreadable line in the SQL statistics block \(expected 'write:'\)/,
   },
@@ -74,7 +81,10 @@ const cases: Case[] = [
   },
   {
     name: "log cut inside the histogram",
-    text: lines(rw).slice(0, lineOf(rw, /^Latency histogram/) + 5).join("\n") + "\n",
+    text:
+      lines(rw)
+        .slice(0, lineOf(rw, /^Latency histogram/) + 5)
+        .join("\n") + "\n",
     line: lineOf(rw, /^Latency histogram/) + 5,
     message: /ends inside the latency histogram/,
   },
@@ -86,7 +96,9 @@ const cases: Case[] = [
   },
   {
     name: "histogram without its column header",
-    text: lines(rw).filter((l) => !/distribution -+ count/.test(l)).join("\n"),
+    text: lines(rw)
+      .filter((l) => !/distribution -+ count/.test(l))
+      .join("\n"),
     line: lineOf(rw, /^Latency histogram/) + 1,
     message: /column header/,
   },
@@ -128,7 +140,9 @@ const cases: Case[] = [
   },
   {
     name: "seed 002: per-request statistics without the percentile",
-    text: lines(seed).filter((l) => !/^approx\. 95 percentile: 13/.test(l)).join("\n"),
+    text: lines(seed)
+      .filter((l) => !/^approx\. 95 percentile: 13/.test(l))
+      .join("\n"),
     line: lineOf(seed, /^Test execution summary:/),
     message: /per-request statistics need all of min, avg, max/,
   },
@@ -197,7 +211,19 @@ describe("parseIntervalLine (live display)", () => {
   it.each([
     [
       "[ 1s ] thds: 4 tps: 1251.11 qps: 25087.03 (r/w/o: 17573.38/4370.42/3143.23) lat (ms,99%): 5.47 err/s: 1.00 reconn/s: 0.00",
-      { t: 1, threads: 4, tps: 1251.11, qps: 25087.03, readsPerSec: 17573.38, writesPerSec: 4370.42, otherPerSec: 3143.23, latencyPercentile: 99, latencyMs: 5.47, errorsPerSec: 1, reconnectsPerSec: 0 },
+      {
+        t: 1,
+        threads: 4,
+        tps: 1251.11,
+        qps: 25087.03,
+        readsPerSec: 17573.38,
+        writesPerSec: 4370.42,
+        otherPerSec: 3143.23,
+        latencyPercentile: 99,
+        latencyMs: 5.47,
+        errorsPerSec: 1,
+        reconnectsPerSec: 0,
+      },
     ],
     ["Threads started!", null],
     ["[ 1s ] thds: 4 tps: 12", null],

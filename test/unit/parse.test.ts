@@ -37,8 +37,16 @@ const recorded = fixtures.filter((f) => f.dir === "1.0");
 
 /** What the fixture set must contain (the issue's list); a re-recording that loses one fails here. */
 const REQUIRED_1_0 = [
-  ...["oltp_delete", "oltp_insert", "oltp_read_only", "oltp_read_write", "oltp_point_select", "oltp_update_index",
-    "oltp_update_non_index", "select_random_points"].flatMap((t) => [`${t}-t1.log`, `${t}-t4.log`]),
+  ...[
+    "oltp_delete",
+    "oltp_insert",
+    "oltp_read_only",
+    "oltp_read_write",
+    "oltp_point_select",
+    "oltp_update_index",
+    "oltp_update_non_index",
+    "select_random_points",
+  ].flatMap((t) => [`${t}-t1.log`, `${t}-t4.log`]),
   "bulk_insert-t2.log",
   "events-2000.log",
   "percentile-0.log",
@@ -115,12 +123,18 @@ function figureLines(text: string): string[] {
   let inReport = false;
   for (const raw of lines) {
     const t = raw.trim();
-    if (/^(SQL statistics|General statistics|Latency \(ms\)|Threads fairness|Latency histogram)/.test(t)) inReport = true;
+    if (/^(SQL statistics|General statistics|Latency \(ms\)|Threads fairness|Latency histogram)/.test(t))
+      inReport = true;
     if (/^(FATAL|WARNING|ALERT):/.test(t)) {
       inReport = false;
       continue;
     }
-    if (inReport || /^\[ \d+s \]/.test(t) || /^Number of (threads|unfinished)/.test(t) || /^Report intermediate/.test(t)) {
+    if (
+      inReport ||
+      /^\[ \d+s \]/.test(t) ||
+      /^Number of (threads|unfinished)/.test(t) ||
+      /^Report intermediate/.test(t)
+    ) {
       out.push(t);
     }
   }
@@ -240,7 +254,11 @@ describe("hand-checked figures", () => {
 
   it("percentile-0-histogram: a bare FATAL, no header", () => {
     const r = get("percentile-0-histogram.log");
-    expect(r).toMatchObject({ status: "failed", version: null, fatal: ["--histogram cannot be used with --percentile=0"] });
+    expect(r).toMatchObject({
+      status: "failed",
+      version: null,
+      fatal: ["--histogram cannot be used with --percentile=0"],
+    });
   });
 
   it("forced-shutdown: unfinished transactions and the FATAL, with a report: ok", () => {
@@ -258,7 +276,10 @@ describe("hand-checked figures", () => {
 
   it("deprecated-options: WARNING lines before the header belong to the output", () => {
     const r = get("deprecated-options.log");
-    expect(r.warnings).toEqual(["--num-threads is deprecated, use --threads instead", "--max-time is deprecated, use --time instead"]);
+    expect(r.warnings).toEqual([
+      "--num-threads is deprecated, use --threads instead",
+      "--max-time is deprecated, use --time instead",
+    ]);
     expect(r.threads).toBe(2);
   });
 
@@ -274,7 +295,10 @@ describe("hand-checked figures", () => {
     ["fail-bad-password.log", /^error 1045: Access denied for user 'sbtest'@'127\.0\.0\.1' \(using password: YES\)$/],
     ["fail-host-not-allowed.log", /^error 1130: Host '[\d.]+' is not allowed to connect to this MariaDB server$/],
     ["fail-unknown-database.log", /^error 1049: Unknown database 'nosuchdb'$/],
-    ["fail-db-access-denied.log", /^error 1044: Access denied for user 'sbtest'@'127\.0\.0\.1' to database 'nosuchdb'$/],
+    [
+      "fail-db-access-denied.log",
+      /^error 1044: Access denied for user 'sbtest'@'127\.0\.0\.1' to database 'nosuchdb'$/,
+    ],
     ["fail-missing-table.log", /^MySQL error: 1146 "Table 'sbempty\.sbtest1' doesn't exist"$/],
     ["fail-unknown-host.log", /^error 2005: Unknown server host 'nosuchhost\.invalid'/],
     ["fail-connection-refused.log", /^error 2002: Can't connect to server on '127\.0\.0\.1' \(115\)$/],
@@ -285,9 +309,19 @@ describe("hand-checked figures", () => {
   ])("%s: failed, all nulls, FATAL message kept", (name, re) => {
     const r = get(name);
     expect(r.status).toBe("failed");
-    expect(r.fatal.some((m) => re.test(m)), r.fatal.join("\n")).toBe(true);
+    expect(
+      r.fatal.some((m) => re.test(m)),
+      r.fatal.join("\n"),
+    ).toBe(true);
     for (const k of ["reads", "tps", "qps", "totalTime", "events", "transactions"] as const) expect(r[k]).toBeNull();
-    expect(r.latencyMs).toEqual({ min: null, avg: null, max: null, sum: null, percentile: null, percentileValue: null });
+    expect(r.latencyMs).toEqual({
+      min: null,
+      avg: null,
+      max: null,
+      sum: null,
+      percentile: null,
+      percentileValue: null,
+    });
     expect(r.histogram).toBeNull();
   });
 
@@ -331,8 +365,19 @@ describe("legacy: seed 002 (done-when check)", () => {
   it("second summary: tps 35.80, 95th percentile 250.2 ms, per-request figures in ms", () => {
     const r = results[1];
     expect(r.tps).toBe(35.8);
-    expect(r.latencyMs).toEqual({ min: 16.3, avg: 159.9, max: 9408.2, sum: 3244702.4, percentile: 95, percentileValue: 250.2 });
-    expect(r.legacy).toMatchObject({ readWriteRequests: 1014900, readWriteRequestsPerSec: 1790.1, fairnessDistributionA: 93.56 });
+    expect(r.latencyMs).toEqual({
+      min: 16.3,
+      avg: 159.9,
+      max: 9408.2,
+      sum: 3244702.4,
+      percentile: 95,
+      percentileValue: 250.2,
+    });
+    expect(r.legacy).toMatchObject({
+      readWriteRequests: 1014900,
+      readWriteRequestsPerSec: 1790.1,
+      fairnessDistributionA: 93.56,
+    });
   });
 
   it("qps and queries are null: 0.4 read/write requests exclude 'other'", () => {
@@ -344,7 +389,9 @@ describe("legacy: seed 002 (done-when check)", () => {
   });
 
   it("parseSysbench refuses the two-output file and says so", () => {
-    expect(() => parseSysbench(fixtures.find((f) => f.name === "seed-002.txt")!.text)).toThrow(/2 sysbench outputs.*parseSysbenchFile/);
+    expect(() => parseSysbench(fixtures.find((f) => f.name === "seed-002.txt")!.text)).toThrow(
+      /2 sysbench outputs.*parseSysbenchFile/,
+    );
   });
 });
 

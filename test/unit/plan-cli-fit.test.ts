@@ -32,7 +32,9 @@ describe("twinbench plan: memory and CPU fit", () => {
     const c = context({ id: "local", memoryBytes: 24 * GiB, cpus: 2 });
     expect(await main(["plan", "scenarios/aa-mariadb.yaml"], c.ctx)).toBe(0);
     const text = c.out.join("\n");
-    expect(text).toContain("Memory (host local: 24.0 GiB, 21.6 GiB after a 2.4 GiB reserve for the kernel, dockerd and twinbench):");
+    expect(text).toContain(
+      "Memory (host local: 24.0 GiB, 21.6 GiB after a 2.4 GiB reserve for the kernel, dockerd and twinbench):",
+    );
     expect(text).toMatch(/needed 5\.6 GiB of 21\.6 GiB: fits/);
     expect(text).toContain("servers a, b share CPU 1");
   }, 60_000);
@@ -42,7 +44,9 @@ describe("twinbench plan: memory and CPU fit", () => {
     expect(await main(["plan", "scenarios/aa-mariadb.yaml"], c.ctx)).toBe(2);
     expect(c.out.join("\n")).toMatch(/needed 5\.6 GiB of 3\.0 GiB: DOES NOT FIT \(2\.6 GiB short\)/);
     const e = c.err.join("\n");
-    expect(e).toContain("error [PLAN_MEMORY_EXCEEDED]: 2 servers and the load need 5.6 GiB of memory, but host local has 3.0 GiB");
+    expect(e).toContain(
+      "error [PLAN_MEMORY_EXCEEDED]: 2 servers and the load need 5.6 GiB of memory, but host local has 3.0 GiB",
+    );
     expect(e).toContain("  a: 2.8 GiB = buffer pool 512 MiB (config.set) + overhead 258 MiB + tmpfs 2.0 GiB");
     expect(e).toMatch(/hint: fewer servers \(2 now\)/);
     const j = context({ id: "local", memoryBytes: 4 * GiB, cpus: 2 });

@@ -1,7 +1,19 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { planRun, serverOrder, formatSeconds, DEFAULT_SETUP_COSTS, sizedSeconds, isWriteTest, testWrites, firstGoesFirst, orderNote, assertRunnable, resumeTodo } from "../../src/core/plan/plan.ts";
+import {
+  planRun,
+  serverOrder,
+  formatSeconds,
+  DEFAULT_SETUP_COSTS,
+  sizedSeconds,
+  isWriteTest,
+  testWrites,
+  firstGoesFirst,
+  orderNote,
+  assertRunnable,
+  resumeTodo,
+} from "../../src/core/plan/plan.ts";
 import { seedFromString } from "../../src/core/stats/random.ts";
 import { describePlan } from "../../src/core/plan/describe.ts";
 import { validateScenario } from "../../src/core/scenario/validate.ts";
@@ -18,7 +30,14 @@ function scenario(patch: (d: Record<string, any>) => void = () => {}): Scenario 
       { id: "a", image: "mariadb-11.8" },
       { id: "b", image: "mysql-9.7" },
     ],
-    workload: { tests: ["oltp_read_only", "oltp_update_index"], threads: [1, 4], duration: "10s", repeats: 2, tables: 2, tableSize: 10000 },
+    workload: {
+      tests: ["oltp_read_only", "oltp_update_index"],
+      threads: [1, 4],
+      duration: "10s",
+      repeats: 2,
+      tables: 2,
+      tableSize: 10000,
+    },
   };
   patch(d);
   const r = validateScenario(d, "t.yaml", ctx);
@@ -49,14 +68,22 @@ describe("serverOrder", () => {
 describe("planRun ordering", () => {
   it("interleaved: ABBA over (test, threads, repeat) groups", () => {
     expect(order(scenario())).toEqual([
-      "a:oltp_read_only:1:1", "b:oltp_read_only:1:1",
-      "b:oltp_read_only:1:2", "a:oltp_read_only:1:2",
-      "a:oltp_read_only:4:1", "b:oltp_read_only:4:1",
-      "b:oltp_read_only:4:2", "a:oltp_read_only:4:2",
-      "a:oltp_update_index:1:1", "b:oltp_update_index:1:1",
-      "b:oltp_update_index:1:2", "a:oltp_update_index:1:2",
-      "a:oltp_update_index:4:1", "b:oltp_update_index:4:1",
-      "b:oltp_update_index:4:2", "a:oltp_update_index:4:2",
+      "a:oltp_read_only:1:1",
+      "b:oltp_read_only:1:1",
+      "b:oltp_read_only:1:2",
+      "a:oltp_read_only:1:2",
+      "a:oltp_read_only:4:1",
+      "b:oltp_read_only:4:1",
+      "b:oltp_read_only:4:2",
+      "a:oltp_read_only:4:2",
+      "a:oltp_update_index:1:1",
+      "b:oltp_update_index:1:1",
+      "b:oltp_update_index:1:2",
+      "a:oltp_update_index:1:2",
+      "a:oltp_update_index:4:1",
+      "b:oltp_update_index:4:1",
+      "b:oltp_update_index:4:2",
+      "a:oltp_update_index:4:2",
     ]);
   });
 
@@ -75,9 +102,15 @@ describe("planRun ordering", () => {
       d.workload.repeats = 3;
     });
     expect(order(s)).toEqual([
-      "a:oltp_read_only:1:1", "b:oltp_read_only:1:1", "c:oltp_read_only:1:1",
-      "b:oltp_read_only:1:2", "c:oltp_read_only:1:2", "a:oltp_read_only:1:2",
-      "c:oltp_read_only:1:3", "a:oltp_read_only:1:3", "b:oltp_read_only:1:3",
+      "a:oltp_read_only:1:1",
+      "b:oltp_read_only:1:1",
+      "c:oltp_read_only:1:1",
+      "b:oltp_read_only:1:2",
+      "c:oltp_read_only:1:2",
+      "a:oltp_read_only:1:2",
+      "c:oltp_read_only:1:3",
+      "a:oltp_read_only:1:3",
+      "b:oltp_read_only:1:3",
     ]);
   });
 
@@ -87,8 +120,18 @@ describe("planRun ordering", () => {
       d.workload.repeats = 3;
     });
     expect(order(s)).toEqual([
-      "a:oltp_read_only:1:1", "b:oltp_read_only:1:1", "b:oltp_read_only:1:2", "a:oltp_read_only:1:2", "a:oltp_read_only:1:3", "b:oltp_read_only:1:3",
-      "b:oltp_read_only:4:1", "a:oltp_read_only:4:1", "a:oltp_read_only:4:2", "b:oltp_read_only:4:2", "b:oltp_read_only:4:3", "a:oltp_read_only:4:3",
+      "a:oltp_read_only:1:1",
+      "b:oltp_read_only:1:1",
+      "b:oltp_read_only:1:2",
+      "a:oltp_read_only:1:2",
+      "a:oltp_read_only:1:3",
+      "b:oltp_read_only:1:3",
+      "b:oltp_read_only:4:1",
+      "a:oltp_read_only:4:1",
+      "a:oltp_read_only:4:2",
+      "b:oltp_read_only:4:2",
+      "b:oltp_read_only:4:3",
+      "a:oltp_read_only:4:3",
     ]);
     expect(orderNote(s)).toBe(
       "interleaved; 3 repeats is odd, so a cell cannot balance: cells alternate AB BA AB and BA AB BA, and an order effect cancels only over pairs of cells (use an even count)",
@@ -111,7 +154,9 @@ describe("planRun ordering", () => {
     const p = planRun(s);
     expect(p.orderSeed).toBe(7);
     expect(order(s)).toEqual(order(s));
-    expect(order(s)).not.toEqual(order(scenario((d) => ((d.order = "randomized"), (d.orderSeed = 8), (d.workload.repeats = 4)))));
+    expect(order(s)).not.toEqual(
+      order(scenario((d) => ((d.order = "randomized"), (d.orderSeed = 8), (d.workload.repeats = 4)))),
+    );
     expect(order(s)).not.toEqual(order(scenario((d) => (d.workload.repeats = 4))));
     const firsts = new Map<string, number>();
     for (let i = 0; i < p.cells.length; i += 2) {
@@ -126,7 +171,9 @@ describe("planRun ordering", () => {
   });
 
   it("adaptive repeats: the plan is the first min rounds, a new instance every ceil(min/N) rounds", () => {
-    const s = scenario((d) => ((d.workload.repeats = { min: 4, max: 40, precision: "3%" }), (d.workload.instances = 2)));
+    const s = scenario(
+      (d) => ((d.workload.repeats = { min: 4, max: 40, precision: "3%" }), (d.workload.instances = 2)),
+    );
     const p = planRun(s);
     expect(new Set(p.cells.map((c) => c.repeat))).toEqual(new Set([1, 2, 3, 4]));
     // round-major: every cell once per server in round 1, then round 2, ...
@@ -134,13 +181,20 @@ describe("planRun ordering", () => {
     expect(p.cells.map((c) => c.instance)).toEqual([...Array(16).fill(0), ...Array(16).fill(1)]);
     expect(p.restarts).toEqual([{ instance: 1, beforeCell: 16 }]);
     // ABBA over rounds, and each round balanced over cells
-    const firstOf = (r: number) => p.cells.filter((c) => c.repeat === r).filter((_, i) => i % 2 === 0).map((c) => c.server);
+    const firstOf = (r: number) =>
+      p.cells
+        .filter((c) => c.repeat === r)
+        .filter((_, i) => i % 2 === 0)
+        .map((c) => c.server);
     expect(firstOf(1)).toEqual(["a", "b", "a", "b"]);
     expect(firstOf(2)).toEqual(["b", "a", "b", "a"]);
     // adaptive runs across hosts are refused before anything is created
     const h = scenario((d) => {
       d.workload.repeats = { min: 2, max: 4, precision: "5%" };
-      d.hosts = [{ id: "h1", engine: "unix:///var/run/docker.sock" }, { id: "h2", engine: "ssh://x" }];
+      d.hosts = [
+        { id: "h1", engine: "unix:///var/run/docker.sock" },
+        { id: "h2", engine: "ssh://x" },
+      ];
     });
     expect(() => assertRunnable(h)).toThrow(expect.objectContaining({ code: "ADAPTIVE_HOSTS" }));
   });
@@ -152,32 +206,57 @@ describe("planRun ordering", () => {
       d.workload.warmup = "5s";
     });
     const p = planRun(s);
-    expect(p.cells.map((c) => `${c.instance}:${c.repeat}`).slice(0, 16).every((x) => x === "0:1" || x === "0:2")).toBe(true);
+    expect(
+      p.cells
+        .map((c) => `${c.instance}:${c.repeat}`)
+        .slice(0, 16)
+        .every((x) => x === "0:1" || x === "0:2"),
+    ).toBe(true);
     expect(p.cells.slice(16).every((c) => c.instance === 1 && c.repeat >= 3)).toBe(true);
     // ABBA inside each cell is unchanged: repeats 1..4 run AB BA AB BA
     const cell = p.cells.filter((c) => c.test === "oltp_read_only" && c.threads === 1);
     expect(cell.map((c) => c.server).join("")).toBe("abbaabba");
     // both cells of a pair share an instance
-    for (const c of p.cells) expect(p.cells.find((x) => x.key !== c.key && x.test === c.test && x.threads === c.threads && x.repeat === c.repeat)!.instance).toBe(c.instance);
+    for (const c of p.cells)
+      expect(
+        p.cells.find((x) => x.key !== c.key && x.test === c.test && x.threads === c.threads && x.repeat === c.repeat)!
+          .instance,
+      ).toBe(c.instance);
     expect(p.restarts).toEqual([{ instance: 1, beforeCell: 16 }]);
     expect(p.snapshots).toEqual(["a", "b"]);
     // re-warm-up after the restart: one warm-up per server × test × instance
     expect(p.warmups.length).toBe(2 * 2 * 2);
     expect(p.estimate.breakdown.some((b) => /instance restarts \(1 × 2 servers/.test(b.label))).toBe(true);
-    expect(p.estimate.totalSeconds).toBeGreaterThan(planRun(scenario((d) => (d.workload.repeats = 4))).estimate.totalSeconds);
+    expect(p.estimate.totalSeconds).toBeGreaterThan(
+      planRun(scenario((d) => (d.workload.repeats = 4))).estimate.totalSeconds,
+    );
     const text = describePlan(p, s).join("\n");
-    expect(text).toMatch(/Server instances: 2; every server restarts fresh from the post-prepare snapshot before cell #17/);
+    expect(text).toMatch(
+      /Server instances: 2; every server restarts fresh from the post-prepare snapshot before cell #17/,
+    );
     expect(text).toMatch(/restart all servers \(instance 1\)/);
     // uneven blocks: 5 repeats over 2 instances → 0 0 0 1 1; 4 over 3 → 0 0 1 2
     const reps = (r: number, n: number) =>
-      planRun(scenario((d) => ((d.workload.repeats = r), (d.workload.instances = n), (d.workload.tests = ["oltp_read_only"]), (d.workload.threads = [1]))))
-        .cells.filter((c) => c.server === "a").map((c) => c.instance);
+      planRun(
+        scenario(
+          (d) => (
+            (d.workload.repeats = r),
+            (d.workload.instances = n),
+            (d.workload.tests = ["oltp_read_only"]),
+            (d.workload.threads = [1])
+          ),
+        ),
+      )
+        .cells.filter((c) => c.server === "a")
+        .map((c) => c.instance);
     expect(reps(5, 2)).toEqual([0, 0, 0, 1, 1]);
     expect(reps(4, 3)).toEqual([0, 0, 1, 2]);
   });
 
   it("server instances with fresh: per-test: no extra restore right after a restart", () => {
-    const s = scenario((d) => ((d.workload.instances = 2), (d.workload.fresh = "per-test"), (d.workload.tests = ["oltp_update_index"])));
+    const s = scenario(
+      (d) => ((d.workload.instances = 2), (d.workload.fresh = "per-test"), (d.workload.tests = ["oltp_update_index"])),
+    );
     const p = planRun(s);
     // one restore per server before instance 0's write test; instance 1 starts from the restored snapshot
     expect(p.restores.map((r) => r.beforeCell)).toEqual([0, 1]);
@@ -192,9 +271,28 @@ describe("planRun ordering", () => {
   });
 
   it("resumeTodo: a half-done pair runs again whole, on an instance above every recorded one", () => {
-    const p = planRun(scenario((d) => ((d.workload.instances = 2), (d.workload.repeats = 2), (d.workload.tests = ["oltp_read_only"]), (d.workload.threads = [1]))));
+    const p = planRun(
+      scenario(
+        (d) => (
+          (d.workload.instances = 2),
+          (d.workload.repeats = 2),
+          (d.workload.tests = ["oltp_read_only"]),
+          (d.workload.threads = [1])
+        ),
+      ),
+    );
     // cells: a1 b1 (instance 0), b2 a2 (instance 1); the run was cut after a1, b1, b2
-    const rec = (c: (typeof p.cells)[number]) => ({ key: c.key, server: c.server, test: c.test, threads: c.threads, repeat: c.repeat, phase: "measure", status: "ok", instance: c.instance }) as never;
+    const rec = (c: (typeof p.cells)[number]) =>
+      ({
+        key: c.key,
+        server: c.server,
+        test: c.test,
+        threads: c.threads,
+        repeat: c.repeat,
+        phase: "measure",
+        status: "ok",
+        instance: c.instance,
+      }) as never;
     const todo = resumeTodo(p.cells, [rec(p.cells[0]), rec(p.cells[1]), rec(p.cells[2])]);
     expect(todo.map((c) => `${c.server}${c.repeat}@${c.instance}`)).toEqual(["b2@2", "a2@2"]);
     // cut in instance 0: its rest moves to instance 1, the next to 2
@@ -211,8 +309,14 @@ describe("planRun ordering", () => {
       d.workload.repeats = 1;
     });
     expect(order(s)).toEqual([
-      "a:oltp_read_only:1:1", "a:oltp_read_only:4:1", "a:oltp_update_index:1:1", "a:oltp_update_index:4:1",
-      "b:oltp_read_only:1:1", "b:oltp_read_only:4:1", "b:oltp_update_index:1:1", "b:oltp_update_index:4:1",
+      "a:oltp_read_only:1:1",
+      "a:oltp_read_only:4:1",
+      "a:oltp_update_index:1:1",
+      "a:oltp_update_index:4:1",
+      "b:oltp_read_only:1:1",
+      "b:oltp_read_only:4:1",
+      "b:oltp_update_index:1:1",
+      "b:oltp_update_index:4:1",
     ]);
   });
 
@@ -223,8 +327,24 @@ describe("planRun ordering", () => {
       d.workload.repeats = 1;
     });
     expect(planRun(s).cells).toEqual([
-      { index: 0, key: "a/oltp_simple/1/1", server: "a", test: "oltp_simple", script: "oltp_point_select", threads: 1, repeat: 1 },
-      { index: 1, key: "b/oltp_simple/1/1", server: "b", test: "oltp_simple", script: "oltp_point_select", threads: 1, repeat: 1 },
+      {
+        index: 0,
+        key: "a/oltp_simple/1/1",
+        server: "a",
+        test: "oltp_simple",
+        script: "oltp_point_select",
+        threads: 1,
+        repeat: 1,
+      },
+      {
+        index: 1,
+        key: "b/oltp_simple/1/1",
+        server: "b",
+        test: "oltp_simple",
+        script: "oltp_point_select",
+        threads: 1,
+        repeat: 1,
+      },
       { index: 2, key: "b/select/1/1", server: "b", test: "select", script: "select", threads: 1, repeat: 1 },
       { index: 3, key: "a/select/1/1", server: "a", test: "select", script: "select", threads: 1, repeat: 1 },
     ]);
@@ -263,9 +383,18 @@ describe("warm-ups and restores", () => {
   });
 
   it("write tests", () => {
-    const writes = ["oltp_delete", "oltp_insert", "oltp_read_write", "oltp_update_index", "oltp_update_non_index", "oltp_write_only", "bulk_insert"];
+    const writes = [
+      "oltp_delete",
+      "oltp_insert",
+      "oltp_read_write",
+      "oltp_update_index",
+      "oltp_update_non_index",
+      "oltp_write_only",
+      "bulk_insert",
+    ];
     for (const w of writes) expect(isWriteTest(w)).toBe(true);
-    for (const r of ["oltp_read_only", "oltp_point_select", "select", "select_random_points", "select_random_ranges"]) expect(isWriteTest(r)).toBe(false);
+    for (const r of ["oltp_read_only", "oltp_point_select", "select", "select_random_points", "select_random_ranges"])
+      expect(isWriteTest(r)).toBe(false);
     expect(testWrites("delete")).toBe(true);
     expect(testWrites("oltp_complex_ro")).toBe(false);
   });
@@ -294,7 +423,12 @@ describe("hosts", () => {
     expect(p.cells).toHaveLength(16);
     const h1 = p.cells.filter((c) => c.host === "h1").map((c) => `${c.server}:${c.threads}:${c.repeat}:${c.test}`);
     // Repeat 1 of every cell went to h1 (A first), repeat 2 to h2 (B first): each cell is AB BA.
-    expect(h1.slice(0, 4)).toEqual(["a:1:1:oltp_read_only", "b:1:1:oltp_read_only", "a:4:1:oltp_read_only", "b:4:1:oltp_read_only"]);
+    expect(h1.slice(0, 4)).toEqual([
+      "a:1:1:oltp_read_only",
+      "b:1:1:oltp_read_only",
+      "a:4:1:oltp_read_only",
+      "b:4:1:oltp_read_only",
+    ]);
     const firsts = new Map<string, string[]>();
     for (let i = 0; i < p.cells.length; i += 2) {
       const c = p.cells[i];
@@ -308,7 +442,14 @@ describe("hosts", () => {
 describe("estimates", () => {
   it("adds measure, warm-up and set-up from the costs", () => {
     const s = scenario((d) => (d.workload.warmup = "5s"));
-    const e = planRun(s, { setupCosts: { cellOverheadSeconds: 0, prewarmSeconds: 0, prewarmSecondsPerMillionRows: 0, prepareRowsPerSecond: 20000 } }).estimate;
+    const e = planRun(s, {
+      setupCosts: {
+        cellOverheadSeconds: 0,
+        prewarmSeconds: 0,
+        prewarmSecondsPerMillionRows: 0,
+        prepareRowsPerSecond: 20000,
+      },
+    }).estimate;
     expect(e.measureSeconds).toBe(16 * 10);
     expect(e.warmupSeconds).toBe(4 * 5);
     // images 3×2, start 2×15, prepare 2×(2×10000)/20000, teardown 2×5
@@ -334,7 +475,14 @@ describe("estimates", () => {
   });
 
   it("the costs that move data grow with the rows each server holds (a 2 M-row table on RAID 0, 2026-12-06)", () => {
-    const big = scenario((d) => ((d.workload.tables = 1), (d.workload.tableSize = 2_000_000), (d.workload.instances = 3), (d.workload.repeats = 3)));
+    const big = scenario(
+      (d) => (
+        (d.workload.tables = 1),
+        (d.workload.tableSize = 2_000_000),
+        (d.workload.instances = 3),
+        (d.workload.repeats = 3)
+      ),
+    );
     const items = Object.fromEntries(planRun(big).estimate.breakdown.map((b) => [b.label.replace(/ \(.*$/, ""), b]));
     // prepare at 130 k rows/s (measured 128–143 k): about 15 s a server, where 20 k rows/s said 100 s
     expect(items["prepare"]!.seconds).toBeCloseTo((2 * 2_000_000) / 130000, 1);
@@ -373,30 +521,54 @@ describe("describePlan", () => {
     const s = load("scenarios/seed-mariadb-vs-mysql.yaml");
     const lines = describePlan(planRun(s), s, {
       file: "scenarios/seed-mariadb-vs-mysql.yaml",
-      pins: [{ name: "mariadb-11.8", version: "11.8.9" }, { name: "mysql-9.7", version: "9.7.4" }],
-      translations: { mariadb: [{ option: "thread_cache", fate: "rename", rendered: ["thread_cache_size = 138"], reason: "not a variable" }], mysql: [] },
+      pins: [
+        { name: "mariadb-11.8", version: "11.8.9" },
+        { name: "mysql-9.7", version: "9.7.4" },
+      ],
+      translations: {
+        mariadb: [
+          { option: "thread_cache", fate: "rename", rendered: ["thread_cache_size = 138"], reason: "not a variable" },
+        ],
+        mysql: [],
+      },
     });
     const text = lines.join("\n");
     expect(text).toMatch(/^Estimated duration: 9h \d\dm/m);
     expect(text).toContain("  mariadb-11.8  version=11.8.9");
-    expect(text).toContain("RAID 0 over 2 loop-backed members of 4g: mdadm + xfs where the kernel has md, else btrfs raid0");
+    expect(text).toContain(
+      "RAID 0 over 2 loop-backed members of 4g: mdadm + xfs where the kernel has md, else btrfs raid0",
+    );
     expect(text).toContain("  oltp_simple → oltp_point_select (legacy, not exact):");
     expect(text).toContain("  select: sysbench /usr/share/sysbench/select.lua --db-driver=mysql");
     expect(text).toContain("--mysql-password=***");
     expect(text).not.toContain("<random>");
     expect(text).toContain("    thread_cache: rename → thread_cache_size = 138 — not a variable");
     expect(text).toContain("Cells (112, in run order):");
-    expect(lines.some((l) => /^\s+1\s+mariadb\s+delete\s+1\s+1\s+restore snapshot, warm-up 30s at 128 threads$/.test(l))).toBe(true);
+    expect(
+      lines.some((l) => /^\s+1\s+mariadb\s+delete\s+1\s+1\s+restore snapshot, warm-up 30s at 128 threads$/.test(l)),
+    ).toBe(true);
   });
 });
 
 describe("describePlan, adaptive", () => {
   it("says the rounds and instances layout, the min-rounds time and the time at max rounds", () => {
-    const s = scenario((d) => ((d.workload.repeats = { min: 4, max: 20, precision: "5%" }), (d.workload.budget = "10m"), (d.workload.instances = 2)));
+    const s = scenario(
+      (d) => (
+        (d.workload.repeats = { min: 4, max: 20, precision: "5%" }),
+        (d.workload.budget = "10m"),
+        (d.workload.instances = 2)
+      ),
+    );
     const text = describePlan(planRun(s), s).join("\n");
-    expect(text).toMatch(/Adaptive repeats: rounds of every open cell once per server, 4 to 20 rounds per cell, a cell stops when its interval is within ±5%/);
-    expect(text).toMatch(/a fresh instance of every server .* every 2 rounds: 2 in the first 4 rounds, up to 10 by round 20/);
-    expect(text).toMatch(/if every cell needs all 20 rounds: about \d+m \d+s, more than the budget: the budget stops the run at 10m/);
+    expect(text).toMatch(
+      /Adaptive repeats: rounds of every open cell once per server, 4 to 20 rounds per cell, a cell stops when its interval is within ±5%/,
+    );
+    expect(text).toMatch(
+      /a fresh instance of every server .* every 2 rounds: 2 in the first 4 rounds, up to 10 by round 20/,
+    );
+    expect(text).toMatch(
+      /if every cell needs all 20 rounds: about \d+m \d+s, more than the budget: the budget stops the run at 10m/,
+    );
     expect(text).toMatch(/Order: interleaved in rounds/);
   });
 });

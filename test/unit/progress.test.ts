@@ -25,12 +25,23 @@ const scenario = ScenarioSchema.parse({
   workload: { tests: ["oltp_point_select"], threads: [1], duration: "2s", repeats: 2 },
 });
 
-const info = (name: string): ImageInfo => ({ name, tag: `twinbench/${name}:x`, id: `sha256:${name}`, family: name.startsWith("mysql") ? "mysql" : name.startsWith("sysbench") ? "sysbench" : "mariadb", version: "1", cacheHit: false });
+const info = (name: string): ImageInfo => ({
+  name,
+  tag: `twinbench/${name}:x`,
+  id: `sha256:${name}`,
+  family: name.startsWith("mysql") ? "mysql" : name.startsWith("sysbench") ? "sysbench" : "mariadb",
+  version: "1",
+  cacheHit: false,
+});
 
 /** A build that takes `seconds` of fake time and prints a line only at the times in `lines` (seconds). */
 type SlowBuild = { seconds: number; lines: number[]; fail?: boolean };
 
-function context(builds: Record<string, SlowBuild>, events: RunEvent[], seen: { started: string[]; aborted: string[] }) {
+function context(
+  builds: Record<string, SlowBuild>,
+  events: RunEvent[],
+  seen: { started: string[]; aborted: string[] },
+) {
   const deps = {
     engine: { hostId: "local" } as Engine,
     storage: {} as RunDeps["storage"],
@@ -38,11 +49,14 @@ function context(builds: Record<string, SlowBuild>, events: RunEvent[], seen: { 
       new Promise<ImageInfo>((resolve, reject) => {
         const b = builds[name]!;
         seen.started.push(name);
-        const timers = b.lines.map((t) => setTimeout(() => onProgress("Step 5/9 : RUN apt-get install …", `line at ${t} s`), t * 1000));
+        const timers = b.lines.map((t) =>
+          setTimeout(() => onProgress("Step 5/9 : RUN apt-get install …", `line at ${t} s`), t * 1000),
+        );
         let settled = false;
         const done = setTimeout(() => {
           settled = true;
-          if (b.fail) reject(new TwinbenchError(`image "${name}": build failed`, { code: "IMAGE_BUILD_FAILED", hint: "x" }));
+          if (b.fail)
+            reject(new TwinbenchError(`image "${name}": build failed`, { code: "IMAGE_BUILD_FAILED", hint: "x" }));
           else resolve(info(name));
         }, b.seconds * 1000);
         signal?.addEventListener("abort", () => {
@@ -53,7 +67,11 @@ function context(builds: Record<string, SlowBuild>, events: RunEvent[], seen: { 
         });
       }),
   } as unknown as RunDeps;
-  return new RunContext(deps, { scenario, neutralCnf: "", outDir: "/nonexistent", onEvent: (e) => events.push(e) }, {} as Plan);
+  return new RunContext(
+    deps,
+    { scenario, neutralCnf: "", outDir: "/nonexistent", onEvent: (e) => events.push(e) },
+    {} as Plan,
+  );
 }
 
 const session = () => ({ manifest: {} }) as unknown as ResultsSession;
@@ -61,7 +79,12 @@ const session = () => ({ manifest: {} }) as unknown as ResultsSession;
 /** The seconds since `t0` of each plain line about `image` (progress or image events), in order. */
 function plainTimes(events: RunEvent[], image: string, t0: number): number[] {
   return events
-    .filter((e) => plainLine(e) !== undefined && ((e.type === "progress" && e.subject === image) || ((e.type === "image-progress" || e.type === "image-ready") && e.image === image)))
+    .filter(
+      (e) =>
+        plainLine(e) !== undefined &&
+        ((e.type === "progress" && e.subject === image) ||
+          ((e.type === "image-progress" || e.type === "image-ready") && e.image === image)),
+    )
     .map((e) => (Date.parse(e.at) - t0) / 1000);
 }
 
@@ -75,7 +98,11 @@ describe("image builds say they still run (issue 25, item 4)", () => {
     const t0 = Date.now();
     const events: RunEvent[] = [];
     const seen = { started: [] as string[], aborted: [] as string[] };
-    const builds = { "mariadb-11.8": { seconds: 95, lines: [1, 60] }, "mysql-9.7": { seconds: 41, lines: [] }, "sysbench-1.0": { seconds: 23, lines: [2] } };
+    const builds = {
+      "mariadb-11.8": { seconds: 95, lines: [1, 60] },
+      "mysql-9.7": { seconds: 41, lines: [] },
+      "sysbench-1.0": { seconds: 23, lines: [2] },
+    };
     const ctx = context(builds, events, seen);
     const done = ensureImages(ctx, session());
     await vi.advanceTimersByTimeAsync(1000);
@@ -94,7 +121,10 @@ describe("image builds say they still run (issue 25, item 4)", () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(95_000);
     expect(ctx.timings.images).toBe(95);
     // A progress line names the step and the latest output line.
-    const p = events.find((e): e is Extract<RunEvent, { type: "progress" }> => e.type === "progress" && e.subject === "mariadb-11.8" && e.seconds === 65)!;
+    const p = events.find(
+      (e): e is Extract<RunEvent, { type: "progress" }> =>
+        e.type === "progress" && e.subject === "mariadb-11.8" && e.seconds === 65,
+    )!;
     expect(plainLine(p)).toBe("  images mariadb-11.8: 65 s: Step 5/9: line at 60 s");
     // No heartbeat after the build is ready.
     const ready = events.findIndex((e) => e.type === "image-ready" && e.image === "mysql-9.7");
@@ -105,7 +135,15 @@ describe("image builds say they still run (issue 25, item 4)", () => {
     vi.useFakeTimers();
     const events: RunEvent[] = [];
     const seen = { started: [] as string[], aborted: [] as string[] };
-    const ctx = context({ "mariadb-11.8": { seconds: 95, lines: [] }, "mysql-9.7": { seconds: 12, lines: [], fail: true }, "sysbench-1.0": { seconds: 30, lines: [] } }, events, seen);
+    const ctx = context(
+      {
+        "mariadb-11.8": { seconds: 95, lines: [] },
+        "mysql-9.7": { seconds: 12, lines: [], fail: true },
+        "sysbench-1.0": { seconds: 30, lines: [] },
+      },
+      events,
+      seen,
+    );
     const done = ensureImages(ctx, session());
     const caught = done.catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(13_000);
@@ -121,7 +159,13 @@ describe("image builds say they still run (issue 25, item 4)", () => {
 
   it("the TUI shows the seconds of the image it shows, not another one's", () => {
     const at = new Date(0).toISOString();
-    let s = reduce(initialState(), { type: "image-progress", at, image: "mysql-9.7", step: "Step 5/9", line: "Unpacking" });
+    let s = reduce(initialState(), {
+      type: "image-progress",
+      at,
+      image: "mysql-9.7",
+      step: "Step 5/9",
+      line: "Unpacking",
+    });
     s = reduce(s, { type: "progress", at, phase: "images", subject: "mariadb-11.8", seconds: 15 });
     expect(s.step?.seconds).toBeUndefined();
     s = reduce(s, { type: "progress", at, phase: "images", subject: "mysql-9.7", seconds: 20 });

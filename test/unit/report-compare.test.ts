@@ -28,10 +28,22 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
     const cmp = compareRuns(a, b);
     expect(cmp.servers).toEqual(["mariadb", "mysql"]);
     const maria = cmp.tables[0];
-    expect(maria).toMatchObject({ numerator: "mariadb", denominator: "mariadb", pairing: "unpaired", numeratorLabel: "NEW mariadb" });
-    const cell = (test: string, t: number) => maria.rows.find((r) => r.test === test)!.cells.find((c) => c.threads === t)!;
+    expect(maria).toMatchObject({
+      numerator: "mariadb",
+      denominator: "mariadb",
+      pairing: "unpaired",
+      numeratorLabel: "NEW mariadb",
+    });
+    const cell = (test: string, t: number) =>
+      maria.rows.find((r) => r.test === test)!.cells.find((c) => c.threads === t)!;
     expect(cell("oltp_read_only", 1)).toMatchObject({ ratio: 100, estimate: 100, verdict: "equivalent", n: 3 });
-    expect(cell("oltp_point_select", 1)).toMatchObject({ ratio: 110, verdict: "faster-beyond", direction: "faster", equivalence: "beyond", fdr: "holds" });
+    expect(cell("oltp_point_select", 1)).toMatchObject({
+      ratio: 110,
+      verdict: "faster-beyond",
+      direction: "faster",
+      equivalence: "beyond",
+      fdr: "holds",
+    });
     // Every cell has the same log spread (values × 1, 1.01, 0.99 a side): the cells vary less than sampling explains,
     // so the prior's d0 is infinite (fitFDist with evar ≤ 0). moderateRobust caps it at the other cells' 12 df, with
     // the prior variance that d0 = 12 implies, exp(e + ψ(6) − ln 6): the cell's s̃² is 1.152 × its s², with 16 df.
@@ -46,9 +58,16 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
     expect(c).toMatchObject({ ratio: 90, estimate: 90, verdict: "slower-beyond" });
     expect(Math.abs(c.low! - 88.3432457494479)).toBeLessThanOrEqual(0.00005); // the table rounds to 4 decimals
     expect(Math.abs(c.high! - 91.68782436376142)).toBeLessThanOrEqual(0.00005);
-    expect(cmp.tables[1].rows.flatMap((r) => r.cells.map((c) => c.verdict))).toEqual(["equivalent", "equivalent", "equivalent", "equivalent"]);
+    expect(cmp.tables[1].rows.flatMap((r) => r.cells.map((c) => c.verdict))).toEqual([
+      "equivalent",
+      "equivalent",
+      "equivalent",
+      "equivalent",
+    ]);
     expect(maria.method.unit).toBe("repeats");
-    expect(renderComparisonText(cmp)).toContain("Fewer than 2 runs a side: the intervals hold only the variation between repeats");
+    expect(renderComparisonText(cmp)).toContain(
+      "Fewer than 2 runs a side: the intervals hold only the variation between repeats",
+    );
   });
 
   it("lists host facts and effective variables that differ", () => {
@@ -57,7 +76,9 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
       { scope: "host local", field: "kernel", base: "6.1.0-18-amd64", new: "6.12.0-1-amd64" },
       { scope: "host local", field: "cgroup version", base: "1", new: "2" },
     ]);
-    expect(cmp.variableDiff).toEqual([{ scope: "server mariadb", field: "innodb_io_capacity", base: "2000", new: "4000" }]);
+    expect(cmp.variableDiff).toEqual([
+      { scope: "server mariadb", field: "innodb_io_capacity", base: "2000", new: "4000" },
+    ]);
     expect(cmp.forced).toBe(false);
   });
 
@@ -67,27 +88,48 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
   });
 
   it.each([
-    ["threads", (m: RunManifest): void => { m.scenario.workload.threads = [1, 8]; }, "scenario.workload.threads: [1,4] vs [1,8]"],
-    ["config", (m: RunManifest): void => { m.scenario.config.set = { innodb_buffer_pool_size: "2g" }; }, "scenario.config.set.innodb_buffer_pool_size"],
+    [
+      "threads",
+      (m: RunManifest): void => {
+        m.scenario.workload.threads = [1, 8];
+      },
+      "scenario.workload.threads: [1,4] vs [1,8]",
+    ],
+    [
+      "config",
+      (m: RunManifest): void => {
+        m.scenario.config.set = { innodb_buffer_pool_size: "2g" };
+      },
+      "scenario.config.set.innodb_buffer_pool_size",
+    ],
     ["pins", (m: RunManifest) => (m.servers[0].resources.cpuset = "0-1"), 'pins mariadb.cpuset: "1" vs "0-1"'],
-    ["cnf", (m: RunManifest): void => { m.servers[1].cnf += "innodb_doublewrite=OFF\n"; }, "config mysql: the rendered my.cnf differs"],
-  ] as Array<[string, (m: RunManifest) => void, string]>)("refuses when %s differ, unless forced (then lists them)", (_name, mutate, expected) => {
-    const b2 = structuredClone(b);
-    mutate(b2.manifest);
-    let err: unknown;
-    try {
-      compareRuns(a, b2);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).code).toBe("COMPARE_MISMATCH");
-    expect((err as InputError).problems.join("\n")).toContain(expected);
-    const forced = compareRuns(a, b2, { force: true });
-    expect(forced.forced).toBe(true);
-    expect(forced.differences.join("\n")).toContain(expected);
-    expect(renderComparisonText(forced)).toContain("FORCED: the runs differ in scenario, pins or config:");
-  });
+    [
+      "cnf",
+      (m: RunManifest): void => {
+        m.servers[1].cnf += "innodb_doublewrite=OFF\n";
+      },
+      "config mysql: the rendered my.cnf differs",
+    ],
+  ] as Array<[string, (m: RunManifest) => void, string]>)(
+    "refuses when %s differ, unless forced (then lists them)",
+    (_name, mutate, expected) => {
+      const b2 = structuredClone(b);
+      mutate(b2.manifest);
+      let err: unknown;
+      try {
+        compareRuns(a, b2);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as InputError).code).toBe("COMPARE_MISMATCH");
+      expect((err as InputError).problems.join("\n")).toContain(expected);
+      const forced = compareRuns(a, b2, { force: true });
+      expect(forced.forced).toBe(true);
+      expect(forced.differences.join("\n")).toContain(expected);
+      expect(renderComparisonText(forced)).toContain("FORCED: the runs differ in scenario, pins or config:");
+    },
+  );
 
   it("does not refuse different images or hosts: those are what is compared", () => {
     const b2 = structuredClone(b);
@@ -95,7 +137,12 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
     b2.manifest.servers[0].imageId = "sha256:cccc";
     b2.manifest.scenario.name = "kernels on host 2";
     const cmp = compareRuns(a, b2);
-    expect(cmp.factDiff).toContainEqual({ scope: "server mariadb", field: "image id", base: "sha256:aaaa", new: "sha256:cccc" });
+    expect(cmp.factDiff).toContainEqual({
+      scope: "server mariadb",
+      field: "image id",
+      base: "sha256:aaaa",
+      new: "sha256:cccc",
+    });
   });
 
   it("regression gate: a cell whose interval lies wholly below the bound", () => {
@@ -112,12 +159,17 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
       expect(e).toBeInstanceOf(TwinbenchError);
       expect((e as TwinbenchError).code).toBe("REGRESSION");
       expect((e as TwinbenchError).exitCode).toBe(1);
-      expect((e as TwinbenchError).details[0]).toBe("mariadb oltp_point_select @ 4 threads: 90.0% (interval high 91.7%)");
+      expect((e as TwinbenchError).details[0]).toBe(
+        "mariadb oltp_point_select @ 4 threads: 90.0% (interval high 91.7%)",
+      );
     }
   });
 
   it("a single repeat never trips the gate (no interval)", () => {
-    const keep1 = (d: { manifest: RunManifest; cells: CellRecord[] }) => ({ ...d, cells: d.cells.filter((c) => c.repeat === 1) });
+    const keep1 = (d: { manifest: RunManifest; cells: CellRecord[] }) => ({
+      ...d,
+      cells: d.cells.filter((c) => c.repeat === 1),
+    });
     const cmp = compareRuns(keep1(a), keep1(b));
     expect(cmp.tables[0].rows[1].cells[1]).toMatchObject({ ratio: 90, verdict: "unknown", n: 1 });
     expect(findRegressions(cmp, 95)).toEqual([]);
@@ -139,7 +191,9 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
     expect(cellOf(two, 1).high! - cellOf(two, 1).low!).toBeGreaterThan(cellOf(one, 1).high! - cellOf(one, 1).low!);
     expect(two.baseRuns.map((r) => r.runId)).toEqual(["compare-a", "compare-a2"]);
     const text = renderComparisonText(two);
-    expect(text).toContain("Each run's cell value is one observation: the intervals include the variance between runs.");
+    expect(text).toContain(
+      "Each run's cell value is one observation: the intervals include the variance between runs.",
+    );
     expect(text).toContain("BASE runs: compare-a, compare-a2; NEW runs: compare-b, compare-b2");
   });
 

@@ -26,12 +26,25 @@ function load(name: string): { manifest: RunManifest; cells: CellRecord[] } {
 }
 
 const pq = (o: Partial<PerQuery>): PerQuery => ({
-  queries: 1000, rowsRead: 1, pagesRead: 0, pagesWritten: 0.01, logBytes: 400, fsyncs: 0.002,
-  counters: { rowsRead: "Innodb_rows_read", logBytes: "Innodb_os_log_written" }, serverCpuUs: 40, clientCpuUs: 20, ...o,
+  queries: 1000,
+  rowsRead: 1,
+  pagesRead: 0,
+  pagesWritten: 0.01,
+  logBytes: 400,
+  fsyncs: 0.002,
+  counters: { rowsRead: "Innodb_rows_read", logBytes: "Innodb_os_log_written" },
+  serverCpuUs: 40,
+  clientCpuUs: 20,
+  ...o,
 });
 
 /** Attach per-query figures to the measured records of one cell: `by(server, repeat)` gives them. */
-function withCosts(cells: CellRecord[], test: string, threads: number, by: (server: string, repeat: number) => Partial<PerQuery> | null): CellRecord[] {
+function withCosts(
+  cells: CellRecord[],
+  test: string,
+  threads: number,
+  by: (server: string, repeat: number) => Partial<PerQuery> | null,
+): CellRecord[] {
   return cells.map((c) => {
     if (c.phase === "warmup" || c.test !== test || c.threads !== threads) return c;
     const o = by(c.server, c.repeat);
@@ -83,35 +96,68 @@ describe("cost per query in a run: paired like q/s", () => {
   });
 
   it("no pairs: not available, with the reason; different counters are named", () => {
-    expect(fig("fsyncs")).toMatchObject({ status: "not-available", estimate: null, reason: "mysql: no fsyncs reading" });
-    expect(fig("pagesRead")).toMatchObject({ status: "not-available", reason: "mariadb: pages read is 0 in every repeat (no ratio)" });
+    expect(fig("fsyncs")).toMatchObject({
+      status: "not-available",
+      estimate: null,
+      reason: "mysql: no fsyncs reading",
+    });
+    expect(fig("pagesRead")).toMatchObject({
+      status: "not-available",
+      reason: "mariadb: pages read is 0 in every repeat (no ratio)",
+    });
     expect(fig("rowsRead").note).toBe("mariadb reads Rows_read, mysql reads Innodb_rows_read");
     // Identical values on both sides: a ratio of exactly 1 and no spread, so no interval.
-    expect(fig("clientCpuUs")).toMatchObject({ status: "ok", estimate: 100, low: null, reason: "zero-width", moved: "unknown" });
+    expect(fig("clientCpuUs")).toMatchObject({
+      status: "ok",
+      estimate: 100,
+      low: null,
+      reason: "zero-width",
+      moved: "unknown",
+    });
     const other = costs.cells.find((c) => c.test === "oltp_read_only" && c.threads === 1)!;
-    expect(other.figures.every((f) => f.status === "not-available" && f.reason === "mariadb: no cost readings recorded")).toBe(true);
+    expect(
+      other.figures.every((f) => f.status === "not-available" && f.reason === "mariadb: no cost readings recorded"),
+    ).toBe(true);
   });
 
   it("a side that reads 0 in most repeats: no ratio of its few others (2026-12-06: bytes read 8.03× where MySQL's median was 0 B)", () => {
-    const zeros = withCosts(run.cells, "oltp_point_select", 1, (srv, r) => ({ readBytes: srv === "mysql" ? [0, 4096, 0][r - 1]! : [8192, 12288, 4096][r - 1]! }));
-    const c = buildRunReport(run.manifest, zeros).costs!.cells.find((x) => x.test === "oltp_point_select" && x.threads === 1)!.figures.find((f) => f.figure === "readBytes")!;
-    expect(c).toMatchObject({ status: "not-available", estimate: null, denominatorMedian: 0, reason: "mysql: bytes read is 0 in 2 of 3 repeats (no ratio: it would stand for the others)" });
+    const zeros = withCosts(run.cells, "oltp_point_select", 1, (srv, r) => ({
+      readBytes: srv === "mysql" ? [0, 4096, 0][r - 1]! : [8192, 12288, 4096][r - 1]!,
+    }));
+    const c = buildRunReport(run.manifest, zeros)
+      .costs!.cells.find((x) => x.test === "oltp_point_select" && x.threads === 1)!
+      .figures.find((f) => f.figure === "readBytes")!;
+    expect(c).toMatchObject({
+      status: "not-available",
+      estimate: null,
+      denominatorMedian: 0,
+      reason: "mysql: bytes read is 0 in 2 of 3 repeats (no ratio: it would stand for the others)",
+    });
     // One zero in three: the two pairs with readings on both sides still give a ratio.
-    const one = withCosts(run.cells, "oltp_point_select", 1, (srv, r) => ({ readBytes: srv === "mysql" ? [0, 4096, 4096][r - 1]! : [8192, 12288, 4096][r - 1]! }));
-    const d = buildRunReport(run.manifest, one).costs!.cells.find((x) => x.test === "oltp_point_select" && x.threads === 1)!.figures.find((f) => f.figure === "readBytes")!;
+    const one = withCosts(run.cells, "oltp_point_select", 1, (srv, r) => ({
+      readBytes: srv === "mysql" ? [0, 4096, 4096][r - 1]! : [8192, 12288, 4096][r - 1]!,
+    }));
+    const d = buildRunReport(run.manifest, one)
+      .costs!.cells.find((x) => x.test === "oltp_point_select" && x.threads === 1)!
+      .figures.find((f) => f.figure === "readBytes")!;
     expect(d).toMatchObject({ status: "ok", n: 2 });
   });
 
   it("the text report has a cost section: factor [interval] and each side's median; hardware counters not available", () => {
     const text = renderText(report);
     expect(text).toContain("Cost per query, MariaDB / MySQL (paired repeats, 95% interval");
-    expect(text).toContain("- oltp_point_select at 1 thread: server CPU 0.80× [0.68–0.93] (mariadb 41.0 µs, mysql 52.0 µs)");
+    expect(text).toContain(
+      "- oltp_point_select at 1 thread: server CPU 0.80× [0.68–0.93] (mariadb 41.0 µs, mysql 52.0 µs)",
+    );
     expect(text).toContain("fsyncs not available (mysql: no fsyncs reading)");
     expect(text).toContain("- oltp_read_only at 1 thread: not available (mariadb: no cost readings recorded)\n");
     // A run recorded without the host check says so; one with it gives what the host showed.
     expect(text).toContain(HARDWARE_COUNTERS_NOTE);
     const checked = hardwareCountersOf({ pmu: false, perfOutput: null }).text;
-    const manifest = { ...run.manifest, hosts: run.manifest.hosts.map((h, i) => (i === 0 ? { ...h, hardwareCounters: checked } : h)) };
+    const manifest = {
+      ...run.manifest,
+      hosts: run.manifest.hosts.map((h, i) => (i === 0 ? { ...h, hardwareCounters: checked } : h)),
+    };
     const withHost = renderText(buildRunReport(manifest, cells));
     expect(withHost).toContain(checked);
     expect(withHost).toContain("not available on this host");
@@ -132,7 +178,13 @@ describe("cost per query in a run: paired like q/s", () => {
     const t = buildRunReport(run.manifest, withTasks).costs!;
     const c = t.cells.find((x) => x.test === "oltp_point_select" && x.threads === 1)!;
     const f = (k: string) => c.figures.find((x) => x.figure === k)!;
-    expect(f("serverCsVoluntary")).toMatchObject({ status: "ok", n: 3, moved: "lower", numeratorMedian: 2.1, denominatorMedian: 3 });
+    expect(f("serverCsVoluntary")).toMatchObject({
+      status: "ok",
+      n: 3,
+      moved: "lower",
+      numeratorMedian: 2.1,
+      denominatorMedian: 3,
+    });
     expect(f("readBytes")).toMatchObject({ status: "not-available", reason: "mariadb: no block device (tmpfs)" });
     const text = costLines(t).join("\n");
     expect(text).toContain("bytes read, bytes written not available (mariadb: no block device (tmpfs))");
@@ -140,7 +192,9 @@ describe("cost per query in a run: paired like q/s", () => {
   });
 
   it("JSON carries the table; costs.csv one line per cell × figure", () => {
-    const j = reportJson(report) as { run: { costs: { cells: unknown[]; pairing: string; figures: Array<{ key: string }> } } };
+    const j = reportJson(report) as {
+      run: { costs: { cells: unknown[]; pairing: string; figures: Array<{ key: string }> } };
+    };
     expect(j.run.costs.pairing).toBe("paired");
     expect(j.run.costs.figures.map((f) => f.key)).toEqual(COST_FIGURES.map((f) => f.key));
     expect(JSON.stringify(j.run.costs.cells)).toContain('"figure":"serverCpuUs"');
@@ -148,14 +202,27 @@ describe("cost per query in a run: paired like q/s", () => {
     expect(lines[0]).toBe(COST_CSV_HEADER.join(","));
     expect(lines.length).toBe(1 + costs.cells.length * COST_FIGURES.length);
     const cpuLine = lines.find((l) => l.startsWith("oltp_point_select,1,serverCpuUs,"))!.split(",");
-    expect(cpuLine.slice(0, 10)).toEqual(["oltp_point_select", "1", "serverCpuUs", "mariadb", "mysql", "ok", "79.6135", "67.9968", "93.2149", "lower"]);
+    expect(cpuLine.slice(0, 10)).toEqual([
+      "oltp_point_select",
+      "1",
+      "serverCpuUs",
+      "mariadb",
+      "mysql",
+      "ok",
+      "79.6135",
+      "67.9968",
+      "93.2149",
+      "lower",
+    ]);
   });
 
   it("report.html: the table, and one chart of the figures' intervals side by side", () => {
     const html = renderHtml(buildHtmlData(run.manifest, cells, report), "");
     expect(html).toContain("<h2>Cost per query</h2>");
     expect(html).toContain('<canvas id="costs-0">');
-    expect(html).toMatch(/<td>oltp_point_select @ 1<\/td><td>server CPU<\/td><td>0\.80× \[0\.68–0\.93\]<\/td><td>41\.0 µs<\/td><td>52\.0 µs<\/td>/);
+    expect(html).toMatch(
+      /<td>oltp_point_select @ 1<\/td><td>server CPU<\/td><td>0\.80× \[0\.68–0\.93\]<\/td><td>41\.0 µs<\/td><td>52\.0 µs<\/td>/,
+    );
     const chart = costChartData(costs)!;
     expect(chart.labels).toEqual(["oltp_point_select @ 1"]);
     // Only figures with an interval are drawn: server CPU and redo bytes.
@@ -176,14 +243,31 @@ describe("cost per query in a run: paired like q/s", () => {
   it("an adaptive run splits the pairs like q/s (sequential): the interval is not the full-sample one", () => {
     const six = [1, 2, 3, 4, 5, 6];
     const rec = (server: string, repeat: number, cpuUs: number): CellRecord => ({
-      key: `${server}/oltp_point_select/1/${repeat}`, server, test: "oltp_point_select", threads: 1, repeat, phase: "measure", status: "ok",
-      metrics: { qps: 1000, tps: 50, status: "ok" } as CellRecord["metrics"], raw: "", startedAt: `2026-12-02T10:00:${String(repeat * 2 + (server === "mysql" ? 1 : 0)).padStart(2, "0")}Z`, endedAt: "",
+      key: `${server}/oltp_point_select/1/${repeat}`,
+      server,
+      test: "oltp_point_select",
+      threads: 1,
+      repeat,
+      phase: "measure",
+      status: "ok",
+      metrics: { qps: 1000, tps: 50, status: "ok" } as CellRecord["metrics"],
+      raw: "",
+      startedAt: `2026-12-02T10:00:${String(repeat * 2 + (server === "mysql" ? 1 : 0)).padStart(2, "0")}Z`,
+      endedAt: "",
       state: { perQuery: pq({ serverCpuUs: cpuUs }) },
     });
     const recs = six.flatMap((r) => [rec("mariadb", r, 40 + ((r * 7) % 5)), rec("mysql", r, 50 + ((r * 3) % 4))]);
     const fixed = buildRunReport(run.manifest, recs).costs!.cells[0]!.figures[0]!;
-    const adaptive = { ...run.manifest, scenario: { ...run.manifest.scenario, workload: { ...run.manifest.scenario.workload, repeats: { precision: "5%", min: 4, max: 10 } } } } as unknown as RunManifest;
-    const seq = buildRunReport(adaptive, recs).costs!.cells.find((c) => c.test === "oltp_point_select" && c.threads === 1)!.figures[0]!;
+    const adaptive = {
+      ...run.manifest,
+      scenario: {
+        ...run.manifest.scenario,
+        workload: { ...run.manifest.scenario.workload, repeats: { precision: "5%", min: 4, max: 10 } },
+      },
+    } as unknown as RunManifest;
+    const seq = buildRunReport(adaptive, recs).costs!.cells.find(
+      (c) => c.test === "oltp_point_select" && c.threads === 1,
+    )!.figures[0]!;
     expect(seq.estimate).toBe(fixed.estimate);
     expect(seq.low).not.toBe(fixed.low);
   });
@@ -197,7 +281,9 @@ describe("compare explains a change with the costs that moved", () => {
   const base = { cpu: [40, 41, 39], redo: [400, 404, 396] };
   const next = { cpu: [64, 65.6, 62.4], redo: [402, 398, 401] };
   const attach = (cells: CellRecord[], v: typeof base) =>
-    withCosts(cells, "oltp_point_select", 1, (s, r) => (s === "mariadb" ? { serverCpuUs: v.cpu[r - 1]!, logBytes: v.redo[r - 1]! } : null));
+    withCosts(cells, "oltp_point_select", 1, (s, r) =>
+      s === "mariadb" ? { serverCpuUs: v.cpu[r - 1]!, logBytes: v.redo[r - 1]! } : null,
+    );
   const cmp = compareRuns({ ...a, cells: attach(a.cells, base) }, { ...b, cells: attach(b.cells, next) });
   const maria = cmp.costs[0]!;
   const cell = maria.cells.find((c) => c.test === "oltp_point_select" && c.threads === 1)!;

@@ -51,7 +51,13 @@ describe("writeReports", () => {
     const d = await copyFixture("repeats");
     await appendFile(join(d, "cells.jsonl"), '{"torn":'); // an interrupted run
     const paths = await writeReports(d);
-    expect(paths.map((p) => p.slice(d.length + 1))).toEqual(["report.md", "report.html", "comparison.csv", "costs.csv", "report.json"]);
+    expect(paths.map((p) => p.slice(d.length + 1))).toEqual([
+      "report.md",
+      "report.html",
+      "comparison.csv",
+      "costs.csv",
+      "report.json",
+    ]);
     const files = await readdir(d);
     expect(files.filter((f) => f.endsWith(".tmp"))).toEqual([]);
     expect(await readFile(join(d, "costs.csv"), "utf8")).toMatch(/^test,threads,figure,/);
@@ -80,7 +86,17 @@ describe("twinbench report / compare", () => {
     const j = JSON.parse(out);
     // scipy 1.17.1, the limma() snippet of test/unit/estimate.test.ts on the fixture's 4 cells (see report.test.ts):
     // cell 2 is 102.00013203917679 [101.83277800825906, 102.16776110306733], here rounded to 4 decimals.
-    expect(j.rows[0].cells[1]).toMatchObject({ threads: 4, estimate: 102.0001, ratio: 102, low: 101.8328, high: 102.1678, verdict: "faster-within", direction: "faster", equivalence: "within", n: 3 });
+    expect(j.rows[0].cells[1]).toMatchObject({
+      threads: 4,
+      estimate: 102.0001,
+      ratio: 102,
+      low: 101.8328,
+      high: 102.1678,
+      verdict: "faster-within",
+      direction: "faster",
+      equivalence: "within",
+      n: 3,
+    });
     expect(await readdir(d)).not.toContain("report.json");
   });
   it("report writes the report files by default", async () => {
@@ -96,7 +112,9 @@ describe("twinbench report / compare", () => {
     const narrow = (await cli(["compare", a, b, "--margin", "1%"])).out;
     expect(narrow).toContain("100.0 [98.2–101.9] ~");
     expect(narrow).toContain("= within ±1% (inside 99–101)");
-    expect(narrow).toContain("oltp_read_only @ 1 thread: 100.0 [98.2–101.9] ~, n=3: no clear difference (p 1.0, BH q 1.0); can't tell if within ±1%");
+    expect(narrow).toContain(
+      "oltp_read_only @ 1 thread: 100.0 [98.2–101.9] ~, n=3: no clear difference (p 1.0, BH q 1.0); can't tell if within ±1%",
+    );
   });
   it("report --summary", async () => {
     const { out } = await cli(["report", join(FIX, "repeats"), "--summary", "--no-write"]);
@@ -116,15 +134,28 @@ describe("twinbench report / compare", () => {
     const out: string[] = [];
     const program = new Command("twinbench").exitOverride();
     registerReportCommands(program, { out: (s) => out.push(s) });
-    const p = program.parseAsync(["compare", join(FIX, "compare-a"), join(FIX, "compare-b"), "--fail-below", "95"], { from: "user" });
+    const p = program.parseAsync(["compare", join(FIX, "compare-a"), join(FIX, "compare-b"), "--fail-below", "95"], {
+      from: "user",
+    });
     await expect(p).rejects.toMatchObject({ code: "REGRESSION" });
     await expect(p).rejects.toBeInstanceOf(TwinbenchError);
     expect(out.join("\n")).toContain("Host and server facts that differ (BASE -> NEW):");
-    await expect(cli(["compare", join(FIX, "compare-a"), join(FIX, "compare-b"), "--fail-below", "90"])).resolves.toBeDefined();
+    await expect(
+      cli(["compare", join(FIX, "compare-a"), join(FIX, "compare-b"), "--fail-below", "90"]),
+    ).resolves.toBeDefined();
   });
   it("compare refuses runs of different scenarios", async () => {
-    await expect(cli(["compare", join(FIX, "compare-a"), join(FIX, "repeats")])).rejects.toMatchObject({ code: "COMPARE_MISMATCH" });
-    const { out } = await cli(["compare", join(FIX, "compare-a"), join(FIX, "repeats"), "--force", "--server", "mariadb"]);
+    await expect(cli(["compare", join(FIX, "compare-a"), join(FIX, "repeats")])).rejects.toMatchObject({
+      code: "COMPARE_MISMATCH",
+    });
+    const { out } = await cli([
+      "compare",
+      join(FIX, "compare-a"),
+      join(FIX, "repeats"),
+      "--force",
+      "--server",
+      "mariadb",
+    ]);
     expect(out).toContain("FORCED");
     expect(out).toContain("scenario.workload.threads: [1,4] vs [1,4,8]");
   });

@@ -32,7 +32,14 @@ beforeAll(async () => {
   await cp(join(FIX, "compare-b"), join(hostsDir, "hosts", "b"), { recursive: true });
   await writeFile(
     join(hostsDir, "hosts.json"),
-    JSON.stringify({ runId: "hosts-run", notes: ["a note"], hosts: [{ id: "a", engine: "unix:///var/run/docker.sock", status: "ok", dir: "hosts/a" }, { id: "b", engine: "tcp://127.0.0.2:2375", status: "ok", dir: "hosts/b" }] }),
+    JSON.stringify({
+      runId: "hosts-run",
+      notes: ["a note"],
+      hosts: [
+        { id: "a", engine: "unix:///var/run/docker.sock", status: "ok", dir: "hosts/a" },
+        { id: "b", engine: "tcp://127.0.0.2:2375", status: "ok", dir: "hosts/b" },
+      ],
+    }),
   );
 });
 afterAll(async () => rm(tmp, { recursive: true, force: true }));
@@ -40,11 +47,17 @@ afterAll(async () => rm(tmp, { recursive: true, force: true }));
 describe("every results folder", () => {
   it("a single run says what it read", async () => {
     const { out } = await cli(["report", join(FIX, "compare-a"), "--no-write"]);
-    expect(out.split("\n")[0]).toBe(`read: ${join(FIX, "compare-a")}: single run compare-a (run.json, 24 cell records)`);
+    expect(out.split("\n")[0]).toBe(
+      `read: ${join(FIX, "compare-a")}: single run compare-a (run.json, 24 cell records)`,
+    );
   });
   it("a host comparison folder: each host's table, the host comparison, the summary", async () => {
     const { out } = await cli(["report", hostsDir]);
-    expect(out).toContain("read: " + hostsDir + ": host comparison hosts-run (hosts.json; host a: hosts/a, 24 cell records; host b: hosts/b, 24 cell records)");
+    expect(out).toContain(
+      "read: " +
+        hostsDir +
+        ": host comparison hosts-run (hosts.json; host a: hosts/a, 24 cell records; host b: hosts/b, 24 cell records)",
+    );
     expect(out).toContain("Host a (hosts/a):");
     expect(out).toContain("Host b (hosts/b):");
     expect(out).toContain("Server mariadb: host a / host b");

@@ -26,17 +26,30 @@ const forest = forestOf(table);
 describe("forestOf", () => {
   it("has one group per test and one row per thread count, in the table's order", () => {
     expect(forest.groups.map((g) => g.test)).toEqual(table.rows.map((r) => r.test));
-    for (const [i, g] of forest.groups.entries()) expect(g.rows.map((r) => r.threads)).toEqual(table.rows[i]!.cells.map((c) => c.threads));
+    for (const [i, g] of forest.groups.entries())
+      expect(g.rows.map((r) => r.threads)).toEqual(table.rows[i]!.cells.map((c) => c.threads));
   });
   it("takes each cell's figures, mark and words from the table and the vocabulary", () => {
     const ro4 = forest.groups[0]!.rows.find((r) => r.threads === 4)!;
     expect(ro4.estimate).toBeCloseTo(102.0, 1);
-    expect(ro4).toMatchObject({ verdict: "faster-within", mark: VERDICT_MARKS["faster-within"], words: verdictWords("faster-within", 5) });
+    expect(ro4).toMatchObject({
+      verdict: "faster-within",
+      mark: VERDICT_MARKS["faster-within"],
+      words: verdictWords("faster-within", 5),
+    });
     expect(ro4.low).toBeCloseTo(101.8, 1);
     const ps = forest.groups[1]!.rows;
     expect(ps.find((r) => r.threads === 1)).toMatchObject({ verdict: "slower-beyond", mark: "--" });
-    expect(ps.find((r) => r.threads === 4)).toMatchObject({ estimate: null, mark: STATE_MARKS.failed, words: STATE_WORDS.failed });
-    expect(ps.find((r) => r.threads === 8)).toMatchObject({ estimate: null, mark: STATE_MARKS.missing, words: STATE_WORDS.missing });
+    expect(ps.find((r) => r.threads === 4)).toMatchObject({
+      estimate: null,
+      mark: STATE_MARKS.failed,
+      words: STATE_WORDS.failed,
+    });
+    expect(ps.find((r) => r.threads === 8)).toMatchObject({
+      estimate: null,
+      mark: STATE_MARKS.missing,
+      words: STATE_WORDS.missing,
+    });
   });
   it("spans the band and every estimate, and no more than a factor of 2 either way", () => {
     const { min, max, ticks } = forest.axis;
@@ -45,7 +58,8 @@ describe("forestOf", () => {
     // read_only @ 8 is [48.1–234.5]: clipped at the limits
     expect([min, max]).toEqual([...AXIS_LIMITS]);
     expect(ticks).toContain(100);
-    for (const r of forest.groups.flatMap((g) => g.rows)) if (r.estimate !== null) expect(r.estimate).toBeGreaterThanOrEqual(min);
+    for (const r of forest.groups.flatMap((g) => g.rows))
+      if (r.estimate !== null) expect(r.estimate).toBeGreaterThanOrEqual(min);
   });
   it("a narrow table gets a narrow axis", () => {
     const narrow = structuredClone(table);
@@ -76,7 +90,9 @@ describe("forestLines (the TUI's drawing)", () => {
     expect(lines.at(-1)).toMatch(/50 +100 +150 +200/);
   });
   it("puts the line at 100 in the same column on every row", () => {
-    const lines = forestLines(forest, 100).slice(0, -1).filter((l) => /^ {2}/.test(l));
+    const lines = forestLines(forest, 100)
+      .slice(0, -1)
+      .filter((l) => /^ {2}/.test(l));
     const cols = new Set(lines.map((l) => Math.max(l.indexOf("│"), l.indexOf("┼"))).filter((c) => c >= 0));
     expect(cols.size).toBe(1);
   });
@@ -101,15 +117,29 @@ describe("forestSvg and report.html", () => {
   it("lists disturbed cells as a table, not as a sentence", () => {
     const disturbed = cells.map((c, i) =>
       c.phase === "measure" && c.status === "ok"
-        ? { ...c, interference: { stealPct: 0, psiCpuSomePct: 1, outsiderCores: i % 3 === 0 ? 0.8 : 0.01, disturbed: i % 3 === 0, reasons: i % 3 === 0 ? ["outsiders used 0.80 core (threshold 0.5)"] : [] } }
+        ? {
+            ...c,
+            interference: {
+              stealPct: 0,
+              psiCpuSomePct: 1,
+              outsiderCores: i % 3 === 0 ? 0.8 : 0.01,
+              disturbed: i % 3 === 0,
+              reasons: i % 3 === 0 ? ["outsiders used 0.80 core (threshold 0.5)"] : [],
+            },
+          }
         : c,
     );
     const report = buildRunReport(manifest, disturbed);
     expect(report.disturbedCells.length).toBeGreaterThan(1);
     const html = renderHtml(buildHtmlData(manifest, disturbed, report), "");
     expect(html).toContain('<table class="disturbed">');
-    const tbl = html.slice(html.indexOf('<table class="disturbed">'), html.indexOf("</table>", html.indexOf('<table class="disturbed">')));
-    expect((tbl.match(/<td>outsiders used 0\.80 core \(threshold 0\.5\)<\/td>/g) ?? []).length).toBe(report.disturbedCells.length);
+    const tbl = html.slice(
+      html.indexOf('<table class="disturbed">'),
+      html.indexOf("</table>", html.indexOf('<table class="disturbed">')),
+    );
+    expect((tbl.match(/<td>outsiders used 0\.80 core \(threshold 0\.5\)<\/td>/g) ?? []).length).toBe(
+      report.disturbedCells.length,
+    );
     expect(html).not.toMatch(/<p>\d+ of \d+ measured cells were disturbed: /);
   });
 });

@@ -14,18 +14,24 @@ import { renderMarkdown } from "../../src/core/report/markdown.ts";
 import { renderCsv, CSV_HEADER } from "../../src/core/report/csv.ts";
 import { reportJson } from "../../src/core/report/json.ts";
 import { buildHtmlData, renderHtml } from "../../src/core/report/html.ts";
-import { compareRuns, comparisonJson, renderComparisonCsv, renderComparisonMarkdown, renderComparisonText } from "../../src/core/report/compare.ts";
+import {
+  compareRuns,
+  comparisonJson,
+  renderComparisonCsv,
+  renderComparisonMarkdown,
+  renderComparisonText,
+} from "../../src/core/report/compare.ts";
 import { benjaminiHochberg } from "../../src/core/stats/estimate.ts";
 
 import { PAIRS, ladderRun } from "./support/ladder-fixture.ts";
 
 const GOLDEN = join(import.meta.dirname, "../fixtures/results/golden");
 
-
 describe("buildLadder: each server against the base, q over every pair × cell", () => {
   const { manifest, cells } = ladderRun("ladder");
   const l = buildLadder(manifest, cells, PAIRS)!;
-  const cell = (i: number, test: string, th: number) => l.blocks[i]!.rows.find((r) => r.test === test)!.cells.find((c) => c.threads === th)!;
+  const cell = (i: number, test: string, th: number) =>
+    l.blocks[i]!.rows.find((r) => r.test === test)!.cells.find((c) => c.threads === th)!;
 
   it("is a ladder only with more than one pair", () => {
     expect(isLadder(PAIRS)).toBe(true);
@@ -42,11 +48,21 @@ describe("buildLadder: each server against the base, q over every pair × cell",
   });
 
   it("the first pair's estimates and intervals are those of the two-server table of the same pair", () => {
-    const two = buildRatioTable(manifest, cells.filter((c) => c.server !== "mariadb-10"))!;
+    const two = buildRatioTable(
+      manifest,
+      cells.filter((c) => c.server !== "mariadb-10"),
+    )!;
     for (const r of two.rows)
       for (const c of r.cells) {
         const lc = cell(0, r.test, c.threads);
-        expect([lc.estimate, lc.low, lc.high, lc.verdict, lc.ratio, lc.p]).toEqual([c.estimate, c.low, c.high, c.verdict, c.ratio, c.p]);
+        expect([lc.estimate, lc.low, lc.high, lc.verdict, lc.ratio, lc.p]).toEqual([
+          c.estimate,
+          c.low,
+          c.high,
+          c.verdict,
+          c.ratio,
+          c.p,
+        ]);
       }
   });
 
@@ -63,7 +79,9 @@ describe("buildLadder: each server against the base, q over every pair × cell",
     all.forEach((c, i) => expect(c.q).toBe(qs[i] === null ? null : Number(qs[i]!.toFixed(6))));
     // With more p-values in the family, a q is never smaller than within its own pair.
     const own = buildRatioTable(manifest, cells, { numerator: "mariadb-10", denominator: "mysql" })!;
-    for (const r of own.rows) for (const c of r.cells) if (c.q !== null) expect(cell(1, r.test, c.threads).q!).toBeGreaterThanOrEqual(c.q - 1e-9);
+    for (const r of own.rows)
+      for (const c of r.cells)
+        if (c.q !== null) expect(cell(1, r.test, c.threads).q!).toBeGreaterThanOrEqual(c.q - 1e-9);
     expect(l.method.intervals).toBe(all.filter((c) => c.low !== null).length);
     expect(l.method.expectedFalse).toBeCloseTo(l.method.intervals * 0.05, 10);
   });
@@ -85,7 +103,9 @@ describe("ladder in every report format (snapshots read for sense)", () => {
 
   it("text", async () => {
     const text = renderText(report);
-    expect(text.split("\n")[0]).toBe("mariadb, mariadb-10 against mysql: sysbench version ladder in % Each test was run for 10 seconds.");
+    expect(text.split("\n")[0]).toBe(
+      "mariadb, mariadb-10 against mysql: sysbench version ladder in % Each test was run for 10 seconds.",
+    );
     expect(text).toContain("mariadb-10 / mysql * 100: median / median over repeats, as in the seed tables");
     expect(text).toContain("(Benjamini–Hochberg over every pair × cell)");
     await expect(text).toMatchFileSnapshot(join(GOLDEN, "ladder.txt"));
@@ -104,7 +124,9 @@ describe("ladder in every report format (snapshots read for sense)", () => {
     await expect(csv).toMatchFileSnapshot(join(GOLDEN, "ladder.csv"));
   });
   it("json: one block per pair", () => {
-    const j = reportJson(report) as { ladder: { base: string; pairs: Array<{ numerator: string; denominator: string }> } };
+    const j = reportJson(report) as {
+      ladder: { base: string; pairs: Array<{ numerator: string; denominator: string }> };
+    };
     expect(j.ladder.base).toBe("mysql");
     expect(j.ladder.pairs.map((p) => p.numerator)).toEqual(["mariadb", "mariadb-10"]);
   });
@@ -114,7 +136,9 @@ describe("ladder in every report format (snapshots read for sense)", () => {
     expect(html).not.toContain("<h2>Ratio table</h2>");
     const svg = ladderChartSvg(report.ladder!, TABLE_TEXT);
     // Points: every cell with an estimate, in both blocks (mariadb: 4 cells, mariadb-10: 4 cells).
-    const withEstimate = report.ladder!.blocks.flatMap((b) => b.rows.flatMap((r) => r.cells)).filter((c) => c.estimate !== null).length;
+    const withEstimate = report
+      .ladder!.blocks.flatMap((b) => b.rows.flatMap((r) => r.cells))
+      .filter((c) => c.estimate !== null).length;
     expect(svg.match(/<circle cx="[\d.]+" cy="[\d.]+" r="3.5"/g)?.length).toBe(withEstimate);
     expect(svg).toContain('data-server="mariadb-10" data-verdict="slower');
     expect(html).toContain(svg);
@@ -144,21 +168,25 @@ describe("ladder in every report format (snapshots read for sense)", () => {
 describe("compare of two ladder runs: per pair and cell, the change of its ratio", () => {
   const a = ladderRun("ladder-a");
   // NEW: mariadb-10 is 10% faster at read_only@1 (with some spread), the rest as in BASE.
-  const b = ladderRun("ladder-b", (test, th, rep) => (test === "oltp_read_only" && th === 1 ? [1.1, 1.09, 1.11][rep - 1]! : 1));
+  const b = ladderRun("ladder-b", (test, th, rep) =>
+    test === "oltp_read_only" && th === 1 ? [1.1, 1.09, 1.11][rep - 1]! : 1,
+  );
   const cmp = compareRuns(a, b, { pairs: PAIRS });
 
   it("one change block per pair; the changed cell moved, the rest did not", () => {
     const l = cmp.ladder!;
     expect(l.kind).toBe("change");
     expect(l.blocks.map((t) => `${t.numerator}/${t.denominator}`)).toEqual(["mariadb/mysql", "mariadb-10/mysql"]);
-    const c = (i: number, test: string, th: number) => l.blocks[i]!.rows.find((r) => r.test === test)!.cells.find((x) => x.threads === th)!;
+    const c = (i: number, test: string, th: number) =>
+      l.blocks[i]!.rows.find((r) => r.test === test)!.cells.find((x) => x.threads === th)!;
     // The estimate is the geometric mean of the factors 1.1, 1.09, 1.11; the seed figure is median(NEW) / median(BASE)
     // of the pair ratios: 104.64 / 95.5.
     expect(c(1, "oltp_read_only", 1)).toMatchObject({ direction: "faster", ratio: 109.5707 });
     expect(c(1, "oltp_read_only", 1).estimate!).toBeCloseTo(100 * Math.cbrt(1.1 * 1.09 * 1.11), 3);
     expect(c(1, "oltp_read_only", 1).low!).toBeGreaterThan(100);
     // mariadb/mysql is the same in both runs: every change is exactly 100 with zero spread (no interval), or 100 inside.
-    for (const r of l.blocks[0]!.rows) for (const x of r.cells) if (x.estimate !== null) expect(x.estimate).toBeCloseTo(100, 6);
+    for (const r of l.blocks[0]!.rows)
+      for (const x of r.cells) if (x.estimate !== null) expect(x.estimate).toBeCloseTo(100, 6);
     expect(c(1, "oltp_point_select", 4).status).toBe("failed");
     expect(c(1, "oltp_point_select", 8).status).toBe("missing");
   });
@@ -168,7 +196,11 @@ describe("compare of two ladder runs: per pair and cell, the change of its ratio
     expect(text).toContain("NEW / BASE of mariadb-10 / mysql");
     await expect(text).toMatchFileSnapshot(join(GOLDEN, "ladder-compare.txt"));
     expect(renderComparisonMarkdown(cmp)).toContain("## Ladder: each pair's ratio in NEW / its ratio in BASE");
-    expect(renderComparisonCsv(cmp).split("\n").filter((x) => x.startsWith("mariadb-10/mysql,")).length).toBe(6);
+    expect(
+      renderComparisonCsv(cmp)
+        .split("\n")
+        .filter((x) => x.startsWith("mariadb-10/mysql,")).length,
+    ).toBe(6);
     expect((comparisonJson(cmp) as { ladder?: unknown }).ladder).toBeDefined();
   });
   it("without pairs the comparison is as before (no ladder)", () => {

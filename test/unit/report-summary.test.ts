@@ -65,7 +65,9 @@ describe("seed 002: the kernel paradox read by Little's law", () => {
     expect(text).toMatch(/tps × avg latency \(Little's law cross-check\)\s+271\.9\s+5\.7/);
     expect(text).toContain("note: 2.4: effective concurrency 5.7 of 300 threads");
     const md = renderSummaryMarkdown(s);
-    expect(md).toContain("| *derived:* effective concurrency (event execution time / total time) | 271.9 | 5.7 | 2.1 |");
+    expect(md).toContain(
+      "| *derived:* effective concurrency (event execution time / total time) | 271.9 | 5.7 | 2.1 |",
+    );
   });
 });
 

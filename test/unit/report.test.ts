@@ -43,10 +43,26 @@ describe("seed 000 reproduced from cells built from its numbers", () => {
     const t = buildRatioTable(manifest, cells)!;
     expect(t.threads).toEqual([1, 4, 8, 16, 32, 64, 128]);
     expect(t.rows.map((r) => r.test)).toEqual([
-      "delete", "insert", "oltp_complex_ro", "oltp_complex_rw", "oltp_simple", "select", "update_index", "update_non_index",
+      "delete",
+      "insert",
+      "oltp_complex_ro",
+      "oltp_complex_rw",
+      "oltp_simple",
+      "select",
+      "update_index",
+      "update_non_index",
     ]);
-    expect(t.rows[2].cells[0]).toMatchObject({ threads: 1, ratio: 104.21, low: null, high: null, verdict: "unknown", n: 1 });
-    expect(seedTable(t, plainCell)[3]).toBe("  delete            103.72  101.84  106.56  102.80   94.19   86.23   65.13");
+    expect(t.rows[2].cells[0]).toMatchObject({
+      threads: 1,
+      ratio: 104.21,
+      low: null,
+      high: null,
+      verdict: "unknown",
+      n: 1,
+    });
+    expect(seedTable(t, plainCell)[3]).toBe(
+      "  delete            103.72  101.84  106.56  102.80   94.19   86.23   65.13",
+    );
   });
 });
 
@@ -58,7 +74,8 @@ describe("ratio table on synthetic repeats", () => {
     expect(Object.keys(j).slice(0, 5)).toEqual(["metric", "numerator", "denominator", "threads", "rows"]);
     expect(j).toMatchObject({ metric: "qps", numerator: "mariadb", denominator: "mysql", threads: [1, 4, 8] });
     expect(j.rows[0].test).toBe("oltp_read_only");
-    for (const k of ["threads", "estimate", "ratio", "low", "high", "verdict", "n"]) expect(j.rows[0].cells[0]).toHaveProperty(k);
+    for (const k of ["threads", "estimate", "ratio", "low", "high", "verdict", "n"])
+      expect(j.rows[0].cells[0]).toHaveProperty(k);
     // estimate = exp(mean ln(1.1, 1.2, 1.0)) = 109.696, the centre of the interval; ratio = median / median = 110.
     // Reference from scipy 1.17.1, the robust() snippet of test/unit/estimate.test.ts on the fixture's pair ratios
     // (qps mariadb / mysql per repeat): the cell is noisier than the table's prior, so it keeps its own variance and
@@ -66,7 +83,16 @@ describe("ratio table on synthetic repeats", () => {
     //   robust([[1.1, 1.2, 1.0], [1020/1000, 1030/1010, 1010/990], [1.0, 1.5, 0.8], [0.9, 0.91, 0.89]])
     //   -> d0 0.32022423365414454; cell 1: 109.69613104865236 [87.45986371595586, 137.58586688545014], df 2
     const c = j.rows[0].cells[0];
-    expect(c).toMatchObject({ threads: 1, ratio: 110, verdict: "inconclusive", direction: "none", equivalence: "undetermined", fdr: null, n: 3, df: 2 });
+    expect(c).toMatchObject({
+      threads: 1,
+      ratio: 110,
+      verdict: "inconclusive",
+      direction: "none",
+      equivalence: "undetermined",
+      fdr: null,
+      n: 3,
+      df: 2,
+    });
     // The JSON rounds to 4 decimals: compare within half a unit of the last printed digit.
     expect(Math.abs(c.estimate - 109.69613104865236)).toBeLessThanOrEqual(0.00005);
     expect(Math.abs(c.low - 87.45986371595586)).toBeLessThanOrEqual(0.00005);
@@ -114,12 +140,17 @@ describe("ratio table on synthetic repeats", () => {
     expect(Math.abs(p95.high! - 104.2277168072314)).toBeLessThanOrEqual(0.00005);
     expect(t.rows[1].cells[0].verdict).toBe("slower-beyond");
     const text = renderText(buildRunReport(manifest, cells, { metric: "p95" }));
-    expect(text).toContain("(MySQL p95 latency / MariaDB p95 latency * 100: latency is inverted, above 100 means MariaDB is faster)");
+    expect(text).toContain(
+      "(MySQL p95 latency / MariaDB p95 latency * 100: latency is inverted, above 100 means MariaDB is faster)",
+    );
     expect(text.split("\n")[0]).toContain("(p95 latency, inverted)");
   });
 
   it("the scenario's compare key picks numerator and denominator", () => {
-    const m = { ...manifest, scenario: { ...manifest.scenario, compare: { numerator: "mysql", denominator: "mariadb" } } };
+    const m = {
+      ...manifest,
+      scenario: { ...manifest.scenario, compare: { numerator: "mysql", denominator: "mariadb" } },
+    };
     const t = buildRatioTable(m, cells)!;
     expect([t.numerator, t.denominator, t.numeratorLabel]).toEqual(["mysql", "mariadb", "MySQL"]);
     expect(t.rows[0].cells[0].ratio!).toBeCloseTo((1000 / 1100) * 100, 3);
@@ -131,7 +162,11 @@ describe("ratio table on synthetic repeats", () => {
   });
 
   it("a single-server run has no table but still reports", () => {
-    const m = { ...manifest, scenario: { ...manifest.scenario, servers: manifest.scenario.servers.slice(0, 1) }, servers: manifest.servers.slice(0, 1) };
+    const m = {
+      ...manifest,
+      scenario: { ...manifest.scenario, servers: manifest.scenario.servers.slice(0, 1) },
+      servers: manifest.servers.slice(0, 1),
+    };
     const r = buildRunReport(m, cells);
     expect(r.table).toBeNull();
     expect(renderText(r)).toContain("Only one server");
@@ -164,17 +199,28 @@ describe("renderers (golden)", () => {
   });
   it("unstable cells: a stalled per-second series is flagged with its reason and a ! mark", () => {
     const m = structuredClone(cells);
-    const rec = m.find((c) => c.server === "mysql" && c.test === "oltp_point_select" && c.threads === 1 && c.repeat === 2 && c.phase !== "warmup")!;
+    const rec = m.find(
+      (c) =>
+        c.server === "mysql" &&
+        c.test === "oltp_point_select" &&
+        c.threads === 1 &&
+        c.repeat === 2 &&
+        c.phase !== "warmup",
+    )!;
     rec.metrics!.intervals = [{ ...(rec.metrics!.intervals?.[0] ?? ({} as never)), t: 1, qps: 0, tps: 0 }];
     const t = buildRatioTable(manifest, m)!;
     expect(t.rows[1].cells[0].unstable).toEqual(["mysql repeat 2 stalled: 1 second with no throughput"]);
     const text = renderText(buildRunReport(manifest, m));
     expect(text).toMatch(/90\.0 \[87\.5–92\.5\] --!/);
-    expect(text).toContain("note: oltp_point_select @ 1 threads: unstable: mysql repeat 2 stalled: 1 second with no throughput");
+    expect(text).toContain(
+      "note: oltp_point_select @ 1 threads: unstable: mysql repeat 2 stalled: 1 second with no throughput",
+    );
   });
   it("markdown", () => expect(renderMarkdown(report)).toBe(golden("repeats.md")));
   it("text shows failed and missing cells as such, never as numbers", () => {
-    const row = renderText(report).split("\n").filter((l) => l.startsWith("  oltp_point_select"));
+    const row = renderText(report)
+      .split("\n")
+      .filter((l) => l.startsWith("  oltp_point_select"));
     expect(row[0]).toMatch(/90\.00\s+fail\s+·$/);
     expect(row[1]).toMatch(/90\.0 \[87\.5–92\.5\] --\s+fail\s+·$/);
   });
@@ -188,13 +234,22 @@ describe("renderers (golden)", () => {
       "test,threads,metric,numerator,denominator,status,estimate,low,high,verdict,n,ratio,cv_numerator_pct,cv_denominator_pct,numerator_median,denominator_median,failed_repeats,instances,df,p,q,unstable,direction,equivalence,fdr",
     );
     expect(lines).toHaveLength(1 + 6);
-    expect(lines[1]).toBe("oltp_read_only,1,qps,mariadb,mysql,ok,109.6961,87.4599,137.5859,inconclusive,3,110,9.091,0,1100,1000,0,1,2,0.220872,0.294495,,none,undetermined,");
+    expect(lines[1]).toBe(
+      "oltp_read_only,1,qps,mariadb,mysql,ok,109.6961,87.4599,137.5859,inconclusive,3,110,9.091,0,1100,1000,0,1,2,0.220872,0.294495,,none,undetermined,",
+    );
     expect(lines[2]).toMatch(/^oltp_read_only,4,.*,faster-within,.*,faster,within,holds$/);
-    expect(lines[5]).toBe("oltp_point_select,4,qps,mariadb,mysql,failed,,,,unknown,0,,,,2000,,3,1,,,,,unknown,unknown,");
+    expect(lines[5]).toBe(
+      "oltp_point_select,4,qps,mariadb,mysql,failed,,,,unknown,0,,,,2000,,3,1,,,,,unknown,unknown,",
+    );
   });
   it("config identity verdict: a non-deliberate difference is flagged", () => {
     const m = structuredClone(manifest);
-    m.mustMatch!.push({ variable: "innodb_doublewrite", values: { mariadb: "ON", mysql: "OFF" }, equal: false, deliberate: false });
+    m.mustMatch!.push({
+      variable: "innodb_doublewrite",
+      values: { mariadb: "ON", mysql: "OFF" },
+      equal: false,
+      deliberate: false,
+    });
     expect(renderText(buildRunReport(m, cells))).toContain("Config identity: DIFFERS in innodb_doublewrite");
   });
 });
@@ -215,7 +270,8 @@ describe("execution summary", () => {
     const failed = s.blocks.find((x) => x.test === "oltp_point_select" && x.threads[0] === 4)!;
     expect(failed.status).toEqual(["failed", "ok"]);
   });
-  it("renders (golden)", () => expect(renderSummaryText(buildSummary(manifest, cells))).toBe(golden("repeats-summary.txt")));
+  it("renders (golden)", () =>
+    expect(renderSummaryText(buildSummary(manifest, cells))).toBe(golden("repeats-summary.txt")));
 });
 
 describe("html renderer (pure)", () => {
@@ -224,7 +280,10 @@ describe("html renderer (pure)", () => {
     const { manifest, cells } = load("repeats");
     const m = structuredClone(manifest);
     m.scenario.name = "<img src=x onerror=alert(1)>";
-    const html = renderHtml(buildHtmlData(m, cells, buildRunReport(m, cells)), "/* fake chart.js </script> */ window.Chart=function(){};");
+    const html = renderHtml(
+      buildHtmlData(m, cells, buildRunReport(m, cells)),
+      "/* fake chart.js </script> */ window.Chart=function(){};",
+    );
     expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(html).not.toContain("<img src=x");
     expect(html).toContain("/* fake chart.js <\\/script> */");
@@ -236,9 +295,13 @@ describe("html renderer (pure)", () => {
     const { manifest, cells } = load("repeats");
     const html = renderHtml(buildHtmlData(manifest, cells, buildRunReport(manifest, cells)), "");
     // read_only @ 4: [101.8–102.2], faster and within ±5%
-    expect(html).toMatch(/class="cell verdict-faster-within direction-faster equivalence-within" data-verdict="faster-within"/);
+    expect(html).toMatch(
+      /class="cell verdict-faster-within direction-faster equivalence-within" data-verdict="faster-within"/,
+    );
     expect(html).toContain('title="faster (p 0.00018, BH q 0.00071: holds at 5% FDR); within ±5%; n=3;');
     expect(html).toContain('<table class="verdicts">');
-    expect(html).toContain("<td>oltp_point_select</td><td>1</td><td>90.0</td><td>[87.5–92.5]</td><td>--</td><td>slower</td><td>0.0037</td><td>0.0074</td><td>holds</td><td>not within ±5%</td><td>3</td>");
+    expect(html).toContain(
+      "<td>oltp_point_select</td><td>1</td><td>90.0</td><td>[87.5–92.5]</td><td>--</td><td>slower</td><td>0.0037</td><td>0.0074</td><td>holds</td><td>not within ±5%</td><td>3</td>",
+    );
   });
 });

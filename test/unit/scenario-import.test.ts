@@ -16,7 +16,10 @@ const SEED_002 = `/usr/local/site/sysbench/bin/sysbench --max-requests=20000
 --oltp-distinct-ranges=0 --oltp-point-selects=50 run`;
 
 function seedCommand(): string {
-  const text = readFileSync(new URL("../../../shared/seeds/002_64bf70f297f017ee.txt", import.meta.url), "utf8").replace(/\r/g, "");
+  const text = readFileSync(new URL("../../../shared/seeds/002_64bf70f297f017ee.txt", import.meta.url), "utf8").replace(
+    /\r/g,
+    "",
+  );
   const start = text.indexOf("/usr/local/site/sysbench/bin/sysbench");
   const end = text.indexOf(" run", start) + 4;
   return text.slice(start, end);
@@ -33,7 +36,8 @@ describe("shellWords", () => {
   ];
   it.each(cases)("%s", (_n, input, expected) => expect(shellWords(input)).toEqual(expected));
   it("unterminated quote", () => expect(() => shellWords("a 'b")).toThrow(/unterminated single quote/));
-  it("quoted operators are words", () => expect(shellWords(`a '|' "&&" \\; 'x>y'`)).toEqual(["a", "|", "&&", ";", "x>y"]));
+  it("quoted operators are words", () =>
+    expect(shellWords(`a '|' "&&" \\; 'x>y'`)).toEqual(["a", "|", "&&", ";", "x>y"]));
 });
 
 describe("importCmd on a command line with shell operators", () => {
@@ -65,7 +69,8 @@ describe("importCmd on a command line with shell operators", () => {
     expect((caught as InputError).message).toMatch(re);
     expect((caught as InputError).message).not.toMatch(/more than one test/);
   });
-  it("the same command without the pipe imports", () => expect(importCmd(base).doc.workload).toMatchObject({ tests: ["oltp_read_only"], threads: [4] }));
+  it("the same command without the pipe imports", () =>
+    expect(importCmd(base).doc.workload).toMatchObject({ tests: ["oltp_read_only"], threads: [4] }));
 });
 
 describe("importCmd", () => {
@@ -90,7 +95,14 @@ describe("importCmd", () => {
       tests: ["oltp_read_only"],
       threads: [300],
       events: 20000,
-      sysbench: { "db-ps-mode": "disable", "simple-ranges": 0, "sum-ranges": 0, "order-ranges": 0, "distinct-ranges": 0, "point-selects": 50 },
+      sysbench: {
+        "db-ps-mode": "disable",
+        "simple-ranges": 0,
+        "sum-ranges": 0,
+        "order-ranges": 0,
+        "distinct-ranges": 0,
+        "point-selects": 50,
+      },
     });
     expect(imported.warnings.some((w) => w.includes("LOCK TABLES"))).toBe(true);
     expect(imported.yaml).toMatch(/^# Imported by `twinbench import-cmd` from:/);
@@ -100,12 +112,21 @@ describe("importCmd", () => {
     const r = importCmd(
       "sysbench --oltp-table-size=2000000 \\\n--max-time=300 \\\n--max-requests=0 \\\n--mysql-table-engine=InnoDB \\\n--mysql-user=root \\\n--mysql-engine-trx=yes \\\n--num-threads=16 --test=/src/sysbench/tests/db/oltp_simple.lua run",
     );
-    expect(r.doc.workload).toEqual({ engine: "innodb", tables: 1, tableSize: 2000000, tests: ["oltp_simple"], threads: [16], duration: "300s" });
+    expect(r.doc.workload).toEqual({
+      engine: "innodb",
+      tables: 1,
+      tableSize: 2000000,
+      tests: ["oltp_simple"],
+      threads: [16],
+      duration: "300s",
+    });
     expect(r.warnings).toEqual([
       expect.stringMatching(/^test oltp_simple runs as oltp_point_select: /),
       expect.stringMatching(/^--mysql-engine-trx=yes dropped: no 1.0.20 equivalent/),
     ]);
-    expect(r.notes).toContain("--mysql-user ignored: set by twinbench itself (it creates a benchmark user with a random password)");
+    expect(r.notes).toContain(
+      "--mysql-user ignored: set by twinbench itself (it creates a benchmark user with a random password)",
+    );
   });
 
   const modes: Array<[string, string, string]> = [
@@ -128,7 +149,11 @@ describe("importCmd", () => {
 
   const bad: Array<[string, string, RegExp]> = [
     ["shell variable test", "sysbench --test=${TEST_DIR}/${SYSBENCH_TEST} run", /is a shell variable/],
-    ["shell variable threads", "sysbench --test=oltp --num-threads=$THREADS run", /--threads=\$THREADS is a shell variable/],
+    [
+      "shell variable threads",
+      "sysbench --test=oltp --num-threads=$THREADS run",
+      /--threads=\$THREADS is a shell variable/,
+    ],
     ["no test", "sysbench --num-threads=2 run", /no test in the command line/],
     ["non-db test", "sysbench --test=cpu run", /not a database test/],
     ["unknown test", "sysbench nosuch run", /unknown test "nosuch"/],

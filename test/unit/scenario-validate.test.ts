@@ -53,18 +53,54 @@ describe("validateScenario: adaptive repeats, instances, budget, margin", () => 
 
 describe("validateScenario: errors, one case per rule", () => {
   const cases: Array<[string, (d: Doc) => void, string]> = [
-    ["type error shows the value", (d) => (d.workload.threads = [1, 2, "8x"]), `${F}: workload.threads.2: expected a positive integer, got "8x"`],
+    [
+      "type error shows the value",
+      (d) => (d.workload.threads = [1, 2, "8x"]),
+      `${F}: workload.threads.2: expected a positive integer, got "8x"`,
+    ],
     ["zero threads", (d) => (d.workload.threads = [0]), `${F}: workload.threads.0: expected a positive integer, got 0`],
-    ["fractional tables", (d) => (d.workload.tables = 1.5), `${F}: workload.tables: expected a positive integer, got 1.5`],
-    ["unknown key, did you mean", (d) => (d.workload.tabels = 3), `${F}: workload.tabels: unknown key; did you mean "tables"?`],
+    [
+      "fractional tables",
+      (d) => (d.workload.tables = 1.5),
+      `${F}: workload.tables: expected a positive integer, got 1.5`,
+    ],
+    [
+      "unknown key, did you mean",
+      (d) => (d.workload.tabels = 3),
+      `${F}: workload.tabels: unknown key; did you mean "tables"?`,
+    ],
     ["unknown top-level key", (d) => (d.ordr = "grouped"), `${F}: ordr: unknown key; did you mean "order"?`],
     ["unknown key, nothing close", (d) => (d.zzzzzzzz = 1), `${F}: zzzzzzzz: unknown key`],
-    ["missing required key", (d) => delete d.workload.tests, `${F}: workload.tests: required key missing (expected a list)`],
-    ["order enum", (d) => (d.order = "grouped2"), `${F}: order: expected one of "interleaved", "grouped", "randomized", got "grouped2"; did you mean "grouped"?`],
-    ["adaptive repeats: min above max", (d) => (d.workload.repeats = { min: 5, max: 4, precision: "3%" }), `${F}: workload.repeats.min: min 5 is above max 4`],
-    ["adaptive repeats: precision 0", (d) => (d.workload.repeats = { min: 4, max: 40, precision: "0%" }), `${F}: workload.repeats.precision: expected a precision above 0%, got "0%"`],
-    ["adaptive repeats: negative precision", (d) => (d.workload.repeats = { min: 4, max: 40, precision: -2 }), `${F}: workload.repeats.precision: expected a precision above 0%, got -2`],
-    ["adaptive repeats: precision syntax", (d) => (d.workload.repeats = { min: 4, max: 40, precision: "3 percent" }), `${F}: workload.repeats.precision: expected a percentage like "3%" or a number, got "3 percent"`],
+    [
+      "missing required key",
+      (d) => delete d.workload.tests,
+      `${F}: workload.tests: required key missing (expected a list)`,
+    ],
+    [
+      "order enum",
+      (d) => (d.order = "grouped2"),
+      `${F}: order: expected one of "interleaved", "grouped", "randomized", got "grouped2"; did you mean "grouped"?`,
+    ],
+    [
+      "adaptive repeats: min above max",
+      (d) => (d.workload.repeats = { min: 5, max: 4, precision: "3%" }),
+      `${F}: workload.repeats.min: min 5 is above max 4`,
+    ],
+    [
+      "adaptive repeats: precision 0",
+      (d) => (d.workload.repeats = { min: 4, max: 40, precision: "0%" }),
+      `${F}: workload.repeats.precision: expected a precision above 0%, got "0%"`,
+    ],
+    [
+      "adaptive repeats: negative precision",
+      (d) => (d.workload.repeats = { min: 4, max: 40, precision: -2 }),
+      `${F}: workload.repeats.precision: expected a precision above 0%, got -2`,
+    ],
+    [
+      "adaptive repeats: precision syntax",
+      (d) => (d.workload.repeats = { min: 4, max: 40, precision: "3 percent" }),
+      `${F}: workload.repeats.precision: expected a percentage like "3%" or a number, got "3 percent"`,
+    ],
     [
       "budget shorter than one round",
       (d) => ((d.workload.repeats = { min: 4, max: 40, precision: "3%" }), (d.workload.budget = "30s")),
@@ -76,25 +112,61 @@ describe("validateScenario: errors, one case per rule", () => {
       (d) => ((d.workload.instances = 3), (d.workload.repeats = 2)),
       `${F}: workload.instances: 3 instances need at least 3 repeats (one pair per instance), got repeats 2`,
     ],
-    ["report margin 0", (d) => (d.report = { margin: "0%" }), `${F}: report.margin: expected a margin above 0% and below 100%, got "0%"`],
-    ["fresh enum", (d) => (d.workload.fresh = "per_test"), `${F}: workload.fresh: expected one of "per-server", "per-test", got "per_test"; did you mean "per-test"?`],
-    ["storage kind", (d) => (d.storage = { kind: "tmpfz" }), `${F}: storage.kind: expected one of "tmpfs", "volume", "bind", "raid0", got "tmpfz"; did you mean "tmpfs"?`],
-    ["duration syntax", (d) => (d.workload.duration = "10q"), `${F}: workload.duration: expected a duration like "10s", "5m" or a number of seconds, got "10q"`],
-    ["compare literal", (d) => (d.compare = "host"), `${F}: compare: expected a mapping, "hosts" or "runs", got "host"; did you mean "hosts"?`],
+    [
+      "report margin 0",
+      (d) => (d.report = { margin: "0%" }),
+      `${F}: report.margin: expected a margin above 0% and below 100%, got "0%"`,
+    ],
+    [
+      "fresh enum",
+      (d) => (d.workload.fresh = "per_test"),
+      `${F}: workload.fresh: expected one of "per-server", "per-test", got "per_test"; did you mean "per-test"?`,
+    ],
+    [
+      "storage kind",
+      (d) => (d.storage = { kind: "tmpfz" }),
+      `${F}: storage.kind: expected one of "tmpfs", "volume", "bind", "raid0", got "tmpfz"; did you mean "tmpfs"?`,
+    ],
+    [
+      "duration syntax",
+      (d) => (d.workload.duration = "10q"),
+      `${F}: workload.duration: expected a duration like "10s", "5m" or a number of seconds, got "10q"`,
+    ],
+    [
+      "compare literal",
+      (d) => (d.compare = "host"),
+      `${F}: compare: expected a mapping, "hosts" or "runs", got "host"; did you mean "hosts"?`,
+    ],
     [
       "one server without compare hosts/runs",
       (d) => d.servers.pop(),
       `${F}: servers: expected at least 2 servers (the first two are the ratio's numerator and denominator), got 1; one server is enough with compare: hosts or compare: runs`,
     ],
-    ["duplicate server id", (d) => (d.servers[1].id = "mariadb"), `${F}: servers.1.id: duplicate server id "mariadb" (already used by servers.0)`],
+    [
+      "duplicate server id",
+      (d) => (d.servers[1].id = "mariadb"),
+      `${F}: servers.1.id: duplicate server id "mariadb" (already used by servers.0)`,
+    ],
     [
       "image not in the lock",
       (d) => (d.servers[1].image = "mysql-9.8"),
       `${F}: servers.1.image: image "mysql-9.8" is not in the image lock (mariadb-11.8, mariadb-10.11, mysql-9.7, sysbench-1.0); did you mean "mysql-9.7"?`,
     ],
-    ["load image as a server", (d) => (d.servers[1].image = "sysbench-1.0"), `${F}: servers.1.image: "sysbench-1.0" is the load (sysbench) image, not a server image`],
-    ["compare names a server", (d) => (d.compare = { numerator: "mariadb", denominator: "mysq" }), `${F}: compare.denominator: "mysq" is not a server id (servers: mariadb, mysql); did you mean "mysql"?`],
-    ["compare the same server", (d) => (d.compare = { numerator: "mysql", denominator: "mysql" }), `${F}: compare.denominator: "mysql" is also the numerator; compare two different servers`],
+    [
+      "load image as a server",
+      (d) => (d.servers[1].image = "sysbench-1.0"),
+      `${F}: servers.1.image: "sysbench-1.0" is the load (sysbench) image, not a server image`,
+    ],
+    [
+      "compare names a server",
+      (d) => (d.compare = { numerator: "mariadb", denominator: "mysq" }),
+      `${F}: compare.denominator: "mysq" is not a server id (servers: mariadb, mysql); did you mean "mysql"?`,
+    ],
+    [
+      "compare the same server",
+      (d) => (d.compare = { numerator: "mysql", denominator: "mysql" }),
+      `${F}: compare.denominator: "mysql" is also the numerator; compare two different servers`,
+    ],
     [
       "threads above max_connections",
       (d) => {
@@ -108,41 +180,101 @@ describe("validateScenario: errors, one case per rule", () => {
       (d) => (d.servers[0].config = { set: { max_connections: "12" } }),
       `${F}: servers.0.config.set.max_connections: 12 is lower than the 14 connections this scenario needs (workload.threads up to 4, plus 10 for twinbench's own)`,
     ],
-    ["cpuset not on this host", (d) => (d.resources.server.cpuset = "1-3"), `${F}: resources.server.cpuset: CPUs 2, 3 do not exist on this host (it has CPUs 0-1), got "1-3"`],
-    ["cpuset syntax", (d) => (d.resources.load.cpuset = "a"), `${F}: resources.load.cpuset: expected a cpuset like "1" or "0-1,3", got "a"`],
-    ["reversed cpuset range", (d) => (d.resources.load.cpuset = "1-0"), `${F}: resources.load.cpuset: reversed range in cpuset "1-0"`],
+    [
+      "cpuset not on this host",
+      (d) => (d.resources.server.cpuset = "1-3"),
+      `${F}: resources.server.cpuset: CPUs 2, 3 do not exist on this host (it has CPUs 0-1), got "1-3"`,
+    ],
+    [
+      "cpuset syntax",
+      (d) => (d.resources.load.cpuset = "a"),
+      `${F}: resources.load.cpuset: expected a cpuset like "1" or "0-1,3", got "a"`,
+    ],
+    [
+      "reversed cpuset range",
+      (d) => (d.resources.load.cpuset = "1-0"),
+      `${F}: resources.load.cpuset: reversed range in cpuset "1-0"`,
+    ],
     [
       "tmpfs larger than the memory limit",
       (d) => (d.storage.size = "8g"),
       `${F}: storage.size: tmpfs size "8g" is larger than the server memory limit resources.server.memory "4g"; tmpfs pages count against the server container's memory`,
     ],
-    ["raid0 without members", (d) => (d.storage = { kind: "raid0" }), `${F}: storage: raid0 needs its members: devices (2 or more /dev/... paths) or loop: { members: N, size: SIZE }`],
+    [
+      "raid0 without members",
+      (d) => (d.storage = { kind: "raid0" }),
+      `${F}: storage: raid0 needs its members: devices (2 or more /dev/... paths) or loop: { members: N, size: SIZE }`,
+    ],
     [
       "raid0 with both",
       (d) => (d.storage = { kind: "raid0", devices: ["/dev/sdb", "/dev/sdc"], loop: { members: 2, size: "1g" } }),
       `${F}: storage: raid0 takes devices or loop, not both`,
     ],
-    ["raid0 one device", (d) => (d.storage = { kind: "raid0", devices: ["/dev/sdb"] }), `${F}: storage.devices: expected a list of at least 2 items, got ["/dev/sdb"]`],
+    [
+      "raid0 one device",
+      (d) => (d.storage = { kind: "raid0", devices: ["/dev/sdb"] }),
+      `${F}: storage.devices: expected a list of at least 2 items, got ["/dev/sdb"]`,
+    ],
     [
       "unknown test",
       (d) => (d.workload.tests = ["oltp_red_only"]),
       `${F}: workload.tests.0: unknown test "oltp_red_only": expected a sysbench 1.0.20 script (oltp_delete, oltp_insert, oltp_point_select, oltp_read_only, oltp_read_write, oltp_update_index, oltp_update_non_index, oltp_write_only, select_random_points, select_random_ranges, bulk_insert) or a legacy name (delete, insert, oltp_complex_ro, oltp_complex_rw, oltp_simple, select, update_index, update_non_index); did you mean "oltp_read_only"?`,
     ],
-    ["duplicate test", (d) => (d.workload.tests = ["oltp_read_only", "oltp_read_only"]), `${F}: workload.tests.1: duplicate test "oltp_read_only" (already workload.tests.0)`],
-    ["duplicate threads", (d) => (d.workload.threads = [1, 4, 1]), `${F}: workload.threads.2: duplicate thread count 1 (already workload.threads.0)`],
-    ["neither duration nor events", (d) => delete d.workload.duration, `${F}: workload: expected duration or events, got neither`],
-    ["zero duration without events", (d) => (d.workload.duration = "0s"), `${F}: workload: expected duration or events, got duration "0s"`],
+    [
+      "duplicate test",
+      (d) => (d.workload.tests = ["oltp_read_only", "oltp_read_only"]),
+      `${F}: workload.tests.1: duplicate test "oltp_read_only" (already workload.tests.0)`,
+    ],
+    [
+      "duplicate threads",
+      (d) => (d.workload.threads = [1, 4, 1]),
+      `${F}: workload.threads.2: duplicate thread count 1 (already workload.threads.0)`,
+    ],
+    [
+      "neither duration nor events",
+      (d) => delete d.workload.duration,
+      `${F}: workload: expected duration or events, got neither`,
+    ],
+    [
+      "zero duration without events",
+      (d) => (d.workload.duration = "0s"),
+      `${F}: workload: expected duration or events, got duration "0s"`,
+    ],
     [
       "both duration and events",
       (d) => (d.workload.events = 1000),
       `${F}: workload.events: give duration or events, not both (got duration "10s" and events 1000); with events sysbench runs with --time=0`,
     ],
-    ["unknown sysbench option", (d) => (d.workload.sysbench = { "rand-typ": "uniform" }), `${F}: workload.sysbench.rand-typ: unknown sysbench 1.0.20 option --rand-typ; did you mean "rand-type"?`],
-    ["sysbench option value", (d) => (d.workload.sysbench = { "db-ps-mode": "off" }), `${F}: workload.sysbench.db-ps-mode: expected one of auto, disable, got "off"`],
-    ["sysbench int option", (d) => (d.workload.sysbench = { point_selects: "many" }), `${F}: workload.sysbench.point_selects: expected a non-negative integer, got "many"`],
-    ["managed option", (d) => (d.workload.sysbench = { threads: 4 }), `${F}: workload.sysbench.threads: --threads is set by twinbench from workload.threads; remove it from workload.sysbench`],
-    ["connection option", (d) => (d.workload.sysbench = { "mysql-host": "db" }), `${F}: workload.sysbench.mysql-host: --mysql-host is set by twinbench from load.transport (it connects the load container itself); remove it from workload.sysbench`],
-    ["1.1-only option", (d) => (d.workload.sysbench = { "warmup-time": 5 }), `${F}: workload.sysbench.warmup-time: --warmup-time is not a sysbench 1.0.20 option: added in sysbench 1.1; use workload.warmup`],
+    [
+      "unknown sysbench option",
+      (d) => (d.workload.sysbench = { "rand-typ": "uniform" }),
+      `${F}: workload.sysbench.rand-typ: unknown sysbench 1.0.20 option --rand-typ; did you mean "rand-type"?`,
+    ],
+    [
+      "sysbench option value",
+      (d) => (d.workload.sysbench = { "db-ps-mode": "off" }),
+      `${F}: workload.sysbench.db-ps-mode: expected one of auto, disable, got "off"`,
+    ],
+    [
+      "sysbench int option",
+      (d) => (d.workload.sysbench = { point_selects: "many" }),
+      `${F}: workload.sysbench.point_selects: expected a non-negative integer, got "many"`,
+    ],
+    [
+      "managed option",
+      (d) => (d.workload.sysbench = { threads: 4 }),
+      `${F}: workload.sysbench.threads: --threads is set by twinbench from workload.threads; remove it from workload.sysbench`,
+    ],
+    [
+      "connection option",
+      (d) => (d.workload.sysbench = { "mysql-host": "db" }),
+      `${F}: workload.sysbench.mysql-host: --mysql-host is set by twinbench from load.transport (it connects the load container itself); remove it from workload.sysbench`,
+    ],
+    [
+      "1.1-only option",
+      (d) => (d.workload.sysbench = { "warmup-time": 5 }),
+      `${F}: workload.sysbench.warmup-time: --warmup-time is not a sysbench 1.0.20 option: added in sysbench 1.1; use workload.warmup`,
+    ],
     [
       "legacy option that picked the script",
       (d) => (d.workload.sysbench = { "oltp-read-only": "on" }),
@@ -161,14 +293,29 @@ describe("validateScenario: errors, one case per rule", () => {
       },
       `${F}: workload.sysbench.oltp-table-size: legacy option --oltp-table-size=2000000 conflicts with workload.tableSize: 5000; keep only workload.tableSize`,
     ],
-    ["host ids unique", (d) => (d.hosts = [{ id: "a", engine: "unix:///var/run/docker.sock" }, { id: "a", engine: "tcp://127.0.0.2:2375" }]), `${F}: hosts.1.id: duplicate host id "a" (already used by hosts.0)`],
-    ["shard needs two hosts", (d) => (d.shard = true), `${F}: shard: shard: true spreads cells over hosts and needs at least 2 hosts, got 0`],
+    [
+      "host ids unique",
+      (d) =>
+        (d.hosts = [
+          { id: "a", engine: "unix:///var/run/docker.sock" },
+          { id: "a", engine: "tcp://127.0.0.2:2375" },
+        ]),
+      `${F}: hosts.1.id: duplicate host id "a" (already used by hosts.0)`,
+    ],
+    [
+      "shard needs two hosts",
+      (d) => (d.shard = true),
+      `${F}: shard: shard: true spreads cells over hosts and needs at least 2 hosts, got 0`,
+    ],
     [
       "shard excludes compare hosts",
       (d) => {
         d.shard = true;
         d.compare = "hosts";
-        d.hosts = [{ id: "a", engine: "unix:///var/run/docker.sock" }, { id: "b", engine: "tcp://127.0.0.2:2375" }];
+        d.hosts = [
+          { id: "a", engine: "unix:///var/run/docker.sock" },
+          { id: "b", engine: "tcp://127.0.0.2:2375" },
+        ];
       },
       `${F}: shard: shard: true and compare: hosts exclude each other (compare runs every cell on every host)`,
     ],
@@ -187,7 +334,9 @@ describe("validateScenario: errors, one case per rule", () => {
   });
 
   it("refuses a document that is not a mapping", () => {
-    expect(validateScenario([1, 2], F, ctx)).toEqual({ errors: [`${F}: expected a mapping at the top level, got [1,2]`] });
+    expect(validateScenario([1, 2], F, ctx)).toEqual({
+      errors: [`${F}: expected a mapping at the top level, got [1,2]`],
+    });
   });
 });
 
@@ -246,7 +395,13 @@ describe("validateScenario: warnings", () => {
 describe("validateScenario: the resolved scenario", () => {
   it("translates legacy options and normalizes names and values", () => {
     const r = run((d) => {
-      d.workload.sysbench = { "oltp-table-size": 2000000, oltp_point_selects: 5, skip_trx: "on", "mysql-table-engine": "MyISAM", "max-time": 60 };
+      d.workload.sysbench = {
+        "oltp-table-size": 2000000,
+        oltp_point_selects: 5,
+        skip_trx: "on",
+        "mysql-table-engine": "MyISAM",
+        "max-time": 60,
+      };
       delete d.workload.duration;
     });
     if ("errors" in r) throw new Error(r.errors.join("\n"));
@@ -288,7 +443,15 @@ describe("validateScenario: the resolved scenario", () => {
 describe("shipped scenarios", () => {
   const files = readdirSync("scenarios").filter((f) => f.endsWith(".yaml"));
   it("include the five the issue names", () => {
-    expect(files).toEqual(expect.arrayContaining(["quick.yaml", "quick-raid0.yaml", "aa-mariadb.yaml", "seed-mariadb-vs-mysql.yaml", "seed-kernel-ro300.yaml"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "quick.yaml",
+        "quick-raid0.yaml",
+        "aa-mariadb.yaml",
+        "seed-mariadb-vs-mysql.yaml",
+        "seed-kernel-ro300.yaml",
+      ]),
+    );
   });
   it.each(files)("%s validates and cites its seed", (f) => {
     const text = readFileSync(`scenarios/${f}`, "utf8");

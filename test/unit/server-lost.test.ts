@@ -4,7 +4,11 @@ import { readFileSync } from "node:fs";
 import { classifyCell, serverLost } from "../../src/app/run/sidecar.ts";
 
 const log = (name: string) => readFileSync(new URL(`../fixtures/sysbench/1.0/${name}.log`, import.meta.url), "utf8");
-const classify = (name: string) => classifyCell({ exitCode: 1, output: log(name), timedOut: false, cancelled: false }, { userCancelled: false, timeoutMs: 60_000 });
+const classify = (name: string) =>
+  classifyCell(
+    { exitCode: 1, output: log(name), timedOut: false, cancelled: false },
+    { userCancelled: false, timeoutMs: 60_000 },
+  );
 
 describe("serverLost", () => {
   it("is true for a lost connection (2013) and a refused one (2002)", () => {
@@ -12,7 +16,8 @@ describe("serverLost", () => {
     expect(serverLost(classify("fail-connection-refused"))).toBe(true);
   });
   it("is false for failures of the workload or the login, and for cells that did not fail", () => {
-    for (const f of ["fail-bad-password", "fail-missing-table", "fail-unknown-database", "fail-invalid-option"]) expect(serverLost(classify(f)), f).toBe(false);
+    for (const f of ["fail-bad-password", "fail-missing-table", "fail-unknown-database", "fail-invalid-option"])
+      expect(serverLost(classify(f)), f).toBe(false);
     expect(serverLost({ status: "skipped", error: "Lost connection to server", metrics: null })).toBe(false);
     expect(serverLost({ status: "ok", metrics: null })).toBe(false);
   });

@@ -3,7 +3,11 @@ import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { trapSignals } from "../../src/app/signals.ts";
 
-const source = () => new EventEmitter() as EventEmitter & { on(s: "SIGINT" | "SIGTERM", l: () => void): unknown; off(s: "SIGINT" | "SIGTERM", l: () => void): unknown };
+const source = () =>
+  new EventEmitter() as EventEmitter & {
+    on(s: "SIGINT" | "SIGTERM", l: () => void): unknown;
+    off(s: "SIGINT" | "SIGTERM", l: () => void): unknown;
+  };
 
 describe("trapSignals", () => {
   it("first SIGINT aborts and calls graceful; the second calls force", () => {

@@ -158,8 +158,18 @@ describe("simulateAdaptive continuing a run: each cell's new pairs centre on its
   it("a quiet cell at 150 stops as soon as a quiet A/A cell would (its next pairs are not drawn around 100)", () => {
     const at = (ratio: number) => {
       const z = normalFrom(seededRandom(5));
-      const pairs = Array.from({ length: 6 }, () => Array.from({ length: 4 }, (_, k) => ({ d: Math.log(ratio) + 0.02 * z(), instance: k })));
-      return simulateAdaptive({ ...base, min: 4, pairSdPct: 2, cellPriorDf: Number.POSITIVE_INFINITY, budgetSeconds: 3600, runs: 100, start: { round: 4, elapsedSeconds: 600, pairs, done: new Array(6).fill(null), instance: 3 } });
+      const pairs = Array.from({ length: 6 }, () =>
+        Array.from({ length: 4 }, (_, k) => ({ d: Math.log(ratio) + 0.02 * z(), instance: k })),
+      );
+      return simulateAdaptive({
+        ...base,
+        min: 4,
+        pairSdPct: 2,
+        cellPriorDf: Number.POSITIVE_INFINITY,
+        budgetSeconds: 3600,
+        runs: 100,
+        start: { round: 4, elapsedSeconds: 600, pairs, done: new Array(6).fill(null), instance: 3 },
+      });
     };
     const aa = at(1);
     const far = at(1.5);

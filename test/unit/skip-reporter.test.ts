@@ -30,10 +30,17 @@ async function runFixture(env: Record<string, string> = {}): Promise<SkippedTest
 describe("skip reporter", () => {
   it("lists every skipped test with the reason: the skipping describe's line, the note, the skip/todo call", async () => {
     const skipped = await runFixture();
-    expect(skipped.map((s) => s.test)).toEqual(["needs the widget > uses the widget", "marked skip", "skips at run time", "to be written"]);
+    expect(skipped.map((s) => s.test)).toEqual([
+      "needs the widget > uses the widget",
+      "marked skip",
+      "skips at run time",
+      "to be written",
+    ]);
     expect(skipped.every((s) => s.file === "skips.fixture.ts")).toBe(true);
     const [suite, marked, runtime, todo] = skipped.map((s) => s.reason);
-    expect(suite).toBe('describe "needs the widget" is marked skip at skips.fixture.ts:5: describe.skipIf(!haveWidget)("needs the widget", () => {');
+    expect(suite).toBe(
+      'describe "needs the widget" is marked skip at skips.fixture.ts:5: describe.skipIf(!haveWidget)("needs the widget", () => {',
+    );
     expect(marked).toMatch(/^test "marked skip" is marked skip at skips\.fixture\.ts:8: it\.skip\(/);
     expect(runtime).toBe("skipped at run time: no widget on this machine");
     expect(todo).toMatch(/^test "to be written" is marked todo at skips\.fixture\.ts:13/);
@@ -52,7 +59,9 @@ describe("scripts/check-skips.mjs", () => {
     const r = await run(here("../fixtures/skips/none.json"), here("../fixtures/skips/list.json"));
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain("SKIPPED  test/integration/tui-tmux.test.ts > run screen in tmux > shows the cells");
-    expect(r.stderr).toContain("why: describe \"run screen in tmux\" is marked skip at test/integration/tui-tmux.test.ts:70: describe.skipIf(!haveTmux)");
+    expect(r.stderr).toContain(
+      'why: describe "run screen in tmux" is marked skip at test/integration/tui-tmux.test.ts:70: describe.skipIf(!haveTmux)',
+    );
     expect(r.stderr).toMatch(/1 test\(s\) did not run/);
   });
 

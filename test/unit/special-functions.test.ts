@@ -16,7 +16,9 @@ import { chiSquareQuantile, fQuantile, median, tCdf, tQuantile } from "../../src
 import { digamma, trigamma, trigammaInverse } from "../../src/core/stats/estimate.ts";
 import { gammaFrom, normalFrom, seededRandom } from "../../src/core/stats/random.ts";
 
-const ref = JSON.parse(readFileSync(new URL("../fixtures/special-functions/scipy.json", import.meta.url), "utf8")) as Record<string, number[][]>;
+const ref = JSON.parse(
+  readFileSync(new URL("../fixtures/special-functions/scipy.json", import.meta.url), "utf8"),
+) as Record<string, number[][]>;
 const rel = (a: number, b: number) => (a === b ? 0 : Math.abs(a - b) / Math.abs(b));
 
 type F = (...a: number[]) => number;
@@ -37,18 +39,28 @@ describe("special functions against scipy on a grid", () => {
       for (const row of ref[name]) {
         const args = row.slice(0, -1);
         const r = rel(f(...args), row[row.length - 1]);
-        if (!(r <= worst)) [worst, at] = [r, `${name}(${args.join(", ")}) = ${f(...args)}, scipy ${row[row.length - 1]}`];
+        if (!(r <= worst))
+          [worst, at] = [r, `${name}(${args.join(", ")}) = ${f(...args)}, scipy ${row[row.length - 1]}`];
       }
       expect(worst, at).toBeLessThan(tol);
     });
   }
 
   it("trigammaInverse inverts scipy's trigamma (limma's Newton step on @stdlib's ψ' and ψ'')", () => {
-    for (const [x, y] of ref.trigamma.filter(([x]) => x >= 0.05 && x <= 1e3)) expect(rel(trigammaInverse(y), x)).toBeLessThan(1e-7);
+    for (const [x, y] of ref.trigamma.filter(([x]) => x >= 0.05 && x <= 1e3))
+      expect(rel(trigammaInverse(y), x)).toBeLessThan(1e-7);
   });
 
   it("keeps the quantiles' contract outside (0, 1) and at df ≤ 0", () => {
-    for (const v of [tQuantile(0, 5), tQuantile(1, 5), tQuantile(0.5, 0), chiSquareQuantile(1, 3), chiSquareQuantile(0.5, -1), fQuantile(0, 2, 3), fQuantile(0.5, 2, 0)]) {
+    for (const v of [
+      tQuantile(0, 5),
+      tQuantile(1, 5),
+      tQuantile(0.5, 0),
+      chiSquareQuantile(1, 3),
+      chiSquareQuantile(0.5, -1),
+      fQuantile(0, 2, 3),
+      fQuantile(0.5, 2, 0),
+    ]) {
       expect(v).toBeNaN();
     }
     expect(tQuantile(0.5, 3)).toBe(0);

@@ -12,8 +12,16 @@ const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpu
 const r = validateScenario(
   {
     name: "t",
-    servers: [{ id: "a", image: "mariadb-11.8" }, { id: "b", image: "mysql-9.7" }],
-    workload: { tests: ["oltp_read_only"], threads: [1, 2], duration: "5s", repeats: { min: 4, max: 10, precision: "10%" } },
+    servers: [
+      { id: "a", image: "mariadb-11.8" },
+      { id: "b", image: "mysql-9.7" },
+    ],
+    workload: {
+      tests: ["oltp_read_only"],
+      threads: [1, 2],
+      duration: "5s",
+      repeats: { min: 4, max: 10, precision: "10%" },
+    },
   },
   "t.yaml",
   ctx,
@@ -28,9 +36,18 @@ function records(n: number, d: (round: number, threads: number) => number): Cell
     for (const threads of [1, 2])
       for (const server of round % 2 ? ["a", "b"] : ["b", "a"])
         out.push({
-          key: `${server}-${threads}-${round}`, server, test: "oltp_read_only", threads, repeat: round, phase: "measure", status: "ok",
+          key: `${server}-${threads}-${round}`,
+          server,
+          test: "oltp_read_only",
+          threads,
+          repeat: round,
+          phase: "measure",
+          status: "ok",
           metrics: { status: "ok", qps: server === "a" ? 1000 * Math.exp(d(round, threads)) : 1000 } as never,
-          raw: "", startedAt: new Date(Date.UTC(2026, 11, 2, 0, round, threads * 2 + (server === "a" ? 0 : 1))).toISOString(), endedAt: "", instance: round - 1,
+          raw: "",
+          startedAt: new Date(Date.UTC(2026, 11, 2, 0, round, threads * 2 + (server === "a" ? 0 : 1))).toISOString(),
+          endedAt: "",
+          instance: round - 1,
         });
   return out;
 }
@@ -60,7 +77,9 @@ describe("twinbench/stats", () => {
 
   it("simulateRuns through the public API: a user's ±5% design on the quiet model covers about 95%", () => {
     const quiet = stats.NOISE_MODELS.find((m) => m.name === "quiet")!;
-    const sum = stats.summarizeCoverage(stats.simulateRuns({ cells: 6, settings: { min: 4, max: 40, precisionPct: 5 } }, quiet, { runs: 200, seed: 3 }));
+    const sum = stats.summarizeCoverage(
+      stats.simulateRuns({ cells: 6, settings: { min: 4, max: 40, precisionPct: 5 } }, quiet, { runs: 200, seed: 3 }),
+    );
     expect(sum.coverage).toBeGreaterThan(0.93);
     expect(sum.coverage).toBeLessThan(0.97);
     expect(sum.medianRounds).toBeGreaterThanOrEqual(stats.MIN_UNITS_FOR_PRECISION_STOP);

@@ -11,7 +11,14 @@ import {
 
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;
-const ctx = (over: Partial<PlanContext> = {}): PlanContext => ({ runId: "r1", serverId: "mariadb", uid: 999, gid: 999, hasMd: false, ...over });
+const ctx = (over: Partial<PlanContext> = {}): PlanContext => ({
+  runId: "r1",
+  serverId: "mariadb",
+  uid: 999,
+  gid: 999,
+  hasMd: false,
+  ...over,
+});
 const spec = (raw: unknown): Storage => StorageSchema.parse(raw);
 
 function planError(raw: unknown, c: PlanContext = ctx()): InputError {
@@ -53,7 +60,11 @@ describe("planStorage: tmpfs", () => {
 
 describe("planStorage: volume and bind", () => {
   it("volume keeps the keep flag", () => {
-    expect(planStorage(spec({ kind: "volume", keep: true }), ctx()).plan).toEqual({ kind: "volume", keep: true, volumeName: "twinbench-r1-mariadb-data" });
+    expect(planStorage(spec({ kind: "volume", keep: true }), ctx()).plan).toEqual({
+      kind: "volume",
+      keep: true,
+      volumeName: "twinbench-r1-mariadb-data",
+    });
   });
   it("bind uses a subdirectory per run and server", () => {
     expect(planStorage(spec({ kind: "bind", path: "/mnt/array/" }), ctx({ runId: "2024 x" })).plan).toEqual({
@@ -88,9 +99,17 @@ describe("planStorage: raid0", () => {
 
   it("with md: mdadm, xfs by default, 512 KiB chunk, chunk from the spec", () => {
     const a = planStorage(spec({ kind: "raid0", devices: ["/dev/sdb", "/dev/sdc"] }), ctx({ hasMd: true })).plan;
-    expect(a).toMatchObject({ builder: "mdadm", fs: "xfs", chunkBytes: 512 * 1024, members: [{ device: "/dev/sdb" }, { device: "/dev/sdc" }] });
+    expect(a).toMatchObject({
+      builder: "mdadm",
+      fs: "xfs",
+      chunkBytes: 512 * 1024,
+      members: [{ device: "/dev/sdb" }, { device: "/dev/sdc" }],
+    });
     expect((a as { mdName: string }).mdName).toMatch(/^tb[0-9a-f]{8}$/);
-    const b = planStorage(spec({ kind: "raid0", devices: ["/dev/sdb", "/dev/sdc"], fs: "ext4", chunk: "64k" }), ctx({ hasMd: true })).plan;
+    const b = planStorage(
+      spec({ kind: "raid0", devices: ["/dev/sdb", "/dev/sdc"], fs: "ext4", chunk: "64k" }),
+      ctx({ hasMd: true }),
+    ).plan;
     expect(b).toMatchObject({ fs: "ext4", chunkBytes: 64 * 1024 });
   });
 
@@ -100,7 +119,12 @@ describe("planStorage: raid0", () => {
     [{ kind: "raid0", loop: { members: 2, size: "1g" }, chunk: "512k" }, false, "RAID_CHUNK_BTRFS", "512 KiB"],
     [{ kind: "raid0", loop: { members: 2, size: "1g" }, chunk: "96k" }, true, "RAID_CHUNK_INVALID", "96 KiB"],
     [{ kind: "raid0" }, false, "STORAGE_RAID_MEMBERS", "exactly one"],
-    [{ kind: "raid0", devices: ["/dev/sdb", "/dev/sdc"], loop: { members: 2, size: "1g" } }, false, "STORAGE_RAID_MEMBERS", "exactly one"],
+    [
+      { kind: "raid0", devices: ["/dev/sdb", "/dev/sdc"], loop: { members: 2, size: "1g" } },
+      false,
+      "STORAGE_RAID_MEMBERS",
+      "exactly one",
+    ],
     [{ kind: "raid0", devices: ["/dev/sdb", "/dev/sdb"] }, false, "RAID_DEVICE_DUPLICATE", "/dev/sdb"],
     [{ kind: "raid0", loop: { members: 2, size: "64m" } }, false, "RAID_MEMBER_TOO_SMALL", "64 MiB"],
     [{ kind: "raid0", loop: { members: 2, size: "100m" }, fs: "xfs" }, true, "RAID_MEMBER_TOO_SMALL", "xfs"],
@@ -113,7 +137,9 @@ describe("planStorage: raid0", () => {
   });
 
   it("btrfs accepts an explicit 64k chunk", () => {
-    expect(planStorage(spec({ kind: "raid0", loop: { members: 3, size: "256m" }, chunk: "64k" }), ctx()).plan).toMatchObject({ chunkBytes: 65536 });
+    expect(
+      planStorage(spec({ kind: "raid0", loop: { members: 3, size: "256m" }, chunk: "64k" }), ctx()).plan,
+    ).toMatchObject({ chunkBytes: 65536 });
   });
 });
 
@@ -128,7 +154,9 @@ describe("requiredTools", () => {
     if (tools.length === 0) expect(got).toEqual([]);
   });
   it("never asks for losetup with real devices", () => {
-    const got = requiredTools(planStorage(spec({ kind: "raid0", devices: ["/dev/sdb", "/dev/sdc"] }), ctx()).plan).map((t) => t.tool);
+    const got = requiredTools(planStorage(spec({ kind: "raid0", devices: ["/dev/sdb", "/dev/sdc"] }), ctx()).plan).map(
+      (t) => t.tool,
+    );
     expect(got).not.toContain("losetup");
   });
 });
@@ -137,11 +165,19 @@ describe("tmpfsMemoryWarnings", () => {
   it.each([
     [{ tmpfsBytes: 2 * GiB, bufferPoolBytes: 1 * GiB, memoryLimitBytes: 4 * GiB }, 0, ""],
     [{ tmpfsBytes: 2 * GiB, bufferPoolBytes: 1 * GiB, memoryLimitBytes: 3 * GiB }, 0, ""],
-    [{ tmpfsBytes: 2 * GiB, bufferPoolBytes: 1 * GiB + 1, memoryLimitBytes: 3 * GiB }, 1, "exceeds the container memory limit 3 GiB"],
+    [
+      { tmpfsBytes: 2 * GiB, bufferPoolBytes: 1 * GiB + 1, memoryLimitBytes: 3 * GiB },
+      1,
+      "exceeds the container memory limit 3 GiB",
+    ],
     [{ tmpfsBytes: 4 * GiB, memoryLimitBytes: 2 * GiB }, 1, "tmpfs size 4 GiB exceeds"],
     [{ tmpfsBytes: 4 * GiB, bufferPoolBytes: 1 * GiB }, 0, ""],
     [{ tmpfsBytes: 20 * GiB, bufferPoolBytes: 8 * GiB, hostMemoryBytes: 24 * GiB }, 1, "engine host's memory 24 GiB"],
-    [{ tmpfsBytes: 20 * GiB, bufferPoolBytes: 8 * GiB, memoryLimitBytes: 16 * GiB, hostMemoryBytes: 24 * GiB }, 2, "28 GiB"],
+    [
+      { tmpfsBytes: 20 * GiB, bufferPoolBytes: 8 * GiB, memoryLimitBytes: 16 * GiB, hostMemoryBytes: 24 * GiB },
+      2,
+      "28 GiB",
+    ],
   ])("%j → %i warning(s)", (n, count, text) => {
     const w = tmpfsMemoryWarnings(n);
     expect(w).toHaveLength(count);

@@ -12,10 +12,13 @@ function fakeRunner(table: Record<string, Partial<RunResult>>): Runner {
     },
   };
 }
-const engine = (location: ReturnType<StorageEngine["location"]>, ping: () => Promise<void>) => ({ location: () => location, ping }) as unknown as StorageEngine;
+const engine = (location: ReturnType<StorageEngine["location"]>, ping: () => Promise<void>) =>
+  ({ location: () => location, ping }) as unknown as StorageEngine;
 const local = engine({ local: true }, async () => {});
 const remote = engine({ local: false, host: "10.0.0.9" }, async () => {});
-const down = engine({ local: true }, async () => { throw new Error("connect ENOENT /x.sock"); });
+const down = engine({ local: true }, async () => {
+  throw new Error("connect ENOENT /x.sock");
+});
 
 const FS_WITHOUT_BTRFS = "nodev\ttmpfs\n\text4\n\txfs\n";
 const raid = StorageSchema.parse({ kind: "raid0", loop: { members: 2, size: "1g" } });
@@ -27,15 +30,24 @@ describe("preflight", () => {
     ["engine down with tmpfs", down, "", StorageSchema.parse({ kind: "tmpfs" }), "connect ENOENT /x.sock"],
     ["remote engine with bind", remote, "", StorageSchema.parse({ kind: "bind", path: "/" }), "the engine is remote"],
   ] as const)("%s", async (_name, engine, filesystems, spec, text) => {
-    const p = createStorageProvider({ engine, runner: fakeRunner({ "cat /proc/filesystems": { stdout: filesystems } }), stateDir: "/nonexistent" });
-    const err = await p.preflight(spec).then(() => undefined, (e: unknown) => e);
+    const p = createStorageProvider({
+      engine,
+      runner: fakeRunner({ "cat /proc/filesystems": { stdout: filesystems } }),
+      stateDir: "/nonexistent",
+    });
+    const err = await p.preflight(spec).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: "STORAGE_PREREQUISITES" });
     expect((err as { details: string[] }).details.join("\n")).toContain(text);
   });
 
   it("an invalid combination fails as input before any probing", async () => {
     const p = createStorageProvider({ engine: local, runner: fakeRunner({}), stateDir: "/nonexistent" });
-    await expect(p.preflight(StorageSchema.parse({ kind: "raid0", loop: { members: 2, size: "1g" }, fs: "xfs" }))).rejects.toMatchObject({ code: "RAID_FS_NEEDS_MD" });
+    await expect(
+      p.preflight(StorageSchema.parse({ kind: "raid0", loop: { members: 2, size: "1g" }, fs: "xfs" })),
+    ).rejects.toMatchObject({ code: "RAID_FS_NEEDS_MD" });
   });
 
   it("a remote engine is fine for tmpfs and volume", async () => {

@@ -10,7 +10,12 @@ import { createStorageProvider } from "../../src/adapters/storage/provider.ts";
 const refresh = vi.fn<() => Promise<{ freeBytesAfter?: number }>>();
 const provisionerFor = (() => ({
   problems: () => [],
-  provision: async () => ({ mount: { Type: "volume", Source: "v", Target: "/var/lib/mysql" }, facts: { kind: "volume", freeBytesBefore: 100 }, needsHolder: false, refresh }),
+  provision: async () => ({
+    mount: { Type: "volume", Source: "v", Target: "/var/lib/mysql" },
+    facts: { kind: "volume", freeBytesBefore: 100 },
+    needsHolder: false,
+    refresh,
+  }),
 })) as never;
 
 describe("storage facts after the run (issue 24 item 6: a failed reading is not an absent one)", () => {
@@ -19,7 +24,16 @@ describe("storage facts after the run (issue 24 item 6: a failed reading is not 
     const runner = { run: async () => ({ stdout: "", stderr: "", exitCode: 1 }) };
     const engine = { location: () => ({ local: true }) } as never;
     const p = createStorageProvider({ engine, runner, stateDir: join(dir, "state"), hostname: "h", provisionerFor });
-    const st = await p.provision({ spec: { kind: "volume", keep: false } as never, serverId: "s1", runId: "r1", sessionId: "x", runDir: dir, uid: 999, gid: 999, labels: {} });
+    const st = await p.provision({
+      spec: { kind: "volume", keep: false } as never,
+      serverId: "s1",
+      runId: "r1",
+      sessionId: "x",
+      runDir: dir,
+      uid: 999,
+      gid: 999,
+      labels: {},
+    });
     refresh.mockRejectedValueOnce(new Error("df: permission denied"));
     await expect(st.refreshFacts()).rejects.toThrow("df: permission denied");
     expect(st.facts).toEqual({ kind: "volume", freeBytesBefore: 100 });

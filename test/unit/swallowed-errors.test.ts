@@ -56,7 +56,12 @@ function handlerIgnoresError(fn: ts.ArrowFunction | ts.FunctionExpression): bool
 /** True when `node` throws or rejects somewhere inside. */
 function rethrows(node: ts.Node): boolean {
   if (ts.isThrowStatement(node)) return true;
-  if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "reject") return true;
+  if (
+    ts.isCallExpression(node) &&
+    ts.isPropertyAccessExpression(node.expression) &&
+    node.expression.name.text === "reject"
+  )
+    return true;
   return ts.forEachChild(node, (c) => rethrows(c) || undefined) ?? false;
 }
 
@@ -69,7 +74,13 @@ function clauseIgnoresError(c: ts.CatchClause): boolean {
 
 /** Every swallowed error without a reason, as `file:line kind`. */
 export function unexplainedCatches(file: string, text: string): string[] {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.ES2022,
+    true,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const comments = commentLines(sf);
   const line = (pos: number): number => sf.getLineAndCharacterOfPosition(pos).line;
   const explained = (first: number, last: number): boolean => {
@@ -79,15 +90,26 @@ export function unexplainedCatches(file: string, text: string): string[] {
   const out: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isCatchClause(node) && clauseIgnoresError(node)) {
-      if (!explained(line(node.getStart(sf)), line(node.getEnd()))) out.push(`${file}:${line(node.getStart(sf)) + 1} catch ignores the error`);
+      if (!explained(line(node.getStart(sf)), line(node.getEnd())))
+        out.push(`${file}:${line(node.getStart(sf)) + 1} catch ignores the error`);
     }
-    const method = ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) ? node.expression.name.text : undefined;
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && (method === "catch" || method === "then")) {
+    const method =
+      ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)
+        ? node.expression.name.text
+        : undefined;
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      (method === "catch" || method === "then")
+    ) {
       // `.catch(h)` or the rejection handler of `.then(ok, h)`
       const h = method === "catch" ? node.arguments[0] : node.arguments[1];
       if (h && (ts.isArrowFunction(h) || ts.isFunctionExpression(h)) && handlerIgnoresError(h)) {
         const at = line(node.expression.name.getStart(sf));
-        if (!explained(at, line(node.getEnd()))) out.push(`${file}:${at + 1} .${method}(${method === "then" ? "…, " : ""}${h.getText(sf).replace(/\s+/g, " ")})`);
+        if (!explained(at, line(node.getEnd())))
+          out.push(
+            `${file}:${at + 1} .${method}(${method === "then" ? "…, " : ""}${h.getText(sf).replace(/\s+/g, " ")})`,
+          );
       }
     }
     ts.forEachChild(node, visit);
@@ -98,7 +120,14 @@ export function unexplainedCatches(file: string, text: string): string[] {
 
 describe("swallowed errors", () => {
   it("finds a silent catch and a silent .catch handler, and accepts them with a reason", () => {
-    const silent = ["try { a(); } catch {}", "try { b(); } catch (e) { return false; }", "await p.catch(() => undefined);", "await p.catch(() => [] as string[]);", "const s = `//`; q.catch(() => {});", "r.then((v) => v, () => false);"].join("\n");
+    const silent = [
+      "try { a(); } catch {}",
+      "try { b(); } catch (e) { return false; }",
+      "await p.catch(() => undefined);",
+      "await p.catch(() => [] as string[]);",
+      "const s = `//`; q.catch(() => {});",
+      "r.then((v) => v, () => false);",
+    ].join("\n");
     expect(unexplainedCatches("x.ts", silent)).toEqual([
       "x.ts:1 catch ignores the error",
       "x.ts:2 catch ignores the error",
@@ -108,10 +137,14 @@ describe("swallowed errors", () => {
       "x.ts:6 .then(…, () => false)",
     ]);
     const reasoned = [
-      "try { a(); } catch {", "  // best-effort: the container is gone anyway", "}",
-      "// nothing to disconnect when the network is gone", "await p.catch(() => undefined);",
+      "try { a(); } catch {",
+      "  // best-effort: the container is gone anyway",
+      "}",
+      "// nothing to disconnect when the network is gone",
+      "await p.catch(() => undefined);",
       "await q.catch(() => false); // no dpkg: labels decide",
-      "await r.catch((e) => warn(e));", "await s.catch(() => { throw new Error('x'); });",
+      "await r.catch((e) => warn(e));",
+      "await s.catch(() => { throw new Error('x'); });",
       "try { b(); } catch (e) { log(e); }",
     ].join("\n");
     expect(unexplainedCatches("y.ts", reasoned)).toEqual([]);

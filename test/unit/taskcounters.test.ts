@@ -1,6 +1,15 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ctxDelta, hardwareCountersOf, ioDelta, keepsThreads, parseCtxSwitches, parsePerfStatCsv, parseProcIo, type TaskCounters } from "../../src/core/taskcounters.ts";
+import {
+  ctxDelta,
+  hardwareCountersOf,
+  ioDelta,
+  keepsThreads,
+  parseCtxSwitches,
+  parsePerfStatCsv,
+  parseProcIo,
+  type TaskCounters,
+} from "../../src/core/taskcounters.ts";
 import { cellStateOf, cpuSenseFailures, perQueryOf } from "../../src/core/cellstate.ts";
 import { detectHardwareCounters } from "../../src/adapters/host/task-counters.ts";
 
@@ -23,7 +32,10 @@ describe("task counters: parsing", () => {
 
   it("deltas: threads and processes started in the window count from 0", () => {
     const a: TaskCounters = { ctx: { "10": [5, 1], "11": [7, 2] }, io: { "10": { read: 100, write: 1000 } } };
-    const b: TaskCounters = { ctx: { "10": [15, 4], "11": [7, 2], "12": [3, 1] }, io: { "10": { read: 300, write: 5000 }, "20": { read: 1, write: 2 } } };
+    const b: TaskCounters = {
+      ctx: { "10": [15, 4], "11": [7, 2], "12": [3, 1] },
+      io: { "10": { read: 300, write: 5000 }, "20": { read: 1, write: 2 } },
+    };
     expect(ctxDelta(a, b)).toEqual({ voluntary: 13, involuntary: 4 });
     expect(ioDelta(a, b)).toEqual({ read: 201, write: 4002 });
     // A count that went down (an id reused by a new process) counts from zero.
@@ -72,15 +84,23 @@ describe("hardware counters", () => {
   });
 
   it("no PMU in sysfs, or no perf: not available, saying which; all counted: available", () => {
-    expect(hardwareCountersOf({ pmu: false, perfOutput: null }).text).toMatch(/not available on this host \(the kernel lists no CPU PMU/);
+    expect(hardwareCountersOf({ pmu: false, perfOutput: null }).text).toMatch(
+      /not available on this host \(the kernel lists no CPU PMU/,
+    );
     expect(hardwareCountersOf({ pmu: true, perfOutput: null }).text).toMatch(/perf is not installed/);
-    const all = "1000,,instructions,500,100.00,1.2,insn per cycle\n800,,cycles,500,100.00,,\n12,,LLC-load-misses,500,100.00,,\n";
+    const all =
+      "1000,,instructions,500,100.00,1.2,insn per cycle\n800,,cycles,500,100.00,,\n12,,LLC-load-misses,500,100.00,,\n";
     expect(hardwareCountersOf({ pmu: true, perfOutput: all })).toMatchObject({ available: true });
   });
 
   it("detectHardwareCounters on this host: the sysfs check decides before perf runs", async () => {
     const calls: string[][] = [];
-    const runner = { run: async (cmd: string, args: string[]) => (calls.push([cmd, ...args]), { stdout: "", stderr: fx("perf-stat-nopmu.txt"), exitCode: 0 }) };
+    const runner = {
+      run: async (cmd: string, args: string[]) => (
+        calls.push([cmd, ...args]),
+        { stdout: "", stderr: fx("perf-stat-nopmu.txt"), exitCode: 0 }
+      ),
+    };
     const h = await detectHardwareCounters(runner);
     expect(h.available).toBe(false);
     // Either this host lists no PMU (no perf call) or it does and perf's own answer decides.
@@ -92,12 +112,29 @@ describe("hardware counters", () => {
 describe("per query: context switches and bytes", () => {
   const metrics = { queries: 1000, qps: 500 };
   it("divides the deltas by the cell's queries; tmpfs has no block device", () => {
-    const tasks = { server: { voluntary: 2000, involuntary: 100 }, load: { voluntary: 1000, involuntary: 50 }, serverIo: { read: 4096, write: 65536 }, blockDevice: true, storageKind: "volume" };
+    const tasks = {
+      server: { voluntary: 2000, involuntary: 100 },
+      load: { voluntary: 1000, involuntary: 50 },
+      serverIo: { read: 4096, write: 65536 },
+      blockDevice: true,
+      storageKind: "volume",
+    };
     const pq = perQueryOf({ metrics, tasks })!;
-    expect(pq).toMatchObject({ serverCsVoluntary: 2, serverCsInvoluntary: 0.1, clientCsVoluntary: 1, clientCsInvoluntary: 0.05, readBytes: 4.096, writeBytes: 65.536 });
+    expect(pq).toMatchObject({
+      serverCsVoluntary: 2,
+      serverCsInvoluntary: 0.1,
+      clientCsVoluntary: 1,
+      clientCsInvoluntary: 0.05,
+      readBytes: 4.096,
+      writeBytes: 65.536,
+    });
     expect(pq.absent).toBeUndefined();
     const mem = perQueryOf({ metrics, tasks: { ...tasks, blockDevice: false, storageKind: "tmpfs" } })!;
-    expect(mem).toMatchObject({ readBytes: null, writeBytes: null, absent: { readBytes: "no block device (tmpfs)", writeBytes: "no block device (tmpfs)" } });
+    expect(mem).toMatchObject({
+      readBytes: null,
+      writeBytes: null,
+      absent: { readBytes: "no block device (tmpfs)", writeBytes: "no block device (tmpfs)" },
+    });
     // Without a task sampler the figures are not there at all (not null: never read).
     expect(perQueryOf({ metrics })!.serverCsVoluntary).toBeUndefined();
   });
@@ -108,7 +145,10 @@ describe("per query: context switches and bytes", () => {
     const state = cellStateOf({ cpu, metrics: m });
     expect(cpuSenseFailures({ state, metrics: { qps: 500 } })).toEqual([]);
     // The same CPU per query with three times the q/s is 1.5 cores on a 1-core cpuset.
-    expect(cpuSenseFailures({ state, metrics: { qps: 1500 } })).toEqual(["server 1.50 cores of 1", "client 1.20 cores of 1"]);
+    expect(cpuSenseFailures({ state, metrics: { qps: 1500 } })).toEqual([
+      "server 1.50 cores of 1",
+      "client 1.20 cores of 1",
+    ]);
     // The steady window's q/s is the one checked when the cell was trimmed.
     expect(cpuSenseFailures({ state, metrics: { qps: 500 }, trimmed: { qps: 1500 } })).toHaveLength(2);
     const zero = cellStateOf({ cpu: { ...cpu, serverCores: 0 }, metrics: m });

@@ -28,20 +28,28 @@ describe("expectRatio", () => {
     }
     expect(err).toBeInstanceOf(RatioGateError);
     expect(err).toMatchObject({ code: "RATIO_BELOW_BOUND", bound: 95 });
-    expect((err as Error).message).toMatch(/oltp_point_select @ 1 threads: mariadb\/mysql qps = 90\.0% \[87\.5–92\.5\] \(95% interval, 3 pairs\): significantly below 95%/);
+    expect((err as Error).message).toMatch(
+      /oltp_point_select @ 1 threads: mariadb\/mysql qps = 90\.0% \[87\.5–92\.5\] \(95% interval, 3 pairs\): significantly below 95%/,
+    );
   });
 
   it("atMost fails only when the interval's low end is above the bound", async () => {
     const report = await load();
     const cell = { test: "oltp_read_only", threads: 1 }; // 109.7 [87.5–137.6]
     expect(() => expectRatio(report, cell).atMost(100)).not.toThrow();
-    expect(() => expectRatio(report, cell).atMost(80)).toThrow(/significantly above 80% \(the interval's low end 87\.5% > 80%\)/);
+    expect(() => expectRatio(report, cell).atMost(80)).toThrow(
+      /significantly above 80% \(the interval's low end 87\.5% > 80%\)/,
+    );
   });
 
   it("refuses failed, missing and unknown cells instead of passing them", async () => {
     const report = await load();
-    expect(() => expectRatio(report, { test: "oltp_point_select", threads: 4 })).toThrow(expect.objectContaining({ code: "RATIO_CELL_MISSING" }));
-    expect(() => expectRatio(report, { test: "oltp_point_select", threads: 8 })).toThrow(expect.objectContaining({ code: "RATIO_CELL_MISSING" }));
+    expect(() => expectRatio(report, { test: "oltp_point_select", threads: 4 })).toThrow(
+      expect.objectContaining({ code: "RATIO_CELL_MISSING" }),
+    );
+    expect(() => expectRatio(report, { test: "oltp_point_select", threads: 8 })).toThrow(
+      expect.objectContaining({ code: "RATIO_CELL_MISSING" }),
+    );
     expect(() => expectRatio(report, { test: "oltp_delete", threads: 1 })).toThrow(/no cell oltp_delete @ 1 threads/);
   });
 });

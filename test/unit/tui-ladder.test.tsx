@@ -18,8 +18,17 @@ function feed(pairs: Extract<RunEvent, { type: "plan-ready" }>["pairs"]): ViewSt
   const { manifest, cells } = ladderRun("ladder");
   const at = "2025-01-01T10:00:00.000Z";
   const plan: RunEvent = {
-    type: "plan-ready", at, runId: "ladder", dir: "results/ladder", scenario: "ladder", cells: manifest.cells as Cell[], estimateSeconds: 60,
-    servers: manifest.scenario.servers.map((s) => ({ id: s.id, image: s.image })), storage: "tmpfs", transport: "socket", ...(pairs ? { pairs } : {}),
+    type: "plan-ready",
+    at,
+    runId: "ladder",
+    dir: "results/ladder",
+    scenario: "ladder",
+    cells: manifest.cells as Cell[],
+    estimateSeconds: 60,
+    servers: manifest.scenario.servers.map((s) => ({ id: s.id, image: s.image })),
+    storage: "tmpfs",
+    transport: "socket",
+    ...(pairs ? { pairs } : {}),
   };
   let s = reduce(initialState(), plan);
   for (const r of cells.filter((c) => c.phase !== "warmup")) {

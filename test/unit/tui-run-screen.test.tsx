@@ -25,7 +25,16 @@ const plain = (s: string | undefined) => (s ?? "").replace(/\x1b\[[0-9;?]*[a-zA-
 afterEach(() => cleanup());
 
 function screen(store: RunStore, handlers: Partial<{ onCancel: () => void; onSkip: () => void }> = {}) {
-  return render(<RunScreenApp store={store} onCancel={handlers.onCancel ?? (() => {})} onSkip={handlers.onSkip ?? (() => {})} tickMs={0} color={false} size={{ width: 80, height: 24 }} />);
+  return render(
+    <RunScreenApp
+      store={store}
+      onCancel={handlers.onCancel ?? (() => {})}
+      onSkip={handlers.onSkip ?? (() => {})}
+      tickMs={0}
+      color={false}
+      size={{ width: 80, height: 24 }}
+    />,
+  );
 }
 
 /** Feed the events up to (and including) the first matching one. */
@@ -38,23 +47,69 @@ function feedUntil(store: RunStore, pred: (e: RunEvent) => boolean): void {
 
 describe("run screen frames, phase by phase", () => {
   it.each([
-    { name: "plan", at: (e: RunEvent) => e.type === "plan-ready", want: ["twinbench · synthetic · run 20250101-120000-abcd · storage tmpfs · tcp", "cells 0/16", "ETA 2m00s", "q cancel · s skip cell"] },
-    { name: "image build", at: (e: RunEvent) => e.type === "image-progress", want: ["▶ images · mariadb-11.8: build · Step 1/4 : FROM debian"] },
-    { name: "server ready", at: (e: RunEvent) => e.type === "server-ready" && e.server === "mysql", want: ["mariadb 11.8.9-MariaDB vs mysql 9.7.4", "● server mysql ready in 3.0 s: 9.7.4"] },
+    {
+      name: "plan",
+      at: (e: RunEvent) => e.type === "plan-ready",
+      want: [
+        "twinbench · synthetic · run 20250101-120000-abcd · storage tmpfs · tcp",
+        "cells 0/16",
+        "ETA 2m00s",
+        "q cancel · s skip cell",
+      ],
+    },
+    {
+      name: "image build",
+      at: (e: RunEvent) => e.type === "image-progress",
+      want: ["▶ images · mariadb-11.8: build · Step 1/4 : FROM debian"],
+    },
+    {
+      name: "server ready",
+      at: (e: RunEvent) => e.type === "server-ready" && e.server === "mysql",
+      want: ["mariadb 11.8.9-MariaDB vs mysql 9.7.4", "● server mysql ready in 3.0 s: 9.7.4"],
+    },
     { name: "config identity", at: (e: RunEvent) => e.type === "config-identity", want: ["config ok (2 equal)"] },
-    { name: "prepare", at: (e: RunEvent) => e.type === "phase" && e.phase === "prepare", want: ["▶ prepare · mariadb · oltp_read_only: 1 table × 1000 rows"] },
-    { name: "warm-up", at: (e: RunEvent) => e.type === "interval" && e.phase === "warmup", want: ["▶ warm-up · mariadb · oltp_read_only · threads 4 · 1s/2s", "tps", "qps"] },
+    {
+      name: "prepare",
+      at: (e: RunEvent) => e.type === "phase" && e.phase === "prepare",
+      want: ["▶ prepare · mariadb · oltp_read_only: 1 table × 1000 rows"],
+    },
+    {
+      name: "warm-up",
+      at: (e: RunEvent) => e.type === "interval" && e.phase === "warmup",
+      want: ["▶ warm-up · mariadb · oltp_read_only · threads 4 · 1s/2s", "tps", "qps"],
+    },
     {
       name: "measure",
       at: (e: RunEvent) => e.type === "interval" && e.phase === "measure" && e.sample.t === 3,
-      want: ["▶ measure · mariadb · oltp_read_only · threads 1 · repeat 1/2 · 3s/3s", "p95 ms", "err/s", "reconn/s", "Number of threads", "oltp_read_only           …"],
+      want: [
+        "▶ measure · mariadb · oltp_read_only · threads 1 · repeat 1/2 · 3s/3s",
+        "p95 ms",
+        "err/s",
+        "reconn/s",
+        "Number of threads",
+        "oltp_read_only           …",
+      ],
     },
-    { name: "a cell finished", at: (e: RunEvent) => e.type === "cell-finished", want: ["✓ ok mariadb oltp_read_only t=1 r=1: qps 2108.40", "cells 1/16"] },
-    { name: "a failure", at: (e: RunEvent) => e.type === "cell-failed", want: ["failures (1):", "✗ mysql oltp_point_select t=4 r=1: mysql_stmt_execute() returned error 2013"] },
+    {
+      name: "a cell finished",
+      at: (e: RunEvent) => e.type === "cell-finished",
+      want: ["✓ ok mariadb oltp_read_only t=1 r=1: qps 2108.40", "cells 1/16"],
+    },
+    {
+      name: "a failure",
+      at: (e: RunEvent) => e.type === "cell-failed",
+      want: ["failures (1):", "✗ mysql oltp_point_select t=4 r=1: mysql_stmt_execute() returned error 2013"],
+    },
     {
       name: "finished",
       at: (e: RunEvent) => e.type === "run-finished",
-      want: ["run partial: 14 cells ok, 2 failed", "results: results/20250101-120000-abcd", "report:  results/20250101-120000-abcd/report.html", "exit code 1", "oltp_read_only      105.00?  95.00-"],
+      want: [
+        "run partial: 14 cells ok, 2 failed",
+        "results: results/20250101-120000-abcd",
+        "report:  results/20250101-120000-abcd/report.html",
+        "exit code 1",
+        "oltp_read_only      105.00?  95.00-",
+      ],
     },
   ])("$name", async ({ at, want }) => {
     const store = createRunStore();
@@ -67,7 +122,10 @@ describe("run screen frames, phase by phase", () => {
     const store = createRunStore();
     const r = screen(store);
     feedUntil(store, (e) => e.type === "interval" && e.phase === "measure" && e.sample.t === 3);
-    const qpsLine = () => plain(r.lastFrame()).split("\n").find((l) => l.trimStart().startsWith("qps")) ?? "";
+    const qpsLine = () =>
+      plain(r.lastFrame())
+        .split("\n")
+        .find((l) => l.trimStart().startsWith("qps")) ?? "";
     await expect.poll(qpsLine).toMatch(/^ {2}qps +2129\.5 [▁-█]{3}$/);
   });
 });
@@ -75,19 +133,89 @@ describe("run screen frames, phase by phase", () => {
 describe("layout", () => {
   /** A seed-sized matrix (8 tests × 7 thread counts), mid-run, with failures. */
   function seedState(): ViewState {
-    const tests = ["delete", "insert", "oltp_complex_ro", "oltp_complex_rw", "oltp_simple", "select", "update_index", "update_non_index"];
+    const tests = [
+      "delete",
+      "insert",
+      "oltp_complex_ro",
+      "oltp_complex_rw",
+      "oltp_simple",
+      "select",
+      "update_index",
+      "update_non_index",
+    ];
     const threads = [1, 4, 8, 16, 32, 64, 128];
     const cells: Cell[] = [];
-    for (const test of tests) for (const t of threads) for (const server of ["mariadb", "mysql"]) cells.push({ index: cells.length, key: `${server}/${test}/${t}/1`, server, test, script: test, threads: t, repeat: 1 });
+    for (const test of tests)
+      for (const t of threads)
+        for (const server of ["mariadb", "mysql"])
+          cells.push({
+            index: cells.length,
+            key: `${server}/${test}/${t}/1`,
+            server,
+            test,
+            script: test,
+            threads: t,
+            repeat: 1,
+          });
     const at = "2025-01-01T12:00:00.000Z";
     const evs: RunEvent[] = [
-      { type: "plan-ready", at, runId: "r1", dir: "results/r1", scenario: "seed-000", cells, estimateSeconds: 36000, servers: [{ id: "mariadb", image: "mariadb-11.8" }, { id: "mysql", image: "mysql-9.7" }], storage: "raid0", transport: "tcp" },
+      {
+        type: "plan-ready",
+        at,
+        runId: "r1",
+        dir: "results/r1",
+        scenario: "seed-000",
+        cells,
+        estimateSeconds: 36000,
+        servers: [
+          { id: "mariadb", image: "mariadb-11.8" },
+          { id: "mysql", image: "mysql-9.7" },
+        ],
+        storage: "raid0",
+        transport: "tcp",
+      },
       { type: "cell-started", at, cell: cells[20], phase: "measure", seconds: 300 },
     ];
     for (let t = 1; t <= 90; t++)
-      evs.push({ type: "interval", at, cell: cells[20], phase: "measure", sample: { t, threads: 32, tps: 100 + (t % 7), qps: 2000 + t, readsPerSec: 0, writesPerSec: 0, otherPerSec: 0, latencyPercentile: 95, latencyMs: 3, errorsPerSec: 0, reconnectsPerSec: 0 } });
+      evs.push({
+        type: "interval",
+        at,
+        cell: cells[20],
+        phase: "measure",
+        sample: {
+          t,
+          threads: 32,
+          tps: 100 + (t % 7),
+          qps: 2000 + t,
+          readsPerSec: 0,
+          writesPerSec: 0,
+          otherPerSec: 0,
+          latencyPercentile: 95,
+          latencyMs: 3,
+          errorsPerSec: 0,
+          reconnectsPerSec: 0,
+        },
+      });
     for (const c of cells.slice(0, 6))
-      evs.push({ type: "cell-failed", at, cell: c, record: { key: c.key, server: c.server, test: c.test, threads: c.threads, repeat: 1, phase: "measure", status: "failed", error: "x".repeat(200), metrics: null, raw: "r", startedAt: at, endedAt: at } });
+      evs.push({
+        type: "cell-failed",
+        at,
+        cell: c,
+        record: {
+          key: c.key,
+          server: c.server,
+          test: c.test,
+          threads: c.threads,
+          repeat: 1,
+          phase: "measure",
+          status: "failed",
+          error: "x".repeat(200),
+          metrics: null,
+          raw: "r",
+          startedAt: at,
+          endedAt: at,
+        },
+      });
     return { ...evs.reduce(reduce, initialState()), log: [] };
   }
 
@@ -137,7 +265,9 @@ describe("layout", () => {
           <RunView state={seedState()} size={{ width, height: 40 }} />
         </ColorContext.Provider>,
       );
-      return plain(r.lastFrame()).split("\n").find((l) => l.trimStart().startsWith("tps"))!;
+      return plain(r.lastFrame())
+        .split("\n")
+        .find((l) => l.trimStart().startsWith("tps"))!;
     };
     expect(frame(80).match(/[▁-█]+/)![0].length).toBe(58);
     expect(frame(160).match(/[▁-█]+/)![0].length).toBe(60);
@@ -260,15 +390,59 @@ async function fakeRun(signal: AbortSignal, emit: (e: RunEvent) => void): Promis
   const cell = plan.cells[0];
   emit({ type: "cell-started", at: at(), cell, phase: "measure", seconds: 1000 });
   for (let t = 1; t <= 1000 && !signal.aborted; t++) {
-    emit({ type: "interval", at: at(), cell, phase: "measure", sample: { t, threads: 1, tps: 100 + t, qps: 2000 + t, readsPerSec: 0, writesPerSec: 0, otherPerSec: 0, latencyPercentile: 95, latencyMs: 2, errorsPerSec: 0, reconnectsPerSec: 0 } });
+    emit({
+      type: "interval",
+      at: at(),
+      cell,
+      phase: "measure",
+      sample: {
+        t,
+        threads: 1,
+        tps: 100 + t,
+        qps: 2000 + t,
+        readsPerSec: 0,
+        writesPerSec: 0,
+        otherPerSec: 0,
+        latencyPercentile: 95,
+        latencyMs: 2,
+        errorsPerSec: 0,
+        reconnectsPerSec: 0,
+      },
+    });
     await new Promise((r) => setTimeout(r, 10));
   }
   if (!signal.aborted) return 0;
-  emit({ type: "cell-failed", at: at(), cell, record: { key: cell.key, server: cell.server, test: cell.test, threads: 1, repeat: 1, phase: "measure", status: "failed", error: "cancelled by the user", metrics: null, raw: "r", startedAt: at(), endedAt: at() } });
+  emit({
+    type: "cell-failed",
+    at: at(),
+    cell,
+    record: {
+      key: cell.key,
+      server: cell.server,
+      test: cell.test,
+      threads: 1,
+      repeat: 1,
+      phase: "measure",
+      status: "failed",
+      error: "cancelled by the user",
+      metrics: null,
+      raw: "r",
+      startedAt: at(),
+      endedAt: at(),
+    },
+  });
   emit({ type: "cancelling", at: at(), reason: "cancelled by the user" });
   emit({ type: "phase", at: at(), phase: "teardown" });
   await new Promise((r) => setTimeout(r, 50)); // teardown takes a while
-  emit({ type: "run-finished", at: at(), status: "cancelled", dir: plan.dir, exitCode: 130, cellsOk: 0, cellsFailed: 1 });
+  emit({
+    type: "run-finished",
+    at: at(),
+    status: "cancelled",
+    dir: plan.dir,
+    exitCode: 130,
+    cellsOk: 0,
+    cellsFailed: 1,
+  });
   return 130;
 }
 
@@ -306,7 +480,13 @@ describe("mountRunScreen", () => {
   });
 
   it("close() unmounts a screen whose run never finished", async () => {
-    const screen = mountRunScreen({ stdout: new FakeStdout() as unknown as NodeJS.WriteStream, stdin: new FakeStdin() as unknown as NodeJS.ReadStream, onCancel: () => {}, onSkip: () => {}, tickMs: 0 });
+    const screen = mountRunScreen({
+      stdout: new FakeStdout() as unknown as NodeJS.WriteStream,
+      stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
+      onCancel: () => {},
+      onSkip: () => {},
+      tickMs: 0,
+    });
     screen.dispatch(synthetic[0]);
     screen.close();
     screen.close();
@@ -317,30 +497,70 @@ describe("mountRunScreen", () => {
 describe("adaptive rounds on the run screen", () => {
   type Round = Extract<RunEvent, { type: "round-finished" }>;
   const round = (r: number, hw: [number, number], done: [string?, string?] = []): Round => ({
-    type: "round-finished", at: `2025-01-01T12:0${r}:00.000Z`, round: r, instance: r - 1, etaSeconds: 300 / r, budgetLeftSeconds: 900 - 60 * r, precisionPct: 5,
+    type: "round-finished",
+    at: `2025-01-01T12:0${r}:00.000Z`,
+    round: r,
+    instance: r - 1,
+    etaSeconds: 300 / r,
+    budgetLeftSeconds: 900 - 60 * r,
+    precisionPct: 5,
     cells: [
-      { test: "oltp_read_only", threads: 1, n: r, estimate: 101, low: 101 / (1 + hw[0] / 100), high: 101 * (1 + hw[0] / 100), halfWidthPct: hw[0], ...(done[0] ? { done: done[0] as "precision" } : {}) },
-      { test: "oltp_read_only", threads: 4, n: r, estimate: 97, low: 90, high: 104, halfWidthPct: hw[1], ...(done[1] ? { done: done[1] as "max" } : {}) },
+      {
+        test: "oltp_read_only",
+        threads: 1,
+        n: r,
+        estimate: 101,
+        low: 101 / (1 + hw[0] / 100),
+        high: 101 * (1 + hw[0] / 100),
+        halfWidthPct: hw[0],
+        ...(done[0] ? { done: done[0] as "precision" } : {}),
+      },
+      {
+        test: "oltp_read_only",
+        threads: 4,
+        n: r,
+        estimate: 97,
+        low: 90,
+        high: 104,
+        halfWidthPct: hw[1],
+        ...(done[1] ? { done: done[1] as "max" } : {}),
+      },
     ],
   });
-  const state = () => [round(1, [30, 40]), round(2, [12, 25]), round(3, [4.5, 14], ["precision"])].reduce(reduce, synthetic.slice(0, 3).reduce(reduce, initialState()));
+  const state = () =>
+    [round(1, [30, 40]), round(2, [12, 25]), round(3, [4.5, 14], ["precision"])].reduce(
+      reduce,
+      synthetic.slice(0, 3).reduce(reduce, initialState()),
+    );
 
   it("keeps each cell's half-width after every round and takes the ETA from the latest round", () => {
     const s = state();
     expect(s.adaptive!.round).toBe(3);
-    expect(s.adaptive!.cells.map((c) => c.widths)).toEqual([[30, 12, 4.5], [40, 25, 14]]);
+    expect(s.adaptive!.cells.map((c) => c.widths)).toEqual([
+      [30, 12, 4.5],
+      [40, 25, 14],
+    ]);
     expect(s.progress.etaSeconds).toBe(100);
     expect(s.progress.etaMinimum).toBe(false);
     // Before any forecast, round 1's minimum is a lower bound on screen too.
-    const first = reduce(synthetic.slice(0, 3).reduce(reduce, initialState()), { ...round(1, [30, 40]), etaMinimum: true });
+    const first = reduce(synthetic.slice(0, 3).reduce(reduce, initialState()), {
+      ...round(1, [30, 40]),
+      etaMinimum: true,
+    });
     expect(first.progress).toMatchObject({ etaSeconds: 300, etaMinimum: true });
     // a stopped cell keeps its history when later rounds leave it out
-    const s4 = reduce(s, { ...round(4, [4.5, 9]), cells: [round(3, [4.5, 0], ["precision"]).cells[0], round(4, [0, 9]).cells[1]] });
+    const s4 = reduce(s, {
+      ...round(4, [4.5, 9]),
+      cells: [round(3, [4.5, 0], ["precision"]).cells[0], round(4, [0, 9]).cells[1]],
+    });
     expect(s4.adaptive!.cells[0].widths).toEqual([30, 12, 4.5]);
     // Each cell carries the vocabulary's mark of its latest interval: [96.7–105.5] and [90–104] include 100, and
     // both reach past 95–105: ~ (no clear difference, can't tell).
     expect(s.adaptive!.cells.map((c) => c.mark)).toEqual(["~", "~"]);
-    const faster = reduce(s, { ...round(5, [1, 1]), cells: [{ ...round(5, [1, 1]).cells[0], low: 100.4, high: 102 }, round(5, [1, 1]).cells[1]] });
+    const faster = reduce(s, {
+      ...round(5, [1, 1]),
+      cells: [{ ...round(5, [1, 1]).cells[0], low: 100.4, high: 102 }, round(5, [1, 1]).cells[1]],
+    });
     expect(faster.adaptive!.cells[0].mark).toBe("+=");
     expect(s4.log.at(-1)!.text).toMatch(/^round 4 \(instance 3\): 1 open/);
   });
@@ -348,7 +568,10 @@ describe("adaptive rounds on the run screen", () => {
   it("marks the cells and the table at the run's margin (plan-ready, round-finished), not the default 5%", () => {
     const plan = synthetic[0] as Extract<RunEvent, { type: "plan-ready" }>;
     // [96.7–105.5] and [90–104]: at ±5% both reach past an edge (~); at ±20% both are inside (=)
-    const wide = [round(1, [30, 40]), round(2, [12, 25]), round(3, [4.5, 14], ["precision"])].reduce(reduce, [{ ...plan, marginPct: 20 }, ...synthetic.slice(1, 3)].reduce(reduce, initialState()));
+    const wide = [round(1, [30, 40]), round(2, [12, 25]), round(3, [4.5, 14], ["precision"])].reduce(
+      reduce,
+      [{ ...plan, marginPct: 20 }, ...synthetic.slice(1, 3)].reduce(reduce, initialState()),
+    );
     expect(wide.marginPct).toBe(20);
     expect(wide.adaptive!.cells.map((c) => c.mark)).toEqual(["=", "="]);
     expect(wide.log.at(-1)!.text).toContain("101.0 ±4.5% ~ n=3"); // the event carries no margin: the line's default
@@ -369,7 +592,10 @@ describe("adaptive rounds on the run screen", () => {
   });
 
   it("renders the narrowing and the ETA within the screen", () => {
-    for (const size of [{ width: 80, height: 24 }, { width: 60, height: 20 }]) {
+    for (const size of [
+      { width: 80, height: 24 },
+      { width: 60, height: 20 },
+    ]) {
       const r = render(
         <ColorContext.Provider value={false}>
           <RunView state={{ ...state(), log: [] }} size={size} />

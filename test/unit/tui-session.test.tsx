@@ -14,11 +14,33 @@ function fakeDeps(over: Partial<SessionDeps> = {}): SessionDeps & { calls: strin
   return {
     calls,
     listScenarios: async () => [
-      { file: "scenarios/quick.yaml", name: "quick", description: "MariaDB vs MySQL smoke comparison", cells: 24, estimateSeconds: 270 },
-      { file: "scenarios/seed.yaml", name: "seed-000", description: "the seed matrix", cells: 112, estimateSeconds: 36000 },
-      { file: "scenarios/bad.yaml", name: "bad", description: "", cells: 0, estimateSeconds: 0, error: "scenarios/bad.yaml: servers: required" },
+      {
+        file: "scenarios/quick.yaml",
+        name: "quick",
+        description: "MariaDB vs MySQL smoke comparison",
+        cells: 24,
+        estimateSeconds: 270,
+      },
+      {
+        file: "scenarios/seed.yaml",
+        name: "seed-000",
+        description: "the seed matrix",
+        cells: 112,
+        estimateSeconds: 36000,
+      },
+      {
+        file: "scenarios/bad.yaml",
+        name: "bad",
+        description: "",
+        cells: 0,
+        estimateSeconds: 0,
+        error: "scenarios/bad.yaml: servers: required",
+      },
     ],
-    planText: async (f) => (calls.push(`plan ${f}`), `plan of ${f}\n${Array.from({ length: 50 }, (_, i) => `cell ${i + 1}`).join("\n")}`),
+    planText: async (f) => (
+      calls.push(`plan ${f}`),
+      `plan of ${f}\n${Array.from({ length: 50 }, (_, i) => `cell ${i + 1}`).join("\n")}`
+    ),
     configText: async (f) => (calls.push(`config ${f}`), `[mysqld]\ninnodb_buffer_pool_size=512M\n# translation: keep`),
     listResults: async () => [
       { dir: "results/20250102-000000-bbbb", name: "quick", status: "ok" },
@@ -32,7 +54,15 @@ function fakeDeps(over: Partial<SessionDeps> = {}): SessionDeps & { calls: strin
 
 function app(deps: SessionDeps, scenarios: Awaited<ReturnType<SessionDeps["listScenarios"]>>) {
   const choices: SessionChoice[] = [];
-  const r = render(<SessionApp deps={deps} scenarios={scenarios} onChoice={(c) => choices.push(c)} color={false} size={{ width: 100, height: 24 }} />);
+  const r = render(
+    <SessionApp
+      deps={deps}
+      scenarios={scenarios}
+      onChoice={(c) => choices.push(c)}
+      color={false}
+      size={{ width: 100, height: 24 }}
+    />,
+  );
   return { ...r, choices };
 }
 
@@ -48,11 +78,36 @@ describe("session screen", () => {
   });
 
   it.each([
-    { name: "Enter shows the plan", keys: ["\r"], want: "plan of scenarios/quick.yaml", call: "plan scenarios/quick.yaml" },
-    { name: "p on the second shows its plan", keys: ["\x1b[B", "p"], want: "plan of scenarios/seed.yaml", call: "plan scenarios/seed.yaml" },
-    { name: "keys in one chunk each see the one before", keys: ["\x1b[B\x1b[Bp"], want: "plan of scenarios/bad.yaml", call: "plan scenarios/bad.yaml" },
-    { name: "c shows the rendered config", keys: ["c"], want: "innodb_buffer_pool_size=512M", call: "config scenarios/quick.yaml" },
-    { name: "o then Enter shows a past report", keys: ["o", "\x1b[B", "\r"], want: "report of results/20250101-000000-aaaa", call: "report results/20250101-000000-aaaa" },
+    {
+      name: "Enter shows the plan",
+      keys: ["\r"],
+      want: "plan of scenarios/quick.yaml",
+      call: "plan scenarios/quick.yaml",
+    },
+    {
+      name: "p on the second shows its plan",
+      keys: ["\x1b[B", "p"],
+      want: "plan of scenarios/seed.yaml",
+      call: "plan scenarios/seed.yaml",
+    },
+    {
+      name: "keys in one chunk each see the one before",
+      keys: ["\x1b[B\x1b[Bp"],
+      want: "plan of scenarios/bad.yaml",
+      call: "plan scenarios/bad.yaml",
+    },
+    {
+      name: "c shows the rendered config",
+      keys: ["c"],
+      want: "innodb_buffer_pool_size=512M",
+      call: "config scenarios/quick.yaml",
+    },
+    {
+      name: "o then Enter shows a past report",
+      keys: ["o", "\x1b[B", "\r"],
+      want: "report of results/20250101-000000-aaaa",
+      call: "report results/20250101-000000-aaaa",
+    },
   ])("$name", async ({ keys, want, call }) => {
     const deps = fakeDeps();
     const r = app(deps, await deps.listScenarios());
@@ -90,8 +145,16 @@ describe("session screen", () => {
   });
 
   it.each([
-    { name: "r runs the selected scenario", keys: ["\x1b[B", "r"], want: { kind: "run", file: "scenarios/seed.yaml", index: 1 } },
-    { name: "r from the plan view runs it", keys: ["\r", "r"], want: { kind: "run", file: "scenarios/quick.yaml", index: 0 } },
+    {
+      name: "r runs the selected scenario",
+      keys: ["\x1b[B", "r"],
+      want: { kind: "run", file: "scenarios/seed.yaml", index: 1 },
+    },
+    {
+      name: "r from the plan view runs it",
+      keys: ["\r", "r"],
+      want: { kind: "run", file: "scenarios/quick.yaml", index: 0 },
+    },
     { name: "q quits", keys: ["q"], want: { kind: "quit" } },
     { name: "Ctrl-C quits", keys: ["\x03"], want: { kind: "quit" } },
   ])("$name", async ({ keys, want }) => {
@@ -144,13 +207,36 @@ describe("openSession", () => {
         const screen = mount({ onCancel: () => {}, onSkip: () => {}, tickMs: 0, color: false });
         mounted++;
         const at = new Date().toISOString();
-        screen.dispatch({ type: "plan-ready", at, runId: "r", dir: "results/r", scenario: file, cells: [], estimateSeconds: 1, servers: [], storage: "tmpfs", transport: "tcp" });
-        screen.dispatch({ type: "run-finished", at, status: "cancelled", dir: "results/r", exitCode: 130, cellsOk: 0, cellsFailed: 0 });
+        screen.dispatch({
+          type: "plan-ready",
+          at,
+          runId: "r",
+          dir: "results/r",
+          scenario: file,
+          cells: [],
+          estimateSeconds: 1,
+          servers: [],
+          storage: "tmpfs",
+          transport: "tcp",
+        });
+        screen.dispatch({
+          type: "run-finished",
+          at,
+          status: "cancelled",
+          dir: "results/r",
+          exitCode: 130,
+          cellsOk: 0,
+          cellsFailed: 0,
+        });
         await screen.done;
         return 130;
       },
     });
-    const code = openSession(deps, { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, color: false });
+    const code = openSession(deps, {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      color: false,
+    });
     await expect.poll(() => stdout.all()).toContain("twinbench · scenarios");
     stdin.write("r");
     await expect.poll(() => stdout.all()).toContain("last run: scenarios/quick.yaml exited with code 130");

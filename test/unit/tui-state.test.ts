@@ -4,7 +4,14 @@ import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/core/events.ts";
 import type { Cell, CellRecord, Forecast } from "../../src/core/results.ts";
 import type { IntervalSample } from "../../src/core/sysbench/result.ts";
-import { initialState, reduce, reduceUi, selectedRecord, SPARK_WINDOW_SECONDS, type ViewState } from "../../src/tui/state.ts";
+import {
+  initialState,
+  reduce,
+  reduceUi,
+  selectedRecord,
+  SPARK_WINDOW_SECONDS,
+  type ViewState,
+} from "../../src/tui/state.ts";
 import { bar, duration, figure, fit, sparkline, tableLines } from "../../src/tui/format.ts";
 import { FLAG_MARKS, VERDICT_MARKS } from "../../src/core/vocabulary.ts";
 
@@ -35,17 +42,31 @@ describe("reduce over the synthetic stream", () => {
         expect(s.scenario).toBe("synthetic");
         expect(s.storage).toBe("tmpfs");
         expect(s.transport).toBe("tcp");
-        expect(s.servers.map((x) => [x.id, x.status])).toEqual([["mariadb", "pending"], ["mysql", "pending"]]);
+        expect(s.servers.map((x) => [x.id, x.status])).toEqual([
+          ["mariadb", "pending"],
+          ["mysql", "pending"],
+        ]);
         expect(s.progress).toMatchObject({ done: 0, total: 16, failed: 0, elapsedSeconds: 0, etaSeconds: 120 });
         expect(s.table?.threads).toEqual([1, 4]);
         expect(s.table?.rows.map((r) => r.test)).toEqual(["oltp_read_only", "oltp_point_select"]);
-        expect(s.table?.rows.flatMap((r) => r.cells.map((c) => c.status))).toEqual(["missing", "missing", "missing", "missing"]);
+        expect(s.table?.rows.flatMap((r) => r.cells.map((c) => c.status))).toEqual([
+          "missing",
+          "missing",
+          "missing",
+          "missing",
+        ]);
       },
     },
     {
       name: "image-progress: the image, its step and its latest line",
       at: (e) => e.type === "image-progress",
-      check: (s) => expect(s.step).toMatchObject({ phase: "images", image: "mariadb-11.8", imageStep: "build", imageLine: "Step 1/4 : FROM debian" }),
+      check: (s) =>
+        expect(s.step).toMatchObject({
+          phase: "images",
+          image: "mariadb-11.8",
+          imageStep: "build",
+          imageLine: "Step 1/4 : FROM debian",
+        }),
     },
     {
       name: "image-ready: counted, logged",
@@ -58,7 +79,11 @@ describe("reduce over the synthetic stream", () => {
     {
       name: "server-ready: the version in the header",
       at: (e) => e.type === "server-ready" && e.server === "mysql",
-      check: (s) => expect(s.servers.map((x) => [x.id, x.status, x.version])).toEqual([["mariadb", "ready", "11.8.9-MariaDB"], ["mysql", "ready", "9.7.4"]]),
+      check: (s) =>
+        expect(s.servers.map((x) => [x.id, x.status, x.version])).toEqual([
+          ["mariadb", "ready", "11.8.9-MariaDB"],
+          ["mysql", "ready", "9.7.4"],
+        ]),
     },
     {
       name: "config-identity: ok",
@@ -68,7 +93,13 @@ describe("reduce over the synthetic stream", () => {
     {
       name: "prepare phase: the current step",
       at: (e) => e.type === "phase" && e.phase === "prepare",
-      check: (s) => expect(s.step).toMatchObject({ phase: "prepare", server: "mariadb", test: "oltp_read_only", detail: "1 table × 1000 rows" }),
+      check: (s) =>
+        expect(s.step).toMatchObject({
+          phase: "prepare",
+          server: "mariadb",
+          test: "oltp_read_only",
+          detail: "1 table × 1000 rows",
+        }),
     },
     {
       name: "warm-up started: current cell in warm-up",
@@ -117,7 +148,11 @@ describe("reduce over the synthetic stream", () => {
       at: (e) => e.type === "cell-failed" && e.record.status === "failed",
       check: (s) => {
         expect(s.failures).toHaveLength(1);
-        expect(s.failures[0]).toMatchObject({ kind: "cell", key: "mysql/oltp_point_select/4/1", title: "mysql oltp_point_select t=4 r=1" });
+        expect(s.failures[0]).toMatchObject({
+          kind: "cell",
+          key: "mysql/oltp_point_select/4/1",
+          title: "mysql oltp_point_select t=4 r=1",
+        });
         expect(s.failures[0].message).toMatch(/^mysql_stmt_execute\(\) returned error 2013 \(Lost connection/);
         expect(s.progress.failed).toBe(1);
         expect(s.table?.rows[1].cells[1].status).toBe("failed");
@@ -146,13 +181,21 @@ describe("reduce over the synthetic stream", () => {
         });
         expect(s.progress).toMatchObject({ done: 16, total: 16, failed: 1, skipped: 1, etaSeconds: 0 });
         expect(s.progress.elapsedSeconds).toBe(75);
-        const cells = s.table!.rows.map((r) => r.cells.map((c) => [c.status, c.ratio === null ? null : Number(c.ratio.toFixed(2)), c.mark]));
+        const cells = s.table!.rows.map((r) =>
+          r.cells.map((c) => [c.status, c.ratio === null ? null : Number(c.ratio.toFixed(2)), c.mark]),
+        );
         // read_only: mariadb 5 % faster at 1 thread, 5 % slower at 4; point_select t=4 has one pair left.
         // The 105 cells' pairs agree exactly: a zero-width interval is no interval (?).
         expect(cells).toEqual([
-          [["ok", 105, "?"], ["ok", 95, "-"]],
+          [
+            ["ok", 105, "?"],
+            ["ok", 95, "-"],
+          ],
           // One usable repeat a side (mysql r1 failed, mariadb r2 skipped): a ratio of medians, no interval.
-          [["ok", 105, "?"], ["ok", 94.62, "?"]],
+          [
+            ["ok", 105, "?"],
+            ["ok", 94.62, "?"],
+          ],
         ]);
       },
     },
@@ -161,8 +204,28 @@ describe("reduce over the synthetic stream", () => {
 
   it("ignores warm-up records (they are not cells of the matrix)", () => {
     const s = fold(synthetic.filter((e) => e.type === "plan-ready"));
-    const cell: Cell = { index: 0, key: "mariadb/oltp_read_only/warmup", server: "mariadb", test: "oltp_read_only", script: "oltp_read_only", threads: 4, repeat: 0 };
-    const rec = { key: cell.key, server: "mariadb", test: "oltp_read_only", threads: 4, repeat: 0, phase: "warmup", status: "ok", metrics: null, raw: "x", startedAt: "", endedAt: "" } as CellRecord;
+    const cell: Cell = {
+      index: 0,
+      key: "mariadb/oltp_read_only/warmup",
+      server: "mariadb",
+      test: "oltp_read_only",
+      script: "oltp_read_only",
+      threads: 4,
+      repeat: 0,
+    };
+    const rec = {
+      key: cell.key,
+      server: "mariadb",
+      test: "oltp_read_only",
+      threads: 4,
+      repeat: 0,
+      phase: "warmup",
+      status: "ok",
+      metrics: null,
+      raw: "x",
+      startedAt: "",
+      endedAt: "",
+    } as CellRecord;
     const after = reduce(s, { type: "cell-finished", at: "2025-01-01T12:00:01.000Z", cell, record: rec });
     expect(after.records).toEqual({});
     expect(after.progress.done).toBe(0);
@@ -174,7 +237,13 @@ describe("reduce: a ladder's pairs", () => {
   it("the live table shows plan-ready's first pair; without pairs, the first two servers", () => {
     const plan = synthetic[0] as Extract<RunEvent, { type: "plan-ready" }>;
     expect(fold([plan]).table).toMatchObject({ numerator: "mariadb", denominator: "mysql" });
-    const ladder: RunEvent = { ...plan, pairs: [{ numerator: "mysql", denominator: "mariadb" }, { numerator: "x", denominator: "mariadb" }] };
+    const ladder: RunEvent = {
+      ...plan,
+      pairs: [
+        { numerator: "mysql", denominator: "mariadb" },
+        { numerator: "x", denominator: "mariadb" },
+      ],
+    };
     expect(fold([ladder]).table).toMatchObject({ numerator: "mysql", denominator: "mariadb" });
   });
 });
@@ -189,8 +258,15 @@ describe("reduce: cancel and resume", () => {
 
   it("a resumed cell: the later record replaces the earlier one (counted once, failure cleared)", () => {
     const plan = synthetic[0];
-    const firstOk = synthetic.find((e): e is Extract<RunEvent, { type: "cell-finished" }> => e.type === "cell-finished")!;
-    const failedBefore: RunEvent = { type: "cell-failed", at: plan.at, cell: firstOk.cell, record: { ...firstOk.record, status: "failed", error: "boom", metrics: null } };
+    const firstOk = synthetic.find(
+      (e): e is Extract<RunEvent, { type: "cell-finished" }> => e.type === "cell-finished",
+    )!;
+    const failedBefore: RunEvent = {
+      type: "cell-failed",
+      at: plan.at,
+      cell: firstOk.cell,
+      record: { ...firstOk.record, status: "failed", error: "boom", metrics: null },
+    };
     const s1 = fold([plan, failedBefore]);
     expect(s1.progress).toMatchObject({ done: 1, failed: 1 });
     expect(s1.failures).toHaveLength(1);
@@ -204,23 +280,53 @@ describe("reduce: cancel and resume", () => {
 describe("reduce: live figures", () => {
   it("keeps the last 60 s of samples and starts over for a new cell", () => {
     let s = fold(synthetic.slice(0, 1));
-    const cell = (s.cells[0] as Cell);
+    const cell = s.cells[0] as Cell;
     const started = "2025-01-01T12:00:00.000Z";
     s = reduce(s, { type: "cell-started", at: started, cell, phase: "measure", seconds: 100 });
-    const sample = (t: number): IntervalSample => ({ t, threads: 1, tps: t, qps: 10 * t, readsPerSec: 0, writesPerSec: 0, otherPerSec: 0, latencyPercentile: 95, latencyMs: 1, errorsPerSec: 0, reconnectsPerSec: 0 });
-    for (let t = 1; t <= 100; t++) s = reduce(s, { type: "interval", at: new Date(Date.parse(started) + t * 1000).toISOString(), cell, phase: "measure", sample: sample(t) });
+    const sample = (t: number): IntervalSample => ({
+      t,
+      threads: 1,
+      tps: t,
+      qps: 10 * t,
+      readsPerSec: 0,
+      writesPerSec: 0,
+      otherPerSec: 0,
+      latencyPercentile: 95,
+      latencyMs: 1,
+      errorsPerSec: 0,
+      reconnectsPerSec: 0,
+    });
+    for (let t = 1; t <= 100; t++)
+      s = reduce(s, {
+        type: "interval",
+        at: new Date(Date.parse(started) + t * 1000).toISOString(),
+        cell,
+        phase: "measure",
+        sample: sample(t),
+      });
     expect(s.live?.samples).toHaveLength(SPARK_WINDOW_SECONDS);
     expect(s.live?.samples[0].t).toBe(41);
     expect(s.progress.elapsedSeconds).toBe(100);
     const other = s.cells[1] as Cell;
-    s = reduce(s, { type: "interval", at: "2025-01-01T12:01:41.000Z", cell: other, phase: "measure", sample: sample(1) });
+    s = reduce(s, {
+      type: "interval",
+      at: "2025-01-01T12:01:41.000Z",
+      cell: other,
+      phase: "measure",
+      sample: sample(1),
+    });
     expect(s.live?.cellKey).toBe(other.key);
     expect(s.live?.samples.map((x) => x.t)).toEqual([1]);
   });
 });
 
 describe("reduceUi", () => {
-  const done = fold(synthetic.slice(0, synthetic.findIndex((e) => e.type === "run-finished")));
+  const done = fold(
+    synthetic.slice(
+      0,
+      synthetic.findIndex((e) => e.type === "run-finished"),
+    ),
+  );
   it.each([
     { name: "first up selects the one before the latest", actions: [-1], selected: 14 },
     { name: "down past the end stays on the latest", actions: [1, 1], selected: 15 },
@@ -317,7 +423,9 @@ describe("reduce over a recorded run (test/fixtures/events/quick.ndjson, `twinbe
   const recorded = loadEvents("quick.ndjson");
   const s = fold(recorded);
   const plan = recorded[0] as Extract<RunEvent, { type: "plan-ready" }>;
-  const finishedEvents = recorded.filter((e): e is Extract<RunEvent, { type: "cell-finished" }> => e.type === "cell-finished");
+  const finishedEvents = recorded.filter(
+    (e): e is Extract<RunEvent, { type: "cell-finished" }> => e.type === "cell-finished",
+  );
 
   it("header: every server ready with its version, config identity ok", () => {
     expect(s.servers.map((x) => x.status)).toEqual(plan.servers.map(() => "ready"));
@@ -339,11 +447,16 @@ describe("reduce over a recorded run (test/fixtures/events/quick.ndjson, `twinbe
       return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
     };
     const qps = (server: string, test: string, threads: number) =>
-      finishedEvents.filter((e) => e.cell.server === server && e.cell.test === test && e.cell.threads === threads).map((e) => e.record.metrics!.qps!);
+      finishedEvents
+        .filter((e) => e.cell.server === server && e.cell.test === test && e.cell.threads === threads)
+        .map((e) => e.record.metrics!.qps!);
     for (const row of s.table!.rows)
       for (const c of row.cells) {
         expect(c.status).toBe("ok");
-        expect(c.ratio!).toBeCloseTo((median(qps(num, row.test, c.threads)) / median(qps(den, row.test, c.threads))) * 100, 2);
+        expect(c.ratio!).toBeCloseTo(
+          (median(qps(num, row.test, c.threads)) / median(qps(den, row.test, c.threads))) * 100,
+          2,
+        );
         expect(Object.values(VERDICT_MARKS).flatMap((m) => [m, m + FLAG_MARKS.fdrFails])).toContain(c.mark);
       }
   });
@@ -359,29 +472,84 @@ describe("reduce over a recorded run (test/fixtures/events/quick.ndjson, `twinbe
 
 describe("adaptive runs: the count and the ETA are the forecast's (issue 25)", () => {
   const planReady = (cells: number): RunEvent => ({
-    type: "plan-ready", at: "2025-01-01T12:00:00.000Z", runId: "r", dir: "/d", scenario: "q", estimateSeconds: 200, storage: "tmpfs", transport: "bridge",
-    servers: [{ id: "a", image: "x" }, { id: "b", image: "y" }],
-    cells: Array.from({ length: cells }, (_, i) => ({ index: i, key: `k${i}`, server: i % 2 ? "b" : "a", test: "t", script: "t", threads: 1, repeat: 1 })),
+    type: "plan-ready",
+    at: "2025-01-01T12:00:00.000Z",
+    runId: "r",
+    dir: "/d",
+    scenario: "q",
+    estimateSeconds: 200,
+    storage: "tmpfs",
+    transport: "bridge",
+    servers: [
+      { id: "a", image: "x" },
+      { id: "b", image: "y" },
+    ],
+    cells: Array.from({ length: cells }, (_, i) => ({
+      index: i,
+      key: `k${i}`,
+      server: i % 2 ? "b" : "a",
+      test: "t",
+      script: "t",
+      threads: 1,
+      repeat: 1,
+    })),
   });
   const forecast = (over: Partial<Forecast> = {}): Forecast => ({
-    stage: "round", round: 2, at: "2025-01-01T12:05:00.000Z", source: "run", pairSdPct: 6, instanceSdPct: 0, elapsedSeconds: 300,
-    totalSeconds: { median: 800, low: 600, high: 900 }, remainingSeconds: 500, budgetSeconds: 900, budgetShare: 0.1, budgetStops: false,
-    precisionPct: 10, cells: 6, cellsLikely: 5, measuredCells: 40, ...over,
+    stage: "round",
+    round: 2,
+    at: "2025-01-01T12:05:00.000Z",
+    source: "run",
+    pairSdPct: 6,
+    instanceSdPct: 0,
+    elapsedSeconds: 300,
+    totalSeconds: { median: 800, low: 600, high: 900 },
+    remainingSeconds: 500,
+    budgetSeconds: 900,
+    budgetShare: 0.1,
+    budgetStops: false,
+    precisionPct: 10,
+    cells: 6,
+    cellsLikely: 5,
+    measuredCells: 40,
+    ...over,
   });
 
   it("without a forecast yet: no total and no ETA from the first round's count", () => {
-    const s = [planReady(24), { type: "forecast", at: "2025-01-01T12:00:01.000Z", forecast: null, note: "no calibration for this host: forecast after the first round" } as RunEvent].reduce(reduce, initialState());
+    const s = [
+      planReady(24),
+      {
+        type: "forecast",
+        at: "2025-01-01T12:00:01.000Z",
+        forecast: null,
+        note: "no calibration for this host: forecast after the first round",
+      } as RunEvent,
+    ].reduce(reduce, initialState());
     expect(s.progress).toMatchObject({ total: 0, totalKnown: false, etaSeconds: null, likely: null });
     expect(s.log.at(-1)!.text).toBe("forecast: no calibration for this host: forecast after the first round");
   });
 
   it("with one: the likely count of measured cells, its time left counting down, and whether the budget stops the run", () => {
-    const s = [planReady(24), { type: "forecast", at: "2025-01-01T12:05:00.000Z", forecast: forecast() } as RunEvent].reduce(reduce, initialState());
-    expect(s.progress).toMatchObject({ total: 40, totalKnown: false, etaSeconds: 500, budgetStops: false, likely: "cells likely to reach ±10%: 5 of 6" });
+    const s = [
+      planReady(24),
+      { type: "forecast", at: "2025-01-01T12:05:00.000Z", forecast: forecast() } as RunEvent,
+    ].reduce(reduce, initialState());
+    expect(s.progress).toMatchObject({
+      total: 40,
+      totalKnown: false,
+      etaSeconds: 500,
+      budgetStops: false,
+      likely: "cells likely to reach ±10%: 5 of 6",
+    });
     const later = reduceUi(s, { type: "tick", at: "2025-01-01T12:06:00.000Z" });
     expect(later.progress.etaSeconds).toBe(440);
-    const b = reduce(s, { type: "forecast", at: "2025-01-01T12:06:00.000Z", forecast: forecast({ budgetStops: true, budgetShare: 0.9, remainingSeconds: 240 }) });
+    const b = reduce(s, {
+      type: "forecast",
+      at: "2025-01-01T12:06:00.000Z",
+      forecast: forecast({ budgetStops: true, budgetShare: 0.9, remainingSeconds: 240 }),
+    });
     expect(b.progress).toMatchObject({ budgetStops: true, etaSeconds: 240 });
-    expect(b.log.at(-1)!.text).toMatch(/^forecast: the budget stops this run in 4m 00s; cells likely to reach ±10%: 5 of 6/);
+    expect(b.log.at(-1)!.text).toMatch(
+      /^forecast: the budget stops this run in 4m 00s; cells likely to reach ±10%: 5 of 6/,
+    );
   });
 });

@@ -57,8 +57,15 @@ describe("the Benjamini–Hochberg reading per cell", () => {
     expect(fdrOf("faster", null)).toBe("fails");
     expect(fdrOf("none", 0.001)).toBeNull();
     expect(fdrOf("unknown", null)).toBeNull();
-    expect(cellVerdict({ low: 100.4, high: 102, q: 0.2 }, 5)).toEqual({ verdict: "faster-within", direction: "faster", equivalence: "within", fdr: "fails" });
-    expect(verdictMark({ verdict: "faster-within", fdr: "fails", unstable: ["x"] })).toBe("+=" + FLAG_MARKS.fdrFails + FLAG_MARKS.unstable);
+    expect(cellVerdict({ low: 100.4, high: 102, q: 0.2 }, 5)).toEqual({
+      verdict: "faster-within",
+      direction: "faster",
+      equivalence: "within",
+      fdr: "fails",
+    });
+    expect(verdictMark({ verdict: "faster-within", fdr: "fails", unstable: ["x"] })).toBe(
+      "+=" + FLAG_MARKS.fdrFails + FLAG_MARKS.unstable,
+    );
   });
 
   it("the p-value is the interval's own paired t: closed form for t with 2 df", () => {
@@ -103,7 +110,12 @@ describe("the Benjamini–Hochberg reading per cell", () => {
       num.push(rec("x", test, i + 1, 1000 * r));
       den.push(rec("y", test, i + 1, 1000));
     });
-  const table = ratioTableFromSides({ id: "x", label: "X", records: num }, { id: "y", label: "Y", records: den }, Object.keys(ratios), [1]);
+  const table = ratioTableFromSides(
+    { id: "x", label: "X", records: num },
+    { id: "y", label: "Y", records: den },
+    Object.keys(ratios),
+    [1],
+  );
   const cells = table.rows.map((r) => r.cells[0]);
 
   it("each cell's q is Benjamini–Hochberg over the table's p-values (closed form: min over j ≥ rank of p·m/j)", () => {
@@ -121,7 +133,9 @@ describe("the Benjamini–Hochberg reading per cell", () => {
       expect(c.fdr).toBe(c.direction === "none" ? null : c.q! <= 0.05 ? "holds" : "fails");
       expect(verdictMark(c).endsWith(FLAG_MARKS.fdrFails)).toBe(c.fdr === "fails");
     }
-    expect(table.method.verdicts).toBe(cells.filter((c) => c.direction === "faster" || c.direction === "slower").length);
+    expect(table.method.verdicts).toBe(
+      cells.filter((c) => c.direction === "faster" || c.direction === "slower").length,
+    );
     expect(table.method.verdictsAtFdr).toBe(cells.filter((c) => c.fdr === "holds").length);
   });
 
@@ -132,6 +146,8 @@ describe("the Benjamini–Hochberg reading per cell", () => {
     expect(a).toMatchObject({ verdict: "faster-beyond", fdr: "holds" });
     expect(b).toMatchObject({ verdict: "faster", direction: "faster", equivalence: "undetermined", fdr: "fails" });
     expect(verdictMark(b)).toBe("+?");
-    expect(verdictSentence(b, table.marginPct)).toMatch(/^faster \(p 0\.0\d+, BH q 0\.\d+: not at 5% FDR\); can't tell if within ±5%$/);
+    expect(verdictSentence(b, table.marginPct)).toMatch(
+      /^faster \(p 0\.0\d+, BH q 0\.\d+: not at 5% FDR\); can't tell if within ±5%$/,
+    );
   });
 });

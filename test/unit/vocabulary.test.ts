@@ -52,8 +52,27 @@ describe("one vocabulary", () => {
   });
 
   it("the TUI legend and the report legend are made of the same words", () => {
-    const tui = tableLegend({ numerator: "mariadb", denominator: "mysql", threads: [1], rows: [], marginPct: 5, forest: { groups: [], marginPct: 5, confidence: 0.95, numeratorLabel: "mariadb", denominatorLabel: "mysql", axis: { min: 90, max: 110, ticks: [100] } } }).join("\n");
-    const table = ratioTableFromSides({ id: "a", label: "A", records: [] }, { id: "b", label: "B", records: [] }, ["t"], [1]);
+    const tui = tableLegend({
+      numerator: "mariadb",
+      denominator: "mysql",
+      threads: [1],
+      rows: [],
+      marginPct: 5,
+      forest: {
+        groups: [],
+        marginPct: 5,
+        confidence: 0.95,
+        numeratorLabel: "mariadb",
+        denominatorLabel: "mysql",
+        axis: { min: 90, max: 110, ticks: [100] },
+      },
+    }).join("\n");
+    const table = ratioTableFromSides(
+      { id: "a", label: "A", records: [] },
+      { id: "b", label: "B", records: [] },
+      ["t"],
+      [1],
+    );
     const report = verdictLegend(table).join("\n");
     const e = legendEntries(5);
     const shared = [...e.directions, ...e.equivalences, e.fdr, `${STATE_MARKS.missing} ${STATE_WORDS.missing}`];
@@ -62,7 +81,8 @@ describe("one vocabulary", () => {
       expect(report, entry).toContain(entry);
     }
     // The report spells out every kind and state; the TUI shows the running state only it has.
-    for (const k of [...e.kinds, ...e.states.filter((s) => !s.startsWith(STATE_MARKS.running))]) expect(report).toContain(k);
+    for (const k of [...e.kinds, ...e.states.filter((s) => !s.startsWith(STATE_MARKS.running))])
+      expect(report).toContain(k);
     expect(tui).toContain(`${STATE_MARKS.running} ${STATE_WORDS.running}`);
     // The old words are gone from both.
     for (const old of ["same", "undecided", "unknown", "inconclusive"]) {
@@ -84,7 +104,9 @@ describe("one vocabulary", () => {
 
   it("the legends follow the margin", () => {
     expect(shortLegend(3).join(" ")).toContain("= within ±3%");
-    expect(longLegend({ marginPct: 2.5, numerator: "A", denominator: "B", few: "pairs" }).join(" ")).toContain("inside 97.5–102.5");
+    expect(longLegend({ marginPct: 2.5, numerator: "A", denominator: "B", few: "pairs" }).join(" ")).toContain(
+      "inside 97.5–102.5",
+    );
   });
 });
 
@@ -97,17 +119,32 @@ describe("one vocabulary across the front ends (issue 25, item 6)", () => {
   const { manifest, cells } = load("repeats");
   const report = buildRunReport(manifest, cells);
   const t = report.table!;
-  const measured = t.rows.flatMap((r) => r.cells.filter((c) => c.status === "ok" && c.estimate !== null).map((c) => ({ test: r.test, c })));
+  const measured = t.rows.flatMap((r) =>
+    r.cells.filter((c) => c.status === "ok" && c.estimate !== null).map((c) => ({ test: r.test, c })),
+  );
 
   // The TUI's view of the same records, fed as the run's events.
   const at = "2025-01-01T12:00:00.000Z";
   const events: RunEvent[] = [
-    { type: "plan-ready", at, runId: manifest.runId, dir: "/d", scenario: manifest.scenario.name, cells: manifest.cells, estimateSeconds: 60, servers: manifest.scenario.servers.map((s) => ({ id: s.id, image: "x" })), storage: "tmpfs", transport: "tcp" },
+    {
+      type: "plan-ready",
+      at,
+      runId: manifest.runId,
+      dir: "/d",
+      scenario: manifest.scenario.name,
+      cells: manifest.cells,
+      estimateSeconds: 60,
+      servers: manifest.scenario.servers.map((s) => ({ id: s.id, image: "x" })),
+      storage: "tmpfs",
+      transport: "tcp",
+    },
     ...cells
       .filter((r) => r.phase === "measure")
       .map((r): RunEvent => {
         const cell = manifest.cells.find((c) => c.key === r.key)!;
-        return r.status === "ok" ? { type: "cell-finished", at, cell, record: r } : { type: "cell-failed", at, cell, record: r };
+        return r.status === "ok"
+          ? { type: "cell-finished", at, cell, record: r }
+          : { type: "cell-failed", at, cell, record: r };
       }),
   ];
   const tui = events.reduce(reduce, initialState());
@@ -130,7 +167,10 @@ describe("one vocabulary across the front ends (issue 25, item 6)", () => {
       expect(text, where).toContain(`${fig} ${mark}`);
       expect(md, where).toContain(`${fig} ${mark}`);
       expect(html, where).toContain(`<b>${c.estimate!.toFixed(1)}</b> <small>${ci}</small> ${mark}`);
-      expect(forest.some((l) => l.endsWith(`${fig} ${mark}`)), where).toBe(true);
+      expect(
+        forest.some((l) => l.endsWith(`${fig} ${mark}`)),
+        where,
+      ).toBe(true);
       const tuiCell = tui.table!.rows.find((r) => r.test === test)!.cells.find((x) => x.threads === c.threads)!;
       expect(tuiCell.mark, where).toBe(mark);
       // The words beside the mark are the vocabulary's.
@@ -146,15 +186,32 @@ describe("one vocabulary across the front ends (issue 25, item 6)", () => {
     }
     // What a reader sees of the page: no script, no style, no tags (class names keep the verdict kinds' ids).
     const shown = html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, "").replace(/<[^>]+>/g, " ");
-    for (const out of [text, md, shown, forest.join("\n"), tableLegend(tui.table!).join("\n")]) expect(out).not.toMatch(/\b(undecided|inconclusive)\b|~ same\b/);
+    for (const out of [text, md, shown, forest.join("\n"), tableLegend(tui.table!).join("\n")])
+      expect(out).not.toMatch(/\b(undecided|inconclusive)\b|~ same\b/);
   });
 
   it("the plain round lines mark a cell as the report does", () => {
     const line = roundLine({
-      type: "round-finished", at, round: 1, instance: 1, etaSeconds: null, budgetLeftSeconds: null,
-      cells: measured.map(({ test, c }) => ({ test, threads: c.threads, n: c.n, estimate: c.estimate, low: c.low, high: c.high, halfWidthPct: 1 })),
+      type: "round-finished",
+      at,
+      round: 1,
+      instance: 1,
+      etaSeconds: null,
+      budgetLeftSeconds: null,
+      cells: measured.map(({ test, c }) => ({
+        test,
+        threads: c.threads,
+        n: c.n,
+        estimate: c.estimate,
+        low: c.low,
+        high: c.high,
+        halfWidthPct: 1,
+      })),
     });
-    for (const { test, c } of measured) expect(line).toContain(`${test}@${c.threads} ${c.estimate!.toFixed(1)} ±1.0% ${VERDICT_MARKS[c.verdict]} n=${c.n}`);
+    for (const { test, c } of measured)
+      expect(line).toContain(
+        `${test}@${c.threads} ${c.estimate!.toFixed(1)} ±1.0% ${VERDICT_MARKS[c.verdict]} n=${c.n}`,
+      );
   });
 
   it("compare marks its cells with the same vocabulary", () => {

@@ -11,7 +11,11 @@ import { leftovers } from "./leftovers.ts";
 let db: StartedTwinbenchMariaDbContainer;
 
 beforeAll(async () => {
-  db = await new TwinbenchMariaDbContainer().withDatabase("shop").withUsername("shop").withUserPassword("shop-pw").start();
+  db = await new TwinbenchMariaDbContainer()
+    .withDatabase("shop")
+    .withUsername("shop")
+    .withUserPassword("shop-pw")
+    .start();
 });
 afterAll(async () => {
   await db?.stop();
@@ -20,7 +24,9 @@ afterAll(async () => {
 
 /** `option = value` lines of `twinbench config render` for one server. */
 function rendered(server: string): Map<string, string> {
-  const out = execFileSync("npx", ["twinbench", "config", "render", "scenarios/quick.yaml", "--server", server], { encoding: "utf8" });
+  const out = execFileSync("npx", ["twinbench", "config", "render", "scenarios/quick.yaml", "--server", server], {
+    encoding: "utf8",
+  });
   return new Map([...out.matchAll(/^([a-z_]+) = (.*)$/gm)].map((m) => [m[1]!, m[2]!.trim()]));
 }
 
@@ -44,7 +50,9 @@ it("is an ordinary database for the application's own tests", async () => {
   try {
     await conn.query("CREATE TABLE orders (id INT PRIMARY KEY AUTO_INCREMENT, total DECIMAL(10,2) NOT NULL)");
     await conn.query("INSERT INTO orders (total) VALUES (9.50), (20.25)");
-    const [[row]] = (await conn.query("SELECT COUNT(*) AS n, SUM(total) AS sum FROM orders")) as unknown as [[{ n: number; sum: string }]];
+    const [[row]] = (await conn.query("SELECT COUNT(*) AS n, SUM(total) AS sum FROM orders")) as unknown as [
+      [{ n: number; sum: string }],
+    ];
     expect(row).toEqual({ n: 2, sum: "29.75" });
   } finally {
     await conn.end();

@@ -39,15 +39,28 @@ export function dockerOptions(spec: HostSpec, opts: ConnectOptions = {}): Docker
       return { socketPath: u.socketPath, host: undefined, protocol: undefined } as Docker.DockerOptions;
     case "tcp": {
       if (!u.tls) return { protocol: "http", host: u.host, port: u.port };
-      const files = spec.tls ?? (env.DOCKER_CERT_PATH
-        ? { ca: join(env.DOCKER_CERT_PATH, "ca.pem"), cert: join(env.DOCKER_CERT_PATH, "cert.pem"), key: join(env.DOCKER_CERT_PATH, "key.pem") }
-        : undefined);
+      const files =
+        spec.tls ??
+        (env.DOCKER_CERT_PATH
+          ? {
+              ca: join(env.DOCKER_CERT_PATH, "ca.pem"),
+              cert: join(env.DOCKER_CERT_PATH, "cert.pem"),
+              key: join(env.DOCKER_CERT_PATH, "key.pem"),
+            }
+          : undefined);
       if (!files)
         throw new InputError(`host ${spec.id}: ${displayEngineUrl(u)} needs TLS material`, {
           code: "HOST_TLS_MISSING",
           hint: "add tls: {ca, cert, key} to the host in the scenario, or set DOCKER_CERT_PATH; plain HTTP uses port 2375",
         });
-      return { protocol: "https", host: u.host, port: u.port, ca: material("ca", files.ca), cert: material("cert", files.cert), key: material("key", files.key) };
+      return {
+        protocol: "https",
+        host: u.host,
+        port: u.port,
+        ca: material("ca", files.ca),
+        cert: material("cert", files.cert),
+        key: material("key", files.key),
+      };
     }
     case "ssh":
       return {
@@ -70,10 +83,16 @@ export async function pingEngine(engine: Engine, spec: HostSpec, timeoutMs = 15_
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new TwinbenchError(`host "${spec.id}" (${spec.engine}): no answer from its Docker engine within ${timeoutMs / 1000} s`, {
-        code: "HOST_UNREACHABLE",
-        hint: "check the address, the engine's -H listen flags and any firewall between here and the host",
-      })),
+      () =>
+        reject(
+          new TwinbenchError(
+            `host "${spec.id}" (${spec.engine}): no answer from its Docker engine within ${timeoutMs / 1000} s`,
+            {
+              code: "HOST_UNREACHABLE",
+              hint: "check the address, the engine's -H listen flags and any firewall between here and the host",
+            },
+          ),
+        ),
       timeoutMs,
     );
   });
@@ -81,11 +100,14 @@ export async function pingEngine(engine: Engine, spec: HostSpec, timeoutMs = 15_
     await Promise.race([engine.ping(), deadline]);
   } catch (e) {
     if (e instanceof TwinbenchError && e.code === "HOST_UNREACHABLE") throw e;
-    throw new TwinbenchError(`host "${spec.id}" (${spec.engine}) is unreachable: ${(e as Error).message.replace(/^no Docker engine answers for host "[^"]*": /, "")}`, {
-      code: "HOST_UNREACHABLE",
-      hint: "check that the engine runs there and listens on that URL (docker -H URL version)",
-      cause: e,
-    });
+    throw new TwinbenchError(
+      `host "${spec.id}" (${spec.engine}) is unreachable: ${(e as Error).message.replace(/^no Docker engine answers for host "[^"]*": /, "")}`,
+      {
+        code: "HOST_UNREACHABLE",
+        hint: "check that the engine runs there and listens on that URL (docker -H URL version)",
+        cause: e,
+      },
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -115,7 +137,12 @@ export async function readKnownHosts(file = knownHostsFile()): Promise<Record<st
   } catch (e) {
     reason = text.trim() === "" ? "empty" : `invalid JSON: ${(e as Error).message}`;
   }
-  if (!v || typeof v !== "object" || Array.isArray(v) || Object.values(v).some((h) => !h || typeof h !== "object" || typeof (h as HostSpec).engine !== "string"))
+  if (
+    !v ||
+    typeof v !== "object" ||
+    Array.isArray(v) ||
+    Object.values(v).some((h) => !h || typeof h !== "object" || typeof (h as HostSpec).engine !== "string")
+  )
     throw new TwinbenchError(`the known-hosts file ${file} is damaged (${reason})`, {
       code: "HOSTS_FILE_CORRUPT",
       hint: `fix or delete ${file} (it only remembers engine URLs for \`twinbench clean --host ID\`; the next multi-host run writes it again), or give the URL: clean --host ID=URL`,

@@ -12,7 +12,10 @@ export function engineEndpoint(env: Record<string, string | undefined>): string 
 }
 
 /** dockerode-backed probe: /_ping, /version and /info, each under a short timeout. */
-export function createEngineProbe(env: Record<string, string | undefined> = process.env, timeoutMs = 5000): EngineProbe {
+export function createEngineProbe(
+  env: Record<string, string | undefined> = process.env,
+  timeoutMs = 5000,
+): EngineProbe {
   return {
     async probe() {
       const endpoint = engineEndpoint(env);
@@ -25,7 +28,13 @@ export function createEngineProbe(env: Record<string, string | undefined> = proc
       try {
         await docker.ping();
         const [version, info] = await Promise.all([docker.version(), docker.info()]);
-        const i = info as { Driver?: string; CgroupVersion?: string; CgroupDriver?: string; DockerRootDir?: string; Warnings?: string[] | null };
+        const i = info as {
+          Driver?: string;
+          CgroupVersion?: string;
+          CgroupDriver?: string;
+          DockerRootDir?: string;
+          Warnings?: string[] | null;
+        };
         return {
           answers: true,
           endpoint,
@@ -39,7 +48,11 @@ export function createEngineProbe(env: Record<string, string | undefined> = proc
         };
       } catch (e) {
         const err = e as { code?: string; message?: string };
-        return { answers: false, endpoint, error: err.code ? `${err.code} ${err.message ?? ""}`.trim() : (err.message ?? String(e)) };
+        return {
+          answers: false,
+          endpoint,
+          error: err.code ? `${err.code} ${err.message ?? ""}`.trim() : (err.message ?? String(e)),
+        };
       }
     },
   };

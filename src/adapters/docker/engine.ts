@@ -116,7 +116,11 @@ export interface Engine {
   connectNetwork(networkId: string, containerId: string): Promise<void>;
   disconnectNetwork(networkId: string, containerId: string): Promise<void>;
   logs(id: string, tail?: number): Promise<string>;
-  exec(id: string, cmd: string[], opts?: { user?: string }): Promise<{ exitCode: number; stdout: string; stderr: string }>;
+  exec(
+    id: string,
+    cmd: string[],
+    opts?: { user?: string },
+  ): Promise<{ exitCode: number; stdout: string; stderr: string }>;
   /**
    * Create, attach, start and wait for a container; stream its output lines. Removes it afterwards. `onCreated`
    * gets the container's full id before it starts (e.g. to read its cgroup while it runs).
@@ -126,7 +130,9 @@ export interface Engine {
 }
 
 function statusCode(e: unknown): number | undefined {
-  return typeof e === "object" && e !== null && "statusCode" in e ? (e as { statusCode: number }).statusCode : undefined;
+  return typeof e === "object" && e !== null && "statusCode" in e
+    ? (e as { statusCode: number }).statusCode
+    : undefined;
 }
 
 /** True for docker-modem's "no such container/volume/network" answer (HTTP 404). */
@@ -233,7 +239,9 @@ export class DockerEngine implements Engine {
     // Serialised across every engine of this process: two engines on one machine (a second engine for tests, or
     // rootless + rootful) pick bridge subnets independently and skip only subnets that already have a host route,
     // so two creations at the same moment can get the same subnet and probes would reach the wrong server.
-    const create = DockerEngine.networkCreation.then(() => this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true }));
+    const create = DockerEngine.networkCreation.then(() =>
+      this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true }),
+    );
     DockerEngine.networkCreation = create.then(
       () => undefined,
       () => undefined, // the queue only orders creations: this caller gets the failure from `create` below
@@ -244,8 +252,17 @@ export class DockerEngine implements Engine {
   async removeNetwork(id: string): Promise<void> {
     await tolerate(this.docker.getNetwork(id).remove());
   }
-  async createVolume(name: string, labels: Record<string, string>, driverOpts?: Record<string, string>): Promise<string> {
-    const v = await this.docker.createVolume({ Name: name, Labels: labels, Driver: "local", DriverOpts: driverOpts ?? {} });
+  async createVolume(
+    name: string,
+    labels: Record<string, string>,
+    driverOpts?: Record<string, string>,
+  ): Promise<string> {
+    const v = await this.docker.createVolume({
+      Name: name,
+      Labels: labels,
+      Driver: "local",
+      DriverOpts: driverOpts ?? {},
+    });
     return (v as unknown as { name?: string; Name?: string }).Name ?? name;
   }
   async removeVolume(name: string): Promise<void> {
@@ -253,7 +270,11 @@ export class DockerEngine implements Engine {
   }
   async inspectVolume(name: string): Promise<VolumeInfo | undefined> {
     try {
-      const v = (await this.docker.getVolume(name).inspect()) as { Name?: string; Mountpoint?: string; Labels?: Record<string, string> | null };
+      const v = (await this.docker.getVolume(name).inspect()) as {
+        Name?: string;
+        Mountpoint?: string;
+        Labels?: Record<string, string> | null;
+      };
       return { name: v.Name ?? name, mountpoint: v.Mountpoint, labels: v.Labels ?? {} };
     } catch (e) {
       if (statusCode(e) === 404) return undefined;
@@ -324,7 +345,13 @@ export class DockerEngine implements Engine {
     const i = await this.docker.getContainer(id).inspect();
     const ips: Record<string, string> = {};
     for (const [name, n] of Object.entries(i.NetworkSettings.Networks ?? {})) if (n.IPAddress) ips[name] = n.IPAddress;
-    return { running: i.State.Running, paused: i.State.Paused, exitCode: i.State.Running ? null : i.State.ExitCode, oomKilled: i.State.OOMKilled, ips };
+    return {
+      running: i.State.Running,
+      paused: i.State.Paused,
+      exitCode: i.State.Running ? null : i.State.ExitCode,
+      oomKilled: i.State.OOMKilled,
+      ips,
+    };
   }
   async containerId(nameOrId: string): Promise<string | undefined> {
     try {
@@ -342,7 +369,9 @@ export class DockerEngine implements Engine {
   }
   async logs(id: string, tail = 200): Promise<string> {
     try {
-      const buf = (await this.docker.getContainer(id).logs({ stdout: true, stderr: true, tail, follow: false })) as unknown as Buffer;
+      const buf = (await this.docker
+        .getContainer(id)
+        .logs({ stdout: true, stderr: true, tail, follow: false })) as unknown as Buffer;
       return demuxBuffer(buf);
     } catch (e) {
       if (statusCode(e) === 404) return "";
@@ -350,7 +379,9 @@ export class DockerEngine implements Engine {
     }
   }
   async exec(id: string, cmd: string[], opts?: { user?: string }) {
-    const ex = await this.docker.getContainer(id).exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: opts?.user });
+    const ex = await this.docker
+      .getContainer(id)
+      .exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: opts?.user });
     const stream = await ex.start({ hijack: true, stdin: false });
     const out = new PassThrough();
     const err = new PassThrough();
@@ -366,7 +397,11 @@ export class DockerEngine implements Engine {
       stream.on("error", (e: Error) => reject(outputCutShort(`exec of ${cmd[0]} in container ${id}`, e)));
     });
     const info = await ex.inspect();
-    return { exitCode: info.ExitCode ?? -1, stdout: Buffer.concat(so).toString("utf8"), stderr: Buffer.concat(se).toString("utf8") };
+    return {
+      exitCode: info.ExitCode ?? -1,
+      stdout: Buffer.concat(so).toString("utf8"),
+      stderr: Buffer.concat(se).toString("utf8"),
+    };
   }
 
   async run(spec: ContainerSpec, opts: RunOpts): Promise<RunResult> {
@@ -437,7 +472,12 @@ export class DockerEngine implements Engine {
       this.docker.listVolumes({ filters: f }),
     ]);
     return {
-      containers: cs.map((c) => ({ id: c.Id, name: (c.Names[0] ?? "").replace(/^\//, ""), labels: c.Labels ?? {}, state: c.State })),
+      containers: cs.map((c) => ({
+        id: c.Id,
+        name: (c.Names[0] ?? "").replace(/^\//, ""),
+        labels: c.Labels ?? {},
+        state: c.State,
+      })),
       networks: ns.map((n) => ({ id: n.Id, name: n.Name, labels: n.Labels ?? {} })),
       volumes: (vs.Volumes ?? []).map((v) => ({ name: v.Name, labels: (v.Labels as Record<string, string>) ?? {} })),
     };
@@ -466,5 +506,8 @@ export function demuxBuffer(buf: Buffer | string): string {
 export function isEngineConnectionError(e: unknown): boolean {
   const x = e as NodeJS.ErrnoException & { statusCode?: number };
   if (!x || typeof x !== "object" || x.statusCode !== undefined) return false;
-  return ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH"].includes(x.code ?? "") || (x.code === "ENOENT" && x.syscall === "connect");
+  return (
+    ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH"].includes(x.code ?? "") ||
+    (x.code === "ENOENT" && x.syscall === "connect")
+  );
 }

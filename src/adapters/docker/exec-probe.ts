@@ -73,10 +73,19 @@ export function execProbe(engine: Engine): Probe {
   async function must(ep: Endpoint, statements: string, what: string): Promise<string> {
     const r = await sql(ep, statements);
     if (r.exitCode !== 0)
-      throw new TwinbenchError(`${what} on ${ep.host}:${ep.port} (host "${engine.hostId}") failed: ${r.stderr.trim().split("\n").filter((l) => !/Deprecated program name|password on the command line/i.test(l)).join(" | ") || `exit ${r.exitCode}`}`, {
-        code: "SQL_FAILED",
-        hint: "see the server's log in the results folder",
-      });
+      throw new TwinbenchError(
+        `${what} on ${ep.host}:${ep.port} (host "${engine.hostId}") failed: ${
+          r.stderr
+            .trim()
+            .split("\n")
+            .filter((l) => !/Deprecated program name|password on the command line/i.test(l))
+            .join(" | ") || `exit ${r.exitCode}`
+        }`,
+        {
+          code: "SQL_FAILED",
+          hint: "see the server's log in the results folder",
+        },
+      );
     return r.stdout;
   }
 
@@ -85,13 +94,19 @@ export function execProbe(engine: Engine): Probe {
       ep,
       async () => {
         const r = await sql(ep, "SELECT 1");
-        return r.exitCode === 0 && r.stdout.trim() === "1" ? null : (r.stderr.trim().split("\n").pop() ?? `exit ${r.exitCode}`);
+        return r.exitCode === 0 && r.stdout.trim() === "1"
+          ? null
+          : (r.stderr.trim().split("\n").pop() ?? `exit ${r.exitCode}`);
       },
       opts,
     );
 
   const readServerFacts: Probe["readServerFacts"] = async (ep): Promise<ServerFacts> => {
-    const out = await must(ep, "SELECT @@version, @@version_comment; SHOW GLOBAL VARIABLES;", "reading the server's variables");
+    const out = await must(
+      ep,
+      "SELECT @@version, @@version_comment; SHOW GLOBAL VARIABLES;",
+      "reading the server's variables",
+    );
     const lines = out.split("\n").filter((l) => l.length > 0);
     const [version = "", versionComment = ""] = (lines.shift() ?? "").split("\t").map(unescapeBatch);
     const variables: Record<string, string> = {};

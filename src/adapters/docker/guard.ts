@@ -52,7 +52,8 @@ export class HostGuard {
           () => (failed = 0),
           (e: unknown) => {
             failed++;
-            if (failed >= misses) this.declareLost(`${misses} pings in a row failed, the last with: ${unreachableReason(e)}`);
+            if (failed >= misses)
+              this.declareLost(`${misses} pings in a row failed, the last with: ${unreachableReason(e)}`);
           },
         )
         .finally(() => (busy = false));
@@ -72,7 +73,13 @@ export class HostGuard {
     const lostThenGrace = this.lostPromise.catch(async (e: unknown) => {
       let t: NodeJS.Timeout | undefined;
       // p's own outcome is irrelevant here: only whether it settles within the grace; the host's loss is raised.
-      await Promise.race([p.then(() => undefined, () => undefined), new Promise((r) => (t = setTimeout(r, graceMs)))]);
+      await Promise.race([
+        p.then(
+          () => undefined,
+          () => undefined,
+        ),
+        new Promise((r) => (t = setTimeout(r, graceMs))),
+      ]);
       clearTimeout(t);
       throw e;
     });
@@ -91,7 +98,16 @@ export class HostGuard {
 /** Connection-level failures, by code (Node's "socket hang up" is ECONNRESET): the engine is gone, not the request wrong. */
 function isConnectionError(e: unknown): boolean {
   const code = (e as { code?: string } | null)?.code ?? (e as { cause?: { code?: string } } | null)?.cause?.code;
-  return ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOENT", "EHOSTUNREACH", "ENETUNREACH", "HOST_LOST"].includes(code ?? "");
+  return [
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "EPIPE",
+    "ETIMEDOUT",
+    "ENOENT",
+    "EHOSTUNREACH",
+    "ENETUNREACH",
+    "HOST_LOST",
+  ].includes(code ?? "");
 }
 
 /**

@@ -30,10 +30,19 @@ export async function probeHostFacts(engine: Engine, base: HostFacts, o: HostPro
   try {
     const cmd = probeCommand();
     const r = await engine.run(
-      { name: vol, image: o.image, entrypoint: [cmd[0]!], cmd: cmd.slice(1), labels: o.labels, networkMode: "none", mounts: [{ Type: "volume", Source: vol, Target: PROBE_MOUNT }] },
+      {
+        name: vol,
+        image: o.image,
+        entrypoint: [cmd[0]!],
+        cmd: cmd.slice(1),
+        labels: o.labels,
+        networkMode: "none",
+        mounts: [{ Type: "volume", Source: vol, Target: PROBE_MOUNT }],
+      },
       { timeoutMs: 60_000, signal: o.signal },
     );
-    if (r.exitCode !== 0) o.onWarning?.(`the host-facts probe exited with ${r.exitCode}; what it printed before is used`);
+    if (r.exitCode !== 0)
+      o.onWarning?.(`the host-facts probe exited with ${r.exitCode}; what it printed before is used`);
     return mergeProbe(base, parseProbeOutput(r.output), o.engineUrl);
   } finally {
     // Best effort: the volume is labelled with the run, so `clean --run` removes it if this fails.

@@ -30,7 +30,10 @@ export interface ImagePort {
   remove(ref: string): Promise<void>;
   tag(id: string, repo: string, tag: string): Promise<void>;
   /** Build a context tar with the classic builder; resolves to its JSON event stream (check every event). */
-  build(context: NodeJS.ReadableStream, opts: { labels: Record<string, string>; signal?: AbortSignal }): Promise<NodeJS.ReadableStream>;
+  build(
+    context: NodeJS.ReadableStream,
+    opts: { labels: Record<string, string>; signal?: AbortSignal },
+  ): Promise<NodeJS.ReadableStream>;
   /** Import a rootfs tar as an untagged image; resolves to its JSON event stream. */
   importTar(tar: NodeJS.ReadableStream, changes: string[]): Promise<NodeJS.ReadableStream>;
   /**
@@ -65,7 +68,13 @@ export class DockerImages implements ImagePort {
   }
   async list(label: string): Promise<ImageListing[]> {
     const infos = await this.docker.listImages({ filters: { label: [label] } });
-    return infos.map((i) => ({ id: i.Id, repoTags: i.RepoTags ?? [], labels: i.Labels ?? {}, created: i.Created, size: i.Size }));
+    return infos.map((i) => ({
+      id: i.Id,
+      repoTags: i.RepoTags ?? [],
+      labels: i.Labels ?? {},
+      created: i.Created,
+      size: i.Size,
+    }));
   }
   async remove(ref: string): Promise<void> {
     await this.docker.getImage(ref).remove();
@@ -73,7 +82,10 @@ export class DockerImages implements ImagePort {
   async tag(id: string, repo: string, tag: string): Promise<void> {
     await this.docker.getImage(id).tag({ repo, tag });
   }
-  build(context: NodeJS.ReadableStream, opts: { labels: Record<string, string>; signal?: AbortSignal }): Promise<NodeJS.ReadableStream> {
+  build(
+    context: NodeJS.ReadableStream,
+    opts: { labels: Record<string, string>; signal?: AbortSignal },
+  ): Promise<NodeJS.ReadableStream> {
     return this.docker.buildImage(context, {
       labels: opts.labels,
       rm: true,
@@ -89,7 +101,8 @@ export class DockerImages implements ImagePort {
   async distribution(ref: string): Promise<{ digest: string }> {
     const d = (await this.docker.getImage(ref).distribution({})) as { Descriptor?: { digest?: unknown } };
     const digest = d.Descriptor?.digest;
-    if (typeof digest !== "string") throw new Error(`the engine's distribution answer for ${ref} has no Descriptor.digest`);
+    if (typeof digest !== "string")
+      throw new Error(`the engine's distribution answer for ${ref} has no Descriptor.digest`);
     return { digest };
   }
   async pull(ref: string): Promise<NodeJS.ReadableStream> {

@@ -26,7 +26,11 @@ export function tasksetAffinity(runner: Runner): Affinity {
       for (const name of names) {
         const r = await runner.run("pgrep", ["-x", name]);
         // pgrep exits 1 when nothing matches: not an error here, the daemon may simply not run.
-        if (r.exitCode > 1) throw new TwinbenchError(`pgrep -x ${name} failed (exit ${r.exitCode}): ${r.stderr}`, { code: "HOST_TOOL_FAILED", hint: "install procps (pgrep)" });
+        if (r.exitCode > 1)
+          throw new TwinbenchError(`pgrep -x ${name} failed (exit ${r.exitCode}): ${r.stderr}`, {
+            code: "HOST_TOOL_FAILED",
+            hint: "install procps (pgrep)",
+          });
         for (const l of r.stdout.split("\n")) if (/^\d+$/.test(l.trim())) out.push(Number(l.trim()));
       }
       // Leave out processes inside containers (a dockerd of a Docker-in-Docker test): not this host's daemons.
@@ -40,12 +44,20 @@ export function tasksetAffinity(runner: Runner): Affinity {
     async get(pid) {
       const r = await runner.run("taskset", ["-c", "-p", String(pid)]);
       const list = r.exitCode === 0 ? parseAffinityList(r.stdout) : null;
-      if (list === null) throw new TwinbenchError(`taskset -c -p ${pid} failed (exit ${r.exitCode}): ${r.stderr || r.stdout}`, { code: "HOST_TOOL_FAILED", hint: "install util-linux (taskset); twinbench must run as root to move other processes" });
+      if (list === null)
+        throw new TwinbenchError(`taskset -c -p ${pid} failed (exit ${r.exitCode}): ${r.stderr || r.stdout}`, {
+          code: "HOST_TOOL_FAILED",
+          hint: "install util-linux (taskset); twinbench must run as root to move other processes",
+        });
       return list;
     },
     async set(pid, cpus) {
       const r = await runner.run("taskset", ["-a", "-c", "-p", cpus, String(pid)]);
-      if (r.exitCode !== 0) throw new TwinbenchError(`taskset -a -c -p ${cpus} ${pid} failed (exit ${r.exitCode}): ${r.stderr || r.stdout}`, { code: "HOST_TOOL_FAILED", hint: "twinbench must run as root to move dockerd and containerd" });
+      if (r.exitCode !== 0)
+        throw new TwinbenchError(
+          `taskset -a -c -p ${cpus} ${pid} failed (exit ${r.exitCode}): ${r.stderr || r.stdout}`,
+          { code: "HOST_TOOL_FAILED", hint: "twinbench must run as root to move dockerd and containerd" },
+        );
     },
   };
 }

@@ -62,7 +62,6 @@ export interface DoctorDeps {
   lockFile?: string;
 }
 
-
 export { createEngineProbe, engineEndpoint, type EngineProbe };
 
 const SBIN = ["/usr/local/sbin", "/usr/sbin", "/sbin"];
@@ -116,12 +115,21 @@ export async function spawnDetachedDefault(cmd: string, args: string[], logFile:
   const fd = openSync(logFile, "a");
   try {
     // dockerd finds containerd, runc and iptables on PATH; non-login root shells may lack the sbin directories.
-    const PATH = [...(process.env.PATH ?? "").split(":").filter(Boolean), ...SBIN.filter((d) => !(process.env.PATH ?? "").split(":").includes(d))].join(":");
+    const PATH = [
+      ...(process.env.PATH ?? "").split(":").filter(Boolean),
+      ...SBIN.filter((d) => !(process.env.PATH ?? "").split(":").includes(d)),
+    ].join(":");
     const child = spawn(cmd, args, { detached: true, stdio: ["ignore", fd, fd], env: { ...process.env, PATH } });
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", () => resolve());
       child.once("error", (e) =>
-        reject(new TwinbenchError(`could not start \`${formatCommand(cmd, args)}\`: ${e.message}`, { code: "ENGINE_START_FAILED", hint: `see ${logFile}`, cause: e })),
+        reject(
+          new TwinbenchError(`could not start \`${formatCommand(cmd, args)}\`: ${e.message}`, {
+            code: "ENGINE_START_FAILED",
+            hint: `see ${logFile}`,
+            cause: e,
+          }),
+        ),
       );
     });
     let ended: number | string | null = null;
@@ -172,9 +180,20 @@ async function probeCgroups(fs: HostFs): Promise<HostFacts["cgroup"]> {
 
 async function probeTools(deps: DoctorDeps): Promise<ToolFacts> {
   const { fs, runner } = deps;
-  const [dockerd, debootstrap, mkfsBtrfs, mkfsXfs, mdadm, aptGet, systemctl, hasComposeBin, hasDocker] = await Promise.all(
-    ["dockerd", "debootstrap", "mkfs.btrfs", "mkfs.xfs", "mdadm", "apt-get", "systemctl", "docker-compose", "docker"].map((n) => fs.which(n)),
-  );
+  const [dockerd, debootstrap, mkfsBtrfs, mkfsXfs, mdadm, aptGet, systemctl, hasComposeBin, hasDocker] =
+    await Promise.all(
+      [
+        "dockerd",
+        "debootstrap",
+        "mkfs.btrfs",
+        "mkfs.xfs",
+        "mdadm",
+        "apt-get",
+        "systemctl",
+        "docker-compose",
+        "docker",
+      ].map((n) => fs.which(n)),
+    );
   const ok = async (cmd: string, args: string[]) => (await runner.run(cmd, args, { timeoutMs: 30_000 })).exitCode === 0;
   const [dockerComposeStandalone, dockerComposePlugin] = await Promise.all([
     hasComposeBin ? ok("docker-compose", ["version"]) : Promise.resolve(false),
@@ -204,7 +223,10 @@ export function imageModeFromEnv(env: Record<string, string | undefined>): HostF
 export async function probeLock(file?: string): Promise<LockFacts> {
   try {
     const lock = await loadLock(file);
-    return { file: lock.file, placeholder: Object.keys(lock.images).filter((n) => lock.images[n]!.official.digest === DIGEST_PLACEHOLDER) };
+    return {
+      file: lock.file,
+      placeholder: Object.keys(lock.images).filter((n) => lock.images[n]!.official.digest === DIGEST_PLACEHOLDER),
+    };
   } catch (e) {
     // Reported on the image-mode line (a warning): doctor checks the host, a bad lock is not a reason to stop.
     return { file: file ?? defaultLockFile(), error: (e as Error).message };
@@ -279,8 +301,8 @@ export async function fixHost(deps: DoctorDeps): Promise<FixOutcome> {
         : plan.reason === "in-container"
           ? `no engine answers on ${before.engine.endpoint} inside the container, and doctor --fix cannot start the host's`
           : plan.reason === "remote-engine"
-          ? `no engine answers on ${before.engine.endpoint} (DOCKER_HOST), and doctor --fix only starts a local one`
-          : `doctor --fix cannot install packages on ${before.os.prettyName || before.os.id || "this host"}`,
+            ? `no engine answers on ${before.engine.endpoint} (DOCKER_HOST), and doctor --fix only starts a local one`
+            : `doctor --fix cannot install packages on ${before.os.prettyName || before.os.id || "this host"}`,
       { code: "DOCTOR_CANNOT_FIX", hint: plan.paragraph },
     );
   }
@@ -302,7 +324,11 @@ interface FixState {
 async function logTail(deps: DoctorDeps, file: string | undefined): Promise<string[]> {
   if (!file) return [];
   const text = await deps.fs.readText(file);
-  return (text ?? "").trim().split("\n").filter((l) => l.length > 0).slice(-10);
+  return (text ?? "")
+    .trim()
+    .split("\n")
+    .filter((l) => l.length > 0)
+    .slice(-10);
 }
 
 async function executeAction(deps: DoctorDeps, a: FixAction, state: FixState): Promise<string | null> {
@@ -310,7 +336,14 @@ async function executeAction(deps: DoctorDeps, a: FixAction, state: FixState): P
   switch (a.kind) {
     case "apt-update": {
       deps.log(`fix: ${describeAction(a)}`);
-      await checked(runner, "apt-get", ["update"], APT_ENV, "APT_FAILED", "check the apt sources and network access to the Debian mirror (a frozen snapshot mirror needs `Acquire::Check-Valid-Until \"false\";` in /etc/apt/apt.conf.d/)");
+      await checked(
+        runner,
+        "apt-get",
+        ["update"],
+        APT_ENV,
+        "APT_FAILED",
+        'check the apt sources and network access to the Debian mirror (a frozen snapshot mirror needs `Acquire::Check-Valid-Until "false";` in /etc/apt/apt.conf.d/)',
+      );
       return describeAction(a);
     }
     case "apt-install": {
@@ -334,7 +367,14 @@ async function executeAction(deps: DoctorDeps, a: FixAction, state: FixState): P
       }
       deps.log(`fix: ${describeAction(a)}`);
       if (a.via === "systemctl") {
-        await checked(runner, "systemctl", ["start", "docker"], undefined, "ENGINE_START_FAILED", "see `journalctl -u docker`");
+        await checked(
+          runner,
+          "systemctl",
+          ["start", "docker"],
+          undefined,
+          "ENGINE_START_FAILED",
+          "see `journalctl -u docker`",
+        );
       } else {
         state.daemon = { process: await deps.spawnDetached("dockerd", [], a.logFile), logFile: a.logFile };
       }
@@ -350,18 +390,24 @@ async function executeAction(deps: DoctorDeps, a: FixAction, state: FixState): P
         last = r.error;
         const ended = state.daemon?.process.exited() ?? null;
         if (ended !== null) {
-          throw new TwinbenchError(`dockerd exited (${typeof ended === "number" ? `exit code ${ended}` : ended}) before the engine answered on ${a.endpoint}`, {
-            code: "ENGINE_START_FAILED",
-            hint: `the last lines of ${state.daemon!.logFile} are above; dockerd needs root, iptables and cgroups (inside a container: --privileged)`,
-            details: await logTail(deps, state.daemon!.logFile),
-          });
+          throw new TwinbenchError(
+            `dockerd exited (${typeof ended === "number" ? `exit code ${ended}` : ended}) before the engine answered on ${a.endpoint}`,
+            {
+              code: "ENGINE_START_FAILED",
+              hint: `the last lines of ${state.daemon!.logFile} are above; dockerd needs root, iptables and cgroups (inside a container: --privileged)`,
+              details: await logTail(deps, state.daemon!.logFile),
+            },
+          );
         }
         if (deps.now() >= deadline) {
-          throw new TwinbenchError(`the Docker engine did not answer on ${a.endpoint} within ${a.timeoutMs} ms (last error: ${last})`, {
-            code: "ENGINE_START_TIMEOUT",
-            hint: `see ${DOCKERD_LOG} (or \`journalctl -u docker\`) for why dockerd did not come up`,
-            details: await logTail(deps, state.daemon?.logFile),
-          });
+          throw new TwinbenchError(
+            `the Docker engine did not answer on ${a.endpoint} within ${a.timeoutMs} ms (last error: ${last})`,
+            {
+              code: "ENGINE_START_TIMEOUT",
+              hint: `see ${DOCKERD_LOG} (or \`journalctl -u docker\`) for why dockerd did not come up`,
+              details: await logTail(deps, state.daemon?.logFile),
+            },
+          );
         }
         await deps.sleep(500);
       }
@@ -369,10 +415,25 @@ async function executeAction(deps: DoctorDeps, a: FixAction, state: FixState): P
   }
 }
 
-async function checked(runner: Runner, cmd: string, args: string[], env: Record<string, string> | undefined, code: ErrorCode, hint: string): Promise<void> {
+async function checked(
+  runner: Runner,
+  cmd: string,
+  args: string[],
+  env: Record<string, string> | undefined,
+  code: ErrorCode,
+  hint: string,
+): Promise<void> {
   const r = await runner.run(cmd, args, env ? { env } : {});
   if (r.exitCode !== 0) {
-    const tail = (r.stderr || r.stdout).trim().split("\n").slice(-8).filter((l) => l.length > 0);
-    throw new TwinbenchError(`\`${formatCommand(cmd, args)}\` failed with exit code ${r.exitCode}`, { code, hint, details: tail });
+    const tail = (r.stderr || r.stdout)
+      .trim()
+      .split("\n")
+      .slice(-8)
+      .filter((l) => l.length > 0);
+    throw new TwinbenchError(`\`${formatCommand(cmd, args)}\` failed with exit code ${r.exitCode}`, {
+      code,
+      hint,
+      details: tail,
+    });
   }
 }

@@ -7,8 +7,13 @@ import { availableParallelism, totalmem } from "node:os";
 import type { Engine } from "../docker/engine.ts";
 import type { HostResources } from "../../core/plan/fit.ts";
 
-export async function hostResources(engine: Pick<Engine, "facts" | "location" | "hostId"> | undefined): Promise<{ host: HostResources; note?: string }> {
-  const local = (why: string) => ({ host: { id: engine?.hostId ?? "local", memoryBytes: totalmem(), cpus: availableParallelism() }, note: `${why}: the memory and CPU check uses this machine's figures` });
+export async function hostResources(
+  engine: Pick<Engine, "facts" | "location" | "hostId"> | undefined,
+): Promise<{ host: HostResources; note?: string }> {
+  const local = (why: string) => ({
+    host: { id: engine?.hostId ?? "local", memoryBytes: totalmem(), cpus: availableParallelism() },
+    note: `${why}: the memory and CPU check uses this machine's figures`,
+  });
   if (!engine) return local("no engine");
   try {
     const f = await engine.facts();

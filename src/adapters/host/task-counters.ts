@@ -5,7 +5,13 @@
  * synchronous and small so a sample can be taken inside a sysbench line callback.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { hardwareCountersOf, parseCtxSwitches, parseProcIo, type HardwareCounters, type TaskCounters } from "../../core/taskcounters.ts";
+import {
+  hardwareCountersOf,
+  parseCtxSwitches,
+  parseProcIo,
+  type HardwareCounters,
+  type TaskCounters,
+} from "../../core/taskcounters.ts";
 import type { Runner } from "./runner.ts";
 
 /** A container's cgroup folder by layout (v1 cgroupfs, v1 systemd, v2 either), with its thread list's file name. */
@@ -19,7 +25,11 @@ function layouts(id: string): Array<{ dir: string; threads: string }> {
   ];
 }
 
-const ids = (text: string) => text.split("\n").map((s) => s.trim()).filter(Boolean);
+const ids = (text: string) =>
+  text
+    .split("\n")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const absent = (e: unknown) => {
   const code = (e as NodeJS.ErrnoException | null)?.code;
@@ -62,7 +72,11 @@ export function readTaskCounters(id: string): TaskCounters | null {
 }
 
 /** The kernel's CPU PMU devices (cpu; cpu_core and cpu_atom on hybrid Intel CPUs). */
-const PMU_DEVICES = ["/sys/bus/event_source/devices/cpu", "/sys/bus/event_source/devices/cpu_core", "/sys/bus/event_source/devices/cpu_atom"];
+const PMU_DEVICES = [
+  "/sys/bus/event_source/devices/cpu",
+  "/sys/bus/event_source/devices/cpu_core",
+  "/sys/bus/event_source/devices/cpu_atom",
+];
 
 /**
  * Whether this host counts hardware events: a CPU PMU in sysfs, then `perf stat -x,` of the events on `true` (a VM
@@ -71,7 +85,9 @@ const PMU_DEVICES = ["/sys/bus/event_source/devices/cpu", "/sys/bus/event_source
 export async function detectHardwareCounters(runner: Runner): Promise<HardwareCounters> {
   const pmu = PMU_DEVICES.some((p) => existsSync(p));
   if (!pmu) return hardwareCountersOf({ pmu, perfOutput: null });
-  const r = await runner.run("perf", ["stat", "-x,", "-e", "instructions,cycles,LLC-load-misses", "--", "true"], { timeoutMs: 10_000 });
+  const r = await runner.run("perf", ["stat", "-x,", "-e", "instructions,cycles,LLC-load-misses", "--", "true"], {
+    timeoutMs: 10_000,
+  });
   // exit 127: perf is not installed (the runner's "cannot start"); any other outcome is perf's own word on stderr.
   return hardwareCountersOf({ pmu, perfOutput: r.exitCode === 127 ? null : r.stderr });
 }

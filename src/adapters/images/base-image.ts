@@ -47,7 +47,12 @@ export function inspectImageId(images: ImagePort, ref: string): Promise<ImageDet
 const inFlight = new Map<string, Promise<EnsuredBaseImage>>();
 
 /** Make sure the base image for a suite exists; builds it (~45 s) only when its tag is missing. */
-export function ensureBaseImage(images: ImagePort, suite: string, mirrors: Mirrors, opts: BaseImageOptions = {}): Promise<EnsuredBaseImage> {
+export function ensureBaseImage(
+  images: ImagePort,
+  suite: string,
+  mirrors: Mirrors,
+  opts: BaseImageOptions = {},
+): Promise<EnsuredBaseImage> {
   const spec = baseImageSpec(suite, mirrors);
   const running = inFlight.get(spec.tag);
   if (running) return running;
@@ -101,12 +106,15 @@ async function buildBaseImage(images: ImagePort, spec: BaseImageSpec, opts: Base
       }
       // No log: debootstrap failed before writing one; the output tail above is all there is.
       const log = await readFile(join(rootfs, "debootstrap", "debootstrap.log"), "utf8").catch(() => "");
-      throw new TwinbenchError(`debootstrap of ${spec.suite} from ${spec.mirror} failed (exit code ${err.exitCode ?? "?"})`, {
-        code: "BASE_DEBOOTSTRAP_FAILED",
-        hint: "debootstrap needs root, a reachable Debian mirror and ~300 MB of free disk; the mirror is images/lock.yaml's mirrors.debian",
-        details: [...tail, ...log.split("\n").filter(Boolean).slice(-10)],
-        cause: e,
-      });
+      throw new TwinbenchError(
+        `debootstrap of ${spec.suite} from ${spec.mirror} failed (exit code ${err.exitCode ?? "?"})`,
+        {
+          code: "BASE_DEBOOTSTRAP_FAILED",
+          hint: "debootstrap needs root, a reachable Debian mirror and ~300 MB of free disk; the mirror is images/lock.yaml's mirrors.debian",
+          details: [...tail, ...log.split("\n").filter(Boolean).slice(-10)],
+          cause: e,
+        },
+      );
     }
     // Leave no apt caches in the image. Best effort: a cache that stays only makes the image bigger.
     await rm(join(rootfs, "var/cache/apt/archives"), { recursive: true, force: true }).catch(() => {});
@@ -127,7 +135,10 @@ async function importRootfs(
   buildTime: string,
   progress: (step: string, line: string) => void,
 ): Promise<string> {
-  const tar = execa("tar", ["--numeric-owner", "--xattrs", "-C", rootfs, "-c", "."], { buffer: { stdout: false, stderr: true }, stdin: "ignore" });
+  const tar = execa("tar", ["--numeric-owner", "--xattrs", "-C", rootfs, "-c", "."], {
+    buffer: { stdout: false, stderr: true },
+    stdin: "ignore",
+  });
   let id: string | undefined;
   let error: string | undefined;
   try {
@@ -150,10 +161,13 @@ async function importRootfs(
   }
   if (error || !id) {
     if (id) await images.remove(id).catch(() => {}); // untagged: a later build replaces it, `images rm` finds it
-    throw new TwinbenchError(`importing the ${spec.suite} base image failed: ${error ?? "the engine returned no image id"}`, {
-      code: /no space left/i.test(error ?? "") ? "IMAGE_DISK_FULL" : "BASE_IMPORT_FAILED",
-      hint: "check free disk space under Docker's data root (docker system df); nothing was tagged",
-    });
+    throw new TwinbenchError(
+      `importing the ${spec.suite} base image failed: ${error ?? "the engine returned no image id"}`,
+      {
+        code: /no space left/i.test(error ?? "") ? "IMAGE_DISK_FULL" : "BASE_IMPORT_FAILED",
+        hint: "check free disk space under Docker's data root (docker system df); nothing was tagged",
+      },
+    );
   }
   await images.tag(id, spec.repo, spec.tagSuffix);
   return id;

@@ -64,7 +64,12 @@ function contextTar(files: Record<string, string>): NodeJS.ReadableStream {
   return p as unknown as NodeJS.ReadableStream;
 }
 
-async function resolveMode(images: ImagePort, lock: Lock, names: string[], choice: ModeChoice | undefined): Promise<ModeDecision> {
+async function resolveMode(
+  images: ImagePort,
+  lock: Lock,
+  names: string[],
+  choice: ModeChoice | undefined,
+): Promise<ModeDecision> {
   if (choice && choice !== "auto") return { mode: choice, reason: `--mode ${choice}` };
   return detectMode(images, lock, names);
 }
@@ -80,7 +85,11 @@ async function prepare(
   const files = await readContextFiles(imagesDir(opts.lock), entry.family);
   const base =
     mode === "debian"
-      ? await ensureBaseImage(images, entry.suites[0]!, opts.lock.mirrors, { onProgress: opts.onProgress, now: opts.now, signal: opts.signal })
+      ? await ensureBaseImage(images, entry.suites[0]!, opts.lock.mirrors, {
+          onProgress: opts.onProgress,
+          now: opts.now,
+          signal: opts.signal,
+        })
       : undefined;
   const rendered = renderContext(name, entry, mode, files, { mirrors: opts.lock.mirrors, base });
   return { rendered, tag: `${imageRepo(name)}:${rendered.tagSuffix}` };
@@ -117,7 +126,12 @@ export async function ensureImages(
   return allOrAbort(opts.signal, list, (n, signal) => ensureImageInMode(images, n, decision.mode, { ...opts, signal }));
 }
 
-async function ensureImageInMode(images: ImagePort, name: string, mode: BuildMode, opts: EnsureImageOptions): Promise<EnsuredImage> {
+async function ensureImageInMode(
+  images: ImagePort,
+  name: string,
+  mode: BuildMode,
+  opts: EnsureImageOptions,
+): Promise<EnsuredImage> {
   if (opts.signal?.aborted) throw new CancelledError();
   const { rendered, tag } = await prepare(images, name, mode, opts);
   if (!opts.force) {
@@ -127,7 +141,8 @@ async function ensureImageInMode(images: ImagePort, name: string, mode: BuildMod
   const entry = lockEntry(opts.lock, name);
   // Official mode: the base is pulled by its pinned digest first (a registry without it is refused), so the build's
   // FROM <repo>@<digest> finds it in the engine.
-  if (mode === "official") await pullOfficialBase(images, name, entry, opts.lock.file, { onProgress: opts.onProgress, signal: opts.signal });
+  if (mode === "official")
+    await pullOfficialBase(images, name, entry, opts.lock.file, { onProgress: opts.onProgress, signal: opts.signal });
   const labels = imageLabels(name, entry, mode, rendered, opts.lock.mirrors, {
     buildTime: (opts.now ?? (() => new Date()))().toISOString(),
     session: opts.session,
@@ -138,7 +153,11 @@ async function ensureImageInMode(images: ImagePort, name: string, mode: BuildMod
   if (opts.signal?.aborted) throw new CancelledError();
   await images.tag(id, repo, suffix);
   const info = await images.inspect(tag);
-  if (!info) throw new TwinbenchError(`image "${name}": ${tag} is missing right after tagging it`, { code: "IMAGE_BUILD_FAILED", hint: "check the engine (twinbench doctor) and build again" });
+  if (!info)
+    throw new TwinbenchError(`image "${name}": ${tag} is missing right after tagging it`, {
+      code: "IMAGE_BUILD_FAILED",
+      hint: "check the engine (twinbench doctor) and build again",
+    });
   return { name, tag, id: info.id, labels: info.labels, cacheHit: false, mode };
 }
 
@@ -192,11 +211,15 @@ export async function currentImageTags(images: ImagePort, lock: Lock): Promise<S
     const spec = baseImageSpec(entry.suites[0]!, lock.mirrors);
     const base = await inspectImageId(images, spec.tag);
     if (base) {
-      tags.add(`${imageRepo(name)}:${renderContext(name, entry, "debian", files, { mirrors: lock.mirrors, base: { tag: spec.tag, id: base.id } }).tagSuffix}`);
+      tags.add(
+        `${imageRepo(name)}:${renderContext(name, entry, "debian", files, { mirrors: lock.mirrors, base: { tag: spec.tag, id: base.id } }).tagSuffix}`,
+      );
       tags.add(spec.tag);
     }
     if (entry.official.digest !== DIGEST_PLACEHOLDER) {
-      tags.add(`${imageRepo(name)}:${renderContext(name, entry, "official", files, { mirrors: lock.mirrors }).tagSuffix}`);
+      tags.add(
+        `${imageRepo(name)}:${renderContext(name, entry, "official", files, { mirrors: lock.mirrors }).tagSuffix}`,
+      );
     }
   }
   return tags;

@@ -53,11 +53,14 @@ export async function readContextFiles(dir: string, family: Family): Promise<Rec
     try {
       await walk(abs, abs, out);
     } catch (e) {
-      throw new InputError(`cannot read the build context ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
-        code: "IMAGE_CONTEXT_MISSING",
-        hint: `restore images/${d}/ from the repository`,
-        cause: e,
-      });
+      throw new InputError(
+        `cannot read the build context ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        {
+          code: "IMAGE_CONTEXT_MISSING",
+          hint: `restore images/${d}/ from the repository`,
+          cause: e,
+        },
+      );
     }
   }
   return out;

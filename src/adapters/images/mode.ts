@@ -16,7 +16,10 @@ export interface ModeDecision {
 
 export function parseModeChoice(v: string): ModeChoice {
   if (v === "auto" || v === "debian" || v === "official") return v;
-  throw new InputError(`invalid build mode "${v}"`, { code: "IMAGE_MODE_INVALID", hint: "use --mode auto, debian or official" });
+  throw new InputError(`invalid build mode "${v}"`, {
+    code: "IMAGE_MODE_INVALID",
+    hint: "use --mode auto, debian or official",
+  });
 }
 
 /**
@@ -44,10 +47,15 @@ export async function detectMode(
   if (allLocal) return { mode: "official", reason: "the pinned official images are present in the engine" };
   const probe = refs[0]!;
   try {
-    await withDeadline(images.distribution(probe), opts.timeoutMs ?? 5000, () => new DeadlineError(opts.timeoutMs ?? 5000));
+    await withDeadline(
+      images.distribution(probe),
+      opts.timeoutMs ?? 5000,
+      () => new DeadlineError(opts.timeoutMs ?? 5000),
+    );
     return { mode: "official", reason: `the registry answered for ${probe}` };
   } catch (e) {
-    if (e instanceof DeadlineError) return { mode: "debian", reason: `no registry answered for ${probe} within ${e.ms} ms` };
+    if (e instanceof DeadlineError)
+      return { mode: "debian", reason: `no registry answered for ${probe} within ${e.ms} ms` };
     return { mode: "debian", reason: `no registry reachable for ${probe}: ${(e as Error).message.split("\n")[0]}` };
   }
 }

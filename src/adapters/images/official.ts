@@ -64,7 +64,13 @@ export async function pinImages(images: ImagePort, lock: Lock, opts: PinOptions 
   const edit = setOfficialDigests(raw, lock.file, digests);
   const written = edit.edits.length > 0 && !opts.dryRun;
   if (written) await writeFileAtomic(lock.file, edit.text);
-  return { file: lock.file, edits: edit.edits, unchanged: edit.unchanged, diff: formatPinDiff(lock.file, edit.edits), written };
+  return {
+    file: lock.file,
+    edits: edit.edits,
+    unchanged: edit.unchanged,
+    diff: formatPinDiff(lock.file, edit.edits),
+    written,
+  };
 }
 
 /**
@@ -80,13 +86,17 @@ export async function pullOfficialBase(
   opts: { onProgress?: (ev: ImageProgress) => void; signal?: AbortSignal } = {},
 ): Promise<{ ref: string; id: string; pulled: boolean }> {
   if (entry.official.digest === DIGEST_PLACEHOLDER) {
-    throw new TwinbenchError(`image "${name}": official mode needs a pinned digest for ${entry.official.ref}, but ${lockFile} has ${DIGEST_PLACEHOLDER}`, {
-      code: "IMAGE_DIGEST_PLACEHOLDER",
-      hint: `run \`twinbench images pin ${name}\` on a host whose engine reaches the registry; or build with --mode debian`,
-    });
+    throw new TwinbenchError(
+      `image "${name}": official mode needs a pinned digest for ${entry.official.ref}, but ${lockFile} has ${DIGEST_PLACEHOLDER}`,
+      {
+        code: "IMAGE_DIGEST_PLACEHOLDER",
+        hint: `run \`twinbench images pin ${name}\` on a host whose engine reaches the registry; or build with --mode debian`,
+      },
+    );
   }
   const ref = digestRef(entry.official.ref, entry.official.digest);
-  const known = (d: { repoDigests?: string[] } | undefined) => !!d?.repoDigests?.some((r) => r.endsWith(`@${entry.official.digest}`));
+  const known = (d: { repoDigests?: string[] } | undefined) =>
+    !!d?.repoDigests?.some((r) => r.endsWith(`@${entry.official.digest}`));
   const have = await images.inspect(ref);
   if (have && known(have)) return { ref, id: have.id, pulled: false };
 
@@ -97,7 +107,8 @@ export async function pullOfficialBase(
     const stream = await images.pull(ref);
     await readJsonStream(stream, (ev) => {
       if (ev.error !== undefined) failure ??= ev.errorDetail?.message ?? ev.error;
-      else if (ev.status && !ev.progress) opts.onProgress?.({ image: name, step: "pull", line: ev.id ? `${ev.id}: ${ev.status}` : ev.status });
+      else if (ev.status && !ev.progress)
+        opts.onProgress?.({ image: name, step: "pull", line: ev.id ? `${ev.id}: ${ev.status}` : ev.status });
     });
   } catch (e) {
     if (opts.signal?.aborted) throw new CancelledError();
@@ -122,13 +133,20 @@ export async function pullOfficialBase(
       {
         code: "IMAGE_DIGEST_MISMATCH",
         hint: `if ${lockFile} was edited by mistake, restore it; if the tag moved on purpose, run \`twinbench images pin ${name}\` and review the diff`,
-        details: [`pinned:   ${entry.official.digest}`, `registry: ${current}`, ...(failure ? [`pull: ${failure}`] : [])],
+        details: [
+          `pinned:   ${entry.official.digest}`,
+          `registry: ${current}`,
+          ...(failure ? [`pull: ${failure}`] : []),
+        ],
       },
     );
   }
-  throw new TwinbenchError(`image "${name}": pulling ${ref} failed: ${failure ?? `the engine does not list ${ref} after the pull`}`, {
-    code: "IMAGE_PULL_FAILED",
-    hint: "check that the engine reaches the registry (twinbench doctor; `docker pull` the ref by hand)",
-    details: [...(status ? [`HTTP ${status}`] : []), ...(resolveError ? [resolveError] : [])],
-  });
+  throw new TwinbenchError(
+    `image "${name}": pulling ${ref} failed: ${failure ?? `the engine does not list ${ref} after the pull`}`,
+    {
+      code: "IMAGE_PULL_FAILED",
+      hint: "check that the engine reaches the registry (twinbench doctor; `docker pull` the ref by hand)",
+      details: [...(status ? [`HTTP ${status}`] : []), ...(resolveError ? [resolveError] : [])],
+    },
+  );
 }

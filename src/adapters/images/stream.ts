@@ -6,7 +6,10 @@ import type { BuildEvent } from "../../core/images/stream.ts";
  * Read a Docker JSON-lines stream, calling `onEvent` for every event (unlike followProgress, a line that is not
  * JSON becomes a `stream` event instead of a crash). Resolves when the stream ends; rejects on a transport error.
  */
-export function readJsonStream(stream: NodeJS.ReadableStream | Readable, onEvent: (ev: BuildEvent) => void): Promise<void> {
+export function readJsonStream(
+  stream: NodeJS.ReadableStream | Readable,
+  onEvent: (ev: BuildEvent) => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     let buf = "";
     let done = false;

@@ -40,17 +40,24 @@ export function inspectImage(engine: Engine, ref: string): Promise<InspectedImag
 export async function sendImage(from: Engine, to: Engine, ref: string, opts: SendOptions = {}): Promise<SendResult> {
   const t0 = Date.now();
   const fail = (what: string, e: unknown, hint: string) =>
-    new TwinbenchError(`sending image ${ref} from host "${from.hostId}" to host "${to.hostId}": ${what}: ${e instanceof Error ? e.message : String(e)}`, {
-      code: "IMAGE_SEND_FAILED",
-      hint,
-      cause: e,
-    });
+    new TwinbenchError(
+      `sending image ${ref} from host "${from.hostId}" to host "${to.hostId}": ${what}: ${e instanceof Error ? e.message : String(e)}`,
+      {
+        code: "IMAGE_SEND_FAILED",
+        hint,
+        cause: e,
+      },
+    );
   if (opts.signal?.aborted) throw new CancelledError();
   let source: NodeJS.ReadableStream;
   try {
     source = await from.images.save(ref);
   } catch (e) {
-    throw fail("the source engine did not export it", e, `check that ${ref} exists on host "${from.hostId}" (twinbench images list)`);
+    throw fail(
+      "the source engine did not export it",
+      e,
+      `check that ${ref} exists on host "${from.hostId}" (twinbench images list)`,
+    );
   }
   let bytes = 0;
   let lastReport = 0;
@@ -69,22 +76,37 @@ export async function sendImage(from: Engine, to: Engine, ref: string, opts: Sen
       answer = await to.images.load(source);
     } catch (e) {
       if (opts.signal?.aborted) throw new CancelledError();
-      throw fail("the target engine refused the load", e, `check the target engine's free space and logs (host "${to.hostId}")`);
+      throw fail(
+        "the target engine refused the load",
+        e,
+        `check the target engine's free space and logs (host "${to.hostId}")`,
+      );
     }
     let error: string | undefined;
     await readJsonStream(answer, (ev) => {
       const o = ev as { error?: string; errorDetail?: { message?: string } };
-      if (o.error !== undefined || o.errorDetail !== undefined) error ??= o.errorDetail?.message ?? o.error ?? "unknown load error";
+      if (o.error !== undefined || o.errorDetail !== undefined)
+        error ??= o.errorDetail?.message ?? o.error ?? "unknown load error";
     }).catch((e: unknown) => {
       error ??= `the load stream broke: ${(e as Error).message}`;
     });
     if (opts.signal?.aborted) throw new CancelledError();
-    if (error !== undefined) throw fail("the target engine reported", new Error(error), `check the target engine's free space and logs (host "${to.hostId}")`);
+    if (error !== undefined)
+      throw fail(
+        "the target engine reported",
+        new Error(error),
+        `check the target engine's free space and logs (host "${to.hostId}")`,
+      );
   } finally {
     opts.signal?.removeEventListener("abort", onAbort);
   }
   const there = await inspectImage(to, ref);
-  if (!there) throw fail("after the load", new Error(`the image is not present on the target`), `retry; check the target engine's logs (host "${to.hostId}")`);
+  if (!there)
+    throw fail(
+      "after the load",
+      new Error(`the image is not present on the target`),
+      `retry; check the target engine's logs (host "${to.hostId}")`,
+    );
   return { bytes, seconds: (Date.now() - t0) / 1000 };
 }
 

@@ -51,7 +51,11 @@ export interface ReadyOptions {
  * Kept over p-retry (issue 26): this is a deadline-bounded poll at a fixed 500 ms with a liveness check between
  * attempts and the last error in the message; p-retry counts attempts with backoff, which is not the contract here.
  */
-export async function pollReady(ep: Endpoint, attempt: () => Promise<string | null>, opts: ReadyOptions): Promise<number> {
+export async function pollReady(
+  ep: Endpoint,
+  attempt: () => Promise<string | null>,
+  opts: ReadyOptions,
+): Promise<number> {
   const start = Date.now();
   let last = "no attempt";
   while (Date.now() - start < opts.deadlineMs) {
@@ -64,13 +68,19 @@ export async function pollReady(ep: Endpoint, attempt: () => Promise<string | nu
       last = (e as Error).message;
     }
     if (opts.alive && !(await opts.alive()))
-      throw new TwinbenchError(`server at ${ep.host}:${ep.port} exited before it answered SELECT 1 (last error: ${last})`, { code: "SERVER_EXITED", hint: "see the server's log tail below" });
+      throw new TwinbenchError(
+        `server at ${ep.host}:${ep.port} exited before it answered SELECT 1 (last error: ${last})`,
+        { code: "SERVER_EXITED", hint: "see the server's log tail below" },
+      );
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new TwinbenchError(`server at ${ep.host}:${ep.port} did not answer SELECT 1 within ${opts.deadlineMs} ms (last error: ${last})`, {
-    code: "SERVER_NOT_READY",
-    hint: "see the server's log tail; a large buffer pool or redo log on slow storage can need a longer --ready-timeout",
-  });
+  throw new TwinbenchError(
+    `server at ${ep.host}:${ep.port} did not answer SELECT 1 within ${opts.deadlineMs} ms (last error: ${last})`,
+    {
+      code: "SERVER_NOT_READY",
+      hint: "see the server's log tail; a large buffer pool or redo log on slow storage can need a longer --ready-timeout",
+    },
+  );
 }
 
 /** Readiness by `SELECT 1` through mysql2 (never by log lines). */
@@ -107,8 +117,12 @@ export interface ServerFacts {
 
 export async function readServerFacts(ep: Endpoint): Promise<ServerFacts> {
   return withConnection(ep, async (c) => {
-    const [[v]] = (await c.query("SELECT @@version AS version, @@version_comment AS comment")) as unknown as [[{ version: string; comment: string }]];
-    const [rows] = (await c.query("SHOW GLOBAL VARIABLES")) as unknown as [Array<{ Variable_name: string; Value: string | null }>];
+    const [[v]] = (await c.query("SELECT @@version AS version, @@version_comment AS comment")) as unknown as [
+      [{ version: string; comment: string }],
+    ];
+    const [rows] = (await c.query("SHOW GLOBAL VARIABLES")) as unknown as [
+      Array<{ Variable_name: string; Value: string | null }>,
+    ];
     const variables: Record<string, string> = {};
     for (const r of rows) variables[r.Variable_name] = r.Value ?? "";
     return { version: v.version, versionComment: v.comment, variables };
@@ -116,14 +130,19 @@ export async function readServerFacts(ep: Endpoint): Promise<ServerFacts> {
 }
 
 /** Create the benchmark database (explicit charset and collation) and user. Returns the user's auth plugin. */
-export async function createBenchUser(ep: Endpoint, bench: { user: string; password: string; db: string; charset: string; collation: string }): Promise<string | null> {
+export async function createBenchUser(
+  ep: Endpoint,
+  bench: { user: string; password: string; db: string; charset: string; collation: string },
+): Promise<string | null> {
   return withConnection(ep, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS \`${bench.db}\``);
     await c.query(`CREATE DATABASE \`${bench.db}\` CHARACTER SET ${bench.charset} COLLATE ${bench.collation}`);
     await c.query(`DROP USER IF EXISTS ?@'%'`, [bench.user]);
     await c.query(`CREATE USER ?@'%' IDENTIFIED BY ?`, [bench.user, bench.password]);
     await c.query(`GRANT ALL PRIVILEGES ON \`${bench.db}\`.* TO ?@'%'`, [bench.user]);
-    const [rows] = (await c.query("SELECT plugin FROM mysql.user WHERE user = ? AND host = '%'", [bench.user])) as unknown as [Array<{ plugin: string }>];
+    const [rows] = (await c.query("SELECT plugin FROM mysql.user WHERE user = ? AND host = '%'", [
+      bench.user,
+    ])) as unknown as [Array<{ plugin: string }>];
     return rows[0]?.plugin ?? null;
   });
 }
@@ -136,7 +155,9 @@ export async function createBenchUser(ep: Endpoint, bench: { user: string; passw
 async function historyLengthOf(c: { query: (sql: string) => Promise<unknown> }): Promise<number | null> {
   try {
     await c.query("SET GLOBAL innodb_monitor_enable = 'trx_rseg_history_len'");
-    const [rows] = (await c.query("SELECT `COUNT` AS n FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'")) as unknown as [Array<{ n: number | string }>];
+    const [rows] = (await c.query(
+      "SELECT `COUNT` AS n FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'",
+    )) as unknown as [Array<{ n: number | string }>];
     return rows[0] === undefined ? null : Number(rows[0].n);
   } catch {
     return null; // no such counter or no privilege: see above
@@ -151,7 +172,9 @@ async function historyLengthOf(c: { query: (sql: string) => Promise<unknown> }):
 export async function readInnodbBacklog(ep: Endpoint): Promise<BacklogSample> {
   return withConnection(ep, async (c) => {
     const historyLength = await historyLengthOf(c);
-    const [st] = (await c.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")) as unknown as [Array<{ Value: string }>];
+    const [st] = (await c.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")) as unknown as [
+      Array<{ Value: string }>,
+    ];
     return { historyLength, dirtyPages: Number(st[0]?.Value ?? 0) };
   });
 }
@@ -167,13 +190,20 @@ export async function readServerStatus(ep: Endpoint, o: { db: string; sizes: boo
     let dataBytes: number | null | undefined;
     let poolBytes: number | null | undefined;
     if (o.sizes) {
-      const [[sz]] = (await c.query("SELECT SUM(DATA_LENGTH + INDEX_LENGTH) AS bytes FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?", [o.db])) as unknown as [[{ bytes: string | number | null }]];
+      const [[sz]] = (await c.query(
+        "SELECT SUM(DATA_LENGTH + INDEX_LENGTH) AS bytes FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?",
+        [o.db],
+      )) as unknown as [[{ bytes: string | number | null }]];
       dataBytes = sz.bytes === null ? null : Number(sz.bytes);
-      const [[bp]] = (await c.query("SELECT @@innodb_buffer_pool_size AS bytes")) as unknown as [[{ bytes: string | number }]];
+      const [[bp]] = (await c.query("SELECT @@innodb_buffer_pool_size AS bytes")) as unknown as [
+        [{ bytes: string | number }],
+      ];
       poolBytes = Number(bp.bytes);
     }
     const historyLength = await historyLengthOf(c);
-    const [st] = (await c.query("SHOW GLOBAL STATUS")) as unknown as [Array<{ Variable_name: string; Value: string | null }>];
+    const [st] = (await c.query("SHOW GLOBAL STATUS")) as unknown as [
+      Array<{ Variable_name: string; Value: string | null }>,
+    ];
     const values: Record<string, number> = {};
     for (const r of st) {
       // Only numbers: status values such as Innodb_buffer_pool_load_status are text and say nothing here.

@@ -42,7 +42,11 @@ export class HostsFolder {
       if (e.code === "ENOENT") return [] as string[];
       throw e;
     });
-    if (entries.length > 0) throw new InputError(`results folder ${dir} already exists and is not empty`, { code: "RESULTS_EXISTS", hint: "choose another --out" });
+    if (entries.length > 0)
+      throw new InputError(`results folder ${dir} already exists and is not empty`, {
+        code: "RESULTS_EXISTS",
+        hint: "choose another --out",
+      });
     await mkdir(join(dir, "hosts"), { recursive: true });
     await writeFileAtomic(join(dir, HOSTS_MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
     return new HostsFolder(dir);
@@ -51,7 +55,10 @@ export class HostsFolder {
   /** Reopen a multi-host folder to resume it (see {@link readHostsResume}). */
   static async open(dir: string): Promise<HostsFolder> {
     if (!(await isHostsFolder(dir)))
-      throw new InputError(`cannot resume ${dir}: it is not the folder of a multi-host run (no hosts/ in it)`, { code: "RESULTS_NOT_FOUND", hint: "pass the folder `twinbench run --host …` wrote" });
+      throw new InputError(`cannot resume ${dir}: it is not the folder of a multi-host run (no hosts/ in it)`, {
+        code: "RESULTS_NOT_FOUND",
+        hint: "pass the folder `twinbench run --host …` wrote",
+      });
     return new HostsFolder(dir);
   }
 
@@ -98,9 +105,13 @@ export class HostsFolder {
   }
 
   /** Every cell record of these parts (a damaged part, see {@link readPart}, adds none). */
-  async readCells(folders: readonly string[], onDamaged?: (folder: string, why: string) => void): Promise<CellRecord[]> {
+  async readCells(
+    folders: readonly string[],
+    onDamaged?: (folder: string, why: string) => void,
+  ): Promise<CellRecord[]> {
     const out: CellRecord[] = [];
-    for (const f of folders) out.push(...((await this.readPart(f, onDamaged && ((why) => onDamaged(f, why))))?.cells ?? []));
+    for (const f of folders)
+      out.push(...((await this.readPart(f, onDamaged && ((why) => onDamaged(f, why))))?.cells ?? []));
     return out;
   }
 
@@ -112,7 +123,11 @@ export class HostsFolder {
    * The merged results folder of a sharded run, in DIR itself. Returns the raw logs that could not be copied, with
    * the reason (a log that was never written is not one).
    */
-  async writeMerged(merged: { manifest: RunManifest; cells: CellRecord[]; rawCopies: Array<{ from: string; to: string }> }): Promise<string[]> {
+  async writeMerged(merged: {
+    manifest: RunManifest;
+    cells: CellRecord[];
+    rawCopies: Array<{ from: string; to: string }>;
+  }): Promise<string[]> {
     await mkdir(join(this.dir, "raw"), { recursive: true });
     await writeFileAtomic(join(this.dir, "run.json"), JSON.stringify(merged.manifest, null, 2) + "\n");
     await writeFileAtomic(join(this.dir, "cells.jsonl"), merged.cells.map((c) => JSON.stringify(c) + "\n").join(""));
@@ -128,7 +143,11 @@ export class HostsFolder {
 
 /** readResultsFolder's "no run.json at all" (as opposed to one that is there but unreadable or damaged). */
 function noRunJson(e: unknown): boolean {
-  return e instanceof TwinbenchError && e.code === "RESULTS_NOT_FOUND" && (e.cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+  return (
+    e instanceof TwinbenchError &&
+    e.code === "RESULTS_NOT_FOUND" &&
+    (e.cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT"
+  );
 }
 
 /** Whether DIR is the folder of a multi-host run (compare hosts or shard): it has a hosts/ folder. */
@@ -151,7 +170,11 @@ export async function readHostsResume(dir: string): Promise<HostsRunManifest> {
     return JSON.parse(await readFile(join(dir, HOSTS_MANIFEST), "utf8")) as HostsRunManifest;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT")
-      throw new InputError(`cannot resume ${dir}: ${HOSTS_MANIFEST} is unreadable (${(e as Error).message})`, { code: "RESULTS_INVALID", hint: "the file is damaged; start a new run", cause: e });
+      throw new InputError(`cannot resume ${dir}: ${HOSTS_MANIFEST} is unreadable (${(e as Error).message})`, {
+        code: "RESULTS_INVALID",
+        hint: "the file is damaged; start a new run",
+        cause: e,
+      });
   }
   const folder = await HostsFolder.open(dir);
   for (const p of await folder.parts()) {
@@ -159,10 +182,19 @@ export async function readHostsResume(dir: string): Promise<HostsRunManifest> {
     const part = await folder.readPart(p.folder, () => undefined).catch(() => undefined); // damaged: try the next host's
     if (!part?.manifest.scenario.hosts?.length || !part.manifest.runId.endsWith(`-${p.host}`)) continue;
     const m = part.manifest;
-    return { runId: m.runId.slice(0, -(p.host.length + 1)), scenario: m.scenario, scenarioFile: m.scenarioFile, overrides: m.overrides, startedAt: m.startedAt };
+    return {
+      runId: m.runId.slice(0, -(p.host.length + 1)),
+      scenario: m.scenario,
+      scenarioFile: m.scenarioFile,
+      overrides: m.overrides,
+      startedAt: m.startedAt,
+    };
   }
-  throw new InputError(`cannot resume ${dir}: neither ${HOSTS_MANIFEST} nor any host's run.json says which hosts it used`, {
-    code: "RESULTS_NOT_FOUND",
-    hint: "the run stopped before any host started; start a new run",
-  });
+  throw new InputError(
+    `cannot resume ${dir}: neither ${HOSTS_MANIFEST} nor any host's run.json says which hosts it used`,
+    {
+      code: "RESULTS_NOT_FOUND",
+      hint: "the run stopped before any host started; start a new run",
+    },
+  );
 }

@@ -50,7 +50,10 @@ export class ResultsStore {
         });
       throw new InputError(`cannot read ${file}: ${(e as Error).message}`, {
         code: "RESULTS_UNREADABLE",
-        hint: code === "EISDIR" ? `${file} is a directory, not a file: move it aside` : `check the permissions of ${file} (and its folder) for the user running twinbench`,
+        hint:
+          code === "EISDIR"
+            ? `${file} is a directory, not a file: move it aside`
+            : `check the permissions of ${file} (and its folder) for the user running twinbench`,
       });
     }
     await mkdir(join(dir, "raw"), { recursive: true });
@@ -96,7 +99,10 @@ export class ResultsStore {
       } catch {
         // A torn last line from a crash is expected; anything earlier is corruption.
         if (i < lines.length - 2)
-          throw new TwinbenchError(`${join(this.dir, "cells.jsonl")}: line ${i + 1} is not valid JSON`, { code: "RESULTS_CORRUPT", hint: "restore the file or remove that line" });
+          throw new TwinbenchError(`${join(this.dir, "cells.jsonl")}: line ${i + 1} is not valid JSON`, {
+            code: "RESULTS_CORRUPT",
+            hint: "restore the file or remove that line",
+          });
       }
     }
     return out;
@@ -118,8 +124,12 @@ export class ResultsStore {
     try {
       return await fn();
     } catch (e) {
-      throw diskFullError(e, `results folder ${this.dir}`, what,
-        `free space on the filesystem holding ${this.dir} (df ${this.dir}), then continue with \`twinbench run --resume ${this.dir}\`; the cells recorded so far are kept`);
+      throw diskFullError(
+        e,
+        `results folder ${this.dir}`,
+        what,
+        `free space on the filesystem holding ${this.dir} (df ${this.dir}), then continue with \`twinbench run --resume ${this.dir}\`; the cells recorded so far are kept`,
+      );
     }
   }
 }

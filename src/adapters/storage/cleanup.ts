@@ -7,7 +7,13 @@ import { dirname, join } from "node:path";
 import { DEFAULT_LOOP_DIR, MOUNT_ROOT } from "../../core/storage/plan.ts";
 import type { Runner } from "../host/runner.ts";
 import { formatCommand } from "../host/runner.ts";
-import { planCleanup, planForcedSweep, type CleanupOp, type Observed, type StorageStateRecord } from "../../core/storage/state.ts";
+import {
+  planCleanup,
+  planForcedSweep,
+  type CleanupOp,
+  type Observed,
+  type StorageStateRecord,
+} from "../../core/storage/state.ts";
 import { readLoops, readMd, readMounts } from "./host.ts";
 import type { StorageEngine } from "./types.ts";
 
@@ -83,10 +89,16 @@ export async function sweepUnrecorded(
       throw e;
     },
   );
-  const obs = { mounts: await readMounts(deps.runner), loops: await readLoops(deps.runner), md: await readMd(deps.runner), loopFiles };
+  const obs = {
+    mounts: await readMounts(deps.runner),
+    loops: await readLoops(deps.runner),
+    md: await readMd(deps.runner),
+    loopFiles,
+  };
   const out = { lines: [] as string[], failures: [] as string[] };
   for (const s of planForcedSweep(obs, { mountRoot: MOUNT_ROOT, runId: opts.runId, keep: opts.keep })) {
-    const a = s.action.op === "rm-file" || s.action.op === "rmdir" ? { ...s.action, path: hp(s.action.path) } : s.action;
+    const a =
+      s.action.op === "rm-file" || s.action.op === "rmdir" ? { ...s.action, path: hp(s.action.path) } : s.action;
     try {
       await execute(deps, a);
       out.lines.push(s.note);
@@ -107,7 +119,9 @@ async function execute(deps: CleanupDeps, a: CleanupOp): Promise<void> {
   const run = async (cmd: string, args: string[], okCodes: number[] = [0]) => {
     const r = await deps.runner.run(cmd, args);
     if (!okCodes.includes(r.exitCode)) {
-      throw new Error(`\`${formatCommand(cmd, args)}\` exited ${r.exitCode}: ${(r.stderr || r.stdout).trim().split("\n").pop() ?? ""}`);
+      throw new Error(
+        `\`${formatCommand(cmd, args)}\` exited ${r.exitCode}: ${(r.stderr || r.stdout).trim().split("\n").pop() ?? ""}`,
+      );
     }
     return r;
   };

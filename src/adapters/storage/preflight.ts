@@ -14,7 +14,9 @@ export async function preflightProblems(plan: StoragePlan, host: StorageHost): P
   const out: Problem[] = [];
   if (kind.hostRoot !== undefined) {
     if (!host.engineIsLocal()) {
-      out.push({ what: `storage kind ${plan.kind} needs this host to be the engine's host, but the engine is remote (${host.engine.location().host})` });
+      out.push({
+        what: `storage kind ${plan.kind} needs this host to be the engine's host, but the engine is remote (${host.engine.location().host})`,
+      });
     }
     if (process.getuid?.() !== 0) out.push({ what: kind.hostRoot });
   }
@@ -28,11 +30,15 @@ export async function preflight(spec: Storage, host: StorageHost): Promise<void>
   const problems = await preflightProblems(plan, host);
   if (problems.length === 0) return;
   const pkgs = [...new Set(problems.flatMap((p) => (p.pkg ? [p.pkg] : [])))];
-  throw new TwinbenchError(`storage kind ${spec.kind} cannot be set up on this host: ${problems.map((p) => p.what).join("; ")}`, {
-    code: "STORAGE_PREREQUISITES",
-    hint: pkgs.length > 0
-      ? `run \`twinbench doctor --fix\` or \`apt-get install ${pkgs.join(" ")}\`${problems.some((p) => !p.pkg) ? ", and fix the rest listed above" : ""}`
-      : "fix the problems listed above (twinbench doctor shows them too)",
-    details: problems.map((p) => p.what),
-  });
+  throw new TwinbenchError(
+    `storage kind ${spec.kind} cannot be set up on this host: ${problems.map((p) => p.what).join("; ")}`,
+    {
+      code: "STORAGE_PREREQUISITES",
+      hint:
+        pkgs.length > 0
+          ? `run \`twinbench doctor --fix\` or \`apt-get install ${pkgs.join(" ")}\`${problems.some((p) => !p.pkg) ? ", and fix the rest listed above" : ""}`
+          : "fix the problems listed above (twinbench doctor shows them too)",
+      details: problems.map((p) => p.what),
+    },
+  );
 }

@@ -84,9 +84,19 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
       return disposing;
     };
 
-    const labels = { [LABEL.role]: "storage", [LABEL.server]: req.serverId, ...req.labels, [LABEL.session]: req.sessionId, [LABEL.run]: req.runId };
+    const labels = {
+      [LABEL.role]: "storage",
+      [LABEL.server]: req.serverId,
+      ...req.labels,
+      [LABEL.session]: req.sessionId,
+      [LABEL.run]: req.runId,
+    };
     try {
-      const made = await (deps.provisionerFor ?? provisionerFor)(plan).provision(plan, { req, labels, writer, warnings }, host);
+      const made = await (deps.provisionerFor ?? provisionerFor)(plan).provision(
+        plan,
+        { req, labels, writer, warnings },
+        host,
+      );
       let facts = made.facts;
       return {
         mount: made.mount,
@@ -123,7 +133,8 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
     const lines: string[] = [];
     const failures: string[] = [];
     // --force: damaged state files go aside (kept), and the mount and loop tables say what to undo (below).
-    if (opts.force) lines.push(...(await setAsideDamagedStateFiles(stateDir, { runId: opts.runId, runDir: opts.runDir })));
+    if (opts.force)
+      lines.push(...(await setAsideDamagedStateFiles(stateDir, { runId: opts.runId, runDir: opts.runDir })));
     if (opts.runDir) {
       recs.push(...((await readRunStateFile(opts.runDir))?.records ?? []));
     } else {
@@ -150,7 +161,8 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
     }
     if (opts.force) {
       // Live runs' mounts and loops stay: `live` holds them unless only a run folder's file was read.
-      const others = opts.runDir && opts.runId === undefined ? (await readGlobalRecords(stateDir)).map((g) => g.rec) : [];
+      const others =
+        opts.runDir && opts.runId === undefined ? (await readGlobalRecords(stateDir)).map((g) => g.rec) : [];
       const keep = [...live, ...others.filter((r) => ownerStatus(r, hostname, startTimeOf) === "alive")];
       const swept = await sweepUnrecorded({ engine, runner }, { runId: opts.runId, keep, hostPath: host.hp });
       lines.push(...swept.lines);
@@ -187,6 +199,7 @@ function startTimeField(pid: number): { startTime?: string } {
 /** Every host tool storage may use, the package that ships it, and whether it is present (for doctor-like callers). */
 export async function storageToolReport(): Promise<Array<{ tool: StorageTool; pkg: string; present: boolean }>> {
   const out: Array<{ tool: StorageTool; pkg: string; present: boolean }> = [];
-  for (const [tool, pkg] of Object.entries(TOOL_PACKAGES) as Array<[StorageTool, string]>) out.push({ tool, pkg, present: await findTool(tool) });
+  for (const [tool, pkg] of Object.entries(TOOL_PACKAGES) as Array<[StorageTool, string]>)
+    out.push({ tool, pkg, present: await findTool(tool) });
   return out;
 }

@@ -43,11 +43,14 @@ function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
 export function corruptStateError(files: Array<{ file: string; reason: string }>, runId?: string): TwinbenchError {
   const first = files[0]!;
   const more = files.length > 1 ? ` (and ${files.length - 1} more)` : "";
-  return new TwinbenchError(`storage state file ${first.file} is damaged (${first.reason})${more}: twinbench cannot tell what it mounted or attached there`, {
-    code: "STORAGE_STATE_CORRUPT",
-    hint: `\`twinbench clean --force${runId ? ` --run ${runId}` : ""}\` moves the damaged file aside (to <file>${CORRUPT_SUFFIX}) and removes twinbench's mounts and loop devices as the mount and loop tables show them`,
-    details: files.map((f) => `${f.file}: ${f.reason}`),
-  });
+  return new TwinbenchError(
+    `storage state file ${first.file} is damaged (${first.reason})${more}: twinbench cannot tell what it mounted or attached there`,
+    {
+      code: "STORAGE_STATE_CORRUPT",
+      hint: `\`twinbench clean --force${runId ? ` --run ${runId}` : ""}\` moves the damaged file aside (to <file>${CORRUPT_SUFFIX}) and removes twinbench's mounts and loop devices as the mount and loop tables show them`,
+      details: files.map((f) => `${f.file}: ${f.reason}`),
+    },
+  );
 }
 
 /** The parsed JSON, undefined when the file does not exist, `{ damaged }` when it is not JSON. */
@@ -110,14 +113,20 @@ async function globalFiles(stateDir: string, runId?: string): Promise<string[]> 
     throw e;
   }
   const prefix = runId !== undefined ? `${safeComponent(runId)}-` : "";
-  return names.filter((x) => x.endsWith(".json") && x.startsWith(prefix)).sort().map((n) => join(stateDir, n));
+  return names
+    .filter((x) => x.endsWith(".json") && x.startsWith(prefix))
+    .sort()
+    .map((n) => join(stateDir, n));
 }
 
 /**
  * Every record in the global state dir (only `runId`'s, when given), with the file it came from. Any damaged file
  * is a STORAGE_STATE_CORRUPT error naming each one.
  */
-export async function readGlobalRecords(stateDir: string, runId?: string): Promise<Array<{ file: string; rec: StorageStateRecord }>> {
+export async function readGlobalRecords(
+  stateDir: string,
+  runId?: string,
+): Promise<Array<{ file: string; rec: StorageStateRecord }>> {
   const out: Array<{ file: string; rec: StorageStateRecord }> = [];
   const damaged: Array<{ file: string; reason: string }> = [];
   for (const file of await globalFiles(stateDir, runId)) {
@@ -133,11 +142,22 @@ export async function readGlobalRecords(stateDir: string, runId?: string): Promi
  * `clean --force`: rename every damaged state file (global ones, only `runId`'s when given, and the run folder's) to
  * `<file>.corrupt`, keeping it. Returns one line per file moved, naming where it went.
  */
-export async function setAsideDamagedStateFiles(stateDir: string, opts: { runId?: string; runDir?: string } = {}): Promise<string[]> {
+export async function setAsideDamagedStateFiles(
+  stateDir: string,
+  opts: { runId?: string; runDir?: string } = {},
+): Promise<string[]> {
   const lines: string[] = [];
   const moveAside = async (file: string, reason: string) => {
     let to = `${file}${CORRUPT_SUFFIX}`;
-    for (let i = 1; await access(to).then(() => true, () => false); i++) to = `${file}${CORRUPT_SUFFIX}.${i}`; // keep earlier ones
+    for (
+      let i = 1;
+      await access(to).then(
+        () => true,
+        () => false,
+      );
+      i++
+    )
+      to = `${file}${CORRUPT_SUFFIX}.${i}`; // keep earlier ones
     await rename(file, to);
     await fsyncDir(join(file, ".."));
     lines.push(`moved the damaged state file ${file} (${reason}) aside to ${to}`);

@@ -7,7 +7,10 @@ import type { StorageFacts } from "../../core/results.ts";
 import type { DataMount, Engine } from "../docker/engine.ts";
 
 /** What storage needs from the engine port: volumes, a short probe container, where the engine runs. */
-export type StorageEngine = Pick<Engine, "ping" | "location" | "facts" | "createVolume" | "inspectVolume" | "removeVolume" | "run">;
+export type StorageEngine = Pick<
+  Engine,
+  "ping" | "location" | "facts" | "createVolume" | "inspectVolume" | "removeVolume" | "run"
+>;
 
 export interface StorageRequest {
   spec: Storage;

@@ -62,7 +62,11 @@ export class HostsContext {
     s.alive = false;
     s.run.status = status;
     s.run.error = why;
-    this.info(`host ${s.t.spec.id} ${status === "unreachable" ? "is unreachable" : "failed"}: ${why}`, s.t.spec.id, "error");
+    this.info(
+      `host ${s.t.spec.id} ${status === "unreachable" ? "is unreachable" : "failed"}: ${why}`,
+      s.t.spec.id,
+      "error",
+    );
   }
   /** A line for the report and hosts.json, once (stages may meet the same problem on every pass). */
   note(line: string): void {
@@ -70,7 +74,9 @@ export class HostsContext {
   }
   /** A part whose results folder is damaged (run.json unreadable): left out of the report, with a note. */
   readonly damaged = (folder: string, why: string): void =>
-    this.note(`the results in hosts/${folder} are damaged and left out of this report (${why}); the host stays listed with its status`);
+    this.note(
+      `the results in hosts/${folder} are damaged and left out of this report (${why}); the host stays listed with its status`,
+    );
   throwIfAborted(): void {
     if (this.signal.aborted) throw new CancelledError();
   }

@@ -27,9 +27,23 @@ export async function probeAllFacts(ctx: HostsContext, loadTag: string): Promise
 async function probeFacts(ctx: HostsContext, s: HostState, tag: string): Promise<HostFacts> {
   const id = s.t.spec.id;
   const runId = hostRunId(ctx.opts.runId, id);
-  const labels = resourceLabels({ sessionId: ctx.sessionId, runId, hostId: id, pid: process.pid, hostname: osHostname() }, { [LABEL.role]: "probe" });
+  const labels = resourceLabels(
+    { sessionId: ctx.sessionId, runId, hostId: id, pid: process.pid, hostname: osHostname() },
+    { [LABEL.role]: "probe" },
+  );
   const base = await s.t.engine.facts();
-  return probeHostFacts(s.t.engine, { ...base, id }, { image: tag, runId, labels, engineUrl: s.run.engine, signal: ctx.signal, onWarning: (m) => ctx.info(`host ${id}: ${m}`, id, "warning") });
+  return probeHostFacts(
+    s.t.engine,
+    { ...base, id },
+    {
+      image: tag,
+      runId,
+      labels,
+      engineUrl: s.run.engine,
+      signal: ctx.signal,
+      onWarning: (m) => ctx.info(`host ${id}: ${m}`, id, "warning"),
+    },
+  );
 }
 
 /** A shard needs alike hosts: the differing facts, refused unless --force. */

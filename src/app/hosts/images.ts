@@ -6,7 +6,14 @@ import { randomBytes } from "node:crypto";
 import { hostname as osHostname } from "node:os";
 import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import { LABEL, resourceLabels, resourceName } from "../../core/labels.ts";
-import { dpkgQueryCommand, imageIdNotes, imageParity, parityError, parseDpkgList, type HostImageFacts } from "../../core/hosts/parity.ts";
+import {
+  dpkgQueryCommand,
+  imageIdNotes,
+  imageParity,
+  parityError,
+  parseDpkgList,
+  type HostImageFacts,
+} from "../../core/hosts/parity.ts";
 import { isCommandNotRunnable, type RunResult } from "../../adapters/docker/engine.ts";
 import { LOAD_IMAGE } from "../run/images.ts";
 import type { ImageInfo } from "../run/types.ts";
@@ -34,7 +41,8 @@ export class HostImages {
   }
 
   private progress(host: string, image: string) {
-    return (step: string, line?: string) => this.ctx.opts.onEvent?.(host, { type: "image-progress", at: this.ctx.at(), image, step, line });
+    return (step: string, line?: string) =>
+      this.ctx.opts.onEvent?.(host, { type: "image-progress", at: this.ctx.at(), image, step, line });
   }
 
   private async sendTo(s: HostState, name: string): Promise<ImageInfo> {
@@ -44,10 +52,17 @@ export class HostImages {
     if (!have) {
       ctx.info(`image ${src.tag}: sending from host ${source.t.spec.id} to host ${s.t.spec.id}`, s.t.spec.id);
       const r = await ctx.deps.images.send(source.engine, s.engine, src.tag, { signal: ctx.signal });
-      ctx.info(`image ${src.tag}: sent to host ${s.t.spec.id} (${(r.bytes / 2 ** 20).toFixed(0)} MiB in ${r.seconds.toFixed(1)} s)`, s.t.spec.id);
+      ctx.info(
+        `image ${src.tag}: sent to host ${s.t.spec.id} (${(r.bytes / 2 ** 20).toFixed(0)} MiB in ${r.seconds.toFixed(1)} s)`,
+        s.t.spec.id,
+      );
     }
     const there = await ctx.deps.images.inspect(s.engine, src.tag);
-    if (!there) throw new TwinbenchError(`image ${src.tag} is missing on host ${s.t.spec.id} after sending it`, { code: "IMAGE_SEND_FAILED", hint: "check the target engine's logs" });
+    if (!there)
+      throw new TwinbenchError(`image ${src.tag} is missing on host ${s.t.spec.id} after sending it`, {
+        code: "IMAGE_SEND_FAILED",
+        hint: "check the target engine's logs",
+      });
     return { ...src, id: there.id, cacheHit: Boolean(have) };
   }
 
@@ -59,7 +74,11 @@ export class HostImages {
     } catch (e) {
       if (e instanceof CancelledError || ctx.signal.aborted) throw e;
       const code = e instanceof TwinbenchError ? e.code : "IMAGE_BUILD_FAILED";
-      throw new TwinbenchError(`images on host ${source.t.spec.id}: ${msg(e)}`, { code, hint: e instanceof TwinbenchError ? e.hint : undefined, cause: e });
+      throw new TwinbenchError(`images on host ${source.t.spec.id}: ${msg(e)}`, {
+        code,
+        hint: e instanceof TwinbenchError ? e.hint : undefined,
+        cause: e,
+      });
     }
     await Promise.all(
       ctx.live().map(async (s) => {
@@ -87,13 +106,25 @@ export class HostImages {
       for (const name of this.names) {
         const img = await this.ensureOn(s, name);
         const ins = await ctx.deps.images.inspect(s.engine, img.tag);
-        imageFacts.push({ host: s.t.spec.id, name, tag: img.tag, id: ins?.id ?? img.id, labels: ins?.labels ?? {}, packages: await this.packagesOf(s, img.tag) });
+        imageFacts.push({
+          host: s.t.spec.id,
+          name,
+          tag: img.tag,
+          id: ins?.id ?? img.id,
+          labels: ins?.labels ?? {},
+          packages: await this.packagesOf(s, img.tag),
+        });
       }
     }
     const problems = imageParity(imageFacts);
     if (problems.length) throw parityError(problems);
     ctx.notes.push(...imageIdNotes(imageFacts));
-    ctx.info(`images identical on ${ctx.live().map((s) => s.t.spec.id).join(", ")} (${this.names.length} images: tags, labels and installed packages)`);
+    ctx.info(
+      `images identical on ${ctx
+        .live()
+        .map((s) => s.t.spec.id)
+        .join(", ")} (${this.names.length} images: tags, labels and installed packages)`,
+    );
     return imageFacts;
   }
 
@@ -101,7 +132,10 @@ export class HostImages {
     const { ctx } = this;
     const id = s.t.spec.id;
     const runId = hostRunId(ctx.opts.runId, id);
-    const labels = resourceLabels({ sessionId: ctx.sessionId, runId, hostId: id, pid: process.pid, hostname: osHostname() }, { [LABEL.role]: "probe" });
+    const labels = resourceLabels(
+      { sessionId: ctx.sessionId, runId, hostId: id, pid: process.pid, hostname: osHostname() },
+      { [LABEL.role]: "probe" },
+    );
     const cmd = dpkgQueryCommand();
     const fellBack = (why: string): undefined => {
       ctx.note(`parity fell back to labels on host ${id}: image ${tag}: ${why}`);
@@ -110,7 +144,14 @@ export class HostImages {
     let r: RunResult;
     try {
       r = await s.t.engine.run(
-        { name: resourceName(runId, "pkgs", randomBytes(3).toString("hex")), image: tag, entrypoint: [cmd[0]!], cmd: cmd.slice(1), labels, networkMode: "none" },
+        {
+          name: resourceName(runId, "pkgs", randomBytes(3).toString("hex")),
+          image: tag,
+          entrypoint: [cmd[0]!],
+          cmd: cmd.slice(1),
+          labels,
+          networkMode: "none",
+        },
         { timeoutMs: 60_000, signal: ctx.signal },
       );
     } catch (e) {
@@ -119,7 +160,10 @@ export class HostImages {
       return fellBack(`cannot list its packages (${msg(e)})`);
     }
     if (r.cancelled) return undefined; // the run is stopping: the next stage raises the cancellation
-    if (r.exitCode !== 0) return fellBack(`${cmd[0]} exited with ${r.exitCode}${r.timedOut ? " (timed out)" : ""}: ${r.output.trim().split("\n").slice(-3).join(" / ")}`);
+    if (r.exitCode !== 0)
+      return fellBack(
+        `${cmd[0]} exited with ${r.exitCode}${r.timedOut ? " (timed out)" : ""}: ${r.output.trim().split("\n").slice(-3).join(" / ")}`,
+      );
     const pkgs = parseDpkgList(r.output);
     return Object.keys(pkgs).length ? pkgs : fellBack(`${cmd[0]} listed no packages`);
   }

@@ -18,15 +18,28 @@ export async function reachHosts(ctx: HostsContext): Promise<void> {
   );
   const lost = ctx.states.filter((s) => !s.alive);
   if (ctx.opts.resume && lost.length > 0)
-    throw new TwinbenchError(`cannot resume ${ctx.folder.dir}: ${lost.map((s) => `host ${s.t.spec.id} (${s.run.error})`).join("; ")}`, {
-      code: "HOST_UNREACHABLE",
-      hint: `a resume runs every host's unfinished cells on that host: start its engine, or give its new URL with --host ${lost[0]!.t.spec.id}=URL`,
-    });
+    throw new TwinbenchError(
+      `cannot resume ${ctx.folder.dir}: ${lost.map((s) => `host ${s.t.spec.id} (${s.run.error})`).join("; ")}`,
+      {
+        code: "HOST_UNREACHABLE",
+        hint: `a resume runs every host's unfinished cells on that host: start its engine, or give its new URL with --host ${lost[0]!.t.spec.id}=URL`,
+      },
+    );
   if (ctx.live().length === 0)
-    throw new TwinbenchError(`no host is reachable: ${ctx.states.map((s) => `${s.t.spec.id} (${s.run.error})`).join("; ")}`, {
-      code: "HOST_UNREACHABLE",
-      hint: "check the engine URLs (docker -H URL version)",
-    });
+    throw new TwinbenchError(
+      `no host is reachable: ${ctx.states.map((s) => `${s.t.spec.id} (${s.run.error})`).join("; ")}`,
+      {
+        code: "HOST_UNREACHABLE",
+        hint: "check the engine URLs (docker -H URL version)",
+      },
+    );
   if (ctx.mode === "hosts" && ctx.scenario.compare === "hosts" && ctx.live().length < ctx.states.length)
-    ctx.info(`continuing with ${ctx.live().map((s) => s.t.spec.id).join(", ")}: the run will end partial`, undefined, "warning");
+    ctx.info(
+      `continuing with ${ctx
+        .live()
+        .map((s) => s.t.spec.id)
+        .join(", ")}: the run will end partial`,
+      undefined,
+      "warning",
+    );
 }

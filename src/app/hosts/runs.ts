@@ -23,7 +23,8 @@ export class HostRuns {
 
   /** Resume: the part folders already written join the run (their cells count, the next pass gets a new number). */
   async adoptParts(): Promise<void> {
-    for (const p of await this.ctx.folder.parts()) if (this.ctx.states.some((s) => s.t.spec.id === p.host)) this.ctx.parts.push(p);
+    for (const p of await this.ctx.folder.parts())
+      if (this.ctx.states.some((s) => s.t.spec.id === p.host)) this.ctx.parts.push(p);
   }
 
   /**
@@ -36,7 +37,14 @@ export class HostRuns {
       ctx.live().map(async (s) => {
         const id = s.t.spec.id;
         const resume = Boolean(ctx.opts.resume) && (await ctx.folder.hasRun(id));
-        const elsewhere = ctx.opts.resume ? doneKeys(await ctx.folder.readCells(ctx.parts.filter((p) => p.folder !== id).map((p) => p.folder), ctx.damaged)) : new Set<string>();
+        const elsewhere = ctx.opts.resume
+          ? doneKeys(
+              await ctx.folder.readCells(
+                ctx.parts.filter((p) => p.folder !== id).map((p) => p.folder),
+                ctx.damaged,
+              ),
+            )
+          : new Set<string>();
         return this.runOn(s, 1, (c) => c.host === id && !elsewhere.has(c.key), resume);
       }),
     );
@@ -49,7 +57,13 @@ export class HostRuns {
     const assigned = new Map(plan.cells.map((c) => [c.key, c.host ?? ""]));
     const first = Math.max(1, ...ctx.parts.map((p) => p.pass)) + 1; // a resume numbers its passes after the folder's
     for (let pass = first; pass < first + ctx.states.length && !ctx.signal.aborted; pass++) {
-      const missing = missingCells(plan.cells, await ctx.folder.readCells(ctx.parts.map((p) => p.folder), ctx.damaged));
+      const missing = missingCells(
+        plan.cells,
+        await ctx.folder.readCells(
+          ctx.parts.map((p) => p.folder),
+          ctx.damaged,
+        ),
+      );
       const survivors = ctx.live().map((s) => s.t.spec.id);
       if (missing.length === 0 || survivors.length === 0) break;
       // Only cells whose current host was lost move; a survivor's own failed cells are cell failures, not moved.
@@ -57,12 +71,27 @@ export class HostRuns {
       if (lostCells.length === 0) break;
       const moved = redistribute(lostCells, survivors);
       for (const [h, cs] of moved) for (const c of cs) assigned.set(c.key, h);
-      ctx.info(`moving ${lostCells.length} cells of lost host(s) ${[...new Set(lostCells.map((c) => c.host))].join(", ")} to ${[...moved].filter(([, cs]) => cs.length).map(([h, cs]) => `${h} (${cs.length})`).join(", ")}`, undefined, "warning");
+      ctx.info(
+        `moving ${lostCells.length} cells of lost host(s) ${[...new Set(lostCells.map((c) => c.host))].join(", ")} to ${[
+          ...moved,
+        ]
+          .filter(([, cs]) => cs.length)
+          .map(([h, cs]) => `${h} (${cs.length})`)
+          .join(", ")}`,
+        undefined,
+        "warning",
+      );
       await Promise.all(
-        [...moved].filter(([, cs]) => cs.length > 0).map(([h, cs]) => {
-          const keys = new Set(cs.map((c) => c.key));
-          return this.runOn(ctx.states.find((x) => x.t.spec.id === h)!, pass, (c) => keys.has(c.key));
-        }),
+        [...moved]
+          .filter(([, cs]) => cs.length > 0)
+          .map(([h, cs]) => {
+            const keys = new Set(cs.map((c) => c.key));
+            return this.runOn(
+              ctx.states.find((x) => x.t.spec.id === h)!,
+              pass,
+              (c) => keys.has(c.key),
+            );
+          }),
       );
     }
   }
@@ -73,10 +102,16 @@ export class HostRuns {
     const folder = pass === 1 ? id : `${id}.pass${pass}`;
     const guard = new HostGuard(id);
     guard.watch(() => s.t.engine.ping(), { everyMs: ctx.deps.watchEveryMs });
-    const hostDeps: RunDeps = { ...s.t.deps, engine: guardedEngine(s.t.engine, s.facts!, guard), ensureImage: (name) => this.images.ensureOn(s, name) };
+    const hostDeps: RunDeps = {
+      ...s.t.deps,
+      engine: guardedEngine(s.t.engine, s.facts!, guard),
+      ensureImage: (name) => this.images.ensureOn(s, name),
+    };
     if (!ctx.parts.some((p) => p.folder === folder)) ctx.parts.push({ host: id, pass, folder });
     try {
-      const selfContainerId = ctx.opts.selfContainerId ? await ctx.opts.selfContainerId(s.t.engine).catch(() => undefined) : undefined; // unknown: probes go without it
+      const selfContainerId = ctx.opts.selfContainerId
+        ? await ctx.opts.selfContainerId(s.t.engine).catch(() => undefined)
+        : undefined; // unknown: probes go without it
       const run = (ctx.deps.runOne ?? runScenario)(hostDeps, {
         ...ctx.opts,
         scenario: ctx.scenario,
@@ -100,7 +135,13 @@ export class HostRuns {
       }
       const reachable = !guard.lost && (await answers(s));
       s.run.dir = join("hosts", id);
-      ctx.lose(s, reachable ? "failed" : "unreachable", reachable ? msg(e) : `its engine (${s.run.engine}) stopped answering during the run (${guard.lostWhy ?? msg(e)})`);
+      ctx.lose(
+        s,
+        reachable ? "failed" : "unreachable",
+        reachable
+          ? msg(e)
+          : `its engine (${s.run.engine}) stopped answering during the run (${guard.lostWhy ?? msg(e)})`,
+      );
     } finally {
       guard.stop();
     }

@@ -40,7 +40,10 @@ export interface HostsEvent {
   message: string;
 }
 
-export interface HostsOptions extends Omit<RunOptions, "outDir" | "runId" | "cellFilter" | "resume" | "onEvent" | "selfContainerId" | "control"> {
+export interface HostsOptions extends Omit<
+  RunOptions,
+  "outDir" | "runId" | "cellFilter" | "resume" | "onEvent" | "selfContainerId" | "control"
+> {
   outDir: string;
   runId: string;
   /** send (default): build once on the first host, stream it to the others; build: every host builds its own. */

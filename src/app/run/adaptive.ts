@@ -45,7 +45,11 @@ export class AdaptiveScheduler implements Scheduler {
     private readonly calibration: Calibration | null = null,
   ) {
     this.settings = adaptiveSettings(ctx.scenario)!;
-    this.costs = adaptiveCosts(ctx.scenario, { secondsPerPair: calibration?.secondsPerPair, calCellSeconds: calibration?.cellSeconds, measured: calibration });
+    this.costs = adaptiveCosts(ctx.scenario, {
+      secondsPerPair: calibration?.secondsPerPair,
+      calCellSeconds: calibration?.cellSeconds,
+      measured: calibration,
+    });
   }
 
   nextRound(recorded: readonly CellRecord[], warmups: readonly CellRecord[] = []): Cell[] {
@@ -56,35 +60,51 @@ export class AdaptiveScheduler implements Scheduler {
       this.spent.cells += this.roundCells;
     } else if (!this.ctx.opts.resume) {
       // The set-up this run took, image builds left out (they happen once): the next run's forecast starts from it.
-      (this.session.manifest.forecast ??= { forecasts: [] }).setupSeconds = Math.round((now - this.ctx.wallStart) / 1000 - (this.ctx.timings.images ?? 0));
+      (this.session.manifest.forecast ??= { forecasts: [] }).setupSeconds = Math.round(
+        (now - this.ctx.wallStart) / 1000 - (this.ctx.timings.images ?? 0),
+      );
     }
     const { ctx, settings } = this;
     const step = nextAdaptiveRound(ctx.scenario, recorded, this.issued, this.offset ?? 0);
     if (this.offset === undefined && step.round > 0) {
       this.offset = resumeInstanceOffset(ctx.scenario, recorded, step.round);
-      step.cells = step.cells.map((c) => (c.instance === undefined ? c : { ...c, instance: c.instance + this.offset! }));
+      step.cells = step.cells.map((c) =>
+        c.instance === undefined ? c : { ...c, instance: c.instance + this.offset! },
+      );
     }
     let state = step.state;
     let cells = step.cells;
-    const budgetLeft = settings.budgetSeconds === undefined ? null : settings.budgetSeconds - (now - ctx.wallStart) / 1000;
+    const budgetLeft =
+      settings.budgetSeconds === undefined ? null : settings.budgetSeconds - (now - ctx.wallStart) / 1000;
     // Measured and warm-up records in one timeline: the cost model times the gaps between them.
     const timeline = warmups.length ? [...recorded, ...warmups] : recorded;
     const perCell = this.secondsPerCell(timeline);
     const costs = runningCosts(this.costs, timeline, perCell);
     if (cells.length && budgetLeft !== null) {
-      const restart = cells[0].instance !== undefined && cells[0].instance !== this.lastInstance && this.lastInstance !== undefined;
+      const restart =
+        cells[0].instance !== undefined && cells[0].instance !== this.lastInstance && this.lastInstance !== undefined;
       const n = ctx.scenario.servers.length;
       // A new instance: its restart and a warm-up of every test with an open cell, on every server (the forecast's costs).
       const tests = new Set(cells.map((c) => c.test)).size;
       const restartSeconds = restart ? costs.restartSeconds + tests * n * costs.warmupSeconds : 0;
       // Teardown must fit too.
-      if (!roundFits({ budgetLeftSeconds: budgetLeft - costs.teardownSeconds, cells: cells.length, secondsPerCell: perCell, restartSeconds })) {
-        ctx.warn(`budget: round ${step.round} (${cells.length} cells, about ${Math.round(cells.length * perCell + restartSeconds)} s) would not fit in the ${Math.max(0, Math.round(budgetLeft))} s left; stopping`);
+      if (
+        !roundFits({
+          budgetLeftSeconds: budgetLeft - costs.teardownSeconds,
+          cells: cells.length,
+          secondsPerCell: perCell,
+          restartSeconds,
+        })
+      ) {
+        ctx.warn(
+          `budget: round ${step.round} (${cells.length} cells, about ${Math.round(cells.length * perCell + restartSeconds)} s) would not fit in the ${Math.max(0, Math.round(budgetLeft))} s left; stopping`,
+        );
         state = stopForBudget(state);
         cells = [];
       }
     }
-    if (step.finished > 0 || state.some((c) => c.done)) this.report(step.finished, state, budgetLeft, perCell, costs, recorded, timeline);
+    if (step.finished > 0 || state.some((c) => c.done))
+      this.report(step.finished, state, budgetLeft, perCell, costs, recorded, timeline);
     if (!cells.length) {
       this.stopped = true;
       return [];
@@ -107,11 +127,21 @@ export class AdaptiveScheduler implements Scheduler {
     const w = this.ctx.scenario.workload;
     const est = this.ctx.plan.estimate;
     const duration = w.duration === undefined ? 0 : (parseDuration(w.duration) ?? 0);
-    return est.measureSeconds > 0 && this.ctx.plan.cells.length ? (est.measureSeconds + est.warmupSeconds) / this.ctx.plan.cells.length + 1 : duration + 1;
+    return est.measureSeconds > 0 && this.ctx.plan.cells.length
+      ? (est.measureSeconds + est.warmupSeconds) / this.ctx.plan.cells.length + 1
+      : duration + 1;
   }
 
   /** The round-finished event and run.json's adaptive section. */
-  private report(round: number, state: AdaptiveCell[], budgetLeft: number | null, perCell: number, costs: AdaptiveCosts, recorded: readonly CellRecord[], timeline: readonly CellRecord[]): void {
+  private report(
+    round: number,
+    state: AdaptiveCell[],
+    budgetLeft: number | null,
+    perCell: number,
+    costs: AdaptiveCosts,
+    recorded: readonly CellRecord[],
+    timeline: readonly CellRecord[],
+  ): void {
     const { ctx, session, settings } = this;
     const cells = state.map(({ rounds: _rounds, ...c }) => c); // the event carries RoundCell only
     const instance = Math.max(0, ...recorded.filter((r) => r.repeat === round).map((r) => r.instance ?? 0));
@@ -133,9 +163,28 @@ export class AdaptiveScheduler implements Scheduler {
     const rpi = Math.max(1, roundsPerInstance(ctx.scenario));
     const roundExtra = (costs.restartSeconds + ctx.scenario.workload.tests.length * n * costs.warmupSeconds) / rpi;
     const fallback = forecast ? null : adaptiveEta(state, settings, n, perCell, roundExtra);
-    const eta = forecast ? forecast.remainingSeconds : fallback === null ? null : Math.min(fallback.seconds, budgetLeft ?? Number.POSITIVE_INFINITY);
-    const etaMinimum = !forecast && fallback !== null && fallback.minimum && fallback.seconds <= (budgetLeft ?? Number.POSITIVE_INFINITY);
-    ctx.emit({ type: "round-finished", at: ctx.at(), round, instance, cells, etaSeconds: eta === null ? null : Math.round(Math.max(0, eta)), ...(etaMinimum ? { etaMinimum } : {}), budgetLeftSeconds: budgetLeft === null ? null : Math.max(0, Math.round(budgetLeft)), marginPct: reportMarginPct(ctx.scenario), precisionPct: settings.precisionPct });
+    const eta = forecast
+      ? forecast.remainingSeconds
+      : fallback === null
+        ? null
+        : Math.min(fallback.seconds, budgetLeft ?? Number.POSITIVE_INFINITY);
+    const etaMinimum =
+      !forecast &&
+      fallback !== null &&
+      fallback.minimum &&
+      fallback.seconds <= (budgetLeft ?? Number.POSITIVE_INFINITY);
+    ctx.emit({
+      type: "round-finished",
+      at: ctx.at(),
+      round,
+      instance,
+      cells,
+      etaSeconds: eta === null ? null : Math.round(Math.max(0, eta)),
+      ...(etaMinimum ? { etaMinimum } : {}),
+      budgetLeftSeconds: budgetLeft === null ? null : Math.max(0, Math.round(budgetLeft)),
+      marginPct: reportMarginPct(ctx.scenario),
+      precisionPct: settings.precisionPct,
+    });
     if (forecast && !state.every((c) => c.done)) {
       (session.manifest.forecast ??= { forecasts: [] }).forecasts.push(forecast);
       ctx.emit({ type: "forecast", at: ctx.at(), forecast });

@@ -6,7 +6,17 @@
  *     costs, or make the host's first calibration from them, so the next run forecasts well.
  * A failure here is a warning: the run's results do not depend on it.
  */
-import { calibrationFromRun, costShapeOf, disturbedPairs, keyFacts, runCellSpread, runNoise, typicalNoise, updateCalibration, type Calibration } from "../../core/calibration.ts";
+import {
+  calibrationFromRun,
+  costShapeOf,
+  disturbedPairs,
+  keyFacts,
+  runCellSpread,
+  runNoise,
+  typicalNoise,
+  updateCalibration,
+  type Calibration,
+} from "../../core/calibration.ts";
 import { pickServers } from "../../core/report/ratio.ts";
 import { forecastBefore, grossCellSeconds, NO_CALIBRATION, observedCosts } from "../../core/plan/forecast.ts";
 import { adaptiveRepeats, parseDuration } from "../../core/scenario/schema.ts";
@@ -21,7 +31,9 @@ export async function readHostCalibration(ctx: RunContext): Promise<Calibration 
   try {
     return (await ctx.deps.calibrations!.read()).calibration;
   } catch (e) {
-    ctx.warn(`could not read the host's calibration (the run forecasts from its own pairs instead): ${(e as Error).message}`);
+    ctx.warn(
+      `could not read the host's calibration (the run forecasts from its own pairs instead): ${(e as Error).message}`,
+    );
     return null;
   }
 }
@@ -29,7 +41,8 @@ export async function readHostCalibration(ctx: RunContext): Promise<Calibration 
 /** Before an adaptive run: the forecast event from the calibration, or none and why; kept in run.json. */
 export function announceForecast(ctx: RunContext, session: ResultsSession, cal: Calibration | null): void {
   // A designed run (fixed or adaptive) keeps the design's forecast; a resumed run keeps the one it recorded.
-  if (ctx.opts.design && !session.manifest.forecast?.design) (session.manifest.forecast ??= { forecasts: [] }).design = ctx.opts.design;
+  if (ctx.opts.design && !session.manifest.forecast?.design)
+    (session.manifest.forecast ??= { forecasts: [] }).design = ctx.opts.design;
   if (!adaptiveRepeats(ctx.scenario.workload) || ctx.opts.identityOnly) return;
   const record = (session.manifest.forecast ??= { forecasts: [] });
   const f = ctx.scenario.servers.length === 2 ? forecastBefore(ctx.scenario, cal, ctx.at()) : null;
@@ -38,7 +51,12 @@ export function announceForecast(ctx: RunContext, session: ResultsSession, cal: 
     ctx.emit({ type: "forecast", at: ctx.at(), forecast: f });
     return;
   }
-  const why = ctx.scenario.servers.length !== 2 ? "no forecast: the forecast models a run of two servers" : cal ? "no forecast before the run" : NO_CALIBRATION;
+  const why =
+    ctx.scenario.servers.length !== 2
+      ? "no forecast: the forecast models a run of two servers"
+      : cal
+        ? "no forecast before the run"
+        : NO_CALIBRATION;
   record.none = why;
   ctx.emit({ type: "forecast", at: ctx.at(), forecast: null, note: why });
 }
@@ -53,7 +71,10 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
     // The host's calibration is its noise when nothing else runs: disturbed pairs stay out of it (issue 23, run q1 of
     // 2026-12-02: a run on a machine at load 22 would have set the pair sd every later plan reads).
     const left = disturbedPairs(records, pair[0], pair[1]);
-    if (left.disturbed > 0) ctx.warn(`calibration: ${left.disturbed} of ${left.pairs} pairs were disturbed by outside work and are left out of the host's calibration`);
+    if (left.disturbed > 0)
+      ctx.warn(
+        `calibration: ${left.disturbed} of ${left.pairs} pairs were disturbed by outside work and are left out of the host's calibration`,
+      );
     const pooled = runNoise(records, pair[0], pair[1], { skipDisturbed: true });
     if (!pooled) return; // fewer than 2 undisturbed pairs in every cell: no df
     if (!(pooled.pairSdPct > 0)) return; // identical ratios (a fake or a broken metric): no noise figure worth keeping
@@ -75,9 +96,26 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
     const { key, facts, calibration: cal } = await store.read();
     const next = cal
       ? updateCalibration(cal, noise, ctx.at(), costs, spread)
-      : calibrationFromRun({ hostKey: key, hostFacts: keyFacts(facts), scenario: ctx.opts.scenarioFile ?? ctx.scenario.name, noise, costs, at: ctx.at(), spread });
+      : calibrationFromRun({
+          hostKey: key,
+          hostFacts: keyFacts(facts),
+          scenario: ctx.opts.scenarioFile ?? ctx.scenario.name,
+          noise,
+          costs,
+          at: ctx.at(),
+          spread,
+        });
     const file = await store.write(next);
-    ctx.emit({ type: "calibration-updated", at: ctx.at(), file, made: !cal, pairs: noise.pairs, pairSdPct: next.pairSdPct, pairDf: next.pairDf, instanceSdPct: next.instanceSdPct });
+    ctx.emit({
+      type: "calibration-updated",
+      at: ctx.at(),
+      file,
+      made: !cal,
+      pairs: noise.pairs,
+      pairSdPct: next.pairSdPct,
+      pairDf: next.pairDf,
+      instanceSdPct: next.instanceSdPct,
+    });
   } catch (e) {
     ctx.warn(`could not update the host's calibration: ${(e as Error).message}`);
   }

@@ -47,7 +47,11 @@ export class CellLoop {
   }
 
   async run(scheduler: Scheduler): Promise<void> {
-    for (let round = scheduler.nextRound(this.recorded, this.warmups); round.length > 0; round = scheduler.nextRound(this.recorded, this.warmups)) {
+    for (
+      let round = scheduler.nextRound(this.recorded, this.warmups);
+      round.length > 0;
+      round = scheduler.nextRound(this.recorded, this.warmups)
+    ) {
       for (const [i, cell] of round.entries()) {
         await this.one(cell);
         await this.rerunIfDisturbed(round, i);
@@ -65,7 +69,12 @@ export class CellLoop {
     const { ctx } = this;
     const cell = round[i];
     if (!ctx.scenario.workload.rerunDisturbed) return;
-    const same = (c: Cell | undefined) => c !== undefined && c.test === cell.test && c.threads === cell.threads && c.repeat === cell.repeat && c.host === cell.host;
+    const same = (c: Cell | undefined) =>
+      c !== undefined &&
+      c.test === cell.test &&
+      c.threads === cell.threads &&
+      c.repeat === cell.repeat &&
+      c.host === cell.host;
     // Not complete yet: the next cell is of the same group.
     if (same(round[i + 1]) && round[i + 1].server !== cell.server) return;
     let j = i;
@@ -75,8 +84,12 @@ export class CellLoop {
     const last = (key: string) => this.recorded.findLast((r) => r.key === key);
     const recs = group.map((c) => last(c.key));
     if (recs.some((r) => r?.status !== "ok") || !recs.some((r) => r!.interference?.disturbed)) return;
-    const reasons = recs.flatMap((r) => (r!.interference?.disturbed ? [`${r!.server}: ${r!.interference.reasons.join("; ")}`] : []));
-    ctx.warn(`${cell.test} t${cell.threads} r${cell.repeat} was disturbed (${reasons.join(" | ")}): running the ${group.length === 2 ? "pair" : "group"} once more`);
+    const reasons = recs.flatMap((r) =>
+      r!.interference?.disturbed ? [`${r!.server}: ${r!.interference.reasons.join("; ")}`] : [],
+    );
+    ctx.warn(
+      `${cell.test} t${cell.threads} r${cell.repeat} was disturbed (${reasons.join(" | ")}): running the ${group.length === 2 ? "pair" : "group"} once more`,
+    );
     // The re-run's attempts replace these in the tally, as they do in the report.
     this.tally.ok -= group.length;
     for (const c of group) await this.one(c);
@@ -90,14 +103,22 @@ export class CellLoop {
     await this.servers.focus(server);
     // Fresh data for write tests when asked: restore the post-prepare snapshot before each new write test.
     const freshNow = this.fresh.delete(cell.server);
-    if (ctx.scenario.workload.fresh === "per-test" && isWriteTest(cell.script) && this.lastTest.get(cell.server) !== cell.test && !freshNow) {
+    if (
+      ctx.scenario.workload.fresh === "per-test" &&
+      isWriteTest(cell.script) &&
+      this.lastTest.get(cell.server) !== cell.test &&
+      !freshNow
+    ) {
       await this.servers.restoreSnapshot(server, cell.test, this.sidecar);
       this.warmedUp.delete(`${cell.server}/${cell.test}`);
     }
     this.lastTest.set(cell.server, cell.test);
     await this.warmUp(server, cell);
     // workload.quiesce: InnoDB's purge and flushing settled before a write-test cell (recorded per cell).
-    const quiesceSeconds = ctx.scenario.workload.quiesce && isWriteTest(cell.script) ? await ctx.time("quiesce", () => quiesce(ctx, session, server, `before ${cell.key}`)) : undefined;
+    const quiesceSeconds =
+      ctx.scenario.workload.quiesce && isWriteTest(cell.script)
+        ? await ctx.time("quiesce", () => quiesce(ctx, session, server, `before ${cell.key}`))
+        : undefined;
     await this.measure(server, cell, quiesceSeconds);
     await session.save();
   }
@@ -140,8 +161,15 @@ export class CellLoop {
       ctx.throwIfAborted();
       if (!retry) this.tally.failed++;
       if (rec.status !== "failed") return;
-      if (!retry && ctx.opts.failFast) throw new TwinbenchError(`cell ${cell.key} failed: ${rec.error}`, { code: "CELL_FAILED", hint: "run without --fail-fast to carry on after failures" });
-      const restarted = await this.servers.recoverIfDead(server, cell, this.sidecar, { lost: serverLost(rec), attempt });
+      if (!retry && ctx.opts.failFast)
+        throw new TwinbenchError(`cell ${cell.key} failed: ${rec.error}`, {
+          code: "CELL_FAILED",
+          hint: "run without --fail-fast to carry on after failures",
+        });
+      const restarted = await this.servers.recoverIfDead(server, cell, this.sidecar, {
+        lost: serverLost(rec),
+        attempt,
+      });
       if (restarted) this.warmedUp.delete(`${cell.server}/${cell.test}`);
       if (!retry) return;
       // A restarted server is cold: warm it up again before the retry, as before the first attempt.

@@ -11,11 +11,18 @@ import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 
 /** Run `fn` with the daemons confined when the scenario asks for it; restores every CPU list it changed. */
-export async function withConfinedDaemons<T>(ctx: RunContext, session: ResultsSession, fn: () => Promise<T>, affinity: Affinity = tasksetAffinity(createRunner())): Promise<T> {
+export async function withConfinedDaemons<T>(
+  ctx: RunContext,
+  session: ResultsSession,
+  fn: () => Promise<T>,
+  affinity: Affinity = tasksetAffinity(createRunner()),
+): Promise<T> {
   const { resources } = ctx.scenario;
   if (!resources.confineDaemons) return fn();
   if (ctx.engine.hostId !== "local") {
-    ctx.warn(`resources.confineDaemons: the engine of host ${ctx.engine.hostId} is not on this machine; its daemons are left where they are`);
+    ctx.warn(
+      `resources.confineDaemons: the engine of host ${ctx.engine.hostId} is not on this machine; its daemons are left where they are`,
+    );
     return fn();
   }
   const cpus = resources.load.cpuset!; // validation refuses confineDaemons without a load cpuset
@@ -39,7 +46,11 @@ export async function withConfinedDaemons<T>(ctx: RunContext, session: ResultsSe
       }
     }
     if (skipped.length) ctx.warn(`resources.confineDaemons: not moved: ${skipped.join("; ")}`);
-    session.action("confine", undefined, `dockerd, containerd, its shims and twinbench (pids ${moved.map((m) => m.pid).join(", ")}) moved to CPUs ${cpus} while cells run${skipped.length ? `; not moved: ${skipped.join("; ")}` : ""}`);
+    session.action(
+      "confine",
+      undefined,
+      `dockerd, containerd, its shims and twinbench (pids ${moved.map((m) => m.pid).join(", ")}) moved to CPUs ${cpus} while cells run${skipped.length ? `; not moved: ${skipped.join("; ")}` : ""}`,
+    );
     return await fn();
   } finally {
     const failed: string[] = [];
@@ -47,6 +58,12 @@ export async function withConfinedDaemons<T>(ctx: RunContext, session: ResultsSe
       // A process that ended meanwhile (a shim of a removed container) has nothing to restore: record, carry on.
       await affinity.set(pid, before).catch((e: Error) => failed.push(`${pid}: ${e.message}`));
     }
-    session.action("unconfine", undefined, failed.length ? `CPU lists restored except ${failed.join("; ")}` : `CPU lists of pids ${moved.map((m) => m.pid).join(", ")} restored`);
+    session.action(
+      "unconfine",
+      undefined,
+      failed.length
+        ? `CPU lists restored except ${failed.join("; ")}`
+        : `CPU lists of pids ${moved.map((m) => m.pid).join(", ")} restored`,
+    );
   }
 }

@@ -74,7 +74,14 @@ export class RunContext {
     let detail: string | undefined;
     const timer = setInterval(() => {
       const seconds = Math.round((Date.now() - t0) / 1000);
-      this.emit({ type: "progress", at: this.at(), phase, subject, seconds, ...(detail === undefined ? {} : { detail }) });
+      this.emit({
+        type: "progress",
+        at: this.at(),
+        phase,
+        subject,
+        seconds,
+        ...(detail === undefined ? {} : { detail }),
+      });
     }, PROGRESS_EVERY_SECONDS * 1000);
     try {
       return await fn((line) => {
@@ -86,6 +93,15 @@ export class RunContext {
   }
   /** Labels for a resource of this run. */
   labels(extra: Record<string, string>): Record<string, string> {
-    return resourceLabels({ sessionId: this.sessionId, runId: this.runId, hostId: this.engine.hostId, pid: process.pid, hostname: osHostname() }, extra);
+    return resourceLabels(
+      {
+        sessionId: this.sessionId,
+        runId: this.runId,
+        hostId: this.engine.hostId,
+        pid: process.pid,
+        hostname: osHostname(),
+      },
+      extra,
+    );
   }
 }

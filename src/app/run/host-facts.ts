@@ -18,15 +18,24 @@ export async function probeHost(ctx: RunContext, session: ResultsSession, loadIm
     base.hardwareCounters = await ctx.deps.hardwareCounters().then(
       (h) => h.text,
       // A check that failed is said as such, not as "no PMU".
-      (e: unknown) => `Hardware counters per query: not checked (the check failed: ${e instanceof Error ? e.message : String(e)}).`,
+      (e: unknown) =>
+        `Hardware counters per query: not checked (the check failed: ${e instanceof Error ? e.message : String(e)}).`,
     );
   }
   if (hasProbe(base)) return void (await session.save());
   session.manifest.hosts = [
-    await probeHostFacts(ctx.engine, base, { image: loadImage.tag, runId: ctx.runId, labels: ctx.labels({ [LABEL.role]: "probe" }), signal: ctx.signal, onWarning: (m) => ctx.warn(m) }).catch((e: unknown) => {
+    await probeHostFacts(ctx.engine, base, {
+      image: loadImage.tag,
+      runId: ctx.runId,
+      labels: ctx.labels({ [LABEL.role]: "probe" }),
+      signal: ctx.signal,
+      onWarning: (m) => ctx.warn(m),
+    }).catch((e: unknown) => {
       if (ctx.signal.aborted) throw e;
       // Not fatal: the facts are context for the report, not the measurement. The warning says what is missing.
-      ctx.warn(`host facts: the probe container failed (${e instanceof Error ? e.message : String(e)}); run.json has engine info only`);
+      ctx.warn(
+        `host facts: the probe container failed (${e instanceof Error ? e.message : String(e)}); run.json has engine info only`,
+      );
       return base;
     }),
   ];

@@ -8,7 +8,11 @@ import { mustMatch } from "../../core/config/mustmatch.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 
-export async function checkConfigIdentity(ctx: RunContext, session: ResultsSession, servers: ServerManifest[]): Promise<MustMatchRow[]> {
+export async function checkConfigIdentity(
+  ctx: RunContext,
+  session: ResultsSession,
+  servers: ServerManifest[],
+): Promise<MustMatchRow[]> {
   const { scenario } = ctx;
   const rows: MustMatchRow[] = mustMatch(
     servers.map((m) => ({
@@ -26,7 +30,12 @@ export async function checkConfigIdentity(ctx: RunContext, session: ResultsSessi
   const differences = unexpected.length;
   ctx.emit({ type: "config-identity", at: ctx.at(), rows, differences, servers });
   if (differences > 0) {
-    const names = unexpected.map((r) => `${r.variable} (${Object.entries(r.values).map(([k, v]) => `${k}=${v}`).join(", ")})`);
+    const names = unexpected.map(
+      (r) =>
+        `${r.variable} (${Object.entries(r.values)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(", ")})`,
+    );
     if (ctx.opts.strict)
       throw new TwinbenchError(`servers differ in ${differences} must-match variable(s): ${names.join("; ")}`, {
         code: "CONFIG_MISMATCH",

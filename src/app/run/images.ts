@@ -34,6 +34,11 @@ export async function ensureImages(ctx: RunContext, session: ResultsSession): Pr
   );
   const images = new Map(names.map((n, i) => [n, infos[i]!]));
   const load = images.get(LOAD_IMAGE)!;
-  session.manifest.sysbench = { image: LOAD_IMAGE, imageId: load.id, version: load.version, packageVersion: load.packageVersion };
+  session.manifest.sysbench = {
+    image: LOAD_IMAGE,
+    imageId: load.id,
+    version: load.version,
+    packageVersion: load.packageVersion,
+  };
   return images;
 }

@@ -11,10 +11,17 @@ import type { ResultsSession } from "./session.ts";
 export const QUIESCE_TIMEOUT_S = 60;
 
 /** Wait for quiescence on `server` (awake); returns the seconds waited. Records an action naming what it saw. */
-export async function quiesce(ctx: RunContext, session: ResultsSession, server: LabServer, before: string): Promise<number> {
+export async function quiesce(
+  ctx: RunContext,
+  session: ResultsSession,
+  server: LabServer,
+  before: string,
+): Promise<number> {
   const read = ctx.probe.readInnodbBacklog;
   if (!read) {
-    ctx.warn(`workload.quiesce: the SQL probe cannot read InnoDB's backlog; ${server.id} ${before} runs without waiting`);
+    ctx.warn(
+      `workload.quiesce: the SQL probe cannot read InnoDB's backlog; ${server.id} ${before} runs without waiting`,
+    );
     return 0;
   }
   const t0 = Date.now();
@@ -27,7 +34,11 @@ export async function quiesce(ctx: RunContext, session: ResultsSession, server: 
     if (settled || seconds >= QUIESCE_TIMEOUT_S) {
       const last = samples[samples.length - 1]!;
       const seen = `history length ${last.historyLength ?? "unknown"}, dirty pages ${last.dirtyPages}`;
-      session.action("quiesce", server.id, `${settled ? "settled" : `not settled after ${QUIESCE_TIMEOUT_S} s`} ${before} after ${seconds.toFixed(1)} s: ${seen}`);
+      session.action(
+        "quiesce",
+        server.id,
+        `${settled ? "settled" : `not settled after ${QUIESCE_TIMEOUT_S} s`} ${before} after ${seconds.toFixed(1)} s: ${seen}`,
+      );
       if (!settled) ctx.warn(`${server.id}: InnoDB did not settle within ${QUIESCE_TIMEOUT_S} s ${before} (${seen})`);
       return Number(seconds.toFixed(2));
     }

@@ -42,10 +42,19 @@ export class Servers {
     return out;
   }
 
-  private async startOne(spec: ServerSpec, img: ImageInfo, sidecar: Sidecar, out: ServerManifest[]): Promise<LabServer> {
+  private async startOne(
+    spec: ServerSpec,
+    img: ImageInfo,
+    sidecar: Sidecar,
+    out: ServerManifest[],
+  ): Promise<LabServer> {
     const { ctx, session } = this;
     const { scenario, opts } = ctx;
-    if (img.family === "sysbench") throw new InputError(`server ${spec.id}: image ${spec.image} is the load image`, { code: "SCENARIO_INVALID", hint: "use a server image from images/lock.yaml" });
+    if (img.family === "sysbench")
+      throw new InputError(`server ${spec.id}: image ${spec.image} is the load image`, {
+        code: "SCENARIO_INVALID",
+        hint: "use a server image from images/lock.yaml",
+      });
     const { init, rendered } = labServerInit({
       scenario,
       spec,
@@ -70,10 +79,17 @@ export class Servers {
     try {
       readySeconds = await ctx.time("start", () => ctx.withProgress("start", spec.id, () => server.start(ctx.signal)));
     } catch (e) {
-      if (e instanceof TwinbenchError) ctx.emit({ type: "server-failed", at: ctx.at(), server: spec.id, message: e.message, logTail: e.details });
+      if (e instanceof TwinbenchError)
+        ctx.emit({ type: "server-failed", at: ctx.at(), server: spec.id, message: e.message, logTail: e.details });
       throw e;
     }
-    const authPlugin = await ctx.probe.createBenchUser(server.rootEndpoint(), { user: BENCH_USER, password: benchPassword(server), db: BENCH_DB, charset: "utf8mb4", collation: "utf8mb4_general_ci" });
+    const authPlugin = await ctx.probe.createBenchUser(server.rootEndpoint(), {
+      user: BENCH_USER,
+      password: benchPassword(server),
+      db: BENCH_DB,
+      charset: "utf8mb4",
+      collation: "utf8mb4_general_ci",
+    });
     const facts = await ctx.probe.readServerFacts(server.rootEndpoint());
     ctx.emit({ type: "server-ready", at: ctx.at(), server: spec.id, version: facts.version, seconds: readySeconds });
     const conn = await sidecar.connInfo(server);
@@ -107,7 +123,9 @@ export class Servers {
     const { workload } = ctx.scenario;
     ctx.phase("prepare", { server: server.id });
     await ctx.time("prepare", () =>
-      ctx.withProgress("prepare", server.id, (note) => sidecar.command(server, "oltp_common", "prepare", Math.max(1, Math.min(workload.tables, 4)), "prepare", note)),
+      ctx.withProgress("prepare", server.id, (note) =>
+        sidecar.command(server, "oltp_common", "prepare", Math.max(1, Math.min(workload.tables, 4)), "prepare", note),
+      ),
     );
     if (workload.fresh === "per-test" || plannedInstances(workload) > 1) {
       ctx.phase("snapshot", { server: server.id });
@@ -130,7 +148,11 @@ export class Servers {
   private async prewarm(server: LabServer, sidecar: Sidecar): Promise<void> {
     if (!this.ctx.scenario.workload.prewarm) return;
     this.ctx.phase("prewarm", { server: server.id });
-    await this.ctx.time("prewarm", () => this.ctx.withProgress("prewarm", server.id, (note) => sidecar.command(server, "oltp_common", "prewarm", 1, "prewarm", note)));
+    await this.ctx.time("prewarm", () =>
+      this.ctx.withProgress("prewarm", server.id, (note) =>
+        sidecar.command(server, "oltp_common", "prewarm", 1, "prewarm", note),
+      ),
+    );
   }
 
   /**
@@ -143,7 +165,11 @@ export class Servers {
       ctx.throwIfAborted();
       ctx.phase("restore", { server: server.id, detail: `instance ${instance}` });
       await this.restartWarm(server, sidecar, { restore: true, timing: "instance", quiesce: `instance ${instance}` });
-      this.session.action("instance", server.id, `instance ${instance}: restarted fresh from the post-prepare snapshot`);
+      this.session.action(
+        "instance",
+        server.id,
+        `instance ${instance}: restarted fresh from the post-prepare snapshot`,
+      );
       await this.pauseIdle(server);
     }
     await this.session.save();
@@ -155,7 +181,11 @@ export class Servers {
    * prewarmed as after prepare (workload.prewarm), and with workload.quiesce settled when `quiesce` names the moment.
    * A new instance, a write test's fresh data and the recovery after a crash all come through here.
    */
-  private async restartWarm(server: LabServer, sidecar: Sidecar, o: { restore: boolean; timing: string; quiesce?: string }): Promise<number> {
+  private async restartWarm(
+    server: LabServer,
+    sidecar: Sidecar,
+    o: { restore: boolean; timing: string; quiesce?: string },
+  ): Promise<number> {
     const { ctx } = this;
     const seconds = await ctx.time(o.timing, () =>
       ctx.withProgress(o.restore ? "restore" : "start", server.id, async (note) => {
@@ -169,7 +199,8 @@ export class Servers {
       }),
     );
     await this.prewarm(server, sidecar);
-    if (o.quiesce !== undefined && ctx.scenario.workload.quiesce) await ctx.time("quiesce", () => quiesce(ctx, this.session, server, o.quiesce!));
+    if (o.quiesce !== undefined && ctx.scenario.workload.quiesce)
+      await ctx.time("quiesce", () => quiesce(ctx, this.session, server, o.quiesce!));
     return seconds;
   }
 
@@ -185,7 +216,11 @@ export class Servers {
       // The lever is off: idle servers keep running; say so once per server.
       if (!this.pausedOnce.has(server.id)) {
         this.pausedOnce.add(server.id);
-        this.session.action("no-pause", server.id, "idle servers keep running while another server is measured (resources.pauseIdle: false)");
+        this.session.action(
+          "no-pause",
+          server.id,
+          "idle servers keep running while another server is measured (resources.pauseIdle: false)",
+        );
       }
       return;
     }
@@ -193,7 +228,11 @@ export class Servers {
     if (await server.pause()) {
       if (!wasPaused && !this.pausedOnce.has(server.id)) {
         this.pausedOnce.add(server.id);
-        this.session.action("pause", server.id, "idle servers are frozen (docker pause) while another server is measured");
+        this.session.action(
+          "pause",
+          server.id,
+          "idle servers are frozen (docker pause) while another server is measured",
+        );
       }
       return;
     }
@@ -212,7 +251,11 @@ export class Servers {
   async restoreSnapshot(server: LabServer, test: string, sidecar: Sidecar): Promise<void> {
     this.ctx.phase("restore", { server: server.id, test });
     await this.restartWarm(server, sidecar, { restore: true, timing: "restore" });
-    this.session.action("restore", server.id, `snapshot restored before ${test}${this.ctx.scenario.workload.prewarm ? ", then prewarmed" : ""}`);
+    this.session.action(
+      "restore",
+      server.id,
+      `snapshot restored before ${test}${this.ctx.scenario.workload.prewarm ? ", then prewarmed" : ""}`,
+    );
   }
 
   /**
@@ -220,13 +263,23 @@ export class Servers {
    * its log and restart it from the current data dir, prewarmed like after prepare. `attempt` > 1 names the crash
    * log of a retried cell.
    */
-  async recoverIfDead(server: LabServer, cell: Cell, sidecar: Sidecar, o: { lost?: boolean; attempt?: number } = {}): Promise<boolean> {
+  async recoverIfDead(
+    server: LabServer,
+    cell: Cell,
+    sidecar: Sidecar,
+    o: { lost?: boolean; attempt?: number } = {},
+  ): Promise<boolean> {
     const { ctx, session } = this;
     const running = await server.isRunning();
     if (running && !o.lost) return false;
     const logs = await server.logs(300).catch((e: Error) => `(could not read the server's log: ${e.message})`);
-    await session.writeRaw(`${cell.server}.crash-${cell.index}${(o.attempt ?? 1) > 1 ? `-a${o.attempt}` : ""}.log`, logs);
-    const why = running ? `sysbench lost its connection to the server during ${cell.key}` : `server died during ${cell.key}`;
+    await session.writeRaw(
+      `${cell.server}.crash-${cell.index}${(o.attempt ?? 1) > 1 ? `-a${o.attempt}` : ""}.log`,
+      logs,
+    );
+    const why = running
+      ? `sysbench lost its connection to the server during ${cell.key}`
+      : `server died during ${cell.key}`;
     ctx.emit({ type: "server-restarted", at: ctx.at(), server: cell.server, reason: why });
     await ctx.time("start", () => ctx.withProgress("start", cell.server, () => server.restart(ctx.signal)));
     let warmed = ctx.scenario.workload.prewarm ? ", then prewarmed" : "";

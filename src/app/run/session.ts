@@ -45,13 +45,22 @@ export class ResultsSession {
       const store = await ResultsStore.open(opts.outDir);
       const old = await store.readManifest();
       if (old.fingerprint !== fingerprint)
-        throw new InputError(`cannot resume ${opts.outDir}: the scenario, its pins or its config differ from the original run`, {
-          code: "RESUME_MISMATCH",
-          hint: "resume with the same scenario file, --set overrides and lab config; or start a new run",
-        });
+        throw new InputError(
+          `cannot resume ${opts.outDir}: the scenario, its pins or its config differ from the original run`,
+          {
+            code: "RESUME_MISMATCH",
+            hint: "resume with the same scenario file, --set overrides and lab config; or start a new run",
+          },
+        );
       // A torn last line goes aside before anything is appended, so every later record starts on a line of its own.
       const torn = await store.setAsideTornLine();
-      session = new ResultsSession(ctx, store, { ...old, status: "running", endedAt: undefined }, await store.readCells(), torn?.movedTo);
+      session = new ResultsSession(
+        ctx,
+        store,
+        { ...old, status: "running", endedAt: undefined },
+        await store.readCells(),
+        torn?.movedTo,
+      );
     } else {
       const store = await ResultsStore.create(opts.outDir);
       const manifest: RunManifest = {
@@ -95,8 +104,17 @@ export class ResultsSession {
       ...(pairs.length > 1 ? { pairs } : {}),
       marginPct: reportMarginPct(scenario),
     });
-    if (this.tornMovedTo) ctx.warn(`cells.jsonl ended in a torn line (a crash mid-write): moved it to ${this.tornMovedTo}, so every later record starts on a line of its own`);
-    for (const r of this.previous) ctx.emit({ type: r.status === "ok" ? "cell-finished" : "cell-failed", at: ctx.at(), cell: plan.cells.find((c) => c.key === r.key) ?? cellOf(r), record: r });
+    if (this.tornMovedTo)
+      ctx.warn(
+        `cells.jsonl ended in a torn line (a crash mid-write): moved it to ${this.tornMovedTo}, so every later record starts on a line of its own`,
+      );
+    for (const r of this.previous)
+      ctx.emit({
+        type: r.status === "ok" ? "cell-finished" : "cell-failed",
+        at: ctx.at(),
+        cell: plan.cells.find((c) => c.key === r.key) ?? cellOf(r),
+        record: r,
+      });
   }
 
   /** Something the lab did, for reproducibility (snapshot restores, restarts, pauses). */
@@ -122,5 +140,13 @@ export class ResultsSession {
 }
 
 function cellOf(r: CellRecord): Cell {
-  return { index: -1, key: r.key, server: r.server, test: r.test, script: r.test, threads: r.threads, repeat: r.repeat };
+  return {
+    index: -1,
+    key: r.key,
+    server: r.server,
+    test: r.test,
+    script: r.test,
+    threads: r.threads,
+    repeat: r.repeat,
+  };
 }

@@ -8,7 +8,14 @@ import { CancelledError, TwinbenchError } from "../../core/errors.ts";
 import { LABEL, resourceName } from "../../core/labels.ts";
 import type { Cell, CellRecord, Interference } from "../../core/results.ts";
 import { interferenceOf, type CpuSample } from "../../core/interference.ts";
-import { cellStateOf, containerCores, type CellCpu, type CellState, type CellTasks, type ServerStatus } from "../../core/cellstate.ts";
+import {
+  cellStateOf,
+  containerCores,
+  type CellCpu,
+  type CellState,
+  type CellTasks,
+  type ServerStatus,
+} from "../../core/cellstate.ts";
 import { ctxDelta, ioDelta, keepsThreads, type TaskCounters } from "../../core/taskcounters.ts";
 import { parseDuration, parseSize, trimSeconds } from "../../core/scenario/schema.ts";
 import { trimmedRates } from "../../core/levers.ts";
@@ -41,10 +48,27 @@ export class Sidecar {
 
   private connection(server: LabServer) {
     const c = server.sidecarConnection(this.ctx.scenario.load.transport);
-    return { c, conn: { socket: c.socket, host: c.host, port: c.host ? 3306 : undefined, user: BENCH_USER, password: benchPassword(server), db: BENCH_DB } };
+    return {
+      c,
+      conn: {
+        socket: c.socket,
+        host: c.host,
+        port: c.host ? 3306 : undefined,
+        user: BENCH_USER,
+        password: benchPassword(server),
+        db: BENCH_DB,
+      },
+    };
   }
 
-  private run(server: LabServer, argv: string[], onLine: ((l: string) => void) | undefined, timeoutMs: number | undefined, signal: AbortSignal, onCreated?: (id: string) => void): Promise<RunResult> {
+  private run(
+    server: LabServer,
+    argv: string[],
+    onLine: ((l: string) => void) | undefined,
+    timeoutMs: number | undefined,
+    signal: AbortSignal,
+    onCreated?: (id: string) => void,
+  ): Promise<RunResult> {
     const { ctx } = this;
     const { c } = this.connection(server);
     const load = ctx.scenario.resources.load;
@@ -70,25 +94,52 @@ export class Sidecar {
   async connInfo(server: LabServer): Promise<{ sslCipher: string | null }> {
     const { scenario, signal } = this.ctx;
     const { conn } = this.connection(server);
-    const argv = sysbenchArgv({ script: "/usr/share/sysbench/tb_conninfo.lua", command: "run", workload: scenario.workload, threads: 1, events: 1, connection: conn, percentile: scenario.workload.percentile, histogram: false });
+    const argv = sysbenchArgv({
+      script: "/usr/share/sysbench/tb_conninfo.lua",
+      command: "run",
+      workload: scenario.workload,
+      threads: 1,
+      events: 1,
+      connection: conn,
+      percentile: scenario.workload.percentile,
+      histogram: false,
+    });
     const r = await this.run(server, argv, undefined, 60_000, signal);
     const m = /twinbench\.ssl_cipher=(.*)/.exec(r.output);
     return { sslCipher: m ? m[1]!.trim() || null : null };
   }
 
   /** `sysbench prepare` or the prewarm command; its log goes to raw/<server>.<logName>.log, its lines to `onLine`. */
-  async command(server: LabServer, script: string, command: "prepare" | "prewarm", threads: number, logName: string, onLine?: (l: string) => void): Promise<void> {
+  async command(
+    server: LabServer,
+    script: string,
+    command: "prepare" | "prewarm",
+    threads: number,
+    logName: string,
+    onLine?: (l: string) => void,
+  ): Promise<void> {
     const { scenario, signal } = this.ctx;
     const { conn } = this.connection(server);
-    const argv = sysbenchArgv({ script, command, workload: scenario.workload, threads, connection: conn, percentile: scenario.workload.percentile, histogram: false });
+    const argv = sysbenchArgv({
+      script,
+      command,
+      workload: scenario.workload,
+      threads,
+      connection: conn,
+      percentile: scenario.workload.percentile,
+      histogram: false,
+    });
     const r = await this.run(server, argv, onLine, undefined, signal);
     await this.session.writeRaw(`${server.id}.${logName}.log`, r.output);
     if (r.cancelled) throw new CancelledError();
     if (r.exitCode !== 0)
-      throw new TwinbenchError(`sysbench ${command} failed on server ${server.id} (exit ${r.exitCode}): ${lastFatal(r.output)}`, {
-        code: "PREPARE_FAILED",
-        hint: `see raw/${server.id}.${logName}.log in the results folder`,
-      });
+      throw new TwinbenchError(
+        `sysbench ${command} failed on server ${server.id} (exit ${r.exitCode}): ${lastFatal(r.output)}`,
+        {
+          code: "PREPARE_FAILED",
+          hint: `see raw/${server.id}.${logName}.log in the results folder`,
+        },
+      );
   }
 
   /** One cell: sysbench run with live intervals, its raw log kept, the result classified. */
@@ -97,10 +148,25 @@ export class Sidecar {
     const { scenario, signal } = ctx;
     const { conn } = this.connection(server);
     // workload.trim: a measured cell runs that much longer; its first seconds are left out of `trimmed`.
-    const trim = ph === "measure" && overrideSeconds === undefined && scenario.workload.duration !== undefined ? trimSeconds(scenario.workload) : 0;
-    const seconds = overrideSeconds ?? (scenario.workload.duration !== undefined ? parseDuration(scenario.workload.duration)! + trim : undefined);
+    const trim =
+      ph === "measure" && overrideSeconds === undefined && scenario.workload.duration !== undefined
+        ? trimSeconds(scenario.workload)
+        : 0;
+    const seconds =
+      overrideSeconds ??
+      (scenario.workload.duration !== undefined ? parseDuration(scenario.workload.duration)! + trim : undefined);
     const events = overrideSeconds !== undefined ? undefined : scenario.workload.events;
-    const argv = sysbenchArgv({ script: cell.script, command: "run", workload: scenario.workload, threads: cell.threads, durationSeconds: seconds, events, connection: conn, percentile: scenario.workload.percentile, histogram: ph === "measure" });
+    const argv = sysbenchArgv({
+      script: cell.script,
+      command: "run",
+      workload: scenario.workload,
+      threads: cell.threads,
+      durationSeconds: seconds,
+      events,
+      connection: conn,
+      percentile: scenario.workload.percentile,
+      histogram: ph === "measure",
+    });
     const startedAt = ctx.at();
     const loadStart = loadavg()[0]!;
     ctx.emit({ type: "cell-started", at: startedAt, cell, phase: ph, seconds: seconds ?? null });
@@ -137,7 +203,17 @@ export class Sidecar {
     const trimmed = trim > 0 && metrics ? trimmedRates(metrics.intervals, trim) : null;
     // With a lead-in the CPU and task counters cover the same seconds as the figure, so per query is over its q/s.
     const figureMetrics = metrics && trimmed ? { ...metrics, qps: trimmed.qps } : metrics;
-    const state = ph === "measure" ? this.cellState(server, { before, after, cpu: probe?.cpu(), tasks: probe?.tasks(), metrics: figureMetrics, errors }) : undefined;
+    const state =
+      ph === "measure"
+        ? this.cellState(server, {
+            before,
+            after,
+            cpu: probe?.cpu(),
+            tasks: probe?.tasks(),
+            metrics: figureMetrics,
+            errors,
+          })
+        : undefined;
     return {
       key: cell.key,
       server: cell.server,
@@ -180,11 +256,22 @@ export class Sidecar {
   /** The cell's state from its readings; the CPU figures against each container's cpuset (the host's CPUs without). */
   private cellState(
     server: LabServer,
-    o: { before?: ServerStatus; after?: ServerStatus; cpu?: { wallS: number; serverCores: number; loadCores: number }; tasks?: Omit<CellTasks, "blockDevice" | "storageKind">; metrics: SysbenchResult | null; errors: string[] },
+    o: {
+      before?: ServerStatus;
+      after?: ServerStatus;
+      cpu?: { wallS: number; serverCores: number; loadCores: number };
+      tasks?: Omit<CellTasks, "blockDevice" | "storageKind">;
+      metrics: SysbenchResult | null;
+      errors: string[];
+    },
   ): CellState {
     const host = availableParallelism();
     const load = this.ctx.scenario.resources.load;
-    const cpu: CellCpu | undefined = o.cpu && { ...o.cpu, serverCpusetCores: containerCores(server.init.cpuset, undefined, host), loadCpusetCores: containerCores(load.cpuset, load.cpus, host) };
+    const cpu: CellCpu | undefined = o.cpu && {
+      ...o.cpu,
+      serverCpusetCores: containerCores(server.init.cpuset, undefined, host),
+      loadCpusetCores: containerCores(load.cpuset, load.cpus, host),
+    };
     // tmpfs keeps the data dir in memory: no block device, so no bytes per query (volume, bind, raid0 have one).
     const kind = server.init.storage.kind;
     const tasks: CellTasks | undefined = o.tasks && { ...o.tasks, blockDevice: kind !== "tmpfs", storageKind: kind };
@@ -198,19 +285,24 @@ export class Sidecar {
    * removal, and every container of the run (servers, this sidecar) still has its cgroup. Undefined when the run
    * has no sampler or the engine is remote.
    */
-  private interferenceProbe(serverId: string | undefined, leadIn = 0): {
-    created(id: string): void;
-    /** A sysbench output line: its per-second sample's second, or null for any other line. */
-    line(intervalT: number | null): void;
-    result(): Interference | undefined;
-    error(): string | undefined;
-    /** The measured server's and this sidecar's CPU over the same window, in cores. */
-    cpu(): { wallS: number; serverCores: number; loadCores: number } | undefined;
-    /** Their context switches and the server's storage bytes over the same window; undefined without a task sampler. */
-    tasks(): Omit<CellTasks, "blockDevice" | "storageKind"> | undefined;
-    /** Why the task counters failed (a permission, a bug), if they did. */
-    taskError(): string | undefined;
-  } | undefined {
+  private interferenceProbe(
+    serverId: string | undefined,
+    leadIn = 0,
+  ):
+    | {
+        created(id: string): void;
+        /** A sysbench output line: its per-second sample's second, or null for any other line. */
+        line(intervalT: number | null): void;
+        result(): Interference | undefined;
+        error(): string | undefined;
+        /** The measured server's and this sidecar's CPU over the same window, in cores. */
+        cpu(): { wallS: number; serverCores: number; loadCores: number } | undefined;
+        /** Their context switches and the server's storage bytes over the same window; undefined without a task sampler. */
+        tasks(): Omit<CellTasks, "blockDevice" | "storageKind"> | undefined;
+        /** Why the task counters failed (a permission, a bug), if they did. */
+        taskError(): string | undefined;
+      }
+    | undefined {
     const sample = this.ctx.deps.cpuSampler;
     const sampleTasks = this.ctx.deps.taskSampler;
     if (!sample || !this.ctx.engine.location().local) return undefined;
@@ -289,7 +381,11 @@ export class Sidecar {
       taskError: () => taskFailure,
       tasks: () => {
         if (broken || !first || !last || !firstTasks || !lastTasks || taskFailure) return undefined;
-        const d = <T>(f: (a: TaskCounters, b: TaskCounters) => T | null, a: TaskCounters | null, b: TaskCounters | null) => (a && b ? f(a, b) : null);
+        const d = <T>(
+          f: (a: TaskCounters, b: TaskCounters) => T | null,
+          a: TaskCounters | null,
+          b: TaskCounters | null,
+        ) => (a && b ? f(a, b) : null);
         return {
           server: d(ctxDelta, firstTasks.server, lastTasks.server),
           load: d(ctxDelta, firstTasks.load, lastTasks.load),
@@ -321,7 +417,10 @@ export function isAbsence(e: unknown): boolean {
  * A cell's outcome from its sysbench container: ok, failed (cancelled by the user, past its limit, a FATAL, an
  * unparseable log or a non-zero exit) or skipped (the user skipped this cell only).
  */
-export function classifyCell(r: RunResult, o: { userCancelled: boolean; timeoutMs: number }): { status: CellRecord["status"]; error?: string; metrics: SysbenchResult | null } {
+export function classifyCell(
+  r: RunResult,
+  o: { userCancelled: boolean; timeoutMs: number },
+): { status: CellRecord["status"]; error?: string; metrics: SysbenchResult | null } {
   let metrics: SysbenchResult | null = null;
   let error: string | undefined;
   try {
@@ -329,10 +428,24 @@ export function classifyCell(r: RunResult, o: { userCancelled: boolean; timeoutM
   } catch (e) {
     error = `unparseable sysbench output: ${(e as Error).message}`;
   }
-  if (r.cancelled) return { status: o.userCancelled ? "failed" : "skipped", error: o.userCancelled ? "cancelled by the user" : "skipped by the user", metrics };
-  if (r.timedOut) return { status: "failed", error: `cell ran past its limit of ${Math.round(o.timeoutMs / 1000)} s and was stopped`, metrics };
+  if (r.cancelled)
+    return {
+      status: o.userCancelled ? "failed" : "skipped",
+      error: o.userCancelled ? "cancelled by the user" : "skipped by the user",
+      metrics,
+    };
+  if (r.timedOut)
+    return {
+      status: "failed",
+      error: `cell ran past its limit of ${Math.round(o.timeoutMs / 1000)} s and was stopped`,
+      metrics,
+    };
   if (!metrics || metrics.status !== "ok" || r.exitCode !== 0)
-    return { status: "failed", error: error ?? (metrics?.fatal.length ? metrics.fatal.join(" | ") : `sysbench exited with code ${r.exitCode}`), metrics };
+    return {
+      status: "failed",
+      error: error ?? (metrics?.fatal.length ? metrics.fatal.join(" | ") : `sysbench exited with code ${r.exitCode}`),
+      metrics,
+    };
   return { status: "ok", metrics };
 }
 
@@ -343,7 +456,10 @@ export function classifyCell(r: RunResult, o: { userCancelled: boolean; timeoutM
 export function serverLost(rec: Pick<CellRecord, "status" | "error" | "metrics">): boolean {
   if (rec.status !== "failed") return false;
   const text = [rec.error ?? "", ...(rec.metrics?.fatal ?? [])].join("\n");
-  return /\b(?:error|errno\s*=)\s*(?:2002|2003|2006|2013)\b/i.test(text) || /Lost connection to (?:MySQL )?server|server has gone away|Can't connect to (?:local )?MySQL server/i.test(text);
+  return (
+    /\b(?:error|errno\s*=)\s*(?:2002|2003|2006|2013)\b/i.test(text) ||
+    /Lost connection to (?:MySQL )?server|server has gone away|Can't connect to (?:local )?MySQL server/i.test(text)
+  );
 }
 
 function lastFatal(out: string): string {

@@ -7,7 +7,12 @@ import type { ResultsSession } from "./session.ts";
 import type { Servers } from "./servers.ts";
 import type { RunStatus } from "./types.ts";
 
-export async function teardown(ctx: RunContext, session: ResultsSession, servers: Servers, status: RunStatus): Promise<void> {
+export async function teardown(
+  ctx: RunContext,
+  session: ResultsSession,
+  servers: Servers,
+  status: RunStatus,
+): Promise<void> {
   ctx.phase("teardown");
   for (const s of servers.all()) {
     if (!s.containerId) continue;
@@ -45,5 +50,6 @@ export async function teardown(ctx: RunContext, session: ResultsSession, servers
   manifest.status = status;
   manifest.endedAt = ctx.at();
   await session.save();
-  if (ctx.deps.writeReports) await ctx.deps.writeReports(session.dir).catch((e: unknown) => ctx.warn(`reports: ${(e as Error).message}`));
+  if (ctx.deps.writeReports)
+    await ctx.deps.writeReports(session.dir).catch((e: unknown) => ctx.warn(`reports: ${(e as Error).message}`));
 }

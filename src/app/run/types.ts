@@ -28,7 +28,11 @@ export interface RunDeps {
   engine: Engine;
   storage: StorageProvider;
   /** Build or find a pinned image (cache hit when present). */
-  ensureImage(name: string, onProgress: (step: string, line?: string) => void, signal?: AbortSignal): Promise<ImageInfo>;
+  ensureImage(
+    name: string,
+    onProgress: (step: string, line?: string) => void,
+    signal?: AbortSignal,
+  ): Promise<ImageInfo>;
   /** Write report.md/html/json, comparison.csv and costs.csv for a results folder. */
   writeReports?(dir: string): Promise<unknown>;
   /** SQL probes (default: mysql2). */

@@ -37,14 +37,21 @@ export function parseLengths(v: string | undefined): number[] | undefined {
   const parts = v.split(",").map((x) => x.trim());
   const n = parts.map(Number);
   if (!parts.length || n.some((x, i) => !/^\d+$/.test(parts[i]) || x < 2))
-    throw new InputError(`--lengths ${v}: expected whole seconds from 2, comma-separated`, { code: "CALIBRATION_OPTION_INVALID", hint: "e.g. --lengths 10,30,90" });
+    throw new InputError(`--lengths ${v}: expected whole seconds from 2, comma-separated`, {
+      code: "CALIBRATION_OPTION_INVALID",
+      hint: "e.g. --lengths 10,30,90",
+    });
   return n;
 }
 
 function positiveInt(v: string | undefined, flag: string, min: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new InputError(`${flag} ${v} is not a whole number ≥ ${min}`, { code: "CALIBRATION_OPTION_INVALID", hint: `e.g. ${flag} ${Math.max(min, 3)}` });
+  if (!Number.isInteger(n) || n < min)
+    throw new InputError(`${flag} ${v} is not a whole number ≥ ${min}`, {
+      code: "CALIBRATION_OPTION_INVALID",
+      hint: `e.g. ${flag} ${Math.max(min, 3)}`,
+    });
   return n;
 }
 
@@ -53,7 +60,11 @@ export function registerCalibrateCommand(program: Command, ctx: CliContext): voi
   program
     .command("calibrate")
     .description("measure this host's noise (per-second series, A/A pairs on fresh server instances) for plan and run")
-    .argument("[scenario]", "scenario whose first server, config, storage and cells the A/A runs use", "scenarios/quick.yaml")
+    .argument(
+      "[scenario]",
+      "scenario whose first server, config, storage and cells the A/A runs use",
+      "scenarios/quick.yaml",
+    )
     .option("--max-time <duration>", "time for the whole calibration", "10m")
     .option("--show", "print this host's stored calibration and exit")
     .option("--out <dir>", "folder under which calibrate-<id>/ keeps the runs' results", "results")
@@ -61,7 +72,10 @@ export function registerCalibrateCommand(program: Command, ctx: CliContext): voi
     .option("--pairs <n>", "A/A pairs to aim for in all (default 30)")
     .option("--instances <n>", "fresh server instances, one A/A run each (default 3)")
     .option("--series <seconds>", "length of the one-server per-second series (default 90, at most 15% of --max-time)")
-    .option("--lengths <seconds,...>", "also measure pair sd against cell length: one A/A run per length (e.g. 10,30,90), stored as the calibration's curve")
+    .option(
+      "--lengths <seconds,...>",
+      "also measure pair sd against cell length: one A/A run per length (e.g. 10,30,90), stored as the calibration's curve",
+    )
     .option("--json-events", "print the runs' events as NDJSON on stdout")
     .action(async (file: string, o: CalibrateCliOptions) => {
       ctx.exitCode = o.show ? await showCommand(ctx) : await calibrateCommand(ctx, file, o);
@@ -81,7 +95,11 @@ async function showCommand(ctx: CliContext): Promise<0 | 1> {
 /** Run calibrate from the CLI: plain progress lines (or NDJSON events), then the calibration. */
 export async function calibrateCommand(ctx: CliContext, file: string, o: CalibrateCliOptions): Promise<0 | 1 | 130> {
   const maxSeconds = parseDuration(o.maxTime);
-  if (maxSeconds === undefined || !(maxSeconds > 0)) throw new InputError(`--max-time ${o.maxTime} is not a duration`, { code: "CALIBRATION_OPTION_INVALID", hint: "e.g. --max-time 10m or --max-time 300s" });
+  if (maxSeconds === undefined || !(maxSeconds > 0))
+    throw new InputError(`--max-time ${o.maxTime} is not a duration`, {
+      code: "CALIBRATION_OPTION_INVALID",
+      hint: "e.g. --max-time 10m or --max-time 300s",
+    });
   const input = await resolveRunInput({ file, sets: o.set });
   for (const w of input.warnings) ctx.err(`warning: ${w}`);
   const lab = await prepareLab(input.scenario, { log: ctx.err, engine: ctx.engine() });
@@ -122,4 +140,3 @@ export async function calibrateCommand(ctx: CliContext, file: string, o: Calibra
   log(`runs: ${r.dir} (${r.runs.length} results folders)`);
   return 0;
 }
-

@@ -51,13 +51,20 @@ export function registerConfigCommands(program: Command, ctx: CliContext): void 
       try {
         const summary = await runScenario(
           { ...deps, writeReports: undefined },
-          { scenario, neutralCnf, outDir: join(dir, "run"), identityOnly: true, signal: trap.signal, onEvent: (e) => {
-            if (e.type === "plan-ready") ctx.err(`config diff: run ${e.runId}`);
-            if (e.type === "server-ready" || e.type === "server-failed" || e.type === "image-ready") {
-              const l = plainLine(e);
-              if (l) ctx.err(l);
-            }
-          } },
+          {
+            scenario,
+            neutralCnf,
+            outDir: join(dir, "run"),
+            identityOnly: true,
+            signal: trap.signal,
+            onEvent: (e) => {
+              if (e.type === "plan-ready") ctx.err(`config diff: run ${e.runId}`);
+              if (e.type === "server-ready" || e.type === "server-failed" || e.type === "image-ready") {
+                const l = plainLine(e);
+                if (l) ctx.err(l);
+              }
+            },
+          },
         );
         const m = JSON.parse(await readFile(join(summary.dir, "run.json"), "utf8")) as RunManifest;
         const ids = m.servers.map((s) => s.id);

@@ -16,18 +16,34 @@ export interface DoctorCliContext {
 export function registerDoctorCommand(program: Command, ctx: DoctorCliContext, deps?: Partial<DoctorDeps>): void {
   program
     .command("doctor")
-    .description("check the host (engine, API, storage driver, cgroups, disk, tools); --fix installs and starts what is missing")
-    .option("--fix", "on Debian/Ubuntu as root: apt-get install what is missing and start dockerd when no engine answers")
+    .description(
+      "check the host (engine, API, storage driver, cgroups, disk, tools); --fix installs and starts what is missing",
+    )
+    .option(
+      "--fix",
+      "on Debian/Ubuntu as root: apt-get install what is missing and start dockerd when no engine answers",
+    )
     .option("--json", "print the checks as JSON")
-    .option("--lock <file>", "the image lock whose official digests are checked (default: images/lock.yaml of this checkout)")
+    .option(
+      "--lock <file>",
+      "the image lock whose official digests are checked (default: images/lock.yaml of this checkout)",
+    )
     .action(async (o: { fix?: boolean; json?: boolean; lock?: string }) => {
-      const code = await doctorCommand(ctx, { fix: Boolean(o.fix), json: Boolean(o.json) }, { ...deps, ...(o.lock ? { lockFile: o.lock } : {}) });
+      const code = await doctorCommand(
+        ctx,
+        { fix: Boolean(o.fix), json: Boolean(o.json) },
+        { ...deps, ...(o.lock ? { lockFile: o.lock } : {}) },
+      );
       if (code !== 0) ctx.exitCode = code;
     });
 }
 
 /** Print the checks; 1 when any check fails. --fix errors (cannot fix, apt failed, engine timeout) are thrown. */
-export async function doctorCommand(ctx: DoctorCliContext, o: { fix: boolean; json: boolean }, overrides: Partial<DoctorDeps> = {}): Promise<ExitCode> {
+export async function doctorCommand(
+  ctx: DoctorCliContext,
+  o: { fix: boolean; json: boolean },
+  overrides: Partial<DoctorDeps> = {},
+): Promise<ExitCode> {
   const log = o.json ? () => {} : ctx.out;
   const deps = defaultDoctorDeps({ log, ...overrides });
   let checks: CheckLine[];
@@ -46,7 +62,8 @@ export async function doctorCommand(ctx: DoctorCliContext, o: { fix: boolean; js
   } else {
     ctx.out(formatCheckLines(checks));
     ctx.out(`${s.ok} ok, ${s.warn} warn, ${s.fail} fail`);
-    if (s.fail > 0 && !o.fix) ctx.out("hint: `twinbench doctor --fix` (as root, on Debian/Ubuntu) installs and starts what is missing");
+    if (s.fail > 0 && !o.fix)
+      ctx.out("hint: `twinbench doctor --fix` (as root, on Debian/Ubuntu) installs and starts what is missing");
   }
   return s.fail > 0 ? 1 : 0;
 }

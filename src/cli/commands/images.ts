@@ -3,7 +3,16 @@ import type { Command } from "commander";
 import { formatBytes } from "../../core/units.ts";
 import { textTable, type TextColumn } from "../../core/text-table.ts";
 import type { ImagePort } from "../../adapters/docker/images.ts";
-import { currentImageTags, ensureImages, listImages, loadLock, parseModeChoice, pinImages, removeImages, type ImageProgress } from "../../adapters/images/index.ts";
+import {
+  currentImageTags,
+  ensureImages,
+  listImages,
+  loadLock,
+  parseModeChoice,
+  pinImages,
+  removeImages,
+  type ImageProgress,
+} from "../../adapters/images/index.ts";
 
 export interface ImagesCommandContext {
   images: () => ImagePort;
@@ -48,13 +57,20 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
         force: o.force,
         onProgress: o.quiet ? undefined : progressPrinter(ctx.out),
       });
-      const rows = built.map((b) => [b.cacheHit ? "cached" : "built", b.name, `${b.tag}  (${b.mode}, ${b.labels["twinbench.package-version"] ?? "?"})`]);
-      for (const line of textTable(rows, { columns: [{ width: 6 }, { width: 14 }], gap: " ", trimEnd: false })) ctx.out(line);
+      const rows = built.map((b) => [
+        b.cacheHit ? "cached" : "built",
+        b.name,
+        `${b.tag}  (${b.mode}, ${b.labels["twinbench.package-version"] ?? "?"})`,
+      ]);
+      for (const line of textTable(rows, { columns: [{ width: 6 }, { width: 14 }], gap: " ", trimEnd: false }))
+        ctx.out(line);
     });
 
   images
     .command("pin")
-    .description("resolve the official tags to digests through the registry (via the engine) and write them into the lock; shows the diff")
+    .description(
+      "resolve the official tags to digests through the registry (via the engine) and write them into the lock; shows the diff",
+    )
     .argument("[name...]", "image names from images/lock.yaml (default: all)")
     .option("--lock <file>", "the image lock file (default: images/lock.yaml of this checkout)")
     .option("--dry-run", "show the diff, leave the file as it is")
@@ -62,9 +78,13 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
       const lock = await loadLock(o.lock);
       const r = await pinImages(ctx.images(), lock, { names, dryRun: o.dryRun });
       for (const line of r.diff) ctx.out(line);
-      for (const n of r.unchanged) ctx.out(`unchanged ${n} (${lock.images[n]!.official.ref}@${lock.images[n]!.official.digest})`);
+      for (const n of r.unchanged)
+        ctx.out(`unchanged ${n} (${lock.images[n]!.official.ref}@${lock.images[n]!.official.digest})`);
       if (r.edits.length === 0) ctx.out(`${r.file}: every digest is current`);
-      else ctx.out(`${r.written ? "wrote" : "would write (--dry-run)"} ${r.edits.length} digest${r.edits.length === 1 ? "" : "s"} to ${r.file}`);
+      else
+        ctx.out(
+          `${r.written ? "wrote" : "would write (--dry-run)"} ${r.edits.length} digest${r.edits.length === 1 ? "" : "s"} to ${r.file}`,
+        );
     });
 
   images
@@ -89,7 +109,14 @@ export function registerImagesCommands(program: Command, ctx: ImagesCommandConte
         formatSize(i.size),
         i.labels["twinbench.build-time"] ?? "",
       ]);
-      const columns: TextColumn[] = [{ width: 14 }, { width: 40 }, { width: 8 }, { width: 24 }, { width: 9, align: "right" }, { gap: "  " }];
+      const columns: TextColumn[] = [
+        { width: 14 },
+        { width: 40 },
+        { width: 8 },
+        { width: 24 },
+        { width: 9, align: "right" },
+        { gap: "  " },
+      ];
       const head = [["NAME", "TAG", "MODE", "PACKAGE VERSION", "SIZE", "BUILT"]];
       for (const line of textTable(rows, { head, columns, gap: " ", trimEnd: false })) ctx.out(line);
     });

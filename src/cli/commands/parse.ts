@@ -28,8 +28,14 @@ export function registerParseCommand(program: Command, ctx: ParseCliContext): vo
     .description("parse sysbench run output (1.0.x, 0.5, 0.4) and print its figures")
     .argument("<file...>", "sysbench logs (stdout and stderr merged)")
     .option("--json", "print JSON: one object per output; an array for several files or a file with several outputs")
-    .option("--summary", "the execution summaries of every output side by side, with effective concurrency and fairness")
-    .option("--threads <n>", "configured threads, for logs that do not print them (sysbench 0.4); default: --num-threads=N found in the file")
+    .option(
+      "--summary",
+      "the execution summaries of every output side by side, with effective concurrency and fairness",
+    )
+    .option(
+      "--threads <n>",
+      "configured threads, for logs that do not print them (sysbench 0.4); default: --num-threads=N found in the file",
+    )
     .action(async (files: string[], o: { json?: boolean; summary?: boolean; threads?: string }) => {
       if (o.summary) return summaryCommand(ctx, files, { json: Boolean(o.json), threads: o.threads });
       await parseCommand(ctx, files, { json: Boolean(o.json) });
@@ -39,7 +45,11 @@ export function registerParseCommand(program: Command, ctx: ParseCliContext): vo
 export type ParsedFile = SysbenchResult | SysbenchResult[];
 
 /** Read and parse every file (in order); throws on the first unreadable or malformed one. */
-export async function parseFiles(ctx: Pick<ParseCliContext, "readFile">, files: string[], texts: string[] = []): Promise<SysbenchResult[][]> {
+export async function parseFiles(
+  ctx: Pick<ParseCliContext, "readFile">,
+  files: string[],
+  texts: string[] = [],
+): Promise<SysbenchResult[][]> {
   const out: SysbenchResult[][] = [];
   for (const file of files) {
     let text: string;
@@ -90,11 +100,19 @@ export async function parseCommand(ctx: ParseCliContext, files: string[], o: { j
  * Threads come from the log, else --threads, else a `--num-threads=N` / `--threads=N` in the file's text (seed 002
  * quotes its command line), and the legend says which.
  */
-async function summaryCommand(ctx: ParseCliContext, files: string[], o: { json: boolean; threads?: string }): Promise<void> {
+async function summaryCommand(
+  ctx: ParseCliContext,
+  files: string[],
+  o: { json: boolean; threads?: string },
+): Promise<void> {
   let given: number | null = null;
   if (o.threads !== undefined) {
     given = Number(o.threads);
-    if (!Number.isInteger(given) || given <= 0) throw new InputError(`--threads expects a positive integer, got "${o.threads}"`, { code: "PARSE_THREADS", hint: "e.g. --threads 300" });
+    if (!Number.isInteger(given) || given <= 0)
+      throw new InputError(`--threads expects a positive integer, got "${o.threads}"`, {
+        code: "PARSE_THREADS",
+        hint: "e.g. --threads 300",
+      });
   }
   const texts: string[] = [];
   const perFile = await parseFiles(ctx, files, texts);
@@ -105,9 +123,18 @@ async function summaryCommand(ctx: ParseCliContext, files: string[], o: { json: 
     rs.forEach((r, j) => {
       const label = `#${outputs.length + 1}`;
       const threads = r.threads ?? given ?? found;
-      const from = r.threads !== null ? "as printed" : given !== null ? "from --threads" : found !== null ? `from the command line in the file` : "unknown";
+      const from =
+        r.threads !== null
+          ? "as printed"
+          : given !== null
+            ? "from --threads"
+            : found !== null
+              ? `from the command line in the file`
+              : "unknown";
       outputs.push({ label, result: r, threads });
-      legend.push(`${label} = ${files[i]}${rs.length > 1 ? `, output ${j + 1} of ${rs.length}` : ""} (sysbench ${r.version ?? "?"}, ${r.status}; threads ${threads ?? "?"} ${from})`);
+      legend.push(
+        `${label} = ${files[i]}${rs.length > 1 ? `, output ${j + 1} of ${rs.length}` : ""} (sysbench ${r.version ?? "?"}, ${r.status}; threads ${threads ?? "?"} ${from})`,
+      );
     });
   });
   const s = buildParsedSummary(outputs, legend);
@@ -125,28 +152,39 @@ export function formatSummary(name: string, r: SysbenchResult): string {
     .join(", ");
   lines.push(`${name}: ${head}`);
   if (r.status === "ok") {
-    lines.push(`  tps ${f(r.tps)}  qps ${f(r.qps)}  transactions ${n0(r.transactions)}  events ${n0(r.events)}  time ${f(r.totalTime, 4)} s`);
+    lines.push(
+      `  tps ${f(r.tps)}  qps ${f(r.qps)}  transactions ${n0(r.transactions)}  events ${n0(r.events)}  time ${f(r.totalTime, 4)} s`,
+    );
     if (r.totalQueries !== null) {
-      lines.push(`  queries r/w/o/total ${n0(r.reads)}/${n0(r.writes)}/${n0(r.other)}/${n0(r.totalQueries)}  ignored errors ${n0(r.ignoredErrors)}  reconnects ${n0(r.reconnects)}`);
+      lines.push(
+        `  queries r/w/o/total ${n0(r.reads)}/${n0(r.writes)}/${n0(r.other)}/${n0(r.totalQueries)}  ignored errors ${n0(r.ignoredErrors)}  reconnects ${n0(r.reconnects)}`,
+      );
     }
     const l = r.latencyMs;
     const pct = l.percentile === null ? "percentile disabled" : `p${l.percentile} ${f(l.percentileValue)}`;
     lines.push(`  latency ms: min ${f(l.min)}  avg ${f(l.avg)}  ${pct}  max ${f(l.max)}  sum ${f(l.sum)}`);
     const fa = r.fairness;
     if (fa.eventsAvg !== null) {
-      lines.push(`  fairness: events ${f(fa.eventsAvg, 4)}/${f(fa.eventsStddev)}  execution ${f(fa.execAvg, 4)}/${f(fa.execStddev)} s`);
+      lines.push(
+        `  fairness: events ${f(fa.eventsAvg, 4)}/${f(fa.eventsStddev)}  execution ${f(fa.execAvg, 4)}/${f(fa.execStddev)} s`,
+      );
     }
-    if (r.unfinishedTransactions !== null) lines.push(`  unfinished transactions on forced shutdown: ${r.unfinishedTransactions}`);
+    if (r.unfinishedTransactions !== null)
+      lines.push(`  unfinished transactions on forced shutdown: ${r.unfinishedTransactions}`);
     if (r.histogram !== null) lines.push(`  histogram: ${r.histogram.length} rows`);
   }
   if (r.legacy) {
     const lg = r.legacy;
-    lines.push(`  legacy: read/write requests ${n0(lg.readWriteRequests as number | null)} (${f(lg.readWriteRequestsPerSec as number | null)}/s)  other operations ${n0(lg.otherOperations as number | null)}  deadlocks ${n0(lg.deadlocks as number | null)}`);
+    lines.push(
+      `  legacy: read/write requests ${n0(lg.readWriteRequests as number | null)} (${f(lg.readWriteRequestsPerSec as number | null)}/s)  other operations ${n0(lg.otherOperations as number | null)}  deadlocks ${n0(lg.deadlocks as number | null)}`,
+    );
   }
   const samples = r.intervals.length > 0 ? r.intervals.length : (r.legacyIntervals?.length ?? 0);
   if (samples > 0) {
     const d = deriveFigures(r);
-    lines.push(`  intervals ${samples}: tps CV ${d.tpsCv === null ? "-" : (d.tpsCv * 100).toFixed(1) + "%"}  stalls ${d.stalls}  errors ≈${f(d.errorsTotal)}  reconnects ≈${f(d.reconnectsTotal)}`);
+    lines.push(
+      `  intervals ${samples}: tps CV ${d.tpsCv === null ? "-" : (d.tpsCv * 100).toFixed(1) + "%"}  stalls ${d.stalls}  errors ≈${f(d.errorsTotal)}  reconnects ≈${f(d.reconnectsTotal)}`,
+    );
   }
   for (const m of r.fatal) lines.push(`  FATAL: ${m.length > 300 ? m.slice(0, 300) + "…" : m}`);
   for (const m of r.alerts) lines.push(`  ALERT: ${m}`);

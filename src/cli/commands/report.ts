@@ -12,7 +12,13 @@ import { renderMarkdown } from "../../core/report/markdown.ts";
 import { renderCsv } from "../../core/report/csv.ts";
 import { renderJson } from "../../core/report/json.ts";
 import { buildHtmlData, renderHtml } from "../../core/report/html.ts";
-import { buildRunsSummary, buildSummary, renderSummaryHtml, renderSummaryMarkdown, renderSummaryText } from "../../core/report/summary.ts";
+import {
+  buildRunsSummary,
+  buildSummary,
+  renderSummaryHtml,
+  renderSummaryMarkdown,
+  renderSummaryText,
+} from "../../core/report/summary.ts";
 import {
   assertNoRegression,
   compareRuns,
@@ -48,7 +54,10 @@ function parseFormat(v: string): Format {
 function parsePercent(v: string, flag: string): number {
   const n = Number(v.trim().replace(/%$/, ""));
   if (v.trim() === "" || !Number.isFinite(n) || n < 0) {
-    throw new InputError(`${flag} expects a non-negative number of percent, got "${v}"`, { code: "REPORT_NUMBER", hint: `e.g. ${flag} 5` });
+    throw new InputError(`${flag} expects a non-negative number of percent, got "${v}"`, {
+      code: "REPORT_NUMBER",
+      hint: `e.g. ${flag} 5`,
+    });
   }
   return n;
 }
@@ -56,7 +65,11 @@ function parsePercent(v: string, flag: string): number {
 /** --margin: a percentage above 0 and below 100 ("5" or "5%"). */
 function parseMargin(v: string): number {
   const n = parsePercent(v, "--margin");
-  if (!(n > 0 && n < 100)) throw new InputError(`--margin expects a percentage above 0 and below 100, got "${v}"`, { code: "REPORT_NUMBER", hint: "e.g. --margin 5%" });
+  if (!(n > 0 && n < 100))
+    throw new InputError(`--margin expects a percentage above 0 and below 100, got "${v}"`, {
+      code: "REPORT_NUMBER",
+      hint: "e.g. --margin 5%",
+    });
   return n;
 }
 
@@ -89,13 +102,24 @@ interface CompareFlags {
 export function registerReportCommands(program: Command, ctx: ReportCommandContext): void {
   program
     .command("report")
-    .description("print the ratio table of a results folder: a single run, a sharded run or a host comparison (and rewrite its report files)")
+    .description(
+      "print the ratio table of a results folder: a single run, a sharded run or a host comparison (and rewrite its report files)",
+    )
     .argument("<dir>", "results folder (results/<run-id>)")
     .option("--format <format>", `output format: ${FORMATS.join("|")}`, "text")
     .option("--metric <metric>", "qps|tps|p95|avg (latency ratios are inverted: above 100 = numerator better)", "qps")
-    .option("--summary", "the test execution summary side by side (servers of a run, or hosts), with effective concurrency and fairness")
-    .option("--margin <pct>", "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this (default: the scenario's report.margin, else 5%)")
-    .option("--no-write", "do not rewrite the report files (report.md/.html/.json, comparison.csv, costs.csv; report-hosts.md/.html)")
+    .option(
+      "--summary",
+      "the test execution summary side by side (servers of a run, or hosts), with effective concurrency and fairness",
+    )
+    .option(
+      "--margin <pct>",
+      "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this (default: the scenario's report.margin, else 5%)",
+    )
+    .option(
+      "--no-write",
+      "do not rewrite the report files (report.md/.html/.json, comparison.csv, costs.csv; report-hosts.md/.html)",
+    )
     .action(async (dir: string, o: ReportFlags) => {
       const format = parseFormat(o.format);
       const metric: Metric = parseMetric(o.metric);
@@ -104,7 +128,14 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
       for (const w of any.warnings) ctx.err?.(`warning: ${w}`);
       // What was read: on stdout with the text, on stderr when stdout is data.
       (format === "text" ? ctx.out : (ctx.err ?? (() => undefined)))(describeFolder(any));
-      if (any.kind === "hosts") return reportHosts(ctx, any, { format, metric, marginPct: marginPct ?? DEFAULT_MARGIN_PCT, summary: Boolean(o.summary), write: o.write });
+      if (any.kind === "hosts")
+        return reportHosts(ctx, any, {
+          format,
+          metric,
+          marginPct: marginPct ?? DEFAULT_MARGIN_PCT,
+          summary: Boolean(o.summary),
+          write: o.write,
+        });
       const folder = any.folder;
       if (o.write) await writeReports(dir, { metric, marginPct });
       if (o.summary) {
@@ -123,7 +154,10 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
         case "json":
           return print(ctx, renderJson(report));
         case "html":
-          return print(ctx, renderHtml(buildHtmlData(folder.manifest, folder.cells, report), await loadChartJsSource()));
+          return print(
+            ctx,
+            renderHtml(buildHtmlData(folder.manifest, folder.cells, report), await loadChartJsSource()),
+          );
       }
     });
 
@@ -134,13 +168,24 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     .argument("<dirB>", "NEW results folder (idem)")
     .option("--server <id>", "compare only this server")
     .option("--host <id>", "in a host comparison folder, compare only this host's run (hosts are paired by id)")
-    .option("--summary", "the execution summaries side by side: A = BASE, B = NEW, and B/A, with effective concurrency and fairness")
+    .option(
+      "--summary",
+      "the execution summaries side by side: A = BASE, B = NEW, and B/A, with effective concurrency and fairness",
+    )
     .option("--force", "compare even when scenario, pins or config differ (lists the differences)")
     .option("--fail-below <pct>", "exit 1 when any cell's 95% interval lies wholly below this (e.g. 95)")
     .option("--format <format>", "output format: text|markdown|csv|json", "text")
     .option("--metric <metric>", "qps|tps|p95|avg", "qps")
-    .option("--margin <pct>", "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this", "5%")
-    .option("--also-base <dir>", "another BASE run of the same scenario (repeatable): with 2+ runs a side the interval includes the variance between runs", collect)
+    .option(
+      "--margin <pct>",
+      "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this",
+      "5%",
+    )
+    .option(
+      "--also-base <dir>",
+      "another BASE run of the same scenario (repeatable): with 2+ runs a side the interval includes the variance between runs",
+      collect,
+    )
     .option("--also-new <dir>", "another NEW run of the same scenario (repeatable)", collect)
     .action(async (dirA: string, dirB: string, o: CompareFlags) => {
       const format = parseFormat(o.format);
@@ -162,19 +207,42 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
         });
       const [moreBase, moreNew] = await Promise.all([extra(o.alsoBase), extra(o.alsoNew)]);
       if ((moreBase.length || moreNew.length) && pairs.length > 1)
-        throw new InputError("--also-base/--also-new compare single runs, not host comparisons", { code: "COMPARE_HOST", hint: "pick one host with --host ID" });
-      const cmps = pairs.map((p) => ({ ...p, cmp: compareRuns([p.a, ...moreBase], [p.b, ...moreNew], { server: o.server, force: o.force, metric, marginPct }) }));
+        throw new InputError("--also-base/--also-new compare single runs, not host comparisons", {
+          code: "COMPARE_HOST",
+          hint: "pick one host with --host ID",
+        });
+      const cmps = pairs.map((p) => ({
+        ...p,
+        cmp: compareRuns([p.a, ...moreBase], [p.b, ...moreNew], {
+          server: o.server,
+          force: o.force,
+          metric,
+          marginPct,
+        }),
+      }));
       const heading = (host: string | undefined) => (cmps.length > 1 && host ? `Host ${host}:\n` : "");
       // The text comparison prints its warnings itself; the other formats and --summary get them on stderr.
-      if (format !== "text" || o.summary) for (const c of cmps) for (const w of c.cmp.warnings) ctx.err?.(`warning: ${w}`);
+      if (format !== "text" || o.summary)
+        for (const c of cmps) for (const w of c.cmp.warnings) ctx.err?.(`warning: ${w}`);
       if (o.summary) {
         const sums = cmps.map(({ host, a, b, cmp }) =>
-          buildRunsSummary({ label: "A", manifest: a.manifest, cells: a.cells }, { label: "B", manifest: b.manifest, cells: b.cells }, cmp.servers, [
-            `A = BASE ${dirA}${host ? ` host ${host}` : ""} (run ${a.manifest.runId})`,
-            `B = NEW ${dirB}${host ? ` host ${host}` : ""} (run ${b.manifest.runId})`,
-          ]),
+          buildRunsSummary(
+            { label: "A", manifest: a.manifest, cells: a.cells },
+            { label: "B", manifest: b.manifest, cells: b.cells },
+            cmp.servers,
+            [
+              `A = BASE ${dirA}${host ? ` host ${host}` : ""} (run ${a.manifest.runId})`,
+              `B = NEW ${dirB}${host ? ` host ${host}` : ""} (run ${b.manifest.runId})`,
+            ],
+          ),
         );
-        if (format === "text") print(ctx, cmps.map((c, i) => heading(c.host) + renderSummaryText(sums[i]!) + diffLines(c.cmp).join("\n") + "\n").join("\n"));
+        if (format === "text")
+          print(
+            ctx,
+            cmps
+              .map((c, i) => heading(c.host) + renderSummaryText(sums[i]!) + diffLines(c.cmp).join("\n") + "\n")
+              .join("\n"),
+          );
         else printSummary(ctx, sums.length === 1 ? sums[0]! : sums, format);
       } else {
         switch (format) {
@@ -182,16 +250,33 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
             print(ctx, cmps.map((c) => heading(c.host) + renderComparisonText(c.cmp)).join("\n"));
             break;
           case "markdown":
-            print(ctx, cmps.map((c) => (c.host && cmps.length > 1 ? `# Host ${c.host}\n\n` : "") + renderComparisonMarkdown(c.cmp)).join("\n"));
+            print(
+              ctx,
+              cmps
+                .map((c) => (c.host && cmps.length > 1 ? `# Host ${c.host}\n\n` : "") + renderComparisonMarkdown(c.cmp))
+                .join("\n"),
+            );
             break;
           case "csv":
             print(ctx, cmps.map((c) => renderComparisonCsv(c.cmp)).join("\n"));
             break;
           case "json":
-            print(ctx, JSON.stringify(cmps.length === 1 ? comparisonJson(cmps[0]!.cmp) : cmps.map((c) => ({ host: c.host, ...comparisonJson(c.cmp) })), null, 2));
+            print(
+              ctx,
+              JSON.stringify(
+                cmps.length === 1
+                  ? comparisonJson(cmps[0]!.cmp)
+                  : cmps.map((c) => ({ host: c.host, ...comparisonJson(c.cmp) })),
+                null,
+                2,
+              ),
+            );
             break;
           case "html":
-            throw new InputError("compare has no html format", { code: "REPORT_FORMAT", hint: "use --format text, markdown, csv or json" });
+            throw new InputError("compare has no html format", {
+              code: "REPORT_FORMAT",
+              hint: "use --format text, markdown, csv or json",
+            });
         }
       }
       if (failBelow !== undefined) for (const c of cmps) assertNoRegression(c.cmp, failBelow);
@@ -201,38 +286,61 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
 /** The runs a folder holds: one (single or sharded run), or one per host that has results (host comparison). */
 function runsOf(f: AnyResultsFolder, host: string | undefined): Array<{ host?: string; data: RunData }> {
   if (f.kind !== "hosts") return [{ data: f.folder }];
-  const runs = f.runs.filter((r) => r.manifest && r.cells).map((r) => ({ host: r.id, data: { manifest: r.manifest!, cells: r.cells! } }));
+  const runs = f.runs
+    .filter((r) => r.manifest && r.cells)
+    .map((r) => ({ host: r.id, data: { manifest: r.manifest!, cells: r.cells! } }));
   if (host === undefined) return runs;
   const one = runs.filter((r) => r.host === host);
   if (one.length === 0)
-    throw new InputError(`--host ${host}: ${f.dir} has no results for host "${host}"`, { code: "COMPARE_HOST", hint: `hosts with results there: ${runs.map((r) => r.host).join(", ") || "none"}` });
+    throw new InputError(`--host ${host}: ${f.dir} has no results for host "${host}"`, {
+      code: "COMPARE_HOST",
+      hint: `hosts with results there: ${runs.map((r) => r.host).join(", ") || "none"}`,
+    });
   return one;
 }
 
 /** The one run of a folder given with --also-base/--also-new (a single or sharded run). */
 function singleRun(f: AnyResultsFolder): RunData {
   if (f.kind === "hosts")
-    throw new InputError(`${f.dir} is a host comparison; --also-base/--also-new take single runs`, { code: "COMPARE_HOST", hint: `give one host's folder (${f.dir}/hosts/<id>)` });
+    throw new InputError(`${f.dir} is a host comparison; --also-base/--also-new take single runs`, {
+      code: "COMPARE_HOST",
+      hint: `give one host's folder (${f.dir}/hosts/<id>)`,
+    });
   return f.folder;
 }
 
 /** BASE and NEW runs to compare: the one run of each, or the hosts of two host comparisons paired by id. */
-function pairRuns(fa: AnyResultsFolder, fb: AnyResultsFolder, host: string | undefined): Array<{ host?: string; a: RunData; b: RunData }> {
+function pairRuns(
+  fa: AnyResultsFolder,
+  fb: AnyResultsFolder,
+  host: string | undefined,
+): Array<{ host?: string; a: RunData; b: RunData }> {
   const ra = runsOf(fa, host);
   const rb = runsOf(fb, host);
   if (ra.length === 1 && rb.length === 1) return [{ host: ra[0]!.host ?? rb[0]!.host, a: ra[0]!.data, b: rb[0]!.data }];
   if (ra.length === 0 || rb.length === 0)
-    throw new InputError(`nothing to compare: ${ra.length === 0 ? fa.dir : fb.dir} holds no host run with results`, { code: "COMPARE_EMPTY", hint: "compare folders whose runs produced results" });
+    throw new InputError(`nothing to compare: ${ra.length === 0 ? fa.dir : fb.dir} holds no host run with results`, {
+      code: "COMPARE_EMPTY",
+      hint: "compare folders whose runs produced results",
+    });
   if (ra.length > 1 && rb.length > 1) {
-    const pairs = ra.flatMap((x) => rb.filter((y) => y.host === x.host).map((y) => ({ host: x.host, a: x.data, b: y.data })));
+    const pairs = ra.flatMap((x) =>
+      rb.filter((y) => y.host === x.host).map((y) => ({ host: x.host, a: x.data, b: y.data })),
+    );
     if (pairs.length) return pairs;
-    throw new InputError(`the host comparisons ${fa.dir} and ${fb.dir} share no host id`, { code: "COMPARE_HOST", hint: "pick one host of each with --host, or compare host folders (DIR/hosts/<id>)" });
+    throw new InputError(`the host comparisons ${fa.dir} and ${fb.dir} share no host id`, {
+      code: "COMPARE_HOST",
+      hint: "pick one host of each with --host, or compare host folders (DIR/hosts/<id>)",
+    });
   }
   const many = ra.length > 1 ? fa : fb;
-  throw new InputError(`${many.dir} is a host comparison with ${(ra.length > 1 ? ra : rb).map((r) => r.host).join(", ")}; the other folder holds one run`, {
-    code: "COMPARE_HOST",
-    hint: "pick the host to compare with --host ID",
-  });
+  throw new InputError(
+    `${many.dir} is a host comparison with ${(ra.length > 1 ? ra : rb).map((r) => r.host).join(", ")}; the other folder holds one run`,
+    {
+      code: "COMPARE_HOST",
+      hint: "pick the host to compare with --host ID",
+    },
+  );
 }
 
 function printSummary(ctx: ReportCommandContext, s: ExecutionSummary | ExecutionSummary[], format: Format): void {
@@ -241,7 +349,11 @@ function printSummary(ctx: ReportCommandContext, s: ExecutionSummary | Execution
   else if (format === "markdown") print(ctx, all.map((x) => renderSummaryMarkdown(x)).join("\n"));
   else if (format === "json") print(ctx, JSON.stringify(Array.isArray(s) ? all : s, null, 2));
   else if (format === "html") print(ctx, all.map(renderSummaryHtml).join("\n"));
-  else throw new InputError(`--summary cannot be printed as ${format}`, { code: "REPORT_FORMAT", hint: "use --format text, markdown, json or html" });
+  else
+    throw new InputError(`--summary cannot be printed as ${format}`, {
+      code: "REPORT_FORMAT",
+      hint: "use --format text, markdown, json or html",
+    });
 }
 
 /** A host comparison folder: each host's table, the host comparison (with the summaries), or only the summaries. */
@@ -259,20 +371,32 @@ async function reportHosts(
   const withData = f.runs.filter((r) => r.manifest && r.cells);
   switch (o.format) {
     case "text": {
-      const perHost = withData.map((r) => `Host ${r.id} (${r.dir}):\n${renderText(buildRunReport(r.manifest!, r.cells!, { metric: o.metric, marginPct: o.marginPct })).trimEnd()}\n`);
+      const perHost = withData.map(
+        (r) =>
+          `Host ${r.id} (${r.dir}):\n${renderText(buildRunReport(r.manifest!, r.cells!, { metric: o.metric, marginPct: o.marginPct })).trimEnd()}\n`,
+      );
       return print(ctx, [...perHost, renderHostsText(cmp)].join("\n"));
     }
     case "markdown": {
-      const perHost = withData.map((r) => `# Host ${r.id}\n\n${renderMarkdown(buildRunReport(r.manifest!, r.cells!, { metric: o.metric, marginPct: o.marginPct })).trimEnd()}\n`);
+      const perHost = withData.map(
+        (r) =>
+          `# Host ${r.id}\n\n${renderMarkdown(buildRunReport(r.manifest!, r.cells!, { metric: o.metric, marginPct: o.marginPct })).trimEnd()}\n`,
+      );
       return print(ctx, [...perHost, renderHostsMarkdown(cmp)].join("\n"));
     }
     case "json": {
       const { hosts, ...rest } = cmp;
-      return print(ctx, JSON.stringify({ hosts: hosts.map(({ manifest: _m, cells: _c, ...h }) => h), ...rest }, null, 2));
+      return print(
+        ctx,
+        JSON.stringify({ hosts: hosts.map(({ manifest: _m, cells: _c, ...h }) => h), ...rest }, null, 2),
+      );
     }
     case "html":
       return print(ctx, renderHostsHtml(cmp));
     case "csv":
-      throw new InputError("a host comparison has no csv form", { code: "REPORT_FORMAT", hint: `use --format text, markdown, json or html, or report one host's folder (${f.dir}/hosts/<id>) as csv` });
+      throw new InputError("a host comparison has no csv form", {
+        code: "REPORT_FORMAT",
+        hint: `use --format text, markdown, json or html, or report one host's folder (${f.dir}/hosts/<id>) as csv`,
+      });
   }
 }

@@ -40,7 +40,10 @@ export function wantsHosts(scenario: Scenario, o: HostsCliOptions): boolean {
 
 export function parseImageTransfer(v: string | undefined): ImageTransfer {
   if (v === undefined || v === "send" || v === "build") return v ?? "send";
-  throw new InputError(`--image-transfer ${v}: expected build or send`, { code: "IMAGE_TRANSFER_INVALID", hint: "send: build once, stream it to every host; build: every host builds its own" });
+  throw new InputError(`--image-transfer ${v}: expected build or send`, {
+    code: "IMAGE_TRANSFER_INVALID",
+    hint: "send: build once, stream it to every host; build: every host builds its own",
+  });
 }
 
 export async function runHostsCommand(
@@ -51,7 +54,9 @@ export async function runHostsCommand(
 ): Promise<0 | 1 | 2 | 130> {
   const transfer = parseImageTransfer(resume?.imageTransfer ?? o.imageTransfer);
   const retries = parseRetries(o.retries);
-  const specs: HostSpec[] = resume ? resumeHosts(loaded.scenario.hosts ?? [], o.host ?? []) : resolveHosts(loaded.scenario.hosts, o.host ?? []);
+  const specs: HostSpec[] = resume
+    ? resumeHosts(loaded.scenario.hosts ?? [], o.host ?? [])
+    : resolveHosts(loaded.scenario.hosts, o.host ?? []);
   const scenario: Scenario = resume ? loaded.scenario : { ...loaded.scenario, hosts: specs };
   const runId = resume?.runId ?? newRunId(new Date());
   const outDir = resume?.dir ?? resolve(o.out ?? join("results", runId));
@@ -66,7 +71,9 @@ export async function runHostsCommand(
     if (!spec.engine.startsWith("unix://")) deps.probe = execProbe(engine);
     hosts.push({ spec, engine, deps });
   }
-  await rememberHosts(specs).catch((e) => ctx.err(`warning: could not record the hosts for \`clean --host\`: ${(e as Error).message}`));
+  await rememberHosts(specs).catch((e) =>
+    ctx.err(`warning: could not record the hosts for \`clean --host\`: ${(e as Error).message}`),
+  );
   // Sweep what earlier runs whose process is gone left on each host (unreachable hosts are reported by the run).
   for (const h of hosts) {
     const swept = await cleanResources(h.engine, { orphansOnly: true }).catch(() => undefined); // unreachable: the run reports it; leftovers stay labelled
@@ -80,7 +87,10 @@ export async function runHostsCommand(
     graceful: () => ctx.err("cancelling every host: stopping sysbench and cleaning up (Ctrl-C again to force)..."),
     force: () => {
       ctx.err("forced: removing this run's resources on every host and exiting");
-      void cleanSession(hosts.map((h) => h.engine), sessionId).finally(() => process.exit(130));
+      void cleanSession(
+        hosts.map((h) => h.engine),
+        sessionId,
+      ).finally(() => process.exit(130));
     },
   });
 
@@ -92,7 +102,8 @@ export async function runHostsCommand(
     const out = e.type === "hosts" && e.level !== "info" ? ctx.err : ctx.out;
     for (const l of line.split("\n")) out(prefix + l);
   };
-  if (o.tui && ctx.isTTY && !o.jsonEvents) ctx.err("note: several hosts: plain progress lines instead of the terminal UI");
+  if (o.tui && ctx.isTTY && !o.jsonEvents)
+    ctx.err("note: several hosts: plain progress lines instead of the terminal UI");
 
   try {
     const summary = await runHosts(
@@ -121,11 +132,16 @@ export async function runHostsCommand(
     if (!o.jsonEvents) {
       ctx.out("");
       if (summary.mergedDir) {
-        const folder = await readResultsFolder(summary.mergedDir).catch((e: unknown) => void ctx.err(`warning: cannot read the merged results in ${summary.mergedDir}: ${(e as Error).message}`));
+        const folder = await readResultsFolder(summary.mergedDir).catch(
+          (e: unknown) =>
+            void ctx.err(`warning: cannot read the merged results in ${summary.mergedDir}: ${(e as Error).message}`),
+        );
         if (folder) ctx.out(renderText(buildRunReport(folder.manifest, folder.cells)).trimEnd() + "\n");
       }
       ctx.out(summary.reportText.trimEnd());
-      ctx.out(`\nresults: ${summary.dir}  (host report: ${summary.reportFile}${summary.mergedDir ? `, merged report: ${join(summary.mergedDir, "report.html")}` : ""})`);
+      ctx.out(
+        `\nresults: ${summary.dir}  (host report: ${summary.reportFile}${summary.mergedDir ? `, merged report: ${join(summary.mergedDir, "report.html")}` : ""})`,
+      );
     }
     return summary.exitCode;
   } finally {
@@ -138,23 +154,37 @@ export async function runHostsCommand(
  * engine; one host's folder (DIR/hosts/<id>) is refused, since on its own it would run on the local engine.
  * Undefined: DIR is a single run's folder (and then `--host` has no place).
  */
-export async function resumeHostsCommand(ctx: CliContext, o: RunCliOptions & HostsCliOptions): Promise<0 | 1 | 2 | 130 | undefined> {
+export async function resumeHostsCommand(
+  ctx: CliContext,
+  o: RunCliOptions & HostsCliOptions,
+): Promise<0 | 1 | 2 | 130 | undefined> {
   const dir = resolve(o.resume!);
   if (await isHostsFolder(dir)) {
     const m = await readHostsResume(dir);
-    return runHostsCommand(ctx, { scenario: m.scenario, scenarioFile: m.scenarioFile, overrides: m.overrides }, o, { ...m, dir });
+    return runHostsCommand(ctx, { scenario: m.scenario, scenarioFile: m.scenarioFile, overrides: m.overrides }, o, {
+      ...m,
+      dir,
+    });
   }
   const manifest = await readRunManifest(dir);
   if (manifest.scenario.hosts?.length) {
     const parent = basename(dirname(dir)) === "hosts" ? dirname(dirname(dir)) : undefined;
     const host = manifest.hosts[0]?.id ?? basename(dir);
-    throw new InputError(`${dir} is host ${host}'s part of a multi-host run: resumed on its own it would run on the local engine, not on host ${host}'s`, {
-      code: "HOSTS_RESUME",
-      hint: parent ? `resume the whole run, each host on its own engine: twinbench run --resume ${parent}` : "resume the multi-host run's folder (the one that holds hosts/)",
-    });
+    throw new InputError(
+      `${dir} is host ${host}'s part of a multi-host run: resumed on its own it would run on the local engine, not on host ${host}'s`,
+      {
+        code: "HOSTS_RESUME",
+        hint: parent
+          ? `resume the whole run, each host on its own engine: twinbench run --resume ${parent}`
+          : "resume the multi-host run's folder (the one that holds hosts/)",
+      },
+    );
   }
   if (o.host?.length)
-    throw new InputError(`--host with --resume ${dir}: that folder is a single run's, on one engine`, { code: "HOSTS_RESUME", hint: "resume it without --host; --host only moves a host of a multi-host run being resumed" });
+    throw new InputError(`--host with --resume ${dir}: that folder is a single run's, on one engine`, {
+      code: "HOSTS_RESUME",
+      hint: "resume it without --host; --host only moves a host of a multi-host run being resumed",
+    });
   return undefined;
 }
 
@@ -180,7 +210,9 @@ export async function cleanHostsCommand(ctx: CliContext, flags: string[], runId?
     // A multi-host run labels each host's resources with its own run id (<run>-<host>, <run>-<host>-pN for any N):
     // cleanResources finds them all from the run id.
     const r = await cleanResources(engine, { runId });
-    ctx.out(`host ${spec.id}: removed ${r.containers.length} containers, ${r.networks.length} networks, ${r.volumes.length} volumes`);
+    ctx.out(
+      `host ${spec.id}: removed ${r.containers.length} containers, ${r.networks.length} networks, ${r.volumes.length} volumes`,
+    );
     for (const x of r.failed) ctx.err(`host ${spec.id}: could not remove ${x}`);
     if (r.failed.length) failed = true;
   }

@@ -35,7 +35,10 @@ export function parseRetries(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n))
-    throw new InputError(`--retries ${v}: expected a whole number (0 or more)`, { code: "RETRIES_INVALID", hint: "--retries 1 retries a failed cell once (the default); --retries 0 never retries" });
+    throw new InputError(`--retries ${v}: expected a whole number (0 or more)`, {
+      code: "RETRIES_INVALID",
+      hint: "--retries 1 retries a failed cell once (the default); --retries 0 never retries",
+    });
   return n;
 }
 

@@ -37,19 +37,36 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .option("--no-tui", "plain progress lines instead of the terminal UI")
     .option("--json-events", "print the event stream as NDJSON on stdout")
     .option("--fail-fast", "stop at the first failed cell")
-    .option("--retries <n>", "retry a failed cell up to N times, after restarting its server when it died (0: never)", "1")
-    .option("--no-rerun-disturbed", "count a pair whose cell outside work disturbed instead of running it once more (sets workload.rerunDisturbed=false)")
+    .option(
+      "--retries <n>",
+      "retry a failed cell up to N times, after restarting its server when it died (0: never)",
+      "1",
+    )
+    .option(
+      "--no-rerun-disturbed",
+      "count a pair whose cell outside work disturbed instead of running it once more (sets workload.rerunDisturbed=false)",
+    )
     .option("--strict", "a must-match config difference is an error before any measurement")
     .option("--wipe-devices", "allow raid0 on devices that hold a filesystem signature")
     .option("--image-mode <mode>", "auto | debian | official")
     .option("--ready-timeout <seconds>", "server readiness deadline", "180")
     .option("--host <id=url>", "run on this Docker engine (repeatable; replaces the scenario's hosts:)", collect, [])
-    .option("--image-transfer <how>", "images on other hosts: send (build once, stream over the API) | build (each host builds)", "send")
+    .option(
+      "--image-transfer <how>",
+      "images on other hosts: send (build once, stream over the API) | build (each host builds)",
+      "send",
+    )
     .option("--force", "shard over hosts whose facts differ (the report says the hosts were mixed)")
-    .option("--no-calibrate", "deprecated, does nothing: a run never calibrates first (`twinbench calibrate` is the explicit way)")
+    .option(
+      "--no-calibrate",
+      "deprecated, does nothing: a run never calibrates first (`twinbench calibrate` is the explicit way)",
+    )
     .option("--precision <pct>", "adaptive repeats: run rounds until each cell's interval is within ± this (e.g. 3%)")
     .option("--budget <duration>", "wall-time budget of an adaptive run (e.g. 30m): no round starts that would not fit")
-    .option("--design", "with --budget: let the budget-first design choose cell length, warm-up, rounds, instances and test order (as `plan --budget` prints it)")
+    .option(
+      "--design",
+      "with --budget: let the budget-first design choose cell length, warm-up, rounds, instances and test order (as `plan --budget` prints it)",
+    )
     .action(async (file: string, o: RunCliOptions) => {
       ctx.exitCode = await runCommand(ctx, file, o);
     });
@@ -58,8 +75,16 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .command("clean")
     .description("remove every Docker resource twinbench made, and undo storage left by killed runs")
     .option("--run <id>", "only that run's resources")
-    .option("--host <id[=url]>", "clean that host's engine instead (repeatable; URL remembered from its last run)", collect, [])
-    .option("--force", "also when a storage state file is damaged: move it aside (<file>.corrupt) and undo twinbench's mounts and loop devices as the host's tables show them")
+    .option(
+      "--host <id[=url]>",
+      "clean that host's engine instead (repeatable; URL remembered from its last run)",
+      collect,
+      [],
+    )
+    .option(
+      "--force",
+      "also when a storage state file is damaged: move it aside (<file>.corrupt) and undo twinbench's mounts and loop devices as the host's tables show them",
+    )
     .action(async (o: { run?: string; host: string[]; force?: boolean }) => {
       if (o.host.length > 0) {
         ctx.exitCode = await cleanHostsCommand(ctx, o.host, o.run);
@@ -84,17 +109,35 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
   }
   const retries = parseRetries(o.retries);
   const sets = [...(o.rerunDisturbed === false ? ["workload.rerunDisturbed=false"] : []), ...o.set];
-  const design = o.design ? { calibration: async () => (await hostCalibration(ctx.engine())).calibration, log: ctx.err } : undefined;
-  const input = await resolveRunRequest({ file, sets, resume: o.resume, hosts: o.host, precision: o.precision, budget: o.budget, design });
+  const design = o.design
+    ? { calibration: async () => (await hostCalibration(ctx.engine())).calibration, log: ctx.err }
+    : undefined;
+  const input = await resolveRunRequest({
+    file,
+    sets,
+    resume: o.resume,
+    hosts: o.host,
+    precision: o.precision,
+    budget: o.budget,
+    design,
+  });
   for (const w of input.warnings) ctx.err(`warning: ${w}`);
-  if (o.calibrate === false) ctx.err("warning: --no-calibrate is deprecated and does nothing: a run never calibrates first (it forecasts from the host's calibration, or from its own pairs after the first round)");
+  if (o.calibrate === false)
+    ctx.err(
+      "warning: --no-calibrate is deprecated and does nothing: a run never calibrates first (it forecasts from the host's calibration, or from its own pairs after the first round)",
+    );
   const { scenario, scenarioFile } = input;
   assertRunnable(scenario); // adaptive repeats over several hosts: refused before anything is created
-  if (!o.resume && wantsHosts(scenario, o)) return runHostsCommand(ctx, { scenario, scenarioFile, overrides: [...o.set, ...input.adaptive] }, o);
+  if (!o.resume && wantsHosts(scenario, o))
+    return runHostsCommand(ctx, { scenario, scenarioFile, overrides: [...o.set, ...input.adaptive] }, o);
   const runId = newRunId(new Date());
   const outDir = resolve(o.resume ?? o.out ?? join("results", runId));
 
-  const lab = await prepareLab(scenario, { log: ctx.err, engine: ctx.engine(), imageMode: o.imageMode === undefined ? undefined : parseModeChoice(o.imageMode) });
+  const lab = await prepareLab(scenario, {
+    log: ctx.err,
+    engine: ctx.engine(),
+    imageMode: o.imageMode === undefined ? undefined : parseModeChoice(o.imageMode),
+  });
   const { deps, neutralCnf } = lab;
   for (const n of lab.notices) ctx.err(`notice: ${n}`);
 

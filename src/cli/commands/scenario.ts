@@ -43,14 +43,19 @@ export interface ScenarioCommandsContext {
 }
 
 /** The host's calibration for `plan`: a damaged file is an error; no engine to ask is a warning (none assumed). */
-async function planCalibration(ctx: ScenarioCommandsContext, warn: (l: string) => void): Promise<{ key?: string; calibration: Calibration | null }> {
+async function planCalibration(
+  ctx: ScenarioCommandsContext,
+  warn: (l: string) => void,
+): Promise<{ key?: string; calibration: Calibration | null }> {
   const load = ctx.loadCalibration ?? (ctx.engine ? () => hostCalibration(ctx.engine!()) : undefined);
   if (!load) return { calibration: null };
   try {
     return await load();
   } catch (e) {
     if (isTwinbenchError(e) && e.code === "CALIBRATION_FILE_CORRUPT") throw e;
-    warn(`warning: no host facts for the calibration (${(e as Error).message}): the prediction assumes the notes' figures`);
+    warn(
+      `warning: no host facts for the calibration (${(e as Error).message}): the prediction assumes the notes' figures`,
+    );
     return { calibration: null };
   }
 }
@@ -58,14 +63,27 @@ async function planCalibration(ctx: ScenarioCommandsContext, warn: (l: string) =
 const collect = (v: string, prev: string[]) => [...prev, v];
 
 /** The design `plan --budget` prints: the budget, and --precision (else the scenario's own target, if adaptive). */
-function planDesign(s: Scenario, o: { budget?: string; precision?: string }, calibration: Calibration | null, setupCosts?: Partial<SetupCosts>): Design {
+function planDesign(
+  s: Scenario,
+  o: { budget?: string; precision?: string },
+  calibration: Calibration | null,
+  setupCosts?: Partial<SetupCosts>,
+): Design {
   const budgetSeconds = parseDuration(o.budget ?? "");
   if (budgetSeconds === undefined || !(budgetSeconds > 0))
-    throw new InputError(`--budget ${o.budget}: expected a duration like "8h" or "30m"`, { code: "DESIGN_OPTIONS", hint: "e.g. --budget 8h" });
+    throw new InputError(`--budget ${o.budget}: expected a duration like "8h" or "30m"`, {
+      code: "DESIGN_OPTIONS",
+      hint: "e.g. --budget 8h",
+    });
   const target = o.precision ?? adaptiveRepeats(s.workload)?.precision;
-  return designForBudget({ scenario: s, budgetSeconds, calibration, setupCosts, precisionPct: target === undefined ? undefined : parsePercent(target) });
+  return designForBudget({
+    scenario: s,
+    budgetSeconds,
+    calibration,
+    setupCosts,
+    precisionPct: target === undefined ? undefined : parsePercent(target),
+  });
 }
-
 
 export function registerScenarioCommands(program: Command, ctx: ScenarioCommandsContext): void {
   const err = ctx.err ?? ctx.out;
@@ -120,39 +138,82 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
 
   program
     .command("plan")
-    .description("print a scenario's cells, estimate, sysbench argv, image pins, storage, config translation, and its memory and CPU fit on the engine host; exit 2 when it does not fit (starts nothing)")
+    .description(
+      "print a scenario's cells, estimate, sysbench argv, image pins, storage, config translation, and its memory and CPU fit on the engine host; exit 2 when it does not fit (starts nothing)",
+    )
     .argument("<file>", "scenario file")
     .option("--set <path=value>", "override a scenario value (repeatable), VALUE parsed as YAML", collect, [])
     .option("--json", "print the resolved scenario and plan as JSON")
     .option("--max-cells <n>", "list at most N cells", (v) => Number(v))
-    .option("--precision <pct>", 'adaptive repeats until each interval is within ± this (e.g. "3%"): sets workload.repeats to { min, max, precision }')
+    .option(
+      "--precision <pct>",
+      'adaptive repeats until each interval is within ± this (e.g. "3%"): sets workload.repeats to { min, max, precision }',
+    )
     .option("--budget <duration>", 'wall-time budget of an adaptive run (e.g. "30m"): sets workload.budget')
-    .action(async (file: string, o: { set: string[]; json?: boolean; maxCells?: number; precision?: string; budget?: string }) => {
-      const load = async (sets: string[]) => loadScenarioFile(file, { sets, lockImages: await lockImages(), hostCpus: hostCpus() });
-      // --precision/--budget become the same overrides as in `run` (adaptiveOverrides), so plan shows what run will do.
-      const base = await load(o.set);
-      // A fixed count takes no budget (it would only warn): with one, --budget is the design's alone.
-      const adaptive = o.precision !== undefined || adaptiveRepeats(base.scenario.workload) !== undefined;
-      const extra = adaptiveOverrides(base.scenario.workload.repeats, adaptive ? o : { precision: o.precision });
-      const loaded = extra.length ? await load([...o.set, ...extra]) : base;
-      const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
-      const calibration = adaptiveRepeats(loaded.scenario.workload) || o.budget !== undefined ? await planCalibration(ctx, err) : undefined;
-      // --budget: the budget-first design (src/core/plan/design.ts) of the scenario's matrix, beside its plan as it stands.
-      const design = o.budget !== undefined ? planDesign(loaded.scenario, o, calibration?.calibration ?? null, setupCosts) : null;
-      if (o.json) {
-        const plan = planRun(loaded.scenario, { setupCosts });
-        const precision = calibration && adaptiveRepeats(loaded.scenario.workload) ? predictPrecision(loaded.scenario, calibration.calibration, { setupCosts }) : null;
-        const designJson = design ? { ...design, scenario: undefined } : null;
-        const fit = (await planFit(loaded.scenario, host, err)).report;
-        ctx.out(JSON.stringify({ file, overrides: loaded.overrides, warnings: loaded.warnings, scenario: loaded.scenario, plan, precision, design: designJson, fit }, null, 2));
-        assertFits(fit);
-        return;
-      }
-      let fit: FitReport | undefined;
-      const lines = await planLines(file, { loaded, maxCells: o.maxCells, setupCosts, warn: err, pins: ctx.loadPins, translations: ctx.renderTranslations, calibration: adaptiveRepeats(loaded.scenario.workload) ? calibration : undefined, host, onFit: (f) => (fit = f) });
-      for (const l of lines) ctx.out(l);
-      if (design) for (const l of designLines(design)) ctx.out(l);
-      // After the plan is printed: a scenario that does not fit this host is refused, as `run` would refuse it.
-      if (fit) assertFits(fit);
-    });
+    .action(
+      async (
+        file: string,
+        o: { set: string[]; json?: boolean; maxCells?: number; precision?: string; budget?: string },
+      ) => {
+        const load = async (sets: string[]) =>
+          loadScenarioFile(file, { sets, lockImages: await lockImages(), hostCpus: hostCpus() });
+        // --precision/--budget become the same overrides as in `run` (adaptiveOverrides), so plan shows what run will do.
+        const base = await load(o.set);
+        // A fixed count takes no budget (it would only warn): with one, --budget is the design's alone.
+        const adaptive = o.precision !== undefined || adaptiveRepeats(base.scenario.workload) !== undefined;
+        const extra = adaptiveOverrides(base.scenario.workload.repeats, adaptive ? o : { precision: o.precision });
+        const loaded = extra.length ? await load([...o.set, ...extra]) : base;
+        const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
+        const calibration =
+          adaptiveRepeats(loaded.scenario.workload) || o.budget !== undefined
+            ? await planCalibration(ctx, err)
+            : undefined;
+        // --budget: the budget-first design (src/core/plan/design.ts) of the scenario's matrix, beside its plan as it stands.
+        const design =
+          o.budget !== undefined ? planDesign(loaded.scenario, o, calibration?.calibration ?? null, setupCosts) : null;
+        if (o.json) {
+          const plan = planRun(loaded.scenario, { setupCosts });
+          const precision =
+            calibration && adaptiveRepeats(loaded.scenario.workload)
+              ? predictPrecision(loaded.scenario, calibration.calibration, { setupCosts })
+              : null;
+          const designJson = design ? { ...design, scenario: undefined } : null;
+          const fit = (await planFit(loaded.scenario, host, err)).report;
+          ctx.out(
+            JSON.stringify(
+              {
+                file,
+                overrides: loaded.overrides,
+                warnings: loaded.warnings,
+                scenario: loaded.scenario,
+                plan,
+                precision,
+                design: designJson,
+                fit,
+              },
+              null,
+              2,
+            ),
+          );
+          assertFits(fit);
+          return;
+        }
+        let fit: FitReport | undefined;
+        const lines = await planLines(file, {
+          loaded,
+          maxCells: o.maxCells,
+          setupCosts,
+          warn: err,
+          pins: ctx.loadPins,
+          translations: ctx.renderTranslations,
+          calibration: adaptiveRepeats(loaded.scenario.workload) ? calibration : undefined,
+          host,
+          onFit: (f) => (fit = f),
+        });
+        for (const l of lines) ctx.out(l);
+        if (design) for (const l of designLines(design)) ctx.out(l);
+        // After the plan is printed: a scenario that does not fit this host is refused, as `run` would refuse it.
+        if (fit) assertFits(fit);
+      },
+    );
 }

@@ -16,5 +16,8 @@ export async function loadScenarioForRun(ctx: CliContext, file: string, sets: st
 /** The run engine's adapters on the CLI's engine; with `ensureHost`, `doctor --fix` runs first. */
 export async function loadDeps(ctx: CliContext, o: { ensureHost?: boolean; imageMode?: string }): Promise<RunDeps> {
   if (o.ensureHost) await ensureHost({ out: ctx.err, fix: true });
-  return createRunDeps({ engine: ctx.engine(), imageMode: o.imageMode === undefined ? undefined : parseModeChoice(o.imageMode) });
+  return createRunDeps({
+    engine: ctx.engine(),
+    imageMode: o.imageMode === undefined ? undefined : parseModeChoice(o.imageMode),
+  });
 }

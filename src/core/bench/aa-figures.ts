@@ -63,7 +63,9 @@ function cellPairs(records: readonly CellRecord[], a: string, b: string): CellPa
   }
   return [...by].map(([cell, reps]) => ({
     cell,
-    pairs: [...reps.entries()].sort((x, y) => x[0] - y[0]).flatMap(([, p]) => (p.a && p.b ? [[p.a, p.b] as [CellRecord, CellRecord]] : [])),
+    pairs: [...reps.entries()]
+      .sort((x, y) => x[0] - y[0])
+      .flatMap(([, p]) => (p.a && p.b ? [[p.a, p.b] as [CellRecord, CellRecord]] : [])),
   }));
 }
 
@@ -74,17 +76,28 @@ const logRatio = (f: FigureOf, [x, y]: [CellRecord, CellRecord]): number | null 
 };
 
 function sdOf(groups: number[][]): number | null {
-  const s = residualSpread([{ index: 0, kind: "lab", arm: "", seconds: 0, cells: Object.fromEntries(groups.map((g, i) => [String(i), g])) }]);
+  const s = residualSpread([
+    { index: 0, kind: "lab", arm: "", seconds: 0, cells: Object.fromEntries(groups.map((g, i) => [String(i), g])) },
+  ]);
   return s.df > 0 ? Math.sqrt(s.ss / s.df) : null;
 }
 
 /** The bootstrap ratio of two figures' pair sds over the pairs both have, resampling pairs within each cell. */
-function bootRatio(cells: CellPairs[], f: FigureOf, ref: FigureOf, confidence: number, rounds: number, seed: number): SdRatioBoot | null {
-  const both = cells.map((c) => c.pairs.flatMap((p) => {
-    const d = logRatio(f, p);
-    const r = logRatio(ref, p);
-    return d !== null && r !== null ? [[d, r] as const] : [];
-  }));
+function bootRatio(
+  cells: CellPairs[],
+  f: FigureOf,
+  ref: FigureOf,
+  confidence: number,
+  rounds: number,
+  seed: number,
+): SdRatioBoot | null {
+  const both = cells.map((c) =>
+    c.pairs.flatMap((p) => {
+      const d = logRatio(f, p);
+      const r = logRatio(ref, p);
+      return d !== null && r !== null ? [[d, r] as const] : [];
+    }),
+  );
   const point = (gs: ReadonlyArray<ReadonlyArray<readonly [number, number]>>) => {
     const a = sdOf(gs.map((g) => g.map((x) => x[0])));
     const b = sdOf(gs.map((g) => g.map((x) => x[1])));
@@ -107,13 +120,27 @@ function bootRatio(cells: CellPairs[], f: FigureOf, ref: FigureOf, confidence: n
 }
 
 /** The pair sd of each figure between servers `a` and `b`, the first figure being the reference of the ratios. */
-export function aaFigureNoise(records: readonly CellRecord[], a: string, b: string, figures: readonly AaFigure[], o: { confidence?: number; rounds?: number; seed?: number } = {}): AaFigureNoise[] {
+export function aaFigureNoise(
+  records: readonly CellRecord[],
+  a: string,
+  b: string,
+  figures: readonly AaFigure[],
+  o: { confidence?: number; rounds?: number; seed?: number } = {},
+): AaFigureNoise[] {
   const confidence = o.confidence ?? 0.95;
   const cells = cellPairs(records, a, b);
   const ref = figures[0];
   return figures.map((f) => {
     const groups = cells.map((c) => c.pairs.map((p) => logRatio(f.of, p)).filter((d): d is number => d !== null));
-    const spread = residualSpread([{ index: 0, kind: "lab", arm: f.key, seconds: 0, cells: Object.fromEntries(groups.map((g, i) => [String(i), g])) }]);
+    const spread = residualSpread([
+      {
+        index: 0,
+        kind: "lab",
+        arm: f.key,
+        seconds: 0,
+        cells: Object.fromEntries(groups.map((g, i) => [String(i), g])),
+      },
+    ]);
     return {
       key: f.key,
       label: f.label,
@@ -125,7 +152,11 @@ export function aaFigureNoise(records: readonly CellRecord[], a: string, b: stri
 }
 
 /** q/s as sysbench's total over the whole run. */
-export const QPS_TOTAL: AaFigure = { key: "qps", label: "q/s (sysbench's total)", of: (r) => (r.metrics?.qps && r.metrics.qps > 0 ? r.metrics.qps : null) };
+export const QPS_TOTAL: AaFigure = {
+  key: "qps",
+  label: "q/s (sysbench's total)",
+  of: (r) => (r.metrics?.qps && r.metrics.qps > 0 ? r.metrics.qps : null),
+};
 
 /** q/s as the mean of the per-second samples after `leadIn` seconds; null when none is left. */
 export function qpsAfter(leadIn: number): AaFigure {
@@ -146,12 +177,28 @@ export function steadyFigures(leadIns: readonly number[] = [0, 1, 2, 3]): AaFigu
 
 /** The cost figures: q/s as the report uses it (the reference), then every cost per query. */
 export function costFigures(): AaFigure[] {
-  const qps: AaFigure = { key: "qps", label: "q/s (the report's figure)", of: (r) => { const v = r.trimmed?.qps ?? r.metrics?.qps; return v && v > 0 ? v : null; } };
-  return [qps, ...COST_FIGURES.map((f) => ({ key: f.key, label: `${f.label} per query`, of: (r: CellRecord) => costValue(r, f.key) }))];
+  const qps: AaFigure = {
+    key: "qps",
+    label: "q/s (the report's figure)",
+    of: (r) => {
+      const v = r.trimmed?.qps ?? r.metrics?.qps;
+      return v && v > 0 ? v : null;
+    },
+  };
+  return [
+    qps,
+    ...COST_FIGURES.map((f) => ({
+      key: f.key,
+      label: `${f.label} per query`,
+      of: (r: CellRecord) => costValue(r, f.key),
+    })),
+  ];
 }
 
 /** The per-second samples each measured record has (the lead-ins a run can be asked about). */
 export function intervalCounts(records: readonly CellRecord[]): { min: number; max: number } | null {
-  const n = measureRecords(records).filter((r) => r.status === "ok").map((r) => r.metrics?.intervals.length ?? 0);
+  const n = measureRecords(records)
+    .filter((r) => r.status === "ok")
+    .map((r) => r.metrics?.intervals.length ?? 0);
   return n.length ? { min: Math.min(...n), max: Math.max(...n) } : null;
 }

@@ -26,7 +26,14 @@ export interface TransportRow {
    * paired ratio: median over rounds of q/s ÷ the best transport's q/s in the same round (robust to load that
    * changes between rounds).
    */
-  cells: Array<{ transport: string; medianQps: number | null; ratioToBest: number | null; pairedRatio: number | null; n: number; cvPct: number | null }>;
+  cells: Array<{
+    transport: string;
+    medianQps: number | null;
+    ratioToBest: number | null;
+    pairedRatio: number | null;
+    n: number;
+    cvPct: number | null;
+  }>;
   best: string | null;
 }
 
@@ -44,20 +51,30 @@ export interface DefaultVerdict {
 
 export function transportRows(samples: readonly TransportSample[], transports: readonly string[]): TransportRow[] {
   const keys: Array<{ test: string; threads: number }> = [];
-  for (const s of samples) if (!keys.some((k) => k.test === s.test && k.threads === s.threads)) keys.push({ test: s.test, threads: s.threads });
+  for (const s of samples)
+    if (!keys.some((k) => k.test === s.test && k.threads === s.threads))
+      keys.push({ test: s.test, threads: s.threads });
   return keys.map(({ test, threads }) => {
-    const of = (t: string) => samples.filter((s) => s.test === test && s.threads === threads && s.transport === t && s.qps > 0).map((s) => s.qps);
+    const of = (t: string) =>
+      samples
+        .filter((s) => s.test === test && s.threads === threads && s.transport === t && s.qps > 0)
+        .map((s) => s.qps);
     const meds = transports.map((t) => {
       const xs = of(t);
       return { transport: t, xs, med: xs.length ? median(xs) : null };
     });
     const bestMed = Math.max(0, ...meds.map((m) => m.med ?? 0));
     const best = bestMed > 0 ? meds.find((m) => m.med === bestMed)!.transport : null;
-    const inRound = (t: string, round: number) => samples.find((s) => s.test === test && s.threads === threads && s.transport === t && s.round === round && s.qps > 0)?.qps;
+    const inRound = (t: string, round: number) =>
+      samples.find(
+        (s) => s.test === test && s.threads === threads && s.transport === t && s.round === round && s.qps > 0,
+      )?.qps;
     const paired = (t: string): number | null => {
       if (!best) return null;
       const rs: number[] = [];
-      for (const round of new Set(samples.filter((s) => s.test === test && s.threads === threads).map((s) => s.round))) {
+      for (const round of new Set(
+        samples.filter((s) => s.test === test && s.threads === threads).map((s) => s.round),
+      )) {
         const a = inRound(t, round);
         const b = inRound(best, round);
         if (a && b) rs.push((a / b) * 100);
@@ -95,7 +112,8 @@ export function defaultTransportVerdict(
   const ratios: number[] = [];
   const shortRows: DefaultVerdict["shortRows"] = [];
   for (const r of rows) {
-    const of = (t: string) => samples.filter((s) => s.test === r.test && s.threads === r.threads && s.transport === t && s.qps > 0);
+    const of = (t: string) =>
+      samples.filter((s) => s.test === r.test && s.threads === r.threads && s.transport === t && s.qps > 0);
     const mine = of(def);
     if (mine.length === 0) continue;
     let worst: { ratio: number; other: string } | undefined;
@@ -112,11 +130,19 @@ export function defaultTransportVerdict(
     }
     if (!worst) continue;
     ratios.push(worst.ratio);
-    if (worst.ratio < 100 - tolerancePct) shortRows.push({ test: r.test, threads: r.threads, ratio: worst.ratio, best: worst.other });
+    if (worst.ratio < 100 - tolerancePct)
+      shortRows.push({ test: r.test, threads: r.threads, ratio: worst.ratio, best: worst.other });
   }
   const worstRatio = ratios.length ? Math.min(...ratios) : null;
   const geomeanRatio = ratios.length ? Math.exp(mean(ratios.map((x) => Math.log(x)))) : null;
-  return { transport: def, worstRatio, geomeanRatio, shortRows, within: ratios.length > 0 && shortRows.length === 0, tolerancePct };
+  return {
+    transport: def,
+    worstRatio,
+    geomeanRatio,
+    shortRows,
+    within: ratios.length > 0 && shortRows.length === 0,
+    tolerancePct,
+  };
 }
 
 // ---- 2. Lab overhead ------------------------------------------------------------------------------------------
@@ -146,11 +172,30 @@ export interface LabSplit {
 
 export function labSplit(timings: Record<string, number>, records: readonly CellRecord[], servers: number): LabSplit {
   const wall = timings.wall ?? 0;
-  const order = ["images", "storage", "start", "prepare", "snapshot", "restore", "prewarm", "warmup", "measure", "teardown"];
-  const parts = order.filter((k) => timings[k] !== undefined).map((k) => ({ key: k, seconds: timings[k]!, sharePct: wall > 0 ? (timings[k]! / wall) * 100 : 0 }));
-  for (const k of Object.keys(timings)) if (!order.includes(k) && k !== "wall") parts.push({ key: k, seconds: timings[k]!, sharePct: wall > 0 ? (timings[k]! / wall) * 100 : 0 });
+  const order = [
+    "images",
+    "storage",
+    "start",
+    "prepare",
+    "snapshot",
+    "restore",
+    "prewarm",
+    "warmup",
+    "measure",
+    "teardown",
+  ];
+  const parts = order
+    .filter((k) => timings[k] !== undefined)
+    .map((k) => ({ key: k, seconds: timings[k]!, sharePct: wall > 0 ? (timings[k]! / wall) * 100 : 0 }));
+  for (const k of Object.keys(timings))
+    if (!order.includes(k) && k !== "wall")
+      parts.push({ key: k, seconds: timings[k]!, sharePct: wall > 0 ? (timings[k]! / wall) * 100 : 0 });
   const known = parts.reduce((a, p) => a + p.seconds, 0);
-  parts.push({ key: "other", seconds: Math.max(0, wall - known), sharePct: wall > 0 ? (Math.max(0, wall - known) / wall) * 100 : 0 });
+  parts.push({
+    key: "other",
+    seconds: Math.max(0, wall - known),
+    sharePct: wall > 0 ? (Math.max(0, wall - known) / wall) * 100 : 0,
+  });
   const measuredCells = records.filter((r) => r.phase === "measure" && r.status === "ok");
   const measured = measuredCells.reduce((a, r) => a + (r.metrics?.totalTime ?? 0), 0);
   const cells = measuredCells.length;
@@ -192,7 +237,10 @@ export interface Projection {
  * A matrix projected with the split of a measured run: cells × cellSeconds measured, plus the net per-cell
  * overhead, the per-server set-up, and one warm-up per (server, test) of `warmupSeconds` (+ the per-cell overhead).
  */
-export function project(split: LabSplit, m: { tests: number; threads: number; servers: number; repeats?: number; cellSeconds: number; warmupSeconds?: number }): Projection {
+export function project(
+  split: LabSplit,
+  m: { tests: number; threads: number; servers: number; repeats?: number; cellSeconds: number; warmupSeconds?: number },
+): Projection {
   const repeats = m.repeats ?? 1;
   const cells = m.tests * m.threads * m.servers * repeats;
   const measured = cells * m.cellSeconds;
@@ -201,7 +249,21 @@ export function project(split: LabSplit, m: { tests: number; threads: number; se
   const warmupSeconds = m.warmupSeconds ?? 0;
   const warmups = warmupSeconds > 0 ? m.servers * m.tests * (warmupSeconds + split.netOverheadPerCell) : 0;
   const total = measured + overhead + setup + warmups;
-  return { tests: m.tests, threads: m.threads, servers: m.servers, repeats, cellSeconds: m.cellSeconds, warmupSeconds, cells, measured, overhead, setup, warmups, total, measuredSharePct: total > 0 ? (measured / total) * 100 : 0 };
+  return {
+    tests: m.tests,
+    threads: m.threads,
+    servers: m.servers,
+    repeats,
+    cellSeconds: m.cellSeconds,
+    warmupSeconds,
+    cells,
+    measured,
+    overhead,
+    setup,
+    warmups,
+    total,
+    measuredSharePct: total > 0 ? (measured / total) * 100 : 0,
+  };
 }
 
 // ---- 3. A/A noise ---------------------------------------------------------------------------------------------
@@ -255,14 +317,21 @@ export function aaNoise(table: RatioTable, records: readonly CellRecord[], cellS
       if (a && b && a > 0 && b > 0) d.push(Math.log(a / b));
     }
     pairGroups.push(d);
-    for (const side of [c.numeratorValues, c.denominatorValues]) sideGroups.push(side.filter((x): x is number => typeof x === "number" && x > 0).map((x) => Math.log(x)));
+    for (const side of [c.numeratorValues, c.denominatorValues])
+      sideGroups.push(side.filter((x): x is number => typeof x === "number" && x > 0).map((x) => Math.log(x)));
   }
   const pair = pooledSd(pairGroups);
   const side = pooledSd(sideGroups);
   // Per-second samples inside each measured cell: drop the first second (thread start-up), log scale.
   const intervalGroups = records
     .filter((r) => r.phase === "measure" && r.status === "ok" && r.metrics)
-    .map((r) => r.metrics!.intervals.slice(1).map((s) => s.qps).filter((q) => q > 0).map((q) => Math.log(q)));
+    .map((r) =>
+      r
+        .metrics!.intervals.slice(1)
+        .map((s) => s.qps)
+        .filter((q) => q > 0)
+        .map((q) => Math.log(q)),
+    );
   const intervals = pooledSd(intervalGroups);
   return {
     cells: all.length,
@@ -345,7 +414,12 @@ export interface OrderEffect {
  * Does going first in a group (the same test, threads and repeat on each server, back to back) pay? An A/A run
  * whose ratio leans one way while this is ~0 has a bias tied to the server (placement, set-up order), not to order.
  */
-export function orderEffect(records: readonly CellRecord[], numerator: string, denominator: string, metric: (r: CellRecord) => number | null): OrderEffect {
+export function orderEffect(
+  records: readonly CellRecord[],
+  numerator: string,
+  denominator: string,
+  metric: (r: CellRecord) => number | null,
+): OrderEffect {
   const groups = new Map<string, CellRecord[]>();
   for (const r of records) {
     if (r.phase !== "measure" || r.status !== "ok") continue;

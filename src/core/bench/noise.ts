@@ -26,8 +26,16 @@ export interface NoiseArm {
 /** The lab arms: lab defaults, then one lever changed each. `len60` only runs with --long. */
 export const NOISE_ARMS: readonly NoiseArm[] = [
   { id: "defaults", label: "lab defaults", sets: [] },
-  { id: "nopause", label: "idle server left running (resources.pauseIdle: false)", sets: ["resources.pauseIdle=false"] },
-  { id: "confine", label: "daemons on the load CPU (resources.confineDaemons: true)", sets: ["resources.confineDaemons=true"] },
+  {
+    id: "nopause",
+    label: "idle server left running (resources.pauseIdle: false)",
+    sets: ["resources.pauseIdle=false"],
+  },
+  {
+    id: "confine",
+    label: "daemons on the load CPU (resources.confineDaemons: true)",
+    sets: ["resources.confineDaemons=true"],
+  },
   { id: "quiesce", label: "wait for InnoDB quiescence (workload.quiesce: true)", sets: ["workload.quiesce=true"] },
   { id: "trim", label: "first 2 s trimmed (workload.trim: 2s)", sets: ["workload.trim=2s"], trim: 2 },
   { id: "len20", label: "20 s cells", sets: [], seconds: 20 },
@@ -96,12 +104,30 @@ export function blockSeconds(b: ScheduledBlock, c: NoiseCost, arm?: NoiseArm): n
 }
 
 /** Expected seconds of a whole schedule. */
-export function scheduleSeconds(schedule: readonly ScheduledBlock[], c: NoiseCost, arms: readonly NoiseArm[] = NOISE_ARMS): number {
-  return schedule.reduce((s, b) => s + blockSeconds(b, c, arms.find((a) => a.id === b.arm)), 0);
+export function scheduleSeconds(
+  schedule: readonly ScheduledBlock[],
+  c: NoiseCost,
+  arms: readonly NoiseArm[] = NOISE_ARMS,
+): number {
+  return schedule.reduce(
+    (s, b) =>
+      s +
+      blockSeconds(
+        b,
+        c,
+        arms.find((a) => a.id === b.arm),
+      ),
+    0,
+  );
 }
 
 /** The most pairs per arm and cell (at least 2) whose schedule fits `budgetSeconds`. */
-export function pairsForBudget(schedule: readonly ScheduledBlock[], c: Omit<NoiseCost, "pairs">, budgetSeconds: number, arms: readonly NoiseArm[] = NOISE_ARMS): number {
+export function pairsForBudget(
+  schedule: readonly ScheduledBlock[],
+  c: Omit<NoiseCost, "pairs">,
+  budgetSeconds: number,
+  arms: readonly NoiseArm[] = NOISE_ARMS,
+): number {
   let p = 2;
   while (p < 100 && scheduleSeconds(schedule, { ...c, pairs: p + 1 }, arms) <= budgetSeconds) p++;
   return p;
@@ -200,12 +226,26 @@ export interface NoiseArmFigures {
 }
 
 /** The table: the manual reference first, then the lab arms in `arms` order. */
-export function noiseTable(blocks: readonly NoiseBlock[], arms: readonly string[], labels: Record<string, string>, confidence = 0.95): NoiseArmFigures[] {
+export function noiseTable(
+  blocks: readonly NoiseBlock[],
+  arms: readonly string[],
+  labels: Record<string, string>,
+  confidence = 0.95,
+): NoiseArmFigures[] {
   const manualBlocks = blocks.filter((b) => b.kind === "manual");
   const manual = residualSpread(manualBlocks);
   const defaultsBlocks = blocks.filter((b) => b.kind === "lab" && b.arm === "defaults");
   const defaults = defaultsBlocks.length ? residualSpread(defaultsBlocks) : null;
-  const rows: NoiseArmFigures[] = [{ arm: "manual", label: "manual reference (plain docker, ABBA, no pausing)", blocks: manualBlocks.length, sd: sdEstimate(manual, confidence), vsManual: null, vsDefaults: null }];
+  const rows: NoiseArmFigures[] = [
+    {
+      arm: "manual",
+      label: "manual reference (plain docker, ABBA, no pausing)",
+      blocks: manualBlocks.length,
+      sd: sdEstimate(manual, confidence),
+      vsManual: null,
+      vsDefaults: null,
+    },
+  ];
   for (const arm of arms) {
     const own = blocks.filter((b) => b.kind === "lab" && b.arm === arm);
     const s = residualSpread(own);

@@ -129,7 +129,9 @@ export function parseCnf(text: string, source = "my.cnf"): ParsedCnf {
 
 /** Quote a value when the server would otherwise misread it (spaces, `#`, quotes). */
 export function formatCnfValue(value: string): string {
-  return /^[^\s#'"\\;]*$/.test(value) && value !== "" ? value : `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  return /^[^\s#'"\\;]*$/.test(value) && value !== ""
+    ? value
+    : `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 }
 
 export function formatCnfLine(name: string, value: string | null): string {
@@ -148,7 +150,10 @@ export function parseVariablesTsv(text: string): Record<string, string> {
     const name = tab < 0 ? line : line.slice(0, tab);
     if (name === "Variable_name") continue;
     const raw = tab < 0 ? "" : line.slice(tab + 1);
-    out[name.toLowerCase()] = raw.replace(/\\([tn0\\])/g, (_m, c: string) => ({ t: "\t", n: "\n", "0": "\0", "\\": "\\" })[c as "t"]);
+    out[name.toLowerCase()] = raw.replace(
+      /\\([tn0\\])/g,
+      (_m, c: string) => ({ t: "\t", n: "\n", "0": "\0", "\\": "\\" })[c as "t"],
+    );
   }
   return out;
 }

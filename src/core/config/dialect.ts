@@ -120,7 +120,8 @@ const mapValue =
     return { fate: out === value ? "keep" : "translate", lines: [{ name, value: out }], reason };
   };
 
-const REMOVED_QC = "removed in MySQL 8.0.3: MySQL has no query cache, which is what the seed's query_cache_size=0/type=0 ask for";
+const REMOVED_QC =
+  "removed in MySQL 8.0.3: MySQL has no query cache, which is what the seed's query_cache_size=0/type=0 ask for";
 const LAB = "lab plumbing, the same on every server";
 const PIN = "fairness pin: same value on every server (see lab/my.cnf)";
 
@@ -138,7 +139,12 @@ const FLUSH_METHODS: Record<string, { dataDirect: boolean; logWriteThrough: bool
   O_DIRECT_NO_FSYNC: { dataDirect: true, logWriteThrough: false, noFsync: true },
 };
 /** Numeric spellings accepted by old servers. */
-const FLUSH_NUMERIC: Record<string, string> = { "0": "FSYNC", "1": "O_DSYNC", "4": "O_DIRECT", "5": "O_DIRECT_NO_FSYNC" };
+const FLUSH_NUMERIC: Record<string, string> = {
+  "0": "FSYNC",
+  "1": "O_DSYNC",
+  "4": "O_DIRECT",
+  "5": "O_DIRECT_NO_FSYNC",
+};
 
 function flushMethodOf(value: string | null): string {
   const v = (value ?? "").trim().toUpperCase();
@@ -163,7 +169,8 @@ const flushMariadbOld: Apply = (name, value, ctx) => {
   let asymmetry: string | undefined;
   if (inRange(ctx.version, "10.8.4")) lines.push({ name: "innodb_log_file_buffering", value: "ON" });
   if (known?.noFsync) {
-    asymmetry = "innodb_flush_method=O_DIRECT_NO_FSYNC: MariaDB ≥10.6 treats it like O_DIRECT (still fsyncs data files), MySQL skips the fsync";
+    asymmetry =
+      "innodb_flush_method=O_DIRECT_NO_FSYNC: MariaDB ≥10.6 treats it like O_DIRECT (still fsyncs data files), MySQL skips the fsync";
   }
   return {
     fate: lines.length > 1 ? "translate" : "keep",
@@ -236,7 +243,8 @@ const redoCapacityToOldMysql: Apply = (name, value) => {
       { name: "innodb_log_file_size", value: formatSize(total / 2) },
       { name: "innodb_log_files_in_group", value: "2" },
     ],
-    reason: "MySQL before 8.0.30 has no innodb_redo_log_capacity: capacity = innodb_log_file_size × innodb_log_files_in_group",
+    reason:
+      "MySQL before 8.0.30 has no innodb_redo_log_capacity: capacity = innodb_log_file_size × innodb_log_files_in_group",
   };
 };
 
@@ -262,7 +270,12 @@ const doublewrite =
   (family: Family): Apply =>
   (name, value, ctx) => {
     const v = onOff(value);
-    const valid = family === "mysql" ? ["ON", "OFF", "DETECT_AND_RECOVER", "DETECT_ONLY"] : inRange(ctx.version, "11.0.6") ? ["ON", "OFF", "FAST"] : ["ON", "OFF"];
+    const valid =
+      family === "mysql"
+        ? ["ON", "OFF", "DETECT_AND_RECOVER", "DETECT_ONLY"]
+        : inRange(ctx.version, "11.0.6")
+          ? ["ON", "OFF", "FAST"]
+          : ["ON", "OFF"];
     if (!valid.includes(v)) {
       return {
         fate: "translate",
@@ -272,7 +285,11 @@ const doublewrite =
       };
     }
     const out = v === "FAST" ? "fast" : v;
-    return { fate: out === value ? "keep" : "translate", lines: [{ name, value: out }], reason: "ON/OFF spelled out: MySQL ≥8.0.30 and MariaDB ≥11.0.6 made it an enum" };
+    return {
+      fate: out === value ? "keep" : "translate",
+      lines: [{ name, value: out }],
+      reason: "ON/OFF spelled out: MySQL ≥8.0.30 and MariaDB ≥11.0.6 made it an enum",
+    };
   };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -298,7 +315,10 @@ const maxConnections: Apply = (name, value, ctx) => {
     fate: "keep",
     lines: [{ name, value }],
     reason: PIN,
-    warning: Number.isFinite(n) && n < ctx.maxThreads + 10 ? `max_connections=${value} is below max threads ${ctx.maxThreads} + 10: expect error 1040 (Too many connections)` : undefined,
+    warning:
+      Number.isFinite(n) && n < ctx.maxThreads + 10
+        ? `max_connections=${value} is below max threads ${ctx.maxThreads} + 10: expect error 1040 (Too many connections)`
+        : undefined,
   };
 };
 
@@ -326,7 +346,9 @@ const threadCache =
       lines: [{ name: "thread_cache_size", value: out }],
       reason: [
         why,
-        capped ? `capped at max_connections=${max}: MariaDB caps it there silently, MySQL does not, and a bigger cache never fills` : "",
+        capped
+          ? `capped at max_connections=${max}: MariaDB caps it there silently, MySQL does not, and a bigger cache never fills`
+          : "",
         !renamed && !capped ? PIN : "",
       ]
         .filter((x) => x !== "")
@@ -338,9 +360,19 @@ const threadCache =
 // The table
 
 const plumbing = (name: string, about: string): DialectOption => ({ name, about, rules: rule("both", keep(LAB)) });
-const pin = (name: string, about: string, reason = PIN): DialectOption => ({ name, about, rules: rule("both", keep(reason)) });
+const pin = (name: string, about: string, reason = PIN): DialectOption => ({
+  name,
+  about,
+  rules: rule("both", keep(reason)),
+});
 
-const mysqlOnly = (name: string, about: string, mysqlReason: string, mariadbReason: string, mariadbFrom?: string): DialectOption => ({
+const mysqlOnly = (
+  name: string,
+  about: string,
+  mysqlReason: string,
+  mariadbReason: string,
+  mariadbFrom?: string,
+): DialectOption => ({
   name,
   about,
   rules: [
@@ -370,11 +402,17 @@ const SNAPSHOT_ISOLATION_RANGES: Array<{ from: string; until?: string }> = [
 const snapshotIsolationMariadb: Apply = (name, value, ctx) => {
   const known = SNAPSHOT_ISOLATION_RANGES.some((r) => inRange(ctx.version, r.from, r.until));
   return known
-    ? { fate: "keep", lines: [{ name, value }], reason: "pinned: default ON from MariaDB 11.6.2 (write conflicts raise error 1020); OFF behaves like MySQL's REPEATABLE READ" }
+    ? {
+        fate: "keep",
+        lines: [{ name, value }],
+        reason:
+          "pinned: default ON from MariaDB 11.6.2 (write conflicts raise error 1020); OFF behaves like MySQL's REPEATABLE READ",
+      }
     : {
         fate: "rename",
         lines: [{ name: `loose_${name}`, value }],
-        reason: "this MariaDB version may predate innodb_snapshot_isolation (10.6.18/10.11.8/11.4.2): loose_ lets it ignore the pin",
+        reason:
+          "this MariaDB version may predate innodb_snapshot_isolation (10.6.18/10.11.8/11.4.2): loose_ lets it ignore the pin",
       };
 };
 
@@ -411,7 +449,11 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
   pin("innodb_lock_wait_timeout", "seed 50", "seed value (the default on both)"),
   pin("innodb_max_dirty_pages_pct", "seed 80", "seed value (both default to 90 now)"),
   pin("table_open_cache", "seed 512", "seed value, valid everywhere"),
-  { name: "thread_cache_size", about: "seed 512 (as thread_cache), at most max_connections", rules: rule("both", threadCache("thread_cache_size", "")) },
+  {
+    name: "thread_cache_size",
+    about: "seed 512 (as thread_cache), at most max_connections",
+    rules: rule("both", threadCache("thread_cache_size", "")),
+  },
   {
     name: "thread_cache",
     about: "the seed's spelling of thread_cache_size",
@@ -431,7 +473,10 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
   {
     name: "query_cache_strip_comments",
     about: "MariaDB query cache option",
-    rules: [...rule("mariadb", keep("MariaDB query cache option")), ...rule("mysql", drop("not applicable: MariaDB-only query cache option"))],
+    rules: [
+      ...rule("mariadb", keep("MariaDB query cache option")),
+      ...rule("mysql", drop("not applicable: MariaDB-only query cache option")),
+    ],
   },
   {
     name: "innodb_additional_mem_pool_size",
@@ -461,7 +506,10 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
           fate: "drop",
           lines: [],
           reason: "removed in MariaDB 10.6.0 (the server refuses it); MariaDB never throttles, which equals 0",
-          asymmetry: value !== null && value.trim() !== "0" ? `innodb_thread_concurrency=${value}: MariaDB ≥10.6 cannot throttle InnoDB threads` : undefined,
+          asymmetry:
+            value !== null && value.trim() !== "0"
+              ? `innodb_thread_concurrency=${value}: MariaDB ≥10.6 cannot throttle InnoDB threads`
+              : undefined,
         }),
         { from: "10.6.0" },
       ),
@@ -480,10 +528,15 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
     name: "innodb_log_file_size",
     about: "the seed's per-file redo size (5.x: × innodb_log_files_in_group, default 2)",
     rules: [
-      ...rule("mariadb", legacyLogFileSize("innodb_log_file_size", "MariaDB ≥10.5 keeps it all in one ib_logfile0"), { from: "10.5.0" }),
+      ...rule("mariadb", legacyLogFileSize("innodb_log_file_size", "MariaDB ≥10.5 keeps it all in one ib_logfile0"), {
+        from: "10.5.0",
+      }),
       ...rule(
         "mysql",
-        legacyLogFileSize("innodb_redo_log_capacity", "MySQL ≥8.0.30 sizes the redo log by innodb_redo_log_capacity (innodb_log_file_size is deprecated, and gone in 9.7)"),
+        legacyLogFileSize(
+          "innodb_redo_log_capacity",
+          "MySQL ≥8.0.30 sizes the redo log by innodb_redo_log_capacity (innodb_log_file_size is deprecated, and gone in 9.7)",
+        ),
         { from: "8.0.30" },
       ),
       ...rule("mysql", keep("MySQL before 8.0.30: per-file size × innodb_log_files_in_group"), { until: "8.0.30" }),
@@ -493,8 +546,14 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
     name: "innodb_log_files_in_group",
     about: "the 5.x redo file count",
     rules: [
-      ...rule("mariadb", drop("folded into innodb_log_file_size: MariaDB ≥10.5 writes one ib_logfile0 (option removed in 10.6.0)"), { from: "10.5.0" }),
-      ...rule("mysql", drop("folded into innodb_redo_log_capacity (deprecated in MySQL 8.0.30, gone in 9.7)"), { from: "8.0.30" }),
+      ...rule(
+        "mariadb",
+        drop("folded into innodb_log_file_size: MariaDB ≥10.5 writes one ib_logfile0 (option removed in 10.6.0)"),
+        { from: "10.5.0" },
+      ),
+      ...rule("mysql", drop("folded into innodb_redo_log_capacity (deprecated in MySQL 8.0.30, gone in 9.7)"), {
+        from: "8.0.30",
+      }),
       ...rule("mysql", keep("MySQL before 8.0.30"), { until: "8.0.30" }),
     ],
   },
@@ -517,7 +576,9 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
     about: "seed: no privilege checks",
     rules: rule(
       "both",
-      drop("bypasses authentication, and on MySQL ≥8.0 also forces skip_networking (WL#4321), so no TCP client could connect; the lab creates a benchmark user instead"),
+      drop(
+        "bypasses authentication, and on MySQL ≥8.0 also forces skip_networking (WL#4321), so no TCP client could connect; the lab creates a benchmark user instead",
+      ),
     ),
   },
   {
@@ -525,7 +586,9 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
     about: "seed: ./sql/share/english",
     rules: rule(
       "both",
-      drop("a path into the 2010 source tree; deprecated for lc_messages_dir/lc_messages, and packaged servers find their messages themselves"),
+      drop(
+        "a path into the 2010 source tree; deprecated for lc_messages_dir/lc_messages, and packaged servers find their messages themselves",
+      ),
     ),
   },
 
@@ -543,8 +606,17 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
         "mysql",
         (name, value) =>
           (value ?? "").trim().toUpperCase() === "ROW"
-            ? { fate: "drop", lines: [], reason: "ROW is MySQL's default, and the option is deprecated since 8.0.34 (a warning at every start)" }
-            : { fate: "keep", lines: [{ name, value }], reason: "deprecated since MySQL 8.0.34", warning: `binlog_format=${value} is deprecated on MySQL ≥8.0.34` },
+            ? {
+                fate: "drop",
+                lines: [],
+                reason: "ROW is MySQL's default, and the option is deprecated since 8.0.34 (a warning at every start)",
+              }
+            : {
+                fate: "keep",
+                lines: [{ name, value }],
+                reason: "deprecated since MySQL 8.0.34",
+                warning: `binlog_format=${value} is deprecated on MySQL ≥8.0.34`,
+              },
         { from: "8.0.34" },
       ),
     ],
@@ -556,11 +628,26 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
     name: "character_set_collations",
     about: "MariaDB ≥11.2: per-charset default collation",
     rules: [
-      ...rule("mariadb", keep("MariaDB ≥11.2 (11.8 defaults utf8mb4 to uca1400_ai_ci through it, overriding collation_server for CHARACTER SET utf8mb4)"), {
-        from: "11.2.0",
-      }),
-      ...rule("mariadb", drop("added in MariaDB 11.2; before it CHARACTER SET utf8mb4 already means utf8mb4_general_ci"), { until: "11.2.0" }),
-      ...rule("mysql", drop("not applicable: MySQL has no character_set_collations; collation_server decides the default of new databases and tables")),
+      ...rule(
+        "mariadb",
+        keep(
+          "MariaDB ≥11.2 (11.8 defaults utf8mb4 to uca1400_ai_ci through it, overriding collation_server for CHARACTER SET utf8mb4)",
+        ),
+        {
+          from: "11.2.0",
+        },
+      ),
+      ...rule(
+        "mariadb",
+        drop("added in MariaDB 11.2; before it CHARACTER SET utf8mb4 already means utf8mb4_general_ci"),
+        { until: "11.2.0" },
+      ),
+      ...rule(
+        "mysql",
+        drop(
+          "not applicable: MySQL has no character_set_collations; collation_server decides the default of new databases and tables",
+        ),
+      ),
     ],
   },
   pin("innodb_adaptive_hash_index", "OFF on both (MySQL 8.0 had ON)"),
@@ -578,7 +665,10 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
   {
     name: "tx_isolation",
     about: "old name of transaction_isolation",
-    rules: rule("both", rename("transaction_isolation", "tx_isolation was removed in MySQL 8.0.3 and renamed in MariaDB 11.1")),
+    rules: rule(
+      "both",
+      rename("transaction_isolation", "tx_isolation was removed in MySQL 8.0.3 and renamed in MariaDB 11.1"),
+    ),
   },
   pin("innodb_read_io_threads", "MySQL sizes it from CPUs"),
   pin("innodb_write_io_threads", "MySQL sizes it from CPUs"),
@@ -591,7 +681,12 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
     about: "MariaDB: raise 1020 on write conflicts",
     rules: [
       ...rule("mariadb", snapshotIsolationMariadb),
-      ...rule("mysql", drop("not applicable: MySQL has no innodb_snapshot_isolation; its REPEATABLE READ never raises 1020, which is what OFF means")),
+      ...rule(
+        "mysql",
+        drop(
+          "not applicable: MySQL has no innodb_snapshot_isolation; its REPEATABLE READ never raises 1020, which is what OFF means",
+        ),
+      ),
     ],
   },
   mysqlOnly(
@@ -601,18 +696,41 @@ export const DIALECT_TABLE: readonly DialectOption[] = [
     "MariaDB ignores it since 10.9 and removed it in 11.0: no change buffer, which equals none",
     "10.9.0",
   ),
-  mysqlOnly("innodb_buffer_pool_instances", "MySQL: 1 pool, like MariaDB", "MySQL sizes it from the pool and CPUs", "removed in MariaDB 10.6.0: always one buffer pool", "10.6.0"),
-  mysqlOnly("innodb_page_cleaners", "MySQL: 1 cleaner, like MariaDB", "MySQL sizes it from the pool instances", "removed in MariaDB 10.6.0: always one page cleaner", "10.6.0"),
+  mysqlOnly(
+    "innodb_buffer_pool_instances",
+    "MySQL: 1 pool, like MariaDB",
+    "MySQL sizes it from the pool and CPUs",
+    "removed in MariaDB 10.6.0: always one buffer pool",
+    "10.6.0",
+  ),
+  mysqlOnly(
+    "innodb_page_cleaners",
+    "MySQL: 1 cleaner, like MariaDB",
+    "MySQL sizes it from the pool instances",
+    "removed in MariaDB 10.6.0: always one page cleaner",
+    "10.6.0",
+  ),
   {
     name: "container_aware",
     about: "MySQL ≥9.3: size variables from the container's CPU/memory limits",
     rules: [
-      ...rule("mysql", keep("pinned OFF (9.7.4's default): --cpus/--memory must not change MySQL's sizing when they cannot change MariaDB's"), { from: "9.3.0" }),
+      ...rule(
+        "mysql",
+        keep(
+          "pinned OFF (9.7.4's default): --cpus/--memory must not change MySQL's sizing when they cannot change MariaDB's",
+        ),
+        { from: "9.3.0" },
+      ),
       ...rule("mysql", drop("added in MySQL 9.3: older servers never size from the container"), { until: "9.3.0" }),
       ...rule("mariadb", drop("not applicable: MariaDB never sizes from container limits")),
     ],
   },
-  mysqlOnly("mysqlx", "MySQL: X Plugin off (no extra listener and threads)", "MySQL ≥8.0 loads the X Plugin by default", "not applicable: MariaDB has no X Plugin"),
+  mysqlOnly(
+    "mysqlx",
+    "MySQL: X Plugin off (no extra listener and threads)",
+    "MySQL ≥8.0 loads the X Plugin by default",
+    "not applicable: MariaDB has no X Plugin",
+  ),
 ];
 
 const BY_NAME = new Map(DIALECT_TABLE.map((o) => [o.name, o]));

@@ -1,5 +1,13 @@
 /** Neutral server config: parsing, the dialect table, per-server rendering, and the must-match comparison. */
-export { parseCnf, parseVariablesTsv, normalizeOptionName, formatCnfLine, type CnfEntry, type CnfSection, type ParsedCnf } from "./cnf.ts";
+export {
+  parseCnf,
+  parseVariablesTsv,
+  normalizeOptionName,
+  formatCnfLine,
+  type CnfEntry,
+  type CnfSection,
+  type ParsedCnf,
+} from "./cnf.ts";
 export {
   DIALECT_TABLE,
   EXCLUSIVE_GROUPS,

@@ -3,7 +3,11 @@ import type { MustMatchRow, TranslationEntry } from "../results.ts";
 import { textTable } from "../text-table.ts";
 
 export function formatTranslation(entries: TranslationEntry[]): string[] {
-  const rows = entries.map((e) => [e.option, e.fate, `${e.rendered.join(", ") || "-"}${e.reason ? `  (${e.reason})` : ""}`]);
+  const rows = entries.map((e) => [
+    e.option,
+    e.fate,
+    `${e.rendered.join(", ") || "-"}${e.reason ? `  (${e.reason})` : ""}`,
+  ]);
   return textTable(rows, { columns: [{ minWidth: 10 }, { width: 9 }], indent: "  ", trimEnd: false });
 }
 
@@ -13,5 +17,10 @@ export function formatMustMatch(rows: MustMatchRow[], ids: string[]): string[] {
     ...ids.map((id) => String(r.values[id] ?? "-")),
     `${r.equal ? "same" : r.deliberate ? "DIFFERENT (asked for)" : "DIFFERENT"}${r.note ? `  ${r.note}` : ""}`,
   ]);
-  return textTable(cells, { head: [["variable", ...ids, "verdict"]], columns: [{ minWidth: 12 }], indent: "  ", trimEnd: false });
+  return textTable(cells, {
+    head: [["variable", ...ids, "verdict"]],
+    columns: [{ minWidth: 12 }],
+    indent: "  ",
+    trimEnd: false,
+  });
 }

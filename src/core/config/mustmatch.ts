@@ -79,15 +79,24 @@ function mariadbIo(get: Getter): string | null {
   const logBuf = get("innodb_log_file_buffering");
   let data: string | null;
   if (dataBuf !== null) {
-    data = (onOff(dataBuf) === "OFF" ? "direct" : "buffered") + (onOff(get("innodb_data_file_write_through") ?? "OFF") === "ON" ? "+write-through" : "");
+    data =
+      (onOff(dataBuf) === "OFF" ? "direct" : "buffered") +
+      (onOff(get("innodb_data_file_write_through") ?? "OFF") === "ON" ? "+write-through" : "");
   } else {
     const fm = (get("innodb_flush_method") ?? "").toUpperCase();
     if (fm === "") return null;
-    data = fm === "O_DIRECT" || fm === "O_DIRECT_NO_FSYNC" ? "direct" : fm === "O_DSYNC" ? "direct+write-through" : "buffered";
+    data =
+      fm === "O_DIRECT" || fm === "O_DIRECT_NO_FSYNC"
+        ? "direct"
+        : fm === "O_DSYNC"
+          ? "direct+write-through"
+          : "buffered";
   }
   let log: string;
   if (logBuf !== null) {
-    log = (onOff(logBuf) === "OFF" ? "direct" : "buffered") + (onOff(get("innodb_log_file_write_through") ?? "OFF") === "ON" ? "+write-through" : "");
+    log =
+      (onOff(logBuf) === "OFF" ? "direct" : "buffered") +
+      (onOff(get("innodb_log_file_write_through") ?? "OFF") === "ON" ? "+write-through" : "");
   } else {
     log = (get("innodb_flush_method") ?? "").toUpperCase() === "O_DSYNC" ? "buffered+write-through" : "buffered";
   }
@@ -157,7 +166,12 @@ const ROWS: RowDef[] = [
   },
   { variable: "log_bin", affects: ["skip_log_bin", "disable_log_bin"], value: plain("log_bin", bool) },
   { variable: "sync_binlog", affects: BINLOG, value: plain("sync_binlog"), skip: binlogOff },
-  { variable: "binlog_format", affects: BINLOG, value: plain("binlog_format", (v) => v?.toUpperCase() ?? null), skip: binlogOff },
+  {
+    variable: "binlog_format",
+    affects: BINLOG,
+    value: plain("binlog_format", (v) => v?.toUpperCase() ?? null),
+    skip: binlogOff,
+  },
   { variable: "performance_schema", affects: [], value: plain("performance_schema", bool) },
   { variable: "character_set_server", affects: [], value: plain("character_set_server") },
   { variable: "collation_server", affects: ["character_set_collations"], value: collation },
@@ -177,24 +191,53 @@ const ROWS: RowDef[] = [
   { variable: "thread_cache_size", affects: ["thread_cache", "max_connections"], value: plain("thread_cache_size") },
   { variable: "innodb_lock_wait_timeout", affects: [], value: plain("innodb_lock_wait_timeout") },
   { variable: "query cache", affects: ["query_cache_type", "query_cache_size"], value: queryCache },
-  { variable: "innodb_thread_concurrency", affects: [], value: absentMeans("innodb_thread_concurrency", "mariadb", "0") },
-  { variable: "innodb_change_buffering", affects: [], value: absentMeans("innodb_change_buffering", "mariadb", "none") },
-  { variable: "innodb_snapshot_isolation", affects: [], value: absentMeans("innodb_snapshot_isolation", "mysql", "OFF", bool) },
-  { variable: "innodb_buffer_pool_instances", affects: [], value: absentMeans("innodb_buffer_pool_instances", "mariadb", "1") },
+  {
+    variable: "innodb_thread_concurrency",
+    affects: [],
+    value: absentMeans("innodb_thread_concurrency", "mariadb", "0"),
+  },
+  {
+    variable: "innodb_change_buffering",
+    affects: [],
+    value: absentMeans("innodb_change_buffering", "mariadb", "none"),
+  },
+  {
+    variable: "innodb_snapshot_isolation",
+    affects: [],
+    value: absentMeans("innodb_snapshot_isolation", "mysql", "OFF", bool),
+  },
+  {
+    variable: "innodb_buffer_pool_instances",
+    affects: [],
+    value: absentMeans("innodb_buffer_pool_instances", "mariadb", "1"),
+  },
   { variable: "innodb_page_cleaners", affects: [], value: absentMeans("innodb_page_cleaners", "mariadb", "1") },
   { variable: "innodb_autoinc_lock_mode", affects: [], value: plain("innodb_autoinc_lock_mode") },
   { variable: "innodb_read_io_threads", affects: [], value: plain("innodb_read_io_threads") },
   { variable: "innodb_write_io_threads", affects: [], value: plain("innodb_write_io_threads") },
   { variable: "innodb_purge_threads", affects: [], value: plain("innodb_purge_threads") },
-  { variable: "innodb_buffer_pool_dump_at_shutdown", affects: [], value: plain("innodb_buffer_pool_dump_at_shutdown", bool) },
-  { variable: "innodb_buffer_pool_load_at_startup", affects: [], value: plain("innodb_buffer_pool_load_at_startup", bool) },
+  {
+    variable: "innodb_buffer_pool_dump_at_shutdown",
+    affects: [],
+    value: plain("innodb_buffer_pool_dump_at_shutdown", bool),
+  },
+  {
+    variable: "innodb_buffer_pool_load_at_startup",
+    affects: [],
+    value: plain("innodb_buffer_pool_load_at_startup", bool),
+  },
   { variable: "max_prepared_stmt_count", affects: [], value: plain("max_prepared_stmt_count") },
   { variable: "skip_name_resolve", affects: [], value: plain("skip_name_resolve", bool) },
   { variable: "thread_handling", affects: [], value: plain("thread_handling") },
   {
     variable: "connection TLS",
     affects: [],
-    value: (_g, _f, s) => (s.sslCipher === undefined ? null : s.sslCipher === null || s.sslCipher === "" ? "plaintext" : `TLS (${s.sslCipher})`),
+    value: (_g, _f, s) =>
+      s.sslCipher === undefined
+        ? null
+        : s.sslCipher === null || s.sslCipher === ""
+          ? "plaintext"
+          : `TLS (${s.sslCipher})`,
     key: (v) => (v === null ? null : v === "plaintext" ? "plaintext" : "TLS"),
   },
 ];
@@ -271,7 +314,11 @@ export interface VariableDiff {
 }
 
 /** Every variable whose value differs between two servers (present on one side only included), sorted by name. */
-export function diffVariables(a: Record<string, string>, b: Record<string, string>, opts: { ignore?: readonly string[] } = {}): VariableDiff[] {
+export function diffVariables(
+  a: Record<string, string>,
+  b: Record<string, string>,
+  opts: { ignore?: readonly string[] } = {},
+): VariableDiff[] {
   const ignore = new Set((opts.ignore ?? []).map((x) => x.toLowerCase()));
   const la = new Map(Object.entries(a).map(([k, v]) => [k.toLowerCase(), v]));
   const lb = new Map(Object.entries(b).map(([k, v]) => [k.toLowerCase(), v]));

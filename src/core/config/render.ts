@@ -100,13 +100,32 @@ export interface LayerAssignment {
  * profile, the scenario's config.set, then servers[].config.set. {@link renderConfig} merges them; so does
  * {@link resolveNeutralOption}, which needs one value before any family or version is known.
  */
-export function configLayers(parsed: ReturnType<typeof parseCnf>, scenario: Scenario, server: Scenario["servers"][number], source: string): LayerAssignment[] {
+export function configLayers(
+  parsed: ReturnType<typeof parseCnf>,
+  scenario: Scenario,
+  server: Scenario["servers"][number],
+  source: string,
+): LayerAssignment[] {
   const out: LayerAssignment[] = [];
   for (const e of parsed.sections.find((s) => s.name === TRANSLATED_SECTION)?.entries ?? []) {
-    out.push({ key: e.key, value: e.value, raw: e.value, loose: e.loose, source: `${source}:${e.line}`, perServer: false });
+    out.push({
+      key: e.key,
+      value: e.value,
+      raw: e.value,
+      loose: e.loose,
+      source: `${source}:${e.line}`,
+      perServer: false,
+    });
   }
   for (const p of PROFILES[scenario.config.profile]) {
-    out.push({ key: p.key, value: p.value, raw: p.value, loose: false, source: `profile ${scenario.config.profile}`, perServer: false });
+    out.push({
+      key: p.key,
+      value: p.value,
+      raw: p.value,
+      loose: false,
+      source: `profile ${scenario.config.profile}`,
+      perServer: false,
+    });
   }
   const layers: Array<{ set: Record<string, string | number | boolean>; from: string; perServer: boolean }> = [
     { set: scenario.config.set, from: "config.set", perServer: false },
@@ -128,7 +147,10 @@ export function configLayers(parsed: ReturnType<typeof parseCnf>, scenario: Scen
  * sets it (or a later one removes it, directly or through an exclusive alternative). Pure; for options the dialect
  * keeps as written (innodb_buffer_pool_size is pinned on every family), this is the rendered value too.
  */
-export function resolveNeutralOption(input: Pick<RenderInput, "neutral" | "scenario" | "serverId" | "neutralSource">, option: string): { value: string | null; source: string } | undefined {
+export function resolveNeutralOption(
+  input: Pick<RenderInput, "neutral" | "scenario" | "serverId" | "neutralSource">,
+  option: string,
+): { value: string | null; source: string } | undefined {
   const name = normalizeOptionName(option);
   const server = input.scenario.servers.find((s) => s.id === input.serverId);
   if (!server) return undefined;
@@ -159,13 +181,16 @@ export function renderConfig(input: RenderInput): RenderOutput {
   const translation: TranslationEntry[] = [];
   const familyName = family === "mariadb" ? "MariaDB" : "MySQL";
   if (compareVersions(version, SUPPORTED_FROM[family]) < 0) {
-    warnings.push(`${familyName} ${formatVersion(version)} is older than the dialect table covers (${SUPPORTED_FROM[family]}): options may be refused`);
+    warnings.push(
+      `${familyName} ${formatVersion(version)} is older than the dialect table covers (${SUPPORTED_FROM[family]}): options may be refused`,
+    );
   }
 
   // --- layers
   const parsed = parseCnf(input.neutral, source);
   const other: CnfSection[] = parsed.sections.filter((s) => s.name !== TRANSLATED_SECTION);
-  for (const s of other) warnings.push(`${source}: section [${s.name}] copied unchanged (only [${TRANSLATED_SECTION}] is translated)`);
+  for (const s of other)
+    warnings.push(`${source}: section [${s.name}] copied unchanged (only [${TRANSLATED_SECTION}] is translated)`);
 
   const merged = new Map<string, Merged>();
   const assign = (m: Merged): void => {
@@ -193,16 +218,30 @@ export function renderConfig(input: RenderInput): RenderOutput {
     const prev = merged.get(key);
     if (!prev) return;
     merged.delete(key);
-    translation.push({ option: key, value: prev.value, source: prev.source, fate: "drop", rendered: [], reason: `removed by ${key}=false in ${from}` });
+    translation.push({
+      option: key,
+      value: prev.value,
+      source: prev.source,
+      fate: "drop",
+      rendered: [],
+      reason: `removed by ${key}=false in ${from}`,
+    });
   };
 
   for (const a of configLayers(parsed, scenario, server, source)) {
-    if (a.perServer) asymmetries.push(`${serverId}: ${a.key}=${String(a.raw)} set for this server only (servers[].config.set)`);
+    if (a.perServer)
+      asymmetries.push(`${serverId}: ${a.key}=${String(a.raw)} set for this server only (servers[].config.set)`);
     if (a.value === undefined) unset(a.key, a.source);
     else assign({ key: a.key, value: a.value, loose: a.loose, source: a.source, perServer: a.perServer });
   }
   if (!merged.has("max_connections")) {
-    merged.set("max_connections", { key: "max_connections", value: "auto", loose: false, source: "renderer", perServer: false });
+    merged.set("max_connections", {
+      key: "max_connections",
+      value: "auto",
+      loose: false,
+      source: "renderer",
+      perServer: false,
+    });
   }
 
   // --- dialect
@@ -231,20 +270,31 @@ export function renderConfig(input: RenderInput): RenderOutput {
       try {
         outcome = rule.apply(m.key, m.value, ctx);
       } catch (e) {
-        throw new InputError(`${m.source}: ${m.key}=${String(m.value)} cannot be rendered for ${familyName}: ${(e as Error).message}`, {
-          code: "CONFIG_BAD_VALUE",
-          hint: "fix the value in the neutral config or the scenario's config.set",
-        });
+        throw new InputError(
+          `${m.source}: ${m.key}=${String(m.value)} cannot be rendered for ${familyName}: ${(e as Error).message}`,
+          {
+            code: "CONFIG_BAD_VALUE",
+            hint: "fix the value in the neutral config or the scenario's config.set",
+          },
+        );
       }
     }
-    if (m.loose) outcome = { ...outcome, lines: outcome.lines.map((l) => (l.name.startsWith("loose_") ? l : { ...l, name: `loose_${l.name}` })) };
+    if (m.loose)
+      outcome = {
+        ...outcome,
+        lines: outcome.lines.map((l) => (l.name.startsWith("loose_") ? l : { ...l, name: `loose_${l.name}` })),
+      };
     if (outcome.asymmetry) asymmetries.push(`${serverId}: ${outcome.asymmetry}`);
     if (outcome.warning) warnings.push(`${m.key} (${m.source}): ${outcome.warning}`);
     results.push({ m, outcome });
   }
 
   // Options written directly (keep/rename) win over lines a translation generates for the same name.
-  const direct = new Set(results.filter((r) => r.outcome.fate === "keep" || r.outcome.fate === "rename").flatMap((r) => r.outcome.lines.map((l) => l.name)));
+  const direct = new Set(
+    results
+      .filter((r) => r.outcome.fate === "keep" || r.outcome.fate === "rename")
+      .flatMap((r) => r.outcome.lines.map((l) => l.name)),
+  );
   const options: RenderedOption[] = [];
   const cnfLines: string[] = [];
   const dropped: string[] = [];
@@ -284,7 +334,18 @@ export function renderConfig(input: RenderInput): RenderOutput {
     `# storage ${input.storageKind}, profile ${scenario.config.profile}. Generated: change the neutral config or the`,
     "# scenario's config.set instead, and see the translation report for every option's fate.",
   ];
-  const otherText = other.flatMap((s) => ["", `[${s.name}]`, ...s.entries.map((e) => formatCnfLine(e.rawKey, e.value))]);
-  const cnf = [...header, `[${TRANSLATED_SECTION}]`, ...cnfLines, ...(dropped.length ? ["", ...dropped] : []), ...otherText, ""].join("\n");
+  const otherText = other.flatMap((s) => [
+    "",
+    `[${s.name}]`,
+    ...s.entries.map((e) => formatCnfLine(e.rawKey, e.value)),
+  ]);
+  const cnf = [
+    ...header,
+    `[${TRANSLATED_SECTION}]`,
+    ...cnfLines,
+    ...(dropped.length ? ["", ...dropped] : []),
+    ...otherText,
+    "",
+  ].join("\n");
   return { cnf, translation, asymmetries, warnings, options };
 }

@@ -16,7 +16,11 @@ export interface RefusedOption {
   line: string;
 }
 
-const PATTERNS: Array<{ re: RegExp; option: (m: RegExpMatchArray) => string; value?: (m: RegExpMatchArray) => string | undefined }> = [
+const PATTERNS: Array<{
+  re: RegExp;
+  option: (m: RegExpMatchArray) => string;
+  value?: (m: RegExpMatchArray) => string | undefined;
+}> = [
   { re: /unknown variable '([^'=]+)(?:=([^']*))?'/i, option: (m) => m[1], value: (m) => m[2] },
   { re: /unknown option '-{0,2}([^'=]+)(?:=([^']*))?'/i, option: (m) => m[1], value: (m) => m[2] },
   { re: /Error while setting value '([^']*)' to '([^']+)'/i, option: (m) => m[2], value: (m) => m[1] },
@@ -52,7 +56,10 @@ export function startFailureTail(log: string, n = 30): { lines: string[]; refuse
   if (refused && !tail.includes(refused.line)) lines.unshift(`>> ${refused.line}`, "   …");
   else if (!refused) {
     // Servers print their real reason ([ERROR] lines) before pages of usage text: bring those forward.
-    const errors = all.slice(0, -n).filter((l) => /\[ERROR\]|^ERROR|\bFATAL\b/.test(l)).slice(-10);
+    const errors = all
+      .slice(0, -n)
+      .filter((l) => /\[ERROR\]|^ERROR|\bFATAL\b/.test(l))
+      .slice(-10);
     if (errors.length > 0) lines.unshift(...errors.map((l) => `>> ${l}`), "   …");
   }
   return refused ? { lines, refused } : { lines };

@@ -101,14 +101,19 @@ export function parseProbeOutput(text: string): ProbedFacts {
   return out;
 }
 
-function kernelFacts(raw: Map<string, string>, mitigations: Record<string, string>): NonNullable<ProbedFacts["kernelFacts"]> {
+function kernelFacts(
+  raw: Map<string, string>,
+  mitigations: Record<string, string>,
+): NonNullable<ProbedFacts["kernelFacts"]> {
   const get = (k: string, f: (v: string) => string = (v) => v) => {
     const v = raw.get(k);
     return v ? f(v) : UNKNOWN;
   };
   const devnum = raw.get("devnum") ?? "";
   // Major 0 is an anonymous device: overlay, tmpfs, btrfs subvolumes, NFS have no queue of their own.
-  const dataDevice = raw.get("blockdev") || (devnum.startsWith("0:") ? `none (${raw.get("volfs") || "virtual"} file system, device ${devnum})` : UNKNOWN);
+  const dataDevice =
+    raw.get("blockdev") ||
+    (devnum.startsWith("0:") ? `none (${raw.get("volfs") || "virtual"} file system, device ${devnum})` : UNKNOWN);
   return {
     dataDevice,
     ioScheduler: get("scheduler", activeChoice),
@@ -143,7 +148,10 @@ export function mitigationsSummary(m: Record<string, string> | undefined): strin
   ];
   const other = states.length - parts.reduce((a, [c]) => a + c, 0);
   if (other) parts.push([other, "other"]);
-  return parts.filter(([c]) => c > 0).map(([c, w]) => `${c} ${w}`).join(", ");
+  return parts
+    .filter(([c]) => c > 0)
+    .map(([c, w]) => `${c} ${w}`)
+    .join(", ");
 }
 
 /** Engine info plus the probe; the probe's kernel wins only when info had none (they agree on Linux). */
@@ -201,7 +209,20 @@ export const HOST_FACT_FIELDS: readonly FactField[] = [
 ];
 
 /** Facts that older runs did not record: their rows show only when some host has them. */
-const OPTIONAL_ROWS = new Set(["data device (volumes)", "io scheduler", "nr_requests", "queue depth", "rotational", "transparent huge pages", "THP defrag", "cpufreq driver", "cpufreq governor", "clocksource", "kernel command line", "mitigations"]);
+const OPTIONAL_ROWS = new Set([
+  "data device (volumes)",
+  "io scheduler",
+  "nr_requests",
+  "queue depth",
+  "rotational",
+  "transparent huge pages",
+  "THP defrag",
+  "cpufreq driver",
+  "cpufreq governor",
+  "clocksource",
+  "kernel command line",
+  "mitigations",
+]);
 
 export interface FactRow {
   field: string;
@@ -217,11 +238,17 @@ export function hostFactRows(facts: readonly HostFacts[]): FactRow[] {
     const known = new Set(Object.values(values).map((v) => v ?? "(unknown)"));
     return { field, values, equal: known.size <= 1 };
   };
-  const rows = HOST_FACT_FIELDS.map((f) => row(f.field, f.get)).filter((r) => !OPTIONAL_ROWS.has(r.field) || Object.values(r.values).some((v) => v !== null));
+  const rows = HOST_FACT_FIELDS.map((f) => row(f.field, f.get)).filter(
+    (r) => !OPTIONAL_ROWS.has(r.field) || Object.values(r.values).some((v) => v !== null),
+  );
   // One row per vulnerability, after the summary line, so that the diff names the one that differs.
   const vulns = [...new Set(facts.flatMap((h) => Object.keys(h.mitigations ?? {})))].sort();
   const at = rows.findIndex((r) => r.field === "mitigations") + 1 || rows.length;
-  rows.splice(at, 0, ...vulns.map((v) => row(`mitigation: ${v}`, (h) => (h.mitigations ? (h.mitigations[v] ?? UNKNOWN) : undefined))));
+  rows.splice(
+    at,
+    0,
+    ...vulns.map((v) => row(`mitigation: ${v}`, (h) => (h.mitigations ? (h.mitigations[v] ?? UNKNOWN) : undefined))),
+  );
   return rows;
 }
 
@@ -229,9 +256,15 @@ export function hostFactRows(facts: readonly HostFacts[]): FactRow[] {
  * The kernel facts of two hosts that differ (field, base value, new value), for the facts diff of `compare`.
  * Nothing when either side was not probed (a run from before these facts were recorded).
  */
-export function kernelFactDifferences(a: HostFacts | undefined, b: HostFacts | undefined): Array<{ field: string; base: string | null; new: string | null }> {
+export function kernelFactDifferences(
+  a: HostFacts | undefined,
+  b: HostFacts | undefined,
+): Array<{ field: string; base: string | null; new: string | null }> {
   if (!a || !b || a.kernelCmdline === undefined || b.kernelCmdline === undefined) return [];
-  return hostFactRows([{ ...a, id: "base" }, { ...b, id: "new" }])
+  return hostFactRows([
+    { ...a, id: "base" },
+    { ...b, id: "new" },
+  ])
     .filter((r) => !r.equal && (OPTIONAL_ROWS.has(r.field) || r.field.startsWith("mitigation: ")))
     .map((r) => ({ field: r.field, base: r.values.base ?? null, new: r.values.new ?? null }));
 }

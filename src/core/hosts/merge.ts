@@ -38,7 +38,11 @@ function rawPath(folder: string, raw: string): string {
   return raw.startsWith("raw/") ? `raw/${folder}/${raw.slice(4)}` : `raw/${folder}/${raw}`;
 }
 
-export function mergeStatus(planned: readonly Cell[], cells: readonly CellRecord[], cancelled: boolean): RunManifest["status"] {
+export function mergeStatus(
+  planned: readonly Cell[],
+  cells: readonly CellRecord[],
+  cancelled: boolean,
+): RunManifest["status"] {
   if (cancelled) return "cancelled";
   const missing = missingCells(planned, cells).length;
   if (missing === 0) return "ok";
@@ -49,7 +53,9 @@ export function mergeShard(input: MergeInput): MergedRun {
   const parts = input.parts;
   if (parts.length === 0) throw new Error("mergeShard: no parts");
   const base = parts[0]!.manifest;
-  const cells = parts.flatMap((p) => p.cells.map((c) => ({ ...c, host: p.host, raw: c.raw ? rawPath(p.folder, c.raw) : c.raw })));
+  const cells = parts.flatMap((p) =>
+    p.cells.map((c) => ({ ...c, host: p.host, raw: c.raw ? rawPath(p.folder, c.raw) : c.raw })),
+  );
   const servers: ServerManifest[] = [];
   const seen = new Set<string>();
   for (const p of parts)
@@ -59,14 +65,26 @@ export function mergeShard(input: MergeInput): MergedRun {
       seen.add(k);
       servers.push({ ...s, host: p.host });
     }
-  const times = (f: (m: RunManifest) => string | undefined) => parts.map((p) => f(p.manifest)).filter((t): t is string => !!t).sort();
+  const times = (f: (m: RunManifest) => string | undefined) =>
+    parts
+      .map((p) => f(p.manifest))
+      .filter((t): t is string => !!t)
+      .sort();
   const started = times((m) => m.startedAt);
   const ended = times((m) => m.endedAt);
   const actions: NonNullable<RunManifest["actions"]> = [];
-  for (const p of parts) for (const a of p.manifest.actions ?? []) actions.push({ ...a, detail: `[${p.folder}] ${a.detail ?? ""}`.trimEnd() });
+  for (const p of parts)
+    for (const a of p.manifest.actions ?? [])
+      actions.push({ ...a, detail: `[${p.folder}] ${a.detail ?? ""}`.trimEnd() });
   const at = ended[ended.length - 1] ?? started[0] ?? base.startedAt;
-  for (const f of input.failures ?? []) actions.push({ at, action: "host-lost", detail: `host ${f.host}: ${f.message}` });
-  if (input.mixed?.length) actions.push({ at: started[0] ?? base.startedAt, action: "hosts-mixed", detail: `sharded over unlike hosts (--force): ${input.mixed.join("; ")}` });
+  for (const f of input.failures ?? [])
+    actions.push({ at, action: "host-lost", detail: `host ${f.host}: ${f.message}` });
+  if (input.mixed?.length)
+    actions.push({
+      at: started[0] ?? base.startedAt,
+      action: "hosts-mixed",
+      detail: `sharded over unlike hosts (--force): ${input.mixed.join("; ")}`,
+    });
   const timings: Record<string, number> = {};
   for (const p of parts) for (const [k, v] of Object.entries(p.manifest.timings ?? {})) timings[`${p.folder}.${k}`] = v;
   const manifest: RunManifest = {
@@ -77,7 +95,11 @@ export function mergeShard(input: MergeInput): MergedRun {
     servers,
     startedAt: started[0] ?? base.startedAt,
     endedAt: ended[ended.length - 1],
-    status: mergeStatus(input.plannedCells, cells, input.cancelled === true || parts.some((p) => p.manifest.status === "cancelled")),
+    status: mergeStatus(
+      input.plannedCells,
+      cells,
+      input.cancelled === true || parts.some((p) => p.manifest.status === "cancelled"),
+    ),
     actions,
     timings,
     ...(input.mixed?.length ? { hostsMixed: [...input.mixed] } : {}),

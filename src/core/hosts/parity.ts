@@ -49,7 +49,11 @@ export function imageParity(list: readonly HostImageFacts[]): ParityProblem[] {
     const per = new Map(list.filter((i) => i.name === name).map((i) => [i.host, i]));
     const missing = hosts.filter((h) => !per.has(h));
     if (missing.length) {
-      out.push({ image: name, field: "present", values: Object.fromEntries(hosts.map((h) => [h, per.has(h) ? "yes" : "no"])) });
+      out.push({
+        image: name,
+        field: "present",
+        values: Object.fromEntries(hosts.map((h) => [h, per.has(h) ? "yes" : "no"])),
+      });
       continue;
     }
     const check = (field: string, get: (i: HostImageFacts) => string | undefined) => {
@@ -62,7 +66,11 @@ export function imageParity(list: readonly HostImageFacts[]): ParityProblem[] {
     // Installed packages: compare each package any host lists.
     const withPkgs = hosts.filter((h) => per.get(h)!.packages !== undefined);
     if (withPkgs.length > 0 && withPkgs.length < hosts.length) {
-      out.push({ image: name, field: "package list", values: Object.fromEntries(hosts.map((h) => [h, per.get(h)!.packages ? "read" : "unreadable"])) });
+      out.push({
+        image: name,
+        field: "package list",
+        values: Object.fromEntries(hosts.map((h) => [h, per.get(h)!.packages ? "read" : "unreadable"])),
+      });
     } else if (withPkgs.length > 1) {
       const pkgNames = [...new Set(withPkgs.flatMap((h) => Object.keys(per.get(h)!.packages!)))].sort();
       for (const p of pkgNames) {
@@ -79,19 +87,27 @@ export function imageIdNotes(list: readonly HostImageFacts[]): string[] {
   const out: string[] = [];
   for (const name of [...new Set(list.map((i) => i.name))]) {
     const ids = list.filter((i) => i.name === name);
-    if (new Set(ids.map((i) => i.id)).size > 1) out.push(`${name}: built separately on each host (ids ${ids.map((i) => `${i.host}=${i.id.slice(7, 19)}`).join(", ")})`);
+    if (new Set(ids.map((i) => i.id)).size > 1)
+      out.push(
+        `${name}: built separately on each host (ids ${ids.map((i) => `${i.host}=${i.id.slice(7, 19)}`).join(", ")})`,
+      );
   }
   return out;
 }
 
 export function formatParityProblem(p: ParityProblem): string {
-  return `${p.image} ${p.field}: ${Object.entries(p.values).map(([h, v]) => `${h}=${v ?? "(none)"}`).join(", ")}`;
+  return `${p.image} ${p.field}: ${Object.entries(p.values)
+    .map(([h, v]) => `${h}=${v ?? "(none)"}`)
+    .join(", ")}`;
 }
 
 export function parityError(problems: readonly ParityProblem[]): InputError {
-  return new InputError(`the pinned images differ between hosts (${[...new Set(problems.map((p) => p.image))].join(", ")}): refusing to compare`, {
-    code: "IMAGE_PARITY",
-    problems: problems.map(formatParityProblem),
-    hint: "send one build to every host (--image-transfer send), or make every host build from the same lock and mirror",
-  });
+  return new InputError(
+    `the pinned images differ between hosts (${[...new Set(problems.map((p) => p.image))].join(", ")}): refusing to compare`,
+    {
+      code: "IMAGE_PARITY",
+      problems: problems.map(formatParityProblem),
+      hint: "send one build to every host (--image-transfer send), or make every host build from the same lock and mirror",
+    },
+  );
 }

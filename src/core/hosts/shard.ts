@@ -53,5 +53,9 @@ export interface ShardSummary {
 
 /** How many groups and cells each host got, for the plan line. */
 export function shardSummary(cells: readonly Cell[]): ShardSummary[] {
-  return [...cellsByHost(cells)].map(([host, cs]) => ({ host, groups: new Set(cs.map(groupKey)).size, cells: cs.length }));
+  return [...cellsByHost(cells)].map(([host, cs]) => ({
+    host,
+    groups: new Set(cs.map(groupKey)).size,
+    cells: cs.length,
+  }));
 }

@@ -45,7 +45,12 @@ export function parseEngineUrl(url: string, opts: { tls?: boolean } = {}): Engin
       const port = u.port ? Number(u.port) : opts.tls ? 2376 : 2375;
       return { kind: "tcp", host, port, tls: opts.tls === true || port === 2376 };
     }
-    return { kind: "ssh", host, port: u.port ? Number(u.port) : 22, ...(u.username ? { username: decodeURIComponent(u.username) } : {}) };
+    return {
+      kind: "ssh",
+      host,
+      port: u.port ? Number(u.port) : 22,
+      ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    };
   }
   throw bad(url, `unsupported scheme ${scheme}://`);
 }
@@ -61,11 +66,17 @@ export function displayEngineUrl(u: EngineUrl): string {
 export function parseHostFlag(v: string): { id: string; engine: string } {
   const i = v.indexOf("=");
   if (i <= 0)
-    throw new InputError(`--host ${v}: expected ID=URL`, { code: "HOST_FLAG_INVALID", hint: "e.g. --host a=unix:///var/run/docker.sock --host b=tcp://10.0.0.2:2375" });
+    throw new InputError(`--host ${v}: expected ID=URL`, {
+      code: "HOST_FLAG_INVALID",
+      hint: "e.g. --host a=unix:///var/run/docker.sock --host b=tcp://10.0.0.2:2375",
+    });
   const id = v.slice(0, i);
   const engine = v.slice(i + 1);
   if (!HOST_ID.test(id))
-    throw new InputError(`--host ${v}: host id "${id}" is invalid`, { code: "HOST_FLAG_INVALID", hint: "use lowercase letters, digits, - or _ (max 31)" });
+    throw new InputError(`--host ${v}: host id "${id}" is invalid`, {
+      code: "HOST_FLAG_INVALID",
+      hint: "use lowercase letters, digits, - or _ (max 31)",
+    });
   parseEngineUrl(engine);
   return { id, engine };
 }
@@ -85,7 +96,10 @@ export function resolveHosts(scenarioHosts: readonly HostSpec[] | undefined, fla
   const seen = new Set<string>();
   for (const h of hosts) {
     if (seen.has(h.id))
-      throw new InputError(`host id "${h.id}" is given twice`, { code: "HOST_DUPLICATE", hint: "give every host its own id" });
+      throw new InputError(`host id "${h.id}" is given twice`, {
+        code: "HOST_DUPLICATE",
+        hint: "give every host its own id",
+      });
     seen.add(h.id);
     parseEngineUrl(h.engine, { tls: h.tls !== undefined });
   }
@@ -110,10 +124,13 @@ export function resumeHosts(recorded: readonly HostSpec[], flags: readonly strin
   const moved = new Map(flags.map((f) => [parseHostFlag(f).id, parseHostFlag(f).engine]));
   for (const id of moved.keys())
     if (!recorded.some((h) => h.id === id))
-      throw new InputError(`--host ${id}=…: the run being resumed has no host "${id}" (its hosts: ${recorded.map((h) => h.id).join(", ")})`, {
-        code: "HOST_UNKNOWN",
-        hint: "a resume runs on the run's own hosts: --host only gives one of them a new engine URL",
-      });
+      throw new InputError(
+        `--host ${id}=…: the run being resumed has no host "${id}" (its hosts: ${recorded.map((h) => h.id).join(", ")})`,
+        {
+          code: "HOST_UNKNOWN",
+          hint: "a resume runs on the run's own hosts: --host only gives one of them a new engine URL",
+        },
+      );
   return recorded.map((h) => {
     const engine = moved.get(h.id);
     if (engine === undefined) return { ...h };

@@ -44,7 +44,7 @@ export function baseImageChanges(spec: BaseImageSpec, buildTime: string): string
     `LABEL ${Object.entries(labels)
       .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
       .join(" ")}`,
-    'ENV LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    "ENV LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
     'CMD ["bash"]',
   ];
 }

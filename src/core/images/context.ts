@@ -7,7 +7,15 @@
  */
 import { TwinbenchError } from "../errors.ts";
 import { digestRef } from "./pin.ts";
-import { canonicalJson, DIGEST_PLACEHOLDER, lockEntryHash, sha256, type Family, type LockEntry, type Mirrors } from "./lock.ts";
+import {
+  canonicalJson,
+  DIGEST_PLACEHOLDER,
+  lockEntryHash,
+  sha256,
+  type Family,
+  type LockEntry,
+  type Mirrors,
+} from "./lock.ts";
 
 export type BuildMode = "debian" | "official";
 export type ModeChoice = BuildMode | "auto";
@@ -56,7 +64,9 @@ export interface RenderedContext {
 
 /** apt sources lines for an entry's suites: "bookworm" → the main mirror, "bookworm-security" → the security one. */
 export function aptSources(suites: readonly string[], mirrors: Mirrors): string[] {
-  return suites.map((s) => (s.endsWith("-security") ? `deb ${mirrors.security} ${s} main` : `deb ${mirrors.debian} ${s} main`));
+  return suites.map((s) =>
+    s.endsWith("-security") ? `deb ${mirrors.security} ${s} main` : `deb ${mirrors.debian} ${s} main`,
+  );
 }
 
 /** Single-quote a word for /bin/sh. */
@@ -79,7 +89,13 @@ export function renderTemplate(text: string, vars: Record<string, string>, where
 }
 
 /** The FROM line's image for a mode. Official mode refuses placeholder digests. */
-export function fromImage(name: string, entry: LockEntry, mode: BuildMode, base?: BaseImageRef, lockFile = "images/lock.yaml"): string {
+export function fromImage(
+  name: string,
+  entry: LockEntry,
+  mode: BuildMode,
+  base?: BaseImageRef,
+  lockFile = "images/lock.yaml",
+): string {
   if (mode === "official") {
     if (entry.official.digest === DIGEST_PLACEHOLDER) {
       throw new TwinbenchError(

@@ -15,14 +15,20 @@ const pkgVersion = z
   .regex(/^[A-Za-z0-9.+~:-]+$/, { message: 'expected an exact Debian version like "1:11.8.9+ds-4"' });
 const suite = z
   .string()
-  .regex(/^[a-z]+(-(security|updates|backports))?$/, { message: 'expected a Debian suite like "sid" or "bookworm-security"' });
+  .regex(/^[a-z]+(-(security|updates|backports))?$/, {
+    message: 'expected a Debian suite like "sid" or "bookworm-security"',
+  });
 const digest = z.union([
   z.literal(DIGEST_PLACEHOLDER),
-  z.string().regex(/^sha256:[0-9a-f]{64}$/, { message: `expected "sha256:" and 64 hex digits, or ${DIGEST_PLACEHOLDER}` }),
+  z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/, { message: `expected "sha256:" and 64 hex digits, or ${DIGEST_PLACEHOLDER}` }),
 ]);
 const imageName = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, { message: "expected an image name of lowercase letters, digits, '.', '-' or '_'" });
+  .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, {
+    message: "expected an image name of lowercase letters, digits, '.', '-' or '_'",
+  });
 
 export const LockEntrySchema = z
   .strictObject({
@@ -48,7 +54,12 @@ export const LockEntrySchema = z
       ctx.addIssue({ code: "custom", path: ["packages"], message: `must pin the main package "${e.package}"` });
     }
     const base = e.suites[0]!;
-    if (/-/.test(base)) ctx.addIssue({ code: "custom", path: ["suites", 0], message: `the first suite must be a base suite, not "${base}"` });
+    if (/-/.test(base))
+      ctx.addIssue({
+        code: "custom",
+        path: ["suites", 0],
+        message: `the first suite must be a base suite, not "${base}"`,
+      });
   });
 
 export const LockSchema = z.strictObject({
@@ -59,7 +70,9 @@ export const LockSchema = z.strictObject({
       security: z.url().default("http://deb.debian.org/debian-security"),
     })
     .default({ debian: "http://deb.debian.org/debian", security: "http://deb.debian.org/debian-security" }),
-  images: z.record(imageName, LockEntrySchema).refine((r) => Object.keys(r).length > 0, { message: "expected at least one image" }),
+  images: z
+    .record(imageName, LockEntrySchema)
+    .refine((r) => Object.keys(r).length > 0, { message: "expected at least one image" }),
 });
 
 /** One image of images/lock.yaml: family, upstream version, Debian suites, pinned packages, official ref and digest. */
@@ -84,12 +97,17 @@ export function parseLock(raw: string, file: string): Lock {
   }
   const r = LockSchema.safeParse(doc);
   if (!r.success) {
-    const problems = r.error.issues.map((i) => `${file}: ${i.path.length ? i.path.join(".") : "(top level)"}: ${i.message}`);
-    throw new InputError(`${file}: invalid image lock (${problems.length} problem${problems.length === 1 ? "" : "s"})`, {
-      code: "LOCK_INVALID",
-      hint: `fix the entries listed above in ${file}`,
-      problems,
-    });
+    const problems = r.error.issues.map(
+      (i) => `${file}: ${i.path.length ? i.path.join(".") : "(top level)"}: ${i.message}`,
+    );
+    throw new InputError(
+      `${file}: invalid image lock (${problems.length} problem${problems.length === 1 ? "" : "s"})`,
+      {
+        code: "LOCK_INVALID",
+        hint: `fix the entries listed above in ${file}`,
+        problems,
+      },
+    );
   }
   return { ...r.data, file };
 }

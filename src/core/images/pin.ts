@@ -65,9 +65,16 @@ export function setOfficialDigests(raw: string, file: string, digests: Readonly<
   const unchanged: string[] = [];
   for (const [name, digest] of Object.entries(digests)) {
     const entry = lock.images[name];
-    if (!entry) throw new TwinbenchError(`unknown image "${name}"`, { code: "IMAGE_UNKNOWN", hint: `known images in ${file}: ${Object.keys(lock.images).join(", ")}` });
+    if (!entry)
+      throw new TwinbenchError(`unknown image "${name}"`, {
+        code: "IMAGE_UNKNOWN",
+        hint: `known images in ${file}: ${Object.keys(lock.images).join(", ")}`,
+      });
     if (!/^sha256:[0-9a-f]{64}$/.test(digest)) {
-      throw new TwinbenchError(`image "${name}": "${digest}" is not a sha256 digest`, { code: "IMAGE_DIGEST_INVALID", hint: "the registry answered something unexpected; check it answers for the ref" });
+      throw new TwinbenchError(`image "${name}": "${digest}" is not a sha256 digest`, {
+        code: "IMAGE_DIGEST_INVALID",
+        hint: "the registry answered something unexpected; check it answers for the ref",
+      });
     }
     if (entry.official.digest === digest) {
       unchanged.push(name);
@@ -75,7 +82,10 @@ export function setOfficialDigests(raw: string, file: string, digests: Readonly<
     }
     const node = doc.getIn(["images", name, "official", "digest"], true);
     if (!isScalar(node) || !node.range) {
-      throw new TwinbenchError(`${file}: images.${name}.official.digest is not a plain value`, { code: "LOCK_INVALID", hint: `write it as \`digest: PLACEHOLDER\` in ${file}` });
+      throw new TwinbenchError(`${file}: images.${name}.official.digest is not a plain value`, {
+        code: "LOCK_INVALID",
+        hint: `write it as \`digest: PLACEHOLDER\` in ${file}`,
+      });
     }
     const [start, end] = node.range;
     const lineStart = raw.lastIndexOf("\n", start - 1) + 1;
@@ -84,14 +94,30 @@ export function setOfficialDigests(raw: string, file: string, digests: Readonly<
     const lineBefore = raw.slice(lineStart, lineEnd);
     const lineAfter = raw.slice(lineStart, start) + digest + raw.slice(end, lineEnd);
     const line = raw.slice(0, start).split("\n").length;
-    splices.push({ start, end, edit: { name, ref: entry.official.ref, line, before: entry.official.digest, after: digest, lineBefore, lineAfter } });
+    splices.push({
+      start,
+      end,
+      edit: {
+        name,
+        ref: entry.official.ref,
+        line,
+        before: entry.official.digest,
+        after: digest,
+        lineBefore,
+        lineAfter,
+      },
+    });
   }
   let text = raw;
-  for (const s of [...splices].sort((a, b) => b.start - a.start)) text = text.slice(0, s.start) + s.edit.after + text.slice(s.end);
+  for (const s of [...splices].sort((a, b) => b.start - a.start))
+    text = text.slice(0, s.start) + s.edit.after + text.slice(s.end);
   const check = parseLock(text, file);
   for (const s of splices) {
     if (check.images[s.edit.name]?.official.digest !== s.edit.after) {
-      throw new TwinbenchError(`${file}: writing the digest of ${s.edit.name} did not take`, { code: "LOCK_INVALID", hint: `edit images.${s.edit.name}.official.digest by hand` });
+      throw new TwinbenchError(`${file}: writing the digest of ${s.edit.name} did not take`, {
+        code: "LOCK_INVALID",
+        hint: `edit images.${s.edit.name}.official.digest by hand`,
+      });
     }
   }
   return { text, edits: splices.map((s) => s.edit).sort((a, b) => a.line - b.line), unchanged };
@@ -104,6 +130,7 @@ export function setOfficialDigests(raw: string, file: string, digests: Readonly<
 export function formatPinDiff(file: string, edits: readonly DigestEdit[]): string[] {
   if (edits.length === 0) return [];
   const out = [`--- ${file}`, `+++ ${file}`];
-  for (const e of edits) out.push(`@@ -${e.line} +${e.line} @@ ${e.name} (${e.ref})`, `-${e.lineBefore}`, `+${e.lineAfter}`);
+  for (const e of edits)
+    out.push(`@@ -${e.line} +${e.line} @@ ${e.name} (${e.ref})`, `-${e.lineBefore}`, `+${e.lineAfter}`);
   return out;
 }

@@ -130,7 +130,10 @@ function shortenError(e: string): string {
  * cause: a package missing at its pinned version, a full disk, or otherwise the failing step and its last lines.
  */
 export function buildFailure(name: string, entry: LockEntry, lockFile: string, t: BuildTracker): TwinbenchError {
-  const details = [shorten(t.step || "(before the first step)", 240), ...t.tail.filter((l) => !l.startsWith("ERROR: ")).map((l) => `  ${l}`)];
+  const details = [
+    shorten(t.step || "(before the first step)", 240),
+    ...t.tail.filter((l) => !l.startsWith("ERROR: ")).map((l) => `  ${l}`),
+  ];
   const message = shortenError(t.error ?? "the build stream ended without an image id");
   const step = shorten(t.step || "the start", 100);
   const apt = findAptProblems(t.lines());

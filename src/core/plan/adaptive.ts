@@ -43,19 +43,34 @@ export function adaptiveSettings(s: Pick<Scenario, "workload">): AdaptiveSetting
   };
 }
 
-
-export { applyStopRule, stopForBudget, type AdaptiveCell, type StopEstimate, type StopSettings } from "../stats/stop.ts";
+export {
+  applyStopRule,
+  stopForBudget,
+  type AdaptiveCell,
+  type StopEstimate,
+  type StopSettings,
+} from "../stats/stop.ts";
 import { applyStopRule, printedWiderThanTarget, type AdaptiveCell, type StopEstimate } from "../stats/stop.ts";
-
 
 /** One pair's estimate of every cell, with the report's estimator (pooled over the run's cells of that pair). */
 function pairEstimates(s: Scenario, records: readonly CellRecord[], pair: ServerPair): Map<string, PairReading> {
   const out = new Map<string, PairReading>();
   const side = (id: string) => ({ id, label: id, records: records.filter((r) => r.server === id) });
-  const t = ratioTableFromSides(side(pair.numerator), side(pair.denominator), s.workload.tests, s.workload.threads, { pairing: "paired", sequential: true });
+  const t = ratioTableFromSides(side(pair.numerator), side(pair.denominator), s.workload.tests, s.workload.threads, {
+    pairing: "paired",
+    sequential: true,
+  });
   for (const row of t.rows)
     for (const c of row.cells)
-      out.set(`${row.test}\u0000${c.threads}`, { ...pair, n: c.n, estimate: c.estimate, low: c.low, high: c.high, halfWidthPct: halfWidthPct(c), stopHalfWidthPct: c.stopHalfWidthPct ?? null });
+      out.set(`${row.test}\u0000${c.threads}`, {
+        ...pair,
+        n: c.n,
+        estimate: c.estimate,
+        low: c.low,
+        high: c.high,
+        halfWidthPct: halfWidthPct(c),
+        stopHalfWidthPct: c.stopHalfWidthPct ?? null,
+      });
   return out;
 }
 
@@ -102,14 +117,28 @@ export function adaptiveState(s: Scenario, recorded: readonly CellRecord[], thro
   const measured = recorded.filter((r) => r.phase === "measure" && r.repeat >= 1);
   const last = through ?? Math.max(0, ...measured.map((r) => r.repeat));
   const cells: AdaptiveCell[] = s.workload.tests.flatMap((test) =>
-    s.workload.threads.map((threads) => ({ test, threads, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: 0 })),
+    s.workload.threads.map((threads) => ({
+      test,
+      threads,
+      n: 0,
+      estimate: null,
+      low: null,
+      high: null,
+      halfWidthPct: null,
+      rounds: 0,
+    })),
   );
   for (let r = 1; r <= last; r++) {
     const upTo = measured.filter((x) => x.repeat <= r);
     const est = estimates(s, upTo);
     for (const c of cells) {
       if (c.done) continue;
-      applyStopRule(c, est.get(idOf(c)), upTo.some((x) => x.repeat === r && x.test === c.test && x.threads === c.threads), a);
+      applyStopRule(
+        c,
+        est.get(idOf(c)),
+        upTo.some((x) => x.repeat === r && x.test === c.test && x.threads === c.threads),
+        a,
+      );
     }
   }
   return cells;
@@ -128,7 +157,17 @@ export interface AdaptiveStep {
 
 /** Does a pair of this cell at round r have an ok record on every server? */
 function completeAt(s: Scenario, recorded: readonly CellRecord[], c: CellId, r: number): boolean {
-  return s.servers.every((srv) => recorded.some((x) => x.phase === "measure" && x.server === srv.id && x.test === c.test && x.threads === c.threads && x.repeat === r && x.status === "ok"));
+  return s.servers.every((srv) =>
+    recorded.some(
+      (x) =>
+        x.phase === "measure" &&
+        x.server === srv.id &&
+        x.test === c.test &&
+        x.threads === c.threads &&
+        x.repeat === r &&
+        x.status === "ok",
+    ),
+  );
 }
 
 /**
@@ -136,20 +175,37 @@ function completeAt(s: Scenario, recorded: readonly CellRecord[], c: CellId, r: 
  * a round cut short by a cancel runs again for its incomplete cells). `instanceOffset` shifts the instance numbers
  * (see {@link resumeInstanceOffset}).
  */
-export function nextAdaptiveRound(s: Scenario, recorded: readonly CellRecord[], issued: number | undefined, instanceOffset = 0): AdaptiveStep {
+export function nextAdaptiveRound(
+  s: Scenario,
+  recorded: readonly CellRecord[],
+  issued: number | undefined,
+  instanceOffset = 0,
+): AdaptiveStep {
   const a = adaptiveSettings(s)!;
   const lastRecorded = Math.max(0, ...recorded.filter((r) => r.phase === "measure").map((r) => r.repeat));
-  const shift = (cells: Cell[]) => cells.map((c) => (c.instance === undefined ? c : { ...c, instance: c.instance + instanceOffset }));
+  const shift = (cells: Cell[]) =>
+    cells.map((c) => (c.instance === undefined ? c : { ...c, instance: c.instance + instanceOffset }));
   if (issued === undefined && lastRecorded > 0) {
     const before = adaptiveState(s, recorded, lastRecorded - 1);
     const cut = before.filter((c) => !c.done && c.rounds < a.max && !completeAt(s, recorded, c, lastRecorded));
-    if (cut.length) return { round: lastRecorded, cells: shift(adaptiveRoundCells(s, lastRecorded, cut, roundIndex(s, lastRecorded))), state: before, finished: lastRecorded - 1 };
+    if (cut.length)
+      return {
+        round: lastRecorded,
+        cells: shift(adaptiveRoundCells(s, lastRecorded, cut, roundIndex(s, lastRecorded))),
+        state: before,
+        finished: lastRecorded - 1,
+      };
   }
   const finished = issued ?? lastRecorded;
   const state = adaptiveState(s, recorded, finished);
   const open = state.filter((c) => !c.done);
   if (!open.length) return { round: 0, cells: [], state, finished };
-  return { round: finished + 1, cells: shift(adaptiveRoundCells(s, finished + 1, open, roundIndex(s, finished + 1))), state, finished };
+  return {
+    round: finished + 1,
+    cells: shift(adaptiveRoundCells(s, finished + 1, open, roundIndex(s, finished + 1))),
+    state,
+    finished,
+  };
 }
 
 /**
@@ -164,7 +220,12 @@ export function resumeInstanceOffset(s: Scenario, recorded: readonly CellRecord[
 }
 
 /** Does a round of `cells` measured cells fit in what is left of the budget? */
-export function roundFits(o: { budgetLeftSeconds: number; cells: number; secondsPerCell: number; restartSeconds?: number }): boolean {
+export function roundFits(o: {
+  budgetLeftSeconds: number;
+  cells: number;
+  secondsPerCell: number;
+  restartSeconds?: number;
+}): boolean {
   return o.cells * o.secondsPerCell + (o.restartSeconds ?? 0) <= o.budgetLeftSeconds;
 }
 
@@ -188,11 +249,17 @@ export function adaptiveEta(
   let rounds = 0;
   for (const c of open) {
     const left = a.max - c.rounds;
-    const need = c.halfWidthPct === null ? Math.max(a.min - c.rounds, 1) : Math.ceil(c.n * (c.halfWidthPct / a.precisionPct) ** 2 - c.n);
+    const need =
+      c.halfWidthPct === null
+        ? Math.max(a.min - c.rounds, 1)
+        : Math.ceil(c.n * (c.halfWidthPct / a.precisionPct) ** 2 - c.n);
     rounds = Math.max(rounds, Math.min(left, Math.max(need, a.min - c.rounds, 1)));
   }
   if (!(secondsPerCell > 0)) return null;
-  return { seconds: rounds * (open.length * servers * secondsPerCell + Math.max(0, roundExtraSeconds)), minimum: open.every((c) => c.halfWidthPct === null) };
+  return {
+    seconds: rounds * (open.length * servers * secondsPerCell + Math.max(0, roundExtraSeconds)),
+    minimum: open.every((c) => c.halfWidthPct === null),
+  };
 }
 
 /**
@@ -200,7 +267,8 @@ export function adaptiveEta(
  * wider than the target (or with an unknown target) is "stopped on the stop half".
  */
 export function stopReasonWords(c: Pick<RoundCell, "done" | "halfWidthPct">, precisionPct: number | undefined): string {
-  if (c.done === "precision" && (precisionPct === undefined || printedWiderThanTarget(c, precisionPct))) return "stopped on the stop half";
+  if (c.done === "precision" && (precisionPct === undefined || printedWiderThanTarget(c, precisionPct)))
+    return "stopped on the stop half";
   return c.done ?? "open";
 }
 
@@ -228,7 +296,12 @@ export function roundLine(e: Extract<RunEvent, { type: "round-finished" }>): str
     return `${c.test}@${c.threads} ${figures} n=${c.n}${c.done ? ` (${stopReasonWords(c, e.precisionPct)})` : ""}`;
   });
   const open = e.cells.filter((c) => !c.done).length;
-  const eta = e.etaSeconds === null ? "" : e.etaMinimum ? `, eta at least ${Math.round(e.etaSeconds)} s (the minimum rounds; a forecast once cells have pairs)` : `, eta ${Math.round(e.etaSeconds)} s`;
+  const eta =
+    e.etaSeconds === null
+      ? ""
+      : e.etaMinimum
+        ? `, eta at least ${Math.round(e.etaSeconds)} s (the minimum rounds; a forecast once cells have pairs)`
+        : `, eta ${Math.round(e.etaSeconds)} s`;
   const budget = e.budgetLeftSeconds === null ? "" : `, budget left ${Math.round(e.budgetLeftSeconds)} s`;
   return `round ${e.round} (instance ${e.instance}): ${open} open${eta}${budget}; ${cells.join("; ")}`;
 }

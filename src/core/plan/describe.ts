@@ -49,7 +49,12 @@ export function describeStorage(st: Storage): string {
           ? `${st.loop.members} loop-backed members of ${st.loop.size}${st.loop.dir ? ` in ${st.loop.dir}` : ""}`
           : "no members";
       // Which builder runs is the host's business (md where /proc/mdstat exists, else btrfs raid0): say both.
-      const fs = st.fs === "btrfs" ? "btrfs raid0" : st.fs ? `${st.fs} on mdadm (needs the md driver)` : "mdadm + xfs where the kernel has md, else btrfs raid0";
+      const fs =
+        st.fs === "btrfs"
+          ? "btrfs raid0"
+          : st.fs
+            ? `${st.fs} on mdadm (needs the md driver)`
+            : "mdadm + xfs where the kernel has md, else btrfs raid0";
       return `RAID 0 over ${members}: ${fs}${st.chunk ? `, chunk ${st.chunk}` : ""}`;
     }
   }
@@ -73,8 +78,14 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
             ? `ratio ${pairs[0].numerator} / ${pairs[0].denominator}`
             : "";
   out.push(`Servers: ${s.servers.map((x) => `${x.id} (${x.image})`).join(", ")}${ratio ? `; ${ratio}` : ""}`);
-  if (s.hosts?.length) out.push(`Hosts: ${s.hosts.map((h) => `${h.id} (${h.engine})`).join(", ")}${s.shard ? "; cells sharded across them" : ""}`);
-  const dur = w.duration !== undefined && (parseDuration(w.duration) ?? 0) > 0 ? `${w.duration} per cell` : `${w.events} events per cell`;
+  if (s.hosts?.length)
+    out.push(
+      `Hosts: ${s.hosts.map((h) => `${h.id} (${h.engine})`).join(", ")}${s.shard ? "; cells sharded across them" : ""}`,
+    );
+  const dur =
+    w.duration !== undefined && (parseDuration(w.duration) ?? 0) > 0
+      ? `${w.duration} per cell`
+      : `${w.events} events per cell`;
   const adaptive = adaptiveRepeats(w);
   const reps = plannedRepeats(w);
   out.push(
@@ -92,7 +103,14 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
         `Server instances: a fresh instance of every server (restart from the post-prepare snapshot) every ${per} round${per === 1 ? "" : "s"}: ${n} in the first ${adaptive.min} rounds, up to ${Math.ceil(adaptive.max / per)} by round ${adaptive.max} (more rounds also add instances: the level between instances is where the variance is).`,
       );
     // Every cell at max rounds: the same layout with min = max (instances keep their rounds each).
-    const most = planRun({ ...s, workload: { ...w, repeats: { ...adaptive, min: adaptive.max }, instances: Math.max(1, Math.ceil(adaptive.max / per)) } });
+    const most = planRun({
+      ...s,
+      workload: {
+        ...w,
+        repeats: { ...adaptive, min: adaptive.max },
+        instances: Math.max(1, Math.ceil(adaptive.max / per)),
+      },
+    });
     out.push(
       `The cells and estimate below are the first ${adaptive.min} rounds (${formatSeconds(e.totalSeconds)}); if every cell needs all ${adaptive.max} rounds: about ${formatSeconds(most.estimate.totalSeconds)}${w.budget !== undefined && most.estimate.totalSeconds > (parseDuration(w.budget) ?? Infinity) ? `, more than the budget: the budget stops the run at ${w.budget}` : ""}.`,
     );
@@ -109,10 +127,13 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
 
   out.push("", "Storage:");
   const perServer = s.servers.filter((x) => x.storage);
-  if (perServer.length < s.servers.length) out.push(`  ${describeStorage(s.storage)}, one per server${perServer.length ? " (except below)" : ""}`);
+  if (perServer.length < s.servers.length)
+    out.push(`  ${describeStorage(s.storage)}, one per server${perServer.length ? " (except below)" : ""}`);
   for (const x of perServer) out.push(`  ${x.id}: ${describeStorage(x.storage!)}`);
   if (w.fresh === "per-test" && plan.snapshots.length)
-    out.push(`  fresh: per-test: snapshot after prepare, ${plan.restores.length} restore${plan.restores.length === 1 ? "" : "s"} before write tests`);
+    out.push(
+      `  fresh: per-test: snapshot after prepare, ${plan.restores.length} restore${plan.restores.length === 1 ? "" : "s"} before write tests`,
+    );
   const r = s.resources;
   out.push(
     `Resources: server cpuset ${r.server.cpuset ?? "(any)"}, memory ${r.server.memory ?? "(no limit)"}; load cpuset ${r.load.cpuset ?? "(any)"}${r.load.cpus !== undefined ? `, CPU quota ${r.load.cpus} cores` : ""}${r.load.memory ? `, memory ${r.load.memory}` : ""}; transport ${s.load.transport}`,
@@ -128,14 +149,20 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
       .filter(([k]) => k !== "name")
       .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
       .join(" ");
-    out.push(`  ${p.name}${wanted.has(p.name) || /^sysbench/.test(p.name) ? "" : " (unused)"}${rest ? `  ${rest}` : ""}`);
+    out.push(
+      `  ${p.name}${wanted.has(p.name) || /^sysbench/.test(p.name) ? "" : " (unused)"}${rest ? `  ${rest}` : ""}`,
+    );
   }
 
   out.push("", "Tests (sysbench 1.0.20):");
   for (const t of w.tests) {
     const l = own(LEGACY_TESTS, t);
     const writes = testWrites(t) ? ", writes" : "";
-    out.push(l ? `  ${t} → ${l.script} (legacy${l.exact ? "" : ", not exact"}${writes}): ${l.note}` : `  ${t}${writes ? ` (${writes.slice(2)})` : ""}`);
+    out.push(
+      l
+        ? `  ${t} → ${l.script} (legacy${l.exact ? "" : ", not exact"}${writes}): ${l.note}`
+        : `  ${t}${writes ? ` (${writes.slice(2)})` : ""}`,
+    );
   }
 
   out.push("", "sysbench argv per test (password redacted):");
@@ -181,15 +208,39 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
     }
 
   out.push("", `Cells (${plan.cells.length}, in run order):`);
-  const rows: string[][] = [["#", ...(s.hosts?.length ? ["host"] : []), "server", "test", "threads", "repeat", ...(plan.restarts.length ? ["instance"] : []), "before it"]];
+  const rows: string[][] = [
+    [
+      "#",
+      ...(s.hosts?.length ? ["host"] : []),
+      "server",
+      "test",
+      "threads",
+      "repeat",
+      ...(plan.restarts.length ? ["instance"] : []),
+      "before it",
+    ],
+  ];
   const limit = extras.maxCells ?? plan.cells.length;
   for (const c of plan.cells.slice(0, limit)) {
     const before = [
-      ...plan.restarts.filter((x) => x.beforeCell === c.index).map((x) => `restart all servers (instance ${x.instance})`),
+      ...plan.restarts
+        .filter((x) => x.beforeCell === c.index)
+        .map((x) => `restart all servers (instance ${x.instance})`),
       ...plan.restores.filter((x) => x.beforeCell === c.index).map(() => "restore snapshot"),
-      ...plan.warmups.filter((x) => x.beforeCell === c.index).map((x) => `warm-up ${x.seconds}s at ${x.threads} threads`),
+      ...plan.warmups
+        .filter((x) => x.beforeCell === c.index)
+        .map((x) => `warm-up ${x.seconds}s at ${x.threads} threads`),
     ].join(", ");
-    rows.push([String(c.index + 1), ...(s.hosts?.length ? [c.host ?? ""] : []), c.server, c.test, String(c.threads), String(c.repeat), ...(plan.restarts.length ? [String(c.instance ?? 0)] : []), before]);
+    rows.push([
+      String(c.index + 1),
+      ...(s.hosts?.length ? [c.host ?? ""] : []),
+      c.server,
+      c.test,
+      String(c.threads),
+      String(c.repeat),
+      ...(plan.restarts.length ? [String(c.instance ?? 0)] : []),
+      before,
+    ]);
   }
   out.push(...textTable(rows, { indent: "  " }));
   if (limit < plan.cells.length) out.push(`  … ${plan.cells.length - limit} more`);

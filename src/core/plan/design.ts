@@ -35,7 +35,19 @@
  * The choice reads a closed formula (predictHalfWidthPct); the chosen design is then simulated through the shipped
  * estimator and stop rule (simulateAdaptive) for each cell's half-width range, the coverage and the time range.
  */
-import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellNoiseModel, cellPriorDf, costShapeOf, predictHalfWidthPct, sameCostShape, type Calibration, type CellLengthPoint, type CellNoise, type CellPriorDf } from "../calibration.ts";
+import {
+  ASSUMED_INSTANCE_SD_PCT,
+  ASSUMED_PAIR_SD_PCT,
+  cellNoiseModel,
+  cellPriorDf,
+  costShapeOf,
+  predictHalfWidthPct,
+  sameCostShape,
+  type Calibration,
+  type CellLengthPoint,
+  type CellNoise,
+  type CellPriorDf,
+} from "../calibration.ts";
 import { parseDuration, type Scenario } from "../scenario/schema.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../stats/estimate.ts";
 import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
@@ -76,7 +88,12 @@ export function ar1MeanFactor(phi: number, seconds: number): number {
  * One server's cell-mean variance against its length: a slow level (variance f²) plus an AR(1) part (w²), fitted
  * so that the per-second CV c and the CV b of B-second block means hold: f² + w² = c², f² + w² g(B) = b².
  */
-export function seriesVariance(o: { lag1: number; cvPct: number; blockSeconds: number; blockCvPct: number }): (seconds: number) => number {
+export function seriesVariance(o: {
+  lag1: number;
+  cvPct: number;
+  blockSeconds: number;
+  blockCvPct: number;
+}): (seconds: number) => number {
   const c2 = (o.cvPct / 100) ** 2;
   const b2 = (o.blockCvPct / 100) ** 2;
   const g = ar1MeanFactor(o.lag1, o.blockSeconds);
@@ -100,10 +117,16 @@ export function pairSdAtLength(cal: Calibration | null): PairSdAtLength {
   }
   const series = cal?.perSecond;
   const block = series?.blocks.at(-1);
-  const fromSeries = series && block && series.autocorr.length && Number.isFinite(series.cvPct) && Number.isFinite(block.cvPct);
+  const fromSeries =
+    series && block && series.autocorr.length && Number.isFinite(series.cvPct) && Number.isFinite(block.cvPct);
   const p = fromSeries
     ? { lag1: series.autocorr[0], cvPct: series.cvPct, blockSeconds: block.seconds, blockCvPct: block.cvPct }
-    : { lag1: NOTES_SERIES.lag1, cvPct: NOTES_SERIES.whiteCvPct * Math.sqrt(NOTES_SERIES.blockSeconds), blockSeconds: NOTES_SERIES.blockSeconds, blockCvPct: NOTES_SERIES.blockCvPct };
+    : {
+        lag1: NOTES_SERIES.lag1,
+        cvPct: NOTES_SERIES.whiteCvPct * Math.sqrt(NOTES_SERIES.blockSeconds),
+        blockSeconds: NOTES_SERIES.blockSeconds,
+        blockCvPct: NOTES_SERIES.blockCvPct,
+      };
   const v = seriesVariance(p);
   const anchorSeconds = cal && cal.cellSeconds > 0 ? cal.cellSeconds : ASSUMED_PAIR_CELL_SECONDS;
   const anchorSd = curve.length === 1 ? curve[0].pairSdPct : (cal?.pairSdPct ?? ASSUMED_PAIR_SD_PCT);
@@ -127,7 +150,9 @@ export function pairSdAtLength(cal: Calibration | null): PairSdAtLength {
  * faster than white noise, and on 2026-12-03 the curve rose from 7 to 10 s (5.8%, 8.7%): both were chance, at 3–6 df.
  */
 export function fitCurve(curve: readonly CellLengthPoint[]): { slope: number; at: (seconds: number) => number } {
-  const pts = curve.filter((p) => p.cellSeconds > 0 && p.pairSdPct > 0).map((p) => ({ x: Math.log(p.cellSeconds), y: Math.log(p.pairSdPct), w: p.pairDf > 0 ? p.pairDf : 1 }));
+  const pts = curve
+    .filter((p) => p.cellSeconds > 0 && p.pairSdPct > 0)
+    .map((p) => ({ x: Math.log(p.cellSeconds), y: Math.log(p.pairSdPct), w: p.pairDf > 0 ? p.pairDf : 1 }));
   const W = pts.reduce((a, p) => a + p.w, 0);
   const mx = pts.reduce((a, p) => a + p.w * p.x, 0) / W;
   const my = pts.reduce((a, p) => a + p.w * p.y, 0) / W;
@@ -179,7 +204,14 @@ export interface Design {
   mode: "fixed" | "adaptive";
   precisionPct: number | null;
   source: "calibration" | "assumed";
-  noise: { source: PairSdAtLength["source"]; note: string; instanceSdPct: number; instanceNote: string | null; cellPriorDf: number; cellPrior: CellPriorDf };
+  noise: {
+    source: PairSdAtLength["source"];
+    note: string;
+    instanceSdPct: number;
+    instanceNote: string | null;
+    cellPriorDf: number;
+    cellPrior: CellPriorDf;
+  };
   chosen: DesignCandidate;
   /** The best candidate of every cell length (what the choice was between). */
   byLength: DesignCandidate[];
@@ -199,7 +231,12 @@ export interface Design {
    * Each cell's forecast when the calibration recorded earlier runs of these cells on this data (cellNoiseModel):
    * its simulated half-width (median, 80% range) and its pair sds in those runs; null: one shared range.
    */
-  cellForecast: Array<{ cell: string; halfWidthPct: { median: number; low: number; high: number } | null; runs: number; pastSdPct: number[] }> | null;
+  cellForecast: Array<{
+    cell: string;
+    halfWidthPct: { median: number; low: number; high: number } | null;
+    runs: number;
+    pastSdPct: number[];
+  }> | null;
   /** The cell model's runs and its two levels (sd of ln pair sd between cells, and between runs of a cell), when used. */
   cellModel: { runs: number; cellSeconds: number; betweenCellsLogSd: number; betweenRunsLogSd: number } | null;
   cells: number;
@@ -226,11 +263,28 @@ export function designForecast(d: Design, at: string): DesignForecast {
     rounds: d.chosen.rounds,
     instances: d.chosen.instances,
     plannedSeconds: Math.round(d.plannedSeconds),
-    seconds: { median: Math.round(d.simulated.seconds.median), low: Math.round(d.simulated.seconds.low), high: Math.round(d.simulated.seconds.high) },
+    seconds: {
+      median: Math.round(d.simulated.seconds.median),
+      low: Math.round(d.simulated.seconds.low),
+      high: Math.round(d.simulated.seconds.high),
+    },
     halfWidthPct: hw ? { median: r(hw.median), low: r(hw.low), high: r(hw.high) } : null,
     cellPriorDf: Number.isFinite(d.noise.cellPriorDf) ? r(d.noise.cellPriorDf) : null,
     ...(d.cellForecast
-      ? { cells: d.cellForecast.flatMap((c) => (c.halfWidthPct ? [{ cell: c.cell, median: r(c.halfWidthPct.median), low: r(c.halfWidthPct.low), high: r(c.halfWidthPct.high) }] : [])) }
+      ? {
+          cells: d.cellForecast.flatMap((c) =>
+            c.halfWidthPct
+              ? [
+                  {
+                    cell: c.cell,
+                    median: r(c.halfWidthPct.median),
+                    low: r(c.halfWidthPct.low),
+                    high: r(c.halfWidthPct.high),
+                  },
+                ]
+              : [],
+          ),
+        }
       : {}),
   };
 }
@@ -242,13 +296,31 @@ export function designOrder(s: Scenario): string[] {
 }
 
 /** The scenario of a fixed layout: L s cells, W s warm-up, R repeats over I instances, on `hosts` (sharded). */
-function layoutScenario(s: Scenario, o: { cellSeconds: number; warmupSeconds: number; rounds: number; instances: number; tests: string[]; hosts: number }): Scenario {
-  const hosts = o.hosts > 1 ? Array.from({ length: o.hosts }, (_, i) => s.hosts?.[i] ?? { id: `host${i + 1}`, engine: `tcp://host${i + 1}:2375` }) : s.hosts?.slice(0, 1);
+function layoutScenario(
+  s: Scenario,
+  o: { cellSeconds: number; warmupSeconds: number; rounds: number; instances: number; tests: string[]; hosts: number },
+): Scenario {
+  const hosts =
+    o.hosts > 1
+      ? Array.from(
+          { length: o.hosts },
+          (_, i) => s.hosts?.[i] ?? { id: `host${i + 1}`, engine: `tcp://host${i + 1}:2375` },
+        )
+      : s.hosts?.slice(0, 1);
   return {
     ...s,
     ...(hosts ? { hosts } : {}),
     shard: o.hosts > 1,
-    workload: { ...s.workload, tests: o.tests, duration: `${o.cellSeconds}s`, events: undefined, warmup: `${o.warmupSeconds}s`, repeats: o.rounds, instances: o.instances, budget: undefined },
+    workload: {
+      ...s.workload,
+      tests: o.tests,
+      duration: `${o.cellSeconds}s`,
+      events: undefined,
+      warmup: `${o.warmupSeconds}s`,
+      repeats: o.rounds,
+      instances: o.instances,
+      budget: undefined,
+    },
   };
 }
 
@@ -267,8 +339,13 @@ function overheadOf(cal: Calibration | null, costs: SetupCosts): number {
 function measuredCosts(cal: Calibration | null, s: Scenario): Partial<SetupCosts> {
   if (!cal || !sameCostShape(cal.costShape, costShapeOf(s))) return {};
   const out: Partial<SetupCosts> = {};
-  if (cal.restartSecondsPerServer !== undefined && cal.restartSecondsPerServer > 0) Object.assign(out, { instanceRestartSeconds: cal.restartSecondsPerServer, instanceRestartSecondsPerMillionRows: 0 });
-  if (cal.teardownSeconds !== undefined && cal.teardownSeconds > 0 && s.servers.length > 0) out.teardownSeconds = cal.teardownSeconds / s.servers.length;
+  if (cal.restartSecondsPerServer !== undefined && cal.restartSecondsPerServer > 0)
+    Object.assign(out, {
+      instanceRestartSeconds: cal.restartSecondsPerServer,
+      instanceRestartSecondsPerMillionRows: 0,
+    });
+  if (cal.teardownSeconds !== undefined && cal.teardownSeconds > 0 && s.servers.length > 0)
+    out.teardownSeconds = cal.teardownSeconds / s.servers.length;
   return out;
 }
 
@@ -278,14 +355,28 @@ interface LayoutCost {
   perInstance: number;
 }
 
-function layoutCost(s: Scenario, o: { cellSeconds: number; warmupSeconds: number; k: number; tests: string[]; hosts: number }, setupCosts: Partial<SetupCosts>): LayoutCost {
-  const t = (inst: number) => planRun(layoutScenario(s, { ...o, rounds: o.k * inst, instances: inst }), { setupCosts }).estimate.totalSeconds;
+function layoutCost(
+  s: Scenario,
+  o: { cellSeconds: number; warmupSeconds: number; k: number; tests: string[]; hosts: number },
+  setupCosts: Partial<SetupCosts>,
+): LayoutCost {
+  const t = (inst: number) =>
+    planRun(layoutScenario(s, { ...o, rounds: o.k * inst, instances: inst }), { setupCosts }).estimate.totalSeconds;
   const one = t(1);
   return { first: one, perInstance: t(2) - one };
 }
 
 /** The narrowest layout within the budget at each cell length (and the one chosen among them). */
-function search(i: DesignInput, ctx: { tests: string[]; hosts: number; instanceSdPct: number; sdAt: (L: number) => number; setupCosts: Partial<SetupCosts> }): DesignCandidate[] {
+function search(
+  i: DesignInput,
+  ctx: {
+    tests: string[];
+    hosts: number;
+    instanceSdPct: number;
+    sdAt: (L: number) => number;
+    setupCosts: Partial<SetupCosts>;
+  },
+): DesignCandidate[] {
   const s = i.scenario;
   const cells = cellsOf(s);
   const adaptive = i.precisionPct !== undefined && ctx.hosts === 1;
@@ -297,13 +388,32 @@ function search(i: DesignInput, ctx: { tests: string[]; hosts: number; instanceS
     let best: DesignCandidate | null = null;
     // An adaptive run lays out a fresh instance every round (its default): k = 1 only.
     for (const k of adaptive ? [1] : ROUNDS_PER_INSTANCE) {
-      const c = layoutCost(s, { cellSeconds: L, warmupSeconds: W, k, tests: ctx.tests, hosts: ctx.hosts }, ctx.setupCosts);
+      const c = layoutCost(
+        s,
+        { cellSeconds: L, warmupSeconds: W, k, tests: ctx.tests, hosts: ctx.hosts },
+        ctx.setupCosts,
+      );
       if (c.first > i.budgetSeconds || !(c.perInstance > 0)) continue;
       const instances = 1 + Math.floor((i.budgetSeconds - c.first) / c.perInstance);
       const rounds = instances * k;
       if (rounds < minRounds) continue;
-      const halfWidthPct = predictHalfWidthPct({ pairSdPct: sd, instanceSdPct: ctx.instanceSdPct, pairs: rounds, instances, cells });
-      const cand = { cellSeconds: L, warmupSeconds: W, rounds, instances, roundsPerInstance: k, pairSdPct: sd, halfWidthPct, seconds: c.first + (instances - 1) * c.perInstance };
+      const halfWidthPct = predictHalfWidthPct({
+        pairSdPct: sd,
+        instanceSdPct: ctx.instanceSdPct,
+        pairs: rounds,
+        instances,
+        cells,
+      });
+      const cand = {
+        cellSeconds: L,
+        warmupSeconds: W,
+        rounds,
+        instances,
+        roundsPerInstance: k,
+        pairSdPct: sd,
+        halfWidthPct,
+        seconds: c.first + (instances - 1) * c.perInstance,
+      };
       if (!best || cand.halfWidthPct < best.halfWidthPct - 1e-9) best = cand;
     }
     if (best) out.push(best);
@@ -320,7 +430,9 @@ export const MIN_INSTANCE_DF = 10;
  * moments floored at 0) made the design keep 3 rounds per instance, and the run itself then measured 17.2% between
  * instances. A small instance sd lets a design save restarts; only enough df may buy that.
  */
-export function designInstanceSd(cal: Pick<Calibration, "instanceSdPct" | "instanceDf" | "pairSdPct" | "pairHoldsInstances"> | null): { pct: number; note: string | null } {
+export function designInstanceSd(
+  cal: Pick<Calibration, "instanceSdPct" | "instanceDf" | "pairSdPct" | "pairHoldsInstances"> | null,
+): { pct: number; note: string | null } {
   if (!cal) return { pct: ASSUMED_INSTANCE_SD_PCT, note: null };
   const measured = cal.instanceSdPct;
   if (measured === null && cal.pairHoldsInstances)
@@ -347,12 +459,20 @@ export function designForBudget(i: DesignInput): Design {
   const s = i.scenario;
   const cal = i.calibration;
   const costs: SetupCosts = { ...DEFAULT_SETUP_COSTS, ...i.setupCosts };
-  const setupCosts: Partial<SetupCosts> = { ...i.setupCosts, cellOverheadSeconds: overheadOf(cal, costs), ...measuredCosts(cal, s) };
+  const setupCosts: Partial<SetupCosts> = {
+    ...i.setupCosts,
+    cellOverheadSeconds: overheadOf(cal, costs),
+    ...measuredCosts(cal, s),
+  };
   const hosts = Math.max(1, i.hosts ?? s.hosts?.length ?? 1);
   const inst = designInstanceSd(cal);
   // A pair sd that holds the instance level too: the pair level is its even share (designInstanceSd), so that a
   // fresh instance each round is charged the calibrated total once, not the total plus an assumed instance level.
-  const sd = pairSdAtLength(cal && cal.instanceSdPct === null && cal.pairHoldsInstances ? { ...cal, pairSdPct: cal.pairSdPct / Math.SQRT2 } : cal);
+  const sd = pairSdAtLength(
+    cal && cal.instanceSdPct === null && cal.pairHoldsInstances
+      ? { ...cal, pairSdPct: cal.pairSdPct / Math.SQRT2 }
+      : cal,
+  );
   const instanceSdPct = inst.pct;
   const tests = designOrder(s);
   const ctx = { tests, hosts, instanceSdPct, sdAt: sd.at, setupCosts };
@@ -361,25 +481,69 @@ export function designForBudget(i: DesignInput): Design {
   const fallbackL = Math.min(...(i.lengths ?? CELL_LENGTHS));
   const chosen =
     [...byLength].sort((a, b) => a.halfWidthPct - b.halfWidthPct || a.seconds - b.seconds)[0] ??
-    ({ cellSeconds: fallbackL, warmupSeconds: warmupFor(fallbackL), rounds: 2, instances: 2, roundsPerInstance: 1, pairSdPct: sd.at(fallbackL), halfWidthPct: Number.POSITIVE_INFINITY, seconds: Number.POSITIVE_INFINITY } satisfies DesignCandidate);
+    ({
+      cellSeconds: fallbackL,
+      warmupSeconds: warmupFor(fallbackL),
+      rounds: 2,
+      instances: 2,
+      roundsPerInstance: 1,
+      pairSdPct: sd.at(fallbackL),
+      halfWidthPct: Number.POSITIVE_INFINITY,
+      seconds: Number.POSITIVE_INFINITY,
+    } satisfies DesignCandidate);
   const mode: Design["mode"] = i.precisionPct !== undefined && hosts === 1 ? "adaptive" : "fixed";
-  const designed = designedScenario(s, chosen, { mode, tests, hosts, precisionPct: i.precisionPct, budgetSeconds: i.budgetSeconds });
+  const designed = designedScenario(s, chosen, {
+    mode,
+    tests,
+    hosts,
+    precisionPct: i.precisionPct,
+    budgetSeconds: i.budgetSeconds,
+  });
   const fixedPlan = planRun(layoutScenario(s, { ...chosen, tests, hosts }), { setupCosts });
-  const readFirst = planRun(layoutScenario(s, { ...chosen, tests: [...tests.filter((t) => !testWrites(t)), ...tests.filter(testWrites)], hosts }), { setupCosts });
+  const readFirst = planRun(
+    layoutScenario(s, {
+      ...chosen,
+      tests: [...tests.filter((t) => !testWrites(t)), ...tests.filter(testWrites)],
+      hosts,
+    }),
+    { setupCosts },
+  );
   // Cells recorded in earlier runs on this data: each forecast from its own runs (shrunk toward the typical cell),
   // moved to the chosen length by the pair-sd curve's ratio.
   const model = cellNoiseModel(cal, costShapeOf(s), cellNames(s), (from, to) => sd.at(to) / sd.at(from));
   const toChosen = model ? Math.log(sd.at(chosen.cellSeconds) / sd.at(model.cellSeconds)) : 0;
-  const cellSd = model ? (z: () => number, chi2: (df: number) => number) => model.draw(z, chi2).map((x) => x * Math.exp(toChosen)) : undefined;
-  const simulated = simulateDesign(s, chosen, { mode, precisionPct: i.precisionPct, budgetSeconds: i.budgetSeconds, instanceSdPct, runs: i.runs, plan: fixedPlan.estimate.totalSeconds, setupCosts, cal, tests, cellSd });
-  const phases = fixedPlan.estimate.breakdown.filter((b) => hosts === 1 || b.host === longestHost(fixedPlan.estimate.breakdown));
+  const cellSd = model
+    ? (z: () => number, chi2: (df: number) => number) => model.draw(z, chi2).map((x) => x * Math.exp(toChosen))
+    : undefined;
+  const simulated = simulateDesign(s, chosen, {
+    mode,
+    precisionPct: i.precisionPct,
+    budgetSeconds: i.budgetSeconds,
+    instanceSdPct,
+    runs: i.runs,
+    plan: fixedPlan.estimate.totalSeconds,
+    setupCosts,
+    cal,
+    tests,
+    cellSd,
+  });
+  const phases = fixedPlan.estimate.breakdown.filter(
+    (b) => hosts === 1 || b.host === longestHost(fixedPlan.estimate.breakdown),
+  );
   const d: Design = {
     budgetSeconds: i.budgetSeconds,
     hosts,
     mode,
     precisionPct: i.precisionPct ?? null,
     source: cal ? "calibration" : "assumed",
-    noise: { source: sd.source, note: sd.note, instanceSdPct, instanceNote: inst.note, cellPriorDf: cellPriorDf(cal, [], costShapeOf(s)).d0, cellPrior: cellPriorDf(cal, [], costShapeOf(s)) },
+    noise: {
+      source: sd.source,
+      note: sd.note,
+      instanceSdPct,
+      instanceNote: inst.note,
+      cellPriorDf: cellPriorDf(cal, [], costShapeOf(s)).d0,
+      cellPrior: cellPriorDf(cal, [], costShapeOf(s)),
+    },
     chosen,
     byLength,
     tests,
@@ -390,8 +554,22 @@ export function designForBudget(i: DesignInput): Design {
     phases,
     plannedSeconds: fixedPlan.estimate.totalSeconds,
     simulated,
-    cellForecast: model ? model.cells.map((c: CellNoise, k) => ({ cell: c.cell, halfWidthPct: simulated.cellHalfWidthPct[k] ?? null, runs: c.runs, pastSdPct: c.pastSdPct })) : null,
-    cellModel: model ? { runs: model.runs, cellSeconds: model.cellSeconds, betweenCellsLogSd: Math.sqrt(model.between) / 2, betweenRunsLogSd: Math.sqrt(model.within) / 2 } : null,
+    cellForecast: model
+      ? model.cells.map((c: CellNoise, k) => ({
+          cell: c.cell,
+          halfWidthPct: simulated.cellHalfWidthPct[k] ?? null,
+          runs: c.runs,
+          pastSdPct: c.pastSdPct,
+        }))
+      : null,
+    cellModel: model
+      ? {
+          runs: model.runs,
+          cellSeconds: model.cellSeconds,
+          betweenCellsLogSd: Math.sqrt(model.between) / 2,
+          betweenRunsLogSd: Math.sqrt(model.within) / 2,
+        }
+      : null,
     cells,
     cellsWithinMargin: 0,
     cannot: [],
@@ -415,15 +593,27 @@ function designedScenario(
   o: { mode: Design["mode"]; tests: string[]; hosts: number; precisionPct?: number; budgetSeconds: number },
 ): { scenario: Scenario; overrides: string[] } {
   const max = Math.max(40, 2 * c.rounds);
-  const repeats = o.mode === "adaptive" ? { min: MIN_UNITS_FOR_PRECISION_STOP, max, precision: `${o.precisionPct}%` } : c.rounds;
+  const repeats =
+    o.mode === "adaptive" ? { min: MIN_UNITS_FOR_PRECISION_STOP, max, precision: `${o.precisionPct}%` } : c.rounds;
   const instances = o.mode === "adaptive" ? MIN_UNITS_FOR_PRECISION_STOP : c.instances;
   const budget = formatBudget(o.budgetSeconds);
-  const workload = { ...s.workload, tests: o.tests, duration: `${c.cellSeconds}s`, events: undefined, warmup: `${c.warmupSeconds}s`, repeats, instances, budget: o.mode === "adaptive" ? budget : undefined };
+  const workload = {
+    ...s.workload,
+    tests: o.tests,
+    duration: `${c.cellSeconds}s`,
+    events: undefined,
+    warmup: `${c.warmupSeconds}s`,
+    repeats,
+    instances,
+    budget: o.mode === "adaptive" ? budget : undefined,
+  };
   const overrides = [
     `workload.tests=[${o.tests.join(", ")}]`,
     `workload.duration=${c.cellSeconds}s`,
     `workload.warmup=${c.warmupSeconds}s`,
-    o.mode === "adaptive" ? `workload.repeats={min: ${MIN_UNITS_FOR_PRECISION_STOP}, max: ${max}, precision: "${o.precisionPct}%"}` : `workload.repeats=${c.rounds}`,
+    o.mode === "adaptive"
+      ? `workload.repeats={min: ${MIN_UNITS_FOR_PRECISION_STOP}, max: ${max}, precision: "${o.precisionPct}%"}`
+      : `workload.repeats=${c.rounds}`,
     `workload.instances=${instances}`,
     ...(o.mode === "adaptive" ? [`workload.budget=${budget}`] : []),
     ...(o.hosts > 1 ? ["shard=true"] : []),
@@ -461,7 +651,11 @@ function simulateDesign(
     cellSd?: (z: () => number, chi2: (df: number) => number) => number[];
   },
 ): AdaptiveSimResult {
-  const one = layoutCost(s, { cellSeconds: c.cellSeconds, warmupSeconds: c.warmupSeconds, k: 1, tests: o.tests, hosts: 1 }, o.setupCosts);
+  const one = layoutCost(
+    s,
+    { cellSeconds: c.cellSeconds, warmupSeconds: c.warmupSeconds, k: 1, tests: o.tests, hosts: 1 },
+    o.setupCosts,
+  );
   const costs = { ...DEFAULT_SETUP_COSTS, ...o.setupCosts };
   const n = s.servers.length;
   const cells = cellsOf(s);
@@ -500,18 +694,39 @@ function simulateDesign(
   });
 }
 
-function hostForecast(i: DesignInput, ctx: { tests: string[]; hosts: number; instanceSdPct: number; sdAt: (L: number) => number; setupCosts: Partial<SetupCosts> }, c: DesignCandidate): Design["hostsForecast"][number] {
-  const seconds = planRun(layoutScenario(i.scenario, { ...c, tests: ctx.tests, hosts: ctx.hosts }), { setupCosts: ctx.setupCosts }).estimate.totalSeconds;
+function hostForecast(
+  i: DesignInput,
+  ctx: {
+    tests: string[];
+    hosts: number;
+    instanceSdPct: number;
+    sdAt: (L: number) => number;
+    setupCosts: Partial<SetupCosts>;
+  },
+  c: DesignCandidate,
+): Design["hostsForecast"][number] {
+  const seconds = planRun(layoutScenario(i.scenario, { ...c, tests: ctx.tests, hosts: ctx.hosts }), {
+    setupCosts: ctx.setupCosts,
+  }).estimate.totalSeconds;
   // What the budget buys on this many hosts at the chosen cell length (a fixed count: hosts run no adaptive rounds).
-  const here = search({ ...i, precisionPct: ctx.hosts === 1 ? i.precisionPct : undefined, lengths: [c.cellSeconds] }, ctx)[0];
-  return { hosts: ctx.hosts, seconds, rounds: here?.rounds ?? 0, halfWidthPct: here?.halfWidthPct ?? Number.POSITIVE_INFINITY };
+  const here = search(
+    { ...i, precisionPct: ctx.hosts === 1 ? i.precisionPct : undefined, lengths: [c.cellSeconds] },
+    ctx,
+  )[0];
+  return {
+    hosts: ctx.hosts,
+    seconds,
+    rounds: here?.rounds ?? 0,
+    halfWidthPct: here?.halfWidthPct ?? Number.POSITIVE_INFINITY,
+  };
 }
 
 /** Rounds at the chosen length and layout whose expected half-width reaches `target` (Infinity: none up to 400). */
 function roundsFor(target: number, c: DesignCandidate, instanceSdPct: number, cells: number): number {
   for (let r = 2; r <= 400; r++) {
     const inst = Math.max(1, Math.ceil(r / c.roundsPerInstance));
-    if (predictHalfWidthPct({ pairSdPct: c.pairSdPct, instanceSdPct, pairs: r, instances: inst, cells }) <= target) return r;
+    if (predictHalfWidthPct({ pairSdPct: c.pairSdPct, instanceSdPct, pairs: r, instances: inst, cells }) <= target)
+      return r;
   }
   return Number.POSITIVE_INFINITY;
 }
@@ -526,7 +741,9 @@ function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: number }):
   }
   const need = roundsFor(m, c, ctx.instanceSdPct, d.cells);
   if (c.halfWidthPct > m) {
-    const more = Number.isFinite(need) ? `±${m}% needs about ${need} rounds (${Math.round(need / c.roundsPerInstance)} instances), roughly ${formatSeconds(c.seconds * (need / c.rounds))} at this layout` : `±${m}% is out of reach at this noise`;
+    const more = Number.isFinite(need)
+      ? `±${m}% needs about ${need} rounds (${Math.round(need / c.roundsPerInstance)} instances), roughly ${formatSeconds(c.seconds * (need / c.rounds))} at this layout`
+      : `±${m}% is out of reach at this noise`;
     out.push(
       `no cell is expected within ±${m}%: at pair sd ${c.pairSdPct.toFixed(1)}% (${c.cellSeconds} s cells) and instance sd ${ctx.instanceSdPct.toFixed(1)}%, ` +
         `${formatSeconds(d.budgetSeconds)} buys ${c.rounds} rounds (expected ±${c.halfWidthPct.toFixed(1)}%); ${more}`,
@@ -538,7 +755,9 @@ function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: number }):
     for (const f of d.cellForecast) {
       const hw = f.halfWidthPct;
       if (!hw || hw.median <= m) continue;
-      const past = f.runs ? `its pair sd was ${f.pastSdPct.map((x) => `${x.toFixed(1)}%`).join(", ")} in the last ${f.runs === 1 ? "run" : `${f.runs} runs`} on this data` : "never run here: forecast as this data's typical cell";
+      const past = f.runs
+        ? `its pair sd was ${f.pastSdPct.map((x) => `${x.toFixed(1)}%`).join(", ")} in the last ${f.runs === 1 ? "run" : `${f.runs} runs`} on this data`
+        : "never run here: forecast as this data's typical cell";
       out.push(`${f.cell}: expected ${pct(hw.median)} (80%: ${pct(hw.low)}–${pct(hw.high)}): ${past}`);
     }
     const named = d.cellForecast.filter((f) => f.halfWidthPct && f.halfWidthPct.median > m).length;
@@ -546,9 +765,14 @@ function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: number }):
     const cm = d.cellModel;
     const why = [
       cm ? `a cell's noise changes between runs here (sd of ln pair sd ${cm.betweenRunsLogSd.toFixed(2)})` : "",
-      unseen && cm ? `the ${unseen} cells not run here before are forecast as this data's typical cell, and cells here differ (sd ${cm.betweenCellsLogSd.toFixed(2)} between cells)` : "",
+      unseen && cm
+        ? `the ${unseen} cells not run here before are forecast as this data's typical cell, and cells here differ (sd ${cm.betweenCellsLogSd.toFixed(2)} between cells)`
+        : "",
     ].filter(Boolean);
-    if (wider > named) out.push(`about ${wider - named} more of ${d.cells} cells may end wider than ±${m}% (simulated): ${why.join("; ")}`);
+    if (wider > named)
+      out.push(
+        `about ${wider - named} more of ${d.cells} cells may end wider than ±${m}% (simulated): ${why.join("; ")}`,
+      );
   } else if (wider > 0 && c.halfWidthPct <= m)
     out.push(
       `about ${wider} of ${d.cells} cells are expected wider than ±${m}% (simulated): the cells noisier than this host's typical pair sd (cells differ, prior df ${priorDfText(d.noise.cellPriorDf)}); ` +
@@ -556,9 +780,14 @@ function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: number }):
     );
   for (const w of loadBoundWarnings(i.scenario)) {
     const load = i.scenario.resources.load;
-    const cores = load.cpuset === undefined && load.cpus === undefined ? null : containerCores(load.cpuset, load.cpus, Number.POSITIVE_INFINITY);
+    const cores =
+      load.cpuset === undefined && load.cpus === undefined
+        ? null
+        : containerCores(load.cpuset, load.cpus, Number.POSITIVE_INFINITY);
     const at = cores === null ? [] : i.scenario.workload.threads.filter((t) => t > cores);
-    out.push(`${at.length ? `cells at ${at.join(", ")} threads` : "some cells"} may get no verdict (mark L, load-bound): ${w}`);
+    out.push(
+      `${at.length ? `cells at ${at.join(", ")} threads` : "some cells"} may get no verdict (mark L, load-bound): ${w}`,
+    );
   }
   return out;
 }
@@ -569,7 +798,10 @@ const pct = (x: number) => (Number.isFinite(x) ? `±${x.toFixed(1)}%` : "±∞")
 export function designLines(d: Design): string[] {
   const c = d.chosen;
   const sim = d.simulated;
-  const out = ["", `Design for a budget of ${formatSeconds(d.budgetSeconds)}${d.hosts > 1 ? ` on ${d.hosts} hosts (sharded)` : ""} (issue 28; docs/stats.md "Budget-first design"):`];
+  const out = [
+    "",
+    `Design for a budget of ${formatSeconds(d.budgetSeconds)}${d.hosts > 1 ? ` on ${d.hosts} hosts (sharded)` : ""} (issue 28; docs/stats.md "Budget-first design"):`,
+  ];
   out.push(
     `  noise: pair sd from ${d.noise.note}; instance sd ${d.noise.instanceSdPct.toFixed(1)}%${d.source === "assumed" ? " (assumed: no calibration)" : d.noise.instanceNote ? ` (${d.noise.instanceNote})` : ""}`,
   );
@@ -577,9 +809,14 @@ export function designLines(d: Design): string[] {
     `  design: ${c.cellSeconds} s cells, ${c.warmupSeconds} s warm-up, ${d.mode === "adaptive" ? `adaptive (min ${MIN_UNITS_FOR_PRECISION_STOP}, stop at ±${d.precisionPct}%, the budget spends the rest on the cells still open: the widest), about ` : ""}` +
       `${c.rounds} rounds on ${c.instances} server instance${c.instances === 1 ? "" : "s"} (${c.roundsPerInstance === 1 ? "a fresh instance every round" : `a new instance every ${c.roundsPerInstance} rounds`})`,
   );
-  out.push(`  order: tests ${d.tests.join(", ")}${d.restoresSaved > 0 ? ` (write tests first: the first after each restart uses its fresh data; ${d.restoresSaved} restores saved, ${d.restores} left)` : d.restores ? ` (${d.restores} restores)` : ""}`);
+  out.push(
+    `  order: tests ${d.tests.join(", ")}${d.restoresSaved > 0 ? ` (write tests first: the first after each restart uses its fresh data; ${d.restoresSaved} restores saved, ${d.restores} left)` : d.restores ? ` (${d.restores} restores)` : ""}`,
+  );
   out.push("  why this cell length (the narrowest layout that fits at each; expected half-width, closed formula):");
-  for (const x of d.byLength) out.push(`    ${String(x.cellSeconds).padStart(3)} s: pair sd ${x.pairSdPct.toFixed(1)}%, ${x.rounds} rounds on ${x.instances} instances, ${pct(x.halfWidthPct)}, ${formatSeconds(x.seconds)}${x === c ? "  <- chosen" : ""}`);
+  for (const x of d.byLength)
+    out.push(
+      `    ${String(x.cellSeconds).padStart(3)} s: pair sd ${x.pairSdPct.toFixed(1)}%, ${x.rounds} rounds on ${x.instances} instances, ${pct(x.halfWidthPct)}, ${formatSeconds(x.seconds)}${x === c ? "  <- chosen" : ""}`,
+    );
   out.push("  time per phase (the plan's model):");
   for (const p of d.phases) out.push(`    ${p.label}: ${formatSeconds(p.seconds)}`);
   out.push(`    total: ${formatSeconds(d.plannedSeconds)} of ${formatSeconds(d.budgetSeconds)}`);
@@ -592,7 +829,9 @@ export function designLines(d: Design): string[] {
     );
     for (const f of d.cellForecast) {
       const x = f.halfWidthPct;
-      const past = f.runs ? `pair sd before ${f.pastSdPct.map((v) => `${v.toFixed(1)}%`).join(", ")}` : "not run here before: the typical cell";
+      const past = f.runs
+        ? `pair sd before ${f.pastSdPct.map((v) => `${v.toFixed(1)}%`).join(", ")}`
+        : "not run here before: the typical cell";
       out.push(`    ${f.cell}: ${x ? `${pct(x.median)} (${pct(x.low)}–${pct(x.high)})` : "no interval"}; ${past}`);
     }
     out.push(
@@ -604,13 +843,19 @@ export function designLines(d: Design): string[] {
       `  every cell (one pair sd for the host): expected ${pct(c.halfWidthPct)}; simulated ${hw ? `${pct(hw.median)} (80% of cells ${pct(hw.low)}–${pct(hw.high)})` : "no interval"}, ` +
         `coverage of the 95% intervals ${(sim.coverage * 100).toFixed(1)}% (${sim.runs} simulated runs, shipped estimator and stop rule, how unequal the cells are: ${priorText(d.noise.cellPrior)})`,
     );
-  out.push(`  simulated wall time (one host): ${formatSeconds(sim.seconds.median)} (80%: ${formatSeconds(sim.seconds.low)}–${formatSeconds(sim.seconds.high)}), ${sim.rounds.median} rounds; cells expected within ±${DESIGN_MARGIN_PCT}%: ${d.cellsWithinMargin} of ${d.cells}`);
-  out.push(`  hosts: ${d.hostsForecast.map((h) => `${h.hosts} host${h.hosts === 1 ? "" : "s"}: this design ${formatSeconds(h.seconds)}; the budget buys ${h.rounds} rounds, ${pct(h.halfWidthPct)}`).join("; ")}`);
+  out.push(
+    `  simulated wall time (one host): ${formatSeconds(sim.seconds.median)} (80%: ${formatSeconds(sim.seconds.low)}–${formatSeconds(sim.seconds.high)}), ${sim.rounds.median} rounds; cells expected within ±${DESIGN_MARGIN_PCT}%: ${d.cellsWithinMargin} of ${d.cells}`,
+  );
+  out.push(
+    `  hosts: ${d.hostsForecast.map((h) => `${h.hosts} host${h.hosts === 1 ? "" : "s"}: this design ${formatSeconds(h.seconds)}; the budget buys ${h.rounds} rounds, ${pct(h.halfWidthPct)}`).join("; ")}`,
+  );
   if (d.cannot.length) {
     out.push(`  cells that cannot reach ±${DESIGN_MARGIN_PCT}%, and why:`);
     for (const l of d.cannot) out.push(`    - ${l}`);
   } else out.push(`  every cell is expected within ±${DESIGN_MARGIN_PCT}%`);
-  out.push(`  run it: twinbench run FILE --budget ${formatBudget(d.budgetSeconds)}${d.precisionPct !== null ? ` --precision ${d.precisionPct}%` : ""} --design (or --set ${d.overrides.map((o) => `'${o}'`).join(" --set ")})`);
+  out.push(
+    `  run it: twinbench run FILE --budget ${formatBudget(d.budgetSeconds)}${d.precisionPct !== null ? ` --precision ${d.precisionPct}%` : ""} --design (or --set ${d.overrides.map((o) => `'${o}'`).join(" --set ")})`,
+  );
   return out;
 }
 

@@ -74,15 +74,22 @@ export const DEFAULT_POOL_BYTES = 128 * MiB;
  * Each server's innodb_buffer_pool_size from its resolved config (the neutral text of config.base and the
  * scenario's layers), in bytes. A value that is not a size is counted as the server default, with a warning.
  */
-export function resolvePools(scenario: Scenario, neutral: string, neutralSource?: string): { pools: Record<string, ServerPool>; warnings: string[] } {
+export function resolvePools(
+  scenario: Scenario,
+  neutral: string,
+  neutralSource?: string,
+): { pools: Record<string, ServerPool>; warnings: string[] } {
   const pools: Record<string, ServerPool> = {};
   const warnings: string[] = [];
   for (const s of scenario.servers) {
     const r = resolveNeutralOption({ neutral, scenario, serverId: s.id, neutralSource }, "innodb_buffer_pool_size");
     const bytes = r?.value == null ? undefined : parseSize(r.value);
     if (r && bytes === undefined)
-      warnings.push(`${s.id}: innodb_buffer_pool_size=${String(r.value)} (${r.source}) is not a size the memory check reads; counted as the server default ${formatBytes(DEFAULT_POOL_BYTES)}`);
-    pools[s.id] = r && bytes !== undefined ? { bytes, source: r.source } : { bytes: DEFAULT_POOL_BYTES, source: "server default" };
+      warnings.push(
+        `${s.id}: innodb_buffer_pool_size=${String(r.value)} (${r.source}) is not a size the memory check reads; counted as the server default ${formatBytes(DEFAULT_POOL_BYTES)}`,
+      );
+    pools[s.id] =
+      r && bytes !== undefined ? { bytes, source: r.source } : { bytes: DEFAULT_POOL_BYTES, source: "server default" };
   }
   return { pools, warnings };
 }
@@ -142,10 +149,16 @@ const list = (cpus: number[]) => (cpus.length === 1 ? `CPU ${cpus[0]}` : `CPUs $
  * its reserve, and the CPU layout. `pools` gives each server's resolved innodb_buffer_pool_size (absent: the server
  * default).
  */
-export function fitScenario(scenario: Scenario, pools: Readonly<Record<string, ServerPool>>, host: HostResources, costs: Partial<FitCosts> = {}): FitReport {
+export function fitScenario(
+  scenario: Scenario,
+  pools: Readonly<Record<string, ServerPool>>,
+  host: HostResources,
+  costs: Partial<FitCosts> = {},
+): FitReport {
   const c: FitCosts = { ...DEFAULT_FIT_COSTS, ...costs };
   const maxThreads = Math.max(...scenario.workload.threads);
-  const limit = scenario.resources.server.memory === undefined ? undefined : parseSize(scenario.resources.server.memory);
+  const limit =
+    scenario.resources.server.memory === undefined ? undefined : parseSize(scenario.resources.server.memory);
   const servers = scenario.servers.map((s): ServerMemory => {
     const storage = s.storage ?? scenario.storage;
     const pool = pools[s.id] ?? { bytes: DEFAULT_POOL_BYTES, source: "server default" };
@@ -162,12 +175,14 @@ export function fitScenario(scenario: Scenario, pools: Readonly<Record<string, S
       countedBytes: limit !== undefined ? Math.min(limit, sum) : sum,
     };
   });
-  const loadLimit = scenario.resources.load.memory === undefined ? undefined : parseSize(scenario.resources.load.memory);
+  const loadLimit =
+    scenario.resources.load.memory === undefined ? undefined : parseSize(scenario.resources.load.memory);
   const loadEstimate = c.loadBaseBytes + maxThreads * c.loadPerThreadBytes;
   const loadBytes = loadLimit !== undefined ? Math.min(loadLimit, loadEstimate) : loadEstimate;
   const neededBytes = servers.reduce((a, s) => a + s.countedBytes, 0) + loadBytes;
   const mem = host.memoryBytes !== undefined && host.memoryBytes > 0 ? host.memoryBytes : undefined;
-  const reserveBytes = mem === undefined ? undefined : Math.max(c.hostReserveBytes, Math.round(mem * c.hostReserveShare));
+  const reserveBytes =
+    mem === undefined ? undefined : Math.max(c.hostReserveBytes, Math.round(mem * c.hostReserveShare));
   const availableBytes = mem === undefined ? undefined : Math.max(0, mem - reserveBytes!);
   return {
     host,
@@ -189,7 +204,10 @@ function cpuFit(scenario: Scenario, host: HostResources): CpuFit {
   const hostCpus = host.cpus !== undefined && host.cpus > 0 ? host.cpus : undefined;
   const missing: CpuFit["missing"] = [];
   if (hostCpus !== undefined) {
-    for (const [who, cpus] of [["server", serverCpus], ["load", loadCpus]] as const) {
+    for (const [who, cpus] of [
+      ["server", serverCpus],
+      ["load", loadCpus],
+    ] as const) {
       const out = (cpus ?? []).filter((x) => x >= hostCpus);
       if (out.length) missing.push({ who, cpus: out });
     }
@@ -202,9 +220,14 @@ function cpuFit(scenario: Scenario, host: HostResources): CpuFit {
     const where = serverCpus ? list(serverCpus) : `${all} (no resources.server.cpuset)`;
     sharing.push(
       `servers ${ids.join(", ")} share ${where}: one resources.server.cpuset for every server; ` +
-        (paused ? "idle servers are paused, so only the measured one runs there" : "resources.pauseIdle is false, so idle servers run beside the measured one"),
+        (paused
+          ? "idle servers are paused, so only the measured one runs there"
+          : "resources.pauseIdle is false, so idle servers run beside the measured one"),
     );
-  } else sharing.push(serverCpus ? `server ${ids[0]} runs on ${list(serverCpus)}` : `server ${ids[0]} has no cpuset: it runs on ${all}`);
+  } else
+    sharing.push(
+      serverCpus ? `server ${ids[0]} runs on ${list(serverCpus)}` : `server ${ids[0]} has no cpuset: it runs on ${all}`,
+    );
   if (serverCpus && loadCpus) {
     const both = serverCpus.filter((x) => loadCpus.includes(x));
     sharing.push(
@@ -214,8 +237,17 @@ function cpuFit(scenario: Scenario, host: HostResources): CpuFit {
     );
   } else if (!loadCpus) sharing.push(`the load has no cpuset: sysbench runs on ${all}, beside the servers`);
   else sharing.push(`the servers have no cpuset: they run on ${all}, the load's ${list(loadCpus)} included`);
-  if (r.load.cpus !== undefined) sharing.push(`the load's CPU quota (resources.load.cpus) is ${r.load.cpus} core${r.load.cpus === 1 ? "" : "s"}: sysbench gets at most that much CPU time`);
-  return { ...(hostCpus !== undefined ? { hostCpus } : {}), ...(serverCpus ? { serverCpus } : {}), ...(loadCpus ? { loadCpus } : {}), missing, sharing };
+  if (r.load.cpus !== undefined)
+    sharing.push(
+      `the load's CPU quota (resources.load.cpus) is ${r.load.cpus} core${r.load.cpus === 1 ? "" : "s"}: sysbench gets at most that much CPU time`,
+    );
+  return {
+    ...(hostCpus !== undefined ? { hostCpus } : {}),
+    ...(serverCpus ? { serverCpus } : {}),
+    ...(loadCpus ? { loadCpus } : {}),
+    missing,
+    sharing,
+  };
 }
 
 /** `plan`'s memory and CPU section. */
@@ -228,7 +260,14 @@ export function fitLines(f: FitReport): string[] {
       ? `Memory (${hostName}'s memory unknown: not checked):`
       : `Memory (${hostName}: ${b(f.host.memoryBytes!)}, ${b(f.availableBytes)} after a ${b(f.reserveBytes!)} reserve for the kernel, dockerd and twinbench):`;
   out.push(head);
-  const rows = f.servers.map((s) => [s.id, `${b(s.bufferPoolBytes)} (${s.poolSource})`, b(s.overheadBytes), s.tmpfsBytes ? b(s.tmpfsBytes) : "-", s.limitBytes !== undefined ? b(s.limitBytes) : "-", b(s.countedBytes)]);
+  const rows = f.servers.map((s) => [
+    s.id,
+    `${b(s.bufferPoolBytes)} (${s.poolSource})`,
+    b(s.overheadBytes),
+    s.tmpfsBytes ? b(s.tmpfsBytes) : "-",
+    s.limitBytes !== undefined ? b(s.limitBytes) : "-",
+    b(s.countedBytes),
+  ]);
   rows.push(["load", "-", "-", "-", f.loadLimited ? b(f.loadBytes) : "-", b(f.loadBytes)]);
   out.push(
     ...textTable(rows, {
@@ -237,11 +276,21 @@ export function fitLines(f: FitReport): string[] {
       indent: "  ",
     }),
   );
-  const verdict = f.fits === undefined ? "not checked" : f.fits ? `fits (${b(f.availableBytes! - f.neededBytes)} to spare)` : `DOES NOT FIT (${b(f.neededBytes - f.availableBytes!)} short)`;
+  const verdict =
+    f.fits === undefined
+      ? "not checked"
+      : f.fits
+        ? `fits (${b(f.availableBytes! - f.neededBytes)} to spare)`
+        : `DOES NOT FIT (${b(f.neededBytes - f.availableBytes!)} short)`;
   out.push(`  needed ${b(f.neededBytes)} of ${f.availableBytes === undefined ? "?" : b(f.availableBytes)}: ${verdict}`);
-  out.push(`  (overhead: ${b(f.costs.serverOverheadBytes)} + ${b(f.costs.perConnectionBytes)} per connection of the highest thread count; other processes' memory is not subtracted)`);
-  out.push(`CPU (${f.cpu.hostCpus === undefined ? "host cores unknown" : `${hostName}: ${f.cpu.hostCpus} CPUs, 0-${f.cpu.hostCpus - 1}`}):`);
-  for (const m of f.cpu.missing) out.push(`  resources.${m.who}.cpuset asks for ${list(m.cpus)}, which the host does not have`);
+  out.push(
+    `  (overhead: ${b(f.costs.serverOverheadBytes)} + ${b(f.costs.perConnectionBytes)} per connection of the highest thread count; other processes' memory is not subtracted)`,
+  );
+  out.push(
+    `CPU (${f.cpu.hostCpus === undefined ? "host cores unknown" : `${hostName}: ${f.cpu.hostCpus} CPUs, 0-${f.cpu.hostCpus - 1}`}):`,
+  );
+  for (const m of f.cpu.missing)
+    out.push(`  resources.${m.who}.cpuset asks for ${list(m.cpus)}, which the host does not have`);
   for (const s of f.cpu.sharing) out.push(`  ${s}`);
   return out;
 }
@@ -255,23 +304,32 @@ export function assertFits(f: FitReport): void {
   const host = f.host.id ? `host ${f.host.id}` : "the host";
   if (f.cpu.missing.length) {
     const m = f.cpu.missing[0]!;
-    throw new InputError(`resources.${m.who}.cpuset asks for ${list(m.cpus)}, but ${host} has ${f.cpu.hostCpus} CPUs (0-${f.cpu.hostCpus! - 1})`, {
-      code: "PLAN_CPU_MISSING",
-      hint: `use CPUs 0-${f.cpu.hostCpus! - 1} in resources.${m.who}.cpuset (--set resources.${m.who}.cpuset=...)`,
-    });
+    throw new InputError(
+      `resources.${m.who}.cpuset asks for ${list(m.cpus)}, but ${host} has ${f.cpu.hostCpus} CPUs (0-${f.cpu.hostCpus! - 1})`,
+      {
+        code: "PLAN_CPU_MISSING",
+        hint: `use CPUs 0-${f.cpu.hostCpus! - 1} in resources.${m.who}.cpuset (--set resources.${m.who}.cpuset=...)`,
+      },
+    );
   }
   if (f.fits !== false) return;
   const per = f.servers.map(
     (s) =>
       `${s.id}: ${b(s.countedBytes)} = buffer pool ${b(s.bufferPoolBytes)} (${s.poolSource}) + overhead ${b(s.overheadBytes)}` +
       (s.tmpfsBytes ? ` + tmpfs ${b(s.tmpfsBytes)}` : "") +
-      (s.limitBytes !== undefined && s.countedBytes < s.bufferPoolBytes + s.overheadBytes + s.tmpfsBytes ? `, capped at resources.server.memory ${b(s.limitBytes)}` : ""),
+      (s.limitBytes !== undefined && s.countedBytes < s.bufferPoolBytes + s.overheadBytes + s.tmpfsBytes
+        ? `, capped at resources.server.memory ${b(s.limitBytes)}`
+        : ""),
   );
   const tmpfs = f.servers.filter((s) => s.tmpfsBytes > 0);
   const hints = [
     `fewer servers (${f.servers.length} now)`,
     "a smaller innodb_buffer_pool_size (config.set)",
-    ...(tmpfs.length ? [`storage: { kind: volume } instead of tmpfs (${b(tmpfs.reduce((a, s) => a + s.tmpfsBytes, 0))} of RAM), or a smaller tmpfs size`] : []),
+    ...(tmpfs.length
+      ? [
+          `storage: { kind: volume } instead of tmpfs (${b(tmpfs.reduce((a, s) => a + s.tmpfsBytes, 0))} of RAM), or a smaller tmpfs size`,
+        ]
+      : []),
     ...(f.servers.some((s) => s.limitBytes === undefined) ? [] : ["a smaller resources.server.memory"]),
   ];
   throw new InputError(

@@ -12,7 +12,15 @@
  * Every run keeps its forecasts in run.json (`forecast`), beside what happened (`timings.wall`):
  * {@link forecastCoverage} says how often the real time fell inside the 80% range.
  */
-import { ASSUMED_INSTANCE_SD_PCT, cellPriorDf, cellVariances, costShapeOf, pairShareOf, runLevels, type Calibration } from "../calibration.ts";
+import {
+  ASSUMED_INSTANCE_SD_PCT,
+  cellPriorDf,
+  cellVariances,
+  costShapeOf,
+  pairShareOf,
+  runLevels,
+  type Calibration,
+} from "../calibration.ts";
 import type { PairObs } from "../stats/estimate.ts";
 import type { RunEvent } from "../events.ts";
 import type { CellRecord, Forecast, RunManifest } from "../results.ts";
@@ -41,7 +49,8 @@ export function roundsPerInstance(s: Scenario): number {
   return a && n > 1 ? Math.ceil(a.min / n) : Number.POSITIVE_INFINITY;
 }
 
-const layoutInstance = (rpi: number, repeat: number) => (Number.isFinite(rpi) ? Math.floor((repeat - 1) / Math.max(1, rpi)) : 0);
+const layoutInstance = (rpi: number, repeat: number) =>
+  Number.isFinite(rpi) ? Math.floor((repeat - 1) / Math.max(1, rpi)) : 0;
 
 /**
  * The run's log pair ratios per cell (tests × threads, in scenario order), each with its instance in the run's
@@ -52,7 +61,8 @@ export function runPairs(s: Scenario, records: readonly CellRecord[]): PairObs[]
   const cells = s.workload.tests.flatMap((test) => s.workload.threads.map((threads) => ({ test, threads })));
   if (!pair) return cells.map(() => []);
   const value = (r: CellRecord | undefined) => {
-    const v = r && r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
+    const v =
+      r && r.status === "ok" && r.metrics && r.metrics.status !== "failed" ? metricValue(r.metrics, "qps") : null;
     return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
   };
   const measured = measureRecords(records).filter((r) => r.repeat >= 1);
@@ -74,7 +84,12 @@ export function runPairs(s: Scenario, records: readonly CellRecord[]): PairObs[]
 /** The run's warm-up and measured records (every attempt) with valid times, in the order they started. */
 function timeline(records: readonly CellRecord[]): CellRecord[] {
   return records
-    .filter((r) => (r.phase === "warmup" || r.phase === "measure") && Number.isFinite(Date.parse(r.startedAt)) && Number.isFinite(Date.parse(r.endedAt)))
+    .filter(
+      (r) =>
+        (r.phase === "warmup" || r.phase === "measure") &&
+        Number.isFinite(Date.parse(r.startedAt)) &&
+        Number.isFinite(Date.parse(r.endedAt)),
+    )
     .slice()
     .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
 }
@@ -107,7 +122,10 @@ export function grossCellSeconds(records: readonly CellRecord[]): number | null 
  * prewarm of every server). The plan's assumed costs (6 s a server a restart, warm-up plus 1 s) ran 1.8× and 1.2×
  * what three default runs here measured on 2026-12-03 (6.6 s for both servers, 3.24 s).
  */
-export function observedCosts(records: readonly CellRecord[]): { warmupSeconds: number | null; restartSeconds: number | null } {
+export function observedCosts(records: readonly CellRecord[]): {
+  warmupSeconds: number | null;
+  restartSeconds: number | null;
+} {
   const rs = timeline(records);
   const warm: number[] = [];
   const restart: number[] = [];
@@ -124,7 +142,8 @@ export function observedCosts(records: readonly CellRecord[]): { warmupSeconds: 
     if (a.phase === "warmup") warm.push((Date.parse(a.endedAt) - Date.parse(a.startedAt)) / 1000 + gap);
     else {
       const next = nextMeasure[i];
-      if (next && next.repeat > a.repeat && a.repeat >= 1 && (next.instance ?? 0) !== (a.instance ?? 0)) restart.push(gap);
+      if (next && next.repeat > a.repeat && a.repeat >= 1 && (next.instance ?? 0) !== (a.instance ?? 0))
+        restart.push(gap);
     }
   }
   return { warmupSeconds: warm.length ? median(warm) : null, restartSeconds: restart.length ? median(restart) : null };
@@ -138,7 +157,11 @@ export function observedCosts(records: readonly CellRecord[]): { warmupSeconds: 
  * until 2026-12-04 the scheduler saw only measured cells, so each warm-up was counted inside the restart before it
  * and again on its own, and a live forecast said "the budget stops this run in 1s" before a round that fitted.
  */
-export function runningCosts(base: AdaptiveCosts, records: readonly CellRecord[], cellSeconds?: number | null): AdaptiveCosts {
+export function runningCosts(
+  base: AdaptiveCosts,
+  records: readonly CellRecord[],
+  cellSeconds?: number | null,
+): AdaptiveCosts {
   const costs = { ...base };
   if (cellSeconds && cellSeconds > 0) costs.cellSeconds = cellSeconds;
   const seen = observedCosts(records);
@@ -150,7 +173,16 @@ export function runningCosts(base: AdaptiveCosts, records: readonly CellRecord[]
 function fromSim(
   s: Scenario,
   sim: AdaptiveSimResult,
-  o: { stage: Forecast["stage"]; round: number; at: string; source: Forecast["source"]; pairSdPct: number; instanceSdPct: number; elapsedSeconds: number; cellPriorDf: number },
+  o: {
+    stage: Forecast["stage"];
+    round: number;
+    at: string;
+    source: Forecast["source"];
+    pairSdPct: number;
+    instanceSdPct: number;
+    elapsedSeconds: number;
+    cellPriorDf: number;
+  },
 ): Forecast {
   const a = adaptiveRepeats(s.workload)!;
   const budget = s.workload.budget === undefined ? undefined : parseDuration(s.workload.budget);
@@ -167,7 +199,11 @@ function fromSim(
     // JSON has no Infinity: equal cells are recorded as null.
     cellPriorDf: Number.isFinite(o.cellPriorDf) ? round1(o.cellPriorDf) : null,
     elapsedSeconds: Math.round(o.elapsedSeconds),
-    totalSeconds: { median: Math.round(sim.seconds.median), low: Math.round(sim.seconds.low), high: Math.round(sim.seconds.high) },
+    totalSeconds: {
+      median: Math.round(sim.seconds.median),
+      low: Math.round(sim.seconds.low),
+      high: Math.round(sim.seconds.high),
+    },
     remainingSeconds: Math.round(Math.min(budgetLeft, Math.max(0, sim.seconds.median - o.elapsedSeconds))),
     budgetSeconds: budget ?? null,
     budgetShare: round1(sim.budgetShare * 100) / 100,
@@ -180,11 +216,25 @@ function fromSim(
 }
 
 /** The forecast before an adaptive run, from the host's calibration; null without one (or with fewer than 2 servers). */
-export function forecastBefore(s: Scenario, cal: Calibration | null, at: string, o: { runs?: number } = {}): Forecast | null {
+export function forecastBefore(
+  s: Scenario,
+  cal: Calibration | null,
+  at: string,
+  o: { runs?: number } = {},
+): Forecast | null {
   if (!cal || !adaptiveRepeats(s.workload)) return null;
   const p = predictPrecision(s, cal, { runs: o.runs });
   if (!p?.simulated) return null;
-  return fromSim(s, p.simulated, { stage: "before", round: 0, at, source: "calibration", pairSdPct: p.pairSdPct, instanceSdPct: p.instanceSdPct, elapsedSeconds: 0, cellPriorDf: p.simulated.cellPriorDf });
+  return fromSim(s, p.simulated, {
+    stage: "before",
+    round: 0,
+    at,
+    source: "calibration",
+    pairSdPct: p.pairSdPct,
+    instanceSdPct: p.instanceSdPct,
+    elapsedSeconds: 0,
+    cellPriorDf: p.simulated.cellPriorDf,
+  });
 }
 
 /** What the forecast after a round starts from. */
@@ -224,16 +274,35 @@ export function forecastAfterRound(i: RoundForecastInput): Forecast | null {
   const cal = i.calibration;
   const calInst = cal?.instanceSdPct == null ? null : (cal.instanceSdPct / 100) ** 2;
   // The pair level: the run's pooled spread (its pair share when only the sum of both levels is known), df-weighted with the calibration's.
-  const ownS2 = own ? (own.levels === "total" ? pairShareOf((own.pairSdPct / 100) ** 2, calInst) : (own.pairSdPct / 100) ** 2) : null;
+  const ownS2 = own
+    ? own.levels === "total"
+      ? pairShareOf((own.pairSdPct / 100) ** 2, calInst)
+      : (own.pairSdPct / 100) ** 2
+    : null;
   const calS2 = cal ? (cal.pairSdPct / 100) ** 2 : null;
-  const pooledS2 = own && ownS2 !== null && calS2 !== null ? (own.pairDf * ownS2 + cal!.pairDf * calS2) / (own.pairDf + cal!.pairDf) : (ownS2 ?? calS2);
+  const pooledS2 =
+    own && ownS2 !== null && calS2 !== null
+      ? (own.pairDf * ownS2 + cal!.pairDf * calS2) / (own.pairDf + cal!.pairDf)
+      : (ownS2 ?? calS2);
   if (pooledS2 === null) return null; // no pair df of its own yet and no calibration: nothing to forecast from
-  const source: Forecast["source"] = ownS2 !== null && calS2 !== null ? "calibration+run" : ownS2 !== null ? "run" : "calibration";
+  const source: Forecast["source"] =
+    ownS2 !== null && calS2 !== null ? "calibration+run" : ownS2 !== null ? "run" : "calibration";
   const pairSdPct = Math.sqrt(pooledS2) * 100;
   const pairSdDf = (ownS2 !== null ? own!.pairDf : 0) + (calS2 !== null ? cal!.pairDf : 0);
   // The instance level: the calibration's, else the run's own; a run that knows only the sum has it in the pair level.
-  const instanceSdPct = cal?.instanceSdPct ?? (own?.levels === "nested" && own.instanceSdPct !== null ? own.instanceSdPct : own?.levels === "total" ? 0 : ASSUMED_INSTANCE_SD_PCT);
-  const costs = runningCosts(i.costs ?? adaptiveCosts(s, { secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds, measured: cal }), i.records, i.cellSeconds);
+  const instanceSdPct =
+    cal?.instanceSdPct ??
+    (own?.levels === "nested" && own.instanceSdPct !== null
+      ? own.instanceSdPct
+      : own?.levels === "total"
+        ? 0
+        : ASSUMED_INSTANCE_SD_PCT);
+  const costs = runningCosts(
+    i.costs ??
+      adaptiveCosts(s, { secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds, measured: cal }),
+    i.records,
+    i.cellSeconds,
+  );
   const rpi = roundsPerInstance(s);
   const budget = s.workload.budget === undefined ? undefined : parseDuration(s.workload.budget);
   // How unequal the cells are: the recorded runs' cells with this run's own so far.
@@ -254,9 +323,24 @@ export function forecastAfterRound(i: RoundForecastInput): Forecast | null {
     budgetSeconds: budget,
     costs,
     runs: i.runs,
-    start: { round: i.round, elapsedSeconds: i.elapsedSeconds, pairs, done: i.done.map((d) => d ?? null), instance: i.round > 0 ? layoutInstance(rpi, i.round) : -1 },
+    start: {
+      round: i.round,
+      elapsedSeconds: i.elapsedSeconds,
+      pairs,
+      done: i.done.map((d) => d ?? null),
+      instance: i.round > 0 ? layoutInstance(rpi, i.round) : -1,
+    },
   });
-  return fromSim(s, sim, { stage: "round", round: i.round, at: i.at, source, pairSdPct, instanceSdPct, elapsedSeconds: i.elapsedSeconds, cellPriorDf: prior.d0 });
+  return fromSim(s, sim, {
+    stage: "round",
+    round: i.round,
+    at: i.at,
+    source,
+    pairSdPct,
+    instanceSdPct,
+    elapsedSeconds: i.elapsedSeconds,
+    cellPriorDf: prior.d0,
+  });
 }
 
 function groupByInstance(p: readonly PairObs[]): number[][] {
@@ -272,11 +356,20 @@ function groupByInstance(p: readonly PairObs[]): number[][] {
  */
 export function forecastLine(f: Forecast): string {
   const likely = `cells likely to reach ±${f.precisionPct}%: ${f.cellsLikely} of ${f.cells}`;
-  const from = f.source === "calibration" ? "host calibration" : f.source === "run" ? "this run's pairs" : "this run's pairs and the host calibration";
-  if (f.budgetStops) return `forecast: the budget stops this run in ${formatSeconds(f.remainingSeconds)}; ${likely} (${from})`;
+  const from =
+    f.source === "calibration"
+      ? "host calibration"
+      : f.source === "run"
+        ? "this run's pairs"
+        : "this run's pairs and the host calibration";
+  if (f.budgetStops)
+    return `forecast: the budget stops this run in ${formatSeconds(f.remainingSeconds)}; ${likely} (${from})`;
   const left = (x: number) => formatSeconds(Math.max(0, x - f.elapsedSeconds));
   const range = `80%: ${left(f.totalSeconds.low)}–${left(Math.min(f.totalSeconds.high, f.budgetSeconds ?? Number.POSITIVE_INFINITY))}`;
-  const what = f.stage === "before" ? `about ${formatSeconds(f.remainingSeconds)} in all` : `about ${formatSeconds(f.remainingSeconds)} left`;
+  const what =
+    f.stage === "before"
+      ? `about ${formatSeconds(f.remainingSeconds)} in all`
+      : `about ${formatSeconds(f.remainingSeconds)} left`;
   return `forecast: ${what} (${range}); ${likely}${f.budgetShare > 0 ? `; the budget may stop it (${Math.round(f.budgetShare * 100)}% of simulated runs)` : ""} (${from})`;
 }
 
@@ -301,7 +394,10 @@ export interface CoverageRow {
  * `rounds` rounds, how many runs ended inside its 80% range (timings.wall against totalSeconds.low..high).
  * Only runs that finished (ok or partial) with a wall time count.
  */
-export function forecastCoverage(manifests: ReadonlyArray<Pick<RunManifest, "forecast" | "timings" | "status">>, rounds = 3): CoverageRow[] {
+export function forecastCoverage(
+  manifests: ReadonlyArray<Pick<RunManifest, "forecast" | "timings" | "status">>,
+  rounds = 3,
+): CoverageRow[] {
   const stages = ["before", ...Array.from({ length: rounds }, (_, k) => `round ${k + 1}`)];
   return stages.map((stage) => {
     let runs = 0;
@@ -309,7 +405,9 @@ export function forecastCoverage(manifests: ReadonlyArray<Pick<RunManifest, "for
     for (const m of manifests) {
       const wall = m.timings?.wall;
       if (!(m.status === "ok" || m.status === "partial") || typeof wall !== "number") continue;
-      const f = m.forecast?.forecasts.find((x) => (stage === "before" ? x.stage === "before" : x.stage === "round" && `round ${x.round}` === stage));
+      const f = m.forecast?.forecasts.find((x) =>
+        stage === "before" ? x.stage === "before" : x.stage === "round" && `round ${x.round}` === stage,
+      );
       if (!f) continue;
       runs++;
       if (wall >= f.totalSeconds.low && wall <= f.totalSeconds.high) inside++;
@@ -347,9 +445,30 @@ export function replayForecasts(
   for (const f of m.forecast?.forecasts ?? []) {
     if (f.stage !== "round" || f.round > (o.rounds ?? 3)) continue;
     const seen = records.filter((r) => Date.parse(r.endedAt) <= Date.parse(f.at));
-    const done = cells.map((c) => (measured.some((r) => r.test === c.test && r.threads === c.threads && r.repeat === f.round + 1) ? null : ("precision" as const)));
-    const again = forecastAfterRound({ scenario: s, records: seen, round: f.round, done, elapsedSeconds: f.elapsedSeconds, at: f.at, calibration: null, cellSeconds: grossCellSeconds(seen), runs: o.runs, model: o.model });
-    if (again) out.push({ round: f.round, wall, forecast: again, inside: wall >= again.totalSeconds.low && wall <= again.totalSeconds.high });
+    const done = cells.map((c) =>
+      measured.some((r) => r.test === c.test && r.threads === c.threads && r.repeat === f.round + 1)
+        ? null
+        : ("precision" as const),
+    );
+    const again = forecastAfterRound({
+      scenario: s,
+      records: seen,
+      round: f.round,
+      done,
+      elapsedSeconds: f.elapsedSeconds,
+      at: f.at,
+      calibration: null,
+      cellSeconds: grossCellSeconds(seen),
+      runs: o.runs,
+      model: o.model,
+    });
+    if (again)
+      out.push({
+        round: f.round,
+        wall,
+        forecast: again,
+        inside: wall >= again.totalSeconds.low && wall <= again.totalSeconds.high,
+      });
   }
   return out;
 }

@@ -43,7 +43,9 @@ export function loadBoundWarnings(s: Pick<Scenario, "resources" | "workload">): 
   if (load.cpuset === undefined) return out;
   const shared = overlap(server.cpuset, load.cpuset);
   if (shared.length)
-    out.push(`the server and load cpusets share CPU${shared.length === 1 ? "" : "s"} ${shared.join(", ")}: sysbench and the server compete for ${shared.length === 1 ? "it" : "them"}, so a cell's bottleneck is hard to name`);
+    out.push(
+      `the server and load cpusets share CPU${shared.length === 1 ? "" : "s"} ${shared.join(", ")}: sysbench and the server compete for ${shared.length === 1 ? "it" : "them"}, so a cell's bottleneck is hard to name`,
+    );
   return out;
 }
 

@@ -37,7 +37,14 @@
 import { InputError } from "../errors.ts";
 import type { Cell, CellRecord } from "../results.ts";
 import { seededRandom, seedFromString, shuffled } from "../stats/random.ts";
-import { adaptiveRepeats, parseDuration, plannedInstances, plannedRepeats, trimSeconds, type Scenario } from "../scenario/schema.ts";
+import {
+  adaptiveRepeats,
+  parseDuration,
+  plannedInstances,
+  plannedRepeats,
+  trimSeconds,
+  type Scenario,
+} from "../scenario/schema.ts";
 import { resolveTest } from "../scenario/legacy.ts";
 import { WRITE_SCRIPTS } from "../sysbench/options.ts";
 
@@ -186,14 +193,16 @@ export function firstGoesFirst(cell: number, repeat: number, repeats: number): b
 /** What `plan` says about the order of the pairs in a cell. */
 export function orderNote(scenario: Pick<Scenario, "order" | "servers" | "workload">, orderSeed?: number): string {
   const n = plannedRepeats(scenario.workload);
-  if (scenario.order === "grouped") return "grouped (all cells of one server, then the next): drift between servers is not cancelled";
+  if (scenario.order === "grouped")
+    return "grouped (all cells of one server, then the next): drift between servers is not cancelled";
   if (scenario.order === "randomized")
     return `randomized (seed ${orderSeed ?? "?"}): within each test the thread counts and repeats run in a random order, and in each cell a random half of the pairs start with ${scenario.servers[0]?.id ?? "the first server"}`;
   if (scenario.servers.length !== 2)
     return `interleaved (servers back to back per ${adaptiveRepeats(scenario.workload) ? "cell and round" : "test × threads × repeat"}, in the rows of a balanced Latin square: each server in each position once every ${scenario.servers.length} ${adaptiveRepeats(scenario.workload) ? "rounds" : "groups"}, and after each other server equally often)`;
   if (adaptiveRepeats(scenario.workload))
     return "interleaved in rounds: the first server alternates by round in every cell (ABBA over rounds) and by cell within a round, so an order effect cancels over each two rounds";
-  if (n % 2 === 0) return `interleaved, ABBA inside each cell (${n} repeats: ${Array.from({ length: n }, (_, i) => (i % 2 === 0 ? "AB" : "BA")).join(" ")}): an order effect cancels in every cell`;
+  if (n % 2 === 0)
+    return `interleaved, ABBA inside each cell (${n} repeats: ${Array.from({ length: n }, (_, i) => (i % 2 === 0 ? "AB" : "BA")).join(" ")}): an order effect cancels in every cell`;
   const seq = (start: number) => Array.from({ length: n }, (_, i) => ((i + start) % 2 === 0 ? "AB" : "BA")).join(" ");
   return `interleaved; ${n} repeat${n === 1 ? "" : "s"} is odd, so a cell cannot balance: cells alternate ${seq(0)} and ${seq(1)}, and an order effect cancels only over pairs of cells (use an even count)`;
 }
@@ -251,10 +260,13 @@ export function testWrites(test: string): boolean {
 export function assertRunnable(scenario: Pick<Scenario, "workload" | "hosts">): void {
   const adaptive = adaptiveRepeats(scenario.workload);
   if (!adaptive || (scenario.hosts?.length ?? 0) <= 1) return;
-  throw new InputError(`workload.repeats ${JSON.stringify(adaptive)} asks for adaptive repeats on ${scenario.hosts!.length} hosts, which twinbench cannot run`, {
-    code: "ADAPTIVE_HOSTS",
-    hint: `run the adaptive scenario on one host, or give a fixed count (workload.repeats: ${adaptive.min})`,
-  });
+  throw new InputError(
+    `workload.repeats ${JSON.stringify(adaptive)} asks for adaptive repeats on ${scenario.hosts!.length} hosts, which twinbench cannot run`,
+    {
+      code: "ADAPTIVE_HOSTS",
+      hint: `run the adaptive scenario on one host, or give a fixed count (workload.repeats: ${adaptive.min})`,
+    },
+  );
 }
 
 /**
@@ -295,21 +307,34 @@ export function adaptiveRoundCells(scenario: Scenario, round: number, open: read
   const seed = scenario.order === "randomized" ? (scenario.orderSeed ?? seedFromString(scenario.name)) : undefined;
   if (seed !== undefined) {
     const rand = seededRandom((seed + round * 7919) >>> 0);
-    list = w.tests.flatMap((t) => shuffled(list.filter((c) => c.test === t), rand));
+    list = w.tests.flatMap((t) =>
+      shuffled(
+        list.filter((c) => c.test === t),
+        rand,
+      ),
+    );
   }
   const instance = instanceOf(w, round);
   const cells: Cell[] = [];
   for (const c of list) {
     const script = resolveTest(c.test)?.script ?? c.test;
     let order: string[];
-    if (servers.length !== 2 && seed !== undefined) order = shuffled(servers, seededRandom((seed + c.k * 104729 + round * 1299709) >>> 0));
+    if (servers.length !== 2 && seed !== undefined)
+      order = shuffled(servers, seededRandom((seed + c.k * 104729 + round * 1299709) >>> 0));
     else if (servers.length !== 2) order = serverOrder(servers, round - 1, c.k);
     else if (seed !== undefined) {
       const aFirst = seededRandom((seed + c.k * 104729 + Math.floor((round - 1) / 2) * 1299709) >>> 0)() < 0.5;
       order = aFirst === ((round - 1) % 2 === 0) ? servers : [servers[1], servers[0]];
     } else order = (round - 1 + c.k) % 2 === 0 ? servers : [servers[1], servers[0]];
     for (const server of order) {
-      const base = { server, test: c.test, script, threads: c.threads, repeat: round, ...(instance !== undefined ? { instance } : {}) };
+      const base = {
+        server,
+        test: c.test,
+        script,
+        threads: c.threads,
+        repeat: round,
+        ...(instance !== undefined ? { instance } : {}),
+      };
       cells.push({ index: firstIndex + cells.length, key: cellKey(base), ...base });
     }
   }
@@ -361,7 +386,9 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
   const groups: Group[] = [];
   for (const test of w.tests) {
     const script = resolveTest(test)?.script ?? test;
-    for (const threads of w.threads) for (let repeat = 1; repeat <= repeats; repeat++) groups.push({ test, script, threads, repeat, instance: instanceOf(w, repeat) });
+    for (const threads of w.threads)
+      for (let repeat = 1; repeat <= repeats; repeat++)
+        groups.push({ test, script, threads, repeat, instance: instanceOf(w, repeat) });
   }
   // Instance-block-major: a stable sort keeps the test-major order inside each instance.
   groups.sort((x, y) => (x.instance ?? 0) - (y.instance ?? 0));
@@ -372,7 +399,8 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
   const hostIds = (scenario.hosts ?? []).map((h) => h.id);
   const perHost: Array<{ host?: string; groups: Group[] }> = [];
   if (hostIds.length === 0) perHost.push({ groups });
-  else if (scenario.shard) hostIds.forEach((host, h) => perHost.push({ host, groups: groups.filter((_, k) => k % hostIds.length === h) }));
+  else if (scenario.shard)
+    hostIds.forEach((host, h) => perHost.push({ host, groups: groups.filter((_, k) => k % hostIds.length === h) }));
   else for (const host of hostIds) perHost.push({ host, groups });
 
   const cells: Cell[] = [];
@@ -387,13 +415,21 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
   for (const { host, groups: hg } of perHost) {
     const ordered: Array<Omit<Cell, "index" | "key">> = [];
     const mk = (server: string, g: Group) => ({
-      server, test: g.test, script: g.script, threads: g.threads, repeat: g.repeat, ...(g.instance !== undefined ? { instance: g.instance } : {}), ...(host ? { host } : {}),
+      server,
+      test: g.test,
+      script: g.script,
+      threads: g.threads,
+      repeat: g.repeat,
+      ...(g.instance !== undefined ? { instance: g.instance } : {}),
+      ...(host ? { host } : {}),
     });
     if (adaptiveRepeats(w)) {
       const open = w.tests.flatMap((test) => w.threads.map((threads) => ({ test, threads })));
-      for (let r = 1; r <= repeats; r++) for (const c of adaptiveRoundCells(scenario, r, open)) ordered.push({ ...c, ...(host ? { host } : {}) });
+      for (let r = 1; r <= repeats; r++)
+        for (const c of adaptiveRoundCells(scenario, r, open)) ordered.push({ ...c, ...(host ? { host } : {}) });
     } else if (scenario.order === "grouped") {
-      for (const inst of instances) for (const server of servers) for (const g of hg) if (g.instance === inst) ordered.push(mk(server, g));
+      for (const inst of instances)
+        for (const server of servers) for (const g of hg) if (g.instance === inst) ordered.push(mk(server, g));
     } else if (scenario.order === "randomized") {
       const rand = seededRandom((orderSeed! + (host ? seedFromString(host) : 0)) >>> 0);
       // Per cell, a balanced random set of the repeats that start with the first server.
@@ -407,9 +443,13 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
       }
       for (const inst of instances) {
         for (const test of w.tests) {
-          for (const g of shuffled(hg.filter((x) => x.test === test && x.instance === inst), rand)) {
+          for (const g of shuffled(
+            hg.filter((x) => x.test === test && x.instance === inst),
+            rand,
+          )) {
             const aFirst = firsts.get(`${g.test}\u0000${g.threads}`)!.has(g.repeat);
-            const order = servers.length === 2 ? (aFirst ? servers : [servers[1], servers[0]]) : shuffled(servers, rand);
+            const order =
+              servers.length === 2 ? (aFirst ? servers : [servers[1], servers[0]]) : shuffled(servers, rand);
             for (const server of order) ordered.push(mk(server, g));
           }
         }
@@ -445,18 +485,32 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
       if (!seenTest.has(st)) {
         seenTest.add(st);
         const freshAlready = (c.instance ?? 0) > 0 && firstOfInstance;
-        if (freshPerTest && isWriteTest(c.script) && !freshAlready) restores.push({ server: c.server, test: c.test, beforeCell: index, ...(host ? { host } : {}) });
+        if (freshPerTest && isWriteTest(c.script) && !freshAlready)
+          restores.push({ server: c.server, test: c.test, beforeCell: index, ...(host ? { host } : {}) });
       }
       if (warmupSeconds > 0 && !warmed.has(st)) {
         warmed.add(st);
-        warmups.push({ server: c.server, test: c.test, script: c.script, threads: maxThreads, seconds: warmupSeconds, beforeCell: index, ...(host ? { host } : {}) });
+        warmups.push({
+          server: c.server,
+          test: c.test,
+          script: c.script,
+          threads: maxThreads,
+          seconds: warmupSeconds,
+          beforeCell: index,
+          ...(host ? { host } : {}),
+        });
       }
       cells.push({ index, key: cellKey(c), ...c });
     }
   }
 
   const snapshots = (freshPerTest && anyWrite) || plannedInstances(w) > 1 ? servers : [];
-  const estimate = estimatePlan(scenario, costs, { cells, warmups, restores, restarts, snapshots }, perHost.map((p) => p.host));
+  const estimate = estimatePlan(
+    scenario,
+    costs,
+    { cells, warmups, restores, restarts, snapshots },
+    perHost.map((p) => p.host),
+  );
   return { cells, ...(orderSeed !== undefined ? { orderSeed } : {}), warmups, restores, restarts, snapshots, estimate };
 }
 
@@ -489,8 +543,16 @@ function estimatePlan(
     const restarts = on(plan.restarts).filter((x) => x.beforeCell > 0 || x.instance > 0).length;
     const h = host ? { host } : {};
     const items: EstimateItem[] = [
-      { label: `image checks (${images} × ${costs.imageCheckSeconds} s)`, seconds: images * costs.imageCheckSeconds, ...h },
-      { label: `server start and readiness (${nServers} × ${costs.serverStartSeconds} s)`, seconds: nServers * costs.serverStartSeconds, ...h },
+      {
+        label: `image checks (${images} × ${costs.imageCheckSeconds} s)`,
+        seconds: images * costs.imageCheckSeconds,
+        ...h,
+      },
+      {
+        label: `server start and readiness (${nServers} × ${costs.serverStartSeconds} s)`,
+        seconds: nServers * costs.serverStartSeconds,
+        ...h,
+      },
       {
         label: `prepare (${nServers} × ${w.tables} tables × ${w.tableSize} rows at ${costs.prepareRowsPerSecond} rows/s)`,
         seconds: f((nServers * rows) / costs.prepareRowsPerSecond),
@@ -498,27 +560,56 @@ function estimatePlan(
       },
     ];
     const raids = s.servers.filter((x) => (x.storage ?? s.storage).kind === "raid0").length;
-    if (raids) items.push({ label: `RAID 0 set-up (${raids} × ${costs.raidSetupSeconds} s)`, seconds: raids * costs.raidSetupSeconds, ...h });
+    if (raids)
+      items.push({
+        label: `RAID 0 set-up (${raids} × ${costs.raidSetupSeconds} s)`,
+        seconds: raids * costs.raidSetupSeconds,
+        ...h,
+      });
     const prewarm = f(sizedSeconds(costs.prewarmSeconds, costs.prewarmSecondsPerMillionRows, rows));
     if (w.prewarm) items.push({ label: `prewarm (${nServers} × ${prewarm} s)`, seconds: nServers * prewarm, ...h });
     const snapshot = f(sizedSeconds(costs.snapshotSeconds, costs.snapshotSecondsPerMillionRows, rows));
-    if (plan.snapshots.length) items.push({ label: `snapshots (${plan.snapshots.length} × ${snapshot} s)`, seconds: plan.snapshots.length * snapshot, ...h });
+    if (plan.snapshots.length)
+      items.push({
+        label: `snapshots (${plan.snapshots.length} × ${snapshot} s)`,
+        seconds: plan.snapshots.length * snapshot,
+        ...h,
+      });
     if (restores) {
       // Every restore is prewarmed like after prepare (src/app/run/servers.ts restartWarm).
-      const each = f(sizedSeconds(costs.restoreSeconds, costs.restoreSecondsPerMillionRows, rows) + (w.prewarm ? prewarm : 0));
-      items.push({ label: `snapshot restores (${restores} × ${each} s${w.prewarm ? ": restore, start, prewarm" : ""})`, seconds: restores * each, ...h });
+      const each = f(
+        sizedSeconds(costs.restoreSeconds, costs.restoreSecondsPerMillionRows, rows) + (w.prewarm ? prewarm : 0),
+      );
+      items.push({
+        label: `snapshot restores (${restores} × ${each} s${w.prewarm ? ": restore, start, prewarm" : ""})`,
+        seconds: restores * each,
+        ...h,
+      });
     }
     if (restarts) {
       const each = f(sizedSeconds(costs.instanceRestartSeconds, costs.instanceRestartSecondsPerMillionRows, rows));
-      items.push({ label: `instance restarts (${restarts} × ${nServers} servers × ${each} s: restore, start${w.prewarm ? ", prewarm" : ""})`, seconds: restarts * nServers * each, ...h });
+      items.push({
+        label: `instance restarts (${restarts} × ${nServers} servers × ${each} s: restore, start${w.prewarm ? ", prewarm" : ""})`,
+        seconds: restarts * nServers * each,
+        ...h,
+      });
     }
     const runs = cells + warmups.length;
-    items.push({ label: `sysbench start-up (${runs} runs × ${Math.round(costs.cellOverheadSeconds * 100) / 100} s)`, seconds: runs * costs.cellOverheadSeconds, ...h });
-    items.push({ label: `teardown (${nServers} × ${costs.teardownSeconds} s)`, seconds: nServers * costs.teardownSeconds, ...h });
+    items.push({
+      label: `sysbench start-up (${runs} runs × ${Math.round(costs.cellOverheadSeconds * 100) / 100} s)`,
+      seconds: runs * costs.cellOverheadSeconds,
+      ...h,
+    });
+    items.push({
+      label: `teardown (${nServers} × ${costs.teardownSeconds} s)`,
+      seconds: nServers * costs.teardownSeconds,
+      ...h,
+    });
     const setup = items.reduce((a, b) => a + b.seconds, 0);
     const warm = warmups.reduce((a, b) => a + b.seconds, 0);
     const measure = f(cells * cellSeconds);
-    if (warmups.length) items.push({ label: `warm-up (${warmups.length} × ${warmups[0].seconds} s)`, seconds: warm, ...h });
+    if (warmups.length)
+      items.push({ label: `warm-up (${warmups.length} × ${warmups[0].seconds} s)`, seconds: warm, ...h });
     items.push({
       label: byEvents
         ? `measure (${cells} cells × ${w.events} events at ~${costs.eventsPerSecond} events/s)`
@@ -533,7 +624,8 @@ function estimatePlan(
     setupAll = Math.max(setupAll, setup);
   }
   const notes: string[] = [];
-  if (byEvents) notes.push(`cells end after ${w.events} events; their time is a guess at ~${costs.eventsPerSecond} events/s`);
+  if (byEvents)
+    notes.push(`cells end after ${w.events} events; their time is a guess at ~${costs.eventsPerSecond} events/s`);
   if (hosts.length > 1) notes.push(`${hosts.length} hosts run in parallel: the total is the longest host's`);
   return {
     totalSeconds: f(Math.max(0, ...totals)),

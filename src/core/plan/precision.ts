@@ -3,7 +3,17 @@
  * half-width with the host's calibration (or the notes' assumption without one), the cell length they assume, and
  * the time that costs by the plan's time model (with calibrate's measured seconds per pair when there are some).
  */
-import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, cellPriorDf, costShapeOf, planPrecision, sameCostShape, type Calibration, type CellPriorDf, type PrecisionOption } from "../calibration.ts";
+import {
+  ASSUMED_INSTANCE_SD_PCT,
+  ASSUMED_PAIR_SD_PCT,
+  cellPriorDf,
+  costShapeOf,
+  planPrecision,
+  sameCostShape,
+  type Calibration,
+  type CellPriorDf,
+  type PrecisionOption,
+} from "../calibration.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
 import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, sizedSeconds, type SetupCosts } from "./plan.ts";
 import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
@@ -40,7 +50,12 @@ export interface PrecisionPrediction {
  */
 export function adaptiveCosts(
   s: Scenario,
-  o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number; measured?: Pick<Calibration, "setupSeconds" | "teardownSeconds" | "restartSecondsPerServer" | "costShape"> | null } = {},
+  o: {
+    setupCosts?: Partial<SetupCosts>;
+    secondsPerPair?: number | null;
+    calCellSeconds?: number;
+    measured?: Pick<Calibration, "setupSeconds" | "teardownSeconds" | "restartSecondsPerServer" | "costShape"> | null;
+  } = {},
 ): AdaptiveCosts {
   const costs = { ...DEFAULT_SETUP_COSTS, ...o.setupCosts };
   // Set-up and restarts grow with the data: a run's measured costs stand in for the plan's only on data of its shape.
@@ -49,16 +64,25 @@ export function adaptiveCosts(
   const w = s.workload;
   const n = s.servers.length;
   // One round with the run's instance count planned (so the post-prepare snapshot is in), all on instance 0.
-  const one = planRun({ ...s, workload: { ...w, repeats: 1, instances: plannedInstances(w) } }, { setupCosts: o.setupCosts });
+  const one = planRun(
+    { ...s, workload: { ...w, repeats: 1, instances: plannedInstances(w) } },
+    { setupCosts: o.setupCosts },
+  );
   const e = one.estimate;
   const cells = one.cells.length;
   const teardownSeconds = n * costs.teardownSeconds;
   const measured = cells ? e.measureSeconds / cells : 0;
   let overhead = costs.cellOverheadSeconds;
   const cellLength = parseDuration(w.duration ?? 0) ?? 0;
-  if (o.secondsPerPair && n === 2 && cellLength > 0) overhead = Math.max(0, o.secondsPerPair / 2 - (o.calCellSeconds ?? cellLength));
+  if (o.secondsPerPair && n === 2 && cellLength > 0)
+    overhead = Math.max(0, o.secondsPerPair / 2 - (o.calCellSeconds ?? cellLength));
   const warm = parseDuration(w.warmup) ?? 0;
-  const setupSeconds = e.totalSeconds - e.measureSeconds - e.warmupSeconds - (cells + one.warmups.length) * costs.cellOverheadSeconds - teardownSeconds;
+  const setupSeconds =
+    e.totalSeconds -
+    e.measureSeconds -
+    e.warmupSeconds -
+    (cells + one.warmups.length) * costs.cellOverheadSeconds -
+    teardownSeconds;
   // A run here measured its set-up (without image builds: those happen once), teardown and instance restarts: those replace the plan's.
   const measuredSetup = same?.setupSeconds;
   const measuredTeardown = same?.teardownSeconds;
@@ -76,7 +100,12 @@ export function adaptiveCosts(
 }
 
 /** The wall seconds of a run of `s` with `pairs` rounds on `instances` server instances (every test warmed on each). */
-export function runSeconds(s: Scenario, pairs: number, instances: number, o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number } = {}): number {
+export function runSeconds(
+  s: Scenario,
+  pairs: number,
+  instances: number,
+  o: { setupCosts?: Partial<SetupCosts>; secondsPerPair?: number | null; calCellSeconds?: number } = {},
+): number {
   return secondsOf(s, adaptiveCosts(s, o), pairs, instances);
 }
 
@@ -84,11 +113,21 @@ export function runSeconds(s: Scenario, pairs: number, instances: number, o: { s
 function secondsOf(s: Scenario, c: AdaptiveCosts, pairs: number, instances: number): number {
   const n = s.servers.length;
   const cells = s.workload.tests.length * s.workload.threads.length;
-  return c.setupSeconds + pairs * cells * n * c.cellSeconds + Math.max(0, instances - 1) * c.restartSeconds + Math.max(1, instances) * s.workload.tests.length * n * c.warmupSeconds + c.teardownSeconds;
+  return (
+    c.setupSeconds +
+    pairs * cells * n * c.cellSeconds +
+    Math.max(0, instances - 1) * c.restartSeconds +
+    Math.max(1, instances) * s.workload.tests.length * n * c.warmupSeconds +
+    c.teardownSeconds
+  );
 }
 
 /** The prediction for an adaptive scenario (null when it has no precision target). */
-export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setupCosts?: Partial<SetupCosts>; runs?: number } = {}): PrecisionPrediction | null {
+export function predictPrecision(
+  s: Scenario,
+  cal: Calibration | null,
+  o: { setupCosts?: Partial<SetupCosts>; runs?: number } = {},
+): PrecisionPrediction | null {
   const adaptive = adaptiveRepeats(s.workload);
   if (!adaptive) return null;
   const precisionPct = parsePercent(adaptive.precision) ?? Number.NaN;
@@ -98,7 +137,12 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
   const cells = s.workload.tests.length * s.workload.threads.length;
   const fixed = s.workload.instances;
   // The time model once: the layout search and the simulation both use it.
-  const costs = adaptiveCosts(s, { setupCosts: o.setupCosts, secondsPerPair: cal?.secondsPerPair, calCellSeconds: cal?.cellSeconds, measured: cal });
+  const costs = adaptiveCosts(s, {
+    setupCosts: o.setupCosts,
+    secondsPerPair: cal?.secondsPerPair,
+    calCellSeconds: cal?.cellSeconds,
+    measured: cal,
+  });
   const r = planPrecision({
     precisionPct,
     pairSdPct,
@@ -125,7 +169,10 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
             min: adaptive.min,
             max: adaptive.max,
             precisionPct,
-            roundsPerInstance: plannedInstances(s.workload) > 1 ? Math.ceil(adaptive.min / plannedInstances(s.workload)) : Number.POSITIVE_INFINITY,
+            roundsPerInstance:
+              plannedInstances(s.workload) > 1
+                ? Math.ceil(adaptive.min / plannedInstances(s.workload))
+                : Number.POSITIVE_INFINITY,
             pairSdPct,
             instanceSdPct,
             cellPriorDf: prior.d0,
@@ -155,7 +202,8 @@ export function predictPrecision(s: Scenario, cal: Calibration | null, o: { setu
   };
 }
 
-const layout = (x: PrecisionOption) => `${x.pairs} pairs per cell over ${x.instances} server instance${x.instances === 1 ? "" : "s"}: expected ±${x.halfWidthPct.toFixed(1)}%, about ${formatSeconds(x.seconds)}`;
+const layout = (x: PrecisionOption) =>
+  `${x.pairs} pairs per cell over ${x.instances} server instance${x.instances === 1 ? "" : "s"}: expected ±${x.halfWidthPct.toFixed(1)}%, about ${formatSeconds(x.seconds)}`;
 
 /** The prediction as `plan` prints it. */
 export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, hostKey?: string): string[] {
@@ -171,14 +219,21 @@ export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, 
         "`twinbench calibrate` measures this host's",
     );
   if (cal && cal.cellSeconds > 0 && p.cellSeconds > 0 && cal.cellSeconds !== p.cellSeconds)
-    out.push(`  note: the calibration's pairs ran ${cal.cellSeconds} s cells, this scenario ${p.cellSeconds} s; one server's drift does not average out over longer cells, so the pair sd may not shrink`);
+    out.push(
+      `  note: the calibration's pairs ran ${cal.cellSeconds} s cells, this scenario ${p.cellSeconds} s; one server's drift does not average out over longer cells, so the pair sd may not shrink`,
+    );
   if (p.best) {
-    out.push(`  cell length ${p.cellSeconds} s, ${layout(p.best)}${p.budgetSeconds === null ? "" : ` (budget ${formatSeconds(p.budgetSeconds)})`}`);
+    out.push(
+      `  cell length ${p.cellSeconds} s, ${layout(p.best)}${p.budgetSeconds === null ? "" : ` (budget ${formatSeconds(p.budgetSeconds)})`}`,
+    );
     if (p.best.setting !== undefined && p.best.setting !== p.instances)
-      out.push(`  set workload.instances: ${p.best.setting} for this (a new instance every ${Math.ceil(p.minPairs / p.best.setting)} rounds; the scenario as it stands uses ${p.instances})`);
-  }
-  else if (p.overBudget)
-    out.push(`  ±${p.precisionPct}% cannot be reached within the budget ${formatSeconds(p.budgetSeconds ?? 0)}${p.narrowest ? `; the narrowest within it: ${layout(p.narrowest)}` : ""}`);
+      out.push(
+        `  set workload.instances: ${p.best.setting} for this (a new instance every ${Math.ceil(p.minPairs / p.best.setting)} rounds; the scenario as it stands uses ${p.instances})`,
+      );
+  } else if (p.overBudget)
+    out.push(
+      `  ±${p.precisionPct}% cannot be reached within the budget ${formatSeconds(p.budgetSeconds ?? 0)}${p.narrowest ? `; the narrowest within it: ${layout(p.narrowest)}` : ""}`,
+    );
   else
     out.push(
       `  ±${p.precisionPct}% cannot be reached with the scenario's maximum pairs per cell${p.narrowest ? `; the narrowest${p.budgetSeconds === null ? "" : " within the budget"}: ${layout(p.narrowest)}` : ""}`,
@@ -191,7 +246,9 @@ export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, 
     );
   const iv = p.simulated?.intervals;
   if (iv && iv.coverage !== null && iv.falseVerdicts !== null)
-    out.push(`  expected of the printed 95% intervals (A/A, the same ${p.simulated!.runs} simulated runs, ${iv.cells} intervals): coverage ${(100 * iv.coverage).toFixed(1)}%, false faster/slower ${(100 * iv.falseVerdicts).toFixed(1)}% per cell`);
+    out.push(
+      `  expected of the printed 95% intervals (A/A, the same ${p.simulated!.runs} simulated runs, ${iv.cells} intervals): coverage ${(100 * iv.coverage).toFixed(1)}%, false faster/slower ${(100 * iv.falseVerdicts).toFixed(1)}% per cell`,
+    );
   return out;
 }
 
@@ -215,6 +272,11 @@ export function expectedRunLine(p: PrecisionPrediction): string | null {
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   const cells = sim.cellsTotal ?? 0;
   const likely = `cells likely to reach ±${p.precisionPct}%: ${Math.round(sim.reachedShare * cells)} of ${cells}`;
-  const budget = sim.budgetShare >= 0.5 ? `, the budget stops it (${pct(sim.budgetShare)} of runs)` : sim.budgetShare > 0 ? `; the budget stops ${pct(sim.budgetShare)} of runs` : "";
+  const budget =
+    sim.budgetShare >= 0.5
+      ? `, the budget stops it (${pct(sim.budgetShare)} of runs)`
+      : sim.budgetShare > 0
+        ? `; the budget stops ${pct(sim.budgetShare)} of runs`
+        : "";
   return `expected run: about ${formatSeconds(sim.seconds.median)} (80% of runs ${formatSeconds(sim.seconds.low)}–${formatSeconds(sim.seconds.high)})${budget}, ${sim.rounds.median} rounds (90%: ≤ ${sim.rounds.high}); ${likely}`;
 }

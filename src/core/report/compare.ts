@@ -100,7 +100,11 @@ function stable(v: unknown): string {
   if (v === null || typeof v !== "object") return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`;
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${stable(o[k])}`).join(",")}}`;
+  return `{${Object.keys(o)
+    .sort()
+    .filter((k) => o[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${stable(o[k])}`)
+    .join(",")}}`;
 }
 
 /** Paths where two values differ, e.g. `workload.threads: [1,4] vs [1,8]`. Arrays compare as a whole. */
@@ -128,7 +132,8 @@ export function runDifferences(a: RunManifest, b: RunManifest, servers: string[]
 
 // ---- facts ------------------------------------------------------------------------------------------------
 
-const str = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === "object" ? stable(v) : String(v));
+const str = (v: unknown): string | null =>
+  v === undefined || v === null ? null : typeof v === "object" ? stable(v) : String(v);
 
 function pushDiff(out: FactDiff[], scope: string, field: string, a: unknown, b: unknown): void {
   const sa = str(a);
@@ -142,7 +147,13 @@ export function factDifferences(a: RunManifest, b: RunManifest, servers: string[
   // Hosts are matched by id; one host on each side is matched whatever its id (that is the usual case: two machines).
   const pairs: Array<[string, (typeof a.hosts)[number] | undefined, (typeof b.hosts)[number] | undefined]> =
     a.hosts.length === 1 && b.hosts.length === 1
-      ? [[a.hosts[0].id === b.hosts[0].id ? a.hosts[0].id : `${a.hosts[0].id}/${b.hosts[0].id}`, a.hosts[0], b.hosts[0]]]
+      ? [
+          [
+            a.hosts[0].id === b.hosts[0].id ? a.hosts[0].id : `${a.hosts[0].id}/${b.hosts[0].id}`,
+            a.hosts[0],
+            b.hosts[0],
+          ],
+        ]
       : hostIds.map((id) => [id, a.hosts.find((h) => h.id === id), b.hosts.find((h) => h.id === id)]);
   for (const [id, ha, hb] of pairs) {
     const scope = `host ${id}`;
@@ -150,7 +161,13 @@ export function factDifferences(a: RunManifest, b: RunManifest, servers: string[
     pushDiff(out, scope, "os", ha?.os, hb?.os);
     pushDiff(out, scope, "cpu", ha?.cpuModel, hb?.cpuModel);
     pushDiff(out, scope, "cpus", ha?.cpus, hb?.cpus);
-    pushDiff(out, scope, "memory", ha?.memoryBytes === undefined ? undefined : formatBytes(ha.memoryBytes), hb?.memoryBytes === undefined ? undefined : formatBytes(hb.memoryBytes));
+    pushDiff(
+      out,
+      scope,
+      "memory",
+      ha?.memoryBytes === undefined ? undefined : formatBytes(ha.memoryBytes),
+      hb?.memoryBytes === undefined ? undefined : formatBytes(hb.memoryBytes),
+    );
     pushDiff(out, scope, "docker version", ha?.dockerVersion, hb?.dockerVersion);
     pushDiff(out, scope, "docker API", ha?.apiVersion, hb?.apiVersion);
     pushDiff(out, scope, "storage driver", ha?.storageDriver, hb?.storageDriver);
@@ -168,7 +185,13 @@ export function factDifferences(a: RunManifest, b: RunManifest, servers: string[
     pushDiff(out, scope, "connection", sa.connection, sb.connection);
     const st = (s: Partial<ServerManifest>): Partial<StorageFacts> => s.storage ?? {};
     for (const f of ["kind", "fsType", "mountOptions", "raidLevel", "chunk", "loopBacked", "sizeBytes"] as const) {
-      pushDiff(out, scope, `storage ${f}`, (st(sa) as Record<string, unknown>)[f], (st(sb) as Record<string, unknown>)[f]);
+      pushDiff(
+        out,
+        scope,
+        `storage ${f}`,
+        (st(sa) as Record<string, unknown>)[f],
+        (st(sb) as Record<string, unknown>)[f],
+      );
     }
     pushDiff(out, scope, "storage members", st(sa).members?.length, st(sb).members?.length);
     pushDiff(out, scope, "storage details", st(sa).details, st(sb).details);
@@ -183,7 +206,8 @@ export function variableDifferences(a: RunManifest, b: RunManifest, servers: str
   for (const id of servers) {
     const va = a.servers.find((s) => s.id === id)?.effectiveVariables ?? {};
     const vb = b.servers.find((s) => s.id === id)?.effectiveVariables ?? {};
-    for (const k of [...new Set([...Object.keys(va), ...Object.keys(vb)])].sort()) pushDiff(out, `server ${id}`, k, va[k], vb[k]);
+    for (const k of [...new Set([...Object.keys(va), ...Object.keys(vb)])].sort())
+      pushDiff(out, `server ${id}`, k, va[k], vb[k]);
   }
   return out;
 }
@@ -209,7 +233,11 @@ function sideRecords(runs: readonly RunData[], id: string): { records: CellRecor
  * several a side, each run's cell value is one observation. Throws InputError COMPARE_MISMATCH when scenario, pins
  * or config differ, unless `force`.
  */
-export function compareRuns(base: RunData | readonly RunData[], next: RunData | readonly RunData[], opts: CompareOptions = {}): RunComparison {
+export function compareRuns(
+  base: RunData | readonly RunData[],
+  next: RunData | readonly RunData[],
+  opts: CompareOptions = {},
+): RunComparison {
   const baseRuns = Array.isArray(base) ? (base as readonly RunData[]) : [base as RunData];
   const newRuns = Array.isArray(next) ? (next as readonly RunData[]) : [next as RunData];
   const a = baseRuns[0];
@@ -236,7 +264,9 @@ export function compareRuns(base: RunData | readonly RunData[], next: RunData | 
   const differences = [
     ...runDifferences(a.manifest, b.manifest, servers),
     ...[...baseRuns.slice(1), ...newRuns.slice(1)].flatMap((r) =>
-      runDifferences(a.manifest, r.manifest, servers).map((d) => `run ${r.manifest.runId} vs ${a.manifest.runId}: ${d}`),
+      runDifferences(a.manifest, r.manifest, servers).map(
+        (d) => `run ${r.manifest.runId} vs ${a.manifest.runId}: ${d}`,
+      ),
     ),
   ];
   if (differences.length && !opts.force) {
@@ -256,11 +286,22 @@ export function compareRuns(base: RunData | readonly RunData[], next: RunData | 
       { id, label: `BASE ${id}`, ...sideRecords(baseRuns, id) },
       tests,
       threads,
-      { metric: opts.metric, marginPct: opts.marginPct, pairing: "unpaired", percentile: a.manifest.scenario.workload.percentile ?? 95 },
+      {
+        metric: opts.metric,
+        marginPct: opts.marginPct,
+        pairing: "unpaired",
+        percentile: a.manifest.scenario.workload.percentile ?? 95,
+      },
     ),
   );
   const costs = servers.map((id) =>
-    costTableFromSides({ id, label: `NEW ${id}`, ...sideRecords(newRuns, id) }, { id, label: `BASE ${id}`, ...sideRecords(baseRuns, id) }, tests, threads, { pairing: "unpaired", hardware: hardwareOf([...newRuns, ...baseRuns].map((r) => r.manifest)) }),
+    costTableFromSides(
+      { id, label: `NEW ${id}`, ...sideRecords(newRuns, id) },
+      { id, label: `BASE ${id}`, ...sideRecords(baseRuns, id) },
+      tests,
+      threads,
+      { pairing: "unpaired", hardware: hardwareOf([...newRuns, ...baseRuns].map((r) => r.manifest)) },
+    ),
   );
   const runInfo = (m: RunManifest): RunInfo => ({ runId: m.runId, status: m.status, startedAt: m.startedAt });
   return {
@@ -284,7 +325,10 @@ export function compareRuns(base: RunData | readonly RunData[], next: RunData | 
 function ladderChange(a: RunData, b: RunData, opts: CompareOptions): Ladder | null {
   // The pairs of the base run's scenario (a ladder: every server against its base), unless the caller names them.
   const pairs = opts.pairs ?? comparisonPairs(a.manifest.scenario);
-  const metricOpts = { ...(opts.metric ? { metric: opts.metric } : {}), ...(opts.marginPct !== undefined ? { marginPct: opts.marginPct } : {}) };
+  const metricOpts = {
+    ...(opts.metric ? { metric: opts.metric } : {}),
+    ...(opts.marginPct !== undefined ? { marginPct: opts.marginPct } : {}),
+  };
   const la = buildLadder(a.manifest, a.cells, pairs, metricOpts);
   const lb = buildLadder(b.manifest, b.cells, pairs, metricOpts);
   return la && lb ? compareLadders(la, lb, opts.marginPct ?? la.marginPct) : null;
@@ -295,21 +339,35 @@ function ladderChange(a: RunData, b: RunData, opts: CompareOptions): Ladder | nu
  * larger share: the comparison may then show the machine, not the servers. A side whose cells carry no figures says
  * so.
  */
-export function disturbanceWarnings(baseRuns: readonly RunData[], newRuns: readonly RunData[], servers: readonly string[]): string[] {
+export function disturbanceWarnings(
+  baseRuns: readonly RunData[],
+  newRuns: readonly RunData[],
+  servers: readonly string[],
+): string[] {
   const side = (runs: readonly RunData[]) => {
     const sums = runs.map((r) => {
       const cells = r.cells.filter((c) => servers.includes(c.server));
       return summariseInterference(measureRecords(cells), cells);
     });
-    return { measured: sums.reduce((n, x) => n + x.measured, 0), known: sums.reduce((n, x) => n + x.known, 0), disturbed: sums.reduce((n, x) => n + x.disturbed.length, 0) };
+    return {
+      measured: sums.reduce((n, x) => n + x.measured, 0),
+      known: sums.reduce((n, x) => n + x.known, 0),
+      disturbed: sums.reduce((n, x) => n + x.disturbed.length, 0),
+    };
   };
   const b = side(baseRuns);
   const n = side(newRuns);
   if (b.disturbed === 0 && n.disturbed === 0) return [];
-  const text = (label: string, s: typeof b) => (s.known === 0 ? `${label}: interference unknown` : `${label}: ${s.disturbed} of ${s.measured} measured cells disturbed`);
+  const text = (label: string, s: typeof b) =>
+    s.known === 0
+      ? `${label}: interference unknown`
+      : `${label}: ${s.disturbed} of ${s.measured} measured cells disturbed`;
   const share = (s: typeof b) => (s.measured > 0 ? s.disturbed / s.measured : 0);
-  const where = share(b) === share(n) ? "on both sides alike" : `more on the ${share(b) > share(n) ? "BASE" : "NEW"} side`;
-  return [`outside work disturbed cells ${where} (${text("BASE", b)}; ${text("NEW", n)}): differences may come from the machine, not the servers (see each run's report)`];
+  const where =
+    share(b) === share(n) ? "on both sides alike" : `more on the ${share(b) > share(n) ? "BASE" : "NEW"} side`;
+  return [
+    `outside work disturbed cells ${where} (${text("BASE", b)}; ${text("NEW", n)}): differences may come from the machine, not the servers (see each run's report)`,
+  ];
 }
 
 /** A cell whose whole interval lies below the bound of {@link findRegressions}. */
@@ -331,7 +389,14 @@ export function findRegressions(cmp: RunComparison, bound: number): Regression[]
   for (const t of cmp.tables) {
     for (const r of t.rows) {
       for (const c of r.cells) {
-        if (c.status === "ok" && c.estimate !== null && c.low !== null && c.high !== null && c.high > c.low && c.high < bound) {
+        if (
+          c.status === "ok" &&
+          c.estimate !== null &&
+          c.low !== null &&
+          c.high !== null &&
+          c.high > c.low &&
+          c.high < bound
+        ) {
           out.push({ server: t.numerator, test: r.test, threads: c.threads, estimate: c.estimate, high: c.high });
         }
       }
@@ -346,7 +411,10 @@ export function assertNoRegression(cmp: RunComparison, bound: number): void {
   if (reg.length === 0) return;
   throw new TwinbenchError(`${reg.length} cell(s) significantly below ${bound}% of BASE (run ${cmp.base.runId})`, {
     code: "REGRESSION",
-    details: reg.map((r) => `${r.server} ${r.test} @ ${r.threads} threads: ${r.estimate.toFixed(1)}% (interval high ${r.high.toFixed(1)}%)`),
+    details: reg.map(
+      (r) =>
+        `${r.server} ${r.test} @ ${r.threads} threads: ${r.estimate.toFixed(1)}% (interval high ${r.high.toFixed(1)}%)`,
+    ),
     hint: "the 95% interval of these cells lies wholly below the bound; rerun with more repeats if the runs were noisy",
   });
 }
@@ -357,25 +425,45 @@ export function assertNoRegression(cmp: RunComparison, bound: number): void {
 export function diffLines(cmp: RunComparison): string[] {
   const lines: string[] = [];
   const fmt = (d: FactDiff) => `  ${d.scope} ${d.field}: ${d.base ?? "(unset)"} -> ${d.new ?? "(unset)"}`;
-  lines.push(cmp.factDiff.length ? "Host and server facts that differ (BASE -> NEW):" : "Host and server facts: no differences.");
+  lines.push(
+    cmp.factDiff.length ? "Host and server facts that differ (BASE -> NEW):" : "Host and server facts: no differences.",
+  );
   lines.push(...cmp.factDiff.map(fmt));
-  lines.push(cmp.variableDiff.length ? "Effective variables that differ (BASE -> NEW):" : "Effective variables: no differences.");
+  lines.push(
+    cmp.variableDiff.length ? "Effective variables that differ (BASE -> NEW):" : "Effective variables: no differences.",
+  );
   lines.push(...cmp.variableDiff.map(fmt));
   return lines;
 }
 
 /** A comparison as terminal text. */
 export function renderComparisonText(cmp: RunComparison): string {
-  const lines: string[] = [`Run comparison: NEW ${cmp.new.runId} / BASE ${cmp.base.runId} * 100 (above 100: NEW is faster)`, ""];
+  const lines: string[] = [
+    `Run comparison: NEW ${cmp.new.runId} / BASE ${cmp.base.runId} * 100 (above 100: NEW is faster)`,
+    "",
+  ];
   if (cmp.baseRuns.length > 1 || cmp.newRuns.length > 1) {
-    lines.push(`BASE runs: ${cmp.baseRuns.map((r) => r.runId).join(", ")}; NEW runs: ${cmp.newRuns.map((r) => r.runId).join(", ")}`, "");
+    lines.push(
+      `BASE runs: ${cmp.baseRuns.map((r) => r.runId).join(", ")}; NEW runs: ${cmp.newRuns.map((r) => r.runId).join(", ")}`,
+      "",
+    );
   }
-  for (const [label, runs] of [["BASE", cmp.baseRuns], ["NEW", cmp.newRuns]] as const) {
+  for (const [label, runs] of [
+    ["BASE", cmp.baseRuns],
+    ["NEW", cmp.newRuns],
+  ] as const) {
     for (const r of runs) if (r.status !== "ok") lines.push(`${label} run ${r.runId} is partial (status ${r.status}).`);
   }
-  if (cmp.forced) lines.push("FORCED: the runs differ in scenario, pins or config:", ...cmp.differences.map((d) => `  ${d}`), "");
+  if (cmp.forced)
+    lines.push("FORCED: the runs differ in scenario, pins or config:", ...cmp.differences.map((d) => `  ${d}`), "");
   if (cmp.warnings.length) lines.push(...cmp.warnings.map((w) => `WARNING: ${w}`), "");
-  if (cmp.ladder) lines.push("Ladder: each pair's ratio in NEW / its ratio in BASE", "", ...renderLadderText(cmp.ladder, TABLE_TEXT), "");
+  if (cmp.ladder)
+    lines.push(
+      "Ladder: each pair's ratio in NEW / its ratio in BASE",
+      "",
+      ...renderLadderText(cmp.ladder, TABLE_TEXT),
+      "",
+    );
   cmp.tables.forEach((t, i) => {
     lines.push(`Server ${t.numerator}`, "", ...renderRatioText(t), "");
     const why = explanationLines(t, cmp.costs[i]);
@@ -400,18 +488,37 @@ export function explanationLines(t: RatioTable, costs: CostTable | undefined): s
       const cc = costs.cells.find((x) => x.test === r.test && x.threads === c.threads);
       if (!cc) continue;
       const q = `${((c.estimate ?? 0) / 100).toFixed(2)}× [${((c.low ?? 0) / 100).toFixed(2)}–${((c.high ?? 0) / 100).toFixed(2)}]`;
-      out.push(`- ${t.numerator} ${r.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"} got ${c.direction} (${metricLabel(t.metric, t.percentile)} ${q}): ${costExplanation(cc)}`);
+      out.push(
+        `- ${t.numerator} ${r.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"} got ${c.direction} (${metricLabel(t.metric, t.percentile)} ${q}): ${costExplanation(cc)}`,
+      );
     }
   }
-  return out.length ? [`Why ${t.numerator}'s cells moved (cost per query, NEW / BASE, unpaired ${Math.round(costs.confidence * 100)}% intervals):`, ...out] : [];
+  return out.length
+    ? [
+        `Why ${t.numerator}'s cells moved (cost per query, NEW / BASE, unpaired ${Math.round(costs.confidence * 100)}% intervals):`,
+        ...out,
+      ]
+    : [];
 }
 
 /** A comparison as Markdown. */
 export function renderComparisonMarkdown(cmp: RunComparison): string {
   const lines: string[] = [`# Run comparison: NEW \`${cmp.new.runId}\` / BASE \`${cmp.base.runId}\``, ""];
-  if (cmp.forced) lines.push("> **FORCED**: the runs differ in scenario, pins or config:", "", ...cmp.differences.map((d) => `- ${d}`), "");
+  if (cmp.forced)
+    lines.push(
+      "> **FORCED**: the runs differ in scenario, pins or config:",
+      "",
+      ...cmp.differences.map((d) => `- ${d}`),
+      "",
+    );
   if (cmp.warnings.length) lines.push(...cmp.warnings.map((w) => `> **Warning**: ${w}`), "");
-  if (cmp.ladder) lines.push("## Ladder: each pair's ratio in NEW / its ratio in BASE", "", ...markdownLadder(cmp.ladder, TABLE_TEXT), "");
+  if (cmp.ladder)
+    lines.push(
+      "## Ladder: each pair's ratio in NEW / its ratio in BASE",
+      "",
+      ...markdownLadder(cmp.ladder, TABLE_TEXT),
+      "",
+    );
   cmp.tables.forEach((t, i) => {
     lines.push(`## ${t.numerator}`, "", ...markdownRatioTable(t), "");
     const why = [...explanationLines(t, cmp.costs[i]), ...costLines(cmp.costs[i] ?? null)];
@@ -451,6 +558,8 @@ export function comparisonJson(cmp: RunComparison): object {
 
 /** The runs' hardware-counter checks in one line: the one text when they agree, each run's when they differ. */
 function hardwareOf(ms: readonly RunManifest[]): string | undefined {
-  const texts = [...new Set(ms.map((m) => m.hosts?.[0]?.hardwareCounters).filter((t): t is string => typeof t === "string"))];
+  const texts = [
+    ...new Set(ms.map((m) => m.hosts?.[0]?.hardwareCounters).filter((t): t is string => typeof t === "string")),
+  ];
   return texts.length <= 1 ? texts[0] : texts.join(" ");
 }

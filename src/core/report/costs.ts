@@ -11,25 +11,100 @@
 import type { CellRecord } from "../results.ts";
 import type { PerQuery } from "../cellstate.ts";
 import { median } from "../stats/distributions.ts";
-import { DEFAULT_CONFIDENCE, DEFAULT_MARGIN_PCT, estimateRun, estimateUnpaired, type CellInput, type CellEstimate, type UnpairedInput } from "../stats/estimate.ts";
+import {
+  DEFAULT_CONFIDENCE,
+  DEFAULT_MARGIN_PCT,
+  estimateRun,
+  estimateUnpaired,
+  type CellInput,
+  type CellEstimate,
+  type UnpairedInput,
+} from "../stats/estimate.ts";
 import { measureRecords, pairObs, type Pairing, type Side } from "./ratio.ts";
 
 /** The per-query figures compared, in report order. */
 export const COST_FIGURES = [
-  { key: "serverCpuUs", label: "server CPU", unit: " µs", digits: 1, source: "the server container's cgroup CPU over q/s" },
-  { key: "clientCpuUs", label: "client CPU", unit: " µs", digits: 1, source: "the sysbench container's cgroup CPU over q/s" },
-  { key: "serverCsVoluntary", label: "server voluntary cs", unit: "", digits: 3, source: "voluntary_ctxt_switches of the server container's threads (/proc/<tid>/status) over queries" },
-  { key: "serverCsInvoluntary", label: "server involuntary cs", unit: "", digits: 3, source: "nonvoluntary_ctxt_switches of the server container's threads over queries" },
-  { key: "clientCsVoluntary", label: "client voluntary cs", unit: "", digits: 3, source: "voluntary_ctxt_switches of the sysbench container's threads over queries" },
-  { key: "clientCsInvoluntary", label: "client involuntary cs", unit: "", digits: 3, source: "nonvoluntary_ctxt_switches of the sysbench container's threads over queries" },
-  { key: "rowsRead", label: "rows read", unit: "", digits: 2, source: "Innodb_rows_read (else Rows_read) over queries" },
+  {
+    key: "serverCpuUs",
+    label: "server CPU",
+    unit: " µs",
+    digits: 1,
+    source: "the server container's cgroup CPU over q/s",
+  },
+  {
+    key: "clientCpuUs",
+    label: "client CPU",
+    unit: " µs",
+    digits: 1,
+    source: "the sysbench container's cgroup CPU over q/s",
+  },
+  {
+    key: "serverCsVoluntary",
+    label: "server voluntary cs",
+    unit: "",
+    digits: 3,
+    source: "voluntary_ctxt_switches of the server container's threads (/proc/<tid>/status) over queries",
+  },
+  {
+    key: "serverCsInvoluntary",
+    label: "server involuntary cs",
+    unit: "",
+    digits: 3,
+    source: "nonvoluntary_ctxt_switches of the server container's threads over queries",
+  },
+  {
+    key: "clientCsVoluntary",
+    label: "client voluntary cs",
+    unit: "",
+    digits: 3,
+    source: "voluntary_ctxt_switches of the sysbench container's threads over queries",
+  },
+  {
+    key: "clientCsInvoluntary",
+    label: "client involuntary cs",
+    unit: "",
+    digits: 3,
+    source: "nonvoluntary_ctxt_switches of the sysbench container's threads over queries",
+  },
+  {
+    key: "rowsRead",
+    label: "rows read",
+    unit: "",
+    digits: 2,
+    source: "Innodb_rows_read (else Rows_read) over queries",
+  },
   { key: "pagesRead", label: "pages read", unit: "", digits: 3, source: "Innodb_pages_read over queries" },
   { key: "pagesWritten", label: "pages written", unit: "", digits: 3, source: "Innodb_pages_written over queries" },
-  { key: "logBytes", label: "redo bytes", unit: " B", digits: 0, source: "Innodb_os_log_written (else the LSN's advance) over queries" },
+  {
+    key: "logBytes",
+    label: "redo bytes",
+    unit: " B",
+    digits: 0,
+    source: "Innodb_os_log_written (else the LSN's advance) over queries",
+  },
   { key: "fsyncs", label: "fsyncs", unit: "", digits: 4, source: "Innodb_data_fsyncs over queries" },
-  { key: "readBytes", label: "bytes read", unit: " B", digits: 1, source: "read_bytes of the server container's processes (/proc/<pid>/io) over queries" },
-  { key: "writeBytes", label: "bytes written", unit: " B", digits: 1, source: "write_bytes of the server container's processes (/proc/<pid>/io: counted when a page is dirtied or written directly) over queries" },
-] as const satisfies ReadonlyArray<{ key: keyof PerQuery; label: string; unit: string; digits: number; source: string }>;
+  {
+    key: "readBytes",
+    label: "bytes read",
+    unit: " B",
+    digits: 1,
+    source: "read_bytes of the server container's processes (/proc/<pid>/io) over queries",
+  },
+  {
+    key: "writeBytes",
+    label: "bytes written",
+    unit: " B",
+    digits: 1,
+    source:
+      "write_bytes of the server container's processes (/proc/<pid>/io: counted when a page is dirtied or written directly) over queries",
+  },
+] as const satisfies ReadonlyArray<{
+  key: keyof PerQuery;
+  label: string;
+  unit: string;
+  digits: number;
+  source: string;
+}>;
 
 export type CostFigureKey = (typeof COST_FIGURES)[number]["key"];
 
@@ -38,7 +113,8 @@ export type CostFigureKey = (typeof COST_FIGURES)[number]["key"];
  * run checks the host (src/core/taskcounters.ts hardwareCountersOf, in the host facts' `hardwareCounters`) and the
  * report says what it found; a run without the check (older, or a remote engine) says this.
  */
-export const HARDWARE_COUNTERS_NOTE = "Hardware counters per query (instructions, cycles, IPC, LLC misses): not checked on this run's host.";
+export const HARDWARE_COUNTERS_NOTE =
+  "Hardware counters per query (instructions, cycles, IPC, LLC misses): not checked on this run's host.";
 
 /** One figure of one cell: the cost ratio with its interval, or why there is none. */
 export interface CostCell {
@@ -104,13 +180,19 @@ const finite = (xs: Array<number | null>) => xs.filter((x): x is number => x !==
 const label = (key: CostFigureKey) => COST_FIGURES.find((f) => f.key === key)!.label;
 
 function byRepeat(rs: readonly CellRecord[], test: string, threads: number): Map<number, CellRecord> {
-  return new Map(measureRecords(rs).filter((r) => r.test === test && r.threads === threads && r.repeat >= 1).map((r) => [r.repeat, r]));
+  return new Map(
+    measureRecords(rs)
+      .filter((r) => r.test === test && r.threads === threads && r.repeat >= 1)
+      .map((r) => [r.repeat, r]),
+  );
 }
 
 /** The counter a side read for a figure that has alternatives (rows read, redo bytes); null when none or mixed. */
 function counterOf(rs: Map<number, CellRecord>, key: CostFigureKey): string | null {
   if (key !== "rowsRead" && key !== "logBytes") return null;
-  const names = new Set([...rs.values()].map((r) => r.state?.perQuery?.counters?.[key]).filter((n): n is string => typeof n === "string"));
+  const names = new Set(
+    [...rs.values()].map((r) => r.state?.perQuery?.counters?.[key]).filter((n): n is string => typeof n === "string"),
+  );
   return names.size === 1 ? [...names][0]! : names.size > 1 ? [...names].join("/") : null;
 }
 
@@ -119,10 +201,13 @@ function missingReason(id: string, rs: Map<number, CellRecord>, key: CostFigureK
   const ok = [...rs.values()].filter((r) => r.status === "ok");
   if (!ok.length) return `${id}: no measured repeat`;
   if (!ok.some((r) => r.state?.perQuery)) return `${id}: no cost readings recorded`;
-  const absent = new Set(ok.map((r) => r.state?.perQuery?.absent?.[key as "readBytes"]).filter((x): x is string => typeof x === "string"));
+  const absent = new Set(
+    ok.map((r) => r.state?.perQuery?.absent?.[key as "readBytes"]).filter((x): x is string => typeof x === "string"),
+  );
   if (absent.size) return `${id}: ${[...absent].join("; ")}`;
   const vals = finite([...rs.values()].map((r) => costValue(r, key)));
-  if (!vals.length) return `${id}: no ${label(key)} reading${key === "rowsRead" ? " (no row counter)" : key === "logBytes" ? " (no redo counter)" : ""}`;
+  if (!vals.length)
+    return `${id}: no ${label(key)} reading${key === "rowsRead" ? " (no row counter)" : key === "logBytes" ? " (no redo counter)" : ""}`;
   if (vals.every((v) => v === 0)) return `${id}: ${label(key)} is 0 in every repeat (no ratio)`;
   return null;
 }
@@ -135,7 +220,9 @@ function missingReason(id: string, rs: Map<number, CellRecord>, key: CostFigureK
 function mostlyZero(id: string, rs: Map<number, CellRecord>, key: CostFigureKey): string | null {
   const vals = finite([...rs.values()].map((r) => costValue(r, key)));
   const zeros = vals.filter((v) => v === 0).length;
-  return vals.length && zeros > 0 && zeros * 2 >= vals.length ? `${id}: ${label(key)} is 0 in ${zeros} of ${vals.length} repeats (no ratio: it would stand for the others)` : null;
+  return vals.length && zeros > 0 && zeros * 2 >= vals.length
+    ? `${id}: ${label(key)} is 0 in ${zeros} of ${vals.length} repeats (no ratio: it would stand for the others)`
+    : null;
 }
 
 /**
@@ -143,11 +230,19 @@ function mostlyZero(id: string, rs: Map<number, CellRecord>, key: CostFigureKey)
  * null or 0 on either side in a repeat is left out of that pair); unpaired: each side's positive values, or with
  * several runs a side each run's mean log (as ratio.ts does for q/s).
  */
-export function costTableFromSides(num: Side, den: Side, tests: readonly string[], threads: readonly number[], opts: CostTableOptions = {}): CostTable {
+export function costTableFromSides(
+  num: Side,
+  den: Side,
+  tests: readonly string[],
+  threads: readonly number[],
+  opts: CostTableOptions = {},
+): CostTable {
   const pairing = opts.pairing ?? "paired";
   const confidence = opts.confidence ?? DEFAULT_CONFIDENCE;
   const byRuns = pairing === "unpaired" && (num.runs?.length ?? 0) >= 2 && (den.runs?.length ?? 0) >= 2;
-  const cells = tests.flatMap((test) => threads.map((t) => ({ test, threads: t, ra: byRepeat(num.records, test, t), rb: byRepeat(den.records, test, t) })));
+  const cells = tests.flatMap((test) =>
+    threads.map((t) => ({ test, threads: t, ra: byRepeat(num.records, test, t), rb: byRepeat(den.records, test, t) })),
+  );
   const present = cells.filter((c) => c.ra.size > 0 || c.rb.size > 0);
   const out: CostTable["cells"] = present.map((c) => ({ test: c.test, threads: c.threads, figures: [] }));
   for (const fig of COST_FIGURES) {
@@ -160,7 +255,9 @@ export function costTableFromSides(num: Side, den: Side, tests: readonly string[
       const pos = (x: number | null): x is number => x !== null && x > 0;
       const input: CellInput & UnpairedInput = { pairs: [], a: [], b: [] };
       if (pairing === "paired") {
-        input.pairs = av.flatMap((a, i) => (pos(a) && pos(bv[i]!) ? [pairObs(Math.log(a / bv[i]!), c.ra.get(i + 1), c.rb.get(i + 1))] : []));
+        input.pairs = av.flatMap((a, i) =>
+          pos(a) && pos(bv[i]!) ? [pairObs(Math.log(a / bv[i]!), c.ra.get(i + 1), c.rb.get(i + 1))] : [],
+        );
       } else if (byRuns) {
         const runMeans = (runs: CellRecord[][]) =>
           runs.flatMap((rs) => {
@@ -178,33 +275,66 @@ export function costTableFromSides(num: Side, den: Side, tests: readonly string[
       const cb = counterOf(c.rb, key);
       const zero = mostlyZero(num.id, c.ra, key) ?? mostlyZero(den.id, c.rb, key);
       const reason = missingReason(num.id, c.ra, key) ?? missingReason(den.id, c.rb, key) ?? zero;
-      const usable = zero === null && (pairing === "paired" ? input.pairs.length > 0 : input.a.length > 0 && input.b.length > 0);
+      const usable =
+        zero === null && (pairing === "paired" ? input.pairs.length > 0 : input.a.length > 0 && input.b.length > 0);
       const cell: CostCell = {
-        test: c.test, threads: c.threads, figure: key, status: usable ? "ok" : "not-available",
-        estimate: null, low: null, high: null, n: 0, df: null, p: null, moved: "unknown",
+        test: c.test,
+        threads: c.threads,
+        figure: key,
+        status: usable ? "ok" : "not-available",
+        estimate: null,
+        low: null,
+        high: null,
+        n: 0,
+        df: null,
+        p: null,
+        moved: "unknown",
         numeratorMedian: finite(av).length ? round(median(finite(av)), 6) : null,
         denominatorMedian: finite(bv).length ? round(median(finite(bv)), 6) : null,
-        numeratorValues: av, denominatorValues: bv,
+        numeratorValues: av,
+        denominatorValues: bv,
       };
-      if (!usable) cell.reason = reason ?? (pairing === "paired" ? "no repeat with a positive value on both sides" : "no positive value on one side");
+      if (!usable)
+        cell.reason =
+          reason ??
+          (pairing === "paired" ? "no repeat with a positive value on both sides" : "no positive value on one side");
       if (ca && cb && ca !== cb) cell.note = `${num.id} reads ${ca}, ${den.id} reads ${cb}`;
       return cell;
     });
-    const run = pairing === "paired"
-      ? estimateRun(inputs, { confidence, marginPct: DEFAULT_MARGIN_PCT, sequential: opts.sequential === true })
-      : estimateUnpaired(inputs, { confidence, marginPct: DEFAULT_MARGIN_PCT });
+    const run =
+      pairing === "paired"
+        ? estimateRun(inputs, { confidence, marginPct: DEFAULT_MARGIN_PCT, sequential: opts.sequential === true })
+        : estimateUnpaired(inputs, { confidence, marginPct: DEFAULT_MARGIN_PCT });
     drafts.forEach((cell, i) => {
       const e: CellEstimate = run.cells[i]!;
       if (cell.status === "ok") {
-        Object.assign(cell, { estimate: round(e.estimate), low: round(e.low), high: round(e.high), n: e.n, df: round(e.df, 3), p: round(e.p, 6) });
-        cell.moved = e.low === null || e.high === null ? "unknown" : e.low > 100 ? "higher" : e.high < 100 ? "lower" : "none";
+        Object.assign(cell, {
+          estimate: round(e.estimate),
+          low: round(e.low),
+          high: round(e.high),
+          n: e.n,
+          df: round(e.df, 3),
+          p: round(e.p, 6),
+        });
+        cell.moved =
+          e.low === null || e.high === null ? "unknown" : e.low > 100 ? "higher" : e.high < 100 ? "lower" : "none";
         if (e.reason) cell.reason = e.reason;
       }
       out[i]!.figures.push(cell);
     });
   }
   const recorded = [...num.records, ...den.records].some((r) => r.state?.perQuery);
-  return { numerator: num.id, denominator: den.id, numeratorLabel: num.label, denominatorLabel: den.label, pairing, confidence, cells: out, recorded, hardware: opts.hardware ?? HARDWARE_COUNTERS_NOTE };
+  return {
+    numerator: num.id,
+    denominator: den.id,
+    numeratorLabel: num.label,
+    denominatorLabel: den.label,
+    pairing,
+    confidence,
+    cells: out,
+    recorded,
+    hardware: opts.hardware ?? HARDWARE_COUNTERS_NOTE,
+  };
 }
 
 // ---- renderers ----------------------------------------------------------------------------------------------
@@ -251,7 +381,10 @@ export function costLines(t: CostTable | null): string[] {
     t.pairing === "paired"
       ? `Cost per query, ${t.numeratorLabel} / ${t.denominatorLabel} (paired repeats, ${pct}% interval; above 1×: ${t.numeratorLabel} costs more per query; medians per side):`
       : `Cost per query, ${t.numeratorLabel} / ${t.denominatorLabel} (unpaired, ${pct}% interval; above 1×: ${t.numeratorLabel} costs more per query; medians per side):`;
-  const names: [string, string] = [t.numerator === t.denominator ? "NEW" : t.numerator, t.numerator === t.denominator ? "BASE" : t.denominator];
+  const names: [string, string] = [
+    t.numerator === t.denominator ? "NEW" : t.numerator,
+    t.numerator === t.denominator ? "BASE" : t.denominator,
+  ];
   return [
     head,
     ...t.cells.map((c) => `- ${c.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${cellText(c, names)}`),

@@ -15,9 +15,31 @@ export function csvField(v: string | number | null | undefined): string {
 }
 
 export const CSV_HEADER = [
-  "test", "threads", "metric", "numerator", "denominator", "status", "estimate", "low", "high", "verdict", "n", "ratio",
-  "cv_numerator_pct", "cv_denominator_pct", "numerator_median", "denominator_median", "failed_repeats",
-  "instances", "df", "p", "q", "unstable", "direction", "equivalence", "fdr",
+  "test",
+  "threads",
+  "metric",
+  "numerator",
+  "denominator",
+  "status",
+  "estimate",
+  "low",
+  "high",
+  "verdict",
+  "n",
+  "ratio",
+  "cv_numerator_pct",
+  "cv_denominator_pct",
+  "numerator_median",
+  "denominator_median",
+  "failed_repeats",
+  "instances",
+  "df",
+  "p",
+  "q",
+  "unstable",
+  "direction",
+  "equivalence",
+  "fdr",
 ] as const;
 
 export function ratioCsvLines(t: RatioTable, prefix: Array<string | number> = []): string[] {
@@ -25,9 +47,32 @@ export function ratioCsvLines(t: RatioTable, prefix: Array<string | number> = []
   for (const r of t.rows) {
     for (const c of r.cells) {
       const row = [
-        ...prefix, r.test, c.threads, t.metric, t.numerator, t.denominator, c.status, c.estimate, c.low, c.high, c.verdict, c.n, c.ratio,
-        c.cvNumerator, c.cvDenominator, c.numeratorMedian, c.denominatorMedian, c.failedRepeats,
-        c.instances, c.df, c.p, c.q, c.unstable.join("; "), c.direction, c.equivalence, c.fdr,
+        ...prefix,
+        r.test,
+        c.threads,
+        t.metric,
+        t.numerator,
+        t.denominator,
+        c.status,
+        c.estimate,
+        c.low,
+        c.high,
+        c.verdict,
+        c.n,
+        c.ratio,
+        c.cvNumerator,
+        c.cvDenominator,
+        c.numeratorMedian,
+        c.denominatorMedian,
+        c.failedRepeats,
+        c.instances,
+        c.df,
+        c.p,
+        c.q,
+        c.unstable.join("; "),
+        c.direction,
+        c.equivalence,
+        c.fdr,
       ];
       out.push(row.map(csvField).join(","));
     }
@@ -45,14 +90,48 @@ export function renderCsv(report: RunReport): string {
 }
 
 export const COST_CSV_HEADER = [
-  "test", "threads", "figure", "numerator", "denominator", "status", "estimate", "low", "high", "moved", "n", "df", "p",
-  "numerator_median", "denominator_median", "reason", "note",
+  "test",
+  "threads",
+  "figure",
+  "numerator",
+  "denominator",
+  "status",
+  "estimate",
+  "low",
+  "high",
+  "moved",
+  "n",
+  "df",
+  "p",
+  "numerator_median",
+  "denominator_median",
+  "reason",
+  "note",
 ] as const;
 
 export function costCsvLines(t: CostTable, prefix: Array<string | number> = []): string[] {
   return t.cells.flatMap((c) =>
     c.figures.map((f) =>
-      [...prefix, c.test, c.threads, f.figure, t.numerator, t.denominator, f.status, f.estimate, f.low, f.high, f.moved, f.n, f.df, f.p, f.numeratorMedian, f.denominatorMedian, f.reason, f.note]
+      [
+        ...prefix,
+        c.test,
+        c.threads,
+        f.figure,
+        t.numerator,
+        t.denominator,
+        f.status,
+        f.estimate,
+        f.low,
+        f.high,
+        f.moved,
+        f.n,
+        f.df,
+        f.p,
+        f.numeratorMedian,
+        f.denominatorMedian,
+        f.reason,
+        f.note,
+      ]
         .map(csvField)
         .join(","),
     ),
@@ -65,4 +144,3 @@ export function renderCostCsv(t: CostTable | null): string {
   if (t && t.recorded) lines.push(...costCsvLines(t));
   return lines.join("\n") + "\n";
 }
-

@@ -69,7 +69,9 @@ export const AXIS_LIMITS = [50, 200] as const;
 /** The forest plot of a ratio table: one group per test, one row per thread count. */
 export function forestOf(t: RatioTable): Forest {
   const groups = t.rows.map((r) => ({ test: r.test, rows: r.cells.map((c) => rowOf(r.test, c, t.marginPct)) }));
-  const xs = groups.flatMap((g) => g.rows.flatMap((r) => [r.low, r.high, r.estimate])).filter((x): x is number => x !== null && Number.isFinite(x));
+  const xs = groups
+    .flatMap((g) => g.rows.flatMap((r) => [r.low, r.high, r.estimate]))
+    .filter((x): x is number => x !== null && Number.isFinite(x));
   // At most a factor of 2 either way: a wider interval runs off the plot (drawn with an arrow) rather than squeeze
   // every other cell into a few pixels.
   const lo = Math.max(AXIS_LIMITS[0], Math.min(100 - t.marginPct, ...xs));
@@ -118,7 +120,8 @@ export function forestLines(f: Forest, width: number): string[] {
   const bandLo = col(100 - f.marginPct);
   const bandHi = col(100 + f.marginPct);
   const at100 = col(100);
-  const background = (): string[] => Array.from({ length: plotW }, (_, i) => (i === at100 ? "│" : i >= bandLo && i <= bandHi ? "·" : " "));
+  const background = (): string[] =>
+    Array.from({ length: plotW }, (_, i) => (i === at100 ? "│" : i >= bandLo && i <= bandHi ? "·" : " "));
   const clip = (s: string) => (s.length <= width ? s : s.slice(0, width));
   const lines: string[] = [];
   for (const g of f.groups) {
@@ -163,7 +166,12 @@ export function forestHeight(f: Forest): number {
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** Colours of the directions (the HTML report's table uses the same hues). */
-const DIRECTION_COLOURS: Readonly<Record<Direction, string>> = { faster: "#1a7f1a", slower: "#b22222", none: "#555", unknown: "#a08000" };
+const DIRECTION_COLOURS: Readonly<Record<Direction, string>> = {
+  faster: "#1a7f1a",
+  slower: "#b22222",
+  none: "#555",
+  unknown: "#a08000",
+};
 
 /**
  * The forest plot as one SVG: a label column (test headings, thread counts), the plot (band shaded, line at 100,
@@ -182,15 +190,29 @@ export function forestSvg(f: Forest, o: { width?: number; row?: number } = {}): 
   const { min, max, ticks } = f.axis;
   const x = (v: number) => plotX + ((Math.min(max, Math.max(min, v)) - min) / (max - min)) * plotW;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" class="forest" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="forest plot of every cell's estimate and ${Math.round(f.confidence * 100)}% interval">`);
-  out.push(`<rect class="band" x="${x(100 - f.marginPct).toFixed(1)}" y="${top - 6}" width="${(x(100 + f.marginPct) - x(100 - f.marginPct)).toFixed(1)}" height="${n * row + 6}" fill="#dde8f6"/>`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" class="forest" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="forest plot of every cell's estimate and ${Math.round(f.confidence * 100)}% interval">`,
+  );
+  out.push(
+    `<rect class="band" x="${x(100 - f.marginPct).toFixed(1)}" y="${top - 6}" width="${(x(100 + f.marginPct) - x(100 - f.marginPct)).toFixed(1)}" height="${n * row + 6}" fill="#dde8f6"/>`,
+  );
   for (const t of ticks) {
-    out.push(`<line x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${top - 6}" y2="${top + n * row}" stroke="#eee"/>`);
-    out.push(`<text x="${x(t).toFixed(1)}" y="${top + n * row + 14}" font-size="11" text-anchor="middle" fill="#555">${t}</text>`);
+    out.push(
+      `<line x1="${x(t).toFixed(1)}" x2="${x(t).toFixed(1)}" y1="${top - 6}" y2="${top + n * row}" stroke="#eee"/>`,
+    );
+    out.push(
+      `<text x="${x(t).toFixed(1)}" y="${top + n * row + 14}" font-size="11" text-anchor="middle" fill="#555">${t}</text>`,
+    );
   }
-  out.push(`<line class="at100" x1="${x(100).toFixed(1)}" x2="${x(100).toFixed(1)}" y1="${top - 6}" y2="${top + n * row}" stroke="#222" stroke-width="1.5"/>`);
-  out.push(`<text x="${plotX + plotW / 2}" y="${top + n * row + 30}" font-size="12" text-anchor="middle" fill="#222">${esc(`${f.numeratorLabel} / ${f.denominatorLabel} × 100, ${Math.round(f.confidence * 100)}% interval; band: 100 ± ${f.marginPct}%`)}</text>`);
-  out.push(`<text x="${plotX + plotW + 12}" y="${top - 10}" font-size="11" fill="#555">estimate [interval] mark: verdict</text>`);
+  out.push(
+    `<line class="at100" x1="${x(100).toFixed(1)}" x2="${x(100).toFixed(1)}" y1="${top - 6}" y2="${top + n * row}" stroke="#222" stroke-width="1.5"/>`,
+  );
+  out.push(
+    `<text x="${plotX + plotW / 2}" y="${top + n * row + 30}" font-size="12" text-anchor="middle" fill="#222">${esc(`${f.numeratorLabel} / ${f.denominatorLabel} × 100, ${Math.round(f.confidence * 100)}% interval; band: 100 ± ${f.marginPct}%`)}</text>`,
+  );
+  out.push(
+    `<text x="${plotX + plotW + 12}" y="${top - 10}" font-size="11" fill="#555">estimate [interval] mark: verdict</text>`,
+  );
   let i = 0;
   for (const g of f.groups) {
     const yg = top + i * row + row / 2 + 4;
@@ -199,20 +221,35 @@ export function forestSvg(f: Forest, o: { width?: number; row?: number } = {}): 
     for (const r of g.rows) {
       const y = top + i * row + row / 2;
       const colour = DIRECTION_COLOURS[r.direction];
-      out.push(`<g class="forest-row" data-test="${esc(r.test)}" data-threads="${r.threads}" data-verdict="${r.status === "ok" ? r.verdict : r.status}">`);
+      out.push(
+        `<g class="forest-row" data-test="${esc(r.test)}" data-threads="${r.threads}" data-verdict="${r.status === "ok" ? r.verdict : r.status}">`,
+      );
       out.push(`<text x="24" y="${y + 4}" font-size="12">${r.threads} thread${r.threads === 1 ? "" : "s"}</text>`);
       if (r.low !== null && r.high !== null) {
-        out.push(`<line x1="${x(r.low).toFixed(1)}" x2="${x(r.high).toFixed(1)}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="2"/>`);
+        out.push(
+          `<line x1="${x(r.low).toFixed(1)}" x2="${x(r.high).toFixed(1)}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="2"/>`,
+        );
         // A cap at an end on the plot; an arrow where the interval runs off it.
-        for (const [v, off, dir] of [[r.low, r.low < min, -1], [r.high, r.high > max, 1]] as const) {
+        for (const [v, off, dir] of [
+          [r.low, r.low < min, -1],
+          [r.high, r.high > max, 1],
+        ] as const) {
           const px = x(v);
-          if (off) out.push(`<polygon class="off-plot" points="${(px + 6 * dir).toFixed(1)},${y} ${px.toFixed(1)},${y - 5} ${px.toFixed(1)},${y + 5}" fill="${colour}"/>`);
-          else out.push(`<line x1="${px.toFixed(1)}" x2="${px.toFixed(1)}" y1="${y - 4}" y2="${y + 4}" stroke="${colour}" stroke-width="2"/>`);
+          if (off)
+            out.push(
+              `<polygon class="off-plot" points="${(px + 6 * dir).toFixed(1)},${y} ${px.toFixed(1)},${y - 5} ${px.toFixed(1)},${y + 5}" fill="${colour}"/>`,
+            );
+          else
+            out.push(
+              `<line x1="${px.toFixed(1)}" x2="${px.toFixed(1)}" y1="${y - 4}" y2="${y + 4}" stroke="${colour}" stroke-width="2"/>`,
+            );
         }
       }
       if (r.estimate !== null) out.push(`<circle cx="${x(r.estimate).toFixed(1)}" cy="${y}" r="4" fill="${colour}"/>`);
       const figure = forestFigure(r);
-      out.push(`<text x="${plotX + plotW + 12}" y="${y + 4}" font-size="12" fill="${r.estimate === null ? "#888" : "#222"}"><tspan font-family="monospace">${esc(`${figure}${figure ? "  " : ""}${r.mark}`)}</tspan>${esc(`  ${r.words}`)}</text>`);
+      out.push(
+        `<text x="${plotX + plotW + 12}" y="${y + 4}" font-size="12" fill="${r.estimate === null ? "#888" : "#222"}"><tspan font-family="monospace">${esc(`${figure}${figure ? "  " : ""}${r.mark}`)}</tspan>${esc(`  ${r.words}`)}</text>`,
+      );
       out.push(`</g>`);
       i++;
     }

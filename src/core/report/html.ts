@@ -9,7 +9,20 @@ import type { CellRecord, RunManifest } from "../results.ts";
 import { measureRecords, metricValue, type Metric, type RatioTable } from "./ratio.ts";
 import type { RunReport } from "./model.ts";
 import { formatBytes } from "./model.ts";
-import { TABLE_TEXT, VERDICT_HEAD, cellMark, configIdentityLine, figuresLegend, intervalText, legend, partialLine, runLine, statusText, verdictLegend, verdictRows } from "./text.ts";
+import {
+  TABLE_TEXT,
+  VERDICT_HEAD,
+  cellMark,
+  configIdentityLine,
+  figuresLegend,
+  intervalText,
+  legend,
+  partialLine,
+  runLine,
+  statusText,
+  verdictLegend,
+  verdictRows,
+} from "./text.ts";
 import { STATE_MARKS, verdictSentence } from "../vocabulary.ts";
 import { ladderHtml } from "./ladder-render.ts";
 import { forestOf, forestSvg } from "./forest.ts";
@@ -91,19 +104,30 @@ export function buildHtmlData(manifest: RunManifest, cells: readonly CellRecord[
         // The engine warms up once per server × test (at the largest thread count): chart it with that thread
         // count, or with the first one when it ran at a count the table does not show.
         const warm = warmups.filter(
-          (c) => c.server === server && c.test === test && (c.threads === t || (!threads.includes(c.threads) && t === threads[0])),
+          (c) =>
+            c.server === server &&
+            c.test === test &&
+            (c.threads === t || (!threads.includes(c.threads) && t === threads[0])),
         );
         for (const w of warm) {
           const iv = w.metrics!.intervals ?? [];
           const end = iv.length ? Math.max(...iv.map((s) => s.t)) : 0;
-          if (iv.length) ts.series.push({ server, repeat: w.repeat, warmup: true, threads: w.threads, points: iv.map((s) => [s.t - end, s[field]]) });
+          if (iv.length)
+            ts.series.push({
+              server,
+              repeat: w.repeat,
+              warmup: true,
+              threads: w.threads,
+              points: iv.map((s) => [s.t - end, s[field]]),
+            });
         }
         const meas = measured
           .filter((c) => c.server === server && c.test === test && c.threads === t)
           .sort((a, b) => a.repeat - b.repeat);
         for (const m of meas) {
           const iv = m.metrics!.intervals ?? [];
-          if (iv.length) ts.series.push({ server, repeat: m.repeat, warmup: false, points: iv.map((s) => [s.t, s[field]]) });
+          if (iv.length)
+            ts.series.push({ server, repeat: m.repeat, warmup: false, points: iv.map((s) => [s.t, s[field]]) });
           const h = m.metrics!.histogram;
           if (h && h.length) hist.series.push({ server, repeat: m.repeat, points: h.map(([v, n]) => [v, n]) });
         }
@@ -112,7 +136,11 @@ export function buildHtmlData(manifest: RunManifest, cells: readonly CellRecord[
       if (hist.series.length) histograms.push(hist);
     }
   }
-  const names = report.ladder ? servers.join("/") : report.table ? `${report.table.numeratorLabel}/${report.table.denominatorLabel}` : servers.join("/");
+  const names = report.ladder
+    ? servers.join("/")
+    : report.table
+      ? `${report.table.numeratorLabel}/${report.table.denominatorLabel}`
+      : servers.join("/");
   return {
     title: `${names} sysbench comparison: ${report.scenarioName} (${report.runId})`,
     servers,
@@ -135,7 +163,10 @@ export function escapeHtml(s: unknown): string {
 
 /** JSON that is safe inside a <script> element. */
 export function scriptJson(v: unknown): string {
-  return JSON.stringify(v).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(v)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 function table(head: string[], rows: string[][], cls = ""): string {
@@ -147,21 +178,36 @@ function table(head: string[], rows: string[][], cls = ""): string {
 /** The cost-per-query table: one row per cell and figure with the factor, its interval and each side's median. */
 function costTableHtml(t: CostTable): string {
   const rows = t.cells.flatMap((c) =>
-    c.figures.map((f) => [
-      `${c.test} @ ${c.threads}`,
-      COST_FIGURES.find((x) => x.key === f.figure)!.label,
-      f.status === "ok" ? factorText(f) : "not available",
-      costValueText(f.figure, f.numeratorMedian),
-      costValueText(f.figure, f.denominatorMedian),
-      [f.reason, f.note].filter(Boolean).join("; "),
-    ].map(escapeHtml)),
+    c.figures.map((f) =>
+      [
+        `${c.test} @ ${c.threads}`,
+        COST_FIGURES.find((x) => x.key === f.figure)!.label,
+        f.status === "ok" ? factorText(f) : "not available",
+        costValueText(f.figure, f.numeratorMedian),
+        costValueText(f.figure, f.denominatorMedian),
+        [f.reason, f.note].filter(Boolean).join("; "),
+      ].map(escapeHtml),
+    ),
   );
-  const head = ["cell", "per query", `${t.numeratorLabel} / ${t.denominatorLabel}`, `${t.numeratorLabel} median`, `${t.denominatorLabel} median`, "note"];
+  const head = [
+    "cell",
+    "per query",
+    `${t.numeratorLabel} / ${t.denominatorLabel}`,
+    `${t.numeratorLabel} median`,
+    `${t.denominatorLabel} median`,
+    "note",
+  ];
   return table(head.map(escapeHtml), rows, "costs");
 }
 
 /** The chart of the per-query costs: per cell, each figure's interval as a floating bar (× 100), side by side. */
-export function costChartData(t: CostTable | null): { title: string; labels: string[]; datasets: Array<{ label: string; data: Array<[number, number] | null> }> } | null {
+export function costChartData(
+  t: CostTable | null,
+): {
+  title: string;
+  labels: string[];
+  datasets: Array<{ label: string; data: Array<[number, number] | null> }>;
+} | null {
   if (!t || !t.recorded) return null;
   const cells = t.cells.filter((c) => c.figures.some((f) => f.low !== null && f.high !== null));
   if (!cells.length) return null;
@@ -172,7 +218,11 @@ export function costChartData(t: CostTable | null): { title: string; labels: str
       return f && f.low !== null && f.high !== null ? [f.low, f.high] : null;
     }),
   })).filter((d) => d.data.some((x) => x !== null));
-  return { title: `Cost per query, ${t.numeratorLabel} / ${t.denominatorLabel} × 100: ${Math.round(t.confidence * 100)}% intervals (above 100: ${t.numeratorLabel} costs more)`, labels: cells.map((c) => `${c.test} @ ${c.threads}`), datasets };
+  return {
+    title: `Cost per query, ${t.numeratorLabel} / ${t.denominatorLabel} × 100: ${Math.round(t.confidence * 100)}% intervals (above 100: ${t.numeratorLabel} costs more)`,
+    labels: cells.map((c) => `${c.test} @ ${c.threads}`),
+    datasets,
+  };
 }
 
 function ratioTableHtml(t: RatioTable): string {
@@ -197,24 +247,53 @@ function ratioTableHtml(t: RatioTable): string {
 function disturbedHtml(r: RunReport): string {
   const head = ["server", "test", "threads", "repeat", "outsiders (cores)", "steal (% of a core)", "why"];
   const rows = r.disturbedCells.map((d) =>
-    [d.server, d.test, d.threads, d.repeat, d.outsiderCores?.toFixed(2) ?? "", d.stealPct?.toFixed(1) ?? "", d.reasons.join("; ")].map(escapeHtml),
+    [
+      d.server,
+      d.test,
+      d.threads,
+      d.repeat,
+      d.outsiderCores?.toFixed(2) ?? "",
+      d.stealPct?.toFixed(1) ?? "",
+      d.reasons.join("; "),
+    ].map(escapeHtml),
   );
   return `<h3>Disturbed cells</h3><p>${escapeHtml(`${disturbedNotePrefix(r.disturbedCells.length, r.disturbance.measured)}:`)}</p>${table(head, rows, "disturbed")}`;
 }
 
 function factsHtml(m: RunManifest): string {
-  const hostRows = (m.hosts ?? []).map((h) => [
-    h.id, h.kernel, h.os, h.cpuModel, h.cpus, h.memoryBytes === undefined ? "" : formatBytes(h.memoryBytes), h.dockerVersion,
-    h.apiVersion, h.storageDriver, h.cgroupVersion,
-  ].map(escapeHtml));
+  const hostRows = (m.hosts ?? []).map((h) =>
+    [
+      h.id,
+      h.kernel,
+      h.os,
+      h.cpuModel,
+      h.cpus,
+      h.memoryBytes === undefined ? "" : formatBytes(h.memoryBytes),
+      h.dockerVersion,
+      h.apiVersion,
+      h.storageDriver,
+      h.cgroupVersion,
+    ].map(escapeHtml),
+  );
   const storageRows = (m.servers ?? []).map((s) => {
     const st = s.storage;
     return [
-      s.id, st?.kind, st?.fsType, st?.mountOptions, st?.raidLevel, st?.members?.map((x) => x.device).join(", "), st?.chunk,
-      st?.loopBacked === undefined ? "" : String(st.loopBacked), st?.sizeBytes === undefined ? "" : formatBytes(st.sizeBytes),
-      st?.freeBytesBefore === undefined ? "" : formatBytes(st.freeBytesBefore), st?.freeBytesAfter === undefined ? "" : formatBytes(st.freeBytesAfter),
-      s.resources?.cpuset, s.resources?.memoryBytes === undefined ? "" : formatBytes(s.resources.memoryBytes),
-      s.connection ? `${s.connection.transport}; ssl ${s.connection.sslCipher ?? "none"}; auth ${s.connection.authPlugin ?? "?"}` : "",
+      s.id,
+      st?.kind,
+      st?.fsType,
+      st?.mountOptions,
+      st?.raidLevel,
+      st?.members?.map((x) => x.device).join(", "),
+      st?.chunk,
+      st?.loopBacked === undefined ? "" : String(st.loopBacked),
+      st?.sizeBytes === undefined ? "" : formatBytes(st.sizeBytes),
+      st?.freeBytesBefore === undefined ? "" : formatBytes(st.freeBytesBefore),
+      st?.freeBytesAfter === undefined ? "" : formatBytes(st.freeBytesAfter),
+      s.resources?.cpuset,
+      s.resources?.memoryBytes === undefined ? "" : formatBytes(s.resources.memoryBytes),
+      s.connection
+        ? `${s.connection.transport}; ssl ${s.connection.sslCipher ?? "none"}; auth ${s.connection.authPlugin ?? "?"}`
+        : "",
     ].map(escapeHtml);
   });
   const sb = m.sysbench;
@@ -223,10 +302,27 @@ function factsHtml(m: RunManifest): string {
     table(["host", "kernel", "os", "cpu", "cpus", "memory", "docker", "api", "storage driver", "cgroup"], hostRows),
     "<h2>Storage and resources</h2>",
     table(
-      ["server", "kind", "fs", "mount options", "raid", "members", "chunk", "loop", "size", "free before", "free after", "cpuset", "memory", "connection"],
+      [
+        "server",
+        "kind",
+        "fs",
+        "mount options",
+        "raid",
+        "members",
+        "chunk",
+        "loop",
+        "size",
+        "free before",
+        "free after",
+        "cpuset",
+        "memory",
+        "connection",
+      ],
       storageRows,
     ),
-    sb ? `<p>sysbench: ${escapeHtml(sb.version ?? "?")} (${escapeHtml(sb.image)}${sb.packageVersion ? `, package ${escapeHtml(sb.packageVersion)}` : ""})</p>` : "",
+    sb
+      ? `<p>sysbench: ${escapeHtml(sb.version ?? "?")} (${escapeHtml(sb.image)}${sb.packageVersion ? `, package ${escapeHtml(sb.packageVersion)}` : ""})</p>`
+      : "",
   ].join("\n");
 }
 
@@ -237,12 +333,18 @@ function configHtml(m: RunManifest, report: RunReport): string {
     parts.push(
       table(
         ["option", "fate", "rendered", "reason"],
-        (s.translation ?? []).map((e) => [escapeHtml(e.option), escapeHtml(e.fate), escapeHtml(e.rendered.join("\n")), escapeHtml(e.reason)]),
+        (s.translation ?? []).map((e) => [
+          escapeHtml(e.option),
+          escapeHtml(e.fate),
+          escapeHtml(e.rendered.join("\n")),
+          escapeHtml(e.reason),
+        ]),
         "translation",
       ),
     );
     if (s.asymmetries?.length) parts.push(`<p>Deliberate asymmetries: ${escapeHtml(s.asymmetries.join(", "))}</p>`);
-    if (s.cnf) parts.push(`<details><summary>${escapeHtml(s.id)} my.cnf</summary><pre>${escapeHtml(s.cnf)}</pre></details>`);
+    if (s.cnf)
+      parts.push(`<details><summary>${escapeHtml(s.id)} my.cnf</summary><pre>${escapeHtml(s.cnf)}</pre></details>`);
   }
   const ids = (m.servers ?? []).map((s) => s.id);
   parts.push("<h2>Must-match variables</h2>", `<p>${escapeHtml(configIdentityLine(report))}</p>`);
@@ -250,8 +352,11 @@ function configHtml(m: RunManifest, report: RunReport): string {
     table(
       ["variable", ...ids.map(escapeHtml), "equal", "deliberate", "note"],
       (m.mustMatch ?? []).map((r) => [
-        escapeHtml(r.variable), ...ids.map((id) => escapeHtml(r.values[id] ?? "(unset)")),
-        r.equal ? "yes" : `<span class="bad">no</span>`, r.deliberate ? "yes" : "no", escapeHtml(r.note ?? ""),
+        escapeHtml(r.variable),
+        ...ids.map((id) => escapeHtml(r.values[id] ?? "(unset)")),
+        r.equal ? "yes" : `<span class="bad">no</span>`,
+        r.deliberate ? "yes" : "no",
+        escapeHtml(r.note ?? ""),
       ]),
       "mustmatch",
     ),
@@ -424,14 +529,20 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
       `<p>${escapeHtml(legend(t))}</p>`,
       `<p>${escapeHtml(figuresLegend(t).replace(/^Above: .*?Below: /, "Each cell: "))}</p>`,
       ratioTableHtml(t),
-      `<ul>${verdictLegend(t).map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>`,
+      `<ul>${verdictLegend(t)
+        .map((l) => `<li>${escapeHtml(l)}</li>`)
+        .join("")}</ul>`,
     );
     const vr = verdictRows(t);
     if (vr.length) {
       body.push(
         "<h3>Verdicts</h3>",
         `<p>${escapeHtml(`Direction from the interval against 100, equivalence against 100 ± ${t.marginPct}%; BH q: Benjamini–Hochberg over the table's ${t.method.intervals} cells with an interval.`)}</p>`,
-        table([...VERDICT_HEAD].map(escapeHtml), vr.map((r) => r.map(escapeHtml)), "verdicts"),
+        table(
+          [...VERDICT_HEAD].map(escapeHtml),
+          vr.map((r) => r.map(escapeHtml)),
+          "verdicts",
+        ),
       );
     }
   }
@@ -446,17 +557,23 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
   }
   for (const n of r.notes) {
     // The disturbed cells' note lists every cell in one sentence: a table reads better.
-    if (r.disturbedCells.length && n.startsWith(disturbedNotePrefix(r.disturbedCells.length, r.disturbance.measured))) body.push(disturbedHtml(r));
+    if (r.disturbedCells.length && n.startsWith(disturbedNotePrefix(r.disturbedCells.length, r.disturbance.measured)))
+      body.push(disturbedHtml(r));
     else body.push(`<p>${escapeHtml(n)}</p>`);
   }
   body.push(
     "<h2>Servers</h2>",
     table(
       ["id", "server", "version", "image", "package", "storage"],
-      r.servers.map((s) => [s.id, s.family, s.version ?? "?", s.image, s.packageVersion ?? "", s.storage].map(escapeHtml)),
+      r.servers.map((s) =>
+        [s.id, s.family, s.version ?? "?", s.image, s.packageVersion ?? "", s.storage].map(escapeHtml),
+      ),
     ),
   );
-  body.push("<h2>Metric vs threads</h2>", `<div class="charts">${data.metricCharts.map((_, i) => `<div class="chart"><canvas id="metric-${i}"></canvas></div>`).join("")}</div>`);
+  body.push(
+    "<h2>Metric vs threads</h2>",
+    `<div class="charts">${data.metricCharts.map((_, i) => `<div class="chart"><canvas id="metric-${i}"></canvas></div>`).join("")}</div>`,
+  );
   body.push(
     "<h2>Per-second time series</h2>",
     data.timeSeries.length

@@ -31,7 +31,8 @@ export function reportJson(report: RunReport): object {
   };
   const none = { metric: null, numerator: null, denominator: null, threads: [], rows: [] };
   // A ladder: the two-server table (when the run has one) keeps the fixed shape at the top; `ladder` has one block per pair.
-  if (report.ladder) return { ...(report.table ? ratioTableJson(report.table) : none), ladder: ladderJson(report.ladder), run };
+  if (report.ladder)
+    return { ...(report.table ? ratioTableJson(report.table) : none), ladder: ladderJson(report.ladder), run };
   if (!report.table) return { ...none, run };
   return { ...ratioTableJson(report.table), run };
 }

@@ -4,7 +4,14 @@
  * text.ts (seed layout, method lines, notes) come in as {@link TableText}, so this module does not import text.ts,
  * which calls it (no import cycle).
  */
-import { DIRECTION_WORDS, STATE_MARKS, equivalenceWord, longLegend, verdictMark, verdictSentence } from "../vocabulary.ts";
+import {
+  DIRECTION_WORDS,
+  STATE_MARKS,
+  equivalenceWord,
+  longLegend,
+  verdictMark,
+  verdictSentence,
+} from "../vocabulary.ts";
 import { textTable, type TextColumn } from "../text-table.ts";
 import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
 import { ladderCell, type Ladder } from "./ladder.ts";
@@ -36,10 +43,11 @@ function blockCell(c: RatioCell | undefined, tx: TableText): [string, string, st
   return [c.estimate.toFixed(1), intervalText(c) ?? "no interval", verdictMark(c)];
 }
 
-
 /** The ladder's rows: one per test × threads, each block's estimate, interval and mark. */
 export function ladderRows(l: Ladder, tx: TableText): string[][] {
-  return l.tests.flatMap((test) => l.threads.map((th) => [test, String(th), ...l.blocks.flatMap((b) => blockCell(ladderCell(b, test, th), tx))]));
+  return l.tests.flatMap((test) =>
+    l.threads.map((th) => [test, String(th), ...l.blocks.flatMap((b) => blockCell(ladderCell(b, test, th), tx))]),
+  );
 }
 
 /** What a ladder's figure is, in one line. */
@@ -65,9 +73,12 @@ export function ladderFdrLine(l: Ladder): string {
 /** The marks' legend (numerator: "each server"), then each block's method without its own BH line, then the ladder's BH line. */
 export function ladderMethodLines(l: Ladder, tx: TableText): string[] {
   const { methodLines } = tx;
-  const out = longLegend({ marginPct: l.marginPct, numerator: l.kind === "change" ? "NEW" : "each server", denominator: l.kind === "change" ? "BASE" : l.base || "its base", few: l.kind === "change" ? "values a side" : "pairs" }).map((s) =>
-    s.replace("over the table's cells", "over every pair × cell"),
-  );
+  const out = longLegend({
+    marginPct: l.marginPct,
+    numerator: l.kind === "change" ? "NEW" : "each server",
+    denominator: l.kind === "change" ? "BASE" : l.base || "its base",
+    few: l.kind === "change" ? "values a side" : "pairs",
+  }).map((s) => s.replace("over the table's cells", "over every pair × cell"));
   l.blocks.forEach((t) => {
     // The block's own BH line counts only its cells: intervals 0 leaves it out; the ladder's line below covers all.
     const lines = methodLines({ ...t, method: { ...t.method, intervals: 0 } });
@@ -86,7 +97,9 @@ export function ladderVerdictLines(l: Ladder, tx: TableText): string[] {
       for (const c of r.cells) {
         if (c.status !== "ok" || c.estimate === null) continue;
         const ci = intervalText(c);
-        out.push(`${blockTitle(l, t)}: ${r.test} @ ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${verdictMark(c)}, n=${c.n}: ${verdictSentence(c, l.marginPct)}`);
+        out.push(
+          `${blockTitle(l, t)}: ${r.test} @ ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${verdictMark(c)}, n=${c.n}: ${verdictSentence(c, l.marginPct)}`,
+        );
       }
   return out;
 }
@@ -100,7 +113,11 @@ export function ladderNotes(l: Ladder, tx: TableText): string[] {
 /** The ladder table as text lines: the blocks' titles, a head row of figures, a rule, one row per test × threads. */
 export function ladderTableText(l: Ladder, tx: TableText): string[] {
   const head = ["sysbench test", "threads", ...l.blocks.flatMap(() => ["estimate", "interval", "mark"])];
-  const columns: TextColumn[] = [{}, { align: "right" }, ...l.blocks.flatMap((): TextColumn[] => [{ align: "right", gap: "    " }, {}, {}])];
+  const columns: TextColumn[] = [
+    {},
+    { align: "right" },
+    ...l.blocks.flatMap((): TextColumn[] => [{ align: "right", gap: "    " }, {}, {}]),
+  ];
   const body = textTable(ladderRows(l, tx), { head: [head], rule: "-", columns, indent: "  " });
   // Each block's title starts above its "estimate" column.
   let title = "";
@@ -118,7 +135,9 @@ export function ladderSeedText(l: Ladder, tx: TableText): string[] {
   const { seedTable, plainCell } = tx;
   return l.blocks.flatMap((t, i) => [
     ...(i ? [""] : []),
-    l.kind === "change" ? `${blockTitle(l, t)}: median / median of the pair ratios` : `${t.numerator} / ${t.denominator} * 100: median / median over repeats, as in the seed tables`,
+    l.kind === "change"
+      ? `${blockTitle(l, t)}: median / median of the pair ratios`
+      : `${t.numerator} / ${t.denominator} * 100: median / median over repeats, as in the seed tables`,
     ...seedTable(t, plainCell),
   ]);
 }
@@ -143,7 +162,21 @@ export function renderLadderText(l: Ladder, tx: TableText): string[] {
 const escCell = (s: string): string => s.replace(/\|/g, "\\|");
 
 /** The head of {@link ladderVerdictRows}. */
-export const LADDER_VERDICT_HEAD = ["server", "base", "sysbench test", "threads", "estimate", "interval", "mark", "direction", "p", "BH q", "at 5% FDR", "equivalence", "n"] as const;
+export const LADDER_VERDICT_HEAD = [
+  "server",
+  "base",
+  "sysbench test",
+  "threads",
+  "estimate",
+  "interval",
+  "mark",
+  "direction",
+  "p",
+  "BH q",
+  "at 5% FDR",
+  "equivalence",
+  "n",
+] as const;
 
 /** Every measured pair × cell's verdict as table rows (markdown, HTML). */
 export function ladderVerdictRows(l: Ladder, tx: TableText): string[][] {
@@ -154,10 +187,23 @@ export function ladderVerdictRows(l: Ladder, tx: TableText): string[][] {
       r.cells.flatMap((c) =>
         c.status !== "ok" || c.estimate === null
           ? []
-          : [[
-              t.numerator, t.denominator, r.test, String(c.threads), c.estimate.toFixed(1), intervalText(c) ?? "no interval", verdictMark(c), DIRECTION_WORDS[c.direction],
-              fp(c.p), fp(c.q), c.fdr === "holds" ? "holds" : c.fdr === "fails" ? "does not hold" : "", c.equivalence === "unknown" ? "" : equivalenceWord(c.equivalence, l.marginPct), String(c.n),
-            ]],
+          : [
+              [
+                t.numerator,
+                t.denominator,
+                r.test,
+                String(c.threads),
+                c.estimate.toFixed(1),
+                intervalText(c) ?? "no interval",
+                verdictMark(c),
+                DIRECTION_WORDS[c.direction],
+                fp(c.p),
+                fp(c.q),
+                c.fdr === "holds" ? "holds" : c.fdr === "fails" ? "does not hold" : "",
+                c.equivalence === "unknown" ? "" : equivalenceWord(c.equivalence, l.marginPct),
+                String(c.n),
+              ],
+            ],
       ),
     ),
   );
@@ -172,7 +218,12 @@ export function markdownLadder(l: Ladder, tx: TableText): string[] {
   const lines = [
     `| sysbench test | threads | ${l.blocks.map((b) => escCell(blockTitle(l, b))).join(" | ")} |`,
     `|:--|--:|${l.blocks.map(() => "--:").join("|")}|`,
-    ...l.tests.flatMap((test) => l.threads.map((th) => `| ${escCell(test)} | ${th} | ${l.blocks.map((b) => escCell(one(ladderCell(b, test, th)))).join(" | ")} |`)),
+    ...l.tests.flatMap((test) =>
+      l.threads.map(
+        (th) =>
+          `| ${escCell(test)} | ${th} | ${l.blocks.map((b) => escCell(one(ladderCell(b, test, th)))).join(" | ")} |`,
+      ),
+    ),
     "",
     ladderLegend(l),
     "",
@@ -200,23 +251,32 @@ export function markdownLadderMedians(l: Ladder, tx: TableText): string[] {
   const lines = [
     `| sysbench test | threads | ${l.blocks.map((b) => escCell(blockTitle(l, b))).join(" | ")} |`,
     `|:--|--:|${l.blocks.map(() => "--:").join("|")}|`,
-    ...l.tests.flatMap((test) => l.threads.map((th) => `| ${escCell(test)} | ${th} | ${l.blocks.map((b) => {
-      const c = ladderCell(b, test, th);
-      return c ? plainCell(c) : STATE_MARKS.missing;
-    }).join(" | ")} |`)),
+    ...l.tests.flatMap((test) =>
+      l.threads.map(
+        (th) =>
+          `| ${escCell(test)} | ${th} | ${l.blocks
+            .map((b) => {
+              const c = ladderCell(b, test, th);
+              return c ? plainCell(c) : STATE_MARKS.missing;
+            })
+            .join(" | ")} |`,
+      ),
+    ),
   ];
   return [...lines, "", "Median / median over repeats, as in the seed tables."];
 }
-
-
-
 
 // ---- html -------------------------------------------------------------------------------------------------------
 
 const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 
 function esc(s: unknown): string {
-  return String(s ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return String(s ?? "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 /**
@@ -226,8 +286,16 @@ function esc(s: unknown): string {
 export function ladderChartSvg(l: Ladder, tx: TableText): string {
   const { intervalText } = tx;
   const cells = l.tests.flatMap((test) => l.threads.map((th) => ({ test, th })));
-  const pts = l.blocks.flatMap((b) => cells.map(({ test, th }) => ladderCell(b, test, th)).filter((c): c is RatioCell => c?.estimate !== null && c !== undefined));
-  const values = [100 - l.marginPct, 100 + l.marginPct, ...pts.flatMap((c) => [c.low ?? c.estimate!, c.high ?? c.estimate!])];
+  const pts = l.blocks.flatMap((b) =>
+    cells
+      .map(({ test, th }) => ladderCell(b, test, th))
+      .filter((c): c is RatioCell => c?.estimate !== null && c !== undefined),
+  );
+  const values = [
+    100 - l.marginPct,
+    100 + l.marginPct,
+    ...pts.flatMap((c) => [c.low ?? c.estimate!, c.high ?? c.estimate!]),
+  ];
   // A log scale: a ratio and its inverse lie as far from 100 (an interval [50–200] is symmetric around 100).
   const lo = Math.min(...values) * 0.98;
   const hi = Math.max(...values) * 1.02;
@@ -239,9 +307,15 @@ export function ladderChartSvg(l: Ladder, tx: TableText): string {
   const width = labelW + plotW + 20;
   const x = (v: number) => labelW + (Math.log(v / lo) / Math.log(hi / lo)) * plotW;
   const out: string[] = [];
-  out.push(`<svg class="ladder-chart" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(ladderLegend(l))}">`);
-  out.push(`<rect x="${x(100 - l.marginPct).toFixed(1)}" y="${top}" width="${(x(100 + l.marginPct) - x(100 - l.marginPct)).toFixed(1)}" height="${rowH * cells.length}" fill="#eee"/>`);
-  out.push(`<line x1="${x(100).toFixed(1)}" x2="${x(100).toFixed(1)}" y1="${top}" y2="${top + rowH * cells.length}" stroke="#555"/>`);
+  out.push(
+    `<svg class="ladder-chart" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(ladderLegend(l))}">`,
+  );
+  out.push(
+    `<rect x="${x(100 - l.marginPct).toFixed(1)}" y="${top}" width="${(x(100 + l.marginPct) - x(100 - l.marginPct)).toFixed(1)}" height="${rowH * cells.length}" fill="#eee"/>`,
+  );
+  out.push(
+    `<line x1="${x(100).toFixed(1)}" x2="${x(100).toFixed(1)}" y1="${top}" y2="${top + rowH * cells.length}" stroke="#555"/>`,
+  );
   cells.forEach(({ test, th }, i) => {
     const y0 = top + i * rowH;
     out.push(`<text x="4" y="${y0 + rowH / 2 + 4}" font-size="11">${esc(`${test} @ ${th}`)}</text>`);
@@ -252,19 +326,27 @@ export function ladderChartSvg(l: Ladder, tx: TableText): string {
       if (!c || c.estimate === null) return;
       const tip = `${blockTitle(l, b)}, ${test} @ ${th}: ${c.estimate.toFixed(1)} ${intervalText(c) ?? "no interval"} ${verdictMark(c)}`;
       if (c.low !== null && c.high !== null)
-        out.push(`<line x1="${x(c.low).toFixed(1)}" x2="${x(c.high).toFixed(1)}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="2"><title>${esc(tip)}</title></line>`);
-      out.push(`<circle cx="${x(c.estimate).toFixed(1)}" cy="${y}" r="3.5" fill="${colour}" data-server="${esc(b.numerator)}" data-verdict="${c.verdict}"><title>${esc(tip)}</title></circle>`);
+        out.push(
+          `<line x1="${x(c.low).toFixed(1)}" x2="${x(c.high).toFixed(1)}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="2"><title>${esc(tip)}</title></line>`,
+        );
+      out.push(
+        `<circle cx="${x(c.estimate).toFixed(1)}" cy="${y}" r="3.5" fill="${colour}" data-server="${esc(b.numerator)}" data-verdict="${c.verdict}"><title>${esc(tip)}</title></circle>`,
+      );
     });
   });
   const axisY = top + rowH * cells.length;
-  const ticks = [10, 20, 25, 33, 50, 67, 80, 90, 95, 98, 100, 102, 105, 110, 125, 150, 200, 300, 400, 500, 1000].filter((v) => v >= lo && v <= hi);
+  const ticks = [10, 20, 25, 33, 50, 67, 80, 90, 95, 98, 100, 102, 105, 110, 125, 150, 200, 300, 400, 500, 1000].filter(
+    (v) => v >= lo && v <= hi,
+  );
   // Ticks closer than 24 px to the previous one are left out (100 always stays).
   const shown: number[] = [];
   for (const v of ticks) if (v === 100 || !shown.length || x(v) - x(shown[shown.length - 1]!) >= 24) shown.push(v);
   for (const v of shown.filter((v, i) => v === 100 || shown[i + 1] !== 100 || x(100) - x(v) >= 24))
     out.push(`<text x="${x(v).toFixed(1)}" y="${axisY + 14}" font-size="10" text-anchor="middle">${v}</text>`);
   l.blocks.forEach((b, j) => {
-    out.push(`<circle cx="${labelW + 8 + j * 170}" cy="${12}" r="4" fill="${PALETTE[j % PALETTE.length]}"/><text x="${labelW + 16 + j * 170}" y="16" font-size="11">${esc(blockTitle(l, b))}</text>`);
+    out.push(
+      `<circle cx="${labelW + 8 + j * 170}" cy="${12}" r="4" fill="${PALETTE[j % PALETTE.length]}"/><text x="${labelW + 16 + j * 170}" y="16" font-size="11">${esc(blockTitle(l, b))}</text>`,
+    );
   });
   out.push("</svg>");
   return out.join("");
@@ -285,8 +367,19 @@ export function ladderHtml(l: Ladder, tx: TableText): string[] {
     const title = `${verdictSentence(c, l.marginPct)}; n=${c.n}; median/median ${c.ratio?.toFixed(2) ?? "n/a"}${c.reason ? `; ${c.reason}` : ""}${c.unstable.length ? `; unstable: ${c.unstable.join("; ")}` : ""}`;
     return `<span class="cell verdict-${c.verdict} direction-${c.direction} equivalence-${c.equivalence}${c.fdr === "fails" ? " fdr-fails" : ""}" data-verdict="${c.verdict}" title="${esc(title)}"><b>${c.estimate.toFixed(1)}</b> <small>${esc(intervalText(c) ?? "no interval")}</small> ${esc(verdictMark(c))}</span>`;
   };
-  const rows = l.tests.flatMap((test) => l.threads.map((th) => [esc(test), String(th), ...l.blocks.map((b) => cellHtml(ladderCell(b, test, th)))]));
-  const medians = l.tests.flatMap((test) => l.threads.map((th) => [esc(test), String(th), ...l.blocks.map((b) => { const c = ladderCell(b, test, th); return esc(c ? plainCell(c) : STATE_MARKS.missing); })]));
+  const rows = l.tests.flatMap((test) =>
+    l.threads.map((th) => [esc(test), String(th), ...l.blocks.map((b) => cellHtml(ladderCell(b, test, th)))]),
+  );
+  const medians = l.tests.flatMap((test) =>
+    l.threads.map((th) => [
+      esc(test),
+      String(th),
+      ...l.blocks.map((b) => {
+        const c = ladderCell(b, test, th);
+        return esc(c ? plainCell(c) : STATE_MARKS.missing);
+      }),
+    ]),
+  );
   const head = ["sysbench test", "threads", ...l.blocks.map((b) => esc(blockTitle(l, b)))];
   const vr = ladderVerdictRows(l, tx);
   return [
@@ -294,9 +387,19 @@ export function ladderHtml(l: Ladder, tx: TableText): string[] {
     `<p>${esc(ladderLegend(l))}</p>`,
     `<div class="ladder-chart-box">${ladderChartSvg(l, tx)}</div>`,
     htmlTable(head, rows, "ratio ladder"),
-    `<ul>${ladderMethodLines(l, tx).map((s) => `<li>${esc(s)}</li>`).join("")}</ul>`,
+    `<ul>${ladderMethodLines(l, tx)
+      .map((s) => `<li>${esc(s)}</li>`)
+      .join("")}</ul>`,
     ...(vr.length
-      ? ["<h3>Verdicts</h3>", `<p>${esc(`BH q: Benjamini–Hochberg over the ${l.method.intervals} cells of every pair with an interval.`)}</p>`, htmlTable([...LADDER_VERDICT_HEAD].map(esc), vr.map((r) => r.map(esc)), "verdicts")]
+      ? [
+          "<h3>Verdicts</h3>",
+          `<p>${esc(`BH q: Benjamini–Hochberg over the ${l.method.intervals} cells of every pair with an interval.`)}</p>`,
+          htmlTable(
+            [...LADDER_VERDICT_HEAD].map(esc),
+            vr.map((r) => r.map(esc)),
+            "verdicts",
+          ),
+        ]
       : []),
     "<h3>Median / median over repeats</h3>",
     htmlTable(head, medians, "ratio medians"),
@@ -304,10 +407,10 @@ export function ladderHtml(l: Ladder, tx: TableText): string[] {
   ];
 }
 
-
 /** A ladder's title: `mariadb-10.11, mariadb-11.8 against mysql: sysbench version ladder in %`. */
 export function ladderTitle(l: Ladder): string {
   const what = l.inverted ? ` (${metricLabel(l.metric, l.percentile)}, inverted)` : "";
-  if (l.kind === "change") return `Ladder change of ${l.blocks.map((b) => b.numerator).join(", ")} against ${l.base || "their bases"}: NEW / BASE in %${what}`;
+  if (l.kind === "change")
+    return `Ladder change of ${l.blocks.map((b) => b.numerator).join(", ")} against ${l.base || "their bases"}: NEW / BASE in %${what}`;
   return `${l.blocks.map((b) => b.numerator).join(", ")} against ${l.base || "their bases"}: sysbench version ladder in %${what}`;
 }

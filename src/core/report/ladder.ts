@@ -10,10 +10,25 @@
  */
 import type { CellRecord, RunManifest } from "../results.ts";
 import { adaptiveRepeats } from "../scenario/schema.ts";
-import { DEFAULT_CONFIDENCE, DEFAULT_MARGIN_PCT, benjaminiHochberg, estimateUnpaired, expectedFalseVerdicts } from "../stats/estimate.ts";
+import {
+  DEFAULT_CONFIDENCE,
+  DEFAULT_MARGIN_PCT,
+  benjaminiHochberg,
+  estimateUnpaired,
+  expectedFalseVerdicts,
+} from "../stats/estimate.ts";
 import { FDR, cellVerdict, fdrOf } from "../verdict.ts";
 import { verdictMark } from "../vocabulary.ts";
-import { adaptiveStops, axes, ratioTableFromSides, ratioTableJson, type Metric, type RatioCell, type RatioTable, type RatioTableOptions } from "./ratio.ts";
+import {
+  adaptiveStops,
+  axes,
+  ratioTableFromSides,
+  ratioTableJson,
+  type Metric,
+  type RatioCell,
+  type RatioTable,
+  type RatioTableOptions,
+} from "./ratio.ts";
 
 /** One pair of a ladder: `numerator` against `denominator` (the base). Same shape as pairs.ts `comparisonPairs`. */
 export interface LadderPair {
@@ -70,7 +85,11 @@ export function ladderFromTables(tables: readonly RatioTable[], kind: Ladder["ki
   });
   for (const t of blocks) {
     const decided = t.rows.flatMap((r) => r.cells).filter((c) => c.direction === "faster" || c.direction === "slower");
-    t.method = { ...t.method, verdicts: decided.length, verdictsAtFdr: decided.filter((c) => c.fdr === "holds").length };
+    t.method = {
+      ...t.method,
+      verdicts: decided.length,
+      verdictsAtFdr: decided.filter((c) => c.fdr === "holds").length,
+    };
   }
   const first = blocks[0];
   const base = blocks.every((t) => t.denominator === first?.denominator) ? (first?.denominator ?? "") : "";
@@ -170,10 +189,29 @@ export function changeTable(baseBlock: RatioTable, newBlock: RatioTable, marginP
         const ma = med(a);
         const mb = med(b);
         const cell: RatioCell = {
-          threads: bc.threads, ratio: null, estimate: null, low: null, high: null, verdict: "unknown", direction: "unknown", equivalence: "unknown", fdr: null,
-          n: 0, status, instances: 1, df: null, p: null, q: null, unstable: [...(nc?.unstable ?? []).map((u) => `NEW: ${u}`), ...bc.unstable.map((u) => `BASE: ${u}`)],
-          cvNumerator: null, cvDenominator: null, numeratorMedian: round(ma === null ? null : ma * 100), denominatorMedian: round(mb === null ? null : mb * 100),
-          numeratorValues: a.map((x) => x * 100), denominatorValues: b.map((x) => x * 100), failedRepeats: bc.failedRepeats + (nc?.failedRepeats ?? 0),
+          threads: bc.threads,
+          ratio: null,
+          estimate: null,
+          low: null,
+          high: null,
+          verdict: "unknown",
+          direction: "unknown",
+          equivalence: "unknown",
+          fdr: null,
+          n: 0,
+          status,
+          instances: 1,
+          df: null,
+          p: null,
+          q: null,
+          unstable: [...(nc?.unstable ?? []).map((u) => `NEW: ${u}`), ...bc.unstable.map((u) => `BASE: ${u}`)],
+          cvNumerator: null,
+          cvDenominator: null,
+          numeratorMedian: round(ma === null ? null : ma * 100),
+          denominatorMedian: round(mb === null ? null : mb * 100),
+          numeratorValues: a.map((x) => x * 100),
+          denominatorValues: b.map((x) => x * 100),
+          failedRepeats: bc.failedRepeats + (nc?.failedRepeats ?? 0),
           loadBound: bc.loadBound || nc?.loadBound === true,
         };
         if (status !== "ok") return { ...cell, reason: status };
@@ -184,15 +222,23 @@ export function changeTable(baseBlock: RatioTable, newBlock: RatioTable, marginP
     };
   });
   const confidence = baseBlock.confidence;
-  const run = estimateUnpaired(inputs.map((x) => ({ a: x.a, b: x.b })), { confidence, marginPct });
+  const run = estimateUnpaired(
+    inputs.map((x) => ({ a: x.a, b: x.b })),
+    { confidence, marginPct },
+  );
   const qs = benjaminiHochberg(run.cells.map((c) => c.p));
   inputs.forEach((x, i) => {
     const e = run.cells[i]!;
     const cell = rows[x.row]!.cells[x.col]!;
     Object.assign(cell, {
-      estimate: round(e.estimate), low: round(e.low), high: round(e.high),
+      estimate: round(e.estimate),
+      low: round(e.low),
+      high: round(e.high),
       ...cellVerdict({ low: e.low, high: e.high, q: qs[i] ?? null }, marginPct, FDR),
-      n: e.n, df: round(e.df, 3), p: round(e.p, 6), q: round(qs[i] ?? null, 6),
+      n: e.n,
+      df: round(e.df, 3),
+      p: round(e.p, 6),
+      q: round(qs[i] ?? null, 6),
     });
     if (e.reason) cell.reason = e.reason;
     if (cell.loadBound) {
@@ -248,7 +294,15 @@ export function compareLadders(base: Ladder, next: Ladder, marginPct = base.marg
 
 /** A ladder as a JSON-ready object: one block per pair (ratioTableJson's shape) and the ladder's BH reading. */
 export function ladderJson(l: Ladder): object {
-  return { base: l.base, kind: l.kind, metric: l.metric, threads: l.threads, tests: l.tests, method: l.method, pairs: l.blocks.map(ratioTableJson) };
+  return {
+    base: l.base,
+    kind: l.kind,
+    metric: l.metric,
+    threads: l.threads,
+    tests: l.tests,
+    method: l.method,
+    pairs: l.blocks.map(ratioTableJson),
+  };
 }
 
 /** The cell of a block at (test, threads). */
@@ -263,7 +317,10 @@ export interface LiveLadderBlock {
   numerator: string;
   denominator: string;
   marginPct: number;
-  rows: Array<{ test: string; cells: Array<{ threads: number; ratio: number | null; mark: string; status: RatioCell["status"] }> }>;
+  rows: Array<{
+    test: string;
+    cells: Array<{ threads: number; ratio: number | null; mark: string; status: RatioCell["status"] }>;
+  }>;
 }
 
 /**
@@ -294,7 +351,12 @@ export function liveLadder(
     marginPct: t.marginPct,
     rows: t.rows.map((r) => ({
       test: r.test,
-      cells: r.cells.map((c) => ({ threads: c.threads, ratio: c.ratio, mark: c.status === "ok" ? verdictMark({ verdict: c.verdict, fdr: c.fdr, loadBound: c.loadBound }) : "", status: c.status })),
+      cells: r.cells.map((c) => ({
+        threads: c.threads,
+        ratio: c.ratio,
+        mark: c.status === "ok" ? verdictMark({ verdict: c.verdict, fdr: c.fdr, loadBound: c.loadBound }) : "",
+        status: c.status,
+      })),
     })),
   }));
 }

@@ -6,7 +6,18 @@ import { costLines } from "./costs.ts";
 import type { RunReport } from "./model.ts";
 import { metricLabel, type RatioTable } from "./ratio.ts";
 import { ladderTitle, markdownLadder, markdownLadderMedians } from "./ladder-render.ts";
-import { TABLE_TEXT, VERDICT_HEAD, cellNotes, configIdentityLine, legend, partialLine, runLine, uncertainCell, verdictLegend, verdictRows } from "./text.ts";
+import {
+  TABLE_TEXT,
+  VERDICT_HEAD,
+  cellNotes,
+  configIdentityLine,
+  legend,
+  partialLine,
+  runLine,
+  uncertainCell,
+  verdictLegend,
+  verdictRows,
+} from "./text.ts";
 
 const escCell = (s: string): string => s.replace(/\|/g, "\\|");
 
@@ -28,7 +39,7 @@ export function markdownRatioTable(t: RatioTable): string[] {
       `Verdicts (BH q: Benjamini–Hochberg over the table's ${t.method.intervals} cell${t.method.intervals === 1 ? "" : "s"} with an interval):`,
       "",
       `| ${VERDICT_HEAD.join(" | ")} |`,
-      `|${VERDICT_HEAD.map((_, i) => (i === 1 || i === 2 || i >= 6 && i <= 7 || i === 10 ? "--:" : ":--")).join("|")}|`,
+      `|${VERDICT_HEAD.map((_, i) => (i === 1 || i === 2 || (i >= 6 && i <= 7) || i === 10 ? "--:" : ":--")).join("|")}|`,
       ...vr.map((r) => `| ${r.map(escCell).join(" | ")} |`),
     );
   }
@@ -42,26 +53,50 @@ export function renderMarkdown(report: RunReport): string {
   const t = report.table;
   const names = t ? `${t.numeratorLabel}/${t.denominatorLabel}` : report.servers.map((s) => s.family).join("/");
   const l = report.ladder;
-  const lines: string[] = [l ? `# ${ladderTitle(l)}: ${report.scenarioName}` : `# ${names} sysbench comparison: ${report.scenarioName}`, ""];
-  if (l) lines.push(`Metric: ${metricLabel(l.metric, l.percentile)}${l.inverted ? " (inverted: above 100 means the server is faster than the base)" : ""}. ${report.durationText}`.trimEnd(), "");
-  else if (t) lines.push(`Metric: ${metricLabel(t.metric, t.percentile)}${t.inverted ? " (inverted: above 100 means the numerator is faster)" : ""}. ${report.durationText}`.trimEnd(), "");
+  const lines: string[] = [
+    l ? `# ${ladderTitle(l)}: ${report.scenarioName}` : `# ${names} sysbench comparison: ${report.scenarioName}`,
+    "",
+  ];
+  if (l)
+    lines.push(
+      `Metric: ${metricLabel(l.metric, l.percentile)}${l.inverted ? " (inverted: above 100 means the server is faster than the base)" : ""}. ${report.durationText}`.trimEnd(),
+      "",
+    );
+  else if (t)
+    lines.push(
+      `Metric: ${metricLabel(t.metric, t.percentile)}${t.inverted ? " (inverted: above 100 means the numerator is faster)" : ""}. ${report.durationText}`.trimEnd(),
+      "",
+    );
   const partial = partialLine(report);
   if (partial) lines.push(`> **${partial}**`, "");
-  if (l) lines.push(...markdownLadder(l, TABLE_TEXT), "", "### Median / median", "", ...markdownLadderMedians(l, TABLE_TEXT), "");
+  if (l)
+    lines.push(
+      ...markdownLadder(l, TABLE_TEXT),
+      "",
+      "### Median / median",
+      "",
+      ...markdownLadderMedians(l, TABLE_TEXT),
+      "",
+    );
   else if (t) lines.push(...markdownRatioTable(t), "");
   const costs = costLines(report.costs);
-  if (costs.length) lines.push("## Cost per query", "", costs[0]!, "", ...costs.slice(1, -1), "", costs[costs.length - 1]!, "");
+  if (costs.length)
+    lines.push("## Cost per query", "", costs[0]!, "", ...costs.slice(1, -1), "", costs[costs.length - 1]!, "");
   for (const n of report.notes) lines.push(n, "");
   lines.push("## Servers", "", "| id | server | version | image | storage |", "|:--|:--|:--|:--|:--|");
   for (const s of report.servers) {
-    lines.push(`| ${escCell(s.id)} | ${s.family} | ${escCell(s.version ?? "?")} | ${escCell(s.image)} | ${escCell(s.storage)} |`);
+    lines.push(
+      `| ${escCell(s.id)} | ${s.family} | ${escCell(s.version ?? "?")} | ${escCell(s.image)} | ${escCell(s.storage)} |`,
+    );
   }
   lines.push("", configIdentityLine(report));
   if (report.configIdentity.differing.length) {
     const ids = report.servers.map((s) => s.id);
     lines.push("", `| variable | ${ids.join(" | ")} | deliberate |`, `|:--|${ids.map(() => ":--").join("|")}|:--|`);
     for (const r of report.configIdentity.differing) {
-      lines.push(`| ${escCell(r.variable)} | ${ids.map((id) => escCell(r.values[id] ?? "(unset)")).join(" | ")} | ${r.deliberate ? "yes" : "no"} |`);
+      lines.push(
+        `| ${escCell(r.variable)} | ${ids.map((id) => escCell(r.values[id] ?? "(unset)")).join(" | ")} | ${r.deliberate ? "yes" : "no"} |`,
+      );
     }
   }
   lines.push("", runLine(report), "");

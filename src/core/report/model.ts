@@ -3,10 +3,25 @@
  * config-identity verdict, whether the run is complete). Pure; the renderers turn it into text, markdown, csv,
  * json and html.
  */
-import type { AdaptiveSummary, CellRecord, MustMatchRow, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
+import type {
+  AdaptiveSummary,
+  CellRecord,
+  MustMatchRow,
+  RunManifest,
+  ServerManifest,
+  StorageFacts,
+} from "../results.ts";
 import { formatSeconds } from "../plan/plan.ts";
 import { parseDuration } from "../scenario/schema.ts";
-import { axes, buildRatioTable, measureRecords, pickServers, serverLabels, type Metric, type RatioTable } from "./ratio.ts";
+import {
+  axes,
+  buildRatioTable,
+  measureRecords,
+  pickServers,
+  serverLabels,
+  type Metric,
+  type RatioTable,
+} from "./ratio.ts";
 import { costTableFromSides, type CostTable } from "./costs.ts";
 import { comparisonPairs } from "../scenario/pairs.ts";
 import { adaptiveRepeats } from "../scenario/schema.ts";
@@ -155,7 +170,8 @@ function serverLine(s: ServerManifest, manifest: RunManifest): ServerLine {
 export function configIdentity(rows: MustMatchRow[] | undefined): ConfigIdentity {
   if (!rows || rows.length === 0) return { verdict: "unknown", checked: 0, differing: [] };
   const differing = rows.filter((r) => !r.equal);
-  const verdict = differing.length === 0 ? "identical" : differing.every((r) => r.deliberate) ? "deliberate" : "differs";
+  const verdict =
+    differing.length === 0 ? "identical" : differing.every((r) => r.deliberate) ? "deliberate" : "differs";
   return { verdict, checked: rows.length, differing };
 }
 
@@ -164,14 +180,21 @@ export function readingFailureNotes(manifest: Pick<RunManifest, "servers">, meas
   const notes: string[] = [];
   const failed = measured.filter((c) => c.interferenceError);
   if (failed.length > 0)
-    notes.push(`The CPU sampler failed in ${failed.length} measured cell${failed.length === 1 ? "" : "s"} (no interference figures): ${failed.map((c) => `${c.key} (${c.interferenceError})`).join(", ")}.`);
+    notes.push(
+      `The CPU sampler failed in ${failed.length} measured cell${failed.length === 1 ? "" : "s"} (no interference figures): ${failed.map((c) => `${c.key} (${c.interferenceError})`).join(", ")}.`,
+    );
   for (const s of manifest.servers)
-    if (s.storage?.afterError) notes.push(`Storage of server ${s.id} could not be re-measured after the run: ${s.storage.afterError}.`);
+    if (s.storage?.afterError)
+      notes.push(`Storage of server ${s.id} could not be re-measured after the run: ${s.storage.afterError}.`);
   return notes;
 }
 
 /** Build the report model of a run from its manifest and cell records. Pure. */
-export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord[], opts: ReportOptions = {}): RunReport {
+export function buildRunReport(
+  manifest: RunManifest,
+  cells: readonly CellRecord[],
+  opts: ReportOptions = {},
+): RunReport {
   const planned = manifest.cells.length;
   const measured = measureRecords(cells);
   const recorded = new Set(measured.map((c) => c.key)).size;
@@ -189,7 +212,8 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
   const pairs = ladder ? ladder.blocks : table ? [table] : [];
   const costs = buildCostTable(manifest, cells, opts);
   const notes: string[] = [];
-  if (!table && !ladder) notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
+  if (!table && !ladder)
+    notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
   notes.push(...interferenceNotes(interference));
   notes.push(...readingFailureNotes(manifest, measured));
   notes.push(...cellStateNotes(measured));
@@ -212,7 +236,12 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     failed,
     skipped,
     retries,
-    disturbance: { measured: interference.measured, known: interference.known, disturbed: interference.disturbed.length, reruns: interference.reruns },
+    disturbance: {
+      measured: interference.measured,
+      known: interference.known,
+      disturbed: interference.disturbed.length,
+      reruns: interference.reruns,
+    },
     servers: manifest.servers.map((s) => serverLine(s, manifest)),
     configIdentity: configIdentity(manifest.mustMatch),
     table,
@@ -222,10 +251,19 @@ export function buildRunReport(manifest: RunManifest, cells: readonly CellRecord
     notes,
     windows,
     disturbedCells: interference.disturbed.map((c) => ({
-      server: c.server, test: c.test, threads: c.threads, repeat: c.repeat,
-      outsiderCores: c.interference?.outsiderCores ?? null, stealPct: c.interference?.stealPct ?? null, reasons: c.interference?.reasons ?? [],
+      server: c.server,
+      test: c.test,
+      threads: c.threads,
+      repeat: c.repeat,
+      outsiderCores: c.interference?.outsiderCores ?? null,
+      stealPct: c.interference?.stealPct ?? null,
+      reasons: c.interference?.reasons ?? [],
     })),
-    cellStates: measured.flatMap((r) => (r.state && r.status === "ok" ? [{ key: r.key, server: r.server, test: r.test, threads: r.threads, repeat: r.repeat, state: r.state }] : [])),
+    cellStates: measured.flatMap((r) =>
+      r.state && r.status === "ok"
+        ? [{ key: r.key, server: r.server, test: r.test, threads: r.threads, repeat: r.repeat, state: r.state }]
+        : [],
+    ),
   };
 }
 
@@ -240,12 +278,18 @@ export function windowNotes(ws: ReadonlyArray<{ key: string } & FigureWindow>): 
   // The largest group is counted; any other lists its cells.
   const main = [...groups].reduce((a, b) => (b[1].length > a[1].length ? b : a))[0];
   const cells = (n: number) => `${n} cell${n === 1 ? "" : "s"}`;
-  const parts = [...groups].map(([text, keys]) => (text === main ? `${text} in ${cells(keys.length)}` : `${text} in ${cells(keys.length)} (${keys.join(", ")})`));
+  const parts = [...groups].map(([text, keys]) =>
+    text === main ? `${text} in ${cells(keys.length)}` : `${text} in ${cells(keys.length)} (${keys.join(", ")})`,
+  );
   return [`Seconds each cell's figure used: ${parts.join("; ")}.`];
 }
 
 /** The cost-per-query table of a run: the ratio table's two servers, paired repeats, sequential when adaptive. */
-export function buildCostTable(manifest: RunManifest, cells: readonly CellRecord[], opts: Pick<ReportOptions, "numerator" | "denominator"> = {}): CostTable | null {
+export function buildCostTable(
+  manifest: RunManifest,
+  cells: readonly CellRecord[],
+  opts: Pick<ReportOptions, "numerator" | "denominator"> = {},
+): CostTable | null {
   const pair = pickServers(manifest, opts);
   if (!pair) return null;
   const [num, den] = pair;
@@ -256,13 +300,18 @@ export function buildCostTable(manifest: RunManifest, cells: readonly CellRecord
     { id: den, label: ld, records: cells.filter((c) => c.server === den) },
     tests,
     threads,
-    { pairing: "paired", sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined, hardware: manifest.hosts?.[0]?.hardwareCounters },
+    {
+      pairing: "paired",
+      sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined,
+      hardware: manifest.hosts?.[0]?.hardwareCounters,
+    },
   );
 }
 
 /** What an adaptive run did: its settings, how many cells stopped for which reason, and the width each one reached. */
 export function adaptiveNotes(a: AdaptiveSummary): string[] {
-  const count = (why: string) => a.cells.filter((c) => c.done === why && !printedWiderThanTarget(c, a.precisionPct)).length;
+  const count = (why: string) =>
+    a.cells.filter((c) => c.done === why && !printedWiderThanTarget(c, a.precisionPct)).length;
   // A cell can stop on the stop half while its printed interval (the split's other half) is wider than the target:
   // it is never counted "at the precision target" (src/core/stats/stop.ts, PRINTED_WIDTH_FACTOR).
   const wide = a.cells.filter((c) => printedWiderThanTarget(c, a.precisionPct)).length;
@@ -276,7 +325,10 @@ export function adaptiveNotes(a: AdaptiveSummary): string[] {
     const hw = c.halfWidthPct === null ? "no interval yet" : `±${c.halfWidthPct.toFixed(1)}%`;
     const where = `${c.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"}`;
     const after = `after ${c.rounds} round${c.rounds === 1 ? "" : "s"}, ${c.n} pairs`;
-    if (printedWiderThanTarget(c, a.precisionPct)) out.push(`- ${where}: stopped on the stop half ${after}; its printed interval was ${c.halfWidthPct === null ? "not available" : hw} at the stop, wider than the ±${a.precisionPct}% target`);
+    if (printedWiderThanTarget(c, a.precisionPct))
+      out.push(
+        `- ${where}: stopped on the stop half ${after}; its printed interval was ${c.halfWidthPct === null ? "not available" : hw} at the stop, wider than the ±${a.precisionPct}% target`,
+      );
     else out.push(`- ${where}: ${c.done ? `stopped (${c.done})` : "open"} ${after}, reached ${hw}`);
   }
   return out;

@@ -68,7 +68,13 @@ export function metricValue(m: SysbenchResult | null, metric: Metric): number | 
 
 /** Short unit label used in legends: `q/s`, `t/s`, `p95 latency`, `avg latency`. */
 export function metricLabel(metric: Metric, percentile = 95): string {
-  return metric === "qps" ? "q/s" : metric === "tps" ? "t/s" : metric === "p95" ? `p${percentile} latency` : "avg latency";
+  return metric === "qps"
+    ? "q/s"
+    : metric === "tps"
+      ? "t/s"
+      : metric === "p95"
+        ? `p${percentile} latency`
+        : "avg latency";
 }
 
 /** A ratio cell's state: measured, failed, skipped or missing. */
@@ -360,21 +366,46 @@ export function ratioTableFromSides(
         return c === null ? null : round(c * 100, 3);
       };
       const cell: RatioCell = {
-        threads: t, ratio: null, estimate: null, low: null, high: null, verdict: "unknown", direction: "unknown", equivalence: "unknown", fdr: null, n: 0, status,
-        instances: 1, df: null, p: null, q: null, unstable: [],
-        cvNumerator: null, cvDenominator: null, numeratorMedian: numMedian, denominatorMedian: denMedian,
-        numeratorValues: av, denominatorValues: bv, failedRepeats, loadBound: false,
+        threads: t,
+        ratio: null,
+        estimate: null,
+        low: null,
+        high: null,
+        verdict: "unknown",
+        direction: "unknown",
+        equivalence: "unknown",
+        fdr: null,
+        n: 0,
+        status,
+        instances: 1,
+        df: null,
+        p: null,
+        q: null,
+        unstable: [],
+        cvNumerator: null,
+        cvDenominator: null,
+        numeratorMedian: numMedian,
+        denominatorMedian: denMedian,
+        numeratorValues: av,
+        denominatorValues: bv,
+        failedRepeats,
+        loadBound: false,
       };
       if (status !== "ok") return { ...cell, reason: status };
       cell.ratio = round((inverted ? denMedian! / numMedian! : numMedian! / denMedian!) * 100);
       cell.cvNumerator = cv(av);
       cell.cvDenominator = cv(bv);
       const unstable: string[] = [];
-      for (const [side, rs] of [[num.id, a], [den.id, b]] as const) {
+      for (const [side, rs] of [
+        [num.id, a],
+        [den.id, b],
+      ] as const) {
         for (const r of rs) {
           const z = stalledSeconds(r);
-          if (r.status === "ok" && z > 0) unstable.push(`${side} repeat ${r.repeat} stalled: ${z} second${z === 1 ? "" : "s"} with no throughput`);
-          if (r.status === "ok" && r.interference?.disturbed) unstable.push(`${side} repeat ${r.repeat} disturbed: ${r.interference.reasons.join("; ")}`);
+          if (r.status === "ok" && z > 0)
+            unstable.push(`${side} repeat ${r.repeat} stalled: ${z} second${z === 1 ? "" : "s"} with no throughput`);
+          if (r.status === "ok" && r.interference?.disturbed)
+            unstable.push(`${side} repeat ${r.repeat} disturbed: ${r.interference.reasons.join("; ")}`);
           // Ignored errors and reconnects: the repeat's q/s counts failed work or waits for a connection (issue 24 item 3).
           const marks = r.status === "ok" ? errorMarks(r.metrics) : [];
           if (marks.length) unstable.push(`${side} repeat ${r.repeat} had ${marks.join(" and ")}`);
@@ -391,14 +422,22 @@ export function ratioTableFromSides(
       } else if (byRuns) {
         const runMeans = (runs: CellRecord[][]) =>
           runs.flatMap((rs) => {
-            const vs = finiteOf(rs.filter((r) => r.test === test && r.threads === t && r.phase !== "warmup").map((r) => usableValue(r, metric)));
+            const vs = finiteOf(
+              rs
+                .filter((r) => r.test === test && r.threads === t && r.phase !== "warmup")
+                .map((r) => usableValue(r, metric)),
+            );
             return vs.length ? [vs.reduce((x, v) => x + Math.log(v), 0) / vs.length] : [];
           });
         const ma = runMeans(measureRuns(num.runs!));
         const mb = runMeans(measureRuns(den.runs!));
         p.unpaired = { a: ma.map((x) => sign * x), b: mb.map((x) => sign * x), floorSd };
       } else {
-        p.unpaired = { a: finiteOf(av).map((x) => sign * Math.log(x)), b: finiteOf(bv).map((x) => sign * Math.log(x)), floorSd };
+        p.unpaired = {
+          a: finiteOf(av).map((x) => sign * Math.log(x)),
+          b: finiteOf(bv).map((x) => sign * Math.log(x)),
+          floorSd,
+        };
       }
       pending.push(p);
       return cell;
@@ -411,7 +450,10 @@ export function ratioTableFromSides(
     const inputs = pending.map((p) => p.input!);
     run = estimateRun(inputs, { confidence, marginPct, sequential: opts.sequential === true });
     order = orderEffect(inputs, confidence);
-    outlierPairs(inputs, run.cells.map((c) => (c.s2Moderated === null ? null : Math.sqrt(c.s2Moderated)))).forEach((idx, i) => {
+    outlierPairs(
+      inputs,
+      run.cells.map((c) => (c.s2Moderated === null ? null : Math.sqrt(c.s2Moderated))),
+    ).forEach((idx, i) => {
       for (const j of idx) {
         const r = pending[i].pairRepeats![j];
         const d = inputs[i].pairs[j].d;
@@ -419,7 +461,10 @@ export function ratioTableFromSides(
       }
     });
   } else {
-    run = estimateUnpaired(pending.map((p) => p.unpaired!), { confidence, marginPct });
+    run = estimateUnpaired(
+      pending.map((p) => p.unpaired!),
+      { confidence, marginPct },
+    );
   }
   const qs = benjaminiHochberg(run.cells.map((c) => c.p));
   pending.forEach((p, i) => {
@@ -450,7 +495,9 @@ export function ratioTableFromSides(
       cell.reason = "load-bound";
     }
   });
-  const decided = pending.map((p) => rows[p.row].cells[p.col]).filter((c) => c.direction === "faster" || c.direction === "slower");
+  const decided = pending
+    .map((p) => rows[p.row].cells[p.col])
+    .filter((c) => c.direction === "faster" || c.direction === "slower");
   const intervals = run.cells.filter((c) => c.low !== null).length;
   const tau2 = run.instanceLevel.tau2;
   const ip = run.intervalPrior ?? run.prior;
@@ -500,7 +547,10 @@ const FAMILY_NAMES: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL
  * Numerator and denominator of a run: the scenario's `compare` key, else the first two servers.
  * Explicit ids win over both.
  */
-export function pickServers(manifest: RunManifest, explicit?: { numerator?: string; denominator?: string }): [string, string] | null {
+export function pickServers(
+  manifest: RunManifest,
+  explicit?: { numerator?: string; denominator?: string },
+): [string, string] | null {
   const ids = manifest.scenario.servers.map((s) => s.id);
   const known = new Set([...ids, ...manifest.servers.map((s) => s.id)]);
   const primary = primaryPair(manifest.scenario);
@@ -555,7 +605,14 @@ export function buildRatioTable(
     tests,
     threads,
     // The margin: the caller's (report --margin), else the scenario's report.margin, as the run's screen used.
-    { pairing: "paired", percentile: manifest.scenario.workload.percentile ?? 95, sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined, stops: adaptiveStops(manifest), ...opts, marginPct: opts.marginPct ?? reportMarginPct(manifest.scenario) },
+    {
+      pairing: "paired",
+      percentile: manifest.scenario.workload.percentile ?? 95,
+      sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined,
+      stops: adaptiveStops(manifest),
+      ...opts,
+      marginPct: opts.marginPct ?? reportMarginPct(manifest.scenario),
+    },
   );
 }
 

@@ -105,28 +105,61 @@ function fields(percentile: number): Field[] {
   return [
     { label: "transactions", decimals: 0, get: (m) => m.transactions },
     { label: "per sec.", indent: 1, decimals: 2, get: (m) => m.tps },
-    { label: "read/write requests", decimals: 0, get: (m) => num(m.legacy?.readWriteRequests) ?? add(m.reads, m.writes) },
-    { label: "per sec.", indent: 1, decimals: 2, get: (m) => num(m.legacy?.readWriteRequestsPerSec) ?? perSec(add(m.reads, m.writes), m) },
+    {
+      label: "read/write requests",
+      decimals: 0,
+      get: (m) => num(m.legacy?.readWriteRequests) ?? add(m.reads, m.writes),
+    },
+    {
+      label: "per sec.",
+      indent: 1,
+      decimals: 2,
+      get: (m) => num(m.legacy?.readWriteRequestsPerSec) ?? perSec(add(m.reads, m.writes), m),
+    },
     { label: "other operations", decimals: 0, get: (m) => num(m.legacy?.otherOperations) ?? m.other },
-    { label: "per sec.", indent: 1, decimals: 2, get: (m) => num(m.legacy?.otherOperationsPerSec) ?? perSec(m.other, m) },
+    {
+      label: "per sec.",
+      indent: 1,
+      decimals: 2,
+      get: (m) => num(m.legacy?.otherOperationsPerSec) ?? perSec(m.other, m),
+    },
     { label: "queries per sec.", decimals: 2, get: (m) => m.qps },
     { label: "deadlocks", decimals: 0, get: (m) => num(m.legacy?.deadlocks) },
     { label: "ignored errors", decimals: 0, get: (m) => m.ignoredErrors },
     { label: "reconnects", decimals: 0, get: (m) => m.reconnects },
     { label: "total time (s)", decimals: 4, get: (m) => m.totalTime },
     { label: "total number of events", decimals: 0, get: (m) => m.events },
-    { label: "total time taken by event execution (s)", decimals: 4, get: (m) => (m.latencyMs?.sum == null ? null : m.latencyMs.sum / 1000) },
+    {
+      label: "total time taken by event execution (s)",
+      decimals: 4,
+      get: (m) => (m.latencyMs?.sum == null ? null : m.latencyMs.sum / 1000),
+    },
     { label: "per-request statistics (ms): min", decimals: 2, get: (m) => m.latencyMs?.min ?? null },
     { label: "avg", indent: 1, decimals: 2, get: (m) => m.latencyMs?.avg ?? null },
     { label: "max", indent: 1, decimals: 2, get: (m) => m.latencyMs?.max ?? null },
-    { label: `approx. ${percentile} percentile`, indent: 1, decimals: 2, get: (m) => m.latencyMs?.percentileValue ?? null },
+    {
+      label: `approx. ${percentile} percentile`,
+      indent: 1,
+      decimals: 2,
+      get: (m) => m.latencyMs?.percentileValue ?? null,
+    },
     { label: "threads fairness: events avg", decimals: 4, get: (m) => m.fairness?.eventsAvg ?? null },
     { label: "events stddev", indent: 1, decimals: 2, get: (m) => m.fairness?.eventsStddev ?? null },
     { label: "execution time avg (s)", indent: 1, decimals: 4, get: (m) => m.fairness?.execAvg ?? null },
     { label: "execution time stddev (s)", indent: 1, decimals: 2, get: (m) => m.fairness?.execStddev ?? null },
-    { label: "threads fairness: distribution", decimals: 2, get: () => null, text: (m) => legacyPair(m, "Distribution") },
+    {
+      label: "threads fairness: distribution",
+      decimals: 2,
+      get: () => null,
+      text: (m) => legacyPair(m, "Distribution"),
+    },
     { label: "execution", indent: 1, decimals: 2, get: () => null, text: (m) => legacyPair(m, "Execution") },
-    { label: "effective concurrency (event execution time / total time)", decimals: 1, get: effectiveConcurrency, derived: true },
+    {
+      label: "effective concurrency (event execution time / total time)",
+      decimals: 1,
+      get: effectiveConcurrency,
+      derived: true,
+    },
     { label: "tps × avg latency (Little's law cross-check)", decimals: 1, get: throughputTimesLatency, derived: true },
     { label: "configured threads", decimals: 0, get: () => null, ofSide: (s) => s.threads, derived: true },
     {
@@ -138,7 +171,15 @@ function fields(percentile: number): Field[] {
       },
       derived: true,
     },
-    { label: "fairness: events stddev / avg (%)", decimals: 1, get: (m) => { const f = fairnessSpread(m); return f === null ? null : f * 100; }, derived: true },
+    {
+      label: "fairness: events stddev / avg (%)",
+      decimals: 1,
+      get: (m) => {
+        const f = fairnessSpread(m);
+        return f === null ? null : f * 100;
+      },
+      derived: true,
+    },
   ];
 }
 
@@ -149,11 +190,18 @@ export interface SideCell {
   threads: number | null;
 }
 
-const finite = (vs: Array<number | null>): number[] => vs.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+const finite = (vs: Array<number | null>): number[] =>
+  vs.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
 const med = (vs: readonly number[]): number | null => (vs.length ? median(vs) : null);
 
 /** One block from the results of each side; figures are medians over each side's results. */
-export function summaryBlock(title: string, test: string, sides: readonly SideCell[], labels: readonly string[], percentile: number): SummaryBlock {
+export function summaryBlock(
+  title: string,
+  test: string,
+  sides: readonly SideCell[],
+  labels: readonly string[],
+  percentile: number,
+): SummaryBlock {
   const threads = sides.map((s) => s.threads);
   const rows: SummaryRow[] = [];
   for (const f of fields(percentile)) {
@@ -162,9 +210,25 @@ export function summaryBlock(title: string, test: string, sides: readonly SideCe
     if (values.every((v) => v === null) && (!display || display.every((d) => d === null))) continue;
     const [a, b] = values;
     const ratio = sides.length === 2 && a != null && b != null && a !== 0 ? (b / a) * 100 : null;
-    rows.push({ label: f.label, indent: f.indent ?? 0, values, ...(display ? { display } : {}), decimals: f.decimals, ratio, ...(f.derived ? { derived: true } : {}) });
+    rows.push({
+      label: f.label,
+      indent: f.indent ?? 0,
+      values,
+      ...(display ? { display } : {}),
+      decimals: f.decimals,
+      ratio,
+      ...(f.derived ? { derived: true } : {}),
+    });
   }
-  return { title, test, threads, repeats: sides.map((s) => s.results.length), status: sides.map((s) => s.status), rows, notes: readings(sides, labels) };
+  return {
+    title,
+    test,
+    threads,
+    repeats: sides.map((s) => s.results.length),
+    status: sides.map((s) => s.status),
+    rows,
+    notes: readings(sides, labels),
+  };
 }
 
 function readings(sides: readonly SideCell[], labels: readonly string[]): string[] {
@@ -182,13 +246,19 @@ function readings(sides: readonly SideCell[], labels: readonly string[]): string
     }
     const spread = med(finite(s.results.map(fairnessSpread)));
     if (spread !== null && spread > UNEVEN_FAIRNESS) {
-      notes.push(`${labels[i]}: uneven threads fairness: events stddev / avg = ${(spread * 100).toFixed(1)}% (above ${UNEVEN_FAIRNESS * 100}%): some threads ran far more requests than others.`);
+      notes.push(
+        `${labels[i]}: uneven threads fairness: events stddev / avg = ${(spread * 100).toFixed(1)}% (above ${UNEVEN_FAIRNESS * 100}%): some threads ran far more requests than others.`,
+      );
     }
     if (spread === null && s.results.some((m) => num(m.legacy?.fairnessDistributionA) !== null))
-      notes.push(`${labels[i]}: threads fairness is early 0.4's "distribution" / "execution" pairs, shown as printed; they are not avg/stddev, so they give no fairness reading.`);
+      notes.push(
+        `${labels[i]}: threads fairness is early 0.4's "distribution" / "execution" pairs, shown as printed; they are not avg/stddev, so they give no fairness reading.`,
+      );
     const cross = med(finite(s.results.map(throughputTimesLatency)));
     if (conc !== null && cross !== null && Math.abs(cross - conc) > Math.max(1, 0.1 * conc)) {
-      notes.push(`${labels[i]}: tps × avg latency (${cross.toFixed(1)}) and effective concurrency (${conc.toFixed(1)}) disagree by more than 10%: the events are not the transactions, or the run was cut short.`);
+      notes.push(
+        `${labels[i]}: tps × avg latency (${cross.toFixed(1)}) and effective concurrency (${conc.toFixed(1)}) disagree by more than 10%: the events are not the transactions, or the run was cut short.`,
+      );
     }
   });
   return notes;
@@ -198,7 +268,13 @@ function readings(sides: readonly SideCell[], labels: readonly string[]): string
 function sideCell(records: readonly CellRecord[], test: string, threads: number): SideCell {
   const rs = records.filter((c) => c.test === test && c.threads === threads);
   const ok = rs.filter((c) => c.status === "ok" && c.metrics && c.metrics.status === "ok").map((c) => c.metrics!);
-  const status = ok.length ? "ok" : rs.some((c) => c.status === "failed") ? "failed" : rs.length ? rs[0]!.status : "missing";
+  const status = ok.length
+    ? "ok"
+    : rs.some((c) => c.status === "failed")
+      ? "failed"
+      : rs.length
+        ? rs[0]!.status
+        : "missing";
   return { results: ok, status, threads };
 }
 
@@ -209,7 +285,11 @@ export interface RecordSide {
 }
 
 /** Blocks per test × threads (given axes) over two (or more) sides of measure records. */
-export function summaryOfSides(sides: readonly RecordSide[], axesOf: { tests: string[]; threads: number[] }, opts: { percentile: number; prefix?: string }): SummaryBlock[] {
+export function summaryOfSides(
+  sides: readonly RecordSide[],
+  axesOf: { tests: string[]; threads: number[] },
+  opts: { percentile: number; prefix?: string },
+): SummaryBlock[] {
   const blocks: SummaryBlock[] = [];
   const labels = sides.map((s) => s.label);
   const measured = sides.map((s) => measureRecords(s.records));
@@ -224,7 +304,11 @@ export function summaryOfSides(sides: readonly RecordSide[], axesOf: { tests: st
 }
 
 /** The two servers of one run: A = the denominator, B = the numerator. */
-export function buildSummary(manifest: RunManifest, cells: readonly CellRecord[], opts: { numerator?: string; denominator?: string } = {}): ExecutionSummary {
+export function buildSummary(
+  manifest: RunManifest,
+  cells: readonly CellRecord[],
+  opts: { numerator?: string; denominator?: string } = {},
+): ExecutionSummary {
   const pair = pickServers(manifest, opts);
   const ids = pair ? [pair[1], pair[0]] : manifest.scenario.servers.map((s) => s.id).slice(0, 1);
   const percentile = manifest.scenario.workload.percentile ?? 95;
@@ -241,7 +325,10 @@ export function buildRunsSummary(
 ): ExecutionSummary {
   const ax = axes(a.manifest, a.cells);
   const bx = axes(b.manifest, b.cells);
-  const both = { tests: [...ax.tests, ...bx.tests.filter((t) => !ax.tests.includes(t))], threads: [...ax.threads, ...bx.threads.filter((t) => !ax.threads.includes(t))] };
+  const both = {
+    tests: [...ax.tests, ...bx.tests.filter((t) => !ax.tests.includes(t))],
+    threads: [...ax.threads, ...bx.threads.filter((t) => !ax.threads.includes(t))],
+  };
   const percentile = a.manifest.scenario.workload.percentile ?? 95;
   const blocks = servers.flatMap((server) =>
     summaryOfSides(
@@ -260,10 +347,17 @@ export function buildRunsSummary(
  * The outputs of sysbench logs side by side (`parse --summary`): one column per output, in file order. With two,
  * A is the first and B the second. `threads` fills in what a log does not print (0.4 prints no thread count).
  */
-export function buildParsedSummary(outputs: ReadonlyArray<{ label: string; result: SysbenchResult; threads: number | null }>, legend: string[] = []): ExecutionSummary {
+export function buildParsedSummary(
+  outputs: ReadonlyArray<{ label: string; result: SysbenchResult; threads: number | null }>,
+  legend: string[] = [],
+): ExecutionSummary {
   const percentile = outputs.find((o) => o.result.latencyMs?.percentile != null)?.result.latencyMs.percentile ?? 95;
   const labels = outputs.map((o) => o.label);
-  const cells: SideCell[] = outputs.map((o) => ({ results: o.result.status === "ok" ? [o.result] : [], status: o.result.status, threads: o.result.threads ?? o.threads }));
+  const cells: SideCell[] = outputs.map((o) => ({
+    results: o.result.status === "ok" ? [o.result] : [],
+    status: o.result.status,
+    threads: o.result.threads ?? o.threads,
+  }));
   const ts = [...new Set(cells.map((c) => c.threads))];
   const title = `sysbench output${outputs.length > 1 ? "s" : ""}${ts.length === 1 && ts[0] != null ? ` @ ${ts[0]} threads` : ""}`;
   return { sides: labels, legend, percentile, blocks: [summaryBlock(title, "", cells, labels, percentile)] };
@@ -301,7 +395,9 @@ function ratioHeading(s: ExecutionSummary): string | null {
 }
 
 function repeatsText(s: ExecutionSummary, blk: SummaryBlock): string {
-  return blk.repeats.map((n, i) => `${s.sides[i]}: ${blk.status[i] === "ok" ? `${n} repeat${n === 1 ? "" : "s"}` : blk.status[i]}`).join(", ");
+  return blk.repeats
+    .map((n, i) => `${s.sides[i]}: ${blk.status[i] === "ok" ? `${n} repeat${n === 1 ? "" : "s"}` : blk.status[i]}`)
+    .join(", ");
 }
 
 function introLines(s: ExecutionSummary): string[] {
@@ -316,7 +412,9 @@ function introLines(s: ExecutionSummary): string[] {
 export function renderSummaryText(s: ExecutionSummary): string {
   const out: string[] = [...introLines(s), ""];
   const rh = ratioHeading(s);
-  const labelW = Math.max(40, ...s.blocks.flatMap((b) => b.rows.map((r) => r.label.length + 2 * r.indent + (r.derived ? 4 : 2)))) + 2;
+  const labelW =
+    Math.max(40, ...s.blocks.flatMap((b) => b.rows.map((r) => r.label.length + 2 * r.indent + (r.derived ? 4 : 2)))) +
+    2;
   const colW = Math.max(14, ...s.sides.map((x) => x.length + 2));
   const columns: TextColumn[] = [
     { width: labelW },
@@ -345,7 +443,8 @@ const mdEsc = (x: string) => x.replace(/\|/g, "\\|");
 /** Markdown: one table per block, notes as a list; `level` is the heading level of the blocks. */
 export function renderSummaryMarkdown(s: ExecutionSummary, opts: { level?: number; title?: boolean } = {}): string {
   const h = "#".repeat(opts.level ?? 2);
-  const out: string[] = opts.title === false ? [] : [`${"#".repeat(Math.max(1, (opts.level ?? 2) - 1))} Test execution summary`, ""];
+  const out: string[] =
+    opts.title === false ? [] : [`${"#".repeat(Math.max(1, (opts.level ?? 2) - 1))} Test execution summary`, ""];
   const rh = ratioHeading(s);
   out.push(...introLines(s).map((l) => mdEsc(l.trim())), "");
   for (const blk of s.blocks) {
@@ -354,7 +453,9 @@ export function renderSummaryMarkdown(s: ExecutionSummary, opts: { level?: numbe
     out.push(`|:--|${s.sides.map(() => "--:").join("|")}|${rh ? "--:|" : ""}`);
     for (const r of blk.rows) {
       const label = (r.derived ? "*derived:* " : "") + (r.indent ? "&nbsp;&nbsp;" : "") + mdEsc(r.label);
-      out.push(`| ${label} | ${s.sides.map((_, i) => mdEsc(cellText(r, i))).join(" | ")} |${rh ? ` ${ratioText(r)} |` : ""}`);
+      out.push(
+        `| ${label} | ${s.sides.map((_, i) => mdEsc(cellText(r, i))).join(" | ")} |${rh ? ` ${ratioText(r)} |` : ""}`,
+      );
     }
     if (blk.notes.length) out.push("", ...blk.notes.map((n) => `- **note:** ${mdEsc(n)}`));
     out.push("");
@@ -363,21 +464,32 @@ export function renderSummaryMarkdown(s: ExecutionSummary, opts: { level?: numbe
   return out.join("\n");
 }
 
-const htmlEsc = (x: string) => x.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const htmlEsc = (x: string) =>
+  x.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** HTML: one table per block (no script, no style of its own: the page styles `table.summary`). */
 export function renderSummaryHtml(s: ExecutionSummary): string {
   const rh = ratioHeading(s);
   const out: string[] = [`<h2>Test execution summary</h2>`, ...introLines(s).map((l) => `<p>${htmlEsc(l.trim())}</p>`)];
   for (const blk of s.blocks) {
-    out.push(`<h3>${htmlEsc(blk.title)}</h3>`, `<p class="muted">Median over repeats; ${htmlEsc(repeatsText(s, blk))}.</p>`);
-    out.push(`<table class="summary"><thead><tr><th>figure</th>${s.sides.map((x) => `<th>${htmlEsc(x)}</th>`).join("")}${rh ? `<th>${htmlEsc(rh)}</th>` : ""}</tr></thead><tbody>`);
+    out.push(
+      `<h3>${htmlEsc(blk.title)}</h3>`,
+      `<p class="muted">Median over repeats; ${htmlEsc(repeatsText(s, blk))}.</p>`,
+    );
+    out.push(
+      `<table class="summary"><thead><tr><th>figure</th>${s.sides.map((x) => `<th>${htmlEsc(x)}</th>`).join("")}${rh ? `<th>${htmlEsc(rh)}</th>` : ""}</tr></thead><tbody>`,
+    );
     for (const r of blk.rows) {
       const label = `${r.derived ? "<em>derived:</em> " : ""}${"&nbsp;&nbsp;".repeat(r.indent)}${htmlEsc(r.label)}`;
-      out.push(`<tr${r.derived ? ' class="derived"' : ""}><td>${label}</td>${s.sides.map((_, i) => `<td class="num">${htmlEsc(cellText(r, i))}</td>`).join("")}${rh ? `<td class="num">${ratioText(r)}</td>` : ""}</tr>`);
+      out.push(
+        `<tr${r.derived ? ' class="derived"' : ""}><td>${label}</td>${s.sides.map((_, i) => `<td class="num">${htmlEsc(cellText(r, i))}</td>`).join("")}${rh ? `<td class="num">${ratioText(r)}</td>` : ""}</tr>`,
+      );
     }
     out.push(`</tbody></table>`);
-    if (blk.notes.length) out.push(`<ul class="notes">${blk.notes.map((n) => `<li><strong>note:</strong> ${htmlEsc(n)}</li>`).join("")}</ul>`);
+    if (blk.notes.length)
+      out.push(
+        `<ul class="notes">${blk.notes.map((n) => `<li><strong>note:</strong> ${htmlEsc(n)}</li>`).join("")}</ul>`,
+      );
   }
   if (!s.blocks.length) out.push("<p>No measured cells.</p>");
   return out.join("\n");

@@ -3,7 +3,15 @@
  * medians), its legend, then the same table with the estimate, its 95% interval and the verdict mark
  * (`104.2 [101.3–107.2] +`), the legend of the marks and the method, then the facts behind it.
  */
-import { DIRECTION_WORDS, LOAD_BOUND, STATE_MARKS, equivalenceWord, longLegend, verdictMark, verdictSentence } from "../vocabulary.ts";
+import {
+  DIRECTION_WORDS,
+  LOAD_BOUND,
+  STATE_MARKS,
+  equivalenceWord,
+  longLegend,
+  verdictMark,
+  verdictSentence,
+} from "../vocabulary.ts";
 import { costLines } from "./costs.ts";
 import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
 import type { RunReport } from "./model.ts";
@@ -49,9 +57,15 @@ export function seedTable(table: RatioTable, cell: (c: RatioCell) => string, row
   const widest = Math.max(6, ...texts.flat().map((s) => s.length));
   const width = widest + 2;
   const labelWidth = Math.max(18, ...table.rows.map((r) => r.test.length + 2));
-  const columns: TextColumn[] = [{ width: labelWidth }, ...table.threads.map((): TextColumn => ({ width, align: "right" }))];
+  const columns: TextColumn[] = [
+    { width: labelWidth },
+    ...table.threads.map((): TextColumn => ({ width, align: "right" })),
+  ];
   // Seed widths: thread counts start one column right of where a 6-character value starts. Wider cells: right-aligned.
-  const head = ["", ...table.threads.map((t) => (width === 8 ? " ".repeat(width - 5) + String(t).padEnd(5) : String(t)))];
+  const head = [
+    "",
+    ...table.threads.map((t) => (width === 8 ? " ".repeat(width - 5) + String(t).padEnd(5) : String(t))),
+  ];
   return [
     " ".repeat(labelWidth + 1) + "Number of threads",
     ...textTable([head], { columns, gap: "" }),
@@ -106,7 +120,9 @@ export function verdictLines(table: RatioTable): string[] {
     for (const c of r.cells) {
       if (c.status !== "ok" || c.estimate === null) continue;
       const ci = intervalText(c);
-      out.push(`${r.test} @ ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${cellMark(c)}, n=${c.n}: ${verdictSentence(c, table.marginPct)}`);
+      out.push(
+        `${r.test} @ ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${cellMark(c)}, n=${c.n}: ${verdictSentence(c, table.marginPct)}`,
+      );
     }
   }
   return out;
@@ -120,7 +136,11 @@ export function methodLines(table: RatioTable): string[] {
     t.priorDf === null || t.priorSd === null
       ? "nothing to pool"
       : `pooled sd ${(t.priorSd * 100).toFixed(1)}% with ${t.priorDf === Infinity ? "unbounded" : num(t.priorDf)} prior df, capped per cell at the other cells' df`;
-  const dfs = t.dfRange ? (t.dfRange[0] === t.dfRange[1] ? `${num(t.dfRange[0])} df` : `${num(t.dfRange[0])}–${num(t.dfRange[1])} df`) : null;
+  const dfs = t.dfRange
+    ? t.dfRange[0] === t.dfRange[1]
+      ? `${num(t.dfRange[0])} df`
+      : `${num(t.dfRange[0])}–${num(t.dfRange[1])} df`
+    : null;
   out.push(
     `Each cell's variance is moderated toward the table's (${prior}); a cell noisier than the prior keeps its own variance and df. The interval uses t with the combined df${dfs ? ` (${dfs})` : ""}.`,
   );
@@ -134,7 +154,9 @@ export function methodLines(table: RatioTable): string[] {
         `Replication unit: the server instance (${t.instanceCells} cell${t.instanceCells === 1 ? "" : "s"} ran on 2 or more); ${within}.`,
       );
     } else {
-      out.push("Replication unit: the pair, on one server instance per side: the intervals hold the noise between pairs, not the level between server restarts (workload.instances).");
+      out.push(
+        "Replication unit: the pair, on one server instance per side: the intervals hold the noise between pairs, not the level between server restarts (workload.instances).",
+      );
     }
     if ((t.splitCells ?? 0) > 0)
       out.push(
@@ -154,7 +176,9 @@ export function methodLines(table: RatioTable): string[] {
   } else if (t.unit === "runs") {
     out.push("Each run's cell value is one observation: the intervals include the variance between runs.");
   } else {
-    out.push("Fewer than 2 runs a side: the intervals hold only the variation between repeats, not between runs (restarts, the day); compare 2 or more runs a side for that.");
+    out.push(
+      "Fewer than 2 runs a side: the intervals hold only the variation between repeats, not between runs (restarts, the day); compare 2 or more runs a side for that.",
+    );
   }
   if (t.intervals > 0) {
     out.push(
@@ -166,7 +190,19 @@ export function methodLines(table: RatioTable): string[] {
 }
 
 /** The head of {@link verdictRows}. */
-export const VERDICT_HEAD = ["sysbench test", "threads", "estimate", "interval", "mark", "direction", "p", "BH q", "at 5% FDR", "equivalence", "n"] as const;
+export const VERDICT_HEAD = [
+  "sysbench test",
+  "threads",
+  "estimate",
+  "interval",
+  "mark",
+  "direction",
+  "p",
+  "BH q",
+  "at 5% FDR",
+  "equivalence",
+  "n",
+] as const;
 
 /**
  * Every measured cell's verdict as table rows (markdown, HTML): the effect size, the mark, the direction with its
@@ -203,8 +239,12 @@ export function cellNotes(table: RatioTable): string[] {
     for (const c of r.cells) {
       const where = `${r.test} @ ${c.threads} threads`;
       for (const u of c.unstable) out.push(`${where}: unstable: ${u}`);
-      if (c.reason === "zero-width") out.push(`${where}: the interval has zero width (every pair gave the same ratio): no verdict`);
-      if (c.loadBound) out.push(`${where}: load-bound (sysbench saturated its cpuset in most repeats, the server did not): no verdict`);
+      if (c.reason === "zero-width")
+        out.push(`${where}: the interval has zero width (every pair gave the same ratio): no verdict`);
+      if (c.loadBound)
+        out.push(
+          `${where}: load-bound (sysbench saturated its cpuset in most repeats, the server did not): no verdict`,
+        );
       if (c.status === "ok" && c.failedRepeats > 0) out.push(`${where}: ${c.failedRepeats} repeat(s) failed, left out`);
     }
   }
@@ -216,7 +256,10 @@ export function fmtPct(x: number | null): string {
 }
 
 function title(report: RunReport, table: RatioTable | null): string {
-  if (!table) return [`${report.servers.map((s) => s.family).join("/")} sysbench run`, report.durationText].filter(Boolean).join(". ");
+  if (!table)
+    return [`${report.servers.map((s) => s.family).join("/")} sysbench run`, report.durationText]
+      .filter(Boolean)
+      .join(". ");
   const names = `${table.numeratorLabel}/${table.denominatorLabel}`;
   const what = table?.inverted ? ` (${metricLabel(table.metric, table.percentile)}, inverted)` : "";
   return [`${names} sysbench benchmark comparison in %${what}`, report.durationText].filter(Boolean).join(" ");
@@ -226,7 +269,10 @@ export function serverLines(report: RunReport): string[] {
   const rows = report.servers.map((s) => {
     const pkg = s.packageVersion ? `, package ${s.packageVersion}` : "";
     const asym = s.asymmetries.length ? `; deliberate asymmetries: ${s.asymmetries.join(", ")}` : "";
-    return [s.id, `${s.family} ${s.version ?? "(version unknown)"} (image ${s.image}${pkg}); storage: ${s.storage}${asym}`];
+    return [
+      s.id,
+      `${s.family} ${s.version ?? "(version unknown)"} (image ${s.image}${pkg}); storage: ${s.storage}${asym}`,
+    ];
   });
   return textTable(rows, { indent: "  ", trimEnd: false });
 }
@@ -239,7 +285,10 @@ export function configIdentityLine(report: RunReport): string {
     case "deliberate":
       return `Config identity: identical except deliberate differences: ${ci.differing.map((r) => r.variable).join(", ")}`;
     case "differs":
-      return `Config identity: DIFFERS in ${ci.differing.filter((r) => !r.deliberate).map((r) => r.variable).join(", ")}`;
+      return `Config identity: DIFFERS in ${ci.differing
+        .filter((r) => !r.deliberate)
+        .map((r) => r.variable)
+        .join(", ")}`;
     case "unknown":
       return "Config identity: unknown (no must-match table recorded)";
   }
@@ -251,7 +300,9 @@ export function runLine(report: RunReport): string {
 
 /** How many measured attempts were retries (`--retries`), or null when none was. */
 export function retriesLine(report: RunReport): string | null {
-  return report.retries > 0 ? `Retries: ${report.retries} measured attempt(s) repeated a failed cell; each cell counts its last attempt (every attempt is in cells.jsonl).` : null;
+  return report.retries > 0
+    ? `Retries: ${report.retries} measured attempt(s) repeated a failed cell; each cell counts its last attempt (every attempt is in cells.jsonl).`
+    : null;
 }
 
 export function partialLine(report: RunReport): string | null {
@@ -278,12 +329,22 @@ export function renderRatioText(table: RatioTable): string[] {
 }
 
 /** The two-server table helpers the ladder's renderers reuse (src/core/report/ladder-render.ts). */
-export const TABLE_TEXT: TableText = { seedTable, plainCell, intervalText: (c) => intervalText(c), statusText, methodLines, cellNotes };
+export const TABLE_TEXT: TableText = {
+  seedTable,
+  plainCell,
+  intervalText: (c) => intervalText(c),
+  statusText,
+  methodLines,
+  cellNotes,
+};
 
 /** The report as terminal text: the seeds' table, then the same cells with intervals and verdicts. */
 export function renderText(report: RunReport): string {
   const t = report.table;
-  const lines: string[] = [report.ladder ? [ladderTitle(report.ladder), report.durationText].filter(Boolean).join(" ") : title(report, t), ""];
+  const lines: string[] = [
+    report.ladder ? [ladderTitle(report.ladder), report.durationText].filter(Boolean).join(" ") : title(report, t),
+    "",
+  ];
   const partial = partialLine(report);
   if (partial) lines.push(partial, "");
   if (report.ladder) lines.push(...renderLadderText(report.ladder, TABLE_TEXT), "");
@@ -293,7 +354,9 @@ export function renderText(report: RunReport): string {
   lines.push(...report.notes);
   lines.push("Servers:", ...serverLines(report), configIdentityLine(report));
   for (const r of report.configIdentity.differing) {
-    const vals = Object.entries(r.values).map(([k, v]) => `${k}=${v ?? "(unset)"}`).join(" ");
+    const vals = Object.entries(r.values)
+      .map(([k, v]) => `${k}=${v ?? "(unset)"}`)
+      .join(" ");
     lines.push(`  ${r.variable}: ${vals}${r.deliberate ? " (deliberate)" : ""}${r.note ? ` - ${r.note}` : ""}`);
   }
   lines.push(runLine(report));

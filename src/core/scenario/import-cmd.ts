@@ -48,17 +48,24 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
   } catch (e) {
     if (e instanceof ShellOperatorError) {
       const rest = e.rest.length > 40 ? `${e.rest.slice(0, 40)}…` : e.rest;
-      throw new InputError(`the command line has the shell operator ${JSON.stringify(e.operator)} (${e.meaning}) at character ${e.position}: ${JSON.stringify(rest)}`, {
-        code: "IMPORT_CMD_SHELL_OPERATOR",
-        hint: `import takes one sysbench command: drop ${JSON.stringify(rest)} (or quote the operator if it is part of a value)`,
-      });
+      throw new InputError(
+        `the command line has the shell operator ${JSON.stringify(e.operator)} (${e.meaning}) at character ${e.position}: ${JSON.stringify(rest)}`,
+        {
+          code: "IMPORT_CMD_SHELL_OPERATOR",
+          hint: `import takes one sysbench command: drop ${JSON.stringify(rest)} (or quote the operator if it is part of a value)`,
+        },
+      );
     }
     if (e instanceof ShellWordsError) throw bad(`cannot split the command line: ${e.message}`, "check the quotes");
     throw e;
   }
   while (words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0])) words.shift(); // VAR=value prefixes
   if (words.length && /(^|\/)sysbench$/.test(words[0])) words.shift();
-  if (!words.length) throw bad(`no sysbench arguments in ${JSON.stringify(cmdline)}`, "paste a command such as: sysbench --test=oltp --num-threads=4 run");
+  if (!words.length)
+    throw bad(
+      `no sysbench arguments in ${JSON.stringify(cmdline)}`,
+      "paste a command such as: sysbench --test=oltp --num-threads=4 run",
+    );
 
   const options = new Map<string, { given: string; value: string }>();
   const positional: string[] = [];
@@ -86,13 +93,25 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
   // -- the command and the test ---------------------------------------------------------------------------------
   const command = positional.find((p) => COMMANDS.has(p));
   const scripts = positional.filter((p) => !COMMANDS.has(p));
-  if (command && command !== "run") warn(`command ${command}: twinbench prepares, runs and cleans up itself; imported as the run`);
+  if (command && command !== "run")
+    warn(`command ${command}: twinbench prepares, runs and cleans up itself; imported as the run`);
   const testArg = get("test") ?? scripts[0];
   if (scripts.length > 1 || (options.has("test") && scripts.length))
-    throw bad(`more than one test in the command line: ${[get("test"), ...scripts].filter(Boolean).join(", ")}`, "keep one --test or script");
-  if (testArg === undefined) throw bad("no test in the command line (--test=X or a script name)", "add --test=oltp or a script such as oltp_read_only");
+    throw bad(
+      `more than one test in the command line: ${[get("test"), ...scripts].filter(Boolean).join(", ")}`,
+      "keep one --test or script",
+    );
+  if (testArg === undefined)
+    throw bad(
+      "no test in the command line (--test=X or a script name)",
+      "add --test=oltp or a script such as oltp_read_only",
+    );
   if (options.has("test")) note(`--test=${testArg}: sysbench 1.0.20 takes the script as a positional argument`);
-  if (/[$`]/.test(testArg)) throw bad(`the test ${JSON.stringify(testArg)} is a shell variable`, "substitute the test name (e.g. oltp_simple) and import again");
+  if (/[$`]/.test(testArg))
+    throw bad(
+      `the test ${JSON.stringify(testArg)} is a shell variable`,
+      "substitute the test name (e.g. oltp_simple) and import again",
+    );
   const base = testArg.replace(/^.*\//, "").replace(/\.lua$/, "");
   let test: string;
   if (base === "oltp" || base === "oltp_legacy") {
@@ -101,7 +120,11 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
     const nontrx = get("oltp-nontrx-mode") ?? "select";
     // 0.5's oltp.lua has no test modes: it is the complex transaction.
     const m = scriptForOltpMode(base === "oltp" && testArg.endsWith(".lua") ? "complex" : mode, readOnly, nontrx);
-    if (!m) throw bad(`unknown --oltp-test-mode=${mode} / --oltp-nontrx-mode=${nontrx}`, "use complex, simple or nontrx (select, update_key, update_nokey, insert, delete)");
+    if (!m)
+      throw bad(
+        `unknown --oltp-test-mode=${mode} / --oltp-nontrx-mode=${nontrx}`,
+        "use complex, simple or nontrx (select, update_key, update_nokey, insert, delete)",
+      );
     test = m.script;
     if (m.exact) note(m.note);
     else warn(m.note);
@@ -115,7 +138,10 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
   } else if (isKnownScript(base)) {
     test = base;
   } else {
-    throw bad(`unknown test ${JSON.stringify(testArg)}: not a sysbench 1.0.20 script nor a legacy name`, `use one of ${Object.keys(LEGACY_TESTS).join(", ")} or a stock 1.0.20 script`);
+    throw bad(
+      `unknown test ${JSON.stringify(testArg)}: not a sysbench 1.0.20 script nor a legacy name`,
+      `use one of ${Object.keys(LEGACY_TESTS).join(", ")} or a stock 1.0.20 script`,
+    );
   }
   for (const k of MODE_OPTIONS) options.delete(k);
 
@@ -143,7 +169,8 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
 
   const engine = take(["mysql-storage-engine", "mysql-table-engine", "mysql-table-type"]);
   const eng = (engine ?? "innodb").toLowerCase();
-  if (eng !== "innodb" && eng !== "myisam") throw bad(`storage engine ${engine}: twinbench runs innodb or myisam`, "use --mysql-table-engine=innodb or myisam");
+  if (eng !== "innodb" && eng !== "myisam")
+    throw bad(`storage engine ${engine}: twinbench runs innodb or myisam`, "use --mysql-table-engine=innodb or myisam");
   workload.engine = eng;
   workload.tables = int("--tables", take(["tables", "oltp-tables-count"]), 1) ?? 1;
   workload.tableSize = int("--table-size", take(["table-size", "oltp-table-size"]), 1) ?? 10000;
@@ -161,10 +188,14 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
   } else if (time) {
     workload.duration = `${time}s`;
     if (legacyUsed && events === undefined)
-      warn(`--max-time=${time} without --max-requests: sysbench 0.4/0.5 also stopped after 10000 requests by default; the scenario runs the full ${time}s`);
+      warn(
+        `--max-time=${time} without --max-requests: sysbench 0.4/0.5 also stopped after 10000 requests by default; the scenario runs the full ${time}s`,
+      );
   } else if (legacyUsed && events === undefined) {
     workload.events = 10000;
-    warn("neither --max-requests nor --max-time: sysbench 0.4/0.5 defaulted to --max-requests=10000; imported as events: 10000");
+    warn(
+      "neither --max-requests nor --max-time: sysbench 0.4/0.5 defaulted to --max-requests=10000; imported as events: 10000",
+    );
   } else {
     workload.duration = "10s";
     note("neither --events nor --time: sysbench 1.0's default of 10 s");
@@ -197,7 +228,7 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
       note(`--${given} ignored: set by twinbench ${MANAGED_OPTIONS[name]}`);
       continue;
     }
-    if (!(Object.hasOwn(SYSBENCH_OPTIONS, name))) {
+    if (!Object.hasOwn(SYSBENCH_OPTIONS, name)) {
       warn(`--${given}=${value} dropped: not a sysbench 1.0.20 option`);
       continue;
     }

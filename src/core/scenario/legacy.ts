@@ -63,7 +63,12 @@ export type LegacyOption =
   /** Same option under a new name. */
   | { kind: "rename"; to: string; exact: boolean; note?: string }
   /** An option twinbench sets from a scenario field. */
-  | { kind: "field"; to: string; field: "tableSize" | "tables" | "duration" | "events" | "threads" | "engine"; note?: string }
+  | {
+      kind: "field";
+      to: string;
+      field: "tableSize" | "tables" | "duration" | "events" | "threads" | "engine";
+      note?: string;
+    }
   /** Chose the test in 0.4; in 1.0.20 the script does. */
   | { kind: "script"; note: string }
   /** Dropped: 1.0.20 has no such knob. A warning. */
@@ -84,7 +89,12 @@ export const LEGACY_OPTIONS: Readonly<Record<string, LegacyOption>> = {
   "max-requests": { kind: "field", to: "events", field: "events", note: "0 meant no limit" },
   "num-threads": { kind: "field", to: "threads", field: "threads" },
   "mysql-table-engine": { kind: "field", to: "mysql-storage-engine", field: "engine" },
-  "mysql-table-type": { kind: "field", to: "mysql-storage-engine", field: "engine", note: "the 0.4 name of --mysql-table-engine" },
+  "mysql-table-type": {
+    kind: "field",
+    to: "mysql-storage-engine",
+    field: "engine",
+    note: "the 0.4 name of --mysql-table-engine",
+  },
   "tx-rate": { kind: "rename", to: "rate", exact: true },
   ...Object.fromEntries([
     dropOltp("point-selects"),
@@ -101,12 +111,20 @@ export const LEGACY_OPTIONS: Readonly<Record<string, LegacyOption>> = {
     dropOltp("secondary"),
     dropOltp("range-selects"),
   ]),
-  "oltp-dist-type": { kind: "rename", to: "rand-type", exact: true, note: "the default is special in 0.4, 0.5 and 1.0.20" },
+  "oltp-dist-type": {
+    kind: "rename",
+    to: "rand-type",
+    exact: true,
+    note: "the default is special in 0.4, 0.5 and 1.0.20",
+  },
   "oltp-dist-iter": { kind: "rename", to: "rand-spec-iter", exact: true },
   "oltp-dist-pct": { kind: "rename", to: "rand-spec-pct", exact: true },
   "oltp-dist-res": { kind: "rename", to: "rand-spec-res", exact: true },
   test: { kind: "script", note: "1.0.20 takes the script as a positional argument: list it in workload.tests" },
-  "oltp-read-only": { kind: "script", note: "pick the script instead: oltp_read_only (complex, read-only) or oltp_read_write" },
+  "oltp-read-only": {
+    kind: "script",
+    note: "pick the script instead: oltp_read_only (complex, read-only) or oltp_read_write",
+  },
   "oltp-test-mode": {
     kind: "script",
     note: "pick the script instead: complex → oltp_read_write / oltp_read_only, simple → oltp_point_select, nontrx → the script of --oltp-nontrx-mode",
@@ -141,7 +159,11 @@ export function scriptForOltpMode(
 ): { script: string; exact: boolean; note: string } | undefined {
   if (mode === "complex")
     return readOnly
-      ? { script: "oltp_read_only", exact: true, note: "--oltp-test-mode=complex --oltp-read-only=on is oltp_read_only" }
+      ? {
+          script: "oltp_read_only",
+          exact: true,
+          note: "--oltp-test-mode=complex --oltp-read-only=on is oltp_read_only",
+        }
       : { script: "oltp_read_write", exact: true, note: "--oltp-test-mode=complex is oltp_read_write" };
   if (mode === "simple")
     return {

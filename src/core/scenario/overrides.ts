@@ -19,7 +19,8 @@ export function parseSet(arg: string): Override | { error: string } {
   if (eq < 0) return { error: `--set ${arg}: expected PATH=VALUE, e.g. workload.duration=5s` };
   const pathText = arg.slice(0, eq).trim();
   const path = pathText.split(".");
-  if (!pathText || path.some((p) => p === "")) return { error: `--set ${arg}: expected a dot path before "=", got ${JSON.stringify(pathText)}` };
+  if (!pathText || path.some((p) => p === ""))
+    return { error: `--set ${arg}: expected a dot path before "=", got ${JSON.stringify(pathText)}` };
   let value: unknown;
   try {
     value = parseYaml(arg.slice(eq + 1));
@@ -30,7 +31,10 @@ export function parseSet(arg: string): Override | { error: string } {
 }
 
 /** Apply every --set in order to a copy of `raw`. Errors name the --set. */
-export function applyOverrides(raw: unknown, sets: readonly string[]): { raw: unknown; errors: string[]; applied: Override[] } {
+export function applyOverrides(
+  raw: unknown,
+  sets: readonly string[],
+): { raw: unknown; errors: string[]; applied: Override[] } {
   const doc: unknown = raw === undefined || raw === null ? {} : structuredClone(raw);
   const errors: string[] = [];
   const applied: Override[] = [];

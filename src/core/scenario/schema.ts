@@ -38,11 +38,15 @@ const percent = z
 
 const duration = z
   .union([z.string(), z.number()])
-  .refine((v) => parseDuration(v) !== undefined, { message: 'expected a duration like "10s", "5m" or a number of seconds' });
+  .refine((v) => parseDuration(v) !== undefined, {
+    message: 'expected a duration like "10s", "5m" or a number of seconds',
+  });
 const size = z
   .union([z.string(), z.number()])
   .refine((v) => parseSize(v) !== undefined, { message: 'expected a size like "2g", "512m" or a number of bytes' });
-const id = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,30}$/, { message: "expected an id of lowercase letters, digits, - or _ (max 31)" });
+const id = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,30}$/, { message: "expected an id of lowercase letters, digits, - or _ (max 31)" });
 const optionValue = z.union([z.string(), z.number(), z.boolean()]);
 const cpuset = z.string().regex(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, { message: 'expected a cpuset like "1" or "0-1,3"' });
 
@@ -130,9 +134,7 @@ export const ScenarioSchema = z.strictObject({
     })
     .prefault({}),
   storage: StorageSchema.prefault({ kind: "tmpfs" }),
-  load: z
-    .strictObject({ transport: z.enum(["socket", "loopback", "bridge"]).default("socket") })
-    .prefault({}),
+  load: z.strictObject({ transport: z.enum(["socket", "loopback", "bridge"]).default("socket") }).prefault({}),
   resources: z
     .strictObject({
       server: z.strictObject({ cpuset: cpuset.optional(), memory: size.optional() }).prefault({}),

@@ -48,7 +48,7 @@ export function show(v: unknown): string {
   if (v === undefined) return "nothing";
   let s: string;
   try {
-    s = typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+    s = typeof v === "string" ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   } catch {
     s = String(v); // not JSON-able (a cycle, a BigInt): its plain string form
   }

@@ -86,7 +86,14 @@ type Schema = z.core.$ZodType;
 
 /** The schema under wrappers that do not change what is accepted (optional, default, nullable, …). */
 function unwrap(schema: Schema | undefined): Schema | undefined {
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault || schema instanceof z.ZodNullable || schema instanceof z.ZodReadonly || schema instanceof z.ZodCatch)
+  if (
+    schema instanceof z.ZodOptional ||
+    schema instanceof z.ZodDefault ||
+    schema instanceof z.ZodPrefault ||
+    schema instanceof z.ZodNullable ||
+    schema instanceof z.ZodReadonly ||
+    schema instanceof z.ZodCatch
+  )
     return unwrap(schema.unwrap());
   if (schema instanceof z.ZodPipe) return unwrap(schema.in);
   return schema;
@@ -96,12 +103,17 @@ function unwrap(schema: Schema | undefined): Schema | undefined {
 function describeNumber(schema: z.ZodNumber): string {
   const js = z.toJSONSchema(schema);
   const isInt = js.type === "integer";
-  const lower = js.minimum ?? (typeof js.exclusiveMinimum === "number" ? (isInt ? js.exclusiveMinimum + 1 : js.exclusiveMinimum) : undefined);
-  const upper = js.maximum ?? (typeof js.exclusiveMaximum === "number" ? (isInt ? js.exclusiveMaximum - 1 : js.exclusiveMaximum) : undefined);
+  const lower =
+    js.minimum ??
+    (typeof js.exclusiveMinimum === "number" ? (isInt ? js.exclusiveMinimum + 1 : js.exclusiveMinimum) : undefined);
+  const upper =
+    js.maximum ??
+    (typeof js.exclusiveMaximum === "number" ? (isInt ? js.exclusiveMaximum - 1 : js.exclusiveMaximum) : undefined);
   // An integer schema's JSON Schema carries the safe-integer range: only bounds inside it were asked for.
   const min = lower !== undefined && lower > Number.MIN_SAFE_INTEGER ? lower : undefined;
   const max = upper !== undefined && upper < Number.MAX_SAFE_INTEGER ? upper : undefined;
-  if (!isInt) return min !== undefined || max !== undefined ? `a number from ${min ?? "-∞"} to ${max ?? "∞"}` : "a number";
+  if (!isInt)
+    return min !== undefined || max !== undefined ? `a number from ${min ?? "-∞"} to ${max ?? "∞"}` : "a number";
   if (min !== undefined && max !== undefined) return `an integer from ${min} to ${max}`;
   if (min === 1) return "a positive integer";
   if (min === 0) return "a non-negative integer";
@@ -163,7 +175,12 @@ function formatZodIssues(error: z.ZodError, raw: unknown, schemas: Map<string, S
         }
         const vals = enumValues(schema);
         const hint = typeof value === "string" && vals.length ? didYouMean(value, vals) : "";
-        out.push([path, value === undefined ? `required key missing (expected ${describe(schema)})` : `expected ${describe(schema)}, ${got}${hint}`]);
+        out.push([
+          path,
+          value === undefined
+            ? `required key missing (expected ${describe(schema)})`
+            : `expected ${describe(schema)}, ${got}${hint}`,
+        ]);
         break;
       }
       case "invalid_value": {
@@ -173,7 +190,12 @@ function formatZodIssues(error: z.ZodError, raw: unknown, schemas: Map<string, S
         break;
       }
       case "invalid_type":
-        out.push([path, value === undefined ? `required key missing (expected ${describe(schema)})` : `expected ${describe(schema)}, ${got}`]);
+        out.push([
+          path,
+          value === undefined
+            ? `required key missing (expected ${describe(schema)})`
+            : `expected ${describe(schema)}, ${got}`,
+        ]);
         break;
       case "too_small":
       case "too_big": {
@@ -182,7 +204,12 @@ function formatZodIssues(error: z.ZodError, raw: unknown, schemas: Map<string, S
           const n = iss.code === "too_small" ? `at least ${bound}` : `at most ${bound}`;
           out.push([path, `expected a list of ${n} item${Number(bound) === 1 ? "" : "s"}, ${got}`]);
         } else if (iss.origin === "string") {
-          out.push([path, iss.code === "too_small" && Number(bound) === 1 ? `expected a non-empty string, ${got}` : `${iss.message}, ${got}`]);
+          out.push([
+            path,
+            iss.code === "too_small" && Number(bound) === 1
+              ? `expected a non-empty string, ${got}`
+              : `${iss.message}, ${got}`,
+          ]);
         } else out.push([path, `expected ${describe(schema)}, ${got}`]);
         break;
       }
@@ -239,7 +266,10 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
       switch (legacy.kind) {
         case "rename": {
           const note = legacy.note ? ` (${legacy.note})` : "";
-          warn(p, `legacy option --${name} is --${legacy.to} in sysbench 1.0.20; translated${legacy.exact ? "" : " (not exact)"}${note}`);
+          warn(
+            p,
+            `legacy option --${name} is --${legacy.to} in sysbench 1.0.20; translated${legacy.exact ? "" : " (not exact)"}${note}`,
+          );
           const bad = checkOptionValue(SYSBENCH_OPTIONS[legacy.to].kind, value);
           if (bad) err(p, `${bad}, got ${show(value)}`);
           else extras[legacy.to] = normalizeValue(legacy.to, value);
@@ -286,9 +316,11 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
   const firstById = new Map<string, number>();
   s.servers.forEach((srv, i) => {
     const prev = firstById.get(srv.id);
-    if (prev !== undefined) err(["servers", i, "id"], `duplicate server id ${show(srv.id)} (already used by servers.${prev})`);
+    if (prev !== undefined)
+      err(["servers", i, "id"], `duplicate server id ${show(srv.id)} (already used by servers.${prev})`);
     else firstById.set(srv.id, i);
-    if (/^sysbench/.test(srv.image)) err(["servers", i, "image"], `${show(srv.image)} is the load (sysbench) image, not a server image`);
+    if (/^sysbench/.test(srv.image))
+      err(["servers", i, "image"], `${show(srv.image)} is the load (sysbench) image, not a server image`);
     else if (!ctx.lockImages.includes(srv.image))
       err(
         ["servers", i, "image"],
@@ -299,20 +331,32 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
   const ids = s.servers.map((x) => x.id);
   if (s.compare && typeof s.compare === "object" && "base" in s.compare) {
     const v = s.compare.base;
-    if (!ids.includes(v)) err(["compare", "base"], `${show(v)} is not a server id (servers: ${ids.join(", ")})${didYouMean(v, ids)}`);
-    else if (ids.length < 2) err(["compare", "base"], `${show(v)} is the only server; a ladder needs at least one other server to compare with the base`);
+    if (!ids.includes(v))
+      err(["compare", "base"], `${show(v)} is not a server id (servers: ${ids.join(", ")})${didYouMean(v, ids)}`);
+    else if (ids.length < 2)
+      err(
+        ["compare", "base"],
+        `${show(v)} is the only server; a ladder needs at least one other server to compare with the base`,
+      );
   } else if (s.compare && typeof s.compare === "object") {
     for (const side of ["numerator", "denominator"] as const) {
       const v = s.compare[side];
-      if (!ids.includes(v)) err(["compare", side], `${show(v)} is not a server id (servers: ${ids.join(", ")})${didYouMean(v, ids)}`);
+      if (!ids.includes(v))
+        err(["compare", side], `${show(v)} is not a server id (servers: ${ids.join(", ")})${didYouMean(v, ids)}`);
     }
     if (s.compare.numerator === s.compare.denominator)
-      err(["compare", "denominator"], `${show(s.compare.denominator)} is also the numerator; compare two different servers`);
+      err(
+        ["compare", "denominator"],
+        `${show(s.compare.denominator)} is also the numerator; compare two different servers`,
+      );
   }
   s.servers.forEach((srv, i) => {
     const keys = Object.keys(srv.config?.set ?? {});
     if (keys.length)
-      warn(["servers", i, "config", "set"], `deliberate asymmetry: ${keys.join(", ")} set for ${srv.id} only; every report flags it`);
+      warn(
+        ["servers", i, "config", "set"],
+        `deliberate asymmetry: ${keys.join(", ")} set for ${srv.id} only; every report flags it`,
+      );
   });
 
   // -- workload ---------------------------------------------------------------------------------------------------
@@ -341,14 +385,20 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
   if (usesLegacy) warn(["workload", "tests"], `legacy test names run as sysbench 1.0.20 scripts: ${LEGACY_TABLE_NOTE}`);
   const seenThreads = new Map<number, number>();
   w.threads.forEach((t, i) => {
-    if (seenThreads.has(t)) err(["workload", "threads", i], `duplicate thread count ${t} (already workload.threads.${seenThreads.get(t)})`);
+    if (seenThreads.has(t))
+      err(["workload", "threads", i], `duplicate thread count ${t} (already workload.threads.${seenThreads.get(t)})`);
     seenThreads.set(t, i);
   });
 
   const duration = w.duration === undefined ? undefined : parseDuration(w.duration);
   const hasDuration = duration !== undefined && duration > 0;
   if (!hasDuration && w.events === undefined)
-    err(["workload"], w.duration === undefined ? `expected duration or events, got neither` : `expected duration or events, got duration ${show(w.duration)}`);
+    err(
+      ["workload"],
+      w.duration === undefined
+        ? `expected duration or events, got neither`
+        : `expected duration or events, got duration ${show(w.duration)}`,
+    );
   if (hasDuration && w.events !== undefined)
     err(
       ["workload", "events"],
@@ -359,30 +409,42 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
     const r = w.repeats;
     if (r.min > r.max) err(["workload", "repeats", "min"], `min ${r.min} is above max ${r.max}`);
     const precision = parsePercent(r.precision)!;
-    if (!(precision > 0)) err(["workload", "repeats", "precision"], `expected a precision above 0%, got ${show(r.precision)}`);
-    else if (precision >= 100) err(["workload", "repeats", "precision"], `expected a precision below 100%, got ${show(r.precision)}`);
+    if (!(precision > 0))
+      err(["workload", "repeats", "precision"], `expected a precision above 0%, got ${show(r.precision)}`);
+    else if (precision >= 100)
+      err(["workload", "repeats", "precision"], `expected a precision below 100%, got ${show(r.precision)}`);
   }
   const fixedRepeats = typeof w.repeats === "number" ? w.repeats : undefined;
   if (w.instances !== undefined && fixedRepeats !== undefined && w.instances > fixedRepeats)
-    err(["workload", "instances"], `${w.instances} instances need at least ${w.instances} repeats (one pair per instance), got repeats ${fixedRepeats}`);
+    err(
+      ["workload", "instances"],
+      `${w.instances} instances need at least ${w.instances} repeats (one pair per instance), got repeats ${fixedRepeats}`,
+    );
   if (w.budget !== undefined) {
     const budget = parseDuration(w.budget)!;
     // One round: every cell once on every server, at the cell's length plus sysbench's start-up.
     const cellSeconds = hasDuration ? duration! : (w.events ?? 0) / DEFAULT_SETUP_COSTS.eventsPerSecond;
-    const round = w.tests.length * w.threads.length * s.servers.length * (cellSeconds + DEFAULT_SETUP_COSTS.cellOverheadSeconds);
+    const round =
+      w.tests.length * w.threads.length * s.servers.length * (cellSeconds + DEFAULT_SETUP_COSTS.cellOverheadSeconds);
     if (budget < round)
       err(
         ["workload", "budget"],
         `${show(w.budget)} is shorter than one round (${w.tests.length} tests × ${w.threads.length} thread counts × ${s.servers.length} servers × ` +
           `${cellSeconds + DEFAULT_SETUP_COSTS.cellOverheadSeconds} s = ${Math.ceil(round)} s)`,
       );
-    if (typeof w.repeats === "number") warn(["workload", "budget"], `a budget only bounds adaptive repeats; workload.repeats is the fixed count ${w.repeats}`);
+    if (typeof w.repeats === "number")
+      warn(
+        ["workload", "budget"],
+        `a budget only bounds adaptive repeats; workload.repeats is the fixed count ${w.repeats}`,
+      );
   }
   if (s.report?.margin !== undefined) {
     const m = parsePercent(s.report.margin)!;
-    if (!(m > 0 && m < 100)) err(["report", "margin"], `expected a margin above 0% and below 100%, got ${show(s.report.margin)}`);
+    if (!(m > 0 && m < 100))
+      err(["report", "margin"], `expected a margin above 0% and below 100%, got ${show(s.report.margin)}`);
   }
-  if (s.orderSeed !== undefined && s.order !== "randomized") warn(["orderSeed"], `orderSeed only applies to order: randomized (order is ${show(s.order)})`);
+  if (s.orderSeed !== undefined && s.order !== "randomized")
+    warn(["orderSeed"], `orderSeed only applies to order: randomized (order is ${show(s.order)})`);
 
   if (w.fresh === "per-test" && !w.tests.some((t) => WRITE_SCRIPTS.has(resolveTest(t)?.script ?? "")))
     warn(["workload", "fresh"], `per-test restores the data before write tests, and none of workload.tests writes`);
@@ -402,7 +464,9 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
         );
     };
     check(["config", "set", "max_connections"], s.config.set.max_connections);
-    s.servers.forEach((srv, i) => check(["servers", i, "config", "set", "max_connections"], srv.config?.set.max_connections));
+    s.servers.forEach((srv, i) =>
+      check(["servers", i, "config", "set", "max_connections"], srv.config?.set.max_connections),
+    );
   }
 
   // -- cpusets ----------------------------------------------------------------------------------------------------
@@ -446,7 +510,12 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
     { path: ["storage"], storage: s.storage, set: s.config.set },
   ];
   s.servers.forEach((srv, i) => {
-    if (srv.storage) storages.push({ path: ["servers", i, "storage"], storage: srv.storage, set: { ...s.config.set, ...(srv.config?.set ?? {}) } });
+    if (srv.storage)
+      storages.push({
+        path: ["servers", i, "storage"],
+        storage: srv.storage,
+        set: { ...s.config.set, ...(srv.config?.set ?? {}) },
+      });
   });
   // The global storage only matters when some server uses it.
   const globalUsed = s.servers.some((x) => !x.storage);
@@ -481,12 +550,15 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
   const hosts = s.hosts ?? [];
   const hostIdx = new Map<string, number>();
   hosts.forEach((h, i) => {
-    if (hostIdx.has(h.id)) err(["hosts", i, "id"], `duplicate host id ${show(h.id)} (already used by hosts.${hostIdx.get(h.id)})`);
+    if (hostIdx.has(h.id))
+      err(["hosts", i, "id"], `duplicate host id ${show(h.id)} (already used by hosts.${hostIdx.get(h.id)})`);
     else hostIdx.set(h.id, i);
   });
   if (s.shard) {
-    if (hosts.length < 2) err(["shard"], `shard: true spreads cells over hosts and needs at least 2 hosts, got ${hosts.length}`);
-    if (s.compare === "hosts") err(["shard"], `shard: true and compare: hosts exclude each other (compare runs every cell on every host)`);
+    if (hosts.length < 2)
+      err(["shard"], `shard: true spreads cells over hosts and needs at least 2 hosts, got ${hosts.length}`);
+    if (s.compare === "hosts")
+      err(["shard"], `shard: true and compare: hosts exclude each other (compare runs every cell on every host)`);
   }
 
   return errors.length ? { errors } : { scenario: s, warnings };
@@ -519,7 +591,8 @@ function translateField(
   } else {
     const n = typeof value === "number" ? value : Number(value);
     const min = field === "events" || field === "duration" ? 0 : 1;
-    if (!Number.isInteger(n) || n < min) return err(p, `expected ${min ? "a positive" : "a non-negative"} integer, got ${show(value)}`);
+    if (!Number.isInteger(n) || n < min)
+      return err(p, `expected ${min ? "a positive" : "a non-negative"} integer, got ${show(value)}`);
     if (n === 0 && (field === "events" || field === "duration")) {
       warn(p, `legacy option --${name}=0 (no limit) dropped`);
       return;
@@ -529,12 +602,19 @@ function translateField(
   const target = `workload.${field}`;
   const explicit = rawWorkload[field];
   if (explicit !== undefined) {
-    const same = JSON.stringify(field === "duration" ? parseDuration(explicit as string) : explicit) === JSON.stringify(v);
-    if (!same) return err(p, `legacy option --${name}=${value} conflicts with ${target}: ${show(explicit)}; keep only ${target}`);
+    const same =
+      JSON.stringify(field === "duration" ? parseDuration(explicit as string) : explicit) === JSON.stringify(v);
+    if (!same)
+      return err(
+        p,
+        `legacy option --${name}=${value} conflicts with ${target}: ${show(explicit)}; keep only ${target}`,
+      );
     warn(p, `legacy option --${name} repeats ${target}; dropped`);
     return;
   }
   (s.workload as Record<string, unknown>)[field] = field === "duration" ? `${v}s` : v;
-  warn(p, `legacy option --${name} is --${to} in sysbench 1.0.20, which twinbench sets from ${target}; translated to ${target}: ${show(field === "duration" ? `${v}s` : v)}`);
+  warn(
+    p,
+    `legacy option --${name} is --${to} in sysbench 1.0.20, which twinbench sets from ${target}; translated to ${target}: ${show(field === "duration" ? `${v}s` : v)}`,
+  );
 }
-

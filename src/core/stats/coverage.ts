@@ -34,7 +34,8 @@ export interface NoiseModel {
   burstSd: number;
 }
 
-const logUniform = (a: number, b: number) => (u: () => number) => Math.exp(Math.log(a) + (Math.log(b) - Math.log(a)) * u());
+const logUniform = (a: number, b: number) => (u: () => number) =>
+  Math.exp(Math.log(a) + (Math.log(b) - Math.log(a)) * u());
 const uniform = (a: number, b: number) => (u: () => number) => a + (b - a) * u();
 
 /** The noise models of issue 23 and docs/stats.md. */
@@ -122,13 +123,23 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
   const u = seededRandom(opts.seed);
   const z = normalFrom(u);
   const out: SimulatedCell[] = [];
-  const maxRounds = design.fixedRounds ?? Math.min(design.settings.max, design.budgetRounds ?? Number.POSITIVE_INFINITY);
+  const maxRounds =
+    design.fixedRounds ?? Math.min(design.settings.max, design.budgetRounds ?? Number.POSITIVE_INFINITY);
   for (let run = 0; run < opts.runs; run++) {
     const k = design.cells;
     const sd = Array.from({ length: k }, () => noise.cellSd(u));
     const truth = Array.from({ length: k }, (_, i) => opts.truth?.(i, u) ?? 0);
     const pairs: PairObs[][] = Array.from({ length: k }, () => []);
-    let state: AdaptiveCell[] = Array.from({ length: k }, (_, i) => ({ test: `t${i}`, threads: 1, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: 0 }));
+    let state: AdaptiveCell[] = Array.from({ length: k }, (_, i) => ({
+      test: `t${i}`,
+      threads: 1,
+      n: 0,
+      estimate: null,
+      low: null,
+      high: null,
+      halfWidthPct: null,
+      rounds: 0,
+    }));
     let drift = 0;
     const step = () => (drift = noise.driftPhi * drift + Math.sqrt(1 - noise.driftPhi ** 2) * noise.driftSd * z());
     let last: ReturnType<typeof estimateRun> | null = null;
@@ -142,7 +153,8 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
         if (!open[i]) continue;
         const g1 = step();
         const g2 = step();
-        const burst = (u() < noise.burstRate ? noise.burstSd * z() : 0) - (u() < noise.burstRate ? noise.burstSd * z() : 0);
+        const burst =
+          (u() < noise.burstRate ? noise.burstSd * z() : 0) - (u() < noise.burstRate ? noise.burstSd * z() : 0);
         const d = truth[i] + sd[i] * z() + instance + (first === 1 ? g1 - g2 : g2 - g1) + burst;
         pairs[i].push({ d, instance: round - 1, order: first });
       }
@@ -152,13 +164,29 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
       state = state.map((c, i) => {
         const e = last!.cells[i];
         const next = { ...c };
-        applyStopRule(next, { n: e.n, estimate: e.estimate, low: e.low, high: e.high, halfWidthPct: halfWidthPct(e), stopHalfWidthPct: e.stopHalfWidthPct ?? null }, open[i], design.settings);
+        applyStopRule(
+          next,
+          {
+            n: e.n,
+            estimate: e.estimate,
+            low: e.low,
+            high: e.high,
+            halfWidthPct: halfWidthPct(e),
+            stopHalfWidthPct: e.stopHalfWidthPct ?? null,
+          },
+          open[i],
+          design.settings,
+        );
         return next;
       });
       if (design.budgetRounds !== undefined && round === design.budgetRounds) state = stopForBudget(state);
     }
     // The printed intervals, as the report computes them: each cell told how it stopped (estimateRun's `stop`).
-    if (design.fixedRounds === undefined && last) last = estimateRun(pairs.map((p, i) => ({ pairs: p, stop: state[i].done ?? "open" })), { sequential: true });
+    if (design.fixedRounds === undefined && last)
+      last = estimateRun(
+        pairs.map((p, i) => ({ pairs: p, stop: state[i].done ?? "open" })),
+        { sequential: true },
+      );
     opts.onRun?.(pairs, state);
     const rounds = state.map((c, i) => (design.fixedRounds !== undefined ? pairs[i].length : c.rounds));
     const fewest = Math.min(...rounds);
@@ -221,14 +249,24 @@ export function summarizeCoverage(cells: readonly SimulatedCell[]): CoverageSumm
     coverage: cells.filter(covers).length / cells.length,
     coverageFirst: first.filter(covers).length / first.length,
     firstCells: first.length,
-    falseVerdicts: aa ? cells.filter((c) => directionOfKind(c.verdict) === "faster" || directionOfKind(c.verdict) === "slower").length / cells.length : null,
+    falseVerdicts: aa
+      ? cells.filter((c) => directionOfKind(c.verdict) === "faster" || directionOfKind(c.verdict) === "slower").length /
+        cells.length
+      : null,
     medianRounds: medianOf(cells.map((c) => c.rounds)),
-    medianHalfWidthPct: medianOf(cells.filter((c) => c.high !== null && c.estimate !== null).map((c) => (c.high! / c.estimate! - 1) * 100)),
+    medianHalfWidthPct: medianOf(
+      cells.filter((c) => c.high !== null && c.estimate !== null).map((c) => (c.high! / c.estimate! - 1) * 100),
+    ),
     stops,
-    printedOver2x: precision.length ? precision.filter((c) => printedHw(c) > 2 * c.precisionPct).length / precision.length : null,
-    printedOverTarget: precision.length ? precision.filter((c) => printedHw(c) > c.precisionPct).length / precision.length : null,
+    printedOver2x: precision.length
+      ? precision.filter((c) => printedHw(c) > 2 * c.precisionPct).length / precision.length
+      : null,
+    printedOverTarget: precision.length
+      ? precision.filter((c) => printedHw(c) > c.precisionPct).length / precision.length
+      : null,
   };
 }
 
 /** A cell's printed half-width in % (Infinity without an interval). */
-const printedHw = (c: SimulatedCell): number => (c.high !== null && c.estimate !== null ? (c.high / c.estimate - 1) * 100 : Number.POSITIVE_INFINITY);
+const printedHw = (c: SimulatedCell): number =>
+  c.high !== null && c.estimate !== null ? (c.high / c.estimate - 1) * 100 : Number.POSITIVE_INFINITY;

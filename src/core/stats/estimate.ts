@@ -84,7 +84,13 @@ export function fitVariancePrior(obs: readonly VarianceObs[]): VariancePrior {
   const evar = e.reduce((a, x) => a + (x - emean) ** 2, 0) / (e.length - 1) - mean(use.map((o) => trigamma(o.df / 2)));
   if (evar > 0) {
     const d0 = 2 * trigammaInverse(evar);
-    return { d0, s02: Math.exp(emean + digamma(d0 / 2) - Math.log(d0 / 2)), dfPooled, cells: use.length, logMean: emean };
+    return {
+      d0,
+      s02: Math.exp(emean + digamma(d0 / 2) - Math.log(d0 / 2)),
+      dfPooled,
+      cells: use.length,
+      logMean: emean,
+    };
   }
   // No spread beyond sampling: one variance for all cells. limma's exp(mean e) rather than the arithmetic pooled
   // variance: the latter, taken only when the cells' variances happen to agree, covers 92.6% in the simulation of
@@ -161,7 +167,10 @@ export function moderateRobust(o: VarianceObs, prior: VariancePrior): VarianceOb
   const d0 = Math.min(prior.d0, Math.max(0, prior.dfPooled - d));
   if (!(d0 > 0) || !(prior.s02 > 0)) return { s2: o.s2, df: d };
   // At a capped d0 the prior variance is the one that d0 implies (limma: s0² = exp(e + ψ(d0/2) − ln(d0/2))).
-  const s02 = d0 < prior.d0 && prior.logMean !== undefined ? Math.exp(prior.logMean + digamma(d0 / 2) - Math.log(d0 / 2)) : prior.s02;
+  const s02 =
+    d0 < prior.d0 && prior.logMean !== undefined
+      ? Math.exp(prior.logMean + digamma(d0 / 2) - Math.log(d0 / 2))
+      : prior.s02;
   const s2 = (d0 * s02 + d * o.s2) / (d0 + d);
   // Noisier than the prior: the cell's own variance with its own df (the prior cannot vouch for it).
   if (d > 0 && o.s2 > s2) return { s2: o.s2, df: d };
@@ -286,7 +295,13 @@ function cellStats(pairs: readonly PairObs[]): CellStats {
     const gm = mean(g);
     for (const x of g) ss += (x - gm) ** 2;
   }
-  return { n: pairs.length, m: pairs.length ? mean(pairs.map((p) => p.d)) : Number.NaN, groups, ss, dfW: pairs.length - groups.size };
+  return {
+    n: pairs.length,
+    m: pairs.length ? mean(pairs.map((p) => p.d)) : Number.NaN,
+    groups,
+    ss,
+    dfW: pairs.length - groups.size,
+  };
 }
 
 /**
@@ -396,7 +411,8 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
 
   // The split of a sequential run: the halves' variances, each moderated over the cells' same half.
   const splits = units.map((u) => opts.sequential === true && u.means.length >= MIN_UNITS_FOR_PRECISION_STOP);
-  const half = (which: 0 | 1): VarianceObs[] => units.map((u, i) => (splits[i] ? varianceOf(u.means.filter((_, j) => splitHalf(j) === which)) : { s2: 0, df: 0 }));
+  const half = (which: 0 | 1): VarianceObs[] =>
+    units.map((u, i) => (splits[i] ? varianceOf(u.means.filter((_, j) => splitHalf(j) === which)) : { s2: 0, df: 0 }));
   const stopHalf = half(0);
   const reportHalf = half(1);
   const stopPrior = fitVariancePrior(stopHalf);
@@ -452,7 +468,15 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     }
     const se = Math.sqrt(v);
     if (!(df > 0) || !(se > 0))
-      return { ...base, ...none, se: df > 0 ? 0 : null, df: df > 0 ? df : null, stopHalfWidthPct: stopWidth, verdict: "unknown", reason: "zero-width" };
+      return {
+        ...base,
+        ...none,
+        se: df > 0 ? 0 : null,
+        df: df > 0 ? df : null,
+        stopHalfWidthPct: stopWidth,
+        verdict: "unknown",
+        reason: "zero-width",
+      };
     const h = tq(df) * se;
     const low = Math.exp(s.m - h) * 100;
     const high = Math.exp(s.m + h) * 100;
@@ -581,7 +605,11 @@ export const OUTLIER_K = 4;
  * so that a cell noisier than the rest is judged by its own spread. Cells of fewer than 3 pairs have no median
  * to speak of and are not judged. Returns, per cell, the indexes of its outlier pairs.
  */
-export function outlierPairs(cells: readonly CellInput[], minScale: ReadonlyArray<number | null> = [], k = OUTLIER_K): number[][] {
+export function outlierPairs(
+  cells: readonly CellInput[],
+  minScale: ReadonlyArray<number | null> = [],
+  k = OUTLIER_K,
+): number[][] {
   const devs: number[] = [];
   const meds = cells.map((c) => (c.pairs.length >= 3 ? median(c.pairs.map((p) => p.d)) : Number.NaN));
   cells.forEach((c, i) => {

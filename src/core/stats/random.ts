@@ -6,7 +6,6 @@
 import stdlibGamma from "@stdlib/random-base-gamma";
 import stdlibNormal from "@stdlib/random-base-normal";
 
-
 /** Uniform [0, 1) numbers from a 32-bit seed. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

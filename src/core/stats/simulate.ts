@@ -154,7 +154,8 @@ export interface AdaptiveSimResult {
 /** One draw of χ²(df), from a gamma sampler (kept above 0 for the divisions it goes into). */
 const chiSquare = (gamma: (shape: number) => number, df: number) => Math.max(2 * gamma(df / 2), 1e-12);
 
-const meanOr = (xs: readonly number[], fallback: number) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : fallback);
+const meanOr = (xs: readonly number[], fallback: number) =>
+  xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : fallback;
 
 /**
  * A cell's pair sd for one simulated run: s · sqrt(d0 / χ²(d0)) from the prior alone (capped at MAX_SD_FACTOR), or,
@@ -164,7 +165,13 @@ const meanOr = (xs: readonly number[], fallback: number) => (xs.length ? xs.redu
  * its posterior is then the sum's, sqrt((d0 (s² + τ²) + SS_total) / χ²(d0 + n − 1)), less τ² (floored at
  * s / MAX_SD_FACTOR), so the run's own pairs move each cell away from the prior.
  */
-export function drawCellSd(gamma: (shape: number) => number, s: number, d0: number, seen: readonly PairObs[], tau = 0): number {
+export function drawCellSd(
+  gamma: (shape: number) => number,
+  s: number,
+  d0: number,
+  seen: readonly PairObs[],
+  tau = 0,
+): number {
   const groups = new Map<number, number[]>();
   for (const p of seen) groups.set(p.instance ?? 0, [...(groups.get(p.instance ?? 0) ?? []), p.d]);
   let ss = 0;
@@ -176,7 +183,10 @@ export function drawCellSd(gamma: (shape: number) => number, s: number, d0: numb
   }
   if (!Number.isFinite(d0)) return s; // equal cells: the prior is the cell's sd
   if (nu === 0 && seen.length >= 2) {
-    const m = meanOr(seen.map((p) => p.d), 0);
+    const m = meanOr(
+      seen.map((p) => p.d),
+      0,
+    );
     const ssTotal = seen.reduce((a, p) => a + (p.d - m) ** 2, 0);
     const df = d0 + seen.length - 1;
     const v = (d0 * (s * s + tau * tau) + ssTotal) / chiSquare(gamma, df);
@@ -187,7 +197,8 @@ export function drawCellSd(gamma: (shape: number) => number, s: number, d0: numb
   return nu > 0 ? sd : Math.min(MAX_SD_FACTOR * s, sd);
 }
 
-const quantile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
+const quantile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
 
 function quantiles(xs: readonly number[]): { median: number; low: number; high: number } {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -226,23 +237,48 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
     const own = o.cellSd?.(z, (df) => chiSquare(gamma, df));
     const sd = Array.from({ length: nCells }, (_, i) => {
       const total = own?.[i];
-      if (total === undefined || total === null || st?.pairs[i]?.length) return drawCellSd(gamma, sRun, o.cellPriorDf, st?.pairs[i] ?? [], tau);
+      if (total === undefined || total === null || st?.pairs[i]?.length)
+        return drawCellSd(gamma, sRun, o.cellPriorDf, st?.pairs[i] ?? [], tau);
       // The recorded spread is of all the cell's pairs, a fresh instance each round: both levels. The instance's
       // share is drawn apart (tau), so the pair level is what is left (floored, as drawCellSd's posterior).
       return Math.sqrt(Math.max(total * total - tau * tau, (total / MAX_SD_FACTOR) ** 2));
     });
     // This run's pace (drawn only when asked for, so that the seeded runs without it stay as they were).
     const pace = paceSd > 0 ? Math.exp(paceSd * z()) : 1;
-    const c: AdaptiveCosts = pace === 1 ? given : { setupSeconds: given.setupSeconds * pace, teardownSeconds: given.teardownSeconds, cellSeconds: given.cellSeconds * pace, restartSeconds: given.restartSeconds * pace, warmupSeconds: given.warmupSeconds * pace };
+    const c: AdaptiveCosts =
+      pace === 1
+        ? given
+        : {
+            setupSeconds: given.setupSeconds * pace,
+            teardownSeconds: given.teardownSeconds,
+            cellSeconds: given.cellSeconds * pace,
+            restartSeconds: given.restartSeconds * pace,
+            warmupSeconds: given.warmupSeconds * pace,
+          };
     const pairs: PairObs[][] = Array.from({ length: nCells }, (_, i) => [...(st?.pairs[i] ?? [])]);
-    const done: Array<"precision" | "max" | "budget" | null> = Array.from({ length: nCells }, (_, i) => st?.done[i] ?? null);
+    const done: Array<"precision" | "max" | "budget" | null> = Array.from(
+      { length: nCells },
+      (_, i) => st?.done[i] ?? null,
+    );
     let instance = st ? st.instance : -1;
     // A run under way: each cell's new pairs centre on the mean of its observed ones (its ratio so far; 0, an A/A
     // truth, from the start). Until 2026-12-03 they centred on 0, so a cell at 150 drew its next pairs around 100 and
     // looked far noisier than it was: the forecasts of MariaDB-vs-MySQL runs expected the budget to stop them.
-    const centre = Array.from({ length: nCells }, (_, i) => meanOr((st?.pairs[i] ?? []).map((x) => x.d), 0));
+    const centre = Array.from({ length: nCells }, (_, i) =>
+      meanOr(
+        (st?.pairs[i] ?? []).map((x) => x.d),
+        0,
+      ),
+    );
     // The current instance's shift per cell: its observed mean (about the cell's centre) when the run is under way.
-    let shift: number[] = st ? pairs.map((p, i) => meanOr(p.filter((x) => (x.instance ?? 0) === instance).map((x) => x.d - centre[i]!), tau * z())) : [];
+    let shift: number[] = st
+      ? pairs.map((p, i) =>
+          meanOr(
+            p.filter((x) => (x.instance ?? 0) === instance).map((x) => x.d - centre[i]!),
+            tau * z(),
+          ),
+        )
+      : [];
     let elapsed = st ? st.elapsedSeconds : c.setupSeconds;
     let round = st?.round ?? 0;
     let cellsRun = st ? st.pairs.reduce((a, p) => a + p.length, 0) * o.servers : 0;
@@ -254,7 +290,9 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
       const inst = Number.isFinite(o.roundsPerInstance) ? Math.floor((r - 1) / Math.max(1, o.roundsPerInstance)) : 0;
       const fresh = inst !== instance;
       const tests = new Set(open.map((i) => o.cellTests[i])).size;
-      const cost = open.length * o.servers * c.cellSeconds + (fresh ? (r > 1 ? c.restartSeconds : 0) + tests * o.servers * c.warmupSeconds : 0);
+      const cost =
+        open.length * o.servers * c.cellSeconds +
+        (fresh ? (r > 1 ? c.restartSeconds : 0) + tests * o.servers * c.warmupSeconds : 0);
       if (o.budgetSeconds !== undefined && elapsed + cost + c.teardownSeconds > o.budgetSeconds) {
         for (const i of open) done[i] = "budget";
         budgetStops++;
@@ -271,19 +309,47 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
       // Without a precision target only `max` stops a cell: the estimate is needed at the last round only.
       if (!Number.isFinite(o.precisionPct) && r < o.max) continue;
       // The shipped estimator and stop rule (estimateRun's sequential split, applyStopRule), as the run does.
-      const est = estimateRun(pairs.map((p) => ({ pairs: p })), { sequential });
+      const est = estimateRun(
+        pairs.map((p) => ({ pairs: p })),
+        { sequential },
+      );
       last = est;
       lastRound = r;
       for (const i of open) {
         const e = est.cells[i];
-        const cell: AdaptiveCell = { test: "", threads: 0, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: r - 1 };
-        applyStopRule(cell, { n: e.n, estimate: e.estimate, low: e.low, high: e.high, halfWidthPct: halfWidthPct(e), stopHalfWidthPct: e.stopHalfWidthPct ?? null }, true, o);
+        const cell: AdaptiveCell = {
+          test: "",
+          threads: 0,
+          n: 0,
+          estimate: null,
+          low: null,
+          high: null,
+          halfWidthPct: null,
+          rounds: r - 1,
+        };
+        applyStopRule(
+          cell,
+          {
+            n: e.n,
+            estimate: e.estimate,
+            low: e.low,
+            high: e.high,
+            halfWidthPct: halfWidthPct(e),
+            stopHalfWidthPct: e.stopHalfWidthPct ?? null,
+          },
+          true,
+          o,
+        );
         if (cell.done === "max" || cell.done === "precision") done[i] = cell.done;
       }
     }
     // The printed intervals at the end of the run (truth 0: the simulated pairs are A/A plus noise).
     // The printed intervals, as the report computes them: each cell told how it stopped (estimateRun's `stop`).
-    if (pairs.some((p) => p.length)) last = estimateRun(pairs.map((p, i) => ({ pairs: p, ...(sequential ? { stop: done[i] ?? "open" } : {}) })), { sequential });
+    if (pairs.some((p) => p.length))
+      last = estimateRun(
+        pairs.map((p, i) => ({ pairs: p, ...(sequential ? { stop: done[i] ?? "open" } : {}) })),
+        { sequential },
+      );
     for (const [i, e] of (last?.cells ?? []).entries()) {
       const h = halfWidthPct(e);
       if (h !== null && Number.isFinite(h)) {
@@ -320,6 +386,10 @@ export function simulateAdaptive(o: AdaptiveSimInput): AdaptiveSimResult {
     cellHalfWidthPct: cellWidths.map((w) => (w.length ? quantiles(w) : null)),
     coverage: nCells && runs ? covered / (nCells * runs) : 0,
     withinShare: nCells && runs ? within / (nCells * runs) : 0,
-    intervals: { cells: withInterval, coverage: withInterval ? covering / withInterval : null, falseVerdicts: withInterval ? falseVerdicts / withInterval : null },
+    intervals: {
+      cells: withInterval,
+      coverage: withInterval ? covering / withInterval : null,
+      falseVerdicts: withInterval ? falseVerdicts / withInterval : null,
+    },
   };
 }

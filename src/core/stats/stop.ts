@@ -35,7 +35,10 @@ export interface StopSettings {
 export const PRINTED_WIDTH_FACTOR = Number.POSITIVE_INFINITY;
 
 /** What the stop rule reads of a cell's estimate after a round. */
-export type StopEstimate = Pick<AdaptiveCell, "n" | "estimate" | "low" | "high" | "halfWidthPct" | "stopHalfWidthPct" | "pairs">;
+export type StopEstimate = Pick<
+  AdaptiveCell,
+  "n" | "estimate" | "low" | "high" | "halfWidthPct" | "stopHalfWidthPct" | "pairs"
+>;
 
 /**
  * The stop rule, one cell after one round (mutates `c`): the estimate is taken; the cell is done at `max` rounds, or
@@ -43,12 +46,23 @@ export type StopEstimate = Pick<AdaptiveCell, "n" | "estimate" | "low" | "high" 
  * not use: estimateRun's split) is within the target, and its printed half-width is within `printedFactor` × the
  * target. The simulation of src/core/stats/coverage.ts drives this same function.
  */
-export function applyStopRule(c: AdaptiveCell, est: StopEstimate | undefined, ranThisRound: boolean, a: StopSettings): void {
+export function applyStopRule(
+  c: AdaptiveCell,
+  est: StopEstimate | undefined,
+  ranThisRound: boolean,
+  a: StopSettings,
+): void {
   if (c.done) return;
   if (ranThisRound) c.rounds++;
   Object.assign(c, est);
   if (c.rounds >= a.max) c.done = "max";
-  else if (c.rounds >= a.min && c.stopHalfWidthPct != null && c.stopHalfWidthPct <= a.precisionPct && printedWithin(c.halfWidthPct, a)) c.done = "precision";
+  else if (
+    c.rounds >= a.min &&
+    c.stopHalfWidthPct != null &&
+    c.stopHalfWidthPct <= a.precisionPct &&
+    printedWithin(c.halfWidthPct, a)
+  )
+    c.done = "precision";
 }
 
 function printedWithin(hw: number | null | undefined, a: StopSettings): boolean {
@@ -70,4 +84,3 @@ export function printedWiderThanTarget(c: Pick<AdaptiveCell, "done" | "halfWidth
 export function stopForBudget(state: readonly AdaptiveCell[]): AdaptiveCell[] {
   return state.map((c) => (c.done ? c : { ...c, done: "budget" }));
 }
-

@@ -59,16 +59,23 @@ export function assessDevice(obs: DeviceObservation): DeviceFindings {
   walk(node, 0);
 
   for (const m of obs.mounts) {
-    if (names.has(m.source) && !refuse.some((r) => r.includes(m.target))) refuse.push(`mounted at ${m.target} (${m.fsType})`);
+    if (names.has(m.source) && !refuse.some((r) => r.includes(m.target)))
+      refuse.push(`mounted at ${m.target} (${m.fsType})`);
   }
   for (const s of obs.swaps) if (names.has(s)) refuse.push("active swap");
   for (const a of obs.md ?? []) {
-    if (a.members.includes(node.name) || a.members.includes(base(obs.device))) refuse.push(`member of md array /dev/${a.name}`);
+    if (a.members.includes(node.name) || a.members.includes(base(obs.device)))
+      refuse.push(`member of md array /dev/${a.name}`);
   }
   for (const s of obs.signatures) {
     wipeable.push(`${s.type} signature at offset ${s.offset}${s.label ? ` (label ${JSON.stringify(s.label)})` : ""}`);
   }
-  return { device: obs.device, ...(node.sizeBytes !== undefined ? { sizeBytes: node.sizeBytes } : {}), refuse: dedupe(refuse), wipeable: dedupe(wipeable) };
+  return {
+    device: obs.device,
+    ...(node.sizeBytes !== undefined ? { sizeBytes: node.sizeBytes } : {}),
+    refuse: dedupe(refuse),
+    wipeable: dedupe(wipeable),
+  };
 }
 
 function dedupe(xs: string[]): string[] {
@@ -86,7 +93,8 @@ export function decideDevices(findings: DeviceFindings[], wipeDevices: boolean):
       `refusing to use ${refused.map((f) => `${f.device} (${f.refuse.join("; ")})`).join(", ")}`,
       {
         code: "DEVICE_IN_USE",
-        hint: "free the device first (umount, swapoff, mdadm --stop, remove its holders) or choose another one; " +
+        hint:
+          "free the device first (umount, swapoff, mdadm --stop, remove its holders) or choose another one; " +
           "--wipe-devices does not override a device in use",
         details: refused.flatMap((f) => [...f.refuse, ...f.wipeable].map((p) => `${f.device}: ${p}`)),
       },

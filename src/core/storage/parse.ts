@@ -51,9 +51,7 @@ export function parseMdstat(text: string): MdArray[] {
     const words = m[3].split(/\s+/);
     let level: string | undefined;
     if (words[0] && !/\[\d+\]/.test(words[0]) && !words[0].startsWith("(")) level = words.shift();
-    const members = words
-      .map((w) => /^([^[\s]+)\[\d+\]/.exec(w)?.[1])
-      .filter((w): w is string => !!w);
+    const members = words.map((w) => /^([^[\s]+)\[\d+\]/.exec(w)?.[1]).filter((w): w is string => !!w);
     out.push({ name: m[1], state: m[2], ...(level ? { level } : {}), members });
   }
   return out;
@@ -110,7 +108,9 @@ export function parseLsblkJson(text: string): LsblkNode | undefined {
     type: String(d.type ?? ""),
     ...(toNum(d.size) !== undefined ? { sizeBytes: toNum(d.size) } : {}),
     fsType: (d.fstype as string | null | undefined) ?? null,
-    mountpoint: (d.mountpoint as string | null | undefined) ?? (Array.isArray(d.mountpoints) ? ((d.mountpoints as Array<string | null>).find((x) => !!x) ?? null) : null),
+    mountpoint:
+      (d.mountpoint as string | null | undefined) ??
+      (Array.isArray(d.mountpoints) ? ((d.mountpoints as Array<string | null>).find((x) => !!x) ?? null) : null),
     children: Array.isArray(d.children) ? (d.children as Array<Record<string, unknown>>).map(conv) : [],
   });
   const first = j?.blockdevices?.[0];

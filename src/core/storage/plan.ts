@@ -126,9 +126,12 @@ export function planStorage(spec: Storage, ctx: PlanContext): { plan: StoragePla
     case "tmpfs": {
       const sizeBytes = sizeOf(spec.size, "storage.size");
       if (sizeBytes < MIN_TMPFS_BYTES) {
-        throw bad(`size ${formatBytes(sizeBytes)} is too small for a data dir`, "STORAGE_TMPFS_TOO_SMALL",
+        throw bad(
+          `size ${formatBytes(sizeBytes)} is too small for a data dir`,
+          "STORAGE_TMPFS_TOO_SMALL",
           `use at least ${formatBytes(MIN_TMPFS_BYTES)} (a sysbench data dir with redo logs needs hundreds of MiB)`,
-          "storage.size");
+          "storage.size",
+        );
       }
       return {
         plan: {
@@ -148,8 +151,12 @@ export function planStorage(spec: Storage, ctx: PlanContext): { plan: StoragePla
       return { plan: { kind: "volume", keep: spec.keep, volumeName: `${base}-data` }, warnings };
     case "bind": {
       if (!spec.path.startsWith("/")) {
-        throw bad(`path ${JSON.stringify(spec.path)} is not absolute`, "STORAGE_BIND_RELATIVE",
-          "write the host directory as an absolute path, e.g. /mnt/array", "storage.path");
+        throw bad(
+          `path ${JSON.stringify(spec.path)} is not absolute`,
+          "STORAGE_BIND_RELATIVE",
+          "write the host directory as an absolute path, e.g. /mnt/array",
+          "storage.path",
+        );
       }
       const basePath = spec.path.replace(/\/+$/, "") || "/";
       return { plan: { kind: "bind", basePath, dir: joinPath(basePath, base) }, warnings };
@@ -166,28 +173,40 @@ function planRaid0(
   warnings: string[],
 ): { plan: Raid0Plan; warnings: string[] } {
   if ((spec.devices === undefined) === (spec.loop === undefined)) {
-    throw bad("raid0 needs exactly one of `devices` and `loop`", "STORAGE_RAID_MEMBERS",
-      "give `devices: [/dev/sdX, /dev/sdY]` for real disks or `loop: {members: 2, size: 4g}` to try it on files");
+    throw bad(
+      "raid0 needs exactly one of `devices` and `loop`",
+      "STORAGE_RAID_MEMBERS",
+      "give `devices: [/dev/sdX, /dev/sdY]` for real disks or `loop: {members: 2, size: 4g}` to try it on files",
+    );
   }
   const builder: RaidBuilder = ctx.hasMd ? "mdadm" : "btrfs";
   const fs: RaidFs = spec.fs ?? (builder === "mdadm" ? "xfs" : "btrfs");
   if (builder === "btrfs" && fs !== "btrfs") {
-    throw bad(`fs ${fs} needs an md array, but this kernel has no md driver (/proc/mdstat is missing)`,
+    throw bad(
+      `fs ${fs} needs an md array, but this kernel has no md driver (/proc/mdstat is missing)`,
       "RAID_FS_NEEDS_MD",
       "drop `fs` (or set fs: btrfs) to use btrfs native RAID 0, or run on a host whose kernel has md (modprobe md_mod raid0)",
-      "storage.fs");
+      "storage.fs",
+    );
   }
   let chunkBytes = builder === "btrfs" ? BTRFS_STRIPE_BYTES : MDADM_DEFAULT_CHUNK_BYTES;
   if (spec.chunk !== undefined) {
     const c = sizeOf(spec.chunk, "storage.chunk");
     if (builder === "btrfs" && c !== BTRFS_STRIPE_BYTES) {
-      throw bad(`chunk ${formatBytes(c)} is not possible with btrfs RAID 0, which always stripes at 64 KiB`,
-        "RAID_CHUNK_BTRFS", "drop `chunk` or set chunk: 64k (other chunk sizes need mdadm, i.e. a kernel with md)",
-        "storage.chunk");
+      throw bad(
+        `chunk ${formatBytes(c)} is not possible with btrfs RAID 0, which always stripes at 64 KiB`,
+        "RAID_CHUNK_BTRFS",
+        "drop `chunk` or set chunk: 64k (other chunk sizes need mdadm, i.e. a kernel with md)",
+        "storage.chunk",
+      );
     }
     if (builder === "mdadm" && (c < 4096 || (c & (c - 1)) !== 0)) {
-      throw bad(`chunk ${formatBytes(c)} must be a power of two of at least 4 KiB`, "RAID_CHUNK_INVALID",
-        "use e.g. 64k, 256k or 512k (mdadm's default)", "storage.chunk");
+      throw bad(
+        `chunk ${formatBytes(c)} must be a power of two of at least 4 KiB`,
+        "RAID_CHUNK_INVALID",
+        "use e.g. 64k, 256k or 512k (mdadm's default)",
+        "storage.chunk",
+      );
     }
     chunkBytes = c;
   }
@@ -198,8 +217,12 @@ function planRaid0(
     const seen = new Set<string>();
     for (const [i, d] of spec.devices.entries()) {
       if (seen.has(d)) {
-        throw bad(`device ${d} is listed twice`, "RAID_DEVICE_DUPLICATE", "list each member device once",
-          `storage.devices.${i}`);
+        throw bad(
+          `device ${d} is listed twice`,
+          "RAID_DEVICE_DUPLICATE",
+          "list each member device once",
+          `storage.devices.${i}`,
+        );
       }
       seen.add(d);
     }
@@ -209,16 +232,28 @@ function planRaid0(
     const memberBytes = sizeOf(l.size, "storage.loop.size");
     const dir = (l.dir ?? DEFAULT_LOOP_DIR).replace(/\/+$/, "");
     if (!dir.startsWith("/")) {
-      throw bad(`dir ${JSON.stringify(l.dir)} is not absolute`, "STORAGE_LOOP_DIR_RELATIVE",
-        `write an absolute directory for the backing files (default ${DEFAULT_LOOP_DIR})`, "storage.loop.dir");
+      throw bad(
+        `dir ${JSON.stringify(l.dir)} is not absolute`,
+        "STORAGE_LOOP_DIR_RELATIVE",
+        `write an absolute directory for the backing files (default ${DEFAULT_LOOP_DIR})`,
+        "storage.loop.dir",
+      );
     }
     if (fs === "btrfs" && memberBytes < MIN_BTRFS_MEMBER_BYTES) {
-      throw bad(`size ${formatBytes(memberBytes)} per member is too small for btrfs`, "RAID_MEMBER_TOO_SMALL",
-        `use at least ${formatBytes(MIN_BTRFS_MEMBER_BYTES)} per member`, "storage.loop.size");
+      throw bad(
+        `size ${formatBytes(memberBytes)} per member is too small for btrfs`,
+        "RAID_MEMBER_TOO_SMALL",
+        `use at least ${formatBytes(MIN_BTRFS_MEMBER_BYTES)} per member`,
+        "storage.loop.size",
+      );
     }
     if (fs === "xfs" && memberBytes * l.members < MIN_XFS_BYTES) {
-      throw bad(`${l.members} × ${formatBytes(memberBytes)} is too small for xfs (300 MB minimum)`,
-        "RAID_MEMBER_TOO_SMALL", "raise loop.size", "storage.loop.size");
+      throw bad(
+        `${l.members} × ${formatBytes(memberBytes)} is too small for xfs (300 MB minimum)`,
+        "RAID_MEMBER_TOO_SMALL",
+        "raise loop.size",
+        "storage.loop.size",
+      );
     }
     loop = { dir, memberBytes };
     members = Array.from({ length: l.members }, (_, i) => ({ backingFile: `${dir}/${base}-${i}.img` }));
@@ -266,12 +301,15 @@ export function tmpfsMemoryWarnings(n: {
   const out: string[] = [];
   const bp = n.bufferPoolBytes ?? 0;
   const need = n.tmpfsBytes + bp;
-  const what = bp > 0
-    ? `tmpfs size ${formatBytes(n.tmpfsBytes)} + buffer pool ${formatBytes(bp)} = ${formatBytes(need)}`
-    : `tmpfs size ${formatBytes(n.tmpfsBytes)}`;
+  const what =
+    bp > 0
+      ? `tmpfs size ${formatBytes(n.tmpfsBytes)} + buffer pool ${formatBytes(bp)} = ${formatBytes(need)}`
+      : `tmpfs size ${formatBytes(n.tmpfsBytes)}`;
   if (n.memoryLimitBytes !== undefined && n.memoryLimitBytes > 0 && need > n.memoryLimitBytes) {
-    out.push(`${what} exceeds the container memory limit ${formatBytes(n.memoryLimitBytes)}: tmpfs pages count ` +
-      `against the container's memory, so the server can be OOM-killed once the data dir fills up`);
+    out.push(
+      `${what} exceeds the container memory limit ${formatBytes(n.memoryLimitBytes)}: tmpfs pages count ` +
+        `against the container's memory, so the server can be OOM-killed once the data dir fills up`,
+    );
   }
   if (n.hostMemoryBytes !== undefined && n.hostMemoryBytes > 0 && need > n.hostMemoryBytes) {
     out.push(`${what} exceeds the engine host's memory ${formatBytes(n.hostMemoryBytes)}`);
@@ -282,6 +320,8 @@ export function tmpfsMemoryWarnings(n: {
 /** Warning when sparse loop backing files could outgrow the free space of their directory. */
 export function loopSpaceWarnings(n: { dir: string; totalBytes: number; freeBytes?: number }): string[] {
   if (n.freeBytes === undefined || n.totalBytes <= n.freeBytes) return [];
-  return [`loop backing files in ${n.dir} may grow to ${formatBytes(n.totalBytes)} but only ` +
-    `${formatBytes(n.freeBytes)} is free there: writes could fail with ENOSPC mid-run`];
+  return [
+    `loop backing files in ${n.dir} may grow to ${formatBytes(n.totalBytes)} but only ` +
+      `${formatBytes(n.freeBytes)} is free there: writes could fail with ENOSPC mid-run`,
+  ];
 }

@@ -53,7 +53,13 @@ export function removeRecord(state: RunStorageState | undefined, runId: string, 
 /** Validate a parsed state file; returns undefined for anything that is not one. */
 export function readRecord(raw: unknown): StorageStateRecord | undefined {
   const r = raw as Partial<StorageStateRecord> | null;
-  if (!r || r.version !== 1 || typeof r.runId !== "string" || typeof r.serverId !== "string" || !Array.isArray(r.entries)) {
+  if (
+    !r ||
+    r.version !== 1 ||
+    typeof r.runId !== "string" ||
+    typeof r.serverId !== "string" ||
+    !Array.isArray(r.entries)
+  ) {
     return undefined;
   }
   return r as StorageStateRecord;
@@ -119,7 +125,10 @@ export function planCleanup(rec: StorageStateRecord, obs: Observed): CleanupStep
         const m = mountAt(obs, e.target);
         if (!m) steps.push({ entry: i, note: `${e.target} is not mounted` });
         else if (!mountMatches(m, e)) {
-          steps.push({ entry: i, note: `${e.target} now holds ${m.source} (${m.fsType}), not twinbench's ${e.sources[0]}: left alone` });
+          steps.push({
+            entry: i,
+            note: `${e.target} now holds ${m.source} (${m.fsType}), not twinbench's ${e.sources[0]}: left alone`,
+          });
         } else steps.push({ entry: i, action: { op: "umount", target: e.target }, note: `unmount ${e.target}` });
         break;
       }
@@ -131,11 +140,20 @@ export function planCleanup(rec: StorageStateRecord, obs: Observed): CleanupStep
         const want = e.members.map(base).sort().join(",");
         const a = obs.md.find((x) => [...x.members].sort().join(",") === want);
         if (!a) steps.push({ entry: i, note: `no md array over ${e.members.join(", ")}` });
-        else steps.push({ entry: i, action: { op: "mdadm-stop", device: `/dev/${a.name}`, members: e.members }, note: `stop /dev/${a.name}` });
+        else
+          steps.push({
+            entry: i,
+            action: { op: "mdadm-stop", device: `/dev/${a.name}`, members: e.members },
+            note: `stop /dev/${a.name}`,
+          });
         break;
       }
       case "btrfs":
-        steps.push({ entry: i, action: { op: "btrfs-forget", devices: e.devices }, note: `forget btrfs devices ${e.devices.join(", ")}` });
+        steps.push({
+          entry: i,
+          action: { op: "btrfs-forget", devices: e.devices },
+          note: `forget btrfs devices ${e.devices.join(", ")}`,
+        });
         break;
       case "loop": {
         const l = obs.loops.find((x) => x.device === e.device);
@@ -147,10 +165,16 @@ export function planCleanup(rec: StorageStateRecord, obs: Observed): CleanupStep
       }
       case "file": {
         // A loop device attached after the file but before its state entry was written: detach it by backing file.
-        const recorded = new Set(rec.entries.filter((x) => x.type === "loop").map((x) => (x as { device: string }).device));
+        const recorded = new Set(
+          rec.entries.filter((x) => x.type === "loop").map((x) => (x as { device: string }).device),
+        );
         for (const l of obs.loops) {
           if (l.backingFile === e.path && !recorded.has(l.device)) {
-            steps.push({ entry: i, action: { op: "losetup-detach", device: l.device }, note: `detach ${l.device} (on ${e.path})` });
+            steps.push({
+              entry: i,
+              action: { op: "losetup-detach", device: l.device },
+              note: `detach ${l.device} (on ${e.path})`,
+            });
           }
         }
         steps.push({ entry: i, action: { op: "rm-file", path: e.path }, note: `delete ${e.path}` });
@@ -159,7 +183,8 @@ export function planCleanup(rec: StorageStateRecord, obs: Observed): CleanupStep
       case "dir": {
         if (foreignMountUnder(e.path)) {
           steps.push({ entry: i, note: `${e.path} has a mount twinbench does not own under it: left alone` });
-        } else if (e.recursive) steps.push({ entry: i, action: { op: "rm-tree", path: e.path }, note: `delete ${e.path}` });
+        } else if (e.recursive)
+          steps.push({ entry: i, action: { op: "rm-tree", path: e.path }, note: `delete ${e.path}` });
         else steps.push({ entry: i, action: { op: "rmdir", path: e.path }, note: `remove ${e.path} if empty` });
         break;
       }
@@ -201,7 +226,11 @@ export function remainingEntries(rec: StorageStateRecord, failedEntries: Set<num
  */
 export type OwnerStatus = "alive" | "dead" | "unknown";
 
-export function ownerStatus(rec: StorageStateRecord, hostname: string, startTimeOf: (pid: number) => string | undefined): OwnerStatus {
+export function ownerStatus(
+  rec: StorageStateRecord,
+  hostname: string,
+  startTimeOf: (pid: number) => string | undefined,
+): OwnerStatus {
   if (rec.owner.hostname !== hostname) return "unknown";
   const st = startTimeOf(rec.owner.pid);
   if (st === undefined) return "dead";
@@ -229,27 +258,46 @@ export function planForcedSweep(
       if (e.type === "loop") keptLoops.add(e.device);
     }
   }
-  const ours = (target: string) => (run ? under(target, `${root}/${run}`) : target.startsWith(`${root}/`)) && !keptMounts.has(target);
+  const ours = (target: string) =>
+    (run ? under(target, `${root}/${run}`) : target.startsWith(`${root}/`)) && !keptMounts.has(target);
   const loopName = (file: string) => base(file.replace(/ \(deleted\)$/, ""));
   const ourFile = (file: string) => {
     const n = loopName(file);
     return n.endsWith(".img") && n.startsWith(run ? `twinbench-${run}-` : "twinbench-");
   };
   const steps: Array<{ action: CleanupOp; note: string }> = [];
-  const mounts = [...new Set(obs.mounts.filter((m) => ours(m.target)).map((m) => m.target))].sort((a, b) => b.length - a.length);
-  for (const t of mounts) steps.push({ action: { op: "umount", target: t }, note: `unmount ${t} (found in the mount table)` });
+  const mounts = [...new Set(obs.mounts.filter((m) => ours(m.target)).map((m) => m.target))].sort(
+    (a, b) => b.length - a.length,
+  );
+  for (const t of mounts)
+    steps.push({ action: { op: "umount", target: t }, note: `unmount ${t} (found in the mount table)` });
   const loops = obs.loops.filter((l) => ourFile(l.backingFile) && !keptLoops.has(l.device));
   const loopBases = new Set(loops.map((l) => base(l.device)));
   for (const a of obs.md ?? []) {
     if (a.members.length > 0 && a.members.every((m) => loopBases.has(base(m)))) {
-      steps.push({ action: { op: "mdadm-stop", device: `/dev/${a.name}`, members: a.members.map((m) => `/dev/${base(m)}`) }, note: `stop /dev/${a.name} (over twinbench loop devices)` });
+      steps.push({
+        action: { op: "mdadm-stop", device: `/dev/${a.name}`, members: a.members.map((m) => `/dev/${base(m)}`) },
+        note: `stop /dev/${a.name} (over twinbench loop devices)`,
+      });
     }
   }
-  if (loops.length > 0) steps.push({ action: { op: "btrfs-forget", devices: loops.map((l) => l.device) }, note: `forget btrfs devices ${loops.map((l) => l.device).join(", ")}` });
-  for (const l of loops) steps.push({ action: { op: "losetup-detach", device: l.device }, note: `detach ${l.device} (on ${l.backingFile})` });
-  const files = new Set([...loops.map((l) => l.backingFile.replace(/ \(deleted\)$/, "")), ...(obs.loopFiles ?? []).filter(ourFile)]);
+  if (loops.length > 0)
+    steps.push({
+      action: { op: "btrfs-forget", devices: loops.map((l) => l.device) },
+      note: `forget btrfs devices ${loops.map((l) => l.device).join(", ")}`,
+    });
+  for (const l of loops)
+    steps.push({
+      action: { op: "losetup-detach", device: l.device },
+      note: `detach ${l.device} (on ${l.backingFile})`,
+    });
+  const files = new Set([
+    ...loops.map((l) => l.backingFile.replace(/ \(deleted\)$/, "")),
+    ...(obs.loopFiles ?? []).filter(ourFile),
+  ]);
   const keptFiles = new Set(obs.loops.filter((l) => keptLoops.has(l.device)).map((l) => l.backingFile));
-  for (const f of [...files].filter((x) => !keptFiles.has(x)).sort()) steps.push({ action: { op: "rm-file", path: f }, note: `delete ${f}` });
+  for (const f of [...files].filter((x) => !keptFiles.has(x)).sort())
+    steps.push({ action: { op: "rm-file", path: f }, note: `delete ${f}` });
   for (const t of mounts) steps.push({ action: { op: "rmdir", path: t }, note: `remove ${t} if empty` });
   return steps;
 }

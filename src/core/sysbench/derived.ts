@@ -31,8 +31,7 @@ export function median(xs: readonly number[]): number | null {
 const clean = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 export function deriveFigures(result: SysbenchResult): DerivedFigures {
-  const samples: Sample[] =
-    result.intervals.length > 0 ? result.intervals : (result.legacyIntervals ?? []);
+  const samples: Sample[] = result.intervals.length > 0 ? result.intervals : (result.legacyIntervals ?? []);
   const tps = samples.map((s) => s.tps);
 
   let tpsCv: number | null = null;

@@ -256,7 +256,10 @@ function parseBlock(def: BlockDef, lines: Line[], start: number): { values: Map<
   const missing = def.specs.slice(p).find((s) => !s.optional);
   if (missing) {
     const where = i < lines.length ? lines[i] : undefined;
-    const want = missing.label.source.replace(/^\^/, "").replace(/\\s\*$/, "").replace(/\\/g, "");
+    const want = missing.label.source
+      .replace(/^\^/, "")
+      .replace(/\\s\*$/, "")
+      .replace(/\\/g, "");
     if (where) {
       throw new SysbenchParseError(
         where.no,
@@ -453,7 +456,11 @@ function readIntervalLine(d: Draft, line: Line): void {
   } else if ((m = RE.queue10.exec(t))) {
     const last = d.intervals[d.intervals.length - 1];
     if (last === undefined || last.t !== Number(m[1])) {
-      throw new SysbenchParseError(line.no, `queue length line without an interval line for ${m[1]}s before it`, line.raw);
+      throw new SysbenchParseError(
+        line.no,
+        `queue length line without an interval line for ${m[1]}s before it`,
+        line.raw,
+      );
     }
     last.queueLength = Number(m[2]);
     last.concurrency = Number(m[3]);
@@ -562,7 +569,8 @@ export function statusOf(d: Draft, reportSlots: Slot[]): "ok" | "failed" {
   if (!anyReport) return "failed";
   const missing = reportSlots.filter((s) => d.blocks[s] === undefined);
   if (missing.length > 0) {
-    const first = present.length > 0 ? d.blocks[present[0]]!.line : (d.blocks.stats?.line ?? d.histogramLine ?? d.lastLine);
+    const first =
+      present.length > 0 ? d.blocks[present[0]]!.line : (d.blocks.stats?.line ?? d.histogramLine ?? d.lastLine);
     throw new SysbenchParseError(
       first,
       `incomplete cumulative report: no ${missing.map((s) => `'${names[s]}'`).join(", ")} block (truncated log?)`,

@@ -30,11 +30,19 @@ export const SYSBENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   threads: { kind: int(1), group: "general", description: "number of threads to use [1]" },
   events: { kind: int(), group: "general", description: "limit for total number of events [0]" },
   time: { kind: int(), group: "general", description: "limit for total execution time in seconds [10]" },
-  "forced-shutdown": { kind: str, group: "general", description: "seconds to wait after --time before forcing shutdown, or 'off' [off]" },
+  "forced-shutdown": {
+    kind: str,
+    group: "general",
+    description: "seconds to wait after --time before forcing shutdown, or 'off' [off]",
+  },
   "thread-stack-size": { kind: { type: "size" }, group: "general", description: "size of stack per thread [64K]" },
   rate: { kind: int(), group: "general", description: "average transactions rate, 0 for unlimited [0]" },
   "report-interval": { kind: int(), group: "general", description: "intermediate report interval in seconds [0]" },
-  "report-checkpoints": { kind: list, group: "general", description: "dump full statistics and reset counters at these seconds []" },
+  "report-checkpoints": {
+    kind: list,
+    group: "general",
+    description: "dump full statistics and reset counters at these seconds []",
+  },
   debug: { kind: bool, group: "general", description: "print more debugging info [off]" },
   validate: { kind: bool, group: "general", description: "perform validation checks where possible [off]" },
   help: { kind: bool, group: "general", description: "print help and exit [off]" },
@@ -45,19 +53,31 @@ export const SYSBENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   "max-time": { kind: int(), group: "general", description: "deprecated alias for --time [0]" },
   "num-threads": { kind: int(1), group: "general", description: "deprecated alias for --threads [1]" },
   // Pseudo-random numbers generator options
-  "rand-type": { kind: { type: "enum", values: ["uniform", "gaussian", "special", "pareto"] }, group: "rand", description: "random numbers distribution [special]" },
+  "rand-type": {
+    kind: { type: "enum", values: ["uniform", "gaussian", "special", "pareto"] },
+    group: "rand",
+    description: "random numbers distribution [special]",
+  },
   "rand-spec-iter": { kind: int(), group: "rand", description: "iterations used for numbers generation [12]" },
   "rand-spec-pct": { kind: int(), group: "rand", description: "percentage of values treated as 'special' [1]" },
   "rand-spec-res": { kind: int(), group: "rand", description: "percentage of 'special' values to use [75]" },
   "rand-seed": { kind: int(), group: "rand", description: "RNG seed, 0 = current time [0]" },
-  "rand-pareto-h": { kind: { type: "number" }, group: "rand", description: "parameter h for pareto distribution [0.2]" },
+  "rand-pareto-h": {
+    kind: { type: "number" },
+    group: "rand",
+    description: "parameter h for pareto distribution [0.2]",
+  },
   // Log options
   verbosity: { kind: int(), group: "log", description: "verbosity level {5 - debug, 0 - only critical messages} [3]" },
   percentile: { kind: int(), group: "log", description: "latency percentile (1-100), 0 disables [95]" },
   histogram: { kind: bool, group: "log", description: "print latency histogram in report [off]" },
   // General database options
   "db-driver": { kind: str, group: "db", description: "database driver [mysql]" },
-  "db-ps-mode": { kind: { type: "enum", values: ["auto", "disable"] }, group: "db", description: "prepared statements usage mode [auto]" },
+  "db-ps-mode": {
+    kind: { type: "enum", values: ["auto", "disable"] },
+    group: "db",
+    description: "prepared statements usage mode [auto]",
+  },
   "db-debug": { kind: bool, group: "db", description: "print database-specific debug information [off]" },
   // mysql driver options
   "mysql-host": { kind: list, group: "mysql", description: "MySQL server host [localhost]" },
@@ -66,15 +86,31 @@ export const SYSBENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   "mysql-user": { kind: str, group: "mysql", description: "MySQL user [sbtest]" },
   "mysql-password": { kind: str, group: "mysql", description: "MySQL password []" },
   "mysql-db": { kind: str, group: "mysql", description: "MySQL database name [sbtest]" },
-  "mysql-ssl": { kind: bool, group: "mysql", description: "use SSL connections, if available in the client library [off]" },
+  "mysql-ssl": {
+    kind: bool,
+    group: "mysql",
+    description: "use SSL connections, if available in the client library [off]",
+  },
   "mysql-ssl-cipher": { kind: str, group: "mysql", description: "use specific cipher for SSL connections []" },
-  "mysql-compression": { kind: bool, group: "mysql", description: "use compression, if available in the client library [off]" },
+  "mysql-compression": {
+    kind: bool,
+    group: "mysql",
+    description: "use compression, if available in the client library [off]",
+  },
   "mysql-debug": { kind: bool, group: "mysql", description: "trace all client library calls [off]" },
-  "mysql-ignore-errors": { kind: list, group: "mysql", description: 'list of errors to ignore, or "all" [1213,1020,1205]' },
+  "mysql-ignore-errors": {
+    kind: list,
+    group: "mysql",
+    description: 'list of errors to ignore, or "all" [1213,1020,1205]',
+  },
   "mysql-dry-run": { kind: bool, group: "mysql", description: "pretend that all MySQL client API calls succeed [off]" },
   // oltp_common.lua options (every stock OLTP script)
   "auto-inc": { kind: bool, group: "oltp", description: "use AUTO_INCREMENT column as Primary Key [on]" },
-  "create-secondary": { kind: bool, group: "oltp", description: "create a secondary index in addition to the PRIMARY KEY [on]" },
+  "create-secondary": {
+    kind: bool,
+    group: "oltp",
+    description: "create a secondary index in addition to the PRIMARY KEY [on]",
+  },
   "delete-inserts": { kind: int(), group: "oltp", description: "DELETE/INSERT combinations per transaction [1]" },
   "distinct-ranges": { kind: int(), group: "oltp", description: "SELECT DISTINCT queries per transaction [1]" },
   "index-updates": { kind: int(), group: "oltp", description: "UPDATE index queries per transaction [1]" },
@@ -87,13 +123,25 @@ export const SYSBENCH_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   "range-size": { kind: int(), group: "oltp", description: "range size for range SELECT queries [100]" },
   secondary: { kind: bool, group: "oltp", description: "use a secondary index in place of the PRIMARY KEY [off]" },
   "simple-ranges": { kind: int(), group: "oltp", description: "simple range SELECT queries per transaction [1]" },
-  "skip-trx": { kind: bool, group: "oltp", description: "don't start explicit transactions, run in AUTOCOMMIT mode [off]" },
+  "skip-trx": {
+    kind: bool,
+    group: "oltp",
+    description: "don't start explicit transactions, run in AUTOCOMMIT mode [off]",
+  },
   "sum-ranges": { kind: int(), group: "oltp", description: "SELECT SUM() queries per transaction [1]" },
   "table-size": { kind: int(1), group: "oltp", description: "number of rows per table [10000]" },
   tables: { kind: int(1), group: "oltp", description: "number of tables [1]" },
   // Script-specific options
-  "random-points": { kind: int(1), group: "script", description: "select_random_points: random points in the IN() clause [10]" },
-  "number-of-ranges": { kind: int(1), group: "script", description: "select_random_ranges: number of random BETWEEN ranges [10]" },
+  "random-points": {
+    kind: int(1),
+    group: "script",
+    description: "select_random_points: random points in the IN() clause [10]",
+  },
+  "number-of-ranges": {
+    kind: int(1),
+    group: "script",
+    description: "select_random_ranges: number of random BETWEEN ranges [10]",
+  },
   delta: { kind: int(1), group: "script", description: "select_random_ranges: size of BETWEEN ranges [5]" },
 };
 
@@ -192,14 +240,24 @@ export function normalizeOptionName(name: string): string {
 export function checkOptionValue(kind: OptionKind, value: string | number | boolean): string | undefined {
   switch (kind.type) {
     case "int": {
-      const n = typeof value === "number" ? value : typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
-      if (!Number.isInteger(n) || n < (kind.min ?? 0)) return kind.min ? `expected an integer ≥ ${kind.min}` : "expected a non-negative integer";
+      const n =
+        typeof value === "number"
+          ? value
+          : typeof value === "string" && /^\s*-?\d+\s*$/.test(value)
+            ? Number(value)
+            : NaN;
+      if (!Number.isInteger(n) || n < (kind.min ?? 0))
+        return kind.min ? `expected an integer ≥ ${kind.min}` : "expected a non-negative integer";
       return undefined;
     }
     case "number":
-      return (typeof value === "number" || (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))) ? undefined : "expected a number";
+      return typeof value === "number" ||
+        (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
+        ? undefined
+        : "expected a number";
     case "bool":
-      return typeof value === "boolean" || (typeof value === "string" && /^(on|off|true|false|yes|no|1|0)$/i.test(value))
+      return typeof value === "boolean" ||
+        (typeof value === "string" && /^(on|off|true|false|yes|no|1|0)$/i.test(value))
         ? undefined
         : "expected on/off (or true/false)";
     case "enum":

@@ -2,8 +2,18 @@
  * sysbench 1.0.x output (as sysbench 1.0.20 prints it) → SysbenchResult. The lines are read by grammar.ts.
  */
 import type { SysbenchResult } from "./result.ts";
-import { countOf, emptyFairness, emptyLatency, numOf, intOf, rateOf, statementCounts, statusOf, SysbenchParseError, type Draft } from "./grammar.ts";
-
+import {
+  countOf,
+  emptyFairness,
+  emptyLatency,
+  numOf,
+  intOf,
+  rateOf,
+  statementCounts,
+  statusOf,
+  SysbenchParseError,
+  type Draft,
+} from "./grammar.ts";
 
 export function toResult10(d: Draft): SysbenchResult {
   const status = statusOf(d, ["general", "latency", "fairness"]);
@@ -19,7 +29,10 @@ export function toResult10(d: Draft): SysbenchResult {
   const lat = d.blocks.latency?.values;
   const fair = d.blocks.fairness?.values;
   if (fair && (!fair.has("events") || !fair.has("execTime"))) {
-    throw new SysbenchParseError(d.blocks.fairness!.line, "the Threads fairness block lacks 'events' or 'execution time'");
+    throw new SysbenchParseError(
+      d.blocks.fairness!.line,
+      "the Threads fairness block lacks 'events' or 'execution time'",
+    );
   }
   const latencyMs = emptyLatency();
   if (lat) {

@@ -27,7 +27,17 @@
  * - histogram, unfinishedTransactions, reportInterval's figures that 0.4/0.5 do not print → null / [].
  */
 import type { SysbenchResult } from "./result.ts";
-import { countOf, emptyFairness, emptyLatency, rateOf, statementCounts, statusOf, SysbenchParseError, type Draft, type Value } from "./grammar.ts";
+import {
+  countOf,
+  emptyFairness,
+  emptyLatency,
+  rateOf,
+  statementCounts,
+  statusOf,
+  SysbenchParseError,
+  type Draft,
+  type Value,
+} from "./grammar.ts";
 
 /** True when the output is in the 0.4/0.5 format (by its header or by a line only those versions print). */
 export function isLegacyDraft(d: Draft): boolean {
@@ -83,7 +93,9 @@ export function toLegacyResult(d: Draft): SysbenchResult {
       if (v?.kind === "percentile") return v.n;
       return null;
     };
-    const units = new Set(["min", "avg", "max"].map((k) => gen.get(k)).map((v) => (v?.kind === "duration" ? v.unit : null)));
+    const units = new Set(
+      ["min", "avg", "max"].map((k) => gen.get(k)).map((v) => (v?.kind === "duration" ? v.unit : null)),
+    );
     if (hasPer) {
       if (units.has("")) {
         throw new SysbenchParseError(d.blocks.general!.line, "per-request statistics without a unit (s or ms)");

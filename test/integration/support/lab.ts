@@ -29,7 +29,10 @@ export function ensureLab(): Promise<void> {
 }
 
 /** A tiny scenario written to a temp file. */
-export async function tinyScenario(over: Record<string, unknown> = {}, workload: Record<string, unknown> = {}): Promise<{ file: string; dir: string }> {
+export async function tinyScenario(
+  over: Record<string, unknown> = {},
+  workload: Record<string, unknown> = {},
+): Promise<{ file: string; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), "tb-it-"));
   const scenario = {
     name: "it",
@@ -44,7 +47,18 @@ export async function tinyScenario(over: Record<string, unknown> = {}, workload:
     resources: { server: { cpuset: "1", memory: "2g" }, load: { cpuset: "0" } },
     // rerunDisturbed off: these tests count cells, and on a shared machine outside work would add re-run attempts
     // (interference.test.ts turns it on).
-    workload: { engine: "innodb", tables: 2, tableSize: 1000, tests: ["oltp_point_select"], threads: [1], duration: "2s", warmup: "0s", repeats: 1, rerunDisturbed: false, ...workload },
+    workload: {
+      engine: "innodb",
+      tables: 2,
+      tableSize: 1000,
+      tests: ["oltp_point_select"],
+      threads: [1],
+      duration: "2s",
+      warmup: "0s",
+      repeats: 1,
+      rerunDisturbed: false,
+      ...workload,
+    },
     order: "interleaved",
     ...over,
   };
@@ -53,16 +67,34 @@ export async function tinyScenario(over: Record<string, unknown> = {}, workload:
   return { file, dir };
 }
 
-export function twinbench(args: string[], opts: { reject?: boolean } = {}): ResultPromise<{ cwd: string; reject: boolean; all: true; env: Record<string, string> }> {
-  return execa("node", [BIN, ...args], { cwd: ROOT, reject: opts.reject ?? false, all: true, env: { TESTCONTAINERS_RYUK_DISABLED: "true", NO_COLOR: "1" } });
+export function twinbench(
+  args: string[],
+  opts: { reject?: boolean } = {},
+): ResultPromise<{ cwd: string; reject: boolean; all: true; env: Record<string, string> }> {
+  return execa("node", [BIN, ...args], {
+    cwd: ROOT,
+    reject: opts.reject ?? false,
+    all: true,
+    env: { TESTCONTAINERS_RYUK_DISABLED: "true", NO_COLOR: "1" },
+  });
 }
 
 /** Everything labelled by twinbench runs (run-owned: carries twinbench.run). */
-export async function leftovers(runId?: string): Promise<{ containers: string[]; networks: string[]; volumes: string[] }> {
+export async function leftovers(
+  runId?: string,
+): Promise<{ containers: string[]; networks: string[]; volumes: string[] }> {
   const label = runId ? [`twinbench.run=${runId}`] : ["twinbench.run"];
   const f = JSON.stringify({ label });
-  const [cs, ns, vs] = await Promise.all([docker.listContainers({ all: true, filters: f }), docker.listNetworks({ filters: f }), docker.listVolumes({ filters: f })]);
-  return { containers: cs.map((c) => c.Names[0] ?? c.Id), networks: ns.map((n) => n.Name), volumes: (vs.Volumes ?? []).map((v) => v.Name) };
+  const [cs, ns, vs] = await Promise.all([
+    docker.listContainers({ all: true, filters: f }),
+    docker.listNetworks({ filters: f }),
+    docker.listVolumes({ filters: f }),
+  ]);
+  return {
+    containers: cs.map((c) => c.Names[0] ?? c.Id),
+    networks: ns.map((n) => n.Name),
+    volumes: (vs.Volumes ?? []).map((v) => v.Name),
+  };
 }
 
 /** Parse --json-events output. */
@@ -75,11 +107,20 @@ export function events(stdout: string): Array<Record<string, unknown> & { type: 
 
 /** The CLI as a child process, output buffered (for killing it or signalling it mid-run). */
 export function start(args: string[]) {
-  return execa("node", [BIN, ...args], { cwd: ROOT, reject: false, all: true, buffer: true, env: { NO_COLOR: "1", TESTCONTAINERS_RYUK_DISABLED: "true" } });
+  return execa("node", [BIN, ...args], {
+    cwd: ROOT,
+    reject: false,
+    all: true,
+    buffer: true,
+    env: { NO_COLOR: "1", TESTCONTAINERS_RYUK_DISABLED: "true" },
+  });
 }
 
 /** Resolve when a line of the child's NDJSON stdout (from now on) satisfies `pred`. */
-export function waitForEvent(child: ReturnType<typeof start>, pred: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+export function waitForEvent(
+  child: ReturnType<typeof start>,
+  pred: (e: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     let buf = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -108,5 +149,8 @@ export const readCells = async (dir: string): Promise<CellRecord[]> =>
 export async function hostState(runId: string): Promise<{ mounts: string[]; loops: string[] }> {
   const mounts = await readFile("/proc/mounts", "utf8");
   const loops = (await execa("losetup", ["-a"], { reject: false })).stdout;
-  return { mounts: mounts.split("\n").filter((l) => l.includes(runId)), loops: loops.split("\n").filter((l) => l.includes(runId)) };
+  return {
+    mounts: mounts.split("\n").filter((l) => l.includes(runId)),
+    loops: loops.split("\n").filter((l) => l.includes(runId)),
+  };
 }

@@ -25,15 +25,34 @@ export const MARIADB_10: Record<string, number[]> = {
 };
 
 /** A three-server run: the repeats fixture plus `mariadb-10`, whose q/s are `MARIADB_10` times `scale`. */
-export function ladderRun(runId: string, scale: (test: string, threads: number, repeat: number) => number = () => 1): { manifest: RunManifest; cells: CellRecord[] } {
+export function ladderRun(
+  runId: string,
+  scale: (test: string, threads: number, repeat: number) => number = () => 1,
+): { manifest: RunManifest; cells: CellRecord[] } {
   const { manifest, cells } = load("repeats");
   const m = structuredClone(manifest);
   m.runId = runId;
-  m.scenario.servers.push({ id: "mariadb-10", image: "twinbench/mariadb:10.11" } as (typeof m.scenario.servers)[number]);
-  m.servers.push({ ...structuredClone(m.servers[0]!), id: "mariadb-10", image: "twinbench/mariadb:10.11", version: "10.11.19-MariaDB", packageVersion: "1:10.11.19+ds-1" });
+  m.scenario.servers.push({
+    id: "mariadb-10",
+    image: "twinbench/mariadb:10.11",
+  } as (typeof m.scenario.servers)[number]);
+  m.servers.push({
+    ...structuredClone(m.servers[0]!),
+    id: "mariadb-10",
+    image: "twinbench/mariadb:10.11",
+    version: "10.11.19-MariaDB",
+    packageVersion: "1:10.11.19+ds-1",
+  });
   // The plan: the third server's cells beside the others', as a three-server run plans them.
   const planned = m.cells.filter((c) => c.server === "mariadb");
-  m.cells.push(...planned.map((c, i) => ({ ...c, index: m.cells.length + i, server: "mariadb-10", key: c.key.replace(/^mariadb\//, "mariadb-10/") })));
+  m.cells.push(
+    ...planned.map((c, i) => ({
+      ...c,
+      index: m.cells.length + i,
+      server: "mariadb-10",
+      key: c.key.replace(/^mariadb\//, "mariadb-10/"),
+    })),
+  );
   const third: CellRecord[] = [];
   for (const r of cells.filter((c) => c.server === "mariadb")) {
     const qps = MARIADB_10[`${r.test}|${r.threads}`]?.[r.repeat - 1];

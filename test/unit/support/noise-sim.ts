@@ -58,8 +58,12 @@ export const MEASURED: NoiseModel = {
 export function simulateRun(model: NoiseModel, rand: () => number): CellInput[] {
   const z = normalFrom(rand);
   const m = model;
-  const cellSd = Array.from({ length: m.cells }, () => Math.exp(Math.log(m.cellSdMin) + rand() * Math.log(m.cellSdMax / m.cellSdMin)));
-  const out: CellInput[] = Array.from({ length: m.cells }, () => ({ pairs: [] as Array<{ d: number; instance: number; order: 1 | -1 }> }));
+  const cellSd = Array.from({ length: m.cells }, () =>
+    Math.exp(Math.log(m.cellSdMin) + rand() * Math.log(m.cellSdMax / m.cellSdMin)),
+  );
+  const out: CellInput[] = Array.from({ length: m.cells }, () => ({
+    pairs: [] as Array<{ d: number; instance: number; order: 1 | -1 }>,
+  }));
   const perInstance = Math.ceil(m.pairs / m.instances);
   // The fast AR(1) enters through the exact sd of its mean over a cell's seconds; its correlation between cells
   // (lag cellSeconds + gapSeconds: 0.6^7 = 0.03) is left out. The slow drift is sampled once per cell slot, which

@@ -42,7 +42,9 @@ export const bindProvisioner: Provisioner<BindPlan> = {
     const f = await findmnt(host.runner, local);
     const facts: StorageFacts = {
       kind: "bind",
-      ...(f ? { fsType: f.fsType, mountOptions: f.options, freeBytesBefore: f.availBytes, sizeBytes: f.sizeBytes } : {}),
+      ...(f
+        ? { fsType: f.fsType, mountOptions: f.options, freeBytesBefore: f.availBytes, sizeBytes: f.sizeBytes }
+        : {}),
       details: { path: plan.basePath, dir: plan.dir, ...(f ? { source: f.source, mountpoint: f.target } : {}) },
     };
     return {

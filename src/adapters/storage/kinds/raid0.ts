@@ -6,9 +6,25 @@ import { chmod, chown, mkdir, open, statfs } from "node:fs/promises";
 import { TwinbenchError } from "../../../core/errors.ts";
 import type { StorageFacts } from "../../../core/results.ts";
 import { assessDevice, decideDevices, type DeviceFindings } from "../../../core/storage/devices.ts";
-import { DATA_TARGET, MOUNT_ROOT, loopSpaceWarnings, requiredTools, type Raid0Plan } from "../../../core/storage/plan.ts";
+import {
+  DATA_TARGET,
+  MOUNT_ROOT,
+  loopSpaceWarnings,
+  requiredTools,
+  type Raid0Plan,
+} from "../../../core/storage/plan.ts";
 import { runChecked } from "../../host/runner.ts";
-import { blockSize, exists, findTool, findmnt, inspectDevice, readMd, readMounts, readSwaps, safeRealpath } from "../host.ts";
+import {
+  blockSize,
+  exists,
+  findTool,
+  findmnt,
+  inspectDevice,
+  readMd,
+  readMounts,
+  readSwaps,
+  safeRealpath,
+} from "../host.ts";
 import type { DataMount } from "../types.ts";
 import type { Problem, ProvisionStep, Provisioner, StorageHost } from "./types.ts";
 
@@ -16,8 +32,10 @@ type Member = { device: string; sizeBytes?: number; backingFile?: string };
 
 async function problems(plan: Raid0Plan, host: StorageHost): Promise<Problem[]> {
   const out: Problem[] = [];
-  for (const t of requiredTools(plan)) if (!(await findTool(t.tool))) out.push({ what: `${t.tool} is missing (package ${t.pkg})`, pkg: t.pkg });
-  if (plan.loop && !(await exists("/dev/loop-control"))) out.push({ what: "/dev/loop-control is missing: no loop device support" });
+  for (const t of requiredTools(plan))
+    if (!(await findTool(t.tool))) out.push({ what: `${t.tool} is missing (package ${t.pkg})`, pkg: t.pkg });
+  if (plan.loop && !(await exists("/dev/loop-control")))
+    out.push({ what: "/dev/loop-control is missing: no loop device support" });
   const fsList = await host.runner.run("cat", ["/proc/filesystems"]);
   if (fsList.exitCode === 0 && !fsList.stdout.split("\n").some((l) => l.trim().split(/\s+/).pop() === plan.fs)) {
     out.push({ what: `the kernel does not support ${plan.fs} (not in /proc/filesystems)` });
@@ -26,15 +44,23 @@ async function problems(plan: Raid0Plan, host: StorageHost): Promise<Problem[]> 
 }
 
 /** Sparse backing files, each attached to a loop device with direct I/O; every one recorded as it appears. */
-async function loopMembers(plan: Raid0Plan, loop: NonNullable<Raid0Plan["loop"]>, { writer, warnings }: ProvisionStep, host: StorageHost, details: Record<string, string>): Promise<Member[]> {
+async function loopMembers(
+  plan: Raid0Plan,
+  loop: NonNullable<Raid0Plan["loop"]>,
+  { writer, warnings }: ProvisionStep,
+  host: StorageHost,
+  details: Record<string, string>,
+): Promise<Member[]> {
   const { runner, hp } = host;
   await mkdir(hp(loop.dir), { recursive: true });
   const fsStat = await statfs(hp(loop.dir)).catch(() => undefined); // free space unknown: the warning says less
-  warnings.push(...loopSpaceWarnings({
-    dir: loop.dir,
-    totalBytes: loop.memberBytes * plan.members.length,
-    ...(fsStat ? { freeBytes: fsStat.bavail * fsStat.bsize } : {}),
-  }));
+  warnings.push(
+    ...loopSpaceWarnings({
+      dir: loop.dir,
+      totalBytes: loop.memberBytes * plan.members.length,
+      ...(fsStat ? { freeBytes: fsStat.bavail * fsStat.bsize } : {}),
+    }),
+  );
   const members: Member[] = [];
   const dio: string[] = [];
   for (const m of plan.members) {
@@ -73,7 +99,12 @@ async function loopMembers(plan: Raid0Plan, loop: NonNullable<Raid0Plan["loop"]>
 }
 
 /** Real devices: each checked (not mounted, not swap, not in an array), wiped only when allowed. */
-async function deviceMembers(plan: Raid0Plan, { req }: ProvisionStep, { runner }: StorageHost, details: Record<string, string>): Promise<Member[]> {
+async function deviceMembers(
+  plan: Raid0Plan,
+  { req }: ProvisionStep,
+  { runner }: StorageHost,
+  details: Record<string, string>,
+): Promise<Member[]> {
   const mounts = await readMounts(runner);
   const shared = { mounts, swaps: await readSwaps(runner), md: await readMd(runner) };
   const findings: DeviceFindings[] = [];
@@ -87,17 +118,34 @@ async function deviceMembers(plan: Raid0Plan, { req }: ProvisionStep, { runner }
 }
 
 /** The md array (mdadm) or nothing (btrfs raid0 spans the members itself): the device to put the filesystem on. */
-async function buildArray(plan: Raid0Plan, memberDevs: string[], { writer }: ProvisionStep, { runner }: StorageHost, details: Record<string, string>) {
+async function buildArray(
+  plan: Raid0Plan,
+  memberDevs: string[],
+  { writer }: ProvisionStep,
+  { runner }: StorageHost,
+  details: Record<string, string>,
+) {
   if (plan.builder !== "mdadm") {
     details.profile = "data=raid0,metadata=raid0";
     return { fsDevice: memberDevs[0]!, chunk: "64K" };
   }
   const md = `/dev/md/${plan.mdName}`;
   await writer.add({ type: "md", device: md, members: memberDevs });
-  await runChecked(runner, "mdadm", [
-    "--create", md, "--run", "--level=0", `--raid-devices=${memberDevs.length}`, `--chunk=${plan.chunkBytes / 1024}K`,
-    "--metadata=1.2", ...memberDevs,
-  ], { code: "RAID_MDADM_FAILED", hint: "see mdadm's message above" });
+  await runChecked(
+    runner,
+    "mdadm",
+    [
+      "--create",
+      md,
+      "--run",
+      "--level=0",
+      `--raid-devices=${memberDevs.length}`,
+      `--chunk=${plan.chunkBytes / 1024}K`,
+      "--metadata=1.2",
+      ...memberDevs,
+    ],
+    { code: "RAID_MDADM_FAILED", hint: "see mdadm's message above" },
+  );
   details.array = md;
   const real = safeRealpath(md);
   const sys = await runner.run("cat", [`/sys/block/${real.replace(/^.*\//, "")}/md/chunk_size`]);
@@ -105,27 +153,49 @@ async function buildArray(plan: Raid0Plan, memberDevs: string[], { writer }: Pro
   return { fsDevice: md, chunk: `${(sys.exitCode === 0 && bytes > 0 ? bytes : plan.chunkBytes) / 1024}K` };
 }
 
-async function makeFs(plan: Raid0Plan, fsDevice: string, memberDevs: string[], { writer }: ProvisionStep, { runner }: StorageHost): Promise<void> {
+async function makeFs(
+  plan: Raid0Plan,
+  fsDevice: string,
+  memberDevs: string[],
+  { writer }: ProvisionStep,
+  { runner }: StorageHost,
+): Promise<void> {
   if (plan.fs === "btrfs") {
-    const args = plan.builder === "btrfs" ? ["-f", "-L", plan.label, "-d", "raid0", "-m", "raid0", ...memberDevs] : ["-f", "-L", plan.label, fsDevice];
+    const args =
+      plan.builder === "btrfs"
+        ? ["-f", "-L", plan.label, "-d", "raid0", "-m", "raid0", ...memberDevs]
+        : ["-f", "-L", plan.label, fsDevice];
     await runChecked(runner, "mkfs.btrfs", args, { code: "RAID_MKFS_FAILED", hint: "see mkfs.btrfs's message above" });
     await writer.add({ type: "btrfs", devices: plan.builder === "btrfs" ? memberDevs : [fsDevice] });
     await runner.run("btrfs", ["device", "scan", ...(plan.builder === "btrfs" ? memberDevs : [fsDevice])]);
   } else if (plan.fs === "xfs") {
-    await runChecked(runner, "mkfs.xfs", ["-f", "-q", "-L", plan.label, fsDevice], { code: "RAID_MKFS_FAILED", hint: "see mkfs.xfs's message above" });
+    await runChecked(runner, "mkfs.xfs", ["-f", "-q", "-L", plan.label, fsDevice], {
+      code: "RAID_MKFS_FAILED",
+      hint: "see mkfs.xfs's message above",
+    });
   } else {
-    await runChecked(runner, "mkfs.ext4", ["-F", "-q", "-L", plan.label, fsDevice], { code: "RAID_MKFS_FAILED", hint: "see mkfs.ext4's message above" });
+    await runChecked(runner, "mkfs.ext4", ["-F", "-q", "-L", plan.label, fsDevice], {
+      code: "RAID_MKFS_FAILED",
+      hint: "see mkfs.ext4's message above",
+    });
   }
 }
 
 /** Mount point directories (the ones created under the mount root are recorded, removed when empty), then the mount. */
-async function mountFs(plan: Raid0Plan, fsDevice: string, memberDevs: string[], { writer }: ProvisionStep, { runner, hp }: StorageHost): Promise<string> {
+async function mountFs(
+  plan: Raid0Plan,
+  fsDevice: string,
+  memberDevs: string[],
+  { writer }: ProvisionStep,
+  { runner, hp }: StorageHost,
+): Promise<string> {
   const mp = hp(plan.mountPoint);
   const firstCreated = await mkdir(mp, { recursive: true });
   if (firstCreated) {
     const root = hp(MOUNT_ROOT);
     const parts: string[] = [];
-    for (let p = mp; p.length >= firstCreated.length && p.startsWith(root + "/"); p = p.replace(/\/[^/]+$/, "")) parts.unshift(p);
+    for (let p = mp; p.length >= firstCreated.length && p.startsWith(root + "/"); p = p.replace(/\/[^/]+$/, ""))
+      parts.unshift(p);
     for (const p of parts) await writer.add({ type: "dir", path: p, recursive: false });
   } else {
     const busy = (await readMounts(runner)).find((m) => m.target === mp);
@@ -138,7 +208,10 @@ async function mountFs(plan: Raid0Plan, fsDevice: string, memberDevs: string[], 
   }
   const sources = [...new Set([fsDevice, safeRealpath(fsDevice), ...memberDevs])];
   await writer.add({ type: "mount", target: mp, sources, fsType: plan.fs });
-  await runChecked(runner, "mount", ["-t", plan.fs, fsDevice, mp], { code: "RAID_MOUNT_FAILED", hint: "see mount's message above" });
+  await runChecked(runner, "mount", ["-t", plan.fs, fsDevice, mp], {
+    code: "RAID_MOUNT_FAILED",
+    hint: "see mount's message above",
+  });
   return mp;
 }
 
@@ -146,7 +219,9 @@ async function provision(plan: Raid0Plan, step: ProvisionStep, host: StorageHost
   const { runner, hp } = host;
   const { req } = step;
   const details: Record<string, string> = { builder: plan.builder, mountpoint: plan.mountPoint };
-  const members = plan.loop ? await loopMembers(plan, plan.loop, step, host, details) : await deviceMembers(plan, step, host, details);
+  const members = plan.loop
+    ? await loopMembers(plan, plan.loop, step, host, details)
+    : await deviceMembers(plan, step, host, details);
   const memberDevs = members.map((m) => m.device);
   const { fsDevice, chunk } = await buildArray(plan, memberDevs, step, host, details);
   details.label = plan.label;

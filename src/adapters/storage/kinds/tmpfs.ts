@@ -11,13 +11,18 @@ import { engineProblems, ensureNewVolume, measureVolume, volumeMount } from "./v
 export const tmpfsProvisioner: Provisioner<TmpfsPlan> = {
   problems: (_plan, host) => engineProblems(host),
   async provision(plan, { req, labels, writer, warnings }, host) {
-    const hostMemoryBytes = await host.engine.facts().then((f) => f.memoryBytes, () => undefined); // unknown: no host-memory warning
-    warnings.push(...tmpfsMemoryWarnings({
-      tmpfsBytes: plan.sizeBytes,
-      bufferPoolBytes: req.bufferPoolBytes,
-      memoryLimitBytes: req.memoryBytes,
-      hostMemoryBytes,
-    }));
+    const hostMemoryBytes = await host.engine.facts().then(
+      (f) => f.memoryBytes,
+      () => undefined,
+    ); // unknown: no host-memory warning
+    warnings.push(
+      ...tmpfsMemoryWarnings({
+        tmpfsBytes: plan.sizeBytes,
+        bufferPoolBytes: req.bufferPoolBytes,
+        memoryLimitBytes: req.memoryBytes,
+        hostMemoryBytes,
+      }),
+    );
     await ensureNewVolume(host, plan.volumeName);
     await writer.add({ type: "volume", name: plan.volumeName, keep: false });
     await host.engine.createVolume(plan.volumeName, labels, plan.driverOptions);

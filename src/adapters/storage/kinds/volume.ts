@@ -38,7 +38,14 @@ export function volumeMount(name: string): DataMount {
   return { Type: "volume", Source: name, Target: DATA_TARGET, VolumeOptions: { NoCopy: true } };
 }
 
-type Measured = { fsType?: string; mountOptions?: string; sizeBytes?: number; availBytes?: number; mountpoint?: string; by: string };
+type Measured = {
+  fsType?: string;
+  mountOptions?: string;
+  sizeBytes?: number;
+  availBytes?: number;
+  mountpoint?: string;
+  by: string;
+};
 
 /**
  * Measure a volume (and chown its root when asked): with a short container of `probeImage` when given (works on
@@ -54,7 +61,13 @@ export async function measureVolume(
 ): Promise<Measured> {
   const mountpoint = (await host.engine.inspectVolume(name))?.mountpoint;
   if (req.probeImage) {
-    const out = await probeVolume(host, name, req.probeImage, labels, chownRoot ? { uid: req.uid, gid: req.gid } : undefined);
+    const out = await probeVolume(
+      host,
+      name,
+      req.probeImage,
+      labels,
+      chownRoot ? { uid: req.uid, gid: req.gid } : undefined,
+    );
     const df = parseDfLine(out);
     const mnt = parseProcMounts(out).find((x) => x.target === PROBE_TARGET);
     return {
@@ -71,21 +84,47 @@ export async function measureVolume(
     }
     const f = await findmnt(host.runner, host.hp(mountpoint));
     if (f && (!expectFs || f.fsType === expectFs)) {
-      return { fsType: f.fsType, mountOptions: f.options, sizeBytes: f.sizeBytes, availBytes: f.availBytes, mountpoint, by: "host" };
+      return {
+        fsType: f.fsType,
+        mountOptions: f.options,
+        sizeBytes: f.sizeBytes,
+        availBytes: f.availBytes,
+        mountpoint,
+        by: "host",
+      };
     }
     return { mountpoint, by: "host" };
   }
-  return { ...(mountpoint ? { mountpoint } : {}), by: "none (no probeImage and the engine's mountpoint is not visible here)" };
+  return {
+    ...(mountpoint ? { mountpoint } : {}),
+    by: "none (no probeImage and the engine's mountpoint is not visible here)",
+  };
 }
 
-async function probeVolume(host: StorageHost, name: string, image: string, labels: Record<string, string>, owner?: { uid: number; gid: number }): Promise<string> {
-  const script = 'if [ "$3" = 1 ]; then chown "$1:$2" "$4" && chmod 0750 "$4" || exit 3; fi; df -P -B1 "$4"; grep " $4 " /proc/mounts; exit 0';
+async function probeVolume(
+  host: StorageHost,
+  name: string,
+  image: string,
+  labels: Record<string, string>,
+  owner?: { uid: number; gid: number },
+): Promise<string> {
+  const script =
+    'if [ "$3" = 1 ]; then chown "$1:$2" "$4" && chmod 0750 "$4" || exit 3; fi; df -P -B1 "$4"; grep " $4 " /proc/mounts; exit 0';
   const r = await host.engine.run(
     {
       name: `${name}-probe-${randomBytes(3).toString("hex")}`,
       image,
       user: "0:0",
-      entrypoint: ["sh", "-c", script, "sh", String(owner?.uid ?? 0), String(owner?.gid ?? 0), owner ? "1" : "0", PROBE_TARGET],
+      entrypoint: [
+        "sh",
+        "-c",
+        script,
+        "sh",
+        String(owner?.uid ?? 0),
+        String(owner?.gid ?? 0),
+        owner ? "1" : "0",
+        PROBE_TARGET,
+      ],
       labels: { ...labels, [LABEL.role]: "storage-probe" },
       networkMode: "none",
       mounts: [{ Type: "volume", Source: name, Target: PROBE_TARGET, VolumeOptions: { NoCopy: true } }],
@@ -94,11 +133,14 @@ async function probeVolume(host: StorageHost, name: string, image: string, label
   );
   const logs = r.output.replace(/\r/g, "");
   if (r.exitCode !== 0) {
-    throw new TwinbenchError(`the probe container for volume ${name} exited with ${r.exitCode}${r.timedOut ? " (stopped after 120 s)" : ""}`, {
-      code: "STORAGE_PROBE_FAILED",
-      hint: `the image ${image} needs sh, df, grep and chown`,
-      details: logs.trim().split("\n").slice(-5),
-    });
+    throw new TwinbenchError(
+      `the probe container for volume ${name} exited with ${r.exitCode}${r.timedOut ? " (stopped after 120 s)" : ""}`,
+      {
+        code: "STORAGE_PROBE_FAILED",
+        hint: `the image ${image} needs sh, df, grep and chown`,
+        details: logs.trim().split("\n").slice(-5),
+      },
+    );
   }
   return logs;
 }
@@ -116,7 +158,13 @@ export const volumeProvisioner: Provisioner<VolumePlan> = {
       ...(m.mountOptions ? { mountOptions: m.mountOptions } : {}),
       ...(m.availBytes !== undefined ? { freeBytesBefore: m.availBytes } : {}),
       ...(m.sizeBytes !== undefined ? { sizeBytes: m.sizeBytes } : {}),
-      details: { volume: plan.volumeName, driver: "local", keep: String(plan.keep), ...(m.mountpoint ? { mountpoint: m.mountpoint } : {}), measuredBy: m.by },
+      details: {
+        volume: plan.volumeName,
+        driver: "local",
+        keep: String(plan.keep),
+        ...(m.mountpoint ? { mountpoint: m.mountpoint } : {}),
+        measuredBy: m.by,
+      },
     };
     return {
       mount: volumeMount(plan.volumeName),
