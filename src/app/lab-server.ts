@@ -138,8 +138,10 @@ export class LabServer {
       const self = this.init.selfContainerId;
       await engine.connectNetwork(netId, self);
       // The network's removal right after fails loudly if the disconnect did not happen; this one stays quiet.
-      stack.defer(`disconnect self from ${this.networkName}`, () =>
-        engine.disconnectNetwork(netId, self).catch(() => undefined),
+      stack.defer(
+        `disconnect self from ${this.networkName}`,
+        // quiet: the network's removal right after reports a disconnect that did not happen
+        () => engine.disconnectNetwork(netId, self).catch(() => undefined),
       );
     }
     await engine.createVolume(this.sockVolume, this.labels("socket"));

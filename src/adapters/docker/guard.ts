@@ -74,6 +74,7 @@ export class HostGuard {
       let t: NodeJS.Timeout | undefined;
       // p's own outcome is irrelevant here: only whether it settles within the grace; the host's loss is raised.
       await Promise.race([
+        // settled either way: only whether p settles within the grace matters
         p.then(
           () => undefined,
           () => undefined,

@@ -151,6 +151,7 @@ export async function setAsideDamagedStateFiles(
     let to = `${file}${CORRUPT_SUFFIX}`;
     for (
       let i = 1;
+      // a free name: access fails when nothing is there
       await access(to).then(
         () => true,
         () => false,

@@ -110,8 +110,9 @@ export class HostRuns {
     if (!ctx.parts.some((p) => p.folder === folder)) ctx.parts.push({ host: id, pass, folder });
     try {
       const selfContainerId = ctx.opts.selfContainerId
-        ? await ctx.opts.selfContainerId(s.t.engine).catch(() => undefined)
-        : undefined; // unknown: probes go without it
+        ? // unknown: probes go without it
+          await ctx.opts.selfContainerId(s.t.engine).catch(() => undefined)
+        : undefined;
       const run = (ctx.deps.runOne ?? runScenario)(hostDeps, {
         ...ctx.opts,
         scenario: ctx.scenario,
