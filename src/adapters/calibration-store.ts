@@ -5,9 +5,9 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { TwinbenchError } from "../core/errors.ts";
-import { hostKey, isCellLengthCurve, isCellSpread, type Calibration } from "../core/calibration.ts";
-import type { HostFacts } from "../core/results.ts";
+import { TwinbenchError } from "../core/base/errors.ts";
+import { hostKey, isCellLengthCurve, isCellSpread, type Calibration } from "../core/plan/calibration.ts";
+import type { HostFacts } from "../core/model/results.ts";
 import type { Engine } from "./docker/engine.ts";
 import { writeFileAtomic } from "./durable-file.ts";
 

@@ -12,7 +12,7 @@
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { TwinbenchError } from "../core/errors.ts";
+import { TwinbenchError } from "../core/base/errors.ts";
 
 /** fsync a folder, so that a rename or a new name in it survives a crash. */
 export async function fsyncDir(dir: string): Promise<void> {

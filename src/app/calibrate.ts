@@ -10,13 +10,13 @@
  * `onEvent`.
  */
 import { join } from "node:path";
-import { CancelledError, TwinbenchError } from "../core/errors.ts";
-import type { EventSink } from "../core/events.ts";
-import type { CellRecord, HostFacts } from "../core/results.ts";
-import { parseDuration, type Scenario } from "../core/scenario/schema.ts";
-import { formatSeconds } from "../core/plan/plan.ts";
+import { CancelledError, TwinbenchError } from "../core/base/errors.ts";
+import type { EventSink } from "../core/model/events.ts";
+import type { CellRecord, HostFacts } from "../core/model/results.ts";
+import { parseDuration, type Scenario } from "../core/model/scenario/schema.ts";
+import { formatSeconds } from "../core/base/units.ts";
 import { grossCellSeconds } from "../core/plan/forecast.ts";
-import { measureRecords, metricValue } from "../core/report/ratio.ts";
+import { measureRecords, metricValue } from "../core/stats/ratio.ts";
 import {
   aaPairsByCell,
   aaScenario,
@@ -32,7 +32,7 @@ import {
   seriesScenario,
   seriesStats,
   type Calibration,
-} from "../core/calibration.ts";
+} from "../core/plan/calibration.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { localHostFacts, readCalibration, writeCalibration } from "../adapters/calibration-store.ts";
 import { runScenario, newRunId, type RunDeps, type RunSummary } from "./run.ts";

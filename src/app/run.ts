@@ -8,7 +8,7 @@
  *
  * Emits typed events only; front ends own the screen and the exit code.
  */
-import { CancelledError, TwinbenchError } from "../core/errors.ts";
+import { CancelledError, TwinbenchError } from "../core/base/errors.ts";
 import { planRun, resumeTodo } from "../core/plan/plan.ts";
 import { loadBoundWarnings } from "../core/plan/loadbound.ts";
 import { engineError, isEngineConnectionError } from "../adapters/docker/engine.ts";
@@ -23,7 +23,7 @@ import { checkConfigIdentity } from "./run/identity.ts";
 import { CellLoop, type CellTally } from "./run/cells.ts";
 import { StaticScheduler } from "./run/scheduler.ts";
 import { AdaptiveScheduler } from "./run/adaptive.ts";
-import { adaptiveRepeats } from "../core/scenario/schema.ts";
+import { adaptiveRepeats } from "../core/model/scenario/schema.ts";
 import { teardown } from "./run/teardown.ts";
 import { announceForecast, readHostCalibration, updateHostCalibration } from "./run/calibration.ts";
 import { withConfinedDaemons } from "./run/confine.ts";

@@ -4,7 +4,7 @@
  * because they own signals and front ends.
  */
 import { Command, CommanderError, Option } from "commander";
-import { formatError, InputError, isTwinbenchError, type ExitCode } from "../core/errors.ts";
+import { formatError, InputError, isTwinbenchError, type ExitCode } from "../core/base/errors.ts";
 import { registerRunCommands } from "./commands/run.ts";
 import { registerImagesCommands } from "./commands/images.ts";
 import { registerParseCommand } from "./commands/parse.ts";

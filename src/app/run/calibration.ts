@@ -16,10 +16,10 @@ import {
   typicalNoise,
   updateCalibration,
   type Calibration,
-} from "../../core/calibration.ts";
-import { pickServers } from "../../core/report/ratio.ts";
+} from "../../core/plan/calibration.ts";
+import { pickServers } from "../../core/stats/ratio.ts";
 import { forecastBefore, grossCellSeconds, NO_CALIBRATION, observedCosts } from "../../core/plan/forecast.ts";
-import { adaptiveRepeats, parseDuration } from "../../core/scenario/schema.ts";
+import { adaptiveRepeats, parseDuration } from "../../core/model/scenario/schema.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 

@@ -1,4 +1,4 @@
-import { InputError } from "../../core/errors.ts";
+import { InputError } from "../../core/base/errors.ts";
 
 /** The flags of `twinbench run`, shared by the one-host and the several-hosts paths. */
 export interface RunCliOptions {

@@ -3,8 +3,8 @@
  * `[script, --option=value..., command]`. The script comes first as sysbench's positional test name; a script
  * twinbench's image ships (the legacy `select`) is given by its path.
  */
-import type { Workload } from "../scenario/schema.ts";
-import { MANAGED_OPTIONS, formatOptionValue, normalizeOptionName, scriptArg } from "./options.ts";
+import type { Workload } from "./schema.ts";
+import { MANAGED_OPTIONS, formatOptionValue, normalizeOptionName, scriptArg } from "../sysbench/options.ts";
 
 export type SysbenchCommand = "prepare" | "prewarm" | "run" | "cleanup";
 

@@ -8,8 +8,8 @@
  * their own level, so residuals are taken within a block). Its interval is chi-square; the ratio of two arms' pair
  * sds has an F interval. Pure: the bench script (bench/noise.ts) does the I/O.
  */
-import { seededRandom } from "../stats/random.ts";
-import { chiSquareQuantile, fQuantile } from "../stats/distributions.ts";
+import { seededRandom } from "../../src/core/base/random.ts";
+import { chiSquareQuantile, fQuantile } from "../../src/core/base/distributions.ts";
 
 /** A lever arm of the lab: its id, what it changes (scenario --set values) and its cell length. */
 export interface NoiseArm {

@@ -3,7 +3,7 @@
  * them. An entry with `exact: false` is a translation whose 1.0.20 behaviour differs: every use of it is a warning
  * that names it. Sources: /work/shared/notes/server-and-sysbench-facts.md §4.
  */
-import { isKnownScript } from "../sysbench/options.ts";
+import { isKnownScript, isWriteTest } from "../sysbench/options.ts";
 
 export interface LegacyTest {
   /** The 1.0.20 script that runs it ("select" is the script twinbench's sysbench image ships). */
@@ -188,4 +188,9 @@ export function scriptForOltpMode(
     };
   }
   return undefined;
+}
+
+/** Does this scenario test (a script or a legacy name) change the data? */
+export function testWrites(test: string): boolean {
+  return isWriteTest(resolveTest(test)?.script ?? test);
 }

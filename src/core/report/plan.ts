@@ -3,16 +3,24 @@
  * the resolved sysbench argv per test (password redacted), image pins, storage and the config translation summary.
  * Pins and translations come from other modules (the image lock, the config renderer) and are passed in.
  */
-import type { Scenario, Storage } from "../scenario/schema.ts";
-import type { TranslationEntry } from "../results.ts";
-import { LEGACY_TESTS } from "../scenario/legacy.ts";
-import { own } from "../sysbench/options.ts";
-import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, plannedRepeats } from "../scenario/schema.ts";
-import { redactArgv, sysbenchArgv, type SysbenchConnection } from "../sysbench/argv.ts";
-import { formatSeconds, orderNote, planRun, testWrites, type Plan } from "./plan.ts";
-import { textTable } from "../text-table.ts";
-import { loadBoundWarnings } from "./loadbound.ts";
-import { comparisonPairs } from "../scenario/pairs.ts";
+import type { Scenario, Storage } from "../model/scenario/schema.ts";
+import type { TranslationEntry } from "../model/results.ts";
+import { LEGACY_TESTS } from "../model/scenario/legacy.ts";
+import { own } from "../model/sysbench/options.ts";
+import {
+  adaptiveRepeats,
+  parseDuration,
+  parsePercent,
+  plannedInstances,
+  plannedRepeats,
+} from "../model/scenario/schema.ts";
+import { redactArgv, sysbenchArgv, type SysbenchConnection } from "../model/scenario/argv.ts";
+import { orderNote, planRun, type Plan } from "../plan/plan.ts";
+import { formatSeconds } from "../base/units.ts";
+import { testWrites } from "../model/scenario/legacy.ts";
+import { textTable } from "../base/text-table.ts";
+import { loadBoundWarnings } from "../plan/loadbound.ts";
+import { comparisonPairs } from "../model/scenario/pairs.ts";
 
 /** One image lock entry, printed as `name  key=value …`. */
 export type ImagePin = { name: string } & Record<string, unknown>;

@@ -4,21 +4,21 @@
  * differ, and the server facts (storage, mount options, versions, images) that differ. Also the summary of a
  * sharded run: which host ran what, mixed hosts, lost hosts.
  */
-import type { CellRecord, HostFacts, RunManifest } from "../results.ts";
-import { axes, ratioTableFromSides, type Metric, type RatioTable } from "../report/ratio.ts";
-import { factDifferences, runDifferences } from "../report/compare.ts";
-import { renderRatioText } from "../report/text.ts";
-import { textTable } from "../text-table.ts";
-import { markdownRatioTable } from "../report/markdown.ts";
+import type { CellRecord, HostFacts, RunManifest } from "../model/results.ts";
+import { axes, ratioTableFromSides, type Metric, type RatioTable } from "../stats/ratio.ts";
+import { factDifferences, runDifferences } from "./compare.ts";
+import { renderRatioText } from "./text.ts";
+import { textTable } from "../base/text-table.ts";
+import { markdownRatioTable } from "./markdown.ts";
 import {
   buildRunsSummary,
   renderSummaryHtml,
   renderSummaryMarkdown,
   renderSummaryText,
   type ExecutionSummary,
-} from "../report/summary.ts";
-import { hostFactRows, type FactRow } from "./facts.ts";
-import { shardSummary } from "./shard.ts";
+} from "./summary.ts";
+import { hostFactRows, type FactRow } from "../hosts/facts.ts";
+import { shardSummary } from "../hosts/shard.ts";
 
 export interface HostRun {
   id: string;

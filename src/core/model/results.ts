@@ -3,8 +3,8 @@
  * line). Pure types only; the store that writes them is src/adapters/results.
  */
 import type { SysbenchResult } from "./sysbench/result.ts";
-import type { TrimmedRates } from "./levers.ts";
-import type { CellState } from "./cellstate.ts";
+import type { TrimmedRates } from "./cell.ts";
+import type { CellState } from "./cell.ts";
 import type { Scenario, Storage, Transport } from "./scenario/schema.ts";
 
 /** One planned unit of work: server × test × threads × repeat. */
@@ -87,7 +87,7 @@ export interface CellRecord {
   /** workload.trim: the rates without the cell's first seconds; reports use these for q/s and t/s. */
   trimmed?: TrimmedRates;
   /** Measured cells: the backlog at the start, the warm state, the bottleneck and the cost per query
-   *  (src/core/cellstate.ts); absent when the engine gives no readings (a test probe, a remote engine's CPU). */
+   *  (src/core/measure/cellstate.ts); absent when the engine gives no readings (a test probe, a remote engine's CPU). */
   state?: CellState;
 }
 
@@ -188,7 +188,7 @@ export interface HostFacts {
   clocksource?: string;
   kernelCmdline?: string;
   mitigations?: Record<string, string>;
-  /** Whether the engine's machine counts hardware events per query, in words (local engine: src/core/taskcounters.ts). */
+  /** Whether the engine's machine counts hardware events per query, in words (local engine: src/core/measure/taskcounters.ts). */
   hardwareCounters?: string;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Small, pure statistics: location and spread, the t, chi-square and F quantiles (from @stdlib). Verdicts are in
- * src/core/verdict.ts. The estimator of the ratio tables is in src/core/stats/estimate.ts (docs/stats.md).
+ * src/core/model/verdict.ts. The estimator of the ratio tables is in src/core/stats/estimate.ts (docs/stats.md).
  */
 import stdlibChiSquareQuantile from "@stdlib/stats-base-dists-chisquare-quantile";
 import stdlibFQuantile from "@stdlib/stats-base-dists-f-quantile";

@@ -4,7 +4,7 @@
  * comment at the top of the YAML.
  */
 import { stringify } from "yaml";
-import { InputError } from "../errors.ts";
+import { InputError } from "../../base/errors.ts";
 import { LEGACY_OPTIONS, LEGACY_TESTS, scriptForOltpMode } from "./legacy.ts";
 import { ShellOperatorError, ShellWordsError, shellWords } from "./shell-words.ts";
 import { MANAGED_OPTIONS, SYSBENCH_OPTIONS, isKnownScript, normalizeOptionName, own } from "../sysbench/options.ts";

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ScenarioSchema, parseDuration, parsePercent, parseSize, trimSeconds, type Scenario } from "./schema.ts";
 import { didYouMean, show } from "./suggest.ts";
-import { DEFAULT_SETUP_COSTS } from "../plan/plan.ts";
+import { DEFAULT_SETUP_COSTS } from "../setup-costs.ts";
 import { LEGACY_OPTIONS, LEGACY_TABLE_NOTE, LEGACY_TESTS, resolveTest } from "./legacy.ts";
 import {
   MANAGED_OPTIONS,

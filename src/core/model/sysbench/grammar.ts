@@ -3,7 +3,7 @@
  * interval lines and the latency histogram, scanned into one `Draft` per output. Which generation a draft is, and
  * how its figures map onto SysbenchResult, is decided by parse-1.0.ts and parse-legacy.ts; parse.ts picks one.
  */
-import { TwinbenchError } from "../errors.ts";
+import { TwinbenchError } from "../../base/errors.ts";
 import type { Fairness, IntervalSample, LatencyMs, LegacyIntervalSample } from "./result.ts";
 
 /** Text that is not sysbench output, or not exactly one: the message names the line. */

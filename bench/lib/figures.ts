@@ -2,10 +2,10 @@
  * Figures of `npm run bench` (pure): the transport table, the split of a run's wall time, and the A/A noise with
  * the repeats × duration it implies for a ±2% interval. The measuring lives in bench/; this only computes.
  */
-import type { CellRecord } from "../results.ts";
-import type { RatioTable } from "../report/ratio.ts";
-import { mean, median, stddev, tQuantile } from "../stats/distributions.ts";
-import { textTable as layoutTable, type TextColumn } from "../text-table.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
+import type { RatioTable } from "../../src/core/stats/ratio.ts";
+import { mean, median, stddev, tQuantile } from "../../src/core/base/distributions.ts";
+import { textTable as layoutTable, type TextColumn } from "../../src/core/base/text-table.ts";
 
 // ---- 1. Transport overhead ------------------------------------------------------------------------------------
 

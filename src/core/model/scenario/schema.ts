@@ -4,7 +4,6 @@
  * error formatting live in validate.ts.
  */
 import { z } from "zod";
-import { DEFAULT_MARGIN_PCT } from "../stats/estimate.ts";
 
 /** "10s", "5m", "1h", "300" (seconds) or a number of seconds → seconds. */
 export function parseDuration(v: string | number): number | undefined {
@@ -36,11 +35,9 @@ const percent = z
   .union([z.string(), z.number()])
   .refine((v) => parsePercent(v) !== undefined, { message: 'expected a percentage like "3%" or a number' });
 
-const duration = z
-  .union([z.string(), z.number()])
-  .refine((v) => parseDuration(v) !== undefined, {
-    message: 'expected a duration like "10s", "5m" or a number of seconds',
-  });
+const duration = z.union([z.string(), z.number()]).refine((v) => parseDuration(v) !== undefined, {
+  message: 'expected a duration like "10s", "5m" or a number of seconds',
+});
 const size = z
   .union([z.string(), z.number()])
   .refine((v) => parseSize(v) !== undefined, { message: 'expected a size like "2g", "512m" or a number of bytes' });
@@ -208,3 +205,5 @@ export function trimSeconds(w: Pick<Workload, "trim">): number {
 export type Scenario = z.infer<typeof ScenarioSchema>;
 /** How the load sidecar reaches a server: socket, loopback or bridge. */
 export type Transport = Scenario["load"]["transport"];
+
+export const DEFAULT_MARGIN_PCT = 5;

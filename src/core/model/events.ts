@@ -108,7 +108,7 @@ export interface RoundCell {
   /** Why the cell gets no more rounds: precision reached, max repeats, or the budget ran out; absent: still open. */
   done?: "precision" | "max" | "budget";
   /**
-   * A ladder (more than one compared pair, src/core/scenario/pairs.ts): every pair's reading of this cell, in pair
+   * A ladder (more than one compared pair, src/core/model/scenario/pairs.ts): every pair's reading of this cell, in pair
    * order. The cell's own fields are then its widest pair's (the one the stop rule waits for). Absent with one pair.
    */
   pairs?: PairReading[];

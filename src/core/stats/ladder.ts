@@ -3,22 +3,17 @@
  * (the same estimator and verdicts as the two-server table: ratioTableFromSides, estimateRun, verdict.ts), then one
  * Benjamini–Hochberg adjustment over every pair × cell, so the false-discovery rate covers the whole ladder.
  *
- * Which pairs a run has is the scenario's business (src/core/scenario/pairs.ts `comparisonPairs`): every function
+ * Which pairs a run has is the scenario's business (src/core/model/scenario/pairs.ts `comparisonPairs`): every function
  * here takes the list of pairs. A ladder is used only with two or more pairs; one pair is the two-server table.
  * Pure: records in, model out; the renderers of the ladder (text, markdown, csv, html, compare, live rows) live here
  * too, so the two-server formatters stay as they are.
  */
-import type { CellRecord, RunManifest } from "../results.ts";
-import { adaptiveRepeats } from "../scenario/schema.ts";
-import {
-  DEFAULT_CONFIDENCE,
-  DEFAULT_MARGIN_PCT,
-  benjaminiHochberg,
-  estimateUnpaired,
-  expectedFalseVerdicts,
-} from "../stats/estimate.ts";
-import { FDR, cellVerdict, fdrOf } from "../verdict.ts";
-import { verdictMark } from "../vocabulary.ts";
+import type { CellRecord, RunManifest } from "../model/results.ts";
+import { adaptiveRepeats } from "../model/scenario/schema.ts";
+import { DEFAULT_CONFIDENCE, benjaminiHochberg, estimateUnpaired, expectedFalseVerdicts } from "./estimate.ts";
+import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
+import { FDR, cellVerdict, fdrOf } from "../model/verdict.ts";
+import { verdictMark } from "../model/vocabulary.ts";
 import {
   adaptiveStops,
   axes,

@@ -4,13 +4,14 @@
  * src/adapters/calibration-store.ts). Pure: the types, the key, the series and pair statistics, the update by a run
  * and the precision predictions of `plan`.
  */
-import { mean, stddev, tQuantile } from "./stats/distributions.ts";
-import type { CellRecord, HostFacts } from "./results.ts";
-import type { Scenario } from "./scenario/schema.ts";
-import { measureRecords, metricValue } from "./report/ratio.ts";
-import { planRun, type SetupCosts } from "./plan/plan.ts";
-import { digamma, fitPooledPriorDf, fitVariancePrior, trigamma, type VarianceObs } from "./stats/estimate.ts";
-import { ASSUMED_CELL_PRIOR_DF } from "./stats/simulate.ts";
+import { mean, stddev, tQuantile } from "../base/distributions.ts";
+import type { CellRecord, HostFacts } from "../model/results.ts";
+import type { Scenario } from "../model/scenario/schema.ts";
+import { measureRecords, metricValue } from "../stats/ratio.ts";
+import { planRun } from "./plan.ts";
+import { type SetupCosts } from "../model/setup-costs.ts";
+import { digamma, fitPooledPriorDf, fitVariancePrior, trigamma, type VarianceObs } from "../stats/estimate.ts";
+import { ASSUMED_CELL_PRIOR_DF } from "../stats/simulate.ts";
 
 /** CV of block means for one block length, against what white noise would give. */
 export interface BlockCv {

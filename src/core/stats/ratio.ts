@@ -5,18 +5,17 @@
  *   pooled estimator (src/core/stats/estimate.ts; docs/stats.md). Every other format shows this one.
  * Pure: takes records, returns a model. Renderers live beside it.
  */
-import { InputError } from "../errors.ts";
-import type { CellRecord, RunManifest } from "../results.ts";
-import { adaptiveRepeats, reportMarginPct } from "../scenario/schema.ts";
-import { primaryPair } from "../scenario/pairs.ts";
-import type { SysbenchResult } from "../sysbench/result.ts";
-import { coefficientOfVariation, median } from "../stats/distributions.ts";
-import { STEADY_THRESHOLD_PCT_PER_10S, notSteady, steadySlope } from "../levers.ts";
-import { testWrites } from "../plan/plan.ts";
-import { errorMarks, isLoadBound } from "../cellstate.ts";
+import { InputError } from "../base/errors.ts";
+import type { CellRecord, RunManifest } from "../model/results.ts";
+import { adaptiveRepeats, reportMarginPct } from "../model/scenario/schema.ts";
+import { primaryPair } from "../model/scenario/pairs.ts";
+import type { SysbenchResult } from "../model/sysbench/result.ts";
+import { coefficientOfVariation, median } from "../base/distributions.ts";
+import { STEADY_THRESHOLD_PCT_PER_10S, notSteady, steadySlope } from "../measure/levers.ts";
+import { testWrites } from "../model/scenario/legacy.ts";
+import { errorMarks, isLoadBound } from "../measure/cellstate.ts";
 import {
   DEFAULT_CONFIDENCE,
-  DEFAULT_MARGIN_PCT,
   QUANTISATION_SD,
   benjaminiHochberg,
   estimateRun,
@@ -30,11 +29,12 @@ import {
   type PairObs,
   type RunEstimate,
   type UnpairedInput,
-} from "../stats/estimate.ts";
-import { FDR, cellVerdict, type Direction, type Equivalence, type FdrReading, type Verdict } from "../verdict.ts";
+} from "./estimate.ts";
+import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
+import { FDR, cellVerdict, type Direction, type Equivalence, type FdrReading, type Verdict } from "../model/verdict.ts";
 
-export type { Direction, Equivalence, FdrReading, Verdict } from "../verdict.ts";
-export { FDR } from "../verdict.ts";
+export type { Direction, Equivalence, FdrReading, Verdict } from "../model/verdict.ts";
+export { FDR } from "../model/verdict.ts";
 export type Pairing = "paired" | "unpaired";
 
 export const METRICS = ["qps", "tps", "p95", "avg"] as const;
@@ -125,7 +125,7 @@ export interface RatioCell {
   stopHalfWidthPct?: number | null;
   /** The interval's variance is the held-out half's of a sequential run's split (estimateRun). */
   split?: boolean;
-  /** Most of the cell's measured repeats (both sides) were load-bound (src/core/cellstate.ts): no verdict. */
+  /** Most of the cell's measured repeats (both sides) were load-bound (src/core/measure/cellstate.ts): no verdict. */
   loadBound: boolean;
 }
 

@@ -2,18 +2,9 @@
  * The noise levers' pure parts (issue 14, section 3): the trimmed rates of a cell, the steady-state check of a
  * write cell (slope of its per-second q/s), and when InnoDB's background work has settled (quiescence).
  */
-import type { IntervalSample } from "./sysbench/result.ts";
-import { mean, tQuantile } from "./stats/distributions.ts";
-
-/** A cell's rates without its first `seconds` (workload.trim): the mean of the per-second report after them. */
-export interface TrimmedRates {
-  /** Seconds left out at the start. */
-  seconds: number;
-  /** Per-second samples the figures come from. */
-  samples: number;
-  qps: number;
-  tps: number;
-}
+import type { IntervalSample } from "../model/sysbench/result.ts";
+import type { TrimmedRates } from "../model/cell.ts";
+import { mean, tQuantile } from "../base/distributions.ts";
 
 /**
  * The mean q/s and t/s of the per-second samples after the first `seconds`; null when nothing is left (too short a

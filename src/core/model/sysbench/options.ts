@@ -275,3 +275,8 @@ export function formatOptionValue(value: string | number | boolean): string {
   if (typeof value === "boolean") return value ? "on" : "off";
   return String(value);
 }
+
+/** Does this sysbench script change the data? */
+export function isWriteTest(script: string): boolean {
+  return WRITE_SCRIPTS.has(script);
+}

@@ -15,3 +15,14 @@ export function formatBytes(n: number | undefined, style: "exact" | "coarse" = "
   }
   return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
 }
+
+/** 312 → "5m 12s". */
+export function formatSeconds(total: number): string {
+  const t = Math.round(total);
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const sec = t % 60;
+  if (h) return `${h}h ${String(m).padStart(2, "0")}m`;
+  if (m) return `${m}m ${String(sec).padStart(2, "0")}s`;
+  return `${sec}s`;
+}

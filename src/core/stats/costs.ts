@@ -1,6 +1,6 @@
 /**
  * What each query costs, compared: for each cell (test × threads) and each per-query figure of the records'
- * `state.perQuery` (src/core/cellstate.ts), the ratio numerator / denominator of the cost with the same estimator and
+ * `state.perQuery` (src/core/measure/cellstate.ts), the ratio numerator / denominator of the cost with the same estimator and
  * interval as q/s (src/core/stats/estimate.ts): paired d = ln(cost_a / cost_b) per repeat in a run (estimateRun,
  * sequential when the run's repeats were adaptive), unpaired in `compare` (estimateUnpaired, NEW against BASE).
  * Each figure is one table of its own: its cells share the variance prior, as the q/s cells do; figures do not
@@ -8,18 +8,18 @@
  * Above 100 means the numerator costs MORE per query (unlike q/s, where above 100 is better).
  * Pure: records in, a model out; the renderers below turn it into text, CSV rows and JSON.
  */
-import type { CellRecord } from "../results.ts";
-import type { PerQuery } from "../cellstate.ts";
-import { median } from "../stats/distributions.ts";
+import type { CellRecord } from "../model/results.ts";
+import type { PerQuery } from "../model/cell.ts";
+import { median } from "../base/distributions.ts";
 import {
   DEFAULT_CONFIDENCE,
-  DEFAULT_MARGIN_PCT,
   estimateRun,
   estimateUnpaired,
   type CellInput,
   type CellEstimate,
   type UnpairedInput,
-} from "../stats/estimate.ts";
+} from "./estimate.ts";
+import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { measureRecords, pairObs, type Pairing, type Side } from "./ratio.ts";
 
 /** The per-query figures compared, in report order. */
@@ -110,7 +110,7 @@ export type CostFigureKey = (typeof COST_FIGURES)[number]["key"];
 
 /**
  * Hardware counters (instructions, cycles, IPC, last-level cache misses) are not among the records' figures: the
- * run checks the host (src/core/taskcounters.ts hardwareCountersOf, in the host facts' `hardwareCounters`) and the
+ * run checks the host (src/core/measure/taskcounters.ts hardwareCountersOf, in the host facts' `hardwareCounters`) and the
  * report says what it found; a run without the check (older, or a remote engine) says this.
  */
 export const HARDWARE_COUNTERS_NOTE =

@@ -2,18 +2,18 @@
  * The A/A noise of a recorded run's figures (issue 24 items 2 and 7), pure: `npm run bench -- --only steady` and
  * `--only costs` read a results folder of an A/A run (one server image against itself) and give, per figure, its pair
  * sd: the sd of ln(a/b) over the repeat pairs around each cell's (test × threads) mean, pooled over cells, with its
- * chi-square interval (src/core/bench/noise.ts sdEstimate), and its ratio to a reference figure's pair sd.
+ * chi-square interval (bench/lib/noise.ts sdEstimate), and its ratio to a reference figure's pair sd.
  *
  * The figures share their pairs (the same repeats), so two figures' sds are not independent and the F interval of
  * noise.ts does not apply; the ratio's interval is a seeded bootstrap over the pairs within each cell.
  *
  * - steady: q/s as the mean of the per-second samples after a lead-in of 0, 1, 2, 3 s, against sysbench's total;
- * - costs: q/s and each cost per query of src/core/report/costs.ts, against q/s.
+ * - costs: q/s and each cost per query of src/core/stats/costs.ts, against q/s.
  */
-import type { CellRecord } from "../results.ts";
-import { measureRecords } from "../report/ratio.ts";
-import { COST_FIGURES, costValue } from "../report/costs.ts";
-import { seededRandom } from "../stats/random.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
+import { measureRecords } from "../../src/core/stats/ratio.ts";
+import { COST_FIGURES, costValue } from "../../src/core/stats/costs.ts";
+import { seededRandom } from "../../src/core/base/random.ts";
 import { residualSpread, sdEstimate, type SdEstimate } from "./noise.ts";
 
 /** One figure's value for a record: null where it has none (that pair is left out for this figure). */

@@ -11,7 +11,7 @@
  * - outsiders: the machine's busy CPU time (user + nice + system of /proc/stat) minus the CPU time of the run's
  *   containers (their cgroup counters), of the kernel threads and of twinbench itself, in cores.
  */
-import type { CellRecord, Interference } from "./results.ts";
+import type { CellRecord, Interference } from "../model/results.ts";
 
 /** One reading of the machine's CPU accounting, as texts and counters (what the adapter reads). */
 export interface CpuSample {

@@ -3,10 +3,10 @@
  * concern (ok / warn / fail, each with a hint) and decide what `doctor --fix` may do about it (FixPlan).
  * No I/O here: the probes and the fixes live in src/adapters/host/doctor.ts.
  */
-import { compareVersions } from "./config/version.ts";
-import { formatBytes } from "./units.ts";
-import { TOOL_PACKAGES } from "./storage/tools.ts";
-import { textTable } from "./text-table.ts";
+import { compareVersions } from "../config/version.ts";
+import { formatBytes } from "../base/units.ts";
+import { TOOL_PACKAGES } from "../storage/tools.ts";
+import { textTable } from "../base/text-table.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
