@@ -86,7 +86,7 @@ export interface PerQuery {
   absent?: Partial<Record<"readBytes" | "writeBytes", string>>;
 }
 
-/** The cell's context switches and storage bytes over sysbench's run (src/core/taskcounters.ts deltas). */
+/** The cell's context switches and storage bytes over sysbench's run (src/core/measure/taskcounters.ts deltas). */
 export interface CellTasks {
   server: { voluntary: number; involuntary: number } | null;
   load: { voluntary: number; involuntary: number } | null;
