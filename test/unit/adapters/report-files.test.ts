@@ -89,7 +89,7 @@ describe("twinbench report / compare", () => {
     const d = await copyFixture("repeats");
     const { out } = await cli(["report", d, "--format", "json", "--no-write"]);
     const j = JSON.parse(out);
-    // scipy 1.17.1, the limma() snippet of test/unit/estimate.test.ts on the fixture's 4 cells (see report.test.ts):
+    // scipy 1.17.1, the limma() snippet of test/unit/stats/estimate.test.ts on the fixture's 4 cells (see report.test.ts):
     // cell 2 is 102.00013203917679 [101.83277800825906, 102.16776110306733], here rounded to 4 decimals.
     expect(j.rows[0].cells[1]).toMatchObject({
       threads: 4,

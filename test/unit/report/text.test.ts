@@ -77,7 +77,7 @@ describe("ratio table on synthetic repeats", () => {
     for (const k of ["threads", "estimate", "ratio", "low", "high", "verdict", "n"])
       expect(j.rows[0].cells[0]).toHaveProperty(k);
     // estimate = exp(mean ln(1.1, 1.2, 1.0)) = 109.696, the centre of the interval; ratio = median / median = 110.
-    // Reference from scipy 1.17.1, the robust() snippet of test/unit/estimate.test.ts on the fixture's pair ratios
+    // Reference from scipy 1.17.1, the robust() snippet of test/unit/stats/estimate.test.ts on the fixture's pair ratios
     // (qps mariadb / mysql per repeat): the cell is noisier than the table's prior, so it keeps its own variance and
     // 2 df: the plain paired t interval.
     //   robust([[1.1, 1.2, 1.0], [1020/1000, 1030/1010, 1010/990], [1.0, 1.5, 0.8], [0.9, 0.91, 0.89]])

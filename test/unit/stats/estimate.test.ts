@@ -212,7 +212,7 @@ describe("docs/stats.md worked example, against scipy", () => {
 
 describe("estimateRun: coverage by simulation at the measured noise", () => {
   it("95% intervals cover 94-96% (5000 runs of 6 cells, 4 pairs on 2 instances, AR drift, unequal cells, shifts)", () => {
-    // test/unit/support/noise-sim.ts: pair sd about 11%, an instance effect as large (11%), per-second AR(1)
+    // test/support/noise-sim.ts: pair sd about 11%, an instance effect as large (11%), per-second AR(1)
     // with lag-1 autocorrelation 0.6 plus a slow drift, cell sds from 3% to 6% a side, 2% of server-cells shifted by
     // N(0, 20%), and true differences that vary by cell. With one instance the level between instances cannot be
     // estimated: the simulation uses the default of 2.
