@@ -14,10 +14,11 @@ import type { ContainerSpec, Engine, RunResult } from "../../../src/adapters/doc
 import type { ImageOps } from "../../../src/adapters/images/transfer.ts";
 import { ResultsStore } from "../../../src/adapters/results/store.ts";
 import { HostsFolder, isHostsFolder, readHostsResume } from "../../../src/adapters/results/hosts-folder.ts";
-import { ScenarioSchema, type Scenario } from "../../../src/core/model/scenario/schema.ts";
+import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
 import { parseSysbench } from "../../../src/core/model/sysbench/parse.ts";
 import type { HostFacts, RunManifest } from "../../../src/core/model/results.ts";
+import { SERVERS_BY_FAMILY, scenario as scenarioOf, type ScenarioOverrides } from "../../support/scenario.ts";
 
 const okLog = readFileSync(new URL("../../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
 
@@ -178,20 +179,21 @@ function fakeRunOne(calls: string[], die: Record<string, { engine: FakeHostEngin
   };
 }
 
-const scenario = (extra: Record<string, unknown>): Scenario =>
-  ScenarioSchema.parse({
-    name: "t",
-    servers: [
-      { id: "mariadb", image: "mariadb-11.8" },
-      { id: "mysql", image: "mysql-9.7" },
+const scenario = (extra: ScenarioOverrides) =>
+  scenarioOf(
+    [
+      {
+        servers: SERVERS_BY_FAMILY,
+        workload: { tests: ["oltp_point_select", "oltp_read_only"], threads: [1], duration: "2s", repeats: 2 },
+        hosts: [
+          { id: "a", engine: "unix:///a.sock" },
+          { id: "b", engine: "tcp://b:2375" },
+        ],
+      },
+      extra,
     ],
-    workload: { tests: ["oltp_point_select", "oltp_read_only"], threads: [1], duration: "2s", repeats: 2 },
-    hosts: [
-      { id: "a", engine: "unix:///a.sock" },
-      { id: "b", engine: "tcp://b:2375" },
-    ],
-    ...extra,
-  });
+    { check: "schema" },
+  );
 
 const baseOpts = async (s: Scenario) => ({
   scenario: s,

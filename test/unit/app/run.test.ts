@@ -19,7 +19,7 @@ import type {
 import type { StorageProvider, ProvisionedStorage } from "../../../src/adapters/storage/types.ts";
 import type { ImagePort } from "../../../src/adapters/docker/images.ts";
 import type { Probe } from "../../../src/adapters/mysql/probe.ts";
-import { ScenarioSchema, type Scenario } from "../../../src/core/model/scenario/schema.ts";
+import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import type { RunEvent } from "../../../src/core/model/events.ts";
 import type { Cell, CellRecord, RunManifest } from "../../../src/core/model/results.ts";
 import { parseSysbench } from "../../../src/core/model/sysbench/parse.ts";
@@ -32,6 +32,7 @@ import type { CalibrationStore } from "../../../src/adapters/calibration-store.t
 import { plainLine } from "../../../src/cli/plain.ts";
 import { initialState, reduce } from "../../../src/tui/state.ts";
 import { adaptiveLines } from "../../../src/tui/components.tsx";
+import { scenario as scenarioOf, type ScenarioOverrides } from "../../support/scenario.ts";
 
 const okLog = readFileSync(new URL("../../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
 const failLog = readFileSync(new URL("../../fixtures/sysbench/1.0/fail-server-killed.log", import.meta.url), "utf8");
@@ -173,18 +174,17 @@ const probe: Probe = {
   }),
 };
 
-function scenario(over: Record<string, unknown> = {}): Scenario {
-  return ScenarioSchema.parse({
-    name: "t",
-    servers: [
-      { id: "a", image: "mariadb-11.8" },
-      { id: "b", image: "mysql-9.7" },
+const scenario = (over: ScenarioOverrides = {}): Scenario =>
+  scenarioOf(
+    [
+      {
+        storage: { kind: "tmpfs", size: "1g" },
+        workload: { tests: ["oltp_point_select"], threads: [1, 2], duration: "2s", warmup: "1s", repeats: 2 },
+      },
+      over,
     ],
-    storage: { kind: "tmpfs", size: "1g" },
-    workload: { tests: ["oltp_point_select"], threads: [1, 2], duration: "2s", warmup: "1s", repeats: 2 },
-    ...over,
-  });
-}
+    { check: "schema" },
+  );
 
 function deps(engine: FakeEngine, disposed: string[]): RunDeps {
   return {

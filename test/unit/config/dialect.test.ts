@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DIALECT_TABLE, type Family } from "../../../src/core/config/dialect.ts";
 import { renderConfig } from "../../../src/core/config/render.ts";
-import { ScenarioSchema } from "../../../src/core/model/scenario/schema.ts";
+import { scenario as scenarioOf } from "../../support/scenario.ts";
 
 const TARGETS = [
   "mariadb 10.11.19",
@@ -18,11 +18,10 @@ const TARGETS = [
 ] as const;
 type Target = (typeof TARGETS)[number];
 
-const scenario = ScenarioSchema.parse({
-  name: "t",
-  servers: [{ id: "s", image: "x" }],
-  workload: { tests: ["oltp_read_only"], threads: [1, 4] },
-});
+const scenario = scenarioOf(
+  { servers: [{ id: "s", image: "x" }], workload: { tests: ["oltp_read_only"], threads: [1, 4] } },
+  { check: "schema" },
+);
 
 function render(neutral: string, target: Target, storageKind: "tmpfs" | "volume" = "tmpfs") {
   const [family, version] = target.split(" ") as [Family, string];

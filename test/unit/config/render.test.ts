@@ -5,20 +5,14 @@ import type { Family } from "../../../src/core/config/dialect.ts";
 import { renderConfig, type RenderInput } from "../../../src/core/config/render.ts";
 import { InputError } from "../../../src/core/base/errors.ts";
 import { ScenarioSchema } from "../../../src/core/model/scenario/schema.ts";
+import { SERVERS_BY_FAMILY, scenario, type ScenarioOverrides } from "../../support/scenario.ts";
 
 const LAB = readFileSync("lab/my.cnf", "utf8");
 
-function scenarioOf(extra: Record<string, unknown> = {}, threads = [1, 4]) {
-  return ScenarioSchema.parse({
-    name: "t",
-    servers: [
-      { id: "mariadb", image: "mariadb-11.8" },
-      { id: "mysql", image: "mysql-9.7" },
-    ],
-    workload: { tests: ["oltp_read_only"], threads },
-    ...extra,
+const scenarioOf = (extra: ScenarioOverrides = {}, threads = [1, 4]) =>
+  scenario([{ servers: SERVERS_BY_FAMILY, workload: { tests: ["oltp_read_only"], threads } }, extra], {
+    check: "schema",
   });
-}
 
 function render(over: Partial<RenderInput> & { family?: Family } = {}) {
   const family = over.family ?? "mariadb";

@@ -37,20 +37,21 @@ import {
   renderShardMarkdown,
 } from "../../../src/core/report/hosts.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
-import { ScenarioSchema, type Scenario } from "../../../src/core/model/scenario/schema.ts";
 import type { CellRecord, HostFacts, RunManifest } from "../../../src/core/model/results.ts";
 import { InputError } from "../../../src/core/base/errors.ts";
+import { SERVERS_BY_FAMILY, scenario as scenarioOf, type ScenarioOverrides } from "../../support/scenario.ts";
 
-const scenario = (extra: Record<string, unknown> = {}): Scenario =>
-  ScenarioSchema.parse({
-    name: "t",
-    servers: [
-      { id: "mariadb", image: "mariadb-11.8" },
-      { id: "mysql", image: "mysql-9.7" },
+const scenario = (extra: ScenarioOverrides = {}) =>
+  scenarioOf(
+    [
+      {
+        servers: SERVERS_BY_FAMILY,
+        workload: { tests: ["oltp_read_only", "oltp_point_select"], threads: [1, 4], duration: "2s", repeats: 2 },
+      },
+      extra,
     ],
-    workload: { tests: ["oltp_read_only", "oltp_point_select"], threads: [1, 4], duration: "2s", repeats: 2 },
-    ...extra,
-  });
+    { check: "schema" },
+  );
 
 describe("engine URLs", () => {
   it.each([

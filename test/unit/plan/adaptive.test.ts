@@ -12,7 +12,6 @@ import {
   roundFits,
   stopForBudget,
 } from "../../../src/core/plan/adaptive.ts";
-import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import type { Cell, CellRecord } from "../../../src/core/model/results.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import {
@@ -21,25 +20,10 @@ import {
   printedWiderThanTarget,
   type AdaptiveCell,
 } from "../../../src/core/stats/stop.ts";
+import { scenario as scenarioOf } from "../../support/scenario.ts";
 
-const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
-
-function scenario(repeats: object | number, extra: Record<string, unknown> = {}): Scenario {
-  const r = validateScenario(
-    {
-      name: "t",
-      servers: [
-        { id: "a", image: "mariadb-11.8" },
-        { id: "b", image: "mysql-9.7" },
-      ],
-      workload: { tests: ["oltp_read_only"], threads: [1, 2], duration: "5s", repeats, ...extra },
-    },
-    "t.yaml",
-    ctx,
-  );
-  if ("errors" in r) throw new Error(r.errors.join("\n"));
-  return r.scenario;
-}
+const scenario = (repeats: object | number, extra: Record<string, unknown> = {}): Scenario =>
+  scenarioOf({ workload: { tests: ["oltp_read_only"], threads: [1, 2], duration: "5s", repeats, ...extra } });
 
 /** Records of one round's cells: qps of b fixed at 1000, a at 1000 × ratio(cell, round). */
 function run(cells: Cell[], ratio: (c: Cell) => number): CellRecord[] {

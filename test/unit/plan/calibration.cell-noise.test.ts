@@ -5,11 +5,11 @@
 import { describe, expect, it } from "vitest";
 import { cellNoiseModel, type CellSpreadRun, type CostShape } from "../../../src/core/plan/calibration.ts";
 import { designForBudget, designForecast, designLines } from "../../../src/core/plan/design.ts";
-import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { gammaFrom, normalFrom, seededRandom } from "../../../src/core/base/random.ts";
 import { simulateAdaptive } from "../../../src/core/stats/simulate.ts";
 import { calibrationFixture } from "../../support/calibration-fixture.ts";
+import { scenario as scenarioOf } from "../../support/scenario.ts";
 
 const RAID: CostShape = { rows: 2_000_000, storage: "raid0" };
 const names = [
@@ -105,32 +105,19 @@ describe("cellNoiseModel", () => {
   });
 });
 
-const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
-function scenario(): Scenario {
-  const r = validateScenario(
-    {
-      name: "t",
-      servers: [
-        { id: "a", image: "mariadb-11.8" },
-        { id: "b", image: "mysql-9.7" },
-      ],
-      storage: { kind: "raid0", loop: { members: 2, size: "4g" } },
-      workload: {
-        tests: ["update_index", "oltp_simple"],
-        threads: [1, 8, 64],
-        duration: "5s",
-        repeats: 1,
-        tables: 1,
-        tableSize: 2_000_000,
-        fresh: "per-test",
-      },
+const scenario = (): Scenario =>
+  scenarioOf({
+    storage: { kind: "raid0", loop: { members: 2, size: "4g" } },
+    workload: {
+      tests: ["update_index", "oltp_simple"],
+      threads: [1, 8, 64],
+      duration: "5s",
+      repeats: 1,
+      tables: 1,
+      tableSize: 2_000_000,
+      fresh: "per-test",
     },
-    "t.yaml",
-    ctx,
-  );
-  if ("errors" in r) throw new Error(r.errors.join("\n"));
-  return r.scenario;
-}
+  });
 
 describe("the design forecasts recorded cells one by one", () => {
   const cal = calibrationFixture({

@@ -1,9 +1,8 @@
 /** Pair sd against cell length (issue 28 §4): the curve from calibrate's A/A runs, its layout, storage and lines. */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import {
   CURVE_PAIRS,
   calibrationLayout,
@@ -15,17 +14,12 @@ import {
   type Calibration,
 } from "../../../src/core/plan/calibration.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
-import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../../src/adapters/calibration-store.ts";
 import { parseLengths } from "../../../src/cli/commands/calibrate.ts";
 import { calibrationFixture } from "../../support/calibration-fixture.ts";
+import { scenarioFile } from "../../support/scenario.ts";
 
-const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
-const quick = (() => {
-  const r = validateScenario(parse(readFileSync("scenarios/quick.yaml", "utf8")), "quick.yaml", ctx);
-  if ("errors" in r) throw new Error(r.errors.join("\n"));
-  return r.scenario;
-})();
+const quick = scenarioFile("scenarios/quick.yaml");
 
 const cal = calibrationFixture({ secondsPerPair: 16 });
 

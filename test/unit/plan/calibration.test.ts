@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import {
   aaPairsByCell,
   aaScenario,
@@ -30,20 +29,13 @@ import { ASSUMED_CELL_PRIOR_DF } from "../../../src/core/stats/simulate.ts";
 import { predictPrecision, precisionLines, runSeconds } from "../../../src/core/plan/precision.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
 import { normalFrom, seededRandom } from "../../../src/core/base/random.ts";
-import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import type { CellRecord } from "../../../src/core/model/results.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../../src/adapters/calibration-store.ts";
 import { calibrationFixture } from "../../support/calibration-fixture.ts";
+import { scenarioFile, type ScenarioDoc } from "../../support/scenario.ts";
 
-const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
-function load(f: string, sets: (d: any) => void = () => {}): Scenario {
-  const d = parse(readFileSync(f, "utf8"));
-  sets(d);
-  const r = validateScenario(d, f, ctx);
-  if ("errors" in r) throw new Error(r.errors.join("\n"));
-  return r.scenario;
-}
+const load = (f: string, sets: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioFile(f, sets);
 
 const cal = calibrationFixture({});
 

@@ -3,7 +3,6 @@ import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import type { Calibration } from "../../../src/core/plan/calibration.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
@@ -23,34 +22,24 @@ import {
 import { ASSUMED_PAIR_SD_PCT } from "../../../src/core/plan/calibration.ts";
 import { registerScenarioCommands } from "../../../src/cli/commands/scenario.ts";
 import { calibrationFixture } from "../../support/calibration-fixture.ts";
+import { scenario as scenarioOf, type ScenarioDoc } from "../../support/scenario.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function scenario(patch: (d: Record<string, any>) => void = () => {}): Scenario {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const d: Record<string, any> = {
-    name: "t",
-    servers: [
-      { id: "a", image: "mariadb-11.8" },
-      { id: "b", image: "mysql-9.7" },
-    ],
-    // 2 tests × 3 thread counts: the reduced run.
-    workload: {
-      tests: ["oltp_read_only", "oltp_update_index"],
-      threads: [1, 2, 4],
-      duration: "10s",
-      repeats: 1,
-      tables: 1,
-      tableSize: 10000,
-      fresh: "per-test",
-    },
-  };
-  patch(d);
-  const r = validateScenario(d, "t.yaml", ctx);
-  if ("errors" in r) throw new Error(r.errors.join("\n"));
-  return r.scenario;
-}
+/** 2 tests × 3 thread counts: the reduced run. */
+const REDUCED = {
+  workload: {
+    tests: ["oltp_read_only", "oltp_update_index"],
+    threads: [1, 2, 4],
+    duration: "10s",
+    repeats: 1,
+    tables: 1,
+    tableSize: 10000,
+    fresh: "per-test",
+  },
+};
+const scenario = (patch: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioOf([REDUCED, patch]);
 
 const cal = calibrationFixture({ cellSeconds: 10, instanceSdPct: 5, instanceDf: 4, secondsPerPair: null });
 

@@ -6,7 +6,6 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import {
   assertFits,
@@ -18,31 +17,32 @@ import {
 } from "../../../src/core/plan/fit.ts";
 import { renderConfig, resolveNeutralOption } from "../../../src/core/config/render.ts";
 import { InputError } from "../../../src/core/base/errors.ts";
+import {
+  SERVERS_BY_FAMILY,
+  TEST_CONTEXT,
+  scenario as scenarioOf,
+  type ScenarioOverrides,
+} from "../../support/scenario.ts";
 
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 const LAB = readFileSync(new URL("../../../lab/my.cnf", import.meta.url), "utf8");
 
-function scenario(over: Record<string, unknown> = {}): Scenario {
-  const r = validateScenario(
-    {
-      name: "t",
-      servers: [
-        { id: "mariadb", image: "mariadb-11.8" },
-        { id: "mysql", image: "mysql-9.7" },
-      ],
-      config: { set: { innodb_buffer_pool_size: "512M" } },
-      storage: { kind: "tmpfs", size: "2g" },
-      resources: { server: { cpuset: "1", memory: "4g" }, load: { cpuset: "0" } },
-      workload: { tests: ["oltp_read_only"], threads: [1, 4], duration: "7s" },
-      ...over,
-    },
-    "t.yaml",
-    { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"] },
+const scenario = (over: ScenarioOverrides = {}): Scenario =>
+  scenarioOf(
+    [
+      {
+        servers: SERVERS_BY_FAMILY,
+        config: { set: { innodb_buffer_pool_size: "512M" } },
+        storage: { kind: "tmpfs", size: "2g" },
+        resources: { server: { cpuset: "1", memory: "4g" }, load: { cpuset: "0" } },
+        workload: { tests: ["oltp_read_only"], threads: [1, 4], duration: "7s" },
+      },
+      over,
+    ],
+    // no host CPU count: the cpusets are not checked against this host
+    { ctx: { lockImages: TEST_CONTEXT.lockImages } },
   );
-  if ("errors" in r) throw new Error(r.errors.join("\n"));
-  return r.scenario;
-}
 
 const fit = (s: Scenario, host: { memoryBytes?: number; cpus?: number }, neutral = LAB): FitReport =>
   fitScenario(s, resolvePools(s, neutral).pools, { id: "h", ...host });

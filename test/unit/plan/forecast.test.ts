@@ -3,7 +3,6 @@
  * the run's own pairs; never longer than the budget left; the run's pairs folded into the calibration at both
  * levels; coverage of recorded runs' forecasts.
  */
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import {
@@ -33,19 +32,12 @@ import { adaptiveCosts } from "../../../src/core/plan/precision.ts";
 import { expectedRunLine, predictPrecision } from "../../../src/core/plan/precision.ts";
 import { simulateAdaptive } from "../../../src/core/stats/simulate.ts";
 import { normalFrom, seededRandom } from "../../../src/core/base/random.ts";
-import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import type { CellRecord, Forecast, RunManifest } from "../../../src/core/model/results.ts";
 import { calibrationFixture } from "../../support/calibration-fixture.ts";
+import { scenarioFile, type ScenarioDoc } from "../../support/scenario.ts";
 
-const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
-function quick(sets: (d: any) => void = () => {}): Scenario {
-  const d = parse(readFileSync("scenarios/quick.yaml", "utf8"));
-  sets(d);
-  const r = validateScenario(d, "scenarios/quick.yaml", ctx);
-  if ("errors" in r) throw new Error(r.errors.join("\n"));
-  return r.scenario;
-}
+const quick = (sets: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioFile("scenarios/quick.yaml", sets);
 
 const cal = calibrationFixture({ pairSdPct: 8, instanceSdPct: 3, instanceDf: 4 });
 

@@ -4,7 +4,7 @@ import { loadBoundWarnings } from "../../../src/core/plan/loadbound.ts";
 import { containerCores } from "../../../src/core/measure/cellstate.ts";
 import { describePlan } from "../../../src/core/report/plan.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
-import { ScenarioSchema } from "../../../src/core/model/scenario/schema.ts";
+import { scenario } from "../../support/scenario.ts";
 
 const layout = (server: string | undefined, load: string | undefined, threads: number[]) =>
   ({
@@ -82,16 +82,15 @@ describe("load-bound layouts", () => {
   });
 
   it("plan prints the warning under the resources", () => {
-    const s = ScenarioSchema.parse({
-      name: "starved",
-      servers: [
-        { id: "a", image: "mariadb-11.8" },
-        { id: "b", image: "mysql-9.7" },
-      ],
-      storage: { kind: "tmpfs", size: "1g" },
-      resources: { server: { cpuset: "0-1" }, load: { cpuset: "0" } },
-      workload: { tests: ["oltp_point_select"], threads: [1, 4], duration: "2s", repeats: 2 },
-    });
+    const s = scenario(
+      {
+        name: "starved",
+        storage: { kind: "tmpfs", size: "1g" },
+        resources: { server: { cpuset: "0-1" }, load: { cpuset: "0" } },
+        workload: { tests: ["oltp_point_select"], threads: [1, 4], duration: "2s", repeats: 2 },
+      },
+      { check: "schema" },
+    );
     const lines = describePlan(planRun(s), s);
     const at = lines.findIndex((l) => l.startsWith("Resources:"));
     expect(lines[at + 1]).toMatch(

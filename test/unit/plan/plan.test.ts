@@ -1,6 +1,4 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import {
   planRun,
   serverOrder,
@@ -16,40 +14,23 @@ import { isWriteTest } from "../../../src/core/model/sysbench/options.ts";
 import { DEFAULT_SETUP_COSTS } from "../../../src/core/model/setup-costs.ts";
 import { seedFromString } from "../../../src/core/base/random.ts";
 import { describePlan } from "../../../src/core/report/plan.ts";
-import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
-
-const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
+import { scenario as scenarioOf, scenarioFile, type ScenarioDoc } from "../../support/scenario.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function scenario(patch: (d: Record<string, any>) => void = () => {}): Scenario {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const d: Record<string, any> = {
-    name: "t",
-    servers: [
-      { id: "a", image: "mariadb-11.8" },
-      { id: "b", image: "mysql-9.7" },
-    ],
-    workload: {
-      tests: ["oltp_read_only", "oltp_update_index"],
-      threads: [1, 4],
-      duration: "10s",
-      repeats: 2,
-      tables: 2,
-      tableSize: 10000,
-    },
-  };
-  patch(d);
-  const r = validateScenario(d, "t.yaml", ctx);
-  if ("errors" in r) throw new Error(r.errors.join("\n"));
-  return r.scenario;
-}
-const order = (s: Scenario) => planRun(s).cells.map((c) => `${c.server}:${c.test}:${c.threads}:${c.repeat}`);
-const load = (f: string) => {
-  const r = validateScenario(parse(readFileSync(f, "utf8")), f, ctx);
-  if ("errors" in r) throw new Error(r.errors.join("\n"));
-  return r.scenario;
+const BASE = {
+  workload: {
+    tests: ["oltp_read_only", "oltp_update_index"],
+    threads: [1, 4],
+    duration: "10s",
+    repeats: 2,
+    tables: 2,
+    tableSize: 10000,
+  },
 };
+const scenario = (patch: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioOf([BASE, patch]);
+const order = (s: Scenario) => planRun(s).cells.map((c) => `${c.server}:${c.test}:${c.threads}:${c.repeat}`);
+const load = (f: string) => scenarioFile(f);
 
 describe("serverOrder", () => {
   const cases: Array<[string[], number, string[]]> = [

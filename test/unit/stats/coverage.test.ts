@@ -5,19 +5,14 @@
  * (bench/coverage.ts). A check that the record path (adaptiveState over CellRecords, through ratioTableFromSides)
  * stops the same cells in the same rounds as the simulation, so the simulation is of the shipped path.
  */
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { adaptiveSettings, adaptiveState } from "../../../src/core/plan/adaptive.ts";
 import type { CellRecord } from "../../../src/core/model/results.ts";
-import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import { NOISE_MODELS, simulateRuns, summarizeCoverage, type Design } from "../../../src/core/stats/coverage.ts";
+import { scenarioFile } from "../../support/scenario.ts";
 
 const SEED = 20261202;
-const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
-const r = validateScenario(parse(readFileSync("scenarios/quick.yaml", "utf8")), "scenarios/quick.yaml", ctx);
-if ("errors" in r) throw new Error(r.errors.join("\n"));
-const quick = r.scenario;
+const quick = scenarioFile("scenarios/quick.yaml");
 const settings = adaptiveSettings(quick)!;
 const cells = quick.workload.tests.length * quick.workload.threads.length;
 const model = (name: string) => NOISE_MODELS.find((m) => m.name === name)!;

@@ -5,29 +5,17 @@
  */
 import { describe, expect, it } from "vitest";
 import * as stats from "../../../src/stats/index.ts";
-import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import type { CellRecord } from "../../../src/core/model/results.ts";
+import { scenario } from "../../support/scenario.ts";
 
-const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
-const r = validateScenario(
-  {
-    name: "t",
-    servers: [
-      { id: "a", image: "mariadb-11.8" },
-      { id: "b", image: "mysql-9.7" },
-    ],
-    workload: {
-      tests: ["oltp_read_only"],
-      threads: [1, 2],
-      duration: "5s",
-      repeats: { min: 4, max: 10, precision: "10%" },
-    },
+const s = scenario({
+  workload: {
+    tests: ["oltp_read_only"],
+    threads: [1, 2],
+    duration: "5s",
+    repeats: { min: 4, max: 10, precision: "10%" },
   },
-  "t.yaml",
-  ctx,
-);
-if ("errors" in r) throw new Error(r.errors.join("\n"));
-const s = r.scenario;
+});
 
 /** Records of rounds 1..n: a/b = exp(d(round, threads)). */
 function records(n: number, d: (round: number, threads: number) => number): CellRecord[] {

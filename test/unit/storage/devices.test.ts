@@ -1,24 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Runner, RunResult } from "../../../src/adapters/host/runner.ts";
+import type { RunResult } from "../../../src/adapters/host/runner.ts";
 import { inspectDevice } from "../../../src/adapters/storage/host.ts";
 import { TwinbenchError } from "../../../src/core/base/errors.ts";
 import { assessDevice, decideDevices } from "../../../src/core/storage/devices.ts";
-
-/** A fake runner answering from a table keyed by "cmd arg arg…"; unknown commands exit 127. */
-function fakeRunner(table: Record<string, Partial<RunResult>>): Runner & { calls: string[] } {
-  const calls: string[] = [];
-  return {
-    calls,
-    async run(cmd, args) {
-      const key = [cmd, ...args].join(" ");
-      calls.push(key);
-      const r = table[key];
-      return r
-        ? { stdout: "", stderr: "", exitCode: 0, ...r }
-        : { stdout: "", stderr: `${cmd}: not in fake table`, exitCode: 127 };
-    },
-  };
-}
+import { fakeRunner } from "../../support/fake-runner.ts";
 
 const LSBLK = "lsblk -J -b -o NAME,PATH,TYPE,SIZE,FSTYPE,MOUNTPOINT";
 const lsblk = (node: object) => ({ stdout: JSON.stringify({ blockdevices: [node] }) });

@@ -3,7 +3,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StorageEngine } from "../../../src/adapters/storage/types.ts";
-import type { Runner, RunResult } from "../../../src/adapters/host/runner.ts";
 import { createStorageProvider } from "../../../src/adapters/storage/provider.ts";
 import { StateWriter } from "../../../src/adapters/storage/state-file.ts";
 import {
@@ -20,6 +19,11 @@ import {
   type Observed,
   type StorageStateRecord,
 } from "../../../src/core/storage/state.ts";
+import { fakeRunner } from "../../support/fake-runner.ts";
+
+/** Commands outside the table: succeed, except `cat` (no file). */
+const runnerOf = (table: Parameters<typeof fakeRunner>[0]) =>
+  fakeRunner(table, (cmd) => ({ stdout: "", stderr: "", exitCode: cmd === "cat" ? 1 : 0 }));
 
 const rec = (entries: StorageStateRecord["entries"], over: Partial<StorageStateRecord> = {}): StorageStateRecord => ({
   version: 1,
@@ -196,22 +200,6 @@ describe("parsers", () => {
   });
 });
 
-/** A fake runner answering from a table keyed by "cmd arg arg…"; unknown commands succeed, except `cat` (no file). */
-function fakeRunner(table: Record<string, Partial<RunResult>>): Runner & { calls: string[] } {
-  const calls: string[] = [];
-  return {
-    calls,
-    async run(cmd, args) {
-      const key = [cmd, ...args].join(" ");
-      calls.push(key);
-      const r = table[key];
-      return r
-        ? { stdout: "", stderr: "", exitCode: 0, ...r }
-        : { stdout: "", stderr: "", exitCode: cmd === "cat" ? 1 : 0 };
-    },
-  };
-}
-
 describe("cleanLeftovers replays state files (fake runner, fake engine, temp dirs)", () => {
   let dir: string;
   beforeEach(() => {
@@ -268,7 +256,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
     await liveRec.flush();
     expect(JSON.parse(readFileSync(join(runDir, "storage-state.json"), "utf8")).records).toHaveLength(2);
 
-    const runner = fakeRunner({
+    const runner = runnerOf({
       "cat /proc/mounts": { stdout: `/dev/vda / ext4 rw 0 0\n/dev/loop3 ${mp} btrfs rw 0 0\n` },
       "losetup -J -l": {
         stdout: JSON.stringify({
@@ -319,7 +307,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
       ...engine,
       inspectVolume: async (name: string) => ({ name, labels: { "twinbench.run": name.slice(2) } }),
     } as unknown as StorageEngine;
-    const p = createStorageProvider({ engine: own, runner: fakeRunner({}), stateDir, hostname: "h" });
+    const p = createStorageProvider({ engine: own, runner: runnerOf({}), stateDir, hostname: "h" });
     await p.cleanLeftovers({ runId: run });
     expect(removed.sort()).toEqual([`v-${run}-a`, `v-${run}-b-p5`]);
     expect(readdirSync(stateDir)).toEqual([`${run}9-a-s1.json`]);
@@ -337,7 +325,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
       undefined,
       stateDir,
     ).flush();
-    const runner = fakeRunner({
+    const runner = runnerOf({
       "cat /proc/mounts": { stdout: `/dev/loop3 ${mp} btrfs rw 0 0\n` },
       "losetup -J -l": { stdout: JSON.stringify({ loopdevices: [{ name: "/dev/loop3", "back-file": "/f" }] }) },
       [`umount ${mp}`]: { exitCode: 32, stderr: "target is busy" },
@@ -359,7 +347,7 @@ describe("damaged state files and clean --force", () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const engine = { location: () => ({ local: true }) } as unknown as StorageEngine;
   const runnerFor = (stdouts: Record<string, string>) =>
-    fakeRunner(Object.fromEntries(Object.entries(stdouts).map(([k, stdout]) => [k, { stdout }])));
+    runnerOf(Object.fromEntries(Object.entries(stdouts).map(([k, stdout]) => [k, { stdout }])));
 
   it.each([
     ["not JSON", '{"version":1,"runId":"r1","ent'],

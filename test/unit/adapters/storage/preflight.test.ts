@@ -1,17 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { StorageEngine } from "../../../../src/adapters/storage/types.ts";
-import type { Runner, RunResult } from "../../../../src/adapters/host/runner.ts";
 import { createStorageProvider } from "../../../../src/adapters/storage/provider.ts";
 import { StorageSchema } from "../../../../src/core/model/scenario/schema.ts";
+import { fakeRunner } from "../../../support/fake-runner.ts";
 
-function fakeRunner(table: Record<string, Partial<RunResult>>): Runner {
-  return {
-    async run(cmd, args) {
-      const r = table[[cmd, ...args].join(" ")];
-      return r ? { stdout: "", stderr: "", exitCode: 0, ...r } : { stdout: "", stderr: "no such file", exitCode: 1 };
-    },
-  };
-}
+/** Commands outside the table: fail as a missing file. */
+const runnerOf = (table: Parameters<typeof fakeRunner>[0]) =>
+  fakeRunner(table, () => ({ stdout: "", stderr: "no such file", exitCode: 1 }));
+
 const engine = (location: ReturnType<StorageEngine["location"]>, ping: () => Promise<void>) =>
   ({ location: () => location, ping }) as unknown as StorageEngine;
 const local = engine({ local: true }, async () => {});
@@ -32,7 +28,7 @@ describe("preflight", () => {
   ] as const)("%s", async (_name, engine, filesystems, spec, text) => {
     const p = createStorageProvider({
       engine,
-      runner: fakeRunner({ "cat /proc/filesystems": { stdout: filesystems } }),
+      runner: runnerOf({ "cat /proc/filesystems": { stdout: filesystems } }),
       stateDir: "/nonexistent",
     });
     const err = await p.preflight(spec).then(
@@ -44,14 +40,14 @@ describe("preflight", () => {
   });
 
   it("an invalid combination fails as input before any probing", async () => {
-    const p = createStorageProvider({ engine: local, runner: fakeRunner({}), stateDir: "/nonexistent" });
+    const p = createStorageProvider({ engine: local, runner: runnerOf({}), stateDir: "/nonexistent" });
     await expect(
       p.preflight(StorageSchema.parse({ kind: "raid0", loop: { members: 2, size: "1g" }, fs: "xfs" })),
     ).rejects.toMatchObject({ code: "RAID_FS_NEEDS_MD" });
   });
 
   it("a remote engine is fine for tmpfs and volume", async () => {
-    const p = createStorageProvider({ engine: remote, runner: fakeRunner({}), stateDir: "/nonexistent" });
+    const p = createStorageProvider({ engine: remote, runner: runnerOf({}), stateDir: "/nonexistent" });
     await p.preflight(StorageSchema.parse({ kind: "tmpfs", size: "1g" }));
     await p.preflight(StorageSchema.parse({ kind: "volume" }));
   });

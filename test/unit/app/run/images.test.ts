@@ -11,19 +11,17 @@ import type { Engine } from "../../../../src/adapters/docker/engine.ts";
 import type { Plan } from "../../../../src/core/plan/plan.ts";
 import type { RunEvent } from "../../../../src/core/model/events.ts";
 import { CancelledError, TwinbenchError } from "../../../../src/core/base/errors.ts";
-import { ScenarioSchema } from "../../../../src/core/model/scenario/schema.ts";
 import { plainLine } from "../../../../src/cli/plain.ts";
 import { reduce, initialState } from "../../../../src/tui/state.ts";
+import { scenario as scenarioOf } from "../../../support/scenario.ts";
 
-const scenario = ScenarioSchema.parse({
-  name: "t",
-  servers: [
-    { id: "a", image: "mariadb-11.8" },
-    { id: "b", image: "mysql-9.7" },
-  ],
-  storage: { kind: "tmpfs", size: "1g" },
-  workload: { tests: ["oltp_point_select"], threads: [1], duration: "2s", repeats: 2 },
-});
+const scenario = scenarioOf(
+  {
+    storage: { kind: "tmpfs", size: "1g" },
+    workload: { tests: ["oltp_point_select"], threads: [1], duration: "2s", repeats: 2 },
+  },
+  { check: "schema" },
+);
 
 const info = (name: string): ImageInfo => ({
   name,

@@ -13,35 +13,21 @@ import { comparisonPairs, ladderBase, primaryPair } from "../../../../src/core/m
 import { validateScenario } from "../../../../src/core/model/scenario/validate.ts";
 import type { Cell, CellRecord, RunManifest } from "../../../../src/core/model/results.ts";
 import type { Scenario } from "../../../../src/core/model/scenario/schema.ts";
+import { TEST_CONTEXT, scenarioDoc, scenarioFrom, type ScenarioOverrides } from "../../../support/scenario.ts";
 
-const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 const SERVERS = [
   { id: "old", image: "mariadb-10.11" },
   { id: "new", image: "mariadb-11.8" },
   { id: "base", image: "mysql-9.7" },
 ];
 
-function validate(extra: Record<string, unknown>, servers: object[] = SERVERS, workload: Record<string, unknown> = {}) {
-  return validateScenario(
-    {
-      name: "t",
-      servers,
-      workload: { tests: ["oltp_read_only"], threads: [1, 2], duration: "5s", ...workload },
-      ...extra,
-    },
-    "t.yaml",
-    ctx,
+const doc = (extra: ScenarioOverrides, servers: object[] = SERVERS, workload: Record<string, unknown> = {}) =>
+  scenarioDoc(
+    { servers, workload: { tests: ["oltp_read_only"], threads: [1, 2], duration: "5s", ...workload } },
+    extra,
   );
-}
-function scenario(
-  extra: Record<string, unknown>,
-  servers: object[] = SERVERS,
-  workload: Record<string, unknown> = {},
-): Scenario {
-  const r = validate(extra, servers, workload);
-  if ("errors" in r) throw new Error(r.errors.join("\n"));
-  return r.scenario;
-}
+const validate = (...args: Parameters<typeof doc>) => validateScenario(doc(...args), "t.yaml", TEST_CONTEXT);
+const scenario = (...args: Parameters<typeof doc>): Scenario => scenarioFrom(doc(...args));
 
 describe("compare: { base } in the scenario", () => {
   it("is accepted beside the two-server form, which keeps its meaning", () => {
