@@ -4,7 +4,7 @@
  * `server/test/threads/repeat` unless given. `sysbench()` builds the metrics from the figures a test needs.
  */
 import type { CellRecord } from "../../src/core/model/results.ts";
-import type { SysbenchResult } from "../../src/core/model/sysbench/result.ts";
+import type { IntervalSample, SysbenchResult } from "../../src/core/model/sysbench/result.ts";
 
 /** A record with `over` applied; `key` defaults to `server/test/threads/repeat` of the result. */
 export function cellRecord(over: Partial<CellRecord> = {}): CellRecord {
@@ -27,11 +27,11 @@ export function cellRecord(over: Partial<CellRecord> = {}): CellRecord {
 }
 
 /**
- * sysbench metrics of a successful run with only the given figures (the rest absent, as the code under test must
- * not read them): `intervals` may be given as per-second q/s.
+ * sysbench metrics of a successful run with only the given figures (the rest absent: the code under test must not
+ * read them); `intervals` may be given as per-second q/s, or as samples with only the fields that matter.
  */
 export function sysbench(
-  figures: Omit<Partial<SysbenchResult>, "intervals"> & { intervals?: SysbenchResult["intervals"] | number[] } = {},
+  figures: Omit<Partial<SysbenchResult>, "intervals"> & { intervals?: Array<Partial<IntervalSample>> | number[] } = {},
 ): SysbenchResult {
   const { intervals, ...rest } = figures;
   return {

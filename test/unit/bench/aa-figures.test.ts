@@ -8,6 +8,7 @@ import {
   type AaFigure,
 } from "../../../bench/lib/aa-figures.ts";
 import type { CellRecord } from "../../../src/core/model/results.ts";
+import { cellRecord, sysbench } from "../../support/record.ts";
 
 /** A measured record whose per-second q/s is `series` and whose total is `total`. */
 function rec(
@@ -18,23 +19,15 @@ function rec(
   series: number[],
   serverCpuUs = 30,
 ): CellRecord {
-  return {
-    key: `${server}/${test}/1/${repeat}`,
+  return cellRecord({
     server,
     test,
-    threads: 1,
     repeat,
-    phase: "measure",
-    status: "ok",
-    raw: "",
-    startedAt: "",
-    endedAt: "",
-    metrics: {
-      status: "ok",
+    metrics: sysbench({
       qps: total,
       queries: total * series.length,
       intervals: series.map((q, i) => ({ t: i + 1, qps: q, tps: q })),
-    },
+    }),
     state: {
       perQuery: {
         queries: 1,
@@ -48,7 +41,7 @@ function rec(
         clientCpuUs: 20,
       },
     },
-  } as unknown as CellRecord;
+  });
 }
 
 describe("A/A noise of a recorded run's figures", () => {

@@ -14,8 +14,8 @@ import {
   type TransportSample,
 } from "../../../bench/lib/figures.ts";
 import type { CellRecord } from "../../../src/core/model/results.ts";
-import type { SysbenchResult } from "../../../src/core/model/sysbench/result.ts";
 import { ratioTableFromSides } from "../../../src/core/stats/ratio.ts";
+import { cellRecord, sysbench } from "../../support/record.ts";
 
 const T = ["socket", "loopback", "bridge", "host-socket", "host-tcp"];
 
@@ -99,26 +99,8 @@ describe("transportRows / defaultTransportVerdict", () => {
 });
 
 function rec(over: Partial<CellRecord> & { qps?: number; totalTime?: number; intervals?: number[] }): CellRecord {
-  const metrics = {
-    status: "ok",
-    qps: over.qps ?? 100,
-    totalTime: over.totalTime ?? 5,
-    intervals: (over.intervals ?? []).map((qps, i) => ({ t: i + 1, qps })),
-  } as unknown as SysbenchResult;
-  return {
-    key: "k",
-    server: "a",
-    test: "t",
-    threads: 1,
-    repeat: 1,
-    phase: "measure",
-    status: "ok",
-    metrics,
-    raw: "",
-    startedAt: "2026-01-01T00:00:00Z",
-    endedAt: "",
-    ...over,
-  };
+  const metrics = sysbench({ qps: over.qps ?? 100, totalTime: over.totalTime ?? 5, intervals: over.intervals ?? [] });
+  return cellRecord({ key: "k", test: "t", metrics, startedAt: "2026-01-01T00:00:00Z", ...over });
 }
 
 describe("labSplit / project", () => {

@@ -40,6 +40,7 @@ import { planRun } from "../../../src/core/plan/plan.ts";
 import type { CellRecord, HostFacts, RunManifest } from "../../../src/core/model/results.ts";
 import { InputError } from "../../../src/core/base/errors.ts";
 import { SERVERS_BY_FAMILY, scenario as scenarioOf, type ScenarioOverrides } from "../../support/scenario.ts";
+import { cellRecord } from "../../support/record.ts";
 
 const scenario = (extra: ScenarioOverrides = {}) =>
   scenarioOf(
@@ -213,7 +214,7 @@ describe("shard planning", () => {
   it("missing cells: planned cells without an ok measure record", () => {
     const bCells = cellsByHost(plan.cells).get("b")!;
     const rec = (key: string, status: CellRecord["status"], phase: CellRecord["phase"] = "measure") =>
-      ({ key, status, phase }) as CellRecord;
+      cellRecord({ key, status, phase });
     const records = [rec(bCells[0]!.key, "ok"), rec(bCells[1]!.key, "failed"), rec(bCells[2]!.key, "ok", "warmup")];
     expect(missingCells(bCells, records).map((c) => c.key)).toEqual(bCells.slice(1).map((c) => c.key));
   });

@@ -18,6 +18,7 @@ import {
 import { type CellCpu, type ServerStatus } from "../../../src/core/model/cell.ts";
 import { ratioTableFromSides } from "../../../src/core/stats/ratio.ts";
 import type { CellRecord } from "../../../src/core/model/results.ts";
+import { cellRecord, sysbench } from "../../support/record.ts";
 
 const st = (values: Record<string, number>, extra: Partial<ServerStatus> = {}): ServerStatus => ({
   values,
@@ -233,16 +234,11 @@ function rec(
   kind: "load" | "server" | "neither" | null,
   startedAt: string,
 ): CellRecord {
-  return {
-    key: `${server}/oltp_point_select/1/${repeat}`,
+  return cellRecord({
     server,
     test: "oltp_point_select",
-    threads: 1,
     repeat,
-    phase: "measure",
-    status: "ok",
-    metrics: { qps, tps: qps, status: "ok" } as CellRecord["metrics"],
-    raw: "",
+    metrics: sysbench({ qps, tps: qps }),
     startedAt,
     endedAt: startedAt,
     ...(kind
@@ -253,7 +249,7 @@ function rec(
           },
         }
       : {}),
-  };
+  });
 }
 
 describe("load-bound cells in the report", () => {

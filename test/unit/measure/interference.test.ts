@@ -21,6 +21,7 @@ import {
   type RunComparison,
   type RunData,
 } from "../../../src/core/report/compare.ts";
+import { cellRecord } from "../../support/record.ts";
 
 const fx = (name: string) => readFileSync(new URL(`../../fixtures/proc/${name}`, import.meta.url), "utf8");
 
@@ -190,21 +191,13 @@ function rec(
   repeat: number,
   o: { attempt?: number; status?: CellRecord["status"]; interference?: Interference } = {},
 ): CellRecord {
-  return {
-    key: `${server}/oltp_read_only/1/${repeat}`,
+  return cellRecord({
     server,
-    test: "oltp_read_only",
-    threads: 1,
     repeat,
-    phase: "measure",
     status: o.status ?? "ok",
-    metrics: null,
-    raw: "",
-    startedAt: "",
-    endedAt: "",
     attempt: o.attempt ?? 1,
     ...(o.interference ? { interference: o.interference } : {}),
-  };
+  });
 }
 
 describe("summariseInterference and its notes", () => {

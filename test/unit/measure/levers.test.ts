@@ -16,6 +16,7 @@ import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import { buildRatioTable, unsteadyNote } from "../../../src/core/stats/ratio.ts";
 import type { CellRecord, RunManifest } from "../../../src/core/model/results.ts";
 import { normalFrom, seededRandom } from "../../../src/core/base/random.ts";
+import { cellRecord, sysbench } from "../../support/record.ts";
 
 const mulberry32Normal = (seed: number) => normalFrom(seededRandom(seed));
 
@@ -170,25 +171,19 @@ describe("scenario: the noise levers", () => {
 });
 
 describe("report: trimmed rates and the steady-state flag", () => {
-  const rec = (server: string, repeat: number, qpsSeries: number[], extra: Partial<CellRecord> = {}): CellRecord => ({
-    key: `${server}/oltp_update_non_index/1/${repeat}`,
-    server,
-    test: "oltp_update_non_index",
-    threads: 1,
-    repeat,
-    phase: "measure",
-    status: "ok",
-    metrics: {
-      qps: qpsSeries.reduce((a, b) => a + b, 0) / qpsSeries.length,
-      tps: 1,
-      status: "ok",
-      intervals: qpsSeries.map((q, i) => sample(i + 1, q)),
-    } as unknown as CellRecord["metrics"],
-    raw: "",
-    startedAt: `2026-01-01T00:00:0${repeat}${server}`,
-    endedAt: "",
-    ...extra,
-  });
+  const rec = (server: string, repeat: number, qpsSeries: number[], extra: Partial<CellRecord> = {}): CellRecord =>
+    cellRecord({
+      server,
+      test: "oltp_update_non_index",
+      repeat,
+      metrics: sysbench({
+        qps: qpsSeries.reduce((a, b) => a + b, 0) / qpsSeries.length,
+        tps: 1,
+        intervals: qpsSeries.map((q, i) => sample(i + 1, q)),
+      }),
+      startedAt: `2026-01-01T00:00:0${repeat}${server}`,
+      ...extra,
+    });
   const manifest = {
     servers: [],
     scenario: {

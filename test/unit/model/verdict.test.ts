@@ -14,6 +14,7 @@ import {
   verdictOf,
 } from "../../../src/core/model/verdict.ts";
 import { FLAG_MARKS, VERDICT_MARKS, verdictMark, verdictSentence } from "../../../src/core/model/vocabulary.ts";
+import { cellRecord, sysbench } from "../../support/record.ts";
 
 describe("direction and equivalence are two readings, not one exclusive verdict", () => {
   it.each([
@@ -81,19 +82,13 @@ describe("the Benjamini–Hochberg reading per cell", () => {
   });
 
   const rec = (server: string, test: string, repeat: number, qps: number): CellRecord =>
-    ({
-      key: `${server}/${test}/1/${repeat}`,
+    cellRecord({
       server,
       test,
-      threads: 1,
       repeat,
-      phase: "measure",
-      status: "ok",
-      metrics: { status: "ok", qps, tps: qps / 10 } as never,
-      raw: "",
+      metrics: sysbench({ qps, tps: qps / 10 }),
       startedAt: `2026-12-01T00:00:${String(repeat * 10).padStart(2, "0")}.000Z`,
-      endedAt: "",
-    }) as CellRecord;
+    });
   // Six cells of 3 pairs: one clearly faster (a), one faster at 95% on its own (b), four alike.
   const ratios: Record<string, number[]> = {
     a: [1.2, 1.22, 1.18],

@@ -34,6 +34,7 @@ import type { CellRecord } from "../../../src/core/model/results.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../../src/adapters/calibration-store.ts";
 import { calibrationFixture } from "../../support/calibration-fixture.ts";
 import { scenarioFile, type ScenarioDoc } from "../../support/scenario.ts";
+import { cellRecord, sysbench } from "../../support/record.ts";
 
 const load = (f: string, sets: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioFile(f, sets);
 
@@ -139,20 +140,16 @@ const rec = (
   qps: number | null,
   extra: Partial<CellRecord> = {},
 ): CellRecord =>
-  ({
-    key: `${server}/${test}/1/${repeat}`,
+  cellRecord({
     server,
     test,
-    threads: 1,
     repeat,
-    phase: "measure",
     status: qps === null ? "failed" : "ok",
-    metrics: qps === null ? null : ({ status: "ok", qps, tps: qps / 10 } as any),
-    raw: "",
+    metrics: qps === null ? null : sysbench({ qps, tps: qps / 10 }),
     startedAt: `2026-12-01T00:00:${String(repeat * 10).padStart(2, "0")}.000Z`,
     endedAt: `2026-12-01T00:00:${String(repeat * 10 + 8).padStart(2, "0")}.000Z`,
     ...extra,
-  }) as CellRecord;
+  });
 
 describe("pooledResiduals and the update of a calibration", () => {
   it("pools log pair ratios within cells, pairing by repeat and skipping failed sides and warm-ups", () => {

@@ -36,6 +36,7 @@ import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import type { CellRecord, Forecast, RunManifest } from "../../../src/core/model/results.ts";
 import { calibrationFixture } from "../../support/calibration-fixture.ts";
 import { scenarioFile, type ScenarioDoc } from "../../support/scenario.ts";
+import { cellRecord, sysbench } from "../../support/record.ts";
 
 const quick = (sets: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioFile("scenarios/quick.yaml", sets);
 
@@ -376,20 +377,15 @@ describe("simulateAdaptive with a start state", () => {
 
 describe("the run's pairs into the host calibration, at both levels", () => {
   const rec = (server: string, repeat: number, instance: number, qps: number): CellRecord =>
-    ({
-      key: `${server}/t/1/${repeat}`,
+    cellRecord({
       server,
       test: "t",
-      threads: 1,
       repeat,
       instance,
-      phase: "measure",
-      status: "ok",
-      metrics: { status: "ok", qps } as any,
-      raw: "",
+      metrics: sysbench({ qps }),
       startedAt: "2026-12-01T00:00:00.000Z",
       endedAt: "2026-12-01T00:00:08.000Z",
-    }) as CellRecord;
+    });
 
   it("runNoise: pair level within instances, instance level between them", () => {
     // instance 0: ratios 1.1, 1.0; instance 1: 1.3, 1.2

@@ -16,6 +16,7 @@ import { seedFromString } from "../../../src/core/base/random.ts";
 import { describePlan } from "../../../src/core/report/plan.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { scenario as scenarioOf, scenarioFile, type ScenarioDoc } from "../../support/scenario.ts";
+import { cellRecord } from "../../support/record.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const BASE = {
@@ -264,16 +265,14 @@ describe("planRun ordering", () => {
     );
     // cells: a1 b1 (instance 0), b2 a2 (instance 1); the run was cut after a1, b1, b2
     const rec = (c: (typeof p.cells)[number]) =>
-      ({
+      cellRecord({
         key: c.key,
         server: c.server,
         test: c.test,
         threads: c.threads,
         repeat: c.repeat,
-        phase: "measure",
-        status: "ok",
         instance: c.instance,
-      }) as never;
+      });
     const todo = resumeTodo(p.cells, [rec(p.cells[0]), rec(p.cells[1]), rec(p.cells[2])]);
     expect(todo.map((c) => `${c.server}${c.repeat}@${c.instance}`)).toEqual(["b2@2", "a2@2"]);
     // cut in instance 0: its rest moves to instance 1, the next to 2

@@ -23,6 +23,7 @@ import {
   explanationLines,
   renderComparisonText,
 } from "../../../src/core/report/compare.ts";
+import { cellRecord, sysbench } from "../../support/record.ts";
 
 const FIX = join(import.meta.dirname, "../../fixtures/results");
 function load(name: string): { manifest: RunManifest; cells: CellRecord[] } {
@@ -247,20 +248,15 @@ describe("cost per query in a run: paired like q/s", () => {
 
   it("an adaptive run splits the pairs like q/s (sequential): the interval is not the full-sample one", () => {
     const six = [1, 2, 3, 4, 5, 6];
-    const rec = (server: string, repeat: number, cpuUs: number): CellRecord => ({
-      key: `${server}/oltp_point_select/1/${repeat}`,
-      server,
-      test: "oltp_point_select",
-      threads: 1,
-      repeat,
-      phase: "measure",
-      status: "ok",
-      metrics: { qps: 1000, tps: 50, status: "ok" } as CellRecord["metrics"],
-      raw: "",
-      startedAt: `2026-12-02T10:00:${String(repeat * 2 + (server === "mysql" ? 1 : 0)).padStart(2, "0")}Z`,
-      endedAt: "",
-      state: { perQuery: pq({ serverCpuUs: cpuUs }) },
-    });
+    const rec = (server: string, repeat: number, cpuUs: number): CellRecord =>
+      cellRecord({
+        server,
+        test: "oltp_point_select",
+        repeat,
+        metrics: sysbench({ qps: 1000, tps: 50 }),
+        startedAt: `2026-12-02T10:00:${String(repeat * 2 + (server === "mysql" ? 1 : 0)).padStart(2, "0")}Z`,
+        state: { perQuery: pq({ serverCpuUs: cpuUs }) },
+      });
     const recs = six.flatMap((r) => [rec("mariadb", r, 40 + ((r * 7) % 5)), rec("mysql", r, 50 + ((r * 3) % 4))]);
     const fixed = buildRunReport(run.manifest, recs).costs!.cells[0]!.figures[0]!;
     const adaptive = {

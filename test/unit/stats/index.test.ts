@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import * as stats from "../../../src/stats/index.ts";
 import type { CellRecord } from "../../../src/core/model/results.ts";
 import { scenario } from "../../support/scenario.ts";
+import { cellRecord, sysbench } from "../../support/record.ts";
 
 const s = scenario({
   workload: {
@@ -23,20 +24,16 @@ function records(n: number, d: (round: number, threads: number) => number): Cell
   for (let round = 1; round <= n; round++)
     for (const threads of [1, 2])
       for (const server of round % 2 ? ["a", "b"] : ["b", "a"])
-        out.push({
-          key: `${server}-${threads}-${round}`,
-          server,
-          test: "oltp_read_only",
-          threads,
-          repeat: round,
-          phase: "measure",
-          status: "ok",
-          metrics: { status: "ok", qps: server === "a" ? 1000 * Math.exp(d(round, threads)) : 1000 } as never,
-          raw: "",
-          startedAt: new Date(Date.UTC(2026, 11, 2, 0, round, threads * 2 + (server === "a" ? 0 : 1))).toISOString(),
-          endedAt: "",
-          instance: round - 1,
-        });
+        out.push(
+          cellRecord({
+            server,
+            threads,
+            repeat: round,
+            metrics: sysbench({ qps: server === "a" ? 1000 * Math.exp(d(round, threads)) : 1000 }),
+            startedAt: new Date(Date.UTC(2026, 11, 2, 0, round, threads * 2 + (server === "a" ? 0 : 1))).toISOString(),
+            instance: round - 1,
+          }),
+        );
   return out;
 }
 

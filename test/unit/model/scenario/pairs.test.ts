@@ -14,6 +14,7 @@ import { validateScenario } from "../../../../src/core/model/scenario/validate.t
 import type { Cell, CellRecord, RunManifest } from "../../../../src/core/model/results.ts";
 import type { Scenario } from "../../../../src/core/model/scenario/schema.ts";
 import { TEST_CONTEXT, scenarioDoc, scenarioFrom, type ScenarioOverrides } from "../../../support/scenario.ts";
+import { cellRecord, sysbench } from "../../../support/record.ts";
 
 const SERVERS = [
   { id: "old", image: "mariadb-10.11" },
@@ -174,20 +175,18 @@ describe("server order with more than two servers (a Williams design)", () => {
 
 /** Records of a round: base at 1000 q/s, every other server at 1000 × ratio(cell). */
 function records(cells: Cell[], ratio: (c: Cell) => number): CellRecord[] {
-  return cells.map((c) => ({
-    key: c.key,
-    server: c.server,
-    test: c.test,
-    threads: c.threads,
-    repeat: c.repeat,
-    phase: "measure",
-    status: "ok",
-    metrics: { status: "ok", qps: c.server === "base" ? 1000 : 1000 * ratio(c) } as never,
-    raw: "",
-    startedAt: `2026-01-01T00:00:${String(c.index % 60).padStart(2, "0")}Z`,
-    endedAt: "",
-    ...(c.instance !== undefined ? { instance: c.instance } : {}),
-  }));
+  return cells.map((c) =>
+    cellRecord({
+      key: c.key,
+      server: c.server,
+      test: c.test,
+      threads: c.threads,
+      repeat: c.repeat,
+      metrics: sysbench({ qps: c.server === "base" ? 1000 : 1000 * ratio(c) }),
+      startedAt: `2026-01-01T00:00:${String(c.index % 60).padStart(2, "0")}Z`,
+      ...(c.instance !== undefined ? { instance: c.instance } : {}),
+    }),
+  );
 }
 function drive(s: Scenario, ratio: (c: Cell) => number) {
   const recorded: CellRecord[] = [];
