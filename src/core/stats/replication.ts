@@ -40,8 +40,10 @@ const DEFAULT_SE_DF = 30;
 
 /** The runs of one cell (one comparable cell definition on one host). */
 export interface CellRuns {
-  /** The cell's name, e.g. `oltp_read_only|4`. */
+  /** The cell's identity (its comparability key in a history, or any unique name). */
   cell: string;
+  /** A name for people, e.g. `oltp_read_only @ 4`; `cell` when absent. */
+  name?: string;
   runs: readonly RunEstimateObs[];
 }
 
