@@ -18,7 +18,6 @@ import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { scenario as scenarioOf, scenarioFile, type ScenarioDoc } from "../../support/scenario.ts";
 import { cellRecord } from "../../support/record.ts";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const BASE = {
   workload: {
     tests: ["oltp_read_only", "oltp_update_index"],
