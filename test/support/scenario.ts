@@ -38,12 +38,12 @@ export const SERVERS_BY_FAMILY = [
 export type ScenarioOverrides = ScenarioDoc;
 export type ScenarioPatch = ScenarioOverrides | ((doc: ScenarioDoc) => void);
 
-/** The base document: servers a and b, oltp_read_only at 1 thread, everything else the schema's defaults. */
+/** The base document: servers a and b, oltp_read_only at 1 thread for 10 s, everything else the schema's defaults. */
 export function scenarioDoc(...patches: ScenarioPatch[]): ScenarioDoc {
   let doc: ScenarioDoc = {
     name: "t",
     servers: SERVERS_AB.map((s) => ({ ...s })),
-    workload: { tests: ["oltp_read_only"], threads: [1] },
+    workload: { tests: ["oltp_read_only"], threads: [1], duration: "10s" },
   };
   for (const p of patches) {
     if (typeof p === "function") p(doc);

@@ -26,7 +26,6 @@ import { scenario as scenarioOf, type ScenarioDoc } from "../../support/scenario
 
 const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 /** 2 tests × 3 thread counts: the reduced run. */
 const REDUCED = {
   workload: {
