@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { importCmd } from "../../../../src/core/model/scenario/import-cmd.ts";
-import { shellWords } from "../../../../src/core/model/scenario/shell-words.ts";
 import { validateScenario } from "../../../../src/core/model/scenario/validate.ts";
 import { InputError } from "../../../../src/core/base/errors.ts";
 
@@ -24,21 +23,6 @@ function seedCommand(): string {
   const end = text.indexOf(" run", start) + 4;
   return text.slice(start, end);
 }
-
-describe("shellWords", () => {
-  const cases: Array<[string, string, string[]]> = [
-    ["spaces and newlines", "a  b\n c", ["a", "b", "c"]],
-    ["backslash-newline continuation", "sysbench \\\n--a=1 \\\n--b=2", ["sysbench", "--a=1", "--b=2"]],
-    ["single quotes", "--x='a b' c", ["--x=a b", "c"]],
-    ["double quotes and escapes", '--x="a \\"b\\" $V" c\\ d', ['--x=a "b" $V', "c d"]],
-    ["variables stay literal", "--test=${TEST_DIR}/${SYSBENCH_TEST}", ["--test=${TEST_DIR}/${SYSBENCH_TEST}"]],
-    ["comments", "a # b c\nd", ["a", "d"]],
-  ];
-  it.each(cases)("%s", (_n, input, expected) => expect(shellWords(input)).toEqual(expected));
-  it("unterminated quote", () => expect(() => shellWords("a 'b")).toThrow(/unterminated single quote/));
-  it("quoted operators are words", () =>
-    expect(shellWords(`a '|' "&&" \\; 'x>y'`)).toEqual(["a", "|", "&&", ";", "x>y"]));
-});
 
 describe("importCmd on a command line with shell operators", () => {
   const base = "sysbench oltp_read_only --threads=4 --time=10 run";
