@@ -72,3 +72,15 @@ export async function readHistory(dirs: readonly string[] = [historyDir(), PROJE
   }
   return out;
 }
+
+/**
+ * The history a run's report is held against: this host's and the project's entries. A history that cannot be
+ * read leaves the report without it (and says why) rather than failing the report.
+ */
+export async function historyForReports(): Promise<{ entries?: HistoryEntry[]; warning?: string }> {
+  try {
+    return { entries: (await readHistory()).entries };
+  } catch (e) {
+    return { warning: `the host's run history could not be read (${(e as Error).message})` };
+  }
+}
