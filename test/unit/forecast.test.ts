@@ -6,16 +6,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import {
-  calibrationFromRun,
-  costShapeOf,
-  disturbedPairs,
-  runNoise,
-  runLevels,
-  sameCostShape,
-  updateCalibration,
-  type Calibration,
-} from "../../src/core/plan/calibration.ts";
+import { calibrationFromRun, updateCalibration } from "../../src/core/plan/calibration/update.ts";
+import { disturbedPairs, runNoise } from "../../src/core/plan/calibration/pairs.ts";
+import { costShapeOf, sameCostShape } from "../../src/core/plan/calibration/costs.ts";
+import { type Calibration } from "../../src/core/plan/calibration/schema.ts";
+import { runLevels } from "../../src/core/stats/nested-sd.ts";
 import { sizedSeconds } from "../../src/core/plan/plan.ts";
 import {
   forecastAfterRound,

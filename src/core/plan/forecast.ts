@@ -12,15 +12,11 @@
  * Every run keeps its forecasts in run.json (`forecast`), beside what happened (`timings.wall`):
  * {@link forecastCoverage} says how often the real time fell inside the 80% range.
  */
-import {
-  ASSUMED_INSTANCE_SD_PCT,
-  cellPriorDf,
-  cellVariances,
-  costShapeOf,
-  pairShareOf,
-  runLevels,
-  type Calibration,
-} from "./calibration.ts";
+import { ASSUMED_INSTANCE_SD_PCT } from "./calibration/prediction.ts";
+import { cellPriorDf } from "./calibration/cell-model.ts";
+import { costShapeOf } from "./calibration/costs.ts";
+import { type Calibration } from "./calibration/schema.ts";
+import { cellVariances, pairShareOf, runLevels } from "../stats/nested-sd.ts";
 import type { PairObs } from "../stats/estimate.ts";
 import type { RunEvent } from "../model/events.ts";
 import type { CellRecord, Forecast, RunManifest } from "../model/results.ts";

@@ -3,17 +3,10 @@
  * half-width with the host's calibration (or the notes' assumption without one), the cell length they assume, and
  * the time that costs by the plan's time model (with calibrate's measured seconds per pair when there are some).
  */
-import {
-  ASSUMED_INSTANCE_SD_PCT,
-  ASSUMED_PAIR_SD_PCT,
-  cellPriorDf,
-  costShapeOf,
-  planPrecision,
-  sameCostShape,
-  type Calibration,
-  type CellPriorDf,
-  type PrecisionOption,
-} from "./calibration.ts";
+import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, planPrecision, type PrecisionOption } from "./calibration/prediction.ts";
+import { cellPriorDf, type CellPriorDf } from "./calibration/cell-model.ts";
+import { costShapeOf, sameCostShape } from "./calibration/costs.ts";
+import { type Calibration } from "./calibration/schema.ts";
 import {
   adaptiveRepeats,
   parseDuration,
