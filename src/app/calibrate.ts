@@ -15,7 +15,7 @@ import type { EventSink } from "../core/model/events.ts";
 import type { CellRecord, HostFacts } from "../core/model/results.ts";
 import { parseDuration, type Scenario } from "../core/model/scenario/schema.ts";
 import { formatSeconds } from "../core/base/units.ts";
-import { grossCellSeconds } from "../core/plan/forecast.ts";
+import { grossCellSeconds } from "../core/plan/run-costs.ts";
 import { measureRecords, metricValue } from "../core/stats/ratio.ts";
 import { aaScenario, calibrationLayout, curveScenario, seriesScenario } from "../core/plan/calibrate-layout.ts";
 import { cellLengthCurve, recalibrated } from "../core/plan/calibration/update.ts";

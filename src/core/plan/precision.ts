@@ -3,7 +3,12 @@
  * half-width with the host's calibration (or the notes' assumption without one), the cell length they assume, and
  * the time that costs by the plan's time model (with calibrate's measured seconds per pair when there are some).
  */
-import { ASSUMED_INSTANCE_SD_PCT, ASSUMED_PAIR_SD_PCT, planPrecision, type PrecisionOption } from "./calibration/prediction.ts";
+import {
+  ASSUMED_INSTANCE_SD_PCT,
+  ASSUMED_PAIR_SD_PCT,
+  planPrecision,
+  type PrecisionOption,
+} from "./calibration/prediction.ts";
 import { cellPriorDf, type CellPriorDf } from "./calibration/cell-model.ts";
 import { costShapeOf, sameCostShape } from "./calibration/costs.ts";
 import { type Calibration } from "./calibration/schema.ts";
@@ -14,7 +19,8 @@ import {
   plannedInstances,
   type Scenario,
 } from "../model/scenario/schema.ts";
-import { planRun, sizedSeconds } from "./plan.ts";
+import { planRun } from "./plan.ts";
+import { sizedSeconds } from "./estimate.ts";
 import { formatSeconds } from "../base/units.ts";
 import { DEFAULT_SETUP_COSTS, type SetupCosts } from "../model/setup-costs.ts";
 import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";

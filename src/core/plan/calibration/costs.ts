@@ -37,7 +37,7 @@ export interface RunCosts {
 
 /**
  * Wall seconds of one pair at `atCellSeconds` from a run's gross seconds per measured cell (grossCellSeconds in
- * src/core/plan/forecast.ts) at its own cell length: both cells, each with the run's per-cell overhead (sysbench's
+ * src/core/plan/run-costs.ts) at its own cell length: both cells, each with the run's per-cell overhead (sysbench's
  * start-up, its re-runs). Runs and calibrate store it so; the plan reads secondsPerPair / 2 − cellSeconds back.
  */
 export function pairSecondsAt(atCellSeconds: number, grossCellSeconds: number, cellSeconds: number): number {

@@ -51,7 +51,8 @@ import {
 import { designInstanceSd, pairSdAtLength } from "./noise.ts";
 import { search, hostForecast } from "./search.ts";
 import { designedScenario } from "./scenario.ts";
-import { planRun, type EstimateItem } from "../plan.ts";
+import { planRun } from "../plan.ts";
+import { type EstimateItem } from "../estimate.ts";
 import { testWrites } from "../../model/scenario/legacy.ts";
 import { cellNoiseModel, cellPriorDf, type CellNoise } from "../calibration/cell-model.ts";
 import { costShapeOf } from "../calibration/costs.ts";

@@ -6,7 +6,7 @@ import type { Calibration } from "../calibration/schema.ts";
 import type { SetupCosts } from "../../model/setup-costs.ts";
 import type { PairSdAtLength } from "./noise.ts";
 import type { CellPriorDf } from "../calibration/cell-model.ts";
-import type { EstimateItem } from "../plan.ts";
+import type { EstimateItem } from "../estimate.ts";
 import type { AdaptiveSimResult } from "../../stats/simulate.ts";
 
 /** The margin the design reports against (the verdict's default, docs/stats.md). */
