@@ -61,7 +61,7 @@ function problemOf(v: unknown, key: string): string | null {
     return "instanceSdPct is neither a number nor null";
   if (c.secondsPerPair !== null && typeof c.secondsPerPair !== "number")
     return "secondsPerPair is neither a number nor null";
-  // Optional (issue 28): files written before it have no curve and still load.
+  // Optional: older files have no curve and still load.
   if (c.cellLengthCurve !== undefined && !isCellLengthCurve(c.cellLengthCurve))
     return "cellLengthCurve is not a list of { cellSeconds, pairSdPct, pairDf }";
   if (c.cellSpread !== undefined && !isCellSpread(c.cellSpread))

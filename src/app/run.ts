@@ -27,6 +27,7 @@ import { AdaptiveScheduler } from "./run/adaptive.ts";
 import { adaptiveRepeats } from "../core/model/scenario/schema.ts";
 import { teardown } from "./run/teardown.ts";
 import { announceForecast, readHostCalibration, updateHostCalibration } from "./run/calibration.ts";
+import { recordRunHistory } from "./run/history.ts";
 import { withConfinedDaemons } from "./run/confine.ts";
 import { exitCodeOf, type RunDeps, type RunOptions, type RunStatus, type RunSummary } from "./run/types.ts";
 
@@ -93,7 +94,10 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     await teardown(ctx, session, servers, status);
   }
   // After teardown (its time is one of the costs kept): the run's pairs go into the host's calibration.
-  if (status === "ok" || status === "partial") await updateHostCalibration(ctx, session);
+  if (status === "ok" || status === "partial") {
+    await updateHostCalibration(ctx, session);
+    await recordRunHistory(ctx, session);
+  }
 
   const exitCode = exitCodeOf(status);
   ctx.emit({

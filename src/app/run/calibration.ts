@@ -63,8 +63,8 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
     const pair = pickServers(session.manifest);
     if (!pair) return; // no pair of servers: nothing to learn about pairs
     const records = await session.store.readCells();
-    // The host's calibration is its noise when nothing else runs: disturbed pairs stay out of it (issue 23, run q1 of
-    // 2026-12-02: a run on a machine at load 22 would have set the pair sd every later plan reads).
+    // The host's calibration is its noise when nothing else runs: disturbed pairs stay out of it (a run on a
+    // machine at load 22 would otherwise set the pair sd every later plan reads).
     const left = disturbedPairs(records, pair[0], pair[1]);
     if (left.disturbed > 0)
       ctx.warn(
