@@ -7,7 +7,7 @@ import { parse } from "yaml";
 import { calibrationLines } from "../../src/core/report/calibration.ts";
 import { CURVE_PAIRS, calibrationLayout, curveScenario } from "../../src/core/plan/calibrate-layout.ts";
 import { cellLengthCurve } from "../../src/core/plan/calibration/update.ts";
-import { isCellLengthCurve, type Calibration } from "../../src/core/plan/calibration/schema.ts";
+import { isCellLengthCurve } from "../../src/core/plan/calibration/schema.ts";
 import { nestedSd } from "../../src/core/stats/nested-sd.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
 import { validateScenario } from "../../src/core/model/scenario/validate.ts";

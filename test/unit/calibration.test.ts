@@ -15,7 +15,7 @@ import {
   runCellSpread,
 } from "../../src/core/plan/calibration/pairs.ts";
 import { pairSecondsAt, PAIR_COST_RUNS } from "../../src/core/plan/calibration/costs.ts";
-import { CELL_SPREAD_RUNS, type Calibration } from "../../src/core/plan/calibration/schema.ts";
+import { CELL_SPREAD_RUNS } from "../../src/core/plan/calibration/schema.ts";
 import { predictHalfWidthPct } from "../../src/core/stats/half-width.ts";
 import { cellVariances, nestedSd } from "../../src/core/stats/nested-sd.ts";
 import { seriesStats } from "../../src/core/stats/series.ts";

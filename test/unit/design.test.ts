@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { validateScenario } from "../../src/core/model/scenario/validate.ts";
 import type { Scenario } from "../../src/core/model/scenario/schema.ts";
-import type { Calibration } from "../../src/core/plan/calibration/schema.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
 import { designForBudget } from "../../src/core/plan/design/design.ts";
 import { designLines } from "../../src/core/report/design.ts";

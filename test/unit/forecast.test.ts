@@ -9,7 +9,6 @@ import { parse } from "yaml";
 import { calibrationFromRun, updateCalibration } from "../../src/core/plan/calibration/update.ts";
 import { disturbedPairs, runNoise } from "../../src/core/plan/calibration/pairs.ts";
 import { costShapeOf, sameCostShape } from "../../src/core/plan/calibration/costs.ts";
-import { type Calibration } from "../../src/core/plan/calibration/schema.ts";
 import { runLevels } from "../../src/core/stats/nested-sd.ts";
 import { sizedSeconds } from "../../src/core/plan/estimate.ts";
 import { forecastAfterRound, forecastBefore, NO_CALIBRATION, runPairs } from "../../src/core/plan/forecast.ts";

@@ -109,7 +109,11 @@ export function cellNoiseModel(
     ssWithin += g.reduce((a, x) => a + (x.y - m) ** 2, 0);
     dfWithin += g.length - 1;
   }
-  for (const g of byCell.values()) for (const x of g) ((sampling += x.v), nObs++);
+  for (const g of byCell.values())
+    for (const x of g) {
+      sampling += x.v;
+      nObs++;
+    }
   const psi = sampling / nObs;
   const within = Math.max(0, ssWithin / dfWithin - psi);
   // Between cells: the spread of the cells' means, less what runs and sampling put into a mean of n runs.
