@@ -4,7 +4,7 @@
  * Reading and writing are the history store's (adapters); the statistics are core/stats/replication.ts.
  */
 import { fileURLToPath } from "node:url";
-import { hostKey } from "../core/plan/calibration.ts";
+import { hostKey } from "../core/plan/calibration/host-key.ts";
 import { buildRunReport } from "../core/report/model.ts";
 import { historyEntry, type HistoryEntry } from "../core/stats/history.ts";
 import type { HistoryRead } from "../core/stats/history-view.ts";
