@@ -6,7 +6,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TwinbenchError } from "../core/base/errors.ts";
-import { hostKey, isCellLengthCurve, isCellSpread, type Calibration } from "../core/plan/calibration.ts";
+import { hostKey } from "../core/plan/calibration/host-key.ts";
+import { isCellLengthCurve, isCellSpread, type Calibration } from "../core/plan/calibration/schema.ts";
 import type { HostFacts } from "../core/model/results.ts";
 import type { Engine } from "./docker/engine.ts";
 import { writeFileAtomic } from "./durable-file.ts";

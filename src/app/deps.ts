@@ -3,6 +3,7 @@
  * tmpfs/volume/bind/RAID storage, the pinned images (built when missing) and the report writer. The CLI, the TUI
  * and the bench all build their `RunDeps` here.
  */
+import { historyForReports } from "./history.ts";
 import { appendHistory } from "../adapters/history-store.ts";
 import type { RunDeps, ImageInfo } from "./run.ts";
 import { DockerEngine, type Engine } from "../adapters/docker/engine.ts";
@@ -62,7 +63,7 @@ export async function createRunDeps(opts: CreateRunDepsOptions = {}): Promise<Ru
         cacheHit: r.cacheHit,
       };
     },
-    writeReports: (dir) => writeReports(dir),
+    writeReports: async (dir) => writeReports(dir, { history: (await historyForReports()).entries }),
     cpuSampler: sampleCpu,
     taskSampler: readTaskCounters,
     hardwareCounters: () => detectHardwareCounters(createRunner()),

@@ -3,16 +3,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  CURVE_PAIRS,
-  calibrationLayout,
-  calibrationLines,
-  cellLengthCurve,
-  curveScenario,
-  isCellLengthCurve,
-  nestedSd,
-  type Calibration,
-} from "../../../src/core/plan/calibration.ts";
+import { CURVE_PAIRS, calibrationLayout, curveScenario } from "../../../src/core/plan/calibrate-layout.ts";
+import { calibrationLines } from "../../../src/core/report/calibration.ts";
+import { cellLengthCurve } from "../../../src/core/plan/calibration/update.ts";
+import { isCellLengthCurve } from "../../../src/core/plan/calibration/schema.ts";
+import { nestedSd } from "../../../src/core/stats/nested-sd.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../../src/adapters/calibration-store.ts";
 import { parseLengths } from "../../../src/cli/commands/calibrate.ts";

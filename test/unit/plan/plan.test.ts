@@ -1,19 +1,14 @@
 import { describe, expect, it } from "vitest";
-import {
-  planRun,
-  serverOrder,
-  sizedSeconds,
-  firstGoesFirst,
-  orderNote,
-  assertRunnable,
-  resumeTodo,
-} from "../../../src/core/plan/plan.ts";
+import { planRun, assertRunnable } from "../../../src/core/plan/plan.ts";
+import { serverOrder, firstGoesFirst } from "../../../src/core/plan/order.ts";
+import { sizedSeconds } from "../../../src/core/plan/estimate.ts";
+import { orderNote, describePlan } from "../../../src/core/report/plan.ts";
+import { resumeTodo } from "../../../src/core/plan/cells.ts";
 import { formatSeconds } from "../../../src/core/base/units.ts";
 import { testWrites } from "../../../src/core/model/scenario/legacy.ts";
 import { isWriteTest } from "../../../src/core/model/sysbench/options.ts";
 import { DEFAULT_SETUP_COSTS } from "../../../src/core/model/setup-costs.ts";
 import { seedFromString } from "../../../src/core/base/random.ts";
-import { describePlan } from "../../../src/core/report/plan.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { scenario as scenarioOf, scenarioFile, type ScenarioDoc } from "../../support/scenario.ts";
 import { cellRecord } from "../../support/record.ts";
