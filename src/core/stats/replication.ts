@@ -134,7 +134,7 @@ function replicationCell(
   const r = moderate({ s2: sampleVariance(ys) / scale, df: k - 1 }, shared.prior);
   // Runs that agree to the last digit (copies of one run under other ids) say nothing about the spread: the
   // variance is then the runs' own, the least the model allows.
-  const m = { s2: r.s2 > 0 ? r.s2 * scale : within, df: r.df };
+  const m = { s2: r.s2 * scale > within * 1e-9 ? r.s2 * scale : within, df: r.df };
   if (!(m.df > 0) || !(m.s2 >= 0)) return none;
   const t = tQuantile((1 + confidence) / 2, m.df);
   const sePooled = Math.sqrt(m.s2 / k);
