@@ -1,7 +1,5 @@
 /** plan --precision: the prediction from the host's calibration or an assumed one, and its lines. */
 import { describe, expect, it } from "vitest";
-import { calibrationLines } from "../../../src/core/report/calibration.ts";
-import { seriesStats } from "../../../src/core/stats/series.ts";
 import { predictPrecision, precisionLines, runSeconds } from "../../../src/core/plan/precision.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { calibrationFixture } from "../../support/calibration-fixture.ts";
@@ -89,12 +87,5 @@ describe("plan --precision", () => {
     const lines = precisionLines(noisy, null).join("\n");
     expect(lines).toMatch(/expected run: about \d+m \d+s \(80% of runs/);
     expect(lines).toContain("simulated 60 times");
-  });
-
-  it("prints a calibration", () => {
-    const text = calibrationLines(cal({ perSecond: seriesStats([1, 2, 3, 4, 5, 6, 7, 8]) }), "/x.json").join("\n");
-    expect(text).toContain("pair sd 10.0% (df 20)");
-    expect(text).toContain("between server instances: sd 4.0%");
-    expect(text).toContain("CV of 2 s block means");
   });
 });

@@ -1,7 +1,6 @@
 /** The cell-length curve from calibrate's A/A runs (cellLengthCurve) and its stored shape. */
 import { describe, expect, it } from "vitest";
 import { cellLengthCurve } from "../../../../src/core/plan/calibration/update.ts";
-import { isCellLengthCurve } from "../../../../src/core/plan/calibration/schema.ts";
 import { nestedSd } from "../../../../src/core/stats/nested-sd.ts";
 
 describe("cellLengthCurve", () => {
@@ -37,13 +36,5 @@ describe("cellLengthCurve", () => {
     const xs = [0.03, -0.03, 0.01, 0.0];
     const m = xs.reduce((a, b) => a + b, 0) / 4;
     expect(curve[1].pairSdPct).toBeCloseTo(Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / 3) * 100, 10);
-  });
-
-  it("isCellLengthCurve accepts the stored shape and refuses others", () => {
-    expect(isCellLengthCurve([{ cellSeconds: 10, pairSdPct: 9, pairDf: 4 }])).toBe(true);
-    expect(isCellLengthCurve([])).toBe(true);
-    expect(isCellLengthCurve([{ cellSeconds: 10, pairSdPct: "9", pairDf: 4 }])).toBe(false);
-    expect(isCellLengthCurve([{ cellSeconds: 0, pairSdPct: 9, pairDf: 4 }])).toBe(false);
-    expect(isCellLengthCurve({})).toBe(false);
   });
 });

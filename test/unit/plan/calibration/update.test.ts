@@ -8,7 +8,7 @@ import {
   seriesDisturbance,
   runCellSpread,
 } from "../../../../src/core/plan/calibration/pairs.ts";
-import { pairSecondsAt, PAIR_COST_RUNS } from "../../../../src/core/plan/calibration/costs.ts";
+import { PAIR_COST_RUNS } from "../../../../src/core/plan/calibration/costs.ts";
 import { CELL_SPREAD_RUNS } from "../../../../src/core/plan/calibration/schema.ts";
 import { cellVariances } from "../../../../src/core/stats/nested-sd.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../../../../src/core/stats/simulate.ts";
@@ -156,14 +156,6 @@ describe("pooledResiduals and the update of a calibration", () => {
     const alike = [0.05, 0.051, 0.049].map((sd) => ({ s2: sd * sd, df: 12 }));
     expect(typicalNoise({ ...noise, pairSdPct: 5 }, alike).pairSdPct).toBe(5);
     expect(typicalNoise({ ...noise, pairSdPct: 5 }, spread.slice(0, 1)).pairSdPct).toBe(5);
-  });
-
-  it("pairSecondsAt: both cells at the run's gross seconds, moved to another cell length by its overhead", () => {
-    // 2026-12-06: calibrate's quiet A/A run took 7.19 s per 7 s cell: 14.38 s a pair, not its span's 15.3 s.
-    expect(pairSecondsAt(7, 7.19, 7)).toBeCloseTo(14.38, 10);
-    // A run of 5 s cells at 5.26 s, stored at the calibration's 7 s: 2 × (7 + 0.26).
-    expect(pairSecondsAt(7, 5.26, 5)).toBeCloseTo(14.52, 10);
-    expect(pairSecondsAt(7, 4.9, 5)).toBe(14); // never less than the cells themselves
   });
 
   it("aaPairsByCell: log pair ratios by cell; a pair disturbed in its last attempt is left out and counted", () => {

@@ -4,7 +4,6 @@ import type { Scenario } from "../../../../src/core/model/scenario/schema.ts";
 import { planRun } from "../../../../src/core/plan/plan.ts";
 import { designForBudget } from "../../../../src/core/plan/design/design.ts";
 import { designLines } from "../../../../src/core/report/design.ts";
-import { formatBudget } from "../../../../src/core/plan/design/scenario.ts";
 import { designOrder } from "../../../../src/core/plan/design/layout.ts";
 import { designInstanceSd } from "../../../../src/core/plan/design/noise.ts";
 import { calibrationFixture } from "../../../support/calibration-fixture.ts";
@@ -184,9 +183,5 @@ describe("designForBudget", () => {
     expect(d.cannot.join("\n")).toMatch(
       /no cell is expected within ±5%: at pair sd .* buys \d+ rounds .*; ±5% needs about \d+ rounds/,
     );
-  });
-
-  it("formats budgets the schema parses", () => {
-    expect([formatBudget(28800), formatBudget(1800), formatBudget(95)]).toEqual(["8h", "30m", "95s"]);
   });
 });
