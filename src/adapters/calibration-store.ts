@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { TwinbenchError } from "../core/base/errors.ts";
 import { hostKey, isCellLengthCurve, isCellSpread, type Calibration } from "../core/plan/calibration.ts";
 import type { HostFacts } from "../core/model/results.ts";
-import type { Engine } from "./docker/engine.ts";
+import type { Engine } from "../core/model/engine/engine.ts";
 import { writeFileAtomic } from "./durable-file.ts";
 
 /** The CPU model of the machine twinbench runs on (/proc/cpuinfo's first "model name"), as the host probe reads it. */

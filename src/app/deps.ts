@@ -4,7 +4,8 @@
  * and the bench all build their `RunDeps` here.
  */
 import type { RunDeps, ImageInfo } from "./run.ts";
-import { DockerEngine, type Engine } from "../adapters/docker/engine.ts";
+import { DockerEngine } from "../adapters/docker/engine.ts";
+import { type Engine } from "../core/model/engine/engine.ts";
 import { loadLock, ensureImage } from "../adapters/images/index.ts";
 import { lockEntry } from "../core/images/lock.ts";
 import { createStorageProvider } from "../adapters/storage/index.ts";

@@ -11,7 +11,7 @@
 import { CancelledError, TwinbenchError } from "../core/base/errors.ts";
 import { planRun, resumeTodo } from "../core/plan/plan.ts";
 import { loadBoundWarnings } from "../core/plan/loadbound.ts";
-import { engineError, isEngineConnectionError } from "../adapters/docker/engine.ts";
+import { engineError, isEngineConnectionError } from "../adapters/docker/engine-errors.ts";
 import { RunContext } from "./run/context.ts";
 import { ResultsSession } from "./run/session.ts";
 import { ensureImages, LOAD_IMAGE } from "./run/images.ts";

@@ -12,7 +12,7 @@ import { designForBudget, designForecast, designLines } from "../core/plan/desig
 import type { DesignForecast } from "../core/model/results.ts";
 import { hostsOverride } from "../core/hosts/url.ts";
 import type { ModeChoice } from "../core/images/context.ts";
-import type { Engine } from "../adapters/docker/engine.ts";
+import type { Engine } from "../core/model/engine/engine.ts";
 import { readNeutralConfig } from "../adapters/scenario-file.ts";
 import { readRunManifest } from "../adapters/report-files.ts";
 import { createRunDeps } from "./deps.ts";

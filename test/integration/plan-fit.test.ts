@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { createRunDeps } from "../../src/app/deps.ts";
 import { runScenario } from "../../src/app/run.ts";
 import { loadScenarioFile, readNeutralConfig } from "../../src/adapters/scenario-file.ts";
-import type { Engine } from "../../src/adapters/docker/engine.ts";
+import type { Engine } from "../../src/core/model/engine/engine.ts";
 import { TwinbenchError } from "../../src/core/base/errors.ts";
 
 const CREATING = /^(create|start|run|putFile|exec|connectNetwork)/;

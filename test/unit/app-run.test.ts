@@ -9,15 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runScenario, type RunDeps, type Scheduler } from "../../src/app/run.ts";
 import { TwinbenchError } from "../../src/core/base/errors.ts";
-import type {
-  ContainerSpec,
-  Engine,
-  LabelledResources,
-  RunResult,
-  ContainerState,
-} from "../../src/adapters/docker/engine.ts";
+import type { ContainerPort, ContainerSpec } from "../../src/core/model/engine/containers.ts";
 import type { StorageProvider, ProvisionedStorage } from "../../src/adapters/storage/types.ts";
-import type { ImagePort } from "../../src/adapters/docker/images.ts";
 import type { Probe } from "../../src/adapters/mysql/probe.ts";
 import { ScenarioSchema, type Scenario } from "../../src/core/model/scenario/schema.ts";
 import type { RunEvent } from "../../src/core/model/events.ts";
@@ -32,115 +25,28 @@ import type { CalibrationStore } from "../../src/adapters/calibration-store.ts";
 import { plainLine } from "../../src/cli/plain.ts";
 import { initialState, reduce } from "../../src/tui/state.ts";
 import { adaptiveLines } from "../../src/tui/components.tsx";
+import { FakeEngine as SupportFakeEngine } from "../support/fake-engine.ts";
 
 const okLog = readFileSync(new URL("../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
 const failLog = readFileSync(new URL("../fixtures/sysbench/1.0/fail-server-killed.log", import.meta.url), "utf8");
 
-class FakeEngine implements Engine {
-  readonly hostId = "local";
-  readonly images = {} as ImagePort; // the fake ensureImage never reaches the engine's images
-  location() {
-    return { local: true };
-  }
-  async inspectVolume(name: string) {
-    return this.volumes.has(name) ? { name, labels: {} } : undefined;
-  }
-  containers = new Map<string, { spec: ContainerSpec; running: boolean; paused: boolean }>();
-  networks = new Set<string>();
-  volumes = new Set<string>();
-  runs: ContainerSpec[] = [];
-  log: string[] = [];
+/** The fake engine answering sysbench runs: the fixture's log, or a server-killed failure for the runs `failRun` picks. */
+class FakeEngine extends SupportFakeEngine {
   failRun: (spec: ContainerSpec) => boolean = () => false;
-  onRun: (spec: ContainerSpec) => void = () => undefined;
-  private n = 0;
-  async ping() {}
-  async facts() {
-    return { id: "local", kernel: "6.18", cpus: 2, dockerVersion: "20.10", storageDriver: "overlay2" };
-  }
-  async createNetwork(name: string) {
-    this.networks.add(name);
-    return name;
-  }
-  async removeNetwork(id: string) {
-    this.networks.delete(id);
-  }
-  async createVolume(name: string) {
-    this.volumes.add(name);
-    return name;
-  }
-  async removeVolume(name: string) {
-    this.volumes.delete(name);
-  }
-  async createContainer(spec: ContainerSpec) {
-    const id = `c${++this.n}`;
-    this.containers.set(id, { spec, running: false, paused: false });
-    return id;
-  }
-  async putFile(id: string, path: string) {
-    this.log.push(`put ${this.containers.get(id)!.spec.name} ${path}`);
-  }
-  async start(id: string) {
-    this.containers.get(id)!.running = true;
-  }
-  async stop(id: string) {
-    const c = this.containers.get(id);
-    if (c) c.running = false;
-  }
-  async kill(id: string) {
-    const c = this.containers.get(id);
-    if (c) c.running = false;
-  }
-  async remove(id: string) {
-    this.containers.delete(id);
-  }
-  async pause(id: string) {
-    const c = this.containers.get(id);
-    if (c) {
-      c.paused = true;
-      this.log.push(`pause ${c.spec.name}`);
-    }
-  }
-  async unpause(id: string) {
-    const c = this.containers.get(id);
-    if (c) c.paused = false;
-  }
-  async inspect(id: string): Promise<ContainerState> {
-    const c = this.containers.get(id);
-    return {
-      running: c?.running ?? false,
-      paused: c?.paused ?? false,
-      exitCode: null,
-      oomKilled: false,
-      ips: c ? { [String(c.spec.networkMode)]: "10.0.0.2" } : {},
+  constructor() {
+    super();
+    this.answerRun = (spec, opts) => {
+      const cmd = spec.cmd ?? [];
+      if (opts.signal?.aborted) return { exitCode: 137, output: "", timedOut: false, cancelled: true };
+      if (cmd.includes("run") && cmd.some((a) => a.includes("tb_conninfo")))
+        return { exitCode: 0, output: "twinbench.ssl_cipher=\n", timedOut: false, cancelled: false };
+      if (cmd.includes("run")) {
+        const out = this.failRun(spec) ? failLog : okLog;
+        for (const l of out.split("\n")) opts.onLine?.(l);
+        return { exitCode: this.failRun(spec) ? 1 : 0, output: out, timedOut: false, cancelled: false };
+      }
+      return { exitCode: 0, output: "ok\n", timedOut: false, cancelled: false };
     };
-  }
-  async logs() {
-    return "server log line\n";
-  }
-  async containerId(id: string) {
-    return this.containers.has(id) ? id : undefined;
-  }
-  async connectNetwork() {}
-  async disconnectNetwork() {}
-  async exec() {
-    return { exitCode: 0, stdout: "", stderr: "" };
-  }
-  async run(spec: ContainerSpec, opts: { onLine?: (l: string) => void; signal?: AbortSignal }): Promise<RunResult> {
-    this.runs.push(spec);
-    this.onRun(spec);
-    const cmd = spec.cmd ?? [];
-    if (opts.signal?.aborted) return { exitCode: 137, output: "", timedOut: false, cancelled: true };
-    if (cmd.includes("run") && cmd.some((a) => a.includes("tb_conninfo")))
-      return { exitCode: 0, output: "twinbench.ssl_cipher=\n", timedOut: false, cancelled: false };
-    if (cmd.includes("run")) {
-      const out = this.failRun(spec) ? failLog : okLog;
-      for (const l of out.split("\n")) opts.onLine?.(l);
-      return { exitCode: this.failRun(spec) ? 1 : 0, output: out, timedOut: false, cancelled: false };
-    }
-    return { exitCode: 0, output: "ok\n", timedOut: false, cancelled: false };
-  }
-  async listLabelled(): Promise<LabelledResources> {
-    return { containers: [], networks: [], volumes: [] };
   }
 }
 
@@ -149,7 +55,7 @@ function fakeStorage(disposed: string[]): StorageProvider {
     async preflight() {},
     async provision(req): Promise<ProvisionedStorage> {
       return {
-        mount: { Type: "volume", Source: `data-${req.serverId}`, Target: "/var/lib/mysql" },
+        mount: { kind: "volume", source: `data-${req.serverId}`, target: "/var/lib/mysql" },
         facts: { kind: req.spec.kind },
         warnings: [],
         needsHolder: true,
@@ -204,8 +110,8 @@ function deps(engine: FakeEngine, disposed: string[]): RunDeps {
 const neutral = "[mysqld]\ninnodb_buffer_pool_size = 1024M\n";
 
 /** The engine's run, with `fatal` as the whole sysbench output of every run its failRun picks. */
-function wrapFailLog(engine: FakeEngine, fatal: string): FakeEngine["run"] {
-  const run = engine.run.bind(engine);
+function wrapFailLog(engine: FakeEngine, fatal: string): ContainerPort["run"] {
+  const run = engine.containers.run;
   return async (spec, opts) => {
     const r = await run(spec, opts);
     return r.exitCode !== 0 && !r.cancelled ? { ...r, output: fatal } : r;
@@ -228,9 +134,9 @@ describe("runScenario with fake ports", () => {
     expect(s.exitCode).toBe(0);
     expect(s.cellsOk).toBe(8);
     // Nothing left.
-    expect(engine.containers.size).toBe(0);
-    expect(engine.networks.size).toBe(0);
-    expect(engine.volumes.size).toBe(0);
+    expect(engine.created.size).toBe(0);
+    expect(engine.networkNames.size).toBe(0);
+    expect(engine.volumeNames.size).toBe(0);
     expect(disposed.sort()).toEqual(["a", "b"]);
     // Results folder.
     const cells = (await readFile(join(dir, "cells.jsonl"), "utf8"))
@@ -264,7 +170,8 @@ describe("runScenario with fake ports", () => {
     const engine = new FakeEngine();
     const events: RunEvent[] = [];
     const inTeardown = () => events.some((e) => e.type === "phase" && e.phase === "teardown");
-    engine.logs = async () => (inTeardown() ? Promise.reject(new Error("engine said 500")) : "server log line\n");
+    engine.containers.logs = async () =>
+      inTeardown() ? Promise.reject(new Error("engine said 500")) : "server log line\n";
     const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
     const s = await runScenario(deps(engine, []), {
       scenario: scenario(),
@@ -273,7 +180,7 @@ describe("runScenario with fake ports", () => {
       onEvent: (e) => events.push(e),
     });
     expect(s.status).toBe("ok");
-    expect(engine.containers.size).toBe(0);
+    expect(engine.created.size).toBe(0);
     const why = "could not keep the error log of server a: engine said 500";
     expect(events).toContainEqual(expect.objectContaining({ type: "warning", message: `teardown: ${why}` }));
     const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
@@ -287,7 +194,7 @@ describe("runScenario with fake ports", () => {
       if (!failed && spec.cmd?.includes("--threads=2") && spec.cmd.includes("--time=2") && spec.name.includes("-b-")) {
         failed = true;
         // The server "dies".
-        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false;
+        for (const c of engine.created.values()) if (c.spec.name.endsWith("-b")) c.running = false;
         return true;
       }
       return false;
@@ -310,7 +217,7 @@ describe("runScenario with fake ports", () => {
       /Lost connection|lost connection|server/i,
     );
     expect(events.some((e) => e.type === "server-restarted" && e.server === "b")).toBe(true);
-    expect(engine.containers.size).toBe(0);
+    expect(engine.created.size).toBe(0);
   });
 
   it("retries a failed cell once after restarting its dead server: both attempts kept, the report counts the retry", async () => {
@@ -320,7 +227,7 @@ describe("runScenario with fake ports", () => {
     engine.failRun = (spec) => {
       if (!failed && spec.cmd?.includes("--threads=2") && spec.cmd.includes("--time=2") && spec.name.includes("-b-")) {
         failed = true;
-        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false; // the server "dies"
+        for (const c of engine.created.values()) if (c.spec.name.endsWith("-b")) c.running = false; // the server "dies"
         return true;
       }
       return false;
@@ -377,7 +284,7 @@ describe("runScenario with fake ports", () => {
       spec.cmd.includes("--time=2") &&
       spec.name.includes("-a-") &&
       ++fails > 0;
-    engine.run = wrapFailLog(engine, "FATAL: Lua error: duplicate key\n");
+    engine.containers.run = wrapFailLog(engine, "FATAL: Lua error: duplicate key\n");
     const events: RunEvent[] = [];
     const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
     const s = await runScenario(deps(engine, []), {
@@ -446,8 +353,8 @@ describe("runScenario with fake ports", () => {
     });
     expect(s.status).toBe("cancelled");
     expect(s.exitCode).toBe(130);
-    expect(engine.containers.size).toBe(0);
-    expect(engine.volumes.size).toBe(0);
+    expect(engine.created.size).toBe(0);
+    expect(engine.volumeNames.size).toBe(0);
     const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
     expect(m.status).toBe("cancelled");
   });
@@ -515,7 +422,7 @@ describe("runScenario with fake ports", () => {
       /mkfs.btrfs/,
     );
     await expect(readdir(dir)).rejects.toThrow(/ENOENT/);
-    expect(engine.containers.size + engine.networks.size + engine.volumes.size).toBe(0);
+    expect(engine.created.size + engine.networkNames.size + engine.volumeNames.size).toBe(0);
   });
 
   it("a ladder that does not fit the host's memory is refused before anything is created, not even the results folder", async () => {
@@ -558,7 +465,7 @@ describe("runScenario with fake ports", () => {
       ),
     );
     await expect(readdir(dir)).rejects.toThrow(/ENOENT/);
-    expect(engine.containers.size + engine.networks.size + engine.volumes.size + engine.runs.length).toBe(0);
+    expect(engine.created.size + engine.networkNames.size + engine.volumeNames.size + engine.runs.length).toBe(0);
     expect(asked).toEqual([]);
     expect(provisioned).toBe(0);
     // The same scenario on a 24 GiB host runs.
@@ -594,7 +501,7 @@ describe("runScenario with fake ports", () => {
     expect(m.status).toBe("failed");
     expect(m.servers.map((x) => x.id)).toEqual(["a"]);
     expect(m.servers[0]!.effectiveVariables).toMatchObject({ max_connections: "14" });
-    expect(engine.containers.size + engine.networks.size + engine.volumes.size).toBe(0);
+    expect(engine.created.size + engine.networkNames.size + engine.volumeNames.size).toBe(0);
   });
 
   it("asks its scheduler for rounds until one is empty, with every measured record so far", async () => {
@@ -811,7 +718,7 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     engine.failRun = (spec) => {
       if (!failed && spec.cmd?.includes("run") && spec.cmd.includes("--time=2") && spec.name.includes("-b-")) {
         failed = true;
-        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false; // the server "dies"
+        for (const c of engine.created.values()) if (c.spec.name.endsWith("-b")) c.running = false; // the server "dies"
         return true;
       }
       return false;
@@ -869,8 +776,8 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
     try {
       const engine = new FakeEngine();
-      const run = engine.run.bind(engine);
-      engine.run = async (spec, opts) => {
+      const run = engine.containers.run;
+      engine.containers.run = async (spec, opts) => {
         if (spec.cmd?.includes("prepare")) {
           opts.onLine?.("Creating table 'sbtest1'...");
           vi.advanceTimersByTime(33_000);
@@ -917,8 +824,8 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
   it("a prewarm that fails after a crash is a warning and the action says the server runs cold; the run goes on", async () => {
     const engine = new FakeEngine();
     let died = false;
-    const run = engine.run.bind(engine);
-    engine.run = async (spec, opts) => {
+    const run = engine.containers.run;
+    engine.containers.run = async (spec, opts) => {
       if (died && spec.cmd?.at(-1) === "prewarm" && spec.name.includes("-b-"))
         return { exitCode: 1, output: "FATAL: prewarm broke\n", timedOut: false, cancelled: false };
       return run(spec, opts);
@@ -926,7 +833,7 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     engine.failRun = (spec) => {
       if (!died && spec.cmd?.includes("--time=2") && spec.name.includes("-b-")) {
         died = true;
-        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false;
+        for (const c of engine.created.values()) if (c.spec.name.endsWith("-b")) c.running = false;
         return true;
       }
       return false;
@@ -959,8 +866,8 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
   it("a measured cell records its backlog, warm state, bottleneck and cost per query from the status and the cgroups", async () => {
     const engine = new FakeEngine();
     // The sidecar's container gets an id the sampler can count; the fake engine otherwise never says it.
-    const run = engine.run.bind(engine);
-    engine.run = async (spec, opts) => {
+    const run = engine.containers.run;
+    engine.containers.run = async (spec, opts) => {
       (opts as { onCreated?: (id: string) => void }).onCreated?.(`load-${spec.name}`);
       return run(spec, opts);
     };
@@ -1067,8 +974,8 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     return { state, store };
   }
   /** Server a's q/s jittered by a seeded ±5% (log sd), so the pairs have noise. */
-  function noisy(engine: FakeEngine, seed: number): FakeEngine["run"] {
-    const run = engine.run.bind(engine);
+  function noisy(engine: FakeEngine, seed: number): ContainerPort["run"] {
+    const run = engine.containers.run;
     const z = normalFrom(seededRandom(seed));
     return async (spec, opts) => {
       const r = await run(spec, opts);
@@ -1092,7 +999,7 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
 
   async function once(store: CalibrationStore, seed: number) {
     const engine = new FakeEngine();
-    engine.run = noisy(engine, seed);
+    engine.containers.run = noisy(engine, seed);
     const events: RunEvent[] = [];
     const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
     const s = await runScenario(
@@ -1109,7 +1016,7 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     expect(s.status).toBe("ok");
     // No calibration detour: the store is only read (once, before the cells) until the run's end writes it.
     expect(state.reads).toBe(2);
-    expect(engine.containers.size).toBe(0);
+    expect(engine.created.size).toBe(0);
     const forecasts = events.filter((e): e is Extract<RunEvent, { type: "forecast" }> => e.type === "forecast");
     expect(forecasts[0]).toMatchObject({ forecast: null, note: NO_CALIBRATION });
     // It comes before any cell: the front ends show it at once.
@@ -1216,7 +1123,7 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
   it("a fixed-count run folds its pairs in but makes no forecast; without a store nothing is read or written", async () => {
     const { state, store } = memoryStore(null);
     const engine = new FakeEngine();
-    engine.run = noisy(engine, 3);
+    engine.containers.run = noisy(engine, 3);
     const events: RunEvent[] = [];
     const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
     await runScenario(

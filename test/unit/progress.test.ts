@@ -7,7 +7,7 @@ import { RunContext } from "../../src/app/run/context.ts";
 import { ensureImages } from "../../src/app/run/images.ts";
 import type { ResultsSession } from "../../src/app/run/session.ts";
 import type { ImageInfo, RunDeps } from "../../src/app/run/types.ts";
-import type { Engine } from "../../src/adapters/docker/engine.ts";
+import type { Engine } from "../../src/core/model/engine/engine.ts";
 import type { Plan } from "../../src/core/plan/plan.ts";
 import type { RunEvent } from "../../src/core/model/events.ts";
 import { CancelledError, TwinbenchError } from "../../src/core/base/errors.ts";
