@@ -7,7 +7,7 @@ import { RunContext } from "../../src/app/run/context.ts";
 import { ensureImages } from "../../src/app/run/images.ts";
 import type { ResultsSession } from "../../src/app/run/session.ts";
 import type { ImageInfo, RunDeps } from "../../src/app/run/types.ts";
-import type { Engine } from "../../src/core/model/engine/engine.ts";
+import { FakeEngine } from "../support/fake-engine.ts";
 import type { Plan } from "../../src/core/plan/plan.ts";
 import type { RunEvent } from "../../src/core/model/events.ts";
 import { CancelledError, TwinbenchError } from "../../src/core/base/errors.ts";
@@ -43,7 +43,7 @@ function context(
   seen: { started: string[]; aborted: string[] },
 ) {
   const deps = {
-    engine: { hostId: "local" } as Engine,
+    engine: new FakeEngine(),
     storage: {} as RunDeps["storage"],
     ensureImage: (name: string, onProgress: (step: string, line?: string) => void, signal?: AbortSignal) =>
       new Promise<ImageInfo>((resolve, reject) => {

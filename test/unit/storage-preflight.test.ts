@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { StorageEngine } from "../../src/adapters/storage/types.ts";
+import type { EngineLocation } from "../../src/core/model/engine/engine.ts";
+import { FakeEngine } from "../support/fake-engine.ts";
 import type { Runner, RunResult } from "../../src/adapters/host/runner.ts";
 import { createStorageProvider } from "../../src/adapters/storage/provider.ts";
 import { StorageSchema } from "../../src/core/model/scenario/schema.ts";
@@ -12,8 +13,12 @@ function fakeRunner(table: Record<string, Partial<RunResult>>): Runner {
     },
   };
 }
-const engine = (location: ReturnType<StorageEngine["location"]>, ping: () => Promise<void>) =>
-  ({ location: () => location, ping }) as unknown as StorageEngine;
+const engine = (location: EngineLocation, ping: () => Promise<void>) => {
+  const e = new FakeEngine();
+  e.location = () => location;
+  e.ping = ping;
+  return e;
+};
 const local = engine({ local: true }, async () => {});
 const remote = engine({ local: false, host: "10.0.0.9" }, async () => {});
 const down = engine({ local: true }, async () => {
