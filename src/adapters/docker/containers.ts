@@ -101,7 +101,7 @@ export class DockerContainers implements ContainerPort {
     opts.onCreated?.(id);
     const c = this.docker.getContainer(id);
     let output = "";
-    let partial = { out: "", err: "" };
+    const partial = { out: "", err: "" };
     const feed = (which: "out" | "err") => (d: Buffer) => {
       const text = d.toString("utf8");
       output += text;
