@@ -3,7 +3,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { DockerEngine } from "../adapters/docker/engine.ts";
-import { type Engine } from "../core/model/engine/engine.ts";
+import type { Engine } from "../core/model/engine/engine.ts";
 
 export interface CliContext {
   out: (line: string) => void;

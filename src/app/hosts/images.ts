@@ -15,7 +15,7 @@ import {
   type HostImageFacts,
 } from "../../core/hosts/parity.ts";
 import { isCommandNotRunnable } from "../../adapters/docker/engine-errors.ts";
-import { type RunResult } from "../../core/model/engine/containers.ts";
+import type { RunResult } from "../../core/model/engine/containers.ts";
 import { LOAD_IMAGE } from "../run/images.ts";
 import type { ImageInfo } from "../run/types.ts";
 import { msg, type HostsContext, type HostState } from "./context.ts";
