@@ -35,7 +35,8 @@ export { runScenario, RunControl, type RunDeps, type RunOptions, type RunSummary
 export { createRunDeps, type CreateRunDepsOptions } from "./app/deps.ts";
 export { clean, cleanResources, type CleanOptions, type CleanReport } from "./app/clean.ts";
 export type { RunEvent, RunEventType, EventSink, Phase } from "./core/model/events.ts";
-export { DockerEngine, type Engine } from "./adapters/docker/engine.ts";
+export { DockerEngine } from "./adapters/docker/engine.ts";
+export { type Engine } from "./core/model/engine/engine.ts";
 export { LABEL } from "./core/base/labels.ts";
 
 // Images.

@@ -13,7 +13,7 @@ import { type Design } from "../../core/plan/design/types.ts";
 import type { Calibration } from "../../core/plan/calibration/schema.ts";
 import { predictPrecision } from "../../core/plan/precision.ts";
 import { hostCalibration } from "../../adapters/calibration-store.ts";
-import type { Engine } from "../../adapters/docker/engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 import type { TranslationEntry } from "../../core/model/results.ts";
 import { importCmd } from "../../core/model/scenario/import-cmd.ts";
 import { planRun } from "../../core/plan/plan.ts";
