@@ -11,15 +11,14 @@ import type { IntervalSample } from "../core/model/sysbench/result.ts";
 import { bar, duration, figure, fit, sparkline, tableLegend, tableLines } from "./format.ts";
 import {
   SPARK_WINDOW_SECONDS,
-  failureMessage,
-  selectedRecord,
   type FailureView,
   type LiveView,
   type LogLine,
   type Progress,
   type TableView,
   type ViewState,
-} from "./state.ts";
+} from "./view-state.ts";
+import { failureMessage, selectedRecord } from "./state.ts";
 
 /** Whether colour is on (off with NO_COLOR). */
 export const ColorContext = createContext(true);
