@@ -4,7 +4,7 @@
  */
 import type { RunEvent } from "../core/model/events.ts";
 import { roundLine } from "../core/plan/adaptive.ts";
-import { calibrationUpdatedLine, forecastLine } from "../core/plan/forecast.ts";
+import { calibrationUpdatedLine, forecastLine } from "../core/report/forecast.ts";
 import type { Cell, CellRecord } from "../core/model/results.ts";
 import {
   LOG_LIMIT,

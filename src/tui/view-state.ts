@@ -3,7 +3,7 @@
  * the live ratio tables, an adaptive run's rounds, progress and the UI's own state. The reducer (state.ts) builds it.
  */
 import type { Phase, RoundCell } from "../core/model/events.ts";
-import type { Forecast } from "../core/plan/forecast.ts";
+import type { Forecast } from "../core/model/results.ts";
 import type { Cell, CellRecord } from "../core/model/results.ts";
 import type { IntervalSample } from "../core/model/sysbench/result.ts";
 import type { LadderPair } from "../core/stats/ladder.ts";
