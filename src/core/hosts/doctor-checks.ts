@@ -4,7 +4,7 @@
  */
 import { compareVersions } from "../config/version.ts";
 import { formatBytes } from "../base/units.ts";
-import { LOW_DISK_BYTES, MIN_API_VERSION, osFamily, type DiskFacts, type HostFacts, type ToolFacts } from "./doctor.ts";
+import { LOW_DISK_BYTES, MIN_API_VERSION, osFamily, type DiskFacts, type HostFacts } from "./doctor.ts";
 import { composeAvailable, missingFsPackages } from "./doctor-fix.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
