@@ -17,7 +17,8 @@ export {
   type LoadScenarioOptions,
   type LoadedScenario,
 } from "./adapters/scenario-file.ts";
-export { validateScenario, type ValidateContext, type ValidateResult } from "./core/model/scenario/validate.ts";
+export { validateScenario, type ValidateResult } from "./core/model/scenario/validate.ts";
+export type { ValidateContext } from "./core/model/scenario/validate-problems.ts";
 export type { Scenario, ServerSpec, Storage, Workload, Transport } from "./core/model/scenario/schema.ts";
 export { planRun, type Plan } from "./core/plan/plan.ts";
 export type { SetupCosts } from "./core/model/setup-costs.ts";
