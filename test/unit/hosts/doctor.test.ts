@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compareVersions } from "../../../src/core/config/version.ts";
 import { evaluateChecks, summarize, type CheckId, type CheckStatus } from "../../../src/core/hosts/doctor-checks.ts";
-import { formatCheckLines } from "../../../src/core/report/doctor.ts";
 import { missingPackages, planFixes, type FixAction } from "../../../src/core/hosts/doctor-fix.ts";
 import { osFamily, type HostFacts, type OsFacts } from "../../../src/core/hosts/doctor.ts";
 
@@ -216,21 +215,6 @@ describe("evaluateChecks", () => {
       const [id, re] = c.detail;
       expect(evaluateChecks(c.facts).find((l) => l.id === id)?.detail).toMatch(re);
     }
-  });
-
-  it("has one line per check and a hint on every warn/fail line", () => {
-    for (const f of [host(), host({ engine: noEngine, isRoot: false, mdstat: false, loopControl: false }, bareTools)]) {
-      const lines = evaluateChecks(f);
-      expect(new Set(lines.map((l) => l.id)).size).toBe(lines.length);
-      for (const l of lines) if (l.status !== "ok") expect(l.hint, l.id).toBeTruthy();
-    }
-  });
-
-  it("formats aligned lines with indented hints", () => {
-    const text = formatCheckLines(evaluateChecks(host({ mdstat: false })));
-    expect(text).toMatch(/^ok   docker engine +answers on unix/m);
-    expect(text).toMatch(/^warn md driver +\/proc\/mdstat absent/m);
-    expect(text).toMatch(/^ +hint: to use mdadm RAID/m);
   });
 
   it("summarizes failures", () => {
