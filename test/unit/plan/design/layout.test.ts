@@ -14,7 +14,10 @@ describe("warmupFor", () => {
 });
 
 describe("the cells of a scenario", () => {
-  const s = scenario({ workload: { tests: ["oltp_read_only", "oltp_update_index"], threads: [1, 4, 16] } });
+  const s = scenario((d) => {
+    d.workload.tests = ["oltp_read_only", "oltp_update_index"];
+    d.workload.threads = [1, 4, 16];
+  });
   it("cellsOf counts tests × threads", () => expect(cellsOf(s)).toBe(6));
   it("cellNames: each test's threads in the scenario's order, as test@threads", () =>
     expect(cellNames(s)).toEqual([
@@ -37,6 +40,14 @@ describe("designOrder", () => {
     ],
     ["otherwise the scenario's order", undefined, tests],
   ])("%s", (_, fresh, want) =>
-    expect(designOrder(scenario({ workload: { tests, threads: [1], ...(fresh ? { fresh } : {}) } }))).toEqual(want),
+    expect(
+      designOrder(
+        scenario((d) => {
+          d.workload.tests = tests;
+          if (fresh) d.workload.fresh = fresh;
+          else delete d.workload.fresh;
+        }),
+      ),
+    ).toEqual(want),
   );
 });
