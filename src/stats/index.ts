@@ -26,11 +26,6 @@ import { primaryPair } from "../core/model/scenario/pairs.ts";
 
 export {
   estimateRun,
-  estimateUnpaired,
-  fitVariancePrior,
-  moderateRobust,
-  benjaminiHochberg,
-  expectedFalseVerdicts,
   splitHalf,
   MIN_UNITS_FOR_PRECISION_STOP,
   DEFAULT_CONFIDENCE,
@@ -39,9 +34,10 @@ export {
   type PairObs,
   type RunEstimate,
   type RunEstimateOptions,
-  type VarianceObs,
-  type VariancePrior,
 } from "../core/stats/estimate.ts";
+export { estimateUnpaired } from "../core/stats/unpaired.ts";
+export { fitVariancePrior, moderateRobust, type VarianceObs, type VariancePrior } from "../core/stats/prior.ts";
+export { benjaminiHochberg, expectedFalseVerdicts } from "../core/stats/fdr.ts";
 export {
   adaptiveSettings,
   adaptiveState,

@@ -21,7 +21,7 @@ import {
   renderComparisonMarkdown,
   renderComparisonText,
 } from "../../src/core/report/compare.ts";
-import { benjaminiHochberg } from "../../src/core/stats/estimate.ts";
+import { benjaminiHochberg } from "../../src/core/stats/fdr.ts";
 
 import { PAIRS, ladderRun } from "./support/ladder-fixture.ts";
 

@@ -10,7 +10,8 @@ import type { Scenario } from "../model/scenario/schema.ts";
 import { measureRecords, metricValue } from "../stats/ratio.ts";
 import { planRun } from "./plan.ts";
 import { type SetupCosts } from "../model/setup-costs.ts";
-import { digamma, fitPooledPriorDf, fitVariancePrior, trigamma, type VarianceObs } from "../stats/estimate.ts";
+import { fitPooledPriorDf, fitVariancePrior, type VarianceObs } from "../stats/prior.ts";
+import { digamma, trigamma } from "../stats/special.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../stats/simulate.ts";
 
 /** CV of block means for one block length, against what white noise would give. */

@@ -11,14 +11,8 @@
 import type { CellRecord } from "../model/results.ts";
 import type { PerQuery } from "../model/cell.ts";
 import { median } from "../base/distributions.ts";
-import {
-  DEFAULT_CONFIDENCE,
-  estimateRun,
-  estimateUnpaired,
-  type CellInput,
-  type CellEstimate,
-  type UnpairedInput,
-} from "./estimate.ts";
+import { DEFAULT_CONFIDENCE, estimateRun, type CellInput, type CellEstimate } from "./estimate.ts";
+import { estimateUnpaired, type UnpairedInput } from "./unpaired.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { measureRecords, pairObs, type Pairing, type Side } from "./ratio.ts";
 

@@ -10,7 +10,9 @@
  */
 import type { CellRecord, RunManifest } from "../model/results.ts";
 import { adaptiveRepeats } from "../model/scenario/schema.ts";
-import { DEFAULT_CONFIDENCE, benjaminiHochberg, estimateUnpaired, expectedFalseVerdicts } from "./estimate.ts";
+import { DEFAULT_CONFIDENCE } from "./estimate.ts";
+import { estimateUnpaired } from "./unpaired.ts";
+import { benjaminiHochberg, expectedFalseVerdicts } from "./fdr.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { FDR, cellVerdict, fdrOf } from "../model/verdict.ts";
 import { verdictMark } from "../model/vocabulary.ts";

@@ -17,19 +17,15 @@ import { errorMarks, isLoadBound } from "../measure/cellstate.ts";
 import {
   DEFAULT_CONFIDENCE,
   QUANTISATION_SD,
-  benjaminiHochberg,
   estimateRun,
-  estimateUnpaired,
-  expectedFalseVerdicts,
-  orderEffect,
-  outlierPairs,
   type CellEstimate,
   type CellInput,
-  type OrderEffect,
   type PairObs,
   type RunEstimate,
-  type UnpairedInput,
 } from "./estimate.ts";
+import { estimateUnpaired, type UnpairedInput } from "./unpaired.ts";
+import { orderEffect, outlierPairs, type OrderEffect } from "./diagnostics.ts";
+import { benjaminiHochberg, expectedFalseVerdicts } from "./fdr.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { FDR, cellVerdict, type Direction, type Equivalence, type FdrReading, type Verdict } from "../model/verdict.ts";
 
