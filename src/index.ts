@@ -66,7 +66,8 @@ export {
   type ServerLine,
   type ConfigIdentity,
 } from "./core/report/model.ts";
-export type { RatioTable, RatioRow, RatioCell, CellStatus, Metric } from "./core/stats/ratio.ts";
+export type { RatioTable, RatioRow, RatioCell, CellStatus } from "./core/stats/ratio-model.ts";
+export type { Metric } from "./core/stats/metric.ts";
 export {
   VERDICTS,
   FDR,

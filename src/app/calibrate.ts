@@ -16,7 +16,8 @@ import type { CellRecord, HostFacts } from "../core/model/results.ts";
 import { parseDuration, type Scenario } from "../core/model/scenario/schema.ts";
 import { formatSeconds } from "../core/base/units.ts";
 import { grossCellSeconds } from "../core/plan/forecast.ts";
-import { measureRecords, metricValue } from "../core/stats/ratio.ts";
+import { measureRecords } from "../core/stats/records.ts";
+import { metricValue } from "../core/stats/metric.ts";
 import {
   aaPairsByCell,
   aaScenario,

@@ -20,7 +20,9 @@
  */
 import type { CellRecord } from "../core/model/results.ts";
 import { nextAdaptiveRound, type AdaptiveStep } from "../core/plan/adaptive.ts";
-import { ratioTableFromSides, type Metric, type RatioTable } from "../core/stats/ratio.ts";
+import { ratioTableFromSides } from "../core/stats/ratio.ts";
+import { type RatioTable } from "../core/stats/ratio-model.ts";
+import { type Metric } from "../core/stats/metric.ts";
 import { adaptiveRepeats, type Scenario } from "../core/model/scenario/schema.ts";
 import { primaryPair } from "../core/model/scenario/pairs.ts";
 
@@ -58,7 +60,7 @@ export {
   type SimulatedCell,
   type SimulationOptions,
 } from "../core/stats/coverage.ts";
-export type { RatioTable, RatioCell } from "../core/stats/ratio.ts";
+export type { RatioTable, RatioCell } from "../core/stats/ratio-model.ts";
 export {
   cellVerdict,
   directionOf,

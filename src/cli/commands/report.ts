@@ -5,7 +5,7 @@
 import type { Command } from "commander";
 import { InputError } from "../../core/base/errors.ts";
 import { buildRunReport } from "../../core/report/model.ts";
-import { parseMetric, type Metric } from "../../core/stats/ratio.ts";
+import { parseMetric, type Metric } from "../../core/stats/metric.ts";
 import { DEFAULT_MARGIN_PCT } from "../../core/model/scenario/schema.ts";
 import { renderText } from "../../core/report/text.ts";
 import { renderMarkdown } from "../../core/report/markdown.ts";

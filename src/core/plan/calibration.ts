@@ -7,7 +7,8 @@
 import { mean, stddev, tQuantile } from "../base/distributions.ts";
 import type { CellRecord, HostFacts } from "../model/results.ts";
 import type { Scenario } from "../model/scenario/schema.ts";
-import { measureRecords, metricValue } from "../stats/ratio.ts";
+import { measureRecords } from "../stats/records.ts";
+import { metricValue } from "../stats/metric.ts";
 import { planRun } from "./plan.ts";
 import { type SetupCosts } from "../model/setup-costs.ts";
 import { fitPooledPriorDf, fitVariancePrior, type VarianceObs } from "../stats/prior.ts";

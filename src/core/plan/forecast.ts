@@ -24,7 +24,8 @@ import {
 import type { PairObs } from "../stats/estimate.ts";
 import type { RunEvent } from "../model/events.ts";
 import type { CellRecord, Forecast, RunManifest } from "../model/results.ts";
-import { measureRecords, metricValue } from "../stats/ratio.ts";
+import { measureRecords } from "../stats/records.ts";
+import { metricValue } from "../stats/metric.ts";
 import { median } from "../base/distributions.ts";
 import {
   adaptiveRepeats,

@@ -11,14 +11,10 @@ import { InputError, TwinbenchError } from "../base/errors.ts";
 import type { CellRecord, RunManifest, ServerManifest, StorageFacts } from "../model/results.ts";
 import type { Scenario } from "../model/scenario/schema.ts";
 import { comparisonPairs } from "../model/scenario/pairs.ts";
-import {
-  axes,
-  measureRecords,
-  metricLabel,
-  ratioTableFromSides,
-  type Metric,
-  type RatioTable,
-} from "../stats/ratio.ts";
+import { axes, ratioTableFromSides } from "../stats/ratio.ts";
+import { measureRecords } from "../stats/records.ts";
+import { type RatioTable } from "../stats/ratio-model.ts";
+import { metricLabel, type Metric } from "../stats/metric.ts";
 import { summariseInterference } from "../measure/interference.ts";
 import { formatBytes } from "./model.ts";
 import { TABLE_TEXT, renderRatioText } from "./text.ts";

@@ -5,7 +5,9 @@
  * sharded run: which host ran what, mixed hosts, lost hosts.
  */
 import type { CellRecord, HostFacts, RunManifest } from "../model/results.ts";
-import { axes, ratioTableFromSides, type Metric, type RatioTable } from "../stats/ratio.ts";
+import { axes, ratioTableFromSides } from "../stats/ratio.ts";
+import { type RatioTable } from "../stats/ratio-model.ts";
+import { type Metric } from "../stats/metric.ts";
 import { factDifferences, runDifferences } from "./compare.ts";
 import { renderRatioText } from "./text.ts";
 import { textTable } from "../base/text-table.ts";

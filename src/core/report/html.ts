@@ -6,7 +6,9 @@
  */
 import { COST_FIGURES, costLines, costValueText, factorText, type CostTable } from "../stats/costs.ts";
 import type { CellRecord, RunManifest } from "../model/results.ts";
-import { measureRecords, metricValue, type Metric, type RatioTable } from "../stats/ratio.ts";
+import { measureRecords } from "../stats/records.ts";
+import { type RatioTable } from "../stats/ratio-model.ts";
+import { metricValue, type Metric } from "../stats/metric.ts";
 import type { RunReport } from "./model.ts";
 import { formatBytes } from "./model.ts";
 import {

@@ -13,7 +13,8 @@ import {
   verdictSentence,
 } from "../model/vocabulary.ts";
 import { textTable, type TextColumn } from "../base/text-table.ts";
-import { metricLabel, type RatioCell, type RatioTable } from "../stats/ratio.ts";
+import { type RatioCell, type RatioTable } from "../stats/ratio-model.ts";
+import { metricLabel } from "../stats/metric.ts";
 import { ladderCell, type Ladder } from "../stats/ladder.ts";
 
 /** The two-server table helpers of text.ts that the ladder reuses (text.ts passes them as TABLE_TEXT). */

@@ -4,7 +4,8 @@
  */
 import { costLines } from "../stats/costs.ts";
 import type { RunReport } from "./model.ts";
-import { metricLabel, type RatioTable } from "../stats/ratio.ts";
+import { type RatioTable } from "../stats/ratio-model.ts";
+import { metricLabel } from "../stats/metric.ts";
 import { ladderTitle, markdownLadder, markdownLadderMedians } from "./ladder-render.ts";
 import {
   TABLE_TEXT,

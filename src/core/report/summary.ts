@@ -14,7 +14,8 @@
 import type { CellRecord, RunManifest } from "../model/results.ts";
 import type { SysbenchResult } from "../model/sysbench/result.ts";
 import { median } from "../base/distributions.ts";
-import { axes, measureRecords, pickServers } from "../stats/ratio.ts";
+import { axes, pickServers } from "../stats/ratio.ts";
+import { measureRecords } from "../stats/records.ts";
 import { textTable, type TextColumn, type TextRow } from "../base/text-table.ts";
 
 /** Events stddev / avg above this reads as uneven thread fairness. */

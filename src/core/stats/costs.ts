@@ -11,10 +11,13 @@
 import type { CellRecord } from "../model/results.ts";
 import type { PerQuery } from "../model/cell.ts";
 import { median } from "../base/distributions.ts";
+import { roundTo } from "../base/units.ts";
 import { DEFAULT_CONFIDENCE, estimateRun, type CellInput, type CellEstimate } from "./estimate.ts";
 import { estimateUnpaired, type UnpairedInput } from "./unpaired.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
-import { measureRecords, pairObs, type Pairing, type Side } from "./ratio.ts";
+import { pairObs } from "./ratio-cell.ts";
+import { measureRecords } from "./records.ts";
+import { type Pairing, type Side } from "./ratio-model.ts";
 
 /** The per-query figures compared, in report order. */
 export const COST_FIGURES = [
@@ -169,7 +172,6 @@ export function costValue(r: CellRecord | undefined, key: CostFigureKey): number
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null;
 }
 
-const round = (x: number | null, digits = 4): number | null => (x === null ? null : Number(x.toFixed(digits)));
 const finite = (xs: Array<number | null>) => xs.filter((x): x is number => x !== null);
 const label = (key: CostFigureKey) => COST_FIGURES.find((f) => f.key === key)!.label;
 
@@ -283,8 +285,8 @@ export function costTableFromSides(
         df: null,
         p: null,
         moved: "unknown",
-        numeratorMedian: finite(av).length ? round(median(finite(av)), 6) : null,
-        denominatorMedian: finite(bv).length ? round(median(finite(bv)), 6) : null,
+        numeratorMedian: finite(av).length ? roundTo(median(finite(av)), 6) : null,
+        denominatorMedian: finite(bv).length ? roundTo(median(finite(bv)), 6) : null,
         numeratorValues: av,
         denominatorValues: bv,
       };
@@ -303,12 +305,12 @@ export function costTableFromSides(
       const e: CellEstimate = run.cells[i]!;
       if (cell.status === "ok") {
         Object.assign(cell, {
-          estimate: round(e.estimate),
-          low: round(e.low),
-          high: round(e.high),
+          estimate: roundTo(e.estimate),
+          low: roundTo(e.low),
+          high: roundTo(e.high),
           n: e.n,
-          df: round(e.df, 3),
-          p: round(e.p, 6),
+          df: roundTo(e.df, 3),
+          p: roundTo(e.p, 6),
         });
         cell.moved =
           e.low === null || e.high === null ? "unknown" : e.low > 100 ? "higher" : e.high < 100 ? "lower" : "none";
