@@ -96,7 +96,8 @@ export {
 export { renderText } from "./core/report/text.ts";
 export { renderMarkdown } from "./core/report/markdown.ts";
 export { renderCsv, renderCostCsv } from "./core/report/csv.ts";
-export { costTableFromSides, costLines } from "./core/stats/costs.ts";
+export { costTableFromSides } from "./core/stats/costs.ts";
+export { costLines } from "./core/report/costs.ts";
 export { renderJson } from "./core/report/json.ts";
 export { buildHtmlData, renderHtml, type HtmlData } from "./core/report/html.ts";
 export { readResultsFolder, writeReports, loadChartJsSource, type ResultsFolder } from "./adapters/report-files.ts";

@@ -23,7 +23,8 @@ import { markdownLadder, renderLadderText } from "./ladder-render.ts";
 import { markdownRatioTable } from "./markdown.ts";
 import { ratioCsvLines, CSV_HEADER } from "./csv.ts";
 import { ratioTableJson } from "../stats/ratio.ts";
-import { costExplanation, costLines, costTableFromSides, costTableJson, type CostTable } from "../stats/costs.ts";
+import { costTableFromSides, type CostTable } from "../stats/costs.ts";
+import { costExplanation, costLines, costTableJson } from "./costs.ts";
 
 /** One run for {@link compareRuns}: its manifest and cell records. */
 export interface RunData {

@@ -4,7 +4,8 @@
  * loads nothing from the network. After the charts are created the page sets `document.body.dataset.chartsReady`
  * to their number (or `chartsError` to the error message).
  */
-import { COST_FIGURES, costLines, costValueText, factorText, type CostTable } from "../stats/costs.ts";
+import { COST_FIGURES, type CostTable } from "../stats/costs.ts";
+import { costLines, costValueText, factorText } from "./costs.ts";
 import type { CellRecord, RunManifest } from "../model/results.ts";
 import { measureRecords } from "../stats/records.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";

@@ -2,7 +2,7 @@
  * Markdown renderer: report.md. One table with the estimate (exp mean log ratio), its interval and the verdict per
  * cell, then the facts. The seed tables' median / median figure is in the text report and comparison.csv.
  */
-import { costLines } from "../stats/costs.ts";
+import { costLines } from "./costs.ts";
 import type { RunReport } from "./model.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
 import { metricLabel } from "../stats/metric.ts";

@@ -12,7 +12,7 @@ import {
   verdictMark,
   verdictSentence,
 } from "../model/vocabulary.ts";
-import { costLines } from "../stats/costs.ts";
+import { costLines } from "./costs.ts";
 import { type RatioCell, type RatioTable } from "../stats/ratio-model.ts";
 import { metricLabel } from "../stats/metric.ts";
 import type { RunReport } from "./model.ts";
