@@ -105,15 +105,17 @@ export {
   compareRuns,
   findRegressions,
   assertNoRegression,
-  renderComparisonText,
-  renderComparisonMarkdown,
-  renderComparisonCsv,
-  comparisonJson,
   type RunData,
   type CompareOptions,
   type RunComparison,
   type Regression,
-  type FactDiff,
+} from "./core/stats/compare.ts";
+export type { FactDiff } from "./core/stats/run-differences.ts";
+export {
+  renderComparisonText,
+  renderComparisonMarkdown,
+  renderComparisonCsv,
+  comparisonJson,
 } from "./core/report/compare.ts";
 
 // Errors.

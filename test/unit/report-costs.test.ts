@@ -18,7 +18,8 @@ import { buildRunReport } from "../../src/core/report/model.ts";
 import { reportJson } from "../../src/core/report/json.ts";
 import { renderText } from "../../src/core/report/text.ts";
 import { buildHtmlData, costChartData, renderHtml } from "../../src/core/report/html.ts";
-import { comparisonJson, compareRuns, explanationLines, renderComparisonText } from "../../src/core/report/compare.ts";
+import { comparisonJson, explanationLines, renderComparisonText } from "../../src/core/report/compare.ts";
+import { compareRuns } from "../../src/core/stats/compare.ts";
 
 const FIX = join(import.meta.dirname, "../fixtures/results");
 function load(name: string): { manifest: RunManifest; cells: CellRecord[] } {

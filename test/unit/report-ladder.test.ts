@@ -15,12 +15,12 @@ import { renderCsv, CSV_HEADER } from "../../src/core/report/csv.ts";
 import { reportJson } from "../../src/core/report/json.ts";
 import { buildHtmlData, renderHtml } from "../../src/core/report/html.ts";
 import {
-  compareRuns,
   comparisonJson,
   renderComparisonCsv,
   renderComparisonMarkdown,
   renderComparisonText,
 } from "../../src/core/report/compare.ts";
+import { compareRuns } from "../../src/core/stats/compare.ts";
 import { benjaminiHochberg } from "../../src/core/stats/fdr.ts";
 
 import { PAIRS, ladderRun } from "./support/ladder-fixture.ts";

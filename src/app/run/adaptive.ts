@@ -19,7 +19,7 @@ import {
 import { parseDuration, reportMarginPct } from "../../core/model/scenario/schema.ts";
 import { adaptiveCosts } from "../../core/plan/precision.ts";
 import { forecastAfterRound, grossCellSeconds, roundsPerInstance, runningCosts } from "../../core/plan/forecast.ts";
-import type { AdaptiveCosts } from "../../core/stats/simulate.ts";
+import type { AdaptiveCosts } from "../../core/stats/simulate-model.ts";
 import type { Calibration } from "../../core/plan/calibration.ts";
 import type { Cell, CellRecord } from "../../core/model/results.ts";
 import type { RunContext } from "./context.ts";

@@ -20,15 +20,13 @@ import {
   renderSummaryText,
 } from "../../core/report/summary.ts";
 import {
-  assertNoRegression,
-  compareRuns,
   comparisonJson,
   renderComparisonCsv,
   renderComparisonMarkdown,
   renderComparisonText,
   diffLines,
-  type RunData,
 } from "../../core/report/compare.ts";
+import { assertNoRegression, compareRuns, type RunData } from "../../core/stats/compare.ts";
 import { loadChartJsSource, writeFileAtomic, writeReports } from "../../adapters/report-files.ts";
 import { describeFolder, readAnyResultsFolder, type AnyResultsFolder } from "../../adapters/results-folders.ts";
 import { compareHosts, renderHostsHtml, renderHostsMarkdown, renderHostsText } from "../../core/report/hosts.ts";

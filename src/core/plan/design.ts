@@ -50,7 +50,8 @@ import {
 } from "./calibration.ts";
 import { parseDuration, type Scenario } from "../model/scenario/schema.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../stats/estimate.ts";
-import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
+import { PACE_SD_PCT, simulateAdaptive } from "../stats/simulate.ts";
+import { type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate-model.ts";
 import { planRun, type EstimateItem } from "./plan.ts";
 import { formatSeconds } from "../base/units.ts";
 import { testWrites } from "../model/scenario/legacy.ts";

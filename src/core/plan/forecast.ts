@@ -37,7 +37,8 @@ import {
 import { formatSeconds } from "../base/units.ts";
 import { primaryPair } from "../model/scenario/pairs.ts";
 import { adaptiveCosts, predictPrecision } from "./precision.ts";
-import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
+import { PACE_SD_PCT, simulateAdaptive } from "../stats/simulate.ts";
+import { type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate-model.ts";
 
 export type { Forecast } from "../model/results.ts";
 

@@ -24,7 +24,8 @@ import {
 import { planRun, sizedSeconds } from "./plan.ts";
 import { formatSeconds } from "../base/units.ts";
 import { DEFAULT_SETUP_COSTS, type SetupCosts } from "../model/setup-costs.ts";
-import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
+import { PACE_SD_PCT, simulateAdaptive } from "../stats/simulate.ts";
+import { type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate-model.ts";
 
 /** The prediction of `plan --precision`. */
 export interface PrecisionPrediction {

@@ -8,7 +8,7 @@ import type { CellRecord, HostFacts, RunManifest } from "../model/results.ts";
 import { axes, ratioTableFromSides } from "../stats/ratio.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
 import { type Metric } from "../stats/metric.ts";
-import { factDifferences, runDifferences } from "./compare.ts";
+import { factDifferences, runDifferences } from "../stats/run-differences.ts";
 import { renderRatioText } from "./text.ts";
 import { textTable } from "../base/text-table.ts";
 import { markdownRatioTable } from "./markdown.ts";
