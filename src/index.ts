@@ -99,7 +99,8 @@ export { renderCsv, renderCostCsv } from "./core/report/csv.ts";
 export { costTableFromSides } from "./core/stats/costs.ts";
 export { costLines } from "./core/report/costs.ts";
 export { renderJson } from "./core/report/json.ts";
-export { buildHtmlData, renderHtml, type HtmlData } from "./core/report/html.ts";
+export { renderHtml } from "./core/report/html.ts";
+export { buildHtmlData, type HtmlData } from "./core/report/html-data.ts";
 export { readResultsFolder, writeReports, loadChartJsSource, type ResultsFolder } from "./adapters/report-files.ts";
 export {
   compareRuns,

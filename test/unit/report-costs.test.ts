@@ -17,7 +17,8 @@ import { COST_CSV_HEADER, renderCostCsv } from "../../src/core/report/csv.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { reportJson } from "../../src/core/report/json.ts";
 import { renderText } from "../../src/core/report/text.ts";
-import { buildHtmlData, costChartData, renderHtml } from "../../src/core/report/html.ts";
+import { costChartData, renderHtml } from "../../src/core/report/html.ts";
+import { buildHtmlData } from "../../src/core/report/html-data.ts";
 import { comparisonJson, explanationLines, renderComparisonText } from "../../src/core/report/compare.ts";
 import { compareRuns } from "../../src/core/stats/compare.ts";
 

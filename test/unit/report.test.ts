@@ -11,7 +11,8 @@ import { renderText, seedTable, plainCell } from "../../src/core/report/text.ts"
 import { renderMarkdown } from "../../src/core/report/markdown.ts";
 import { renderCsv } from "../../src/core/report/csv.ts";
 import { reportJson } from "../../src/core/report/json.ts";
-import { buildSummary, renderSummaryText } from "../../src/core/report/summary.ts";
+import { buildSummary } from "../../src/core/report/summary.ts";
+import { renderSummaryText } from "../../src/core/report/summary-render.ts";
 
 const FIX = join(import.meta.dirname, "../fixtures/results");
 
@@ -277,7 +278,8 @@ describe("execution summary", () => {
 
 describe("html renderer (pure)", () => {
   it("inlines the chart library, escapes names, loads nothing from the network", async () => {
-    const { buildHtmlData, renderHtml } = await import("../../src/core/report/html.ts");
+    const { renderHtml } = await import("../../src/core/report/html.ts");
+    const { buildHtmlData } = await import("../../src/core/report/html-data.ts");
     const { manifest, cells } = load("repeats");
     const m = structuredClone(manifest);
     m.scenario.name = "<img src=x onerror=alert(1)>";
@@ -292,7 +294,8 @@ describe("html renderer (pure)", () => {
     expect(html).toContain('<table class="ratio">');
   });
   it("shows both readings per cell and the per-cell Benjamini–Hochberg reading", async () => {
-    const { buildHtmlData, renderHtml } = await import("../../src/core/report/html.ts");
+    const { renderHtml } = await import("../../src/core/report/html.ts");
+    const { buildHtmlData } = await import("../../src/core/report/html-data.ts");
     const { manifest, cells } = load("repeats");
     const html = renderHtml(buildHtmlData(manifest, cells, buildRunReport(manifest, cells)), "");
     // read_only @ 4: [101.8–102.2], faster and within ±5%

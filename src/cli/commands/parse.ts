@@ -15,7 +15,8 @@ import { InputError, TwinbenchError } from "../../core/base/errors.ts";
 import { parseSysbenchFile } from "../../core/model/sysbench/parse.ts";
 import { deriveFigures } from "../../core/model/sysbench/derived.ts";
 import type { SysbenchResult } from "../../core/model/sysbench/result.ts";
-import { buildParsedSummary, renderSummaryText, threadsInText } from "../../core/report/summary.ts";
+import { buildParsedSummary, threadsInText } from "../../core/report/summary.ts";
+import { renderSummaryText } from "../../core/report/summary-render.ts";
 
 export interface ParseCliContext {
   out: (s: string) => void;

@@ -11,14 +11,10 @@ import { renderText } from "../../core/report/text.ts";
 import { renderMarkdown } from "../../core/report/markdown.ts";
 import { renderCsv } from "../../core/report/csv.ts";
 import { renderJson } from "../../core/report/json.ts";
-import { buildHtmlData, renderHtml } from "../../core/report/html.ts";
-import {
-  buildRunsSummary,
-  buildSummary,
-  renderSummaryHtml,
-  renderSummaryMarkdown,
-  renderSummaryText,
-} from "../../core/report/summary.ts";
+import { renderHtml } from "../../core/report/html.ts";
+import { buildHtmlData } from "../../core/report/html-data.ts";
+import { buildRunsSummary, buildSummary } from "../../core/report/summary.ts";
+import { renderSummaryHtml, renderSummaryMarkdown, renderSummaryText } from "../../core/report/summary-render.ts";
 import {
   comparisonJson,
   renderComparisonCsv,

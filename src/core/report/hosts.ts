@@ -12,13 +12,8 @@ import { factDifferences, runDifferences } from "../stats/run-differences.ts";
 import { renderRatioText } from "./text.ts";
 import { textTable } from "../base/text-table.ts";
 import { markdownRatioTable } from "./markdown.ts";
-import {
-  buildRunsSummary,
-  renderSummaryHtml,
-  renderSummaryMarkdown,
-  renderSummaryText,
-  type ExecutionSummary,
-} from "./summary.ts";
+import { buildRunsSummary, type ExecutionSummary } from "./summary.ts";
+import { renderSummaryHtml, renderSummaryMarkdown, renderSummaryText } from "./summary-render.ts";
 import { hostFactRows, type FactRow } from "../hosts/facts.ts";
 import { shardSummary } from "../hosts/shard.ts";
 
