@@ -6,7 +6,7 @@
  * Append-only logs (cells.jsonl) use `appendDurable` (write, fsync, and fsync the folder when the file is new), and
  * `setAsideTornTail` moves a torn last line (a crash mid-append) out of the way before anything is appended again.
  *
- * Kept over write-file-atomic (issue 26): it fsyncs the temp file but not the folder after the rename, so the
+ * Kept over write-file-atomic: it fsyncs the temp file but not the folder after the rename, so the
  * rename itself can be lost on power loss, and it writes with one fs.write (a short write goes unnoticed).
  */
 import { mkdir, open, rename, rm } from "node:fs/promises";

@@ -4,7 +4,8 @@
  */
 import type { Phase, RoundCell, RunEvent } from "../core/model/events.ts";
 import { roundLine, stopReasonWords } from "../core/plan/adaptive.ts";
-import { calibrationUpdatedLine, forecastLine, type Forecast } from "../core/plan/forecast.ts";
+import type { Forecast } from "../core/model/results.ts";
+import { calibrationUpdatedLine, forecastLine } from "../core/report/forecast.ts";
 import type { Cell, CellRecord } from "../core/model/results.ts";
 import type { IntervalSample } from "../core/model/sysbench/result.ts";
 import { ratioTableFromSides } from "../core/stats/ratio.ts";

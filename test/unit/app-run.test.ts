@@ -27,7 +27,7 @@ import { buildRunReport } from "../../src/core/report/model.ts";
 import { renderText } from "../../src/core/report/text.ts";
 import { normalFrom, seededRandom } from "../../src/core/base/random.ts";
 import { NO_CALIBRATION } from "../../src/core/plan/forecast.ts";
-import type { Calibration } from "../../src/core/plan/calibration.ts";
+import type { Calibration } from "../../src/core/plan/calibration/schema.ts";
 import type { CalibrationStore } from "../../src/adapters/calibration-store.ts";
 import { plainLine } from "../../src/cli/plain.ts";
 import { initialState, reduce } from "../../src/tui/state.ts";

@@ -3,29 +3,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { calibrationLines } from "../../src/core/report/calibration.ts";
+import { aaScenario, calibrationLayout, seriesScenario } from "../../src/core/plan/calibrate-layout.ts";
+import { planPrecision } from "../../src/core/plan/calibration/prediction.ts";
+import { typicalNoise, updateCalibration, recalibrated } from "../../src/core/plan/calibration/update.ts";
+import { cellPriorDf } from "../../src/core/plan/calibration/cell-model.ts";
 import {
   aaPairsByCell,
-  aaScenario,
-  calibrationLayout,
-  calibrationLines,
-  cellPriorDf,
-  typicalNoise,
-  cellVariances,
-  CELL_SPREAD_RUNS,
-  nestedSd,
-  planPrecision,
   pooledResiduals,
-  predictHalfWidthPct,
-  pairSecondsAt,
-  PAIR_COST_RUNS,
   seriesDisturbance,
-  seriesScenario,
-  seriesStats,
   runCellSpread,
-  updateCalibration,
-  recalibrated,
-  type Calibration,
-} from "../../src/core/plan/calibration.ts";
+} from "../../src/core/plan/calibration/pairs.ts";
+import { pairSecondsAt, PAIR_COST_RUNS } from "../../src/core/plan/calibration/costs.ts";
+import { CELL_SPREAD_RUNS } from "../../src/core/plan/calibration/schema.ts";
+import { predictHalfWidthPct } from "../../src/core/stats/half-width.ts";
+import { cellVariances, nestedSd } from "../../src/core/stats/nested-sd.ts";
+import { seriesStats } from "../../src/core/stats/series.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../../src/core/stats/simulate.ts";
 import { predictPrecision, precisionLines, runSeconds } from "../../src/core/plan/precision.ts";
 import { planRun } from "../../src/core/plan/plan.ts";

@@ -3,8 +3,10 @@
  * seeded simulation of the shipped design path (designForBudget's per-cell ranges) against a known truth.
  */
 import { describe, expect, it } from "vitest";
-import { cellNoiseModel, type CellSpreadRun, type CostShape } from "../../src/core/plan/calibration.ts";
-import { designForBudget, designForecast, designLines } from "../../src/core/plan/design.ts";
+import { cellNoiseModel } from "../../src/core/plan/calibration/cell-model.ts";
+import { type CellSpreadRun, type CostShape } from "../../src/core/plan/calibration/schema.ts";
+import { designForBudget, designForecast } from "../../src/core/plan/design/design.ts";
+import { designLines } from "../../src/core/report/design.ts";
 import { validateScenario } from "../../src/core/model/scenario/validate.ts";
 import type { Scenario } from "../../src/core/model/scenario/schema.ts";
 import { gammaFrom, normalFrom, seededRandom } from "../../src/core/base/random.ts";

@@ -6,29 +6,15 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import {
-  calibrationFromRun,
-  costShapeOf,
-  disturbedPairs,
-  runNoise,
-  runLevels,
-  sameCostShape,
-  updateCalibration,
-  type Calibration,
-} from "../../src/core/plan/calibration.ts";
-import { sizedSeconds } from "../../src/core/plan/plan.ts";
-import {
-  forecastAfterRound,
-  forecastBefore,
-  forecastCoverage,
-  forecastLine,
-  grossCellSeconds,
-  NO_CALIBRATION,
-  observedCosts,
-  replayForecasts,
-  runningCosts,
-  runPairs,
-} from "../../src/core/plan/forecast.ts";
+import { calibrationFromRun, updateCalibration } from "../../src/core/plan/calibration/update.ts";
+import { disturbedPairs, runNoise } from "../../src/core/plan/calibration/pairs.ts";
+import { costShapeOf, sameCostShape } from "../../src/core/plan/calibration/costs.ts";
+import { runLevels } from "../../src/core/stats/nested-sd.ts";
+import { sizedSeconds } from "../../src/core/plan/estimate.ts";
+import { forecastAfterRound, forecastBefore, NO_CALIBRATION, runPairs } from "../../src/core/plan/forecast.ts";
+import { forecastLine } from "../../src/core/report/forecast.ts";
+import { forecastCoverage, replayForecasts } from "../../src/core/plan/forecast-replay.ts";
+import { grossCellSeconds, observedCosts, runningCosts } from "../../src/core/plan/run-costs.ts";
 import { adaptiveCosts } from "../../src/core/plan/precision.ts";
 import { expectedRunLine, predictPrecision } from "../../src/core/plan/precision.ts";
 import { simulateAdaptive } from "../../src/core/stats/simulate.ts";

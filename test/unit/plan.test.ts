@@ -1,15 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import {
-  planRun,
-  serverOrder,
-  sizedSeconds,
-  firstGoesFirst,
-  orderNote,
-  assertRunnable,
-  resumeTodo,
-} from "../../src/core/plan/plan.ts";
+import { planRun, assertRunnable } from "../../src/core/plan/plan.ts";
+import { orderNote } from "../../src/core/report/plan.ts";
+import { sizedSeconds } from "../../src/core/plan/estimate.ts";
+import { serverOrder, firstGoesFirst } from "../../src/core/plan/order.ts";
+import { resumeTodo } from "../../src/core/plan/cells.ts";
 import { formatSeconds } from "../../src/core/base/units.ts";
 import { testWrites } from "../../src/core/model/scenario/legacy.ts";
 import { isWriteTest } from "../../src/core/model/sysbench/options.ts";

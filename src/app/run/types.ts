@@ -9,6 +9,7 @@ import type { Scheduler } from "./scheduler.ts";
 import type { CpuSample } from "../../core/measure/interference.ts";
 import type { HardwareCounters, TaskCounters } from "../../core/measure/taskcounters.ts";
 import type { CalibrationStore } from "../../adapters/calibration-store.ts";
+import type { HistoryEntry } from "../../core/stats/history.ts";
 
 export const TWINBENCH_VERSION = "0.1.0";
 
@@ -56,6 +57,8 @@ export interface RunDeps {
    * into it at the end. Absent: no forecast before the run, nothing folded.
    */
   calibrations?: CalibrationStore;
+  /** The host's run history (local engine only): every finished run appends its cells. Absent: nothing kept. */
+  history?: { append: (entry: HistoryEntry) => Promise<string> };
 }
 
 /** What to run and how: the scenario, its neutral config text, the results folder, cancellation, events. */

@@ -2,6 +2,7 @@
  * `twinbench report DIR` (the ratio table of one run, or `--summary`) and `twinbench compare DIR_A DIR_B`
  * (run B / run A per server, host-facts diff, `--fail-below` regression gate).
  */
+import { historyForReports } from "../../app/history.ts";
 import type { Command } from "commander";
 import { InputError } from "../../core/base/errors.ts";
 import { buildRunReport } from "../../core/report/model.ts";
@@ -131,13 +132,14 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
           write: o.write,
         });
       const folder = any.folder;
-      if (o.write) await writeReports(dir, { metric, marginPct });
+      const { entries: history } = await historyForReports();
+      if (o.write) await writeReports(dir, { metric, marginPct, history });
       if (o.summary) {
         const s = buildSummary(folder.manifest, folder.cells);
         printSummary(ctx, s, format);
         return;
       }
-      const report = buildRunReport(folder.manifest, folder.cells, { metric, marginPct });
+      const report = buildRunReport(folder.manifest, folder.cells, { metric, marginPct, history });
       switch (format) {
         case "text":
           return print(ctx, renderText(report));

@@ -7,8 +7,10 @@ import { availableParallelism } from "node:os";
 import type { Command } from "commander";
 import { InputError, isTwinbenchError } from "../../core/base/errors.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, type Scenario } from "../../core/model/scenario/schema.ts";
-import { designForBudget, designLines, type Design } from "../../core/plan/design.ts";
-import type { Calibration } from "../../core/plan/calibration.ts";
+import { designForBudget } from "../../core/plan/design/design.ts";
+import { designLines } from "../../core/report/design.ts";
+import { type Design } from "../../core/plan/design/types.ts";
+import type { Calibration } from "../../core/plan/calibration/schema.ts";
 import { predictPrecision } from "../../core/plan/precision.ts";
 import { hostCalibration } from "../../adapters/calibration-store.ts";
 import type { Engine } from "../../adapters/docker/engine.ts";
@@ -170,7 +172,7 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
           adaptiveRepeats(loaded.scenario.workload) || o.budget !== undefined
             ? await planCalibration(ctx, err)
             : undefined;
-        // --budget: the budget-first design (src/core/plan/design.ts) of the scenario's matrix, beside its plan as it stands.
+        // --budget: the budget-first design (src/core/plan/design/) of the scenario's matrix, beside its plan as it stands.
         const design =
           o.budget !== undefined ? planDesign(loaded.scenario, o, calibration?.calibration ?? null, setupCosts) : null;
         if (o.json) {

@@ -1,6 +1,6 @@
 /**
  * One deadline helper: settle like `p`, or reject with `onTimeout()` after `ms` (the timer never outlives it).
- * Kept over `AbortSignal.timeout` (issue 26): the calls it bounds (an engine ping, a registry probe) take no signal
+ * Kept over `AbortSignal.timeout`: the calls it bounds (an engine ping, a registry probe) take no signal
  * through the engine interface, so a signal would still need this race; it stays pure (core) and names its limit.
  */
 export async function withDeadline<T>(p: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {

@@ -1,5 +1,5 @@
 /**
- * The state of a measured cell (issue 24 items 1, 3 and 4), pure: from the server's own status read just before
+ * The state of a measured cell, pure: from the server's own status read just before
  * and just after the cell, and from the cgroup CPU counters the sidecar samples while sysbench runs.
  *
  * - backlog at the start: purge history length, dirty pages, InnoDB's pending reads/writes/fsyncs;

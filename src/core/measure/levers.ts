@@ -1,5 +1,5 @@
 /**
- * The noise levers' pure parts (issue 14, section 3): the trimmed rates of a cell, the steady-state check of a
+ * The noise levers' pure parts: the trimmed rates of a cell, the steady-state check of a
  * write cell (slope of its per-second q/s), and when InnoDB's background work has settled (quiescence).
  */
 import type { IntervalSample } from "../model/sysbench/result.ts";
@@ -17,7 +17,7 @@ export function trimmedRates(intervals: readonly IntervalSample[], seconds: numb
 }
 
 /**
- * The seconds a cell's figure comes from (issue 24 item 2). Without a lead-in it is sysbench's own total over the
+ * The seconds a cell's figure comes from. Without a lead-in it is sysbench's own total over the
  * whole run (seconds 1 to its total time); with one (workload.trim) the mean of the per-second samples after it.
  */
 export interface FigureWindow {

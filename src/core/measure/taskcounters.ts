@@ -1,9 +1,9 @@
 /**
- * A container's task counters (issue 24 item 4), pure: context switches from /proc/<tid>/status of every thread in
+ * A container's task counters, pure: context switches from /proc/<tid>/status of every thread in
  * its cgroup, storage bytes from /proc/<pid>/io of every process in it, and the hardware counters' check from
  * `perf stat -x,`. Not the blkio cgroup: on this project's machine (kernel 6.18, cgroup v1) its
- * blkio.throttle.io_service_bytes stayed "Total 0" for a container's direct and fsynced writes alike (tried by hand,
- * 2026-12-02), while /proc/<pid>/io counted them. The adapter (src/adapters/host/task-counters.ts) reads
+ * blkio.throttle.io_service_bytes stayed "Total 0" for a container's direct and fsynced writes alike (tried by hand),
+ * while /proc/<pid>/io counted them. The adapter (src/adapters/host/task-counters.ts) reads
  * the files; this module parses them and takes the differences over a cell.
  */
 
@@ -56,8 +56,8 @@ export function ctxDelta(a: TaskCounters, b: TaskCounters): { voluntary: number;
  * Whether a later reading of a container's threads may end a cell's window after an earlier accepted one: it has
  * threads, and every thread of the earlier reading is still there. ctxDelta drops a thread that ended in between
  * with all its switches, and sysbench's workers end together right after its last per-second report: a reading
- * taken as they exit (a line handled late on a busy machine) would count the main thread alone, or nothing (CI of
- * 2026-12-04: a cell with 0 client switches per query).
+ * taken as they exit (a line handled late on a busy machine) would count the main thread alone, or nothing (seen in CI: a
+ * cell with 0 client switches per query).
  */
 export function keepsThreads(earlier: TaskCounters, later: TaskCounters): boolean {
   if (!Object.keys(later.ctx).length) return false;

@@ -40,7 +40,7 @@ export interface Interference {
   /** CPU used by everything outside the run's containers and the kernel's threads, in cores (1.0 = one full core); null when unknown. */
   outsiderCores: number | null;
   /** CPU used by the kernel's threads (I/O workers of the storage stack among them), in cores; never a disturbance.
-   *  Absent in records made before 2026-12-06, when this was inside `outsiderCores`. */
+   *  Absent in older records, where this was inside `outsiderCores`. */
   kernelCores?: number | null;
   /** The busiest kernel threads by name (at least 0.01 core), at most 3. */
   kernelThreads?: Array<{ name: string; cores: number }>;
@@ -219,8 +219,8 @@ export interface Forecast {
   pairSdPct: number;
   instanceSdPct: number;
   /**
-   * How unequal the simulated cells were: the prior df of their pair sds (null: equal cells). Absent in run.json
-   * files written before 2026-12-04 (they all simulated with 2.2).
+   * How unequal the simulated cells were: the prior df of their pair sds (null: equal cells). Absent in older run.json
+   * files (they all simulated with 2.2).
    */
   cellPriorDf?: number | null;
   elapsedSeconds: number;
@@ -251,7 +251,7 @@ export interface ForecastRecord {
   design?: DesignForecast;
 }
 
-/** A budget design's forecast (src/core/plan/design.ts), as run.json keeps it. */
+/** A budget design's forecast (src/core/plan/design/), as run.json keeps it. */
 export interface DesignForecast {
   at: string;
   budgetSeconds: number;

@@ -24,7 +24,7 @@ export interface SetupCosts {
   restoreSecondsPerMillionRows: number;
   /**
    * Per server and new server instance: restore from the post-prepare snapshot, restart, readiness, prewarm
-   * (measured: 10.2 and 10.7 s per instance of 2 servers in two adaptive runs of quick.yaml, 2026-12-01); plus
+   * (measured: 10.2 and 10.7 s per instance of 2 servers in two adaptive runs of quick.yaml); plus
    * {@link instanceRestartSecondsPerMillionRows}.
    */
   instanceRestartSeconds: number;
@@ -38,7 +38,7 @@ export interface SetupCosts {
 }
 
 /**
- * The per-million-rows parts and the prepare speed were measured on 2026-12-06 (AMD EPYC 2-vCPU VM, btrfs RAID 0
+ * The per-million-rows parts and the prepare speed were measured on this project's VM (AMD EPYC 2 vCPU, btrfs RAID 0
  * over 2 loop devices, one 2 M-row table per server, MariaDB 11.8 and MySQL 9.7; docs/bench.md): prepare 14.0 and
  * 15.6 s (128–143 k rows/s, where 20 k had been assumed); prewarm after prepare 7.7 and 22.3 s; snapshot 5.8 and
  * 9.6 s; a new instance 11.3 and 22.2 s per server (33.5 s and 32.2 s for both), where the model had 6 s each. The

@@ -3,7 +3,7 @@
  * escapes), backslash escapes and backslash-newline continuations. No expansion: `$VAR` stays as written.
  * An unquoted control or redirection operator (`|`, `;`, `&&`, `>`, …) is an error naming it: one command only.
  *
- * Kept hand-written (issue 26): shell-quote drops backslash-newline continuations and `#` comments, expands
+ * Kept hand-written: shell-quote drops backslash-newline continuations and `#` comments, expands
  * `${X}`, accepts unterminated quotes and turns `*` into glob objects; string-argv has no backslash escapes,
  * continuations, comments or operators at all. This file is ~100 lines with a table-driven test.
  */
