@@ -20,6 +20,7 @@ import {
   type TableView,
   type ViewState,
 } from "./state.ts";
+import { fixedOrDash } from "../core/base/units.ts";
 
 /** Whether colour is on (off with NO_COLOR). */
 export const ColorContext = createContext(true);
@@ -383,16 +384,15 @@ export function DetailsView({ state, width }: { state: ViewState; width: number 
 }
 
 export function detailLines(r: CellRecord): string[] {
-  const f2 = (n: number | null | undefined) => (n === null || n === undefined ? "-" : n.toFixed(2));
   const m = r.metrics;
   const out: string[] = [];
   if (m) {
     const l = m.latencyMs;
     out.push(
-      `qps ${f2(m.qps)} · tps ${f2(m.tps)} · queries ${m.queries ?? "-"} · transactions ${m.transactions ?? "-"}`,
+      `qps ${fixedOrDash(m.qps)} · tps ${fixedOrDash(m.tps)} · queries ${m.queries ?? "-"} · transactions ${m.transactions ?? "-"}`,
     );
     out.push(
-      `latency ms min ${f2(l.min)} · avg ${f2(l.avg)} · max ${f2(l.max)}${l.percentile ? ` · p${l.percentile} ${f2(l.percentileValue)}` : ""}`,
+      `latency ms min ${fixedOrDash(l.min)} · avg ${fixedOrDash(l.avg)} · max ${fixedOrDash(l.max)}${l.percentile ? ` · p${l.percentile} ${fixedOrDash(l.percentileValue)}` : ""}`,
     );
     out.push(
       `errors ${m.ignoredErrors ?? "-"} · reconnects ${m.reconnects ?? "-"} · events ${m.events ?? "-"} · time ${m.totalTime ?? "-"} s · ${m.intervals.length} intervals`,

@@ -15,6 +15,7 @@ import { forestOf, type Forest } from "../core/report/forest.ts";
 import { verdictMark } from "../core/model/vocabulary.ts";
 import { verdictOf } from "../core/model/verdict.ts";
 import { DEFAULT_MARGIN_PCT } from "../core/model/scenario/schema.ts";
+import { fixedOrDash } from "../core/base/units.ts";
 
 /** How much history the sparklines keep, in seconds of sysbench time. */
 export const SPARK_WINDOW_SECONDS = 60;
@@ -306,15 +307,13 @@ function addLog(state: ViewState, kind: LogLine["kind"], text: string): LogLine[
   return log.length > LOG_LIMIT ? log.slice(log.length - LOG_LIMIT) : log;
 }
 
-const fmtNum = (n: number | null | undefined, d = 2) => (n === null || n === undefined ? "-" : n.toFixed(d));
-
 /** A cell record's one-line summary: the figures it measured or why it has none. */
 export function recordLine(r: CellRecord): string {
   const who = `${r.server} ${r.test} t=${r.threads} r=${r.repeat}`;
   if (r.status !== "ok") return `${r.status === "skipped" ? "skipped" : "FAILED"} ${who}: ${failureMessage(r)}`;
   const m = r.metrics;
   const p = m?.latencyMs.percentile;
-  return `ok ${who}: qps ${fmtNum(m?.qps)} tps ${fmtNum(m?.tps)} ${p ? `p${p}` : "lat"} ${fmtNum(p ? m?.latencyMs.percentileValue : m?.latencyMs.avg)} ms`;
+  return `ok ${who}: qps ${fixedOrDash(m?.qps)} tps ${fixedOrDash(m?.tps)} ${p ? `p${p}` : "lat"} ${fixedOrDash(p ? m?.latencyMs.percentileValue : m?.latencyMs.avg)} ms`;
 }
 
 /** sysbench's FATAL message when it printed one, else the engine's error. */

@@ -31,3 +31,8 @@ export function formatSeconds(total: number): string {
 export function roundTo(x: number | null, digits = 4): number | null {
   return x === null ? null : Number(x.toFixed(digits));
 }
+
+/** A number with `digits` decimals for people, "-" when it is missing: 1.234 → "1.23", null → "-". */
+export function fixedOrDash(n: number | null | undefined, digits = 2): string {
+  return n === null || n === undefined ? "-" : n.toFixed(digits);
+}
