@@ -6,12 +6,13 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildRunReport } from "../../../src/core/report/model.ts";
-import { ladderChartSvg } from "../../../src/core/report/ladder-render.ts";
+import { ladderChartSvg } from "../../../src/core/report/ladder-html.ts";
 import { TABLE_TEXT, renderText } from "../../../src/core/report/text.ts";
 import { renderMarkdown } from "../../../src/core/report/markdown.ts";
 import { renderCsv, CSV_HEADER } from "../../../src/core/report/csv.ts";
 import { reportJson } from "../../../src/core/report/json.ts";
-import { buildHtmlData, renderHtml } from "../../../src/core/report/html.ts";
+import { renderHtml } from "../../../src/core/report/html.ts";
+import { buildHtmlData } from "../../../src/core/report/html-data.ts";
 
 import { PAIRS, ladderRun } from "../../support/ladder-fixture.ts";
 

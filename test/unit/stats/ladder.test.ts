@@ -4,15 +4,14 @@ import { describe, expect, it } from "vitest";
 import { buildRunReport } from "../../../src/core/report/model.ts";
 import { buildRatioTable } from "../../../src/core/stats/ratio.ts";
 import { buildLadder, compareLadders, isLadder, ladderFromTables, liveLadder } from "../../../src/core/stats/ladder.ts";
+import { compareRuns } from "../../../src/core/stats/compare.ts";
 import {
-  compareRuns,
   comparisonJson,
   renderComparisonCsv,
   renderComparisonMarkdown,
   renderComparisonText,
 } from "../../../src/core/report/compare.ts";
-import { benjaminiHochberg } from "../../../src/core/stats/estimate.ts";
-
+import { benjaminiHochberg } from "../../../src/core/stats/fdr.ts";
 import { PAIRS, ladderRun } from "../../support/ladder-fixture.ts";
 
 const GOLDEN = join(import.meta.dirname, "../../fixtures/results/golden");
