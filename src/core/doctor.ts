@@ -7,10 +7,12 @@ import { compareVersions } from "./config/version.ts";
 import { formatBytes } from "./units.ts";
 import { TOOL_PACKAGES } from "./storage/tools.ts";
 import { textTable } from "./text-table.ts";
+import { nodeLineCheck } from "./hosts/node-support.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
 export type CheckId =
+  | "node"
   | "engine"
   | "api-version"
   | "storage-driver"
@@ -112,6 +114,8 @@ export interface HostFacts {
   lock: LockFacts;
   /** twinbench runs inside a container (docker-compose.yml's service): host packages and dockerd are not ours. */
   inContainer: boolean;
+  /** The Node.js running twinbench (process.versions.node) and today's date (YYYY-MM-DD), for its end of life. */
+  node: { version: string; today: string };
 }
 
 /** What doctor knows of images/lock.yaml: the images whose `official.digest` is still PLACEHOLDER. */
@@ -158,6 +162,12 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
     : f.isRoot && osFamily(f.os) !== "other"
       ? "run `twinbench doctor --fix`"
       : undefined;
+
+  // node
+  {
+    const n = nodeLineCheck(f.node.version, f.node.today);
+    lines.push({ id: "node", status: n.status, title: "node", detail: n.detail, ...(n.hint ? { hint: n.hint } : {}) });
+  }
 
   // engine
   if (e.answers) {

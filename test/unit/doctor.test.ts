@@ -64,6 +64,7 @@ function host(over: Partial<HostFacts> = {}, tools: Partial<HostFacts["tools"]> 
     imageMode: { mode: "debian", forced: false },
     lock: { file: "images/lock.yaml", placeholder: [] },
     inContainer: false,
+    node: { version: "24.11.1", today: "2026-12-06" },
     ...over,
   };
 }
@@ -93,6 +94,7 @@ describe("evaluateChecks", () => {
       name: "fully equipped host",
       facts: host(),
       expect: {
+        node: "ok",
         engine: "ok",
         "api-version": "ok",
         "storage-driver": "ok",
@@ -118,6 +120,18 @@ describe("evaluateChecks", () => {
         compose: "warn",
       },
       detail: ["engine", /no engine answers on unix:\/\/\/var\/run\/docker.sock: ENOENT/],
+    },
+    {
+      name: "Node 20 past its end of life warns, with the lines to move to",
+      facts: host({ node: { version: "20.20.2", today: "2026-12-06" } }),
+      expect: { node: "warn", engine: "ok" },
+      detail: ["node", /Node 20\.20\.2: Node 20 reached its end of life on 2026-04-30/],
+    },
+    {
+      name: "Node 26 is supported",
+      facts: host({ node: { version: "26.10.0", today: "2026-12-06" } }),
+      expect: { node: "ok" },
+      detail: ["node", /Node 26\.10\.0 \(supported until/],
     },
     {
       name: "old API",

@@ -264,6 +264,7 @@ export async function probeHost(deps: DoctorDeps): Promise<HostFacts> {
     // Set by docker-compose.yml. Not /.dockerenv: hosts that are themselves containers (CI VMs like this project's)
     // carry one too, and there --fix is exactly what is wanted.
     inContainer: deps.env.TWINBENCH_IN_CONTAINER === "1",
+    node: { version: process.versions.node, today: new Date(deps.now()).toISOString().slice(0, 10) },
   };
 }
 
