@@ -8,6 +8,7 @@ import { formatBytes } from "./units.ts";
 import { TOOL_PACKAGES } from "./storage/tools.ts";
 import { textTable } from "./text-table.ts";
 import { nodeLineCheck } from "./hosts/node-support.ts";
+import { describeMirrors, type Mirrors } from "./images/mirror.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
@@ -25,7 +26,8 @@ export type CheckId =
   | "loop-devices"
   | "fs-tools"
   | "compose"
-  | "image-mode";
+  | "image-mode"
+  | "mirror";
 
 export interface CheckLine {
   id: CheckId;
@@ -116,6 +118,8 @@ export interface HostFacts {
   inContainer: boolean;
   /** The Node.js running twinbench (process.versions.node) and today's date (YYYY-MM-DD), for its end of life. */
   node: { version: string; today: string };
+  /** The Debian mirrors image builds use (the lock's override, else the host's apt sources), each with its source. */
+  mirrors: Mirrors;
 }
 
 /** What doctor knows of images/lock.yaml: the images whose `official.digest` is still PLACEHOLDER. */
@@ -374,8 +378,33 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
   }
 
   lines.push(imageModeLine(f));
+  lines.push(mirrorLine(f.mirrors));
 
   return lines;
+}
+
+/** Which Debian mirror image builds fetch from, and which file named it. Needed only to build a missing image. */
+function mirrorLine(m: Mirrors): CheckLine {
+  const detail = describeMirrors(m);
+  const add =
+    "add a Debian source to /etc/apt/sources.list.d/ (or /etc/apt/sources.list), or `mirrors:` to images/lock.yaml";
+  if (!m.debian)
+    return {
+      id: "mirror",
+      status: "warn",
+      title: "debian mirror",
+      detail: `${detail}: images that are not built yet cannot be built`,
+      hint: add,
+    };
+  if (!m.security)
+    return {
+      id: "mirror",
+      status: "warn",
+      title: "debian mirror",
+      detail: `${detail}: images on a -security suite (bookworm-security) cannot be built`,
+      hint: add.replace("a Debian source", "a Debian security source"),
+    };
+  return { id: "mirror", status: "ok", title: "debian mirror", detail };
 }
 
 /** The mode a run will use, and which modes the lock can serve: debian always, official only with every digest pinned. Never probed over the network. */
@@ -383,7 +412,7 @@ function imageModeLine(f: HostFacts): CheckLine {
   const official = f.imageMode.mode === "official";
   const mode = official
     ? "official (forced): FROM <repo>@sha256 images, pulled by digest from the registry"
-    : `debian${f.imageMode.forced ? " (forced)" : ""}: base images from debootstrap, packages from deb.debian.org (registries are not probed)`;
+    : `debian${f.imageMode.forced ? " (forced)" : ""}: base images from debootstrap, packages from the Debian mirror below (registries are not probed)`;
   const l = f.lock;
   if ("error" in l) {
     return {

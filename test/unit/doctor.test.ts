@@ -65,6 +65,10 @@ function host(over: Partial<HostFacts> = {}, tools: Partial<HostFacts["tools"]> 
     lock: { file: "images/lock.yaml", placeholder: [] },
     inContainer: false,
     node: { version: "24.11.1", today: "2026-12-06" },
+    mirrors: {
+      debian: { uri: "http://mirror.example.test/debian", from: "/etc/apt/sources.list.d/debian.sources:1" },
+      security: { uri: "http://mirror.example.test/debian-security", from: "/etc/apt/sources.list.d/debian.sources:7" },
+    },
     ...over,
   };
 }
@@ -106,7 +110,29 @@ describe("evaluateChecks", () => {
         "fs-tools": "ok",
         compose: "ok",
         "image-mode": "ok",
+        mirror: "ok",
       },
+      detail: [
+        "mirror",
+        /^http:\/\/mirror\.example\.test\/debian \(from \/etc\/apt\/sources\.list\.d\/debian\.sources:1\); security: /,
+      ],
+    },
+    {
+      name: "no Debian source on the host and none in the lock",
+      facts: host({ mirrors: { debian: null, security: null } }),
+      expect: { mirror: "warn" },
+      detail: ["mirror", /no Debian mirror.*cannot be built/],
+    },
+    {
+      name: "no security source: the -security images cannot be built",
+      facts: host({
+        mirrors: {
+          debian: { uri: "http://mirror.example.test/debian", from: "/etc/apt/sources.list:1" },
+          security: null,
+        },
+      }),
+      expect: { mirror: "warn" },
+      detail: ["mirror", /bookworm-security/],
     },
     {
       name: "Debian root, no docker",
