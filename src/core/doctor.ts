@@ -57,6 +57,8 @@ export type EngineFacts =
       /** "unix:///var/run/docker.sock" or the DOCKER_HOST value. */
       endpoint: string;
       serverVersion: string;
+      /** Which engine answers the Docker API: Docker itself, or Podman's Docker-compatible service. */
+      product: "docker" | "podman";
       apiVersion: string;
       storageDriver: string;
       /** "1" | "2" as the engine reports it (/info CgroupVersion); "" for engines too old to say. */
@@ -179,7 +181,7 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
       id: "engine",
       status: "ok",
       title: "docker engine",
-      detail: `answers on ${e.endpoint} (Docker ${e.serverVersion})`,
+      detail: `answers on ${e.endpoint} (${e.product === "podman" ? "Podman" : "Docker"} ${e.serverVersion})`,
     });
   } else {
     lines.push({

@@ -20,10 +20,11 @@ const DEBIAN = { id: "debian", idLike: [], prettyName: "Debian GNU/Linux 12 (boo
 const UBUNTU = { id: "ubuntu", idLike: ["debian"], prettyName: "Ubuntu 24.04 LTS" };
 const FEDORA = { id: "fedora", idLike: [], prettyName: "Fedora Linux 40" };
 
-const runningEngine: HostFacts["engine"] = {
+const runningEngine: Extract<HostFacts["engine"], { answers: true }> = {
   answers: true,
   endpoint: "unix:///var/run/docker.sock",
   serverVersion: "20.10.24+dfsg1",
+  product: "docker",
   apiVersion: "1.41",
   storageDriver: "overlay2",
   cgroupVersion: "1",
