@@ -62,11 +62,9 @@ export const LockEntrySchema = z
   });
 
 /** A mirror URL apt can fetch from inside a build: http(s), no spaces. */
-const mirrorUrl = z
-  .string()
-  .regex(/^https?:\/\/[^\s/"'`$\\]+(\/[^\s"'`$\\]*)?$/, {
-    message: 'expected an http(s) URL like "http://mirror.example/debian"',
-  });
+const mirrorUrl = z.string().regex(/^https?:\/\/[^\s/"'`$\\]+(\/[^\s"'`$\\]*)?$/, {
+  message: 'expected an http(s) URL like "http://mirror.example/debian"',
+});
 
 export const LockSchema = z.strictObject({
   schema: z.literal(1),
