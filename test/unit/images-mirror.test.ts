@@ -16,7 +16,7 @@ import {
 } from "../../src/core/images/mirror.ts";
 import { mirrorBuildArgs } from "../../src/core/images/context.ts";
 import { debootstrapArgs, baseImageSpec } from "../../src/core/images/base.ts";
-import { readAptSources, readHostMirrors } from "../../src/adapters/host/apt-sources.ts";
+import { readAptSources, readHostMirrors } from "../../src/adapters/images/apt-sources.ts";
 import { loadLock } from "../../src/adapters/images/files.ts";
 
 const DEB822 = `# the host's Debian archive

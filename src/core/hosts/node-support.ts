@@ -6,7 +6,7 @@
  *   - testcontainersNodeProblem: the first installed testcontainers package whose engines exclude this Node, which
  *     `twinbench/testcontainers` turns into a clear error before testcontainers is ever loaded.
  */
-import { TwinbenchError } from "../errors.ts";
+import { TwinbenchError } from "../base/errors.ts";
 
 /** A Node.js release line twinbench knows: the oldest release it accepts and the line's end of life. */
 export interface NodeLine {

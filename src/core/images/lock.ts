@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { InputError } from "../errors.ts";
+import { InputError } from "../base/errors.ts";
 import { chooseMirrors, type Mirrors } from "./mirror.ts";
 
 export type { Mirrors } from "./mirror.ts";

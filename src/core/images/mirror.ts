@@ -8,7 +8,7 @@
  * The mirror is not part of any image hash: every package is pinned to an exact version, so any mirror that serves
  * that version yields the same image, and one that does not fails the build (IMAGE_PACKAGE_NOT_FOUND).
  */
-import { TwinbenchError } from "../errors.ts";
+import { TwinbenchError } from "../base/errors.ts";
 
 /** One `deb` source: a URI and its suites, from the file (and line or stanza) that named it. */
 export interface AptSource {
