@@ -5,6 +5,8 @@
 #                                  installed, the host's docker.io stays as it is
 #   lab/current-engine.sh start    start it as a second engine (lab/second-engine.sh with its own name, socket,
 #                                  data root and bridge): unix:///run/tb-dockerd-current.sock
+#   lab/current-engine.sh send-lock-images   send the lock's images (and their bases) from the first engine, those
+#                                  it lacks (lab/lock-image-tags.ts lists them)
 #   lab/current-engine.sh stop|status|purge|env|send IMG…   as lab/second-engine.sh, for this engine
 # The packages come from the Debian mirror the host's own apt sources name, through a private apt state folder
 # (the host's package lists are not touched); apt runs with Check-Valid-Until=false for frozen snapshot mirrors.
@@ -52,11 +54,21 @@ fetch() {
   "$ROOT/root/usr/sbin/dockerd" --version
 }
 
+send_lock_images() {
+  local sock=unix:///run/$TB_ENGINE2_NAME.sock tag
+  for tag in $(DOCKER_HOST= npx tsx "$HERE/lock-image-tags.ts"); do
+    if docker -H "$sock" image inspect "$tag" >/dev/null 2>&1; then continue; fi
+    echo "$TB_ENGINE2_NAME: sending $tag"
+    docker save "$tag" | docker -H "$sock" load -q
+  done
+}
+
 case "${1:-}" in
   fetch) fetch ;;
+  send-lock-images) send_lock_images ;;
   start | stop | status | purge | env | kill | send) exec bash "$HERE/second-engine.sh" "$@" ;;
   *)
-    echo "usage: $0 fetch|start|stop|status|purge|env|send IMAGE..." >&2
+    echo "usage: $0 fetch|start|send-lock-images|stop|status|purge|env|send IMAGE..." >&2
     exit 2
     ;;
 esac
