@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A current Docker engine beside the installed one, for running the engine tests against two engine versions:
-#   lab/current-engine.sh fetch    download docker.io, containerd and runc from a later Debian suite (default sid;
+#   lab/current-engine.sh fetch    download docker.io and containerd from a later Debian suite (default sid;
 #                                  SUITE=trixie for another) and unpack them under $ROOT (dpkg -x): nothing is
 #                                  installed, the host's docker.io stays as it is
 #   lab/current-engine.sh start    start it as a second engine (lab/second-engine.sh with its own name, socket,
@@ -49,7 +49,8 @@ fetch() {
   echo "==> $SUITE from $mirror (the host's apt sources)"
   apt-get "${apt[@]}" update -qq
   rm -rf "$ROOT/debs"/* "$ROOT/root"
-  (cd "$ROOT/debs" && apt-get "${apt[@]}" download docker.io containerd runc)
+  # Not runc: sid's needs a newer glibc than bookworm's (GLIBC_2.38); the engine runs the host's runc instead.
+  (cd "$ROOT/debs" && apt-get "${apt[@]}" download docker.io containerd)
   for d in "$ROOT/debs"/*.deb; do dpkg -x "$d" "$ROOT/root"; done
   "$ROOT/root/usr/sbin/dockerd" --version
 }

@@ -100,14 +100,23 @@ start() {
     [ -x "$ENGINE_ROOT/usr/sbin/dockerd" ] || { echo "$NAME: no dockerd under $ENGINE_ROOT (lab/current-engine.sh fetch)" >&2; return 1; }
     path="$ENGINE_ROOT/usr/sbin:$ENGINE_ROOT/usr/bin:$ENGINE_ROOT/usr/libexec/docker:$PATH"
   fi
-  PATH=$path setsid dockerd \
-    --data-root "$DATA_ROOT" \
-    --exec-root "$EXEC_ROOT" \
-    --pidfile "$PIDFILE" \
-    -H "unix://$SOCK" -H "tcp://$ADDR" \
-    --iptables=false --ip-masq=false \
-    --bridge="$BRIDGE" \
-    >>"$LOG" 2>&1 </dev/null &
+  # In a subshell that first closes every descriptor it inherited above 2: a daemon that kept one would hold the
+  # caller's files open for its whole life (the shared flock of a `flock LOCK lab/second-engine.sh start` among them,
+  # which then stays taken until the engine stops).
+  (
+    for fd in /proc/$BASHPID/fd/*; do
+      n=${fd##*/}
+      [ "$n" -gt 2 ] && eval "exec $n>&-"
+    done
+    PATH=$path exec setsid dockerd \
+      --data-root "$DATA_ROOT" \
+      --exec-root "$EXEC_ROOT" \
+      --pidfile "$PIDFILE" \
+      -H "unix://$SOCK" -H "tcp://$ADDR" \
+      --iptables=false --ip-masq=false \
+      --bridge="$BRIDGE" \
+      >>"$LOG" 2>&1 </dev/null
+  ) &
   for _ in $(seq 1 120); do
     if answers; then
       guard_docker0
