@@ -155,6 +155,12 @@ describe("evaluateChecks", () => {
       detail: ["node", /Node 20\.20\.2: Node 20 reached its end of life on 2026-04-30/],
     },
     {
+      name: "Podman's Docker-compatible service is named, with a warning",
+      facts: host({ engine: { ...runningEngine, product: "podman", serverVersion: "4.3.1" } }),
+      expect: { engine: "ok", "engine-product": "warn" },
+      detail: ["engine", /\(Podman 4\.3\.1\)/],
+    },
+    {
       name: "Node 26 is supported",
       facts: host({ node: { version: "26.10.0", today: "2026-12-06" } }),
       expect: { node: "ok" },

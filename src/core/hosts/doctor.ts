@@ -15,6 +15,7 @@ export type CheckStatus = "ok" | "warn" | "fail";
 export type CheckId =
   | "node"
   | "engine"
+  | "engine-product"
   | "api-version"
   | "storage-driver"
   | "cgroups"
@@ -194,6 +195,16 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
         : (fixHint ?? "install Docker Engine (Debian/Ubuntu: `apt-get install docker.io`) and start it"),
     });
   }
+
+  // Podman's Docker-compatible service: it answers, but twinbench's runs are not verified on it yet.
+  if (e.answers && e.product === "podman")
+    lines.push({
+      id: "engine-product",
+      status: "warn",
+      title: "podman",
+      detail: `Podman ${e.serverVersion} answers the Docker API: twinbench's runs are tested on Docker Engine only (20.10 and 28.5)`,
+      hint: "runs may work; for measured results use Docker Engine (Debian: `apt-get install docker.io`)",
+    });
 
   // API version
   if (e.answers) {
