@@ -107,7 +107,7 @@ async function otherWork(
   deps: RunDeps,
   ownRuns: readonly string[],
 ): Promise<{ containers: number; loadavg: number[] }> {
-  const list = (await deps.engine.listLabelled([])).containers.filter((c) => c.state === "running");
+  const list = (await deps.engine.containers.list([])).filter((c) => c.state === "running");
   const others = list.filter((c) => !ownRuns.includes(c.labels["twinbench.run"] ?? ""));
   return { containers: others.length, loadavg: loadavg().map((x) => Number(x.toFixed(2))) };
 }

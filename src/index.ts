@@ -17,7 +17,8 @@ export {
   type LoadScenarioOptions,
   type LoadedScenario,
 } from "./adapters/scenario-file.ts";
-export { validateScenario, type ValidateContext, type ValidateResult } from "./core/model/scenario/validate.ts";
+export { validateScenario, type ValidateResult } from "./core/model/scenario/validate.ts";
+export type { ValidateContext } from "./core/model/scenario/validate-problems.ts";
 export type { Scenario, ServerSpec, Storage, Workload, Transport } from "./core/model/scenario/schema.ts";
 export { planRun, type Plan } from "./core/plan/plan.ts";
 export type { SetupCosts } from "./core/model/setup-costs.ts";
@@ -35,7 +36,8 @@ export { runScenario, RunControl, type RunDeps, type RunOptions, type RunSummary
 export { createRunDeps, type CreateRunDepsOptions } from "./app/deps.ts";
 export { clean, cleanResources, type CleanOptions, type CleanReport } from "./app/clean.ts";
 export type { RunEvent, RunEventType, EventSink, Phase } from "./core/model/events.ts";
-export { DockerEngine, type Engine } from "./adapters/docker/engine.ts";
+export { DockerEngine } from "./adapters/docker/engine.ts";
+export { type Engine } from "./core/model/engine/engine.ts";
 export { LABEL } from "./core/base/labels.ts";
 
 // Images.

@@ -11,7 +11,7 @@ import { type SetupCosts } from "../core/model/setup-costs.ts";
 import { describePlan, type ImagePin } from "../core/report/plan.ts";
 import { predictPrecision, precisionLines } from "../core/plan/precision.ts";
 import { fitLines, fitScenario, resolvePools, type FitReport, type HostResources } from "../core/plan/fit.ts";
-import type { Calibration } from "../core/plan/calibration.ts";
+import type { Calibration } from "../core/plan/calibration/schema.ts";
 import { renderConfig } from "../core/config/render.ts";
 import { lockEntry } from "../core/images/lock.ts";
 import { describeMirrors } from "../core/images/mirror.ts";

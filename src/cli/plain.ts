@@ -4,7 +4,7 @@
  */
 import type { RunEvent } from "../core/model/events.ts";
 import { roundLine } from "../core/plan/adaptive.ts";
-import { calibrationUpdatedLine, forecastLine } from "../core/plan/forecast.ts";
+import { calibrationUpdatedLine, forecastLine } from "../core/report/forecast.ts";
 
 function fmt(n: number | null | undefined, d = 2): string {
   return n === null || n === undefined ? "-" : n.toFixed(d);

@@ -28,6 +28,13 @@ export function reportJson(report: RunReport): object {
     cellStates: report.cellStates,
     windows: report.windows,
     costs: report.costs && report.costs.recorded ? costTableJson(report.costs) : null,
+    ...(report.replication === undefined
+      ? {}
+      : {
+          replication: report.replication
+            ? { runs: report.replication.runs, cells: Object.fromEntries(report.replication.cells) }
+            : null,
+        }),
   };
   const none = { metric: null, numerator: null, denominator: null, threads: [], rows: [] };
   // A ladder: the two-server table (when the run has one) keeps the fixed shape at the top; `ladder` has one block per pair.

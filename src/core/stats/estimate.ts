@@ -95,7 +95,7 @@ export function fitVariancePrior(obs: readonly VarianceObs[]): VariancePrior {
   }
   // No spread beyond sampling: one variance for all cells. limma's exp(mean e) rather than the arithmetic pooled
   // variance: the latter, taken only when the cells' variances happen to agree, covers 92.6% in the simulation of
-  // test/unit/estimate.test.ts where this covers 94.6%.
+  // test/unit/stats/estimate.test.ts where this covers 94.6%.
   return { d0: Number.POSITIVE_INFINITY, s02: Math.exp(emean), dfPooled, cells: use.length, logMean: emean };
 }
 

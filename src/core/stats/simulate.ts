@@ -96,7 +96,7 @@ export interface AdaptiveSimInput {
   /**
    * Each cell's pair sd (fractions, cell order; null: the prior draw), drawn once per simulated run with the
    * simulation's own random numbers in place of the prior draw around pairSdPct (cellNoiseModel's `draw` in
-   * src/core/plan/calibration.ts: cells whose noise was recorded in earlier runs on this data). That sd is of a cell's
+   * src/core/plan/calibration/cell-model.ts: cells whose noise was recorded in earlier runs on this data). That sd is of a cell's
    * pairs over fresh instances (both levels); the instance sd is taken out of it, as it is drawn per instance. Used
    * only for cells without observed pairs.
    */
