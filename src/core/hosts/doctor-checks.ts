@@ -112,14 +112,16 @@ function engineChecks(f: HostFacts, fixHint: string | undefined): CheckLine[] {
     });
   }
 
-  // Podman's Docker-compatible service: it answers, but twinbench's runs are not verified on it yet.
+  // Podman's Docker-compatible service answers, but a run needs what it lacks.
   if (e.answers && e.product === "podman")
     lines.push({
       id: "engine-product",
-      status: "warn",
+      status: "fail",
       title: "podman",
-      detail: `Podman ${e.serverVersion} answers the Docker API: twinbench's runs are tested on Docker Engine only (20.10 and 28.5)`,
-      hint: "runs may work; for measured results use Docker Engine (Debian: `apt-get install docker.io`)",
+      detail:
+        `Podman ${e.serverVersion} answers the Docker API, but twinbench's runs need a tmpfs-backed named volume with a size ` +
+        "(local driver, type=tmpfs, o=size=...), which Podman refuses (volume options size and inodes not supported)",
+      hint: "use Docker Engine (Debian: `apt-get install docker.io`, or `twinbench doctor --fix`) and point DOCKER_HOST at it",
     });
 
   // API version

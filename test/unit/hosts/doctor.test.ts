@@ -146,9 +146,9 @@ describe("evaluateChecks", () => {
       detail: ["node", /Node 20\.20\.2: Node 20 reached its end of life on 2026-04-30/],
     },
     {
-      name: "Podman's Docker-compatible service is named, with a warning",
+      name: "Podman's Docker-compatible service is named, and refused for the sized tmpfs volume it lacks",
       facts: host({ engine: { ...runningEngine, product: "podman", serverVersion: "4.3.1" } }),
-      expect: { engine: "ok", "engine-product": "warn" },
+      expect: { engine: "ok", "engine-product": "fail" },
       detail: ["engine", /\(Podman 4\.3\.1\)/],
     },
     {
