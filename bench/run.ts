@@ -25,7 +25,8 @@ import { ScenarioSchema, parseDuration, plannedRepeats } from "../src/core/model
 import type { Scenario } from "../src/core/model/scenario/schema.ts";
 import type { HostFacts } from "../src/core/model/results.ts";
 import { CancelledError, TwinbenchError } from "../src/core/base/errors.ts";
-import { buildRatioTable, metricValue } from "../src/core/stats/ratio.ts";
+import { buildRatioTable } from "../src/core/stats/ratio.ts";
+import { metricValue } from "../src/core/stats/metric.ts";
 import {
   aaNoise,
   defaultTransportVerdict,

@@ -5,7 +5,8 @@
 import type { RunEvent } from "../core/model/events.ts";
 import { stopReasonWords } from "../core/plan/adaptive.ts";
 import type { CellRecord } from "../core/model/results.ts";
-import { ratioTableFromSides, type RatioTable } from "../core/stats/ratio.ts";
+import { ratioTableFromSides } from "../core/stats/ratio.ts";
+import type { RatioTable } from "../core/stats/ratio-model.ts";
 import { liveLadder } from "../core/stats/ladder.ts";
 import { forestOf } from "../core/report/forest.ts";
 import { verdictMark } from "../core/model/vocabulary.ts";

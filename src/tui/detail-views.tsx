@@ -1,4 +1,5 @@
 /** The run screen's failures panel and the details of the selected finished cell. */
+import { fixedOrDash } from "../core/base/units.ts";
 import { Box, Text } from "ink";
 import type { CellRecord } from "../core/model/results.ts";
 import { fit } from "./format.ts";
@@ -66,7 +67,7 @@ export function DetailsView({ state, width }: { state: ViewState; width: number 
 }
 
 export function detailLines(r: CellRecord): string[] {
-  const f2 = (n: number | null | undefined) => (n === null || n === undefined ? "-" : n.toFixed(2));
+  const f2 = (n: number | null | undefined) => fixedOrDash(n);
   const m = r.metrics;
   const out: string[] = [];
   if (m) {

@@ -2,6 +2,7 @@
  * The run screen's view state: a pure reducer from the run's event stream (and a few UI actions) to what the
  * screen shows. No Ink, no I/O, no clock: time comes from the events' `at` (and from `tick` actions).
  */
+import { fixedOrDash } from "../core/base/units.ts";
 import type { RunEvent } from "../core/model/events.ts";
 import { roundLine } from "../core/plan/adaptive.ts";
 import { calibrationUpdatedLine, forecastLine } from "../core/report/forecast.ts";
@@ -84,7 +85,7 @@ function addLog(state: ViewState, kind: LogLine["kind"], text: string): LogLine[
   return log.length > LOG_LIMIT ? log.slice(log.length - LOG_LIMIT) : log;
 }
 
-const fmtNum = (n: number | null | undefined, d = 2) => (n === null || n === undefined ? "-" : n.toFixed(d));
+const fmtNum = fixedOrDash;
 
 /** A cell record's one-line summary: the figures it measured or why it has none. */
 export function recordLine(r: CellRecord): string {

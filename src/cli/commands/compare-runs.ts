@@ -3,7 +3,7 @@
  * id (or the one host given with --host), and the single runs --also-base/--also-new add.
  */
 import { InputError } from "../../core/base/errors.ts";
-import type { RunData } from "../../core/report/compare.ts";
+import type { RunData } from "../../core/stats/compare.ts";
 import type { AnyResultsFolder } from "../../adapters/results-folders.ts";
 
 /** The runs a folder holds: one (single or sharded run), or one per host that has results (host comparison). */

@@ -6,29 +6,24 @@ import { historyForReports } from "../../app/history.ts";
 import type { Command } from "commander";
 import { InputError } from "../../core/base/errors.ts";
 import { buildRunReport } from "../../core/report/model.ts";
-import { parseMetric, type Metric } from "../../core/stats/ratio.ts";
+import { parseMetric, type Metric } from "../../core/stats/metric.ts";
 import { DEFAULT_MARGIN_PCT } from "../../core/model/scenario/schema.ts";
 import { renderText } from "../../core/report/text.ts";
 import { renderMarkdown } from "../../core/report/markdown.ts";
 import { renderCsv } from "../../core/report/csv.ts";
 import { renderJson } from "../../core/report/json.ts";
-import { buildHtmlData, renderHtml } from "../../core/report/html.ts";
+import { renderHtml } from "../../core/report/html.ts";
+import { buildHtmlData } from "../../core/report/html-data.ts";
+import { buildRunsSummary, buildSummary } from "../../core/report/summary.ts";
+import { renderSummaryHtml, renderSummaryMarkdown, renderSummaryText } from "../../core/report/summary-render.ts";
 import {
-  buildRunsSummary,
-  buildSummary,
-  renderSummaryHtml,
-  renderSummaryMarkdown,
-  renderSummaryText,
-} from "../../core/report/summary.ts";
-import {
-  assertNoRegression,
-  compareRuns,
   comparisonJson,
   renderComparisonCsv,
   renderComparisonMarkdown,
   renderComparisonText,
   diffLines,
 } from "../../core/report/compare.ts";
+import { assertNoRegression, compareRuns, type RunData } from "../../core/stats/compare.ts";
 import { loadChartJsSource, writeFileAtomic, writeReports } from "../../adapters/report-files.ts";
 import { describeFolder, readAnyResultsFolder, type AnyResultsFolder } from "../../adapters/results-folders.ts";
 import { pairRuns, singleRun } from "./compare-runs.ts";
