@@ -1,17 +1,18 @@
 /** The doctor's printed check lines: one per check, aligned, with indented hints on warn and fail. */
 import { describe, expect, it } from "vitest";
 import { evaluateChecks, type CheckId, type CheckStatus } from "../../../src/core/hosts/doctor-checks.ts";
-import { formatCheckLines } from "../../../src/core/report/doctor.ts";
 import { type HostFacts } from "../../../src/core/hosts/doctor.ts";
+import { formatCheckLines } from "../../../src/core/report/doctor.ts";
 
 const GiB = 1024 ** 3;
 
 const DEBIAN = { id: "debian", idLike: [], prettyName: "Debian GNU/Linux 12 (bookworm)" };
 
-const runningEngine: HostFacts["engine"] = {
+const runningEngine: Extract<HostFacts["engine"], { answers: true }> = {
   answers: true,
   endpoint: "unix:///var/run/docker.sock",
   serverVersion: "20.10.24+dfsg1",
+  product: "docker",
   apiVersion: "1.41",
   storageDriver: "overlay2",
   cgroupVersion: "1",
@@ -52,6 +53,11 @@ function host(over: Partial<HostFacts> = {}, tools: Partial<HostFacts["tools"]> 
     imageMode: { mode: "debian", forced: false },
     lock: { file: "images/lock.yaml", placeholder: [] },
     inContainer: false,
+    node: { version: "24.11.1", today: "2026-12-06" },
+    mirrors: {
+      debian: { uri: "http://mirror.example.test/debian", from: "/etc/apt/sources.list.d/debian.sources:1" },
+      security: { uri: "http://mirror.example.test/debian-security", from: "/etc/apt/sources.list.d/debian.sources:7" },
+    },
     ...over,
   };
 }
