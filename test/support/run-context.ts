@@ -41,10 +41,20 @@ export function stageContext(o: StageContextOptions = {}) {
   return { ctx, events, engine, warnings };
 }
 
-/** A results session in memory: what a stage reads and writes through it, counted. */
-export function memorySession(manifest: Partial<RunManifest> = {}, cells: CellRecord[] = []) {
+/**
+ * A results session in memory: what a stage reads and writes through it, counted. `cells` are what its store reads
+ * back; `previous` the records of a run being resumed; `appended` what a stage appends to cells.jsonl.
+ */
+export function memorySession(
+  manifest: Partial<RunManifest> = {},
+  cells: CellRecord[] = [],
+  previous: CellRecord[] = [],
+) {
   const raw = new Map<string, string>();
+  const appended: CellRecord[] = [];
   const s = {
+    previous,
+    appended,
     manifest: { runId: "r1", hosts: [], servers: [], actions: [], status: "running", ...manifest } as RunManifest,
     saves: 0,
     raw,
@@ -55,6 +65,9 @@ export function memorySession(manifest: Partial<RunManifest> = {}, cells: CellRe
     },
     action(action: string, server?: string, detail?: string) {
       (s.manifest.actions ??= []).push({ at: STAGE_NOW, server, action, detail });
+    },
+    async appendCell(rec: CellRecord) {
+      appended.push(rec);
     },
     async writeRaw(name: string, text: string) {
       raw.set(name, text);
