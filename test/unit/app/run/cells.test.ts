@@ -116,7 +116,9 @@ describe("CellLoop", () => {
     await l.run(rounds([cell("a", test, 1), cell("b", test, 1)], [cell("a", test, 2), cell("b", test, 2)]));
     expect(log).toEqual(want);
     expect(tally).toEqual({ ok: 4, failed: 0 });
-    expect(mem.state.appended.map((r) => `${r.phase} ${r.key}`)).toEqual(want.filter((x) => /^(warmup|measure) /.test(x)));
+    expect(mem.state.appended.map((r) => `${r.phase} ${r.key}`)).toEqual(
+      want.filter((x) => /^(warmup|measure) /.test(x)),
+    );
     expect(mem.state.saves).toBe(4);
   });
 
