@@ -31,11 +31,7 @@ function typesOnly(file) {
   return !runtime.test(src.replace(/^\s*export\s+type\s*\{[^}]*\}[^;]*;/gm, ""));
 }
 
-const modules = [
-  ...walk("src/core"),
-  "src/app/run.ts",
-  ...walk("src/app/run"),
-].filter((f) => !typesOnly(f));
+const modules = [...walk("src/core"), "src/app/run.ts", ...walk("src/app/run")].filter((f) => !typesOnly(f));
 
 /** The mirrored test path of a module, without `.test.ts`: test/unit/<layer>/<file> or test/unit/app/... */
 const mirror = (f) =>

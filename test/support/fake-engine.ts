@@ -1,132 +1,174 @@
 /**
- * The one fake container engine of the unit tests: an in-memory Engine that keeps its containers, networks and
- * volumes, logs the calls a test checks (files put, pauses), and answers sysbench runs with a recorded log (a
- * failed one when `failRun` says so). Tests replace `run`, `failRun` or `onRun` to script a case.
+ * The fake engine of the unit tests: the engine port (src/core/model/engine/) held in memory, no Docker. It keeps
+ * what was created (containers, networks, volumes), every spec given to `containers.run`, and a log of file copies
+ * and pauses; tests seed what the label listings answer, make the engine unreachable, and choose what a run prints.
+ * Every method of its resources can be replaced by a test (`engine.containers.logs = async () => …`).
  */
-import { readFileSync } from "node:fs";
-import type {
-  ContainerSpec,
-  ContainerState,
-  Engine,
-  LabelledResources,
-  RunResult,
-} from "../../src/adapters/docker/engine.ts";
-import type { ImagePort } from "../../src/adapters/docker/images.ts";
+import type { ContainerPort, ContainerSpec, RunOpts, RunResult } from "../../src/core/model/engine/containers.ts";
+import type { Engine, EngineLocation } from "../../src/core/model/engine/engine.ts";
+import type { ExecPort } from "../../src/core/model/engine/exec.ts";
+import type { ImagePort } from "../../src/core/model/engine/images.ts";
+import type { NetworkPort } from "../../src/core/model/engine/networks.ts";
+import type { VolumePort } from "../../src/core/model/engine/volumes.ts";
+import type { HostFacts } from "../../src/core/model/results.ts";
 
-/** A recorded sysbench 1.0 run that succeeded, and one whose server was killed. */
-export const okLog = readFileSync(
-  new URL("../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url),
-  "utf8",
-);
-export const failLog = readFileSync(
-  new URL("../fixtures/sysbench/1.0/fail-server-killed.log", import.meta.url),
-  "utf8",
-);
+export interface FakeContainer {
+  spec: ContainerSpec;
+  running: boolean;
+  paused: boolean;
+}
+
+/** A resource the label listings answer (seeded by the test: the listings do not show what the fake created). */
+export interface ListedResource {
+  kind: "container" | "network" | "volume";
+  /** Its id, and its name for volumes. */
+  id: string;
+  name: string;
+  labels: Record<string, string>;
+}
+
+/** Whether labels match every filter, `key=value` or a bare `key`, as Docker's label filter does. */
+export function matchesLabels(labels: Record<string, string>, filters: readonly string[]): boolean {
+  return filters.every((f) =>
+    f.includes("=") ? labels[f.split("=")[0]!] === f.slice(f.indexOf("=") + 1) : f in labels,
+  );
+}
+
+const ok = (output: string): RunResult => ({ exitCode: 0, output, timedOut: false, cancelled: false });
 
 export class FakeEngine implements Engine {
-  readonly hostId = "local";
-  readonly images = {} as ImagePort; // the fake ensureImage never reaches the engine's images
-  location() {
-    return { local: true };
-  }
-  async inspectVolume(name: string) {
-    return this.volumes.has(name) ? { name, labels: {} } : undefined;
-  }
-  containers = new Map<string, { spec: ContainerSpec; running: boolean; paused: boolean }>();
-  networks = new Set<string>();
-  volumes = new Set<string>();
-  runs: ContainerSpec[] = [];
-  log: string[] = [];
-  failRun: (spec: ContainerSpec) => boolean = () => false;
+  /** False: ping, facts, containers.run and containers.kill fail like a dead engine's connection (ECONNREFUSED). */
+  alive = true;
+  /** What facts() answers besides the host id. */
+  info: Partial<HostFacts>;
+  images: ImagePort = {} as ImagePort; // tests that reach images give their own
+  location: () => EngineLocation = () => ({ local: true });
+
+  /** Containers created and not removed, by id. */
+  readonly created = new Map<string, FakeContainer>();
+  readonly networkNames = new Set<string>();
+  readonly volumeNames = new Set<string>();
+  /** Every spec given to containers.run, in order. */
+  readonly runs: ContainerSpec[] = [];
+  /** "put <container name> <path>" for each file copied in, "pause <container name>" for each pause. */
+  readonly log: string[] = [];
+  /** Ids (volume names) of everything removed, in order. */
+  readonly removed: string[] = [];
+  /** What the label listings answer, less what was removed since. */
+  listed: ListedResource[] = [];
+  /** Set: every label listing rejects with it. */
+  listFailure: Error | undefined;
+  /** Called with each spec given to containers.run, before it answers. */
   onRun: (spec: ContainerSpec) => void = () => undefined;
+  /** What containers.run answers (default: exit 0, "ok"). */
+  answerRun: (spec: ContainerSpec, opts: RunOpts) => RunResult | Promise<RunResult> = () => ok("ok\n");
   private n = 0;
-  async ping() {}
-  async facts() {
-    return { id: "local", kernel: "6.18", cpus: 2, dockerVersion: "20.10", storageDriver: "overlay2" };
+
+  constructor(
+    readonly hostId = "local",
+    info: Partial<HostFacts> = { kernel: "6.18", cpus: 2, dockerVersion: "20.10", storageDriver: "overlay2" },
+  ) {
+    this.info = info;
   }
-  async createNetwork(name: string) {
-    this.networks.add(name);
-    return name;
+
+  async ping(): Promise<void> {
+    if (!this.alive) throw Object.assign(new Error(`connect ECONNREFUSED (${this.hostId})`), { code: "ECONNREFUSED" });
   }
-  async removeNetwork(id: string) {
-    this.networks.delete(id);
+  async facts(): Promise<HostFacts> {
+    await this.ping();
+    return { id: this.hostId, ...this.info };
   }
-  async createVolume(name: string) {
-    this.volumes.add(name);
-    return name;
+
+  private listing(kind: ListedResource["kind"], filters: string[]): ListedResource[] {
+    if (this.listFailure) throw this.listFailure;
+    return this.listed.filter(
+      (r) => r.kind === kind && !this.removed.includes(r.id) && matchesLabels(r.labels, filters),
+    );
   }
-  async removeVolume(name: string) {
-    this.volumes.delete(name);
-  }
-  async createContainer(spec: ContainerSpec) {
-    const id = `c${++this.n}`;
-    this.containers.set(id, { spec, running: false, paused: false });
-    return id;
-  }
-  async putFile(id: string, path: string) {
-    this.log.push(`put ${this.containers.get(id)!.spec.name} ${path}`);
-  }
-  async start(id: string) {
-    this.containers.get(id)!.running = true;
-  }
-  async stop(id: string) {
-    const c = this.containers.get(id);
-    if (c) c.running = false;
-  }
-  async kill(id: string) {
-    const c = this.containers.get(id);
-    if (c) c.running = false;
-  }
-  async remove(id: string) {
-    this.containers.delete(id);
-  }
-  async pause(id: string) {
-    const c = this.containers.get(id);
-    if (c) {
+
+  readonly containers: ContainerPort = {
+    create: async (spec) => {
+      const id = `c${++this.n}`;
+      this.created.set(id, { spec, running: false, paused: false });
+      return id;
+    },
+    putFile: async (id, path) => void this.log.push(`put ${this.created.get(id)!.spec.name} ${path}`),
+    start: async (id) => void (this.created.get(id)!.running = true),
+    stop: async (id) => {
+      const c = this.created.get(id);
+      if (c) c.running = false;
+    },
+    kill: async (id) => {
+      await this.ping();
+      const c = this.created.get(id);
+      if (c) c.running = false;
+    },
+    remove: async (id) => {
+      this.created.delete(id);
+      this.removed.push(id);
+    },
+    pause: async (id) => {
+      const c = this.created.get(id);
+      if (!c) return;
       c.paused = true;
       this.log.push(`pause ${c.spec.name}`);
-    }
-  }
-  async unpause(id: string) {
-    const c = this.containers.get(id);
-    if (c) c.paused = false;
-  }
-  async inspect(id: string): Promise<ContainerState> {
-    const c = this.containers.get(id);
-    return {
-      running: c?.running ?? false,
-      paused: c?.paused ?? false,
-      exitCode: null,
-      oomKilled: false,
-      ips: c ? { [String(c.spec.networkMode)]: "10.0.0.2" } : {},
-    };
-  }
-  async logs() {
-    return "server log line\n";
-  }
-  async containerId(id: string) {
-    return this.containers.has(id) ? id : undefined;
-  }
-  async connectNetwork() {}
-  async disconnectNetwork() {}
-  async exec() {
-    return { exitCode: 0, stdout: "", stderr: "" };
-  }
-  async run(spec: ContainerSpec, opts: { onLine?: (l: string) => void; signal?: AbortSignal }): Promise<RunResult> {
-    this.runs.push(spec);
-    this.onRun(spec);
-    const cmd = spec.cmd ?? [];
-    if (opts.signal?.aborted) return { exitCode: 137, output: "", timedOut: false, cancelled: true };
-    if (cmd.includes("run") && cmd.some((a) => a.includes("tb_conninfo")))
-      return { exitCode: 0, output: "twinbench.ssl_cipher=\n", timedOut: false, cancelled: false };
-    if (cmd.includes("run")) {
-      const out = this.failRun(spec) ? failLog : okLog;
-      for (const l of out.split("\n")) opts.onLine?.(l);
-      return { exitCode: this.failRun(spec) ? 1 : 0, output: out, timedOut: false, cancelled: false };
-    }
-    return { exitCode: 0, output: "ok\n", timedOut: false, cancelled: false };
-  }
-  async listLabelled(): Promise<LabelledResources> {
-    return { containers: [], networks: [], volumes: [] };
-  }
+    },
+    unpause: async (id) => {
+      const c = this.created.get(id);
+      if (c) c.paused = false;
+    },
+    inspect: async (id) => {
+      const c = this.created.get(id);
+      const net = c?.spec.network;
+      return {
+        running: c?.running ?? false,
+        paused: c?.paused ?? false,
+        exitCode: null,
+        oomKilled: false,
+        ips: c ? { [net?.kind === "network" ? net.name : String(net?.kind)]: "10.0.0.2" } : {},
+      };
+    },
+    idOf: async (nameOrId) => (this.created.has(nameOrId) ? nameOrId : undefined),
+    logs: async () => "server log line\n",
+    run: async (spec, opts) => {
+      await this.ping();
+      this.runs.push(spec);
+      this.onRun(spec);
+      return this.answerRun(spec, opts);
+    },
+    list: async (filters) =>
+      this.listing("container", filters).map((r) => ({ id: r.id, name: r.name, labels: r.labels, state: "running" })),
+  };
+
+  readonly networks: NetworkPort = {
+    create: async (name) => {
+      this.networkNames.add(name);
+      return name;
+    },
+    remove: async (id) => {
+      this.networkNames.delete(id);
+      this.removed.push(id);
+    },
+    connect: async () => undefined,
+    disconnect: async () => undefined,
+    list: async (filters) =>
+      this.listing("network", filters).map((r) => ({ id: r.id, name: r.name, labels: r.labels })),
+  };
+
+  readonly volumes: VolumePort = {
+    create: async (name) => {
+      this.volumeNames.add(name);
+      return name;
+    },
+    remove: async (name) => {
+      this.volumeNames.delete(name);
+      this.removed.push(name);
+    },
+    inspect: async (name) => (this.volumeNames.has(name) ? { name, labels: {} } : undefined),
+    list: async (filters) => this.listing("volume", filters).map((r) => ({ name: r.name, labels: r.labels })),
+  };
+
+  readonly exec: ExecPort = {
+    run: async () => ({ exitCode: 0, stdout: "", stderr: "" }),
+  };
 }

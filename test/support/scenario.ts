@@ -7,7 +7,8 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { ScenarioSchema, type Scenario } from "../../src/core/model/scenario/schema.ts";
-import { validateScenario, type ValidateContext } from "../../src/core/model/scenario/validate.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import { type ValidateContext } from "../../src/core/model/scenario/validate-problems.ts";
 
 /** The image lock and host the unit tests validate against. */
 export const TEST_CONTEXT: ValidateContext = {

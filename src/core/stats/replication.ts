@@ -21,7 +21,7 @@
  * docs/stats.md ("Between runs") has the simulation of this code path that checks its coverage.
  */
 import { chiSquareQuantile, mean, tQuantile } from "../base/distributions.ts";
-import { fitVariancePrior, moderate, type VariancePrior } from "./estimate.ts";
+import { fitVariancePrior, moderate, type VariancePrior } from "./prior.ts";
 
 /** One run's estimate of one cell, on the log scale. */
 export interface RunEstimateObs {

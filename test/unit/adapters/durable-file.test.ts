@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { appendDurable, diskFullError, setAsideTornTail, writeFileAtomic } from "../../../src/adapters/durable-file.ts";
 import { ResultsStore } from "../../../src/adapters/results/store.ts";
 import { readKnownHosts, rememberHosts } from "../../../src/adapters/docker/connect.ts";
-import { isEngineConnectionError } from "../../../src/adapters/docker/engine.ts";
+import { isEngineConnectionError } from "../../../src/adapters/docker/engine-errors.ts";
 import { TwinbenchError } from "../../../src/core/base/errors.ts";
 
 let dir: string;

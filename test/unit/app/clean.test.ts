@@ -6,47 +6,22 @@
 import { describe, expect, it } from "vitest";
 import { CancelGate, cleanSession } from "../../../src/app/clean.ts";
 import { hostRunId } from "../../../src/app/hosts.ts";
-import type { Engine, LabelledResources } from "../../../src/adapters/docker/engine.ts";
 import { LABEL } from "../../../src/core/base/labels.ts";
+import { FakeEngine } from "../../../test/support/fake-engine.ts";
 
-/** An engine holding labelled resources; listLabelled honours `key=value` and bare `key` filters, as Docker does. */
+/** An engine holding labelled resources (c-, n-, v- names: container, network, volume) of sessions and runs. */
 function fakeEngine(hostId: string, items: Array<{ name: string; session: string; run: string }>, down = false) {
-  const removed: string[] = [];
-  const labels = (i: { session: string; run: string }) => ({
-    [LABEL.session]: i.session,
-    [LABEL.run]: i.run,
-    [LABEL.host]: hostId,
-  });
-  const match = (l: Record<string, string>, filters: string[]) =>
-    filters.every((f) => (f.includes("=") ? l[f.split("=")[0]!] === f.slice(f.indexOf("=") + 1) : f in l));
-  const left = () => items.filter((i) => !removed.includes(i.name));
-  const engine = {
-    hostId,
-    async listLabelled(filters: string[]): Promise<LabelledResources> {
-      if (down) throw new Error(`connect ECONNREFUSED (${hostId})`);
-      const mine = left().filter((i) => match(labels(i), filters));
-      return {
-        containers: mine
-          .filter((i) => i.name.startsWith("c-"))
-          .map((i) => ({ id: i.name, name: i.name, labels: labels(i), state: "running" })),
-        networks: mine
-          .filter((i) => i.name.startsWith("n-"))
-          .map((i) => ({ id: i.name, name: i.name, labels: labels(i) })),
-        volumes: mine.filter((i) => i.name.startsWith("v-")).map((i) => ({ name: i.name, labels: labels(i) })),
-      };
-    },
-    async unpause() {},
-    async remove(id: string) {
-      removed.push(id);
-    },
-    async removeNetwork(id: string) {
-      removed.push(id);
-    },
-    async removeVolume(name: string) {
-      removed.push(name);
-    },
-  } as unknown as Engine;
-  return { engine, removed, left };
+  const engine = new FakeEngine(hostId);
+  const kinds = { c: "container", n: "network", v: "volume" } as const;
+  engine.listed = items.map((i) => ({
+    kind: kinds[i.name[0] as keyof typeof kinds],
+    id: i.name,
+    name: i.name,
+    labels: { [LABEL.session]: i.session, [LABEL.run]: i.run, [LABEL.host]: hostId },
+  }));
+  if (down) engine.listFailure = new Error(`connect ECONNREFUSED (${hostId})`);
+  const left = () => items.filter((i) => !engine.removed.includes(i.name));
+  return { engine, removed: engine.removed, left };
 }
 
 describe("cleanSession (the second Ctrl-C)", () => {

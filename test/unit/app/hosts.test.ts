@@ -4,76 +4,48 @@
  * survivor, one merged folder) and an unreachable host in a host comparison (partial).
  */
 import { describe, expect, it } from "vitest";
+import { SERVERS_BY_FAMILY, scenario as scenarioOf, type ScenarioOverrides } from "../../support/scenario.ts";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runHosts, HostGuard, guardedEngine, type HostTarget } from "../../../src/app/hosts.ts";
 import type { RunDeps, RunOptions, RunSummary } from "../../../src/app/run.ts";
-import type { ContainerSpec, Engine, RunResult } from "../../../src/adapters/docker/engine.ts";
+import type { ContainerSpec, RunResult } from "../../../src/core/model/engine/containers.ts";
+import { FakeEngine } from "../../../test/support/fake-engine.ts";
 import type { ImageOps } from "../../../src/adapters/images/transfer.ts";
 import { ResultsStore } from "../../../src/adapters/results/store.ts";
 import { HostsFolder, isHostsFolder, readHostsResume } from "../../../src/adapters/results/hosts-folder.ts";
-import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
+import { ScenarioSchema, type Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
 import { parseSysbench } from "../../../src/core/model/sysbench/parse.ts";
 import type { HostFacts, RunManifest } from "../../../src/core/model/results.ts";
-import { SERVERS_BY_FAMILY, scenario as scenarioOf, type ScenarioOverrides } from "../../support/scenario.ts";
 
 const okLog = readFileSync(new URL("../../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
 
-class FakeHostEngine {
-  readonly docker = {} as never;
-  alive = true;
-  runs: ContainerSpec[] = [];
-  volumes = new Set<string>();
-  constructor(
-    readonly hostId: string,
-    public info: Partial<HostFacts> = {},
-    public dpkg = "libc6=2.36-9\nmysql-server=9.7.4-2\n",
-  ) {}
-  async ping() {
-    if (!this.alive) throw Object.assign(new Error(`connect ECONNREFUSED (${this.hostId})`), { code: "ECONNREFUSED" });
-  }
-  async facts(): Promise<HostFacts> {
-    await this.ping();
-    return {
-      id: this.hostId,
-      kernel: "6.1.0",
-      os: "Debian 12",
-      cpus: 2,
-      memoryBytes: 2 ** 34,
-      dockerVersion: "20.10",
-      storageDriver: "overlay2",
-      cgroupVersion: "1",
-      ...this.info,
-    };
-  }
-  async createVolume(name: string) {
-    this.volumes.add(name);
-    return name;
-  }
-  async removeVolume(name: string) {
-    this.volumes.delete(name);
-  }
-  async run(spec: ContainerSpec): Promise<RunResult> {
-    await this.ping();
-    this.runs.push(spec);
-    const output =
+/** A host's engine: its facts, and what a run on it prints (dpkg-query's package list, else the host probe's output). */
+function hostEngine(hostId: string, info: Partial<HostFacts> = {}, dpkg = "libc6=2.36-9\nmysql-server=9.7.4-2\n") {
+  const e = new FakeEngine(hostId, {
+    kernel: "6.1.0",
+    os: "Debian 12",
+    cpus: 2,
+    memoryBytes: 2 ** 34,
+    dockerVersion: "20.10",
+    storageDriver: "overlay2",
+    cgroupVersion: "1",
+    ...info,
+  });
+  e.answerRun = (spec) => ({
+    exitCode: 0,
+    output:
       spec.entrypoint?.[0] === "dpkg-query"
-        ? this.dpkg
-        : "kernel=6.1.0\narch=x86_64\nnproc=2\ncpu=AMD EPYC\nvolfs=ext4\nvolopts=rw,relatime\n";
-    return { exitCode: 0, output, timedOut: false, cancelled: false };
-  }
-  async kill() {
-    await this.ping();
-  }
-  async listLabelled() {
-    return { containers: [], networks: [], volumes: [] };
-  }
+        ? dpkg
+        : "kernel=6.1.0\narch=x86_64\nnproc=2\ncpu=AMD EPYC\nvolfs=ext4\nvolopts=rw,relatime\n",
+    timedOut: false,
+    cancelled: false,
+  });
+  return e;
 }
-
-const asEngine = (e: FakeHostEngine) => e as unknown as Engine;
 
 function fakeImages(
   labels: (host: string) => Record<string, string> = () => ({
@@ -98,9 +70,9 @@ function fakeImages(
   return { ops, present, sent };
 }
 
-function target(e: FakeHostEngine, images: ReturnType<typeof fakeImages>): HostTarget {
+function target(e: FakeEngine, images: ReturnType<typeof fakeImages>): HostTarget {
   const deps = {
-    engine: asEngine(e),
+    engine: e,
     storage: {} as never,
     async ensureImage(name: string) {
       const tag = `twinbench/${name}:abc`;
@@ -117,7 +89,7 @@ function target(e: FakeHostEngine, images: ReturnType<typeof fakeImages>): HostT
   } as RunDeps;
   return {
     spec: { id: e.hostId, engine: e.hostId === "a" ? "unix:///a.sock" : `tcp://${e.hostId}:2375` },
-    engine: asEngine(e),
+    engine: e,
     deps,
   };
 }
@@ -128,7 +100,7 @@ const sessions: Array<string | undefined> = [];
 const resumed: string[] = [];
 
 /** A run engine that writes a results folder with an ok record for each accepted cell; `die` loses the host after n cells. */
-function fakeRunOne(calls: string[], die: Record<string, { engine: FakeHostEngine; after: number }> = {}) {
+function fakeRunOne(calls: string[], die: Record<string, { engine: FakeEngine; after: number }> = {}) {
   return async (deps: RunDeps, opts: RunOptions): Promise<RunSummary> => {
     const host = deps.engine.hostId;
     calls.push(`${host} ${opts.outDir.split("/hosts/")[1]}`);
@@ -155,7 +127,7 @@ function fakeRunOne(calls: string[], die: Record<string, { engine: FakeHostEngin
       const d = die[host];
       if (d && n >= d.after) {
         d.engine.alive = false;
-        await deps.engine.run({ name: "x", image: "y", labels: {} }, {}); // hangs or throws like a dead engine
+        await deps.engine.containers.run({ name: "x", image: "y", labels: {} }, {}); // hangs or throws like a dead engine
       }
       await store.appendCell({
         key: c.key,
@@ -204,7 +176,7 @@ const baseOpts = async (s: Scenario) => ({
 
 describe("runHosts", () => {
   it("compare: hosts: images sent once per host, parity checked, one folder per host, the host report", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const [a, b] = [hostEngine("a"), hostEngine("b")];
     const images = fakeImages();
     const calls: string[] = [];
     const opts = await baseOpts(scenario({ servers: [{ id: "mysql", image: "mysql-9.7" }], compare: "hosts" }));
@@ -221,12 +193,12 @@ describe("runHosts", () => {
     expect(r.reportText).toContain("(mysql@a q/s / mysql@b q/s * 100)");
     // probes and package checks ran on both hosts; their volumes are gone
     expect(b.runs.map((x) => x.entrypoint?.[0])).toEqual(["sh", "dpkg-query", "dpkg-query"]);
-    expect(b.volumes.size).toBe(0);
+    expect(b.volumeNames.size).toBe(0);
     expect(b.runs.every((x) => x.labels["twinbench.host"] === "b" && x.labels["twinbench.run"] === "r1-b")).toBe(true);
   });
 
   it("refuses to compare when a pinned image differs between hosts, before any run", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b", {}, "libc6=2.36-10\nmysql-server=9.7.4-2\n")];
+    const [a, b] = [hostEngine("a"), hostEngine("b", {}, "libc6=2.36-10\nmysql-server=9.7.4-2\n")];
     const images = fakeImages();
     const calls: string[] = [];
     await expect(
@@ -242,7 +214,7 @@ describe("runHosts", () => {
   });
 
   it("shard: refuses unlike hosts, --force runs and says the hosts were mixed", async () => {
-    const mk = () => [new FakeHostEngine("a"), new FakeHostEngine("b", { kernel: "6.2.0" })] as const;
+    const mk = () => [hostEngine("a"), hostEngine("b", { kernel: "6.2.0" })] as const;
     const images = fakeImages();
     const [a, b] = mk();
     await expect(
@@ -264,7 +236,7 @@ describe("runHosts", () => {
   });
 
   it("shard: a host lost mid-run is reported by id, its remaining cells go to the survivor, one merged folder", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const [a, b] = [hostEngine("a"), hostEngine("b")];
     const images = fakeImages();
     const calls: string[] = [];
     const opts = await baseOpts(scenario({ shard: true }));
@@ -302,7 +274,7 @@ describe("runHosts", () => {
   });
 
   it("compare: hosts with an unreachable host: named by id, the run ends partial", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const [a, b] = [hostEngine("a"), hostEngine("b")];
     b.alive = false;
     const images = fakeImages();
     const r = await runHosts(
@@ -330,7 +302,7 @@ describe("runHosts: what goes wrong becomes a note (issue 17)", () => {
   const cmp = () => scenario({ servers: [{ id: "mysql", image: "mysql-9.7" }], compare: "hosts" });
 
   it("a host whose run.json is damaged stays in the report, with a note, and the run is partial", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const [a, b] = [hostEngine("a"), hostEngine("b")];
     const images = fakeImages();
     const opts = await baseOpts(cmp());
     const runOne = async (deps: RunDeps, o: RunOptions): Promise<RunSummary> => {
@@ -351,8 +323,8 @@ describe("runHosts: what goes wrong becomes a note (issue 17)", () => {
   });
 
   it("a failed host that cannot be cleaned up is a note that names the run and the way out", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
-    b.listLabelled = async () => Promise.reject(new Error("engine said 500"));
+    const [a, b] = [hostEngine("a"), hostEngine("b")];
+    b.listFailure = new Error("engine said 500");
     const images = fakeImages();
     const opts = await baseOpts(cmp());
     const runOne = async (deps: RunDeps, o: RunOptions): Promise<RunSummary> => {
@@ -367,10 +339,11 @@ describe("runHosts: what goes wrong becomes a note (issue 17)", () => {
   });
 
   it("package versions that cannot be read: parity falls back to labels with a note; no dpkg in the image is no note", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
-    const fail = (e: FakeHostEngine, how: () => Promise<RunResult>) => {
-      const run = e.run.bind(e);
-      e.run = async (spec: ContainerSpec) => (spec.entrypoint?.[0] === "dpkg-query" ? how() : run(spec));
+    const [a, b] = [hostEngine("a"), hostEngine("b")];
+    const fail = (e: FakeEngine, how: () => Promise<RunResult>) => {
+      const run = e.containers.run;
+      e.containers.run = async (spec: ContainerSpec, o) =>
+        spec.entrypoint?.[0] === "dpkg-query" ? how() : run(spec, o);
     };
     fail(a, () =>
       Promise.reject(
@@ -394,10 +367,10 @@ describe("runHosts: what goes wrong becomes a note (issue 17)", () => {
   });
 
   it("dpkg-query that fails is a note with its exit code and last lines", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const [a, b] = [hostEngine("a"), hostEngine("b")];
     for (const e of [a, b]) {
-      const run = e.run.bind(e);
-      e.run = async (spec: ContainerSpec) =>
+      const run = e.containers.run;
+      e.containers.run = async (spec: ContainerSpec, o) =>
         spec.entrypoint?.[0] === "dpkg-query"
           ? {
               exitCode: 2,
@@ -405,7 +378,7 @@ describe("runHosts: what goes wrong becomes a note (issue 17)", () => {
               timedOut: false,
               cancelled: false,
             }
-          : run(spec);
+          : run(spec, o);
     }
     const images = fakeImages();
     const opts = await baseOpts(cmp());
@@ -424,7 +397,7 @@ describe("runHosts --resume", () => {
       .map((l) => JSON.parse(l) as { key: string; host: string });
 
   it("compare: hosts: each host resumes its own folder on its own engine, records kept, the reports rewritten", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const [a, b] = [hostEngine("a"), hostEngine("b")];
     const images = fakeImages();
     const opts = await baseOpts(scenario({ compare: "hosts" }));
     const plan = planRun(opts.scenario);
@@ -471,7 +444,7 @@ describe("runHosts --resume", () => {
   });
 
   it("a host that does not answer is an error that names it and the way out; nothing runs", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const [a, b] = [hostEngine("a"), hostEngine("b")];
     const images = fakeImages();
     const opts = await baseOpts(scenario({ compare: "hosts" }));
     await runHosts({ hosts: [target(a, images), target(b, images)], images: images.ops, runOne: fakeRunOne([]) }, opts);
@@ -496,7 +469,7 @@ describe("runHosts --resume", () => {
   });
 
   it("shard: a host's resume skips the cells a later pass already did; a new pass is numbered after the folder's", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const [a, b] = [hostEngine("a"), hostEngine("b")];
     const images = fakeImages();
     const opts = await baseOpts(scenario({ shard: true }));
     const plan = planRun(opts.scenario);
@@ -531,7 +504,7 @@ describe("runHosts --resume", () => {
   });
 
   it("shard: cells of a host lost during the resume go to a pass numbered after the folder's", async () => {
-    const [a, b] = [new FakeHostEngine("a"), new FakeHostEngine("b")];
+    const [a, b] = [hostEngine("a"), hostEngine("b")];
     const images = fakeImages();
     const opts = await baseOpts(scenario({ shard: true }));
     const plan = planRun(opts.scenario);
@@ -665,11 +638,11 @@ describe("HostsFolder", () => {
 
 describe("HostGuard", () => {
   it("a lost host rejects calls in flight and new ones; kill never rejects on a dead connection", async () => {
-    const e = new FakeHostEngine("b");
+    const e = hostEngine("b");
     const guard = new HostGuard("b");
-    const g = guardedEngine(asEngine(e), { id: "b", kernel: "x" }, guard);
+    const g = guardedEngine(e, { id: "b", kernel: "x" }, guard);
     expect(await g.facts()).toEqual({ id: "b", kernel: "x" });
-    const hanging = g.createVolume("v", {}).then(() => new Promise(() => undefined));
+    const hanging = g.volumes.create("v", {}).then(() => new Promise(() => undefined));
     const inFlight = guard.guard(hanging as Promise<unknown>);
     guard.declareLost("test");
     await expect(inFlight).rejects.toMatchObject({ code: "HOST_LOST" });
@@ -678,7 +651,7 @@ describe("HostGuard", () => {
       message: expect.stringContaining('host "b" was lost'),
     });
     e.alive = false;
-    const free = guardedEngine(asEngine(e), { id: "b" });
-    await expect(free.kill("x")).resolves.toBeUndefined();
+    const free = guardedEngine(e, { id: "b" });
+    await expect(free.containers.kill("x")).resolves.toBeUndefined();
   });
 });

@@ -4,11 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { LabServer, type LabServerInit } from "../../../src/app/lab-server.ts";
-import type { Engine } from "../../../src/adapters/docker/engine.ts";
+import type { ContainerPort } from "../../../src/core/model/engine/containers.ts";
+import { FakeEngine } from "../../../test/support/fake-engine.ts";
 import { TwinbenchError } from "../../../src/core/base/errors.ts";
 
-function serverWith(inspect: Engine["inspect"]): LabServer {
-  const engine = { inspect } as Partial<Engine> as Engine;
+function serverWith(inspect: ContainerPort["inspect"]): LabServer {
+  const engine = new FakeEngine();
+  engine.containers.inspect = inspect;
   const init = { id: "maria", runId: "r1", labels: () => ({}) } as Partial<LabServerInit> as LabServerInit;
   const s = new LabServer(init, engine, {} as never, {} as never, {} as never);
   s.containerId = "c1";

@@ -3,14 +3,17 @@
  * work, the events, the results folder, failure handling, cancellation, resume and teardown.
  */
 import { describe, expect, it, vi } from "vitest";
+import { readFileSync } from "node:fs";
+import { scenario as scenarioOf, type ScenarioOverrides } from "../../support/scenario.ts";
 import { mkdtemp, readFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runScenario, type RunDeps, type Scheduler } from "../../../src/app/run.ts";
 import { TwinbenchError } from "../../../src/core/base/errors.ts";
+import type { ContainerPort, ContainerSpec } from "../../../src/core/model/engine/containers.ts";
 import type { StorageProvider, ProvisionedStorage } from "../../../src/adapters/storage/types.ts";
 import type { Probe } from "../../../src/adapters/mysql/probe.ts";
-import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
+import { ScenarioSchema, type Scenario } from "../../../src/core/model/scenario/schema.ts";
 import type { RunEvent } from "../../../src/core/model/events.ts";
 import type { Cell, CellRecord, RunManifest } from "../../../src/core/model/results.ts";
 import { parseSysbench } from "../../../src/core/model/sysbench/parse.ts";
@@ -23,15 +26,43 @@ import type { CalibrationStore } from "../../../src/adapters/calibration-store.t
 import { plainLine } from "../../../src/cli/plain.ts";
 import { initialState, reduce } from "../../../src/tui/state.ts";
 import { adaptiveLines } from "../../../src/tui/components.tsx";
-import { scenario as scenarioOf, type ScenarioOverrides } from "../../support/scenario.ts";
-import { FakeEngine, okLog } from "../../support/fake-engine.ts";
+import { FakeEngine as SupportFakeEngine } from "../../../test/support/fake-engine.ts";
+
+const okLog = readFileSync(
+  new URL("../../../test/fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url),
+  "utf8",
+);
+const failLog = readFileSync(
+  new URL("../../../test/fixtures/sysbench/1.0/fail-server-killed.log", import.meta.url),
+  "utf8",
+);
+
+/** The fake engine answering sysbench runs: the fixture's log, or a server-killed failure for the runs `failRun` picks. */
+class FakeEngine extends SupportFakeEngine {
+  failRun: (spec: ContainerSpec) => boolean = () => false;
+  constructor() {
+    super();
+    this.answerRun = (spec, opts) => {
+      const cmd = spec.cmd ?? [];
+      if (opts.signal?.aborted) return { exitCode: 137, output: "", timedOut: false, cancelled: true };
+      if (cmd.includes("run") && cmd.some((a) => a.includes("tb_conninfo")))
+        return { exitCode: 0, output: "twinbench.ssl_cipher=\n", timedOut: false, cancelled: false };
+      if (cmd.includes("run")) {
+        const out = this.failRun(spec) ? failLog : okLog;
+        for (const l of out.split("\n")) opts.onLine?.(l);
+        return { exitCode: this.failRun(spec) ? 1 : 0, output: out, timedOut: false, cancelled: false };
+      }
+      return { exitCode: 0, output: "ok\n", timedOut: false, cancelled: false };
+    };
+  }
+}
 
 function fakeStorage(disposed: string[]): StorageProvider {
   return {
     async preflight() {},
     async provision(req): Promise<ProvisionedStorage> {
       return {
-        mount: { Type: "volume", Source: `data-${req.serverId}`, Target: "/var/lib/mysql" },
+        mount: { kind: "volume", source: `data-${req.serverId}`, target: "/var/lib/mysql" },
         facts: { kind: req.spec.kind },
         warnings: [],
         needsHolder: true,
@@ -85,8 +116,8 @@ function deps(engine: FakeEngine, disposed: string[]): RunDeps {
 const neutral = "[mysqld]\ninnodb_buffer_pool_size = 1024M\n";
 
 /** The engine's run, with `fatal` as the whole sysbench output of every run its failRun picks. */
-function wrapFailLog(engine: FakeEngine, fatal: string): FakeEngine["run"] {
-  const run = engine.run.bind(engine);
+function wrapFailLog(engine: FakeEngine, fatal: string): ContainerPort["run"] {
+  const run = engine.containers.run;
   return async (spec, opts) => {
     const r = await run(spec, opts);
     return r.exitCode !== 0 && !r.cancelled ? { ...r, output: fatal } : r;
@@ -109,9 +140,9 @@ describe("runScenario with fake ports", () => {
     expect(s.exitCode).toBe(0);
     expect(s.cellsOk).toBe(8);
     // Nothing left.
-    expect(engine.containers.size).toBe(0);
-    expect(engine.networks.size).toBe(0);
-    expect(engine.volumes.size).toBe(0);
+    expect(engine.created.size).toBe(0);
+    expect(engine.networkNames.size).toBe(0);
+    expect(engine.volumeNames.size).toBe(0);
     expect(disposed.sort()).toEqual(["a", "b"]);
     // Results folder.
     const cells = (await readFile(join(dir, "cells.jsonl"), "utf8"))
@@ -145,7 +176,8 @@ describe("runScenario with fake ports", () => {
     const engine = new FakeEngine();
     const events: RunEvent[] = [];
     const inTeardown = () => events.some((e) => e.type === "phase" && e.phase === "teardown");
-    engine.logs = async () => (inTeardown() ? Promise.reject(new Error("engine said 500")) : "server log line\n");
+    engine.containers.logs = async () =>
+      inTeardown() ? Promise.reject(new Error("engine said 500")) : "server log line\n";
     const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
     const s = await runScenario(deps(engine, []), {
       scenario: scenario(),
@@ -154,7 +186,7 @@ describe("runScenario with fake ports", () => {
       onEvent: (e) => events.push(e),
     });
     expect(s.status).toBe("ok");
-    expect(engine.containers.size).toBe(0);
+    expect(engine.created.size).toBe(0);
     const why = "could not keep the error log of server a: engine said 500";
     expect(events).toContainEqual(expect.objectContaining({ type: "warning", message: `teardown: ${why}` }));
     const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
@@ -168,7 +200,7 @@ describe("runScenario with fake ports", () => {
       if (!failed && spec.cmd?.includes("--threads=2") && spec.cmd.includes("--time=2") && spec.name.includes("-b-")) {
         failed = true;
         // The server "dies".
-        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false;
+        for (const c of engine.created.values()) if (c.spec.name.endsWith("-b")) c.running = false;
         return true;
       }
       return false;
@@ -191,7 +223,7 @@ describe("runScenario with fake ports", () => {
       /Lost connection|lost connection|server/i,
     );
     expect(events.some((e) => e.type === "server-restarted" && e.server === "b")).toBe(true);
-    expect(engine.containers.size).toBe(0);
+    expect(engine.created.size).toBe(0);
   });
 
   it("retries a failed cell once after restarting its dead server: both attempts kept, the report counts the retry", async () => {
@@ -201,7 +233,7 @@ describe("runScenario with fake ports", () => {
     engine.failRun = (spec) => {
       if (!failed && spec.cmd?.includes("--threads=2") && spec.cmd.includes("--time=2") && spec.name.includes("-b-")) {
         failed = true;
-        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false; // the server "dies"
+        for (const c of engine.created.values()) if (c.spec.name.endsWith("-b")) c.running = false; // the server "dies"
         return true;
       }
       return false;
@@ -258,7 +290,7 @@ describe("runScenario with fake ports", () => {
       spec.cmd.includes("--time=2") &&
       spec.name.includes("-a-") &&
       ++fails > 0;
-    engine.run = wrapFailLog(engine, "FATAL: Lua error: duplicate key\n");
+    engine.containers.run = wrapFailLog(engine, "FATAL: Lua error: duplicate key\n");
     const events: RunEvent[] = [];
     const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
     const s = await runScenario(deps(engine, []), {
@@ -327,8 +359,8 @@ describe("runScenario with fake ports", () => {
     });
     expect(s.status).toBe("cancelled");
     expect(s.exitCode).toBe(130);
-    expect(engine.containers.size).toBe(0);
-    expect(engine.volumes.size).toBe(0);
+    expect(engine.created.size).toBe(0);
+    expect(engine.volumeNames.size).toBe(0);
     const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
     expect(m.status).toBe("cancelled");
   });
@@ -396,7 +428,7 @@ describe("runScenario with fake ports", () => {
       /mkfs.btrfs/,
     );
     await expect(readdir(dir)).rejects.toThrow(/ENOENT/);
-    expect(engine.containers.size + engine.networks.size + engine.volumes.size).toBe(0);
+    expect(engine.created.size + engine.networkNames.size + engine.volumeNames.size).toBe(0);
   });
 
   it("a ladder that does not fit the host's memory is refused before anything is created, not even the results folder", async () => {
@@ -439,7 +471,7 @@ describe("runScenario with fake ports", () => {
       ),
     );
     await expect(readdir(dir)).rejects.toThrow(/ENOENT/);
-    expect(engine.containers.size + engine.networks.size + engine.volumes.size + engine.runs.length).toBe(0);
+    expect(engine.created.size + engine.networkNames.size + engine.volumeNames.size + engine.runs.length).toBe(0);
     expect(asked).toEqual([]);
     expect(provisioned).toBe(0);
     // The same scenario on a 24 GiB host runs.
@@ -475,7 +507,7 @@ describe("runScenario with fake ports", () => {
     expect(m.status).toBe("failed");
     expect(m.servers.map((x) => x.id)).toEqual(["a"]);
     expect(m.servers[0]!.effectiveVariables).toMatchObject({ max_connections: "14" });
-    expect(engine.containers.size + engine.networks.size + engine.volumes.size).toBe(0);
+    expect(engine.created.size + engine.networkNames.size + engine.volumeNames.size).toBe(0);
   });
 
   it("asks its scheduler for rounds until one is empty, with every measured record so far", async () => {
@@ -692,7 +724,7 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     engine.failRun = (spec) => {
       if (!failed && spec.cmd?.includes("run") && spec.cmd.includes("--time=2") && spec.name.includes("-b-")) {
         failed = true;
-        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false; // the server "dies"
+        for (const c of engine.created.values()) if (c.spec.name.endsWith("-b")) c.running = false; // the server "dies"
         return true;
       }
       return false;
@@ -750,8 +782,8 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
     try {
       const engine = new FakeEngine();
-      const run = engine.run.bind(engine);
-      engine.run = async (spec, opts) => {
+      const run = engine.containers.run;
+      engine.containers.run = async (spec, opts) => {
         if (spec.cmd?.includes("prepare")) {
           opts.onLine?.("Creating table 'sbtest1'...");
           vi.advanceTimersByTime(33_000);
@@ -798,8 +830,8 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
   it("a prewarm that fails after a crash is a warning and the action says the server runs cold; the run goes on", async () => {
     const engine = new FakeEngine();
     let died = false;
-    const run = engine.run.bind(engine);
-    engine.run = async (spec, opts) => {
+    const run = engine.containers.run;
+    engine.containers.run = async (spec, opts) => {
       if (died && spec.cmd?.at(-1) === "prewarm" && spec.name.includes("-b-"))
         return { exitCode: 1, output: "FATAL: prewarm broke\n", timedOut: false, cancelled: false };
       return run(spec, opts);
@@ -807,7 +839,7 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     engine.failRun = (spec) => {
       if (!died && spec.cmd?.includes("--time=2") && spec.name.includes("-b-")) {
         died = true;
-        for (const c of engine.containers.values()) if (c.spec.name.endsWith("-b")) c.running = false;
+        for (const c of engine.created.values()) if (c.spec.name.endsWith("-b")) c.running = false;
         return true;
       }
       return false;
@@ -840,8 +872,8 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
   it("a measured cell records its backlog, warm state, bottleneck and cost per query from the status and the cgroups", async () => {
     const engine = new FakeEngine();
     // The sidecar's container gets an id the sampler can count; the fake engine otherwise never says it.
-    const run = engine.run.bind(engine);
-    engine.run = async (spec, opts) => {
+    const run = engine.containers.run;
+    engine.containers.run = async (spec, opts) => {
       (opts as { onCreated?: (id: string) => void }).onCreated?.(`load-${spec.name}`);
       return run(spec, opts);
     };
@@ -948,8 +980,8 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     return { state, store };
   }
   /** Server a's q/s jittered by a seeded ±5% (log sd), so the pairs have noise. */
-  function noisy(engine: FakeEngine, seed: number): FakeEngine["run"] {
-    const run = engine.run.bind(engine);
+  function noisy(engine: FakeEngine, seed: number): ContainerPort["run"] {
+    const run = engine.containers.run;
     const z = normalFrom(seededRandom(seed));
     return async (spec, opts) => {
       const r = await run(spec, opts);
@@ -973,7 +1005,7 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
 
   async function once(store: CalibrationStore, seed: number) {
     const engine = new FakeEngine();
-    engine.run = noisy(engine, seed);
+    engine.containers.run = noisy(engine, seed);
     const events: RunEvent[] = [];
     const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
     const s = await runScenario(
@@ -990,7 +1022,7 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     expect(s.status).toBe("ok");
     // No calibration detour: the store is only read (once, before the cells) until the run's end writes it.
     expect(state.reads).toBe(2);
-    expect(engine.containers.size).toBe(0);
+    expect(engine.created.size).toBe(0);
     const forecasts = events.filter((e): e is Extract<RunEvent, { type: "forecast" }> => e.type === "forecast");
     expect(forecasts[0]).toMatchObject({ forecast: null, note: NO_CALIBRATION });
     // It comes before any cell: the front ends show it at once.
@@ -1097,7 +1129,7 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
   it("a fixed-count run folds its pairs in but makes no forecast; without a store nothing is read or written", async () => {
     const { state, store } = memoryStore(null);
     const engine = new FakeEngine();
-    engine.run = noisy(engine, 3);
+    engine.containers.run = noisy(engine, 3);
     const events: RunEvent[] = [];
     const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
     await runScenario(

@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { chiSquareQuantile, fQuantile, median, tCdf, tQuantile } from "../../../src/core/base/distributions.ts";
-import { digamma, trigamma, trigammaInverse } from "../../../src/core/stats/estimate.ts";
+import { digamma, trigamma, trigammaInverse } from "../../../src/core/stats/special.ts";
 import { gammaFrom, normalFrom, seededRandom } from "../../../src/core/base/random.ts";
 
 const ref = JSON.parse(

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DIALECT_TABLE, type Family } from "../../../src/core/config/dialect.ts";
+import { DIALECT_TABLE } from "../../../src/core/config/dialect.ts";
+import { type Family } from "../../../src/core/config/dialect-types.ts";
 import { renderConfig } from "../../../src/core/config/render.ts";
 import { scenario as scenarioOf } from "../../support/scenario.ts";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseCnf } from "../../../src/core/config/cnf.ts";
-import type { Family } from "../../../src/core/config/dialect.ts";
+import type { Family } from "../../../src/core/config/dialect-types.ts";
 import { renderConfig, type RenderInput } from "../../../src/core/config/render.ts";
 import { InputError } from "../../../src/core/base/errors.ts";
 import { ScenarioSchema } from "../../../src/core/model/scenario/schema.ts";

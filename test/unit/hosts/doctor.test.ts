@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  compareVersions,
-  evaluateChecks,
-  formatCheckLines,
-  missingPackages,
-  osFamily,
-  planFixes,
-  summarize,
-  type CheckId,
-  type CheckStatus,
-  type FixAction,
-  type HostFacts,
-  type OsFacts,
-} from "../../../src/core/hosts/doctor.ts";
+import { compareVersions } from "../../../src/core/config/version.ts";
+import { evaluateChecks, summarize, type CheckId, type CheckStatus } from "../../../src/core/hosts/doctor-checks.ts";
+import { formatCheckLines } from "../../../src/core/report/doctor.ts";
+import { missingPackages, planFixes, type FixAction } from "../../../src/core/hosts/doctor-fix.ts";
+import { osFamily, type HostFacts, type OsFacts } from "../../../src/core/hosts/doctor.ts";
 
 const GiB = 1024 ** 3;
 

@@ -14,13 +14,8 @@ import {
   type CpuSample,
 } from "../../../src/core/measure/interference.ts";
 import type { CellRecord, Interference, RunManifest } from "../../../src/core/model/results.ts";
-import {
-  disturbanceWarnings,
-  renderComparisonMarkdown,
-  renderComparisonText,
-  type RunComparison,
-  type RunData,
-} from "../../../src/core/report/compare.ts";
+import { renderComparisonMarkdown, renderComparisonText } from "../../../src/core/report/compare.ts";
+import { disturbanceWarnings, type RunComparison, type RunData } from "../../../src/core/stats/compare.ts";
 import { cellRecord } from "../../support/record.ts";
 
 const fx = (name: string) => readFileSync(new URL(`../../fixtures/proc/${name}`, import.meta.url), "utf8");

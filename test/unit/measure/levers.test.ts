@@ -13,7 +13,8 @@ import {
 import { windowNotes } from "../../../src/core/report/model.ts";
 import type { IntervalSample } from "../../../src/core/model/sysbench/result.ts";
 import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
-import { buildRatioTable, unsteadyNote } from "../../../src/core/stats/ratio.ts";
+import { buildRatioTable } from "../../../src/core/stats/ratio.ts";
+import { unsteadyNote } from "../../../src/core/stats/unstable.ts";
 import type { CellRecord, RunManifest } from "../../../src/core/model/results.ts";
 import { normalFrom, seededRandom } from "../../../src/core/base/random.ts";
 import { cellRecord, sysbench } from "../../support/record.ts";

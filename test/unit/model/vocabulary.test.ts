@@ -7,9 +7,11 @@ import type { CellRecord, RunManifest } from "../../../src/core/model/results.ts
 import { buildRunReport } from "../../../src/core/report/model.ts";
 import { renderText } from "../../../src/core/report/text.ts";
 import { renderMarkdown } from "../../../src/core/report/markdown.ts";
-import { buildHtmlData, renderHtml } from "../../../src/core/report/html.ts";
+import { renderHtml } from "../../../src/core/report/html.ts";
+import { buildHtmlData } from "../../../src/core/report/html-data.ts";
 import { forestLines, forestOf } from "../../../src/core/report/forest.ts";
-import { compareRuns, renderComparisonMarkdown, renderComparisonText } from "../../../src/core/report/compare.ts";
+import { renderComparisonMarkdown, renderComparisonText } from "../../../src/core/report/compare.ts";
+import { compareRuns } from "../../../src/core/stats/compare.ts";
 import { roundLine } from "../../../src/core/plan/adaptive.ts";
 import { initialState, reduce } from "../../../src/tui/state.ts";
 import { tableCellText } from "../../../src/tui/format.ts";

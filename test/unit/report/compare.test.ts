@@ -4,15 +4,9 @@ import { describe, expect, it } from "vitest";
 import { parseCellsJsonl } from "../../../src/adapters/report-files.ts";
 import { InputError, TwinbenchError } from "../../../src/core/base/errors.ts";
 import type { CellRecord, RunManifest } from "../../../src/core/model/results.ts";
-import {
-  assertNoRegression,
-  comparisonJson,
-  compareRuns,
-  deepDiff,
-  findRegressions,
-  renderComparisonCsv,
-  renderComparisonText,
-} from "../../../src/core/report/compare.ts";
+import { comparisonJson, renderComparisonCsv, renderComparisonText } from "../../../src/core/report/compare.ts";
+import { assertNoRegression, compareRuns, findRegressions } from "../../../src/core/stats/compare.ts";
+import { deepDiff } from "../../../src/core/stats/run-differences.ts";
 
 const FIX = join(import.meta.dirname, "../../fixtures/results");
 function load(name: string): { manifest: RunManifest; cells: CellRecord[] } {

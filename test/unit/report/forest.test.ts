@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { parseCellsJsonl } from "../../../src/adapters/report-files.ts";
 import type { CellRecord, RunManifest } from "../../../src/core/model/results.ts";
 import { buildRunReport } from "../../../src/core/report/model.ts";
-import { buildHtmlData, renderHtml } from "../../../src/core/report/html.ts";
+import { renderHtml } from "../../../src/core/report/html.ts";
+import { buildHtmlData } from "../../../src/core/report/html-data.ts";
 import { AXIS_LIMITS, forestHeight, forestLines, forestOf, forestSvg } from "../../../src/core/report/forest.ts";
 import { STATE_MARKS, STATE_WORDS, VERDICT_MARKS, verdictWords } from "../../../src/core/model/vocabulary.ts";
 

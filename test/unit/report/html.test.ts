@@ -5,7 +5,8 @@ import { load } from "../../support/results-fixture.ts";
 
 describe("html renderer (pure)", () => {
   it("inlines the chart library, escapes names, loads nothing from the network", async () => {
-    const { buildHtmlData, renderHtml } = await import("../../../src/core/report/html.ts");
+    const { renderHtml } = await import("../../../src/core/report/html.ts");
+    const { buildHtmlData } = await import("../../../src/core/report/html-data.ts");
     const { manifest, cells } = load("repeats");
     const m = structuredClone(manifest);
     m.scenario.name = "<img src=x onerror=alert(1)>";
@@ -20,7 +21,8 @@ describe("html renderer (pure)", () => {
     expect(html).toContain('<table class="ratio">');
   });
   it("shows both readings per cell and the per-cell Benjamini–Hochberg reading", async () => {
-    const { buildHtmlData, renderHtml } = await import("../../../src/core/report/html.ts");
+    const { renderHtml } = await import("../../../src/core/report/html.ts");
+    const { buildHtmlData } = await import("../../../src/core/report/html-data.ts");
     const { manifest, cells } = load("repeats");
     const html = renderHtml(buildHtmlData(manifest, cells, buildRunReport(manifest, cells)), "");
     // read_only @ 4: [101.8–102.2], faster and within ±5%

@@ -8,20 +8,21 @@ import { describe, expect, it } from "vitest";
 import { buildRunReport } from "../../../src/core/report/model.ts";
 import { buildRatioTable } from "../../../src/core/stats/ratio.ts";
 import { buildLadder, compareLadders, isLadder, ladderFromTables, liveLadder } from "../../../src/core/stats/ladder.ts";
-import { ladderChartSvg } from "../../../src/core/report/ladder-render.ts";
+import { ladderChartSvg } from "../../../src/core/report/ladder-html.ts";
 import { TABLE_TEXT, renderText } from "../../../src/core/report/text.ts";
 import { renderMarkdown } from "../../../src/core/report/markdown.ts";
 import { renderCsv, CSV_HEADER } from "../../../src/core/report/csv.ts";
 import { reportJson } from "../../../src/core/report/json.ts";
-import { buildHtmlData, renderHtml } from "../../../src/core/report/html.ts";
+import { renderHtml } from "../../../src/core/report/html.ts";
+import { buildHtmlData } from "../../../src/core/report/html-data.ts";
 import {
-  compareRuns,
   comparisonJson,
   renderComparisonCsv,
   renderComparisonMarkdown,
   renderComparisonText,
 } from "../../../src/core/report/compare.ts";
-import { benjaminiHochberg } from "../../../src/core/stats/estimate.ts";
+import { compareRuns } from "../../../src/core/stats/compare.ts";
+import { benjaminiHochberg } from "../../../src/core/stats/fdr.ts";
 
 import { PAIRS, ladderRun } from "../../support/ladder-fixture.ts";
 

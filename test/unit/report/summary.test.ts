@@ -11,12 +11,11 @@ import {
   buildParsedSummary,
   effectiveConcurrency,
   fairnessSpread,
-  renderSummaryMarkdown,
-  renderSummaryText,
   threadsInText,
   throughputTimesLatency,
   type SummaryBlock,
 } from "../../../src/core/report/summary.ts";
+import { renderSummaryMarkdown, renderSummaryText } from "../../../src/core/report/summary-render.ts";
 
 const FIX = join(dirname(fileURLToPath(import.meta.url)), "../../fixtures/sysbench");
 const seedText = readFileSync(join(FIX, "legacy/seed-002.txt"), "utf8");

@@ -8,7 +8,8 @@ import { buildRatioTable } from "../../../src/core/stats/ratio.ts";
 import { renderText } from "../../../src/core/report/text.ts";
 import { renderMarkdown } from "../../../src/core/report/markdown.ts";
 import { renderCsv } from "../../../src/core/report/csv.ts";
-import { buildSummary, renderSummaryText } from "../../../src/core/report/summary.ts";
+import { buildSummary } from "../../../src/core/report/summary.ts";
+import { renderSummaryText } from "../../../src/core/report/summary-render.ts";
 import { golden, load } from "../../support/results-fixture.ts";
 
 describe("renderers (golden)", () => {

@@ -10,19 +10,17 @@ import { describe, expect, it } from "vitest";
 import { parseCellsJsonl } from "../../../src/adapters/report-files.ts";
 import type { PerQuery } from "../../../src/core/model/cell.ts";
 import type { CellRecord, RunManifest } from "../../../src/core/model/results.ts";
-import { COST_FIGURES, HARDWARE_COUNTERS_NOTE, costLines } from "../../../src/core/stats/costs.ts";
+import { COST_FIGURES, HARDWARE_COUNTERS_NOTE } from "../../../src/core/stats/costs.ts";
+import { costLines } from "../../../src/core/report/costs.ts";
 import { hardwareCountersOf } from "../../../src/core/measure/taskcounters.ts";
 import { COST_CSV_HEADER, renderCostCsv } from "../../../src/core/report/csv.ts";
 import { buildRunReport } from "../../../src/core/report/model.ts";
 import { reportJson } from "../../../src/core/report/json.ts";
 import { renderText } from "../../../src/core/report/text.ts";
-import { buildHtmlData, costChartData, renderHtml } from "../../../src/core/report/html.ts";
-import {
-  comparisonJson,
-  compareRuns,
-  explanationLines,
-  renderComparisonText,
-} from "../../../src/core/report/compare.ts";
+import { costChartData, renderHtml } from "../../../src/core/report/html.ts";
+import { buildHtmlData } from "../../../src/core/report/html-data.ts";
+import { comparisonJson, explanationLines, renderComparisonText } from "../../../src/core/report/compare.ts";
+import { compareRuns } from "../../../src/core/stats/compare.ts";
 import { cellRecord, sysbench } from "../../support/record.ts";
 
 const FIX = join(import.meta.dirname, "../../fixtures/results");

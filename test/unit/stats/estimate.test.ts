@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
-import {
-  QUANTISATION_SD,
-  benjaminiHochberg,
-  digamma,
-  estimateRun,
-  estimateUnpaired,
-  expectedFalseVerdicts,
-  fitPooledPriorDf,
-  fitVariancePrior,
-  moderate,
-  orderEffect,
-  outlierPairs,
-  trigamma,
-  trigammaInverse,
-  type CellInput,
-} from "../../../src/core/stats/estimate.ts";
+import { QUANTISATION_SD, estimateRun, type CellInput } from "../../../src/core/stats/estimate.ts";
+import { estimateUnpaired } from "../../../src/core/stats/unpaired.ts";
+import { orderEffect, outlierPairs } from "../../../src/core/stats/diagnostics.ts";
+import { benjaminiHochberg, expectedFalseVerdicts } from "../../../src/core/stats/fdr.ts";
+import { fitPooledPriorDf, fitVariancePrior, moderate } from "../../../src/core/stats/prior.ts";
+import { digamma, trigamma, trigammaInverse } from "../../../src/core/stats/special.ts";
 import { gammaFrom, normalFrom, seededRandom } from "../../../src/core/base/random.ts";
 import { MEASURED, simulateRun } from "../../support/noise-sim.ts";
 

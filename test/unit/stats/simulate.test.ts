@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { drawCellSd, simulateAdaptive, type AdaptiveSimInput } from "../../../src/core/stats/simulate.ts";
+import { simulateAdaptive } from "../../../src/core/stats/simulate.ts";
+import { drawCellSd } from "../../../src/core/stats/cell-sd.ts";
+import { type AdaptiveSimInput } from "../../../src/core/stats/simulate-model.ts";
 import { gammaFrom, normalFrom, seededRandom } from "../../../src/core/base/random.ts";
 import { median } from "../../../src/core/base/distributions.ts";
 

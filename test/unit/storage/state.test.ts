@@ -2,9 +2,17 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { StorageEngine } from "../../../src/adapters/storage/types.ts";
+import { FakeEngine } from "../../../test/support/fake-engine.ts";
+import type { Runner, RunResult } from "../../../src/adapters/host/runner.ts";
 import { createStorageProvider } from "../../../src/adapters/storage/provider.ts";
 import { StateWriter } from "../../../src/adapters/storage/state-file.ts";
+import {
+  parseDfLine,
+  parseFindmntJson,
+  parseLosetupJson,
+  parseMdstat,
+  parseProcMounts,
+} from "../../../src/core/storage/parse.ts";
 import {
   ownerStatus,
   planCleanup,
@@ -159,10 +167,9 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const removed: string[] = [];
-  const engine = {
-    inspectVolume: async (name: string) => ({ name, labels: { "twinbench.run": "r1" } }),
-    removeVolume: async (name: string) => void removed.push(name),
-  } as unknown as StorageEngine;
+  const engine = new FakeEngine();
+  engine.volumes.inspect = async (name: string) => ({ name, labels: { "twinbench.run": "r1" } });
+  engine.volumes.remove = async (name: string) => void removed.push(name);
 
   it("undoes a dead run, in reverse order, and removes its state; skips a live one", async () => {
     const files = [join(dir, "loop", "a.img"), join(dir, "loop", "b.img")];
@@ -254,11 +261,10 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
         stateDir,
       ).flush();
     removed.length = 0;
-    const own = {
-      ...engine,
-      inspectVolume: async (name: string) => ({ name, labels: { "twinbench.run": name.slice(2) } }),
-    } as unknown as StorageEngine;
-    const p = createStorageProvider({ engine: own, runner: runnerOf({}), stateDir, hostname: "h" });
+    const own = new FakeEngine();
+    own.volumes.inspect = async (name: string) => ({ name, labels: { "twinbench.run": name.slice(2) } });
+    own.volumes.remove = engine.volumes.remove;
+    const p = createStorageProvider({ engine: own, runner: fakeRunner({}), stateDir, hostname: "h" });
     await p.cleanLeftovers({ runId: run });
     expect(removed.sort()).toEqual([`v-${run}-a`, `v-${run}-b-p5`]);
     expect(readdirSync(stateDir)).toEqual([`${run}9-a-s1.json`]);
@@ -296,7 +302,7 @@ describe("damaged state files and clean --force", () => {
     dir = mkdtempSync(join(tmpdir(), "tb-storage-corrupt-"));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const engine = { location: () => ({ local: true }) } as unknown as StorageEngine;
+  const engine = new FakeEngine();
   const runnerFor = (stdouts: Record<string, string>) =>
     runnerOf(Object.fromEntries(Object.entries(stdouts).map(([k, stdout]) => [k, { stdout }])));
 

@@ -7,8 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
 import type { RunEvent } from "../../../src/core/model/events.ts";
 import type { Cell } from "../../../src/core/model/results.ts";
-import { ColorContext, RunView } from "../../../src/tui/components.tsx";
-import { initialState, reduce, type ViewState } from "../../../src/tui/state.ts";
+import { ColorContext } from "../../../src/tui/color.tsx";
+import { RunView } from "../../../src/tui/components.tsx";
+import { initialState, reduce } from "../../../src/tui/state.ts";
+import { type ViewState } from "../../../src/tui/view-state.ts";
 import { PAIRS, ladderRun } from "../../support/ladder-fixture.ts";
 
 afterEach(() => cleanup());

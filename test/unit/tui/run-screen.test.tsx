@@ -6,9 +6,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
 import type { RunEvent } from "../../../src/core/model/events.ts";
 import type { Cell } from "../../../src/core/model/results.ts";
-import { ColorContext, RunView } from "../../../src/tui/components.tsx";
+import { ColorContext } from "../../../src/tui/color.tsx";
+import { RunView } from "../../../src/tui/components.tsx";
 import { createRunStore, mountRunScreen, RunScreenApp, type RunStore } from "../../../src/tui/run-screen.tsx";
-import { initialState, reduce, type ViewState } from "../../../src/tui/state.ts";
+import { initialState, reduce } from "../../../src/tui/state.ts";
+import { type ViewState } from "../../../src/tui/view-state.ts";
 import { forestLines } from "../../../src/core/report/forest.ts";
 
 const FIX = join(import.meta.dirname, "../../fixtures/events");

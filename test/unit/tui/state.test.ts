@@ -4,14 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../../src/core/model/events.ts";
 import type { Cell, CellRecord, Forecast } from "../../../src/core/model/results.ts";
 import type { IntervalSample } from "../../../src/core/model/sysbench/result.ts";
-import {
-  initialState,
-  reduce,
-  reduceUi,
-  selectedRecord,
-  SPARK_WINDOW_SECONDS,
-  type ViewState,
-} from "../../../src/tui/state.ts";
+import { initialState, reduce, reduceUi, selectedRecord } from "../../../src/tui/state.ts";
+import { SPARK_WINDOW_SECONDS, type ViewState } from "../../../src/tui/view-state.ts";
 import { bar, duration, figure, fit, sparkline, tableLines } from "../../../src/tui/format.ts";
 import { FLAG_MARKS, VERDICT_MARKS } from "../../../src/core/model/vocabulary.ts";
 

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
-import { DockerEngine } from "../../../../src/adapters/docker/engine.ts";
+import type Docker from "dockerode";
+import { DockerContainers } from "../../../../src/adapters/docker/containers.ts";
+import { DockerExec } from "../../../../src/adapters/docker/exec.ts";
 import { TwinbenchError } from "../../../../src/core/base/errors.ts";
 
 /** A fake dockerode: one container whose attached (or exec) stream writes a line, then ends or fails. */
@@ -34,24 +36,21 @@ function fakeDocker(outcome: "end" | "error") {
   };
 }
 
-function engineWith(docker: unknown): DockerEngine {
-  const e = new DockerEngine("test");
-  (e as unknown as { docker: unknown }).docker = docker;
-  return e;
-}
+const containersOn = (docker: unknown) => new DockerContainers(docker as Docker);
+const execOn = (docker: unknown) => new DockerExec(docker as Docker);
 
 const spec = { name: "tb-x", image: "img:1", labels: {} };
 
 describe("engine output streams", () => {
   it("run: a stream that ends returns its whole output", async () => {
     const lines: string[] = [];
-    const r = await engineWith(fakeDocker("end")).run(spec, { onLine: (l) => lines.push(l) });
+    const r = await containersOn(fakeDocker("end")).run(spec, { onLine: (l) => lines.push(l) });
     expect(r.output).toBe("first line\n");
     expect(lines).toEqual(["first line"]);
   });
 
   it("run: a stream error is ENGINE_STREAM, naming the container and saying the output may be cut short", async () => {
-    const err = await engineWith(fakeDocker("error"))
+    const err = await containersOn(fakeDocker("error"))
       .run(spec, {})
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TwinbenchError);
@@ -60,8 +59,8 @@ describe("engine output streams", () => {
   });
 
   it("exec: a stream error is ENGINE_STREAM naming the program, never its arguments (they may hold a password)", async () => {
-    const err = await engineWith(fakeDocker("error"))
-      .exec("c1", ["mysql", "--password=s3cret", "-e", "SELECT 1"])
+    const err = await execOn(fakeDocker("error"))
+      .run("c1", ["mysql", "--password=s3cret", "-e", "SELECT 1"])
       .catch((e: unknown) => e);
     expect((err as TwinbenchError).code).toBe("ENGINE_STREAM");
     expect((err as Error).message).toMatch(/exec of mysql in container c1.*may be cut short/);

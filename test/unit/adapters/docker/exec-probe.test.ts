@@ -1,5 +1,6 @@
 /** SQL probes through docker exec, for remote engines (src/adapters/docker/exec-probe.ts). */
 import { describe, expect, it } from "vitest";
+import { FakeEngine } from "../../../support/fake-engine.ts";
 
 describe("SQL probes through docker exec (remote engines)", async () => {
   const { execProbe, unescapeBatch } = await import("../../../../src/adapters/docker/exec-probe.ts");
@@ -9,41 +10,31 @@ describe("SQL probes through docker exec (remote engines)", async () => {
   it("finds the server by address, reads facts, creates the user, waits for readiness", async () => {
     const execs: string[][] = [];
     let ready = 2;
-    const engine = {
-      hostId: "b",
-      async listLabelled() {
+    const engine = new FakeEngine("b");
+    engine.listed = [{ kind: "container", id: "c1", name: "tb-x-mysql", labels: { "twinbench.role": "server" } }];
+    engine.containers.inspect = async () => ({
+      running: true,
+      paused: false,
+      exitCode: null,
+      oomKilled: false,
+      ips: { "tb-x-mysql-net": "10.0.0.2" },
+    });
+    engine.exec.run = async (id: string, cmd: string[]) => {
+      execs.push([id, ...cmd]);
+      const sql = cmd[cmd.length - 1]!;
+      if (sql === "SELECT 1")
+        return ready-- > 0
+          ? { exitCode: 1, stdout: "", stderr: "ERROR 2002: Can't connect" }
+          : { exitCode: 0, stdout: "1\n", stderr: "" };
+      if (sql.startsWith("SELECT @@version"))
         return {
-          containers: [{ id: "c1", name: "tb-x-mysql", labels: {}, state: "running" }],
-          networks: [],
-          volumes: [],
+          exitCode: 0,
+          stdout:
+            "9.7.4-2\tMySQL Community Server - GPL\nmax_connections\t151\nsql_mode\tA,B\ninit_file\tNULL\nx\ta\\tb\n",
+          stderr: "",
         };
-      },
-      async inspect() {
-        return {
-          running: true,
-          paused: false,
-          exitCode: null,
-          oomKilled: false,
-          ips: { "tb-x-mysql-net": "10.0.0.2" },
-        };
-      },
-      async exec(id: string, cmd: string[]) {
-        execs.push([id, ...cmd]);
-        const sql = cmd[cmd.length - 1]!;
-        if (sql === "SELECT 1")
-          return ready-- > 0
-            ? { exitCode: 1, stdout: "", stderr: "ERROR 2002: Can't connect" }
-            : { exitCode: 0, stdout: "1\n", stderr: "" };
-        if (sql.startsWith("SELECT @@version"))
-          return {
-            exitCode: 0,
-            stdout:
-              "9.7.4-2\tMySQL Community Server - GPL\nmax_connections\t151\nsql_mode\tA,B\ninit_file\tNULL\nx\ta\\tb\n",
-            stderr: "",
-          };
-        return { exitCode: 0, stdout: "caching_sha2_password\n", stderr: "" };
-      },
-    } as unknown as import("../../../../src/adapters/docker/engine.ts").Engine;
+      return { exitCode: 0, stdout: "caching_sha2_password\n", stderr: "" };
+    };
     const p = execProbe(engine);
     const ep = { host: "10.0.0.2", port: 3306, user: "root", password: "pw" };
     expect(await p.waitReady(ep, { deadlineMs: 10_000 })).toBeGreaterThanOrEqual(0);

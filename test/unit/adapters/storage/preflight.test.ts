@@ -1,15 +1,19 @@
 import { describe, expect, it } from "vitest";
-import type { StorageEngine } from "../../../../src/adapters/storage/types.ts";
+import type { EngineLocation } from "../../../../src/core/model/engine/engine.ts";
+import { FakeEngine } from "../../../../test/support/fake-engine.ts";
+import { fakeRunner } from "../../../support/fake-runner.ts";
 import { createStorageProvider } from "../../../../src/adapters/storage/provider.ts";
 import { StorageSchema } from "../../../../src/core/model/scenario/schema.ts";
-import { fakeRunner } from "../../../support/fake-runner.ts";
 
 /** Commands outside the table: fail as a missing file. */
 const runnerOf = (table: Parameters<typeof fakeRunner>[0]) =>
   fakeRunner(table, () => ({ stdout: "", stderr: "no such file", exitCode: 1 }));
-
-const engine = (location: ReturnType<StorageEngine["location"]>, ping: () => Promise<void>) =>
-  ({ location: () => location, ping }) as unknown as StorageEngine;
+const engine = (location: EngineLocation, ping: () => Promise<void>) => {
+  const e = new FakeEngine();
+  e.location = () => location;
+  e.ping = ping;
+  return e;
+};
 const local = engine({ local: true }, async () => {});
 const remote = engine({ local: false, host: "10.0.0.9" }, async () => {});
 const down = engine({ local: true }, async () => {

@@ -11,7 +11,7 @@ const refresh = vi.fn<() => Promise<{ freeBytesAfter?: number }>>();
 const provisionerFor = (() => ({
   problems: () => [],
   provision: async () => ({
-    mount: { Type: "volume", Source: "v", Target: "/var/lib/mysql" },
+    mount: { kind: "volume", source: "v", target: "/var/lib/mysql" },
     facts: { kind: "volume", freeBytesBefore: 100 },
     needsHolder: false,
     refresh,

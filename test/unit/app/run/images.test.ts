@@ -3,17 +3,18 @@
  * build "takes" its seconds of fake time, and the plain lines it produces are checked for gaps. No real waiting.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { scenario as scenarioOf } from "../../../support/scenario.ts";
 import { RunContext } from "../../../../src/app/run/context.ts";
 import { ensureImages } from "../../../../src/app/run/images.ts";
 import type { ResultsSession } from "../../../../src/app/run/session.ts";
 import type { ImageInfo, RunDeps } from "../../../../src/app/run/types.ts";
-import type { Engine } from "../../../../src/adapters/docker/engine.ts";
+import { FakeEngine } from "../../../../test/support/fake-engine.ts";
 import type { Plan } from "../../../../src/core/plan/plan.ts";
 import type { RunEvent } from "../../../../src/core/model/events.ts";
 import { CancelledError, TwinbenchError } from "../../../../src/core/base/errors.ts";
+import { ScenarioSchema } from "../../../../src/core/model/scenario/schema.ts";
 import { plainLine } from "../../../../src/cli/plain.ts";
 import { reduce, initialState } from "../../../../src/tui/state.ts";
-import { scenario as scenarioOf } from "../../../support/scenario.ts";
 
 const scenario = scenarioOf(
   {
@@ -41,7 +42,7 @@ function context(
   seen: { started: string[]; aborted: string[] },
 ) {
   const deps = {
-    engine: { hostId: "local" } as Engine,
+    engine: new FakeEngine(),
     storage: {} as RunDeps["storage"],
     ensureImage: (name: string, onProgress: (step: string, line?: string) => void, signal?: AbortSignal) =>
       new Promise<ImageInfo>((resolve, reject) => {

@@ -9,7 +9,7 @@ import { serverOrder, williamsRows } from "../../../../src/core/plan/order.ts";
 import { buildRunReport } from "../../../../src/core/report/model.ts";
 import { reportJson } from "../../../../src/core/report/json.ts";
 import { buildRatioTable } from "../../../../src/core/stats/ratio.ts";
-import { benjaminiHochberg } from "../../../../src/core/stats/estimate.ts";
+import { benjaminiHochberg } from "../../../../src/core/stats/fdr.ts";
 import { comparisonPairs, ladderBase, primaryPair } from "../../../../src/core/model/scenario/pairs.ts";
 import { validateScenario } from "../../../../src/core/model/scenario/validate.ts";
 import type { Cell, CellRecord, RunManifest } from "../../../../src/core/model/results.ts";

@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { validateScenario, plannedMaxConnections, parseCpuset } from "../../../../src/core/model/scenario/validate.ts";
+import { validateScenario } from "../../../../src/core/model/scenario/validate.ts";
+import { plannedMaxConnections, parseCpuset } from "../../../../src/core/model/scenario/limits.ts";
 import type { Scenario } from "../../../../src/core/model/scenario/schema.ts";
 
 const F = "scenarios/x.yaml";
