@@ -2,7 +2,6 @@
 import { describe, expect, it } from "vitest";
 import { probeHost } from "../../../../src/app/run/host-facts.ts";
 import type { ImageInfo } from "../../../../src/app/run/types.ts";
-import type { ContainerSpec } from "../../../../src/adapters/docker/engine.ts";
 import type { HostFacts } from "../../../../src/core/model/results.ts";
 import { memorySession, stageContext } from "../../../support/run-context.ts";
 
@@ -13,13 +12,11 @@ const PROBE = "kernel=6.1.0\nnproc=2\ncpu=Test CPU\nvolfs=ext4\n";
 /** A context whose engine answers the probe container with `output` (or fails), recording what it ran. */
 function probed(output: string | Error, deps = {}, signal?: AbortSignal) {
   const sc = stageContext({ deps, opts: { signal } });
-  const runs: ContainerSpec[] = [];
-  sc.engine.run = async (spec) => {
-    runs.push(spec);
+  sc.engine.answerRun = () => {
     if (output instanceof Error) throw output;
     return { exitCode: 0, output, timedOut: false, cancelled: false };
   };
-  return { ...sc, runs };
+  return { ...sc, runs: sc.engine.runs };
 }
 
 describe("probeHost", () => {
@@ -32,10 +29,10 @@ describe("probeHost", () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({
       image: "twinbench/sysbench-1.0:x",
-      networkMode: "none",
+      network: { kind: "none" },
       labels: { "twinbench.run": "r1", "twinbench.role": "probe" },
     });
-    expect(engine.volumes.size).toBe(0);
+    expect(engine.volumeNames.size).toBe(0);
     expect(state.saves).toBe(1);
     expect(warnings()).toEqual([]);
   });
