@@ -11,6 +11,7 @@ export const runningEngine: Extract<HostFacts["engine"], { answers: true }> = {
   answers: true,
   endpoint: "unix:///var/run/docker.sock",
   serverVersion: "20.10.24+dfsg1",
+  product: "docker",
   apiVersion: "1.41",
   storageDriver: "overlay2",
   cgroupVersion: "1",
@@ -51,6 +52,11 @@ export function host(over: Partial<HostFacts> = {}, tools: Partial<HostFacts["to
     imageMode: { mode: "debian", forced: false },
     lock: { file: "images/lock.yaml", placeholder: [] },
     inContainer: false,
+    node: { version: "24.11.1", today: "2026-12-06" },
+    mirrors: {
+      debian: { uri: "http://mirror.example.test/debian", from: "/etc/apt/sources.list.d/debian.sources:1" },
+      security: { uri: "http://mirror.example.test/debian-security", from: "/etc/apt/sources.list.d/debian.sources:7" },
+    },
     ...over,
   };
 }

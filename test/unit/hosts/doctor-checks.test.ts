@@ -19,6 +19,7 @@ describe("evaluateChecks", () => {
       name: "fully equipped host",
       facts: host(),
       expect: {
+        node: "ok",
         engine: "ok",
         "api-version": "ok",
         "storage-driver": "ok",
@@ -30,7 +31,29 @@ describe("evaluateChecks", () => {
         "fs-tools": "ok",
         compose: "ok",
         "image-mode": "ok",
+        mirror: "ok",
       },
+      detail: [
+        "mirror",
+        /^http:\/\/mirror\.example\.test\/debian \(from \/etc\/apt\/sources\.list\.d\/debian\.sources:1\); security: /,
+      ],
+    },
+    {
+      name: "no Debian source on the host and none in the lock",
+      facts: host({ mirrors: { debian: null, security: null } }),
+      expect: { mirror: "warn" },
+      detail: ["mirror", /no Debian mirror.*cannot be built/],
+    },
+    {
+      name: "no security source: the -security images cannot be built",
+      facts: host({
+        mirrors: {
+          debian: { uri: "http://mirror.example.test/debian", from: "/etc/apt/sources.list:1" },
+          security: null,
+        },
+      }),
+      expect: { mirror: "warn" },
+      detail: ["mirror", /bookworm-security/],
     },
     {
       name: "Debian root, no docker",
@@ -44,6 +67,24 @@ describe("evaluateChecks", () => {
         compose: "warn",
       },
       detail: ["engine", /no engine answers on unix:\/\/\/var\/run\/docker.sock: ENOENT/],
+    },
+    {
+      name: "Node 20 past its end of life warns, with the lines to move to",
+      facts: host({ node: { version: "20.20.2", today: "2026-12-06" } }),
+      expect: { node: "warn", engine: "ok" },
+      detail: ["node", /Node 20\.20\.2: Node 20 reached its end of life on 2026-04-30/],
+    },
+    {
+      name: "Podman's Docker-compatible service is named, and refused for the sized tmpfs volume it lacks",
+      facts: host({ engine: { ...runningEngine, product: "podman", serverVersion: "4.3.1" } }),
+      expect: { engine: "ok", "engine-product": "fail" },
+      detail: ["engine", /\(Podman 4\.3\.1\)/],
+    },
+    {
+      name: "Node 26 is supported",
+      facts: host({ node: { version: "26.10.0", today: "2026-12-06" } }),
+      expect: { node: "ok" },
+      detail: ["node", /Node 26\.10\.0 \(supported until/],
     },
     {
       name: "old API",
