@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { scan } from "../../../../src/core/model/sysbench/grammar.ts";
+import { scan } from "../../../../src/core/model/sysbench/scan.ts";
 import { isLegacyDraft, toLegacyResult } from "../../../../src/core/model/sysbench/parse-legacy.ts";
 
 const root = join(import.meta.dirname, "../../../fixtures/sysbench");
