@@ -7,12 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TwinbenchError } from "../../../../src/core/base/errors.ts";
-import {
-  parseIntervalLine,
-  parseSysbench,
-  parseSysbenchFile,
-  SysbenchParseError,
-} from "../../../../src/core/model/sysbench/parse.ts";
+import { parseSysbench, parseSysbenchFile, SysbenchParseError } from "../../../../src/core/model/sysbench/parse.ts";
 
 const root = join(import.meta.dirname, "../../../fixtures/sysbench");
 const rw = readFileSync(join(root, "1.0", "oltp_read_write-t4.log"), "utf8");
@@ -204,31 +199,5 @@ describe("other refusals", () => {
   it("a queue line without its interval line", () => {
     const t = editLine(rw, /^\[ 2s \]/, () => "[ 2s ] queue length: 0, concurrency: 0");
     expect(() => parseSysbench(t)).toThrow(/queue length line without an interval line/);
-  });
-});
-
-describe("parseIntervalLine (live display)", () => {
-  it.each([
-    [
-      "[ 1s ] thds: 4 tps: 1251.11 qps: 25087.03 (r/w/o: 17573.38/4370.42/3143.23) lat (ms,99%): 5.47 err/s: 1.00 reconn/s: 0.00",
-      {
-        t: 1,
-        threads: 4,
-        tps: 1251.11,
-        qps: 25087.03,
-        readsPerSec: 17573.38,
-        writesPerSec: 4370.42,
-        otherPerSec: 3143.23,
-        latencyPercentile: 99,
-        latencyMs: 5.47,
-        errorsPerSec: 1,
-        reconnectsPerSec: 0,
-      },
-    ],
-    ["Threads started!", null],
-    ["[ 1s ] thds: 4 tps: 12", null],
-    ["[ 1s ] queue length: 5, concurrency: 0", null],
-  ])("%s", (line, want) => {
-    expect(parseIntervalLine(line)).toEqual(want);
   });
 });

@@ -9,12 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  parseSysbench,
-  parseSysbenchFile,
-  secondsToMs,
-  splitLines,
-} from "../../../../src/core/model/sysbench/parse.ts";
+import { parseSysbench, parseSysbenchFile, splitLines } from "../../../../src/core/model/sysbench/parse.ts";
 import type { SysbenchResult } from "../../../../src/core/model/sysbench/result.ts";
 
 const root = join(import.meta.dirname, "../../../fixtures/sysbench");
@@ -397,19 +392,5 @@ describe("legacy: seed 002 (done-when check)", () => {
     expect(() => parseSysbench(fixtures.find((f) => f.name === "seed-002.txt")!.text)).toThrow(
       /2 sysbench outputs.*parseSysbenchFile/,
     );
-  });
-});
-
-describe("secondsToMs", () => {
-  it.each([
-    ["13.5697", 13569.7],
-    ["0.0153", 15.3],
-    ["49958.1731", 49958173.1],
-    ["2", 2000],
-    ["0.2502", 250.2],
-    ["0.0001", 0.1],
-    ["0.00001", 0.01],
-  ])("%s s → %d ms", (s, ms) => {
-    expect(secondsToMs(s)).toBe(ms);
   });
 });
