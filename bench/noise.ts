@@ -36,7 +36,7 @@ import {
   type NoiseCost,
 } from "./lib/noise.ts";
 import { runScenario, type RunDeps } from "../src/app/run.ts";
-import { labServerInit, SOCKET, SOCKET_DIR, CNF_PATH, DATADIR } from "../src/app/lab-server.ts";
+import { labServerInit, SOCKET, SOCKET_DIR, CNF_PATH, DATADIR } from "../src/app/lab-server-init.ts";
 import { mysql2Probe } from "../src/adapters/mysql/probe.ts";
 import { readResultsFolder } from "../src/adapters/report-files.ts";
 import { loadScenarioFile } from "../src/adapters/scenario-file.ts";

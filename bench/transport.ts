@@ -20,7 +20,8 @@ import { sysbenchArgv, type SysbenchConnection } from "../src/core/model/scenari
 import { parseSysbench } from "../src/core/model/sysbench/parse.ts";
 import type { TransportSample } from "./lib/figures.ts";
 import type { RunDeps } from "../src/app/run.ts";
-import { LabServer, SOCKET, labServerInit } from "../src/app/lab-server.ts";
+import { LabServer } from "../src/app/lab-server.ts";
+import { SOCKET, labServerInit } from "../src/app/lab-server-init.ts";
 import { DisposableStack } from "../src/app/disposables.ts";
 import { mysql2Probe } from "../src/adapters/mysql/probe.ts";
 

@@ -45,140 +45,161 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
     engineIsLocal: () => engine.location().local,
   };
 
-  async function provision(req: StorageRequest): Promise<ProvisionedStorage> {
-    const { plan, warnings } = planStorage(req.spec, {
-      runId: req.runId,
-      serverId: req.serverId,
-      uid: req.uid,
-      gid: req.gid,
-      hasMd: (await readMd(runner)) !== null,
-    });
-    const rec: StorageStateRecord = {
-      version: 1,
-      runId: req.runId,
-      serverId: req.serverId,
-      sessionId: req.sessionId,
-      kind: plan.kind,
-      owner: { pid: process.pid, hostname, ...startTimeField(process.pid) },
-      createdAt: new Date().toISOString(),
-      runDir: req.runDir,
-      entries: [],
-    };
-    const writer = new StateWriter(rec, req.runDir, stateDir);
-    await writer.flush();
+  const c: ProviderContext = { stateDir, hostname, host, engine, runner, deps };
+  return {
+    preflight: (spec) => preflight(spec, host),
+    provision: (req) => provisionStorage(c, req),
+    cleanLeftovers: (opts) => cleanStorageLeftovers(c, opts),
+  };
+}
 
-    let disposing: Promise<void> | undefined;
-    const dispose = (): Promise<void> => {
-      disposing ??= (async () => {
-        const out = await undoRecord({ engine, runner }, rec);
-        await writer.setEntries(remainingEntries(rec, out.failedEntries));
-        if (out.failures.length > 0) {
-          disposing = undefined; // a later call retries what is left
-          throw new TwinbenchError(`could not undo all storage of server ${req.serverId}: ${out.failures[0]}`, {
-            code: "STORAGE_TEARDOWN_FAILED",
-            hint: `what is left is recorded in ${writer.globalFile}; \`twinbench clean\` retries it`,
-            details: out.failures,
-          });
-        }
-      })();
-      return disposing;
-    };
+/** What the provider's steps share: where state goes, this host, the engine and the runner. */
+interface ProviderContext {
+  stateDir: string;
+  hostname: string;
+  host: StorageHost;
+  engine: StorageProviderDeps["engine"];
+  runner: StorageProviderDeps["runner"];
+  deps: StorageProviderDeps;
+}
 
-    const labels = {
-      [LABEL.role]: "storage",
-      [LABEL.server]: req.serverId,
-      ...req.labels,
-      [LABEL.session]: req.sessionId,
-      [LABEL.run]: req.runId,
-    };
-    try {
-      const made = await (deps.provisionerFor ?? provisionerFor)(plan).provision(
-        plan,
-        { req, labels, writer, warnings },
-        host,
-      );
-      let facts = made.facts;
-      return {
-        mount: made.mount,
-        get facts() {
-          return facts;
-        },
-        warnings,
-        needsHolder: made.needsHolder,
-        async refreshFacts() {
-          // A failed re-measure throws: the caller (teardown) keeps the start facts as the start and the failure as
-          // the "after" (afterError), never the start facts as if they were re-measured.
-          const after = await made.refresh();
-          facts = { ...facts, ...after };
-          return facts;
-        },
-        dispose,
-      };
-    } catch (e) {
-      try {
-        await dispose();
-      } catch (undoErr) {
-        // The provisioning error is the one to report; the undo's failure rides along in its details (what is
-        // left stays recorded in the state file for `twinbench clean`).
-        if (e instanceof TwinbenchError) e.details.push(`and the undo failed: ${(undoErr as Error).message}`);
-      }
-      throw e;
-    }
-  }
+/** Provision one server's data-dir storage, recording each resource in its state file as soon as it exists. */
+async function provisionStorage(c: ProviderContext, req: StorageRequest): Promise<ProvisionedStorage> {
+  const { stateDir, hostname, host, engine, runner, deps } = c;
+  const { plan, warnings } = planStorage(req.spec, {
+    runId: req.runId,
+    serverId: req.serverId,
+    uid: req.uid,
+    gid: req.gid,
+    hasMd: (await readMd(runner)) !== null,
+  });
+  const rec: StorageStateRecord = {
+    version: 1,
+    runId: req.runId,
+    serverId: req.serverId,
+    sessionId: req.sessionId,
+    kind: plan.kind,
+    owner: { pid: process.pid, hostname, ...startTimeField(process.pid) },
+    createdAt: new Date().toISOString(),
+    runDir: req.runDir,
+    entries: [],
+  };
+  const writer = new StateWriter(rec, req.runDir, stateDir);
+  await writer.flush();
 
-  // ---- leftovers -------------------------------------------------------------------------------------------------
-
-  async function cleanLeftovers(opts: { runDir?: string; runId?: string; force?: boolean } = {}): Promise<string[]> {
-    const recs: StorageStateRecord[] = [];
-    const lines: string[] = [];
-    const failures: string[] = [];
-    // --force: damaged state files go aside (kept), and the mount and loop tables say what to undo (below).
-    if (opts.force)
-      lines.push(...(await setAsideDamagedStateFiles(stateDir, { runId: opts.runId, runDir: opts.runDir })));
-    if (opts.runDir) {
-      recs.push(...((await readRunStateFile(opts.runDir))?.records ?? []));
-    } else {
-      for (const { rec } of await readGlobalRecords(stateDir, opts.runId)) recs.push(rec);
-    }
-    const live: StorageStateRecord[] = [];
-    for (const rec of recs) {
-      const who = `${rec.runId}/${rec.serverId}`;
-      const status = ownerStatus(rec, hostname, startTimeOf);
-      if (status === "alive") {
-        lines.push(`${who}: skipped, its process ${rec.owner.pid} is still running`);
-        live.push(rec);
-        continue;
-      }
-      if (status === "unknown" && !opts.force) {
-        lines.push(`${who}: skipped, written on host ${rec.owner.hostname} (use --force if that twinbench is gone)`);
-        continue;
-      }
+  let disposing: Promise<void> | undefined;
+  const dispose = (): Promise<void> => {
+    disposing ??= (async () => {
       const out = await undoRecord({ engine, runner }, rec);
-      lines.push(...out.lines.map((l) => `${who}: ${l}`));
-      failures.push(...out.failures.map((l) => `${who}: ${l}`));
-      const writer = new StateWriter(rec, opts.runDir ?? rec.runDir, stateDir);
       await writer.setEntries(remainingEntries(rec, out.failedEntries));
-    }
-    if (opts.force) {
-      // Live runs' mounts and loops stay: `live` holds them unless only a run folder's file was read.
-      const others =
-        opts.runDir && opts.runId === undefined ? (await readGlobalRecords(stateDir)).map((g) => g.rec) : [];
-      const keep = [...live, ...others.filter((r) => ownerStatus(r, hostname, startTimeOf) === "alive")];
-      const swept = await sweepUnrecorded({ engine, runner }, { runId: opts.runId, keep, hostPath: host.hp });
-      lines.push(...swept.lines);
-      failures.push(...swept.failures);
-    }
-    if (failures.length > 0) {
-      throw new TwinbenchError(`could not undo all storage leftovers: ${failures[0]}`, {
-        code: "STORAGE_CLEAN_FAILED",
-        hint: `what is left stays recorded in ${stateDir}; fix the cause and run \`twinbench clean\` again`,
-        details: [...lines, ...failures.map((f) => `FAILED ${f}`)],
-      });
-    }
-    return lines;
-  }
+      if (out.failures.length > 0) {
+        disposing = undefined; // a later call retries what is left
+        throw new TwinbenchError(`could not undo all storage of server ${req.serverId}: ${out.failures[0]}`, {
+          code: "STORAGE_TEARDOWN_FAILED",
+          hint: `what is left is recorded in ${writer.globalFile}; \`twinbench clean\` retries it`,
+          details: out.failures,
+        });
+      }
+    })();
+    return disposing;
+  };
 
-  return { preflight: (spec) => preflight(spec, host), provision, cleanLeftovers };
+  const labels = {
+    [LABEL.role]: "storage",
+    [LABEL.server]: req.serverId,
+    ...req.labels,
+    [LABEL.session]: req.sessionId,
+    [LABEL.run]: req.runId,
+  };
+  try {
+    const made = await (deps.provisionerFor ?? provisionerFor)(plan).provision(
+      plan,
+      { req, labels, writer, warnings },
+      host,
+    );
+    let facts = made.facts;
+    return {
+      mount: made.mount,
+      get facts() {
+        return facts;
+      },
+      warnings,
+      needsHolder: made.needsHolder,
+      async refreshFacts() {
+        // A failed re-measure throws: the caller (teardown) keeps the start facts as the start and the failure as
+        // the "after" (afterError), never the start facts as if they were re-measured.
+        const after = await made.refresh();
+        facts = { ...facts, ...after };
+        return facts;
+      },
+      dispose,
+    };
+  } catch (e) {
+    try {
+      await dispose();
+    } catch (undoErr) {
+      // The provisioning error is the one to report; the undo's failure rides along in its details (what is
+      // left stays recorded in the state file for `twinbench clean`).
+      if (e instanceof TwinbenchError) e.details.push(`and the undo failed: ${(undoErr as Error).message}`);
+    }
+    throw e;
+  }
+}
+
+// ---- leftovers -------------------------------------------------------------------------------------------------
+
+/** Undo what killed runs left, from their state records (and, forced, from the host's mount and loop tables). */
+async function cleanStorageLeftovers(
+  c: ProviderContext,
+  opts: { runDir?: string; runId?: string; force?: boolean } = {},
+): Promise<string[]> {
+  const { stateDir, hostname, host, engine, runner } = c;
+  const recs: StorageStateRecord[] = [];
+  const lines: string[] = [];
+  const failures: string[] = [];
+  // --force: damaged state files go aside (kept), and the mount and loop tables say what to undo (below).
+  if (opts.force)
+    lines.push(...(await setAsideDamagedStateFiles(stateDir, { runId: opts.runId, runDir: opts.runDir })));
+  if (opts.runDir) {
+    recs.push(...((await readRunStateFile(opts.runDir))?.records ?? []));
+  } else {
+    for (const { rec } of await readGlobalRecords(stateDir, opts.runId)) recs.push(rec);
+  }
+  const live: StorageStateRecord[] = [];
+  for (const rec of recs) {
+    const who = `${rec.runId}/${rec.serverId}`;
+    const status = ownerStatus(rec, hostname, startTimeOf);
+    if (status === "alive") {
+      lines.push(`${who}: skipped, its process ${rec.owner.pid} is still running`);
+      live.push(rec);
+      continue;
+    }
+    if (status === "unknown" && !opts.force) {
+      lines.push(`${who}: skipped, written on host ${rec.owner.hostname} (use --force if that twinbench is gone)`);
+      continue;
+    }
+    const out = await undoRecord({ engine, runner }, rec);
+    lines.push(...out.lines.map((l) => `${who}: ${l}`));
+    failures.push(...out.failures.map((l) => `${who}: ${l}`));
+    const writer = new StateWriter(rec, opts.runDir ?? rec.runDir, stateDir);
+    await writer.setEntries(remainingEntries(rec, out.failedEntries));
+  }
+  if (opts.force) {
+    // Live runs' mounts and loops stay: `live` holds them unless only a run folder's file was read.
+    const others = opts.runDir && opts.runId === undefined ? (await readGlobalRecords(stateDir)).map((g) => g.rec) : [];
+    const keep = [...live, ...others.filter((r) => ownerStatus(r, hostname, startTimeOf) === "alive")];
+    const swept = await sweepUnrecorded({ engine, runner }, { runId: opts.runId, keep, hostPath: host.hp });
+    lines.push(...swept.lines);
+    failures.push(...swept.failures);
+  }
+  if (failures.length > 0) {
+    throw new TwinbenchError(`could not undo all storage leftovers: ${failures[0]}`, {
+      code: "STORAGE_CLEAN_FAILED",
+      hint: `what is left stays recorded in ${stateDir}; fix the cause and run \`twinbench clean\` again`,
+      details: [...lines, ...failures.map((f) => `FAILED ${f}`)],
+    });
+  }
+  return lines;
 }
 
 /** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot): tells a pid apart from a reused one. */

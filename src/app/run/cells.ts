@@ -11,7 +11,8 @@ import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import type { Servers } from "./servers.ts";
-import { serverLost, type Sidecar } from "./sidecar.ts";
+import { type Sidecar } from "./sidecar.ts";
+import { serverLost } from "./cell-outcome.ts";
 import type { Scheduler } from "./scheduler.ts";
 import { quiesce } from "./quiesce.ts";
 

@@ -6,10 +6,12 @@
 import { CancelledError, InputError, TwinbenchError } from "../../core/base/errors.ts";
 import type { Cell, ServerManifest } from "../../core/model/results.ts";
 import { plannedInstances, type ServerSpec } from "../../core/model/scenario/schema.ts";
-import { LabServer, labServerInit } from "../lab-server.ts";
+import { LabServer } from "../lab-server.ts";
+import { labServerInit } from "../lab-server-init.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
-import { BENCH_DB, BENCH_USER, benchPassword, type Sidecar } from "./sidecar.ts";
+import { type Sidecar } from "./sidecar.ts";
+import { BENCH_DB, BENCH_USER, benchPassword } from "../lab-server-init.ts";
 import { quiesce } from "./quiesce.ts";
 import type { ImageInfo } from "./types.ts";
 

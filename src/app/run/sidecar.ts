@@ -21,13 +21,8 @@ import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import type { ImageInfo } from "./types.ts";
-
-export const BENCH_USER = "sbtest";
-export const BENCH_DB = "sbtest";
-
-export function benchPassword(server: LabServer): string {
-  return `tb${server.rootPassword.slice(0, 16)}`;
-}
+import { classifyCell, isAbsence, lastFatal } from "./cell-outcome.ts";
+import { BENCH_DB, BENCH_USER, benchPassword } from "../lab-server-init.ts";
 
 export type CellPhase = "warmup" | "measure";
 
@@ -401,64 +396,4 @@ export class Sidecar {
       },
     };
   }
-}
-
-/** Whether a sampler's error means the accounting is not there (no /proc, no cgroup file), not that it failed. */
-export function isAbsence(e: unknown): boolean {
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  return code === "ENOENT" || code === "ENOTDIR";
-}
-
-/**
- * A cell's outcome from its sysbench container: ok, failed (cancelled by the user, past its limit, a FATAL, an
- * unparseable log or a non-zero exit) or skipped (the user skipped this cell only).
- */
-export function classifyCell(
-  r: RunResult,
-  o: { userCancelled: boolean; timeoutMs: number },
-): { status: CellRecord["status"]; error?: string; metrics: SysbenchResult | null } {
-  let metrics: SysbenchResult | null = null;
-  let error: string | undefined;
-  try {
-    metrics = parseSysbench(r.output);
-  } catch (e) {
-    error = `unparseable sysbench output: ${(e as Error).message}`;
-  }
-  if (r.cancelled)
-    return {
-      status: o.userCancelled ? "failed" : "skipped",
-      error: o.userCancelled ? "cancelled by the user" : "skipped by the user",
-      metrics,
-    };
-  if (r.timedOut)
-    return {
-      status: "failed",
-      error: `cell ran past its limit of ${Math.round(o.timeoutMs / 1000)} s and was stopped`,
-      metrics,
-    };
-  if (!metrics || metrics.status !== "ok" || r.exitCode !== 0)
-    return {
-      status: "failed",
-      error: error ?? (metrics?.fatal.length ? metrics.fatal.join(" | ") : `sysbench exited with code ${r.exitCode}`),
-      metrics,
-    };
-  return { status: "ok", metrics };
-}
-
-/**
- * Whether a failed cell's sysbench lost its server: MySQL client errors 2002/2003 (cannot connect), 2006 (gone
- * away) or 2013 (lost connection). The server then died even when its container still shows as running.
- */
-export function serverLost(rec: Pick<CellRecord, "status" | "error" | "metrics">): boolean {
-  if (rec.status !== "failed") return false;
-  const text = [rec.error ?? "", ...(rec.metrics?.fatal ?? [])].join("\n");
-  return (
-    /\b(?:error|errno\s*=)\s*(?:2002|2003|2006|2013)\b/i.test(text) ||
-    /Lost connection to (?:MySQL )?server|server has gone away|Can't connect to (?:local )?MySQL server/i.test(text)
-  );
-}
-
-function lastFatal(out: string): string {
-  const lines = out.split("\n").filter((l) => l.startsWith("FATAL:"));
-  return lines.length ? lines.slice(-3).join(" | ") : out.trim().split("\n").slice(-3).join(" | ");
 }

@@ -3,7 +3,8 @@
  * the engine's and is raised, so a transient error never restarts a live server. Fake engine, no Docker.
  */
 import { describe, expect, it } from "vitest";
-import { LabServer, type LabServerInit } from "../../../src/app/lab-server.ts";
+import { LabServer } from "../../../src/app/lab-server.ts";
+import { type LabServerInit } from "../../../src/app/lab-server-init.ts";
 import type { ContainerPort } from "../../../src/core/model/engine/containers.ts";
 import { FakeEngine } from "../../../test/support/fake-engine.ts";
 import { TwinbenchError } from "../../../src/core/base/errors.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ResultsStore } from "../../../../src/adapters/results/store.ts";
-import { isAbsence } from "../../../../src/app/run/sidecar.ts";
+import { isAbsence } from "../../../../src/app/run/cell-outcome.ts";
 import { readingFailureNotes } from "../../../../src/core/report/model.ts";
 import type { CellRecord, ServerManifest } from "../../../../src/core/model/results.ts";
 

@@ -1,7 +1,7 @@
 /** serverLost: which failed cells mean that sysbench lost its server (a retry then restarts it first). */
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { classifyCell, serverLost } from "../../../../src/app/run/sidecar.ts";
+import { classifyCell, serverLost } from "../../../../src/app/run/cell-outcome.ts";
 
 const log = (name: string) =>
   readFileSync(new URL(`../../../fixtures/sysbench/1.0/${name}.log`, import.meta.url), "utf8");
