@@ -21,7 +21,7 @@ import { parseSysbench } from "../src/core/model/sysbench/parse.ts";
 import type { TransportSample } from "./lib/figures.ts";
 import type { RunDeps } from "../src/app/run.ts";
 import { LabServer } from "../src/app/lab-server.ts";
-import { SOCKET, labServerInit } from "../src/app/lab-server-init.ts";
+import { labServerInit } from "../src/app/lab-server-init.ts";
 import { DisposableStack } from "../src/app/disposables.ts";
 import { mysql2Probe } from "../src/adapters/mysql/probe.ts";
 
@@ -129,8 +129,8 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
   const password = `tb${randomBytes(8).toString("hex")}`;
   const samples: TransportSample[] = [];
   const order: string[] = [];
-  let serverVersion = "";
-  let teardownFailures: string[] = [];
+  let serverVersion: string;
+  let teardownFailures: string[];
   try {
     await deps.storage.preflight(storageSpec);
     o.log(

@@ -33,7 +33,9 @@ async function main(): Promise<void> {
     const builtFrom = self.Config?.Labels?.["twinbench.base"];
     if (builtFrom !== base.tag) {
       await docker.getImage(SELF_IMAGE).remove();
-      process.stderr.write(`removed ${SELF_IMAGE} (built from ${builtFrom ?? "?"}, not ${base.tag}); compose rebuilds it\n`);
+      process.stderr.write(
+        `removed ${SELF_IMAGE} (built from ${builtFrom ?? "?"}, not ${base.tag}); compose rebuilds it\n`,
+      );
     }
   } catch (e) {
     if ((e as { statusCode?: number }).statusCode !== 404) throw e;
@@ -42,7 +44,9 @@ async function main(): Promise<void> {
   const envFile = join(repo, ".env");
   const values: Record<string, string> = { TWINBENCH_BASE_IMAGE: base.tag, TWINBENCH_REPO: repo };
   const old = await readFile(envFile, "utf8").catch(() => "");
-  const kept = old.split("\n").filter((l) => l.trim() !== "" && !Object.keys(values).some((k) => l.startsWith(`${k}=`)));
+  const kept = old
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !Object.keys(values).some((k) => l.startsWith(`${k}=`)));
   const text = [...kept, ...Object.entries(values).map(([k, v]) => `${k}=${v}`)].join("\n") + "\n";
   await writeFile(envFile, text);
   for (const [k, v] of Object.entries(values)) process.stdout.write(`${k}=${v}\n`);

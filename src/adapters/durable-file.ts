@@ -52,7 +52,7 @@ export async function writeFileAtomic(
 /** Append text and fsync it (and the folder, when this append created the file). */
 export async function appendDurable(path: string, text: string): Promise<void> {
   const fh = await open(path, "a");
-  let created = false;
+  let created: boolean;
   try {
     created = (await fh.stat()).size === 0;
     await fh.writeFile(text); // loops over short writes; a full disk throws instead of leaving a silent stub

@@ -17,7 +17,6 @@ import { parseDuration, type Scenario } from "../core/model/scenario/schema.ts";
 import { formatSeconds } from "../core/base/units.ts";
 import { grossCellSeconds } from "../core/plan/run-costs.ts";
 import { measureRecords } from "../core/stats/records.ts";
-import { metricValue } from "../core/stats/metric.ts";
 import { aaScenario, calibrationLayout, curveScenario, seriesScenario } from "../core/plan/calibrate-layout.ts";
 import { cellLengthCurve, recalibrated } from "../core/plan/calibration/update.ts";
 import { aaPairsByCell, seriesDisturbance } from "../core/plan/calibration/pairs.ts";

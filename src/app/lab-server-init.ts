@@ -3,7 +3,6 @@
  * names and labels, and the passwords of its users (LabServerInit, built by labServerInit). lab-server.ts starts it.
  */
 import type { LabServer } from "./lab-server.ts";
-import { randomBytes } from "node:crypto";
 import { renderConfig, type RenderOutput } from "../core/config/render.ts";
 import { parseSize, type Scenario, type ServerSpec, type Storage } from "../core/model/scenario/schema.ts";
 

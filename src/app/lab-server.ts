@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { TwinbenchError, CancelledError } from "../core/base/errors.ts";
 import { resourceName, LABEL } from "../core/base/labels.ts";
-import type { Storage, Transport } from "../core/model/scenario/schema.ts";
+import type { Transport } from "../core/model/scenario/schema.ts";
 import type { StorageFacts } from "../core/model/results.ts";
 import { engineError, isNotFound } from "../adapters/docker/engine-errors.ts";
 import type { Engine } from "../core/model/engine/engine.ts";
@@ -19,8 +19,6 @@ import type { Endpoint, Probe } from "../adapters/mysql/probe.ts";
 import type { DisposableStack } from "./disposables.ts";
 import { CNF_PATH, DATADIR, MYSQL_UID, SOCKET, SOCKET_DIR, type LabServerInit } from "./lab-server-init.ts";
 import { startFailureTail } from "../core/config/startlog.ts";
-import { renderConfig, type RenderOutput } from "../core/config/render.ts";
-import { parseSize, type Scenario, type ServerSpec } from "../core/model/scenario/schema.ts";
 
 export class LabServer {
   readonly rootPassword = randomBytes(12).toString("hex");

@@ -10,17 +10,7 @@ import type { CellRecord } from "../../src/core/model/results.ts";
 import { readResultsFolder } from "../../src/adapters/report-files.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { renderText } from "../../src/core/report/text.ts";
-import {
-  docker,
-  ensureLab,
-  events,
-  leftovers,
-  readCells,
-  start,
-  tinyScenario,
-  twinbench,
-  waitForEvent,
-} from "./support/lab.ts";
+import { docker, ensureLab, events, leftovers, readCells, start, tinyScenario, waitForEvent } from "./support/lab.ts";
 
 beforeAll(ensureLab, 1_800_000);
 

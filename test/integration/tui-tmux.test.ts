@@ -75,7 +75,7 @@ async function waitFor<T>(
   probe: () => Promise<T | null | undefined | false>,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
-  let last = "";
+  let last: string;
   for (;;) {
     const v = await probe();
     if (v) return v;

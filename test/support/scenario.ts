@@ -17,7 +17,7 @@ export const TEST_CONTEXT: ValidateContext = {
 };
 
 /** A scenario document as a test writes it (YAML's shape, before validation). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 export type ScenarioDoc = Record<string, any>;
 
 /** Two servers named a and b: MariaDB 11.8 against MySQL 9.7. */

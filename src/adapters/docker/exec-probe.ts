@@ -61,7 +61,7 @@ export function execProbe(engine: Engine): Probe {
     let id = await containerFor(ep);
     try {
       return await engine.exec.run(id, argv);
-    } catch (e) {
+    } catch {
       // The server was recreated (restart, snapshot restore): find it again once.
       await refresh();
       id = await containerFor(ep);

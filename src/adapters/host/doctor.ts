@@ -284,7 +284,7 @@ async function executeAction(deps: DoctorDeps, a: FixAction, state: FixState): P
     case "wait-engine": {
       deps.log(`fix: ${describeAction(a)}`);
       const deadline = deps.now() + a.timeoutMs;
-      let last = "";
+      let last: string;
       for (;;) {
         const r = await deps.engine.probe();
         if (r.answers) return describeAction(a);

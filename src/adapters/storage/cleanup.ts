@@ -173,7 +173,8 @@ async function execute(deps: CleanupDeps, a: CleanupOp): Promise<void> {
       } catch (e) {
         const status = (e as { statusCode?: number }).statusCode;
         if (status === 404) return;
-        if (status === 409) throw new Error(`volume ${a.name} is still in use by a container (remove it first)`);
+        if (status === 409)
+          throw new Error(`volume ${a.name} is still in use by a container (remove it first)`, { cause: e });
         throw e;
       }
       return;

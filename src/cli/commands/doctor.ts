@@ -3,7 +3,7 @@
  * engine without a separate step.
  */
 import type { Command } from "commander";
-import { TwinbenchError, type ExitCode } from "../../core/base/errors.ts";
+import { type ExitCode } from "../../core/base/errors.ts";
 import { summarize, type CheckLine } from "../../core/hosts/doctor-checks.ts";
 import { formatCheckLines } from "../../core/report/doctor.ts";
 import { defaultDoctorDeps, fixHost, runDoctor, type DoctorDeps } from "../../adapters/host/doctor.ts";

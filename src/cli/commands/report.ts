@@ -23,7 +23,7 @@ import {
   renderComparisonText,
   diffLines,
 } from "../../core/report/compare.ts";
-import { assertNoRegression, compareRuns, type RunData } from "../../core/stats/compare.ts";
+import { assertNoRegression, compareRuns } from "../../core/stats/compare.ts";
 import { loadChartJsSource, writeFileAtomic, writeReports } from "../../adapters/report-files.ts";
 import { describeFolder, readAnyResultsFolder, type AnyResultsFolder } from "../../adapters/results-folders.ts";
 import { pairRuns, singleRun } from "./compare-runs.ts";

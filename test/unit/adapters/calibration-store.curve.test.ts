@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { calibrationLines } from "../../../src/core/report/calibration.ts";
-import { cellLengthCurve } from "../../../src/core/plan/calibration/update.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../../src/adapters/calibration-store.ts";
 import { calibrationFixture } from "../../support/calibration-fixture.ts";
 

@@ -16,7 +16,7 @@ import { FakeEngine } from "../../../test/support/fake-engine.ts";
 import type { ImageOps } from "../../../src/adapters/images/transfer.ts";
 import { ResultsStore } from "../../../src/adapters/results/store.ts";
 import { HostsFolder, isHostsFolder, readHostsResume } from "../../../src/adapters/results/hosts-folder.ts";
-import { ScenarioSchema, type Scenario } from "../../../src/core/model/scenario/schema.ts";
+import { type Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
 import { parseSysbench } from "../../../src/core/model/sysbench/parse.ts";
 import type { HostFacts, RunManifest } from "../../../src/core/model/results.ts";

@@ -13,7 +13,7 @@ import { TwinbenchError } from "../../../src/core/base/errors.ts";
 import type { ContainerPort, ContainerSpec } from "../../../src/core/model/engine/containers.ts";
 import type { StorageProvider, ProvisionedStorage } from "../../../src/adapters/storage/types.ts";
 import type { Probe } from "../../../src/adapters/mysql/probe.ts";
-import { ScenarioSchema, type Scenario } from "../../../src/core/model/scenario/schema.ts";
+import { type Scenario } from "../../../src/core/model/scenario/schema.ts";
 import type { RunEvent } from "../../../src/core/model/events.ts";
 import type { Cell, CellRecord, RunManifest } from "../../../src/core/model/results.ts";
 import { parseSysbench } from "../../../src/core/model/sysbench/parse.ts";

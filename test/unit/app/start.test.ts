@@ -1,22 +1,6 @@
 /** Resolving a run request: run --budget --design applies the design's overrides; --design's option rules. */
 import { describe, expect, it } from "vitest";
-import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
-import { scenario as scenarioOf, type ScenarioDoc } from "../../support/scenario.ts";
-
-/** 2 tests × 3 thread counts: the reduced run. */
-const REDUCED = {
-  workload: {
-    tests: ["oltp_read_only", "oltp_update_index"],
-    threads: [1, 2, 4],
-    duration: "10s",
-    repeats: 1,
-    tables: 1,
-    tableSize: 10000,
-    fresh: "per-test",
-  },
-};
-const scenario = (patch: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioOf([REDUCED, patch]);
 
 describe("run --budget --design (resolveRunRequest)", () => {
   it("applies the design's settings as overrides after the user's, and prints the design", async () => {

@@ -204,7 +204,7 @@ describe("evaluateChecks", () => {
 
   it("formats aligned lines with indented hints", () => {
     const text = formatCheckLines(evaluateChecks(host({ mdstat: false })));
-    expect(text).toMatch(/^ok   docker engine +answers on unix/m);
+    expect(text).toMatch(/^ok {3}docker engine +answers on unix/m);
     expect(text).toMatch(/^warn md driver +\/proc\/mdstat absent/m);
     expect(text).toMatch(/^ +hint: to use mdadm RAID/m);
   });

@@ -110,9 +110,7 @@ describe("scenario: the noise levers", () => {
   const F = "scenarios/x.yaml";
   const ctx = { lockImages: ["mariadb-11.8"], hostCpus: 2 };
   const doc = (extra: (d: Record<string, any>) => void) => {
-    // eslint-disable-line @typescript-eslint/no-explicit-any
     const d: Record<string, any> = {
-      // eslint-disable-line @typescript-eslint/no-explicit-any
       name: "x",
       servers: [
         { id: "a", image: "mariadb-11.8" },
@@ -146,8 +144,8 @@ describe("scenario: the noise levers", () => {
       "pauseIdle not a boolean",
       (d: Record<string, any>) => (d.resources.pauseIdle = "no"),
       `${F}: resources.pauseIdle:`,
-    ], // eslint-disable-line @typescript-eslint/no-explicit-any
-    ["bad trim", (d: Record<string, any>) => (d.workload.trim = "2 parsecs"), `${F}: workload.trim:`], // eslint-disable-line @typescript-eslint/no-explicit-any
+    ],
+    ["bad trim", (d: Record<string, any>) => (d.workload.trim = "2 parsecs"), `${F}: workload.trim:`],
     [
       "confine without a load cpuset",
       (d: Record<string, any>) => {
@@ -155,7 +153,7 @@ describe("scenario: the noise levers", () => {
         d.resources.confineDaemons = true;
       },
       `${F}: resources.confineDaemons: needs resources.load.cpuset`,
-    ], // eslint-disable-line @typescript-eslint/no-explicit-any
+    ],
     [
       "trim of an events-bounded cell",
       (d: Record<string, any>) => {
@@ -164,7 +162,7 @@ describe("scenario: the noise levers", () => {
         d.workload.trim = "2s";
       },
       `${F}: workload.trim: needs workload.duration`,
-    ], // eslint-disable-line @typescript-eslint/no-explicit-any
+    ],
   ])("refuses %s with the file and field", (_n, mut, want) => {
     const r = doc(mut);
     expect("errors" in r ? r.errors.join("\n") : "").toContain(want);

@@ -94,8 +94,8 @@ describe("load-bound layouts", () => {
     const lines = describePlan(planRun(s), s);
     const at = lines.findIndex((l) => l.startsWith("Resources:"));
     expect(lines[at + 1]).toMatch(
-      /^  warning: likely load-bound: the load cpuset 0 has 1 core for up to 4 sysbench threads/,
+      /^ {2}warning: likely load-bound: the load cpuset 0 has 1 core for up to 4 sysbench threads/,
     );
-    expect(lines[at + 2]).toMatch(/^  warning: the server and load cpusets share CPU 0/);
+    expect(lines[at + 2]).toMatch(/^ {2}warning: the server and load cpusets share CPU 0/);
   });
 });

@@ -1,22 +1,6 @@
 /** The order of servers within a cell group (serverOrder), by group index. */
 import { describe, expect, it } from "vitest";
-import { planRun } from "../../../src/core/plan/plan.ts";
 import { serverOrder } from "../../../src/core/plan/order.ts";
-import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
-import { scenario as scenarioOf, type ScenarioDoc } from "../../support/scenario.ts";
-
-const BASE = {
-  workload: {
-    tests: ["oltp_read_only", "oltp_update_index"],
-    threads: [1, 4],
-    duration: "10s",
-    repeats: 2,
-    tables: 2,
-    tableSize: 10000,
-  },
-};
-const scenario = (patch: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioOf([BASE, patch]);
-const order = (s: Scenario) => planRun(s).cells.map((c) => `${c.server}:${c.test}:${c.threads}:${c.repeat}`);
 
 describe("serverOrder", () => {
   const cases: Array<[string[], number, string[]]> = [

@@ -3,26 +3,10 @@ import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
 import { registerScenarioCommands } from "../../../src/cli/commands/scenario.ts";
-import { scenario as scenarioOf, type ScenarioDoc } from "../../support/scenario.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
-
-/** 2 tests × 3 thread counts: the reduced run. */
-const REDUCED = {
-  workload: {
-    tests: ["oltp_read_only", "oltp_update_index"],
-    threads: [1, 2, 4],
-    duration: "10s",
-    repeats: 1,
-    tables: 1,
-    tableSize: 10000,
-    fresh: "per-test",
-  },
-};
-const scenario = (patch: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioOf([REDUCED, patch]);
 
 describe("plan scenarios/seed-verdicts.yaml --budget 8h", () => {
   it("prints a design with the time per phase and what cannot reach ±5%; its overrides make a valid scenario", async () => {

@@ -1,6 +1,6 @@
 /** The doctor's printed check lines: one per check, aligned, with indented hints on warn and fail. */
 import { describe, expect, it } from "vitest";
-import { evaluateChecks, type CheckId, type CheckStatus } from "../../../src/core/hosts/doctor-checks.ts";
+import { evaluateChecks } from "../../../src/core/hosts/doctor-checks.ts";
 import { type HostFacts } from "../../../src/core/hosts/doctor.ts";
 import { formatCheckLines } from "../../../src/core/report/doctor.ts";
 
@@ -72,10 +72,6 @@ const bareTools = {
   dockerComposePlugin: false,
 };
 
-function status(f: HostFacts): Partial<Record<CheckId, CheckStatus>> {
-  return Object.fromEntries(evaluateChecks(f).map((l) => [l.id, l.status]));
-}
-
 describe("formatCheckLines", () => {
   it("has one line per check and a hint on every warn/fail line", () => {
     for (const f of [host(), host({ engine: noEngine, isRoot: false, mdstat: false, loopControl: false }, bareTools)]) {
@@ -87,7 +83,7 @@ describe("formatCheckLines", () => {
 
   it("formats aligned lines with indented hints", () => {
     const text = formatCheckLines(evaluateChecks(host({ mdstat: false })));
-    expect(text).toMatch(/^ok   docker engine +answers on unix/m);
+    expect(text).toMatch(/^ok {3}docker engine +answers on unix/m);
     expect(text).toMatch(/^warn md driver +\/proc\/mdstat absent/m);
     expect(text).toMatch(/^ +hint: to use mdadm RAID/m);
   });

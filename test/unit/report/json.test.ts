@@ -54,7 +54,7 @@ describe("reportJson", () => {
   it("renderJson is the same object as text, two-space indented, with a final newline", () => {
     const text = renderJson(report);
     expect(text.endsWith("}\n")).toBe(true);
-    expect(text.split("\n")[1]).toMatch(/^  "/);
+    expect(text.split("\n")[1]).toMatch(/^ {2}"/);
     expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(reportJson(report))));
   });
 });

@@ -16,7 +16,6 @@ const BASE = {
   },
 };
 const scenario = (patch: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioOf([BASE, patch]);
-const order = (s: Scenario) => planRun(s).cells.map((c) => `${c.server}:${c.test}:${c.threads}:${c.repeat}`);
 const load = (f: string) => scenarioFile(f);
 
 describe("describePlan", () => {

@@ -1,25 +1,8 @@
 /** A cell's pair sd in one simulated run, drawn from the prior and the cell's own pairs. */
 import { describe, expect, it } from "vitest";
 import { drawCellSd } from "../../../src/core/stats/cell-sd.ts";
-import { type AdaptiveSimInput } from "../../../src/core/stats/simulate-model.ts";
 import { gammaFrom, normalFrom, seededRandom } from "../../../src/core/base/random.ts";
 import { median } from "../../../src/core/base/distributions.ts";
-
-const costs = { setupSeconds: 60, teardownSeconds: 10, cellSeconds: 8, restartSeconds: 12, warmupSeconds: 4 };
-const base: AdaptiveSimInput = {
-  cellTests: [0, 0, 1, 1, 2, 2],
-  servers: 2,
-  min: 2,
-  max: 40,
-  precisionPct: 10,
-  roundsPerInstance: 1,
-  pairSdPct: 5,
-  instanceSdPct: 0,
-  cellPriorDf: Number.POSITIVE_INFINITY,
-  costs,
-  runs: 100,
-  seed: 7,
-};
 
 describe("drawCellSd: a cell's pair sd in one simulated run, from the prior and the cell's own pairs", () => {
   /** The median of 2000 draws at a prior pair sd of 10% and prior df 2.2 (ASSUMED_CELL_PRIOR_DF). */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { QUANTISATION_SD, estimateRun, type CellInput } from "../../../src/core/stats/estimate.ts";
 import { fitVariancePrior, moderate } from "../../../src/core/stats/prior.ts";
-import { digamma } from "../../../src/core/stats/special.ts";
 import { seededRandom } from "../../../src/core/base/random.ts";
 import { MEASURED, simulateRun } from "../../support/noise-sim.ts";
 

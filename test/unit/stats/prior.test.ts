@@ -1,10 +1,7 @@
 /** The pooled prior df: how unequal cells are, fitted over several runs. */
 import { describe, expect, it } from "vitest";
-import { type CellInput } from "../../../src/core/stats/estimate.ts";
 import { fitPooledPriorDf } from "../../../src/core/stats/prior.ts";
 import { gammaFrom, seededRandom } from "../../../src/core/base/random.ts";
-
-const cell = (...ds: number[]): CellInput => ({ pairs: ds.map((d) => ({ d })) });
 
 describe("fitPooledPriorDf: how unequal cells are, over several runs", () => {
   /** `runs` runs of `cells` cells: each run's level drawn freely, each cell's variance about it from the prior (d0), its s² with `df`. */

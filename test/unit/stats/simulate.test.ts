@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { simulateAdaptive } from "../../../src/core/stats/simulate.ts";
 import { type AdaptiveSimInput } from "../../../src/core/stats/simulate-model.ts";
 import { normalFrom, seededRandom } from "../../../src/core/base/random.ts";
-import { median } from "../../../src/core/base/distributions.ts";
 
 const costs = { setupSeconds: 60, teardownSeconds: 10, cellSeconds: 8, restartSeconds: 12, warmupSeconds: 4 };
 const base: AdaptiveSimInput = {

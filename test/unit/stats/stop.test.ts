@@ -1,16 +1,11 @@
 /** The adaptive stop rule's gate on the printed width (printedFactor, simulation only). */
 import { describe, expect, it } from "vitest";
-import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import {
   applyStopRule,
   PRINTED_WIDTH_FACTOR,
   printedWiderThanTarget,
   type AdaptiveCell,
 } from "../../../src/core/stats/stop.ts";
-import { scenario as scenarioOf } from "../../support/scenario.ts";
-
-const scenario = (repeats: object | number, extra: Record<string, unknown> = {}): Scenario =>
-  scenarioOf({ workload: { tests: ["oltp_read_only"], threads: [1, 2], duration: "5s", repeats, ...extra } });
 
 describe("the stop rule's gate on the printed width (printedFactor, simulation only)", () => {
   const a = { min: 4, max: 40, precisionPct: 10 };

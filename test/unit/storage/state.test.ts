@@ -3,16 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeEngine } from "../../../test/support/fake-engine.ts";
-import type { Runner, RunResult } from "../../../src/adapters/host/runner.ts";
 import { createStorageProvider } from "../../../src/adapters/storage/provider.ts";
 import { StateWriter } from "../../../src/adapters/storage/state-file.ts";
-import {
-  parseDfLine,
-  parseFindmntJson,
-  parseLosetupJson,
-  parseMdstat,
-  parseProcMounts,
-} from "../../../src/core/storage/parse.ts";
 import {
   ownerStatus,
   planCleanup,

@@ -14,6 +14,7 @@ import { type ViewState } from "../../../src/tui/view-state.ts";
 import { PAIRS, ladderRun } from "../../support/ladder-fixture.ts";
 
 afterEach(() => cleanup());
+// eslint-disable-next-line no-control-regex -- strips the terminal's colour codes
 const plain = (s: string | undefined) => (s ?? "").replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, "");
 
 function feed(pairs: Extract<RunEvent, { type: "plan-ready" }>["pairs"]): ViewState {

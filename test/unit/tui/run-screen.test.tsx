@@ -22,6 +22,7 @@ const load = (name: string): RunEvent[] =>
 const synthetic = load("synthetic.ndjson");
 const tick = () => new Promise((r) => setTimeout(r, 20));
 // Strip ANSI escapes (a frame may carry cursor codes even without colour).
+// eslint-disable-next-line no-control-regex -- strips the terminal's colour codes
 const plain = (s: string | undefined) => (s ?? "").replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, "");
 
 afterEach(() => cleanup());
@@ -281,6 +282,7 @@ describe("layout", () => {
         <RunView state={seedState()} size={{ width: 80, height: 24 }} />
       </ColorContext.Provider>,
     );
+    // eslint-disable-next-line no-control-regex -- strips the terminal's colour codes
     expect(r.lastFrame()).not.toMatch(/\x1b\[/);
   });
 });

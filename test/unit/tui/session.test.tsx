@@ -6,6 +6,7 @@ import { openSession, SessionApp, type SessionChoice } from "../../../src/tui/se
 import type { MountRunScreen, SessionDeps } from "../../../src/tui/session-deps.ts";
 
 const tick = () => new Promise((r) => setTimeout(r, 30));
+// eslint-disable-next-line no-control-regex -- strips the terminal's colour codes
 const plain = (s: string | undefined) => (s ?? "").replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, "");
 afterEach(() => cleanup());
 

@@ -12,7 +12,6 @@ import { FakeEngine } from "../../../../test/support/fake-engine.ts";
 import type { Plan } from "../../../../src/core/plan/plan.ts";
 import type { RunEvent } from "../../../../src/core/model/events.ts";
 import { CancelledError, TwinbenchError } from "../../../../src/core/base/errors.ts";
-import { ScenarioSchema } from "../../../../src/core/model/scenario/schema.ts";
 import { plainLine } from "../../../../src/cli/plain.ts";
 import { reduce, initialState } from "../../../../src/tui/state.ts";
 

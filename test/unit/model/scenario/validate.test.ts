@@ -8,7 +8,6 @@ import type { Scenario } from "../../../../src/core/model/scenario/schema.ts";
 const F = "scenarios/x.yaml";
 const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = Record<string, any>;
 function base(): Doc {
   return {

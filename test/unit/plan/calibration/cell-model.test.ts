@@ -2,7 +2,6 @@
 import { describe, expect, it } from "vitest";
 import { cellNoiseModel } from "../../../../src/core/plan/calibration/cell-model.ts";
 import type { CellSpreadRun, CostShape } from "../../../../src/core/plan/calibration/schema.ts";
-import { designForBudget } from "../../../../src/core/plan/design/design.ts";
 import { gammaFrom, seededRandom } from "../../../../src/core/base/random.ts";
 
 const RAID: CostShape = { rows: 2_000_000, storage: "raid0" };
@@ -84,8 +83,10 @@ describe("cellNoiseModel", () => {
     const m = cellNoiseModel({ cellSpread: runs }, RAID, names)!;
     expect(m.between).toBeLessThan(0.15);
     expect(m.within).toBeLessThan(0.15);
-    for (const c of m.cells)
-      (expect(Math.exp(c.logSd)).toBeGreaterThan(0.04), expect(Math.exp(c.logSd)).toBeLessThan(0.062));
+    for (const c of m.cells) {
+      expect(Math.exp(c.logSd)).toBeGreaterThan(0.04);
+      expect(Math.exp(c.logSd)).toBeLessThan(0.062);
+    }
   });
 
   it("runs at another cell length are moved to the newest run's length by the curve's ratio", () => {

@@ -5,9 +5,7 @@ import { costShapeOf, sameCostShape } from "../../../../src/core/plan/calibratio
 import { disturbedPairs, runNoise } from "../../../../src/core/plan/calibration/pairs.ts";
 import { runLevels } from "../../../../src/core/stats/nested-sd.ts";
 import { sizedSeconds } from "../../../../src/core/plan/estimate.ts";
-import { grossCellSeconds } from "../../../../src/core/plan/run-costs.ts";
 import { adaptiveCosts } from "../../../../src/core/plan/precision.ts";
-import { normalFrom, seededRandom } from "../../../../src/core/base/random.ts";
 import type { Scenario } from "../../../../src/core/model/scenario/schema.ts";
 import type { CellRecord } from "../../../../src/core/model/results.ts";
 import { calibrationFixture } from "../../../support/calibration-fixture.ts";
@@ -17,45 +15,6 @@ import { cellRecord, sysbench } from "../../../support/record.ts";
 const quick = (sets: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioFile("scenarios/quick.yaml", sets);
 
 const cal = calibrationFixture({ pairSdPct: 8, instanceSdPct: 3, instanceDf: 4 });
-
-/** Records of `rounds` rounds of `s` (servers a, b in order), each pair's log ratio drawn at `sdPct` around `ratio`. */
-function rounds(
-  s: Scenario,
-  n: number,
-  o: { sdPct: number; seed?: number; cellSeconds?: number; ratio?: number },
-): CellRecord[] {
-  const z = normalFrom(seededRandom(o.seed ?? 3));
-  const out: CellRecord[] = [];
-  let t = Date.parse("2026-12-02T10:00:00.000Z");
-  const [a, b] = s.servers.map((x) => x.id);
-  for (let r = 1; r <= n; r++)
-    for (const test of s.workload.tests)
-      for (const threads of s.workload.threads) {
-        const d = Math.log(o.ratio ?? 1.2) + (o.sdPct / 100) * z();
-        for (const [server, qps] of [
-          [a, 1000 * Math.exp(d)],
-          [b, 1000],
-        ] as const) {
-          const start = new Date(t).toISOString();
-          t += (o.cellSeconds ?? 8) * 1000;
-          out.push({
-            key: `${server}/${test}/${threads}/${r}`,
-            server,
-            test,
-            threads,
-            repeat: r,
-            instance: r - 1,
-            phase: "measure",
-            status: "ok",
-            metrics: { status: "ok", qps } as any,
-            raw: "",
-            startedAt: start,
-            endedAt: new Date(t).toISOString(),
-          } as CellRecord);
-        }
-      }
-  return out;
-}
 
 describe("the run's pairs into the host calibration, at both levels", () => {
   const rec = (server: string, repeat: number, instance: number, qps: number): CellRecord =>

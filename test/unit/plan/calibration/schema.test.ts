@@ -1,6 +1,5 @@
 /** The calibration file's shapes: the stored cell-length curve accepted, others refused. */
 import { describe, expect, it } from "vitest";
-import { cellLengthCurve } from "../../../../src/core/plan/calibration/update.ts";
 import { isCellLengthCurve } from "../../../../src/core/plan/calibration/schema.ts";
 
 describe("isCellLengthCurve", () => {

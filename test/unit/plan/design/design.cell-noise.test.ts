@@ -1,6 +1,5 @@
 /** The design forecasts recorded cells one by one: per-cell ranges, their pricing by data shape, a seeded check. */
 import { describe, expect, it } from "vitest";
-import { cellNoiseModel } from "../../../../src/core/plan/calibration/cell-model.ts";
 import type { CellSpreadRun, CostShape } from "../../../../src/core/plan/calibration/schema.ts";
 import { designForBudget, designForecast } from "../../../../src/core/plan/design/design.ts";
 import { designLines } from "../../../../src/core/report/design.ts";

@@ -1,6 +1,5 @@
 /** Pair sd against cell length: the AR(1) variance factor, the series model and the fitted curve. */
 import { describe, expect, it } from "vitest";
-import type { Scenario } from "../../../../src/core/model/scenario/schema.ts";
 import {
   ar1MeanFactor,
   fitCurve,
@@ -11,21 +10,6 @@ import {
 } from "../../../../src/core/plan/design/noise.ts";
 import { ASSUMED_PAIR_SD_PCT } from "../../../../src/core/plan/calibration/prediction.ts";
 import { calibrationFixture } from "../../../support/calibration-fixture.ts";
-import { scenario as scenarioOf, type ScenarioDoc } from "../../../support/scenario.ts";
-
-/** 2 tests × 3 thread counts: the reduced run. */
-const REDUCED = {
-  workload: {
-    tests: ["oltp_read_only", "oltp_update_index"],
-    threads: [1, 2, 4],
-    duration: "10s",
-    repeats: 1,
-    tables: 1,
-    tableSize: 10000,
-    fresh: "per-test",
-  },
-};
-const scenario = (patch: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioOf([REDUCED, patch]);
 
 const cal = calibrationFixture({ cellSeconds: 10, instanceSdPct: 5, instanceDf: 4, secondsPerPair: null });
 
