@@ -2,7 +2,6 @@
  * What a lab server is made from, before anything exists: its paths inside the container, its rendered config, its
  * names and labels, and the passwords of its users (LabServerInit, built by labServerInit). lab-server.ts starts it.
  */
-import type { LabServer } from "./lab-server.ts";
 import { renderConfig, type RenderOutput } from "../core/config/render.ts";
 import { parseSize, type Scenario, type ServerSpec, type Storage } from "../core/model/scenario/schema.ts";
 
@@ -91,6 +90,7 @@ export const BENCH_USER = "sbtest";
 
 export const BENCH_DB = "sbtest";
 
-export function benchPassword(server: LabServer): string {
+/** The benchmark user's password, derived from the server's root password so that it is never stored apart. */
+export function benchPassword(server: { readonly rootPassword: string }): string {
   return `tb${server.rootPassword.slice(0, 16)}`;
 }
