@@ -59,6 +59,10 @@ export interface RunReport {
   durationText: string;
   startedAt: string;
   endedAt: string | null;
+  /** The machine the run measured on, in words (`Intel(R) Xeon(R) CPU @ 2.20GHz, 2 CPUs`); null when unknown. */
+  host: string | null;
+  /** Seconds from the start to the end of the run; null while it has no end. */
+  wallSeconds: number | null;
   /** Planned measure cells and those with a record. */
   planned: number;
   recorded: number;
@@ -195,6 +199,22 @@ export function readingFailureNotes(manifest: Pick<RunManifest, "servers">, meas
   return notes;
 }
 
+/** The first host's CPU model and count, in words; null when the run recorded none. */
+export function hostWords(manifest: Pick<RunManifest, "hosts">): string | null {
+  const h = manifest.hosts?.[0];
+  if (!h) return null;
+  const cpu = h.cpuModel ? h.cpuModel.replace(/\s+/g, " ").trim() : null;
+  const n = h.cpus ? `${h.cpus} CPU${h.cpus === 1 ? "" : "s"}` : null;
+  return [cpu, n].filter(Boolean).join(", ") || null;
+}
+
+/** Seconds between the run's start and end; null without an end (or with times that do not parse). */
+export function wallSeconds(manifest: Pick<RunManifest, "startedAt" | "endedAt">): number | null {
+  if (!manifest.endedAt) return null;
+  const s = (Date.parse(manifest.endedAt) - Date.parse(manifest.startedAt)) / 1000;
+  return Number.isFinite(s) && s >= 0 ? s : null;
+}
+
 /** The run's replication intervals from the host's history; null when no cell has 2 or more compatible runs. */
 function replicationOf(
   manifest: RunManifest,
@@ -252,6 +272,8 @@ export function buildRunReport(
     durationText: durationText(manifest),
     startedAt: manifest.startedAt,
     endedAt: manifest.endedAt ?? null,
+    host: hostWords(manifest),
+    wallSeconds: wallSeconds(manifest),
     planned,
     recorded,
     failed,

@@ -1,7 +1,8 @@
 /**
- * Plain-text renderer: the seed layout (`Number of threads` header, one row per test, `104.21`: the ratio of the
- * medians), its legend, then the same table with the estimate, its 95% interval and the verdict mark
- * (`104.2 [101.3–107.2] +`), the legend of the marks and the method, then the facts behind it.
+ * Plain-text renderer. First the answer (first-screen.ts): the title, the seed layout (`Number of threads` header,
+ * one row per test, `104.21`: the ratio of the medians), the answer table with each cell's verdict word, one
+ * sentence per verdict and a three-line legend. Then, after a rule (or only with `--details`), the facts behind it:
+ * the cost per query, the method, each cell's figures, the notes, the servers and the run.
  */
 import { replicationLines } from "./history.ts";
 import {
@@ -13,7 +14,10 @@ import {
   verdictMark,
   verdictSentence,
 } from "../model/vocabulary.ts";
-import { costLines } from "./costs.ts";
+import { methodLines } from "./method.ts";
+import { costSummary, costSummaryLines } from "./cost-summary.ts";
+import { DETAILS_HINT, DETAILS_RULE, firstScreen, sentenceLines, type FirstScreen } from "./first-screen.ts";
+import { wrap } from "./answer.ts";
 import { type RatioCell, type RatioTable } from "../stats/ratio-model.ts";
 import { metricLabel } from "../stats/metric.ts";
 import type { RunReport } from "./model.ts";
@@ -91,11 +95,11 @@ export function legend(table: RatioTable): string {
 /** Which figure each table shows. */
 export function figuresLegend(table: RatioTable): string {
   const what = table.pairing === "paired" ? "paired repeats" : table.method.unit === "runs" ? "runs" : "repeats";
-  return `Above: median / median over repeats, as in the seed tables. Below: the geometric mean of the ratios of ${what}, exp(mean ln ratio) * 100, with its ${pct(table.confidence)} interval.`;
+  return `Above: median / median over repeats, as in the seed tables. Below: the geometric mean of the ratios of ${what}, exp(mean ln ratio) * 100, with its ${Math.round(table.confidence * 100)}% interval.`;
 }
 
-const pct = (x: number) => `${Math.round(x * 100)}%`;
-const num = (x: number, d = 1) => (Number.isInteger(x) ? String(x) : x.toFixed(d));
+
+export { methodLines };
 
 /** The marks, then how the intervals were made and what they include. */
 export function verdictLegend(table: RatioTable): string[] {
@@ -112,9 +116,9 @@ export function verdictLegend(table: RatioTable): string[] {
 }
 
 /**
- * Every measured cell's verdict in words, with its effect size: `oltp_read_only @ 4 threads: 101.2 [100.4–102.0]
- * +=: faster (p 0.0021, BH q 0.0063: holds at 5% FDR); within ±5%`. Cells that failed or were not measured are left
- * out (the table shows them).
+ * Every measured cell's figures in words: `oltp_read_only at 4 threads: 101.2 [100.4–102.0], 5 pairs: faster
+ * (p 0.0021, BH q 0.0063: holds at 5% FDR); within ±5%`. Cells that failed or were not measured are left out (the
+ * answer table shows them).
  */
 export function verdictLines(table: RatioTable): string[] {
   const out: string[] = [];
@@ -123,70 +127,9 @@ export function verdictLines(table: RatioTable): string[] {
       if (c.status !== "ok" || c.estimate === null) continue;
       const ci = intervalText(c);
       out.push(
-        `${r.test} @ ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${cellMark(c)}, n=${c.n}: ${verdictSentence(c, table.marginPct)}`,
+        `${r.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""}, ${c.n} pair${c.n === 1 ? "" : "s"}: ${verdictSentence(c, table.marginPct)}`,
       );
     }
-  }
-  return out;
-}
-
-/** How the intervals were pooled, what they include, the order effect, and what chance alone gives. */
-export function methodLines(table: RatioTable): string[] {
-  const t = table.method;
-  const out: string[] = [];
-  const prior =
-    t.priorDf === null || t.priorSd === null
-      ? "nothing to pool"
-      : `pooled sd ${(t.priorSd * 100).toFixed(1)}% with ${t.priorDf === Infinity ? "unbounded" : num(t.priorDf)} prior df, capped per cell at the other cells' df`;
-  const dfs = t.dfRange
-    ? t.dfRange[0] === t.dfRange[1]
-      ? `${num(t.dfRange[0])} df`
-      : `${num(t.dfRange[0])}–${num(t.dfRange[1])} df`
-    : null;
-  out.push(
-    `Each cell's variance is moderated toward the table's (${prior}); a cell noisier than the prior keeps its own variance and df. The interval uses t with the combined df${dfs ? ` (${dfs})` : ""}.`,
-  );
-  if (table.pairing === "paired") {
-    if (t.instanceCells > 0) {
-      const within =
-        (t.withinDf ?? 0) > 0
-          ? `the variance within an instance has ${num(t.withinDf!)} df${t.instanceSd !== null ? `, the sd between instances is ${(t.instanceSd * 100).toFixed(1)}%` : ""}`
-          : "every instance held one pair (a fresh instance each round), so the noise within an instance and between instances cannot be told apart: the interval holds both";
-      out.push(
-        `Replication unit: the server instance (${t.instanceCells} cell${t.instanceCells === 1 ? "" : "s"} ran on 2 or more); ${within}.`,
-      );
-    } else {
-      out.push(
-        "Replication unit: the pair, on one server instance per side: the intervals hold the noise between pairs, not the level between server restarts (workload.instances).",
-      );
-    }
-    if ((t.splitCells ?? 0) > 0)
-      out.push(
-        `Stop rule: a cell stopped when its interval looked within the precision target. So that stopping early does not narrow the interval, each cell's units alternate between two halves: the stop rule read the width from one half, the printed interval uses the other half's variance (${t.splitCells} cell${t.splitCells === 1 ? "" : "s"}; simulated coverage in docs/stats.md).`,
-      );
-    const all = t.allUnitsCells ?? 0;
-    if (all > 0)
-      out.push(
-        `${all} cell${all === 1 ? "" : "s"} stopped by the budget or the round limit (or still open): the stop rule never found ${all === 1 ? "it" : "them"} narrow, so ${all === 1 ? "its" : "their"} interval uses all ${all === 1 ? "its" : "their"} units (conservative; simulated coverage in docs/stats.md).`,
-      );
-    const o = t.order;
-    if (o) {
-      out.push(
-        `Order effect: ${table.numeratorLabel} first against second reads ${o.estimate.toFixed(1)} [${o.low.toFixed(1)}–${o.high.toFixed(1)}] (${o.n} pairs); ABBA order cancels it in even repeat counts.`,
-      );
-    }
-  } else if (t.unit === "runs") {
-    out.push("Each run's cell value is one observation: the intervals include the variance between runs.");
-  } else {
-    out.push(
-      "Fewer than 2 runs a side: the intervals hold only the variation between repeats, not between runs (restarts, the day); compare 2 or more runs a side for that.",
-    );
-  }
-  if (t.intervals > 0) {
-    out.push(
-      `${t.intervals} cell${t.intervals === 1 ? "" : "s"} at ${pct(table.confidence)}: about ${t.expectedFalse.toFixed(1)} false faster/slower verdict${t.expectedFalse === 1 ? "" : "s"} expected by chance alone; ` +
-        `${t.verdicts} given, ${t.verdictsAtFdr} of them ${t.verdictsAtFdr === 1 ? "holds" : "hold"} at a 5% false-discovery rate (Benjamini–Hochberg).`,
-    );
   }
   return out;
 }
@@ -340,31 +283,66 @@ export const TABLE_TEXT: TableText = {
   cellNotes,
 };
 
-/** The report as terminal text: the seeds' table, then the same cells with intervals and verdicts. */
-export function renderText(report: RunReport): string {
+/** The first screen as text: title, seeds' table, answer table, sentences, legend. */
+export function firstScreenText(report: RunReport): string[] {
   const t = report.table;
-  const lines: string[] = [
-    report.ladder ? [ladderTitle(report.ladder), report.durationText].filter(Boolean).join(" ") : title(report, t),
-    "",
-  ];
-  const partial = partialLine(report);
-  if (partial) lines.push(partial, "");
-  if (report.ladder) lines.push(...renderLadderText(report.ladder, TABLE_TEXT), "");
-  else if (t) lines.push(...renderRatioText(t), "");
-  const second = replicationLines(report);
-  if (second.length) lines.push(...second, "");
-  const costs = costLines(report.costs);
+  const s: FirstScreen = firstScreen(report, partialLine(report));
+  const lines: string[] = [s.title, ""];
+  if (s.partial) lines.push(...wrap(s.partial), "");
+  if (report.ladder) return [...lines, ...renderLadderText(report.ladder, TABLE_TEXT)];
+  if (!t) return [...lines, ...report.notes.flatMap((n) => wrap(n))];
+  lines.push(...seedTable(t, plainCell), legend(t), "");
+  lines.push(...textTable(s.rows, { head: [s.head], indent: "  ", columns: [{}, { align: "right" }, { align: "right" }] }));
+  const sentences = sentenceLines(s);
+  if (sentences.length) lines.push("", ...sentences);
+  lines.push("", ...s.legend);
+  if (s.noHistory) lines.push("", ...wrap(s.noHistory));
+  return lines;
+}
+
+/** Everything after the first screen. */
+export function detailLines(report: RunReport): string[] {
+  const t = report.table;
+  const lines: string[] = [];
+  const costs = costSummaryLines(costSummary(report.costs));
   if (costs.length) lines.push(...costs, "");
-  lines.push(...report.notes);
-  lines.push("Servers:", ...serverLines(report), configIdentityLine(report));
+  const second = report.replication ? replicationLines(report) : [];
+  if (second.length) lines.push(...second, "");
+  if (t && !report.ladder) {
+    lines.push(
+      ...wrap(
+        `The seeds' table shows the ratio of the medians; the answer table the geometric mean of the pairs' ratios, ` +
+          `with its ${Math.round(t.confidence * 100)}% interval. ${report.durationText}`.trimEnd(),
+      ),
+    );
+    lines.push(...methodLines(t).flatMap((l) => wrap(l)), "");
+    lines.push("Each cell in figures (p: the chance reading; q: the same over all cells, Benjamini–Hochberg):");
+    lines.push(...verdictLines(t).flatMap((l) => wrap(`- ${l}`)));
+    lines.push(...cellNotes(t).flatMap((n) => wrap(`note: ${n}`)), "");
+  }
+  lines.push(...report.notes.flatMap((n) => wrap(n)));
+  if (report.costs?.recorded) lines.push("Every cost figure per query, with each side's median: costs.csv, report.json.");
+  lines.push("", "Servers:", ...serverLines(report).flatMap((l) => wrap(l, undefined, "      ")));
+  lines.push(...wrap(configIdentityLine(report)));
   for (const r of report.configIdentity.differing) {
     const vals = Object.entries(r.values)
       .map(([k, v]) => `${k}=${v ?? "(unset)"}`)
       .join(" ");
-    lines.push(`  ${r.variable}: ${vals}${r.deliberate ? " (deliberate)" : ""}${r.note ? ` - ${r.note}` : ""}`);
+    lines.push(...wrap(`- ${r.variable}: ${vals}${r.deliberate ? " (deliberate)" : ""}${r.note ? ` - ${r.note}` : ""}`));
   }
-  lines.push(runLine(report));
+  lines.push(...wrap(runLine(report)));
   const retried = retriesLine(report);
-  if (retried) lines.push(retried);
+  if (retried) lines.push(...wrap(retried));
+  return lines;
+}
+
+/**
+ * The report as terminal text: the first screen, then the details after a rule; without `details`, the first
+ * screen and the hint that says how to get them.
+ */
+export function renderText(report: RunReport, opts: { details?: boolean } = {}): string {
+  const lines = firstScreenText(report);
+  if (opts.details) lines.push("", DETAILS_RULE, "", ...detailLines(report));
+  else lines.push("", DETAILS_HINT);
   return lines.join("\n") + "\n";
 }

@@ -1,0 +1,81 @@
+/**
+ * What a report shows first, in every front end: one title line, the answer table (estimate, interval, verdict
+ * word), one sentence per cell with a verdict, the legend, and the line on other runs when the host has no
+ * history. The seeds' table sits between the title and the answer; text.ts draws it. Everything else is details.
+ */
+import { formatSeconds } from "../base/units.ts";
+import type { RatioTable } from "../stats/ratio-model.ts";
+import { answerHead, answerLegend, answerRows, answerSentences, shortName, wrap, type SideNames } from "./answer.ts";
+import { NO_LEVEL_YET } from "./history.ts";
+import type { RunReport } from "./model.ts";
+
+/** `11.8.9` of `11.8.9-MariaDB-4`. */
+const fullVersion = (v: string | null) => (v ? (/^\d+(?:\.\d+)*/.exec(v)?.[0] ?? v) : null);
+
+function server(report: RunReport, id: string) {
+  return report.servers.find((s) => s.id === id);
+}
+
+/** The sentences' names of the table's two sides: `MariaDB 11.8`, or the server ids when those would read alike. */
+export function sideNames(report: RunReport, t: RatioTable): SideNames {
+  const a = server(report, t.numerator);
+  const b = server(report, t.denominator);
+  const na = a ? shortName(a.family, a.version) : t.numeratorLabel;
+  const nb = b ? shortName(b.family, b.version) : t.denominatorLabel;
+  return na === nb ? { numerator: t.numerator, denominator: t.denominator } : { numerator: na, denominator: nb };
+}
+
+/** `MariaDB 11.8.9 vs MySQL 9.7.4, quick, on Intel(R) Xeon(R) CPU @ 2.20GHz, 2 CPUs, 2025-01-01 10:00 UTC, 9m 12s`. */
+export function titleLine(report: RunReport): string {
+  const t = report.table;
+  const ids = t ? [t.numerator, t.denominator] : report.servers.map((s) => s.id);
+  const servers = ids
+    .map((id) => server(report, id))
+    .filter((s) => s !== undefined)
+    .map((s) => [s.family, fullVersion(s.version)].filter(Boolean).join(" "))
+    .join(" vs ");
+  const when = `${report.startedAt.slice(0, 10)} ${report.startedAt.slice(11, 16)} UTC`;
+  const took = report.wallSeconds === null ? null : `took ${formatSeconds(report.wallSeconds)}`;
+  const host = report.host ? `on ${report.host.length > 50 ? `${report.host.slice(0, 49)}…` : report.host}` : null;
+  return [`${servers || "sysbench run"}: ${report.scenarioName}`, host, when, took].filter(Boolean).join(", ");
+}
+
+/** The first screen's parts, for a front end to lay out. */
+export interface FirstScreen {
+  title: string;
+  /** The partial-run warning, or null. */
+  partial: string | null;
+  /** The answer table: head and rows (test, threads, estimate, interval, verdict); empty without a table. */
+  head: string[];
+  rows: string[][];
+  /** One sentence per cell with a verdict. */
+  sentences: string[];
+  /** At most three lines. */
+  legend: string[];
+  /** The sentence that no level between runs has been measured on this host, or null. */
+  noHistory: string | null;
+}
+
+export function firstScreen(report: RunReport, partial: string | null): FirstScreen {
+  const t = report.table;
+  return {
+    title: titleLine(report),
+    partial,
+    head: t ? answerHead(t) : [],
+    rows: t ? answerRows(t) : [],
+    sentences: t ? answerSentences(t, sideNames(report, t)) : [],
+    legend: t ? answerLegend(t) : [],
+    noHistory: report.replication === null ? NO_LEVEL_YET : null,
+  };
+}
+
+/** The hint the first screen ends with, where the details are not shown. */
+export const DETAILS_HINT = "More (method, cost per query, notes, servers): twinbench report <results folder> --details";
+
+/** The rule between the first screen and the details. */
+export const DETAILS_RULE = `${"─".repeat(40)} details ${"─".repeat(40)}`;
+
+/** The sentences wrapped to the report's line width. */
+export function sentenceLines(s: FirstScreen): string[] {
+  return s.sentences.flatMap((x) => wrap(x));
+}
