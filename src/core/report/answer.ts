@@ -112,17 +112,21 @@ export function answerLegend(t: RatioTable): string[] {
   ];
 }
 
-/** Words longer than `width` are kept whole; everything else is wrapped at spaces, continuation lines indented. */
+/**
+ * The text wrapped at spaces into lines of at most `width` characters, continuation lines indented by `indent` after
+ * the text's own leading spaces. A word longer than the width is kept whole.
+ */
 export function wrap(text: string, width = MAX_LINE, indent = "  "): string[] {
+  const lead = /^ */.exec(text)![0];
   const out: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    const next = line === "" ? word : `${line} ${word}`;
+  let line = lead;
+  for (const word of text.slice(lead.length).split(/ +/)) {
+    const next = line.trim() === "" ? line + word : `${line} ${word}`;
     if (next.length > width && line.trim() !== "") {
       out.push(line);
-      line = indent + word;
+      line = lead + indent + word;
     } else line = next;
   }
-  if (line !== "") out.push(line);
+  if (line.trim() !== "") out.push(line);
   return out;
 }

@@ -45,7 +45,15 @@ export function costSummary(t: CostTable | null): CostSummary | null {
   const qs = benjaminiHochberg(all.map((f) => f.p));
   const qOf = new Map(all.map((f, i) => [f, qs[i] ?? null]));
   const movedKeys = COST_FIGURES.map((f) => f.key).filter(
-    (k) => k !== "serverCpuUs" && t.cells.some((c) => point(c.figures.find((f) => f.figure === k), q(k, c))?.moved),
+    (k) =>
+      k !== "serverCpuUs" &&
+      t.cells.some(
+        (c) =>
+          point(
+            c.figures.find((f) => f.figure === k),
+            q(k, c),
+          )?.moved,
+      ),
   );
   function q(k: CostFigureKey, c: CostTable["cells"][number]): number | null {
     const f = c.figures.find((x) => x.figure === k);

@@ -4,8 +4,11 @@
  * loads nothing from the network. After the charts are created the page sets `document.body.dataset.chartsReady`
  * to their number (or `chartsError` to the error message).
  */
-import { COST_FIGURES, type CostTable } from "../stats/costs.ts";
-import { costLines, costValueText, factorText } from "./costs.ts";
+import { type CostTable } from "../stats/costs.ts";
+import { costPointText, costSummary, costSummaryHead, type CostSummary } from "./cost-summary.ts";
+import { firstScreen, type FirstScreen } from "./first-screen.ts";
+import { verdictWordOf } from "./answer.ts";
+import { replicationLines } from "./history.ts";
 import type { RunManifest } from "../model/results.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
 import type { RunReport } from "./model.ts";
@@ -13,18 +16,15 @@ import { formatBytes } from "./model.ts";
 import {
   TABLE_TEXT,
   VERDICT_HEAD,
-  cellMark,
+  cellNotes,
   configIdentityLine,
-  figuresLegend,
-  intervalText,
   legend,
+  methodLines,
   partialLine,
+  plainCell,
   runLine,
-  statusText,
-  verdictLegend,
   verdictRows,
 } from "./text.ts";
-import { STATE_MARKS, verdictSentence } from "../model/vocabulary.ts";
 import { ladderHtml } from "./ladder-html.ts";
 import { forestOf, forestSvg } from "./forest.ts";
 import { CSS, SCRIPT } from "./html-assets.ts";
@@ -54,70 +54,72 @@ function table(head: string[], rows: string[][], cls = ""): string {
     .join("")}</tbody></table>`;
 }
 
-/** The cost-per-query table: one row per cell and figure with the factor, its interval and each side's median. */
-function costTableHtml(t: CostTable): string {
-  const rows = t.cells.flatMap((c) =>
-    c.figures.map((f) =>
-      [
-        `${c.test} @ ${c.threads}`,
-        COST_FIGURES.find((x) => x.key === f.figure)!.label,
-        f.status === "ok" ? factorText(f) : "not available",
-        costValueText(f.figure, f.numeratorMedian),
-        costValueText(f.figure, f.denominatorMedian),
-        [f.reason, f.note].filter(Boolean).join("; "),
-      ].map(escapeHtml),
-    ),
+/** The compact cost table (cost-summary.ts): server CPU and the figures that moved, read like q/s. */
+function costSummaryHtml(c: CostSummary): string {
+  return table(
+    ["cell", ...c.figures.map((f) => `${f.label} per query`)].map(escapeHtml),
+    c.rows.map((r) => [`${r.test} @ ${r.threads}`, ...r.points.map(costPointText)].map(escapeHtml)),
+    "costs",
   );
-  const head = [
-    "cell",
-    "per query",
-    `${t.numeratorLabel} / ${t.denominatorLabel}`,
-    `${t.numeratorLabel} median`,
-    `${t.denominatorLabel} median`,
-    "note",
-  ];
-  return table(head.map(escapeHtml), rows, "costs");
 }
 
-/** The chart of the per-query costs: per cell, each figure's interval as a floating bar (× 100), side by side. */
+/** The chart of the compact cost table: per cell, each figure's interval as a floating bar, read like q/s. */
 export function costChartData(t: CostTable | null): {
   title: string;
   labels: string[];
   datasets: Array<{ label: string; data: Array<[number, number] | null> }>;
 } | null {
-  if (!t || !t.recorded) return null;
-  const cells = t.cells.filter((c) => c.figures.some((f) => f.low !== null && f.high !== null));
-  if (!cells.length) return null;
-  const datasets = COST_FIGURES.map((fig) => ({
-    label: fig.label,
-    data: cells.map((c): [number, number] | null => {
-      const f = c.figures.find((x) => x.figure === fig.key);
-      return f && f.low !== null && f.high !== null ? [f.low, f.high] : null;
+  const c = costSummary(t);
+  if (!c) return null;
+  const rows = c.rows.filter((r) => r.points.some((p) => p !== null && p.low !== null && p.high !== null));
+  if (!rows.length) return null;
+  const datasets = c.figures.map((f, i) => ({
+    label: `${f.label} per query`,
+    data: rows.map((r): [number, number] | null => {
+      const p = r.points[i];
+      return p && p.low !== null && p.high !== null ? [p.low, p.high] : null;
     }),
-  })).filter((d) => d.data.some((x) => x !== null));
-  return {
-    title: `Cost per query, ${t.numeratorLabel} / ${t.denominatorLabel} × 100: ${Math.round(t.confidence * 100)}% intervals (above 100: ${t.numeratorLabel} costs more)`,
-    labels: cells.map((c) => `${c.test} @ ${c.threads}`),
-    datasets,
-  };
+  }));
+  return { title: costSummaryHead(c).replace(/:$/, ""), labels: rows.map((r) => `${r.test} @ ${r.threads}`), datasets };
 }
 
-function ratioTableHtml(t: RatioTable): string {
-  const head = ["sysbench test", ...t.threads.map(String)];
-  const rows = t.rows.map((r) => {
-    const cells = r.cells.map((c) => {
-      const st = statusText(c);
-      if (st !== null || c.estimate === null) {
-        return `<span class="cell status-${c.status}" data-verdict="${c.status}">${escapeHtml(st ?? STATE_MARKS.missing)}</span>`;
-      }
-      const ci = intervalText(c) ?? "no interval";
-      const title = `${verdictSentence(c, t.marginPct)}; n=${c.n}; median/median ${c.ratio?.toFixed(2) ?? "n/a"}${c.reason ? `; ${c.reason}` : ""}${c.unstable.length ? `; unstable: ${c.unstable.join("; ")}` : ""}`;
-      const cls = `cell verdict-${c.verdict} direction-${c.direction} equivalence-${c.equivalence}${c.fdr === "fails" ? " fdr-fails" : ""}`;
-      return `<span class="${cls}" data-verdict="${c.verdict}" data-direction="${c.direction}" data-equivalence="${c.equivalence}" title="${escapeHtml(title)}"><b>${c.estimate.toFixed(1)}</b> <small>${escapeHtml(ci)}</small> ${escapeHtml(cellMark(c))}</span>`;
-    });
-    return [escapeHtml(r.test), ...cells];
+/** The answer table: estimate, interval and verdict word per cell (data-verdict keeps the machine names). */
+function answerTableHtml(t: RatioTable, s: FirstScreen): string {
+  const cells = t.rows.flatMap((r) => r.cells);
+  const rows = s.rows.map((row, i) => {
+    const c = cells[i]!;
+    const word = verdictWordOf(c) ?? c.status;
+    return row.map((x, j) =>
+      j === 4
+        ? `<span class="cell verdict-word-${word}" data-verdict="${c.status === "ok" ? c.verdict : c.status}" data-word="${word}">${escapeHtml(x)}</span>`
+        : escapeHtml(x),
+    );
   });
-  return table(head, rows, "ratio");
+  return table(s.head.map(escapeHtml), rows, "answer");
+}
+
+/** The seeds' table: the ratio of the medians per test and thread count. */
+function seedTableHtml(t: RatioTable): string {
+  return table(
+    ["sysbench test", ...t.threads.map(String)],
+    t.rows.map((r) => [escapeHtml(r.test), ...r.cells.map((c) => escapeHtml(plainCell(c)))]),
+    "ratio",
+  );
+}
+
+/** The first screen: title, seeds' table, answer, sentences, legend. */
+function firstScreenHtml(r: RunReport): string[] {
+  const t = r.table;
+  const s = firstScreen(r, partialLine(r));
+  const out = [`<h1>${escapeHtml(s.title)}</h1>`, s.partial ? `<p class="partial">${escapeHtml(s.partial)}</p>` : ""];
+  if (r.ladder) return [...out, ...ladderHtml(r.ladder, TABLE_TEXT)];
+  if (!t) return out;
+  out.push(seedTableHtml(t), `<p>${escapeHtml(`Number of threads across, ${legend(t)}`)}</p>`, answerTableHtml(t, s));
+  if (s.sentences.length)
+    out.push(`<ul class="sentences">${s.sentences.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>`);
+  out.push(`<p class="legend">${s.legend.map(escapeHtml).join("<br>")}</p>`);
+  if (s.noHistory) out.push(`<p>${escapeHtml(s.noHistory)}</p>`);
+  return out;
 }
 
 /** The disturbed cells as a small table: which cell, and what disturbed it. */
@@ -252,50 +254,40 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
     histograms: data.histograms,
     costChart: costChartData(r.costs),
   };
-  const partial = partialLine(r);
-  const body: string[] = [
-    `<h1>${escapeHtml(data.title)}</h1>`,
-    partial ? `<p class="partial">${escapeHtml(partial)}</p>` : "",
-    `<p>${escapeHtml(runLine(r))}</p>`,
-    `<p>${escapeHtml(r.durationText)}</p>`,
-  ];
-  if (r.ladder) body.push(...ladderHtml(r.ladder, TABLE_TEXT));
-  else if (t) {
+  const body: string[] = [...firstScreenHtml(r), "<hr>", "<h2>Details</h2>"];
+  const cs = costSummary(r.costs);
+  if (cs)
     body.push(
-      "<h2>Every cell at a glance</h2>",
-      `<p>${escapeHtml(legend(t))}: each cell's estimate (dot) and ${Math.round(t.confidence * 100)}% interval (bar), against the line at 100 and the equivalence band 100 ± ${t.marginPct}% (shaded), with its verdict.</p>`,
-      `<div class="forest-wrap">${forestSvg(forestOf(t))}</div>`,
+      "<h3>Cost per query</h3>",
+      `<p>${escapeHtml(costSummaryHead(cs))}</p>`,
+      costSummaryHtml(cs),
+      clientData.costChart ? `<div class="charts"><div class="chart"><canvas id="costs-0"></canvas></div></div>` : "",
+      `<p>${escapeHtml("Every cost figure per query, with each side's median: costs.csv, report.json.")} ${escapeHtml(r.costs!.hardware)}</p>`,
     );
+  const second = r.replication ? replicationLines(r) : [];
+  if (second.length) body.push(`<pre>${escapeHtml(second.join("\n"))}</pre>`);
+  body.push(`<p>${escapeHtml(runLine(r))}</p>`, `<p>${escapeHtml(r.durationText)}</p>`);
+  if (t && !r.ladder) {
     body.push(
-      "<h2>Ratio table</h2>",
-      `<p>${escapeHtml(legend(t))}</p>`,
-      `<p>${escapeHtml(figuresLegend(t).replace(/^Above: .*?Below: /, "Each cell: "))}</p>`,
-      ratioTableHtml(t),
-      `<ul>${verdictLegend(t)
-        .map((l) => `<li>${escapeHtml(l)}</li>`)
-        .join("")}</ul>`,
+      "<h3>Every cell at a glance</h3>",
+      `<p>${escapeHtml(legend(t))}: each cell's estimate (dot) and ${Math.round(t.confidence * 100)}% interval (bar), against the line at 100 and the band 100 ± ${t.marginPct}% (shaded).</p>`,
+      `<div class="forest-wrap">${forestSvg(forestOf(t))}</div>`,
+      "<h3>Method</h3>",
+      ...methodLines(t).map((l) => `<p>${escapeHtml(l)}</p>`),
     );
     const vr = verdictRows(t);
-    if (vr.length) {
+    if (vr.length)
       body.push(
-        "<h3>Verdicts</h3>",
-        `<p>${escapeHtml(`Direction from the interval against 100, equivalence against 100 ± ${t.marginPct}%; BH q: Benjamini–Hochberg over the table's ${t.method.intervals} cells with an interval.`)}</p>`,
+        "<h3>Each cell in figures</h3>",
+        `<p>${escapeHtml(`p: the chance reading of one cell; BH q: the same over the table's ${t.method.intervals} cells with an interval (Benjamini–Hochberg).`)}</p>`,
         table(
           [...VERDICT_HEAD].map(escapeHtml),
-          vr.map((r) => r.map(escapeHtml)),
+          vr.map((row) => row.map(escapeHtml)),
           "verdicts",
         ),
       );
-    }
-  }
-  if (r.costs?.recorded) {
-    body.push(
-      "<h2>Cost per query</h2>",
-      `<p>${escapeHtml(costLines(r.costs)[0]!)}</p>`,
-      costTableHtml(r.costs),
-      clientData.costChart ? `<div class="charts"><div class="chart"><canvas id="costs-0"></canvas></div></div>` : "",
-      `<p>${escapeHtml(r.costs.hardware)}</p>`,
-    );
+    const cn = cellNotes(t);
+    if (cn.length) body.push(`<ul class="notes">${cn.map((n) => `<li>${escapeHtml(n)}</li>`).join("")}</ul>`);
   }
   for (const n of r.notes) {
     // The disturbed cells' note lists every cell in one sentence: a table reads better.

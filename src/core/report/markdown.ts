@@ -1,20 +1,22 @@
 /**
- * Markdown renderer: report.md. One table with the estimate (exp mean log ratio), its interval and the verdict per
- * cell, then the facts. The seed tables' median / median figure is in the text report and comparison.csv.
+ * Markdown renderer: report.md. The first screen (first-screen.ts) as Markdown: the title, the seeds' table, the
+ * answer table with each cell's verdict word, the sentences and the legend; then, after a rule, the details.
  */
 import { replicationLines } from "./history.ts";
-import { costLines } from "./costs.ts";
+import { costPointText, costSummary, costSummaryHead } from "./cost-summary.ts";
+import { firstScreen } from "./first-screen.ts";
 import type { RunReport } from "./model.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
-import { metricLabel } from "../stats/metric.ts";
-import { ladderTitle, markdownLadder, markdownLadderMedians } from "./ladder-render.ts";
+import { markdownLadder, markdownLadderMedians } from "./ladder-render.ts";
 import {
   TABLE_TEXT,
   VERDICT_HEAD,
   cellNotes,
   configIdentityLine,
   legend,
+  methodLines,
   partialLine,
+  plainCell,
   runLine,
   uncertainCell,
   verdictLegend,
@@ -50,43 +52,79 @@ export function markdownRatioTable(t: RatioTable): string[] {
   return lines;
 }
 
-/** The report as Markdown (report.md). */
-export function renderMarkdown(report: RunReport): string {
+/** The first screen as Markdown: title, seeds' table, answer table, sentences, legend. */
+function firstScreenMarkdown(report: RunReport): string[] {
   const t = report.table;
-  const names = t ? `${t.numeratorLabel}/${t.denominatorLabel}` : report.servers.map((s) => s.family).join("/");
-  const l = report.ladder;
-  const lines: string[] = [
-    l ? `# ${ladderTitle(l)}: ${report.scenarioName}` : `# ${names} sysbench comparison: ${report.scenarioName}`,
-    "",
-  ];
-  if (l)
-    lines.push(
-      `Metric: ${metricLabel(l.metric, l.percentile)}${l.inverted ? " (inverted: above 100 means the server is faster than the base)" : ""}. ${report.durationText}`.trimEnd(),
-      "",
-    );
-  else if (t)
-    lines.push(
-      `Metric: ${metricLabel(t.metric, t.percentile)}${t.inverted ? " (inverted: above 100 means the numerator is faster)" : ""}. ${report.durationText}`.trimEnd(),
-      "",
-    );
-  const partial = partialLine(report);
-  if (partial) lines.push(`> **${partial}**`, "");
-  if (l)
-    lines.push(
-      ...markdownLadder(l, TABLE_TEXT),
+  const s = firstScreen(report, partialLine(report));
+  const lines: string[] = [`# ${s.title}`, ""];
+  if (s.partial) lines.push(`> **${s.partial}**`, "");
+  if (report.ladder)
+    return [
+      ...lines,
+      ...markdownLadder(report.ladder, TABLE_TEXT),
       "",
       "### Median / median",
       "",
-      ...markdownLadderMedians(l, TABLE_TEXT),
+      ...markdownLadderMedians(report.ladder, TABLE_TEXT),
       "",
-    );
-  else if (t) lines.push(...markdownRatioTable(t), "");
-  const second = replicationLines(report);
+    ];
+  if (!t) return [...lines, ...report.notes.flatMap((n) => [n, ""])];
+  lines.push(
+    `| sysbench test | ${t.threads.join(" | ")} |`,
+    `|:--|${t.threads.map(() => "--:").join("|")}|`,
+    ...t.rows.map((r) => `| ${escCell(r.test)} | ${r.cells.map((c) => escCell(plainCell(c))).join(" | ")} |`),
+    "",
+    `Number of threads across, ${legend(t)}.`,
+    "",
+    `| ${s.head.join(" | ")} |`,
+    "|:--|--:|--:|--:|:--|",
+    ...s.rows.map((r) => `| ${r.map(escCell).join(" | ")} |`),
+    "",
+  );
+  if (s.sentences.length) lines.push(...s.sentences.map((x) => `- ${x}`), "");
+  lines.push(...s.legend.map((l, i) => (i < s.legend.length - 1 ? `${l}  ` : l)), "");
+  if (s.noHistory) lines.push(s.noHistory, "");
+  return lines;
+}
+
+/** The details as Markdown: cost per query, where a second run lands, method, each cell's figures, notes. */
+function detailsMarkdown(report: RunReport): string[] {
+  const t = report.table;
+  const lines: string[] = ["---", "", "## Details", ""];
+  const cs = costSummary(report.costs);
+  if (cs) {
+    lines.push("### Cost per query", "", costSummaryHead(cs), "");
+    lines.push(`| cell | ${cs.figures.map((f) => `${f.label} per query`).join(" | ")} |`);
+    lines.push(`|:--|${cs.figures.map(() => "--:").join("|")}|`);
+    for (const r of cs.rows)
+      lines.push(`| ${escCell(`${r.test} @ ${r.threads}`)} | ${r.points.map(costPointText).join(" | ")} |`);
+    lines.push("", "Every cost figure per query, with each side's median: costs.csv, report.json.", "");
+  }
+  const second = report.replication ? replicationLines(report) : [];
   if (second.length) lines.push("```", ...second, "```", "");
-  const costs = costLines(report.costs);
-  if (costs.length)
-    lines.push("## Cost per query", "", costs[0]!, "", ...costs.slice(1, -1), "", costs[costs.length - 1]!, "");
+  if (t && !report.ladder) {
+    lines.push("### Method", "", ...methodLines(t).flatMap((l) => [l, ""]));
+    const vr = verdictRows(t);
+    if (vr.length)
+      lines.push(
+        "### Each cell in figures",
+        "",
+        `| ${VERDICT_HEAD.join(" | ")} |`,
+        `|${VERDICT_HEAD.map((_, i) => (i === 1 || i === 2 || (i >= 6 && i <= 7) || i === 10 ? "--:" : ":--")).join("|")}|`,
+        ...vr.map((r) => `| ${r.map(escCell).join(" | ")} |`),
+        "",
+      );
+    lines.push(...cellNotes(t).map((n) => `- note: ${n}`));
+  }
+  lines.push("", "### Notes", "");
   for (const n of report.notes) lines.push(n, "");
+  return lines;
+}
+
+/** The report as Markdown (report.md): the first screen, then the details after a rule. */
+export function renderMarkdown(report: RunReport): string {
+  const lines: string[] = [...firstScreenMarkdown(report), ...detailsMarkdown(report)];
+  if (report.durationText) lines.push(report.durationText, "");
   lines.push("## Servers", "", "| id | server | version | image | storage |", "|:--|:--|:--|:--|:--|");
   for (const s of report.servers) {
     lines.push(

@@ -17,12 +17,12 @@ import {
 import { methodLines } from "./method.ts";
 import { costSummary, costSummaryLines } from "./cost-summary.ts";
 import { DETAILS_HINT, DETAILS_RULE, firstScreen, sentenceLines, type FirstScreen } from "./first-screen.ts";
-import { wrap } from "./answer.ts";
+import { cellVerdictText, wrap } from "./answer.ts";
 import { type RatioCell, type RatioTable } from "../stats/ratio-model.ts";
 import { metricLabel } from "../stats/metric.ts";
 import type { RunReport } from "./model.ts";
 import { textTable, type TextColumn } from "../base/text-table.ts";
-import { ladderTitle, renderLadderText, type TableText } from "./ladder-render.ts";
+import { renderLadderText, type TableText } from "./ladder-render.ts";
 
 /** `fail`, `skip`, `·` for cells without numbers (the vocabulary's state marks). */
 export function statusText(c: RatioCell): string | null {
@@ -98,7 +98,6 @@ export function figuresLegend(table: RatioTable): string {
   return `Above: median / median over repeats, as in the seed tables. Below: the geometric mean of the ratios of ${what}, exp(mean ln ratio) * 100, with its ${Math.round(table.confidence * 100)}% interval.`;
 }
 
-
 export { methodLines };
 
 /** The marks, then how the intervals were made and what they include. */
@@ -140,7 +139,7 @@ export const VERDICT_HEAD = [
   "threads",
   "estimate",
   "interval",
-  "mark",
+  "verdict",
   "direction",
   "p",
   "BH q",
@@ -150,7 +149,7 @@ export const VERDICT_HEAD = [
 ] as const;
 
 /**
- * Every measured cell's verdict as table rows (markdown, HTML): the effect size, the mark, the direction with its
+ * Every measured cell's verdict as table rows (markdown, HTML): the effect size, the verdict word, the direction with its
  * p-value, its Benjamini–Hochberg q-value and whether it holds, and the equivalence reading.
  */
 export function verdictRows(table: RatioTable): string[][] {
@@ -164,7 +163,7 @@ export function verdictRows(table: RatioTable): string[][] {
         String(c.threads),
         c.estimate.toFixed(1),
         intervalText(c) ?? "no interval",
-        cellMark(c),
+        cellVerdictText(c, table.marginPct),
         DIRECTION_WORDS[c.direction],
         fp(c.p),
         fp(c.q),
@@ -198,16 +197,6 @@ export function cellNotes(table: RatioTable): string[] {
 
 export function fmtPct(x: number | null): string {
   return x === null ? "n/a" : `${x.toFixed(1)}%`;
-}
-
-function title(report: RunReport, table: RatioTable | null): string {
-  if (!table)
-    return [`${report.servers.map((s) => s.family).join("/")} sysbench run`, report.durationText]
-      .filter(Boolean)
-      .join(". ");
-  const names = `${table.numeratorLabel}/${table.denominatorLabel}`;
-  const what = table?.inverted ? ` (${metricLabel(table.metric, table.percentile)}, inverted)` : "";
-  return [`${names} sysbench benchmark comparison in %${what}`, report.durationText].filter(Boolean).join(" ");
 }
 
 export function serverLines(report: RunReport): string[] {
@@ -292,7 +281,9 @@ export function firstScreenText(report: RunReport): string[] {
   if (report.ladder) return [...lines, ...renderLadderText(report.ladder, TABLE_TEXT)];
   if (!t) return [...lines, ...report.notes.flatMap((n) => wrap(n))];
   lines.push(...seedTable(t, plainCell), legend(t), "");
-  lines.push(...textTable(s.rows, { head: [s.head], indent: "  ", columns: [{}, { align: "right" }, { align: "right" }] }));
+  lines.push(
+    ...textTable(s.rows, { head: [s.head], indent: "  ", columns: [{}, { align: "right" }, { align: "right" }] }),
+  );
   const sentences = sentenceLines(s);
   if (sentences.length) lines.push("", ...sentences);
   lines.push("", ...s.legend);
@@ -321,14 +312,17 @@ export function detailLines(report: RunReport): string[] {
     lines.push(...cellNotes(t).flatMap((n) => wrap(`note: ${n}`)), "");
   }
   lines.push(...report.notes.flatMap((n) => wrap(n)));
-  if (report.costs?.recorded) lines.push("Every cost figure per query, with each side's median: costs.csv, report.json.");
+  if (report.costs?.recorded)
+    lines.push("Every cost figure per query, with each side's median: costs.csv, report.json.");
   lines.push("", "Servers:", ...serverLines(report).flatMap((l) => wrap(l, undefined, "      ")));
   lines.push(...wrap(configIdentityLine(report)));
   for (const r of report.configIdentity.differing) {
     const vals = Object.entries(r.values)
       .map(([k, v]) => `${k}=${v ?? "(unset)"}`)
       .join(" ");
-    lines.push(...wrap(`- ${r.variable}: ${vals}${r.deliberate ? " (deliberate)" : ""}${r.note ? ` - ${r.note}` : ""}`));
+    lines.push(
+      ...wrap(`- ${r.variable}: ${vals}${r.deliberate ? " (deliberate)" : ""}${r.note ? ` - ${r.note}` : ""}`),
+    );
   }
   lines.push(...wrap(runLine(report)));
   const retried = retriesLine(report);
