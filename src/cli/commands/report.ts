@@ -78,6 +78,7 @@ interface ReportFlags {
   /** Absent: the scenario's report.margin, else 5%. */
   margin?: string;
   write: boolean;
+  details?: boolean;
 }
 
 interface CompareFlags {
@@ -108,12 +109,13 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     )
     .option(
       "--margin <pct>",
-      "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this (default: the scenario's report.margin, else 5%)",
+      "equivalence margin: a cell reads "same within ±N%" when its interval lies inside 100 ± N (default: the scenario's report.margin, else 5%)",
     )
     .option(
       "--no-write",
       "do not rewrite the report files (report.md/.html/.json, comparison.csv, costs.csv; report-hosts.md/.html)",
     )
+    .option("--details", "after the answer: cost per query, method, each cell's figures, notes, servers (text)")
     .action(async (dir: string, o: ReportFlags) => {
       const format = parseFormat(o.format);
       const metric: Metric = parseMetric(o.metric);
@@ -141,7 +143,7 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
       const report = buildRunReport(folder.manifest, folder.cells, { metric, marginPct, history });
       switch (format) {
         case "text":
-          return print(ctx, renderText(report));
+          return print(ctx, renderText(report, { details: Boolean(o.details) }));
         case "markdown":
           return print(ctx, renderMarkdown(report));
         case "csv":

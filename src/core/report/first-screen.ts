@@ -25,7 +25,7 @@ export function sideNames(report: RunReport, t: RatioTable): SideNames {
   return na === nb ? { numerator: t.numerator, denominator: t.denominator } : { numerator: na, denominator: nb };
 }
 
-/** `MariaDB 11.8.9 vs MySQL 9.7.4, quick, on Intel(R) Xeon(R) CPU @ 2.20GHz, 2 CPUs, 2025-01-01 10:00 UTC, 9m 12s`. */
+/** `MariaDB 11.8.9 vs MySQL 9.7.4: quick, on <CPU model>, <n> CPUs, <start date and time> UTC, took 9m 12s`. */
 export function titleLine(report: RunReport): string {
   const t = report.table;
   const ids = t ? [t.numerator, t.denominator] : report.servers.map((s) => s.id);

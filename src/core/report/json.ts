@@ -3,6 +3,28 @@ import type { RunReport } from "./model.ts";
 import { ratioTableJson } from "../stats/ratio.ts";
 import { costTableJson } from "./costs.ts";
 import { ladderJson } from "../stats/ladder.ts";
+import type { RatioTable } from "../stats/ratio-model.ts";
+import { cellVerdictText, verdictWordOf } from "./answer.ts";
+import { costSummary } from "./cost-summary.ts";
+import { firstScreen } from "./first-screen.ts";
+
+/**
+ * The ratio table's fixed shape, each cell with its verdict in the report's words: `verdictWord` (faster, slower,
+ * same, unclear; null when not measured) and `verdictText` (as the report prints it, `same within ±5%`).
+ */
+function tableJson(t: RatioTable): object {
+  const j = ratioTableJson(t) as { rows: Array<{ cells: object[] }> };
+  return {
+    ...j,
+    rows: j.rows.map((r, i) => ({
+      ...r,
+      cells: r.cells.map((c, k) => {
+        const cell = t.rows[i]!.cells[k]!;
+        return { ...c, verdictWord: verdictWordOf(cell), verdictText: cellVerdictText(cell, t.marginPct) };
+      }),
+    })),
+  };
+}
 
 export function reportJson(report: RunReport): object {
   const run = {
@@ -18,6 +40,8 @@ export function reportJson(report: RunReport): object {
     disturbance: report.disturbance,
     startedAt: report.startedAt,
     endedAt: report.endedAt,
+    host: report.host,
+    wallSeconds: report.wallSeconds,
     servers: report.servers,
     configIdentity: {
       verdict: report.configIdentity.verdict,
@@ -28,6 +52,7 @@ export function reportJson(report: RunReport): object {
     cellStates: report.cellStates,
     windows: report.windows,
     costs: report.costs && report.costs.recorded ? costTableJson(report.costs) : null,
+    costSummary: costSummary(report.costs),
     ...(report.replication === undefined
       ? {}
       : {
@@ -36,12 +61,14 @@ export function reportJson(report: RunReport): object {
             : null,
         }),
   };
+  const s = firstScreen(report, null);
+  const answer = { title: s.title, sentences: s.sentences, legend: s.legend };
   const none = { metric: null, numerator: null, denominator: null, threads: [], rows: [] };
   // A ladder: the two-server table (when the run has one) keeps the fixed shape at the top; `ladder` has one block per pair.
   if (report.ladder)
-    return { ...(report.table ? ratioTableJson(report.table) : none), ladder: ladderJson(report.ladder), run };
-  if (!report.table) return { ...none, run };
-  return { ...ratioTableJson(report.table), run };
+    return { ...(report.table ? tableJson(report.table) : none), ladder: ladderJson(report.ladder), answer, run };
+  if (!report.table) return { ...none, answer, run };
+  return { ...tableJson(report.table), answer, run };
 }
 
 /** The report model as JSON text (report.json). */
