@@ -109,7 +109,7 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     )
     .option(
       "--margin <pct>",
-      "equivalence margin: a cell reads "same within ±N%" when its interval lies inside 100 ± N (default: the scenario's report.margin, else 5%)",
+      "equivalence margin: a cell reads same within ±N% when its interval lies inside 100 ± N (default: the scenario's report.margin, else 5%)",
     )
     .option(
       "--no-write",
