@@ -9,7 +9,14 @@ import type { IntervalSample } from "../core/model/sysbench/result.ts";
 import { bar, duration, figure, fit, sparkline, tableLegend } from "./format.ts";
 import { SPARK_WINDOW_SECONDS, type LiveView, type LogLine, type Progress, type ViewState } from "./view-state.ts";
 import { C, type Color } from "./color.tsx";
-import { ForestView, RatioTableView, forestDrawable, tableHeight } from "./table-views.tsx";
+import {
+  FinalAnswerView,
+  ForestView,
+  RatioTableView,
+  finalAnswerLines,
+  forestDrawable,
+  tableHeight,
+} from "./table-views.tsx";
 import { DetailsView, FailuresView, failuresHeight } from "./detail-views.tsx";
 
 export interface Size {
@@ -268,7 +275,10 @@ export function RunView({ state, size }: { state: ViewState; size: Size }) {
   // A ladder run shows one table per pair (state.ladder); a two-server run its one table.
   const blocks = state.ladder.length > 1 ? state.ladder.length : 1;
   const shownTable = blocks > 1 ? state.ladder[0] : state.table;
-  if (shownTable && !(state.ui.details && !finished)) {
+  // A finished two-server run shows the answer in the report's words in place of the live table.
+  const answer = finished && blocks === 1 && state.table?.answer ? finalAnswerLines(state.table, width) : null;
+  if (answer) room -= answer.length;
+  else if (shownTable && !(state.ui.details && !finished)) {
     const keep = failuresHeight(state.failures, width, 2); // the failures header and the latest one stay
     const legend = tableLegend(shownTable, width).length;
 
@@ -301,6 +311,7 @@ export function RunView({ state, size }: { state: ViewState; size: Size }) {
       {showLive ? <LiveFigures live={state.live!} width={width} /> : null}
       {detailsH > 0 ? <DetailsView state={state} width={width} /> : null}
       {adaptiveMax > 0 ? <AdaptiveRounds state={state} width={width} max={adaptiveMax} /> : null}
+      {answer ? <FinalAnswerView t={state.table!} width={width} /> : null}
       {rows > 0 ? <RatioTableView state={state} width={width} maxRows={rows} compact={compact} /> : null}
       {forestShown && forest ? <ForestView forest={forest} width={width} /> : null}
       <FailuresView failures={state.failures} width={width} max={failuresMax} />

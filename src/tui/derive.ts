@@ -9,6 +9,7 @@ import { ratioTableFromSides } from "../core/stats/ratio.ts";
 import type { RatioTable } from "../core/stats/ratio-model.ts";
 import { liveLadder } from "../core/stats/ladder.ts";
 import { forestOf } from "../core/report/forest.ts";
+import { answerBlock } from "../core/report/first-screen.ts";
 import { verdictMark } from "../core/model/vocabulary.ts";
 import { verdictOf } from "../core/model/verdict.ts";
 import { DEFAULT_MARGIN_PCT } from "../core/model/scenario/schema.ts";
@@ -147,6 +148,7 @@ function tableOf(s: ViewState): TableView | null {
     threads,
     marginPct: t.marginPct,
     forest: forestOf(t),
+    answer: answerBlock(t, { numerator: num, denominator: den }),
     rows: t.rows.map((r) => ({
       test: r.test,
       cells: r.cells.map((c): TableCellView => {

@@ -28,6 +28,26 @@ export function RatioTableView({
   );
 }
 
+/**
+ * The final screen's answer (a two-server run): the seeds' table without marks, then the answer in the report's
+ * words (verdict words, one sentence per verdict, a three-line legend), as the text report prints it.
+ */
+export function FinalAnswerView({ t, width }: { t: TableView; width: number }) {
+  return (
+    <Box flexDirection="column">
+      {finalAnswerLines(t, width).map((l, i) => (
+        <Text key={i}>{fit(l, width)}</Text>
+      ))}
+    </Box>
+  );
+}
+
+/** The lines of {@link FinalAnswerView}. */
+export function finalAnswerLines(t: TableView, width: number): string[] {
+  const plain = { ...t, rows: t.rows.map((r) => ({ ...r, cells: r.cells.map((c) => ({ ...c, mark: "" })) })) };
+  return [...tableLines(plain, width), `(${t.numerator} q/s / ${t.denominator} q/s * 100)`, "", ...(t.answer ?? [])];
+}
+
 /** One live table's head (compact: only the thread counts, the screen is short) and at most `maxRows` rows. */
 function TableBody({ t, width, maxRows, compact }: { t: TableView; width: number; maxRows: number; compact: boolean }) {
   const lines = tableLines(t, width);

@@ -87,6 +87,8 @@ export interface TableView {
   marginPct: number;
   /** The forest plot of the same cells (src/core/report/forest.ts), drawn under the table when there is room. */
   forest?: Forest;
+  /** The answer in the report's words (src/core/report/first-screen.ts answerBlock): the final screen shows it. */
+  answer?: string[];
 }
 
 export interface FinishedView {

@@ -117,6 +117,7 @@ export function answerLegend(t: RatioTable): string[] {
  * the text's own leading spaces. A word longer than the width is kept whole.
  */
 export function wrap(text: string, width = MAX_LINE, indent = "  "): string[] {
+  if (text.length <= width) return [text];
   const lead = /^ */.exec(text)![0];
   const out: string[] = [];
   let line = lead;

@@ -4,8 +4,18 @@
  * history. The seeds' table sits between the title and the answer; text.ts draws it. Everything else is details.
  */
 import { formatSeconds } from "../base/units.ts";
+import { textTable } from "../base/text-table.ts";
 import type { RatioTable } from "../stats/ratio-model.ts";
-import { answerHead, answerLegend, answerRows, answerSentences, shortName, wrap, type SideNames } from "./answer.ts";
+import {
+  MAX_LINE,
+  answerHead,
+  answerLegend,
+  answerRows,
+  answerSentences,
+  shortName,
+  wrap,
+  type SideNames,
+} from "./answer.ts";
 import { NO_LEVEL_YET } from "./history.ts";
 import type { RunReport } from "./model.ts";
 
@@ -76,7 +86,17 @@ export const DETAILS_HINT =
 /** The rule between the first screen and the details. */
 export const DETAILS_RULE = `${"─".repeat(40)} details ${"─".repeat(40)}`;
 
-/** The sentences wrapped to the report's line width. */
-export function sentenceLines(s: FirstScreen): string[] {
-  return s.sentences.flatMap((x) => wrap(x));
+/**
+ * The answer as text lines, the same in the text report and the TUI's final screen: the answer table, the sentences
+ * (wrapped to `width`) and the legend.
+ */
+export function answerBlock(t: RatioTable, names: SideNames, width = MAX_LINE): string[] {
+  const lines = textTable(answerRows(t), {
+    head: [answerHead(t)],
+    indent: "  ",
+    columns: [{}, { align: "right" }, { align: "right" }],
+  });
+  const sentences = answerSentences(t, names).flatMap((x) => wrap(x, width));
+  if (sentences.length) lines.push("", ...sentences);
+  return [...lines, "", ...answerLegend(t).flatMap((l) => wrap(l, width))];
 }

@@ -5,6 +5,7 @@
 import { replicationLines } from "./history.ts";
 import { costPointText, costSummary, costSummaryHead } from "./cost-summary.ts";
 import { firstScreen } from "./first-screen.ts";
+import { wrap } from "./answer.ts";
 import type { RunReport } from "./model.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
 import { markdownLadder, markdownLadderMedians } from "./ladder-render.ts";
@@ -23,6 +24,8 @@ import {
   verdictRows,
 } from "./text.ts";
 
+/** A paragraph wrapped at 120 characters (Markdown joins the lines again). */
+const para = (x: string) => wrap(x, undefined, "");
 const escCell = (s: string): string => s.replace(/\|/g, "\\|");
 
 export function markdownRatioTable(t: RatioTable): string[] {
@@ -57,7 +60,7 @@ function firstScreenMarkdown(report: RunReport): string[] {
   const t = report.table;
   const s = firstScreen(report, partialLine(report));
   const lines: string[] = [`# ${s.title}`, ""];
-  if (s.partial) lines.push(`> **${s.partial}**`, "");
+  if (s.partial) lines.push(...wrap(`> **${s.partial}**`, undefined, "> "), "");
   if (report.ladder)
     return [
       ...lines,
@@ -81,9 +84,9 @@ function firstScreenMarkdown(report: RunReport): string[] {
     ...s.rows.map((r) => `| ${r.map(escCell).join(" | ")} |`),
     "",
   );
-  if (s.sentences.length) lines.push(...s.sentences.map((x) => `- ${x}`), "");
+  if (s.sentences.length) lines.push(...s.sentences.flatMap((x) => wrap(`- ${x}`)), "");
   lines.push(...s.legend.map((l, i) => (i < s.legend.length - 1 ? `${l}  ` : l)), "");
-  if (s.noHistory) lines.push(s.noHistory, "");
+  if (s.noHistory) lines.push(...para(s.noHistory), "");
   return lines;
 }
 
@@ -103,7 +106,7 @@ function detailsMarkdown(report: RunReport): string[] {
   const second = report.replication ? replicationLines(report) : [];
   if (second.length) lines.push("```", ...second, "```", "");
   if (t && !report.ladder) {
-    lines.push("### Method", "", ...methodLines(t).flatMap((l) => [l, ""]));
+    lines.push("### Method", "", ...methodLines(t).flatMap((l) => [...para(l), ""]));
     const vr = verdictRows(t);
     if (vr.length)
       lines.push(
@@ -114,10 +117,10 @@ function detailsMarkdown(report: RunReport): string[] {
         ...vr.map((r) => `| ${r.map(escCell).join(" | ")} |`),
         "",
       );
-    lines.push(...cellNotes(t).map((n) => `- note: ${n}`));
+    lines.push(...cellNotes(t).flatMap((n) => wrap(`- note: ${n}`)));
   }
   lines.push("", "### Notes", "");
-  for (const n of report.notes) lines.push(n, "");
+  for (const n of report.notes) lines.push(...para(n), "");
   return lines;
 }
 
@@ -131,7 +134,7 @@ export function renderMarkdown(report: RunReport): string {
       `| ${escCell(s.id)} | ${s.family} | ${escCell(s.version ?? "?")} | ${escCell(s.image)} | ${escCell(s.storage)} |`,
     );
   }
-  lines.push("", configIdentityLine(report));
+  lines.push("", ...para(configIdentityLine(report)));
   if (report.configIdentity.differing.length) {
     const ids = report.servers.map((s) => s.id);
     lines.push("", `| variable | ${ids.join(" | ")} | deliberate |`, `|:--|${ids.map(() => ":--").join("|")}|:--|`);
@@ -141,6 +144,6 @@ export function renderMarkdown(report: RunReport): string {
       );
     }
   }
-  lines.push("", runLine(report), "");
+  lines.push("", ...para(runLine(report)), "");
   return lines.join("\n");
 }

@@ -16,7 +16,7 @@ import {
 } from "../model/vocabulary.ts";
 import { methodLines } from "./method.ts";
 import { costSummary, costSummaryLines } from "./cost-summary.ts";
-import { DETAILS_HINT, DETAILS_RULE, firstScreen, sentenceLines, type FirstScreen } from "./first-screen.ts";
+import { DETAILS_HINT, DETAILS_RULE, answerBlock, firstScreen, sideNames, type FirstScreen } from "./first-screen.ts";
 import { cellVerdictText, wrap } from "./answer.ts";
 import { type RatioCell, type RatioTable } from "../stats/ratio-model.ts";
 import { metricLabel } from "../stats/metric.ts";
@@ -280,13 +280,7 @@ export function firstScreenText(report: RunReport): string[] {
   if (s.partial) lines.push(...wrap(s.partial), "");
   if (report.ladder) return [...lines, ...renderLadderText(report.ladder, TABLE_TEXT)];
   if (!t) return [...lines, ...report.notes.flatMap((n) => wrap(n))];
-  lines.push(...seedTable(t, plainCell), legend(t), "");
-  lines.push(
-    ...textTable(s.rows, { head: [s.head], indent: "  ", columns: [{}, { align: "right" }, { align: "right" }] }),
-  );
-  const sentences = sentenceLines(s);
-  if (sentences.length) lines.push("", ...sentences);
-  lines.push("", ...s.legend);
+  lines.push(...seedTable(t, plainCell), legend(t), "", ...answerBlock(t, sideNames(report, t)));
   if (s.noHistory) lines.push("", ...wrap(s.noHistory));
   return lines;
 }

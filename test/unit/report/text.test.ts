@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildRunReport } from "../../../src/core/report/model.ts";
 import { buildRatioTable } from "../../../src/core/stats/ratio.ts";
 import { renderText } from "../../../src/core/report/text.ts";
+import { DETAILS_HINT, DETAILS_RULE } from "../../../src/core/report/first-screen.ts";
 import { renderMarkdown } from "../../../src/core/report/markdown.ts";
 import { buildSummary } from "../../../src/core/report/summary.ts";
 import { renderSummaryText } from "../../../src/core/report/summary-render.ts";
@@ -12,26 +13,34 @@ describe("renderers (golden)", () => {
   const { manifest, cells } = load("repeats");
   const report = buildRunReport(manifest, cells);
 
-  it("text", () => expect(renderText(report)).toBe(golden("repeats.txt")));
+  it("text, with the details (golden)", () =>
+    expect(renderText(report, { details: true })).toBe(golden("repeats.txt")));
+  it("text without details: the first screen, then the hint where the details are", () => {
+    const full = renderText(report, { details: true });
+    const short = renderText(report);
+    expect(full.startsWith(short.slice(0, short.indexOf("More (method")))).toBe(true);
+    expect(short.trimEnd().split("\n").at(-1)).toBe(DETAILS_HINT);
+    expect(short).not.toContain("Config identity");
+    expect(full).toContain(DETAILS_RULE);
+  });
   it("text: the seed's first table (median / median) and its legend are unchanged (a missing cell is the vocabulary's ·)", () => {
     const lines = renderText(report).split("\n");
-    expect(lines.slice(4, 12)).toEqual([
+    expect(lines.slice(4, 10)).toEqual([
       "                    Number of threads",
       "                      1       4       8",
       " sysbench test",
       "  oltp_read_only     110.00  102.00  100.00",
       "  oltp_point_select   90.00    fail       ·",
-      "",
       "(MariaDB q/s / MySQL q/s * 100)",
-      "Above: median / median over repeats, as in the seed tables. Below: the geometric mean of the ratios of paired repeats, exp(mean ln ratio) * 100, with its 95% interval.",
     ]);
   });
-  it("text: the reader is told what chance alone gives and what the intervals leave out", () => {
-    const text = renderText(report);
-    expect(text).toContain("4 cells at 95%: about 0.2 false faster/slower verdicts expected by chance alone");
-    expect(text).toContain("not the level between server restarts");
+  it("text: the details tell what chance alone gives and what the intervals leave out, in plain words", () => {
+    const text = renderText(report, { details: true });
+    expect(text).toContain("Over 4 cells at 95%, chance alone would call about 0.2 of them faster or slower");
+    expect(text).toContain("not the difference a server restart can make");
+    for (const jargon of ["prior df", "moderated toward", "stop half"]) expect(text).not.toContain(jargon);
   });
-  it("unstable cells: a stalled per-second series is flagged with its reason and a ! mark", () => {
+  it("unstable cells: a stalled per-second series is flagged with its reason in the details", () => {
     const m = structuredClone(cells);
     const rec = m.find(
       (c) =>
@@ -44,8 +53,8 @@ describe("renderers (golden)", () => {
     rec.metrics!.intervals = [{ ...(rec.metrics!.intervals?.[0] ?? ({} as never)), t: 1, qps: 0, tps: 0 }];
     const t = buildRatioTable(manifest, m)!;
     expect(t.rows[1].cells[0].unstable).toEqual(["mysql repeat 2 stalled: 1 second with no throughput"]);
-    const text = renderText(buildRunReport(manifest, m));
-    expect(text).toMatch(/90\.0 \[87\.5–92\.5\] --!/);
+    const text = renderText(buildRunReport(manifest, m), { details: true });
+    expect(text).toMatch(/oltp_point_select +1 +90\.0 +87\.5–92\.5 +slower/);
     expect(text).toContain(
       "note: oltp_point_select @ 1 threads: unstable: mysql repeat 2 stalled: 1 second with no throughput",
     );
@@ -55,7 +64,9 @@ describe("renderers (golden)", () => {
       .split("\n")
       .filter((l) => l.startsWith("  oltp_point_select"));
     expect(row[0]).toMatch(/90\.00\s+fail\s+·$/);
-    expect(row[1]).toMatch(/90\.0 \[87\.5–92\.5\] --\s+fail\s+·$/);
+    expect(row[1]).toMatch(/oltp_point_select +1 +90\.0 +87\.5–92\.5 +slower$/);
+    expect(row[2]).toMatch(/oltp_point_select +4 +failed$/);
+    expect(row[3]).toMatch(/oltp_point_select +8 +not measured$/);
   });
   it("says the run is partial", () => {
     expect(renderText(report)).toContain("PARTIAL RUN (status partial): 29 of 36 cells recorded");
@@ -69,7 +80,9 @@ describe("renderers (golden)", () => {
       equal: false,
       deliberate: false,
     });
-    expect(renderText(buildRunReport(m, cells))).toContain("Config identity: DIFFERS in innodb_doublewrite");
+    expect(renderText(buildRunReport(m, cells), { details: true })).toContain(
+      "Config identity: DIFFERS in innodb_doublewrite",
+    );
   });
 });
 
