@@ -38,7 +38,8 @@ export function sideNames(report: RunReport, t: RatioTable): SideNames {
 /** `MariaDB 11.8.9 vs MySQL 9.7.4: quick, on <CPU model>, <n> CPUs, <start date and time> UTC, took 9m 12s`. */
 export function titleLine(report: RunReport): string {
   const t = report.table;
-  const ids = t ? [t.numerator, t.denominator] : report.servers.map((s) => s.id);
+  // A ladder compares every server with the base: name them all.
+  const ids = t && !report.ladder ? [t.numerator, t.denominator] : report.servers.map((s) => s.id);
   const servers = ids
     .map((id) => server(report, id))
     .filter((s) => s !== undefined)

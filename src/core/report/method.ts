@@ -15,8 +15,8 @@ function noiseLine(table: RatioTable): string {
   const pooled =
     t.priorSd === null
       ? "There were too few cells to pool their noise: each interval uses its own cell's pairs only."
-      : `Each interval uses its own cell's pairs plus what the other cells say about the noise (about ` +
-        `${(t.priorSd * 100).toFixed(1)}% a pair); a cell noisier than the others keeps its own.`;
+      : `Each interval uses its own cell's repeats plus what the other cells say about the noise (about ` +
+        `${(t.priorSd * 100).toFixed(1)}% a repeat); a cell noisier than the others keeps its own.`;
   const dfs = t.dfRange
     ? t.dfRange[0] === t.dfRange[1]
       ? num(t.dfRange[0])

@@ -121,12 +121,13 @@ export function verdictLegend(table: RatioTable): string[] {
  */
 export function verdictLines(table: RatioTable): string[] {
   const out: string[] = [];
+  const unit = table.pairing === "paired" ? "pair" : "value";
   for (const r of table.rows) {
     for (const c of r.cells) {
       if (c.status !== "ok" || c.estimate === null) continue;
       const ci = intervalText(c);
       out.push(
-        `${r.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""}, ${c.n} pair${c.n === 1 ? "" : "s"}: ${verdictSentence(c, table.marginPct)}`,
+        `${r.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""}, ${c.n} ${unit}${c.n === 1 ? "" : "s"}: ${verdictSentence(c, table.marginPct)}`,
       );
     }
   }

@@ -33,6 +33,7 @@ import {
 } from "../../../src/core/model/vocabulary.ts";
 import { tableLegend } from "../../../src/tui/format.ts";
 import { verdictLegend } from "../../../src/core/report/text.ts";
+import { cellVerdictText, verdictWordOf } from "../../../src/core/report/answer.ts";
 import { ratioTableFromSides } from "../../../src/core/stats/ratio.ts";
 
 describe("one vocabulary", () => {
@@ -112,7 +113,7 @@ describe("one vocabulary", () => {
   });
 });
 
-describe("one vocabulary across the front ends (issue 25, item 6)", () => {
+describe("one vocabulary across the front ends", () => {
   const FIX = join(import.meta.dirname, "../../fixtures/results");
   const load = (name: string): { manifest: RunManifest; cells: CellRecord[] } => ({
     manifest: JSON.parse(readFileSync(join(FIX, name, "run.json"), "utf8")) as RunManifest,
@@ -156,34 +157,41 @@ describe("one vocabulary across the front ends (issue 25, item 6)", () => {
     expect(t.rows.flatMap((r) => r.cells).map((c) => c.status)).toEqual(expect.arrayContaining(["failed", "missing"]));
   });
 
-  it("every cell shows the same mark in the text, markdown and HTML reports, the forest plot and the TUI table", () => {
-    const text = renderText(report);
+  it("every cell shows the same verdict word in the text, markdown and HTML reports and the TUI's answer", () => {
+    const text = renderText(report, { details: true });
     const md = renderMarkdown(report);
     const html = renderHtml(buildHtmlData(manifest, cells, report), "");
     const forest = forestLines(forestOf(t), 120);
+    const tuiAnswer = tui.table!.answer!;
     for (const { test, c } of measured) {
-      const mark = verdictMark(c);
-      const ci = `[${c.low!.toFixed(1)}–${c.high!.toFixed(1)}]`;
-      const fig = `${c.estimate!.toFixed(1)} ${ci}`;
+      const word = cellVerdictText(c, t.marginPct);
+      const est = c.estimate!.toFixed(1);
+      const iv = `${c.low!.toFixed(1)}–${c.high!.toFixed(1)}`;
       const where = `${test} @ ${c.threads}`;
-      expect(text, where).toContain(`${fig} ${mark}`);
-      expect(md, where).toContain(`${fig} ${mark}`);
-      expect(html, where).toContain(`<b>${c.estimate!.toFixed(1)}</b> <small>${ci}</small> ${mark}`);
+      const row = (l: string) => l.trim().split(/ {2,}/).join("|") === [test, c.threads, est, iv, word].join("|");
+      expect(text.split("\n").some(row), where).toBe(true);
+      expect(tuiAnswer.some(row), where).toBe(true);
+      expect(md, where).toContain(`| ${test} | ${c.threads} | ${est} | ${iv} | ${word} |`);
+      expect(html, where).toContain(`data-word="${verdictWordOf(c)}">${word}<`);
+      // The live views keep the compact mark: the forest plot and the TUI's live table.
+      const mark = verdictMark(c);
       expect(
-        forest.some((l) => l.endsWith(`${fig} ${mark}`)),
+        forest.some((l) => l.endsWith(`${est} [${iv}] ${mark}`)),
         where,
       ).toBe(true);
       const tuiCell = tui.table!.rows.find((r) => r.test === test)!.cells.find((x) => x.threads === c.threads)!;
       expect(tuiCell.mark, where).toBe(mark);
-      // The words beside the mark are the vocabulary's.
-      expect(text, where).toContain(verdictSentence(c, t.marginPct));
+      // The figures behind the word are the vocabulary's, in the details (lines wrapped at 120 joined again).
+      expect(text.replace(/\n {2,}/g, " "), where).toContain(verdictSentence(c, t.marginPct));
     }
-    // States: the same marks in the reports and the TUI.
+    // States: the same words in the reports; the same marks in the live TUI table.
     for (const r of t.rows) {
       for (const c of r.cells.filter((x) => x.status !== "ok")) {
         const tuiCell = tui.table!.rows.find((x) => x.test === r.test)!.cells.find((x) => x.threads === c.threads)!;
         expect(tableCellText(tuiCell)).toBe(STATE_MARKS[c.status as keyof typeof STATE_MARKS]);
-        expect(html).toContain(`data-verdict="${c.status}">${STATE_MARKS[c.status as keyof typeof STATE_MARKS]}<`);
+        const word = STATE_WORDS[c.status as keyof typeof STATE_WORDS];
+        expect(html).toContain(`data-verdict="${c.status}" data-word="${c.status}">${word}<`);
+        expect(md).toContain(`| ${r.test} | ${c.threads} |  |  | ${word} |`);
       }
     }
     // What a reader sees of the page: no script, no style, no tags (class names keep the verdict kinds' ids).

@@ -60,7 +60,7 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
     ]);
     expect(maria.method.unit).toBe("repeats");
     expect(renderComparisonText(cmp)).toContain(
-      "Fewer than 2 runs a side: the intervals hold only the variation between repeats",
+      "Fewer than 2 runs a side: the intervals hold only the noise between repeats",
     );
   });
 
@@ -186,7 +186,7 @@ describe("compareRuns: NEW (B) / BASE (A) per server", () => {
     expect(two.baseRuns.map((r) => r.runId)).toEqual(["compare-a", "compare-a2"]);
     const text = renderComparisonText(two);
     expect(text).toContain(
-      "Each run's cell value is one observation: the intervals include the variance between runs.",
+      "Each run's value of a cell counts once: the intervals include the differences between runs.",
     );
     expect(text).toContain("BASE runs: compare-a, compare-a2; NEW runs: compare-b, compare-b2");
   });

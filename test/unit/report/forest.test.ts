@@ -108,12 +108,12 @@ describe("forestSvg and report.html", () => {
     expect(svg).toContain("102.0 [101.8–102.2]  +=");
     expect((svg.match(/class="off-plot"/g) ?? []).length).toBe(2);
   });
-  it("report.html opens with the forest plot, before the ratio table", () => {
+  it("report.html draws the forest plot first among the details, after the answer", () => {
     const html = renderHtml(buildHtmlData(manifest, cells, buildRunReport(manifest, cells)), "");
     const forestAt = html.indexOf('<svg xmlns="http://www.w3.org/2000/svg" class="forest"');
-    expect(forestAt).toBeGreaterThan(0);
-    expect(forestAt).toBeLessThan(html.indexOf('<table class="ratio">'));
-    expect(html.indexOf("<h2>")).toBe(html.indexOf("<h2>Every cell at a glance</h2>"));
+    expect(forestAt).toBeGreaterThan(html.indexOf('<table class="answer">'));
+    expect(forestAt).toBeGreaterThan(html.indexOf("<h2>Details</h2>"));
+    expect(forestAt).toBeLessThan(html.indexOf('<table class="verdicts">'));
   });
   it("lists disturbed cells as a table, not as a sentence", () => {
     const disturbed = cells.map((c, i) =>

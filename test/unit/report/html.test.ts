@@ -19,20 +19,23 @@ describe("html renderer (pure)", () => {
     expect(html).toContain("/* fake chart.js <\\/script> */");
     expect(html).not.toMatch(/<script[^>]+src=|<link /);
     expect(html).toContain('<table class="ratio">');
+    expect(html).toContain('<table class="answer">');
   });
   it("shows both readings per cell and the per-cell Benjamini–Hochberg reading", async () => {
     const { renderHtml } = await import("../../../src/core/report/html.ts");
     const { buildHtmlData } = await import("../../../src/core/report/html-data.ts");
     const { manifest, cells } = load("repeats");
     const html = renderHtml(buildHtmlData(manifest, cells, buildRunReport(manifest, cells)), "");
-    // read_only @ 4: [101.8–102.2], faster and within ±5%
-    expect(html).toMatch(
-      /class="cell verdict-faster-within direction-faster equivalence-within" data-verdict="faster-within"/,
+    // read_only @ 4: [101.8–102.2], faster and within ±5%: the word in the answer, the verdict kind in data-verdict
+    expect(html).toContain(
+      '<td>oltp_read_only</td><td>4</td><td>102.0</td><td>101.8–102.2</td><td><span class="cell verdict-word-faster" data-verdict="faster-within" data-word="faster">faster</span></td>',
     );
-    expect(html).toContain('title="faster (p 0.00018, BH q 0.00071: holds at 5% FDR); within ±5%; n=3;');
     expect(html).toContain('<table class="verdicts">');
     expect(html).toContain(
-      "<td>oltp_point_select</td><td>1</td><td>90.0</td><td>[87.5–92.5]</td><td>--</td><td>slower</td><td>0.0037</td><td>0.0074</td><td>holds</td><td>not within ±5%</td><td>3</td>",
+      "<td>oltp_point_select</td><td>1</td><td>90.0</td><td>[87.5–92.5]</td><td>slower</td><td>slower</td><td>0.0037</td><td>0.0074</td><td>holds</td><td>not within ±5%</td><td>3</td>",
     );
+    // The answer comes first, the details after a rule.
+    expect(html.indexOf('<table class="answer">')).toBeLessThan(html.indexOf("<hr>"));
+    expect(html.indexOf("<hr>")).toBeLessThan(html.indexOf('<table class="verdicts">'));
   });
 });

@@ -1,4 +1,6 @@
 /** The JSON report: the ratio table's fixed shape at the top, the run's facts under `run`. */
+import { answerLegend, cellVerdictText, verdictWordOf } from "../../../src/core/report/answer.ts";
+import { titleLine } from "../../../src/core/report/first-screen.ts";
 import { describe, expect, it } from "vitest";
 import { buildRunReport, type RunReport } from "../../../src/core/report/model.ts";
 import { renderJson, reportJson } from "../../../src/core/report/json.ts";
@@ -12,8 +14,28 @@ describe("reportJson", () => {
 
   it("a two-server run: the ratio table's fields at the top, then run", () => {
     const j = json(report);
-    const { run, ...top } = j;
-    expect(top).toEqual(ratioTableJson(report.table!));
+    const { run, answer, ...top } = j;
+    // The ratio table's fixed shape, each cell with its verdict in the report's words added.
+    const plainTable = ratioTableJson(report.table!) as { rows: Array<{ cells: object[] }> };
+    expect(top).toEqual({
+      ...plainTable,
+      rows: plainTable.rows.map((r, i) => ({
+        ...r,
+        cells: r.cells.map((c, k) => {
+          const cell = report.table!.rows[i]!.cells[k]!;
+          return {
+            ...c,
+            verdictWord: verdictWordOf(cell),
+            verdictText: cellVerdictText(cell, report.table!.marginPct),
+          };
+        }),
+      })),
+    });
+    const words = (top.rows as Array<{ cells: Array<{ verdictWord: string | null }> }>).flatMap((r) =>
+      r.cells.map((c) => c.verdictWord),
+    );
+    expect(words).toEqual(["unclear", "faster", "unclear", "slower", null, null]);
+    expect(answer).toMatchObject({ title: titleLine(report), legend: answerLegend(report.table!) });
     expect(top).toMatchObject({ numerator: "mariadb", denominator: "mysql" });
     expect(run).toMatchObject({
       runId: report.runId,
