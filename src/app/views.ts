@@ -17,6 +17,7 @@ import { lockEntry } from "../core/images/lock.ts";
 import { describeMirrors } from "../core/images/mirror.ts";
 import { buildRunReport } from "../core/report/model.ts";
 import { renderText } from "../core/report/text.ts";
+import { wrap } from "../core/report/answer.ts";
 import { formatTranslation } from "../core/config/lines.ts";
 import { loadLock } from "../adapters/images/index.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";
@@ -84,6 +85,8 @@ export async function configTranslations(scenario: Scenario): Promise<Record<str
 export interface PlanViewOptions {
   sets?: string[];
   maxCells?: number;
+  /** Everything (`plan --details`): each test's script, the argv, the config translation, every cell. */
+  details?: boolean;
   setupCosts?: Partial<SetupCosts>;
   /** Warnings (scenario warnings, and a missing image lock or config translation, which only shorten the text). */
   warn: (line: string) => void;
@@ -133,12 +136,12 @@ export async function planLines(file: string, o: PlanViewOptions & { loaded?: Lo
     o.warn,
     "config translation",
   );
-  for (const w of r.warnings) o.warn(`warning: ${w}`);
+  for (const w of r.warnings) for (const l of wrap(`warning: ${w}`)) o.warn(l);
   const fit = o.host ? await planFit(r.scenario, o.host, o.warn) : undefined;
   if (fit) o.onFit?.(fit.report);
   const lines = [
-    ...describePlan(plan, r.scenario, { file, pins, mirrors, translations, maxCells: o.maxCells }),
-    ...(fit?.lines ?? []),
+    ...describePlan(plan, r.scenario, { file, pins, mirrors, translations, maxCells: o.maxCells, details: o.details }),
+    ...(o.details ? (fit?.lines ?? []) : (fit?.lines ?? []).flatMap((l) => wrap(l, undefined, "    "))),
   ];
   const prediction = o.calibration
     ? predictPrecision(r.scenario, o.calibration.calibration, { setupCosts: o.setupCosts })

@@ -150,7 +150,8 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
     .argument("<file>", "scenario file")
     .option("--set <path=value>", "override a scenario value (repeatable), VALUE parsed as YAML", collect, [])
     .option("--json", "print the resolved scenario and plan as JSON")
-    .option("--max-cells <n>", "list at most N cells", (v) => Number(v))
+    .option("--max-cells <n>", "list at most N cells (with --details)", (v) => Number(v))
+    .option("--details", "also each test's script, the sysbench argv, the config translation and every cell")
     .option(
       "--precision <pct>",
       'adaptive repeats until each interval is within ± this (e.g. "3%"): sets workload.repeats to { min, max, precision }',
@@ -164,6 +165,7 @@ interface PlanOptions {
   set: string[];
   json?: boolean;
   maxCells?: number;
+  details?: boolean;
   precision?: string;
   budget?: string;
 }
@@ -229,6 +231,7 @@ async function planCommand(
   const lines = await planLines(file, {
     loaded,
     maxCells: o.maxCells,
+    details: o.details,
     setupCosts,
     warn: err,
     pins: ctx.loadPins,
@@ -239,7 +242,7 @@ async function planCommand(
     onFit: (f) => (fit = f),
   });
   for (const l of lines) ctx.out(l);
-  if (design) for (const l of designLines(design)) ctx.out(l);
+  if (design) for (const l of designLines(design, { details: o.details })) ctx.out(l);
   // After the plan is printed: a scenario that does not fit this host is refused, as `run` would refuse it.
   if (fit) assertFits(fit);
 }

@@ -1,6 +1,7 @@
 /**
  * The budget design as the lines `plan --budget` (and `run --budget --design`) print (pure).
  */
+import { wrap } from "./answer.ts";
 import { formatSeconds } from "../base/units.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../stats/estimate.ts";
 import { pct } from "../plan/design/cannot.ts";
@@ -9,7 +10,20 @@ import { DESIGN_MARGIN_PCT, type Design } from "../plan/design/types.ts";
 import { formatBudget } from "../plan/design/scenario.ts";
 
 /** The design as `plan --budget` (and `run --budget --design`) prints it. */
-export function designLines(d: Design): string[] {
+export function designLines(d: Design, opts: { details?: boolean } = {}): string[] {
+  const lines = designAllLines(d);
+  if (opts.details) return lines;
+  // The summary: without the table of cell lengths and the time per phase (their total stays), wrapped at 120.
+  const start = lines.findIndex((l) => l.startsWith("  why this cell length"));
+  const end = lines.findIndex((l) => l.startsWith("    total: "));
+  const kept =
+    start >= 0 && end > start
+      ? [...lines.slice(0, start), lines[end]!.replace(/^ {4}total/, "  time"), ...lines.slice(end + 1)]
+      : lines;
+  return kept.flatMap((l) => wrap(l, undefined, "      "));
+}
+
+function designAllLines(d: Design): string[] {
   const c = d.chosen;
   const sim = d.simulated;
   const out = [

@@ -3,6 +3,7 @@
  * the resolved sysbench argv per test (password redacted), image pins, storage and the config translation summary.
  * Pins and translations come from other modules (the image lock, the config renderer) and are passed in.
  */
+import { MAX_LINE, wrap } from "./answer.ts";
 import type { Scenario, Storage } from "../model/scenario/schema.ts";
 import type { TranslationEntry } from "../model/results.ts";
 import { LEGACY_TESTS } from "../model/scenario/legacy.ts";
@@ -34,6 +35,9 @@ export interface DescribeExtras {
   translations?: Record<string, TranslationEntry[]>;
   /** Show at most this many cells (default: all). */
   maxCells?: number;
+  /** Everything: the time per phase, each test's script, the sysbench argv, the config translation, every cell.
+   *  Without it, a summary of at most about 30 lines, none over 120 characters. */
+  details?: boolean;
 }
 
 /** The connection `plan` shows; the run engine fills in the real one (and a random password). */
@@ -71,6 +75,7 @@ export function describeStorage(st: Storage): string {
 }
 
 export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExtras = {}): string[] {
+  if (!extras.details) return planSummaryLines(plan, scenario, extras);
   return [
     ...planHeaderLines(plan, scenario, extras),
     ...storageLines(plan, scenario),
@@ -79,6 +84,23 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
     ...argvLines(plan, scenario),
     ...translationLines(scenario, extras),
     ...cellLines(plan, scenario, extras),
+  ];
+}
+
+/** The first screen of `plan`: the header without the time per phase, storage and resources, the images in one line. */
+function planSummaryLines(plan: Plan, scenario: Scenario, extras: DescribeExtras): string[] {
+  const clip = (l: string) => (l.length > MAX_LINE ? `${l.slice(0, MAX_LINE - 1)}…` : l);
+  const head = planHeaderLines(plan, scenario, extras).filter((l) => !l.startsWith("  ") || l.startsWith("  note:"));
+  const wanted = new Set(scenario.servers.map((x) => x.image));
+  const pins = (extras.pins ?? []).filter((p) => wanted.has(p.name) || /^sysbench/.test(p.name));
+  const images = pins.length
+    ? `Images: ${pins.map((p) => `${p.name}${typeof p.version === "string" ? ` (${p.version})` : ""}`).join(", ")}`
+    : "Images: (no image lock given)";
+  return [
+    ...head.flatMap((l) => (/^(Server instances|Order):/.test(l) ? [clip(l)] : wrap(l))),
+    ...storageLines(plan, scenario).flatMap((l) => wrap(l)),
+    images,
+    `Each test's script, the sysbench argv, the config translation and the ${plan.cells.length} cells: plan --details.`,
   ];
 }
 

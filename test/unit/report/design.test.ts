@@ -9,7 +9,7 @@ import { registerScenarioCommands } from "../../../src/cli/commands/scenario.ts"
 const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 
 describe("plan scenarios/seed-verdicts.yaml --budget 8h", () => {
-  it("prints a design with the time per phase and what cannot reach ±5%; its overrides make a valid scenario", async () => {
+  it("without --details: at most 60 lines, none over 120 characters, no internal issue numbers", async () => {
     const out: string[] = [];
     const program = new Command("twinbench").exitOverride();
     registerScenarioCommands(program, {
@@ -22,6 +22,33 @@ describe("plan scenarios/seed-verdicts.yaml --budget 8h", () => {
       loadCalibration: async () => ({ key: "k", calibration: null }),
     });
     await program.parseAsync(["plan", "scenarios/seed-verdicts.yaml", "--budget", "8h"], { from: "user" });
+    // Standard output and the warnings on standard error, as a terminal shows them.
+    const lines = out.flatMap((l) => l.replace(/^ERR /, "").split("\n"));
+    expect(lines.length).toBeLessThanOrEqual(60);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(120);
+    const text = lines.join("\n");
+    expect(text).not.toMatch(/issue \d+/);
+    expect(text).toMatch(/design: \d+ s cells/);
+    expect(text).toMatch(/time: \d+h \d+m of 8h 00m/);
+    expect(text).not.toContain("why this cell length");
+    expect(text).not.toContain("Cells (");
+  });
+
+  it("prints a design with the time per phase and what cannot reach ±5%; its overrides make a valid scenario", async () => {
+    const out: string[] = [];
+    const program = new Command("twinbench").exitOverride();
+    registerScenarioCommands(program, {
+      out: (l) => out.push(l),
+      err: (l) => out.push(`ERR ${l}`),
+      loadLockImages: async () => ctx.lockImages,
+      loadPins: async () => [],
+      renderTranslations: async () => ({}),
+      hostCpus: () => 2,
+      loadCalibration: async () => ({ key: "k", calibration: null }),
+    });
+    await program.parseAsync(["plan", "scenarios/seed-verdicts.yaml", "--budget", "8h", "--details"], {
+      from: "user",
+    });
     const text = out.join("\n");
     expect(text).toMatch(/Design for a budget of 8h 00m/);
     expect(text).toMatch(/design: \d+ s cells, \d+ s warm-up, \d+ rounds on \d+ server instances/);

@@ -33,6 +33,7 @@ describe("describePlan", () => {
         ],
         mysql: [],
       },
+      details: true,
     });
     const text = lines.join("\n");
     expect(text).toMatch(/^Estimated duration: 9h \d\dm/m);
@@ -52,6 +53,27 @@ describe("describePlan", () => {
   });
 });
 
+describe("describePlan without details", () => {
+  it("a summary: the header, storage, the images in one line, and where the rest is", () => {
+    const s = load("scenarios/seed-mariadb-vs-mysql.yaml");
+    const pins = [
+      { name: "mariadb-11.8", version: "11.8.9" },
+      { name: "mysql-9.7", version: "9.7.4" },
+      { name: "mariadb-10.11", version: "10.11.19" },
+    ];
+    const lines = describePlan(planRun(s), s, { file: "scenarios/seed-mariadb-vs-mysql.yaml", pins });
+    expect(lines.length).toBeLessThanOrEqual(30);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(120);
+    const text = lines.join("\n");
+    expect(text).toMatch(/^Estimated duration: 9h \d\dm/m);
+    expect(text).toContain("Images: mariadb-11.8 (11.8.9), mysql-9.7 (9.7.4)");
+    expect(text).not.toContain("mariadb-10.11");
+    expect(text).toContain("the config translation and the 112 cells: plan --details.");
+    expect(text).not.toContain("Cells (112, in run order):");
+    expect(text).not.toContain("--mysql-password");
+  });
+});
+
 describe("describePlan, adaptive", () => {
   it("says the rounds and instances layout, the min-rounds time and the time at max rounds", () => {
     const s = scenario(
@@ -61,7 +83,7 @@ describe("describePlan, adaptive", () => {
         (d.workload.instances = 2)
       ),
     );
-    const text = describePlan(planRun(s), s).join("\n");
+    const text = describePlan(planRun(s), s, { details: true }).join("\n");
     expect(text).toMatch(
       /Adaptive repeats: rounds of every open cell once per server, 4 to 20 rounds per cell, a cell stops when its interval is within ±5%/,
     );
