@@ -106,7 +106,7 @@ describe("adaptive repeats with server instances", () => {
       expect(cell.n).toBe(inst.size);
       expect(cell.instances).toBe(inst.size);
       expect(VERDICTS.filter((v) => v !== "unknown")).toContain(cell.verdict); // an interval: a direction and an equivalence reading
-      expect(renderText(report)).toMatch(/Adaptive repeats: target ±60% per cell, 2 to 4 rounds/);
+      expect(renderText(report, { details: true })).toMatch(/Adaptive repeats: target ±60% per cell, 2 to 4 rounds/);
       expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
     },
   );

@@ -110,7 +110,8 @@ describe("interference", () => {
       for (const c of cells) used.set(c.key, c);
       const stillDisturbed = [...used.values()].filter((c) => c.interference?.disturbed).length;
       expect(report.disturbance.disturbed).toBe(stillDisturbed);
-      const text = renderText(report);
+      // The details, with the lines wrapped at 120 characters joined again.
+      const text = renderText(report, { details: true }).replace(/\n +/g, " ");
       expect(text).toContain(`${stillDisturbed} of 4 measured cells were disturbed`);
       expect(text).toMatch(/\d+ cells were re-run because their pair was disturbed/);
       const json = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as { run: { disturbance: unknown } };

@@ -119,7 +119,7 @@ describe("faults", () => {
       expect(report.table!.rows.flatMap((row) => row.cells).map((c) => [c.status, c.failedRepeats])).toEqual([
         ["ok", 0],
       ]);
-      expect(renderText(report)).toContain("Retries: 1 measured attempt");
+      expect(renderText(report, { details: true })).toContain("Retries: 1 measured attempt");
       expect(await leftovers(runId)).toEqual({ containers: [], networks: [], volumes: [] });
     },
   );
