@@ -79,9 +79,10 @@ export function renderHistory(v: HistoryView): string[] {
  * The report's lines on a second run: where it lands on this host, per cell, from the host's history; or the plain
  * sentence that no level between runs has been measured here. Empty when the report was not given the history.
  */
-export function replicationLines(report: Pick<RunReport, "replication" | "table">): string[] {
+export function replicationLines(report: Pick<RunReport, "replication" | "table" | "level">): string[] {
   if (report.replication === undefined) return [];
-  if (report.replication === null) return [NO_LEVEL_YET];
+  const level = levelLine(report);
+  if (report.replication === null) return [NO_LEVEL_YET, ...level];
   const r = report.replication;
   const rows = (report.table?.rows ?? []).flatMap((row) =>
     row.cells.flatMap((c) => {
@@ -99,6 +100,7 @@ export function replicationLines(report: Pick<RunReport, "replication" | "table"
     }),
   );
   return [
+    ...level,
     `A second run on this host lands here (95%), from ${r.runs} comparable runs of this scenario:`,
     ...textTable(rows, {
       head: [["cell", "next run", "between runs", "runs"]],
@@ -106,4 +108,16 @@ export function replicationLines(report: Pick<RunReport, "replication" | "table"
       columns: [{}, {}, { align: "right" }, { align: "right" }],
     }),
   ];
+}
+
+/** The sentence naming which runs the verdicts speak for, in every front end; empty without a level. */
+export function levelLine(report: Pick<RunReport, "level">): string[] {
+  const l = report.level;
+  if (!l) return [];
+  if (l.level === "host")
+    return [
+      `Verdicts are for runs on this host: intervals include the level between runs (up to ${l.runs} runs; --level run: this run).`,
+    ];
+  if (l.asked === "host") return ["Verdicts are for this run alone: no level between runs is known for its cells yet."];
+  return ["Verdicts are for this run alone (--level run)."];
 }

@@ -5,6 +5,7 @@
  */
 import { cellRunsOf, type HistoryEntry } from "./history.ts";
 import { replicationAnalysis, runsOutside, type ReplicationCell } from "./replication.ts";
+import type { CellLevel } from "./host-level.ts";
 
 /** What reading history gave: the entries, and each line that was skipped with why. */
 export interface HistoryRead {
@@ -71,6 +72,11 @@ export interface RunReplication {
   runs: number;
   /** By `test|threads`: the replication interval in % and the level between runs, for cells with 2 or more runs. */
   cells: Map<string, { low: number; high: number; tauPct: number; k: number }>;
+  /**
+   * By `test|threads`: the level between runs measured over the earlier runs alone (2 or more), which the host-level
+   * verdicts add to this run's interval (host-level.ts). This run is left out: its own deviation would widen it.
+   */
+  levels: Map<string, CellLevel>;
 }
 
 /**
@@ -79,7 +85,8 @@ export interface RunReplication {
  */
 export function runReplication(entry: HistoryEntry, history: readonly HistoryEntry[]): RunReplication {
   const host = history.filter((e) => e.hostKey === entry.hostKey && e.runId !== entry.runId);
-  const groups = cellRunsOf([...host, entry], new Set(entry.cells.map((c) => c.key)));
+  const keys = new Set(entry.cells.map((c) => c.key));
+  const groups = cellRunsOf([...host, entry], keys);
   const next = new Map(entry.cells.map((c) => [c.key, { se: c.se, df: c.df }]));
   const levels = replicationAnalysis(groups, { confidence: entry.confidence, next });
   const cells: RunReplication["cells"] = new Map();
@@ -95,5 +102,11 @@ export function runReplication(entry: HistoryEntry, history: readonly HistoryEnt
       k: l.k,
     });
   }
-  return { runs, cells };
+  const earlier: RunReplication["levels"] = new Map();
+  for (const l of replicationAnalysis(cellRunsOf(host, keys), { confidence: entry.confidence })) {
+    const c = entry.cells.find((x) => x.key === l.cell);
+    if (!c || l.tau === null || l.df === null || l.within === null) continue;
+    earlier.set(`${c.test}|${c.threads}`, { tau: l.tau, within: l.within, df: l.df, k: l.k });
+  }
+  return { runs, cells, levels: earlier };
 }
