@@ -2,7 +2,7 @@
  * The level of a verdict. A run's own interval holds for this run: its pairs and its server instances. Whether a
  * second run on this host would agree is another question, answered by the level between runs that the host's
  * history measures (replication.ts). At the host level a cell's interval is this run's estimate with the level
- * between runs added to its own variance (hostLevelInterval). The verdicts and the multiple-testing reading are then taken
+ * between runs added to its own variance (hostLevelInterval), and never narrower than the run's own. The verdicts and the multiple-testing reading are then taken
  * from those intervals exactly as at the run level (model/verdict.ts). A cell whose history holds fewer than two
  * comparable runs keeps its run-level interval, and the table says how many cells were widened.
  */
@@ -73,7 +73,9 @@ function widen(c: RatioCell, l: CellLevel, confidence: number): Pick<RatioCell, 
   const se = seFromInterval(c.low, c.high, c.df, confidence);
   if (se === null) return null;
   const h = hostLevelInterval(Math.log(c.estimate / 100), se, c.df, l, confidence);
-  return { low: round(Math.exp(h.low) * 100), high: round(Math.exp(h.high) * 100), df: round(h.df), p: h.p };
+  // The min and max keep the run's own bound where the host's is the same but rounded.
+  const low = Math.min(c.low, round(Math.exp(h.low) * 100));
+  return { low, high: Math.max(c.high, round(Math.exp(h.high) * 100)), df: round(h.df), p: h.p };
 }
 
 /**
@@ -94,8 +96,10 @@ export function hostLevelInterval(
   const extra = Math.max(0, se * se - level.within);
   const v = total + extra;
   const df = extra > 0 ? welchDf(total, level.df, extra, seDf) : level.df;
-  const half = tQuantile((1 + confidence) / 2, df) * Math.sqrt(v);
-  const p = 2 * (1 - tCdf(Math.abs(y) / Math.sqrt(v), df));
+  // Never narrower than the run's own interval: a run on few pairs (few df) keeps its own uncertainty, which the
+  // history's variance, estimated on more df, would otherwise hide.
+  const half = Math.max(tQuantile((1 + confidence) / 2, df) * Math.sqrt(v), tQuantile((1 + confidence) / 2, seDf) * se);
+  const p = Math.max(2 * (1 - tCdf(Math.abs(y) / Math.sqrt(v), df)), 2 * (1 - tCdf(Math.abs(y) / se, seDf)));
   return { low: y - half, high: y + half, df, p };
 }
 

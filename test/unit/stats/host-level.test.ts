@@ -28,6 +28,7 @@ function cell(threads: number, estimate: number, low: number, high: number, df =
     numeratorValues: [],
     denominatorValues: [],
     failedRepeats: 0,
+    loadBound: false,
   } as RatioCell;
 }
 
