@@ -2,7 +2,7 @@
  * `twinbench report DIR` (the ratio table of one run, or `--summary`) and `twinbench compare DIR_A DIR_B`
  * (run B / run A per server, host-facts diff, `--fail-below` regression gate).
  */
-import { historyForReports } from "../../app/history.ts";
+import { betweenRunsFor, historyForReports } from "../../app/history.ts";
 import { Option, type Command } from "commander";
 import type { VerdictLevel } from "../../core/stats/host-level.ts";
 import { InputError } from "../../core/base/errors.ts";
@@ -224,15 +224,21 @@ async function compareCommand(ctx: ReportCommandContext, dirA: string, dirB: str
       code: "COMPARE_HOST",
       hint: "pick one host with --host ID",
     });
-  const cmps = pairs.map((p) => ({
-    ...p,
-    cmp: compareRuns([p.a, ...moreBase], [p.b, ...moreNew], {
-      server: o.server,
-      force: o.force,
-      metric,
-      marginPct,
-    }),
-  }));
+  const oneEach = moreBase.length === 0 && moreNew.length === 0;
+  const cmps = await Promise.all(
+    pairs.map(async (p) => ({
+      ...p,
+      cmp: compareRuns([p.a, ...moreBase], [p.b, ...moreNew], {
+        server: o.server,
+        force: o.force,
+        metric,
+        marginPct,
+        betweenRuns: oneEach
+          ? await betweenRunsFor(p.a.manifest, metric, [p.a.manifest.runId, p.b.manifest.runId])
+          : undefined,
+      }),
+    })),
+  );
   const heading = (host: string | undefined) => (cmps.length > 1 && host ? `Host ${host}:\n` : "");
   // The text comparison prints its warnings itself; the other formats and --summary get them on stderr.
   if (format !== "text" || o.summary) for (const c of cmps) for (const w of c.cmp.warnings) ctx.err?.(`warning: ${w}`);

@@ -4,6 +4,7 @@
  * reads the entries and report/history.ts prints the view.
  */
 import { cellRunsOf, type HistoryEntry } from "./history.ts";
+import type { CellRuns } from "./replication.ts";
 import { replicationAnalysis, runsOutside, type ReplicationCell } from "./replication.ts";
 import type { CellLevel } from "./host-level.ts";
 
@@ -109,4 +110,37 @@ export function runReplication(entry: HistoryEntry, history: readonly HistoryEnt
     earlier.set(`${c.test}|${c.threads}`, { tau: l.tau, within: l.within, df: l.df, k: l.k });
   }
   return { runs, cells, levels: earlier };
+}
+
+/**
+ * The level between runs of each server's own figure on one host, per cell (`test|threads`), from the history's
+ * per-server sides: what `compare` adds to a one-run-a-side interval. The compared runs themselves are left out.
+ */
+export function serverLevels(
+  history: readonly HistoryEntry[],
+  host: string,
+  keys: ReadonlyArray<{ server: string; test: string; threads: number; key: string }>,
+  exclude: ReadonlySet<string>,
+): Map<string, Map<string, CellLevel>> {
+  const mine = history.filter((e) => e.hostKey === host && !exclude.has(e.runId));
+  const wanted = new Set(keys.map((k) => k.key));
+  const seen = new Set<string>();
+  const byKey = new Map<string, CellRuns["runs"][number][]>();
+  for (const e of mine) {
+    if (seen.has(e.runId)) continue;
+    seen.add(e.runId);
+    for (const s of e.cells.flatMap((c) => c.sides ?? []))
+      if (wanted.has(s.key)) byKey.set(s.key, [...(byKey.get(s.key) ?? []), { run: e.runId, ...s }]);
+  }
+  const groups: CellRuns[] = [...byKey].map(([cell, runs]) => ({ cell, runs }));
+  const levels = new Map(replicationAnalysis(groups).map((l) => [l.cell, l]));
+  const out = new Map<string, Map<string, CellLevel>>();
+  for (const k of keys) {
+    const l = levels.get(k.key);
+    if (!l || l.tau === null || l.df === null || l.within === null) continue;
+    const m = out.get(k.server) ?? new Map<string, CellLevel>();
+    m.set(`${k.test}|${k.threads}`, { tau: l.tau, within: l.within, df: l.df, k: l.k });
+    out.set(k.server, m);
+  }
+  return out;
 }

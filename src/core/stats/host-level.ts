@@ -45,6 +45,7 @@ export function atHostLevel(
   levels: ReadonlyMap<string, CellLevel>,
   marginPct: number,
 ): HostLevelResult {
+  if (levels.size === 0) return { table, widened: 0, runs: 0 };
   let widened = 0;
   let runs = 0;
   const rows = table.rows.map((row) => ({
@@ -110,3 +111,18 @@ export function welchDf(v1: number, df1: number, v2: number, df2: number): numbe
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * Two runs compared (NEW / BASE of one server), one run a side: each cell's interval with the level between runs of
+ * that server added twice (once per run), y ± t · √(se² + 2τ²) on the Welch–Satterthwaite df.
+ */
+export function acrossTwoRuns(
+  table: RatioTable,
+  levels: ReadonlyMap<string, CellLevel>,
+  marginPct: number,
+): HostLevelResult {
+  const twice = new Map(
+    [...levels].map(([k, l]) => [k, { tau: Math.SQRT2 * l.tau, within: 0, df: l.df, k: l.k }] as const),
+  );
+  return atHostLevel(table, twice, marginPct);
+}

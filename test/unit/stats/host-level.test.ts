@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { atHostLevel, hostLevelInterval, welchDf, type CellLevel } from "../../../src/core/stats/host-level.ts";
 import type { RatioCell, RatioTable } from "../../../src/core/stats/ratio-model.ts";
 import { tQuantile } from "../../../src/core/base/distributions.ts";
+import { compareRuns } from "../../../src/core/stats/compare.ts";
+import { betweenRunsLine } from "../../../src/core/report/compare.ts";
+import { load } from "../../support/results-fixture.ts";
 
 function cell(threads: number, estimate: number, low: number, high: number, df = 10): RatioCell {
   return {
@@ -92,5 +95,36 @@ describe("verdicts at the host level", () => {
   it("Welch–Satterthwaite df: equal variances on equal df double the df; one variance alone keeps its df", () => {
     expect(welchDf(1, 10, 1, 10)).toBeCloseTo(20, 12);
     expect(welchDf(1, 7, 0, 3)).toBeCloseTo(7, 12);
+  });
+});
+
+describe("compare with one run a side", () => {
+  it("adds each server's level between runs twice (once per run), and says nothing was added without one", () => {
+    const a = load("compare-a");
+    const b = load("compare-b");
+    const plain = compareRuns(a, b);
+    expect(plain.betweenRuns).toEqual({ widened: 0, runs: 0 });
+    expect(betweenRunsLine(plain)).toMatch(/leave out the level between runs/);
+    const server = plain.tables[0].numerator;
+    const levels = new Map<string, CellLevel>();
+    for (const row of plain.tables[0].rows)
+      for (const c of row.cells) levels.set(`${row.test}|${c.threads}`, { tau: 0.05, within: 0, df: 12, k: 4 });
+    const wide = compareRuns(a, b, { betweenRuns: new Map([[server, levels]]) });
+    expect(wide.betweenRuns!.widened).toBeGreaterThan(0);
+    expect(wide.betweenRuns!.runs).toBe(4);
+    expect(betweenRunsLine(wide)).toMatch(/include each server's level between runs on this host, from up to 4/);
+    const before = plain.tables[0].rows[0].cells.find((c) => c.low !== null)!;
+    const after = wide.tables[0].rows[0].cells.find((c) => c.threads === before.threads)!;
+    // √(se² + 2 · 0.05²) > se: wider on both sides, same estimate.
+    expect(after.estimate).toBe(before.estimate);
+    expect(after.high! - after.low!).toBeGreaterThan(before.high! - before.low!);
+  });
+
+  it("with several runs a side the intervals hold the level by themselves: nothing is added", () => {
+    const a = load("compare-a");
+    const b = load("compare-b");
+    const cmp = compareRuns([a, a], [b, b], { force: true });
+    expect(cmp.betweenRuns).toBeNull();
+    expect(betweenRunsLine(cmp)).toBeNull();
   });
 });
