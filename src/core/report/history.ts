@@ -4,7 +4,7 @@
  * outside. Ratios read as in the run's table (numerator / denominator × 100).
  */
 import { textTable } from "../base/text-table.ts";
-import type { HistoryView } from "../stats/history-view.ts";
+import { MIN_HOSTS_FOR_LEVEL, type HistoryView, type HostLevelView } from "../stats/history-view.ts";
 import type { RunReport } from "./model.ts";
 
 /** The one sentence a host with too little history gets, in every front end. */
@@ -63,14 +63,7 @@ export function renderHistory(v: HistoryView): string[] {
     lines.push("");
     lines.push(`Outside the interval the other runs give them: ${v.outside.join(", ")}.`);
   }
-  if (v.hosts.length > 1)
-    lines.push(
-      "",
-      `Other hosts in what was read: ${v.hosts
-        .filter((h) => h.hostKey !== v.host)
-        .map((h) => `${h.cpuModel ?? h.hostKey} (${h.runs} runs)`)
-        .join(", ")}; name one with --host. Hosts are too few to estimate a level between hosts.`,
-    );
+  if (v.byHost) lines.push("", ...hostLevelLines(v.byHost, v.host));
   for (const s of v.skipped) lines.push(`skipped line ${s.line} of ${s.file}:`, `  ${clip(s.problem, 116)}`);
   return lines;
 }
@@ -120,4 +113,55 @@ export function levelLine(report: Pick<RunReport, "level">): string[] {
     ];
   if (l.asked === "host") return ["Verdicts are for this run alone: no level between runs is known for its cells yet."];
   return ["Verdicts are for this run alone (--level run)."];
+}
+
+/**
+ * The host as a level: each cell on each host (pooled over its runs), then the sd between hosts and where a run on
+ * another host lands, or one sentence saying the hosts are too few.
+ */
+export function hostLevelLines(h: HostLevelView, shown?: string): string[] {
+  const label = (x: HostLevelView["hosts"][number]) =>
+    `${x.cpuModel ?? x.hostKey}${x.hostKey === shown ? " (above)" : ""}`;
+  const rows = h.cells.flatMap((c) =>
+    c.perHost.flatMap((p, i) =>
+      p
+        ? [
+            [
+              i === c.perHost.findIndex((q) => q) ? c.name : "",
+              clip(label(h.hosts[i]), 40),
+              String(p.runs),
+              `${p.estimate.toFixed(1)} [${p.low.toFixed(1)}–${p.high.toFixed(1)}]`,
+            ],
+          ]
+        : [],
+    ),
+  );
+  const lines = [
+    `By host: ${h.hosts.length} hosts read; each cell pooled over each host's runs (95%). --host KEY shows one above.`,
+    ...textTable(rows, {
+      head: [["cell", "host", "runs", "over its runs"]],
+      indent: "  ",
+      columns: [{}, {}, { align: "right" }],
+    }),
+  ];
+  const measured = h.cells.filter((c) => c.tau !== null);
+  if (measured.length === 0) {
+    lines.push(
+      `Hosts are too few to estimate a level between hosts (at most ${h.most} have a cell; it needs ${MIN_HOSTS_FOR_LEVEL} or more).`,
+    );
+    return lines;
+  }
+  lines.push(
+    "",
+    "Between hosts (the sd of the level that moves from host to host, beyond each host's own runs):",
+    ...textTable(
+      measured.map((c) => [
+        c.name,
+        `${sdPct(c.tau)} [${sdPct(c.tauLow)}–${sdPct(c.tauHigh)}]`,
+        c.nextLow === null || c.nextHigh === null ? "-" : `[${c.nextLow.toFixed(1)}–${c.nextHigh.toFixed(1)}]`,
+      ]),
+      { head: [["cell", "between hosts", "a run on another host lands in (95%)"]], indent: "  " },
+    ),
+  );
+  return lines;
 }
