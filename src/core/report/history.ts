@@ -17,8 +17,11 @@ const sdPct = (x: number | null) => (x === null ? "-" : `${((Math.exp(x) - 1) * 
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-/** The history view as text lines (no line over 120 characters for names up to 40). */
-export function renderHistory(v: HistoryView): string[] {
+/**
+ * The history view as text lines (no line over 120 characters for names up to 40). `runs: false` leaves out each
+ * cell's list of runs (the HTML page draws them instead).
+ */
+export function renderHistory(v: HistoryView, opts: { runs?: boolean } = {}): string[] {
   const lines: string[] = [];
   const host = v.hosts.find((h) => h.hostKey === v.host);
   const runs = host?.runs ?? 0;
@@ -51,7 +54,7 @@ export function renderHistory(v: HistoryView): string[] {
     lines.push("between runs: the sd of the level that moves from run to run here, beyond each run's own noise.");
     lines.push("I²: its share of the spread between runs.");
   }
-  for (const c of v.cells) {
+  for (const c of opts.runs === false ? [] : v.cells) {
     lines.push("");
     lines.push(`${c.name}:`);
     for (const r of c.runs)
