@@ -22,6 +22,8 @@ export interface PairObs {
   instance?: number;
   /** +1 when the numerator ran first in this pair, -1 when the denominator did; absent when unknown. */
   order?: 1 | -1;
+  /** Outside work disturbed this pair in its last attempt too (interference.ts): see {@link usablePairs}. */
+  disturbed?: boolean;
 }
 
 export interface CellInput {
