@@ -28,7 +28,8 @@ import { primaryPair } from "../core/model/scenario/pairs.ts";
 
 export {
   estimateRun,
-  splitHalf,
+  STAGE_ONE_UNITS,
+  usablePairs,
   MIN_UNITS_FOR_PRECISION_STOP,
   DEFAULT_CONFIDENCE,
   type CellInput,

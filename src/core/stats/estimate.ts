@@ -119,7 +119,21 @@ interface CellStats {
   dfW: number;
 }
 
-function cellStats(pairs: readonly PairObs[]): CellStats {
+/**
+ * The pairs that enter a cell's estimate: those not disturbed by outside work in their last attempt. A pair disturbed
+ * in every attempt measured the machine's load as much as the servers (and when the load falls on one server's
+ * cells, always against that server): it stays in cells.jsonl and in the cell's notes, not in the estimate, and an
+ * adaptive run measures on while the cell is short of its target. With fewer than 2 clean pairs (a machine busy
+ * all the time) the cell keeps all its pairs, so that it still has an interval; its notes say which were disturbed.
+ */
+export function usablePairs(pairs: readonly PairObs[]): readonly PairObs[] {
+  if (!pairs.some((p) => p.disturbed)) return pairs;
+  const clean = pairs.filter((p) => !p.disturbed);
+  return clean.length >= 2 ? clean : pairs;
+}
+
+function cellStats(all: readonly PairObs[]): CellStats {
+  const pairs = usablePairs(all);
   const groups = new Map<number, number[]>();
   for (const p of pairs) {
     const k = p.instance ?? 0;
@@ -164,15 +178,6 @@ function unitsOf(s: CellStats): { means: number[]; w: number[] } {
   return { means: g, w: g.map(() => 1 / s.n) };
 }
 
-/**
- * Which half of the split unit j (0-based, in time order) belongs to: 0, 1, 1, 0, 0, 1, 1, 0, … so that each half
- * holds as many units of odd rounds as of even ones (the pair order alternates by round: an order effect must not
- * fall between the halves).
- */
-export function splitHalf(j: number): 0 | 1 {
-  return (((j + 1) >> 1) % 2) as 0 | 1;
-}
-
 /** The sample variance of some unit means (df = count − 1; 0 with fewer than 2). */
 function varianceOf(xs: readonly number[]): VarianceObs {
   if (xs.length < 2) return { s2: 0, df: 0 };
@@ -181,10 +186,12 @@ function varianceOf(xs: readonly number[]): VarianceObs {
 }
 
 /**
- * The fewest replication units of a cell before its interval can stop an adaptive run: two in each half of the
- * split (see {@link estimateRun}), so that each half has a variance of its own.
+ * The first stage of a sequential run (Stein's two-stage procedure, see {@link estimateRun}): a cell's first this many
+ * replication units give the variance its stop rule and its printed interval read. No precision stop before them.
  */
-export const MIN_UNITS_FOR_PRECISION_STOP = 4;
+export const STAGE_ONE_UNITS = 4;
+/** The fewest replication units of a cell before its interval can stop an adaptive run (the first stage). */
+export const MIN_UNITS_FOR_PRECISION_STOP = STAGE_ONE_UNITS;
 
 /**
  * The level between server instances, for information: Q = Σ k_i (m_i − m)², E[Q] = (I − 1)σ² + (n − Σk_i²/n) τ²,
@@ -259,14 +266,15 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
   const betweenPrior = fitVariancePrior(between);
   const instanceLevel = instanceLevelOf(stats, own, mod, between);
 
-  // The split of a sequential run: the halves' variances, each moderated over the cells' same half.
-  const splits = units.map((u) => opts.sequential === true && u.means.length >= MIN_UNITS_FOR_PRECISION_STOP);
-  const half = (which: 0 | 1): VarianceObs[] =>
-    units.map((u, i) => (splits[i] ? varianceOf(u.means.filter((_, j) => splitHalf(j) === which)) : { s2: 0, df: 0 }));
-  const stopHalf = half(0);
-  const reportHalf = half(1);
-  const stopPrior = fitVariancePrior(stopHalf);
-  const reportPrior = fitVariancePrior(reportHalf);
+  // A sequential run (Stein's two stages): each cell's first STAGE_ONE_UNITS units give its variance, moderated over
+  // the cells' same first units; the stop rule and the printed interval both read that variance.
+  const staged = units.map((u) => opts.sequential === true && u.means.length >= STAGE_ONE_UNITS);
+  const first: VarianceObs[] = units.map((u, i) =>
+    staged[i] ? varianceOf(u.means.slice(0, STAGE_ONE_UNITS)) : { s2: 0, df: 0 },
+  );
+  const firstPrior = fitVariancePrior(first);
+  const whole: VarianceObs[] = units.map((u, i) => (staged[i] ? varianceOf(u.means) : { s2: 0, df: 0 }));
+  const wholePrior = fitVariancePrior(whole);
 
   const quantiles = new Map<number, number>();
   const tq = (df: number): number => {
@@ -275,6 +283,7 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     return q;
   };
   const out = stats.map((s, i): CellEstimate => {
+    const allUnits = staged[i] && cells[i].stop !== undefined && cells[i].stop !== "precision";
     const base = {
       n: s.n,
       instances: Math.max(1, s.groups.size),
@@ -283,8 +292,8 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
       s2: own[i].df > 0 ? own[i].s2 : null,
       s2Df: own[i].df,
       s2Moderated: mod[i].df > 0 ? mod[i].s2 : null,
-      split: splits[i] && !(cells[i].stop !== undefined && cells[i].stop !== "precision"),
-      ...(splits[i] && cells[i].stop !== undefined && cells[i].stop !== "precision" ? { allUnits: true } : {}),
+      split: staged[i] && !allUnits,
+      ...(allUnits ? { allUnits: true } : {}),
       stopHalfWidthPct: null,
     };
     const none = { low: null, high: null, se: null, df: null, p: null };
@@ -295,19 +304,12 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     let v: number;
     let df: number;
     let stopWidth: number | null = null;
-    const allUnits = splits[i] && cells[i].stop !== undefined && cells[i].stop !== "precision";
-    if (allUnits) {
-      const r = moderateRobust(varianceOf(units[i].means), reportPrior);
-      const st = moderateRobust(stopHalf[i], stopPrior);
+    if (staged[i]) {
+      const st = moderateRobust(first[i], firstPrior);
+      if (st.df > 0 && st.s2 >= 0) stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2)) - 1) * 100;
+      const r = allUnits ? moderateRobust(whole[i], wholePrior) : st;
       v = r.s2 * w2;
       df = r.df;
-      if (st.df > 0 && st.s2 >= 0) stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2)) - 1) * 100;
-    } else if (splits[i]) {
-      const r = moderateRobust(reportHalf[i], reportPrior);
-      const st = moderateRobust(stopHalf[i], stopPrior);
-      v = r.s2 * w2;
-      df = r.df;
-      if (st.df > 0 && st.s2 >= 0) stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2)) - 1) * 100;
     } else if (multi[i]) {
       const b = moderateRobust(between[i], betweenPrior);
       v = b.s2 * w2;
@@ -332,9 +334,9 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     const high = Math.exp(s.m + h) * 100;
     const p = 2 * (1 - tCdf(Math.abs(s.m) / se, df));
     // Without a split (a fixed count), the stop width is the interval's own.
-    const stopHalfWidthPct = splits[i] ? stopWidth : opts.sequential === true ? null : (Math.exp(h) - 1) * 100;
+    const stopHalfWidthPct = staged[i] ? stopWidth : opts.sequential === true ? null : (Math.exp(h) - 1) * 100;
     return { ...base, low, high, se, df, p, stopHalfWidthPct, verdict: verdictOf(low, high, marginPct) };
   });
-  const intervalPrior = splits.some(Boolean) ? reportPrior : multi.some(Boolean) ? betweenPrior : prior;
+  const intervalPrior = staged.some(Boolean) ? firstPrior : multi.some(Boolean) ? betweenPrior : prior;
   return { cells: out, prior, intervalPrior, instanceLevel, confidence, marginPct };
 }
