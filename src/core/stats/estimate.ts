@@ -14,6 +14,8 @@ import { mean, tCdf, tQuantile } from "../base/distributions.ts";
 import { verdictOf, type Verdict } from "../model/verdict.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { fitVariancePrior, moderateRobust, type VarianceObs, type VariancePrior } from "./prior.ts";
+import { HUBER_VARIANCE_FACTOR, huberLocation } from "./robust.ts";
+const ROB = process.env.H40_ROBUST !== "0";
 
 /** One pair: its log ratio (sign already applied for latency), the server instance it ran on, who went first. */
 export interface PairObs {
@@ -304,12 +306,19 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     let v: number;
     let df: number;
     let stopWidth: number | null = null;
+    let m = s.m;
     if (staged[i]) {
-      const st = moderateRobust(first[i], firstPrior);
-      if (st.df > 0 && st.s2 >= 0) stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2)) - 1) * 100;
+      const st = process.env.H40_RULE === "cr" ? moderateRobust(whole[i], wholePrior) : moderateRobust(first[i], firstPrior);
+      if (st.df > 0 && st.s2 >= 0)
+        stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2 * (ROB ? HUBER_VARIANCE_FACTOR : 1))) - 1) * 100;
       const r = allUnits ? moderateRobust(whole[i], wholePrior) : st;
       v = r.s2 * w2;
       df = r.df;
+      if (ROB) {
+        // Huber's location at the unit scale the interval reads: a unit the others disagree with moves it by a bounded amount.
+        m = huberLocation(units[i].means, Math.sqrt(r.s2), units[i].w);
+        v *= HUBER_VARIANCE_FACTOR;
+      }
     } else if (multi[i]) {
       const b = moderateRobust(between[i], betweenPrior);
       v = b.s2 * w2;
@@ -330,12 +339,23 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
         reason: "zero-width",
       };
     const h = tq(df) * se;
-    const low = Math.exp(s.m - h) * 100;
-    const high = Math.exp(s.m + h) * 100;
-    const p = 2 * (1 - tCdf(Math.abs(s.m) / se, df));
+    const low = Math.exp(m - h) * 100;
+    const high = Math.exp(m + h) * 100;
+    const p = 2 * (1 - tCdf(Math.abs(m) / se, df));
     // Without a split (a fixed count), the stop width is the interval's own.
     const stopHalfWidthPct = staged[i] ? stopWidth : opts.sequential === true ? null : (Math.exp(h) - 1) * 100;
-    return { ...base, low, high, se, df, p, stopHalfWidthPct, verdict: verdictOf(low, high, marginPct) };
+    return {
+      ...base,
+      meanLog: m,
+      estimate: Math.exp(m) * 100,
+      low,
+      high,
+      se,
+      df,
+      p,
+      stopHalfWidthPct,
+      verdict: verdictOf(low, high, marginPct),
+    };
   });
   const intervalPrior = staged.some(Boolean) ? firstPrior : multi.some(Boolean) ? betweenPrior : prior;
   return { cells: out, prior, intervalPrior, instanceLevel, confidence, marginPct };
