@@ -97,7 +97,8 @@ export const NOISE_MODELS: readonly NoiseModel[] = [
   },
   {
     name: "one-sided stalls",
-    description: "cells differ, and on 10% of pairs one server (fixed per cell) loses 5–30% of its throughput, unflagged",
+    description:
+      "cells differ, and on 10% of pairs one server (fixed per cell) loses 5–30% of its throughput, unflagged",
     cellSd: logUniform(0.015, 0.15),
     instanceSd: 0.03,
     driftSd: 0.03,
@@ -137,6 +138,11 @@ export interface SimulationOptions {
   seed: number;
   /** The true ratio of each cell (log units) in a run: 0 for A/A. */
   truth?: (cell: number, u: () => number) => number;
+  /**
+   * Clear the disturbed flags before the estimator sees the pairs: a pair disturbed in both attempts then enters as
+   * if clean, its last attempt winning (what the estimator did before it left such pairs out). For comparison only.
+   */
+  keepDisturbed?: boolean;
   /** Called at the end of each run with its pairs per cell and the stop rule's final state (to replay them). */
   onRun?: (pairs: readonly PairObs[][], state: readonly AdaptiveCell[]) => void;
 }
@@ -216,7 +222,7 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
           d: d + (disturbed ?? 0),
           instance: round - 1,
           order: first,
-          ...(disturbed !== null ? { disturbed: true } : {}),
+          ...(disturbed !== null && !opts.keepDisturbed ? { disturbed: true } : {}),
         });
       }
       const inputs: CellInput[] = pairs.map((p) => ({ pairs: p }));

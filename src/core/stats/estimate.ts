@@ -15,7 +15,6 @@ import { verdictOf, type Verdict } from "../model/verdict.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { fitVariancePrior, moderateRobust, type VarianceObs, type VariancePrior } from "./prior.ts";
 import { HUBER_VARIANCE_FACTOR, huberLocation } from "./robust.ts";
-const ROB = process.env.H40_ROBUST !== "0";
 
 /** One pair: its log ratio (sign already applied for latency), the server instance it ran on, who went first. */
 export interface PairObs {
@@ -119,6 +118,10 @@ interface CellStats {
   groups: Map<number, number[]>;
   ss: number;
   dfW: number;
+  /** Units counted over every pair, disturbed ones included, and how many of the cell's units (clean pairs) fall
+   *  among the first STAGE_ONE_UNITS of those: the first stage is fixed by time, whatever was left out of it. */
+  unitsAll: number;
+  stageOne: number;
 }
 
 /**
@@ -148,12 +151,20 @@ function cellStats(all: readonly PairObs[]): CellStats {
     const gm = mean(g);
     for (const x of g) ss += (x - gm) ** 2;
   }
+  const keysAll = [...new Set(all.map((p) => p.instance ?? 0))].sort((x, y) => x - y);
+  const byInstance = keysAll.length >= 2;
+  const firstKeys = new Set(keysAll.slice(0, STAGE_ONE_UNITS));
+  const firstPairs = new Set(all.slice(0, STAGE_ONE_UNITS));
   return {
     n: pairs.length,
     m: pairs.length ? mean(pairs.map((p) => p.d)) : Number.NaN,
     groups,
     ss,
     dfW: pairs.length - groups.size,
+    unitsAll: byInstance ? keysAll.length : all.length,
+    stageOne: byInstance
+      ? [...groups.keys()].filter((k) => firstKeys.has(k)).length
+      : pairs.filter((p) => firstPairs.has(p)).length,
   };
 }
 
@@ -233,20 +244,24 @@ function instanceLevelOf(
  * Estimate every cell of a run with the pooled variance. The cells share the prior of the within-instance
  * variance and the between-instance component, so pass all cells of one table together.
  *
- * `sequential` (an adaptive run, which stops a cell when its interval is narrow enough): a cell's replication units
- * (instances, else pairs), in time order, are split into two halves, alternately. The stop rule reads the width
- * computed from the first half's variance (`stopHalfWidthPct`); the interval printed uses the second half's variance
- * around the mean of every pair. Under normal errors the second half's variance is independent of the stop decision,
- * so stopping when a cell looks precise does not make its interval overconfident: in the simulation of the shipped
- * rule (src/core/stats/coverage.ts, docs/stats.md) the interval then covers 94–96% also for the cells that stop
- * first, where the full-sample interval covered 86–91%. It needs {@link MIN_UNITS_FOR_PRECISION_STOP} units; with
- * fewer, the cell gets the full-sample interval and no stop width (it cannot stop on precision).
+ * `sequential` (an adaptive run, which stops a cell when its interval is narrow enough): Stein's two-stage procedure.
+ * A cell's first {@link STAGE_ONE_UNITS} replication units (instances, else pairs, in time order; disturbed pairs
+ * left out but counted, so the stage ends at the same round for every cell) give its variance, moderated over the
+ * cells' same first stage. The stop rule and the printed interval both read that one variance, at the units the cell
+ * has: half-width t·s̃₁·√(Σw²·f) with f the Huber factor below, so a cell that stops on precision prints exactly the
+ * width it stopped at (never wider than the target). The later units' number depends on the first stage's variance
+ * only, and under normal errors the mean is independent of it, so (mean − truth)/(s̃₁·√Σw²) is a t: the interval
+ * covers its confidence marginally (Stein 1945), whatever the stop. It is not exact for the cells that stop first
+ * (those whose first stage happened to look quiet): the simulation (docs/stats.md) measures both.
+ *
+ * The centre is Huber's M-estimate of the units at the unit scale the interval reads (robust.ts): a unit the others
+ * disagree with moves it by at most k scales over the count; its variance at normal errors is
+ * {@link HUBER_VARIANCE_FACTOR} × the mean's, which the width carries.
  *
  * A cell whose input says it stopped other than on precision (`stop`: max, the budget, or still open) gets the
- * interval of all its units instead, moderated toward the held-out halves' prior: its stop rule only ever saw its
- * first half too wide, which biases the full-sample variance up, not down, and leaves the mean alone (normal errors),
- * so the interval stays at or above its confidence while its df doubles. At the minimum of 4 units this is the
- * difference between 1 df (t 12.7) and 3 df (t 3.2). The simulation (docs/stats.md) checks the coverage.
+ * interval of all its units instead, moderated toward the prior of all the cells' units: its stop rule only ever saw
+ * its first stage too wide, which biases the full-sample variance up, not down, and leaves the mean alone (normal
+ * errors), so the interval stays at or above its confidence with more df. The simulation (docs/stats.md) checks it.
  */
 export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOptions = {}): RunEstimate {
   const confidence = opts.confidence ?? DEFAULT_CONFIDENCE;
@@ -270,9 +285,9 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
 
   // A sequential run (Stein's two stages): each cell's first STAGE_ONE_UNITS units give its variance, moderated over
   // the cells' same first units; the stop rule and the printed interval both read that variance.
-  const staged = units.map((u) => opts.sequential === true && u.means.length >= STAGE_ONE_UNITS);
+  const staged = stats.map((s) => opts.sequential === true && s.unitsAll >= STAGE_ONE_UNITS && s.stageOne >= 2);
   const first: VarianceObs[] = units.map((u, i) =>
-    staged[i] ? varianceOf(u.means.slice(0, STAGE_ONE_UNITS)) : { s2: 0, df: 0 },
+    staged[i] ? varianceOf(u.means.slice(0, stats[i].stageOne)) : { s2: 0, df: 0 },
   );
   const firstPrior = fitVariancePrior(first);
   const whole: VarianceObs[] = units.map((u, i) => (staged[i] ? varianceOf(u.means) : { s2: 0, df: 0 }));
@@ -308,17 +323,15 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     let stopWidth: number | null = null;
     let m = s.m;
     if (staged[i]) {
-      const st = process.env.H40_RULE === "cr" ? moderateRobust(whole[i], wholePrior) : moderateRobust(first[i], firstPrior);
+      const st = moderateRobust(first[i], firstPrior);
       if (st.df > 0 && st.s2 >= 0)
-        stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2 * (ROB ? HUBER_VARIANCE_FACTOR : 1))) - 1) * 100;
+        stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2 * HUBER_VARIANCE_FACTOR)) - 1) * 100;
       const r = allUnits ? moderateRobust(whole[i], wholePrior) : st;
       v = r.s2 * w2;
       df = r.df;
-      if (ROB) {
-        // Huber's location at the unit scale the interval reads: a unit the others disagree with moves it by a bounded amount.
-        m = huberLocation(units[i].means, Math.sqrt(r.s2), units[i].w);
-        v *= HUBER_VARIANCE_FACTOR;
-      }
+      // Huber's location at the unit scale the interval reads: a unit the others disagree with moves it a bounded amount.
+      m = huberLocation(units[i].means, Math.sqrt(r.s2), units[i].w);
+      v *= HUBER_VARIANCE_FACTOR;
     } else if (multi[i]) {
       const b = moderateRobust(between[i], betweenPrior);
       v = b.s2 * w2;
