@@ -32,8 +32,8 @@ export interface CellInput {
   /** A floor on the pair sd in log units (histogram quantisation of latency values); 0 by default. */
   floorSd?: number;
   /**
-   * How a sequential run's cell stopped, where known. "precision" (or unknown): the printed interval uses the held-out
-   * half of the split. Any other stop ("max", "budget", still "open") never read a width narrow enough, so the stop
+   * How a sequential run's cell stopped, where known. "precision" (or unknown): the printed interval uses the stage
+   * variance its stop rule read. Any other stop ("max", "budget", still "open") never read a width narrow enough, so the stop
    * did not select a small variance: the interval uses all the cell's units (see estimateRun).
    */
   stop?: "precision" | "max" | "budget" | "open";
@@ -62,12 +62,12 @@ export interface CellEstimate {
   reason?: VerdictReason;
   /** Two-sided p-value of "no difference" (d = 0); null without an interval. */
   p: number | null;
-  /** Sequential runs: the interval's variance is the second half's of the split (see estimateRun). */
+  /** Sequential runs: the interval's variance is the stage variance the stop rule read (see estimateRun). */
   split?: boolean;
   /** Sequential runs: a cell stopped by max or the budget (or still open), whose interval uses all its units. */
   allUnits?: boolean;
-  /** The half-width (%) an adaptive run's stop rule compares with its precision: the first half's of the split in a
-   *  sequential run (null until the cell has MIN_UNITS_FOR_PRECISION_STOP units), else the interval's own. */
+  /** The half-width (%) an adaptive run's stop rule compares with its precision: the printed one in a sequential run
+   *  (null until the cell has MIN_UNITS_FOR_PRECISION_STOP units; the all-units interval's differs), else the interval's own. */
   stopHalfWidthPct?: number | null;
 }
 
@@ -75,7 +75,7 @@ export interface RunEstimateOptions {
   confidence?: number;
   /** Equivalence margin in percent (100 ± margin). Default 5. */
   marginPct?: number;
-  /** The run stops its cells on their estimated width (adaptive repeats): split the units (see estimateRun). */
+  /** The run stops its cells on their estimated width (adaptive repeats): stages (see estimateRun). */
   sequential?: boolean;
 }
 
@@ -94,7 +94,7 @@ export interface RunEstimate {
   cells: CellEstimate[];
   /** The prior of the within-instance variances. */
   prior: VariancePrior;
-  /** The prior the intervals were moderated toward: the held-out halves' (sequential split), else the instance
+  /** The prior the intervals were moderated toward: the first stages' (sequential), else the instance
    *  means' (cells on 2 or more instances), else `prior`. */
   intervalPrior?: VariancePrior;
   instanceLevel: InstanceLevel;
@@ -119,9 +119,21 @@ interface CellStats {
   ss: number;
   dfW: number;
   /** Units counted over every pair, disturbed ones included, and how many of the cell's units (clean pairs) fall
-   *  among the first STAGE_ONE_UNITS of those: the first stage is fixed by time, whatever was left out of it. */
+   *  among the first STAGE_ONE_UNITS of those, and among the first stageSize(unitsAll): a stage is fixed by time,
+   *  whatever was left out of it. */
   unitsAll: number;
   stageOne: number;
+  stageNow: number;
+}
+
+/**
+ * The stage a sequential cell is in at `units` units (disturbed pairs counted): the first stage is
+ * {@link STAGE_ONE_UNITS} units, and each later one doubles it (4, 8, 16, …). Its variance is of the stage's units.
+ */
+export function stageSize(units: number): number {
+  let s = STAGE_ONE_UNITS;
+  while (s * 2 <= units) s *= 2;
+  return s;
 }
 
 /**
@@ -153,18 +165,25 @@ function cellStats(all: readonly PairObs[]): CellStats {
   }
   const keysAll = [...new Set(all.map((p) => p.instance ?? 0))].sort((x, y) => x - y);
   const byInstance = keysAll.length >= 2;
+  const unitsAll = byInstance ? keysAll.length : all.length;
+  const stage = stageSize(unitsAll);
   const firstKeys = new Set(keysAll.slice(0, STAGE_ONE_UNITS));
   const firstPairs = new Set(all.slice(0, STAGE_ONE_UNITS));
+  const stageKeys = new Set(keysAll.slice(0, stage));
+  const stagePairs = new Set(all.slice(0, stage));
   return {
     n: pairs.length,
     m: pairs.length ? mean(pairs.map((p) => p.d)) : Number.NaN,
     groups,
     ss,
     dfW: pairs.length - groups.size,
-    unitsAll: byInstance ? keysAll.length : all.length,
+    unitsAll,
     stageOne: byInstance
       ? [...groups.keys()].filter((k) => firstKeys.has(k)).length
       : pairs.filter((p) => firstPairs.has(p)).length,
+    stageNow: byInstance
+      ? [...groups.keys()].filter((k) => stageKeys.has(k)).length
+      : pairs.filter((p) => stagePairs.has(p)).length,
   };
 }
 
@@ -199,8 +218,9 @@ function varianceOf(xs: readonly number[]): VarianceObs {
 }
 
 /**
- * The first stage of a sequential run (Stein's two-stage procedure, see {@link estimateRun}): a cell's first this many
- * replication units give the variance its stop rule and its printed interval read. No precision stop before them.
+ * The first stage of a sequential run (after Stein's two-stage procedure, see {@link estimateRun}): a cell's first this
+ * many replication units give the variance its stop rule and its printed interval read until it has twice as many.
+ * No precision stop before them.
  */
 export const STAGE_ONE_UNITS = 4;
 /** The fewest replication units of a cell before its interval can stop an adaptive run (the first stage). */
@@ -244,15 +264,18 @@ function instanceLevelOf(
  * Estimate every cell of a run with the pooled variance. The cells share the prior of the within-instance
  * variance and the between-instance component, so pass all cells of one table together.
  *
- * `sequential` (an adaptive run, which stops a cell when its interval is narrow enough): Stein's two-stage procedure.
- * A cell's first {@link STAGE_ONE_UNITS} replication units (instances, else pairs, in time order; disturbed pairs
- * left out but counted, so the stage ends at the same round for every cell) give its variance, moderated over the
- * cells' same first stage. The stop rule and the printed interval both read that one variance, at the units the cell
- * has: half-width t·s̃₁·√(Σw²·f) with f the Huber factor below, so a cell that stops on precision prints exactly the
- * width it stopped at (never wider than the target). The later units' number depends on the first stage's variance
- * only, and under normal errors the mean is independent of it, so (mean − truth)/(s̃₁·√Σw²) is a t: the interval
- * covers its confidence marginally (Stein 1945), whatever the stop. It is not exact for the cells that stop first
- * (those whose first stage happened to look quiet): the simulation (docs/stats.md) measures both.
+ * `sequential` (an adaptive run, which stops a cell when its interval is narrow enough): stages, after Stein's
+ * two-stage procedure. A cell's replication units (instances, else pairs, in time order; disturbed pairs left out but
+ * counted, so a stage ends at the same round whatever was left out) are read in stages of 4, 8, 16, … units
+ * ({@link stageSize}); the variance of the current stage's units, moderated toward the prior of the cells' first
+ * stages, is the one the stop rule and the printed interval both read, at the units the cell has: half-width
+ * t·s̃·√(Σw²·f) with f the Huber factor below. So a cell that stops on precision prints exactly the width it stopped
+ * at. Why the interval stays honest: under normal errors every stage variance up to n units is a function of the
+ * units' contrasts, which are independent of their mean, and the units after n are fresh; so given how and when the
+ * cell stopped, its mean is still normal around the truth. Within a stage (Stein) the variance does not move with
+ * the stop, so selection enters only at the stage ends; a variance that updated every round (stop at the first
+ * round it looks narrow) would be selected for being small. Coverage is not exact for the cells that stop first
+ * (whose first stage happened to look quiet): the simulation (docs/stats.md) measures both.
  *
  * The centre is Huber's M-estimate of the units at the unit scale the interval reads (robust.ts): a unit the others
  * disagree with moves it by at most k scales over the count; its variance at normal errors is
@@ -323,7 +346,7 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     let stopWidth: number | null = null;
     let m = s.m;
     if (staged[i]) {
-      const st = moderateRobust(first[i], firstPrior);
+      const st = moderateRobust(varianceOf(units[i].means.slice(0, stats[i].stageNow)), firstPrior);
       if (st.df > 0 && st.s2 >= 0)
         stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2 * HUBER_VARIANCE_FACTOR)) - 1) * 100;
       const r = allUnits ? moderateRobust(whole[i], wholePrior) : st;
@@ -355,7 +378,7 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     const low = Math.exp(m - h) * 100;
     const high = Math.exp(m + h) * 100;
     const p = 2 * (1 - tCdf(Math.abs(m) / se, df));
-    // Without a split (a fixed count), the stop width is the interval's own.
+    // Not staged (a fixed count), the stop width is the interval's own.
     const stopHalfWidthPct = staged[i] ? stopWidth : opts.sequential === true ? null : (Math.exp(h) - 1) * 100;
     return {
       ...base,
