@@ -140,13 +140,12 @@ export function stageSize(units: number): number {
  * The pairs that enter a cell's estimate: those not disturbed by outside work in their last attempt. A pair disturbed
  * in every attempt measured the machine's load as much as the servers (and when the load falls on one server's
  * cells, always against that server): it stays in cells.jsonl and in the cell's notes, not in the estimate, and an
- * adaptive run measures on while the cell is short of its target. With fewer than 2 clean pairs (a machine busy
- * all the time) the cell keeps all its pairs, so that it still has an interval; its notes say which were disturbed.
+ * adaptive run measures on while the cell is short of its target. No fallback to the disturbed pairs when too few
+ * are clean: a cell that switched between the two would move the first stages' prior, and so the printed width of
+ * cells that had stopped.
  */
 export function usablePairs(pairs: readonly PairObs[]): readonly PairObs[] {
-  if (!pairs.some((p) => p.disturbed)) return pairs;
-  const clean = pairs.filter((p) => !p.disturbed);
-  return clean.length >= 2 ? clean : pairs;
+  return pairs.some((p) => p.disturbed) ? pairs.filter((p) => !p.disturbed) : pairs;
 }
 
 function cellStats(all: readonly PairObs[]): CellStats {
@@ -270,12 +269,13 @@ function instanceLevelOf(
  * ({@link stageSize}); the variance of the current stage's units, moderated toward the prior of the cells' first
  * stages, is the one the stop rule and the printed interval both read, at the units the cell has: half-width
  * t·s̃·√(Σw²·f) with f the Huber factor below. So a cell that stops on precision prints exactly the width it stopped
- * at. Why the interval stays honest: under normal errors every stage variance up to n units is a function of the
- * units' contrasts, which are independent of their mean, and the units after n are fresh; so given how and when the
- * cell stopped, its mean is still normal around the truth. Within a stage (Stein) the variance does not move with
- * the stop, so selection enters only at the stage ends; a variance that updated every round (stop at the first
- * round it looks narrow) would be selected for being small. Coverage is not exact for the cells that stop first
- * (whose first stage happened to look quiet): the simulation (docs/stats.md) measures both.
+ * at. Why the interval stays close to honest: under normal errors every stage variance up to n units is a function
+ * of the units' contrasts, which are independent of their mean, and the units after n are fresh; so given how and
+ * when the cell stopped, its mean is still normal around the truth. Within a stage the variance does not move with
+ * the stop (within the first stage this is Stein's procedure, exact), so selection on a small variance enters only at
+ * the stage ends; a variance that updated every round (stop at the first round it looks narrow) is selected far
+ * more. Coverage is not exact, least for the cells that stop first (whose stage happened to look quiet): the
+ * simulation (docs/stats.md) measures both.
  *
  * The centre is Huber's M-estimate of the units at the unit scale the interval reads (robust.ts): a unit the others
  * disagree with moves it by at most k scales over the count; its variance at normal errors is

@@ -27,9 +27,9 @@ const model = (name: string) => NOISE_MODELS.find((m) => m.name === name)!;
  * The bar: 94–96% coverage and at most 5.5% A/A false verdicts per cell. A simulation of N cells estimates a coverage
  * with a binomial standard error √(0.95·0.05/N) (0.5% at 1800 cells), so each bound is widened by two of those: a
  * seeded run of a procedure whose true coverage is 95.0% must not fail by chance. The cells that stop first are
- * those whose first stage happened to look quiet: Stein's interval covers marginally, not for them alone (91–96% at
- * 500 runs in docs/stats.md); a floor of 89% catches a stop rule that selects on the printed width again (the gate
- * on a printed half gave 89.5–92.3%, the full-sample interval 86–91%).
+ * those whose stage happened to look quiet: the staged interval covers over all cells, not for them alone (91–96% in
+ * docs/stats.md); a floor of 89% catches a stop rule that selects on the printed width much more (the gate on a
+ * printed half gave 89.5–92.3%, the full-sample interval 86–91%).
  */
 function expectHonest(
   d: Design,
@@ -73,7 +73,8 @@ describe("coverage of the shipped adaptive procedure (seeded simulation)", () =>
       };
       expect(s.medianRounds).toBeLessThanOrEqual(Math.ceil(before[m.name] * 1.5));
       expect(s.stops.precision ?? 0).toBeGreaterThan(0);
-      if (m.name !== "disturbed server") expect(s.printedMaxRatio).toBeLessThanOrEqual(1 + 1e-9);
+      // the printed width is the one the stop rule read: never over the target
+      expect(s.printedMaxRatio).toBeLessThanOrEqual(1 + 1e-9);
     });
 
   it("default settings, true ratios 90–150: the same coverage (the stop rule reads only widths)", () => {

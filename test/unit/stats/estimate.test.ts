@@ -301,9 +301,10 @@ describe("estimateRun, sequential: Stein's two stages, a robust centre, disturbe
     expect(kept.n).toBe(6);
     expect(kept.estimate!).toBeLessThan(left.estimate!);
   });
-  it("usablePairs: fewer than 2 clean pairs keep them all (a machine busy all the time)", () => {
+  it("usablePairs: the clean pairs only, however few", () => {
     const p = (d: number, disturbed = false) => ({ d, ...(disturbed ? { disturbed } : {}) });
     expect(usablePairs([p(0.1, true), p(0.2), p(0.3)]).map((x) => x.d)).toEqual([0.2, 0.3]);
-    expect(usablePairs([p(0.1, true), p(0.2, true), p(0.3)]).map((x) => x.d)).toEqual([0.1, 0.2, 0.3]);
+    expect(usablePairs([p(0.1, true), p(0.2, true), p(0.3)]).map((x) => x.d)).toEqual([0.3]);
+    expect(estimateRun([{ pairs: [p(0.1, true), p(0.2, true), p(0.3)] }]).cells[0].reason).toBe("too-few-pairs");
   });
 });
