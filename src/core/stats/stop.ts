@@ -18,7 +18,7 @@ export interface StopSettings {
   max: number;
   precisionPct: number;
   /** The printed interval's half-width must also be within this × precisionPct for a precision stop (default
-   *  {@link PRINTED_WIDTH_FACTOR}: Infinity, the stop half alone decides; a finite factor is for the simulation). */
+   *  {@link PRINTED_WIDTH_FACTOR}: Infinity, the stop width alone decides; a finite factor is for the simulation). */
   printedFactor?: number;
 }
 
