@@ -128,7 +128,7 @@ export interface PairReading {
   low: number | null;
   high: number | null;
   halfWidthPct: number | null;
-  /** The half-width the stop rule reads for this pair (estimateRun's split), null until it has one. */
+  /** The half-width the stop rule reads for this pair (estimateRun's sequential stages: the width it prints), null until it has one. */
   stopHalfWidthPct: number | null;
 }
 
