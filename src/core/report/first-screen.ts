@@ -16,7 +16,7 @@ import {
   wrap,
   type SideNames,
 } from "./answer.ts";
-import { NO_LEVEL_YET } from "./history.ts";
+import { NO_LEVEL_YET, levelLine, replicationLines } from "./history.ts";
 import type { RunReport } from "./model.ts";
 
 /** `11.8.9` of `11.8.9-MariaDB-4`. */
@@ -65,6 +65,8 @@ export interface FirstScreen {
   legend: string[];
   /** The sentence that no level between runs has been measured on this host, or null. */
   noHistory: string | null;
+  /** Whether the verdicts are for this run or for runs on this host (`--level`); empty when not said. */
+  level: string[];
 }
 
 export function firstScreen(report: RunReport, partial: string | null): FirstScreen {
@@ -77,6 +79,7 @@ export function firstScreen(report: RunReport, partial: string | null): FirstScr
     sentences: t ? answerSentences(t, sideNames(report, t)) : [],
     legend: t ? answerLegend(t) : [],
     noHistory: report.replication === null ? NO_LEVEL_YET : null,
+    level: levelLine(report),
   };
 }
 
@@ -100,4 +103,10 @@ export function answerBlock(t: RatioTable, names: SideNames, width = MAX_LINE): 
   const sentences = answerSentences(t, names).flatMap((x) => wrap(x, width));
   if (sentences.length) lines.push("", ...sentences);
   return [...lines, "", ...answerLegend(t).flatMap((l) => wrap(l, width))];
+}
+
+/** Where a second run on this host lands, for the details: what the first screen already says left out. */
+export function secondRunDetails(report: RunReport): string[] {
+  const shown = new Set([NO_LEVEL_YET, ...levelLine(report)]);
+  return replicationLines(report).filter((l) => !shown.has(l));
 }

@@ -6,9 +6,8 @@
  */
 import { type CostTable } from "../stats/costs.ts";
 import { costPointText, costSummary, costSummaryHead, type CostSummary } from "./cost-summary.ts";
-import { firstScreen, type FirstScreen } from "./first-screen.ts";
+import { firstScreen, secondRunDetails, type FirstScreen } from "./first-screen.ts";
 import { verdictWordOf } from "./answer.ts";
-import { replicationLines } from "./history.ts";
 import type { RunManifest } from "../model/results.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
 import type { RunReport } from "./model.ts";
@@ -118,7 +117,7 @@ function firstScreenHtml(r: RunReport): string[] {
   if (s.sentences.length)
     out.push(`<ul class="sentences">${s.sentences.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>`);
   out.push(`<p class="legend">${s.legend.map(escapeHtml).join("<br>")}</p>`);
-  if (s.noHistory) out.push(`<p>${escapeHtml(s.noHistory)}</p>`);
+  for (const l of [...(s.noHistory ? [s.noHistory] : []), ...s.level]) out.push(`<p>${escapeHtml(l)}</p>`);
   return out;
 }
 
@@ -264,8 +263,9 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
       clientData.costChart ? `<div class="charts"><div class="chart"><canvas id="costs-0"></canvas></div></div>` : "",
       `<p>${escapeHtml("Every cost figure per query, with each side's median: costs.csv, report.json.")} ${escapeHtml(r.costs!.hardware)}</p>`,
     );
-  const second = r.replication ? replicationLines(r) : [];
-  if (second.length) body.push(`<pre>${escapeHtml(second.join("\n"))}</pre>`);
+  const second = secondRunDetails(r);
+  if (second.length)
+    body.push("<h3>A second run on this host</h3>", `<pre class="second-run">${escapeHtml(second.join("\n"))}</pre>`);
   body.push(`<p>${escapeHtml(runLine(r))}</p>`, `<p>${escapeHtml(r.durationText)}</p>`);
   if (t && !r.ladder) {
     body.push(

@@ -60,6 +60,17 @@ export function reportJson(report: RunReport): object {
             ? { runs: report.replication.runs, cells: Object.fromEntries(report.replication.cells) }
             : null,
         }),
+    ...(report.level
+      ? {
+          level: {
+            level: report.level.level,
+            asked: report.level.asked,
+            widened: report.level.widened,
+            runs: report.level.runs,
+            ...(report.level.runTable ? { runTable: ratioTableJson(report.level.runTable) } : {}),
+          },
+        }
+      : {}),
   };
   const s = firstScreen(report, null);
   const answer = { title: s.title, sentences: s.sentences, legend: s.legend };

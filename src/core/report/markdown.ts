@@ -2,9 +2,8 @@
  * Markdown renderer: report.md. The first screen (first-screen.ts) as Markdown: the title, the seeds' table, the
  * answer table with each cell's verdict word, the sentences and the legend; then, after a rule, the details.
  */
-import { replicationLines } from "./history.ts";
 import { costPointText, costSummary, costSummaryHead } from "./cost-summary.ts";
-import { firstScreen } from "./first-screen.ts";
+import { firstScreen, secondRunDetails } from "./first-screen.ts";
 import { wrap } from "./answer.ts";
 import type { RunReport } from "./model.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
@@ -86,7 +85,7 @@ function firstScreenMarkdown(report: RunReport): string[] {
   );
   if (s.sentences.length) lines.push(...s.sentences.flatMap((x) => wrap(`- ${x}`)), "");
   lines.push(...s.legend.map((l, i) => (i < s.legend.length - 1 ? `${l}  ` : l)), "");
-  if (s.noHistory) lines.push(...para(s.noHistory), "");
+  for (const l of [...(s.noHistory ? [s.noHistory] : []), ...s.level]) lines.push(...para(l), "");
   return lines;
 }
 
@@ -103,7 +102,7 @@ function detailsMarkdown(report: RunReport): string[] {
       lines.push(`| ${escCell(`${r.test} @ ${r.threads}`)} | ${r.points.map(costPointText).join(" | ")} |`);
     lines.push("", "Every cost figure per query, with each side's median: costs.csv, report.json.", "");
   }
-  const second = report.replication ? replicationLines(report) : [];
+  const second = secondRunDetails(report);
   if (second.length) lines.push("```", ...second, "```", "");
   if (t && !report.ladder) {
     lines.push("### Method", "", ...methodLines(t).flatMap((l) => [...para(l), ""]));

@@ -44,9 +44,9 @@ export function methodLines(table: RatioTable): string[] {
     }
     if ((t.splitCells ?? 0) > 0)
       out.push(
-        `${cellsText(t.splitCells!)} stopped once narrow enough. So that stopping early does not make an interval too ` +
-          "narrow, the stop rule judged the width on half of the pairs and the printed interval takes its noise from " +
-          "the other half (simulated coverage in docs/stats.md).",
+        `${cellsText(t.splitCells!)} stopped once their printed interval was within the target. Each takes its noise ` +
+          "from its first pairs only (a two-stage rule), so stopping when a cell looks precise does not make its " +
+          "interval too narrow, and its centre resists one wild pair (simulated coverage in docs/stats.md).",
       );
     const all = t.allUnitsCells ?? 0;
     if (all > 0)

@@ -4,7 +4,6 @@
  * sentence per verdict and a three-line legend. Then, after a rule (or only with `--details`), the facts behind it:
  * the cost per query, the method, each cell's figures, the notes, the servers and the run.
  */
-import { replicationLines } from "./history.ts";
 import {
   DIRECTION_WORDS,
   LOAD_BOUND,
@@ -16,7 +15,15 @@ import {
 } from "../model/vocabulary.ts";
 import { methodLines } from "./method.ts";
 import { costSummary, costSummaryLines } from "./cost-summary.ts";
-import { DETAILS_HINT, DETAILS_RULE, answerBlock, firstScreen, sideNames, type FirstScreen } from "./first-screen.ts";
+import {
+  DETAILS_HINT,
+  DETAILS_RULE,
+  answerBlock,
+  firstScreen,
+  secondRunDetails,
+  sideNames,
+  type FirstScreen,
+} from "./first-screen.ts";
 import { cellVerdictText, wrap } from "./answer.ts";
 import { type RatioCell, type RatioTable } from "../stats/ratio-model.ts";
 import { metricLabel } from "../stats/metric.ts";
@@ -282,7 +289,8 @@ export function firstScreenText(report: RunReport): string[] {
   if (report.ladder) return [...lines, ...renderLadderText(report.ladder, TABLE_TEXT)];
   if (!t) return [...lines, ...report.notes.flatMap((n) => wrap(n))];
   lines.push(...seedTable(t, plainCell), legend(t), "", ...answerBlock(t, sideNames(report, t)));
-  if (s.noHistory) lines.push("", ...wrap(s.noHistory));
+  const runs = [...(s.noHistory ? [s.noHistory] : []), ...s.level];
+  if (runs.length) lines.push("", ...runs.flatMap((l) => wrap(l)));
   return lines;
 }
 
@@ -292,7 +300,7 @@ export function detailLines(report: RunReport): string[] {
   const lines: string[] = [];
   const costs = costSummaryLines(costSummary(report.costs));
   if (costs.length) lines.push(...costs, "");
-  const second = report.replication ? replicationLines(report) : [];
+  const second = secondRunDetails(report);
   if (second.length) lines.push(...second, "");
   if (t && !report.ladder) {
     lines.push(
