@@ -15,7 +15,8 @@ import type {
   ServerManifest,
   StorageFacts,
 } from "../model/results.ts";
-import { formatSeconds } from "../base/units.ts";
+import { formatBytes, formatSeconds } from "../base/units.ts";
+import { hostWords, wallSeconds } from "./run-facts.ts";
 import { parseDuration } from "../model/scenario/schema.ts";
 import { axes, buildRatioTable, pickServers, serverLabels } from "../stats/ratio.ts";
 import { measureRecords } from "../stats/records.ts";
@@ -60,9 +61,8 @@ export interface RunReport {
   durationText: string;
   startedAt: string;
   endedAt: string | null;
-  /** The machine the run measured on, in words (`Intel(R) Xeon(R) CPU @ 2.20GHz, 2 CPUs`); null when unknown. */
+  /** The machine in words (`<CPU model>, 2 CPUs`) and the run's seconds from start to end; null when unknown. */
   host: string | null;
-  /** Seconds from the start to the end of the run; null while it has no end. */
   wallSeconds: number | null;
   /** Planned measure cells and those with a record. */
   planned: number;
@@ -161,7 +161,6 @@ export interface ReportOptions {
 const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
 
 export { formatBytes } from "../base/units.ts";
-import { formatBytes } from "../base/units.ts";
 
 export function describeStorage(s: StorageFacts | undefined, fallbackKind?: string): string {
   if (!s) return fallbackKind ?? "unknown";
@@ -219,22 +218,6 @@ export function readingFailureNotes(manifest: Pick<RunManifest, "servers">, meas
     if (s.storage?.afterError)
       notes.push(`Storage of server ${s.id} could not be re-measured after the run: ${s.storage.afterError}.`);
   return notes;
-}
-
-/** The first host's CPU model and count, in words; null when the run recorded none. */
-export function hostWords(manifest: Pick<RunManifest, "hosts">): string | null {
-  const h = manifest.hosts?.[0];
-  if (!h) return null;
-  const cpu = h.cpuModel ? h.cpuModel.replace(/\s+/g, " ").trim() : null;
-  const n = h.cpus ? `${h.cpus} CPU${h.cpus === 1 ? "" : "s"}` : null;
-  return [cpu, n].filter(Boolean).join(", ") || null;
-}
-
-/** Seconds between the run's start and end; null without an end (or with times that do not parse). */
-export function wallSeconds(manifest: Pick<RunManifest, "startedAt" | "endedAt">): number | null {
-  if (!manifest.endedAt) return null;
-  const s = (Date.parse(manifest.endedAt) - Date.parse(manifest.startedAt)) / 1000;
-  return Number.isFinite(s) && s >= 0 ? s : null;
 }
 
 /** The run's replication intervals from the host's history; null when no cell has 2 or more compatible runs. */

@@ -316,7 +316,7 @@ export function detailLines(report: RunReport): string[] {
   }
   lines.push(...report.notes.flatMap((n) => wrap(n)));
   if (report.costs?.recorded)
-    lines.push("Every cost figure per query, with each side's median: costs.csv, report.json.");
+    lines.push("Every cost figure per query, with each side's median: costs.csv, report.json.", report.costs.hardware);
   lines.push("", "Servers:", ...serverLines(report).flatMap((l) => wrap(l, undefined, "      ")));
   lines.push(...wrap(configIdentityLine(report)));
   for (const r of report.configIdentity.differing) {

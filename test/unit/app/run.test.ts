@@ -277,7 +277,7 @@ describe("runScenario with fake ports", () => {
     const report = buildRunReport(m, cells);
     expect(report.retries).toBe(1);
     expect(report.failed).toBe(0);
-    expect(renderText(report)).toMatch(/Retries: 1 measured attempt/);
+    expect(renderText(report, { details: true })).toMatch(/Retries: 1 measured attempt/);
     expect(report.table!.rows.flatMap((r) => r.cells).every((c) => c.status === "ok")).toBe(true);
   });
 
@@ -699,7 +699,9 @@ describe("disturbed pairs (interference)", () => {
     expect(cell.unstable).toEqual([
       expect.stringMatching(/^a repeat 2 disturbed, left out: outsiders used 0\.50 core/),
     ]);
-    expect(renderText(again.report)).toContain("unstable: a repeat 2 disturbed, left out: outsiders used 0.50 core");
+    expect(renderText(again.report, { details: true })).toContain(
+      "unstable: a repeat 2 disturbed, left out: outsiders used 0.50 core",
+    );
 
     const off = await runWith({ rerun: false, disturb: (c) => c.server === "a" && c.repeat === 2 });
     expect(off.cells.filter((c) => c.phase === "measure")).toHaveLength(4);
@@ -962,7 +964,7 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
       "Backlog at the start of a's 2 measured cells: history length 42, dirty pages 7, pending reads/writes/fsyncs 0/0/1.",
     );
     expect(report.cellStates).toHaveLength(4);
-    expect(renderText(report)).toContain("L load-bound");
+    expect(renderText(report, { details: true })).toContain("load-bound (sysbench saturated its cpuset");
   });
 });
 

@@ -91,7 +91,7 @@ describe("load-bound layouts", () => {
       },
       { check: "schema" },
     );
-    const lines = describePlan(planRun(s), s);
+    const lines = describePlan(planRun(s), s, { details: true });
     const at = lines.findIndex((l) => l.startsWith("Resources:"));
     expect(lines[at + 1]).toMatch(
       /^ {2}warning: likely load-bound: the load cpuset 0 has 1 core for up to 4 sysbench threads/,

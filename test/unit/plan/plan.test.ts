@@ -187,7 +187,7 @@ describe("planRun ordering", () => {
     expect(p.estimate.totalSeconds).toBeGreaterThan(
       planRun(scenario((d) => (d.workload.repeats = 4))).estimate.totalSeconds,
     );
-    const text = describePlan(p, s).join("\n");
+    const text = describePlan(p, s, { details: true }).join("\n");
     expect(text).toMatch(
       /Server instances: 2; every server restarts fresh from the post-prepare snapshot before cell #17/,
     );

@@ -148,13 +148,14 @@ describe("cost per query in a run: paired like q/s", () => {
   });
 
   it("the text report has a cost section: factor [interval] and each side's median; hardware counters not available", () => {
-    const text = renderText(report);
-    expect(text).toContain("Cost per query, MariaDB / MySQL (paired repeats, 95% interval");
-    expect(text).toContain(
-      "- oltp_point_select at 1 thread: server CPU 0.80× [0.68–0.93] (mariadb 41.0 µs, mysql 52.0 µs)",
-    );
-    expect(text).toContain("fsyncs not available (mysql: no fsyncs reading)");
-    expect(text).toContain("- oltp_read_only at 1 thread: not available (mariadb: no cost readings recorded)\n");
+    // The details: the compact table, read like q/s (above 100: MariaDB costs less), then where every figure is.
+    const text = renderText(report, { details: true });
+    expect(text).toContain("Cost per query, MySQL / MariaDB × 100 (above 100: MariaDB does the same work for less):");
+    const cpu = costs.cells.find((c) => c.test === "oltp_point_select" && c.threads === 1)!.figures[0]!;
+    expect(cpu).toMatchObject({ figure: "serverCpuUs" });
+    const flipped = `${(10000 / cpu.estimate!).toFixed(1)} [${(10000 / cpu.high!).toFixed(1)}–${(10000 / cpu.low!).toFixed(1)}]`;
+    expect(text).toMatch(new RegExp(`oltp_point_select @ 1 +${flipped.replace(/[.[\]]/g, "\\$&")}`));
+    expect(text).toContain("Every cost figure per query, with each side's median: costs.csv, report.json.");
     // A run recorded without the host check says so; one with it gives what the host showed.
     expect(text).toContain(HARDWARE_COUNTERS_NOTE);
     const checked = hardwareCountersOf({ pmu: false, perfOutput: null }).text;
@@ -162,7 +163,7 @@ describe("cost per query in a run: paired like q/s", () => {
       ...run.manifest,
       hosts: run.manifest.hosts.map((h, i) => (i === 0 ? { ...h, hardwareCounters: checked } : h)),
     };
-    const withHost = renderText(buildRunReport(manifest, cells));
+    const withHost = renderText(buildRunReport(manifest, cells), { details: true });
     expect(withHost).toContain(checked);
     expect(withHost).toContain("not available on this host");
     expect(withHost).not.toContain(HARDWARE_COUNTERS_NOTE);
@@ -222,16 +223,14 @@ describe("cost per query in a run: paired like q/s", () => {
 
   it("report.html: the table, and one chart of the figures' intervals side by side", () => {
     const html = renderHtml(buildHtmlData(run.manifest, cells, report), "");
-    expect(html).toContain("<h2>Cost per query</h2>");
+    expect(html).toContain("<h3>Cost per query</h3>");
     expect(html).toContain('<canvas id="costs-0">');
-    expect(html).toMatch(
-      /<td>oltp_point_select @ 1<\/td><td>server CPU<\/td><td>0\.80× \[0\.68–0\.93\]<\/td><td>41\.0 µs<\/td><td>52\.0 µs<\/td>/,
-    );
+    expect(html).toMatch(/<td>oltp_point_select @ 1<\/td><td>1\d\d\.\d \[\d+\.\d–\d+\.\d\]/);
     const chart = costChartData(costs)!;
     expect(chart.labels).toEqual(["oltp_point_select @ 1"]);
-    // Only figures with an interval are drawn: server CPU and redo bytes.
-    expect(chart.datasets.map((d) => d.label)).toEqual(["server CPU", "redo bytes"]);
-    expect(chart.datasets[0]!.data[0]![0]).toBeCloseTo(67.9968, 3);
+    // The compact table's figures, read like q/s: server CPU first, its interval above 100 (MariaDB costs less).
+    expect(chart.datasets[0]!.label).toBe("server CPU per query");
+    expect(chart.datasets[0]!.data[0]![0]).toBeGreaterThan(100);
     const bare = buildRunReport(run.manifest, run.cells);
     expect(renderHtml(buildHtmlData(run.manifest, run.cells, bare), "")).not.toContain("Cost per query");
     expect(costChartData(bare.costs)).toBeNull();

@@ -25,9 +25,9 @@ describe("seed 000 reproduced from cells built from its numbers", () => {
     expect(start).toBeGreaterThan(0);
     expect(lines.slice(start, start + 11)).toEqual(seedTableLines);
     // then the legend, as in the seed
-    expect(lines[start + 12]).toBe("(MariaDB q/s / MySQL q/s * 100)");
+    expect(lines[start + 11]).toBe("(MariaDB q/s / MySQL q/s * 100)");
     expect(seed[14]).toBe("(MariaDB q/s / MySQL q/s * 100)");
-    expect(lines[0]).toBe("MariaDB/MySQL sysbench benchmark comparison in % Each test was run for 5 minutes.");
+    expect(lines[0]).toMatch(/^MariaDB 11\.8\.9 vs MySQL 9\.7\.4: seed-000, on /);
   });
 
   it("has one row per legacy test and columns 1..128; one repeat -> no verdict", () => {
@@ -135,7 +135,7 @@ describe("ratio table on synthetic repeats", () => {
     expect(text).toContain(
       "(MySQL p95 latency / MariaDB p95 latency * 100: latency is inverted, above 100 means MariaDB is faster)",
     );
-    expect(text.split("\n")[0]).toContain("(p95 latency, inverted)");
+    expect(text).toMatch(/above 100 means MariaDB is faster/);
   });
 
   it("the scenario's compare key picks numerator and denominator", () => {

@@ -68,7 +68,7 @@ describe("the design forecasts recorded cells one by one", () => {
     const stall = d.cellForecast!.find((c) => c.cell === "update_index@64")!;
     const quiet = d.cellForecast!.find((c) => c.cell === "oltp_simple@1")!;
     expect(stall.halfWidthPct!.median).toBeGreaterThan(4 * quiet.halfWidthPct!.median);
-    const text = designLines(d).join("\n");
+    const text = designLines(d, { details: true }).join("\n");
     expect(text).toContain("each cell from its own earlier runs on this data (2 runs at 5 s cells");
     expect(text).toMatch(
       /update_index@64: expected ±\d+\.\d% \(80%: ±\d+\.\d%–±\d+\.\d%\): its pair sd was 46\.5%, 72\.8% in the last 2 runs on this data/,
@@ -79,7 +79,7 @@ describe("the design forecasts recorded cells one by one", () => {
   it("prices a new instance at what runs measured on data of this shape, and only on that shape", () => {
     const measured = { restartSecondsPerServer: 30, teardownSeconds: 8, costShape: RAID };
     const line = (d: ReturnType<typeof designForBudget>) =>
-      designLines(d).find((l) => l.includes("instance restarts"))!;
+      designLines(d, { details: true }).find((l) => l.includes("instance restarts"))!;
     const here = designForBudget({
       scenario: scenario(),
       budgetSeconds: 1800,
@@ -88,7 +88,7 @@ describe("the design forecasts recorded cells one by one", () => {
       lengths: [5],
     });
     expect(line(here)).toMatch(/× 2 servers × 30 s/);
-    expect(designLines(here).join("\n")).toContain("teardown (2 × 4 s)");
+    expect(designLines(here, { details: true }).join("\n")).toContain("teardown (2 × 4 s)");
     const elsewhere = designForBudget({
       scenario: scenario(),
       budgetSeconds: 1800,
@@ -109,7 +109,7 @@ describe("the design forecasts recorded cells one by one", () => {
     });
     expect(d.cellForecast).toBeNull();
     expect(designForecast(d, "x").cells).toBeUndefined();
-    expect(designLines(d).join("\n")).toContain("every cell (one pair sd for the host)");
+    expect(designLines(d, { details: true }).join("\n")).toContain("every cell (one pair sd for the host)");
   });
 
   it("seeded: with a known two-level truth, each cell's 80% range holds the next run's width about 80% of the time", () => {
