@@ -2,23 +2,14 @@
  * Removal by label: the start-up sweep (resources of runs whose process is gone) and `twinbench clean`
  * (everything twinbench made, plus whatever the storage layer left).
  */
-import { hostname as osHostname } from "node:os";
-import { TwinbenchError } from "../core/errors.ts";
-import { inRun, isOrphan, LABEL } from "../core/labels.ts";
+import { InputError, TwinbenchError } from "../core/errors.ts";
+import { inRun, isOrphan, LABEL, type Owner, type ProcessProbe } from "../core/labels.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";
 import { createStorageProvider } from "../adapters/storage/index.ts";
 import { createRunner } from "../adapters/host/runner.ts";
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+import { probeProcess, selfOwner } from "../adapters/host/process-identity.ts";
 
 /** What {@link cleanResources} removed, and what it could not. */
 export interface CleanReport {
@@ -41,8 +32,27 @@ export interface CleanReport {
  */
 export async function cleanResources(
   engine: Engine,
-  opts: { orphansOnly?: boolean; runId?: string; sessionId?: string; storage?: StorageProvider; force?: boolean } = {},
+  opts: {
+    orphansOnly?: boolean;
+    runId?: string;
+    sessionId?: string;
+    storage?: StorageProvider;
+    force?: boolean;
+    /** The caller as an owner, and how a pid is probed (tests replace them). */
+    self?: Owner;
+    probe?: (pid: number) => ProcessProbe;
+  } = {},
 ): Promise<CleanReport> {
+  // An empty id would match nothing by label yet read as "no filter" below: every run's resources, live ones too.
+  for (const [flag, v] of [
+    ["--run", opts.runId],
+    ["session", opts.sessionId],
+  ] as const)
+    if (v !== undefined && v.trim() === "")
+      throw new InputError(`clean ${flag}: an empty id names no run`, {
+        code: "CLEAN_EMPTY_ID",
+        hint: "pass the run id as in results/<run-id>, or leave --run out to clean every run",
+      });
   // A run id also finds its hosts' runs and every pass of them (<run>-<host>[-pN], src/core/labels.ts inRun):
   // those are listed by the session label and picked here, since the engine's label filter matches exact values.
   const { runId, sessionId } = opts;
@@ -52,9 +62,10 @@ export async function cleanResources(
       ? (l: Record<string, string>) => l[LABEL.session] === sessionId
       : () => true;
   const found = await engine.listLabelled(sessionId && !runId ? [`${LABEL.session}=${sessionId}`] : [LABEL.session]);
-  const host = osHostname();
+  const self = opts.self ?? selfOwner();
+  const probe = opts.probe ?? ((pid: number) => probeProcess(pid));
   const pick = <T extends { labels: Record<string, string> }>(xs: T[]) =>
-    xs.filter((x) => mine(x.labels)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, host, pidAlive));
+    xs.filter((x) => mine(x.labels)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, self, probe));
   const report: CleanReport = { containers: [], networks: [], volumes: [], storage: [], failed: [] };
   const attempt = async (what: string, fn: () => Promise<void>, into: string[]) => {
     try {

@@ -13,13 +13,12 @@ import {
   parseMdstat,
   parseProcMounts,
 } from "../../src/core/storage/parse.ts";
-import {
-  ownerStatus,
-  planCleanup,
-  planForcedSweep,
-  type Observed,
-  type StorageStateRecord,
-} from "../../src/core/storage/state.ts";
+import { selfOwner } from "../../src/adapters/host/process-identity.ts";
+import { planCleanup, planForcedSweep, type Observed, type StorageStateRecord } from "../../src/core/storage/state.ts";
+
+/** This test process as an owner; DEAD: a process of this namespace and boot whose pid does not exist. */
+const SELF = selfOwner();
+const DEAD = { pid: 4_000_000, hostname: "h", pidNs: SELF.pidNs, bootId: SELF.bootId };
 
 const rec = (entries: StorageStateRecord["entries"], over: Partial<StorageStateRecord> = {}): StorageStateRecord => ({
   version: 1,
@@ -27,7 +26,7 @@ const rec = (entries: StorageStateRecord["entries"], over: Partial<StorageStateR
   serverId: "s1",
   sessionId: "sess",
   kind: "raid0",
-  owner: { pid: 4_000_000, hostname: "h" },
+  owner: DEAD,
   createdAt: "2024-01-01T00:00:00.000Z",
   entries,
   ...over,
@@ -142,18 +141,6 @@ describe("planCleanup (state-file replay)", () => {
   });
 });
 
-describe("ownerStatus", () => {
-  const st = (pid: number) => (pid === 42 ? "1000" : undefined);
-  it.each([
-    [{ pid: 42, hostname: "h", startTime: "1000" }, "alive"],
-    [{ pid: 42, hostname: "h", startTime: "999" }, "dead"], // pid reused
-    [{ pid: 43, hostname: "h" }, "dead"],
-    [{ pid: 42, hostname: "other" }, "unknown"],
-  ] as const)("%j → %s", (owner, want) => {
-    expect(ownerStatus(rec([], { owner }), "h", st)).toBe(want);
-  });
-});
-
 describe("parsers", () => {
   it("/proc/mounts with escapes", () => {
     expect(parseProcMounts("/dev/loop0 /var/lib/a\\040b btrfs rw,relatime 0 0\n")).toEqual([
@@ -245,7 +232,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
           { type: "dir", path: mp, recursive: false },
           { type: "mount", target: mp, sources: ["/dev/loop3", "/dev/loop4"], fsType: "btrfs" },
         ],
-        { owner: { pid: 4_000_000, hostname: "h" }, runDir },
+        { owner: DEAD, runDir },
       ),
       runDir,
       stateDir,
@@ -256,7 +243,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
         serverId: "s2",
         kind: "tmpfs",
         owner: {
-          pid: process.pid,
+          ...SELF,
           hostname: "h",
           startTime: readFileSync(`/proc/${process.pid}/stat`, "utf8").split(") ")[1].split(" ")[19],
         },
@@ -309,7 +296,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
       await new StateWriter(
         rec([{ type: "volume", name: `v-${id}`, keep: false }], {
           runId: id,
-          owner: { pid: 4_000_000, hostname: "h" },
+          owner: DEAD,
         }),
         undefined,
         stateDir,
@@ -406,7 +393,7 @@ describe("damaged state files and clean --force", () => {
       {
         runId: "r9",
         owner: {
-          pid: process.pid,
+          ...SELF,
           hostname: "h",
           startTime: readFileSync(`/proc/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19],
         },

@@ -3,7 +3,6 @@
  * the stage timings, the labels of what it creates and the teardown stack.
  */
 import { randomBytes } from "node:crypto";
-import { hostname as osHostname } from "node:os";
 import { CancelledError } from "../../core/errors.ts";
 import { PROGRESS_EVERY_SECONDS, type Phase, type RunEvent } from "../../core/events.ts";
 import { resourceLabels } from "../../core/labels.ts";
@@ -13,6 +12,7 @@ import type { Engine } from "../../adapters/docker/engine.ts";
 import { mysql2Probe, type Probe } from "../../adapters/mysql/probe.ts";
 import { DisposableStack } from "../disposables.ts";
 import type { RunDeps, RunOptions } from "./types.ts";
+import { selfOwner } from "../../adapters/host/process-identity.ts";
 
 export class RunContext {
   readonly scenario: Scenario;
@@ -98,8 +98,7 @@ export class RunContext {
         sessionId: this.sessionId,
         runId: this.runId,
         hostId: this.engine.hostId,
-        pid: process.pid,
-        hostname: osHostname(),
+        ...selfOwner(),
       },
       extra,
     );

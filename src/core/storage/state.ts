@@ -8,6 +8,7 @@
 import type { Storage } from "../scenario/schema.ts";
 import type { LoopEntry, MdArray, MountEntry } from "./parse.ts";
 import { safeComponent } from "./plan.ts";
+import type { Owner } from "../labels.ts";
 
 export type StateEntry =
   /** A directory twinbench created. `recursive`: it owns the contents too (the bind subdirectory). */
@@ -27,7 +28,8 @@ export interface StorageStateRecord {
   serverId: string;
   sessionId: string;
   kind: Storage["kind"];
-  owner: { pid: number; hostname: string; startTime?: string };
+  /** The process that wrote it; records of old versions have no pid namespace or boot id (their owner is unknown). */
+  owner: Owner;
   createdAt: string;
   /** Results folder of the run (its storage-state.json is kept in step with the global copy). */
   runDir?: string;
@@ -217,24 +219,6 @@ function mountMatches(m: MountEntry, e: { sources: string[]; fsType: string }): 
 /** Entries left after a cleanup: those whose steps did not all succeed. */
 export function remainingEntries(rec: StorageStateRecord, failedEntries: Set<number>): StateEntry[] {
   return rec.entries.filter((_, i) => failedEntries.has(i));
-}
-
-/**
- * Whether the process that wrote a record still runs (then its state is not a leftover). `startTimeOf` answers with
- * a process's start time (field 22 of /proc/<pid>/stat) or undefined when there is no such process. A record from
- * another hostname (e.g. twinbench in a since-removed container) is "unknown": pids mean nothing across hosts.
- */
-export type OwnerStatus = "alive" | "dead" | "unknown";
-
-export function ownerStatus(
-  rec: StorageStateRecord,
-  hostname: string,
-  startTimeOf: (pid: number) => string | undefined,
-): OwnerStatus {
-  if (rec.owner.hostname !== hostname) return "unknown";
-  const st = startTimeOf(rec.owner.pid);
-  if (st === undefined) return "dead";
-  return rec.owner.startTime === undefined || rec.owner.startTime === st ? "alive" : "dead";
 }
 
 /**
