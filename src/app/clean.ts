@@ -10,6 +10,7 @@ import { DockerEngine } from "../adapters/docker/engine.ts";
 import { createStorageProvider } from "../adapters/storage/index.ts";
 import { createRunner } from "../adapters/host/runner.ts";
 import { probeProcess, selfOwner } from "../adapters/host/process-identity.ts";
+import { restoreLeftAffinity, type ConfineDeps } from "./run/confine.ts";
 
 /** What {@link cleanResources} removed, and what it could not. */
 export interface CleanReport {
@@ -17,6 +18,8 @@ export interface CleanReport {
   networks: string[];
   volumes: string[];
   storage: string[];
+  /** CPU lists that killed runs left confined (resources.confineDaemons) and that were put back, or why not. */
+  affinity: string[];
   /** Resources that could not be removed, with the reason (e.g. still in use). */
   failed: string[];
   /** A storage state file is damaged (STORAGE_STATE_CORRUPT): storage was not cleaned; the caller says so loudly. */
@@ -38,6 +41,8 @@ export async function cleanResources(
     sessionId?: string;
     storage?: StorageProvider;
     force?: boolean;
+    /** This machine's daemons' CPU lists left confined by killed runs are put back (local engine only). */
+    affinity?: Partial<ConfineDeps> | true;
     /** The caller as an owner, and how a pid is probed (tests replace them). */
     self?: Owner;
     probe?: (pid: number) => ProcessProbe;
@@ -66,7 +71,7 @@ export async function cleanResources(
   const probe = opts.probe ?? ((pid: number) => probeProcess(pid));
   const pick = <T extends { labels: Record<string, string> }>(xs: T[]) =>
     xs.filter((x) => mine(x.labels)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, self, probe));
-  const report: CleanReport = { containers: [], networks: [], volumes: [], storage: [], failed: [] };
+  const report: CleanReport = { containers: [], networks: [], volumes: [], storage: [], affinity: [], failed: [] };
   const attempt = async (what: string, fn: () => Promise<void>, into: string[]) => {
     try {
       await fn();
@@ -94,6 +99,18 @@ export async function cleanResources(
     } catch (e) {
       if (e instanceof TwinbenchError && e.code === "STORAGE_STATE_CORRUPT") report.storageError = e;
       else report.failed.push(`storage: ${(e as Error).message}`);
+    }
+  }
+  if (opts.affinity) {
+    try {
+      const out = await restoreLeftAffinity(
+        { force: opts.force, runId: opts.runId },
+        { self, probe, ...(opts.affinity === true ? {} : opts.affinity) },
+      );
+      report.affinity = out.lines;
+      report.failed.push(...out.failures);
+    } catch (e) {
+      report.failed.push(`CPU lists: ${(e as Error).message}`);
     }
   }
   return report;
@@ -152,5 +169,10 @@ export interface CleanOptions {
 export async function clean(opts: CleanOptions = {}): Promise<CleanReport> {
   const engine = opts.engine ?? new DockerEngine("local");
   const storage = createStorageProvider({ engine, runner: createRunner() });
-  return cleanResources(engine, { runId: opts.runId, orphansOnly: opts.orphansOnly, storage });
+  return cleanResources(engine, {
+    runId: opts.runId,
+    orphansOnly: opts.orphansOnly,
+    storage,
+    affinity: engine.location().local || undefined,
+  });
 }
