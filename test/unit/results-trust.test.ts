@@ -11,6 +11,9 @@ import { safeComponent } from "../../src/core/storage/plan.ts";
 import { readRunManifest, readResultsFolder } from "../../src/adapters/report-files.ts";
 import { globalStatePath } from "../../src/adapters/storage/state-file.ts";
 import { newRunId } from "../../src/app/run/session.ts";
+import { cleanResources } from "../../src/app/clean.ts";
+import type { Engine } from "../../src/adapters/docker/engine.ts";
+import { mkdirDurable } from "../../src/adapters/durable-file.ts";
 
 const FIX = join(import.meta.dirname, "../fixtures/results/repeats");
 const fixture = () => JSON.parse(readFileSync(join(FIX, "run.json"), "utf8")) as Record<string, unknown>;
@@ -73,5 +76,29 @@ describe("path components", () => {
   });
   it("a state file of run `..` stays inside the state dir", () => {
     expect(globalStatePath("/var/lib/twinbench/state", "..", "..")).toBe("/var/lib/twinbench/state/__-__.json");
+  });
+});
+
+describe("clean", () => {
+  it.each([[""], ["  "]])(
+    "refuses an empty --run %j before it lists anything (it would read as every run)",
+    async (id) => {
+      let listed = false;
+      const engine = {
+        listLabelled: async () => {
+          listed = true;
+          return { containers: [], networks: [], volumes: [] };
+        },
+      } as unknown as Engine;
+      await expect(cleanResources(engine, { runId: id })).rejects.toMatchObject({ code: "CLEAN_EMPTY_ID" });
+      expect(listed).toBe(false);
+    },
+  );
+});
+
+describe("mkdirDurable", () => {
+  it("makes every missing folder one by one and says which was the first", async () => {
+    expect(await mkdirDurable(join(dir, "a", "b", "c"))).toBe(join(dir, "a"));
+    expect(await mkdirDurable(join(dir, "a", "b", "c"))).toBeUndefined();
   });
 });

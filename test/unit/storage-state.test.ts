@@ -467,6 +467,7 @@ describe("damaged state files and clean --force", () => {
 });
 
 describe("planForcedSweep", () => {
+  const LOOP_DIRS = ["/var/lib/twinbench/loop"];
   const obs: Observed & { loopFiles: string[] } = {
     mounts: [
       { source: "/dev/loop0", target: "/var/lib/twinbench/mnt/r1/s1", fsType: "xfs", options: "rw" },
@@ -482,7 +483,9 @@ describe("planForcedSweep", () => {
     loopFiles: [],
   };
   it("unmounts deepest first, stops md over twinbench loops, detaches, deletes, removes the mount points; never a mount outside the root", () => {
-    const steps = planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt" }).map((s) => s.action);
+    const steps = planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", loopDirs: LOOP_DIRS }).map(
+      (s) => s.action,
+    );
     expect(steps.map((a) => a.op)).toEqual([
       "umount",
       "umount",
@@ -507,11 +510,34 @@ describe("planForcedSweep", () => {
         { type: "mount", target: MP, sources: ["/dev/loop0"], fsType: "xfs" },
       ]),
     ];
-    const kept = planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", keep })
+    const kept = planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", loopDirs: LOOP_DIRS, keep })
       .map((s) => s.note)
       .join("\n");
     expect(kept).not.toContain("loop0");
     expect(kept).not.toContain(MP);
-    expect(planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", runId: "r2" })).toEqual([]);
+    expect(planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", loopDirs: LOOP_DIRS, runId: "r2" })).toEqual([]);
+  });
+  it("detaches and deletes only loops whose backing file lies in a known loop dir, whatever its name", () => {
+    const elsewhere: Observed & { loopFiles: string[] } = {
+      mounts: [],
+      loops: [
+        { device: "/dev/loop5", backingFile: "/home/me/twinbench-r1-s1-0.img" },
+        { device: "/dev/loop6", backingFile: "/var/lib/twinbench/loop/sub/twinbench-r1-s1-0.img" },
+        { device: "/dev/loop7", backingFile: "/srv/tb-loops/twinbench-r1-s1-0.img (deleted)" },
+      ],
+      md: [],
+      loopFiles: ["/home/me/twinbench-r9-x-0.img"],
+    };
+    const ops = planForcedSweep(elsewhere, { mountRoot: "/var/lib/twinbench/mnt", loopDirs: LOOP_DIRS }).map(
+      (s) => s.action,
+    );
+    expect(ops).toEqual([]);
+    // A loop dir a state record names (storage.loop.dir) is a known one.
+    const known = planForcedSweep(elsewhere, {
+      mountRoot: "/var/lib/twinbench/mnt",
+      loopDirs: [...LOOP_DIRS, "/srv/tb-loops/"],
+    }).map((s) => s.action);
+    expect(known).toContainEqual({ op: "losetup-detach", device: "/dev/loop7" });
+    expect(known.filter((a) => a.op === "losetup-detach")).toHaveLength(1);
   });
 });

@@ -172,7 +172,10 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
       const others =
         opts.runDir && opts.runId === undefined ? (await readGlobalRecords(stateDir)).map((g) => g.rec) : [];
       const keep = [...live, ...others.filter((r) => statusOf(r) !== "dead")];
-      const swept = await sweepUnrecorded({ engine, runner }, { runId: opts.runId, keep, hostPath: host.hp });
+      const swept = await sweepUnrecorded(
+        { engine, runner },
+        { runId: opts.runId, keep, hostPath: host.hp, knownRecords: [...recs, ...others] },
+      );
       lines.push(...swept.lines);
       failures.push(...swept.failures);
     }

@@ -224,13 +224,14 @@ export function remainingEntries(rec: StorageStateRecord, failedEntries: Set<num
 /**
  * `clean --force`: what to undo without a (readable) state file, from the mount and loop tables alone. twinbench's
  * mounts are those under MOUNT_ROOT (`<root>/<run>/<server>`), its loop devices those whose backing file is named
- * `twinbench-<run>-<server>-<n>.img`; with `runId`, only that run's. Whatever a live run's record lists is kept.
+ * `twinbench-<run>-<server>-<n>.img` and lies directly in one of `loopDirs` (the known loop dirs: a file of that
+ * name anywhere else is not twinbench's to detach or delete); with `runId`, only that run's. Whatever a live run's record lists is kept.
  * Order: unmount (deepest first), stop md arrays over those loops, forget btrfs devices, detach, delete the
  * backing files, remove the emptied mount points.
  */
 export function planForcedSweep(
   obs: Observed & { loopFiles?: string[] },
-  opts: { mountRoot: string; runId?: string; keep?: StorageStateRecord[] },
+  opts: { mountRoot: string; loopDirs: readonly string[]; runId?: string; keep?: StorageStateRecord[] },
 ): Array<{ action: CleanupOp; note: string }> {
   const run = opts.runId !== undefined ? safeComponent(opts.runId) : undefined;
   const root = opts.mountRoot.replace(/\/+$/, "");
@@ -245,9 +246,15 @@ export function planForcedSweep(
   const ours = (target: string) =>
     (run ? under(target, `${root}/${run}`) : target.startsWith(`${root}/`)) && !keptMounts.has(target);
   const loopName = (file: string) => base(file.replace(/ \(deleted\)$/, ""));
+  const loopDirs = new Set(opts.loopDirs.map((d) => d.replace(/\/+$/, "")));
   const ourFile = (file: string) => {
-    const n = loopName(file);
-    return n.endsWith(".img") && n.startsWith(run ? `twinbench-${run}-` : "twinbench-");
+    const path = file.replace(/ \(deleted\)$/, "");
+    const n = loopName(path);
+    return (
+      loopDirs.has(path.slice(0, path.length - n.length - 1)) &&
+      n.endsWith(".img") &&
+      n.startsWith(run ? `twinbench-${run}-` : "twinbench-")
+    );
   };
   const steps: Array<{ action: CleanupOp; note: string }> = [];
   const mounts = [...new Set(obs.mounts.filter((m) => ours(m.target)).map((m) => m.target))].sort(
