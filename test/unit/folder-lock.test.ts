@@ -93,8 +93,13 @@ describe("ResultsStore", () => {
     const out = join(dir, "results", "r1");
     const store = await ResultsStore.create(out);
     expect(readdirSync(out).sort()).toEqual([LOCK_FILE, "raw"]);
-    await expect(ResultsStore.create(out)).rejects.toMatchObject({ code: "RESULTS_EXISTS" });
+    // A second run given the folder while the first writes it: refused naming the first.
+    await expect(ResultsStore.create(out)).rejects.toMatchObject({
+      code: "RESULTS_LOCKED",
+      message: expect.stringContaining(`pid ${process.pid}`),
+    });
     await store.release();
+    await expect(ResultsStore.create(out)).rejects.toMatchObject({ code: "RESULTS_EXISTS" });
     expect(readdirSync(out)).toEqual(["raw"]);
   });
 

@@ -138,6 +138,24 @@ export async function lockResultsFolder(dir: string, purpose: string, deps: Lock
   );
 }
 
+/**
+ * The RESULTS_LOCKED error naming who holds `dir`'s lock while its owner runs or cannot be judged; undefined when
+ * the folder has no lock or its owner is gone (then the folder is simply not empty).
+ */
+export async function heldLockError(dir: string, deps: LockDeps = {}): Promise<TwinbenchError | undefined> {
+  let held: string;
+  try {
+    held = await readFile(join(dir, LOCK_FILE), "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined; // no lock: nobody writes the folder
+    throw e;
+  }
+  const owner = parseLock(held);
+  if (!owner) return lockedError(dir, undefined, "damaged");
+  const status = ownerStatus(owner, deps.self ?? selfOwner(), deps.probe ?? ((pid: number) => probeProcess(pid)));
+  return status === "dead" ? undefined : lockedError(dir, owner, status);
+}
+
 /** Move a stale lock out of the way, unless what was moved is not the lock judged stale (then it goes back). */
 async function takeOverStale(file: string, judged: string): Promise<void> {
   const aside = `${file}.stale.${process.pid}.${randomBytes(4).toString("hex")}`;

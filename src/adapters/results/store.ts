@@ -18,7 +18,7 @@ import {
   writeFileAtomic,
   type TornTail,
 } from "../durable-file.ts";
-import { FolderLock, LOCK_FILE, lockResultsFolder, type LockDeps } from "./lock.ts";
+import { FolderLock, heldLockError, LOCK_FILE, lockResultsFolder, type LockDeps } from "./lock.ts";
 
 /** One implementation of the atomic write for the whole results folder (src/adapters/durable-file.ts). */
 export { writeFileAtomic };
@@ -53,7 +53,7 @@ export class ResultsStore {
       await fsyncDir(dirname(dir));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e; // an existing folder is used if it is empty
-      if ((await readdir(dir)).length > 0) throw existsError(dir);
+      if ((await readdir(dir)).length > 0) throw (await heldLockError(dir, lockDeps)) ?? existsError(dir);
     }
     let lock: FolderLock;
     try {
