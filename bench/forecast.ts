@@ -15,7 +15,7 @@ import {
   type ForecastModel,
   type ReplayedForecast,
 } from "../src/core/plan/forecast.ts";
-import type { RunManifest } from "../src/core/results.ts";
+import type { RunManifest } from "../src/core/model/results.ts";
 import { readResultsFolder } from "../src/adapters/report-files.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../src/core/stats/simulate.ts";
 

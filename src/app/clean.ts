@@ -2,8 +2,8 @@
  * Removal by label: the start-up sweep (resources of runs whose process is gone) and `twinbench clean`
  * (everything twinbench made, plus whatever the storage layer left).
  */
-import { InputError, TwinbenchError } from "../core/errors.ts";
-import { inRun, isOrphan, LABEL, type Owner, type ProcessProbe } from "../core/labels.ts";
+import { InputError, TwinbenchError } from "../core/base/errors.ts";
+import { inRun, isOrphan, LABEL, type Owner, type ProcessProbe } from "../core/base/labels.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";
@@ -28,7 +28,7 @@ export interface CleanReport {
 
 /**
  * Remove labelled resources. `orphansOnly`: only those whose owning process is gone (start-up sweep).
- * `runId`: only that run's (of a multi-host run: every host's run and every pass of it, src/core/labels.ts inRun).
+ * `runId`: only that run's (of a multi-host run: every host's run and every pass of it, src/core/base/labels.ts inRun).
  * `sessionId`: only that session's (every run and pass one process started, on this engine). `force`: storage too
  * where state files are damaged or missing (StorageProvider cleanLeftovers: damaged files moved aside, mounts and
  * loop devices from the host's tables).
@@ -58,7 +58,7 @@ export async function cleanResources(
         code: "CLEAN_EMPTY_ID",
         hint: "pass the run id as in results/<run-id>, or leave --run out to clean every run",
       });
-  // A run id also finds its hosts' runs and every pass of them (<run>-<host>[-pN], src/core/labels.ts inRun):
+  // A run id also finds its hosts' runs and every pass of them (<run>-<host>[-pN], src/core/base/labels.ts inRun):
   // those are listed by the session label and picked here, since the engine's label filter matches exact values.
   const { runId, sessionId } = opts;
   const mine = runId

@@ -3,6 +3,7 @@
  * tmpfs/volume/bind/RAID storage, the pinned images (built when missing) and the report writer. The CLI, the TUI
  * and the bench all build their `RunDeps` here.
  */
+import { appendHistory } from "../adapters/history-store.ts";
 import type { RunDeps, ImageInfo } from "./run.ts";
 import { DockerEngine, type Engine } from "../adapters/docker/engine.ts";
 import { loadLock, ensureImage } from "../adapters/images/index.ts";
@@ -66,5 +67,6 @@ export async function createRunDeps(opts: CreateRunDepsOptions = {}): Promise<Ru
     taskSampler: readTaskCounters,
     hardwareCounters: () => detectHardwareCounters(createRunner()),
     calibrations: localCalibrationStore(engine),
+    history: { append: (entry) => appendHistory(entry) },
   };
 }

@@ -8,7 +8,7 @@
  *
  * Emits typed events only; front ends own the screen and the exit code.
  */
-import { CancelledError, TwinbenchError } from "../core/errors.ts";
+import { CancelledError, TwinbenchError } from "../core/base/errors.ts";
 import { planRun, resumeTodo } from "../core/plan/plan.ts";
 import { loadBoundWarnings } from "../core/plan/loadbound.ts";
 import { engineError, isEngineConnectionError } from "../adapters/docker/engine.ts";
@@ -23,9 +23,10 @@ import { checkConfigIdentity } from "./run/identity.ts";
 import { CellLoop, type CellTally } from "./run/cells.ts";
 import { StaticScheduler } from "./run/scheduler.ts";
 import { AdaptiveScheduler } from "./run/adaptive.ts";
-import { adaptiveRepeats } from "../core/scenario/schema.ts";
+import { adaptiveRepeats } from "../core/model/scenario/schema.ts";
 import { teardown } from "./run/teardown.ts";
 import { announceForecast, readHostCalibration, updateHostCalibration } from "./run/calibration.ts";
+import { recordRunHistory } from "./run/history.ts";
 import { withConfinedDaemons } from "./run/confine.ts";
 import { exitCodeOf, type RunDeps, type RunOptions, type RunStatus, type RunSummary } from "./run/types.ts";
 
@@ -103,7 +104,10 @@ async function runOpened(ctx: RunContext, session: ResultsSession): Promise<RunS
     await teardown(ctx, session, servers, status);
   }
   // After teardown (its time is one of the costs kept): the run's pairs go into the host's calibration.
-  if (status === "ok" || status === "partial") await updateHostCalibration(ctx, session);
+  if (status === "ok" || status === "partial") {
+    await updateHostCalibration(ctx, session);
+    await recordRunHistory(ctx, session);
+  }
 
   const exitCode = exitCodeOf(status);
   ctx.emit({

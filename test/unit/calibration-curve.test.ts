@@ -13,9 +13,9 @@ import {
   isCellLengthCurve,
   nestedSd,
   type Calibration,
-} from "../../src/core/calibration.ts";
+} from "../../src/core/plan/calibration.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../src/adapters/calibration-store.ts";
 import { parseLengths } from "../../src/cli/commands/calibrate.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";

@@ -25,14 +25,14 @@ import {
   updateCalibration,
   recalibrated,
   type Calibration,
-} from "../../src/core/calibration.ts";
+} from "../../src/core/plan/calibration.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../../src/core/stats/simulate.ts";
 import { predictPrecision, precisionLines, runSeconds } from "../../src/core/plan/precision.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
-import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
-import type { CellRecord } from "../../src/core/results.ts";
+import { normalFrom, seededRandom } from "../../src/core/base/random.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../src/adapters/calibration-store.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { restoreLeftAffinity, withConfinedDaemons, type ConfineDeps } from "../../src/app/run/confine.ts";
 import type { Affinity } from "../../src/adapters/host/affinity.ts";
 import { affinityLedger } from "../../src/adapters/host/affinity-ledger.ts";
-import type { Owner, ProcessProbe } from "../../src/core/labels.ts";
+import type { Owner, ProcessProbe } from "../../src/core/base/labels.ts";
 import type { RunContext } from "../../src/app/run/context.ts";
 import type { ResultsSession } from "../../src/app/run/session.ts";
 

@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
-import type { Calibration } from "../../src/core/calibration.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
+import type { Calibration } from "../../src/core/plan/calibration.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
 import {
   ar1MeanFactor,
@@ -20,7 +20,7 @@ import {
   NOTES_SERIES,
   ASSUMED_PAIR_CELL_SECONDS,
 } from "../../src/core/plan/design.ts";
-import { ASSUMED_PAIR_SD_PCT } from "../../src/core/calibration.ts";
+import { ASSUMED_PAIR_SD_PCT } from "../../src/core/plan/calibration.ts";
 import { registerScenarioCommands } from "../../src/cli/commands/scenario.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";
 

@@ -16,7 +16,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Owner, ProcessProbe } from "../../src/core/labels.ts";
+import type { Owner, ProcessProbe } from "../../src/core/base/labels.ts";
 import { LOCK_FILE, lockResultsFolder } from "../../src/adapters/results/lock.ts";
 import { ResultsStore } from "../../src/adapters/results/store.ts";
 import { StateWriter } from "../../src/adapters/storage/state-file.ts";

@@ -15,7 +15,7 @@ import {
   sameCostShape,
   updateCalibration,
   type Calibration,
-} from "../../src/core/calibration.ts";
+} from "../../src/core/plan/calibration.ts";
 import { sizedSeconds } from "../../src/core/plan/plan.ts";
 import {
   forecastAfterRound,
@@ -32,10 +32,10 @@ import {
 import { adaptiveCosts } from "../../src/core/plan/precision.ts";
 import { expectedRunLine, predictPrecision } from "../../src/core/plan/precision.ts";
 import { simulateAdaptive } from "../../src/core/stats/simulate.ts";
-import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
-import type { CellRecord, Forecast, RunManifest } from "../../src/core/results.ts";
+import { normalFrom, seededRandom } from "../../src/core/base/random.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
+import type { CellRecord, Forecast, RunManifest } from "../../src/core/model/results.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };

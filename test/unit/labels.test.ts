@@ -9,7 +9,7 @@ import {
   resourceLabels,
   resourceName,
   type ProcessProbe,
-} from "../../src/core/labels.ts";
+} from "../../src/core/base/labels.ts";
 
 const ctx = { sessionId: "s1", runId: "r1", hostId: "local", pid: 4242, hostname: "box" };
 

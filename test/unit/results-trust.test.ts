@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkRunManifest, isGeneratedRunId } from "../../src/core/manifest.ts";
+import { checkRunManifest, isGeneratedRunId } from "../../src/core/model/manifest.ts";
 import { safeComponent } from "../../src/core/storage/plan.ts";
 import { readRunManifest, readResultsFolder } from "../../src/adapters/report-files.ts";
 import { globalStatePath } from "../../src/adapters/storage/state-file.ts";

@@ -5,8 +5,8 @@
  */
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { TwinbenchError } from "../../core/errors.ts";
-import { readAffinityRecord, type AffinityRecord } from "../../core/levers.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import { readAffinityRecord, type AffinityRecord } from "../../core/measure/levers.ts";
 import { GLOBAL_STATE_DIR, safeComponent } from "../../core/storage/plan.ts";
 import { fsyncDir, writeFileAtomic } from "../durable-file.ts";
 

@@ -1,10 +1,10 @@
 /**
- * Who this process is, as other twinbench processes can judge it (src/core/labels.ts ownerStatus): pid, hostname,
+ * Who this process is, as other twinbench processes can judge it (src/core/base/labels.ts ownerStatus): pid, hostname,
  * the inode of its pid namespace, the kernel's boot id and its start time. And what /proc says about another pid.
  */
 import { readFileSync, readlinkSync } from "node:fs";
 import { hostname as osHostname } from "node:os";
-import type { Owner, ProcessProbe } from "../../core/labels.ts";
+import type { Owner, ProcessProbe } from "../../core/base/labels.ts";
 
 /** `pid:[4026531836]` → `4026531836`; undefined when the link cannot be read (no /proc, or not Linux). */
 export function readPidNamespace(link = "/proc/self/ns/pid"): string | undefined {

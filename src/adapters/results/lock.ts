@@ -2,14 +2,14 @@
  * The lock of a results folder: `<dir>/.twinbench.lock`, created exclusively (O_EXCL) by the run that writes the
  * folder and held until it ends, resumes included. It names its owner (pid, hostname, pid namespace, boot id, start
  * time), so a second run or resume of the folder is refused with the owner named. A lock whose owner is provably
- * gone (same host, namespace and boot, and no such process: src/core/labels.ts ownerStatus) is taken over; any
+ * gone (same host, namespace and boot, and no such process: src/core/base/labels.ts ownerStatus) is taken over; any
  * other lock stays, and the refusal says how to remove it by hand.
  */
 import { link, open, readFile, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { TwinbenchError } from "../../core/errors.ts";
-import { describeOwner, ownerStatus, type Owner, type OwnerStatus, type ProcessProbe } from "../../core/labels.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import { describeOwner, ownerStatus, type Owner, type OwnerStatus, type ProcessProbe } from "../../core/base/labels.ts";
 import { fsyncDir } from "../durable-file.ts";
 import { probeProcess, selfOwner } from "../host/process-identity.ts";
 

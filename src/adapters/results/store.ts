@@ -6,9 +6,9 @@
  */
 import { mkdir, readFile, readdir, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { TwinbenchError, InputError } from "../../core/errors.ts";
-import type { CellRecord, RunManifest } from "../../core/results.ts";
-import { checkRunManifest } from "../../core/manifest.ts";
+import { TwinbenchError, InputError } from "../../core/base/errors.ts";
+import type { CellRecord, RunManifest } from "../../core/model/results.ts";
+import { checkRunManifest } from "../../core/model/manifest.ts";
 import {
   appendDurable,
   diskFullError,

@@ -4,8 +4,8 @@
  * the preflight (preflight.ts) runs first, and `cleanLeftovers` undoes what killed runs left.
  */
 import { join } from "node:path";
-import { TwinbenchError } from "../../core/errors.ts";
-import { LABEL, ownerStatus, describeOwner, type Owner, type ProcessProbe } from "../../core/labels.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import { LABEL, ownerStatus, describeOwner, type Owner, type ProcessProbe } from "../../core/base/labels.ts";
 import { GLOBAL_STATE_DIR, planStorage } from "../../core/storage/plan.ts";
 import { TOOL_PACKAGES, type StorageTool } from "../../core/storage/tools.ts";
 import { remainingEntries, type StorageStateRecord } from "../../core/storage/state.ts";

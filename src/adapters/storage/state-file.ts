@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { access, link, readdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { TwinbenchError } from "../../core/errors.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
 import { fsyncDir, mkdirDurable, writeFileAtomic } from "../durable-file.ts";
 import {
   readRecord,
@@ -22,7 +22,7 @@ import {
   type StorageStateRecord,
 } from "../../core/storage/state.ts";
 import { safeComponent } from "../../core/storage/plan.ts";
-import { describeOwner, runIdInRun, type Owner } from "../../core/labels.ts";
+import { describeOwner, runIdInRun, type Owner } from "../../core/base/labels.ts";
 
 export const RUN_STATE_FILE = "storage-state.json";
 /** A damaged state file is renamed to `<file>.corrupt` by `clean --force` (kept for a post-mortem). */

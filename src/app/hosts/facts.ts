@@ -2,9 +2,9 @@
  * Stages 3 and 5: host facts (engine info plus a probe container on each host), and for a shard the check that
  * the hosts are alike (unless --force, which the report then states).
  */
-import { InputError } from "../../core/errors.ts";
-import { LABEL, resourceLabels } from "../../core/labels.ts";
-import type { HostFacts } from "../../core/results.ts";
+import { InputError } from "../../core/base/errors.ts";
+import { LABEL, resourceLabels } from "../../core/base/labels.ts";
+import type { HostFacts } from "../../core/model/results.ts";
 import { shardMismatches } from "../../core/hosts/facts.ts";
 import { probeHostFacts } from "../../adapters/docker/host-probe.ts";
 import { msg, type HostsContext, type HostState } from "./context.ts";

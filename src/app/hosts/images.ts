@@ -3,8 +3,8 @@
  * its own), then image parity: the same tags, labels and installed packages everywhere, or no comparison.
  */
 import { randomBytes } from "node:crypto";
-import { CancelledError, TwinbenchError } from "../../core/errors.ts";
-import { LABEL, resourceLabels, resourceName } from "../../core/labels.ts";
+import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
+import { LABEL, resourceLabels, resourceName } from "../../core/base/labels.ts";
 import {
   dpkgQueryCommand,
   imageIdNotes,

@@ -16,10 +16,10 @@ import {
   typicalNoise,
   updateCalibration,
   type Calibration,
-} from "../../core/calibration.ts";
-import { pickServers } from "../../core/report/ratio.ts";
+} from "../../core/plan/calibration.ts";
+import { pickServers } from "../../core/stats/ratio.ts";
 import { forecastBefore, grossCellSeconds, NO_CALIBRATION, observedCosts } from "../../core/plan/forecast.ts";
-import { adaptiveRepeats, parseDuration } from "../../core/scenario/schema.ts";
+import { adaptiveRepeats, parseDuration } from "../../core/model/scenario/schema.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 
@@ -68,8 +68,8 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
     const pair = pickServers(session.manifest);
     if (!pair) return; // no pair of servers: nothing to learn about pairs
     const records = await session.store.readCells();
-    // The host's calibration is its noise when nothing else runs: disturbed pairs stay out of it (issue 23, run q1 of
-    // 2026-12-02: a run on a machine at load 22 would have set the pair sd every later plan reads).
+    // The host's calibration is its noise when nothing else runs: disturbed pairs stay out of it (a run on a
+    // machine at load 22 would otherwise set the pair sd every later plan reads).
     const left = disturbedPairs(records, pair[0], pair[1]);
     if (left.disturbed > 0)
       ctx.warn(

@@ -10,8 +10,8 @@ import {
   originalAffinity,
   type AffinityRecord,
   type ConfinedPid,
-} from "../../core/levers.ts";
-import { describeOwner, ownerStatus, runIdInRun, type Owner, type ProcessProbe } from "../../core/labels.ts";
+} from "../../core/measure/levers.ts";
+import { describeOwner, ownerStatus, runIdInRun, type Owner, type ProcessProbe } from "../../core/base/labels.ts";
 import { createRunner } from "../../adapters/host/runner.ts";
 import { tasksetAffinity, type Affinity } from "../../adapters/host/affinity.ts";
 import { affinityLedger, type AffinityLedger } from "../../adapters/host/affinity-ledger.ts";

@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
-import type { RunEvent } from "../../core/events.ts";
+import type { RunEvent } from "../../core/model/events.ts";
 import { runScenario, newRunId, RunControl, type RunSummary } from "../../app/run.ts";
 import { prepareLab, resolveRunRequest } from "../../app/start.ts";
 import { assertRunnable } from "../../core/plan/plan.ts";

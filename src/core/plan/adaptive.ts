@@ -14,18 +14,25 @@
  * resumed run continues where the cancelled one stopped: a round cut short runs again for the cells whose pair at
  * that round is not complete, on a new instance number.
  */
-import type { PairReading, RoundCell, RunEvent } from "../events.ts";
-import { comparisonPairs, type ServerPair } from "../scenario/pairs.ts";
-import { DEFAULT_MARGIN_PCT, halfWidthPct } from "../stats/estimate.ts";
-import { verdictOf } from "../verdict.ts";
-import { verdictMark } from "../vocabulary.ts";
-import type { AdaptiveSettings, CellRecord } from "../results.ts";
-import { ratioTableFromSides } from "../report/ratio.ts";
-import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
+import type { PairReading, RoundCell, RunEvent } from "../model/events.ts";
+import { comparisonPairs, type ServerPair } from "../model/scenario/pairs.ts";
+import { halfWidthPct } from "../stats/estimate.ts";
+import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
+import { verdictOf } from "../model/verdict.ts";
+import { verdictMark } from "../model/vocabulary.ts";
+import type { AdaptiveSettings, CellRecord } from "../model/results.ts";
+import { ratioTableFromSides } from "../stats/ratio.ts";
+import {
+  adaptiveRepeats,
+  parseDuration,
+  parsePercent,
+  plannedInstances,
+  type Scenario,
+} from "../model/scenario/schema.ts";
 import { adaptiveRoundCells, instanceOf, type CellId } from "./plan.ts";
-import type { Cell } from "../results.ts";
+import type { Cell } from "../model/results.ts";
 
-export type { AdaptiveSettings } from "../results.ts";
+export type { AdaptiveSettings } from "../model/results.ts";
 
 /** The adaptive settings of a scenario (undefined for fixed repeats); `budget` overrides workload.budget. */
 export function adaptiveSettings(s: Pick<Scenario, "workload">): AdaptiveSettings | undefined {

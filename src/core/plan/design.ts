@@ -47,15 +47,18 @@ import {
   type CellLengthPoint,
   type CellNoise,
   type CellPriorDf,
-} from "../calibration.ts";
-import { parseDuration, type Scenario } from "../scenario/schema.ts";
+} from "./calibration.ts";
+import { parseDuration, type Scenario } from "../model/scenario/schema.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../stats/estimate.ts";
 import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
-import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, testWrites, type EstimateItem, type SetupCosts } from "./plan.ts";
+import { planRun, type EstimateItem } from "./plan.ts";
+import { formatSeconds } from "../base/units.ts";
+import { testWrites } from "../model/scenario/legacy.ts";
+import { DEFAULT_SETUP_COSTS, type SetupCosts } from "../model/setup-costs.ts";
 import { loadBoundWarnings } from "./loadbound.ts";
-import { containerCores } from "../cellstate.ts";
+import { containerCores } from "../measure/cellstate.ts";
 import { priorText } from "./precision.ts";
-import type { DesignForecast } from "../results.ts";
+import type { DesignForecast } from "../model/results.ts";
 
 /** The notes' figures of this project's VM (2026-12-02, /work/shared/notes/noise-and-statistics-facts.md §6). */
 export const NOTES_SERIES = { lag1: 0.77, blockSeconds: 20, blockCvPct: 11.1, whiteCvPct: 4.1 } as const;

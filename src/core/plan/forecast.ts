@@ -20,24 +20,30 @@ import {
   pairShareOf,
   runLevels,
   type Calibration,
-} from "../calibration.ts";
+} from "./calibration.ts";
 import type { PairObs } from "../stats/estimate.ts";
-import type { RunEvent } from "../events.ts";
-import type { CellRecord, Forecast, RunManifest } from "../results.ts";
-import { measureRecords, metricValue } from "../report/ratio.ts";
-import { median } from "../stats/distributions.ts";
-import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
-import { formatSeconds } from "./plan.ts";
-import { primaryPair } from "../scenario/pairs.ts";
+import type { RunEvent } from "../model/events.ts";
+import type { CellRecord, Forecast, RunManifest } from "../model/results.ts";
+import { measureRecords, metricValue } from "../stats/ratio.ts";
+import { median } from "../base/distributions.ts";
+import {
+  adaptiveRepeats,
+  parseDuration,
+  parsePercent,
+  plannedInstances,
+  type Scenario,
+} from "../model/scenario/schema.ts";
+import { formatSeconds } from "../base/units.ts";
+import { primaryPair } from "../model/scenario/pairs.ts";
 import { adaptiveCosts, predictPrecision } from "./precision.ts";
 import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 
-export type { Forecast } from "../results.ts";
+export type { Forecast } from "../model/results.ts";
 
 /** What a run without a calibration says instead of a forecast before its first round. */
 export const NO_CALIBRATION = "no calibration for this host: forecast after the first round";
 
-/** The numerator and denominator of the run's ratio: the primary pair (src/core/scenario/pairs.ts). */
+/** The numerator and denominator of the run's ratio: the primary pair (src/core/model/scenario/pairs.ts). */
 function ratioServers(s: Scenario): [string, string] | null {
   return primaryPair(s);
 }

@@ -13,9 +13,17 @@ import {
   type Calibration,
   type CellPriorDf,
   type PrecisionOption,
-} from "../calibration.ts";
-import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
-import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, sizedSeconds, type SetupCosts } from "./plan.ts";
+} from "./calibration.ts";
+import {
+  adaptiveRepeats,
+  parseDuration,
+  parsePercent,
+  plannedInstances,
+  type Scenario,
+} from "../model/scenario/schema.ts";
+import { planRun, sizedSeconds } from "./plan.ts";
+import { formatSeconds } from "../base/units.ts";
+import { DEFAULT_SETUP_COSTS, type SetupCosts } from "../model/setup-costs.ts";
 import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 
 /** The prediction of `plan --precision`. */

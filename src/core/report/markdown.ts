@@ -2,9 +2,9 @@
  * Markdown renderer: report.md. One table with the estimate (exp mean log ratio), its interval and the verdict per
  * cell, then the facts. The seed tables' median / median figure is in the text report and comparison.csv.
  */
-import { costLines } from "./costs.ts";
+import { costLines } from "../stats/costs.ts";
 import type { RunReport } from "./model.ts";
-import { metricLabel, type RatioTable } from "./ratio.ts";
+import { metricLabel, type RatioTable } from "../stats/ratio.ts";
 import { ladderTitle, markdownLadder, markdownLadderMedians } from "./ladder-render.ts";
 import {
   TABLE_TEXT,

@@ -10,9 +10,9 @@ import type {
   RunManifest,
   ServerManifest,
   StorageFacts,
-} from "../results.ts";
-import { formatSeconds } from "../plan/plan.ts";
-import { parseDuration } from "../scenario/schema.ts";
+} from "../model/results.ts";
+import { formatSeconds } from "../base/units.ts";
+import { parseDuration } from "../model/scenario/schema.ts";
 import {
   axes,
   buildRatioTable,
@@ -21,15 +21,16 @@ import {
   serverLabels,
   type Metric,
   type RatioTable,
-} from "./ratio.ts";
-import { costTableFromSides, type CostTable } from "./costs.ts";
-import { comparisonPairs } from "../scenario/pairs.ts";
-import { adaptiveRepeats } from "../scenario/schema.ts";
+} from "../stats/ratio.ts";
+import { costTableFromSides, type CostTable } from "../stats/costs.ts";
+import { comparisonPairs } from "../model/scenario/pairs.ts";
+import { adaptiveRepeats } from "../model/scenario/schema.ts";
 import { printedWiderThanTarget } from "../stats/stop.ts";
-import { interferenceNotes, summariseInterference } from "../interference.ts";
-import { cellStateNotes, type CellState } from "../cellstate.ts";
-import { buildLadder, type Ladder, type LadderPair } from "./ladder.ts";
-import { figureWindow, figureWindowText, type FigureWindow } from "../levers.ts";
+import { interferenceNotes, summariseInterference } from "../measure/interference.ts";
+import { cellStateNotes } from "../measure/cellstate.ts";
+import { type CellState } from "../model/cell.ts";
+import { buildLadder, type Ladder, type LadderPair } from "../stats/ladder.ts";
+import { figureWindow, figureWindowText, type FigureWindow } from "../measure/levers.ts";
 
 /** One server of a report: family, version, image, package version, storage and asymmetries. */
 export interface ServerLine {
@@ -74,15 +75,15 @@ export interface RunReport {
   /** null when the run has fewer than two servers. In a ladder (compare: { base }) the primary pair's, = pairs[0]. */
   table: RatioTable | null;
   /**
-   * Every compared pair's table (the ladder's blocks, src/core/report/ladder.ts), in comparisonPairs order; with
+   * Every compared pair's table (the ladder's blocks, src/core/stats/ladder.ts), in comparisonPairs order; with
    * more than one pair their q-values and fdr readings are over every pair × cell. One entry for a two-server run
    * (the same as `table`), none with one server.
    */
   pairs: RatioTable[];
-  /** More than one pair (a version ladder, src/core/report/ladder.ts): each server against the base, q over every
+  /** More than one pair (a version ladder, src/core/stats/ladder.ts): each server against the base, q over every
    *  pair × cell. The renderers show it in place of `table`; null with one pair (the two-server report). */
   ladder: Ladder | null;
-  /** The cost per query of the same two servers, paired like the ratio table (src/core/report/costs.ts); null with
+  /** The cost per query of the same two servers, paired like the ratio table (src/core/stats/costs.ts); null with
    *  fewer than two servers. */
   costs: CostTable | null;
   notes: string[];
@@ -90,7 +91,7 @@ export interface RunReport {
   disturbedCells: DisturbedLine[];
   /** Each measured cell's state (the record's `state`): backlog, warm state, bottleneck, cost per query. */
   cellStates: CellStateLine[];
-  /** The seconds each measured cell's figure used (src/core/levers.ts figureWindow). */
+  /** The seconds each measured cell's figure used (src/core/measure/levers.ts figureWindow). */
   windows: Array<{ key: string } & FigureWindow>;
 }
 
@@ -122,14 +123,14 @@ export interface ReportOptions {
   marginPct?: number;
   numerator?: string;
   denominator?: string;
-  /** The run's pairs (src/core/scenario/pairs.ts comparisonPairs): with more than one, the report has a ladder. */
+  /** The run's pairs (src/core/model/scenario/pairs.ts comparisonPairs): with more than one, the report has a ladder. */
   pairs?: readonly LadderPair[];
 }
 
 const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
 
-export { formatBytes } from "../units.ts";
-import { formatBytes } from "../units.ts";
+export { formatBytes } from "../base/units.ts";
+import { formatBytes } from "../base/units.ts";
 
 export function describeStorage(s: StorageFacts | undefined, fallbackKind?: string): string {
   if (!s) return fallbackKind ?? "unknown";

@@ -11,11 +11,11 @@ import {
   longLegend,
   verdictMark,
   verdictSentence,
-} from "../vocabulary.ts";
-import { costLines } from "./costs.ts";
-import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
+} from "../model/vocabulary.ts";
+import { costLines } from "../stats/costs.ts";
+import { metricLabel, type RatioCell, type RatioTable } from "../stats/ratio.ts";
 import type { RunReport } from "./model.ts";
-import { textTable, type TextColumn } from "../text-table.ts";
+import { textTable, type TextColumn } from "../base/text-table.ts";
 import { ladderTitle, renderLadderText, type TableText } from "./ladder-render.ts";
 
 /** `fail`, `skip`, `·` for cells without numbers (the vocabulary's state marks). */

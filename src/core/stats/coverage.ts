@@ -13,10 +13,10 @@
  * that both servers see (it enters a pair as the difference between its two cells' moments), and bursts (steal).
  */
 import { estimateRun, halfWidthPct, type CellInput, type PairObs } from "./estimate.ts";
-import type { AdaptiveSettings } from "../plan/adaptive.ts";
+import type { AdaptiveSettings } from "../model/results.ts";
 import { applyStopRule, stopForBudget, type AdaptiveCell, type StopSettings } from "./stop.ts";
-import { normalFrom, seededRandom } from "./random.ts";
-import { directionOfKind, type Verdict } from "../verdict.ts";
+import { normalFrom, seededRandom } from "../base/random.ts";
+import { directionOfKind, type Verdict } from "../model/verdict.ts";
 
 export interface NoiseModel {
   name: string;
