@@ -9,12 +9,8 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  forecastCoverage,
-  replayForecasts,
-  type ForecastModel,
-  type ReplayedForecast,
-} from "../src/core/plan/forecast.ts";
+import { type ForecastModel } from "../src/core/plan/forecast.ts";
+import { forecastCoverage, replayForecasts, type ReplayedForecast } from "../src/core/plan/forecast-replay.ts";
 import type { RunManifest } from "../src/core/model/results.ts";
 import { readResultsFolder } from "../src/adapters/report-files.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../src/core/stats/simulate.ts";

@@ -15,24 +15,17 @@ import type { EventSink } from "../core/model/events.ts";
 import type { CellRecord, HostFacts } from "../core/model/results.ts";
 import { parseDuration, type Scenario } from "../core/model/scenario/schema.ts";
 import { formatSeconds } from "../core/base/units.ts";
-import { grossCellSeconds } from "../core/plan/forecast.ts";
-import { measureRecords, metricValue } from "../core/stats/ratio.ts";
-import {
-  aaPairsByCell,
-  aaScenario,
-  calibrationLayout,
-  cellLengthCurve,
-  curveScenario,
-  hostKey,
-  keyFacts,
-  nestedSd,
-  pairSecondsAt,
-  recalibrated,
-  seriesDisturbance,
-  seriesScenario,
-  seriesStats,
-  type Calibration,
-} from "../core/plan/calibration.ts";
+import { grossCellSeconds } from "../core/plan/run-costs.ts";
+import { measureRecords } from "../core/stats/records.ts";
+import { metricValue } from "../core/stats/metric.ts";
+import { aaScenario, calibrationLayout, curveScenario, seriesScenario } from "../core/plan/calibrate-layout.ts";
+import { cellLengthCurve, recalibrated } from "../core/plan/calibration/update.ts";
+import { aaPairsByCell, seriesDisturbance } from "../core/plan/calibration/pairs.ts";
+import { pairSecondsAt } from "../core/plan/calibration/costs.ts";
+import { hostKey, keyFacts } from "../core/plan/calibration/host-key.ts";
+import { type Calibration } from "../core/plan/calibration/schema.ts";
+import { nestedSd } from "../core/stats/nested-sd.ts";
+import { seriesStats } from "../core/stats/series.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { localHostFacts, readCalibration, writeCalibration } from "../adapters/calibration-store.ts";
 import { runScenario, newRunId, type RunDeps, type RunSummary } from "./run.ts";

@@ -3,9 +3,11 @@
  * tmpfs/volume/bind/RAID storage, the pinned images (built when missing) and the report writer. The CLI, the TUI
  * and the bench all build their `RunDeps` here.
  */
+import { historyForReports } from "./history.ts";
 import { appendHistory } from "../adapters/history-store.ts";
 import type { RunDeps, ImageInfo } from "./run.ts";
-import { DockerEngine, type Engine } from "../adapters/docker/engine.ts";
+import { DockerEngine } from "../adapters/docker/engine.ts";
+import type { Engine } from "../core/model/engine/engine.ts";
 import { loadLock, ensureImage } from "../adapters/images/index.ts";
 import { lockEntry } from "../core/images/lock.ts";
 import { createStorageProvider } from "../adapters/storage/index.ts";
@@ -62,7 +64,7 @@ export async function createRunDeps(opts: CreateRunDepsOptions = {}): Promise<Ru
         cacheHit: r.cacheHit,
       };
     },
-    writeReports: (dir) => writeReports(dir),
+    writeReports: async (dir) => writeReports(dir, { history: (await historyForReports()).entries }),
     cpuSampler: sampleCpu,
     taskSampler: readTaskCounters,
     hardwareCounters: () => detectHardwareCounters(createRunner()),

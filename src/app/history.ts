@@ -4,7 +4,7 @@
  * Reading and writing are the history store's (adapters); the statistics are core/stats/replication.ts.
  */
 import { fileURLToPath } from "node:url";
-import { hostKey } from "../core/plan/calibration.ts";
+import { hostKey } from "../core/plan/calibration/host-key.ts";
 import { buildRunReport } from "../core/report/model.ts";
 import { historyEntry, type HistoryEntry } from "../core/stats/history.ts";
 import type { HistoryRead } from "../core/stats/history-view.ts";
@@ -71,4 +71,16 @@ export async function readHistory(dirs: readonly string[] = [historyDir(), PROJE
     out.skipped.push(...r.skipped);
   }
   return out;
+}
+
+/**
+ * The history a run's report is held against: this host's and the project's entries. A history that cannot be
+ * read leaves the report without it (and says why) rather than failing the report.
+ */
+export async function historyForReports(): Promise<{ entries?: HistoryEntry[]; warning?: string }> {
+  try {
+    return { entries: (await readHistory()).entries };
+  } catch (e) {
+    return { warning: `the host's run history could not be read (${(e as Error).message})` };
+  }
 }

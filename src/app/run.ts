@@ -9,9 +9,10 @@
  * Emits typed events only; front ends own the screen and the exit code.
  */
 import { CancelledError, TwinbenchError } from "../core/base/errors.ts";
-import { planRun, resumeTodo } from "../core/plan/plan.ts";
+import { planRun } from "../core/plan/plan.ts";
+import { resumeTodo } from "../core/plan/cells.ts";
 import { loadBoundWarnings } from "../core/plan/loadbound.ts";
-import { engineError, isEngineConnectionError } from "../adapters/docker/engine.ts";
+import { engineError, isEngineConnectionError } from "../adapters/docker/engine-errors.ts";
 import { RunContext } from "./run/context.ts";
 import { ResultsSession } from "./run/session.ts";
 import { ensureImages, LOAD_IMAGE } from "./run/images.ts";

@@ -11,9 +11,10 @@ import { type SetupCosts } from "../core/model/setup-costs.ts";
 import { describePlan, type ImagePin } from "../core/report/plan.ts";
 import { predictPrecision, precisionLines } from "../core/plan/precision.ts";
 import { fitLines, fitScenario, resolvePools, type FitReport, type HostResources } from "../core/plan/fit.ts";
-import type { Calibration } from "../core/plan/calibration.ts";
+import type { Calibration } from "../core/plan/calibration/schema.ts";
 import { renderConfig } from "../core/config/render.ts";
 import { lockEntry } from "../core/images/lock.ts";
+import { describeMirrors } from "../core/images/mirror.ts";
 import { buildRunReport } from "../core/report/model.ts";
 import { renderText } from "../core/report/text.ts";
 import { formatTranslation } from "../core/config/lines.ts";
@@ -29,7 +30,8 @@ import {
 } from "../adapters/scenario-file.ts";
 import { listResultsFolders, type ResultsFolderEntry } from "../adapters/report-files.ts";
 import { describeFolder, readAnyResultsFolder } from "../adapters/results-folders.ts";
-import { buildSummary, renderSummaryText } from "../core/report/summary.ts";
+import { buildSummary } from "../core/report/summary.ts";
+import { renderSummaryText } from "../core/report/summary-render.ts";
 import { compareHosts, renderHostsText } from "../core/report/hosts.ts";
 
 /** Image names in images/lock.yaml. */
@@ -52,6 +54,11 @@ export async function imagePins(): Promise<ImagePin[]> {
     package: `${e.package}=${e.packages[e.package]}`,
     suites: e.suites.join(","),
   }));
+}
+
+/** Which Debian mirror image builds would use, and where it came from (the lock's override or the host's apt sources). */
+export async function imageMirrors(): Promise<string> {
+  return describeMirrors((await loadLock()).mirrors);
 }
 
 /** The config renderer's translation report per server id. */
@@ -82,6 +89,8 @@ export interface PlanViewOptions {
   warn: (line: string) => void;
   /** Overrides for the extras (tests). */
   pins?: () => Promise<ImagePin[]>;
+  /** Which mirror image builds use, as one line (default: from the lock and the host's apt sources). */
+  mirrors?: () => Promise<string>;
   translations?: (scenario: Scenario) => Promise<Record<string, TranslationEntry[]>>;
   /** The host's calibration for a precision target (null: none; absent: the prediction is not asked for). */
   calibration?: { key?: string; calibration: Calibration | null };
@@ -118,6 +127,7 @@ export async function planLines(file: string, o: PlanViewOptions & { loaded?: Lo
   const r = o.loaded ?? (await loadScenario(file, o.sets ?? []));
   const plan = planRun(r.scenario, { setupCosts: o.setupCosts });
   const pins = await optional(o.pins ?? imagePins, o.warn, "image lock");
+  const mirrors = await optional(o.mirrors ?? imageMirrors, o.warn, "image mirror");
   const translations = await optional(
     () => (o.translations ?? configTranslations)(r.scenario),
     o.warn,
@@ -127,7 +137,7 @@ export async function planLines(file: string, o: PlanViewOptions & { loaded?: Lo
   const fit = o.host ? await planFit(r.scenario, o.host, o.warn) : undefined;
   if (fit) o.onFit?.(fit.report);
   const lines = [
-    ...describePlan(plan, r.scenario, { file, pins, translations, maxCells: o.maxCells }),
+    ...describePlan(plan, r.scenario, { file, pins, mirrors, translations, maxCells: o.maxCells }),
     ...(fit?.lines ?? []),
   ];
   const prediction = o.calibration

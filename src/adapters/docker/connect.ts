@@ -10,7 +10,8 @@ import type Docker from "dockerode";
 import { InputError, TwinbenchError } from "../../core/base/errors.ts";
 import type { HostSpec } from "../../core/model/scenario/schema.ts";
 import { displayEngineUrl, parseEngineUrl, type EngineUrl } from "../../core/hosts/url.ts";
-import { DockerEngine, type Engine } from "./engine.ts";
+import { DockerEngine } from "./engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 import { writeFileAtomic } from "../durable-file.ts";
 
 export interface ConnectOptions {

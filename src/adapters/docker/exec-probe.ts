@@ -8,7 +8,7 @@
 import { TwinbenchError } from "../../core/base/errors.ts";
 import { LABEL } from "../../core/base/labels.ts";
 import { pollReady, type Endpoint, type Probe, type ServerFacts } from "../mysql/probe.ts";
-import type { Engine } from "./engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 
 /** Undo `--batch` escapes (\t \n \\ \0). */
 export function unescapeBatch(v: string): string {
@@ -23,10 +23,9 @@ export function execProbe(engine: Engine): Probe {
 
   async function refresh(): Promise<void> {
     byIp.clear();
-    const found = await engine.listLabelled([`${LABEL.role}=server`]);
-    for (const c of found.containers) {
+    for (const c of await engine.containers.list([`${LABEL.role}=server`])) {
       // Gone since the listing: no server to probe there. An engine that fails has already failed the listing above.
-      const st = await engine.inspect(c.id).catch(() => undefined);
+      const st = await engine.containers.inspect(c.id).catch(() => undefined);
       for (const ip of Object.values(st?.ips ?? {})) byIp.set(ip, c.id);
     }
   }
@@ -61,12 +60,12 @@ export function execProbe(engine: Engine): Probe {
     ];
     let id = await containerFor(ep);
     try {
-      return await engine.exec(id, argv);
+      return await engine.exec.run(id, argv);
     } catch (e) {
       // The server was recreated (restart, snapshot restore): find it again once.
       await refresh();
       id = await containerFor(ep);
-      return engine.exec(id, argv);
+      return engine.exec.run(id, argv);
     }
   }
 

@@ -6,19 +6,14 @@
  *     costs, or make the host's first calibration from them, so the next run forecasts well.
  * A failure here is a warning: the run's results do not depend on it.
  */
-import {
-  calibrationFromRun,
-  costShapeOf,
-  disturbedPairs,
-  keyFacts,
-  runCellSpread,
-  runNoise,
-  typicalNoise,
-  updateCalibration,
-  type Calibration,
-} from "../../core/plan/calibration.ts";
+import { calibrationFromRun, typicalNoise, updateCalibration } from "../../core/plan/calibration/update.ts";
+import { disturbedPairs, runCellSpread, runNoise } from "../../core/plan/calibration/pairs.ts";
+import { costShapeOf } from "../../core/plan/calibration/costs.ts";
+import { keyFacts } from "../../core/plan/calibration/host-key.ts";
+import { type Calibration } from "../../core/plan/calibration/schema.ts";
 import { pickServers } from "../../core/stats/ratio.ts";
-import { forecastBefore, grossCellSeconds, NO_CALIBRATION, observedCosts } from "../../core/plan/forecast.ts";
+import { forecastBefore, NO_CALIBRATION } from "../../core/plan/forecast.ts";
+import { grossCellSeconds, observedCosts } from "../../core/plan/run-costs.ts";
 import { adaptiveRepeats, parseDuration } from "../../core/model/scenario/schema.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";

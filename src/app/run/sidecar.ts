@@ -16,7 +16,7 @@ import { trimmedRates } from "../../core/measure/levers.ts";
 import type { SysbenchResult } from "../../core/model/sysbench/result.ts";
 import { parseIntervalLine, parseSysbench } from "../../core/model/sysbench/parse.ts";
 import { sysbenchArgv } from "../../core/model/scenario/argv.ts";
-import type { RunResult } from "../../adapters/docker/engine.ts";
+import type { RunResult } from "../../core/model/engine/containers.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
@@ -66,7 +66,7 @@ export class Sidecar {
     const { ctx } = this;
     const { c } = this.connection(server);
     const load = ctx.scenario.resources.load;
-    return ctx.engine.run(
+    return ctx.engine.containers.run(
       {
         name: resourceName(ctx.runId, server.id, "load", randomBytes(3).toString("hex")),
         image: this.image.tag,
@@ -74,10 +74,12 @@ export class Sidecar {
         cmd: argv,
         labels: ctx.labels({ [LABEL.role]: "load", [LABEL.server]: server.id }),
         mounts: c.mounts,
-        networkMode: c.networkMode,
-        cpuset: load.cpuset,
-        cpus: load.cpus,
-        memoryBytes: load.memory !== undefined ? parseSize(load.memory) : undefined,
+        network: c.network,
+        limits: {
+          cpuset: load.cpuset,
+          cpus: load.cpus,
+          memoryBytes: load.memory !== undefined ? parseSize(load.memory) : undefined,
+        },
         workingDir: "/usr/share/sysbench",
       },
       { onLine, onCreated, signal, timeoutMs },

@@ -7,11 +7,13 @@ import { availableParallelism } from "node:os";
 import type { Command } from "commander";
 import { InputError, isTwinbenchError } from "../../core/base/errors.ts";
 import { adaptiveRepeats, parseDuration, parsePercent, type Scenario } from "../../core/model/scenario/schema.ts";
-import { designForBudget, designLines, type Design } from "../../core/plan/design.ts";
-import type { Calibration } from "../../core/plan/calibration.ts";
+import { designForBudget } from "../../core/plan/design/design.ts";
+import { designLines } from "../../core/report/design.ts";
+import { type Design } from "../../core/plan/design/types.ts";
+import type { Calibration } from "../../core/plan/calibration/schema.ts";
 import { predictPrecision } from "../../core/plan/precision.ts";
 import { hostCalibration } from "../../adapters/calibration-store.ts";
-import type { Engine } from "../../adapters/docker/engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 import type { TranslationEntry } from "../../core/model/results.ts";
 import { importCmd } from "../../core/model/scenario/import-cmd.ts";
 import { planRun } from "../../core/plan/plan.ts";
@@ -31,6 +33,8 @@ export interface ScenarioCommandsContext {
   loadLockImages?: () => Promise<string[]>;
   /** Lock entries for `plan` (default: from images/lock.yaml). */
   loadPins?: () => Promise<ImagePin[]>;
+  /** Which mirror image builds use, as one line (default: from images/lock.yaml and the host's apt sources). */
+  loadMirrors?: () => Promise<string>;
   /** The config renderer's translation report per server id (default: src/core/config/render.ts). */
   renderTranslations?: (scenario: Scenario) => Promise<Record<string, TranslationEntry[]>>;
   /** Measured set-up costs from earlier runs, if any. */
@@ -152,70 +156,90 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
       'adaptive repeats until each interval is within ± this (e.g. "3%"): sets workload.repeats to { min, max, precision }',
     )
     .option("--budget <duration>", 'wall-time budget of an adaptive run (e.g. "30m"): sets workload.budget')
-    .action(
-      async (
-        file: string,
-        o: { set: string[]; json?: boolean; maxCells?: number; precision?: string; budget?: string },
-      ) => {
-        const load = async (sets: string[]) =>
-          loadScenarioFile(file, { sets, lockImages: await lockImages(), hostCpus: hostCpus() });
-        // --precision/--budget become the same overrides as in `run` (adaptiveOverrides), so plan shows what run will do.
-        const base = await load(o.set);
-        // A fixed count takes no budget (it would only warn): with one, --budget is the design's alone.
-        const adaptive = o.precision !== undefined || adaptiveRepeats(base.scenario.workload) !== undefined;
-        const extra = adaptiveOverrides(base.scenario.workload.repeats, adaptive ? o : { precision: o.precision });
-        const loaded = extra.length ? await load([...o.set, ...extra]) : base;
-        const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
-        const calibration =
-          adaptiveRepeats(loaded.scenario.workload) || o.budget !== undefined
-            ? await planCalibration(ctx, err)
-            : undefined;
-        // --budget: the budget-first design (src/core/plan/design.ts) of the scenario's matrix, beside its plan as it stands.
-        const design =
-          o.budget !== undefined ? planDesign(loaded.scenario, o, calibration?.calibration ?? null, setupCosts) : null;
-        if (o.json) {
-          const plan = planRun(loaded.scenario, { setupCosts });
-          const precision =
-            calibration && adaptiveRepeats(loaded.scenario.workload)
-              ? predictPrecision(loaded.scenario, calibration.calibration, { setupCosts })
-              : null;
-          const designJson = design ? { ...design, scenario: undefined } : null;
-          const fit = (await planFit(loaded.scenario, host, err)).report;
-          ctx.out(
-            JSON.stringify(
-              {
-                file,
-                overrides: loaded.overrides,
-                warnings: loaded.warnings,
-                scenario: loaded.scenario,
-                plan,
-                precision,
-                design: designJson,
-                fit,
-              },
-              null,
-              2,
-            ),
-          );
-          assertFits(fit);
-          return;
-        }
-        let fit: FitReport | undefined;
-        const lines = await planLines(file, {
-          loaded,
-          maxCells: o.maxCells,
-          setupCosts,
-          warn: err,
-          pins: ctx.loadPins,
-          translations: ctx.renderTranslations,
-          calibration: adaptiveRepeats(loaded.scenario.workload) ? calibration : undefined,
-          host,
-          onFit: (f) => (fit = f),
-        });
-        for (const l of lines) ctx.out(l);
-        if (design) for (const l of designLines(design)) ctx.out(l);
-        // After the plan is printed: a scenario that does not fit this host is refused, as `run` would refuse it.
-        if (fit) assertFits(fit);
-      },
+    .action((file: string, o: PlanOptions) => planCommand(file, o, { ctx, err, lockImages, hostCpus, host }));
+}
+
+/** `twinbench plan`'s options. */
+interface PlanOptions {
+  set: string[];
+  json?: boolean;
+  maxCells?: number;
+  precision?: string;
+  budget?: string;
+}
+
+/**
+ * `twinbench plan FILE`: the scenario loaded with --precision/--budget as overrides, then its plan (as JSON or as
+ * lines), its design for a budget, and its fit on the engine host, which refuses a scenario that does not fit.
+ */
+async function planCommand(
+  file: string,
+  o: PlanOptions,
+  deps: {
+    ctx: ScenarioCommandsContext;
+    err: (line: string) => void;
+    lockImages: () => Promise<string[]>;
+    hostCpus: () => number;
+    host: Parameters<typeof planFit>[1];
+  },
+): Promise<void> {
+  const { ctx, err, lockImages, hostCpus, host } = deps;
+  const load = async (sets: string[]) =>
+    loadScenarioFile(file, { sets, lockImages: await lockImages(), hostCpus: hostCpus() });
+  // --precision/--budget become the same overrides as in `run` (adaptiveOverrides), so plan shows what run will do.
+  const base = await load(o.set);
+  // A fixed count takes no budget (it would only warn): with one, --budget is the design's alone.
+  const adaptive = o.precision !== undefined || adaptiveRepeats(base.scenario.workload) !== undefined;
+  const extra = adaptiveOverrides(base.scenario.workload.repeats, adaptive ? o : { precision: o.precision });
+  const loaded = extra.length ? await load([...o.set, ...extra]) : base;
+  const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
+  const calibration =
+    adaptiveRepeats(loaded.scenario.workload) || o.budget !== undefined ? await planCalibration(ctx, err) : undefined;
+  // --budget: the budget-first design (src/core/plan/design/) of the scenario's matrix, beside its plan as it stands.
+  const design =
+    o.budget !== undefined ? planDesign(loaded.scenario, o, calibration?.calibration ?? null, setupCosts) : null;
+  if (o.json) {
+    const plan = planRun(loaded.scenario, { setupCosts });
+    const precision =
+      calibration && adaptiveRepeats(loaded.scenario.workload)
+        ? predictPrecision(loaded.scenario, calibration.calibration, { setupCosts })
+        : null;
+    const designJson = design ? { ...design, scenario: undefined } : null;
+    const fit = (await planFit(loaded.scenario, host, err)).report;
+    ctx.out(
+      JSON.stringify(
+        {
+          file,
+          overrides: loaded.overrides,
+          warnings: loaded.warnings,
+          scenario: loaded.scenario,
+          plan,
+          precision,
+          design: designJson,
+          fit,
+        },
+        null,
+        2,
+      ),
     );
+    assertFits(fit);
+    return;
+  }
+  let fit: FitReport | undefined;
+  const lines = await planLines(file, {
+    loaded,
+    maxCells: o.maxCells,
+    setupCosts,
+    warn: err,
+    pins: ctx.loadPins,
+    mirrors: ctx.loadMirrors,
+    translations: ctx.renderTranslations,
+    calibration: adaptiveRepeats(loaded.scenario.workload) ? calibration : undefined,
+    host,
+    onFit: (f) => (fit = f),
+  });
+  for (const l of lines) ctx.out(l);
+  if (design) for (const l of designLines(design)) ctx.out(l);
+  // After the plan is printed: a scenario that does not fit this host is refused, as `run` would refuse it.
+  if (fit) assertFits(fit);
 }

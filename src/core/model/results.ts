@@ -251,7 +251,7 @@ export interface ForecastRecord {
   design?: DesignForecast;
 }
 
-/** A budget design's forecast (src/core/plan/design.ts), as run.json keeps it. */
+/** A budget design's forecast (src/core/plan/design/), as run.json keeps it. */
 export interface DesignForecast {
   at: string;
   budgetSeconds: number;

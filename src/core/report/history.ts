@@ -5,6 +5,7 @@
  */
 import { textTable } from "../base/text-table.ts";
 import type { HistoryView } from "../stats/history-view.ts";
+import type { RunReport } from "./model.ts";
 
 /** The one sentence a host with too little history gets, in every front end. */
 export const NO_LEVEL_YET =
@@ -72,4 +73,37 @@ export function renderHistory(v: HistoryView): string[] {
     );
   for (const s of v.skipped) lines.push(`skipped line ${s.line} of ${s.file}:`, `  ${clip(s.problem, 116)}`);
   return lines;
+}
+
+/**
+ * The report's lines on a second run: where it lands on this host, per cell, from the host's history; or the plain
+ * sentence that no level between runs has been measured here. Empty when the report was not given the history.
+ */
+export function replicationLines(report: Pick<RunReport, "replication" | "table">): string[] {
+  if (report.replication === undefined) return [];
+  if (report.replication === null) return [NO_LEVEL_YET];
+  const r = report.replication;
+  const rows = (report.table?.rows ?? []).flatMap((row) =>
+    row.cells.flatMap((c) => {
+      const x = r.cells.get(`${row.test}|${c.threads}`);
+      return x
+        ? [
+            [
+              `${row.test} @ ${c.threads}`,
+              `[${x.low.toFixed(1)}–${x.high.toFixed(1)}]`,
+              `${x.tauPct.toFixed(1)}%`,
+              String(x.k),
+            ],
+          ]
+        : [];
+    }),
+  );
+  return [
+    `A second run on this host lands here (95%), from ${r.runs} comparable runs of this scenario:`,
+    ...textTable(rows, {
+      head: [["cell", "next run", "between runs", "runs"]],
+      indent: "  ",
+      columns: [{}, {}, { align: "right" }, { align: "right" }],
+    }),
+  ];
 }

@@ -3,6 +3,9 @@
  * config-identity verdict, whether the run is complete). Pure; the renderers turn it into text, markdown, csv,
  * json and html.
  */
+import { hostKey } from "../plan/calibration/host-key.ts";
+import { historyEntry, type HistoryEntry } from "../stats/history.ts";
+import { runReplication, type RunReplication } from "../stats/history-view.ts";
 import type {
   AdaptiveSummary,
   CellRecord,
@@ -13,15 +16,10 @@ import type {
 } from "../model/results.ts";
 import { formatSeconds } from "../base/units.ts";
 import { parseDuration } from "../model/scenario/schema.ts";
-import {
-  axes,
-  buildRatioTable,
-  measureRecords,
-  pickServers,
-  serverLabels,
-  type Metric,
-  type RatioTable,
-} from "../stats/ratio.ts";
+import { axes, buildRatioTable, pickServers, serverLabels } from "../stats/ratio.ts";
+import { measureRecords } from "../stats/records.ts";
+import { type RatioTable } from "../stats/ratio-model.ts";
+import { type Metric } from "../stats/metric.ts";
 import { costTableFromSides, type CostTable } from "../stats/costs.ts";
 import { comparisonPairs } from "../model/scenario/pairs.ts";
 import { adaptiveRepeats } from "../model/scenario/schema.ts";
@@ -74,6 +72,8 @@ export interface RunReport {
   configIdentity: ConfigIdentity;
   /** null when the run has fewer than two servers. In a ladder (compare: { base }) the primary pair's, = pairs[0]. */
   table: RatioTable | null;
+  /** Where a second run on this host lands, from the host's history; null: not enough history; absent: not asked. */
+  replication?: RunReplication | null;
   /**
    * Every compared pair's table (the ladder's blocks, src/core/stats/ladder.ts), in comparisonPairs order; with
    * more than one pair their q-values and fdr readings are over every pair × cell. One entry for a two-server run
@@ -125,6 +125,11 @@ export interface ReportOptions {
   denominator?: string;
   /** The run's pairs (src/core/model/scenario/pairs.ts comparisonPairs): with more than one, the report has a ladder. */
   pairs?: readonly LadderPair[];
+  /**
+   * The host's run history (earlier runs' entries): the report then says where a second run on this host lands, or
+   * that no level between runs has been measured here. Absent: the report says nothing about other runs.
+   */
+  history?: readonly HistoryEntry[];
 }
 
 const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
@@ -190,6 +195,20 @@ export function readingFailureNotes(manifest: Pick<RunManifest, "servers">, meas
   return notes;
 }
 
+/** The run's replication intervals from the host's history; null when no cell has 2 or more compatible runs. */
+function replicationOf(
+  manifest: RunManifest,
+  table: RatioTable | null,
+  history: readonly HistoryEntry[],
+): RunReplication | null {
+  const host = manifest.hosts[0];
+  if (!table || !host) return null;
+  const entry = historyEntry(manifest, table, { hostKey: hostKey(host) });
+  if (!entry) return null;
+  const r = runReplication(entry, history);
+  return r.cells.size > 0 ? r : null;
+}
+
 /** Build the report model of a run from its manifest and cell records. Pure. */
 export function buildRunReport(
   manifest: RunManifest,
@@ -225,6 +244,7 @@ export function buildRunReport(
   notes.push(...windowNotes(windows));
   if (manifest.adaptive) notes.push(...adaptiveNotes(manifest.adaptive));
   return {
+    ...(opts.history ? { replication: replicationOf(manifest, table, opts.history) } : {}),
     runId: manifest.runId,
     scenarioName: manifest.scenario.name,
     status: manifest.status,

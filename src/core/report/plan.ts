@@ -15,7 +15,7 @@ import {
   plannedRepeats,
 } from "../model/scenario/schema.ts";
 import { redactArgv, sysbenchArgv, type SysbenchConnection } from "../model/scenario/argv.ts";
-import { orderNote, planRun, type Plan } from "../plan/plan.ts";
+import { planRun, type Plan } from "../plan/plan.ts";
 import { formatSeconds } from "../base/units.ts";
 import { testWrites } from "../model/scenario/legacy.ts";
 import { textTable } from "../base/text-table.ts";
@@ -28,6 +28,8 @@ export type ImagePin = { name: string } & Record<string, unknown>;
 export interface DescribeExtras {
   file?: string;
   pins?: ImagePin[];
+  /** Which Debian mirror image builds use and where it came from (mirror.ts: describeMirrors). */
+  mirrors?: string;
   /** Per server id, the config renderer's translation report. */
   translations?: Record<string, TranslationEntry[]>;
   /** Show at most this many cells (default: all). */
@@ -69,10 +71,23 @@ export function describeStorage(st: Storage): string {
 }
 
 export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExtras = {}): string[] {
+  return [
+    ...planHeaderLines(plan, scenario, extras),
+    ...storageLines(plan, scenario),
+    ...pinLines(scenario, extras),
+    ...testLines(scenario),
+    ...argvLines(plan, scenario),
+    ...translationLines(scenario, extras),
+    ...cellLines(plan, scenario, extras),
+  ];
+}
+
+/** The scenario, its servers and hosts, the workload, the order and the estimate. */
+function planHeaderLines(plan: Plan, scenario: Scenario, extras: DescribeExtras): string[] {
   const s = scenario;
   const w = s.workload;
-  const out: string[] = [];
   const e = plan.estimate;
+  const out: string[] = [];
   out.push(`Scenario ${s.name}${extras.file ? ` (${extras.file})` : ""}${s.description ? `: ${s.description}` : ""}`);
   const pairs = comparisonPairs(s);
   const ratio =
@@ -99,40 +114,21 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
   out.push(
     `Workload: ${w.tests.length} tests × threads [${w.threads.join(", ")}] × ${reps} repeat${reps === 1 ? "" : "s"}${adaptive ? " (the adaptive minimum)" : ""} × ${s.servers.length} servers = ${plan.cells.length} cells, ${dur}`,
   );
-  if (adaptive) {
-    const budget = w.budget === undefined ? "no budget" : `a budget of ${w.budget}`;
-    const n = plannedInstances(w);
-    const per = Math.ceil(adaptive.min / n);
-    out.push(
-      `Adaptive repeats: rounds of every open cell once per server, ${adaptive.min} to ${adaptive.max} rounds per cell, a cell stops when its interval is within ±${parsePercent(adaptive.precision)}% (after ${adaptive.min} rounds), at ${adaptive.max} rounds, or when the next round would not fit ${budget}.`,
-    );
-    if (n > 1)
-      out.push(
-        `Server instances: a fresh instance of every server (restart from the post-prepare snapshot) every ${per} round${per === 1 ? "" : "s"}: ${n} in the first ${adaptive.min} rounds, up to ${Math.ceil(adaptive.max / per)} by round ${adaptive.max} (more rounds also add instances: the level between instances is where the variance is).`,
-      );
-    // Every cell at max rounds: the same layout with min = max (instances keep their rounds each).
-    const most = planRun({
-      ...s,
-      workload: {
-        ...w,
-        repeats: { ...adaptive, min: adaptive.max },
-        instances: Math.max(1, Math.ceil(adaptive.max / per)),
-      },
-    });
-    out.push(
-      `The cells and estimate below are the first ${adaptive.min} rounds (${formatSeconds(e.totalSeconds)}); if every cell needs all ${adaptive.max} rounds: about ${formatSeconds(most.estimate.totalSeconds)}${w.budget !== undefined && most.estimate.totalSeconds > (parseDuration(w.budget) ?? Infinity) ? `, more than the budget: the budget stops the run at ${w.budget}` : ""}.`,
-    );
-  } else if (plan.restarts.length)
-    out.push(
-      `Server instances: ${plannedInstances(w)}; every server restarts fresh from the post-prepare snapshot before cell${plan.restarts.length === 1 ? "" : "s"} ${plan.restarts.map((r) => `#${r.beforeCell + 1}${r.host ? ` (${r.host})` : ""}`).join(", ")}, then warms up again`,
-    );
+  out.push(...instanceLines(plan, s));
   out.push(`Order: ${orderNote(s, plan.orderSeed)}`);
   out.push(
     `Estimated duration: ${e.approximate ? "about " : ""}${formatSeconds(e.totalSeconds)} (measure ${formatSeconds(e.measureSeconds)}, warm-up ${formatSeconds(e.warmupSeconds)}, set-up ${formatSeconds(e.setupSeconds)})`,
   );
   for (const b of e.breakdown) out.push(`  ${b.host ? `[${b.host}] ` : ""}${b.label}: ${formatSeconds(b.seconds)}`);
   for (const n of e.notes) out.push(`  note: ${n}`);
+  return out;
+}
 
+/** Storage per server, resources, and the load-bound warnings. */
+function storageLines(plan: Plan, scenario: Scenario): string[] {
+  const s = scenario;
+  const w = s.workload;
+  const out: string[] = [];
   out.push("", "Storage:");
   const perServer = s.servers.filter((x) => x.storage);
   if (perServer.length < s.servers.length)
@@ -147,7 +143,13 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
     `Resources: server cpuset ${r.server.cpuset ?? "(any)"}, memory ${r.server.memory ?? "(no limit)"}; load cpuset ${r.load.cpuset ?? "(any)"}${r.load.cpus !== undefined ? `, CPU quota ${r.load.cpus} cores` : ""}${r.load.memory ? `, memory ${r.load.memory}` : ""}; transport ${s.load.transport}`,
   );
   for (const w of loadBoundWarnings(s)) out.push(`  warning: ${w}`);
+  return out;
+}
 
+/** The image lock's pins, marking those the scenario does not use. */
+function pinLines(scenario: Scenario, extras: DescribeExtras): string[] {
+  const s = scenario;
+  const out: string[] = [];
   out.push("", "Image pins:");
   const wanted = new Set(s.servers.map((x) => x.image));
   const pins = extras.pins ?? [];
@@ -161,7 +163,15 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
       `  ${p.name}${wanted.has(p.name) || /^sysbench/.test(p.name) ? "" : " (unused)"}${rest ? `  ${rest}` : ""}`,
     );
   }
+  if (extras.mirrors) out.push(`  mirror for image builds: ${extras.mirrors}`);
+  return out;
+}
 
+/** Each test and the sysbench script it runs. */
+function testLines(scenario: Scenario): string[] {
+  const s = scenario;
+  const w = s.workload;
+  const out: string[] = [];
   out.push("", "Tests (sysbench 1.0.20):");
   for (const t of w.tests) {
     const l = own(LEGACY_TESTS, t);
@@ -172,7 +182,14 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
         : `  ${t}${writes ? ` (${writes.slice(2)})` : ""}`,
     );
   }
+  return out;
+}
 
+/** The sysbench argv per test (password redacted). */
+function argvLines(plan: Plan, scenario: Scenario): string[] {
+  const s = scenario;
+  const w = s.workload;
+  const out: string[] = [];
   out.push("", "sysbench argv per test (password redacted):");
   const conn = planConnection(s);
   const duration = w.duration === undefined ? undefined : parseDuration(w.duration);
@@ -200,7 +217,13 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
     out.push(`  ${c.test}: ${argv(c.script, "run", maxThreads)}`);
   }
   if (w.threads.length > 1) out.push(`  (--threads is each of ${w.threads.join(", ")})`);
+  return out;
+}
 
+/** Each server's config translation. */
+function translationLines(scenario: Scenario, extras: DescribeExtras): string[] {
+  const s = scenario;
+  const out: string[] = [];
   out.push("", "Config translation:");
   const tr = extras.translations;
   if (!tr) out.push("  (not rendered)");
@@ -214,7 +237,13 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
       }
       if (!entries.length) out.push("    (no entries)");
     }
+  return out;
+}
 
+/** The cells in run order, with what runs before each. */
+function cellLines(plan: Plan, scenario: Scenario, extras: DescribeExtras): string[] {
+  const s = scenario;
+  const out: string[] = [];
   out.push("", `Cells (${plan.cells.length}, in run order):`);
   const rows: string[][] = [
     [
@@ -253,4 +282,58 @@ export function describePlan(plan: Plan, scenario: Scenario, extras: DescribeExt
   out.push(...textTable(rows, { indent: "  " }));
   if (limit < plan.cells.length) out.push(`  … ${plan.cells.length - limit} more`);
   return out;
+}
+
+/** Adaptive rounds and server instances: how the rounds stop and when instances restart. */
+function instanceLines(plan: Plan, scenario: Scenario): string[] {
+  const s = scenario;
+  const w = s.workload;
+  const e = plan.estimate;
+  const adaptive = adaptiveRepeats(w);
+  const out: string[] = [];
+  if (adaptive) {
+    const budget = w.budget === undefined ? "no budget" : `a budget of ${w.budget}`;
+    const n = plannedInstances(w);
+    const per = Math.ceil(adaptive.min / n);
+    out.push(
+      `Adaptive repeats: rounds of every open cell once per server, ${adaptive.min} to ${adaptive.max} rounds per cell, a cell stops when its interval is within ±${parsePercent(adaptive.precision)}% (after ${adaptive.min} rounds), at ${adaptive.max} rounds, or when the next round would not fit ${budget}.`,
+    );
+    if (n > 1)
+      out.push(
+        `Server instances: a fresh instance of every server (restart from the post-prepare snapshot) every ${per} round${per === 1 ? "" : "s"}: ${n} in the first ${adaptive.min} rounds, up to ${Math.ceil(adaptive.max / per)} by round ${adaptive.max} (more rounds also add instances: the level between instances is where the variance is).`,
+      );
+    // Every cell at max rounds: the same layout with min = max (instances keep their rounds each).
+    const most = planRun({
+      ...s,
+      workload: {
+        ...w,
+        repeats: { ...adaptive, min: adaptive.max },
+        instances: Math.max(1, Math.ceil(adaptive.max / per)),
+      },
+    });
+    out.push(
+      `The cells and estimate below are the first ${adaptive.min} rounds (${formatSeconds(e.totalSeconds)}); if every cell needs all ${adaptive.max} rounds: about ${formatSeconds(most.estimate.totalSeconds)}${w.budget !== undefined && most.estimate.totalSeconds > (parseDuration(w.budget) ?? Infinity) ? `, more than the budget: the budget stops the run at ${w.budget}` : ""}.`,
+    );
+  } else if (plan.restarts.length)
+    out.push(
+      `Server instances: ${plannedInstances(w)}; every server restarts fresh from the post-prepare snapshot before cell${plan.restarts.length === 1 ? "" : "s"} ${plan.restarts.map((r) => `#${r.beforeCell + 1}${r.host ? ` (${r.host})` : ""}`).join(", ")}, then warms up again`,
+    );
+  return out;
+}
+
+/** What `plan` says about the order of the pairs in a cell. */
+export function orderNote(scenario: Pick<Scenario, "order" | "servers" | "workload">, orderSeed?: number): string {
+  const n = plannedRepeats(scenario.workload);
+  if (scenario.order === "grouped")
+    return "grouped (all cells of one server, then the next): drift between servers is not cancelled";
+  if (scenario.order === "randomized")
+    return `randomized (seed ${orderSeed ?? "?"}): within each test the thread counts and repeats run in a random order, and in each cell a random half of the pairs start with ${scenario.servers[0]?.id ?? "the first server"}`;
+  if (scenario.servers.length !== 2)
+    return `interleaved (servers back to back per ${adaptiveRepeats(scenario.workload) ? "cell and round" : "test × threads × repeat"}, in the rows of a balanced Latin square: each server in each position once every ${scenario.servers.length} ${adaptiveRepeats(scenario.workload) ? "rounds" : "groups"}, and after each other server equally often)`;
+  if (adaptiveRepeats(scenario.workload))
+    return "interleaved in rounds: the first server alternates by round in every cell (ABBA over rounds) and by cell within a round, so an order effect cancels over each two rounds";
+  if (n % 2 === 0)
+    return `interleaved, ABBA inside each cell (${n} repeats: ${Array.from({ length: n }, (_, i) => (i % 2 === 0 ? "AB" : "BA")).join(" ")}): an order effect cancels in every cell`;
+  const seq = (start: number) => Array.from({ length: n }, (_, i) => ((i + start) % 2 === 0 ? "AB" : "BA")).join(" ");
+  return `interleaved; ${n} repeat${n === 1 ? "" : "s"} is odd, so a cell cannot balance: cells alternate ${seq(0)} and ${seq(1)}, and an order effect cancels only over pairs of cells (use an even count)`;
 }

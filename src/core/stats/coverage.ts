@@ -147,7 +147,7 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
       const open = state.map((c) => !c.done);
       if (!open.some(Boolean)) break;
       const instance = noise.instanceSd * z() - noise.instanceSd * z();
-      // The pair order alternates by round (plan.ts): the numerator first in odd rounds.
+      // The pair order alternates by round (plan/order.ts): the numerator first in odd rounds.
       const first: 1 | -1 = round % 2 ? 1 : -1;
       for (let i = 0; i < k; i++) {
         if (!open[i]) continue;

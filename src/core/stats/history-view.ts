@@ -64,3 +64,36 @@ export function historyView(
   });
   return { hosts: [...hosts.values()], host, cells, outside, skipped: read.skipped };
 }
+
+/** Where a next run of each of this run's cells lands on this host, from the history's compatible runs. */
+export interface RunReplication {
+  /** Compatible runs on this host, this one included (the most any cell has). */
+  runs: number;
+  /** By `test|threads`: the replication interval in % and the level between runs, for cells with 2 or more runs. */
+  cells: Map<string, { low: number; high: number; tauPct: number; k: number }>;
+}
+
+/**
+ * The replication intervals of a run's cells: its own entry joined with the host's earlier entries (same host key,
+ * same cell keys; a run counted once). The next run is taken to be as noisy as this one.
+ */
+export function runReplication(entry: HistoryEntry, history: readonly HistoryEntry[]): RunReplication {
+  const host = history.filter((e) => e.hostKey === entry.hostKey && e.runId !== entry.runId);
+  const groups = cellRunsOf([...host, entry], new Set(entry.cells.map((c) => c.key)));
+  const next = new Map(entry.cells.map((c) => [c.key, { se: c.se, df: c.df }]));
+  const levels = replicationAnalysis(groups, { confidence: entry.confidence, next });
+  const cells: RunReplication["cells"] = new Map();
+  let runs = 0;
+  for (const l of levels) {
+    runs = Math.max(runs, l.k);
+    const c = entry.cells.find((x) => x.key === l.cell);
+    if (!c || l.replicationLow === null || l.replicationHigh === null || l.tau === null) continue;
+    cells.set(`${c.test}|${c.threads}`, {
+      low: Math.exp(l.replicationLow) * 100,
+      high: Math.exp(l.replicationHigh) * 100,
+      tauPct: (Math.exp(l.tau) - 1) * 100,
+      k: l.k,
+    });
+  }
+  return { runs, cells };
+}
