@@ -50,6 +50,17 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   // Storage preflight (tools, privileges) for every server before anything is created, results folder included.
   for (const s of ctx.scenario.servers) await deps.storage.preflight(s.storage ?? ctx.scenario.storage);
   const session = await ResultsSession.open(ctx);
+  // The folder's lock is held from here to the end, whatever the outcome (a crash leaves it to be taken over).
+  try {
+    return await runOpened(ctx, session);
+  } finally {
+    await session.store.release();
+  }
+}
+
+/** The run once its results folder is open (and locked): every stage, teardown, the calibration, run-finished. */
+async function runOpened(ctx: RunContext, session: ResultsSession): Promise<RunSummary> {
+  const { opts } = ctx;
   session.announce();
   for (const w of loadBoundWarnings(ctx.scenario)) ctx.warn(w);
   // A run never calibrates first: it forecasts from the host's calibration, or says there is none (and forecasts

@@ -56,13 +56,13 @@ export async function pollReady(
   attempt: () => Promise<string | null>,
   opts: ReadyOptions,
 ): Promise<number> {
-  const start = Date.now();
+  const start = performance.now();
   let last = "no attempt";
-  while (Date.now() - start < opts.deadlineMs) {
+  while (performance.now() - start < opts.deadlineMs) {
     if (opts.signal?.aborted) throw new CancelledError();
     try {
       const error = await attempt();
-      if (error === null) return (Date.now() - start) / 1000;
+      if (error === null) return (performance.now() - start) / 1000;
       last = error;
     } catch (e) {
       last = (e as Error).message;

@@ -39,6 +39,8 @@ export interface RunDeps {
   /** SQL probes (default: mysql2). */
   probe?: Probe;
   now?: () => Date;
+  /** A monotonic clock in ms for budgets, deadlines and timings (default performance.now; tests step it). */
+  monotonicMs?: () => number;
   /**
    * Reads the machine's CPU accounting with the given containers' counters, for each cell's interference figures
    * (local engine only). Absent: cells carry no interference (src/adapters/host/cpu-accounting.ts `sampleCpu`).

@@ -92,9 +92,15 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
         return;
       }
       const deps = await loadDeps(ctx, {});
-      const r = await cleanResources(deps.engine, { runId: o.run, storage: deps.storage, force: o.force });
+      const r = await cleanResources(deps.engine, {
+        runId: o.run,
+        storage: deps.storage,
+        force: o.force,
+        affinity: deps.engine.location().local || undefined,
+      });
       ctx.out(`removed ${r.containers.length} containers, ${r.networks.length} networks, ${r.volumes.length} volumes`);
       for (const s of r.storage) ctx.out(`storage: ${s}`);
+      for (const s of r.affinity) ctx.out(`CPU lists: ${s}`);
       for (const f of r.failed) ctx.err(`could not remove ${f}`);
       if (r.storageError) throw r.storageError;
       if (r.failed.length > 0) ctx.exitCode = 1;

@@ -1016,6 +1016,43 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     return { s, events, m, engine };
   }
 
+  it("a step of the wall clock mid-run leaves the budget alone: budgets and timings use a monotonic clock", async () => {
+    // Only Date is fake: the wall clock jumps 2 hours ahead (an NTP step) once the first cell runs.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const { store } = memoryStore(null);
+      const engine = new FakeEngine();
+      const run = noisy(engine, 5);
+      let stepped = false;
+      engine.containers.run = async (spec, opts) => {
+        const r = await run(spec, opts);
+        if (!stepped && r.output.includes("queries:")) {
+          stepped = true; // the first measured cell has run
+          vi.setSystemTime(Date.now() + 2 * 3600_000);
+        }
+        return r;
+      };
+      const events: RunEvent[] = [];
+      const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+      const s = await runScenario(
+        { ...deps(engine, []), calibrations: store },
+        { scenario: adaptive(), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) },
+      );
+      expect(stepped).toBe(true);
+      expect(s.status).toBe("ok");
+      const rounds = events.filter(
+        (e): e is Extract<RunEvent, { type: "round-finished" }> => e.type === "round-finished",
+      );
+      expect(rounds.length).toBeGreaterThanOrEqual(2);
+      for (const r of rounds) expect(r.budgetLeftSeconds).toBeGreaterThan(25 * 60);
+      expect(events.filter((e) => e.type === "warning" && /budget/.test(e.message))).toEqual([]);
+      const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+      expect(m.timings!.wall).toBeLessThan(600);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("a fresh host: no calibration first, says so, forecasts from its own pairs, keeps the forecasts, makes the host's calibration", async () => {
     const { state, store } = memoryStore(null);
     const { s, events, m, engine } = await once(store, 11);
