@@ -10,7 +10,7 @@ import { TwinbenchError, CancelledError } from "../core/errors.ts";
 import { resourceName, LABEL } from "../core/labels.ts";
 import type { Storage, Transport } from "../core/scenario/schema.ts";
 import type { StorageFacts } from "../core/results.ts";
-import { engineError, isNotFound, type ContainerSpec, type Engine } from "../adapters/docker/engine.ts";
+import { engineError, isNotFound, statusCode, type ContainerSpec, type Engine } from "../adapters/docker/engine.ts";
 import type { DataMount, ProvisionedStorage, StorageProvider } from "../adapters/storage/types.ts";
 import type { Endpoint, Probe } from "../adapters/mysql/probe.ts";
 import type { DisposableStack } from "./disposables.ts";
@@ -97,6 +97,8 @@ export function labServerInit(x: {
 
 export class LabServer {
   readonly rootPassword = randomBytes(12).toString("hex");
+  /** The benchmark user's password: drawn on its own, so that it reveals nothing of root's. */
+  readonly benchPassword = randomBytes(12).toString("hex");
   containerId: string | undefined;
   networkId: string | undefined;
   networkName: string;
@@ -305,8 +307,12 @@ export class LabServer {
         await this.engine.pause(this.containerId);
         this.paused = true;
         return true;
-      } catch {
-        // the freezer refused (tasks in uninterruptible I/O): try again; after 3 refusals `false` is recorded
+      } catch (e) {
+        // Only the engine's own refusal (an HTTP 500 answer: the freezer could not freeze tasks in uninterruptible
+        // I/O) is retried and, after 3, recorded as `false`. An engine that does not answer, or any other error, is
+        // raised: an outage is not a refusal.
+        if (statusCode(e) !== 500)
+          throw e instanceof TwinbenchError ? e : engineError(`pausing server "${this.init.id}"`, e);
         await new Promise((r) => setTimeout(r, 1000));
       }
     }

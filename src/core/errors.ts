@@ -29,6 +29,7 @@ export type ErrorCode =
   | "CALIBRATION_NONE"
   | "CANCELLED"
   | "CELL_FAILED"
+  | "CLI_OPTION_INVALID"
   | "COMMAND_FAILED"
   | "COMPARE_EMPTY"
   | "COMPARE_HOST"

@@ -116,10 +116,11 @@ export interface Engine {
   connectNetwork(networkId: string, containerId: string): Promise<void>;
   disconnectNetwork(networkId: string, containerId: string): Promise<void>;
   logs(id: string, tail?: number): Promise<string>;
+  /** Run `cmd` in a container; `env` is added to the process's environment (secrets go there, never in `cmd`). */
   exec(
     id: string,
     cmd: string[],
-    opts?: { user?: string },
+    opts?: { user?: string; env?: Record<string, string> },
   ): Promise<{ exitCode: number; stdout: string; stderr: string }>;
   /**
    * Create, attach, start and wait for a container; stream its output lines. Removes it afterwards. `onCreated`
@@ -129,7 +130,8 @@ export interface Engine {
   listLabelled(filters: string[]): Promise<LabelledResources>;
 }
 
-function statusCode(e: unknown): number | undefined {
+/** The HTTP status of an engine's answer, or undefined when the error is not an answer (a cut connection, a bug). */
+export function statusCode(e: unknown): number | undefined {
   return typeof e === "object" && e !== null && "statusCode" in e
     ? (e as { statusCode: number }).statusCode
     : undefined;
@@ -378,10 +380,14 @@ export class DockerEngine implements Engine {
       throw e;
     }
   }
-  async exec(id: string, cmd: string[], opts?: { user?: string }) {
-    const ex = await this.docker
-      .getContainer(id)
-      .exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: opts?.user });
+  async exec(id: string, cmd: string[], opts?: { user?: string; env?: Record<string, string> }) {
+    const ex = await this.docker.getContainer(id).exec({
+      Cmd: cmd,
+      AttachStdout: true,
+      AttachStderr: true,
+      User: opts?.user,
+      Env: opts?.env ? Object.entries(opts.env).map(([k, v]) => `${k}=${v}`) : undefined,
+    });
     const stream = await ex.start({ hijack: true, stdin: false });
     const out = new PassThrough();
     const err = new PassThrough();

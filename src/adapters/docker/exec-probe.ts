@@ -8,15 +8,30 @@
 import { TwinbenchError } from "../../core/errors.ts";
 import { LABEL } from "../../core/labels.ts";
 import { pollReady, type Endpoint, type Probe, type ServerFacts } from "../mysql/probe.ts";
-import type { Engine } from "./engine.ts";
+import { isNotFound, statusCode, type Engine } from "./engine.ts";
 
 /** Undo `--batch` escapes (\t \n \\ \0). */
 export function unescapeBatch(v: string): string {
   return v.replace(/\\(.)/g, (_, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c === "0" ? "\0" : c));
 }
 
+/**
+ * The client's shell step in the server container: the password from the environment into a private defaults file
+ * (`--defaults-extra-file`, which must come first), the statements from the environment on stdin; printf is the
+ * shell's own, so neither is on any process's argv. The file is removed afterwards and the client's exit code kept.
+ */
+export const CLIENT_WRAPPER =
+  'umask 077; f=$(mktemp) || exit 1; printf \'[client]\\npassword=%s\\n\' "$TB_MYSQL_PWD" > "$f"; ' +
+  'printf \'%s\' "$TB_SQL" | "$(command -v mariadb || command -v mysql)" --defaults-extra-file="$f" "$@"; ' +
+  'rc=$?; rm -f "$f"; exit $rc';
+
 const quote = (s: string) => `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 const ident = (s: string) => `\`${s.replace(/`/g, "``")}\``;
+
+/** The engine's answer for a container that no longer exists (404) or is not running (409). */
+export function isGoneOrStopped(e: unknown): boolean {
+  return isNotFound(e) || statusCode(e) === 409;
+}
 
 export function execProbe(engine: Engine): Probe {
   const byIp = new Map<string, string>();
@@ -25,8 +40,11 @@ export function execProbe(engine: Engine): Probe {
     byIp.clear();
     const found = await engine.listLabelled([`${LABEL.role}=server`]);
     for (const c of found.containers) {
-      // Gone since the listing: no server to probe there. An engine that fails has already failed the listing above.
-      const st = await engine.inspect(c.id).catch(() => undefined);
+      const st = await engine.inspect(c.id).catch((e: unknown) => {
+        // Gone since the listing (404): no server to probe there. Any other failure is the engine's, and raised.
+        if (isNotFound(e)) return undefined;
+        throw e;
+      });
       for (const ip of Object.values(st?.ips ?? {})) byIp.set(ip, c.id);
     }
   }
@@ -46,27 +64,28 @@ export function execProbe(engine: Engine): Probe {
     const argv = [
       "sh",
       "-c",
-      'exec "$(command -v mariadb || command -v mysql)" "$@"',
+      CLIENT_WRAPPER,
       "sh",
       `--user=${ep.user}`,
-      `--password=${ep.password}`,
       "--host=127.0.0.1",
       `--port=${ep.port}`,
       "--protocol=TCP",
       "--batch",
       "--skip-column-names",
       "--connect-timeout=3",
-      "-e",
-      statements,
     ];
+    // The password and the statements (CREATE USER ... IDENTIFIED BY holds one) go in the environment, never argv.
+    const execOpts = { env: { TB_MYSQL_PWD: ep.password, TB_SQL: statements } };
     let id = await containerFor(ep);
     try {
-      return await engine.exec(id, argv);
+      return await engine.exec(id, argv, execOpts);
     } catch (e) {
-      // The server was recreated (restart, snapshot restore): find it again once.
+      // Only a container that is gone (404) or not running (409) may have been recreated (restart, snapshot
+      // restore): find it again once. Any other error is the engine's, raised as it is.
+      if (!isGoneOrStopped(e)) throw e;
       await refresh();
       id = await containerFor(ep);
-      return engine.exec(id, argv);
+      return engine.exec(id, argv, execOpts);
     }
   }
 

@@ -4,15 +4,26 @@
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import type { Engine } from "./engine.ts";
+import { engineError, type Engine } from "./engine.ts";
+import { TwinbenchError } from "../../core/errors.ts";
 
 export async function selfContainerId(engine: Engine): Promise<string | undefined> {
   if (!existsSync("/.dockerenv")) return undefined;
+  let host: string;
   try {
-    const host = (await readFile("/etc/hostname", "utf8")).trim();
-    if (!host) return undefined;
+    host = (await readFile("/etc/hostname", "utf8")).trim();
+  } catch (e) {
+    // No hostname file: nothing to ask the engine about, so not inside one of its containers as far as we can tell.
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+  if (!host) return undefined;
+  try {
+    // undefined when the engine has no such container (its 404); any other failure is the engine's, not an answer.
     return await engine.containerId(host);
-  } catch {
-    return undefined; // no readable hostname or no answer: not inside a container of this engine, as far as we can tell
+  } catch (e) {
+    throw e instanceof TwinbenchError
+      ? e
+      : engineError(`cannot tell whether twinbench runs inside container ${host} of the engine`, e);
   }
 }

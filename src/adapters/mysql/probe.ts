@@ -147,6 +147,14 @@ export async function createBenchUser(
   });
 }
 
+/** Whether a mysql2 error is the server's answer (an SQL error with its errno), not a lost connection or timeout. */
+export function isServerAnswer(e: unknown): boolean {
+  const x = e as { fatal?: boolean; errno?: unknown; sqlState?: unknown } | null;
+  return (
+    !!x && typeof x === "object" && x.fatal !== true && typeof x.errno === "number" && typeof x.sqlState === "string"
+  );
+}
+
 /**
  * The purge history length from information_schema.INNODB_METRICS `trx_rseg_history_len`, switched on first. Null
  * when the server has no such counter or refuses (no privilege): quiescence then waits on the dirty pages alone, and
@@ -159,8 +167,11 @@ async function historyLengthOf(c: { query: (sql: string) => Promise<unknown> }):
       "SELECT `COUNT` AS n FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'",
     )) as unknown as [Array<{ n: number | string }>];
     return rows[0] === undefined ? null : Number(rows[0].n);
-  } catch {
-    return null; // no such counter or no privilege: see above
+  } catch (e) {
+    // The server's own refusal (no such counter, no privilege: an error it answered with) means no counter. A lost
+    // connection or a timeout (mysql2 marks those fatal) is a failure, raised.
+    if (isServerAnswer(e)) return null;
+    throw e;
   }
 }
 

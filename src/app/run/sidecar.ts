@@ -21,7 +21,7 @@ import { parseDuration, parseSize, trimSeconds } from "../../core/scenario/schem
 import { trimmedRates } from "../../core/levers.ts";
 import type { SysbenchResult } from "../../core/sysbench/result.ts";
 import { parseIntervalLine, parseSysbench } from "../../core/sysbench/parse.ts";
-import { sysbenchArgv } from "../../core/sysbench/argv.ts";
+import { sysbenchArgv, sysbenchCommand } from "../../core/sysbench/argv.ts";
 import type { RunResult } from "../../adapters/docker/engine.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
@@ -31,8 +31,9 @@ import type { ImageInfo } from "./types.ts";
 export const BENCH_USER = "sbtest";
 export const BENCH_DB = "sbtest";
 
+/** The benchmark user's password on `server`: its own random one, independent of root's. */
 export function benchPassword(server: LabServer): string {
-  return `tb${server.rootPassword.slice(0, 16)}`;
+  return server.benchPassword;
 }
 
 export type CellPhase = "warmup" | "measure";
@@ -72,12 +73,15 @@ export class Sidecar {
     const { ctx } = this;
     const { c } = this.connection(server);
     const load = ctx.scenario.resources.load;
+    // The password travels in the environment and a private config file, never on the container's argv.
+    const { entrypoint, cmd, env } = sysbenchCommand(argv);
     return ctx.engine.run(
       {
         name: resourceName(ctx.runId, server.id, "load", randomBytes(3).toString("hex")),
         image: this.image.tag,
-        entrypoint: ["sysbench"],
-        cmd: argv,
+        entrypoint,
+        cmd,
+        env,
         labels: ctx.labels({ [LABEL.role]: "load", [LABEL.server]: server.id }),
         mounts: c.mounts,
         networkMode: c.networkMode,

@@ -36,11 +36,9 @@ const percent = z
   .union([z.string(), z.number()])
   .refine((v) => parsePercent(v) !== undefined, { message: 'expected a percentage like "3%" or a number' });
 
-const duration = z
-  .union([z.string(), z.number()])
-  .refine((v) => parseDuration(v) !== undefined, {
-    message: 'expected a duration like "10s", "5m" or a number of seconds',
-  });
+const duration = z.union([z.string(), z.number()]).refine((v) => parseDuration(v) !== undefined, {
+  message: 'expected a duration like "10s", "5m" or a number of seconds',
+});
 const size = z
   .union([z.string(), z.number()])
   .refine((v) => parseSize(v) !== undefined, { message: 'expected a size like "2g", "512m" or a number of bytes' });
@@ -79,14 +77,26 @@ export const HostSchema = z.strictObject({
   tls: z.strictObject({ ca: z.string(), cert: z.string(), key: z.string() }).optional(),
 });
 
+/**
+ * Upper bounds of the workload's numbers: past these a run cannot work (sysbench's id column is a signed INT, a
+ * timer longer than 2^31 ms fires at once) or is almost surely a typo (thousands of tables or threads).
+ */
+export const WORKLOAD_LIMITS = {
+  tables: 1024,
+  /** sysbench's id column is INT: at most 2^31 - 1 rows per table. */
+  tableSize: 2 ** 31 - 1,
+  threads: 4096,
+  events: 1e12,
+} as const;
+
 export const WorkloadSchema = z.strictObject({
   engine: z.enum(["innodb", "myisam"]).default("innodb"),
-  tables: z.number().int().positive().default(4),
-  tableSize: z.number().int().positive().default(10000),
+  tables: z.number().int().positive().max(WORKLOAD_LIMITS.tables).default(4),
+  tableSize: z.number().int().positive().max(WORKLOAD_LIMITS.tableSize).default(10000),
   tests: z.array(z.string().min(1)).min(1),
-  threads: z.array(z.number().int().positive()).min(1),
+  threads: z.array(z.number().int().positive().max(WORKLOAD_LIMITS.threads)).min(1),
   duration: duration.optional(),
-  events: z.number().int().positive().optional(),
+  events: z.number().int().positive().max(WORKLOAD_LIMITS.events).optional(),
   warmup: duration.default("0s"),
   /** A fixed count, or adaptive: at least min, at most max, until the interval is within ± precision. */
   repeats: z

@@ -31,6 +31,18 @@ export type ValidateResult = { scenario: Scenario; warnings: string[] } | { erro
 
 /** Connections twinbench keeps besides sysbench's (readiness probe, variables capture, monitoring). */
 export const CONNECTION_HEADROOM = 10;
+/**
+ * The longest cell, warm-up or lead-in: its deadline (one and a half times its length plus a minute) must stay
+ * below the 2^31 ms a Node timer can wait.
+ */
+export const MAX_CELL_SECONDS = 7 * 86400;
+/** The longest budget of an adaptive run. */
+export const MAX_BUDGET_SECONDS = 20 * 86400;
+/**
+ * What one sysbench row takes on disk at least (id, k, c CHAR(120), pad CHAR(60): 188 bytes of columns, plus the
+ * row header and the index on k); a data dir smaller than rows × this cannot hold the tables.
+ */
+export const MIN_ROW_BYTES = 200;
 /** innodb_buffer_pool_size in lab/my.cnf, used when the scenario does not set it. */
 export const DEFAULT_BUFFER_POOL = "1024M";
 
@@ -328,6 +340,17 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
           didYouMean(srv.image, ctx.lockImages),
       );
   });
+  // Resource names are tb-RUN-ID-holder, tb-RUN-ID-net, tb-RUN-ID-load-XXXXXX ...: an id that is another id plus
+  // "-..." could name the same container, network or volume.
+  s.servers.forEach((srv, i) => {
+    const other = s.servers.find((o) => o.id !== srv.id && srv.id.startsWith(`${o.id}-`));
+    if (other)
+      err(
+        ["servers", i, "id"],
+        `${show(srv.id)} begins with the server id ${show(other.id)} and "-", so their container, network and volume ` +
+          `names can collide (the holder of ${show(other.id)} is named …-${other.id}-holder); choose ids where neither is the other plus "-…"`,
+      );
+  });
   const ids = s.servers.map((x) => x.id);
   if (s.compare && typeof s.compare === "object" && "base" in s.compare) {
     const v = s.compare.base;
@@ -404,6 +427,21 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
       ["workload", "events"],
       `give duration or events, not both (got duration ${show(w.duration)} and events ${w.events}); with events sysbench runs with --time=0`,
     );
+  // -- upper bounds of the durations (a timer past 2^31 ms fires at once) ------------------------------------------
+  for (const key of ["duration", "warmup", "trim"] as const) {
+    const v = w[key];
+    const secs = v === undefined ? undefined : parseDuration(v);
+    if (secs !== undefined && secs > MAX_CELL_SECONDS)
+      err(
+        ["workload", key],
+        `expected at most ${MAX_CELL_SECONDS / 86400} days (${MAX_CELL_SECONDS} s), got ${show(v)}`,
+      );
+  }
+  if (w.budget !== undefined && parseDuration(w.budget)! > MAX_BUDGET_SECONDS)
+    err(
+      ["workload", "budget"],
+      `expected at most ${MAX_BUDGET_SECONDS / 86400} days (${MAX_BUDGET_SECONDS} s), got ${show(w.budget)}`,
+    );
   // -- adaptive repeats, instances, budget, report margin ----------------------------------------------------------
   if (typeof w.repeats === "object") {
     const r = w.repeats;
@@ -448,6 +486,17 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
 
   if (w.fresh === "per-test" && !w.tests.some((t) => WRITE_SCRIPTS.has(resolveTest(t)?.script ?? "")))
     warn(["workload", "fresh"], `per-test restores the data before write tests, and none of workload.tests writes`);
+
+  // -- config values: one my.cnf line each ---------------------------------------------------------------------------
+  const checkLines = (path: Path, set: Record<string, unknown>) => {
+    for (const [k, v] of Object.entries(set)) {
+      if (/[\r\n\0]/.test(k)) err([...path, k], `an option name cannot hold a line break or NUL, got ${show(k)}`);
+      else if (typeof v === "string" && /[\r\n\0]/.test(v))
+        err([...path, k], `a value is one my.cnf line: it cannot hold a line break or NUL, got ${show(v)}`);
+    }
+  };
+  checkLines(["config", "set"], s.config.set);
+  s.servers.forEach((srv, i) => checkLines(["servers", i, "config", "set"], srv.config?.set ?? {}));
 
   // -- max_connections --------------------------------------------------------------------------------------------
   if (w.threads.length) {
@@ -521,6 +570,24 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
   const globalUsed = s.servers.some((x) => !x.storage);
   for (const { path, storage, set } of storages) {
     if (path.length === 1 && !globalUsed) continue;
+    if (storage.kind === "bind" && !storage.path.startsWith("/"))
+      err([...path, "path"], `expected an absolute host path (e.g. /mnt/array), got ${show(storage.path)}`);
+    if (storage.kind === "raid0" && storage.loop?.dir !== undefined && !storage.loop.dir.startsWith("/"))
+      err(
+        [...path, "loop", "dir"],
+        `expected an absolute host path (e.g. /var/lib/twinbench/loop), got ${show(storage.loop.dir)}`,
+      );
+    if (storage.kind === "tmpfs") {
+      const tmpfs = parseSize(storage.size)!;
+      const data = s.workload.tables * s.workload.tableSize * MIN_ROW_BYTES;
+      if (data > tmpfs)
+        err(
+          [...path, "size"],
+          `tmpfs size ${show(storage.size)} cannot hold the tables: workload.tables ${s.workload.tables} × ` +
+            `workload.tableSize ${s.workload.tableSize} rows take at least ${Math.ceil(data / 2 ** 20)} MiB ` +
+            `(${MIN_ROW_BYTES} bytes a row), before the redo log and system tablespace`,
+        );
+    }
     if (storage.kind === "raid0") {
       if (!storage.devices && !storage.loop)
         err(path, `raid0 needs its members: devices (2 or more /dev/... paths) or loop: { members: N, size: SIZE }`);
