@@ -62,6 +62,8 @@ export type ErrorCode =
   | "HOSTS_TOO_FEW"
   | "HOST_DUPLICATE"
   | "HOST_FLAG_INVALID"
+  | "HOST_INSECURE"
+  | "HOST_KEY_REJECTED"
   | "HOST_LOST"
   | "HOST_TLS_MISSING"
   | "HOST_TOOL_FAILED"

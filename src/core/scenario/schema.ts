@@ -75,6 +75,17 @@ export const HostSchema = z.strictObject({
   id,
   engine: z.string().regex(/^(unix|tcp|ssh|npipe):\/\//, { message: "expected unix://, tcp:// or ssh:// engine URL" }),
   tls: z.strictObject({ ca: z.string(), cert: z.string(), key: z.string() }).optional(),
+  /** ssh:// only: the host key's fingerprint (`SHA256:...`, as `ssh-keygen -lf` prints it), checked instead of
+   *  ~/.ssh/known_hosts. */
+  fingerprint: z
+    .string()
+    .regex(/^SHA256:[A-Za-z0-9+/]{43}=?$/, {
+      message: 'expected a fingerprint like "SHA256:" and 43 base64 characters',
+    })
+    .optional(),
+  /** tcp:// without TLS to a machine other than this one: plain HTTP carries the root password in clear, so it must
+   *  be asked for; every report then says so. */
+  insecure: z.boolean().optional(),
 });
 
 /**
