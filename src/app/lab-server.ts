@@ -15,6 +15,7 @@ import type { DataMount, ProvisionedStorage, StorageProvider } from "../adapters
 import type { Endpoint, Probe } from "../adapters/mysql/probe.ts";
 import type { DisposableStack } from "./disposables.ts";
 import { startFailureTail } from "../core/config/startlog.ts";
+import { DEFAULT_POOL_BYTES, derivedServerLimitBytes } from "../core/plan/fit.ts";
 import { renderConfig, type RenderOutput } from "../core/config/render.ts";
 import { parseSize, type Scenario, type ServerSpec } from "../core/scenario/schema.ts";
 
@@ -80,8 +81,15 @@ export function labServerInit(x: {
     storage,
     cnf: rendered.cnf,
     cpuset: scenario.resources.server.cpuset,
+    // The scenario's limit, else one derived from the buffer pool, overhead and tmpfs, as `plan` states it.
     memoryBytes:
-      scenario.resources.server.memory !== undefined ? parseSize(scenario.resources.server.memory) : undefined,
+      scenario.resources.server.memory !== undefined
+        ? parseSize(scenario.resources.server.memory)
+        : derivedServerLimitBytes({
+            poolBytes: (bp ? parseSize(bp[1]!) : undefined) ?? DEFAULT_POOL_BYTES,
+            tmpfsBytes: storage.kind === "tmpfs" ? (parseSize(storage.size) ?? 0) : 0,
+            maxThreads: Math.max(...scenario.workload.threads),
+          }),
     holderCpuset: scenario.resources.load.cpuset,
     runId: x.runId,
     sessionId: x.sessionId,
@@ -273,6 +281,23 @@ export class LabServer {
       throw e instanceof TwinbenchError
         ? e
         : engineError(`cannot tell whether server "${this.init.id}" (container ${this.containerName}) runs`, e);
+    }
+  }
+
+  /**
+   * Whether the server's container was ended by the kernel's OOM killer (its memory limit reached). False when it
+   * runs or is gone; an engine failure is raised.
+   */
+  async oomKilled(): Promise<boolean> {
+    if (!this.containerId) return false;
+    try {
+      const st = await this.engine.inspect(this.containerId);
+      return !st.running && st.oomKilled;
+    } catch (e) {
+      if (isNotFound(e)) return false; // the engine has no such container: nothing to say how it ended
+      throw e instanceof TwinbenchError
+        ? e
+        : engineError(`cannot tell how server "${this.init.id}" (container ${this.containerName}) ended`, e);
     }
   }
 

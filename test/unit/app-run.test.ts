@@ -45,7 +45,7 @@ class FakeEngine implements Engine {
   async inspectVolume(name: string) {
     return this.volumes.has(name) ? { name, labels: {} } : undefined;
   }
-  containers = new Map<string, { spec: ContainerSpec; running: boolean; paused: boolean }>();
+  containers = new Map<string, { spec: ContainerSpec; running: boolean; paused: boolean; oomKilled?: boolean }>();
   networks = new Set<string>();
   volumes = new Set<string>();
   runs: ContainerSpec[] = [];
@@ -71,7 +71,9 @@ class FakeEngine implements Engine {
   async removeVolume(name: string) {
     this.volumes.delete(name);
   }
+  created: ContainerSpec[] = [];
   async createContainer(spec: ContainerSpec) {
+    this.created.push(spec);
     const id = `c${++this.n}`;
     this.containers.set(id, { spec, running: false, paused: false });
     return id;
@@ -110,7 +112,7 @@ class FakeEngine implements Engine {
       running: c?.running ?? false,
       paused: c?.paused ?? false,
       exitCode: null,
-      oomKilled: false,
+      oomKilled: c?.oomKilled ?? false,
       ips: c ? { [String(c.spec.networkMode)]: "10.0.0.2" } : {},
     };
   }
@@ -366,6 +368,42 @@ describe("runScenario with fake ports", () => {
     expect(report.failed).toBe(0);
     expect(renderText(report)).toMatch(/Retries: 1 measured attempt/);
     expect(report.table!.rows.flatMap((r) => r.cells).every((c) => c.status === "ok")).toBe(true);
+  });
+
+  it("an OOM-killed server: its cell fails once, named as such, and is not retried; every server has a memory limit", async () => {
+    const engine = new FakeEngine();
+    let killed = false;
+    engine.failRun = (spec) => {
+      if (!killed && spec.cmd?.includes("--threads=2") && spec.cmd.includes("--time=2") && spec.name.includes("-b-")) {
+        killed = true;
+        for (const c of engine.containers.values())
+          if (c.spec.name.endsWith("-b")) Object.assign(c, { running: false, oomKilled: true });
+        return true;
+      }
+      return false;
+    };
+    const events: RunEvent[] = [];
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const s = await runScenario(deps(engine, []), {
+      scenario: scenario(),
+      neutralCnf: neutral,
+      outDir: dir,
+      onEvent: (e) => events.push(e),
+    });
+    expect(s.status).toBe("partial");
+    expect(s.cellsFailed).toBe(1);
+    const failed = events.filter((e) => e.type === "cell-failed");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.type === "cell-failed" && failed[0]!.retry).toBeUndefined();
+    const rec = failed[0]!.type === "cell-failed" ? failed[0]!.record : undefined;
+    expect(rec?.serverOomKilled).toBe(true);
+    expect(rec?.error).toMatch(/^server b was OOM-killed at its memory limit of /);
+    // The server is restarted for the cells after it.
+    expect(events.some((e) => e.type === "server-restarted" && e.server === "b")).toBe(true);
+    // No resources.server.memory: each server still gets a limit (pool 1 GiB + tmpfs 1 GiB + overhead + headroom).
+    const serverSpecs = engine.created.filter((c) => c.labels["twinbench.role"] === "server");
+    expect(serverSpecs.length).toBeGreaterThan(0);
+    for (const c of serverSpecs) expect(c.memoryBytes).toBe(2 * 2 ** 30 + 256 * 2 ** 20 + 2 * 2 ** 20 + 512 * 2 ** 20);
   });
 
   it("retries a failed cell on a live server without restarting it, up to --retries times", async () => {

@@ -3,21 +3,17 @@
  * is no hostname to ask about). An engine that does not answer is an error, never read as "not in a container".
  * /.dockerenv and /etc/hostname are stood in for.
  */
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { selfContainerId, type SelfFiles } from "../../src/adapters/docker/self.ts";
+import type { Engine } from "../../src/adapters/docker/engine.ts";
 
-vi.mock("node:fs", async (orig) => ({ ...(await orig<typeof import("node:fs")>()), existsSync: () => true }));
-vi.mock("node:fs/promises", async (orig) => ({
-  ...(await orig<typeof import("node:fs/promises")>()),
-  readFile: async () => "abc123\n",
-}));
-
-const { selfContainerId } = await import("../../src/adapters/docker/self.ts");
-type Engine = import("../../src/adapters/docker/engine.ts").Engine;
+const inContainer: SelfFiles = { exists: () => true, read: async () => "abc123\n" };
 
 describe("selfContainerId", () => {
   it("the engine's answer: its id, or undefined when it has no such container", async () => {
-    expect(await selfContainerId({ containerId: async () => "full-id" } as Partial<Engine> as Engine)).toBe("full-id");
-    expect(await selfContainerId({ containerId: async () => undefined } as Partial<Engine> as Engine)).toBeUndefined();
+    const engine = (id: string | undefined) => ({ containerId: async () => id }) as Partial<Engine> as Engine;
+    expect(await selfContainerId(engine("full-id"), inContainer)).toBe("full-id");
+    expect(await selfContainerId(engine(undefined), inContainer)).toBeUndefined();
   });
 
   it("an engine that does not answer is an ENGINE error naming the container", async () => {
@@ -26,7 +22,7 @@ describe("selfContainerId", () => {
         throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
       },
     } as Partial<Engine> as Engine;
-    await expect(selfContainerId(engine)).rejects.toMatchObject({
+    await expect(selfContainerId(engine, inContainer)).rejects.toMatchObject({
       code: "ENGINE",
       message: expect.stringContaining("container abc123"),
     });

@@ -180,6 +180,40 @@ export function outputCutShort(what: string, e: Error): TwinbenchError {
   });
 }
 
+/**
+ * Every container's log: json-file, rotated at 10 MiB and at most 3 files, so a server that logs without end (a
+ * crash loop, a warning per query) cannot fill the engine's disk.
+ */
+export const LOG_CONFIG = { Type: "json-file", Config: { "max-size": "10m", "max-file": "3" } } as const;
+
+/** The most of each exec stream (stdout, stderr) kept in memory; the rest is counted and dropped. */
+export const MAX_EXEC_OUTPUT_BYTES = 16 * 2 ** 20;
+
+/**
+ * A bounded sink for a stream: keeps the first `max` bytes, counts the rest. The output of a program that prints
+ * without end never grows past `max` here.
+ */
+export class BoundedOutput {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  dropped = 0;
+  constructor(private readonly max = MAX_EXEC_OUTPUT_BYTES) {}
+  push(d: Buffer): void {
+    const room = this.max - this.kept;
+    if (room <= 0) {
+      this.dropped += d.length;
+      return;
+    }
+    const part = d.length <= room ? d : d.subarray(0, room);
+    this.chunks.push(part);
+    this.kept += part.length;
+    this.dropped += d.length - part.length;
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
+
 /** The Engine on a Docker API (dockerode): `new DockerEngine("local")` is the local engine (DOCKER_HOST respected). */
 export class DockerEngine implements Engine {
   private readonly docker: Docker;
@@ -307,7 +341,7 @@ export class DockerEngine implements Engine {
         Init: false,
         // Never publish ports on the host.
         PublishAllPorts: false,
-        LogConfig: { Type: "json-file", Config: {} },
+        LogConfig: LOG_CONFIG,
       },
     });
     return c.id;
@@ -391,8 +425,8 @@ export class DockerEngine implements Engine {
     const stream = await ex.start({ hijack: true, stdin: false });
     const out = new PassThrough();
     const err = new PassThrough();
-    const so: Buffer[] = [];
-    const se: Buffer[] = [];
+    const so = new BoundedOutput();
+    const se = new BoundedOutput();
     out.on("data", (d: Buffer) => so.push(d));
     err.on("data", (d: Buffer) => se.push(d));
     this.docker.modem.demuxStream(stream, out, err);
@@ -403,11 +437,13 @@ export class DockerEngine implements Engine {
       stream.on("error", (e: Error) => reject(outputCutShort(`exec of ${cmd[0]} in container ${id}`, e)));
     });
     const info = await ex.inspect();
-    return {
-      exitCode: info.ExitCode ?? -1,
-      stdout: Buffer.concat(so).toString("utf8"),
-      stderr: Buffer.concat(se).toString("utf8"),
-    };
+    // Output past the bound is dropped: the caller gets a failure, never a silently shortened answer.
+    if (so.dropped > 0 || se.dropped > 0)
+      throw new TwinbenchError(
+        `exec of ${cmd[0]} in container ${id} printed more than ${MAX_EXEC_OUTPUT_BYTES / 2 ** 20} MiB (${so.dropped + se.dropped} bytes dropped)`,
+        { code: "ENGINE_STREAM", hint: "this is a twinbench bug: an exec's output is expected to be small" },
+      );
+    return { exitCode: info.ExitCode ?? -1, stdout: so.text(), stderr: se.text() };
   }
 
   async run(spec: ContainerSpec, opts: RunOpts): Promise<RunResult> {

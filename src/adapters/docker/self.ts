@@ -7,11 +7,18 @@ import { readFile } from "node:fs/promises";
 import { engineError, type Engine } from "./engine.ts";
 import { TwinbenchError } from "../../core/errors.ts";
 
-export async function selfContainerId(engine: Engine): Promise<string | undefined> {
-  if (!existsSync("/.dockerenv")) return undefined;
+/** Where {@link selfContainerId} looks: the container marker file and the hostname (tests stand in for them). */
+export interface SelfFiles {
+  exists(path: string): boolean;
+  read(path: string): Promise<string>;
+}
+const files: SelfFiles = { exists: existsSync, read: (p) => readFile(p, "utf8") };
+
+export async function selfContainerId(engine: Engine, fs: SelfFiles = files): Promise<string | undefined> {
+  if (!fs.exists("/.dockerenv")) return undefined;
   let host: string;
   try {
-    host = (await readFile("/etc/hostname", "utf8")).trim();
+    host = (await fs.read("/etc/hostname")).trim();
   } catch (e) {
     // No hostname file: nothing to ask the engine about, so not inside one of its containers as far as we can tell.
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;

@@ -6,6 +6,7 @@
 import { TwinbenchError } from "../../core/errors.ts";
 import type { Cell, CellRecord } from "../../core/results.ts";
 import { parseDuration } from "../../core/scenario/schema.ts";
+import { formatBytes } from "../../core/units.ts";
 import { isWriteTest } from "../../core/plan/plan.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
@@ -149,6 +150,14 @@ export class CellLoop {
       const rec = await ctx.time("measure", () => this.sidecar.cell(server, cell, "measure", undefined, attempt));
       if (quiesceSeconds !== undefined) rec.quiesceSeconds = quiesceSeconds;
       if (cell.instance !== undefined) rec.instance = cell.instance;
+      // A server the OOM killer ended fails its cell once, named as such: the same cell would reach the same limit
+      // again, so it is not retried (the server is restarted for the cells after it).
+      const oom = rec.status === "failed" && (await server.oomKilled());
+      if (oom) {
+        const limit = server.init.memoryBytes;
+        rec.serverOomKilled = true;
+        rec.error = `server ${cell.server} was OOM-killed${limit ? ` at its memory limit of ${formatBytes(limit)}` : ""}: ${rec.error ?? "the cell failed"}`;
+      }
       await session.appendCell(rec);
       this.recorded.push(rec);
       if (rec.status === "ok") {
@@ -156,7 +165,7 @@ export class CellLoop {
         ctx.emit({ type: "cell-finished", at: ctx.at(), cell, record: rec });
         return;
       }
-      const retry = rec.status === "failed" && tries < retries && !ctx.signal.aborted;
+      const retry = rec.status === "failed" && !oom && tries < retries && !ctx.signal.aborted;
       ctx.emit({ type: "cell-failed", at: ctx.at(), cell, record: rec, ...(retry ? { retry: attempt + 1 } : {}) });
       ctx.throwIfAborted();
       if (!retry) this.tally.failed++;
