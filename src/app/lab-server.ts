@@ -103,6 +103,9 @@ export function labServerInit(x: {
   return { init, rendered };
 }
 
+/** How long a server that may hang gets to answer `SELECT 1` before the run ends. */
+export const HUNG_CHECK_MS = 15_000;
+
 export class LabServer {
   readonly rootPassword = randomBytes(12).toString("hex");
   /** The benchmark user's password: drawn on its own, so that it reveals nothing of root's. */
@@ -257,6 +260,31 @@ export class LabServer {
             ? `the server refused option "${opt}": fix or remove it in the scenario's config (see \`twinbench config render\`)`
             : "read the log tail above",
           details: ["last lines of the server's error log:", ...tail.lines],
+          cause: e,
+        },
+      );
+    }
+  }
+
+  /**
+   * Raise SERVER_HUNG when the server does not answer `SELECT 1` within `deadlineMs` (`after` says when: "after its
+   * cell ran past its limit"). A server that exited is left to the caller's restart.
+   */
+  async assertAnswers(after: string, deadlineMs = HUNG_CHECK_MS): Promise<void> {
+    const id = this.containerId;
+    if (!id) return;
+    try {
+      await this.probe.waitReady(this.rootEndpoint(), {
+        deadlineMs,
+        alive: async () => (await this.engine.inspect(id)).running,
+      });
+    } catch (e) {
+      if (e instanceof CancelledError || (e instanceof TwinbenchError && e.code === "SERVER_EXITED")) throw e;
+      throw new TwinbenchError(
+        `server "${this.init.id}" (container ${this.containerName}) did not answer SELECT 1 within ${deadlineMs / 1000} s ${after}: it hangs (${(e as Error).message})`,
+        {
+          code: "SERVER_HUNG",
+          hint: "a stopped server process or a stalled data dir; the run was torn down, so `twinbench run --resume` starts it again",
           cause: e,
         },
       );

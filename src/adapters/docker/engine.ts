@@ -6,6 +6,7 @@ import Docker from "dockerode";
 import { PassThrough } from "node:stream";
 import { pack } from "tar-stream";
 import { TwinbenchError } from "../../core/errors.ts";
+import { withDeadline } from "../../core/deadline.ts";
 import type { HostFacts } from "../../core/results.ts";
 import { DockerImages, type ImagePort } from "./images.ts";
 
@@ -120,7 +121,7 @@ export interface Engine {
   exec(
     id: string,
     cmd: string[],
-    opts?: { user?: string; env?: Record<string, string> },
+    opts?: { user?: string; env?: Record<string, string>; timeoutMs?: number },
   ): Promise<{ exitCode: number; stdout: string; stderr: string }>;
   /**
    * Create, attach, start and wait for a container; stream its output lines. Removes it afterwards. `onCreated`
@@ -185,6 +186,9 @@ export function outputCutShort(what: string, e: Error): TwinbenchError {
  * crash loop, a warning per query) cannot fill the engine's disk.
  */
 export const LOG_CONFIG = { Type: "json-file", Config: { "max-size": "10m", "max-file": "3" } } as const;
+
+/** The deadline of an exec (its SQL probes, copies and tools are short; a stopped container never answers). */
+export const EXEC_DEADLINE_MS = 300_000;
 
 /** The most of each exec stream (stdout, stderr) kept in memory; the rest is counted and dropped. */
 export const MAX_EXEC_OUTPUT_BYTES = 16 * 2 ** 20;
@@ -414,7 +418,21 @@ export class DockerEngine implements Engine {
       throw e;
     }
   }
-  async exec(id: string, cmd: string[], opts?: { user?: string; env?: Record<string, string> }) {
+  async exec(id: string, cmd: string[], opts?: { user?: string; env?: Record<string, string>; timeoutMs?: number }) {
+    const ms = opts?.timeoutMs ?? EXEC_DEADLINE_MS;
+    // The program only in the message: its arguments may hold a secret.
+    return withDeadline(
+      this.execNow(id, cmd, opts),
+      ms,
+      () =>
+        new TwinbenchError(`exec of ${cmd[0]} in container ${id} did not finish within ${ms / 1000} s`, {
+          code: "DEADLINE_EXCEEDED",
+          hint: "the container or the engine stopped answering; see the container's log",
+        }),
+    );
+  }
+
+  private async execNow(id: string, cmd: string[], opts?: { user?: string; env?: Record<string, string> }) {
     const ex = await this.docker.getContainer(id).exec({
       Cmd: cmd,
       AttachStdout: true,

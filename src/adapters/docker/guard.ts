@@ -116,10 +116,10 @@ function isConnectionError(e: unknown): boolean {
  * kill() (fired and forgotten inside run()) never rejects on a dead connection. Methods run with the proxy as
  * `this`, so the engine's own internal calls are guarded too.
  */
-export function guardedEngine(engine: Engine, facts: HostFacts, guard?: HostGuard): Engine {
+export function guardedEngine(engine: Engine, facts: HostFacts | undefined, guard?: HostGuard): Engine {
   const proxy: Engine = new Proxy(engine, {
     get(target, prop) {
-      if (prop === "facts") return async () => facts;
+      if (prop === "facts" && facts) return async () => facts;
       const v = Reflect.get(target, prop, target) as unknown;
       if (typeof v !== "function") return v;
       const fn = v as (...a: unknown[]) => unknown;

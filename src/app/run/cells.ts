@@ -12,7 +12,7 @@ import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import type { Servers } from "./servers.ts";
-import { serverLost, type Sidecar } from "./sidecar.ts";
+import { pastLimit, serverLost, type Sidecar } from "./sidecar.ts";
 import type { Scheduler } from "./scheduler.ts";
 import { quiesce } from "./quiesce.ts";
 
@@ -165,6 +165,10 @@ export class CellLoop {
         ctx.emit({ type: "cell-finished", at: ctx.at(), cell, record: rec });
         return;
       }
+      // A cell stopped at its limit on a server that still runs: the server must answer now, or the run ends here
+      // (SERVER_HUNG) rather than wait out every cell after it.
+      if (pastLimit(rec) && (await server.isRunning()))
+        await server.assertAnswers(`after cell ${cell.key} ran past its limit`);
       const retry = rec.status === "failed" && !oom && tries < retries && !ctx.signal.aborted;
       ctx.emit({ type: "cell-failed", at: ctx.at(), cell, record: rec, ...(retry ? { retry: attempt + 1 } : {}) });
       ctx.throwIfAborted();
@@ -201,6 +205,8 @@ export class CellLoop {
     this.warmups.push(rec);
     if (rec.status === "failed") {
       ctx.throwIfAborted();
+      if (pastLimit(rec) && (await server.isRunning()))
+        await server.assertAnswers(`after the warm-up of ${cell.test} ran past its limit`);
       ctx.warn(`warm-up of ${cell.server} ${cell.test} failed: ${rec.error}`);
       await this.servers.recoverIfDead(server, wcell, this.sidecar, { lost: serverLost(rec) });
     }

@@ -62,22 +62,23 @@ export class Sidecar {
     };
   }
 
-  private run(
+  private async run(
     server: LabServer,
     argv: string[],
     onLine: ((l: string) => void) | undefined,
     timeoutMs: number | undefined,
     signal: AbortSignal,
     onCreated?: (id: string) => void,
-  ): Promise<RunResult> {
+  ): Promise<RunResult & { name: string }> {
     const { ctx } = this;
     const { c } = this.connection(server);
     const load = ctx.scenario.resources.load;
     // The password travels in the environment and a private config file, never on the container's argv.
     const { entrypoint, cmd, env } = sysbenchCommand(argv);
-    return ctx.engine.run(
+    const name = resourceName(ctx.runId, server.id, "load", randomBytes(3).toString("hex"));
+    const r = await ctx.engine.run(
       {
-        name: resourceName(ctx.runId, server.id, "load", randomBytes(3).toString("hex")),
+        name,
         image: this.image.tag,
         entrypoint,
         cmd,
@@ -92,6 +93,7 @@ export class Sidecar {
       },
       { onLine, onCreated, signal, timeoutMs },
     );
+    return { ...r, name };
   }
 
   /** The TLS cipher of the sidecar's connection (null: none). */
@@ -133,9 +135,19 @@ export class Sidecar {
       percentile: scenario.workload.percentile,
       histogram: false,
     });
-    const r = await this.run(server, argv, onLine, undefined, signal);
+    const timeoutMs = setupDeadlineMs(scenario.workload);
+    const r = await this.run(server, argv, onLine, timeoutMs, signal);
     await this.session.writeRaw(`${server.id}.${logName}.log`, r.output);
     if (r.cancelled) throw new CancelledError();
+    if (r.timedOut)
+      throw new TwinbenchError(
+        `sysbench ${command} on server ${server.id} did not finish within its deadline of ${Math.round(timeoutMs / 1000)} s ` +
+          `(${scenario.workload.tables} tables × ${scenario.workload.tableSize} rows) and was stopped (container ${r.name}, server container ${server.containerName})`,
+        {
+          code: "DEADLINE_EXCEEDED",
+          hint: `the server stopped answering or its data dir stalled; see raw/${server.id}.${logName}.log and the server's log in the results folder, then \`twinbench run --resume\``,
+        },
+      );
     if (r.exitCode !== 0)
       throw new TwinbenchError(
         `sysbench ${command} failed on server ${server.id} (exit ${r.exitCode}): ${lastFatal(r.output)}`,
@@ -199,7 +211,8 @@ export class Sidecar {
     const rawName = `${cell.server}/${ph === "warmup" ? `warmup-${cell.test}` : `${cell.test}-t${cell.threads}-r${cell.repeat}${attempt > 1 ? `-a${attempt}` : ""}`}.log`;
     const raw = await this.session.writeRaw(rawName, r.output);
     const { status, error, metrics } = classifyCell(r, { userCancelled: signal.aborted, timeoutMs });
-    const after = before ? await this.status(server, false, errors) : undefined;
+    // A cell past its limit may have a hung server: no reading after it (the check after the cell says whether it answers).
+    const after = before && !r.timedOut ? await this.status(server, false, errors) : undefined;
     const interference = probe?.result();
     const interferenceError = probe?.error();
     const taskError = probe?.taskError();
@@ -411,6 +424,14 @@ export class Sidecar {
   }
 }
 
+/**
+ * The deadline of `sysbench prepare` or prewarm: ten minutes, plus the rows at a tenth of the prepare rate measured
+ * here (130 k rows/s): far past any healthy run, short of for ever.
+ */
+export function setupDeadlineMs(w: { tables: number; tableSize: number }): number {
+  return Math.round((600 + (w.tables * w.tableSize) / 13_000) * 1000);
+}
+
 /** Whether a sampler's error means the accounting is not there (no /proc, no cgroup file), not that it failed. */
 export function isAbsence(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | null)?.code;
@@ -441,7 +462,7 @@ export function classifyCell(
   if (r.timedOut)
     return {
       status: "failed",
-      error: `cell ran past its limit of ${Math.round(o.timeoutMs / 1000)} s and was stopped`,
+      error: `${PAST_LIMIT} ${Math.round(o.timeoutMs / 1000)} s and was stopped`,
       metrics,
     };
   if (!metrics || metrics.status !== "ok" || r.exitCode !== 0)
@@ -451,6 +472,13 @@ export function classifyCell(
       metrics,
     };
   return { status: "ok", metrics };
+}
+
+const PAST_LIMIT = "cell ran past its limit of";
+
+/** Whether a failed cell was stopped at its limit (its server may hang). */
+export function pastLimit(rec: Pick<CellRecord, "status" | "error">): boolean {
+  return rec.status === "failed" && (rec.error ?? "").startsWith(PAST_LIMIT);
 }
 
 /**
