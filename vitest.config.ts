@@ -9,6 +9,9 @@ import { defineConfig } from "vitest/config";
 const calibrationDir =
   process.env.TWINBENCH_TEST_CALIBRATION_DIR ?? join(tmpdir(), `twinbench-test-calibration-${process.pid}`);
 
+/** Likewise the host's run history: tests append to a scratch folder, never to /var/lib/twinbench/history. */
+const historyDir = process.env.TWINBENCH_TEST_HISTORY_DIR ?? join(tmpdir(), `twinbench-test-history-${process.pid}`);
+
 /** What every test run shares (this config's two projects, and vitest.faults.config.ts). */
 export const common = {
   // test/skip-reporter.ts lists every test that did not run and why (.ci/run fails on it: scripts/check-skips.mjs);
@@ -26,6 +29,7 @@ export const common = {
     CI: "false",
     CONTINUOUS_INTEGRATION: "false",
     TWINBENCH_CALIBRATION_DIR: calibrationDir,
+    TWINBENCH_HISTORY_DIR: historyDir,
   },
 };
 

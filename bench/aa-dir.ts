@@ -6,7 +6,7 @@
  *   of 0, 1, 2, 3 s (`--lead-ins 0,1,2,3`), each with its 95% interval and its ratio to the total's;
  * - costs (item 7): the pair sd of q/s and of every cost per query side by side, each against q/s's.
  * Several DIRs (comma separated) are pooled: each folder's pairs stay within their own cells.
- * src/core/bench/aa-figures.ts computes; this prints.
+ * bench/lib/aa-figures.ts computes; this prints.
  */
 import {
   aaFigureNoise,
@@ -15,12 +15,12 @@ import {
   steadyFigures,
   type AaFigure,
   type AaFigureNoise,
-} from "../src/core/bench/aa-figures.ts";
-import { formatSd } from "../src/core/bench/noise.ts";
-import { TwinbenchError } from "../src/core/errors.ts";
-import type { CellRecord } from "../src/core/results.ts";
+} from "./lib/aa-figures.ts";
+import { formatSd } from "./lib/noise.ts";
+import { TwinbenchError } from "../src/core/base/errors.ts";
+import type { CellRecord } from "../src/core/model/results.ts";
 import { readResultsFolder } from "../src/adapters/report-files.ts";
-import { textTable } from "../src/core/bench/figures.ts";
+import { textTable } from "./lib/figures.ts";
 
 export async function aaDirBench(o: {
   kind: "steady" | "costs";

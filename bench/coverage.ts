@@ -9,7 +9,7 @@ import { parse } from "yaml";
 import { NOISE_MODELS, simulateRuns, summarizeCoverage, type Design } from "../src/core/stats/coverage.ts";
 import { PRINTED_WIDTH_FACTOR } from "../src/core/stats/stop.ts";
 import { adaptiveSettings } from "../src/core/plan/adaptive.ts";
-import { ScenarioSchema } from "../src/core/scenario/schema.ts";
+import { ScenarioSchema } from "../src/core/model/scenario/schema.ts";
 
 const runs = Number(process.argv[2] ?? 300);
 const seed = Number(process.argv[3] ?? 20261202);

@@ -9,13 +9,9 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  forecastCoverage,
-  replayForecasts,
-  type ForecastModel,
-  type ReplayedForecast,
-} from "../src/core/plan/forecast.ts";
-import type { RunManifest } from "../src/core/results.ts";
+import { type ForecastModel } from "../src/core/plan/forecast.ts";
+import { forecastCoverage, replayForecasts, type ReplayedForecast } from "../src/core/plan/forecast-replay.ts";
+import type { RunManifest } from "../src/core/model/results.ts";
 import { readResultsFolder, readRunManifest } from "../src/adapters/report-files.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../src/core/stats/simulate.ts";
 

@@ -5,21 +5,21 @@
  *   M  the manual reference: what a careful person does by hand with the plain docker CLI. Two plain containers of
  *      the same image with the same rendered my.cnf and data on tmpfs, sysbench's image on the load CPU through the
  *      socket volume, prepare, then pairs in ABBA order, no pausing, no twinbench run loop;
- *   L  a lab arm: runScenario with the lab defaults or one lever changed (src/core/bench/noise.ts NOISE_ARMS).
+ *   L  a lab arm: runScenario with the lab defaults or one lever changed (bench/lib/noise.ts NOISE_ARMS).
  * Schedule M, L, M, L, …, M with the arms in a seeded random order. Figures (pair sd and ratios with intervals) are
- * pure (src/core/bench/noise.ts); this file does the Docker work and writes bench/results/<date>-noise.{json,md}.
+ * pure (bench/lib/noise.ts); this file does the Docker work and writes bench/results/<date>-noise.{json,md}.
  */
 import { availableParallelism, cpus, hostname, loadavg, tmpdir } from "node:os";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { execa } from "execa";
-import { CancelledError, TwinbenchError } from "../src/core/errors.ts";
-import { LABEL, resourceLabels, resourceName } from "../src/core/labels.ts";
-import { parseDuration, parseSize, type Scenario } from "../src/core/scenario/schema.ts";
-import { sysbenchArgv } from "../src/core/sysbench/argv.ts";
-import { parseSysbench } from "../src/core/sysbench/parse.ts";
-import { buildRatioTable, measureRecords } from "../src/core/report/ratio.ts";
+import { CancelledError, TwinbenchError } from "../src/core/base/errors.ts";
+import { LABEL, resourceLabels, resourceName } from "../src/core/base/labels.ts";
+import { parseDuration, parseSize, type Scenario } from "../src/core/model/scenario/schema.ts";
+import { sysbenchArgv } from "../src/core/model/scenario/argv.ts";
+import { parseSysbench } from "../src/core/model/sysbench/parse.ts";
+import { buildRatioTable, measureRecords } from "../src/core/stats/ratio.ts";
 import {
   DEFAULT_NOISE_ARMS,
   NOISE_ARMS,
@@ -33,7 +33,7 @@ import {
   scheduleSeconds,
   type NoiseBlock,
   type NoiseCost,
-} from "../src/core/bench/noise.ts";
+} from "./lib/noise.ts";
 import { runScenario, type RunDeps } from "../src/app/run.ts";
 import { labServerInit, SOCKET, SOCKET_DIR, CNF_PATH, DATADIR } from "../src/app/lab-server.ts";
 import { mysql2Probe } from "../src/adapters/mysql/probe.ts";

@@ -1,7 +1,7 @@
 /**
  * The bench's tables, as text (stdout) and as markdown (bench/results/<date>.md, pasted into docs/bench.md).
  */
-import type { RatioTable } from "../src/core/report/ratio.ts";
+import type { RatioTable } from "../src/core/stats/ratio.ts";
 import {
   markdownTable,
   textTable,
@@ -12,7 +12,7 @@ import {
   type Projection,
   type RepeatAdvice,
   type TransportRow,
-} from "../src/core/bench/figures.ts";
+} from "./lib/figures.ts";
 
 type Table = { header: string[]; rows: string[][] };
 const f0 = (x: number | null | undefined) => (x === null || x === undefined ? "-" : x.toFixed(0));

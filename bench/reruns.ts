@@ -12,10 +12,10 @@
  *   selects on the machine, not on the outcome.
  */
 import { readResultsFolder } from "../src/adapters/report-files.ts";
-import type { CellRecord } from "../src/core/results.ts";
+import type { CellRecord } from "../src/core/model/results.ts";
 import { estimateTable } from "../src/stats/index.ts";
-import { tQuantile } from "../src/core/stats/distributions.ts";
-import { primaryPair } from "../src/core/scenario/pairs.ts";
+import { tQuantile } from "../src/core/base/distributions.ts";
+import { primaryPair } from "../src/core/model/scenario/pairs.ts";
 
 const pooledSd = (t: ReturnType<typeof estimateTable>): { sd: number; df: number } => {
   let ss = 0;

@@ -21,11 +21,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { randomBytes } from "node:crypto";
-import { ScenarioSchema, parseDuration, plannedRepeats } from "../src/core/scenario/schema.ts";
-import type { Scenario } from "../src/core/scenario/schema.ts";
-import type { HostFacts } from "../src/core/results.ts";
-import { CancelledError, TwinbenchError } from "../src/core/errors.ts";
-import { buildRatioTable, metricValue } from "../src/core/report/ratio.ts";
+import { ScenarioSchema, parseDuration, plannedRepeats } from "../src/core/model/scenario/schema.ts";
+import type { Scenario } from "../src/core/model/scenario/schema.ts";
+import type { HostFacts } from "../src/core/model/results.ts";
+import { CancelledError, TwinbenchError } from "../src/core/base/errors.ts";
+import { buildRatioTable, metricValue } from "../src/core/stats/ratio.ts";
 import {
   aaNoise,
   defaultTransportVerdict,
@@ -37,7 +37,7 @@ import {
   transportRows,
   type LabSplit,
   type Projection,
-} from "../src/core/bench/figures.ts";
+} from "./lib/figures.ts";
 import { runScenario, type RunDeps } from "../src/app/run.ts";
 import { loadDeps } from "../src/cli/commands/shared.ts";
 import { cliContext } from "../src/cli/context.ts";

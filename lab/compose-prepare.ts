@@ -13,7 +13,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import Docker from "dockerode";
 import { ensureBaseImage, loadLock } from "../src/adapters/images/index.ts";
-import { formatError } from "../src/core/errors.ts";
+import { formatError } from "../src/core/base/errors.ts";
 
 const SELF_IMAGE = "twinbench/self:local";
 

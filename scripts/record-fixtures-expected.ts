@@ -10,7 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseSysbenchFile } from "../src/core/sysbench/parse.ts";
+import { parseSysbenchFile } from "../src/core/model/sysbench/parse.ts";
 
 const root = join(import.meta.dirname, "..", "test", "fixtures", "sysbench");
 const force = process.argv.includes("--force");

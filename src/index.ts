@@ -17,18 +17,26 @@ export {
   type LoadScenarioOptions,
   type LoadedScenario,
 } from "./adapters/scenario-file.ts";
-export { validateScenario, type ValidateContext, type ValidateResult } from "./core/scenario/validate.ts";
-export type { Scenario, ServerSpec, Storage, Workload, Transport } from "./core/scenario/schema.ts";
-export { planRun, type Plan, type SetupCosts } from "./core/plan/plan.ts";
-export type { Cell, CellRecord, RunManifest, ServerManifest, MustMatchRow, TranslationEntry } from "./core/results.ts";
+export { validateScenario, type ValidateContext, type ValidateResult } from "./core/model/scenario/validate.ts";
+export type { Scenario, ServerSpec, Storage, Workload, Transport } from "./core/model/scenario/schema.ts";
+export { planRun, type Plan } from "./core/plan/plan.ts";
+export type { SetupCosts } from "./core/model/setup-costs.ts";
+export type {
+  Cell,
+  CellRecord,
+  RunManifest,
+  ServerManifest,
+  MustMatchRow,
+  TranslationEntry,
+} from "./core/model/results.ts";
 
 // Running: the engine, its adapters, its events.
 export { runScenario, RunControl, type RunDeps, type RunOptions, type RunSummary, type ImageInfo } from "./app/run.ts";
 export { createRunDeps, type CreateRunDepsOptions } from "./app/deps.ts";
 export { clean, cleanResources, type CleanOptions, type CleanReport } from "./app/clean.ts";
-export type { RunEvent, RunEventType, EventSink, Phase } from "./core/events.ts";
+export type { RunEvent, RunEventType, EventSink, Phase } from "./core/model/events.ts";
 export { DockerEngine, type Engine } from "./adapters/docker/engine.ts";
-export { LABEL } from "./core/labels.ts";
+export { LABEL } from "./core/base/labels.ts";
 
 // Images.
 export {
@@ -47,8 +55,8 @@ export { renderConfig, type RenderInput, type RenderOutput } from "./core/config
 export { mustMatch, MUST_MATCH_ROWS, type MustMatchServer } from "./core/config/mustmatch.ts";
 
 // sysbench output.
-export { parseSysbench, parseSysbenchFile, SysbenchParseError } from "./core/sysbench/parse.ts";
-export type { SysbenchResult, IntervalSample, LatencyMs } from "./core/sysbench/result.ts";
+export { parseSysbench, parseSysbenchFile, SysbenchParseError } from "./core/model/sysbench/parse.ts";
+export type { SysbenchResult, IntervalSample, LatencyMs } from "./core/model/sysbench/result.ts";
 
 // Reports: the model, its renderers, results folders, run-to-run comparison.
 export {
@@ -58,7 +66,7 @@ export {
   type ServerLine,
   type ConfigIdentity,
 } from "./core/report/model.ts";
-export type { RatioTable, RatioRow, RatioCell, CellStatus, Metric } from "./core/report/ratio.ts";
+export type { RatioTable, RatioRow, RatioCell, CellStatus, Metric } from "./core/stats/ratio.ts";
 export {
   VERDICTS,
   FDR,
@@ -71,7 +79,7 @@ export {
   type Equivalence,
   type FdrReading,
   type CellVerdict,
-} from "./core/verdict.ts";
+} from "./core/model/verdict.ts";
 export {
   verdictMark,
   verdictWords,
@@ -83,11 +91,11 @@ export {
   DIRECTION_WORDS,
   STATE_MARKS,
   STATE_WORDS,
-} from "./core/vocabulary.ts";
+} from "./core/model/vocabulary.ts";
 export { renderText } from "./core/report/text.ts";
 export { renderMarkdown } from "./core/report/markdown.ts";
 export { renderCsv, renderCostCsv } from "./core/report/csv.ts";
-export { costTableFromSides, costLines } from "./core/report/costs.ts";
+export { costTableFromSides, costLines } from "./core/stats/costs.ts";
 export { renderJson } from "./core/report/json.ts";
 export { buildHtmlData, renderHtml, type HtmlData } from "./core/report/html.ts";
 export { readResultsFolder, writeReports, loadChartJsSource, type ResultsFolder } from "./adapters/report-files.ts";
@@ -115,4 +123,4 @@ export {
   formatError,
   type ErrorDetails,
   type ExitCode,
-} from "./core/errors.ts";
+} from "./core/base/errors.ts";

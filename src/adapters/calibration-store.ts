@@ -5,9 +5,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { TwinbenchError } from "../core/errors.ts";
-import { hostKey, isCellLengthCurve, isCellSpread, type Calibration } from "../core/calibration.ts";
-import type { HostFacts } from "../core/results.ts";
+import { TwinbenchError } from "../core/base/errors.ts";
+import { hostKey } from "../core/plan/calibration/host-key.ts";
+import { isCellLengthCurve, isCellSpread, type Calibration } from "../core/plan/calibration/schema.ts";
+import type { HostFacts } from "../core/model/results.ts";
 import type { Engine } from "./docker/engine.ts";
 import { writeFileAtomic } from "./durable-file.ts";
 
@@ -60,7 +61,7 @@ function problemOf(v: unknown, key: string): string | null {
     return "instanceSdPct is neither a number nor null";
   if (c.secondsPerPair !== null && typeof c.secondsPerPair !== "number")
     return "secondsPerPair is neither a number nor null";
-  // Optional (issue 28): files written before it have no curve and still load.
+  // Optional: older files have no curve and still load.
   if (c.cellLengthCurve !== undefined && !isCellLengthCurve(c.cellLengthCurve))
     return "cellLengthCurve is not a list of { cellSeconds, pairSdPct, pairDf }";
   if (c.cellSpread !== undefined && !isCellSpread(c.cellSpread))

@@ -6,13 +6,13 @@
  * Append-only logs (cells.jsonl) use `appendDurable` (write, fsync, and fsync the folder when the file is new), and
  * `setAsideTornTail` moves a torn last line (a crash mid-append) out of the way before anything is appended again.
  *
- * Kept over write-file-atomic (issue 26): it fsyncs the temp file but not the folder after the rename, so the
+ * Kept over write-file-atomic: it fsyncs the temp file but not the folder after the rename, so the
  * rename itself can be lost on power loss, and it writes with one fs.write (a short write goes unnoticed).
  */
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { TwinbenchError } from "../core/errors.ts";
+import { TwinbenchError } from "../core/base/errors.ts";
 
 /** fsync a folder, so that a rename or a new name in it survives a crash. */
 export async function fsyncDir(dir: string): Promise<void> {

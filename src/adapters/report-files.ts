@@ -5,8 +5,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { InputError } from "../core/errors.ts";
-import type { CellRecord, RunManifest } from "../core/results.ts";
+import { InputError } from "../core/base/errors.ts";
+import type { CellRecord, RunManifest } from "../core/model/results.ts";
 import { buildRunReport, type ReportOptions } from "../core/report/model.ts";
 import { renderMarkdown } from "../core/report/markdown.ts";
 import { renderCostCsv, renderCsv } from "../core/report/csv.ts";

@@ -8,8 +8,8 @@
  */
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { InputError } from "../core/errors.ts";
-import type { HostRun } from "../core/hosts/report.ts";
+import { InputError } from "../core/base/errors.ts";
+import type { HostRun } from "../core/report/hosts.ts";
 import { readResultsFolder, type ResultsFolder } from "./report-files.ts";
 
 export type AnyResultsFolder =

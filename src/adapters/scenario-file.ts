@@ -7,12 +7,12 @@ import { readFile, access, readdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { parseDocument } from "yaml";
-import { InputError } from "../core/errors.ts";
+import { InputError } from "../core/base/errors.ts";
 import { loadLock } from "./images/files.ts";
 import { resolveShippedPath } from "./package-files.ts";
-import type { Scenario } from "../core/scenario/schema.ts";
-import { applyOverrides, overrideFor, type Override } from "../core/scenario/overrides.ts";
-import { validateScenario } from "../core/scenario/validate.ts";
+import type { Scenario } from "../core/model/scenario/schema.ts";
+import { applyOverrides, overrideFor, type Override } from "../core/model/scenario/overrides.ts";
+import { validateScenario } from "../core/model/scenario/validate.ts";
 import { writeFileAtomic } from "./durable-file.ts";
 
 /** Options of {@link loadScenarioFile}: `--set` overrides and what validation checks against. */

@@ -1,5 +1,5 @@
 /**
- * `twinbench calibrate`: measure the host's noise before spending its time (issue 14 §1). Stages, each a separate
+ * `twinbench calibrate`: measure the host's noise before spending its time. Stages, each a separate
  * short run of the run engine (so every A/A run starts fresh server instances):
  *
  *   layout (plan time model, --max-time) → series: one server, one long cell, per-second report
@@ -10,29 +10,21 @@
  * `onEvent`.
  */
 import { join } from "node:path";
-import { CancelledError, TwinbenchError } from "../core/errors.ts";
-import type { EventSink } from "../core/events.ts";
-import type { CellRecord, HostFacts } from "../core/results.ts";
-import { parseDuration, type Scenario } from "../core/scenario/schema.ts";
-import { formatSeconds } from "../core/plan/plan.ts";
-import { grossCellSeconds } from "../core/plan/forecast.ts";
-import { measureRecords, metricValue } from "../core/report/ratio.ts";
-import {
-  aaPairsByCell,
-  aaScenario,
-  calibrationLayout,
-  cellLengthCurve,
-  curveScenario,
-  hostKey,
-  keyFacts,
-  nestedSd,
-  pairSecondsAt,
-  recalibrated,
-  seriesDisturbance,
-  seriesScenario,
-  seriesStats,
-  type Calibration,
-} from "../core/calibration.ts";
+import { CancelledError, TwinbenchError } from "../core/base/errors.ts";
+import type { EventSink } from "../core/model/events.ts";
+import type { CellRecord, HostFacts } from "../core/model/results.ts";
+import { parseDuration, type Scenario } from "../core/model/scenario/schema.ts";
+import { formatSeconds } from "../core/base/units.ts";
+import { grossCellSeconds } from "../core/plan/run-costs.ts";
+import { measureRecords, metricValue } from "../core/stats/ratio.ts";
+import { aaScenario, calibrationLayout, curveScenario, seriesScenario } from "../core/plan/calibrate-layout.ts";
+import { cellLengthCurve, recalibrated } from "../core/plan/calibration/update.ts";
+import { aaPairsByCell, seriesDisturbance } from "../core/plan/calibration/pairs.ts";
+import { pairSecondsAt } from "../core/plan/calibration/costs.ts";
+import { hostKey, keyFacts } from "../core/plan/calibration/host-key.ts";
+import { type Calibration } from "../core/plan/calibration/schema.ts";
+import { nestedSd } from "../core/stats/nested-sd.ts";
+import { seriesStats } from "../core/stats/series.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { localHostFacts, readCalibration, writeCalibration } from "../adapters/calibration-store.ts";
 import { runScenario, newRunId, type RunDeps, type RunSummary } from "./run.ts";
@@ -161,10 +153,9 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
     );
     if (n === 0) continue;
     instances.push(pairs);
-    // The run's pace per pair, as runs store it: both cells at their gross seconds (re-runs included). Until
-    // 2026-12-06 it was the run's whole span over its pairs, which held its warm-ups and gaps: 15.3 s a pair of 7 s
-    // cells where the cells took 7.2 s each, so the next plan priced every 5 s cell on RAID 0 at 5.67 s, where they
-    // took 5.26 s, and a 30-minute design's forecast came out 2 min 22 s long.
+    // The run's pace per pair, as runs store it: both cells at their gross seconds (re-runs included). Not the
+    // run's whole span over its pairs: that holds its warm-ups and gaps (15.3 s a pair of 7 s cells that took 7.2 s
+    // each), and it priced every later cell too dear.
     const gross = grossCellSeconds(r.cells);
     const spp = gross === null ? null : pairSecondsAt(cellSecondsOf(aa), gross, cellSecondsOf(aa));
     if (spp !== null) perPair = [...perPair, spp];
@@ -184,7 +175,7 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
 }
 
 /**
- * The curve's A/A runs (issue 28 §4): one run per cell length, each on fresh instances; the main A/A runs are the
+ * The curve's A/A runs: one run per cell length, each on fresh instances; the main A/A runs are the
  * point at their own length. A length whose run would pass --max-time is left out, and calibrate says so.
  */
 async function curveRuns(

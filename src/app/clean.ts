@@ -3,8 +3,8 @@
  * (everything twinbench made, plus whatever the storage layer left).
  */
 import { hostname as osHostname } from "node:os";
-import { TwinbenchError } from "../core/errors.ts";
-import { inRun, isOrphan, LABEL } from "../core/labels.ts";
+import { TwinbenchError } from "../core/base/errors.ts";
+import { inRun, isOrphan, LABEL } from "../core/base/labels.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";
@@ -34,7 +34,7 @@ export interface CleanReport {
 
 /**
  * Remove labelled resources. `orphansOnly`: only those whose owning process is gone (start-up sweep).
- * `runId`: only that run's (of a multi-host run: every host's run and every pass of it, src/core/labels.ts inRun).
+ * `runId`: only that run's (of a multi-host run: every host's run and every pass of it, src/core/base/labels.ts inRun).
  * `sessionId`: only that session's (every run and pass one process started, on this engine). `force`: storage too
  * where state files are damaged or missing (StorageProvider cleanLeftovers: damaged files moved aside, mounts and
  * loop devices from the host's tables).
@@ -43,7 +43,7 @@ export async function cleanResources(
   engine: Engine,
   opts: { orphansOnly?: boolean; runId?: string; sessionId?: string; storage?: StorageProvider; force?: boolean } = {},
 ): Promise<CleanReport> {
-  // A run id also finds its hosts' runs and every pass of them (<run>-<host>[-pN], src/core/labels.ts inRun):
+  // A run id also finds its hosts' runs and every pass of them (<run>-<host>[-pN], src/core/base/labels.ts inRun):
   // those are listed by the session label and picked here, since the engine's label filter matches exact values.
   const { runId, sessionId } = opts;
   const mine = runId

@@ -3,6 +3,8 @@
  * tmpfs/volume/bind/RAID storage, the pinned images (built when missing) and the report writer. The CLI, the TUI
  * and the bench all build their `RunDeps` here.
  */
+import { historyForReports } from "./history.ts";
+import { appendHistory } from "../adapters/history-store.ts";
 import type { RunDeps, ImageInfo } from "./run.ts";
 import { DockerEngine, type Engine } from "../adapters/docker/engine.ts";
 import { loadLock, ensureImage } from "../adapters/images/index.ts";
@@ -61,10 +63,11 @@ export async function createRunDeps(opts: CreateRunDepsOptions = {}): Promise<Ru
         cacheHit: r.cacheHit,
       };
     },
-    writeReports: (dir) => writeReports(dir),
+    writeReports: async (dir) => writeReports(dir, { history: (await historyForReports()).entries }),
     cpuSampler: sampleCpu,
     taskSampler: readTaskCounters,
     hardwareCounters: () => detectHardwareCounters(createRunner()),
     calibrations: localCalibrationStore(engine),
+    history: { append: (entry) => appendHistory(entry) },
   };
 }

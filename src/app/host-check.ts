@@ -2,8 +2,8 @@
  * Before a run touches the lab: make sure an engine answers, installing and starting one (`doctor --fix`) on a
  * fresh machine, so that `run` needs no separate step. Shared by the CLI and the TUI session.
  */
-import { TwinbenchError } from "../core/errors.ts";
-import { MIN_API_VERSION } from "../core/doctor.ts";
+import { TwinbenchError } from "../core/base/errors.ts";
+import { MIN_API_VERSION } from "../core/hosts/doctor.ts";
 import { compareVersions } from "../core/config/version.ts";
 import { defaultDoctorDeps, fixHost, type DoctorDeps } from "../adapters/host/doctor.ts";
 

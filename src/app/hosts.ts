@@ -12,7 +12,7 @@
  * the Engine port (guarded against the loss of its host); image save/load through ImageOps; files through the
  * results adapters.
  */
-import { InputError } from "../core/errors.ts";
+import { InputError } from "../core/base/errors.ts";
 import { planRun } from "../core/plan/plan.ts";
 import { HostsFolder } from "../adapters/results/hosts-folder.ts";
 import { HostsContext } from "./hosts/context.ts";

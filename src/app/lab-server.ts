@@ -6,10 +6,10 @@
  * Every resource is registered on the run's DisposableStack as soon as it exists.
  */
 import { randomBytes } from "node:crypto";
-import { TwinbenchError, CancelledError } from "../core/errors.ts";
-import { resourceName, LABEL } from "../core/labels.ts";
-import type { Storage, Transport } from "../core/scenario/schema.ts";
-import type { StorageFacts } from "../core/results.ts";
+import { TwinbenchError, CancelledError } from "../core/base/errors.ts";
+import { resourceName, LABEL } from "../core/base/labels.ts";
+import type { Storage, Transport } from "../core/model/scenario/schema.ts";
+import type { StorageFacts } from "../core/model/results.ts";
 import { engineError, isNotFound, statusCode, type ContainerSpec, type Engine } from "../adapters/docker/engine.ts";
 import type { DataMount, ProvisionedStorage, StorageProvider } from "../adapters/storage/types.ts";
 import type { Endpoint, Probe } from "../adapters/mysql/probe.ts";
@@ -17,7 +17,7 @@ import type { DisposableStack } from "./disposables.ts";
 import { startFailureTail } from "../core/config/startlog.ts";
 import { DEFAULT_POOL_BYTES, derivedServerLimitBytes } from "../core/plan/fit.ts";
 import { renderConfig, type RenderOutput } from "../core/config/render.ts";
-import { parseSize, type Scenario, type ServerSpec } from "../core/scenario/schema.ts";
+import { parseSize, type Scenario, type ServerSpec } from "../core/model/scenario/schema.ts";
 
 export const DATADIR = "/var/lib/mysql";
 export const SOCKET_DIR = "/run/mysqld";

@@ -8,8 +8,9 @@
  *
  * Emits typed events only; front ends own the screen and the exit code.
  */
-import { CancelledError, TwinbenchError } from "../core/errors.ts";
-import { planRun, resumeTodo } from "../core/plan/plan.ts";
+import { CancelledError, TwinbenchError } from "../core/base/errors.ts";
+import { planRun } from "../core/plan/plan.ts";
+import { resumeTodo } from "../core/plan/cells.ts";
 import { loadBoundWarnings } from "../core/plan/loadbound.ts";
 import { engineError, isEngineConnectionError } from "../adapters/docker/engine.ts";
 import { guardedEngine, HostGuard } from "../adapters/docker/guard.ts";
@@ -24,9 +25,10 @@ import { checkConfigIdentity } from "./run/identity.ts";
 import { CellLoop, type CellTally } from "./run/cells.ts";
 import { StaticScheduler } from "./run/scheduler.ts";
 import { AdaptiveScheduler } from "./run/adaptive.ts";
-import { adaptiveRepeats } from "../core/scenario/schema.ts";
+import { adaptiveRepeats } from "../core/model/scenario/schema.ts";
 import { teardown } from "./run/teardown.ts";
 import { announceForecast, readHostCalibration, updateHostCalibration } from "./run/calibration.ts";
+import { recordRunHistory } from "./run/history.ts";
 import { withConfinedDaemons } from "./run/confine.ts";
 import { exitCodeOf, type RunDeps, type RunOptions, type RunStatus, type RunSummary } from "./run/types.ts";
 
@@ -112,7 +114,10 @@ async function runGuarded(deps: RunDeps, opts: RunOptions): Promise<RunSummary> 
     await teardown(ctx, session, servers, status);
   }
   // After teardown (its time is one of the costs kept): the run's pairs go into the host's calibration.
-  if (status === "ok" || status === "partial") await updateHostCalibration(ctx, session);
+  if (status === "ok" || status === "partial") {
+    await updateHostCalibration(ctx, session);
+    await recordRunHistory(ctx, session);
+  }
 
   const exitCode = exitCodeOf(status);
   ctx.emit({

@@ -3,13 +3,14 @@
  * with `--set` overrides, or the manifest of a run to resume), make sure an engine answers, wire the adapters,
  * sweep what dead runs left behind, and read the neutral config.
  */
-import type { Scenario } from "../core/scenario/schema.ts";
-import { InputError } from "../core/errors.ts";
+import type { Scenario } from "../core/model/scenario/schema.ts";
+import { InputError } from "../core/base/errors.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../core/stats/estimate.ts";
-import { parseDuration, parsePercent } from "../core/scenario/schema.ts";
-import type { Calibration } from "../core/calibration.ts";
-import { designForBudget, designForecast, designLines } from "../core/plan/design.ts";
-import type { DesignForecast } from "../core/results.ts";
+import { parseDuration, parsePercent } from "../core/model/scenario/schema.ts";
+import type { Calibration } from "../core/plan/calibration/schema.ts";
+import { designForBudget, designForecast } from "../core/plan/design/design.ts";
+import { designLines } from "../core/report/design.ts";
+import type { DesignForecast } from "../core/model/results.ts";
 import { hostsOverride } from "../core/hosts/url.ts";
 import type { ModeChoice } from "../core/images/context.ts";
 import type { Engine } from "../adapters/docker/engine.ts";
@@ -57,7 +58,7 @@ export interface RunRequest {
   precision?: string;
   budget?: string;
   /**
-   * `--design` (with --budget): apply the budget-first design (src/core/plan/design.ts) to the run's settings. The
+   * `--design` (with --budget): apply the budget-first design (src/core/plan/design/) to the run's settings. The
    * host's calibration comes from `calibration`; the design's lines go to `log`.
    */
   design?: { calibration: () => Promise<Calibration | null>; log: (line: string) => void };

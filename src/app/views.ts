@@ -3,14 +3,15 @@
  * report, and the lists of scenario files and results folders. The CLI prints them; the TUI session pages them.
  */
 import { availableParallelism } from "node:os";
-import { InputError, isTwinbenchError } from "../core/errors.ts";
-import type { Scenario } from "../core/scenario/schema.ts";
-import type { TranslationEntry } from "../core/results.ts";
-import { planRun, type SetupCosts } from "../core/plan/plan.ts";
-import { describePlan, type ImagePin } from "../core/plan/describe.ts";
+import { InputError, isTwinbenchError } from "../core/base/errors.ts";
+import type { Scenario } from "../core/model/scenario/schema.ts";
+import type { TranslationEntry } from "../core/model/results.ts";
+import { planRun } from "../core/plan/plan.ts";
+import { type SetupCosts } from "../core/model/setup-costs.ts";
+import { describePlan, type ImagePin } from "../core/report/plan.ts";
 import { predictPrecision, precisionLines } from "../core/plan/precision.ts";
 import { fitLines, fitScenario, resolvePools, type FitReport, type HostResources } from "../core/plan/fit.ts";
-import type { Calibration } from "../core/calibration.ts";
+import type { Calibration } from "../core/plan/calibration/schema.ts";
 import { renderConfig } from "../core/config/render.ts";
 import { lockEntry } from "../core/images/lock.ts";
 import { buildRunReport } from "../core/report/model.ts";
@@ -29,7 +30,7 @@ import {
 import { listResultsFolders, type ResultsFolderEntry } from "../adapters/report-files.ts";
 import { describeFolder, readAnyResultsFolder } from "../adapters/results-folders.ts";
 import { buildSummary, renderSummaryText } from "../core/report/summary.ts";
-import { compareHosts, renderHostsText } from "../core/hosts/report.ts";
+import { compareHosts, renderHostsText } from "../core/report/hosts.ts";
 
 /** Image names in images/lock.yaml. */
 export async function lockImageNames(): Promise<string[]> {

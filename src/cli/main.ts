@@ -4,7 +4,7 @@
  * because they own signals and front ends.
  */
 import { Command, CommanderError, Option } from "commander";
-import { formatError, InputError, isTwinbenchError, type ExitCode } from "../core/errors.ts";
+import { formatError, InputError, isTwinbenchError, type ExitCode } from "../core/base/errors.ts";
 import { registerRunCommands } from "./commands/run.ts";
 import { registerImagesCommands } from "./commands/images.ts";
 import { registerParseCommand } from "./commands/parse.ts";
@@ -13,6 +13,7 @@ import { registerReportCommands } from "./commands/report.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerConfigCommands } from "./commands/config.ts";
 import { registerCalibrateCommand } from "./commands/calibrate.ts";
+import { registerHistoryCommand } from "./commands/history.ts";
 import { cliContext, type CliContext } from "./context.ts";
 
 export function buildProgram(ctx: CliContext): Command {
@@ -33,6 +34,7 @@ export function buildProgram(ctx: CliContext): Command {
   registerReportCommands(program, ctx);
   registerDoctorCommand(program, ctx);
   registerCalibrateCommand(program, ctx);
+  registerHistoryCommand(program, ctx);
   return program;
 }
 

@@ -2,9 +2,9 @@
  * Plain progress lines for non-terminal output (and --no-tui): one line per phase change and per cell.
  * Intervals are not printed (they would flood logs); --json-events carries them.
  */
-import type { RunEvent } from "../core/events.ts";
+import type { RunEvent } from "../core/model/events.ts";
 import { roundLine } from "../core/plan/adaptive.ts";
-import { calibrationUpdatedLine, forecastLine } from "../core/plan/forecast.ts";
+import { calibrationUpdatedLine, forecastLine } from "../core/report/forecast.ts";
 
 function fmt(n: number | null | undefined, d = 2): string {
   return n === null || n === undefined ? "-" : n.toFixed(d);

@@ -18,11 +18,11 @@
  * ```
  * @packageDocumentation
  */
-import type { CellRecord } from "../core/results.ts";
+import type { CellRecord } from "../core/model/results.ts";
 import { nextAdaptiveRound, type AdaptiveStep } from "../core/plan/adaptive.ts";
-import { ratioTableFromSides, type Metric, type RatioTable } from "../core/report/ratio.ts";
-import { adaptiveRepeats, type Scenario } from "../core/scenario/schema.ts";
-import { primaryPair } from "../core/scenario/pairs.ts";
+import { ratioTableFromSides, type Metric, type RatioTable } from "../core/stats/ratio.ts";
+import { adaptiveRepeats, type Scenario } from "../core/model/scenario/schema.ts";
+import { primaryPair } from "../core/model/scenario/pairs.ts";
 
 export {
   estimateRun,
@@ -34,7 +34,6 @@ export {
   splitHalf,
   MIN_UNITS_FOR_PRECISION_STOP,
   DEFAULT_CONFIDENCE,
-  DEFAULT_MARGIN_PCT,
   type CellInput,
   type CellEstimate,
   type PairObs,
@@ -63,7 +62,7 @@ export {
   type SimulatedCell,
   type SimulationOptions,
 } from "../core/stats/coverage.ts";
-export type { RatioTable, RatioCell } from "../core/report/ratio.ts";
+export type { RatioTable, RatioCell } from "../core/stats/ratio.ts";
 export {
   cellVerdict,
   directionOf,
@@ -76,7 +75,7 @@ export {
   type Equivalence,
   type FdrReading,
   type CellVerdict,
-} from "../core/verdict.ts";
+} from "../core/model/verdict.ts";
 
 export interface EstimateTableOptions {
   /** Numerator and denominator server ids (default: the scenario's compare key, else its first two servers). */
@@ -112,3 +111,4 @@ export function estimateTable(
 export function nextRound(scenario: Scenario, records: readonly CellRecord[]): AdaptiveStep {
   return nextAdaptiveRound(scenario, records, undefined);
 }
+export { DEFAULT_MARGIN_PCT } from "../core/model/scenario/schema.ts";

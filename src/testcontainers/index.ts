@@ -18,10 +18,10 @@
 import { MariaDbContainer, StartedMariaDbContainer } from "@testcontainers/mariadb";
 import { MySqlContainer, StartedMySqlContainer } from "@testcontainers/mysql";
 import { ImageName } from "testcontainers";
-import { TwinbenchError } from "../core/errors.ts";
-import type { MustMatchRow } from "../core/results.ts";
-import type { Scenario } from "../core/scenario/schema.ts";
-import { primaryPair } from "../core/scenario/pairs.ts";
+import { TwinbenchError } from "../core/base/errors.ts";
+import type { MustMatchRow } from "../core/model/results.ts";
+import type { Scenario } from "../core/model/scenario/schema.ts";
+import { primaryPair } from "../core/model/scenario/pairs.ts";
 import { loadScenario } from "../adapters/scenario-file.ts";
 import { loadLock } from "../adapters/images/index.ts";
 import type { Endpoint } from "../adapters/mysql/probe.ts";

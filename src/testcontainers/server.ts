@@ -5,15 +5,15 @@
  * must-match identity read from the server itself.
  */
 import { hostname } from "node:os";
-import { TwinbenchError } from "../core/errors.ts";
-import { resourceLabels, LABEL } from "../core/labels.ts";
+import { TwinbenchError } from "../core/base/errors.ts";
+import { resourceLabels, LABEL } from "../core/base/labels.ts";
 import { lockEntry, type Lock } from "../core/images/lock.ts";
 import type { ModeChoice } from "../core/images/context.ts";
 import { compareVersions, parseVersion } from "../core/config/version.ts";
 import { renderConfig } from "../core/config/render.ts";
 import { mustMatch } from "../core/config/mustmatch.ts";
-import type { MustMatchRow, TranslationEntry } from "../core/results.ts";
-import { ScenarioSchema, type Scenario } from "../core/scenario/schema.ts";
+import type { MustMatchRow, TranslationEntry } from "../core/model/results.ts";
+import { ScenarioSchema, type Scenario } from "../core/model/scenario/schema.ts";
 import type { Profile } from "../core/config/render.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";
 import { defaultSession } from "../app/session.ts";

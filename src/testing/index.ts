@@ -15,12 +15,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CancelledError, TwinbenchError } from "../core/errors.ts";
-import type { EventSink } from "../core/events.ts";
+import { CancelledError, TwinbenchError } from "../core/base/errors.ts";
+import type { EventSink } from "../core/model/events.ts";
 import type { ModeChoice } from "../core/images/context.ts";
-import type { Scenario } from "../core/scenario/schema.ts";
+import type { Scenario } from "../core/model/scenario/schema.ts";
 import { buildRunReport, type ReportOptions, type RunReport } from "../core/report/model.ts";
-import type { RatioCell, RatioTable } from "../core/report/ratio.ts";
+import type { RatioCell, RatioTable } from "../core/stats/ratio.ts";
 import { loadScenario, readNeutralConfig } from "../adapters/scenario-file.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";

@@ -5,9 +5,9 @@
  */
 import React, { createContext, useContext } from "react";
 import { Box, Static, Text } from "ink";
-import type { CellRecord } from "../core/results.ts";
+import type { CellRecord } from "../core/model/results.ts";
 import { forestHeight, forestLines, type Forest } from "../core/report/forest.ts";
-import type { IntervalSample } from "../core/sysbench/result.ts";
+import type { IntervalSample } from "../core/model/sysbench/result.ts";
 import { bar, duration, figure, fit, sparkline, tableLegend, tableLines } from "./format.ts";
 import {
   SPARK_WINDOW_SECONDS,

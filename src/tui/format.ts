@@ -3,8 +3,8 @@
  * Everything here returns plain strings, so the screen reads the same without colour.
  */
 import type { TableView } from "./state.ts";
-import { textTable, type TextColumn } from "../core/text-table.ts";
-import { STATE_MARKS, shortLegend } from "../core/vocabulary.ts";
+import { textTable, type TextColumn } from "../core/base/text-table.ts";
+import { STATE_MARKS, shortLegend } from "../core/model/vocabulary.ts";
 
 const SPARKS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 
@@ -92,7 +92,7 @@ export function tableLines(t: TableView, width: number): string[] {
   ];
 }
 
-/** The legend under the table: the ratio, then the vocabulary's short legend (src/core/vocabulary.ts), in lines of `width`. */
+/** The legend under the table: the ratio, then the vocabulary's short legend (src/core/model/vocabulary.ts), in lines of `width`. */
 export function tableLegend(t: TableView, width = 100): string[] {
   return shortLegend(t.marginPct, `(${t.numerator} q/s / ${t.denominator} q/s * 100)`, width);
 }

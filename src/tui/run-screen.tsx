@@ -6,7 +6,7 @@
  */
 import React, { useEffect, useState, useSyncExternalStore } from "react";
 import { render, useApp, useInput, useStdout } from "ink";
-import type { RunEvent } from "../core/events.ts";
+import type { RunEvent } from "../core/model/events.ts";
 import { RunView, ColorContext, type Size } from "./components.tsx";
 import { initialState, reduce, reduceUi, type UiAction, type ViewState } from "./state.ts";
 

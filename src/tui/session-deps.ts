@@ -4,7 +4,7 @@
  * by its event stream with the run screen mounted here. Everything is imported lazily: the session starts fast and
  * a missing piece fails only the view that needs it.
  */
-import type { ExitCode } from "../core/errors.ts";
+import type { ExitCode } from "../core/base/errors.ts";
 import type { ScenarioEntry, ResultsFolderEntry } from "../app/views.ts";
 import type { MountRunScreen } from "./run-screen.tsx";
 import { resolveShippedPath } from "../adapters/package-files.ts";

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
-import type { ExitCode } from "../core/errors.ts";
-import type { RunEvent } from "../core/events.ts";
+import type { ExitCode } from "../core/base/errors.ts";
+import type { RunEvent } from "../core/model/events.ts";
 import { newRunId, runScenario, RunControl } from "../app/run.ts";
 import { prepareLab, resolveRunInput } from "../app/start.ts";
 import { cleanSession } from "../app/clean.ts";

@@ -8,10 +8,10 @@
  */
 import React, { useRef, useState } from "react";
 import { Box, render, Text, useApp, useInput, useStdout } from "ink";
-import { formatError, isTwinbenchError, type ExitCode } from "../core/errors.ts";
+import { formatError, isTwinbenchError, type ExitCode } from "../core/base/errors.ts";
 import { ColorContext, type Size } from "./components.tsx";
 import { duration, fit } from "./format.ts";
-import { textTable, type TextColumn } from "../core/text-table.ts";
+import { textTable, type TextColumn } from "../core/base/text-table.ts";
 import { mountRunScreen } from "./run-screen.tsx";
 import { defaultSessionDeps, type ResultEntry, type ScenarioEntry, type SessionDeps } from "./session-deps.ts";
 

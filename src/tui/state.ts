@@ -2,17 +2,18 @@
  * The run screen's view state: a pure reducer from the run's event stream (and a few UI actions) to what the
  * screen shows. No Ink, no I/O, no clock: time comes from the events' `at` (and from `tick` actions).
  */
-import type { Phase, RoundCell, RunEvent } from "../core/events.ts";
+import type { Phase, RoundCell, RunEvent } from "../core/model/events.ts";
 import { roundLine, stopReasonWords } from "../core/plan/adaptive.ts";
-import { calibrationUpdatedLine, forecastLine, type Forecast } from "../core/plan/forecast.ts";
-import type { Cell, CellRecord } from "../core/results.ts";
-import type { IntervalSample } from "../core/sysbench/result.ts";
-import { ratioTableFromSides, type RatioTable } from "../core/report/ratio.ts";
-import { liveLadder, type LadderPair } from "../core/report/ladder.ts";
+import type { Forecast } from "../core/model/results.ts";
+import { calibrationUpdatedLine, forecastLine } from "../core/report/forecast.ts";
+import type { Cell, CellRecord } from "../core/model/results.ts";
+import type { IntervalSample } from "../core/model/sysbench/result.ts";
+import { ratioTableFromSides, type RatioTable } from "../core/stats/ratio.ts";
+import { liveLadder, type LadderPair } from "../core/stats/ladder.ts";
 import { forestOf, type Forest } from "../core/report/forest.ts";
-import { verdictMark } from "../core/vocabulary.ts";
-import { verdictOf } from "../core/verdict.ts";
-import { DEFAULT_MARGIN_PCT } from "../core/stats/estimate.ts";
+import { verdictMark } from "../core/model/vocabulary.ts";
+import { verdictOf } from "../core/model/verdict.ts";
+import { DEFAULT_MARGIN_PCT } from "../core/model/scenario/schema.ts";
 
 /** How much history the sparklines keep, in seconds of sysbench time. */
 export const SPARK_WINDOW_SECONDS = 60;
@@ -78,7 +79,7 @@ export interface TableCellView {
   threads: number;
   /** e.g. "103.72" with its verdict mark beside it, or null when the cell has no value yet. */
   ratio: number | null;
-  /** The verdict mark (src/core/vocabulary.ts), with the false-discovery flag; empty unless status is "ok". */
+  /** The verdict mark (src/core/model/vocabulary.ts), with the false-discovery flag; empty unless status is "ok". */
   mark: string;
   status: "ok" | "failed" | "skipped" | "missing" | "running";
 }

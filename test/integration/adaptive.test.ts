@@ -3,10 +3,10 @@
  * restarts both servers between rounds, stops on its precision rule, and resumes after a Ctrl-C.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { VERDICTS } from "../../src/core/verdict.ts";
+import { VERDICTS } from "../../src/core/model/verdict.ts";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
 import { readResultsFolder } from "../../src/adapters/report-files.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { renderText } from "../../src/core/report/text.ts";

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import type { CliContext } from "../../src/cli/context.ts";
 import { DockerEngine } from "../../src/adapters/docker/engine.ts";
-import type { Calibration } from "../../src/core/calibration.ts";
+import type { Calibration } from "../../src/core/plan/calibration/schema.ts";
 
 const engine = new DockerEngine("local");
 let tmp: string;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import type { CliContext } from "../../src/cli/context.ts";
 import { DockerEngine } from "../../src/adapters/docker/engine.ts";
-import type { CellRecord } from "../../src/core/results.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
 import type { HostsRunManifest } from "../../src/adapters/results/hosts-folder.ts";
 
 const engine = new DockerEngine("local");

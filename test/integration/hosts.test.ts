@@ -21,7 +21,7 @@ import { main } from "../../src/cli/main.ts";
 import type { CliContext } from "../../src/cli/context.ts";
 import { DockerEngine } from "../../src/adapters/docker/engine.ts";
 import { connectEngine } from "../../src/adapters/docker/connect.ts";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
 
 const run = promisify(execFile);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");

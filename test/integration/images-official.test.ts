@@ -25,8 +25,8 @@ import { readJsonStream } from "../../src/adapters/images/stream.ts";
 import { createRunDeps } from "../../src/app/deps.ts";
 import { runScenario } from "../../src/app/run.ts";
 import { loadScenario, readNeutralConfig } from "../../src/adapters/scenario-file.ts";
-import { TwinbenchError } from "../../src/core/errors.ts";
-import type { CellRecord } from "../../src/core/results.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
 import { docker, ensureLab, leftovers, ROOT, tinyScenario, twinbench } from "./support/lab.ts";
 
 const images = new DockerEngine().images;

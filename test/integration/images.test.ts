@@ -20,7 +20,7 @@ import {
   type EnsuredImage,
 } from "../../src/adapters/images/index.ts";
 import type { Lock } from "../../src/core/images/lock.ts";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 
 const docker = new Docker();
 const images = new DockerEngine().images;

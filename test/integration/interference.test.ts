@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { renderText } from "../../src/core/report/text.ts";
 import { ensureLab, events, leftovers, readCells, start, tinyScenario } from "./support/lab.ts";

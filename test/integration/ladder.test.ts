@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
 import { ensureLab, leftovers, tinyScenario, twinbench } from "./support/lab.ts";
 
 beforeAll(ensureLab, 1_800_000);

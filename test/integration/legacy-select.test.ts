@@ -8,8 +8,8 @@ import { DockerEngine } from "../../src/adapters/docker/engine.ts";
 import { createBenchUser, waitReady, withConnection } from "../../src/adapters/mysql/probe.ts";
 import { DisposableStack } from "../../src/app/disposables.ts";
 import { ensureImage, loadLock } from "../../src/adapters/images/index.ts";
-import { sysbenchArgv } from "../../src/core/sysbench/argv.ts";
-import { WorkloadSchema } from "../../src/core/scenario/schema.ts";
+import { sysbenchArgv } from "../../src/core/model/scenario/argv.ts";
+import { WorkloadSchema } from "../../src/core/model/scenario/schema.ts";
 import { ensureLab } from "./support/lab.ts";
 
 beforeAll(ensureLab, 1_800_000);

@@ -13,7 +13,7 @@ import { createRunDeps } from "../../src/app/deps.ts";
 import { runScenario } from "../../src/app/run.ts";
 import { loadScenarioFile, readNeutralConfig } from "../../src/adapters/scenario-file.ts";
 import type { Engine } from "../../src/adapters/docker/engine.ts";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 
 const CREATING = /^(create|start|run|putFile|exec|connectNetwork)/;
 

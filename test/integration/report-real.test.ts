@@ -4,7 +4,7 @@
  * `--summary`: both runs' execution summaries side by side with the derived lines).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { VERDICTS, verdictOf } from "../../src/core/verdict.ts";
+import { VERDICTS, verdictOf } from "../../src/core/model/verdict.ts";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -5,8 +5,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseSysbench } from "../../src/core/sysbench/parse.ts";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import { parseSysbench } from "../../src/core/model/sysbench/parse.ts";
+import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
 import { ensureLab, events, leftovers, tinyScenario, twinbench } from "./support/lab.ts";
 
 beforeAll(ensureLab, 1_800_000);

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CellRecord } from "../../src/core/results.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
 import { readResultsFolder } from "../../src/adapters/report-files.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { renderText } from "../../src/core/report/text.ts";

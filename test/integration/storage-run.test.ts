@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
-import type { RunManifest } from "../../src/core/results.ts";
+import type { RunManifest } from "../../src/core/model/results.ts";
 import { BIN, ROOT, ensureLab, hostState, leftovers, tinyScenario, twinbench } from "./support/lab.ts";
 
 beforeAll(ensureLab, 1_800_000);

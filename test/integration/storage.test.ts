@@ -14,9 +14,9 @@ import { join, resolve } from "node:path";
 import { createRunner } from "../../src/adapters/host/runner.ts";
 import { createStorageProvider } from "../../src/adapters/storage/index.ts";
 import type { ProvisionedStorage, StorageRequest } from "../../src/adapters/storage/types.ts";
-import type { Storage } from "../../src/core/scenario/schema.ts";
-import { StorageSchema } from "../../src/core/scenario/schema.ts";
-import { resourceLabels } from "../../src/core/labels.ts";
+import type { Storage } from "../../src/core/model/scenario/schema.ts";
+import { StorageSchema } from "../../src/core/model/scenario/schema.ts";
+import { resourceLabels } from "../../src/core/base/labels.ts";
 
 /** Full twinbench labels (with pid and hostname), so other sessions' orphan sweeps leave our resources alone. */
 const labelsFor = (runId: string) =>

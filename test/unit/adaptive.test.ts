@@ -12,9 +12,9 @@ import {
   roundFits,
   stopForBudget,
 } from "../../src/core/plan/adaptive.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { Cell, CellRecord } from "../../src/core/results.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { Cell, CellRecord } from "../../src/core/model/results.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
 import {
   applyStopRule,
   PRINTED_WIDTH_FACTOR,

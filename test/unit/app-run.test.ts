@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runScenario, type RunDeps, type Scheduler } from "../../src/app/run.ts";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 import type {
   ContainerSpec,
   Engine,
@@ -19,15 +19,15 @@ import type {
 import type { StorageProvider, ProvisionedStorage } from "../../src/adapters/storage/types.ts";
 import type { ImagePort } from "../../src/adapters/docker/images.ts";
 import type { Probe } from "../../src/adapters/mysql/probe.ts";
-import { ScenarioSchema, type Scenario } from "../../src/core/scenario/schema.ts";
-import type { RunEvent } from "../../src/core/events.ts";
-import type { Cell, CellRecord, RunManifest } from "../../src/core/results.ts";
-import { parseSysbench } from "../../src/core/sysbench/parse.ts";
+import { ScenarioSchema, type Scenario } from "../../src/core/model/scenario/schema.ts";
+import type { RunEvent } from "../../src/core/model/events.ts";
+import type { Cell, CellRecord, RunManifest } from "../../src/core/model/results.ts";
+import { parseSysbench } from "../../src/core/model/sysbench/parse.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { renderText } from "../../src/core/report/text.ts";
-import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
+import { normalFrom, seededRandom } from "../../src/core/base/random.ts";
 import { NO_CALIBRATION } from "../../src/core/plan/forecast.ts";
-import type { Calibration } from "../../src/core/calibration.ts";
+import type { Calibration } from "../../src/core/plan/calibration/schema.ts";
 import type { CalibrationStore } from "../../src/adapters/calibration-store.ts";
 import { plainLine } from "../../src/cli/plain.ts";
 import { initialState, reduce } from "../../src/tui/state.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sysbenchArgv, redactArgv, type SysbenchArgvInput } from "../../src/core/sysbench/argv.ts";
+import { sysbenchArgv, redactArgv, type SysbenchArgvInput } from "../../src/core/model/scenario/argv.ts";
 
 const base = (over: Partial<SysbenchArgvInput> = {}): SysbenchArgvInput => ({
   script: "oltp_read_only",

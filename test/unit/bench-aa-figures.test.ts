@@ -6,8 +6,8 @@ import {
   steadyFigures,
   QPS_TOTAL,
   type AaFigure,
-} from "../../src/core/bench/aa-figures.ts";
-import type { CellRecord } from "../../src/core/results.ts";
+} from "../../bench/lib/aa-figures.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
 
 /** A measured record whose per-second q/s is `series` and whose total is `total`. */
 function rec(

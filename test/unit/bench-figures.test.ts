@@ -12,10 +12,10 @@ import {
   textTable,
   transportRows,
   type TransportSample,
-} from "../../src/core/bench/figures.ts";
-import type { CellRecord } from "../../src/core/results.ts";
-import type { SysbenchResult } from "../../src/core/sysbench/result.ts";
-import { ratioTableFromSides } from "../../src/core/report/ratio.ts";
+} from "../../bench/lib/figures.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
+import type { SysbenchResult } from "../../src/core/model/sysbench/result.ts";
+import { ratioTableFromSides } from "../../src/core/stats/ratio.ts";
 
 const T = ["socket", "loopback", "bridge", "host-socket", "host-tcp"];
 

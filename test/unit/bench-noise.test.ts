@@ -13,9 +13,9 @@ import {
   sdEstimate,
   sdRatio,
   type NoiseBlock,
-} from "../../src/core/bench/noise.ts";
-import { chiSquareQuantile, fQuantile } from "../../src/core/stats/distributions.ts";
-import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
+} from "../../bench/lib/noise.ts";
+import { chiSquareQuantile, fQuantile } from "../../src/core/base/distributions.ts";
+import { normalFrom, seededRandom } from "../../src/core/base/random.ts";
 
 describe("chi-square and F quantiles (against scipy)", () => {
   it.each([

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { BoundedOutput, DockerEngine, LOG_CONFIG } from "../../src/adapters/docker/engine.ts";
 import { derivedServerLimitBytes, fitLines, fitScenario, resolvePools } from "../../src/core/plan/fit.ts";
-import { ScenarioSchema } from "../../src/core/scenario/schema.ts";
+import { ScenarioSchema } from "../../src/core/model/scenario/schema.ts";
 
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;

@@ -4,18 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import {
-  CURVE_PAIRS,
-  calibrationLayout,
-  calibrationLines,
-  cellLengthCurve,
-  curveScenario,
-  isCellLengthCurve,
-  nestedSd,
-  type Calibration,
-} from "../../src/core/calibration.ts";
+import { calibrationLines } from "../../src/core/report/calibration.ts";
+import { CURVE_PAIRS, calibrationLayout, curveScenario } from "../../src/core/plan/calibrate-layout.ts";
+import { cellLengthCurve } from "../../src/core/plan/calibration/update.ts";
+import { isCellLengthCurve } from "../../src/core/plan/calibration/schema.ts";
+import { nestedSd } from "../../src/core/stats/nested-sd.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../src/adapters/calibration-store.ts";
 import { parseLengths } from "../../src/cli/commands/calibrate.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";

@@ -3,36 +3,29 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { calibrationLines } from "../../src/core/report/calibration.ts";
+import { aaScenario, calibrationLayout, seriesScenario } from "../../src/core/plan/calibrate-layout.ts";
+import { planPrecision } from "../../src/core/plan/calibration/prediction.ts";
+import { typicalNoise, updateCalibration, recalibrated } from "../../src/core/plan/calibration/update.ts";
+import { cellPriorDf } from "../../src/core/plan/calibration/cell-model.ts";
 import {
   aaPairsByCell,
-  aaScenario,
-  calibrationLayout,
-  calibrationLines,
-  cellPriorDf,
-  typicalNoise,
-  cellVariances,
-  CELL_SPREAD_RUNS,
-  nestedSd,
-  planPrecision,
   pooledResiduals,
-  predictHalfWidthPct,
-  pairSecondsAt,
-  PAIR_COST_RUNS,
   seriesDisturbance,
-  seriesScenario,
-  seriesStats,
   runCellSpread,
-  updateCalibration,
-  recalibrated,
-  type Calibration,
-} from "../../src/core/calibration.ts";
+} from "../../src/core/plan/calibration/pairs.ts";
+import { pairSecondsAt, PAIR_COST_RUNS } from "../../src/core/plan/calibration/costs.ts";
+import { CELL_SPREAD_RUNS } from "../../src/core/plan/calibration/schema.ts";
+import { predictHalfWidthPct } from "../../src/core/stats/half-width.ts";
+import { cellVariances, nestedSd } from "../../src/core/stats/nested-sd.ts";
+import { seriesStats } from "../../src/core/stats/series.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../../src/core/stats/simulate.ts";
 import { predictPrecision, precisionLines, runSeconds } from "../../src/core/plan/precision.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
-import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
-import type { CellRecord } from "../../src/core/results.ts";
+import { normalFrom, seededRandom } from "../../src/core/base/random.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
 import { calibrationFile, readCalibration, writeCalibration } from "../../src/adapters/calibration-store.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";
 

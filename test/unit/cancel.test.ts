@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { CancelGate, cleanSession } from "../../src/app/clean.ts";
 import { hostRunId } from "../../src/app/hosts.ts";
 import type { Engine, LabelledResources } from "../../src/adapters/docker/engine.ts";
-import { LABEL } from "../../src/core/labels.ts";
+import { LABEL } from "../../src/core/base/labels.ts";
 
 /** An engine holding labelled resources; listLabelled honours `key=value` and bare `key` filters, as Docker does. */
 function fakeEngine(hostId: string, items: Array<{ name: string; session: string; run: string }>, down = false) {

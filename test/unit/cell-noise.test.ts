@@ -3,11 +3,13 @@
  * seeded simulation of the shipped design path (designForBudget's per-cell ranges) against a known truth.
  */
 import { describe, expect, it } from "vitest";
-import { cellNoiseModel, type CellSpreadRun, type CostShape } from "../../src/core/calibration.ts";
-import { designForBudget, designForecast, designLines } from "../../src/core/plan/design.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
-import { gammaFrom, normalFrom, seededRandom } from "../../src/core/stats/random.ts";
+import { cellNoiseModel } from "../../src/core/plan/calibration/cell-model.ts";
+import { type CellSpreadRun, type CostShape } from "../../src/core/plan/calibration/schema.ts";
+import { designForBudget, designForecast } from "../../src/core/plan/design/design.ts";
+import { designLines } from "../../src/core/report/design.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
+import { gammaFrom, normalFrom, seededRandom } from "../../src/core/base/random.ts";
 import { simulateAdaptive } from "../../src/core/stats/simulate.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";
 

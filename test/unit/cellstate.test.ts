@@ -1,5 +1,5 @@
 /**
- * The state of a measured cell (src/core/cellstate.ts) on fixtures: backlog, warm state, bottleneck with its marks,
+ * The state of a measured cell (src/core/measure/cellstate.ts) on fixtures: backlog, warm state, bottleneck with its marks,
  * cost per query, the report's notes, and the ratio table's "no verdict" for load-bound cells.
  */
 import { describe, expect, it } from "vitest";
@@ -14,11 +14,10 @@ import {
   cpusetCores,
   perQueryOf,
   warmStateOf,
-  type CellCpu,
-  type ServerStatus,
-} from "../../src/core/cellstate.ts";
-import { ratioTableFromSides } from "../../src/core/report/ratio.ts";
-import type { CellRecord } from "../../src/core/results.ts";
+} from "../../src/core/measure/cellstate.ts";
+import { type CellCpu, type ServerStatus } from "../../src/core/model/cell.ts";
+import { ratioTableFromSides } from "../../src/core/stats/ratio.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
 
 const st = (values: Record<string, number>, extra: Partial<ServerStatus> = {}): ServerStatus => ({
   values,

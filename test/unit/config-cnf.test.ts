@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatCnfLine, normalizeOptionName, parseCnf, parseVariablesTsv } from "../../src/core/config/cnf.ts";
-import { InputError } from "../../src/core/errors.ts";
+import { InputError } from "../../src/core/base/errors.ts";
 import { compareVersions, parseVersion } from "../../src/core/config/version.ts";
 
 describe("parseCnf", () => {

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DIALECT_TABLE, type Family } from "../../src/core/config/dialect.ts";
 import { renderConfig } from "../../src/core/config/render.ts";
-import { ScenarioSchema } from "../../src/core/scenario/schema.ts";
+import { ScenarioSchema } from "../../src/core/model/scenario/schema.ts";
 
 const TARGETS = [
   "mariadb 10.11.19",

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { parseCnf } from "../../src/core/config/cnf.ts";
 import type { Family } from "../../src/core/config/dialect.ts";
 import { renderConfig, type RenderInput } from "../../src/core/config/render.ts";
-import { InputError } from "../../src/core/errors.ts";
-import { ScenarioSchema } from "../../src/core/scenario/schema.ts";
+import { InputError } from "../../src/core/base/errors.ts";
+import { ScenarioSchema } from "../../src/core/model/scenario/schema.ts";
 
 const LAB = readFileSync("lab/my.cnf", "utf8");
 

@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { adaptiveSettings, adaptiveState } from "../../src/core/plan/adaptive.ts";
-import type { CellRecord } from "../../src/core/results.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
 import { NOISE_MODELS, simulateRuns, summarizeCoverage, type Design } from "../../src/core/stats/coverage.ts";
 
 const SEED = 20261202;

@@ -1,26 +1,25 @@
-/** The budget-first design (issue 28, src/core/plan/design.ts) on fixtures; `plan --budget` through commander. */
+/** The budget-first design (issue 28, src/core/plan/design/) on fixtures; `plan --budget` through commander. */
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
-import type { Calibration } from "../../src/core/calibration.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
+import { designForBudget } from "../../src/core/plan/design/design.ts";
+import { designLines } from "../../src/core/report/design.ts";
+import { formatBudget } from "../../src/core/plan/design/scenario.ts";
+import { designOrder } from "../../src/core/plan/design/layout.ts";
 import {
   ar1MeanFactor,
-  designForBudget,
   fitCurve,
   designInstanceSd,
-  designLines,
-  designOrder,
-  formatBudget,
   pairSdAtLength,
   seriesVariance,
   NOTES_SERIES,
   ASSUMED_PAIR_CELL_SECONDS,
-} from "../../src/core/plan/design.ts";
-import { ASSUMED_PAIR_SD_PCT } from "../../src/core/calibration.ts";
+} from "../../src/core/plan/design/noise.ts";
+import { ASSUMED_PAIR_SD_PCT } from "../../src/core/plan/calibration/prediction.ts";
 import { registerScenarioCommands } from "../../src/cli/commands/scenario.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";
 

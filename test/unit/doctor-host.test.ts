@@ -1,7 +1,7 @@
 /** The doctor adapter with an injected fake runner, engine, file system and clock: probes and fix sequences. */
 import { describe, expect, it } from "vitest";
-import { TwinbenchError } from "../../src/core/errors.ts";
-import type { EngineFacts } from "../../src/core/doctor.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
+import type { EngineFacts } from "../../src/core/hosts/doctor.ts";
 import { fixHost, parseOsRelease, probeHost, runDoctor, type DoctorDeps } from "../../src/adapters/host/doctor.ts";
 import { ensureHost, doctorCommand } from "../../src/cli/commands/doctor.ts";
 import type { RunResult, Runner } from "../../src/adapters/host/runner.ts";

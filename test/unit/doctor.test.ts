@@ -12,7 +12,7 @@ import {
   type FixAction,
   type HostFacts,
   type OsFacts,
-} from "../../src/core/doctor.ts";
+} from "../../src/core/hosts/doctor.ts";
 
 const GiB = 1024 ** 3;
 

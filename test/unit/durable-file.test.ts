@@ -6,7 +6,7 @@ import { appendDurable, diskFullError, setAsideTornTail, writeFileAtomic } from 
 import { ResultsStore } from "../../src/adapters/results/store.ts";
 import { readKnownHosts, rememberHosts } from "../../src/adapters/docker/connect.ts";
 import { isEngineConnectionError } from "../../src/adapters/docker/engine.ts";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 
 let dir: string;
 beforeEach(() => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
 import { DockerEngine } from "../../src/adapters/docker/engine.ts";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 
 /** A fake dockerode: one container whose attached (or exec) stream writes a line, then ends or fails. */
 function fakeDocker(outcome: "end" | "error") {

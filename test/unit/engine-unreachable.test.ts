@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DockerEngine } from "../../src/adapters/docker/engine.ts";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 
 describe("an engine that does not answer", () => {
   it("facts() is a typed ENGINE_UNREACHABLE with a hint, not an internal error (calibrate --show before doctor --fix)", async () => {

@@ -15,7 +15,7 @@ import {
   trigammaInverse,
   type CellInput,
 } from "../../src/core/stats/estimate.ts";
-import { gammaFrom, normalFrom, seededRandom } from "../../src/core/stats/random.ts";
+import { gammaFrom, normalFrom, seededRandom } from "../../src/core/base/random.ts";
 import { MEASURED, simulateRun } from "./support/noise-sim.ts";
 
 const L = Math.log;

@@ -14,7 +14,7 @@ import { LabServer, type LabServerInit } from "../../src/app/lab-server.ts";
 import { exists } from "../../src/adapters/storage/host.ts";
 import { bindProvisioner } from "../../src/adapters/storage/kinds/bind.ts";
 import type { Engine } from "../../src/adapters/docker/engine.ts";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 
 /** Run `f` with the effective uid of nobody (as root, mode bits are otherwise ignored), then give root back. */
 async function asNobody<T>(f: () => Promise<T> | T): Promise<T> {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ResultsStore } from "../../src/adapters/results/store.ts";
 import { isAbsence } from "../../src/app/run/sidecar.ts";
 import { readingFailureNotes } from "../../src/core/report/model.ts";
-import type { CellRecord, ServerManifest } from "../../src/core/results.ts";
+import type { CellRecord, ServerManifest } from "../../src/core/model/results.ts";
 
 describe("a failed reading is not an absent one", () => {
   it("isAbsence: only ENOENT/ENOTDIR mean absent", () => {

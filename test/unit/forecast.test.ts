@@ -6,36 +6,22 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import {
-  calibrationFromRun,
-  costShapeOf,
-  disturbedPairs,
-  runNoise,
-  runLevels,
-  sameCostShape,
-  updateCalibration,
-  type Calibration,
-} from "../../src/core/calibration.ts";
-import { sizedSeconds } from "../../src/core/plan/plan.ts";
-import {
-  forecastAfterRound,
-  forecastBefore,
-  forecastCoverage,
-  forecastLine,
-  grossCellSeconds,
-  NO_CALIBRATION,
-  observedCosts,
-  replayForecasts,
-  runningCosts,
-  runPairs,
-} from "../../src/core/plan/forecast.ts";
+import { calibrationFromRun, updateCalibration } from "../../src/core/plan/calibration/update.ts";
+import { disturbedPairs, runNoise } from "../../src/core/plan/calibration/pairs.ts";
+import { costShapeOf, sameCostShape } from "../../src/core/plan/calibration/costs.ts";
+import { runLevels } from "../../src/core/stats/nested-sd.ts";
+import { sizedSeconds } from "../../src/core/plan/estimate.ts";
+import { forecastAfterRound, forecastBefore, NO_CALIBRATION, runPairs } from "../../src/core/plan/forecast.ts";
+import { forecastLine } from "../../src/core/report/forecast.ts";
+import { forecastCoverage, replayForecasts } from "../../src/core/plan/forecast-replay.ts";
+import { grossCellSeconds, observedCosts, runningCosts } from "../../src/core/plan/run-costs.ts";
 import { adaptiveCosts } from "../../src/core/plan/precision.ts";
 import { expectedRunLine, predictPrecision } from "../../src/core/plan/precision.ts";
 import { simulateAdaptive } from "../../src/core/stats/simulate.ts";
-import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
-import type { CellRecord, Forecast, RunManifest } from "../../src/core/results.ts";
+import { normalFrom, seededRandom } from "../../src/core/base/random.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
+import type { CellRecord, Forecast, RunManifest } from "../../src/core/model/results.ts";
 import { calibrationFixture } from "./support/calibration-fixture.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };

@@ -13,7 +13,7 @@ import {
   parseProbeOutput,
   probeCommand,
 } from "../../src/core/hosts/facts.ts";
-import type { HostFacts } from "../../src/core/results.ts";
+import type { HostFacts } from "../../src/core/model/results.ts";
 
 const FIX = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/hosts");
 const probe = (f: string) => parseProbeOutput(readFileSync(join(FIX, f), "utf8"));

@@ -14,10 +14,10 @@ import type { ContainerSpec, Engine, RunResult } from "../../src/adapters/docker
 import type { ImageOps } from "../../src/adapters/images/transfer.ts";
 import { ResultsStore } from "../../src/adapters/results/store.ts";
 import { HostsFolder, isHostsFolder, readHostsResume } from "../../src/adapters/results/hosts-folder.ts";
-import { ScenarioSchema, type Scenario } from "../../src/core/scenario/schema.ts";
+import { ScenarioSchema, type Scenario } from "../../src/core/model/scenario/schema.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
-import { parseSysbench } from "../../src/core/sysbench/parse.ts";
-import type { HostFacts, RunManifest } from "../../src/core/results.ts";
+import { parseSysbench } from "../../src/core/model/sysbench/parse.ts";
+import type { HostFacts, RunManifest } from "../../src/core/model/results.ts";
 
 const okLog = readFileSync(new URL("../fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url), "utf8");
 

@@ -35,11 +35,11 @@ import {
   renderHostsMarkdown,
   renderHostsText,
   renderShardMarkdown,
-} from "../../src/core/hosts/report.ts";
+} from "../../src/core/report/hosts.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
-import { ScenarioSchema, type Scenario } from "../../src/core/scenario/schema.ts";
-import type { CellRecord, HostFacts, RunManifest } from "../../src/core/results.ts";
-import { InputError } from "../../src/core/errors.ts";
+import { ScenarioSchema, type Scenario } from "../../src/core/model/scenario/schema.ts";
+import type { CellRecord, HostFacts, RunManifest } from "../../src/core/model/results.ts";
+import { InputError } from "../../src/core/base/errors.ts";
 
 const scenario = (extra: Record<string, unknown> = {}): Scenario =>
   ScenarioSchema.parse({

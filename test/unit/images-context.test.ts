@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 import { baseImageChanges, baseImageSpec, debootstrapArgs } from "../../src/core/images/base.ts";
 import {
   aptSources,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/core/errors.ts";
+import { InputError } from "../../src/core/base/errors.ts";
 import { canonicalJson, lockEntry, lockEntryHash, parseLock } from "../../src/core/images/lock.ts";
 
 const realLock = readFileSync(new URL("../../images/lock.yaml", import.meta.url), "utf8");

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 import { parseLock } from "../../src/core/images/lock.ts";
 import { digestRef, formatPinDiff, setOfficialDigests, splitImageRef } from "../../src/core/images/pin.ts";
 

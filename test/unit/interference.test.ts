@@ -1,4 +1,4 @@
-/** The interference maths (src/core/interference.ts) on real /proc texts, and its place in reports and compare. */
+/** The interference maths (src/core/measure/interference.ts) on real /proc texts, and its place in reports and compare. */
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import {
@@ -12,8 +12,8 @@ import {
   parsePsiSomeTotal,
   summariseInterference,
   type CpuSample,
-} from "../../src/core/interference.ts";
-import type { CellRecord, Interference, RunManifest } from "../../src/core/results.ts";
+} from "../../src/core/measure/interference.ts";
+import type { CellRecord, Interference, RunManifest } from "../../src/core/model/results.ts";
 import {
   disturbanceWarnings,
   renderComparisonMarkdown,

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { LabServer, type LabServerInit } from "../../src/app/lab-server.ts";
 import type { Engine } from "../../src/adapters/docker/engine.ts";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 
 function serverWith(inspect: Engine["inspect"]): LabServer {
   const engine = { inspect } as Partial<Engine> as Engine;

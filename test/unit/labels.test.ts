@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inRun, isOrphan, runIdInRun, LABEL, resourceLabels, resourceName } from "../../src/core/labels.ts";
+import { inRun, isOrphan, runIdInRun, LABEL, resourceLabels, resourceName } from "../../src/core/base/labels.ts";
 
 const ctx = { sessionId: "s1", runId: "r1", hostId: "local", pid: 4242, hostname: "box" };
 

@@ -4,15 +4,16 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCellsJsonl } from "../../src/adapters/report-files.ts";
 import { adaptiveState, nextAdaptiveRound, widestPair } from "../../src/core/plan/adaptive.ts";
-import { planRun, serverOrder, williamsRows } from "../../src/core/plan/plan.ts";
+import { planRun } from "../../src/core/plan/plan.ts";
+import { serverOrder, williamsRows } from "../../src/core/plan/order.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { reportJson } from "../../src/core/report/json.ts";
-import { buildRatioTable } from "../../src/core/report/ratio.ts";
+import { buildRatioTable } from "../../src/core/stats/ratio.ts";
 import { benjaminiHochberg } from "../../src/core/stats/estimate.ts";
-import { comparisonPairs, ladderBase, primaryPair } from "../../src/core/scenario/pairs.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { Cell, CellRecord, RunManifest } from "../../src/core/results.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
+import { comparisonPairs, ladderBase, primaryPair } from "../../src/core/model/scenario/pairs.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { Cell, CellRecord, RunManifest } from "../../src/core/model/results.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 const SERVERS = [

@@ -9,13 +9,13 @@ import {
   type BacklogSample,
   figureWindow,
   figureWindowText,
-} from "../../src/core/levers.ts";
+} from "../../src/core/measure/levers.ts";
 import { windowNotes } from "../../src/core/report/model.ts";
-import type { IntervalSample } from "../../src/core/sysbench/result.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import { buildRatioTable, unsteadyNote } from "../../src/core/report/ratio.ts";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
-import { normalFrom, seededRandom } from "../../src/core/stats/random.ts";
+import type { IntervalSample } from "../../src/core/model/sysbench/result.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import { buildRatioTable, unsteadyNote } from "../../src/core/stats/ratio.ts";
+import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
+import { normalFrom, seededRandom } from "../../src/core/base/random.ts";
 
 const mulberry32Normal = (seed: number) => normalFrom(seededRandom(seed));
 

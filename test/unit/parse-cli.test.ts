@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { InputError, TwinbenchError } from "../../src/core/errors.ts";
+import { InputError, TwinbenchError } from "../../src/core/base/errors.ts";
 import { registerParseCommand } from "../../src/cli/commands/parse.ts";
 
 const root = join(import.meta.dirname, "..", "fixtures", "sysbench");

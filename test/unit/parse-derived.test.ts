@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { deriveFigures, median } from "../../src/core/sysbench/derived.ts";
-import { parseSysbench, parseSysbenchFile } from "../../src/core/sysbench/parse.ts";
-import type { IntervalSample, SysbenchResult } from "../../src/core/sysbench/result.ts";
+import { deriveFigures, median } from "../../src/core/model/sysbench/derived.ts";
+import { parseSysbench, parseSysbenchFile } from "../../src/core/model/sysbench/parse.ts";
+import type { IntervalSample, SysbenchResult } from "../../src/core/model/sysbench/result.ts";
 
 const root = join(import.meta.dirname, "..", "fixtures", "sysbench");
 const fixture = (dir: string, name: string): SysbenchResult =>

@@ -6,13 +6,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 import {
   parseIntervalLine,
   parseSysbench,
   parseSysbenchFile,
   SysbenchParseError,
-} from "../../src/core/sysbench/parse.ts";
+} from "../../src/core/model/sysbench/parse.ts";
 
 const root = join(import.meta.dirname, "..", "fixtures", "sysbench");
 const rw = readFileSync(join(root, "1.0", "oltp_read_write-t4.log"), "utf8");

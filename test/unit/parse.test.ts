@@ -9,8 +9,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseSysbench, parseSysbenchFile, secondsToMs, splitLines } from "../../src/core/sysbench/parse.ts";
-import type { SysbenchResult } from "../../src/core/sysbench/result.ts";
+import { parseSysbench, parseSysbenchFile, secondsToMs, splitLines } from "../../src/core/model/sysbench/parse.ts";
+import type { SysbenchResult } from "../../src/core/model/sysbench/result.ts";
 
 const root = join(import.meta.dirname, "..", "fixtures", "sysbench");
 const read = (dir: string, name: string): string => readFileSync(join(root, dir, name), "utf8");

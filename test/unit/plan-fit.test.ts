@@ -6,8 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
 import {
   assertFits,
   DEFAULT_FIT_COSTS,
@@ -17,7 +17,7 @@ import {
   type FitReport,
 } from "../../src/core/plan/fit.ts";
 import { renderConfig, resolveNeutralOption } from "../../src/core/config/render.ts";
-import { InputError } from "../../src/core/errors.ts";
+import { InputError } from "../../src/core/base/errors.ts";
 
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;

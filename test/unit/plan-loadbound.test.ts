@@ -1,10 +1,10 @@
 /** `plan` warns before a run when the layout is likely load-bound (src/core/plan/loadbound.ts), on fixtures. */
 import { describe, expect, it } from "vitest";
 import { loadBoundWarnings } from "../../src/core/plan/loadbound.ts";
-import { containerCores } from "../../src/core/cellstate.ts";
-import { describePlan } from "../../src/core/plan/describe.ts";
+import { containerCores } from "../../src/core/measure/cellstate.ts";
+import { describePlan } from "../../src/core/report/plan.ts";
 import { planRun } from "../../src/core/plan/plan.ts";
-import { ScenarioSchema } from "../../src/core/scenario/schema.ts";
+import { ScenarioSchema } from "../../src/core/model/scenario/schema.ts";
 
 const layout = (server: string | undefined, load: string | undefined, threads: number[]) =>
   ({

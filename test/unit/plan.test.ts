@@ -1,23 +1,19 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import {
-  planRun,
-  serverOrder,
-  formatSeconds,
-  DEFAULT_SETUP_COSTS,
-  sizedSeconds,
-  isWriteTest,
-  testWrites,
-  firstGoesFirst,
-  orderNote,
-  assertRunnable,
-  resumeTodo,
-} from "../../src/core/plan/plan.ts";
-import { seedFromString } from "../../src/core/stats/random.ts";
-import { describePlan } from "../../src/core/plan/describe.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
+import { planRun, assertRunnable } from "../../src/core/plan/plan.ts";
+import { orderNote } from "../../src/core/report/plan.ts";
+import { sizedSeconds } from "../../src/core/plan/estimate.ts";
+import { serverOrder, firstGoesFirst } from "../../src/core/plan/order.ts";
+import { resumeTodo } from "../../src/core/plan/cells.ts";
+import { formatSeconds } from "../../src/core/base/units.ts";
+import { testWrites } from "../../src/core/model/scenario/legacy.ts";
+import { isWriteTest } from "../../src/core/model/sysbench/options.ts";
+import { DEFAULT_SETUP_COSTS } from "../../src/core/model/setup-costs.ts";
+import { seedFromString } from "../../src/core/base/random.ts";
+import { describePlan } from "../../src/core/report/plan.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 

@@ -9,9 +9,9 @@ import type { ResultsSession } from "../../src/app/run/session.ts";
 import type { ImageInfo, RunDeps } from "../../src/app/run/types.ts";
 import type { Engine } from "../../src/adapters/docker/engine.ts";
 import type { Plan } from "../../src/core/plan/plan.ts";
-import type { RunEvent } from "../../src/core/events.ts";
-import { CancelledError, TwinbenchError } from "../../src/core/errors.ts";
-import { ScenarioSchema } from "../../src/core/scenario/schema.ts";
+import type { RunEvent } from "../../src/core/model/events.ts";
+import { CancelledError, TwinbenchError } from "../../src/core/base/errors.ts";
+import { ScenarioSchema } from "../../src/core/model/scenario/schema.ts";
 import { plainLine } from "../../src/cli/plain.ts";
 import { reduce, initialState } from "../../src/tui/state.ts";
 

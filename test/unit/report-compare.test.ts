@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCellsJsonl } from "../../src/adapters/report-files.ts";
-import { InputError, TwinbenchError } from "../../src/core/errors.ts";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import { InputError, TwinbenchError } from "../../src/core/base/errors.ts";
+import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
 import {
   assertNoRegression,
   comparisonJson,

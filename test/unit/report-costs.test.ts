@@ -1,5 +1,5 @@
 /**
- * The cost per query compared (src/core/report/costs.ts) on the fixture run folders, with `state.perQuery` attached
+ * The cost per query compared (src/core/stats/costs.ts) on the fixture run folders, with `state.perQuery` attached
  * to their records: the paired interval of a run and the unpaired one of `compare`, each checked against scipy's
  * closed form (paired / two-sample t on the logs), the pairs left out, the "not available" reasons, and the figures in
  * the text, JSON and CSV reports and in compare's "why it moved" lines.
@@ -8,10 +8,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCellsJsonl } from "../../src/adapters/report-files.ts";
-import type { PerQuery } from "../../src/core/cellstate.ts";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
-import { COST_FIGURES, HARDWARE_COUNTERS_NOTE, costLines } from "../../src/core/report/costs.ts";
-import { hardwareCountersOf } from "../../src/core/taskcounters.ts";
+import type { PerQuery } from "../../src/core/model/cell.ts";
+import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
+import { COST_FIGURES, HARDWARE_COUNTERS_NOTE, costLines } from "../../src/core/stats/costs.ts";
+import { hardwareCountersOf } from "../../src/core/measure/taskcounters.ts";
 import { COST_CSV_HEADER, renderCostCsv } from "../../src/core/report/csv.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { reportJson } from "../../src/core/report/json.ts";

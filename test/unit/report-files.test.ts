@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Command } from "commander";
 import { parseCellsJsonl, readResultsFolder, writeFileAtomic, writeReports } from "../../src/adapters/report-files.ts";
 import { registerReportCommands } from "../../src/cli/commands/report.ts";
-import { InputError, TwinbenchError } from "../../src/core/errors.ts";
+import { InputError, TwinbenchError } from "../../src/core/base/errors.ts";
 
 const FIX = join(import.meta.dirname, "../fixtures/results");
 const temps: string[] = [];

@@ -6,11 +6,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCellsJsonl } from "../../src/adapters/report-files.ts";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { buildHtmlData, renderHtml } from "../../src/core/report/html.ts";
 import { AXIS_LIMITS, forestHeight, forestLines, forestOf, forestSvg } from "../../src/core/report/forest.ts";
-import { STATE_MARKS, STATE_WORDS, VERDICT_MARKS, verdictWords } from "../../src/core/vocabulary.ts";
+import { STATE_MARKS, STATE_WORDS, VERDICT_MARKS, verdictWords } from "../../src/core/model/vocabulary.ts";
 
 const FIX = join(import.meta.dirname, "../fixtures/results");
 function load(name: string): { manifest: RunManifest; cells: CellRecord[] } {

@@ -6,8 +6,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildRunReport } from "../../src/core/report/model.ts";
-import { buildRatioTable } from "../../src/core/report/ratio.ts";
-import { buildLadder, compareLadders, isLadder, ladderFromTables, liveLadder } from "../../src/core/report/ladder.ts";
+import { buildRatioTable } from "../../src/core/stats/ratio.ts";
+import { buildLadder, compareLadders, isLadder, ladderFromTables, liveLadder } from "../../src/core/stats/ladder.ts";
 import { ladderChartSvg } from "../../src/core/report/ladder-render.ts";
 import { TABLE_TEXT, renderText } from "../../src/core/report/text.ts";
 import { renderMarkdown } from "../../src/core/report/markdown.ts";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parseSysbenchFile } from "../../src/core/sysbench/parse.ts";
+import { parseSysbenchFile } from "../../src/core/model/sysbench/parse.ts";
 import {
   buildParsedSummary,
   effectiveConcurrency,

@@ -4,9 +4,9 @@
  * at validation with its field path.
  */
 import { describe, expect, it } from "vitest";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
 import { loadScenarioText } from "../../src/adapters/scenario-file.ts";
-import { InputError } from "../../src/core/errors.ts";
+import { InputError } from "../../src/core/base/errors.ts";
 
 const F = "scenarios/x.yaml";
 const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7"], hostCpus: 2 };

@@ -9,8 +9,8 @@ import {
   parseScenarioYaml,
   writeScenarioFile,
 } from "../../src/adapters/scenario-file.ts";
-import { applyOverrides, parseSet } from "../../src/core/scenario/overrides.ts";
-import { InputError } from "../../src/core/errors.ts";
+import { applyOverrides, parseSet } from "../../src/core/model/scenario/overrides.ts";
+import { InputError } from "../../src/core/base/errors.ts";
 
 const lockImages = ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"];
 const opts = { lockImages, hostCpus: 2 };

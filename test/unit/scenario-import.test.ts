@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { importCmd } from "../../src/core/scenario/import-cmd.ts";
-import { shellWords } from "../../src/core/scenario/shell-words.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import { InputError } from "../../src/core/errors.ts";
+import { importCmd } from "../../src/core/model/scenario/import-cmd.ts";
+import { shellWords } from "../../src/core/model/scenario/shell-words.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import { InputError } from "../../src/core/base/errors.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 

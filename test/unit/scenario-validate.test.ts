@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { validateScenario, plannedMaxConnections, parseCpuset } from "../../src/core/scenario/validate.ts";
-import type { Scenario } from "../../src/core/scenario/schema.ts";
+import { validateScenario, plannedMaxConnections, parseCpuset } from "../../src/core/model/scenario/validate.ts";
+import type { Scenario } from "../../src/core/model/scenario/schema.ts";
 
 const F = "scenarios/x.yaml";
 const ctx = { lockImages: ["mariadb-11.8", "mariadb-10.11", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };

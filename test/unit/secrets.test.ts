@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sysbenchArgv, sysbenchCommand } from "../../src/core/sysbench/argv.ts";
+import { sysbenchArgv, sysbenchCommand } from "../../src/core/model/scenario/argv.ts";
 import { CLIENT_WRAPPER } from "../../src/adapters/docker/exec-probe.ts";
 import { LabServer, type LabServerInit } from "../../src/app/lab-server.ts";
 import { benchPassword } from "../../src/app/run/sidecar.ts";

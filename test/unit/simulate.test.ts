@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { drawCellSd, simulateAdaptive, type AdaptiveSimInput } from "../../src/core/stats/simulate.ts";
-import { gammaFrom, normalFrom, seededRandom } from "../../src/core/stats/random.ts";
-import { median } from "../../src/core/stats/distributions.ts";
+import { gammaFrom, normalFrom, seededRandom } from "../../src/core/base/random.ts";
+import { median } from "../../src/core/base/distributions.ts";
 
 const costs = { setupSeconds: 60, teardownSeconds: 10, cellSeconds: 8, restartSeconds: 12, warmupSeconds: 4 };
 const base: AdaptiveSimInput = {

@@ -1,5 +1,5 @@
 /**
- * The special functions twinbench takes from @stdlib (src/core/stats/distributions.ts, src/core/stats/estimate.ts, src/core/stats/random.ts)
+ * The special functions twinbench takes from @stdlib (src/core/base/distributions.ts, src/core/stats/estimate.ts, src/core/base/random.ts)
  * against an independent reference: scipy's values on a grid, in test/fixtures/special-functions/scipy.json
  * (written by scripts/special-functions-reference.py, which names the scipy version).
  *
@@ -12,9 +12,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { chiSquareQuantile, fQuantile, median, tCdf, tQuantile } from "../../src/core/stats/distributions.ts";
+import { chiSquareQuantile, fQuantile, median, tCdf, tQuantile } from "../../src/core/base/distributions.ts";
 import { digamma, trigamma, trigammaInverse } from "../../src/core/stats/estimate.ts";
-import { gammaFrom, normalFrom, seededRandom } from "../../src/core/stats/random.ts";
+import { gammaFrom, normalFrom, seededRandom } from "../../src/core/base/random.ts";
 
 const ref = JSON.parse(
   readFileSync(new URL("../fixtures/special-functions/scipy.json", import.meta.url), "utf8"),

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import * as stats from "../../src/stats/index.ts";
-import { validateScenario } from "../../src/core/scenario/validate.ts";
-import type { CellRecord } from "../../src/core/results.ts";
+import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
 
 const ctx = { lockImages: ["mariadb-11.8", "mysql-9.7", "sysbench-1.0"], hostCpus: 2 };
 const r = validateScenario(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coefficientOfVariation, mean, median, stddev, tQuantile } from "../../src/core/stats/distributions.ts";
+import { coefficientOfVariation, mean, median, stddev, tQuantile } from "../../src/core/base/distributions.ts";
 
 describe("location and spread", () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Runner, RunResult } from "../../src/adapters/host/runner.ts";
 import { inspectDevice } from "../../src/adapters/storage/host.ts";
-import { TwinbenchError } from "../../src/core/errors.ts";
+import { TwinbenchError } from "../../src/core/base/errors.ts";
 import { assessDevice, decideDevices } from "../../src/core/storage/devices.ts";
 
 /** A fake runner answering from a table keyed by "cmd arg arg…"; unknown commands exit 127. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/core/errors.ts";
-import { StorageSchema, type Storage } from "../../src/core/scenario/schema.ts";
+import { InputError } from "../../src/core/base/errors.ts";
+import { StorageSchema, type Storage } from "../../src/core/model/scenario/schema.ts";
 import {
   loopSpaceWarnings,
   planStorage,

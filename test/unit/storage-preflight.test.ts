@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { StorageEngine } from "../../src/adapters/storage/types.ts";
 import type { Runner, RunResult } from "../../src/adapters/host/runner.ts";
 import { createStorageProvider } from "../../src/adapters/storage/provider.ts";
-import { StorageSchema } from "../../src/core/scenario/schema.ts";
+import { StorageSchema } from "../../src/core/model/scenario/schema.ts";
 
 function fakeRunner(table: Record<string, Partial<RunResult>>): Runner {
   return {

@@ -9,8 +9,8 @@ import {
   parsePerfStatCsv,
   parseProcIo,
   type TaskCounters,
-} from "../../src/core/taskcounters.ts";
-import { cellStateOf, cpuSenseFailures, perQueryOf } from "../../src/core/cellstate.ts";
+} from "../../src/core/measure/taskcounters.ts";
+import { cellStateOf, cpuSenseFailures, perQueryOf } from "../../src/core/measure/cellstate.ts";
 import { detectHardwareCounters } from "../../src/adapters/host/task-counters.ts";
 
 const fx = (name: string) => readFileSync(new URL(`../fixtures/proc/${name}`, import.meta.url), "utf8");

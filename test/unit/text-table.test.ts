@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { columnWidths, textTable } from "../../src/core/text-table.ts";
+import { columnWidths, textTable } from "../../src/core/base/text-table.ts";
 
 describe("textTable", () => {
   it("pads every column to its widest cell, joined by two spaces, left-aligned by default", () => {

@@ -5,8 +5,8 @@
 import React from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
-import type { RunEvent } from "../../src/core/events.ts";
-import type { Cell } from "../../src/core/results.ts";
+import type { RunEvent } from "../../src/core/model/events.ts";
+import type { Cell } from "../../src/core/model/results.ts";
 import { ColorContext, RunView } from "../../src/tui/components.tsx";
 import { initialState, reduce, type ViewState } from "../../src/tui/state.ts";
 import { PAIRS, ladderRun } from "./support/ladder-fixture.ts";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RunEvent } from "../../src/core/events.ts";
-import type { Cell, CellRecord, Forecast } from "../../src/core/results.ts";
-import type { IntervalSample } from "../../src/core/sysbench/result.ts";
+import type { RunEvent } from "../../src/core/model/events.ts";
+import type { Cell, CellRecord, Forecast } from "../../src/core/model/results.ts";
+import type { IntervalSample } from "../../src/core/model/sysbench/result.ts";
 import {
   initialState,
   reduce,
@@ -13,7 +13,7 @@ import {
   type ViewState,
 } from "../../src/tui/state.ts";
 import { bar, duration, figure, fit, sparkline, tableLines } from "../../src/tui/format.ts";
-import { FLAG_MARKS, VERDICT_MARKS } from "../../src/core/vocabulary.ts";
+import { FLAG_MARKS, VERDICT_MARKS } from "../../src/core/model/vocabulary.ts";
 
 const FIX = join(import.meta.dirname, "../fixtures/events");
 export function loadEvents(name: string): RunEvent[] {

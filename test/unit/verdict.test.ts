@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateRun } from "../../src/core/stats/estimate.ts";
-import { ratioTableFromSides } from "../../src/core/report/ratio.ts";
-import type { CellRecord } from "../../src/core/results.ts";
+import { ratioTableFromSides } from "../../src/core/stats/ratio.ts";
+import type { CellRecord } from "../../src/core/model/results.ts";
 import {
   VERDICTS,
   cellVerdict,
@@ -12,8 +12,8 @@ import {
   fdrOf,
   kindOf,
   verdictOf,
-} from "../../src/core/verdict.ts";
-import { FLAG_MARKS, VERDICT_MARKS, verdictMark, verdictSentence } from "../../src/core/vocabulary.ts";
+} from "../../src/core/model/verdict.ts";
+import { FLAG_MARKS, VERDICT_MARKS, verdictMark, verdictSentence } from "../../src/core/model/vocabulary.ts";
 
 describe("direction and equivalence are two readings, not one exclusive verdict", () => {
   it.each([

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCellsJsonl } from "../../src/adapters/report-files.ts";
-import type { RunEvent } from "../../src/core/events.ts";
-import type { CellRecord, RunManifest } from "../../src/core/results.ts";
+import type { RunEvent } from "../../src/core/model/events.ts";
+import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { renderText } from "../../src/core/report/text.ts";
 import { renderMarkdown } from "../../src/core/report/markdown.ts";
@@ -13,7 +13,7 @@ import { compareRuns, renderComparisonMarkdown, renderComparisonText } from "../
 import { roundLine } from "../../src/core/plan/adaptive.ts";
 import { initialState, reduce } from "../../src/tui/state.ts";
 import { tableCellText } from "../../src/tui/format.ts";
-import { VERDICTS, directionOfKind } from "../../src/core/verdict.ts";
+import { VERDICTS, directionOfKind } from "../../src/core/model/verdict.ts";
 import {
   DIRECTIONS,
   DIRECTION_MARKS,
@@ -28,10 +28,10 @@ import {
   verdictMark,
   verdictSentence,
   verdictWords,
-} from "../../src/core/vocabulary.ts";
+} from "../../src/core/model/vocabulary.ts";
 import { tableLegend } from "../../src/tui/format.ts";
 import { verdictLegend } from "../../src/core/report/text.ts";
-import { ratioTableFromSides } from "../../src/core/report/ratio.ts";
+import { ratioTableFromSides } from "../../src/core/stats/ratio.ts";
 
 describe("one vocabulary", () => {
   it("every verdict kind has a mark and a word; no two kinds share a mark; no mark is a state's", () => {

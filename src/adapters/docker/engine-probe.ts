@@ -1,6 +1,6 @@
 /** The doctor's engine probe: /_ping, /version and /info of the engine DOCKER_HOST names, each under a short timeout. */
 import Docker from "dockerode";
-import { DEFAULT_ENDPOINT, type EngineFacts } from "../../core/doctor.ts";
+import { DEFAULT_ENDPOINT, type EngineFacts } from "../../core/hosts/doctor.ts";
 
 /** Answers whether a Docker engine is there, and what it is. */
 export interface EngineProbe {

@@ -5,9 +5,9 @@
 import Docker from "dockerode";
 import { PassThrough } from "node:stream";
 import { pack } from "tar-stream";
-import { TwinbenchError } from "../../core/errors.ts";
-import { withDeadline } from "../../core/deadline.ts";
-import type { HostFacts } from "../../core/results.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import { withDeadline } from "../../core/base/deadline.ts";
+import type { HostFacts } from "../../core/model/results.ts";
 import { DockerImages, type ImagePort } from "./images.ts";
 
 /** A Docker mount, in the Engine API's HostConfig.Mounts shape. */

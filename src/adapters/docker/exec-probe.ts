@@ -5,8 +5,8 @@
  * socket: the entrypoint's temporary server listens on the socket only, so readiness still means the real server).
  * The server container is found by its address among the containers labelled twinbench.role=server.
  */
-import { TwinbenchError } from "../../core/errors.ts";
-import { LABEL } from "../../core/labels.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import { LABEL } from "../../core/base/labels.ts";
 import { pollReady, type Endpoint, type Probe, type ServerFacts } from "../mysql/probe.ts";
 import { isNotFound, statusCode, type Engine } from "./engine.ts";
 

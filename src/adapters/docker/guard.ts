@@ -4,9 +4,9 @@
  * answering pings every call through the guarded engine rejects with HOST_LOST, in-flight ones included, and the
  * run unwinds (its teardown's calls fail fast too).
  */
-import { TwinbenchError } from "../../core/errors.ts";
-import { DeadlineError, withDeadline } from "../../core/deadline.ts";
-import type { HostFacts } from "../../core/results.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import { DeadlineError, withDeadline } from "../../core/base/deadline.ts";
+import type { HostFacts } from "../../core/model/results.ts";
 import type { Engine } from "./engine.ts";
 
 const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));

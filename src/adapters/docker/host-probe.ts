@@ -7,8 +7,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { mergeProbe, parseProbeOutput, probeCommand, PROBE_MOUNT } from "../../core/hosts/facts.ts";
-import { resourceName } from "../../core/labels.ts";
-import type { HostFacts } from "../../core/results.ts";
+import { resourceName } from "../../core/base/labels.ts";
+import type { HostFacts } from "../../core/model/results.ts";
 import type { Engine } from "./engine.ts";
 
 export interface HostProbeOptions {

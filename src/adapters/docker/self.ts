@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { engineError, type Engine } from "./engine.ts";
-import { TwinbenchError } from "../../core/errors.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
 
 /** Where {@link selfContainerId} looks: the container marker file and the hostname (tests stand in for them). */
 export interface SelfFiles {

@@ -5,8 +5,8 @@
  * outlive a crash of twinbench; an affinity mask touches only the named processes and is put back by the same tool.
  */
 import { readFile } from "node:fs/promises";
-import { TwinbenchError } from "../../core/errors.ts";
-import { parseAffinityList } from "../../core/levers.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import { parseAffinityList } from "../../core/measure/levers.ts";
 import type { Runner } from "./runner.ts";
 
 /** The affinity port: find processes by name, read and set the CPU list of all their threads. */

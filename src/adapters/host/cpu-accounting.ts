@@ -1,12 +1,12 @@
 /**
- * Reads this machine's CPU accounting for the interference figures (src/core/interference.ts): /proc/stat,
+ * Reads this machine's CPU accounting for the interference figures (src/core/measure/interference.ts): /proc/stat,
  * /proc/pressure/cpu and the cgroup CPU counters of the run's containers. Local engine only: a remote engine's
  * containers are not visible here. Reads are synchronous and small (a few /proc and /sys files), so a sample can be
  * taken from inside a line callback at the exact moment the line arrives.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import type { CpuSample, KernelThreadTicks } from "../../core/interference.ts";
-import { parseCpuStatUsageNs, parsePidStat } from "../../core/interference.ts";
+import type { CpuSample, KernelThreadTicks } from "../../core/measure/interference.ts";
+import { parseCpuStatUsageNs, parsePidStat } from "../../core/measure/interference.ts";
 
 /**
  * Where a container's CPU counter lives, by cgroup layout: v1 with the cgroupfs driver (this project's machine:

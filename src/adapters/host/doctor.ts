@@ -1,14 +1,14 @@
 /**
  * `twinbench doctor`, the I/O half: probe the host into HostFacts (engine through dockerode, files, PATH, a few
  * commands through the injected Runner), and carry out a FixPlan (apt-get, starting dockerd, waiting for it).
- * What the facts mean and what to fix is decided in src/core/doctor.ts.
+ * What the facts mean and what to fix is decided in src/core/hosts/doctor.ts.
  */
 import { spawn } from "node:child_process";
 import { constants, openSync, closeSync } from "node:fs";
 import { access, readFile, statfs } from "node:fs/promises";
 import path from "node:path";
 import { createEngineProbe, engineEndpoint, type EngineProbe } from "../docker/engine-probe.ts";
-import { TwinbenchError, type ErrorCode } from "../../core/errors.ts";
+import { TwinbenchError, type ErrorCode } from "../../core/base/errors.ts";
 import {
   DEFAULT_ENDPOINT,
   DOCKERD_LOG,
@@ -24,7 +24,7 @@ import {
   type LockFacts,
   type OsFacts,
   type ToolFacts,
-} from "../../core/doctor.ts";
+} from "../../core/hosts/doctor.ts";
 import { createRunner, formatCommand, type Runner } from "./runner.ts";
 import { defaultLockFile, loadLock } from "../images/files.ts";
 import { DIGEST_PLACEHOLDER } from "../../core/images/lock.ts";

@@ -4,7 +4,7 @@
  * with exitCode 127 and the reason in `stderr`. `runChecked` throws a TwinbenchError naming the command instead.
  */
 import { execa } from "execa";
-import { TwinbenchError, type ErrorCode } from "../../core/errors.ts";
+import { TwinbenchError, type ErrorCode } from "../../core/base/errors.ts";
 
 export interface RunOptions {
   /** Text written to the command's stdin. */

@@ -1,5 +1,5 @@
 /**
- * Reads a container's task counters on this machine (src/core/taskcounters.ts): the context switches of every thread
+ * Reads a container's task counters on this machine (src/core/measure/taskcounters.ts): the context switches of every thread
  * in its cgroup (/proc/<tid>/status) and the storage bytes of every process in it (/proc/<pid>/io), and whether the host can count hardware
  * events (its PMU and `perf stat`). Local engine only, like src/adapters/host/cpu-accounting.ts; reads are
  * synchronous and small so a sample can be taken inside a sysbench line callback.
@@ -11,7 +11,7 @@ import {
   parseProcIo,
   type HardwareCounters,
   type TaskCounters,
-} from "../../core/taskcounters.ts";
+} from "../../core/measure/taskcounters.ts";
 import type { Runner } from "./runner.ts";
 
 /** A container's cgroup folder by layout (v1 cgroupfs, v1 systemd, v2 either), with its thread list's file name. */

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ImageDetails, ImagePort } from "../docker/images.ts";
 import { execa } from "execa";
-import { CancelledError, TwinbenchError } from "../../core/errors.ts";
+import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import { baseImageChanges, baseImageSpec, debootstrapArgs, type BaseImageSpec } from "../../core/images/base.ts";
 import type { BaseImageRef } from "../../core/images/context.ts";
 import type { Mirrors } from "../../core/images/lock.ts";

@@ -5,8 +5,8 @@
  */
 import { pack } from "tar-stream";
 import type { ImagePort } from "../docker/images.ts";
-import { allOrAbort } from "../../core/all-or-abort.ts";
-import { CancelledError, TwinbenchError } from "../../core/errors.ts";
+import { allOrAbort } from "../../core/base/all-or-abort.ts";
+import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import {
   imageLabels,
   imageRepo,

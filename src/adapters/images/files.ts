@@ -1,7 +1,7 @@
 /** Reading the lock file and the build contexts from images/. */
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { InputError } from "../../core/errors.ts";
+import { InputError } from "../../core/base/errors.ts";
 import { contextDirs } from "../../core/images/context.ts";
 import { parseLock, type Family, type Lock } from "../../core/images/lock.ts";
 import { packagePath } from "../package-files.ts";

@@ -1,6 +1,6 @@
 /** Listing and removing the images twinbench built (everything labelled twinbench.image). */
 import type { ImagePort } from "../docker/images.ts";
-import { TwinbenchError } from "../../core/errors.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
 import { BASE_REPO } from "../../core/images/base.ts";
 import { imageRepo, LABEL } from "../../core/images/context.ts";
 import { statusCode } from "./base-image.ts";

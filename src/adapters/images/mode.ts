@@ -2,9 +2,9 @@
  * Choosing the build mode: `auto` means official when a registry answers through the engine, else debian.
  * The probe must fail fast on hosts without a registry (like this project's CI).
  */
-import { DeadlineError, withDeadline } from "../../core/deadline.ts";
+import { DeadlineError, withDeadline } from "../../core/base/deadline.ts";
 import type { ImagePort } from "../docker/images.ts";
-import { InputError } from "../../core/errors.ts";
+import { InputError } from "../../core/base/errors.ts";
 import type { BuildMode, ModeChoice } from "../../core/images/context.ts";
 import { DIGEST_PLACEHOLDER, type Lock } from "../../core/images/lock.ts";
 import { inspectImageId } from "./base-image.ts";

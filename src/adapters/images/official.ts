@@ -9,7 +9,7 @@
 import { readFile } from "node:fs/promises";
 import type { ImagePort } from "../docker/images.ts";
 import { writeFileAtomic } from "../durable-file.ts";
-import { CancelledError, TwinbenchError } from "../../core/errors.ts";
+import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import { DIGEST_PLACEHOLDER, lockEntry, type Lock, type LockEntry } from "../../core/images/lock.ts";
 import { digestRef, formatPinDiff, setOfficialDigests, type DigestEdit } from "../../core/images/pin.ts";
 import { statusCode, type ImageProgress } from "./base-image.ts";

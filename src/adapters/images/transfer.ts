@@ -4,7 +4,7 @@
  * a temporary file. The load answer is a JSON stream whose failures show only as `error`/`errorDetail` events, so
  * every event is checked.
  */
-import { CancelledError, TwinbenchError } from "../../core/errors.ts";
+import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import type { Engine } from "../docker/engine.ts";
 import { readJsonStream } from "./stream.ts";
 

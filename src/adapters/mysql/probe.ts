@@ -2,10 +2,10 @@
  * mysql2 probes: readiness by `SELECT 1` under a deadline (never by log lines), the benchmark user, variables.
  */
 import mysql from "mysql2/promise";
-import { TwinbenchError, CancelledError } from "../../core/errors.ts";
-import { withDeadline } from "../../core/deadline.ts";
-import type { BacklogSample } from "../../core/levers.ts";
-import type { ServerStatus } from "../../core/cellstate.ts";
+import { TwinbenchError, CancelledError } from "../../core/base/errors.ts";
+import { withDeadline } from "../../core/base/deadline.ts";
+import type { BacklogSample } from "../../core/measure/levers.ts";
+import type { ServerStatus } from "../../core/model/cell.ts";
 
 export interface Endpoint {
   host: string;
@@ -233,7 +233,7 @@ export async function readInnodbBacklog(ep: Endpoint): Promise<BacklogSample> {
 }
 
 /**
- * The server's status around a measured cell (src/core/cellstate.ts): every numeric SHOW GLOBAL STATUS value, the
+ * The server's status around a measured cell (src/core/measure/cellstate.ts): every numeric SHOW GLOBAL STATUS value, the
  * purge history length (INNODB_METRICS `trx_rseg_history_len`, switched on first; null when refused) and, with
  * `sizes`, the data and index bytes of schema `db` and the buffer pool size. The sizes are read before the status,
  * so that their dictionary reads are not counted in the status of a cell that starts after them.

@@ -5,9 +5,9 @@
  */
 import { cp, mkdir, readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { InputError, TwinbenchError } from "../../core/errors.ts";
-import type { CellRecord, RunManifest } from "../../core/results.ts";
-import type { Scenario } from "../../core/scenario/schema.ts";
+import { InputError, TwinbenchError } from "../../core/base/errors.ts";
+import type { CellRecord, RunManifest } from "../../core/model/results.ts";
+import type { Scenario } from "../../core/model/scenario/schema.ts";
 import { readResultsFolder, type ResultsFolder } from "../report-files.ts";
 import { writeFileAtomic } from "./store.ts";
 

@@ -6,8 +6,8 @@
  */
 import { mkdir, readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { TwinbenchError, InputError } from "../../core/errors.ts";
-import type { CellRecord, RunManifest } from "../../core/results.ts";
+import { TwinbenchError, InputError } from "../../core/base/errors.ts";
+import type { CellRecord, RunManifest } from "../../core/model/results.ts";
 import { appendDurable, diskFullError, setAsideTornTail, writeFileAtomic, type TornTail } from "../durable-file.ts";
 
 /** One implementation of the atomic write for the whole results folder (src/adapters/durable-file.ts). */

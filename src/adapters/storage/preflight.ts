@@ -3,8 +3,8 @@
  * on the engine's host directly, then the kind's own), and fail with all of them and the packages that fix them.
  * Creates nothing.
  */
-import { TwinbenchError } from "../../core/errors.ts";
-import type { Storage } from "../../core/scenario/schema.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import type { Storage } from "../../core/model/scenario/schema.ts";
 import { planStorage, type StoragePlan } from "../../core/storage/plan.ts";
 import { readMd } from "./host.ts";
 import { provisionerFor, type Problem, type StorageHost } from "./kinds/index.ts";

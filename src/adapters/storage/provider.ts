@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import { hostname as osHostname } from "node:os";
 import { join } from "node:path";
-import { TwinbenchError } from "../../core/errors.ts";
-import { LABEL } from "../../core/labels.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import { LABEL } from "../../core/base/labels.ts";
 import { GLOBAL_STATE_DIR, planStorage } from "../../core/storage/plan.ts";
 import { TOOL_PACKAGES, type StorageTool } from "../../core/storage/tools.ts";
 import { ownerStatus, remainingEntries, type StorageStateRecord } from "../../core/storage/state.ts";

@@ -9,7 +9,7 @@
  */
 import { access, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { TwinbenchError } from "../../core/errors.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
 import { fsyncDir, writeFileAtomic } from "../durable-file.ts";
 import {
   readRecord,
@@ -21,7 +21,7 @@ import {
   type StorageStateRecord,
 } from "../../core/storage/state.ts";
 import { safeComponent } from "../../core/storage/plan.ts";
-import { runIdInRun } from "../../core/labels.ts";
+import { runIdInRun } from "../../core/base/labels.ts";
 
 export const RUN_STATE_FILE = "storage-state.json";
 /** A damaged state file is renamed to `<file>.corrupt` by `clean --force` (kept for a post-mortem). */

@@ -2,8 +2,8 @@
  * The storage port: turns a scenario `storage` spec into a Docker mount for the server's data dir
  * (/var/lib/mysql), records facts, and undoes everything it did.
  */
-import type { Storage } from "../../core/scenario/schema.ts";
-import type { StorageFacts } from "../../core/results.ts";
+import type { Storage } from "../../core/model/scenario/schema.ts";
+import type { StorageFacts } from "../../core/model/results.ts";
 import type { DataMount, Engine } from "../docker/engine.ts";
 
 /** What storage needs from the engine port: volumes, a short probe container, where the engine runs. */

@@ -1,9 +1,9 @@
 /** What every stage of a multi-host run shares: options, hosts and their state, the folder, the event sink. */
 import { randomBytes } from "node:crypto";
-import { CancelledError } from "../../core/errors.ts";
-import type { HostFacts, RunManifest } from "../../core/results.ts";
-import type { HostSpec, Scenario } from "../../core/scenario/schema.ts";
-import type { HostRun } from "../../core/hosts/report.ts";
+import { CancelledError } from "../../core/base/errors.ts";
+import type { HostFacts, RunManifest } from "../../core/model/results.ts";
+import type { HostSpec, Scenario } from "../../core/model/scenario/schema.ts";
+import type { HostRun } from "../../core/report/hosts.ts";
 import { displayEngineUrl, isPlainRemote, parseEngineUrl } from "../../core/hosts/url.ts";
 import type { Engine } from "../../adapters/docker/engine.ts";
 import type { HostsFolder } from "../../adapters/results/hosts-folder.ts";

@@ -3,9 +3,9 @@
  * the hosts are alike (unless --force, which the report then states).
  */
 import { hostname as osHostname } from "node:os";
-import { InputError } from "../../core/errors.ts";
-import { LABEL, resourceLabels } from "../../core/labels.ts";
-import type { HostFacts } from "../../core/results.ts";
+import { InputError } from "../../core/base/errors.ts";
+import { LABEL, resourceLabels } from "../../core/base/labels.ts";
+import type { HostFacts } from "../../core/model/results.ts";
 import { shardMismatches } from "../../core/hosts/facts.ts";
 import { probeHostFacts } from "../../adapters/docker/host-probe.ts";
 import { msg, type HostsContext, type HostState } from "./context.ts";

@@ -3,7 +3,7 @@
  * removed), then the reports: host-vs-host (report-hosts.md, report-hosts.html, hosts.json) or, for a shard, the merged folder.
  */
 import { join } from "node:path";
-import type { HostFacts } from "../../core/results.ts";
+import type { HostFacts } from "../../core/model/results.ts";
 import type { Plan } from "../../core/plan/plan.ts";
 import type { HostImageFacts } from "../../core/hosts/parity.ts";
 import { mergeShard, type ResultPart } from "../../core/hosts/merge.ts";
@@ -14,7 +14,7 @@ import {
   renderHostsText,
   renderShardMarkdown,
   type HostRun,
-} from "../../core/hosts/report.ts";
+} from "../../core/report/hosts.ts";
 import { cleanResources } from "../clean.ts";
 import { exitCodeOf, type RunStatus } from "../run/types.ts";
 import { msg, type HostsContext } from "./context.ts";

@@ -4,8 +4,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname as osHostname } from "node:os";
-import { CancelledError, TwinbenchError } from "../../core/errors.ts";
-import { LABEL, resourceLabels, resourceName } from "../../core/labels.ts";
+import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
+import { LABEL, resourceLabels, resourceName } from "../../core/base/labels.ts";
 import {
   dpkgQueryCommand,
   imageIdNotes,

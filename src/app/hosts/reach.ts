@@ -1,6 +1,6 @@
 /** Stage 1: reach every host's engine; the unreachable ones are out, and with none left the run cannot start. */
-import { TwinbenchError } from "../../core/errors.ts";
-import { DeadlineError, withDeadline } from "../../core/deadline.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import { DeadlineError, withDeadline } from "../../core/base/deadline.ts";
 import { unreachableReason } from "../../adapters/docker/guard.ts";
 import type { HostsContext } from "./context.ts";
 

@@ -4,10 +4,10 @@
  * until done or nobody is left.
  */
 import { join } from "node:path";
-import type { Cell } from "../../core/results.ts";
+import type { Cell } from "../../core/model/results.ts";
 import type { Plan } from "../../core/plan/plan.ts";
 import { doneKeys, missingCells, redistribute } from "../../core/hosts/shard.ts";
-import { DeadlineError, withDeadline } from "../../core/deadline.ts";
+import { DeadlineError, withDeadline } from "../../core/base/deadline.ts";
 import { guardedEngine, HostGuard } from "../../adapters/docker/guard.ts";
 import { runScenario } from "../run.ts";
 import type { RunDeps } from "../run/types.ts";

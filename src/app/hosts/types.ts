@@ -1,7 +1,7 @@
 /** The multi-host run's public types. */
-import type { RunEvent } from "../../core/events.ts";
-import type { HostSpec } from "../../core/scenario/schema.ts";
-import type { HostRun } from "../../core/hosts/report.ts";
+import type { RunEvent } from "../../core/model/events.ts";
+import type { HostSpec } from "../../core/model/scenario/schema.ts";
+import type { HostRun } from "../../core/report/hosts.ts";
 import type { Engine } from "../../adapters/docker/engine.ts";
 import type { ImageOps } from "../../adapters/images/transfer.ts";
 import type { RunDeps, RunOptions, RunSummary } from "../run/types.ts";

@@ -16,12 +16,13 @@ import {
   type AdaptiveCell,
   type AdaptiveSettings,
 } from "../../core/plan/adaptive.ts";
-import { parseDuration, reportMarginPct } from "../../core/scenario/schema.ts";
+import { parseDuration, reportMarginPct } from "../../core/model/scenario/schema.ts";
 import { adaptiveCosts } from "../../core/plan/precision.ts";
-import { forecastAfterRound, grossCellSeconds, roundsPerInstance, runningCosts } from "../../core/plan/forecast.ts";
+import { forecastAfterRound, roundsPerInstance } from "../../core/plan/forecast.ts";
+import { grossCellSeconds, runningCosts } from "../../core/plan/run-costs.ts";
 import type { AdaptiveCosts } from "../../core/stats/simulate.ts";
-import type { Calibration } from "../../core/calibration.ts";
-import type { Cell, CellRecord } from "../../core/results.ts";
+import type { Calibration } from "../../core/plan/calibration/schema.ts";
+import type { Cell, CellRecord } from "../../core/model/results.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import type { Scheduler } from "./scheduler.ts";

@@ -6,20 +6,15 @@
  *     costs, or make the host's first calibration from them, so the next run forecasts well.
  * A failure here is a warning: the run's results do not depend on it.
  */
-import {
-  calibrationFromRun,
-  costShapeOf,
-  disturbedPairs,
-  keyFacts,
-  runCellSpread,
-  runNoise,
-  typicalNoise,
-  updateCalibration,
-  type Calibration,
-} from "../../core/calibration.ts";
-import { pickServers } from "../../core/report/ratio.ts";
-import { forecastBefore, grossCellSeconds, NO_CALIBRATION, observedCosts } from "../../core/plan/forecast.ts";
-import { adaptiveRepeats, parseDuration } from "../../core/scenario/schema.ts";
+import { calibrationFromRun, typicalNoise, updateCalibration } from "../../core/plan/calibration/update.ts";
+import { disturbedPairs, runCellSpread, runNoise } from "../../core/plan/calibration/pairs.ts";
+import { costShapeOf } from "../../core/plan/calibration/costs.ts";
+import { keyFacts } from "../../core/plan/calibration/host-key.ts";
+import { type Calibration } from "../../core/plan/calibration/schema.ts";
+import { pickServers } from "../../core/stats/ratio.ts";
+import { forecastBefore, NO_CALIBRATION } from "../../core/plan/forecast.ts";
+import { grossCellSeconds, observedCosts } from "../../core/plan/run-costs.ts";
+import { adaptiveRepeats, parseDuration } from "../../core/model/scenario/schema.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 
@@ -68,8 +63,8 @@ export async function updateHostCalibration(ctx: RunContext, session: ResultsSes
     const pair = pickServers(session.manifest);
     if (!pair) return; // no pair of servers: nothing to learn about pairs
     const records = await session.store.readCells();
-    // The host's calibration is its noise when nothing else runs: disturbed pairs stay out of it (issue 23, run q1 of
-    // 2026-12-02: a run on a machine at load 22 would have set the pair sd every later plan reads).
+    // The host's calibration is its noise when nothing else runs: disturbed pairs stay out of it (a run on a
+    // machine at load 22 would otherwise set the pair sd every later plan reads).
     const left = disturbedPairs(records, pair[0], pair[1]);
     if (left.disturbed > 0)
       ctx.warn(

@@ -3,11 +3,11 @@
  * snapshot restored before each new write test when fresh: per-test, a warm-up per server and test, and a dead
  * server restarted after a failed cell. Every record goes to cells.jsonl as it is made.
  */
-import { TwinbenchError } from "../../core/errors.ts";
-import type { Cell, CellRecord } from "../../core/results.ts";
-import { parseDuration } from "../../core/scenario/schema.ts";
-import { formatBytes } from "../../core/units.ts";
-import { isWriteTest } from "../../core/plan/plan.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import type { Cell, CellRecord } from "../../core/model/results.ts";
+import { parseDuration } from "../../core/model/scenario/schema.ts";
+import { formatBytes } from "../../core/base/units.ts";
+import { isWriteTest } from "../../core/model/sysbench/options.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
@@ -63,7 +63,7 @@ export class CellLoop {
   /**
    * When cell i of the round completes a group (the cells before it with the same test, threads and repeat, other
    * servers: a pair with two servers, one cell per server of a ladder) and outside work disturbed any of them
-   * (src/core/interference.ts), run the whole group once more, same order, as new attempts of the same keys: the
+   * (src/core/measure/interference.ts), run the whole group once more, same order, as new attempts of the same keys: the
    * report uses each key's last attempt and counts the re-runs. A group disturbed again is kept, flagged.
    */
   private async rerunIfDisturbed(round: readonly Cell[], i: number): Promise<void> {

@@ -4,7 +4,7 @@
  * lists are put back afterwards, after errors and Ctrl-C too. Local engine only: a remote engine's daemons are on
  * another machine (a warning says so).
  */
-import { CONFINED_DAEMONS } from "../../core/levers.ts";
+import { CONFINED_DAEMONS } from "../../core/measure/levers.ts";
 import { createRunner } from "../../adapters/host/runner.ts";
 import { tasksetAffinity, type Affinity } from "../../adapters/host/affinity.ts";
 import type { RunContext } from "./context.ts";

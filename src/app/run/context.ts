@@ -4,11 +4,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname as osHostname } from "node:os";
-import { CancelledError } from "../../core/errors.ts";
-import { PROGRESS_EVERY_SECONDS, type Phase, type RunEvent } from "../../core/events.ts";
-import { resourceLabels } from "../../core/labels.ts";
+import { CancelledError } from "../../core/base/errors.ts";
+import { PROGRESS_EVERY_SECONDS, type Phase, type RunEvent } from "../../core/model/events.ts";
+import { resourceLabels } from "../../core/base/labels.ts";
 import type { Plan } from "../../core/plan/plan.ts";
-import type { Scenario } from "../../core/scenario/schema.ts";
+import type { Scenario } from "../../core/model/scenario/schema.ts";
 import type { Engine } from "../../adapters/docker/engine.ts";
 import { mysql2Probe, type Probe } from "../../adapters/mysql/probe.ts";
 import { DisposableStack } from "../disposables.ts";

@@ -3,7 +3,7 @@
  * clocksource, mitigations, kernel command line), read by a short-lived labelled probe container on the run's
  * engine. A multi-host run has probed already; a failed probe leaves engine info only, with a warning.
  */
-import { LABEL } from "../../core/labels.ts";
+import { LABEL } from "../../core/base/labels.ts";
 import { hasProbe } from "../../core/hosts/facts.ts";
 import { probeHostFacts } from "../../adapters/docker/host-probe.ts";
 import type { RunContext } from "./context.ts";

@@ -2,8 +2,8 @@
  * The config identity stage: the must-match variables of every server side by side. A difference nobody asked
  * for is a warning, or (`strict`) an error before any measurement.
  */
-import { TwinbenchError } from "../../core/errors.ts";
-import type { MustMatchRow, ServerManifest } from "../../core/results.ts";
+import { TwinbenchError } from "../../core/base/errors.ts";
+import type { MustMatchRow, ServerManifest } from "../../core/model/results.ts";
 import { mustMatch } from "../../core/config/mustmatch.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";

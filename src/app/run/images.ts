@@ -4,7 +4,7 @@
  * starts as soon as its base is there (images that share a base wait for the one build of it). While an image is
  * being made, a `progress` event says so every few seconds.
  */
-import { allOrAbort } from "../../core/all-or-abort.ts";
+import { allOrAbort } from "../../core/base/all-or-abort.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import type { ImageInfo } from "./types.ts";

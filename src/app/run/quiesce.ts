@@ -1,8 +1,8 @@
 /**
  * workload.quiesce: before a write-test cell (and after prepare), wait until InnoDB's purge history length and
- * dirty pages have settled (src/core/levers.ts `quiesced`), one look a second, at most QUIESCE_TIMEOUT_S.
+ * dirty pages have settled (src/core/measure/levers.ts `quiesced`), one look a second, at most QUIESCE_TIMEOUT_S.
  */
-import { quiesced, type BacklogSample } from "../../core/levers.ts";
+import { quiesced, type BacklogSample } from "../../core/measure/levers.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";

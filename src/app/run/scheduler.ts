@@ -5,7 +5,7 @@
  * round, returns the cells that need another repeat (e.g. while a cell's confidence interval is too wide), with
  * fresh repeat numbers and keys; it returns an empty round when it is satisfied.
  */
-import type { Cell, CellRecord } from "../../core/results.ts";
+import type { Cell, CellRecord } from "../../core/model/results.ts";
 
 export interface Scheduler {
   /**

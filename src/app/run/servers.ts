@@ -3,9 +3,9 @@
  * at once), then prepare, the per-test snapshot and prewarm; idle servers are frozen while another one is measured.
  * Also what the cell loop needs from a server: pausing the idle ones, restoring the snapshot, restarting after a crash.
  */
-import { CancelledError, InputError, TwinbenchError } from "../../core/errors.ts";
-import type { Cell, ServerManifest } from "../../core/results.ts";
-import { plannedInstances, type ServerSpec } from "../../core/scenario/schema.ts";
+import { CancelledError, InputError, TwinbenchError } from "../../core/base/errors.ts";
+import type { Cell, ServerManifest } from "../../core/model/results.ts";
+import { plannedInstances, type ServerSpec } from "../../core/model/scenario/schema.ts";
 import { LabServer, labServerInit } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";

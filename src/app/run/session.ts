@@ -4,14 +4,14 @@
  * server's facts as soon as that server is up, so a later failure keeps what was learnt before it.
  */
 import { randomBytes } from "node:crypto";
-import { InputError } from "../../core/errors.ts";
-import type { Cell, CellRecord, RunManifest, ServerManifest } from "../../core/results.ts";
+import { InputError } from "../../core/base/errors.ts";
+import type { Cell, CellRecord, RunManifest, ServerManifest } from "../../core/model/results.ts";
 import { scenarioFingerprint } from "../../core/plan/fingerprint.ts";
 import { ResultsStore } from "../../adapters/results/store.ts";
 import type { RunContext } from "./context.ts";
 import { TWINBENCH_VERSION } from "./types.ts";
-import { comparisonPairs } from "../../core/scenario/pairs.ts";
-import { reportMarginPct } from "../../core/scenario/schema.ts";
+import { comparisonPairs } from "../../core/model/scenario/pairs.ts";
+import { reportMarginPct } from "../../core/model/scenario/schema.ts";
 
 export function newRunId(now: Date): string {
   const t = now.toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");

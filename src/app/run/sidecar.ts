@@ -4,24 +4,18 @@
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg } from "node:os";
-import { CancelledError, TwinbenchError } from "../../core/errors.ts";
-import { LABEL, resourceName } from "../../core/labels.ts";
-import type { Cell, CellRecord, Interference } from "../../core/results.ts";
-import { interferenceOf, type CpuSample } from "../../core/interference.ts";
-import {
-  cellStateOf,
-  containerCores,
-  type CellCpu,
-  type CellState,
-  type CellTasks,
-  type ServerStatus,
-} from "../../core/cellstate.ts";
-import { ctxDelta, ioDelta, keepsThreads, type TaskCounters } from "../../core/taskcounters.ts";
-import { parseDuration, parseSize, trimSeconds } from "../../core/scenario/schema.ts";
-import { trimmedRates } from "../../core/levers.ts";
-import type { SysbenchResult } from "../../core/sysbench/result.ts";
-import { parseIntervalLine, parseSysbench } from "../../core/sysbench/parse.ts";
-import { sysbenchArgv, sysbenchCommand } from "../../core/sysbench/argv.ts";
+import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
+import { LABEL, resourceName } from "../../core/base/labels.ts";
+import type { Cell, CellRecord, Interference } from "../../core/model/results.ts";
+import { interferenceOf, type CpuSample } from "../../core/measure/interference.ts";
+import { cellStateOf, containerCores } from "../../core/measure/cellstate.ts";
+import { type CellCpu, type CellState, type CellTasks, type ServerStatus } from "../../core/model/cell.ts";
+import { ctxDelta, ioDelta, keepsThreads, type TaskCounters } from "../../core/measure/taskcounters.ts";
+import { parseDuration, parseSize, trimSeconds } from "../../core/model/scenario/schema.ts";
+import { trimmedRates } from "../../core/measure/levers.ts";
+import type { SysbenchResult } from "../../core/model/sysbench/result.ts";
+import { parseIntervalLine, parseSysbench } from "../../core/model/sysbench/parse.ts";
+import { sysbenchArgv, sysbenchCommand } from "../../core/model/scenario/argv.ts";
 import type { RunResult } from "../../adapters/docker/engine.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
@@ -255,7 +249,7 @@ export class Sidecar {
   }
 
   /**
-   * The measured server's status (src/core/cellstate.ts) just before (`sizes`: with data and pool size) or just
+   * The measured server's status (src/core/measure/cellstate.ts) just before (`sizes`: with data and pool size) or just
    * after a cell; undefined when the probe cannot read it (said once in `errors`, then on the cell).
    */
   private async status(server: LabServer, sizes: boolean, errors: string[]): Promise<ServerStatus | undefined> {

@@ -1,14 +1,15 @@
 /** The run engine's public types: what a run needs (RunDeps), what it is asked (RunOptions), what it returns. */
-import type { Cell, DesignForecast } from "../../core/results.ts";
-import type { EventSink } from "../../core/events.ts";
-import type { Scenario } from "../../core/scenario/schema.ts";
+import type { Cell, DesignForecast } from "../../core/model/results.ts";
+import type { EventSink } from "../../core/model/events.ts";
+import type { Scenario } from "../../core/model/scenario/schema.ts";
 import type { Engine } from "../../adapters/docker/engine.ts";
 import type { StorageProvider } from "../../adapters/storage/types.ts";
 import type { Probe } from "../../adapters/mysql/probe.ts";
 import type { Scheduler } from "./scheduler.ts";
-import type { CpuSample } from "../../core/interference.ts";
-import type { HardwareCounters, TaskCounters } from "../../core/taskcounters.ts";
+import type { CpuSample } from "../../core/measure/interference.ts";
+import type { HardwareCounters, TaskCounters } from "../../core/measure/taskcounters.ts";
 import type { CalibrationStore } from "../../adapters/calibration-store.ts";
+import type { HistoryEntry } from "../../core/stats/history.ts";
 
 export const TWINBENCH_VERSION = "0.1.0";
 
@@ -56,6 +57,8 @@ export interface RunDeps {
    * into it at the end. Absent: no forecast before the run, nothing folded.
    */
   calibrations?: CalibrationStore;
+  /** The host's run history (local engine only): every finished run appends its cells. Absent: nothing kept. */
+  history?: { append: (entry: HistoryEntry) => Promise<string> };
 }
 
 /** What to run and how: the scenario, its neutral config text, the results folder, cancellation, events. */

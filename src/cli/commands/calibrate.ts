@@ -4,10 +4,10 @@
  */
 import type { Command } from "commander";
 import { randomBytes } from "node:crypto";
-import { InputError } from "../../core/errors.ts";
-import type { RunEvent } from "../../core/events.ts";
-import { calibrationLines } from "../../core/calibration.ts";
-import { parseDuration } from "../../core/scenario/schema.ts";
+import { InputError } from "../../core/base/errors.ts";
+import type { RunEvent } from "../../core/model/events.ts";
+import { calibrationLines } from "../../core/report/calibration.ts";
+import { parseDuration } from "../../core/model/scenario/schema.ts";
 import { calibrate, type CalibrateResult } from "../../app/calibrate.ts";
 import { trapSignals } from "../../app/signals.ts";
 import { prepareLab, resolveRunInput } from "../../app/start.ts";

@@ -3,8 +3,8 @@
  * engine without a separate step.
  */
 import type { Command } from "commander";
-import { TwinbenchError, type ExitCode } from "../../core/errors.ts";
-import { formatCheckLines, summarize, type CheckLine } from "../../core/doctor.ts";
+import { TwinbenchError, type ExitCode } from "../../core/base/errors.ts";
+import { formatCheckLines, summarize, type CheckLine } from "../../core/hosts/doctor.ts";
 import { defaultDoctorDeps, fixHost, runDoctor, type DoctorDeps } from "../../adapters/host/doctor.ts";
 
 export interface DoctorCliContext {

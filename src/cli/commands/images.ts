@@ -1,7 +1,7 @@
 /** `twinbench images build|pin|list|rm`: the pinned images from images/lock.yaml. */
 import type { Command } from "commander";
-import { formatBytes } from "../../core/units.ts";
-import { textTable, type TextColumn } from "../../core/text-table.ts";
+import { formatBytes } from "../../core/base/units.ts";
+import { textTable, type TextColumn } from "../../core/base/text-table.ts";
 import type { ImagePort } from "../../adapters/docker/images.ts";
 import {
   currentImageTags,

@@ -11,10 +11,10 @@
  * whose message names the file and the line.
  */
 import type { Command } from "commander";
-import { InputError, TwinbenchError } from "../../core/errors.ts";
-import { parseSysbenchFile } from "../../core/sysbench/parse.ts";
-import { deriveFigures } from "../../core/sysbench/derived.ts";
-import type { SysbenchResult } from "../../core/sysbench/result.ts";
+import { InputError, TwinbenchError } from "../../core/base/errors.ts";
+import { parseSysbenchFile } from "../../core/model/sysbench/parse.ts";
+import { deriveFigures } from "../../core/model/sysbench/derived.ts";
+import type { SysbenchResult } from "../../core/model/sysbench/result.ts";
 import { buildParsedSummary, renderSummaryText, threadsInText } from "../../core/report/summary.ts";
 
 export interface ParseCliContext {

@@ -2,11 +2,12 @@
  * `twinbench report DIR` (the ratio table of one run, or `--summary`) and `twinbench compare DIR_A DIR_B`
  * (run B / run A per server, host-facts diff, `--fail-below` regression gate).
  */
+import { historyForReports } from "../../app/history.ts";
 import type { Command } from "commander";
-import { InputError } from "../../core/errors.ts";
+import { InputError } from "../../core/base/errors.ts";
 import { buildRunReport } from "../../core/report/model.ts";
-import { parseMetric, type Metric } from "../../core/report/ratio.ts";
-import { DEFAULT_MARGIN_PCT } from "../../core/stats/estimate.ts";
+import { parseMetric, type Metric } from "../../core/stats/ratio.ts";
+import { DEFAULT_MARGIN_PCT } from "../../core/model/scenario/schema.ts";
 import { renderText } from "../../core/report/text.ts";
 import { renderMarkdown } from "../../core/report/markdown.ts";
 import { renderCsv } from "../../core/report/csv.ts";
@@ -31,7 +32,7 @@ import {
 } from "../../core/report/compare.ts";
 import { loadChartJsSource, writeFileAtomic, writeReports } from "../../adapters/report-files.ts";
 import { describeFolder, readAnyResultsFolder, type AnyResultsFolder } from "../../adapters/results-folders.ts";
-import { compareHosts, renderHostsHtml, renderHostsMarkdown, renderHostsText } from "../../core/hosts/report.ts";
+import { compareHosts, renderHostsHtml, renderHostsMarkdown, renderHostsText } from "../../core/report/hosts.ts";
 import type { ExecutionSummary } from "../../core/report/summary.ts";
 import { join } from "node:path";
 
@@ -137,13 +138,14 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
           write: o.write,
         });
       const folder = any.folder;
-      if (o.write) await writeReports(dir, { metric, marginPct });
+      const { entries: history } = await historyForReports();
+      if (o.write) await writeReports(dir, { metric, marginPct, history });
       if (o.summary) {
         const s = buildSummary(folder.manifest, folder.cells);
         printSummary(ctx, s, format);
         return;
       }
-      const report = buildRunReport(folder.manifest, folder.cells, { metric, marginPct });
+      const report = buildRunReport(folder.manifest, folder.cells, { metric, marginPct, history });
       switch (format) {
         case "text":
           return print(ctx, renderText(report));

@@ -5,9 +5,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
-import { InputError } from "../../core/errors.ts";
-import type { RunEvent } from "../../core/events.ts";
-import type { HostSpec, Scenario } from "../../core/scenario/schema.ts";
+import { InputError } from "../../core/base/errors.ts";
+import type { RunEvent } from "../../core/model/events.ts";
+import type { HostSpec, Scenario } from "../../core/model/scenario/schema.ts";
 import { parseHostFlag, resolveHosts, resumeHosts } from "../../core/hosts/url.ts";
 import { newRunId } from "../../app/run.ts";
 import { runHosts, type HostsEvent, type HostTarget, type ImageTransfer } from "../../app/hosts.ts";

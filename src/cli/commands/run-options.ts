@@ -1,4 +1,4 @@
-import { InputError } from "../../core/errors.ts";
+import { InputError } from "../../core/base/errors.ts";
 
 /** The flags of `twinbench run`, shared by the one-host and the several-hosts paths. */
 export interface RunCliOptions {
@@ -20,7 +20,7 @@ export interface RunCliOptions {
   host?: string[];
   imageTransfer?: string;
   force?: boolean;
-  /** `--no-calibrate`: deprecated, accepted and ignored (a run never calibrates first since issue 25). */
+  /** `--no-calibrate`: deprecated, accepted and ignored (a run never calibrates first). */
   calibrate?: boolean;
   /** `--precision 3%`: adaptive repeats until each cell's interval is within ± this. */
   precision?: string;

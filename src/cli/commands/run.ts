@@ -1,10 +1,11 @@
 /**
  * `twinbench run` and `twinbench clean`: wire adapters into the app, choose a front end, own the signals.
  */
+import { historyForReports } from "../../app/history.ts";
 import type { Command } from "commander";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
-import type { RunEvent } from "../../core/events.ts";
+import type { RunEvent } from "../../core/model/events.ts";
 import { runScenario, newRunId, RunControl, type RunSummary } from "../../app/run.ts";
 import { prepareLab, resolveRunRequest } from "../../app/start.ts";
 import { assertRunnable } from "../../core/plan/plan.ts";
@@ -211,7 +212,8 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     try {
       const folder = await readResultsFolder(summary.dir);
       ctx.out("");
-      ctx.out(renderText(buildRunReport(folder.manifest, folder.cells)).trimEnd());
+      const { entries: history } = await historyForReports();
+      ctx.out(renderText(buildRunReport(folder.manifest, folder.cells, { history })).trimEnd());
       ctx.out(`\nresults: ${summary.dir}  (report: ${join(summary.dir, "report.html")})`);
     } catch (e) {
       ctx.err(`warning: could not render the report: ${(e as Error).message}`);

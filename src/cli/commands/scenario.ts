@@ -5,17 +5,21 @@
  */
 import { availableParallelism } from "node:os";
 import type { Command } from "commander";
-import { InputError, isTwinbenchError } from "../../core/errors.ts";
-import { adaptiveRepeats, parseDuration, parsePercent, type Scenario } from "../../core/scenario/schema.ts";
-import { designForBudget, designLines, type Design } from "../../core/plan/design.ts";
-import type { Calibration } from "../../core/calibration.ts";
+import { InputError, isTwinbenchError } from "../../core/base/errors.ts";
+import { adaptiveRepeats, parseDuration, parsePercent, type Scenario } from "../../core/model/scenario/schema.ts";
+import { designForBudget } from "../../core/plan/design/design.ts";
+import { designLines } from "../../core/report/design.ts";
+import { type Design } from "../../core/plan/design/types.ts";
+import type { Calibration } from "../../core/plan/calibration/schema.ts";
 import { predictPrecision } from "../../core/plan/precision.ts";
 import { hostCalibration } from "../../adapters/calibration-store.ts";
 import type { Engine } from "../../adapters/docker/engine.ts";
-import type { TranslationEntry } from "../../core/results.ts";
-import { importCmd } from "../../core/scenario/import-cmd.ts";
-import { planRun, formatSeconds, type SetupCosts } from "../../core/plan/plan.ts";
-import type { ImagePin } from "../../core/plan/describe.ts";
+import type { TranslationEntry } from "../../core/model/results.ts";
+import { importCmd } from "../../core/model/scenario/import-cmd.ts";
+import { planRun } from "../../core/plan/plan.ts";
+import { formatSeconds } from "../../core/base/units.ts";
+import { type SetupCosts } from "../../core/model/setup-costs.ts";
+import type { ImagePin } from "../../core/report/plan.ts";
 import { lockImageNames, planFit, planLines } from "../../app/views.ts";
 import { assertFits, type FitReport, type HostResources } from "../../core/plan/fit.ts";
 import { hostResources } from "../../adapters/host/resources.ts";
@@ -176,7 +180,7 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
           adaptiveRepeats(loaded.scenario.workload) || o.budget !== undefined
             ? await planCalibration(ctx, err)
             : undefined;
-        // --budget: the budget-first design (src/core/plan/design.ts) of the scenario's matrix, beside its plan as it stands.
+        // --budget: the budget-first design (src/core/plan/design/) of the scenario's matrix, beside its plan as it stands.
         const design =
           o.budget !== undefined ? planDesign(loaded.scenario, o, calibration?.calibration ?? null, setupCosts) : null;
         if (o.json) {

@@ -3,7 +3,7 @@
  * Pure: the caller reads the file. Keys are compared in normalised form (lower case, `-` → `_`, no `--` or
  * `loose-` prefix); the original spelling is kept for messages.
  */
-import { InputError } from "../errors.ts";
+import { InputError } from "../base/errors.ts";
 
 export interface CnfEntry {
   /** Normalised option name: lower case, dashes as underscores, without `--` and `loose_` prefixes. */

@@ -10,9 +10,9 @@
  * 10.11.19, MariaDB 11.8.9 and MySQL 9.7.4 (`--verbose --help`, SHOW GLOBAL VARIABLES, /proc/PID/fdinfo); the rest is
  * from the release notes named in each reason.
  */
-import { parseSize } from "../scenario/schema.ts";
-import type { Storage } from "../scenario/schema.ts";
-import type { TranslationEntry } from "../results.ts";
+import { parseSize } from "../model/scenario/schema.ts";
+import type { Storage } from "../model/scenario/schema.ts";
+import type { TranslationEntry } from "../model/results.ts";
 import { inRange, type Version } from "./version.ts";
 
 export type Family = "mariadb" | "mysql";

@@ -1,6 +1,6 @@
 /** The config texts as lines: a server's translation report and the must-match table of several servers. */
-import type { MustMatchRow, TranslationEntry } from "../results.ts";
-import { textTable } from "../text-table.ts";
+import type { MustMatchRow, TranslationEntry } from "../model/results.ts";
+import { textTable } from "../base/text-table.ts";
 
 export function formatTranslation(entries: TranslationEntry[]): string[] {
   const rows = entries.map((e) => [

@@ -5,7 +5,7 @@
  * OFF vs 0, MariaDB's *_buffering switches vs MySQL's innodb_flush_method), and an absent variable counts as the
  * behaviour it stands for where that is known (MariaDB has no change buffer = "none"). Pure.
  */
-import type { MustMatchRow } from "../results.ts";
+import type { MustMatchRow } from "../model/results.ts";
 import { normalizeOptionName } from "./cnf.ts";
 import { formatSize, onOff, type Family } from "./dialect.ts";
 

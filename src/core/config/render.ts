@@ -8,9 +8,9 @@
  * unchanged and flagged "unknown to the dialect table" (never dropped silently, never refused here: the server
  * itself is the judge, and a start failure names the option).
  */
-import { InputError } from "../errors.ts";
-import type { TranslationEntry } from "../results.ts";
-import type { Scenario } from "../scenario/schema.ts";
+import { InputError } from "../base/errors.ts";
+import type { TranslationEntry } from "../model/results.ts";
+import type { Scenario } from "../model/scenario/schema.ts";
 import { formatCnfLine, normalizeOptionName, parseCnf, type CnfSection } from "./cnf.ts";
 import {
   EXCLUSIVE_GROUPS,

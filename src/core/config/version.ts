@@ -1,7 +1,7 @@
 /**
  * Server versions as the dialect table compares them: "11.8.9", "11.8.9-MariaDB-4", "9.7.4-2", "8.0" → numbers.
  */
-import { InputError } from "../errors.ts";
+import { InputError } from "../base/errors.ts";
 
 export interface Version {
   major: number;

@@ -5,8 +5,8 @@
  * adds what only a container sees: the CPU model, `nproc`, and the file system and mount options under volumes,
  * and what a kernel comparison turns on (KERNEL_FACTS), read from the engine host's /sys and /proc.
  */
-import type { HostFacts } from "../results.ts";
-import { formatBytes } from "../report/model.ts";
+import type { HostFacts } from "../model/results.ts";
+import { formatBytes } from "../base/units.ts";
 
 /** Where the probe container mounts a fresh volume, to read the file system that volumes live on. */
 export const PROBE_MOUNT = "/tb-probe";

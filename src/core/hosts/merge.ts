@@ -3,7 +3,7 @@
  * the merged `run.json` + `cells.jsonl` + `raw/` at the top. Cell lines keep their plan key and say which host
  * actually ran them (`host`); raw paths move under `raw/<folder>/`.
  */
-import type { Cell, CellRecord, HostFacts, RunManifest, ServerManifest } from "../results.ts";
+import type { Cell, CellRecord, HostFacts, RunManifest, ServerManifest } from "../model/results.ts";
 import { missingCells } from "./shard.ts";
 
 export interface ResultPart {

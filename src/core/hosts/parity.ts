@@ -4,7 +4,7 @@
  * package-version labels, and the same installed package versions (`dpkg-query -W` in the image). Image ids may
  * differ when each host built its own copy (build time is a label); that is reported, not refused.
  */
-import { InputError } from "../errors.ts";
+import { InputError } from "../base/errors.ts";
 import { LABEL } from "../images/context.ts";
 
 export interface HostImageFacts {

@@ -4,7 +4,7 @@
  * groups at a time (a group's servers stay together on one host, so each ratio still compares neighbours), in the
  * plan's order, group g of the missing ones to survivor g mod s.
  */
-import type { Cell, CellRecord } from "../results.ts";
+import type { Cell, CellRecord } from "../model/results.ts";
 
 /** The group a cell belongs to: its test, threads and repeat. */
 export function groupKey(c: Pick<Cell, "test" | "threads" | "repeat">): string {

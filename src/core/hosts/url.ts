@@ -5,8 +5,8 @@
  *   tcp://HOST:2376                  TLS (port 2376, or TLS material given): ca/cert/key from the scenario's `tls:`
  *   ssh://user@host[:port]           the engine's socket over SSH (docker-modem runs `docker system dial-stdio`)
  */
-import { InputError } from "../errors.ts";
-import type { HostSpec } from "../scenario/schema.ts";
+import { InputError } from "../base/errors.ts";
+import type { HostSpec } from "../model/scenario/schema.ts";
 
 export type EngineUrl =
   | { kind: "unix"; socketPath: string }

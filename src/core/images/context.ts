@@ -5,7 +5,7 @@
  * Templates are `Dockerfile.debian` and `Dockerfile.official` in images/<family>/ with `{{NAME}}` placeholders.
  * Server families also get images/server-common/ (entrypoint, default my.cnf).
  */
-import { TwinbenchError } from "../errors.ts";
+import { TwinbenchError } from "../base/errors.ts";
 import { digestRef } from "./pin.ts";
 import {
   canonicalJson,

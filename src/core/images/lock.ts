@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { InputError } from "../errors.ts";
+import { InputError } from "../base/errors.ts";
 
 export const DIGEST_PLACEHOLDER = "PLACEHOLDER";
 
@@ -13,22 +13,18 @@ const pkgName = z.string().regex(/^[a-z0-9][a-z0-9+.-]+$/, { message: "expected 
 const pkgVersion = z
   .string()
   .regex(/^[A-Za-z0-9.+~:-]+$/, { message: 'expected an exact Debian version like "1:11.8.9+ds-4"' });
-const suite = z
-  .string()
-  .regex(/^[a-z]+(-(security|updates|backports))?$/, {
-    message: 'expected a Debian suite like "sid" or "bookworm-security"',
-  });
+const suite = z.string().regex(/^[a-z]+(-(security|updates|backports))?$/, {
+  message: 'expected a Debian suite like "sid" or "bookworm-security"',
+});
 const digest = z.union([
   z.literal(DIGEST_PLACEHOLDER),
   z
     .string()
     .regex(/^sha256:[0-9a-f]{64}$/, { message: `expected "sha256:" and 64 hex digits, or ${DIGEST_PLACEHOLDER}` }),
 ]);
-const imageName = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, {
-    message: "expected an image name of lowercase letters, digits, '.', '-' or '_'",
-  });
+const imageName = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, {
+  message: "expected an image name of lowercase letters, digits, '.', '-' or '_'",
+});
 
 export const LockEntrySchema = z
   .strictObject({

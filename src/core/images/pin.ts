@@ -6,7 +6,7 @@
  * quoting, flow sequences and every other byte of the file stay as they were.
  */
 import { isScalar, parseDocument } from "yaml";
-import { TwinbenchError } from "../errors.ts";
+import { TwinbenchError } from "../base/errors.ts";
 import { parseLock } from "./lock.ts";
 
 /** An image reference split at its tag: `127.0.0.1:5000/library/mariadb:11.8` → repo `127.0.0.1:5000/library/mariadb`, tag `11.8`. */

@@ -3,7 +3,7 @@
  * failure only shows as an `error`/`errorDetail` event. This tracker looks at every event, keeps the current
  * step's last lines, and turns a failure into an error that says what went wrong. Pure.
  */
-import { TwinbenchError } from "../errors.ts";
+import { TwinbenchError } from "../base/errors.ts";
 import type { LockEntry } from "./lock.ts";
 
 export interface BuildEvent {

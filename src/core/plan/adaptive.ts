@@ -1,31 +1,39 @@
 /**
  * Adaptive repeats (pure): which cells of an adaptive run need another round, from the records so far.
  *
- * A round is every open cell (test × threads) once per server (adaptiveRoundCells in plan.ts lays it out: round-
+ * A round is every open cell (test × threads) once per server (adaptiveRoundCells in order.ts lays it out: round-
  * robin in scenario order, the pair order alternating by round; with more than two servers the rows of a balanced
  * Latin square). A cell stays open for at least `min` rounds; after that it is done when its stop width is at most
  * `precision` for every pair with the base (the report's own estimator, pooled over the run's cells, read from the
  * half of its units that the printed interval does not use: estimateRun's sequential split, src/core/stats/stop.ts),
  * or when it has had `max` rounds. The rule is precision, never significance: a
  * cell does not stop because its interval excludes 100. A budget stops every open cell before a round that would
- * not fit. A new server instance starts every ceil(min / instances) rounds (instanceOf in plan.ts).
+ * not fit. A new server instance starts every ceil(min / instances) rounds (instanceOf in cells.ts).
  *
  * The state is rebuilt from the records alone (round r = repeat r), replaying the stop rule round by round, so a
  * resumed run continues where the cancelled one stopped: a round cut short runs again for the cells whose pair at
  * that round is not complete, on a new instance number.
  */
-import type { PairReading, RoundCell, RunEvent } from "../events.ts";
-import { comparisonPairs, type ServerPair } from "../scenario/pairs.ts";
-import { DEFAULT_MARGIN_PCT, halfWidthPct } from "../stats/estimate.ts";
-import { verdictOf } from "../verdict.ts";
-import { verdictMark } from "../vocabulary.ts";
-import type { AdaptiveSettings, CellRecord } from "../results.ts";
-import { ratioTableFromSides } from "../report/ratio.ts";
-import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
-import { adaptiveRoundCells, instanceOf, type CellId } from "./plan.ts";
-import type { Cell } from "../results.ts";
+import type { PairReading, RoundCell, RunEvent } from "../model/events.ts";
+import { comparisonPairs, type ServerPair } from "../model/scenario/pairs.ts";
+import { halfWidthPct } from "../stats/estimate.ts";
+import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
+import { verdictOf } from "../model/verdict.ts";
+import { verdictMark } from "../model/vocabulary.ts";
+import type { AdaptiveSettings, CellRecord } from "../model/results.ts";
+import { ratioTableFromSides } from "../stats/ratio.ts";
+import {
+  adaptiveRepeats,
+  parseDuration,
+  parsePercent,
+  plannedInstances,
+  type Scenario,
+} from "../model/scenario/schema.ts";
+import { adaptiveRoundCells, type CellId } from "./order.ts";
+import { instanceOf } from "./cells.ts";
+import type { Cell } from "../model/results.ts";
 
-export type { AdaptiveSettings } from "../results.ts";
+export type { AdaptiveSettings } from "../model/results.ts";
 
 /** The adaptive settings of a scenario (undefined for fixed repeats); `budget` overrides workload.budget. */
 export function adaptiveSettings(s: Pick<Scenario, "workload">): AdaptiveSettings | undefined {

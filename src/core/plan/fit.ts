@@ -14,11 +14,11 @@
  * for the kernel, dockerd and twinbench itself. Memory that other processes use is not subtracted: the check is
  * of the layout, the same on every run on the same host.
  */
-import { InputError } from "../errors.ts";
-import { formatBytes } from "../units.ts";
-import { cpusetCores } from "../cellstate.ts";
-import { parseSize, type Scenario } from "../scenario/schema.ts";
-import { textTable } from "../text-table.ts";
+import { InputError } from "../base/errors.ts";
+import { formatBytes } from "../base/units.ts";
+import { cpusetCores } from "../measure/cellstate.ts";
+import { parseSize, type Scenario } from "../model/scenario/schema.ts";
+import { textTable } from "../base/text-table.ts";
 import { resolveNeutralOption } from "../config/render.ts";
 
 const MiB = 2 ** 20;

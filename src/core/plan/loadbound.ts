@@ -1,10 +1,10 @@
 /**
  * Before a run: is the layout likely to be load-bound (issue 24 item 3)? Pure: from the scenario's thread counts
- * and cpusets. The report decides per cell from the cgroups (src/core/cellstate.ts); this only warns.
+ * and cpusets. The report decides per cell from the cgroups (src/core/measure/cellstate.ts); this only warns.
  */
-import type { Scenario } from "../scenario/schema.ts";
-import { containerCores, cpusetCores, SATURATED_SHARE } from "../cellstate.ts";
-import { parseCpuset } from "../scenario/validate.ts";
+import type { Scenario } from "../model/scenario/schema.ts";
+import { containerCores, cpusetCores, SATURATED_SHARE } from "../measure/cellstate.ts";
+import { parseCpuset } from "../model/scenario/validate.ts";
 
 /**
  * sysbench's CPU per query as a share of the server's, for the lightest tests (point selects). Measured on this

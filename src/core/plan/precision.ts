@@ -6,16 +6,23 @@
 import {
   ASSUMED_INSTANCE_SD_PCT,
   ASSUMED_PAIR_SD_PCT,
-  cellPriorDf,
-  costShapeOf,
   planPrecision,
-  sameCostShape,
-  type Calibration,
-  type CellPriorDf,
   type PrecisionOption,
-} from "../calibration.ts";
-import { adaptiveRepeats, parseDuration, parsePercent, plannedInstances, type Scenario } from "../scenario/schema.ts";
-import { DEFAULT_SETUP_COSTS, formatSeconds, planRun, sizedSeconds, type SetupCosts } from "./plan.ts";
+} from "./calibration/prediction.ts";
+import { cellPriorDf, type CellPriorDf } from "./calibration/cell-model.ts";
+import { costShapeOf, sameCostShape } from "./calibration/costs.ts";
+import { type Calibration } from "./calibration/schema.ts";
+import {
+  adaptiveRepeats,
+  parseDuration,
+  parsePercent,
+  plannedInstances,
+  type Scenario,
+} from "../model/scenario/schema.ts";
+import { planRun } from "./plan.ts";
+import { sizedSeconds } from "./estimate.ts";
+import { formatSeconds } from "../base/units.ts";
+import { DEFAULT_SETUP_COSTS, type SetupCosts } from "../model/setup-costs.ts";
 import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
 
 /** The prediction of `plan --precision`. */

@@ -7,20 +7,27 @@
  * Also: the host facts and effective variables that differ, and a refusal when scenario, pins or config differ.
  */
 import { kernelFactDifferences } from "../hosts/facts.ts";
-import { InputError, TwinbenchError } from "../errors.ts";
-import type { CellRecord, RunManifest, ServerManifest, StorageFacts } from "../results.ts";
-import type { Scenario } from "../scenario/schema.ts";
-import { comparisonPairs } from "../scenario/pairs.ts";
-import { axes, measureRecords, metricLabel, ratioTableFromSides, type Metric, type RatioTable } from "./ratio.ts";
-import { summariseInterference } from "../interference.ts";
+import { InputError, TwinbenchError } from "../base/errors.ts";
+import type { CellRecord, RunManifest, ServerManifest, StorageFacts } from "../model/results.ts";
+import type { Scenario } from "../model/scenario/schema.ts";
+import { comparisonPairs } from "../model/scenario/pairs.ts";
+import {
+  axes,
+  measureRecords,
+  metricLabel,
+  ratioTableFromSides,
+  type Metric,
+  type RatioTable,
+} from "../stats/ratio.ts";
+import { summariseInterference } from "../measure/interference.ts";
 import { formatBytes } from "./model.ts";
 import { TABLE_TEXT, renderRatioText } from "./text.ts";
-import { buildLadder, compareLadders, ladderJson, type Ladder, type LadderPair } from "./ladder.ts";
+import { buildLadder, compareLadders, ladderJson, type Ladder, type LadderPair } from "../stats/ladder.ts";
 import { markdownLadder, renderLadderText } from "./ladder-render.ts";
 import { markdownRatioTable } from "./markdown.ts";
 import { ratioCsvLines, CSV_HEADER } from "./csv.ts";
-import { ratioTableJson } from "./ratio.ts";
-import { costExplanation, costLines, costTableFromSides, costTableJson, type CostTable } from "./costs.ts";
+import { ratioTableJson } from "../stats/ratio.ts";
+import { costExplanation, costLines, costTableFromSides, costTableJson, type CostTable } from "../stats/costs.ts";
 
 /** One run for {@link compareRuns}: its manifest and cell records. */
 export interface RunData {
@@ -37,7 +44,7 @@ export interface CompareOptions {
   metric?: Metric;
   /** Equivalence margin in percent (default 5). */
   marginPct?: number;
-  /** The runs' pairs (src/core/scenario/pairs.ts comparisonPairs): with more than one, the comparison has a ladder. */
+  /** The runs' pairs (src/core/model/scenario/pairs.ts comparisonPairs): with more than one, the comparison has a ladder. */
   pairs?: readonly LadderPair[];
 }
 
@@ -335,7 +342,7 @@ function ladderChange(a: RunData, b: RunData, opts: CompareOptions): Ladder | nu
 }
 
 /**
- * A warning when outside work disturbed cells of either side (src/core/interference.ts), saying which side had the
+ * A warning when outside work disturbed cells of either side (src/core/measure/interference.ts), saying which side had the
  * larger share: the comparison may then show the machine, not the servers. A side whose cells carry no figures says
  * so.
  */

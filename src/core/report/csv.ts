@@ -5,8 +5,8 @@
  * Benjamini–Hochberg (empty unless the direction is faster or slower).
  */
 import type { RunReport } from "./model.ts";
-import type { RatioTable } from "./ratio.ts";
-import type { CostTable } from "./costs.ts";
+import type { RatioTable } from "../stats/ratio.ts";
+import type { CostTable } from "../stats/costs.ts";
 
 export function csvField(v: string | number | null | undefined): string {
   if (v === null || v === undefined) return "";
@@ -83,7 +83,7 @@ export function ratioCsvLines(t: RatioTable, prefix: Array<string | number> = []
 /** The ratio table as CSV (comparison.csv). */
 export function renderCsv(report: RunReport): string {
   const lines = [CSV_HEADER.join(",")];
-  // A ladder (src/core/report/ladder.ts): the same columns, one line per pair × cell; q is over every pair × cell.
+  // A ladder (src/core/stats/ladder.ts): the same columns, one line per pair × cell; q is over every pair × cell.
   if (report.ladder) for (const t of report.ladder.blocks) lines.push(...ratioCsvLines(t));
   else if (report.table) lines.push(...ratioCsvLines(report.table));
   return lines.join("\n") + "\n";
@@ -138,7 +138,7 @@ export function costCsvLines(t: CostTable, prefix: Array<string | number> = []):
   );
 }
 
-/** costs.csv (the cost-per-query table of src/core/report/costs.ts): one line per test × threads × figure. Only the header when the run recorded no costs. */
+/** costs.csv (the cost-per-query table of src/core/stats/costs.ts): one line per test × threads × figure. Only the header when the run recorded no costs. */
 export function renderCostCsv(t: CostTable | null): string {
   const lines = [COST_CSV_HEADER.join(",")];
   if (t && t.recorded) lines.push(...costCsvLines(t));

@@ -2,11 +2,11 @@
  * The forest plot of a ratio table (pure): every cell's estimate and interval against the line at 100 and the
  * equivalence band 100 ± margin, grouped by test, with the verdict beside each cell. `forestOf` computes the rows
  * and the axis once; report.html draws them as SVG (`forestSvg`), the TUI as text (`forestLines`). The marks and
- * words come from the vocabulary (src/core/vocabulary.ts).
+ * words come from the vocabulary (src/core/model/vocabulary.ts).
  */
-import { STATE_MARKS, STATE_WORDS, verdictMark, verdictWords, LOAD_BOUND } from "../vocabulary.ts";
-import type { Direction, Verdict } from "../verdict.ts";
-import type { RatioCell, RatioTable } from "./ratio.ts";
+import { STATE_MARKS, STATE_WORDS, verdictMark, verdictWords, LOAD_BOUND } from "../model/vocabulary.ts";
+import type { Direction, Verdict } from "../model/verdict.ts";
+import type { RatioCell, RatioTable } from "../stats/ratio.ts";
 
 /** One cell of the plot. `estimate`/`low`/`high` are null when the cell has no figure or no interval. */
 export interface ForestRow {

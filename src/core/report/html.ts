@@ -4,9 +4,9 @@
  * loads nothing from the network. After the charts are created the page sets `document.body.dataset.chartsReady`
  * to their number (or `chartsError` to the error message).
  */
-import { COST_FIGURES, costLines, costValueText, factorText, type CostTable } from "./costs.ts";
-import type { CellRecord, RunManifest } from "../results.ts";
-import { measureRecords, metricValue, type Metric, type RatioTable } from "./ratio.ts";
+import { COST_FIGURES, costLines, costValueText, factorText, type CostTable } from "../stats/costs.ts";
+import type { CellRecord, RunManifest } from "../model/results.ts";
+import { measureRecords, metricValue, type Metric, type RatioTable } from "../stats/ratio.ts";
 import type { RunReport } from "./model.ts";
 import { formatBytes } from "./model.ts";
 import {
@@ -23,10 +23,10 @@ import {
   verdictLegend,
   verdictRows,
 } from "./text.ts";
-import { STATE_MARKS, verdictSentence } from "../vocabulary.ts";
+import { STATE_MARKS, verdictSentence } from "../model/vocabulary.ts";
 import { ladderHtml } from "./ladder-render.ts";
 import { forestOf, forestSvg } from "./forest.ts";
-import { disturbedNotePrefix } from "../interference.ts";
+import { disturbedNotePrefix } from "../measure/interference.ts";
 
 export interface MetricChart {
   test: string;
@@ -201,9 +201,7 @@ function costTableHtml(t: CostTable): string {
 }
 
 /** The chart of the per-query costs: per cell, each figure's interval as a floating bar (× 100), side by side. */
-export function costChartData(
-  t: CostTable | null,
-): {
+export function costChartData(t: CostTable | null): {
   title: string;
   labels: string[];
   datasets: Array<{ label: string; data: Array<[number, number] | null> }>;

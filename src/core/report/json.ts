@@ -1,8 +1,8 @@
 /** JSON renderer: report.json / `--format json`. The ratio table's fixed shape at the top, run facts under `run`. */
 import type { RunReport } from "./model.ts";
-import { ratioTableJson } from "./ratio.ts";
-import { costTableJson } from "./costs.ts";
-import { ladderJson } from "./ladder.ts";
+import { ratioTableJson } from "../stats/ratio.ts";
+import { costTableJson } from "../stats/costs.ts";
+import { ladderJson } from "../stats/ladder.ts";
 
 export function reportJson(report: RunReport): object {
   const run = {
@@ -28,6 +28,13 @@ export function reportJson(report: RunReport): object {
     cellStates: report.cellStates,
     windows: report.windows,
     costs: report.costs && report.costs.recorded ? costTableJson(report.costs) : null,
+    ...(report.replication === undefined
+      ? {}
+      : {
+          replication: report.replication
+            ? { runs: report.replication.runs, cells: Object.fromEntries(report.replication.cells) }
+            : null,
+        }),
   };
   const none = { metric: null, numerator: null, denominator: null, threads: [], rows: [] };
   // A ladder: the two-server table (when the run has one) keeps the fixed shape at the top; `ladder` has one block per pair.

@@ -1,5 +1,5 @@
 /**
- * The ladder's renderers (issue 27): text, markdown and HTML of a {@link Ladder} (src/core/report/ladder.ts), for a
+ * The ladder's renderers (issue 27): text, markdown and HTML of a {@link Ladder} (src/core/stats/ladder.ts), for a
  * run (each server against the base) and for two runs compared (each pair's change). The two-server helpers of
  * text.ts (seed layout, method lines, notes) come in as {@link TableText}, so this module does not import text.ts,
  * which calls it (no import cycle).
@@ -11,10 +11,10 @@ import {
   longLegend,
   verdictMark,
   verdictSentence,
-} from "../vocabulary.ts";
-import { textTable, type TextColumn } from "../text-table.ts";
-import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
-import { ladderCell, type Ladder } from "./ladder.ts";
+} from "../model/vocabulary.ts";
+import { textTable, type TextColumn } from "../base/text-table.ts";
+import { metricLabel, type RatioCell, type RatioTable } from "../stats/ratio.ts";
+import { ladderCell, type Ladder } from "../stats/ladder.ts";
 
 /** The two-server table helpers of text.ts that the ladder reuses (text.ts passes them as TABLE_TEXT). */
 export interface TableText {

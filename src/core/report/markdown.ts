@@ -2,9 +2,10 @@
  * Markdown renderer: report.md. One table with the estimate (exp mean log ratio), its interval and the verdict per
  * cell, then the facts. The seed tables' median / median figure is in the text report and comparison.csv.
  */
-import { costLines } from "./costs.ts";
+import { replicationLines } from "./history.ts";
+import { costLines } from "../stats/costs.ts";
 import type { RunReport } from "./model.ts";
-import { metricLabel, type RatioTable } from "./ratio.ts";
+import { metricLabel, type RatioTable } from "../stats/ratio.ts";
 import { ladderTitle, markdownLadder, markdownLadderMedians } from "./ladder-render.ts";
 import {
   TABLE_TEXT,
@@ -79,6 +80,8 @@ export function renderMarkdown(report: RunReport): string {
       "",
     );
   else if (t) lines.push(...markdownRatioTable(t), "");
+  const second = replicationLines(report);
+  if (second.length) lines.push("```", ...second, "```", "");
   const costs = costLines(report.costs);
   if (costs.length)
     lines.push("## Cost per query", "", costs[0]!, "", ...costs.slice(1, -1), "", costs[costs.length - 1]!, "");

@@ -3,6 +3,9 @@
  * config-identity verdict, whether the run is complete). Pure; the renderers turn it into text, markdown, csv,
  * json and html.
  */
+import { hostKey } from "../plan/calibration.ts";
+import { historyEntry, type HistoryEntry } from "../stats/history.ts";
+import { runReplication, type RunReplication } from "../stats/history-view.ts";
 import type {
   AdaptiveSummary,
   CellRecord,
@@ -10,9 +13,9 @@ import type {
   RunManifest,
   ServerManifest,
   StorageFacts,
-} from "../results.ts";
-import { formatSeconds } from "../plan/plan.ts";
-import { parseDuration } from "../scenario/schema.ts";
+} from "../model/results.ts";
+import { formatSeconds } from "../base/units.ts";
+import { parseDuration } from "../model/scenario/schema.ts";
 import {
   axes,
   buildRatioTable,
@@ -21,15 +24,16 @@ import {
   serverLabels,
   type Metric,
   type RatioTable,
-} from "./ratio.ts";
-import { costTableFromSides, type CostTable } from "./costs.ts";
-import { comparisonPairs } from "../scenario/pairs.ts";
-import { adaptiveRepeats } from "../scenario/schema.ts";
+} from "../stats/ratio.ts";
+import { costTableFromSides, type CostTable } from "../stats/costs.ts";
+import { comparisonPairs } from "../model/scenario/pairs.ts";
+import { adaptiveRepeats } from "../model/scenario/schema.ts";
 import { printedWiderThanTarget } from "../stats/stop.ts";
-import { interferenceNotes, summariseInterference } from "../interference.ts";
-import { cellStateNotes, type CellState } from "../cellstate.ts";
-import { buildLadder, type Ladder, type LadderPair } from "./ladder.ts";
-import { figureWindow, figureWindowText, type FigureWindow } from "../levers.ts";
+import { interferenceNotes, summariseInterference } from "../measure/interference.ts";
+import { cellStateNotes } from "../measure/cellstate.ts";
+import { type CellState } from "../model/cell.ts";
+import { buildLadder, type Ladder, type LadderPair } from "../stats/ladder.ts";
+import { figureWindow, figureWindowText, type FigureWindow } from "../measure/levers.ts";
 
 /** One server of a report: family, version, image, package version, storage and asymmetries. */
 export interface ServerLine {
@@ -73,16 +77,18 @@ export interface RunReport {
   configIdentity: ConfigIdentity;
   /** null when the run has fewer than two servers. In a ladder (compare: { base }) the primary pair's, = pairs[0]. */
   table: RatioTable | null;
+  /** Where a second run on this host lands, from the host's history; null: not enough history; absent: not asked. */
+  replication?: RunReplication | null;
   /**
-   * Every compared pair's table (the ladder's blocks, src/core/report/ladder.ts), in comparisonPairs order; with
+   * Every compared pair's table (the ladder's blocks, src/core/stats/ladder.ts), in comparisonPairs order; with
    * more than one pair their q-values and fdr readings are over every pair × cell. One entry for a two-server run
    * (the same as `table`), none with one server.
    */
   pairs: RatioTable[];
-  /** More than one pair (a version ladder, src/core/report/ladder.ts): each server against the base, q over every
+  /** More than one pair (a version ladder, src/core/stats/ladder.ts): each server against the base, q over every
    *  pair × cell. The renderers show it in place of `table`; null with one pair (the two-server report). */
   ladder: Ladder | null;
-  /** The cost per query of the same two servers, paired like the ratio table (src/core/report/costs.ts); null with
+  /** The cost per query of the same two servers, paired like the ratio table (src/core/stats/costs.ts); null with
    *  fewer than two servers. */
   costs: CostTable | null;
   notes: string[];
@@ -90,7 +96,7 @@ export interface RunReport {
   disturbedCells: DisturbedLine[];
   /** Each measured cell's state (the record's `state`): backlog, warm state, bottleneck, cost per query. */
   cellStates: CellStateLine[];
-  /** The seconds each measured cell's figure used (src/core/levers.ts figureWindow). */
+  /** The seconds each measured cell's figure used (src/core/measure/levers.ts figureWindow). */
   windows: Array<{ key: string } & FigureWindow>;
 }
 
@@ -122,14 +128,19 @@ export interface ReportOptions {
   marginPct?: number;
   numerator?: string;
   denominator?: string;
-  /** The run's pairs (src/core/scenario/pairs.ts comparisonPairs): with more than one, the report has a ladder. */
+  /** The run's pairs (src/core/model/scenario/pairs.ts comparisonPairs): with more than one, the report has a ladder. */
   pairs?: readonly LadderPair[];
+  /**
+   * The host's run history (earlier runs' entries): the report then says where a second run on this host lands, or
+   * that no level between runs has been measured here. Absent: the report says nothing about other runs.
+   */
+  history?: readonly HistoryEntry[];
 }
 
 const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
 
-export { formatBytes } from "../units.ts";
-import { formatBytes } from "../units.ts";
+export { formatBytes } from "../base/units.ts";
+import { formatBytes } from "../base/units.ts";
 
 export function describeStorage(s: StorageFacts | undefined, fallbackKind?: string): string {
   if (!s) return fallbackKind ?? "unknown";
@@ -189,6 +200,20 @@ export function readingFailureNotes(manifest: Pick<RunManifest, "servers">, meas
   return notes;
 }
 
+/** The run's replication intervals from the host's history; null when no cell has 2 or more compatible runs. */
+function replicationOf(
+  manifest: RunManifest,
+  table: RatioTable | null,
+  history: readonly HistoryEntry[],
+): RunReplication | null {
+  const host = manifest.hosts[0];
+  if (!table || !host) return null;
+  const entry = historyEntry(manifest, table, { hostKey: hostKey(host) });
+  if (!entry) return null;
+  const r = runReplication(entry, history);
+  return r.cells.size > 0 ? r : null;
+}
+
 /** Build the report model of a run from its manifest and cell records. Pure. */
 export function buildRunReport(
   manifest: RunManifest,
@@ -224,6 +249,7 @@ export function buildRunReport(
   notes.push(...windowNotes(windows));
   if (manifest.adaptive) notes.push(...adaptiveNotes(manifest.adaptive));
   return {
+    ...(opts.history ? { replication: replicationOf(manifest, table, opts.history) } : {}),
     runId: manifest.runId,
     scenarioName: manifest.scenario.name,
     status: manifest.status,

@@ -11,11 +11,11 @@
  *   latencies then describe the few threads that ran, not a faster server (seed 002's 2.4 kernel: 5.7 of 300);
  * - threads fairness as events stddev / avg, with a note when it is uneven (above UNEVEN_FAIRNESS).
  */
-import type { CellRecord, RunManifest } from "../results.ts";
-import type { SysbenchResult } from "../sysbench/result.ts";
-import { median } from "../stats/distributions.ts";
-import { axes, measureRecords, pickServers } from "./ratio.ts";
-import { textTable, type TextColumn, type TextRow } from "../text-table.ts";
+import type { CellRecord, RunManifest } from "../model/results.ts";
+import type { SysbenchResult } from "../model/sysbench/result.ts";
+import { median } from "../base/distributions.ts";
+import { axes, measureRecords, pickServers } from "../stats/ratio.ts";
+import { textTable, type TextColumn, type TextRow } from "../base/text-table.ts";
 
 /** Events stddev / avg above this reads as uneven thread fairness. */
 export const UNEVEN_FAIRNESS = 0.1;

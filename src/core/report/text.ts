@@ -3,6 +3,7 @@
  * medians), its legend, then the same table with the estimate, its 95% interval and the verdict mark
  * (`104.2 [101.3–107.2] +`), the legend of the marks and the method, then the facts behind it.
  */
+import { replicationLines } from "./history.ts";
 import {
   DIRECTION_WORDS,
   LOAD_BOUND,
@@ -11,11 +12,11 @@ import {
   longLegend,
   verdictMark,
   verdictSentence,
-} from "../vocabulary.ts";
-import { costLines } from "./costs.ts";
-import { metricLabel, type RatioCell, type RatioTable } from "./ratio.ts";
+} from "../model/vocabulary.ts";
+import { costLines } from "../stats/costs.ts";
+import { metricLabel, type RatioCell, type RatioTable } from "../stats/ratio.ts";
 import type { RunReport } from "./model.ts";
-import { textTable, type TextColumn } from "../text-table.ts";
+import { textTable, type TextColumn } from "../base/text-table.ts";
 import { ladderTitle, renderLadderText, type TableText } from "./ladder-render.ts";
 
 /** `fail`, `skip`, `·` for cells without numbers (the vocabulary's state marks). */
@@ -349,6 +350,8 @@ export function renderText(report: RunReport): string {
   if (partial) lines.push(partial, "");
   if (report.ladder) lines.push(...renderLadderText(report.ladder, TABLE_TEXT), "");
   else if (t) lines.push(...renderRatioText(t), "");
+  const second = replicationLines(report);
+  if (second.length) lines.push(...second, "");
   const costs = costLines(report.costs);
   if (costs.length) lines.push(...costs, "");
   lines.push(...report.notes);

@@ -13,10 +13,10 @@
  * that both servers see (it enters a pair as the difference between its two cells' moments), and bursts (steal).
  */
 import { estimateRun, halfWidthPct, type CellInput, type PairObs } from "./estimate.ts";
-import type { AdaptiveSettings } from "../plan/adaptive.ts";
+import type { AdaptiveSettings } from "../model/results.ts";
 import { applyStopRule, stopForBudget, type AdaptiveCell, type StopSettings } from "./stop.ts";
-import { normalFrom, seededRandom } from "./random.ts";
-import { directionOfKind, type Verdict } from "../verdict.ts";
+import { normalFrom, seededRandom } from "../base/random.ts";
+import { directionOfKind, type Verdict } from "../model/verdict.ts";
 
 export interface NoiseModel {
   name: string;
@@ -147,7 +147,7 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
       const open = state.map((c) => !c.done);
       if (!open.some(Boolean)) break;
       const instance = noise.instanceSd * z() - noise.instanceSd * z();
-      // The pair order alternates by round (plan.ts): the numerator first in odd rounds.
+      // The pair order alternates by round (plan/order.ts): the numerator first in odd rounds.
       const first: 1 | -1 = round % 2 ? 1 : -1;
       for (let i = 0; i < k; i++) {
         if (!open[i]) continue;

@@ -13,11 +13,12 @@
 import stdlibDigamma from "@stdlib/math-base-special-digamma";
 import polygamma from "@stdlib/math-base-special-polygamma";
 import stdlibTrigamma from "@stdlib/math-base-special-trigamma";
-import { mean, median, tCdf, tQuantile } from "./distributions.ts";
-import { verdictOf, type Verdict } from "../verdict.ts";
+import { mean, median, tCdf, tQuantile } from "../base/distributions.ts";
+import { verdictOf, type Verdict } from "../model/verdict.ts";
+import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 
-export type { Verdict } from "../verdict.ts";
-export { verdictOf } from "../verdict.ts";
+export type { Verdict } from "../model/verdict.ts";
+export { verdictOf } from "../model/verdict.ts";
 
 // ---- special functions (for the prior's degrees of freedom; ψ, ψ', ψ'' from @stdlib) ---------------------------
 
@@ -263,7 +264,6 @@ export interface RunEstimate {
   marginPct: number;
 }
 
-export const DEFAULT_MARGIN_PCT = 5;
 export const DEFAULT_CONFIDENCE = 0.95;
 
 /**

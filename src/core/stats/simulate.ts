@@ -18,9 +18,9 @@
  */
 import { estimateRun, halfWidthPct, type PairObs } from "./estimate.ts";
 import { applyStopRule, type AdaptiveCell } from "./stop.ts";
-import { median } from "./distributions.ts";
-import { gammaFrom, normalFrom, seededRandom } from "./random.ts";
-import { directionOfKind } from "../verdict.ts";
+import { median } from "../base/distributions.ts";
+import { gammaFrom, normalFrom, seededRandom } from "../base/random.ts";
+import { directionOfKind } from "../model/verdict.ts";
 
 /**
  * The prior df of the cells' pair variances (how unequal the cells are) when nothing better is known: fitted to the
@@ -96,7 +96,7 @@ export interface AdaptiveSimInput {
   /**
    * Each cell's pair sd (fractions, cell order; null: the prior draw), drawn once per simulated run with the
    * simulation's own random numbers in place of the prior draw around pairSdPct (cellNoiseModel's `draw` in
-   * src/core/calibration.ts: cells whose noise was recorded in earlier runs on this data). That sd is of a cell's
+   * src/core/plan/calibration/cell-model.ts: cells whose noise was recorded in earlier runs on this data). That sd is of a cell's
    * pairs over fresh instances (both levels); the instance sd is taken out of it, as it is drawn per instance. Used
    * only for cells without observed pairs.
    */

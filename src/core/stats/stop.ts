@@ -3,7 +3,7 @@
  * replays it over a run's records; the coverage simulation (coverage.ts) and plan's prediction (simulate.ts) drive
  * this same function.
  */
-import type { RoundCell } from "../events.ts";
+import type { RoundCell } from "../model/events.ts";
 
 /** One cell's state after some rounds: the event's fields plus the rounds it took part in. */
 export interface AdaptiveCell extends RoundCell {

@@ -7,7 +7,7 @@
  * - Overridable with `--wipe-devices`: filesystem, RAID or partition-table signatures (`wipefs -n`), partitions
  *   that are not in use.
  */
-import { TwinbenchError } from "../errors.ts";
+import { TwinbenchError } from "../base/errors.ts";
 import type { LsblkNode, MdArray, MountEntry, Signature } from "./parse.ts";
 
 export interface DeviceObservation {

@@ -12,8 +12,8 @@
  * - The data dir inside a RAID filesystem is `<mountpoint>/data`, so ext4's lost+found never reaches mysqld
  *   (`--initialize` refuses a non-empty data dir).
  */
-import { InputError, type ErrorCode } from "../errors.ts";
-import { parseSize, type Storage } from "../scenario/schema.ts";
+import { InputError, type ErrorCode } from "../base/errors.ts";
+import { parseSize, type Storage } from "../model/scenario/schema.ts";
 import { withPackages, type StorageTool, type ToolPackage } from "./tools.ts";
 
 export const DATA_TARGET = "/var/lib/mysql";
@@ -96,8 +96,8 @@ export function shortHash(s: string): string {
   return h.toString(16).padStart(8, "0");
 }
 
-export { formatBytes } from "../units.ts";
-import { formatBytes } from "../units.ts";
+export { formatBytes } from "../base/units.ts";
+import { formatBytes } from "../base/units.ts";
 
 function joinPath(a: string, b: string): string {
   return `${a.replace(/\/+$/, "")}/${b}`;

@@ -5,7 +5,7 @@
  * what the state lists and what still matches it (a mount with the recorded source, a loop device on the recorded
  * backing file, an md array with the recorded members, a volume with the run's label).
  */
-import type { Storage } from "../scenario/schema.ts";
+import type { Storage } from "../model/scenario/schema.ts";
 import type { LoopEntry, MdArray, MountEntry } from "./parse.ts";
 import { safeComponent } from "./plan.ts";
 

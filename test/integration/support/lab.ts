@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { stringify } from "yaml";
 import { ensureHost } from "../../../src/cli/commands/doctor.ts";
 import { ensureImages, loadLock } from "../../../src/adapters/images/index.ts";
-import type { CellRecord } from "../../../src/core/results.ts";
+import type { CellRecord } from "../../../src/core/model/results.ts";
 
 export const ROOT = resolve(new URL("../../..", import.meta.url).pathname);
 export const BIN = join(ROOT, "bin", "twinbench.js");

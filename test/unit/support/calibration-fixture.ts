@@ -1,4 +1,4 @@
-import type { Calibration } from "../../../src/core/calibration.ts";
+import type { Calibration } from "../../../src/core/plan/calibration/schema.ts";
 
 /**
  * A host calibration for unit tests: a 2-CPU test host measured on 2026-12-01 with quick.yaml's 7 s cells, pair sd

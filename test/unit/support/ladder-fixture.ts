@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCellsJsonl } from "../../../src/adapters/report-files.ts";
-import type { CellRecord, RunManifest } from "../../../src/core/results.ts";
-import type { LadderPair } from "../../../src/core/report/ladder.ts";
+import type { CellRecord, RunManifest } from "../../../src/core/model/results.ts";
+import type { LadderPair } from "../../../src/core/stats/ladder.ts";
 
 const FIX = join(import.meta.dirname, "../../fixtures/results");
 

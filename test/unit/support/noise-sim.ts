@@ -8,7 +8,7 @@
  * and the cell's value is the mean over its seconds, plus a cell-level shift of its own. Server instances are
  * restarted between blocks of rounds: each gets new instance effects and a new slow-drift state.
  */
-import { normalFrom, seededRandom } from "../../../src/core/stats/random.ts";
+import { normalFrom, seededRandom } from "../../../src/core/base/random.ts";
 import type { CellInput } from "../../../src/core/stats/estimate.ts";
 
 export interface NoiseModel {

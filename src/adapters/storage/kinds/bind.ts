@@ -1,8 +1,8 @@
 /** bind: a fresh directory under a path the user mounted, bind-mounted into the server. Never creates the path itself. */
 import { chmod, chown, mkdir, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
-import { TwinbenchError } from "../../../core/errors.ts";
-import type { StorageFacts } from "../../../core/results.ts";
+import { TwinbenchError } from "../../../core/base/errors.ts";
+import type { StorageFacts } from "../../../core/model/results.ts";
 import { DATA_TARGET, type BindPlan } from "../../../core/storage/plan.ts";
 import { findmnt } from "../host.ts";
 import type { DataMount } from "../types.ts";

@@ -3,8 +3,8 @@
  * btrfs raid0; a filesystem on it, mounted under the mount root, and a data dir bind-mounted into the server.
  */
 import { chmod, chown, mkdir, open, statfs } from "node:fs/promises";
-import { TwinbenchError } from "../../../core/errors.ts";
-import type { StorageFacts } from "../../../core/results.ts";
+import { TwinbenchError } from "../../../core/base/errors.ts";
+import type { StorageFacts } from "../../../core/model/results.ts";
 import { assessDevice, decideDevices, type DeviceFindings } from "../../../core/storage/devices.ts";
 import {
   DATA_TARGET,

@@ -3,7 +3,7 @@
  * some container uses it and unmounts it (losing its content) when the last one stops: verified on Docker 20.10.24,
  * hence `needsHolder: true`.
  */
-import type { StorageFacts } from "../../../core/results.ts";
+import type { StorageFacts } from "../../../core/model/results.ts";
 import { tmpfsMemoryWarnings, type TmpfsPlan } from "../../../core/storage/plan.ts";
 import type { Provisioner } from "./types.ts";
 import { engineProblems, ensureNewVolume, measureVolume, volumeMount } from "./volume.ts";

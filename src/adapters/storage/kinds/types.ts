@@ -2,7 +2,7 @@
  * What every storage kind implements: its preflight problems and its provisioning. The provider
  * (../provider.ts) picks the kind's `Provisioner` (./index.ts), records state around it and undoes it.
  */
-import type { StorageFacts } from "../../../core/results.ts";
+import type { StorageFacts } from "../../../core/model/results.ts";
 import type { StoragePlan } from "../../../core/storage/plan.ts";
 import type { Runner } from "../../host/runner.ts";
 import type { StateWriter } from "../state-file.ts";

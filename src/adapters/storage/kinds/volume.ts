@@ -4,9 +4,9 @@
  */
 import { chmod, chown } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
-import { TwinbenchError } from "../../../core/errors.ts";
-import { LABEL } from "../../../core/labels.ts";
-import type { StorageFacts } from "../../../core/results.ts";
+import { TwinbenchError } from "../../../core/base/errors.ts";
+import { LABEL } from "../../../core/base/labels.ts";
+import type { StorageFacts } from "../../../core/model/results.ts";
 import { DATA_TARGET, type VolumePlan } from "../../../core/storage/plan.ts";
 import { parseDfLine, parseProcMounts } from "../../../core/storage/parse.ts";
 import { unreachableReason } from "../../docker/guard.ts";

@@ -1,0 +1,109 @@
+/**
+ * The history's printed form: one line saying what was read, then each cell of the host with its runs, the pooled
+ * estimate over runs, the level between runs (τ, I²) and where the next run will land; then the runs that fell
+ * outside. Ratios read as in the run's table (numerator / denominator × 100).
+ */
+import { textTable } from "../base/text-table.ts";
+import type { HistoryView } from "../stats/history-view.ts";
+import type { RunReport } from "./model.ts";
+
+/** The one sentence a host with too little history gets, in every front end. */
+export const NO_LEVEL_YET =
+  "No level between runs has been measured on this host yet: a run on another day may differ by more than its own interval.";
+
+const pct = (logRatio: number) => (Math.exp(logRatio) * 100).toFixed(1);
+const range = (lo: number | null, hi: number | null) => (lo === null || hi === null ? "-" : `[${pct(lo)}–${pct(hi)}]`);
+const sdPct = (x: number | null) => (x === null ? "-" : `${((Math.exp(x) - 1) * 100).toFixed(1)}%`);
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** The history view as text lines (no line over 120 characters for names up to 40). */
+export function renderHistory(v: HistoryView): string[] {
+  const lines: string[] = [];
+  const host = v.hosts.find((h) => h.hostKey === v.host);
+  const runs = host?.runs ?? 0;
+  lines.push(
+    host
+      ? `History on ${host.cpuModel ?? host.hostKey}: ${runs} run${runs === 1 ? "" : "s"}, ${v.cells.length} cell${v.cells.length === 1 ? "" : "s"}.`
+      : "No runs in the history.",
+  );
+  const measured = v.cells.filter((c) => c.level.k >= 2);
+  if (measured.length === 0) {
+    lines.push(NO_LEVEL_YET);
+  } else {
+    lines.push("");
+    const rows = v.cells.map((c) => [
+      c.name,
+      String(c.level.k),
+      c.level.k >= 2 ? `${pct(c.level.pooled)} ${range(c.level.pooledLow, c.level.pooledHigh)}` : "-",
+      c.level.tau === null ? "-" : `${sdPct(c.level.tau)} [${sdPct(c.level.tauLow)}–${sdPct(c.level.tauHigh)}]`,
+      c.level.i2 === null ? "-" : `${Math.round(c.level.i2 * 100)}%`,
+      range(c.level.replicationLow, c.level.replicationHigh),
+    ]);
+    lines.push(
+      ...textTable(rows, {
+        head: [["cell", "runs", "over runs (95%)", "between runs", "I²", "next run lands in (95%)"]],
+        rule: "-",
+        columns: [{}, { align: "right" }],
+      }),
+    );
+    lines.push("");
+    lines.push("between runs: the sd of the level that moves from run to run here, beyond each run's own noise.");
+    lines.push("I²: its share of the spread between runs.");
+  }
+  for (const c of v.cells) {
+    lines.push("");
+    lines.push(`${c.name}:`);
+    for (const r of c.runs)
+      lines.push(
+        `  ${r.startedAt.slice(0, 16).replace("T", " ")}  ${r.estimate.toFixed(1)} ${range(Math.log(r.low / 100), Math.log(r.high / 100))}  ${r.runId}`,
+      );
+  }
+  if (v.outside.length > 0) {
+    lines.push("");
+    lines.push(`Outside the interval the other runs give them: ${v.outside.join(", ")}.`);
+  }
+  if (v.hosts.length > 1)
+    lines.push(
+      "",
+      `Other hosts in what was read: ${v.hosts
+        .filter((h) => h.hostKey !== v.host)
+        .map((h) => `${h.cpuModel ?? h.hostKey} (${h.runs} runs)`)
+        .join(", ")}; name one with --host. Hosts are too few to estimate a level between hosts.`,
+    );
+  for (const s of v.skipped) lines.push(`skipped line ${s.line} of ${s.file}:`, `  ${clip(s.problem, 116)}`);
+  return lines;
+}
+
+/**
+ * The report's lines on a second run: where it lands on this host, per cell, from the host's history; or the plain
+ * sentence that no level between runs has been measured here. Empty when the report was not given the history.
+ */
+export function replicationLines(report: Pick<RunReport, "replication" | "table">): string[] {
+  if (report.replication === undefined) return [];
+  if (report.replication === null) return [NO_LEVEL_YET];
+  const r = report.replication;
+  const rows = (report.table?.rows ?? []).flatMap((row) =>
+    row.cells.flatMap((c) => {
+      const x = r.cells.get(`${row.test}|${c.threads}`);
+      return x
+        ? [
+            [
+              `${row.test} @ ${c.threads}`,
+              `[${x.low.toFixed(1)}–${x.high.toFixed(1)}]`,
+              `${x.tauPct.toFixed(1)}%`,
+              String(x.k),
+            ],
+          ]
+        : [];
+    }),
+  );
+  return [
+    `A second run on this host lands here (95%), from ${r.runs} comparable runs of this scenario:`,
+    ...textTable(rows, {
+      head: [["cell", "next run", "between runs", "runs"]],
+      indent: "  ",
+      columns: [{}, {}, { align: "right" }, { align: "right" }],
+    }),
+  ];
+}

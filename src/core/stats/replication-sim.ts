@@ -1,0 +1,79 @@
+/**
+ * The seeded simulation of the between-run analysis (replication.ts), as shipped: k earlier runs of a scenario's
+ * cells on one host with a known level between runs τ, then one more run. It counts how often the pooled interval
+ * holds each cell's truth and how often the replication interval holds the next run's estimate.
+ *
+ * The cells are unequal, as measured ones are: each cell's noise within a run (its se) is drawn log-normally around
+ * 2% (sd of its log 0.5: most cells between 0.8% and 5%), and each run reports an se estimated on `seDf` df, as a
+ * run's interval is. τ is the same for every cell of a row (the rows span 0 to 15%).
+ */
+import { gammaFrom, normalFrom, seededRandom } from "../base/random.ts";
+import { replicationAnalysis, type CellRuns } from "./replication.ts";
+
+export interface ReplicationSimOptions {
+  /** Earlier runs per cell. */
+  k: number;
+  /** The sd between runs, in log units (0.05 ≈ 5%). */
+  tau: number;
+  /** Cells per scenario (6: the default scenario). */
+  cells?: number;
+  /** Simulated scenarios. */
+  reps?: number;
+  seed?: number;
+  /** Typical within-run se (log units) and the spread of the cells' se around it (sd of its log). */
+  typicalSe?: number;
+  seSpread?: number;
+  /** df of each run's own se estimate. */
+  seDf?: number;
+}
+
+export interface ReplicationSimResult {
+  k: number;
+  tau: number;
+  /** Cell-level trials (reps × cells). */
+  trials: number;
+  /** Share of trials whose pooled interval held the cell's truth. */
+  pooledCoverage: number;
+  /** Share of trials whose replication interval held the next run's estimate. */
+  replicationCoverage: number;
+}
+
+/** Runs the simulation: `reps` scenarios of `cells` cells, each with k earlier runs and one next run. */
+export function simulateReplication(o: ReplicationSimOptions): ReplicationSimResult {
+  const cells = o.cells ?? 6;
+  const reps = o.reps ?? 2000;
+  const seDf = o.seDf ?? 10;
+  const rand = seededRandom(o.seed ?? 1);
+  const normal = normalFrom(rand);
+  const gamma = gammaFrom(rand);
+  const chiSq = (df: number) => 2 * gamma(df / 2);
+  let pooledHits = 0;
+  let repHits = 0;
+  for (let r = 0; r < reps; r++) {
+    const sigmas = Array.from(
+      { length: cells },
+      () => (o.typicalSe ?? 0.02) * Math.exp((o.seSpread ?? 0.5) * normal()),
+    );
+    const truth = Array.from({ length: cells }, () => 0.3 * normal());
+    const draw = (j: number, run: string) => ({
+      run,
+      y: truth[j] + o.tau * normal() + sigmas[j] * normal(),
+      se: sigmas[j] * Math.sqrt(chiSq(seDf) / seDf),
+      df: seDf,
+    });
+    const history: CellRuns[] = sigmas.map((_, j) => ({
+      cell: `c${j}`,
+      runs: Array.from({ length: o.k }, (_, i) => draw(j, `r${i}`)),
+    }));
+    const next = sigmas.map((_, j) => draw(j, "next"));
+    const out = replicationAnalysis(history, { next: new Map(next.map((n, j) => [`c${j}`, { se: n.se, df: seDf }])) });
+    out.forEach((c, j) => {
+      if (c.pooledLow <= truth[j] && truth[j] <= c.pooledHigh) pooledHits++;
+      if (c.replicationLow !== null && c.replicationHigh !== null) {
+        if (c.replicationLow <= next[j].y && next[j].y <= c.replicationHigh) repHits++;
+      }
+    });
+  }
+  const trials = reps * cells;
+  return { k: o.k, tau: o.tau, trials, pooledCoverage: pooledHits / trials, replicationCoverage: repHits / trials };
+}

@@ -1,0 +1,89 @@
+import { cp, mkdtemp, readFile, writeFile, appendFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { addFoldersToHistory, readHistory, runHistoryEntry } from "../../../src/app/history.ts";
+import { readResultsFolder } from "../../../src/adapters/report-files.ts";
+import { historyView } from "../../../src/core/stats/history-view.ts";
+import { parseHistoryLine } from "../../../src/core/stats/history.ts";
+import { NO_LEVEL_YET, renderHistory } from "../../../src/core/report/history.ts";
+
+const FIXTURE = new URL("../../fixtures/results/repeats", import.meta.url).pathname;
+
+/** A copy of the fixture run as another run (its id and start moved), optionally with its manifest edited. */
+async function copyRun(root: string, id: string, day: number, edit?: (m: Record<string, any>) => void) {
+  const dir = join(root, id);
+  await cp(FIXTURE, dir, { recursive: true });
+  const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8"));
+  m.runId = id;
+  m.startedAt = `2025-01-0${day}T10:00:00.000Z`;
+  edit?.(m);
+  await writeFile(join(dir, "run.json"), JSON.stringify(m));
+  return dir;
+}
+
+describe("a host's run history", () => {
+  it("a run's entry holds each cell with an interval, with a comparability key that tracks what the cell measured", async () => {
+    const f = await readResultsFolder(FIXTURE);
+    const e = runHistoryEntry(f.manifest, f.cells)!;
+    expect(e.cells.map((c) => `${c.test}@${c.threads}`)).toEqual([
+      "oltp_read_only@1",
+      "oltp_read_only@4",
+      "oltp_read_only@8",
+      "oltp_point_select@1",
+    ]);
+    const c = e.cells[1];
+    expect(Math.exp(c.y) * 100).toBeCloseTo(c.estimate, 6);
+    expect(c.se).toBeGreaterThan(0);
+    const bigger = {
+      ...f.manifest,
+      scenario: { ...f.manifest.scenario, workload: { ...f.manifest.scenario.workload, tableSize: 999 } },
+    };
+    expect(runHistoryEntry(bigger, f.cells)!.cells[1].key).not.toBe(c.key);
+    expect(runHistoryEntry({ ...f.manifest, runId: "other" }, f.cells)!.cells[1].key).toBe(c.key);
+    expect(parseHistoryLine(JSON.stringify(e))).toEqual({ entry: e });
+  });
+
+  it("history add imports folders once each, names and skips a damaged one, and the view measures the level", async () => {
+    const root = await mkdtemp(join(tmpdir(), "tb-history-"));
+    const store = join(root, "history");
+    const a = await copyRun(root, "run-a", 1);
+    const b = await copyRun(root, "run-b", 2);
+    const c = await copyRun(root, "run-c", 3);
+    const broken = await copyRun(root, "run-broken", 4);
+    await writeFile(join(broken, "run.json"), "{ not json");
+    const r = await addFoldersToHistory([a, b, broken, c, a], store);
+    expect(r.added.map((x) => x.runId)).toEqual(["run-a", "run-b", "run-c"]);
+    expect(r.skipped.map((x) => x.dir)).toEqual([broken, a]);
+    expect(r.skipped[1].why).toContain("already in the history");
+    // A damaged line in the history file is named and skipped; the others are still read.
+    await appendFile(r.added[0].file, "{ torn line\n");
+    const read = await readHistory([store]);
+    expect(read.entries).toHaveLength(3);
+    expect(read.skipped).toEqual([expect.objectContaining({ file: r.added[0].file, line: 4 })]);
+    const v = historyView(read);
+    expect(v.cells).toHaveLength(4);
+    const cell = v.cells.find((x) => x.name === "oltp_read_only @ 4")!;
+    expect(cell.level.k).toBe(3);
+    // Three identical runs: no level between runs.
+    expect(cell.level.tau).toBe(0);
+    expect(cell.runs.map((x) => x.runId)).toEqual(["run-a", "run-b", "run-c"]);
+    const text = renderHistory(v).join("\n");
+    expect(text).toContain("History on Intel(R) Xeon(R) CPU @ 2.20GHz: 3 runs, 4 cells.");
+    expect(text).toContain("next run lands in (95%)");
+    expect(text).toContain(`skipped line 4 of ${r.added[0].file}:`);
+    for (const l of renderHistory(v)) expect(l.length).toBeLessThanOrEqual(120);
+  });
+
+  it("a host with fewer than two runs says so in one plain sentence", async () => {
+    const root = await mkdtemp(join(tmpdir(), "tb-history-"));
+    const store = join(root, "history");
+    await addFoldersToHistory([await copyRun(root, "only", 1)], store);
+    const lines = renderHistory(historyView(await readHistory([store])));
+    expect(lines).toContain(NO_LEVEL_YET);
+    expect(renderHistory(historyView(await readHistory([join(root, "none")])))).toEqual([
+      "No runs in the history.",
+      NO_LEVEL_YET,
+    ]);
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import {
+  replicationAnalysis,
+  runsOutside,
+  seFromInterval,
+  type CellRuns,
+} from "../../../src/core/stats/replication.ts";
+import { simulateReplication } from "../../../src/core/stats/replication-sim.ts";
+
+const cell = (name: string, ys: number[], se = 0.01): CellRuns => ({
+  cell: name,
+  runs: ys.map((y, i) => ({ run: `r${i}`, y, se, df: 20 })),
+});
+
+describe("the level between runs", () => {
+  it("gives no interval below two runs, and says so with nulls", () => {
+    const [c] = replicationAnalysis([cell("a", [0.1])]);
+    expect(c.k).toBe(1);
+    expect(c.tau).toBeNull();
+    expect(c.replicationLow).toBeNull();
+    expect(c.df).toBeNull();
+  });
+
+  it("one cell alone is the classical one-way model: the mean's t interval on k − 1 df", () => {
+    // y = 0.10, 0.14, 0.12: mean 0.12, sd 0.02, k = 3; qt(0.975, 2) = 4.302653 (R).
+    const [c] = replicationAnalysis([cell("a", [0.1, 0.14, 0.12])]);
+    expect(c.pooled).toBeCloseTo(0.12, 12);
+    expect(c.df).toBe(2);
+    expect(c.pooledHigh - c.pooled).toBeCloseTo((4.302653 * 0.02) / Math.sqrt(3), 5);
+    // Replication: s²(1 + 1/k) for a next run as noisy as these: 4.302653 · 0.02 · √(4/3).
+    expect(c.replicationHigh! - c.pooled).toBeCloseTo(4.302653 * 0.02 * Math.sqrt(4 / 3), 5);
+    // τ² = s² − se² = 0.0004 − 0.0001; I² = τ² / s².
+    expect(c.tau).toBeCloseTo(Math.sqrt(0.0003), 10);
+    expect(c.i2).toBeCloseTo(0.75, 10);
+    expect(c.tauLow!).toBeLessThan(c.tau!);
+    expect(c.tauHigh!).toBeGreaterThan(c.tau!);
+  });
+
+  it("reads no level between runs when the runs agree within their own noise", () => {
+    const [c] = replicationAnalysis([cell("a", [0.1, 0.1005, 0.0995], 0.01)]);
+    expect(c.tau).toBe(0);
+    expect(c.i2).toBe(0);
+  });
+
+  it("a noisier next run widens the replication interval; a quieter one does not narrow it", () => {
+    const h = [cell("a", [0.1, 0.14, 0.12]), cell("b", [0.2, 0.23, 0.21])];
+    const base = replicationAnalysis(h)[0];
+    const noisy = replicationAnalysis(h, { next: new Map([["a", { se: 0.1, df: 20 }]]) })[0];
+    const quiet = replicationAnalysis(h, { next: new Map([["a", { se: 0.001, df: 20 }]]) })[0];
+    expect(noisy.replicationHigh!).toBeGreaterThan(base.replicationHigh!);
+    expect(quiet.replicationHigh!).toBeCloseTo(base.replicationHigh!, 12);
+  });
+
+  it("names a run that falls outside the interval the other runs give it", () => {
+    const h = [cell("a", [0.1, 0.101, 0.099, 0.1, 0.4], 0.002), cell("b", [0.2, 0.201, 0.199, 0.2, 0.2], 0.002)];
+    expect(runsOutside(h)).toEqual(["a: r4"]);
+  });
+
+  it("takes a run's se from its printed interval", () => {
+    // 95% interval [90, 110] on 10 df: (ln 110 − ln 90) / (2 · 2.228139).
+    expect(seFromInterval(90, 110, 10)).toBeCloseTo((Math.log(110) - Math.log(90)) / (2 * 2.228139), 6);
+    expect(seFromInterval(0, 110, 10)).toBeNull();
+  });
+});
+
+describe("simulation of the shipped path (seed 1, 4000 scenarios of 6 cells a row)", () => {
+  // docs/stats.md "Between runs" publishes this table.
+  for (const k of [2, 3, 5, 10])
+    for (const tau of [0, 0.05, 0.1, 0.15])
+      it(`k = ${k}, τ = ${tau * 100}%: pooled and replication intervals hold 94–96%`, () => {
+        const r = simulateReplication({ k, tau, reps: 4000, seed: 1 });
+        expect(r.pooledCoverage).toBeGreaterThanOrEqual(0.94);
+        expect(r.pooledCoverage).toBeLessThanOrEqual(0.96);
+        expect(r.replicationCoverage).toBeGreaterThanOrEqual(0.94);
+        expect(r.replicationCoverage).toBeLessThanOrEqual(0.96);
+      });
+});
