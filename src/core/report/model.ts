@@ -3,7 +3,7 @@
  * config-identity verdict, whether the run is complete). Pure; the renderers turn it into text, markdown, csv,
  * json and html.
  */
-import { hostKey } from "../plan/calibration.ts";
+import { hostKey } from "../plan/calibration/host-key.ts";
 import { historyEntry, type HistoryEntry } from "../stats/history.ts";
 import { runReplication, type RunReplication } from "../stats/history-view.ts";
 import type {

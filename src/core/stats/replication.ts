@@ -132,7 +132,9 @@ function replicationCell(
   const within = withinVariance(c);
   const scale = shared.tau0sq + within;
   const r = moderate({ s2: sampleVariance(ys) / scale, df: k - 1 }, shared.prior);
-  const m = { s2: r.s2 * scale, df: r.df };
+  // Runs that agree to the last digit (copies of one run under other ids) say nothing about the spread: the
+  // variance is then the runs' own, the least the model allows.
+  const m = { s2: r.s2 > 0 ? r.s2 * scale : within, df: r.df };
   if (!(m.df > 0) || !(m.s2 >= 0)) return none;
   const t = tQuantile((1 + confidence) / 2, m.df);
   const sePooled = Math.sqrt(m.s2 / k);

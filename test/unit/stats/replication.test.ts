@@ -42,6 +42,11 @@ describe("the level between runs", () => {
     expect(c.i2).toBe(0);
   });
 
+  it("runs that agree to the last digit (copies of one run) keep at least the runs' own noise", () => {
+    const [c] = replicationAnalysis([cell("a", [0.1, 0.1, 0.1], 0.01)]);
+    expect(c.replicationHigh! - c.pooled).toBeCloseTo(4.302653 * 0.01 * Math.sqrt(4 / 3), 5);
+  });
+
   it("a noisier next run widens the replication interval; a quieter one does not narrow it", () => {
     const h = [cell("a", [0.1, 0.14, 0.12]), cell("b", [0.2, 0.23, 0.21])];
     const base = replicationAnalysis(h)[0];
