@@ -406,6 +406,59 @@ describe("runScenario with fake ports", () => {
     for (const c of serverSpecs) expect(c.memoryBytes).toBe(2 * 2 ** 30 + 256 * 2 ** 20 + 2 * 2 ** 20 + 512 * 2 ** 20);
   });
 
+  it("a prepare past its deadline ends the run with DEADLINE_EXCEEDED naming the call, the deadline and the containers", async () => {
+    const engine = new FakeEngine();
+    const run = engine.run.bind(engine);
+    let timeoutMs: number | undefined;
+    engine.run = async (spec, opts) => {
+      if (!spec.cmd?.includes("prepare")) return run(spec, opts);
+      timeoutMs = opts.timeoutMs;
+      return { exitCode: 137, output: "", timedOut: true, cancelled: false };
+    };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const err = await runScenario(deps(engine, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir }).catch(
+      (e: unknown) => e,
+    );
+    // 4 tables × 10000 rows: ten minutes plus the rows at 13 000 a second.
+    expect(timeoutMs).toBe(603_077);
+    expect(err).toMatchObject({ code: "DEADLINE_EXCEEDED" });
+    expect((err as Error).message).toMatch(
+      /^sysbench prepare on server a did not finish within its deadline of 603 s \(4 tables × 10000 rows\) and was stopped \(container tb-.*-a-load-[0-9a-f]{6}, server container tb-.*-a\)$/,
+    );
+    expect(engine.containers.size).toBe(0);
+  });
+
+  it("a cell past its limit on a server that no longer answers ends the run with SERVER_HUNG, torn down", async () => {
+    const engine = new FakeEngine();
+    const run = engine.run.bind(engine);
+    let hung = false;
+    engine.run = async (spec, opts) => {
+      if (!spec.cmd?.includes("--time=2") || !spec.name.includes("-b-")) return run(spec, opts);
+      hung = true;
+      return { exitCode: 137, output: "", timedOut: true, cancelled: false };
+    };
+    const hangingProbe: Probe = {
+      ...probe,
+      waitReady: async (ep) => {
+        if (hung)
+          throw new TwinbenchError(`server at ${ep.host}:3306 did not answer SELECT 1`, { code: "SERVER_NOT_READY" });
+        return 0.5;
+      },
+    };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const err = await runScenario(
+      { ...deps(engine, []), probe: hangingProbe },
+      { scenario: scenario(), neutralCnf: neutral, outDir: dir },
+    ).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "SERVER_HUNG" });
+    expect((err as Error).message).toMatch(
+      /^server "b" \(container tb-.*-b\) did not answer SELECT 1 within 15 s after cell b\/.* ran past its limit: it hangs/,
+    );
+    expect(engine.containers.size).toBe(0);
+    const manifest = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    expect(manifest.status).toMatch(/^(failed|partial)$/);
+  });
+
   it("retries a failed cell on a live server without restarting it, up to --retries times", async () => {
     const engine = new FakeEngine();
     let fails = 0;
