@@ -127,7 +127,10 @@ class FakeEngine implements Engine {
   async exec() {
     return { exitCode: 0, stdout: "", stderr: "" };
   }
-  async run(spec: ContainerSpec, opts: { onLine?: (l: string) => void; signal?: AbortSignal }): Promise<RunResult> {
+  async run(
+    spec: ContainerSpec,
+    opts: { onLine?: (l: string) => void; signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<RunResult> {
     this.runs.push(spec);
     this.onRun(spec);
     const cmd = spec.cmd ?? [];
