@@ -19,7 +19,8 @@ import { LABEL, resourceLabels, resourceName } from "../src/core/base/labels.ts"
 import { parseDuration, parseSize, type Scenario } from "../src/core/model/scenario/schema.ts";
 import { sysbenchArgv } from "../src/core/model/scenario/argv.ts";
 import { parseSysbench } from "../src/core/model/sysbench/parse.ts";
-import { buildRatioTable, measureRecords } from "../src/core/stats/ratio.ts";
+import { buildRatioTable } from "../src/core/stats/ratio.ts";
+import { measureRecords } from "../src/core/stats/records.ts";
 import {
   DEFAULT_NOISE_ARMS,
   NOISE_ARMS,

@@ -1,7 +1,7 @@
 /**
  * The bench's tables, as text (stdout) and as markdown (bench/results/<date>.md, pasted into docs/bench.md).
  */
-import type { RatioTable } from "../src/core/stats/ratio.ts";
+import type { RatioTable } from "../src/core/stats/ratio-model.ts";
 import {
   markdownTable,
   textTable,

@@ -25,7 +25,8 @@ import { ScenarioSchema, parseDuration, plannedRepeats } from "../src/core/model
 import type { Scenario } from "../src/core/model/scenario/schema.ts";
 import type { HostFacts } from "../src/core/model/results.ts";
 import { CancelledError, TwinbenchError } from "../src/core/base/errors.ts";
-import { buildRatioTable, metricValue } from "../src/core/stats/ratio.ts";
+import { buildRatioTable } from "../src/core/stats/ratio.ts";
+import { metricValue } from "../src/core/stats/metric.ts";
 import {
   aaNoise,
   defaultTransportVerdict,
@@ -107,7 +108,7 @@ async function otherWork(
   deps: RunDeps,
   ownRuns: readonly string[],
 ): Promise<{ containers: number; loadavg: number[] }> {
-  const list = (await deps.engine.listLabelled([])).containers.filter((c) => c.state === "running");
+  const list = (await deps.engine.containers.list([])).filter((c) => c.state === "running");
   const others = list.filter((c) => !ownRuns.includes(c.labels["twinbench.run"] ?? ""));
   return { containers: others.length, loadavg: loadavg().map((x) => Number(x.toFixed(2))) };
 }

@@ -145,7 +145,7 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
       collation: "utf8mb4_general_ci",
     });
     serverVersion = (await mysql2Probe.readServerFacts(server.rootEndpoint())).version;
-    const vol = await engine.inspectVolume(server.sockVolume);
+    const vol = await engine.volumes.inspect(server.sockVolume);
     if (!vol?.mountpoint)
       throw new TwinbenchError(`volume ${server.sockVolume} has no mountpoint on this host`, {
         code: "BENCH_SOCKET",
@@ -199,7 +199,7 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
         return String(r.all ?? "");
       }
       const c = server.sidecarConnection(t);
-      const r = await engine.run(
+      const r = await engine.containers.run(
         {
           name: resourceName(o.runId, spec.id, "load", randomBytes(3).toString("hex")),
           image: load.tag,
@@ -207,9 +207,8 @@ export async function benchTransport(deps: RunDeps, o: TransportBenchOptions): P
           cmd: argv,
           labels: labels({ [LABEL.role]: "load", [LABEL.server]: spec.id }),
           mounts: c.mounts,
-          networkMode: c.networkMode,
-          cpuset: loadCpuset,
-          memoryBytes: loadMemory,
+          network: c.network,
+          limits: { cpuset: loadCpuset, memoryBytes: loadMemory },
           workingDir: "/usr/share/sysbench",
         },
         { signal: o.signal, timeoutMs: limitMs },

@@ -6,7 +6,7 @@
  *   npx tsx scripts/record-fixtures-expected.ts --force    # all of them (after scripts/record-fixtures.sh)
  *
  * The files are golden data: review the diff by hand against the log before committing it; the unit tests
- * (test/unit/parse.test.ts) also cross-check every printed number against the JSON independently.
+ * (test/unit/model/sysbench/parse.test.ts) also cross-check every printed number against the JSON independently.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

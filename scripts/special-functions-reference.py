@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference values of the special functions twinbench takes from @stdlib, computed with scipy.
 
-Writes test/fixtures/special-functions/scipy.json, which test/unit/special-functions.test.ts checks the project's
+Writes test/fixtures/special-functions/scipy.json, which test/unit/base/distributions.special.test.ts checks the project's
 wrappers (src/core/stats.ts, src/core/estimate.ts) against. Re-run after changing the grid:
     python3 scripts/special-functions-reference.py
 """

@@ -17,7 +17,8 @@ export {
   type LoadScenarioOptions,
   type LoadedScenario,
 } from "./adapters/scenario-file.ts";
-export { validateScenario, type ValidateContext, type ValidateResult } from "./core/model/scenario/validate.ts";
+export { validateScenario, type ValidateResult } from "./core/model/scenario/validate.ts";
+export type { ValidateContext } from "./core/model/scenario/validate-problems.ts";
 export type { Scenario, ServerSpec, Storage, Workload, Transport } from "./core/model/scenario/schema.ts";
 export { planRun, type Plan } from "./core/plan/plan.ts";
 export type { SetupCosts } from "./core/model/setup-costs.ts";
@@ -35,7 +36,8 @@ export { runScenario, RunControl, type RunDeps, type RunOptions, type RunSummary
 export { createRunDeps, type CreateRunDepsOptions } from "./app/deps.ts";
 export { clean, cleanResources, type CleanOptions, type CleanReport } from "./app/clean.ts";
 export type { RunEvent, RunEventType, EventSink, Phase } from "./core/model/events.ts";
-export { DockerEngine, type Engine } from "./adapters/docker/engine.ts";
+export { DockerEngine } from "./adapters/docker/engine.ts";
+export { type Engine } from "./core/model/engine/engine.ts";
 export { LABEL } from "./core/base/labels.ts";
 
 // Images.
@@ -66,7 +68,8 @@ export {
   type ServerLine,
   type ConfigIdentity,
 } from "./core/report/model.ts";
-export type { RatioTable, RatioRow, RatioCell, CellStatus, Metric } from "./core/stats/ratio.ts";
+export type { RatioTable, RatioRow, RatioCell, CellStatus } from "./core/stats/ratio-model.ts";
+export type { Metric } from "./core/stats/metric.ts";
 export {
   VERDICTS,
   FDR,
@@ -95,23 +98,27 @@ export {
 export { renderText } from "./core/report/text.ts";
 export { renderMarkdown } from "./core/report/markdown.ts";
 export { renderCsv, renderCostCsv } from "./core/report/csv.ts";
-export { costTableFromSides, costLines } from "./core/stats/costs.ts";
+export { costTableFromSides } from "./core/stats/costs.ts";
+export { costLines } from "./core/report/costs.ts";
 export { renderJson } from "./core/report/json.ts";
-export { buildHtmlData, renderHtml, type HtmlData } from "./core/report/html.ts";
+export { renderHtml } from "./core/report/html.ts";
+export { buildHtmlData, type HtmlData } from "./core/report/html-data.ts";
 export { readResultsFolder, writeReports, loadChartJsSource, type ResultsFolder } from "./adapters/report-files.ts";
 export {
   compareRuns,
   findRegressions,
   assertNoRegression,
-  renderComparisonText,
-  renderComparisonMarkdown,
-  renderComparisonCsv,
-  comparisonJson,
   type RunData,
   type CompareOptions,
   type RunComparison,
   type Regression,
-  type FactDiff,
+} from "./core/stats/compare.ts";
+export type { FactDiff } from "./core/stats/run-differences.ts";
+export {
+  renderComparisonText,
+  renderComparisonMarkdown,
+  renderComparisonCsv,
+  comparisonJson,
 } from "./core/report/compare.ts";
 
 // Errors.

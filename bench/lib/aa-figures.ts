@@ -11,7 +11,7 @@
  * - costs: q/s and each cost per query of src/core/stats/costs.ts, against q/s.
  */
 import type { CellRecord } from "../../src/core/model/results.ts";
-import { measureRecords } from "../../src/core/stats/ratio.ts";
+import { measureRecords } from "../../src/core/stats/records.ts";
 import { COST_FIGURES, costValue } from "../../src/core/stats/costs.ts";
 import { seededRandom } from "../../src/core/base/random.ts";
 import { residualSpread, sdEstimate, type SdEstimate } from "./noise.ts";

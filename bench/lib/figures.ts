@@ -3,7 +3,7 @@
  * the repeats × duration it implies for a ±2% interval. The measuring lives in bench/; this only computes.
  */
 import type { CellRecord } from "../../src/core/model/results.ts";
-import type { RatioTable } from "../../src/core/stats/ratio.ts";
+import type { RatioTable } from "../../src/core/stats/ratio-model.ts";
 import { mean, median, stddev, tQuantile } from "../../src/core/base/distributions.ts";
 import { textTable as layoutTable, type TextColumn } from "../../src/core/base/text-table.ts";
 

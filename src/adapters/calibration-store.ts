@@ -9,7 +9,7 @@ import { TwinbenchError } from "../core/base/errors.ts";
 import { hostKey } from "../core/plan/calibration/host-key.ts";
 import { isCellLengthCurve, isCellSpread, type Calibration } from "../core/plan/calibration/schema.ts";
 import type { HostFacts } from "../core/model/results.ts";
-import type { Engine } from "./docker/engine.ts";
+import type { Engine } from "../core/model/engine/engine.ts";
 import { writeFileAtomic } from "./durable-file.ts";
 
 /** The CPU model of the machine twinbench runs on (/proc/cpuinfo's first "model name"), as the host probe reads it. */

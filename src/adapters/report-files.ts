@@ -11,7 +11,8 @@ import { buildRunReport, type ReportOptions } from "../core/report/model.ts";
 import { renderMarkdown } from "../core/report/markdown.ts";
 import { renderCostCsv, renderCsv } from "../core/report/csv.ts";
 import { renderJson } from "../core/report/json.ts";
-import { buildHtmlData, renderHtml } from "../core/report/html.ts";
+import { renderHtml } from "../core/report/html.ts";
+import { buildHtmlData } from "../core/report/html-data.ts";
 
 /** A results folder as read back: its manifest (run.json), its cell records (cells.jsonl) and any unreadable lines. */
 export interface ResultsFolder {

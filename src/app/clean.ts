@@ -5,7 +5,7 @@
 import { hostname as osHostname } from "node:os";
 import { TwinbenchError } from "../core/base/errors.ts";
 import { inRun, isOrphan, LABEL } from "../core/base/labels.ts";
-import type { Engine } from "../adapters/docker/engine.ts";
+import { listLabelled, type Engine } from "../core/model/engine/engine.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";
 import { createStorageProvider } from "../adapters/storage/index.ts";
@@ -51,7 +51,7 @@ export async function cleanResources(
     : sessionId
       ? (l: Record<string, string>) => l[LABEL.session] === sessionId
       : () => true;
-  const found = await engine.listLabelled(sessionId && !runId ? [`${LABEL.session}=${sessionId}`] : [LABEL.session]);
+  const found = await listLabelled(engine, sessionId && !runId ? [`${LABEL.session}=${sessionId}`] : [LABEL.session]);
   const host = osHostname();
   const pick = <T extends { labels: Record<string, string> }>(xs: T[]) =>
     xs.filter((x) => mine(x.labels)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, host, pidAlive));
@@ -68,13 +68,13 @@ export async function cleanResources(
     await attempt(
       c.name,
       async () => {
-        await engine.unpause(c.id).catch(() => undefined); // not paused, or already gone: the removal below reports a real failure
-        await engine.remove(c.id);
+        await engine.containers.unpause(c.id).catch(() => undefined); // not paused, or already gone: the removal below reports a real failure
+        await engine.containers.remove(c.id);
       },
       report.containers,
     );
-  for (const n of pick(found.networks)) await attempt(n.name, () => engine.removeNetwork(n.id), report.networks);
-  for (const v of pick(found.volumes)) await attempt(v.name, () => engine.removeVolume(v.name), report.volumes);
+  for (const n of pick(found.networks)) await attempt(n.name, () => engine.networks.remove(n.id), report.networks);
+  for (const v of pick(found.volumes)) await attempt(v.name, () => engine.volumes.remove(v.name), report.volumes);
   // Storage state files name their owner (pid and start time): leftovers of live runs are always skipped, so the
   // start-up sweep can replay them as safely as `clean`.
   if (opts.storage) {

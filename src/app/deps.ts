@@ -6,7 +6,8 @@
 import { historyForReports } from "./history.ts";
 import { appendHistory } from "../adapters/history-store.ts";
 import type { RunDeps, ImageInfo } from "./run.ts";
-import { DockerEngine, type Engine } from "../adapters/docker/engine.ts";
+import { DockerEngine } from "../adapters/docker/engine.ts";
+import type { Engine } from "../core/model/engine/engine.ts";
 import { loadLock, ensureImage } from "../adapters/images/index.ts";
 import { lockEntry } from "../core/images/lock.ts";
 import { createStorageProvider } from "../adapters/storage/index.ts";

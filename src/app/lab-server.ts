@@ -10,8 +10,11 @@ import { TwinbenchError, CancelledError } from "../core/base/errors.ts";
 import { resourceName, LABEL } from "../core/base/labels.ts";
 import type { Storage, Transport } from "../core/model/scenario/schema.ts";
 import type { StorageFacts } from "../core/model/results.ts";
-import { engineError, isNotFound, statusCode, type ContainerSpec, type Engine } from "../adapters/docker/engine.ts";
-import type { DataMount, ProvisionedStorage, StorageProvider } from "../adapters/storage/types.ts";
+import { engineError, isNotFound, statusCode } from "../adapters/docker/engine-errors.ts";
+import type { Engine } from "../core/model/engine/engine.ts";
+import type { ContainerSpec, NetworkAttachment } from "../core/model/engine/containers.ts";
+import type { StorageMount } from "../core/model/engine/mounts.ts";
+import type { ProvisionedStorage, StorageProvider } from "../adapters/storage/types.ts";
 import type { Endpoint, Probe } from "../adapters/mysql/probe.ts";
 import type { DisposableStack } from "./disposables.ts";
 import { startFailureTail } from "../core/config/startlog.ts";
@@ -144,21 +147,21 @@ export class LabServer {
   /** Network, socket volume, storage and holder. Everything registered for teardown as it is made. */
   async provision(): Promise<void> {
     const { engine, stack } = this;
-    this.networkId = await engine.createNetwork(this.networkName, this.labels("network"));
+    this.networkId = await engine.networks.create(this.networkName, this.labels("network"));
     const netId = this.networkId;
-    stack.defer(`network ${this.networkName}`, () => engine.removeNetwork(netId));
+    stack.defer(`network ${this.networkName}`, () => engine.networks.remove(netId));
     if (this.init.selfContainerId) {
       const self = this.init.selfContainerId;
-      await engine.connectNetwork(netId, self);
+      await engine.networks.connect(netId, self);
       // The network's removal right after fails loudly if the disconnect did not happen; this one stays quiet.
       stack.defer(
         `disconnect self from ${this.networkName}`,
         // quiet: the network's removal right after reports a disconnect that did not happen
-        () => engine.disconnectNetwork(netId, self).catch(() => undefined),
+        () => engine.networks.disconnect(netId, self).catch(() => undefined),
       );
     }
-    await engine.createVolume(this.sockVolume, this.labels("socket"));
-    stack.defer(`volume ${this.sockVolume}`, () => engine.removeVolume(this.sockVolume));
+    await engine.volumes.create(this.sockVolume, this.labels("socket"));
+    stack.defer(`volume ${this.sockVolume}`, () => engine.volumes.remove(this.sockVolume));
 
     this.storage = await this.storageProvider.provision({
       spec: this.init.storage,
@@ -178,24 +181,24 @@ export class LabServer {
     stack.defer(`storage of ${this.init.id}`, () => st.dispose());
 
     // The holder keeps the data mount alive across server restarts and runs snapshot/restore copies.
-    this.holderId = await engine.createContainer({
+    this.holderId = await engine.containers.create({
       name: resourceName(this.init.runId, this.init.id, "holder"),
       image: this.init.imageTag,
       entrypoint: ["sleep", "infinity"],
       labels: this.labels("holder"),
-      mounts: [{ ...this.dataMount(), Target: "/data" }],
-      networkMode: "none",
-      cpuset: this.init.holderCpuset,
+      mounts: [{ ...this.dataMount(), target: "/data" }],
+      network: { kind: "none" },
+      limits: { cpuset: this.init.holderCpuset },
       user: "0",
     });
     const hid = this.holderId;
-    stack.defer(`holder of ${this.init.id}`, () => engine.remove(hid));
-    await engine.start(hid);
+    stack.defer(`holder of ${this.init.id}`, () => engine.containers.remove(hid));
+    await engine.containers.start(hid);
   }
 
-  dataMount(): DataMount {
+  dataMount(): StorageMount {
     if (!this.storage) throw new Error("storage not provisioned");
-    return { ...this.storage.mount, Target: DATADIR };
+    return { ...this.storage.mount, target: DATADIR };
   }
 
   get storageFacts(): StorageFacts | undefined {
@@ -213,26 +216,25 @@ export class LabServer {
       cmd: [`--defaults-file=${CNF_PATH}`],
       env,
       labels: this.labels("server"),
-      mounts: [this.dataMount(), { Type: "volume", Source: this.sockVolume, Target: SOCKET_DIR }],
-      networkMode: this.networkName,
-      cpuset: this.init.cpuset,
-      memoryBytes: this.init.memoryBytes,
+      mounts: [this.dataMount(), { kind: "volume", source: this.sockVolume, target: SOCKET_DIR }],
+      network: { kind: "network", name: this.networkName },
+      limits: { cpuset: this.init.cpuset, memoryBytes: this.init.memoryBytes },
     };
   }
 
   /** Create and start the server container with the rendered config, then wait for SELECT 1. */
   async start(signal?: AbortSignal): Promise<number> {
     const { engine } = this;
-    const id = await engine.createContainer(this.serverSpec());
+    const id = await engine.containers.create(this.serverSpec());
     this.containerId = id;
     this.paused = false;
     this.stack.defer(`server ${this.containerName}`, async () => {
-      await engine.unpause(id);
-      await engine.remove(id);
+      await engine.containers.unpause(id);
+      await engine.containers.remove(id);
     });
-    await engine.putFile(id, CNF_PATH, this.init.cnf);
-    await engine.start(id);
-    const st = await engine.inspect(id);
+    await engine.containers.putFile(id, CNF_PATH, this.init.cnf);
+    await engine.containers.start(id);
+    const st = await engine.containers.inspect(id);
     this.ip = st.ips[this.networkName];
     if (!this.ip)
       throw new TwinbenchError(`server ${this.init.id} has no address on ${this.networkName}`, {
@@ -243,11 +245,11 @@ export class LabServer {
       return await this.probe.waitReady(this.rootEndpoint(), {
         deadlineMs: this.init.readyTimeoutMs,
         signal,
-        alive: async () => (await engine.inspect(id)).running,
+        alive: async () => (await engine.containers.inspect(id)).running,
       });
     } catch (e) {
       if (e instanceof CancelledError) throw e;
-      const log = await engine
+      const log = await engine.containers
         .logs(id, 400)
         .catch((le: unknown) => `(could not read the server's log: ${(le as Error).message})`);
       const tail = startFailureTail(log, 30);
@@ -276,7 +278,7 @@ export class LabServer {
     try {
       await this.probe.waitReady(this.rootEndpoint(), {
         deadlineMs,
-        alive: async () => (await this.engine.inspect(id)).running,
+        alive: async () => (await this.engine.containers.inspect(id)).running,
       });
     } catch (e) {
       if (e instanceof CancelledError || (e instanceof TwinbenchError && e.code === "SERVER_EXITED")) throw e;
@@ -303,7 +305,7 @@ export class LabServer {
   async isRunning(): Promise<boolean> {
     if (!this.containerId) return false;
     try {
-      return (await this.engine.inspect(this.containerId)).running;
+      return (await this.engine.containers.inspect(this.containerId)).running;
     } catch (e) {
       if (isNotFound(e)) return false; // the engine has no such container: the server is gone
       throw e instanceof TwinbenchError
@@ -319,7 +321,7 @@ export class LabServer {
   async oomKilled(): Promise<boolean> {
     if (!this.containerId) return false;
     try {
-      const st = await this.engine.inspect(this.containerId);
+      const st = await this.engine.containers.inspect(this.containerId);
       return !st.running && st.oomKilled;
     } catch (e) {
       if (isNotFound(e)) return false; // the engine has no such container: nothing to say how it ended
@@ -333,15 +335,15 @@ export class LabServer {
   async stopAndRemove(): Promise<void> {
     if (!this.containerId) return;
     const id = this.containerId;
-    await this.engine.unpause(id);
-    await this.engine.stop(id, 180);
-    await this.engine.remove(id);
+    await this.engine.containers.unpause(id);
+    await this.engine.containers.stop(id, 180);
+    await this.engine.containers.remove(id);
     this.containerId = undefined;
   }
 
   async restart(signal?: AbortSignal): Promise<number> {
     if (this.containerId) {
-      await this.engine.remove(this.containerId);
+      await this.engine.containers.remove(this.containerId);
       this.containerId = undefined;
     }
     return this.start(signal);
@@ -357,7 +359,7 @@ export class LabServer {
     if (!this.containerId || this.paused) return true;
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        await this.engine.pause(this.containerId);
+        await this.engine.containers.pause(this.containerId);
         this.paused = true;
         return true;
       } catch (e) {
@@ -373,13 +375,13 @@ export class LabServer {
   }
   async unpause(): Promise<void> {
     if (this.containerId && this.paused) {
-      await this.engine.unpause(this.containerId);
+      await this.engine.containers.unpause(this.containerId);
       this.paused = false;
     }
   }
 
   async logs(tail = 500): Promise<string> {
-    return this.containerId ? this.engine.logs(this.containerId, tail) : "";
+    return this.containerId ? this.engine.containers.logs(this.containerId, tail) : "";
   }
 
   /** Copy the stopped data dir into a snapshot volume (made on first use). The server must be stopped. */
@@ -388,9 +390,9 @@ export class LabServer {
     if (!this.holderId) throw new Error("no holder");
     if (!this.snapVolume) {
       this.snapVolume = resourceName(this.init.runId, this.init.id, "snap");
-      await engine.createVolume(this.snapVolume, this.labels("snapshot"));
+      await engine.volumes.create(this.snapVolume, this.labels("snapshot"));
       const v = this.snapVolume;
-      this.stack.defer(`volume ${v}`, () => engine.removeVolume(v));
+      this.stack.defer(`volume ${v}`, () => engine.volumes.remove(v));
     }
     await this.copy(["/data/.", "/snap/"], true);
   }
@@ -407,15 +409,15 @@ export class LabServer {
 
   private async copy(cpArgs: string[], intoSnapshot: boolean): Promise<void> {
     const clearDir = intoSnapshot ? "/snap" : "/data";
-    const mounts: DataMount[] = [
-      { ...this.dataMount(), Target: "/data" },
-      { Type: "volume", Source: this.snapVolume!, Target: "/snap" },
+    const mounts: StorageMount[] = [
+      { ...this.dataMount(), target: "/data" },
+      { kind: "volume", source: this.snapVolume!, target: "/snap" },
     ];
     for (const cmd of [
       ["find", clearDir, "-mindepth", "1", "-delete"],
       ["cp", "-a", ...cpArgs],
     ]) {
-      const r = await this.engine.run(
+      const r = await this.engine.containers.run(
         {
           name: resourceName(this.init.runId, this.init.id, "copy", randomBytes(3).toString("hex")),
           image: this.init.imageTag,
@@ -423,9 +425,9 @@ export class LabServer {
           cmd: cmd.slice(1),
           labels: this.labels("copy"),
           mounts,
-          networkMode: "none",
+          network: { kind: "none" },
           user: "0",
-          cpuset: this.init.holderCpuset,
+          limits: { cpuset: this.init.holderCpuset },
         },
         {},
       );
@@ -439,22 +441,22 @@ export class LabServer {
 
   /** The sidecar's connection to this server over the given transport. */
   sidecarConnection(transport: Transport): {
-    networkMode: string;
-    mounts: DataMount[];
+    network: NetworkAttachment;
+    mounts: StorageMount[];
     host?: string;
     socket?: string;
   } {
     switch (transport) {
       case "socket":
         return {
-          networkMode: "none",
-          mounts: [{ Type: "volume", Source: this.sockVolume, Target: SOCKET_DIR }],
+          network: { kind: "none" },
+          mounts: [{ kind: "volume", source: this.sockVolume, target: SOCKET_DIR }],
           socket: SOCKET,
         };
       case "loopback":
-        return { networkMode: `container:${this.containerId}`, mounts: [], host: "127.0.0.1" };
+        return { network: { kind: "shared", containerId: this.containerId! }, mounts: [], host: "127.0.0.1" };
       case "bridge":
-        return { networkMode: this.networkName, mounts: [], host: this.containerName };
+        return { network: { kind: "network", name: this.networkName }, mounts: [], host: this.containerName };
     }
   }
 }

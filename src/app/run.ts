@@ -12,7 +12,7 @@ import { CancelledError, TwinbenchError } from "../core/base/errors.ts";
 import { planRun } from "../core/plan/plan.ts";
 import { resumeTodo } from "../core/plan/cells.ts";
 import { loadBoundWarnings } from "../core/plan/loadbound.ts";
-import { engineError, isEngineConnectionError } from "../adapters/docker/engine.ts";
+import { engineError, isEngineConnectionError } from "../adapters/docker/engine-errors.ts";
 import { guardedEngine, HostGuard } from "../adapters/docker/guard.ts";
 import { RunContext } from "./run/context.ts";
 import { ResultsSession } from "./run/session.ts";

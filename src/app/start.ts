@@ -13,7 +13,7 @@ import { designLines } from "../core/report/design.ts";
 import type { DesignForecast } from "../core/model/results.ts";
 import { hostsOverride } from "../core/hosts/url.ts";
 import type { ModeChoice } from "../core/images/context.ts";
-import type { Engine } from "../adapters/docker/engine.ts";
+import type { Engine } from "../core/model/engine/engine.ts";
 import { readNeutralConfig } from "../adapters/scenario-file.ts";
 import { readRunManifest } from "../adapters/report-files.ts";
 import { createRunDeps } from "./deps.ts";

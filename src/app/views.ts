@@ -29,7 +29,8 @@ import {
 } from "../adapters/scenario-file.ts";
 import { listResultsFolders, type ResultsFolderEntry } from "../adapters/report-files.ts";
 import { describeFolder, readAnyResultsFolder } from "../adapters/results-folders.ts";
-import { buildSummary, renderSummaryText } from "../core/report/summary.ts";
+import { buildSummary } from "../core/report/summary.ts";
+import { renderSummaryText } from "../core/report/summary-render.ts";
 import { compareHosts, renderHostsText } from "../core/report/hosts.ts";
 
 /** Image names in images/lock.yaml. */

@@ -2,7 +2,8 @@
  * What every command gets: output functions, lazily created adapters, and a place to leave the exit code.
  */
 import { readFile } from "node:fs/promises";
-import { DockerEngine, type Engine } from "../adapters/docker/engine.ts";
+import { DockerEngine } from "../adapters/docker/engine.ts";
+import type { Engine } from "../core/model/engine/engine.ts";
 
 export interface CliContext {
   out: (line: string) => void;

@@ -5,10 +5,7 @@
 import type { RunEvent } from "../core/model/events.ts";
 import { roundLine } from "../core/plan/adaptive.ts";
 import { calibrationUpdatedLine, forecastLine } from "../core/report/forecast.ts";
-
-function fmt(n: number | null | undefined, d = 2): string {
-  return n === null || n === undefined ? "-" : n.toFixed(d);
-}
+import { fixedOrDash } from "../core/base/units.ts";
 
 function shorten(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
@@ -45,7 +42,7 @@ export function plainLine(e: RunEvent): string | undefined {
       return undefined;
     case "cell-finished": {
       const m = e.record.metrics;
-      return `  ok: qps ${fmt(m?.qps)} tps ${fmt(m?.tps)} p${m?.latencyMs.percentile ?? "-"} ${fmt(m?.latencyMs.percentileValue)} ms`;
+      return `  ok: qps ${fixedOrDash(m?.qps)} tps ${fixedOrDash(m?.tps)} p${m?.latencyMs.percentile ?? "-"} ${fixedOrDash(m?.latencyMs.percentileValue)} ms`;
     }
     case "cell-failed":
       return `  ${e.record.status}: ${e.cell.key}: ${e.record.error ?? "unknown error"}${e.retry ? ` (retrying: attempt ${e.retry})` : ""}`;

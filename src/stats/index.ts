@@ -20,17 +20,14 @@
  */
 import type { CellRecord } from "../core/model/results.ts";
 import { nextAdaptiveRound, type AdaptiveStep } from "../core/plan/adaptive.ts";
-import { ratioTableFromSides, type Metric, type RatioTable } from "../core/stats/ratio.ts";
+import { ratioTableFromSides } from "../core/stats/ratio.ts";
+import { type RatioTable } from "../core/stats/ratio-model.ts";
+import { type Metric } from "../core/stats/metric.ts";
 import { adaptiveRepeats, type Scenario } from "../core/model/scenario/schema.ts";
 import { primaryPair } from "../core/model/scenario/pairs.ts";
 
 export {
   estimateRun,
-  estimateUnpaired,
-  fitVariancePrior,
-  moderateRobust,
-  benjaminiHochberg,
-  expectedFalseVerdicts,
   splitHalf,
   MIN_UNITS_FOR_PRECISION_STOP,
   DEFAULT_CONFIDENCE,
@@ -39,9 +36,10 @@ export {
   type PairObs,
   type RunEstimate,
   type RunEstimateOptions,
-  type VarianceObs,
-  type VariancePrior,
 } from "../core/stats/estimate.ts";
+export { estimateUnpaired } from "../core/stats/unpaired.ts";
+export { fitVariancePrior, moderateRobust, type VarianceObs, type VariancePrior } from "../core/stats/prior.ts";
+export { benjaminiHochberg, expectedFalseVerdicts } from "../core/stats/fdr.ts";
 export {
   adaptiveSettings,
   adaptiveState,
@@ -62,7 +60,7 @@ export {
   type SimulatedCell,
   type SimulationOptions,
 } from "../core/stats/coverage.ts";
-export type { RatioTable, RatioCell } from "../core/stats/ratio.ts";
+export type { RatioTable, RatioCell } from "../core/stats/ratio-model.ts";
 export {
   cellVerdict,
   directionOf,

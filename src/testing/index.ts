@@ -20,7 +20,7 @@ import type { EventSink } from "../core/model/events.ts";
 import type { ModeChoice } from "../core/images/context.ts";
 import type { Scenario } from "../core/model/scenario/schema.ts";
 import { buildRunReport, type ReportOptions, type RunReport } from "../core/report/model.ts";
-import type { RatioCell, RatioTable } from "../core/stats/ratio.ts";
+import type { RatioCell, RatioTable } from "../core/stats/ratio-model.ts";
 import { loadScenario, readNeutralConfig } from "../adapters/scenario-file.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";

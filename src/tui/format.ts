@@ -2,7 +2,7 @@
  * Pure text helpers for the TUI: durations, numbers, sparklines, progress bars and the seed-layout ratio table.
  * Everything here returns plain strings, so the screen reads the same without colour.
  */
-import type { TableView } from "./state.ts";
+import type { TableView } from "./view-state.ts";
 import { textTable, type TextColumn } from "../core/base/text-table.ts";
 import { STATE_MARKS, shortLegend } from "../core/model/vocabulary.ts";
 

@@ -7,8 +7,10 @@
 import React, { useEffect, useState, useSyncExternalStore } from "react";
 import { render, useApp, useInput, useStdout } from "ink";
 import type { RunEvent } from "../core/model/events.ts";
-import { RunView, ColorContext, type Size } from "./components.tsx";
-import { initialState, reduce, reduceUi, type UiAction, type ViewState } from "./state.ts";
+import { RunView, type Size } from "./components.tsx";
+import { ColorContext } from "./color.tsx";
+import { initialState, reduce, reduceUi } from "./state.ts";
+import { type UiAction, type ViewState } from "./view-state.ts";
 
 /** A tiny external store: the state, a dispatch for events and UI actions, and subscriptions. */
 export interface RunStore {

@@ -9,7 +9,8 @@
 import React, { useRef, useState } from "react";
 import { Box, render, Text, useApp, useInput, useStdout } from "ink";
 import { formatError, isTwinbenchError, type ExitCode } from "../core/base/errors.ts";
-import { ColorContext, type Size } from "./components.tsx";
+import { ColorContext } from "./color.tsx";
+import { type Size } from "./components.tsx";
 import { duration, fit } from "./format.ts";
 import { textTable, type TextColumn } from "../core/base/text-table.ts";
 import { mountRunScreen } from "./run-screen.tsx";

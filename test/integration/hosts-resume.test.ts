@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import type { CliContext } from "../../src/cli/context.ts";
 import { DockerEngine } from "../../src/adapters/docker/engine.ts";
+import { listLabelled } from "../../src/core/model/engine/engine.ts";
 import type { CellRecord } from "../../src/core/model/results.ts";
 import type { HostsRunManifest } from "../../src/adapters/results/hosts-folder.ts";
 
@@ -70,7 +71,7 @@ async function cellLines(dir: string): Promise<{ text: string[]; cells: CellReco
 
 /** Labelled resources of this run on the engine (any host, any pass). */
 async function leftovers(runId: string): Promise<string[]> {
-  const r = await engine.listLabelled(["twinbench.session"]);
+  const r = await listLabelled(engine, ["twinbench.session"]);
   const mine = (l: Record<string, string>) => (l["twinbench.run"] ?? "").startsWith(runId);
   return [...r.containers, ...r.networks, ...r.volumes].filter((x) => mine(x.labels)).map((x) => x.name);
 }
@@ -177,16 +178,16 @@ describe("resuming a multi-host run (hosts a and b on the local engine)", () => 
       "twinbench.run": pass === 1 ? `${runId}-${host}` : `${runId}-${host}-p${pass}`,
       "twinbench.host": host,
     });
-    for (const pass of [1, 2, 5, 7]) await engine.createVolume(`tb-${runId}-b-p${pass}`, labels("b", pass));
-    await engine.createVolume(`tb-${runId}-a-p6`, labels("a", 6));
-    await engine.createVolume(`tb-${runId}9-b`, { ...labels("b", 1), "twinbench.run": `${runId}9-b` }); // another run: stays
+    for (const pass of [1, 2, 5, 7]) await engine.volumes.create(`tb-${runId}-b-p${pass}`, labels("b", pass));
+    await engine.volumes.create(`tb-${runId}-a-p6`, labels("a", 6));
+    await engine.volumes.create(`tb-${runId}9-b`, { ...labels("b", 1), "twinbench.run": `${runId}9-b` }); // another run: stays
     try {
       const byHost = context();
       expect(await main(["clean", "--host", `b=${SOCK}`, "--run", runId], byHost)).toBe(0);
       expect(byHost.lines.join("\n")).toContain("host b: removed 0 containers, 0 networks, 5 volumes");
       expect(await leftovers(runId)).toEqual([`tb-${runId}9-b`]);
     } finally {
-      await engine.removeVolume(`tb-${runId}9-b`);
+      await engine.volumes.remove(`tb-${runId}9-b`);
     }
   });
 });

@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.ts";
 import type { CliContext } from "../../src/cli/context.ts";
 import { DockerEngine } from "../../src/adapters/docker/engine.ts";
+import { listLabelled } from "../../src/core/model/engine/engine.ts";
 import { connectEngine } from "../../src/adapters/docker/connect.ts";
 import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
 
@@ -91,7 +92,7 @@ async function readFolder(dir: string): Promise<{ manifest: RunManifest; cells: 
 
 /** Resources a run left on an engine, by the per-host run ids (<run>-<host>, <run>-<host>-pN). */
 async function leftovers(engine: DockerEngine | ReturnType<typeof connectEngine>, runId: string): Promise<string[]> {
-  const r = await engine.listLabelled(["twinbench.session"]);
+  const r = await listLabelled(engine, ["twinbench.session"]);
   const mine = (l: Record<string, string>) => (l["twinbench.run"] ?? "").startsWith(runId);
   return [
     ...r.containers.filter((c) => mine(c.labels)).map((c) => c.name),

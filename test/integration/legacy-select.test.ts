@@ -35,20 +35,20 @@ describe("legacy select", () => {
       const load = await ensureImage(engine.images, "sysbench-1.0", { lock });
       const tag = randomBytes(3).toString("hex");
       const net = `tb-legacy-${tag}`;
-      await engine.createNetwork(net, labels);
-      stack.defer(net, () => engine.removeNetwork(net));
+      await engine.networks.create(net, labels);
+      stack.defer(net, () => engine.networks.remove(net));
       const password = randomBytes(8).toString("hex");
-      const id = await engine.createContainer({
+      const id = await engine.containers.create({
         name: `tb-legacy-${tag}-db`,
         image: server.tag,
         cmd: ["--general-log=1", "--log-output=TABLE", "--skip-log-bin"],
         env: { [envName]: password },
         labels,
-        networkMode: net,
+        network: { kind: "network", name: net },
       });
-      stack.defer(id, () => engine.remove(id));
-      await engine.start(id);
-      const ip = (await engine.inspect(id)).ips[net]!;
+      stack.defer(id, () => engine.containers.remove(id));
+      await engine.containers.start(id);
+      const ip = (await engine.containers.inspect(id)).ips[net]!;
       const root = { host: ip, port: 3306, user: "root", password };
       await waitReady(root, { deadlineMs: 120_000 });
       await createBenchUser(root, {
@@ -77,14 +77,14 @@ describe("legacy select", () => {
           percentile: 95,
           histogram: false,
         });
-        const r = await engine.run(
+        const r = await engine.containers.run(
           {
             name: `tb-legacy-${tag}-${command}`,
             image: load.tag,
             entrypoint: ["sysbench"],
             cmd: argv,
             labels,
-            networkMode: net,
+            network: { kind: "network", name: net },
             workingDir: "/usr/share/sysbench",
           },
           {},

@@ -12,10 +12,11 @@ import { describe, expect, it } from "vitest";
 import { createRunDeps } from "../../src/app/deps.ts";
 import { runScenario } from "../../src/app/run.ts";
 import { loadScenarioFile, readNeutralConfig } from "../../src/adapters/scenario-file.ts";
-import type { Engine } from "../../src/adapters/docker/engine.ts";
+import type { Engine } from "../../src/core/model/engine/engine.ts";
 import { TwinbenchError } from "../../src/core/base/errors.ts";
 
-const CREATING = /^(create|start|run|putFile|exec|connectNetwork)/;
+const CREATING = /^(create|start|run|putFile|connect)$/;
+const RESOURCES = new Set(["containers", "networks", "volumes", "exec"]);
 
 describe("run refuses a layout that does not fit the host", () => {
   it("PLAN_MEMORY_EXCEEDED from the real engine's facts, and nothing created", { timeout: 60_000 }, async () => {
@@ -27,18 +28,23 @@ describe("run refuses a layout that does not fit the host", () => {
     const deps = await createRunDeps();
     const calls: string[] = [];
     const real = deps.engine;
-    deps.engine = new Proxy(real, {
-      get(target, prop, receiver) {
-        const v = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof v !== "function") return v;
-        return (...args: unknown[]) => {
-          calls.push(String(prop));
-          if (CREATING.test(String(prop)))
-            throw new Error(`the test refuses engine.${String(prop)}: the run went past the fit check`);
-          return (v as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    }) as Engine;
+    /** Records each call ("facts", "containers.create", …) and refuses every creating one. */
+    const watched = <T extends object>(target: T, prefix: string): T =>
+      new Proxy(target, {
+        get(t, prop, receiver) {
+          const v = Reflect.get(t, prop, receiver) as unknown;
+          if (typeof v === "object" && v !== null && RESOURCES.has(String(prop)))
+            return watched(v, `${prefix}${String(prop)}.`);
+          if (typeof v !== "function") return v;
+          return (...args: unknown[]) => {
+            calls.push(`${prefix}${String(prop)}`);
+            if (CREATING.test(String(prop)))
+              throw new Error(`the test refuses engine.${prefix}${String(prop)}: the run went past the fit check`);
+            return (v as (...a: unknown[]) => unknown).apply(t, args);
+          };
+        },
+      });
+    deps.engine = watched(real, "") as Engine;
     const built: string[] = [];
     deps.ensureImage = async (name) => {
       built.push(name);

@@ -9,7 +9,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readResultsFolder, writeReports } from "../../src/adapters/report-files.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
-import { buildHtmlData } from "../../src/core/report/html.ts";
+import { buildHtmlData } from "../../src/core/report/html-data.ts";
 
 const FIX = join(import.meta.dirname, "../fixtures/results");
 

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Docker from "dockerode";
 import { DockerEngine } from "../../src/adapters/docker/engine.ts";
+import { dockerMount } from "../../src/adapters/docker/container-spec.ts";
 import { execa } from "execa";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -77,6 +78,12 @@ function request(spec: unknown, over: Partial<StorageRequest> = {}): StorageRequ
   };
 }
 
+/** The volume's name or the host directory of a data mount. */
+function sourceOf(st: ProvisionedStorage): string {
+  if (st.mount.kind === "tmpfs") throw new Error("a tmpfs mount has no source");
+  return st.mount.source;
+}
+
 /** Run a short container as uid 999 on the data mount; returns its output. */
 async function useMount(st: ProvisionedStorage, runId: string, script: string): Promise<string> {
   const c = await docker.createContainer({
@@ -85,7 +92,7 @@ async function useMount(st: ProvisionedStorage, runId: string, script: string): 
     Entrypoint: ["sh", "-c", script],
     Tty: true,
     Labels: labelsFor(runId),
-    HostConfig: { NetworkMode: "none", Mounts: [st.mount as Docker.MountSettings] },
+    HostConfig: { NetworkMode: "none", Mounts: [dockerMount(st.mount) as Docker.MountSettings] },
   });
   try {
     await c.start();
@@ -103,7 +110,10 @@ async function holder(st: ProvisionedStorage, runId: string): Promise<Docker.Con
     Image: image,
     Entrypoint: ["sleep", "infinity"],
     Labels: labelsFor(runId),
-    HostConfig: { NetworkMode: "none", Mounts: [{ ...st.mount, Target: "/data" } as Docker.MountSettings] },
+    HostConfig: {
+      NetworkMode: "none",
+      Mounts: [dockerMount({ ...st.mount, target: "/data" }) as Docker.MountSettings],
+    },
   });
   await c.start();
   return c;
@@ -136,7 +146,7 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
       const st = await provider.provision(req);
       try {
         expect(st.needsHolder).toBe(true);
-        expect(st.mount).toMatchObject({ Type: "volume", Target: "/var/lib/mysql", VolumeOptions: { NoCopy: true } });
+        expect(st.mount).toMatchObject({ kind: "volume", target: "/var/lib/mysql", startEmpty: true });
         expect(st.facts).toMatchObject({
           kind: "tmpfs",
           fsType: "tmpfs",
@@ -184,7 +194,7 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
     const st = await provider.provision(req);
     try {
       expect(st.needsHolder).toBe(false);
-      const info = await docker.getVolume(st.mount.Source!).inspect();
+      const info = await docker.getVolume(sourceOf(st)).inspect();
       expect(info.Labels).toMatchObject({
         "twinbench.session": SESSION,
         "twinbench.run": req.runId,
@@ -206,7 +216,7 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
   it("volume with keep: true stays", { timeout: 60_000 }, async () => {
     const req = request({ kind: "volume", keep: true });
     const st = await provider.provision(req);
-    const name = st.mount.Source!;
+    const name = sourceOf(st);
     await st.dispose();
     expect((await docker.getVolume(name).inspect()).Name).toBe(name);
     await docker.getVolume(name).remove();
@@ -221,14 +231,14 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
     const st = await provider.provision(req);
     try {
       expect(st.mount).toEqual({
-        Type: "bind",
-        Source: join(base, `twinbench-${req.runId}-srv`),
-        Target: "/var/lib/mysql",
+        kind: "bind",
+        source: join(base, `twinbench-${req.runId}-srv`),
+        target: "/var/lib/mysql",
       });
       expect(st.facts).toMatchObject({ kind: "bind" });
       expect(st.facts.fsType).toBeTruthy();
       await useMount(st, req.runId, WRITE);
-      expect(readFileSync(join(st.mount.Source!, "t"), "utf8")).toBe("hello\n");
+      expect(readFileSync(join(sourceOf(st), "t"), "utf8")).toBe("hello\n");
     } finally {
       await st.dispose();
     }
@@ -244,8 +254,8 @@ describe.skipIf(!isRoot)("storage provider (real)", () => {
     await provider.preflight(req.spec);
     const st = await provider.provision(req);
     try {
-      expect(st.mount.Type).toBe("bind");
-      expect(st.mount.Source).toBe(`/var/lib/twinbench/mnt/${req.runId}/srv/data`);
+      expect(st.mount.kind).toBe("bind");
+      expect(sourceOf(st)).toBe(`/var/lib/twinbench/mnt/${req.runId}/srv/data`);
       expect(st.facts).toMatchObject({
         kind: "raid0",
         fsType: "btrfs",
@@ -368,7 +378,7 @@ import { DockerEngine } from ${JSON.stringify(join(src, "adapters/docker/engine.
 const req = JSON.parse(process.argv[2]);
 const p = createStorageProvider({ engine: new DockerEngine(), runner: createRunner(), stateDir: ${JSON.stringify(stateDir)} });
 const st = await p.provision(req);
-process.stdout.write("READY " + st.mount.Source + "\\n");
+process.stdout.write("READY " + st.mount.source + "\\n");
 setInterval(() => {}, 1000);
 `,
     );

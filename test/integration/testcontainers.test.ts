@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import mysql from "mysql2/promise";
 import Docker from "dockerode";
 import { DockerEngine } from "../../src/adapters/docker/engine.ts";
+import { listLabelled } from "../../src/core/model/engine/engine.ts";
 import { loadLock } from "../../src/adapters/images/index.ts";
 import { loadScenario, readNeutralConfig } from "../../src/adapters/scenario-file.ts";
 import { renderConfig } from "../../src/core/config/render.ts";
@@ -28,7 +29,7 @@ function cnfValue(cnf: string, name: string): string | undefined {
 }
 
 afterAll(async () => {
-  const left = await engine.listLabelled([`twinbench.session=${SESSION}`]);
+  const left = await listLabelled(engine, [`twinbench.session=${SESSION}`]);
   expect([...left.containers, ...left.networks, ...left.volumes].map((x) => x.name)).toEqual([]);
 });
 
@@ -123,7 +124,7 @@ describe("startTwins", () => {
       code: "CONFIG_MISMATCH",
       message: expect.stringContaining("innodb_io_capacity (a=2000, b=500)"),
     });
-    expect((await engine.listLabelled([`twinbench.session=${SESSION}`])).containers).toEqual([]);
+    expect((await listLabelled(engine, [`twinbench.session=${SESSION}`])).containers).toEqual([]);
     await using twins = await startTwins([{ image: "mariadb-11.8" }, { image: "mariadb-11.8" }], {
       session: SESSION,
       configure,

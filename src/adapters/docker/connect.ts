@@ -12,7 +12,8 @@ import type { HostSpec } from "../../core/model/scenario/schema.ts";
 import { displayEngineUrl, isPlainRemote, parseEngineUrl, type EngineUrl } from "../../core/hosts/url.ts";
 import { verifyHostKey } from "../../core/hosts/known-hosts.ts";
 import { homedir } from "node:os";
-import { DockerEngine, type Engine } from "./engine.ts";
+import { DockerEngine } from "./engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 import { writeFileAtomic } from "../durable-file.ts";
 
 export interface ConnectOptions {

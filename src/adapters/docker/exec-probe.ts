@@ -8,7 +8,8 @@
 import { TwinbenchError } from "../../core/base/errors.ts";
 import { LABEL } from "../../core/base/labels.ts";
 import { pollReady, type Endpoint, type Probe, type ServerFacts } from "../mysql/probe.ts";
-import { isNotFound, statusCode, type Engine } from "./engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
+import { isNotFound, statusCode } from "./engine-errors.ts";
 
 /** Undo `--batch` escapes (\t \n \\ \0). */
 export function unescapeBatch(v: string): string {
@@ -38,9 +39,8 @@ export function execProbe(engine: Engine): Probe {
 
   async function refresh(): Promise<void> {
     byIp.clear();
-    const found = await engine.listLabelled([`${LABEL.role}=server`]);
-    for (const c of found.containers) {
-      const st = await engine.inspect(c.id).catch((e: unknown) => {
+    for (const c of await engine.containers.list([`${LABEL.role}=server`])) {
+      const st = await engine.containers.inspect(c.id).catch((e: unknown) => {
         // Gone since the listing (404): no server to probe there. Any other failure is the engine's, and raised.
         if (isNotFound(e)) return undefined;
         throw e;
@@ -78,14 +78,14 @@ export function execProbe(engine: Engine): Probe {
     const execOpts = { env: { TB_MYSQL_PWD: ep.password, TB_SQL: statements } };
     let id = await containerFor(ep);
     try {
-      return await engine.exec(id, argv, execOpts);
+      return await engine.exec.run(id, argv, execOpts);
     } catch (e) {
       // Only a container that is gone (404) or not running (409) may have been recreated (restart, snapshot
       // restore): find it again once. Any other error is the engine's, raised as it is.
       if (!isGoneOrStopped(e)) throw e;
       await refresh();
       id = await containerFor(ep);
-      return engine.exec(id, argv, execOpts);
+      return engine.exec.run(id, argv, execOpts);
     }
   }
 

@@ -7,7 +7,7 @@
 import { TwinbenchError } from "../../core/base/errors.ts";
 import { DeadlineError, withDeadline } from "../../core/base/deadline.ts";
 import type { HostFacts } from "../../core/model/results.ts";
-import type { Engine } from "./engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 
 const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -111,26 +111,49 @@ function isConnectionError(e: unknown): boolean {
   ].includes(code ?? "");
 }
 
+/** The resources whose calls are raced against the host's loss (images are not: their streams outlive the call). */
+const GUARDED = new Set<PropertyKey>(["containers", "networks", "volumes", "exec"]);
+
 /**
- * The engine a host's run sees: facts() answers the probed facts; every call is raced against the host's loss;
- * kill() (fired and forgotten inside run()) never rejects on a dead connection. Methods run with the proxy as
- * `this`, so the engine's own internal calls are guarded too.
+ * Every method of `target` raced against the host's loss; methods run with the returned proxy as `this`, so a
+ * resource's own internal calls (containers.run's create, kill and remove) are guarded too. `quiet` names the
+ * methods whose connection failures resolve instead (kill, fired and forgotten inside run()).
  */
-export function guardedEngine(engine: Engine, facts: HostFacts | undefined, guard?: HostGuard): Engine {
-  const proxy: Engine = new Proxy(engine, {
-    get(target, prop) {
-      if (prop === "facts" && facts) return async () => facts;
-      const v = Reflect.get(target, prop, target) as unknown;
+function guardedMethods<T extends object>(target: T, guard: HostGuard | undefined, quiet: ReadonlySet<PropertyKey>): T {
+  const proxy: T = new Proxy(target, {
+    get(t, prop) {
+      const v = Reflect.get(t, prop, t) as unknown;
       if (typeof v !== "function") return v;
       const fn = v as (...a: unknown[]) => unknown;
       return (...args: unknown[]) => {
         const r = fn.apply(proxy, args);
         if (!(r instanceof Promise)) return r;
         const g = guard ? guard.guard(r) : r;
-        if (prop === "kill") return g.catch((e: unknown) => (isConnectionError(e) ? undefined : Promise.reject(e)));
+        if (quiet.has(prop)) return g.catch((e: unknown) => (isConnectionError(e) ? undefined : Promise.reject(e)));
         return g;
       };
     },
   });
   return proxy;
+}
+
+/**
+ * The engine a host's run sees: facts() answers the probed facts (when given; else the engine is asked); every call (ping, and those of containers,
+ * networks, volumes and exec) is raced against the host's loss; containers.kill() (fired and forgotten inside
+ * run()) never rejects on a dead connection.
+ */
+export function guardedEngine(engine: Engine, facts: HostFacts | undefined, guard?: HostGuard): Engine {
+  const resources = new Map<PropertyKey, unknown>();
+  const host = guardedMethods(engine, guard, new Set());
+  return new Proxy(engine, {
+    get(target, prop) {
+      if (prop === "facts" && facts) return async () => facts;
+      if (!GUARDED.has(prop)) return Reflect.get(host, prop, host) as unknown;
+      if (!resources.has(prop)) {
+        const quiet = new Set<PropertyKey>(prop === "containers" ? ["kill"] : []);
+        resources.set(prop, guardedMethods(Reflect.get(target, prop, target) as object, guard, quiet));
+      }
+      return resources.get(prop);
+    },
+  });
 }

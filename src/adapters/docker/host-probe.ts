@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { mergeProbe, parseProbeOutput, probeCommand, PROBE_MOUNT } from "../../core/hosts/facts.ts";
 import { resourceName } from "../../core/base/labels.ts";
 import type { HostFacts } from "../../core/model/results.ts";
-import type { Engine } from "./engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 
 export interface HostProbeOptions {
   /** An image with POSIX sh, coreutils and awk (the sysbench image). */
@@ -26,18 +26,18 @@ export interface HostProbeOptions {
 /** Engine info (`base`) merged with what the probe container saw on that engine's host. */
 export async function probeHostFacts(engine: Engine, base: HostFacts, o: HostProbeOptions): Promise<HostFacts> {
   const vol = resourceName(o.runId, "probe", randomBytes(3).toString("hex"));
-  await engine.createVolume(vol, o.labels);
+  await engine.volumes.create(vol, o.labels);
   try {
     const cmd = probeCommand();
-    const r = await engine.run(
+    const r = await engine.containers.run(
       {
         name: vol,
         image: o.image,
         entrypoint: [cmd[0]!],
         cmd: cmd.slice(1),
         labels: o.labels,
-        networkMode: "none",
-        mounts: [{ Type: "volume", Source: vol, Target: PROBE_MOUNT }],
+        network: { kind: "none" },
+        mounts: [{ kind: "volume", source: vol, target: PROBE_MOUNT }],
       },
       { timeoutMs: 60_000, signal: o.signal },
     );
@@ -46,6 +46,6 @@ export async function probeHostFacts(engine: Engine, base: HostFacts, o: HostPro
     return mergeProbe(base, parseProbeOutput(r.output), o.engineUrl);
   } finally {
     // Best effort: the volume is labelled with the run, so `clean --run` removes it if this fails.
-    await engine.removeVolume(vol).catch(() => undefined);
+    await engine.volumes.remove(vol).catch(() => undefined);
   }
 }

@@ -4,8 +4,9 @@
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { engineError, type Engine } from "./engine.ts";
 import { TwinbenchError } from "../../core/base/errors.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
+import { engineError } from "./engine-errors.ts";
 
 /** Where {@link selfContainerId} looks: the container marker file and the hostname (tests stand in for them). */
 export interface SelfFiles {
@@ -27,7 +28,7 @@ export async function selfContainerId(engine: Engine, fs: SelfFiles = files): Pr
   if (!host) return undefined;
   try {
     // undefined when the engine has no such container (its 404); any other failure is the engine's, not an answer.
-    return await engine.containerId(host);
+    return await engine.containers.idOf(host);
   } catch (e) {
     throw e instanceof TwinbenchError
       ? e

@@ -1,48 +1,20 @@
 /**
  * `twinbench doctor`, the I/O half: probe the host into HostFacts (engine through dockerode, files, PATH, a few
  * commands through the injected Runner), and carry out a FixPlan (apt-get, starting dockerd, waiting for it).
- * What the facts mean and what to fix is decided in src/core/hosts/doctor.ts.
+ * What the facts mean and what to fix is decided in src/core/hosts/ (doctor-checks.ts, doctor-fix.ts); the host's
+ * files, PATH and detached processes are read through host-fs.ts.
  */
-import { spawn } from "node:child_process";
-import { constants, openSync, closeSync } from "node:fs";
-import { access, readFile, statfs } from "node:fs/promises";
 import path from "node:path";
-import { createEngineProbe, engineEndpoint, type EngineProbe } from "../docker/engine-probe.ts";
+import { createEngineProbe, type EngineProbe } from "../docker/engine-probe.ts";
 import { TwinbenchError, type ErrorCode } from "../../core/base/errors.ts";
-import {
-  DEFAULT_ENDPOINT,
-  DOCKERD_LOG,
-  describeAction,
-  evaluateChecks,
-  planFixes,
-  type CheckLine,
-  type DiskFacts,
-  type EngineFacts,
-  type FixAction,
-  type FixPlan,
-  type HostFacts,
-  type LockFacts,
-  type OsFacts,
-  type ToolFacts,
-} from "../../core/hosts/doctor.ts";
+import { DOCKERD_LOG, type HostFacts, type LockFacts, type OsFacts, type ToolFacts } from "../../core/hosts/doctor.ts";
+import { evaluateChecks, type CheckLine } from "../../core/hosts/doctor-checks.ts";
+import { planFixes, type FixAction, type FixPlan } from "../../core/hosts/doctor-fix.ts";
+import { describeAction } from "../../core/report/doctor.ts";
 import { createRunner, formatCommand, type Runner } from "./runner.ts";
+import { createHostFs, spawnDetachedDefault, type DetachedProcess, type HostFs } from "./host-fs.ts";
 import { defaultLockFile, loadLock } from "../images/files.ts";
 import { DIGEST_PLACEHOLDER } from "../../core/images/lock.ts";
-
-/** The file-system reads doctor needs, injectable for tests. */
-export interface HostFs {
-  readText(p: string): Promise<string | null>;
-  exists(p: string): Promise<boolean>;
-  /** Whether an executable of this name is on PATH (plus the sbin directories, which non-root PATHs lack). */
-  which(name: string): Promise<boolean>;
-  freeBytes(p: string): Promise<DiskFacts>;
-}
-
-/** A process started by spawnDetached: we can still see whether it died early. */
-export interface DetachedProcess {
-  /** null while running; else its exit code, or the signal that ended it. */
-  exited(): number | string | null;
-}
 
 export interface DoctorDeps {
   runner: Runner;
@@ -60,87 +32,6 @@ export interface DoctorDeps {
   log(line: string): void;
   /** The image lock whose official digests are checked (default: the package's images/lock.yaml). */
   lockFile?: string;
-}
-
-export { createEngineProbe, engineEndpoint, type EngineProbe };
-
-const SBIN = ["/usr/local/sbin", "/usr/sbin", "/sbin"];
-
-export function createHostFs(env: Record<string, string | undefined> = process.env): HostFs {
-  const exists = async (p: string) => {
-    try {
-      await access(p, constants.F_OK);
-      return true;
-    } catch {
-      return false; // not there, or not reachable for us: either way the path does not exist for the checks
-    }
-  };
-  return {
-    async readText(p) {
-      try {
-        return await readFile(p, "utf8");
-      } catch {
-        return null; // unreadable counts as absent: each check says what it could not find
-      }
-    },
-    exists,
-    async which(name) {
-      const dirs = [...(env.PATH ?? "").split(":").filter(Boolean), ...SBIN];
-      for (const d of dirs) {
-        try {
-          await access(path.join(d, name), constants.X_OK);
-          return true;
-        } catch {
-          /* next */
-        }
-      }
-      return false;
-    },
-    async freeBytes(p) {
-      // The directory may not exist yet (results/ before the first run): ask about its nearest existing ancestor.
-      let dir = path.resolve(p);
-      while (!(await exists(dir)) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-      try {
-        const s = await statfs(dir);
-        const free = Number(s.bavail) * Number(s.bsize);
-        return dir === path.resolve(p) ? { path: p, freeBytes: free } : { path: p, freeBytes: free, measuredAt: dir };
-      } catch (e) {
-        return { path: p, freeBytes: null, error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
-      }
-    },
-  };
-}
-
-export async function spawnDetachedDefault(cmd: string, args: string[], logFile: string): Promise<DetachedProcess> {
-  const fd = openSync(logFile, "a");
-  try {
-    // dockerd finds containerd, runc and iptables on PATH; non-login root shells may lack the sbin directories.
-    const PATH = [
-      ...(process.env.PATH ?? "").split(":").filter(Boolean),
-      ...SBIN.filter((d) => !(process.env.PATH ?? "").split(":").includes(d)),
-    ].join(":");
-    const child = spawn(cmd, args, { detached: true, stdio: ["ignore", fd, fd], env: { ...process.env, PATH } });
-    await new Promise<void>((resolve, reject) => {
-      child.once("spawn", () => resolve());
-      child.once("error", (e) =>
-        reject(
-          new TwinbenchError(`could not start \`${formatCommand(cmd, args)}\`: ${e.message}`, {
-            code: "ENGINE_START_FAILED",
-            hint: `see ${logFile}`,
-            cause: e,
-          }),
-        ),
-      );
-    });
-    let ended: number | string | null = null;
-    child.once("exit", (code, signal) => {
-      ended = code ?? signal ?? "unknown";
-    });
-    child.unref();
-    return { exited: () => ended };
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export function defaultDoctorDeps(overrides: Partial<DoctorDeps> = {}): DoctorDeps {

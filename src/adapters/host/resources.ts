@@ -4,7 +4,7 @@
  * machine); a remote engine that does not answer leaves them unknown, and the check is skipped with a note.
  */
 import { availableParallelism, totalmem } from "node:os";
-import type { Engine } from "../docker/engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 import type { HostResources } from "../../core/plan/fit.ts";
 
 export async function hostResources(

@@ -5,7 +5,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ImageDetails, ImagePort } from "../docker/images.ts";
+import type { ImageDetails, ImagePort } from "../../core/model/engine/images.ts";
 import { execa } from "execa";
 import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import { baseImageChanges, baseImageSpec, debootstrapArgs, type BaseImageSpec } from "../../core/images/base.ts";

@@ -4,7 +4,7 @@
  * its stream ended without an error event and produced an image id, so a failure never leaves a tagged image.
  */
 import { pack } from "tar-stream";
-import type { ImagePort } from "../docker/images.ts";
+import type { ImagePort } from "../../core/model/engine/images.ts";
 import { allOrAbort } from "../../core/base/all-or-abort.ts";
 import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import {

@@ -1,5 +1,5 @@
 /** Listing and removing the images twinbench built (everything labelled twinbench.image). */
-import type { ImagePort } from "../docker/images.ts";
+import type { ImagePort } from "../../core/model/engine/images.ts";
 import { TwinbenchError } from "../../core/base/errors.ts";
 import { BASE_REPO } from "../../core/images/base.ts";
 import { imageRepo, LABEL } from "../../core/images/context.ts";

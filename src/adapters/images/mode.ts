@@ -3,7 +3,7 @@
  * The probe must fail fast on hosts without a registry (like this project's CI).
  */
 import { DeadlineError, withDeadline } from "../../core/base/deadline.ts";
-import type { ImagePort } from "../docker/images.ts";
+import type { ImagePort } from "../../core/model/engine/images.ts";
 import { InputError } from "../../core/base/errors.ts";
 import type { BuildMode, ModeChoice } from "../../core/images/context.ts";
 import { DIGEST_PLACEHOLDER, type Lock } from "../../core/images/lock.ts";

@@ -7,7 +7,7 @@
  *   does not serve that digest, naming the pinned digest and the one its tag resolves to.
  */
 import { readFile } from "node:fs/promises";
-import type { ImagePort } from "../docker/images.ts";
+import type { ImagePort } from "../../core/model/engine/images.ts";
 import { writeFileAtomic } from "../durable-file.ts";
 import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import { DIGEST_PLACEHOLDER, lockEntry, type Lock, type LockEntry } from "../../core/images/lock.ts";

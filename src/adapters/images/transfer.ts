@@ -5,7 +5,7 @@
  * every event is checked.
  */
 import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
-import type { Engine } from "../docker/engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 import { readJsonStream } from "./stream.ts";
 
 export interface InspectedImage {

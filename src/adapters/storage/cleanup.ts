@@ -15,10 +15,10 @@ import {
   type StorageStateRecord,
 } from "../../core/storage/state.ts";
 import { readLoops, readMd, readMounts } from "./host.ts";
-import type { StorageEngine } from "./types.ts";
+import type { VolumePort } from "../../core/model/engine/volumes.ts";
 
 export interface CleanupDeps {
-  engine: Pick<StorageEngine, "inspectVolume" | "removeVolume">;
+  engine: { readonly volumes: Pick<VolumePort, "inspect" | "remove"> };
   runner: Runner;
 }
 
@@ -39,7 +39,7 @@ export async function observe(deps: CleanupDeps, rec: StorageStateRecord): Promi
   if (vols.length > 0) {
     obs.volumes = {};
     for (const v of vols) {
-      const info = await deps.engine.inspectVolume(v.name);
+      const info = await deps.engine.volumes.inspect(v.name);
       if (info) obs.volumes[v.name] = info.labels;
     }
   }
@@ -169,7 +169,7 @@ async function execute(deps: CleanupDeps, a: CleanupOp): Promise<void> {
       return;
     case "volume-rm":
       try {
-        await deps.engine.removeVolume(a.name);
+        await deps.engine.volumes.remove(a.name);
       } catch (e) {
         const status = (e as { statusCode?: number }).statusCode;
         if (status === 404) return;

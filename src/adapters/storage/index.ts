@@ -1,2 +1,2 @@
 export { createStorageProvider, storageToolReport, type StorageProviderDeps } from "./provider.ts";
-export type { DataMount, ProvisionedStorage, StorageProvider, StorageRequest } from "./types.ts";
+export type { ProvisionedStorage, StorageProvider, StorageRequest } from "./types.ts";

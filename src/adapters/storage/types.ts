@@ -1,16 +1,17 @@
 /**
- * The storage port: turns a scenario `storage` spec into a Docker mount for the server's data dir
+ * The storage port: turns a scenario `storage` spec into a storage mount for the server's data dir
  * (/var/lib/mysql), records facts, and undoes everything it did.
  */
 import type { Storage } from "../../core/model/scenario/schema.ts";
 import type { StorageFacts } from "../../core/model/results.ts";
-import type { DataMount, Engine } from "../docker/engine.ts";
+import type { StorageMount } from "../../core/model/engine/mounts.ts";
+import type { ContainerPort } from "../../core/model/engine/containers.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 
 /** What storage needs from the engine port: volumes, a short probe container, where the engine runs. */
-export type StorageEngine = Pick<
-  Engine,
-  "ping" | "location" | "facts" | "createVolume" | "inspectVolume" | "removeVolume" | "run"
->;
+export type StorageEngine = Pick<Engine, "ping" | "location" | "facts" | "volumes"> & {
+  readonly containers: Pick<ContainerPort, "run">;
+};
 
 export interface StorageRequest {
   spec: Storage;
@@ -35,10 +36,8 @@ export interface StorageRequest {
   probeImage?: string;
 }
 
-export type { DataMount };
-
 export interface ProvisionedStorage {
-  mount: DataMount;
+  mount: StorageMount;
   facts: StorageFacts;
   warnings: string[];
   /** True when the data only lives while some container holds the mount (tmpfs-backed volume): the engine

@@ -5,7 +5,7 @@ import type { HostFacts, RunManifest } from "../../core/model/results.ts";
 import type { HostSpec, Scenario } from "../../core/model/scenario/schema.ts";
 import type { HostRun } from "../../core/report/hosts.ts";
 import { displayEngineUrl, isPlainRemote, parseEngineUrl } from "../../core/hosts/url.ts";
-import type { Engine } from "../../adapters/docker/engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 import type { HostsFolder } from "../../adapters/results/hosts-folder.ts";
 import type { ImageInfo } from "../run/types.ts";
 import type { HostsDeps, HostsEvent, HostsOptions, HostsSummary, HostTarget, RunPart } from "./types.ts";

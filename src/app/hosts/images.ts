@@ -14,7 +14,8 @@ import {
   parseDpkgList,
   type HostImageFacts,
 } from "../../core/hosts/parity.ts";
-import { isCommandNotRunnable, type RunResult } from "../../adapters/docker/engine.ts";
+import { isCommandNotRunnable } from "../../adapters/docker/engine-errors.ts";
+import type { RunResult } from "../../core/model/engine/containers.ts";
 import { LOAD_IMAGE } from "../run/images.ts";
 import type { ImageInfo } from "../run/types.ts";
 import { msg, type HostsContext, type HostState } from "./context.ts";
@@ -143,14 +144,14 @@ export class HostImages {
     };
     let r: RunResult;
     try {
-      r = await s.t.engine.run(
+      r = await s.t.engine.containers.run(
         {
           name: resourceName(runId, "pkgs", randomBytes(3).toString("hex")),
           image: tag,
           entrypoint: [cmd[0]!],
           cmd: cmd.slice(1),
           labels,
-          networkMode: "none",
+          network: { kind: "none" },
         },
         { timeoutMs: 60_000, signal: ctx.signal },
       );

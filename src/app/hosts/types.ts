@@ -2,7 +2,7 @@
 import type { RunEvent } from "../../core/model/events.ts";
 import type { HostSpec } from "../../core/model/scenario/schema.ts";
 import type { HostRun } from "../../core/report/hosts.ts";
-import type { Engine } from "../../adapters/docker/engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 import type { ImageOps } from "../../adapters/images/transfer.ts";
 import type { RunDeps, RunOptions, RunSummary } from "../run/types.ts";
 

@@ -20,7 +20,7 @@ import { parseDuration, reportMarginPct } from "../../core/model/scenario/schema
 import { adaptiveCosts } from "../../core/plan/precision.ts";
 import { forecastAfterRound, roundsPerInstance } from "../../core/plan/forecast.ts";
 import { grossCellSeconds, runningCosts } from "../../core/plan/run-costs.ts";
-import type { AdaptiveCosts } from "../../core/stats/simulate.ts";
+import type { AdaptiveCosts } from "../../core/stats/simulate-model.ts";
 import type { Calibration } from "../../core/plan/calibration/schema.ts";
 import type { Cell, CellRecord } from "../../core/model/results.ts";
 import type { RunContext } from "./context.ts";

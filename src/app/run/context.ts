@@ -9,7 +9,7 @@ import { PROGRESS_EVERY_SECONDS, type Phase, type RunEvent } from "../../core/mo
 import { resourceLabels } from "../../core/base/labels.ts";
 import type { Plan } from "../../core/plan/plan.ts";
 import type { Scenario } from "../../core/model/scenario/schema.ts";
-import type { Engine } from "../../adapters/docker/engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 import { mysql2Probe, type Probe } from "../../adapters/mysql/probe.ts";
 import { DisposableStack } from "../disposables.ts";
 import type { RunDeps, RunOptions } from "./types.ts";

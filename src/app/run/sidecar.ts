@@ -16,7 +16,7 @@ import { trimmedRates } from "../../core/measure/levers.ts";
 import type { SysbenchResult } from "../../core/model/sysbench/result.ts";
 import { parseIntervalLine, parseSysbench } from "../../core/model/sysbench/parse.ts";
 import { sysbenchArgv, sysbenchCommand } from "../../core/model/scenario/argv.ts";
-import type { RunResult } from "../../adapters/docker/engine.ts";
+import type { RunResult } from "../../core/model/engine/containers.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
@@ -70,7 +70,7 @@ export class Sidecar {
     // The password travels in the environment and a private config file, never on the container's argv.
     const { entrypoint, cmd, env } = sysbenchCommand(argv);
     const name = resourceName(ctx.runId, server.id, "load", randomBytes(3).toString("hex"));
-    const r = await ctx.engine.run(
+    const r = await ctx.engine.containers.run(
       {
         name,
         image: this.image.tag,
@@ -79,10 +79,12 @@ export class Sidecar {
         env,
         labels: ctx.labels({ [LABEL.role]: "load", [LABEL.server]: server.id }),
         mounts: c.mounts,
-        networkMode: c.networkMode,
-        cpuset: load.cpuset,
-        cpus: load.cpus,
-        memoryBytes: load.memory !== undefined ? parseSize(load.memory) : undefined,
+        network: c.network,
+        limits: {
+          cpuset: load.cpuset,
+          cpus: load.cpus,
+          memoryBytes: load.memory !== undefined ? parseSize(load.memory) : undefined,
+        },
         workingDir: "/usr/share/sysbench",
       },
       { onLine, onCreated, signal, timeoutMs },

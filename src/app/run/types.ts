@@ -2,7 +2,7 @@
 import type { Cell, DesignForecast } from "../../core/model/results.ts";
 import type { EventSink } from "../../core/model/events.ts";
 import type { Scenario } from "../../core/model/scenario/schema.ts";
-import type { Engine } from "../../adapters/docker/engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 import type { StorageProvider } from "../../adapters/storage/types.ts";
 import type { Probe } from "../../adapters/mysql/probe.ts";
 import type { Scheduler } from "./scheduler.ts";

@@ -4,7 +4,8 @@
  */
 import type { Command } from "commander";
 import { TwinbenchError, type ExitCode } from "../../core/base/errors.ts";
-import { formatCheckLines, summarize, type CheckLine } from "../../core/hosts/doctor.ts";
+import { summarize, type CheckLine } from "../../core/hosts/doctor-checks.ts";
+import { formatCheckLines } from "../../core/report/doctor.ts";
 import { defaultDoctorDeps, fixHost, runDoctor, type DoctorDeps } from "../../adapters/host/doctor.ts";
 
 export interface DoctorCliContext {

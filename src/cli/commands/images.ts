@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { formatBytes } from "../../core/base/units.ts";
 import { textTable, type TextColumn } from "../../core/base/text-table.ts";
-import type { ImagePort } from "../../adapters/docker/images.ts";
+import type { ImagePort } from "../../core/model/engine/images.ts";
 import {
   currentImageTags,
   ensureImages,

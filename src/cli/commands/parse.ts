@@ -15,7 +15,9 @@ import { InputError, TwinbenchError } from "../../core/base/errors.ts";
 import { parseSysbenchFile } from "../../core/model/sysbench/parse.ts";
 import { deriveFigures } from "../../core/model/sysbench/derived.ts";
 import type { SysbenchResult } from "../../core/model/sysbench/result.ts";
-import { buildParsedSummary, renderSummaryText, threadsInText } from "../../core/report/summary.ts";
+import { buildParsedSummary, threadsInText } from "../../core/report/summary.ts";
+import { renderSummaryText } from "../../core/report/summary-render.ts";
+import { fixedOrDash } from "../../core/base/units.ts";
 
 export interface ParseCliContext {
   out: (s: string) => void;
@@ -141,7 +143,6 @@ async function summaryCommand(
   ctx.out(o.json ? JSON.stringify(s, null, 2) : renderSummaryText(s).trimEnd());
 }
 
-const f = (n: number | null | undefined, d = 2): string => (n === null || n === undefined ? "-" : n.toFixed(d));
 const n0 = (n: number | null | undefined): string => (n === null || n === undefined ? "-" : String(n));
 
 /** A readable summary of one result. */
@@ -153,7 +154,7 @@ export function formatSummary(name: string, r: SysbenchResult): string {
   lines.push(`${name}: ${head}`);
   if (r.status === "ok") {
     lines.push(
-      `  tps ${f(r.tps)}  qps ${f(r.qps)}  transactions ${n0(r.transactions)}  events ${n0(r.events)}  time ${f(r.totalTime, 4)} s`,
+      `  tps ${fixedOrDash(r.tps)}  qps ${fixedOrDash(r.qps)}  transactions ${n0(r.transactions)}  events ${n0(r.events)}  time ${fixedOrDash(r.totalTime, 4)} s`,
     );
     if (r.totalQueries !== null) {
       lines.push(
@@ -161,12 +162,14 @@ export function formatSummary(name: string, r: SysbenchResult): string {
       );
     }
     const l = r.latencyMs;
-    const pct = l.percentile === null ? "percentile disabled" : `p${l.percentile} ${f(l.percentileValue)}`;
-    lines.push(`  latency ms: min ${f(l.min)}  avg ${f(l.avg)}  ${pct}  max ${f(l.max)}  sum ${f(l.sum)}`);
+    const pct = l.percentile === null ? "percentile disabled" : `p${l.percentile} ${fixedOrDash(l.percentileValue)}`;
+    lines.push(
+      `  latency ms: min ${fixedOrDash(l.min)}  avg ${fixedOrDash(l.avg)}  ${pct}  max ${fixedOrDash(l.max)}  sum ${fixedOrDash(l.sum)}`,
+    );
     const fa = r.fairness;
     if (fa.eventsAvg !== null) {
       lines.push(
-        `  fairness: events ${f(fa.eventsAvg, 4)}/${f(fa.eventsStddev)}  execution ${f(fa.execAvg, 4)}/${f(fa.execStddev)} s`,
+        `  fairness: events ${fixedOrDash(fa.eventsAvg, 4)}/${fixedOrDash(fa.eventsStddev)}  execution ${fixedOrDash(fa.execAvg, 4)}/${fixedOrDash(fa.execStddev)} s`,
       );
     }
     if (r.unfinishedTransactions !== null)
@@ -176,14 +179,14 @@ export function formatSummary(name: string, r: SysbenchResult): string {
   if (r.legacy) {
     const lg = r.legacy;
     lines.push(
-      `  legacy: read/write requests ${n0(lg.readWriteRequests as number | null)} (${f(lg.readWriteRequestsPerSec as number | null)}/s)  other operations ${n0(lg.otherOperations as number | null)}  deadlocks ${n0(lg.deadlocks as number | null)}`,
+      `  legacy: read/write requests ${n0(lg.readWriteRequests as number | null)} (${fixedOrDash(lg.readWriteRequestsPerSec as number | null)}/s)  other operations ${n0(lg.otherOperations as number | null)}  deadlocks ${n0(lg.deadlocks as number | null)}`,
     );
   }
   const samples = r.intervals.length > 0 ? r.intervals.length : (r.legacyIntervals?.length ?? 0);
   if (samples > 0) {
     const d = deriveFigures(r);
     lines.push(
-      `  intervals ${samples}: tps CV ${d.tpsCv === null ? "-" : (d.tpsCv * 100).toFixed(1) + "%"}  stalls ${d.stalls}  errors ≈${f(d.errorsTotal)}  reconnects ≈${f(d.reconnectsTotal)}`,
+      `  intervals ${samples}: tps CV ${d.tpsCv === null ? "-" : (d.tpsCv * 100).toFixed(1) + "%"}  stalls ${d.stalls}  errors ≈${fixedOrDash(d.errorsTotal)}  reconnects ≈${fixedOrDash(d.reconnectsTotal)}`,
     );
   }
   for (const m of r.fatal) lines.push(`  FATAL: ${m.length > 300 ? m.slice(0, 300) + "…" : m}`);

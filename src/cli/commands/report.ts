@@ -6,37 +6,30 @@ import { historyForReports } from "../../app/history.ts";
 import type { Command } from "commander";
 import { InputError } from "../../core/base/errors.ts";
 import { buildRunReport } from "../../core/report/model.ts";
-import { parseMetric, type Metric } from "../../core/stats/ratio.ts";
+import { parseMetric, type Metric } from "../../core/stats/metric.ts";
 import { DEFAULT_MARGIN_PCT } from "../../core/model/scenario/schema.ts";
 import { renderText } from "../../core/report/text.ts";
 import { renderMarkdown } from "../../core/report/markdown.ts";
 import { renderCsv } from "../../core/report/csv.ts";
 import { renderJson } from "../../core/report/json.ts";
-import { buildHtmlData, renderHtml } from "../../core/report/html.ts";
+import { renderHtml } from "../../core/report/html.ts";
+import { buildHtmlData } from "../../core/report/html-data.ts";
+import { buildRunsSummary, buildSummary } from "../../core/report/summary.ts";
+import { renderSummaryHtml, renderSummaryMarkdown, renderSummaryText } from "../../core/report/summary-render.ts";
 import {
-  buildRunsSummary,
-  buildSummary,
-  renderSummaryHtml,
-  renderSummaryMarkdown,
-  renderSummaryText,
-} from "../../core/report/summary.ts";
-import {
-  assertNoRegression,
-  compareRuns,
   comparisonJson,
   renderComparisonCsv,
   renderComparisonMarkdown,
   renderComparisonText,
   diffLines,
-  type RunData,
 } from "../../core/report/compare.ts";
+import { assertNoRegression, compareRuns, type RunData } from "../../core/stats/compare.ts";
 import { loadChartJsSource, writeFileAtomic, writeReports } from "../../adapters/report-files.ts";
 import { describeFolder, readAnyResultsFolder, type AnyResultsFolder } from "../../adapters/results-folders.ts";
+import { pairRuns, singleRun } from "./compare-runs.ts";
 import { compareHosts, renderHostsHtml, renderHostsMarkdown, renderHostsText } from "../../core/report/hosts.ts";
 import type { ExecutionSummary } from "../../core/report/summary.ts";
 import { join } from "node:path";
-
-export { writeReports };
 
 export const FORMATS = ["text", "markdown", "csv", "json", "html"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -189,160 +182,105 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
       collect,
     )
     .option("--also-new <dir>", "another NEW run of the same scenario (repeatable)", collect)
-    .action(async (dirA: string, dirB: string, o: CompareFlags) => {
-      const format = parseFormat(o.format);
-      const metric = parseMetric(o.metric);
-      const marginPct = parseMargin(o.margin);
-      const failBelow = o.failBelow === undefined ? undefined : parsePercent(o.failBelow, "--fail-below");
-      const [fa, fb] = await Promise.all([readAnyResultsFolder(dirA), readAnyResultsFolder(dirB)]);
-      for (const w of [...fa.warnings, ...fb.warnings]) ctx.err?.(`warning: ${w}`);
-      const say = format === "text" ? ctx.out : (ctx.err ?? (() => undefined));
-      say(describeFolder(fa).replace(/^read: /, "read BASE: "));
-      say(describeFolder(fb).replace(/^read: /, "read NEW:  "));
-      const pairs = pairRuns(fa, fb, o.host);
-      // --also-base/--also-new: more runs a side, so that the interval includes the variance between runs.
-      const extra = async (dirs: string[] | undefined) =>
-        (await Promise.all((dirs ?? []).map((d) => readAnyResultsFolder(d)))).map((f) => {
-          for (const w of f.warnings) ctx.err?.(`warning: ${w}`);
-          say(describeFolder(f).replace(/^read: /, "read also: "));
-          return singleRun(f);
-        });
-      const [moreBase, moreNew] = await Promise.all([extra(o.alsoBase), extra(o.alsoNew)]);
-      if ((moreBase.length || moreNew.length) && pairs.length > 1)
-        throw new InputError("--also-base/--also-new compare single runs, not host comparisons", {
-          code: "COMPARE_HOST",
-          hint: "pick one host with --host ID",
-        });
-      const cmps = pairs.map((p) => ({
-        ...p,
-        cmp: compareRuns([p.a, ...moreBase], [p.b, ...moreNew], {
-          server: o.server,
-          force: o.force,
-          metric,
-          marginPct,
-        }),
-      }));
-      const heading = (host: string | undefined) => (cmps.length > 1 && host ? `Host ${host}:\n` : "");
-      // The text comparison prints its warnings itself; the other formats and --summary get them on stderr.
-      if (format !== "text" || o.summary)
-        for (const c of cmps) for (const w of c.cmp.warnings) ctx.err?.(`warning: ${w}`);
-      if (o.summary) {
-        const sums = cmps.map(({ host, a, b, cmp }) =>
-          buildRunsSummary(
-            { label: "A", manifest: a.manifest, cells: a.cells },
-            { label: "B", manifest: b.manifest, cells: b.cells },
-            cmp.servers,
-            [
-              `A = BASE ${dirA}${host ? ` host ${host}` : ""} (run ${a.manifest.runId})`,
-              `B = NEW ${dirB}${host ? ` host ${host}` : ""} (run ${b.manifest.runId})`,
-            ],
+    .action((dirA: string, dirB: string, o: CompareFlags) => compareCommand(ctx, dirA, dirB, o));
+}
+
+/**
+ * `twinbench compare DIR_A DIR_B`: read both folders (and --also-base/--also-new), pair their runs, compare each pair
+ * and print the comparisons (or the summaries side by side); --fail-below fails on a regression.
+ */
+async function compareCommand(ctx: ReportCommandContext, dirA: string, dirB: string, o: CompareFlags): Promise<void> {
+  const format = parseFormat(o.format);
+  const metric = parseMetric(o.metric);
+  const marginPct = parseMargin(o.margin);
+  const failBelow = o.failBelow === undefined ? undefined : parsePercent(o.failBelow, "--fail-below");
+  const [fa, fb] = await Promise.all([readAnyResultsFolder(dirA), readAnyResultsFolder(dirB)]);
+  for (const w of [...fa.warnings, ...fb.warnings]) ctx.err?.(`warning: ${w}`);
+  const say = format === "text" ? ctx.out : (ctx.err ?? (() => undefined));
+  say(describeFolder(fa).replace(/^read: /, "read BASE: "));
+  say(describeFolder(fb).replace(/^read: /, "read NEW:  "));
+  const pairs = pairRuns(fa, fb, o.host);
+  // --also-base/--also-new: more runs a side, so that the interval includes the variance between runs.
+  const extra = async (dirs: string[] | undefined) =>
+    (await Promise.all((dirs ?? []).map((d) => readAnyResultsFolder(d)))).map((f) => {
+      for (const w of f.warnings) ctx.err?.(`warning: ${w}`);
+      say(describeFolder(f).replace(/^read: /, "read also: "));
+      return singleRun(f);
+    });
+  const [moreBase, moreNew] = await Promise.all([extra(o.alsoBase), extra(o.alsoNew)]);
+  if ((moreBase.length || moreNew.length) && pairs.length > 1)
+    throw new InputError("--also-base/--also-new compare single runs, not host comparisons", {
+      code: "COMPARE_HOST",
+      hint: "pick one host with --host ID",
+    });
+  const cmps = pairs.map((p) => ({
+    ...p,
+    cmp: compareRuns([p.a, ...moreBase], [p.b, ...moreNew], {
+      server: o.server,
+      force: o.force,
+      metric,
+      marginPct,
+    }),
+  }));
+  const heading = (host: string | undefined) => (cmps.length > 1 && host ? `Host ${host}:\n` : "");
+  // The text comparison prints its warnings itself; the other formats and --summary get them on stderr.
+  if (format !== "text" || o.summary) for (const c of cmps) for (const w of c.cmp.warnings) ctx.err?.(`warning: ${w}`);
+  if (o.summary) {
+    const sums = cmps.map(({ host, a, b, cmp }) =>
+      buildRunsSummary(
+        { label: "A", manifest: a.manifest, cells: a.cells },
+        { label: "B", manifest: b.manifest, cells: b.cells },
+        cmp.servers,
+        [
+          `A = BASE ${dirA}${host ? ` host ${host}` : ""} (run ${a.manifest.runId})`,
+          `B = NEW ${dirB}${host ? ` host ${host}` : ""} (run ${b.manifest.runId})`,
+        ],
+      ),
+    );
+    if (format === "text")
+      print(
+        ctx,
+        cmps
+          .map((c, i) => heading(c.host) + renderSummaryText(sums[i]!) + diffLines(c.cmp).join("\n") + "\n")
+          .join("\n"),
+      );
+    else printSummary(ctx, sums.length === 1 ? sums[0]! : sums, format);
+  } else {
+    switch (format) {
+      case "text":
+        print(ctx, cmps.map((c) => heading(c.host) + renderComparisonText(c.cmp)).join("\n"));
+        break;
+      case "markdown":
+        print(
+          ctx,
+          cmps
+            .map((c) => (c.host && cmps.length > 1 ? `# Host ${c.host}\n\n` : "") + renderComparisonMarkdown(c.cmp))
+            .join("\n"),
+        );
+        break;
+      case "csv":
+        print(ctx, cmps.map((c) => renderComparisonCsv(c.cmp)).join("\n"));
+        break;
+      case "json":
+        print(
+          ctx,
+          JSON.stringify(
+            cmps.length === 1
+              ? comparisonJson(cmps[0]!.cmp)
+              : cmps.map((c) => ({ host: c.host, ...comparisonJson(c.cmp) })),
+            null,
+            2,
           ),
         );
-        if (format === "text")
-          print(
-            ctx,
-            cmps
-              .map((c, i) => heading(c.host) + renderSummaryText(sums[i]!) + diffLines(c.cmp).join("\n") + "\n")
-              .join("\n"),
-          );
-        else printSummary(ctx, sums.length === 1 ? sums[0]! : sums, format);
-      } else {
-        switch (format) {
-          case "text":
-            print(ctx, cmps.map((c) => heading(c.host) + renderComparisonText(c.cmp)).join("\n"));
-            break;
-          case "markdown":
-            print(
-              ctx,
-              cmps
-                .map((c) => (c.host && cmps.length > 1 ? `# Host ${c.host}\n\n` : "") + renderComparisonMarkdown(c.cmp))
-                .join("\n"),
-            );
-            break;
-          case "csv":
-            print(ctx, cmps.map((c) => renderComparisonCsv(c.cmp)).join("\n"));
-            break;
-          case "json":
-            print(
-              ctx,
-              JSON.stringify(
-                cmps.length === 1
-                  ? comparisonJson(cmps[0]!.cmp)
-                  : cmps.map((c) => ({ host: c.host, ...comparisonJson(c.cmp) })),
-                null,
-                2,
-              ),
-            );
-            break;
-          case "html":
-            throw new InputError("compare has no html format", {
-              code: "REPORT_FORMAT",
-              hint: "use --format text, markdown, csv or json",
-            });
-        }
-      }
-      if (failBelow !== undefined) for (const c of cmps) assertNoRegression(c.cmp, failBelow);
-    });
-}
-
-/** The runs a folder holds: one (single or sharded run), or one per host that has results (host comparison). */
-function runsOf(f: AnyResultsFolder, host: string | undefined): Array<{ host?: string; data: RunData }> {
-  if (f.kind !== "hosts") return [{ data: f.folder }];
-  const runs = f.runs
-    .filter((r) => r.manifest && r.cells)
-    .map((r) => ({ host: r.id, data: { manifest: r.manifest!, cells: r.cells! } }));
-  if (host === undefined) return runs;
-  const one = runs.filter((r) => r.host === host);
-  if (one.length === 0)
-    throw new InputError(`--host ${host}: ${f.dir} has no results for host "${host}"`, {
-      code: "COMPARE_HOST",
-      hint: `hosts with results there: ${runs.map((r) => r.host).join(", ") || "none"}`,
-    });
-  return one;
-}
-
-/** The one run of a folder given with --also-base/--also-new (a single or sharded run). */
-function singleRun(f: AnyResultsFolder): RunData {
-  if (f.kind === "hosts")
-    throw new InputError(`${f.dir} is a host comparison; --also-base/--also-new take single runs`, {
-      code: "COMPARE_HOST",
-      hint: `give one host's folder (${f.dir}/hosts/<id>)`,
-    });
-  return f.folder;
-}
-
-/** BASE and NEW runs to compare: the one run of each, or the hosts of two host comparisons paired by id. */
-function pairRuns(
-  fa: AnyResultsFolder,
-  fb: AnyResultsFolder,
-  host: string | undefined,
-): Array<{ host?: string; a: RunData; b: RunData }> {
-  const ra = runsOf(fa, host);
-  const rb = runsOf(fb, host);
-  if (ra.length === 1 && rb.length === 1) return [{ host: ra[0]!.host ?? rb[0]!.host, a: ra[0]!.data, b: rb[0]!.data }];
-  if (ra.length === 0 || rb.length === 0)
-    throw new InputError(`nothing to compare: ${ra.length === 0 ? fa.dir : fb.dir} holds no host run with results`, {
-      code: "COMPARE_EMPTY",
-      hint: "compare folders whose runs produced results",
-    });
-  if (ra.length > 1 && rb.length > 1) {
-    const pairs = ra.flatMap((x) =>
-      rb.filter((y) => y.host === x.host).map((y) => ({ host: x.host, a: x.data, b: y.data })),
-    );
-    if (pairs.length) return pairs;
-    throw new InputError(`the host comparisons ${fa.dir} and ${fb.dir} share no host id`, {
-      code: "COMPARE_HOST",
-      hint: "pick one host of each with --host, or compare host folders (DIR/hosts/<id>)",
-    });
+        break;
+      case "html":
+        throw new InputError("compare has no html format", {
+          code: "REPORT_FORMAT",
+          hint: "use --format text, markdown, csv or json",
+        });
+    }
   }
-  const many = ra.length > 1 ? fa : fb;
-  throw new InputError(
-    `${many.dir} is a host comparison with ${(ra.length > 1 ? ra : rb).map((r) => r.host).join(", ")}; the other folder holds one run`,
-    {
-      code: "COMPARE_HOST",
-      hint: "pick the host to compare with --host ID",
-    },
-  );
+  if (failBelow !== undefined) for (const c of cmps) assertNoRegression(c.cmp, failBelow);
 }
 
 function printSummary(ctx: ReportCommandContext, s: ExecutionSummary | ExecutionSummary[], format: Format): void {

@@ -13,7 +13,7 @@ import { type Design } from "../../core/plan/design/types.ts";
 import type { Calibration } from "../../core/plan/calibration/schema.ts";
 import { predictPrecision } from "../../core/plan/precision.ts";
 import { hostCalibration } from "../../adapters/calibration-store.ts";
-import type { Engine } from "../../adapters/docker/engine.ts";
+import type { Engine } from "../../core/model/engine/engine.ts";
 import type { TranslationEntry } from "../../core/model/results.ts";
 import { importCmd } from "../../core/model/scenario/import-cmd.ts";
 import { planRun } from "../../core/plan/plan.ts";
@@ -162,70 +162,89 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
       'adaptive repeats until each interval is within ± this (e.g. "3%"): sets workload.repeats to { min, max, precision }',
     )
     .option("--budget <duration>", 'wall-time budget of an adaptive run (e.g. "30m"): sets workload.budget')
-    .action(
-      async (
-        file: string,
-        o: { set: string[]; json?: boolean; maxCells?: number; precision?: string; budget?: string },
-      ) => {
-        const load = async (sets: string[]) =>
-          loadScenarioFile(file, { sets, lockImages: await lockImages(), hostCpus: hostCpus() });
-        // --precision/--budget become the same overrides as in `run` (adaptiveOverrides), so plan shows what run will do.
-        const base = await load(o.set);
-        // A fixed count takes no budget (it would only warn): with one, --budget is the design's alone.
-        const adaptive = o.precision !== undefined || adaptiveRepeats(base.scenario.workload) !== undefined;
-        const extra = adaptiveOverrides(base.scenario.workload.repeats, adaptive ? o : { precision: o.precision });
-        const loaded = extra.length ? await load([...o.set, ...extra]) : base;
-        const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
-        const calibration =
-          adaptiveRepeats(loaded.scenario.workload) || o.budget !== undefined
-            ? await planCalibration(ctx, err)
-            : undefined;
-        // --budget: the budget-first design (src/core/plan/design/) of the scenario's matrix, beside its plan as it stands.
-        const design =
-          o.budget !== undefined ? planDesign(loaded.scenario, o, calibration?.calibration ?? null, setupCosts) : null;
-        if (o.json) {
-          const plan = planRun(loaded.scenario, { setupCosts });
-          const precision =
-            calibration && adaptiveRepeats(loaded.scenario.workload)
-              ? predictPrecision(loaded.scenario, calibration.calibration, { setupCosts })
-              : null;
-          const designJson = design ? { ...design, scenario: undefined } : null;
-          const fit = (await planFit(loaded.scenario, host, err)).report;
-          ctx.out(
-            JSON.stringify(
-              {
-                file,
-                overrides: loaded.overrides,
-                warnings: loaded.warnings,
-                scenario: loaded.scenario,
-                plan,
-                precision,
-                design: designJson,
-                fit,
-              },
-              null,
-              2,
-            ),
-          );
-          assertFits(fit);
-          return;
-        }
-        let fit: FitReport | undefined;
-        const lines = await planLines(file, {
-          loaded,
-          maxCells: o.maxCells,
-          setupCosts,
-          warn: err,
-          pins: ctx.loadPins,
-          translations: ctx.renderTranslations,
-          calibration: adaptiveRepeats(loaded.scenario.workload) ? calibration : undefined,
-          host,
-          onFit: (f) => (fit = f),
-        });
-        for (const l of lines) ctx.out(l);
-        if (design) for (const l of designLines(design)) ctx.out(l);
-        // After the plan is printed: a scenario that does not fit this host is refused, as `run` would refuse it.
-        if (fit) assertFits(fit);
-      },
+    .action((file: string, o: PlanOptions) => planCommand(file, o, { ctx, err, lockImages, hostCpus, host }));
+}
+
+/** `twinbench plan`'s options. */
+interface PlanOptions {
+  set: string[];
+  json?: boolean;
+  maxCells?: number;
+  precision?: string;
+  budget?: string;
+}
+
+/**
+ * `twinbench plan FILE`: the scenario loaded with --precision/--budget as overrides, then its plan (as JSON or as
+ * lines), its design for a budget, and its fit on the engine host, which refuses a scenario that does not fit.
+ */
+async function planCommand(
+  file: string,
+  o: PlanOptions,
+  deps: {
+    ctx: ScenarioCommandsContext;
+    err: (line: string) => void;
+    lockImages: () => Promise<string[]>;
+    hostCpus: () => number;
+    host: Parameters<typeof planFit>[1];
+  },
+): Promise<void> {
+  const { ctx, err, lockImages, hostCpus, host } = deps;
+  const load = async (sets: string[]) =>
+    loadScenarioFile(file, { sets, lockImages: await lockImages(), hostCpus: hostCpus() });
+  // --precision/--budget become the same overrides as in `run` (adaptiveOverrides), so plan shows what run will do.
+  const base = await load(o.set);
+  // A fixed count takes no budget (it would only warn): with one, --budget is the design's alone.
+  const adaptive = o.precision !== undefined || adaptiveRepeats(base.scenario.workload) !== undefined;
+  const extra = adaptiveOverrides(base.scenario.workload.repeats, adaptive ? o : { precision: o.precision });
+  const loaded = extra.length ? await load([...o.set, ...extra]) : base;
+  const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
+  const calibration =
+    adaptiveRepeats(loaded.scenario.workload) || o.budget !== undefined ? await planCalibration(ctx, err) : undefined;
+  // --budget: the budget-first design (src/core/plan/design/) of the scenario's matrix, beside its plan as it stands.
+  const design =
+    o.budget !== undefined ? planDesign(loaded.scenario, o, calibration?.calibration ?? null, setupCosts) : null;
+  if (o.json) {
+    const plan = planRun(loaded.scenario, { setupCosts });
+    const precision =
+      calibration && adaptiveRepeats(loaded.scenario.workload)
+        ? predictPrecision(loaded.scenario, calibration.calibration, { setupCosts })
+        : null;
+    const designJson = design ? { ...design, scenario: undefined } : null;
+    const fit = (await planFit(loaded.scenario, host, err)).report;
+    ctx.out(
+      JSON.stringify(
+        {
+          file,
+          overrides: loaded.overrides,
+          warnings: loaded.warnings,
+          scenario: loaded.scenario,
+          plan,
+          precision,
+          design: designJson,
+          fit,
+        },
+        null,
+        2,
+      ),
     );
+    assertFits(fit);
+    return;
+  }
+  let fit: FitReport | undefined;
+  const lines = await planLines(file, {
+    loaded,
+    maxCells: o.maxCells,
+    setupCosts,
+    warn: err,
+    pins: ctx.loadPins,
+    translations: ctx.renderTranslations,
+    calibration: adaptiveRepeats(loaded.scenario.workload) ? calibration : undefined,
+    host,
+    onFit: (f) => (fit = f),
+  });
+  for (const l of lines) ctx.out(l);
+  if (design) for (const l of designLines(design)) ctx.out(l);
+  // After the plan is printed: a scenario that does not fit this host is refused, as `run` would refuse it.
+  if (fit) assertFits(fit);
 }

@@ -59,7 +59,7 @@ export function tQuantile(p: number, df: number): number {
  * Above this df the chi-square quantile is read as df · F(p; df, 1e15), the F distribution's chi-square limit:
  * @stdlib's chisquare-quantile 0.2.3 (gammaincinv at a large shape) is off by up to 1.3e-3 relative from df 2000
  * (0.2 quantile at df 5000: 4921.96 where scipy gives 4915.65), while the F route agrees with scipy to 1e-10 up to
- * df 1e5 and the direct one to 1e-14 up to df 1500 (test/unit/special-functions.test.ts).
+ * df 1e5 and the direct one to 1e-14 up to df 1500 (test/unit/base/distributions.special.test.ts).
  */
 const CHI_SQUARE_DIRECT_MAX_DF = 1000;
 const F_LIMIT_DF = 1e15;

@@ -26,3 +26,13 @@ export function formatSeconds(total: number): string {
   if (m) return `${m}m ${String(sec).padStart(2, "0")}s`;
   return `${sec}s`;
 }
+
+/** A figure rounded to `digits` decimals for a report model (null stays null): 1.23456 → 1.2346. */
+export function roundTo(x: number | null, digits = 4): number | null {
+  return x === null ? null : Number(x.toFixed(digits));
+}
+
+/** A number with `digits` decimals for people, "-" when it is missing: 1.234 → "1.23", null → "-". */
+export function fixedOrDash(n: number | null | undefined, digits = 2): string {
+  return n === null || n === undefined ? "-" : n.toFixed(digits);
+}

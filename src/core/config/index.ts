@@ -8,15 +8,9 @@ export {
   type CnfSection,
   type ParsedCnf,
 } from "./cnf.ts";
+export { DIALECT_TABLE, EXCLUSIVE_GROUPS, SUPPORTED_FROM, dialectOption, findRule } from "./dialect.ts";
+export { derivedMaxConnections, formatSize, onOff } from "./dialect-rules.ts";
 export {
-  DIALECT_TABLE,
-  EXCLUSIVE_GROUPS,
-  SUPPORTED_FROM,
-  derivedMaxConnections,
-  dialectOption,
-  findRule,
-  formatSize,
-  onOff,
   type DialectContext,
   type DialectOption,
   type DialectRule,
@@ -24,7 +18,7 @@ export {
   type Outcome,
   type RenderedOption,
   type StorageKind,
-} from "./dialect.ts";
+} from "./dialect-types.ts";
 export { renderConfig, PROFILES, type Profile, type RenderInput, type RenderOutput } from "./render.ts";
 export {
   mustMatch,

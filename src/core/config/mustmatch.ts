@@ -7,7 +7,8 @@
  */
 import type { MustMatchRow } from "../model/results.ts";
 import { normalizeOptionName } from "./cnf.ts";
-import { formatSize, onOff, type Family } from "./dialect.ts";
+import { formatSize, onOff } from "./dialect-rules.ts";
+import { type Family } from "./dialect-types.ts";
 
 /** One server's input to {@link mustMatch}: its family, SHOW GLOBAL VARIABLES and deliberate overrides. */
 export interface MustMatchServer {

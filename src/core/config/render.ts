@@ -12,17 +12,14 @@ import { InputError } from "../base/errors.ts";
 import type { TranslationEntry } from "../model/results.ts";
 import type { Scenario } from "../model/scenario/schema.ts";
 import { formatCnfLine, normalizeOptionName, parseCnf, type CnfSection } from "./cnf.ts";
+import { EXCLUSIVE_GROUPS, SUPPORTED_FROM, dialectOption, findRule } from "./dialect.ts";
 import {
-  EXCLUSIVE_GROUPS,
-  SUPPORTED_FROM,
-  dialectOption,
-  findRule,
   type DialectContext,
   type Family,
   type Outcome,
   type RenderedOption,
   type StorageKind,
-} from "./dialect.ts";
+} from "./dialect-types.ts";
 import { compareVersions, formatVersion, parseVersion } from "./version.ts";
 
 export type Profile = Scenario["config"]["profile"];
@@ -192,6 +189,50 @@ export function renderConfig(input: RenderInput): RenderOutput {
   for (const s of other)
     warnings.push(`${source}: section [${s.name}] copied unchanged (only [${TRANSLATED_SECTION}] is translated)`);
 
+  const merged = mergeLayers(configLayers(parsed, scenario, server, source), serverId, translation, asymmetries);
+
+  // --- dialect
+  const ctx: DialectContext = {
+    family,
+    version,
+    storageKind: input.storageKind,
+    maxThreads: Math.max(...scenario.workload.threads),
+    neutral: new Map([...merged.values()].map((m) => [m.key, m.value])),
+  };
+  const results = applyDialect(merged, ctx, serverId, warnings, asymmetries);
+  const { cnfLines, dropped, options } = writeOptions(results, translation);
+
+  const header = [
+    `# Rendered by twinbench from ${source} for server "${serverId}" (${familyName} ${input.version}),`,
+    `# storage ${input.storageKind}, profile ${scenario.config.profile}. Generated: change the neutral config or the`,
+    "# scenario's config.set instead, and see the translation report for every option's fate.",
+  ];
+  const otherText = other.flatMap((s) => [
+    "",
+    `[${s.name}]`,
+    ...s.entries.map((e) => formatCnfLine(e.rawKey, e.value)),
+  ]);
+  const cnf = [
+    ...header,
+    `[${TRANSLATED_SECTION}]`,
+    ...cnfLines,
+    ...(dropped.length ? ["", ...dropped] : []),
+    ...otherText,
+    "",
+  ].join("\n");
+  return { cnf, translation, asymmetries, warnings, options };
+}
+
+/**
+ * Merge the layers' assignments in order: a later one replaces an earlier one and every member of its exclusive
+ * group (each replaced or removed option is recorded as dropped), and max_connections is added when no layer sets it.
+ */
+function mergeLayers(
+  assignments: LayerAssignment[],
+  serverId: string,
+  translation: TranslationEntry[],
+  asymmetries: string[],
+): Map<string, Merged> {
   const merged = new Map<string, Merged>();
   const assign = (m: Merged): void => {
     for (const group of EXCLUSIVE_GROUPS) {
@@ -228,7 +269,7 @@ export function renderConfig(input: RenderInput): RenderOutput {
     });
   };
 
-  for (const a of configLayers(parsed, scenario, server, source)) {
+  for (const a of assignments) {
     if (a.perServer)
       asymmetries.push(`${serverId}: ${a.key}=${String(a.raw)} set for this server only (servers[].config.set)`);
     if (a.value === undefined) unset(a.key, a.source);
@@ -244,14 +285,19 @@ export function renderConfig(input: RenderInput): RenderOutput {
     });
   }
 
-  // --- dialect
-  const ctx: DialectContext = {
-    family,
-    version,
-    storageKind: input.storageKind,
-    maxThreads: Math.max(...scenario.workload.threads),
-    neutral: new Map([...merged.values()].map((m) => [m.key, m.value])),
-  };
+  return merged;
+}
+
+/** Each merged option through the dialect table's rule for this server (or passed through, with a warning). */
+function applyDialect(
+  merged: Map<string, Merged>,
+  ctx: DialectContext,
+  serverId: string,
+  warnings: string[],
+  asymmetries: string[],
+): Array<{ m: Merged; outcome: Outcome }> {
+  const { family, version } = ctx;
+  const familyName = family === "mariadb" ? "MariaDB" : "MySQL";
   const results: Array<{ m: Merged; outcome: Outcome }> = [];
   for (const m of merged.values()) {
     const rule = findRule(m.key, family, version);
@@ -288,7 +334,17 @@ export function renderConfig(input: RenderInput): RenderOutput {
     if (outcome.warning) warnings.push(`${m.key} (${m.source}): ${outcome.warning}`);
     results.push({ m, outcome });
   }
+  return results;
+}
 
+/**
+ * The rendered options and cnf lines, in order, with each option's fate recorded; options written directly
+ * (keep/rename) win over lines a translation generates for the same name.
+ */
+function writeOptions(
+  results: Array<{ m: Merged; outcome: Outcome }>,
+  translation: TranslationEntry[],
+): { options: RenderedOption[]; cnfLines: string[]; dropped: string[] } {
   // Options written directly (keep/rename) win over lines a translation generates for the same name.
   const direct = new Set(
     results
@@ -328,24 +384,5 @@ export function renderConfig(input: RenderInput): RenderOutput {
       cnfLines.push(formatCnfLine(l.name, l.value));
     }
   }
-
-  const header = [
-    `# Rendered by twinbench from ${source} for server "${serverId}" (${familyName} ${input.version}),`,
-    `# storage ${input.storageKind}, profile ${scenario.config.profile}. Generated: change the neutral config or the`,
-    "# scenario's config.set instead, and see the translation report for every option's fate.",
-  ];
-  const otherText = other.flatMap((s) => [
-    "",
-    `[${s.name}]`,
-    ...s.entries.map((e) => formatCnfLine(e.rawKey, e.value)),
-  ]);
-  const cnf = [
-    ...header,
-    `[${TRANSLATED_SECTION}]`,
-    ...cnfLines,
-    ...(dropped.length ? ["", ...dropped] : []),
-    ...otherText,
-    "",
-  ].join("\n");
-  return { cnf, translation, asymmetries, warnings, options };
+  return { options, cnfLines, dropped };
 }

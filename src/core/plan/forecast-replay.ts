@@ -4,7 +4,7 @@
  */
 import type { RunManifest, Forecast, CellRecord } from "../model/results.ts";
 import { type ForecastModel, forecastAfterRound } from "./forecast.ts";
-import { measureRecords } from "../stats/ratio.ts";
+import { measureRecords } from "../stats/records.ts";
 import { grossCellSeconds } from "./run-costs.ts";
 
 /** How often the real wall time fell inside a stage's 80% range, over recorded runs. */

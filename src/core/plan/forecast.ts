@@ -19,7 +19,8 @@ import { type Calibration } from "./calibration/schema.ts";
 import { cellVariances, pairShareOf, runLevels } from "../stats/nested-sd.ts";
 import type { PairObs } from "../stats/estimate.ts";
 import type { CellRecord, Forecast } from "../model/results.ts";
-import { measureRecords, metricValue } from "../stats/ratio.ts";
+import { measureRecords } from "../stats/records.ts";
+import { metricValue } from "../stats/metric.ts";
 import {
   adaptiveRepeats,
   parseDuration,
@@ -29,7 +30,8 @@ import {
 } from "../model/scenario/schema.ts";
 import { primaryPair } from "../model/scenario/pairs.ts";
 import { adaptiveCosts, predictPrecision } from "./precision.ts";
-import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
+import { PACE_SD_PCT, simulateAdaptive } from "../stats/simulate.ts";
+import { type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate-model.ts";
 import { runningCosts } from "./run-costs.ts";
 
 /** What a run without a calibration says instead of a forecast before its first round. */

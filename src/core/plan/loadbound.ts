@@ -4,7 +4,7 @@
  */
 import type { Scenario } from "../model/scenario/schema.ts";
 import { containerCores, cpusetCores, SATURATED_SHARE } from "../measure/cellstate.ts";
-import { parseCpuset } from "../model/scenario/validate.ts";
+import { parseCpuset } from "../model/scenario/limits.ts";
 
 /**
  * sysbench's CPU per query as a share of the server's, for the lightest tests (point selects). Measured on this

@@ -23,7 +23,8 @@ import { planRun } from "./plan.ts";
 import { sizedSeconds } from "./estimate.ts";
 import { formatSeconds } from "../base/units.ts";
 import { DEFAULT_SETUP_COSTS, type SetupCosts } from "../model/setup-costs.ts";
-import { PACE_SD_PCT, simulateAdaptive, type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate.ts";
+import { PACE_SD_PCT, simulateAdaptive } from "../stats/simulate.ts";
+import { type AdaptiveCosts, type AdaptiveSimResult } from "../stats/simulate-model.ts";
 
 /** The prediction of `plan --precision`. */
 export interface PrecisionPrediction {

@@ -3,9 +3,9 @@
  * change of server instance, and the time model with them in place of the plan's.
  */
 import type { CellRecord } from "../model/results.ts";
-import { measureRecords } from "../stats/ratio.ts";
+import { measureRecords } from "../stats/records.ts";
 import { median } from "../base/distributions.ts";
-import type { AdaptiveCosts } from "../stats/simulate.ts";
+import type { AdaptiveCosts } from "../stats/simulate-model.ts";
 
 /** The run's warm-up and measured records (every attempt) with valid times, in the order they started. */
 function timeline(records: readonly CellRecord[]): CellRecord[] {

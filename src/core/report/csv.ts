@@ -5,7 +5,7 @@
  * Benjamini–Hochberg (empty unless the direction is faster or slower).
  */
 import type { RunReport } from "./model.ts";
-import type { RatioTable } from "../stats/ratio.ts";
+import type { RatioTable } from "../stats/ratio-model.ts";
 import type { CostTable } from "../stats/costs.ts";
 
 export function csvField(v: string | number | null | undefined): string {

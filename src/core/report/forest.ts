@@ -6,7 +6,7 @@
  */
 import { STATE_MARKS, STATE_WORDS, verdictMark, verdictWords, LOAD_BOUND } from "../model/vocabulary.ts";
 import type { Direction, Verdict } from "../model/verdict.ts";
-import type { RatioCell, RatioTable } from "../stats/ratio.ts";
+import type { RatioCell, RatioTable } from "../stats/ratio-model.ts";
 
 /** One cell of the plot. `estimate`/`low`/`high` are null when the cell has no figure or no interval. */
 export interface ForestRow {

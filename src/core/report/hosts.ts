@@ -5,18 +5,15 @@
  * sharded run: which host ran what, mixed hosts, lost hosts.
  */
 import type { CellRecord, HostFacts, RunManifest } from "../model/results.ts";
-import { axes, ratioTableFromSides, type Metric, type RatioTable } from "../stats/ratio.ts";
-import { factDifferences, runDifferences } from "./compare.ts";
+import { axes, ratioTableFromSides } from "../stats/ratio.ts";
+import { type RatioTable } from "../stats/ratio-model.ts";
+import { type Metric } from "../stats/metric.ts";
+import { factDifferences, runDifferences } from "../stats/run-differences.ts";
 import { renderRatioText } from "./text.ts";
 import { textTable } from "../base/text-table.ts";
 import { markdownRatioTable } from "./markdown.ts";
-import {
-  buildRunsSummary,
-  renderSummaryHtml,
-  renderSummaryMarkdown,
-  renderSummaryText,
-  type ExecutionSummary,
-} from "./summary.ts";
+import { buildRunsSummary, type ExecutionSummary } from "./summary.ts";
+import { renderSummaryHtml, renderSummaryMarkdown, renderSummaryText } from "./summary-render.ts";
 import { hostFactRows, type FactRow } from "../hosts/facts.ts";
 import { shardSummary } from "../hosts/shard.ts";
 

@@ -1,7 +1,7 @@
 /** JSON renderer: report.json / `--format json`. The ratio table's fixed shape at the top, run facts under `run`. */
 import type { RunReport } from "./model.ts";
 import { ratioTableJson } from "../stats/ratio.ts";
-import { costTableJson } from "../stats/costs.ts";
+import { costTableJson } from "./costs.ts";
 import { ladderJson } from "../stats/ladder.ts";
 
 export function reportJson(report: RunReport): object {

@@ -3,9 +3,10 @@
  * cell, then the facts. The seed tables' median / median figure is in the text report and comparison.csv.
  */
 import { replicationLines } from "./history.ts";
-import { costLines } from "../stats/costs.ts";
+import { costLines } from "./costs.ts";
 import type { RunReport } from "./model.ts";
-import { metricLabel, type RatioTable } from "../stats/ratio.ts";
+import { type RatioTable } from "../stats/ratio-model.ts";
+import { metricLabel } from "../stats/metric.ts";
 import { ladderTitle, markdownLadder, markdownLadderMedians } from "./ladder-render.ts";
 import {
   TABLE_TEXT,

@@ -16,15 +16,10 @@ import type {
 } from "../model/results.ts";
 import { formatSeconds } from "../base/units.ts";
 import { parseDuration } from "../model/scenario/schema.ts";
-import {
-  axes,
-  buildRatioTable,
-  measureRecords,
-  pickServers,
-  serverLabels,
-  type Metric,
-  type RatioTable,
-} from "../stats/ratio.ts";
+import { axes, buildRatioTable, pickServers, serverLabels } from "../stats/ratio.ts";
+import { measureRecords } from "../stats/records.ts";
+import { type RatioTable } from "../stats/ratio-model.ts";
+import { type Metric } from "../stats/metric.ts";
 import { costTableFromSides, type CostTable } from "../stats/costs.ts";
 import { comparisonPairs } from "../model/scenario/pairs.ts";
 import { adaptiveRepeats } from "../model/scenario/schema.ts";

@@ -13,8 +13,9 @@ import {
   verdictMark,
   verdictSentence,
 } from "../model/vocabulary.ts";
-import { costLines } from "../stats/costs.ts";
-import { metricLabel, type RatioCell, type RatioTable } from "../stats/ratio.ts";
+import { costLines } from "./costs.ts";
+import { type RatioCell, type RatioTable } from "../stats/ratio-model.ts";
+import { metricLabel } from "../stats/metric.ts";
 import type { RunReport } from "./model.ts";
 import { textTable, type TextColumn } from "../base/text-table.ts";
 import { ladderTitle, renderLadderText, type TableText } from "./ladder-render.ts";

@@ -6,21 +6,18 @@
  * Each figure is one table of its own: its cells share the variance prior, as the q/s cells do; figures do not
  * share one (CPU and fsyncs per query are not equally noisy).
  * Above 100 means the numerator costs MORE per query (unlike q/s, where above 100 is better).
- * Pure: records in, a model out; the renderers below turn it into text, CSV rows and JSON.
+ * Pure: records in, a model out; src/core/report/costs.ts turns it into text and JSON.
  */
 import type { CellRecord } from "../model/results.ts";
 import type { PerQuery } from "../model/cell.ts";
 import { median } from "../base/distributions.ts";
-import {
-  DEFAULT_CONFIDENCE,
-  estimateRun,
-  estimateUnpaired,
-  type CellInput,
-  type CellEstimate,
-  type UnpairedInput,
-} from "./estimate.ts";
+import { roundTo } from "../base/units.ts";
+import { DEFAULT_CONFIDENCE, estimateRun, type CellInput, type CellEstimate } from "./estimate.ts";
+import { estimateUnpaired, type UnpairedInput } from "./unpaired.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
-import { measureRecords, pairObs, type Pairing, type Side } from "./ratio.ts";
+import { pairObs } from "./ratio-cell.ts";
+import { measureRecords } from "./records.ts";
+import { type Pairing, type Side } from "./ratio-model.ts";
 
 /** The per-query figures compared, in report order. */
 export const COST_FIGURES = [
@@ -175,7 +172,6 @@ export function costValue(r: CellRecord | undefined, key: CostFigureKey): number
   return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : null;
 }
 
-const round = (x: number | null, digits = 4): number | null => (x === null ? null : Number(x.toFixed(digits)));
 const finite = (xs: Array<number | null>) => xs.filter((x): x is number => x !== null);
 const label = (key: CostFigureKey) => COST_FIGURES.find((f) => f.key === key)!.label;
 
@@ -289,8 +285,8 @@ export function costTableFromSides(
         df: null,
         p: null,
         moved: "unknown",
-        numeratorMedian: finite(av).length ? round(median(finite(av)), 6) : null,
-        denominatorMedian: finite(bv).length ? round(median(finite(bv)), 6) : null,
+        numeratorMedian: finite(av).length ? roundTo(median(finite(av)), 6) : null,
+        denominatorMedian: finite(bv).length ? roundTo(median(finite(bv)), 6) : null,
         numeratorValues: av,
         denominatorValues: bv,
       };
@@ -309,12 +305,12 @@ export function costTableFromSides(
       const e: CellEstimate = run.cells[i]!;
       if (cell.status === "ok") {
         Object.assign(cell, {
-          estimate: round(e.estimate),
-          low: round(e.low),
-          high: round(e.high),
+          estimate: roundTo(e.estimate),
+          low: roundTo(e.low),
+          high: roundTo(e.high),
           n: e.n,
-          df: round(e.df, 3),
-          p: round(e.p, 6),
+          df: roundTo(e.df, 3),
+          p: roundTo(e.p, 6),
         });
         cell.moved =
           e.low === null || e.high === null ? "unknown" : e.low > 100 ? "higher" : e.high < 100 ? "lower" : "none";
@@ -335,92 +331,4 @@ export function costTableFromSides(
     recorded,
     hardware: opts.hardware ?? HARDWARE_COUNTERS_NOTE,
   };
-}
-
-// ---- renderers ----------------------------------------------------------------------------------------------
-
-/** A cost ratio as a factor: "1.06× [0.98–1.15]". */
-export function factorText(c: Pick<CostCell, "estimate" | "low" | "high">): string {
-  if (c.estimate === null) return "n/a";
-  const f = (x: number) => (x / 100).toFixed(2);
-  return c.low === null || c.high === null ? `${f(c.estimate)}×` : `${f(c.estimate)}× [${f(c.low)}–${f(c.high)}]`;
-}
-
-export function costValueText(key: CostFigureKey, v: number | null): string {
-  const fig = COST_FIGURES.find((f) => f.key === key)!;
-  return v === null ? "n/a" : `${v.toFixed(fig.digits)}${fig.unit}`;
-}
-
-function figureText(c: CostCell, names: [string, string]): string {
-  const sides = `${names[0]} ${costValueText(c.figure, c.numeratorMedian)}, ${names[1]} ${costValueText(c.figure, c.denominatorMedian)}`;
-  const note = c.note ? `; ${c.note}` : "";
-  const why = c.reason ? `, ${c.reason}` : "";
-  return `${label(c.figure)} ${factorText(c)} (${sides}${why}${note})`;
-}
-
-/** The figures without an estimate, grouped by reason: "pages read, fsyncs not available (mysql: …)". */
-function notAvailableText(fs: readonly CostCell[]): string[] {
-  const by = new Map<string, string[]>();
-  for (const f of fs) by.set(f.reason ?? "unknown", [...(by.get(f.reason ?? "unknown") ?? []), label(f.figure)]);
-  return [...by].map(([reason, labels]) => `${labels.join(", ")} not available (${reason})`);
-}
-
-/** One cell's figures as text; a cell with no figure at all says so once. */
-function cellText(c: CostTable["cells"][number], names: [string, string]): string {
-  const ok = c.figures.filter((f) => f.status === "ok");
-  const na = c.figures.filter((f) => f.status !== "ok");
-  if (!ok.length && new Set(na.map((f) => f.reason)).size === 1) return `not available (${na[0]!.reason})`;
-  return [...ok.map((f) => figureText(f, names)), ...notAvailableText(na)].join("; ");
-}
-
-/** The text section: one line per cell, every figure with its factor, interval and each side's median. */
-export function costLines(t: CostTable | null): string[] {
-  if (!t || !t.recorded) return [];
-  const pct = Math.round(t.confidence * 100);
-  const head =
-    t.pairing === "paired"
-      ? `Cost per query, ${t.numeratorLabel} / ${t.denominatorLabel} (paired repeats, ${pct}% interval; above 1×: ${t.numeratorLabel} costs more per query; medians per side):`
-      : `Cost per query, ${t.numeratorLabel} / ${t.denominatorLabel} (unpaired, ${pct}% interval; above 1×: ${t.numeratorLabel} costs more per query; medians per side):`;
-  const names: [string, string] = [
-    t.numerator === t.denominator ? "NEW" : t.numerator,
-    t.numerator === t.denominator ? "BASE" : t.denominator,
-  ];
-  return [
-    head,
-    ...t.cells.map((c) => `- ${c.test} at ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${cellText(c, names)}`),
-    t.hardware,
-  ];
-}
-
-export function costTableJson(t: CostTable): object {
-  return {
-    numerator: t.numerator,
-    denominator: t.denominator,
-    numeratorLabel: t.numeratorLabel,
-    denominatorLabel: t.denominatorLabel,
-    pairing: t.pairing,
-    confidence: t.confidence,
-    recorded: t.recorded,
-    figures: COST_FIGURES.map((f) => ({ key: f.key, label: f.label, unit: f.unit.trim(), source: f.source })),
-    cells: t.cells,
-    hardware: t.hardware,
-  };
-}
-
-/**
- * What moved between two runs for one server (compare): for each cell whose q/s moved, the figures whose interval
- * lies wholly above or below 1×, and those that did not move, e.g. "server CPU rose 1.60× [1.40–1.80]; redo bytes
- * did not move (1.00× [0.97–1.03])".
- */
-export function costExplanation(c: { figures: CostCell[] }): string {
-  const ok = c.figures.filter((f) => f.status === "ok");
-  const na = c.figures.filter((f) => f.status !== "ok");
-  if (!ok.length && new Set(na.map((f) => f.reason)).size === 1) return `no cost per query (${na[0]!.reason})`;
-  const parts = ok.map((f) => {
-    if (f.moved === "higher") return `${label(f.figure)} per query rose ${factorText(f)}`;
-    if (f.moved === "lower") return `${label(f.figure)} per query fell ${factorText(f)}`;
-    if (f.moved === "none") return `${label(f.figure)} per query did not move (${factorText(f)})`;
-    return `${label(f.figure)} per query ${factorText(f)}, no interval (${f.reason ?? "unknown"})`;
-  });
-  return [...parts, ...notAvailableText(na)].join("; ");
 }

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { RunManifest, ServerManifest } from "../model/results.ts";
 import { parseDuration } from "../model/scenario/schema.ts";
-import type { RatioTable } from "./ratio.ts";
+import type { RatioTable } from "./ratio-model.ts";
 import { seFromInterval, type CellRuns } from "./replication.ts";
 
 export const HISTORY_VERSION = 1;

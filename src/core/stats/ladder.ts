@@ -8,22 +8,19 @@
  * Pure: records in, model out; the renderers of the ladder (text, markdown, csv, html, compare, live rows) live here
  * too, so the two-server formatters stay as they are.
  */
+import { roundTo } from "../base/units.ts";
 import type { CellRecord, RunManifest } from "../model/results.ts";
 import { adaptiveRepeats } from "../model/scenario/schema.ts";
-import { DEFAULT_CONFIDENCE, benjaminiHochberg, estimateUnpaired, expectedFalseVerdicts } from "./estimate.ts";
+import { DEFAULT_CONFIDENCE } from "./estimate.ts";
+import { estimateUnpaired } from "./unpaired.ts";
+import { benjaminiHochberg, expectedFalseVerdicts } from "./fdr.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { FDR, cellVerdict, fdrOf } from "../model/verdict.ts";
 import { verdictMark } from "../model/vocabulary.ts";
-import {
-  adaptiveStops,
-  axes,
-  ratioTableFromSides,
-  ratioTableJson,
-  type Metric,
-  type RatioCell,
-  type RatioTable,
-  type RatioTableOptions,
-} from "./ratio.ts";
+import { axes, ratioTableFromSides, ratioTableJson } from "./ratio.ts";
+import { adaptiveStops } from "./records.ts";
+import { type RatioCell, type RatioTable, type RatioTableOptions } from "./ratio-model.ts";
+import { type Metric } from "./metric.ts";
 
 /** One pair of a ladder: `numerator` against `denominator` (the base). Same shape as pairs.ts `comparisonPairs`. */
 export interface LadderPair {
@@ -165,7 +162,6 @@ function pairRatios(c: RatioCell, inverted: boolean): number[] {
 export function changeTable(baseBlock: RatioTable, newBlock: RatioTable, marginPct = baseBlock.marginPct): RatioTable {
   const inverted = baseBlock.inverted;
   const inputs: Array<{ a: number[]; b: number[]; row: number; col: number }> = [];
-  const round = (x: number | null, d = 4) => (x === null ? null : Number(x.toFixed(d)));
   const med = (xs: number[]) => {
     if (!xs.length) return null;
     const s = [...xs].sort((x, y) => x - y);
@@ -202,15 +198,15 @@ export function changeTable(baseBlock: RatioTable, newBlock: RatioTable, marginP
           unstable: [...(nc?.unstable ?? []).map((u) => `NEW: ${u}`), ...bc.unstable.map((u) => `BASE: ${u}`)],
           cvNumerator: null,
           cvDenominator: null,
-          numeratorMedian: round(ma === null ? null : ma * 100),
-          denominatorMedian: round(mb === null ? null : mb * 100),
+          numeratorMedian: roundTo(ma === null ? null : ma * 100),
+          denominatorMedian: roundTo(mb === null ? null : mb * 100),
           numeratorValues: a.map((x) => x * 100),
           denominatorValues: b.map((x) => x * 100),
           failedRepeats: bc.failedRepeats + (nc?.failedRepeats ?? 0),
           loadBound: bc.loadBound || nc?.loadBound === true,
         };
         if (status !== "ok") return { ...cell, reason: status };
-        if (ma !== null && mb !== null) cell.ratio = round((ma / mb) * 100);
+        if (ma !== null && mb !== null) cell.ratio = roundTo((ma / mb) * 100);
         inputs.push({ a: a.map(Math.log), b: b.map(Math.log), row, col });
         return cell;
       }),
@@ -226,14 +222,14 @@ export function changeTable(baseBlock: RatioTable, newBlock: RatioTable, marginP
     const e = run.cells[i]!;
     const cell = rows[x.row]!.cells[x.col]!;
     Object.assign(cell, {
-      estimate: round(e.estimate),
-      low: round(e.low),
-      high: round(e.high),
+      estimate: roundTo(e.estimate),
+      low: roundTo(e.low),
+      high: roundTo(e.high),
       ...cellVerdict({ low: e.low, high: e.high, q: qs[i] ?? null }, marginPct, FDR),
       n: e.n,
-      df: round(e.df, 3),
-      p: round(e.p, 6),
-      q: round(qs[i] ?? null, 6),
+      df: roundTo(e.df, 3),
+      p: roundTo(e.p, 6),
+      q: roundTo(qs[i] ?? null, 6),
     });
     if (e.reason) cell.reason = e.reason;
     if (cell.loadBound) {
@@ -256,8 +252,8 @@ export function changeTable(baseBlock: RatioTable, newBlock: RatioTable, marginP
     confidence,
     marginPct,
     method: {
-      priorDf: inputs.length ? (Number.isFinite(ip.d0) ? round(ip.d0, 3) : Infinity) : null,
-      priorSd: ip.s02 > 0 ? round(Math.sqrt(ip.s02), 6) : null,
+      priorDf: inputs.length ? (Number.isFinite(ip.d0) ? roundTo(ip.d0, 3) : Infinity) : null,
+      priorSd: ip.s02 > 0 ? roundTo(Math.sqrt(ip.s02), 6) : null,
       instanceSd: null,
       instanceCells: 0,
       unit: "repeats",
@@ -266,7 +262,7 @@ export function changeTable(baseBlock: RatioTable, newBlock: RatioTable, marginP
       verdicts: decided.length,
       verdictsAtFdr: decided.filter((c) => c.fdr === "holds").length,
       order: null,
-      dfRange: dfs.length ? [round(Math.min(...dfs), 2)!, round(Math.max(...dfs), 2)!] : null,
+      dfRange: dfs.length ? [roundTo(Math.min(...dfs), 2)!, roundTo(Math.max(...dfs), 2)!] : null,
     },
     numeratorLabel: `NEW ${baseBlock.numerator}/${baseBlock.denominator}`,
     denominatorLabel: `BASE ${baseBlock.numerator}/${baseBlock.denominator}`,

@@ -2,7 +2,7 @@
  * The two levels of A/A noise (pure): the sd of log pair ratios within server instances and between them, by the
  * method of moments of the one-way layout, and each cell's own variance.
  */
-import type { VarianceObs } from "./estimate.ts";
+import type { VarianceObs } from "./prior.ts";
 import { mean } from "../base/distributions.ts";
 
 /** The pair and instance levels of A/A pairs, in log units × 100 (≈ %). */

@@ -21,7 +21,7 @@
  * docs/stats.md ("Between runs") has the simulation of this code path that checks its coverage.
  */
 import { chiSquareQuantile, mean, tQuantile } from "../base/distributions.ts";
-import { fitVariancePrior, moderate, type VariancePrior } from "./estimate.ts";
+import { fitVariancePrior, moderate, type VariancePrior } from "./prior.ts";
 
 /** One run's estimate of one cell, on the log scale. */
 export interface RunEstimateObs {
@@ -134,7 +134,7 @@ function replicationCell(
   const r = moderate({ s2: sampleVariance(ys) / scale, df: k - 1 }, shared.prior);
   // Runs that agree to the last digit (copies of one run under other ids) say nothing about the spread: the
   // variance is then the runs' own, the least the model allows.
-  const m = { s2: r.s2 > 0 ? r.s2 * scale : within, df: r.df };
+  const m = { s2: r.s2 * scale > within * 1e-9 ? r.s2 * scale : within, df: r.df };
   if (!(m.df > 0) || !(m.s2 >= 0)) return none;
   const t = tQuantile((1 + confidence) / 2, m.df);
   const sePooled = Math.sqrt(m.s2 / k);

@@ -5,7 +5,7 @@ import { TwinbenchError } from "../../../core/base/errors.ts";
 import type { StorageFacts } from "../../../core/model/results.ts";
 import { DATA_TARGET, type BindPlan } from "../../../core/storage/plan.ts";
 import { findmnt } from "../host.ts";
-import type { DataMount } from "../types.ts";
+import type { StorageMount } from "../../../core/model/engine/mounts.ts";
 import type { Provisioner } from "./types.ts";
 
 /** The path's stat, or undefined when it does not exist; a failed stat (EACCES, EIO) is raised. */
@@ -75,7 +75,7 @@ export const bindProvisioner: Provisioner<BindPlan> = {
       details: { path: plan.basePath, dir: plan.dir, ...(f ? { source: f.source, mountpoint: f.target } : {}) },
     };
     return {
-      mount: { Type: "bind", Source: plan.dir, Target: DATA_TARGET } satisfies DataMount,
+      mount: { kind: "bind", source: plan.dir, target: DATA_TARGET } satisfies StorageMount,
       facts,
       needsHolder: false,
       refresh: async () => {

@@ -25,7 +25,7 @@ import {
   readSwaps,
   safeRealpath,
 } from "../host.ts";
-import type { DataMount } from "../types.ts";
+import type { StorageMount } from "../../../core/model/engine/mounts.ts";
 import type { Problem, ProvisionStep, Provisioner, StorageHost } from "./types.ts";
 
 type Member = { device: string; sizeBytes?: number; backingFile?: string };
@@ -253,7 +253,7 @@ async function provision(plan: Raid0Plan, step: ProvisionStep, host: StorageHost
     details,
   };
   return {
-    mount: { Type: "bind", Source: plan.dataDir, Target: DATA_TARGET } satisfies DataMount,
+    mount: { kind: "bind", source: plan.dataDir, target: DATA_TARGET } satisfies StorageMount,
     facts,
     needsHolder: false,
     refresh: async () => {

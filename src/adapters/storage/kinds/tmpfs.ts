@@ -25,7 +25,7 @@ export const tmpfsProvisioner: Provisioner<TmpfsPlan> = {
     );
     await ensureNewVolume(host, plan.volumeName);
     await writer.add({ type: "volume", name: plan.volumeName, keep: false });
-    await host.engine.createVolume(plan.volumeName, labels, plan.driverOptions);
+    await host.engine.volumes.create(plan.volumeName, labels, plan.driverOptions);
     const facts: StorageFacts = {
       kind: "tmpfs",
       fsType: "tmpfs",

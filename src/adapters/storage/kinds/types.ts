@@ -6,7 +6,8 @@ import type { StorageFacts } from "../../../core/model/results.ts";
 import type { StoragePlan } from "../../../core/storage/plan.ts";
 import type { Runner } from "../../host/runner.ts";
 import type { StateWriter } from "../state-file.ts";
-import type { DataMount, StorageEngine, StorageRequest } from "../types.ts";
+import type { StorageMount } from "../../../core/model/engine/mounts.ts";
+import type { StorageEngine, StorageRequest } from "../types.ts";
 
 /** The host and engine a provisioner works on. */
 export interface StorageHost {
@@ -34,7 +35,7 @@ export interface ProvisionStep {
 
 /** A kind's result: the server's data mount, its facts now, and how to measure them again after the run. */
 export interface Provisioned {
-  mount: DataMount;
+  mount: StorageMount;
   facts: StorageFacts;
   needsHolder: boolean;
   refresh(): Promise<Partial<StorageFacts>>;

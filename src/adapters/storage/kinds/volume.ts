@@ -11,7 +11,8 @@ import { DATA_TARGET, type VolumePlan } from "../../../core/storage/plan.ts";
 import { parseDfLine, parseProcMounts } from "../../../core/storage/parse.ts";
 import { unreachableReason } from "../../docker/guard.ts";
 import { exists, findmnt } from "../host.ts";
-import type { DataMount, StorageRequest } from "../types.ts";
+import type { StorageMount } from "../../../core/model/engine/mounts.ts";
+import type { StorageRequest } from "../types.ts";
 import type { Problem, Provisioner, StorageHost } from "./types.ts";
 
 const PROBE_TARGET = "/tb-probe";
@@ -27,15 +28,15 @@ export async function engineProblems(host: StorageHost): Promise<Problem[]> {
 }
 
 export async function ensureNewVolume(host: StorageHost, name: string): Promise<void> {
-  if (!(await host.engine.inspectVolume(name))) return;
+  if (!(await host.engine.volumes.inspect(name))) return;
   throw new TwinbenchError(`volume ${name} already exists`, {
     code: "STORAGE_VOLUME_EXISTS",
     hint: "it is left from an earlier run with the same id: `twinbench clean` removes it, or choose another run id",
   });
 }
 
-export function volumeMount(name: string): DataMount {
-  return { Type: "volume", Source: name, Target: DATA_TARGET, VolumeOptions: { NoCopy: true } };
+export function volumeMount(name: string): StorageMount {
+  return { kind: "volume", source: name, target: DATA_TARGET, startEmpty: true };
 }
 
 type Measured = {
@@ -59,7 +60,7 @@ export async function measureVolume(
   chownRoot: boolean,
   expectFs?: string,
 ): Promise<Measured> {
-  const mountpoint = (await host.engine.inspectVolume(name))?.mountpoint;
+  const mountpoint = (await host.engine.volumes.inspect(name))?.mountpoint;
   if (req.probeImage) {
     const out = await probeVolume(
       host,
@@ -110,7 +111,7 @@ async function probeVolume(
 ): Promise<string> {
   const script =
     'if [ "$3" = 1 ]; then chown "$1:$2" "$4" && chmod 0750 "$4" || exit 3; fi; df -P -B1 "$4"; grep " $4 " /proc/mounts; exit 0';
-  const r = await host.engine.run(
+  const r = await host.engine.containers.run(
     {
       name: `${name}-probe-${randomBytes(3).toString("hex")}`,
       image,
@@ -126,8 +127,8 @@ async function probeVolume(
         PROBE_TARGET,
       ],
       labels: { ...labels, [LABEL.role]: "storage-probe" },
-      networkMode: "none",
-      mounts: [{ Type: "volume", Source: name, Target: PROBE_TARGET, VolumeOptions: { NoCopy: true } }],
+      network: { kind: "none" },
+      mounts: [{ kind: "volume", source: name, target: PROBE_TARGET, startEmpty: true }],
     },
     { timeoutMs: 120_000 },
   );
@@ -150,7 +151,7 @@ export const volumeProvisioner: Provisioner<VolumePlan> = {
   async provision(plan, { req, labels, writer }, host) {
     await ensureNewVolume(host, plan.volumeName);
     await writer.add({ type: "volume", name: plan.volumeName, keep: plan.keep });
-    await host.engine.createVolume(plan.volumeName, labels);
+    await host.engine.volumes.create(plan.volumeName, labels);
     const m = await measureVolume(host, plan.volumeName, req, labels, true);
     const facts: StorageFacts = {
       kind: "volume",

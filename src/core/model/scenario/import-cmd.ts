@@ -41,7 +41,70 @@ function bad(message: string, hint: string): InputError {
 const scalar = (v: string): string | number | boolean => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v);
 const onOff = (v: string | undefined) => v !== undefined && /^(on|yes|true|1)$/i.test(v);
 
+/** What the steps of an import share: the options left to translate, and where notes and warnings go. */
+interface Importing {
+  options: Map<string, { given: string; value: string }>;
+  positional: string[];
+  /** Some option has a 0.4/0.5 name: the old defaults apply where the command line is silent. */
+  legacyUsed: boolean;
+  /** The value of the first of these options given. */
+  get(...names: string[]): string | undefined;
+  /** A translation that is not exact: a warning, and a note. */
+  warn(m: string): void;
+  /** An exact translation, for the YAML's header. */
+  note(m: string): void;
+}
+
 export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResult {
+  const words = sysbenchWords(cmdline);
+  const options = new Map<string, { given: string; value: string }>();
+  const positional: string[] = [];
+  for (const w of words) {
+    if (w.startsWith("--")) {
+      const eq = w.indexOf("=");
+      const given = eq < 0 ? w.slice(2) : w.slice(2, eq);
+      options.set(normalizeOptionName(given), { given, value: eq < 0 ? "on" : w.slice(eq + 1) });
+    } else positional.push(w);
+  }
+
+  const warnings: string[] = [];
+  const notes: string[] = [];
+  const warn = (m: string) => {
+    warnings.push(m);
+    notes.push(`${m} (not exact)`);
+  };
+  const note = (m: string) => notes.push(m);
+  const legacyUsed = [...options.keys()].some((k) => Object.hasOwn(LEGACY_OPTIONS, k));
+  const get = (...names: string[]) => {
+    for (const n of names) if (options.has(n)) return options.get(n)!.value;
+    return undefined;
+  };
+
+  const im: Importing = { options, positional, legacyUsed, get, warn, note };
+
+  const test = chooseTest(im);
+  const workload = workloadFields(im, test);
+  const sysbench = sysbenchOptions(im);
+  if (Object.keys(sysbench).length) workload.sysbench = sysbench;
+
+  const oneLine = words.join(" ");
+  const doc: Record<string, unknown> = {
+    name: opts.name ?? "imported",
+    description: opts.description ?? `Imported from: sysbench ${oneLine}`,
+    servers: opts.servers ?? DEFAULT_SERVERS,
+    workload,
+  };
+  const header = [
+    "# Imported by `twinbench import-cmd` from:",
+    `#   sysbench ${oneLine}`,
+    ...(notes.length ? ["# Translations to sysbench 1.0.20:", ...notes.map((n) => `#   - ${n}`)] : []),
+    "",
+  ].join("\n");
+  return { yaml: `${header}\n${stringify(doc, { lineWidth: 0 })}`, warnings, notes, doc };
+}
+
+/** The command line's words after the environment assignments and the `sysbench` itself. */
+function sysbenchWords(cmdline: string): string[] {
   let words: string[];
   try {
     words = shellWords(cmdline);
@@ -67,30 +130,12 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
       "paste a command such as: sysbench --test=oltp --num-threads=4 run",
     );
 
-  const options = new Map<string, { given: string; value: string }>();
-  const positional: string[] = [];
-  for (const w of words) {
-    if (w.startsWith("--")) {
-      const eq = w.indexOf("=");
-      const given = eq < 0 ? w.slice(2) : w.slice(2, eq);
-      options.set(normalizeOptionName(given), { given, value: eq < 0 ? "on" : w.slice(eq + 1) });
-    } else positional.push(w);
-  }
+  return words;
+}
 
-  const warnings: string[] = [];
-  const notes: string[] = [];
-  const warn = (m: string) => {
-    warnings.push(m);
-    notes.push(`${m} (not exact)`);
-  };
-  const note = (m: string) => notes.push(m);
-  const legacyUsed = [...options.keys()].some((k) => Object.hasOwn(LEGACY_OPTIONS, k));
-  const get = (...names: string[]) => {
-    for (const n of names) if (options.has(n)) return options.get(n)!.value;
-    return undefined;
-  };
-
-  // -- the command and the test ---------------------------------------------------------------------------------
+/** The test the command line runs, as a 1.0.20 script or legacy name (the 0.4 oltp modes chosen from their options). */
+function chooseTest(im: Importing): string {
+  const { options, positional, get, warn, note } = im;
   const command = positional.find((p) => COMMANDS.has(p));
   const scripts = positional.filter((p) => !COMMANDS.has(p));
   if (command && command !== "run")
@@ -145,7 +190,12 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
   }
   for (const k of MODE_OPTIONS) options.delete(k);
 
-  // -- workload fields --------------------------------------------------------------------------------------------
+  return test;
+}
+
+/** The workload fields twinbench sets itself (engine, tables, threads, length, percentile), taken from the options. */
+function workloadFields(im: Importing, test: string): Record<string, unknown> {
+  const { options, legacyUsed, get, warn, note } = im;
   const workload: Record<string, unknown> = {};
   const take = (names: string[]) => {
     const v = get(...names);
@@ -209,7 +259,12 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
         "LOCK TABLES/UNLOCK TABLES; 1.0.20 sends BEGIN/COMMIT, which MyISAM ignores, so the table locking is not reproduced",
     );
 
-  // -- everything else → workload.sysbench ---------------------------------------------------------------------
+  return workload;
+}
+
+/** Every other option into workload.sysbench: legacy names renamed or dropped, twinbench's own ignored. */
+function sysbenchOptions(im: Importing): Record<string, string | number | boolean> {
+  const { options, warn, note } = im;
   const sysbench: Record<string, string | number | boolean> = {};
   for (const [name, { given, value }] of options) {
     const l = own(LEGACY_OPTIONS, name);
@@ -235,20 +290,6 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
     sysbench[name] = scalar(value);
     if (name === "db-ps-mode") note(`--db-ps-mode=${value} is unchanged in sysbench 1.0.20`);
   }
-  if (Object.keys(sysbench).length) workload.sysbench = sysbench;
 
-  const oneLine = words.join(" ");
-  const doc: Record<string, unknown> = {
-    name: opts.name ?? "imported",
-    description: opts.description ?? `Imported from: sysbench ${oneLine}`,
-    servers: opts.servers ?? DEFAULT_SERVERS,
-    workload,
-  };
-  const header = [
-    "# Imported by `twinbench import-cmd` from:",
-    `#   sysbench ${oneLine}`,
-    ...(notes.length ? ["# Translations to sysbench 1.0.20:", ...notes.map((n) => `#   - ${n}`)] : []),
-    "",
-  ].join("\n");
-  return { yaml: `${header}\n${stringify(doc, { lineWidth: 0 })}`, warnings, notes, doc };
+  return sysbench;
 }

@@ -64,7 +64,6 @@ export function toLegacyResult(d: Draft): SysbenchResult {
   const status = statusOf(d, ["general", "fairness"]);
   const st = d.blocks.stats?.values;
   const gen = d.blocks.general?.values;
-  const fair = d.blocks.fairness?.values;
 
   if (st && (!st.has("readWriteRequests") || !st.has("otherOperations"))) {
     throw new SysbenchParseError(
@@ -76,6 +75,50 @@ export function toLegacyResult(d: Draft): SysbenchResult {
     throw new SysbenchParseError(d.blocks.stats!.line, "a 1.0 'queries:' line in a 0.4/0.5 statistics block");
   }
 
+  const { latencyMs, latencyUnit } = legacyLatency(d);
+  const { fairness, legacyFair } = legacyFairness(d);
+  const { version, versionSource } = legacyVersion(d);
+
+  return {
+    status,
+    fatal: d.fatal,
+    alerts: d.alerts,
+    warnings: d.warnings,
+    version,
+    threads: d.threads,
+    ...statementCounts(st),
+    queries: null,
+    qps: null,
+    ignoredErrors: countOf(st?.get("ignoredErrors")),
+    reconnects: countOf(st?.get("reconnects")),
+    ignoredErrorsPerSec: rateOf(st?.get("ignoredErrors")),
+    reconnectsPerSec: rateOf(st?.get("reconnects")),
+    reportInterval: d.reportInterval,
+    totalTime: gen?.get("totalTime")?.kind === "number" ? (gen.get("totalTime") as { n: number | null }).n : null,
+    events: intOf(gen?.get("events")),
+    latencyMs,
+    fairness,
+    intervals: [],
+    histogram: null,
+    unfinishedTransactions: d.unfinished,
+    legacy: {
+      versionSource,
+      deadlocks: countOf(st?.get("deadlocks")),
+      deadlocksPerSec: rateOf(st?.get("deadlocks")),
+      readWriteRequests: countOf(st?.get("readWriteRequests")),
+      readWriteRequestsPerSec: rateOf(st?.get("readWriteRequests")),
+      otherOperations: countOf(st?.get("otherOperations")),
+      otherOperationsPerSec: rateOf(st?.get("otherOperations")),
+      latencyUnit,
+      ...legacyFair,
+    },
+    legacyIntervals: d.legacyIntervals,
+  };
+}
+
+/** The per-request statistics of the general block: latency in ms, and the units the output used. */
+function legacyLatency(d: Draft): { latencyMs: SysbenchResult["latencyMs"]; latencyUnit: string | null } {
+  const gen = d.blocks.general?.values;
   const latencyMs = emptyLatency();
   let latencyUnit: string | null = null;
   if (gen) {
@@ -113,6 +156,12 @@ export function toLegacyResult(d: Draft): SysbenchResult {
     });
   }
 
+  return { latencyMs, latencyUnit };
+}
+
+/** Threads fairness: the 1.0-style events/execution time pairs, or 0.4's distribution and execution figures. */
+function legacyFairness(d: Draft): { fairness: SysbenchResult["fairness"]; legacyFair: Record<string, number | null> } {
+  const fair = d.blocks.fairness?.values;
   const fairness = emptyFairness();
   const legacyFair: Record<string, number | null> = {
     fairnessDistributionA: null,
@@ -142,6 +191,11 @@ export function toLegacyResult(d: Draft): SysbenchResult {
     }
   }
 
+  return { fairness, legacyFair };
+}
+
+/** The sysbench version: from the header, else guessed from the report's format (0.4 or 0.5). */
+function legacyVersion(d: Draft): { version: string | null; versionSource: string | null } {
   let version: string | null = d.header?.version ?? null;
   let versionSource: string | null = version === null ? null : "header";
   if (version === null) {
@@ -152,39 +206,5 @@ export function toLegacyResult(d: Draft): SysbenchResult {
     versionSource = version === null ? null : "format";
   }
 
-  return {
-    status,
-    fatal: d.fatal,
-    alerts: d.alerts,
-    warnings: d.warnings,
-    version,
-    threads: d.threads,
-    ...statementCounts(st),
-    queries: null,
-    qps: null,
-    ignoredErrors: countOf(st?.get("ignoredErrors")),
-    reconnects: countOf(st?.get("reconnects")),
-    ignoredErrorsPerSec: rateOf(st?.get("ignoredErrors")),
-    reconnectsPerSec: rateOf(st?.get("reconnects")),
-    reportInterval: d.reportInterval,
-    totalTime: gen?.get("totalTime")?.kind === "number" ? (gen.get("totalTime") as { n: number | null }).n : null,
-    events: intOf(gen?.get("events")),
-    latencyMs,
-    fairness,
-    intervals: [],
-    histogram: null,
-    unfinishedTransactions: d.unfinished,
-    legacy: {
-      versionSource,
-      deadlocks: countOf(st?.get("deadlocks")),
-      deadlocksPerSec: rateOf(st?.get("deadlocks")),
-      readWriteRequests: countOf(st?.get("readWriteRequests")),
-      readWriteRequestsPerSec: rateOf(st?.get("readWriteRequests")),
-      otherOperations: countOf(st?.get("otherOperations")),
-      otherOperationsPerSec: rateOf(st?.get("otherOperations")),
-      latencyUnit,
-      ...legacyFair,
-    },
-    legacyIntervals: d.legacyIntervals,
-  };
+  return { version, versionSource };
 }

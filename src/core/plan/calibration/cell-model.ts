@@ -3,7 +3,8 @@
  * forecasts each named cell's pair sd in the next run from the runs recorded here.
  */
 import type { Calibration, CostShape } from "./schema.ts";
-import { type VarianceObs, digamma, fitPooledPriorDf, trigamma } from "../../stats/estimate.ts";
+import { type VarianceObs, fitPooledPriorDf } from "../../stats/prior.ts";
+import { digamma, trigamma } from "../../stats/special.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../../stats/simulate.ts";
 import { sameCostShape } from "./costs.ts";
 

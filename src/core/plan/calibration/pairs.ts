@@ -3,7 +3,8 @@
  * outside work disturbed left out and counted. What a calibration learns from a run starts here.
  */
 import type { CellRecord } from "../../model/results.ts";
-import { measureRecords, metricValue } from "../../stats/ratio.ts";
+import { measureRecords } from "../../stats/records.ts";
+import { metricValue } from "../../stats/metric.ts";
 import type { CellVarianceObs } from "./schema.ts";
 import { type RunNoise, nestedSd, runLevels, cellVariances } from "../../stats/nested-sd.ts";
 

@@ -4,7 +4,7 @@
  * host (see the calibration store in src/adapters/calibration-store.ts).
  */
 import type { SeriesStats } from "../../stats/series.ts";
-import type { VarianceObs } from "../../stats/estimate.ts";
+import type { VarianceObs } from "../../stats/prior.ts";
 
 /** One host's calibration. Percentages are of the q/s (log units × 100 for the pair and instance sds). */
 export interface Calibration {

@@ -13,7 +13,7 @@ import {
 import { type NestedSd, type RunNoise, pairShareOf, nestedSd } from "../../stats/nested-sd.ts";
 import type { PooledResiduals } from "./pairs.ts";
 import { type RunCosts, costsOf } from "./costs.ts";
-import { type VarianceObs, fitVariancePrior } from "../../stats/estimate.ts";
+import { type VarianceObs, fitVariancePrior } from "../../stats/prior.ts";
 
 /**
  * A run's pair level as the typical cell's, for the host's calibration. The forecast draws each cell's variance as

@@ -58,7 +58,7 @@ import { cellNoiseModel, cellPriorDf, type CellNoise } from "../calibration/cell
 import { costShapeOf } from "../calibration/costs.ts";
 import { simulateDesign } from "./simulate.ts";
 import { cannotReach } from "./cannot.ts";
-import type { AdaptiveSimResult } from "../../stats/simulate.ts";
+import type { AdaptiveSimResult } from "../../stats/simulate-model.ts";
 
 /** What run.json keeps of a design's forecast (results.ts DesignForecast). */
 export function designForecast(d: Design, at: string): DesignForecast {

@@ -7,7 +7,7 @@ import type { SetupCosts } from "../../model/setup-costs.ts";
 import type { PairSdAtLength } from "./noise.ts";
 import type { CellPriorDf } from "../calibration/cell-model.ts";
 import type { EstimateItem } from "../estimate.ts";
-import type { AdaptiveSimResult } from "../../stats/simulate.ts";
+import type { AdaptiveSimResult } from "../../stats/simulate-model.ts";
 
 /** The margin the design reports against (the verdict's default, docs/stats.md). */
 export const DESIGN_MARGIN_PCT = 5;
