@@ -7,6 +7,9 @@
 #   lab/second-engine.sh purge     stop, then delete its data root (images sent to it are gone)
 #   lab/second-engine.sh send IMG… docker save IMG on the first engine | docker load on this one
 #
+# TB_ENGINE2_ROOT=DIR runs the dockerd, containerd and runc unpacked under DIR (usr/sbin, usr/bin) instead of the
+# installed ones: lab/current-engine.sh fetch unpacks a current Debian docker.io there, never replacing the host's.
+#
 # It has its own --data-root, --exec-root, --pidfile and socket, --iptables=false --ip-masq=false, and its own
 # bridge (created here first). Never --bridge=none: a daemon started with it deletes the host's docker0, which
 # breaks the first engine. Never --default-address-pool either: dockerd 20.10 then deletes the interface named
@@ -25,6 +28,7 @@ EXEC_ROOT=/run/$NAME
 SOCK=/run/$NAME.sock
 PIDFILE=/run/$NAME.pid
 LOG=${TB_ENGINE2_LOG:-/var/log/$NAME.log}
+ENGINE_ROOT=${TB_ENGINE2_ROOT:-}
 
 d2() { docker -H "unix://$SOCK" "$@"; }
 
@@ -90,14 +94,29 @@ start() {
   fi
   remember_docker0
   # setsid: the daemon outlives this script and is not in the caller's process group (no Ctrl-C from the caller).
-  setsid dockerd \
-    --data-root "$DATA_ROOT" \
-    --exec-root "$EXEC_ROOT" \
-    --pidfile "$PIDFILE" \
-    -H "unix://$SOCK" -H "tcp://$ADDR" \
-    --iptables=false --ip-masq=false \
-    --bridge="$BRIDGE" \
-    >>"$LOG" 2>&1 </dev/null &
+  # With TB_ENGINE2_ROOT, its own dockerd first on PATH, so that it also starts its own containerd and runc.
+  local path=$PATH
+  if [ -n "$ENGINE_ROOT" ]; then
+    [ -x "$ENGINE_ROOT/usr/sbin/dockerd" ] || { echo "$NAME: no dockerd under $ENGINE_ROOT (lab/current-engine.sh fetch)" >&2; return 1; }
+    path="$ENGINE_ROOT/usr/sbin:$ENGINE_ROOT/usr/bin:$ENGINE_ROOT/usr/libexec/docker:$PATH"
+  fi
+  # In a subshell that first closes every descriptor it inherited above 2: a daemon that kept one would hold the
+  # caller's files open for its whole life (the shared flock of a `flock LOCK lab/second-engine.sh start` among them,
+  # which then stays taken until the engine stops).
+  (
+    for fd in /proc/$BASHPID/fd/*; do
+      n=${fd##*/}
+      [ "$n" -gt 2 ] && eval "exec $n>&-"
+    done
+    PATH=$path exec setsid dockerd \
+      --data-root "$DATA_ROOT" \
+      --exec-root "$EXEC_ROOT" \
+      --pidfile "$PIDFILE" \
+      -H "unix://$SOCK" -H "tcp://$ADDR" \
+      --iptables=false --ip-masq=false \
+      --bridge="$BRIDGE" \
+      >>"$LOG" 2>&1 </dev/null
+  ) &
   for _ in $(seq 1 120); do
     if answers; then
       guard_docker0

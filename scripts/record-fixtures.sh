@@ -141,7 +141,9 @@ host() {
   session=${TWINBENCH_SESSION:-fixtures-$$}
   cid=$(docker run -d --label "twinbench.session=$session" --label twinbench.run=record-fixtures "$base" sleep infinity)
   trap 'docker rm -f "$cid" >/dev/null' EXIT
-  docker exec "$cid" bash -c 'echo "deb http://deb.debian.org/debian-security bookworm-security main" >>/etc/apt/sources.list &&
+  # The security suite from the mirror the base image already uses (debootstrap wrote it into sources.list).
+  docker exec "$cid" bash -c 'mirror=$(awk "/^deb /{print \$2; exit}" /etc/apt/sources.list) &&
+    echo "deb ${mirror%/debian}/debian-security bookworm-security main" >>/etc/apt/sources.list &&
     apt-get -o Acquire::Check-Valid-Until=false update -qq &&
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mariadb-server sysbench procps >/dev/null'
   docker cp "$0" "$cid:/record-fixtures.sh"

@@ -4,13 +4,19 @@
 #   2. copy the example to a temporary folder, the tarball beside it as twinbench.tgz
 #   3. npm install and npm test there, with TWINBENCH_SESSION naming every resource the suite labels
 #   4. fail if anything labelled with that session is left on the engine
-# Usage: bash scripts/test-example.sh [--node MAJOR] [--tarball FILE] [--dir DIR --phase install|test] [TEST_FILE...]
+# Usage: bash scripts/test-example.sh [--node MAJOR] [--tarball FILE] [--testcontainers VERSION|newest]
+#                                     [--dir DIR --phase install|test|refused] [TEST_FILE...]
 #        (or npm run test:example)
 #   --node MAJOR   install and test on that Node, from the npm registry's `node` package (`npx -p node@MAJOR`)
 #   --tarball FILE use this `npm pack` output instead of packing again (.ci/run packs once for its three Nodes)
+#   --testcontainers VERSION|newest
+#                  install this testcontainers (newest: the newest twinbench's peer range allows) instead of the
+#                  newest one this Node accepts
 #   --dir DIR      work in DIR (made if missing) and keep it; with --phase install, steps 1-3's install only, and
-#   --phase test   later, on the same DIR and Node, npm test and step 4 (.ci/run installs for three Nodes side by
+#   --phase test   later, on the same DIR and Node, npm test and step 4 (.ci/run installs for every Node side by
 #                  side, then tests one at a time)
+#   --phase refused  instead of npm test: importing twinbench/testcontainers must stop with twinbench's own error
+#                  (TESTCONTAINERS_NODE_TOO_OLD), as it must on Node 20 with a testcontainers that needs Node 22.22
 #   TEST_FILE...   only these files of the example (default: all of them)
 # Without --dir, keeps nothing: the folder is removed at the end.
 set -euo pipefail
@@ -19,6 +25,7 @@ NODE_MAJOR=""
 PACKED=""
 DIR=""
 PHASE="all"
+TC_WANT=""
 FILES=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -26,13 +33,14 @@ while [ $# -gt 0 ]; do
     --tarball) PACKED=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
     --dir) DIR=$2; shift 2 ;;
     --phase) PHASE=$2; shift 2 ;;
+    --testcontainers) TC_WANT=$2; shift 2 ;;
     *) FILES+=("$1"); shift ;;
   esac
 done
 case "$PHASE" in
   all) ;;
-  install | test) [ -n "$DIR" ] || { echo "--phase $PHASE needs --dir DIR (the install and the test share it)" >&2; exit 2; } ;;
-  *) echo "--phase $PHASE: expected install or test" >&2; exit 2 ;;
+  install | test | refused) [ -n "$DIR" ] || { echo "--phase $PHASE needs --dir DIR (the install and the test share it)" >&2; exit 2; } ;;
+  *) echo "--phase $PHASE: expected install, test or refused" >&2; exit 2 ;;
 esac
 # npm and every node it starts (vitest, its workers) run on the chosen Node: npx puts it first on PATH.
 ON_NODE=()
@@ -48,7 +56,7 @@ else
 fi
 SESSION="example-$$-$(date +%s)"
 
-if [ "$PHASE" != "test" ]; then
+if [ "$PHASE" = "all" ] || [ "$PHASE" = "install" ]; then
 
 if [ -n "$PACKED" ]; then
   [ -f "$PACKED" ] || { echo "--tarball $PACKED: no such file" >&2; exit 1; }
@@ -86,7 +94,14 @@ CANDIDATES="$(node -e '
   console.log([...best.values()].sort(order).join(" "));
 ' "$(npm view "testcontainers@^11.14.0 || ^12.0.0" version --json)")"
 TC=""
+case "$TC_WANT" in
+  "") ;;
+  newest) TC=${CANDIDATES%% *} ;;
+  *) TC=$TC_WANT ;;
+esac
+[ -n "$TC" ] && echo "    testcontainers $TC, as asked (--testcontainers $TC_WANT)"
 for v in $CANDIDATES; do
+  [ -n "$TC" ] && break
   rm -f "$WORK/resolve/package-lock.json"
   echo '{"name":"resolve","private":true}' > "$WORK/resolve/package.json"
   if (cd "$WORK/resolve" && "${ON_NODE[@]}" npm install --package-lock-only --engine-strict --no-audit --no-fund --loglevel=silent \
@@ -100,7 +115,7 @@ if [ -z "$TC" ]; then
   echo "no testcontainers among $CANDIDATES installs on this Node within its engines" >&2
   exit 1
 fi
-echo "    newest testcontainers this Node accepts: $TC"
+[ -z "$TC_WANT" ] && echo "    newest testcontainers this Node accepts: $TC"
 npm pkg set "devDependencies.testcontainers=$TC" "devDependencies.@testcontainers/mariadb=>=11.14.0 <=$TC" "devDependencies.@testcontainers/mysql=>=11.14.0 <=$TC"
 # No flags: a user's plain `npm install` must resolve (no --legacy-peer-deps, no --force).
 "${ON_NODE[@]}" npm install --no-audit --no-fund --loglevel=error
@@ -110,6 +125,21 @@ fi
 [ "$PHASE" = "install" ] && exit 0
 [ -d "$WORK/example/node_modules" ] || { echo "$WORK/example: not installed (run --phase install first)" >&2; exit 1; }
 cd "$WORK/example"
+
+if [ "$PHASE" = "refused" ]; then
+  # What a user's test file does first. The import must reject with twinbench's error, not undici's TypeError.
+  echo "==> import twinbench/testcontainers: expecting twinbench's refusal"
+  "${ON_NODE[@]}" node --input-type=module -e '
+    try {
+      await import("twinbench/testcontainers");
+      console.error("    it loaded: expected TESTCONTAINERS_NODE_TOO_OLD on this Node");
+      process.exit(1);
+    } catch (e) {
+      console.log(`    ${e.name} ${e.code}: ${e.message}`);
+      process.exit(e.code === "TESTCONTAINERS_NODE_TOO_OLD" ? 0 : 1);
+    }'
+  exit 0
+fi
 
 echo "==> npm test (TWINBENCH_SESSION=$SESSION)"
 rc=0

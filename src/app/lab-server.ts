@@ -353,7 +353,7 @@ export class LabServer {
    * Freeze the idle server (cgroup freezer) so its background work does not run during another server's cell.
    * Best effort: the freezer can refuse while tasks sit in uninterruptible I/O; it is retried, and `false` means
    * the server stays running (the caller records that).
-   * Three tries 1 s apart, written out (issue 26): p-retry would add a dependency for a fixed three-step loop.
+   * Three tries 1 s apart, written out: p-retry would add a dependency for a fixed three-step loop.
    */
   async pause(): Promise<boolean> {
     if (!this.containerId || this.paused) return true;

@@ -14,6 +14,7 @@ import { fitLines, fitScenario, resolvePools, type FitReport, type HostResources
 import type { Calibration } from "../core/plan/calibration/schema.ts";
 import { renderConfig } from "../core/config/render.ts";
 import { lockEntry } from "../core/images/lock.ts";
+import { describeMirrors } from "../core/images/mirror.ts";
 import { buildRunReport } from "../core/report/model.ts";
 import { renderText } from "../core/report/text.ts";
 import { formatTranslation } from "../core/config/lines.ts";
@@ -55,6 +56,11 @@ export async function imagePins(): Promise<ImagePin[]> {
   }));
 }
 
+/** Which Debian mirror image builds would use, and where it came from (the lock's override or the host's apt sources). */
+export async function imageMirrors(): Promise<string> {
+  return describeMirrors((await loadLock()).mirrors);
+}
+
 /** The config renderer's translation report per server id. */
 export async function configTranslations(scenario: Scenario): Promise<Record<string, TranslationEntry[]>> {
   const lock = await loadLock();
@@ -83,6 +89,8 @@ export interface PlanViewOptions {
   warn: (line: string) => void;
   /** Overrides for the extras (tests). */
   pins?: () => Promise<ImagePin[]>;
+  /** Which mirror image builds use, as one line (default: from the lock and the host's apt sources). */
+  mirrors?: () => Promise<string>;
   translations?: (scenario: Scenario) => Promise<Record<string, TranslationEntry[]>>;
   /** The host's calibration for a precision target (null: none; absent: the prediction is not asked for). */
   calibration?: { key?: string; calibration: Calibration | null };
@@ -119,6 +127,7 @@ export async function planLines(file: string, o: PlanViewOptions & { loaded?: Lo
   const r = o.loaded ?? (await loadScenario(file, o.sets ?? []));
   const plan = planRun(r.scenario, { setupCosts: o.setupCosts });
   const pins = await optional(o.pins ?? imagePins, o.warn, "image lock");
+  const mirrors = await optional(o.mirrors ?? imageMirrors, o.warn, "image mirror");
   const translations = await optional(
     () => (o.translations ?? configTranslations)(r.scenario),
     o.warn,
@@ -128,7 +137,7 @@ export async function planLines(file: string, o: PlanViewOptions & { loaded?: Lo
   const fit = o.host ? await planFit(r.scenario, o.host, o.warn) : undefined;
   if (fit) o.onFit?.(fit.report);
   const lines = [
-    ...describePlan(plan, r.scenario, { file, pins, translations, maxCells: o.maxCells }),
+    ...describePlan(plan, r.scenario, { file, pins, mirrors, translations, maxCells: o.maxCells }),
     ...(fit?.lines ?? []),
   ];
   const prediction = o.calibration

@@ -15,19 +15,26 @@ export function engineEndpoint(env: Record<string, string | undefined>): string 
 export function createEngineProbe(
   env: Record<string, string | undefined> = process.env,
   timeoutMs = 5000,
+  /** For /version and /info once /_ping answered: Podman's /version asks conmon and the OCI runtime (3 s here). */
+  factsTimeoutMs = 30_000,
 ): EngineProbe {
   return {
     async probe() {
       const endpoint = engineEndpoint(env);
       let docker: Docker;
+      let slow: Docker;
       try {
         docker = new Docker({ timeout: timeoutMs });
+        slow = new Docker({ timeout: factsTimeoutMs });
       } catch (e) {
         return { answers: false, endpoint, error: (e as Error).message };
       }
       try {
         await docker.ping();
-        const [version, info] = await Promise.all([docker.version(), docker.info()]);
+        const [version, info] = await Promise.all([slow.version(), slow.info()]);
+        const components = ((version as { Components?: Array<{ Name?: string; Version?: string }> }).Components ??
+          []) as Array<{ Name?: string; Version?: string }>;
+        const podman = components.find((c) => /podman/i.test(c.Name ?? ""));
         const i = info as {
           Driver?: string;
           CgroupVersion?: string;
@@ -39,6 +46,7 @@ export function createEngineProbe(
           answers: true,
           endpoint,
           serverVersion: version.Version,
+          product: podman ? "podman" : "docker",
           apiVersion: version.ApiVersion,
           storageDriver: i.Driver ?? "",
           cgroupVersion: i.CgroupVersion ?? "",

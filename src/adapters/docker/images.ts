@@ -40,10 +40,11 @@ export class DockerImages implements ImagePort {
   }
   build(
     context: NodeJS.ReadableStream,
-    opts: { labels: Record<string, string>; signal?: AbortSignal },
+    opts: { labels: Record<string, string>; buildArgs?: Record<string, string>; signal?: AbortSignal },
   ): Promise<NodeJS.ReadableStream> {
     return this.docker.buildImage(context, {
       labels: opts.labels,
+      ...(opts.buildArgs && Object.keys(opts.buildArgs).length > 0 ? { buildargs: opts.buildArgs } : {}),
       rm: true,
       forcerm: true,
       // The version=1 (classic) builder: streams step output as JSON events.

@@ -15,6 +15,8 @@ import { createRunner, formatCommand, type Runner } from "./runner.ts";
 import { createHostFs, spawnDetachedDefault, type DetachedProcess, type HostFs } from "./host-fs.ts";
 import { defaultLockFile, loadLock } from "../images/files.ts";
 import { DIGEST_PLACEHOLDER } from "../../core/images/lock.ts";
+import type { Mirrors } from "../../core/images/mirror.ts";
+import { readHostMirrors } from "../images/apt-sources.ts";
 
 export interface DoctorDeps {
   runner: Runner;
@@ -32,6 +34,8 @@ export interface DoctorDeps {
   log(line: string): void;
   /** The image lock whose official digests are checked (default: the package's images/lock.yaml). */
   lockFile?: string;
+  /** apt's configuration folder, whose sources name the Debian mirror (default /etc/apt). */
+  aptDir?: string;
 }
 
 export function defaultDoctorDeps(overrides: Partial<DoctorDeps> = {}): DoctorDeps {
@@ -111,12 +115,13 @@ export function imageModeFromEnv(env: Record<string, string | undefined>): HostF
 }
 
 /** Which images of the lock still have a PLACEHOLDER official digest; a lock that cannot be read becomes the error text. */
-export async function probeLock(file?: string): Promise<LockFacts> {
+export async function probeLock(file?: string, aptDir?: string): Promise<LockFacts & { mirrors?: Mirrors }> {
   try {
-    const lock = await loadLock(file);
+    const lock = await loadLock(file, aptDir);
     return {
       file: lock.file,
       placeholder: Object.keys(lock.images).filter((n) => lock.images[n]!.official.digest === DIGEST_PLACEHOLDER),
+      mirrors: lock.mirrors,
     };
   } catch (e) {
     // Reported on the image-mode line (a warning): doctor checks the host, a bad lock is not a reason to stop.
@@ -135,8 +140,11 @@ export async function probeHost(deps: DoctorDeps): Promise<HostFacts> {
     deps.fs.exists("/proc/mdstat"),
     deps.fs.exists("/dev/loop-control"),
     deps.fs.freeBytes(deps.resultsDir),
-    probeLock(deps.lockFile),
+    probeLock(deps.lockFile, deps.aptDir),
   ]);
+  // The mirrors builds use: the lock's choice, or (a lock that cannot be read) what the host's sources name.
+  const { mirrors: lockMirrors, ...lockFacts } = lock;
+  const mirrors = lockMirrors ?? (await readHostMirrors(deps.aptDir));
   const dockerRoot = engine.answers ? engine.dockerRootDir : "/var/lib/docker";
   const diskDockerRoot = await deps.fs.freeBytes(dockerRoot);
   return {
@@ -151,10 +159,12 @@ export async function probeHost(deps: DoctorDeps): Promise<HostFacts> {
     mdstat,
     loopControl,
     imageMode: imageModeFromEnv(deps.env),
-    lock,
+    lock: lockFacts,
     // Set by docker-compose.yml. Not /.dockerenv: hosts that are themselves containers (CI VMs like this project's)
     // carry one too, and there --fix is exactly what is wanted.
     inContainer: deps.env.TWINBENCH_IN_CONTAINER === "1",
+    node: { version: process.versions.node, today: new Date(deps.now()).toISOString().slice(0, 10) },
+    mirrors,
   };
 }
 

@@ -10,7 +10,7 @@ import { execa } from "execa";
 import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import { baseImageChanges, baseImageSpec, debootstrapArgs, type BaseImageSpec } from "../../core/images/base.ts";
 import type { BaseImageRef } from "../../core/images/context.ts";
-import type { Mirrors } from "../../core/images/lock.ts";
+import { mirrorChoiceFor, type Mirrors } from "../../core/images/mirror.ts";
 import { readJsonStream } from "./stream.ts";
 
 export interface ImageProgress {
@@ -21,6 +21,8 @@ export interface ImageProgress {
 }
 
 export interface BaseImageOptions {
+  /** The lock file the mirrors were chosen with, named when no mirror is known (default images/lock.yaml). */
+  lockFile?: string;
   onProgress?: (ev: ImageProgress) => void;
   now?: () => Date;
   /** Where the rootfs is assembled (default: the OS temp dir). It needs ~300 MB. */
@@ -53,29 +55,37 @@ export function ensureBaseImage(
   mirrors: Mirrors,
   opts: BaseImageOptions = {},
 ): Promise<EnsuredBaseImage> {
-  const spec = baseImageSpec(suite, mirrors);
+  const spec = baseImageSpec(suite);
   const running = inFlight.get(spec.tag);
   if (running) return running;
   const p = (async () => {
     const have = await inspectImageId(images, spec.tag);
     if (have) return { tag: spec.tag, id: have.id, cacheHit: true };
-    const id = await buildBaseImage(images, spec, opts);
+    const id = await buildBaseImage(images, spec, mirrors, opts);
     return { tag: spec.tag, id, cacheHit: false };
   })().finally(() => inFlight.delete(spec.tag));
   inFlight.set(spec.tag, p);
   return p;
 }
 
-async function buildBaseImage(images: ImagePort, spec: BaseImageSpec, opts: BaseImageOptions): Promise<string> {
+async function buildBaseImage(
+  images: ImagePort,
+  spec: BaseImageSpec,
+  mirrors: Mirrors,
+  opts: BaseImageOptions,
+): Promise<string> {
   const image = `base:${spec.suite}`;
+  // MIRROR_NONE here, before a temporary folder is made, when neither the host nor the lock names a mirror.
+  const { uri: mirror, from } = mirrorChoiceFor(spec.suite, mirrors, opts.lockFile);
   const progress = (step: string, line: string) => opts.onProgress?.({ image, step, line });
   const work = await mkdtemp(join(opts.workDir ?? tmpdir(), `twinbench-rootfs-${spec.suite}-`));
   const rootfs = join(work, "rootfs");
   try {
-    progress("debootstrap", `debootstrap ${debootstrapArgs(spec, rootfs).join(" ")}`);
+    const argv = debootstrapArgs(spec, rootfs, mirror);
+    progress("debootstrap", `debootstrap ${argv.join(" ")} (mirror from ${from})`);
     const tail: string[] = [];
     try {
-      const sub = execa("debootstrap", debootstrapArgs(spec, rootfs), {
+      const sub = execa("debootstrap", argv, {
         all: true,
         buffer: false,
         stdin: "ignore",
@@ -107,10 +117,10 @@ async function buildBaseImage(images: ImagePort, spec: BaseImageSpec, opts: Base
       // No log: debootstrap failed before writing one; the output tail above is all there is.
       const log = await readFile(join(rootfs, "debootstrap", "debootstrap.log"), "utf8").catch(() => "");
       throw new TwinbenchError(
-        `debootstrap of ${spec.suite} from ${spec.mirror} failed (exit code ${err.exitCode ?? "?"})`,
+        `debootstrap of ${spec.suite} from ${mirror} failed (exit code ${err.exitCode ?? "?"})`,
         {
           code: "BASE_DEBOOTSTRAP_FAILED",
-          hint: "debootstrap needs root, a reachable Debian mirror and ~300 MB of free disk; the mirror is images/lock.yaml's mirrors.debian",
+          hint: `debootstrap needs root, a reachable Debian mirror and ~300 MB of free disk; the mirror came from ${from} (the host's apt sources, unless images/lock.yaml's mirrors.debian overrides them)`,
           details: [...tail, ...log.split("\n").filter(Boolean).slice(-10)],
           cause: e,
         },

@@ -9,6 +9,7 @@ import { allOrAbort } from "../../core/base/all-or-abort.ts";
 import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import {
   imageLabels,
+  mirrorBuildArgs,
   imageRepo,
   renderContext,
   type BuildMode,
@@ -86,12 +87,13 @@ async function prepare(
   const base =
     mode === "debian"
       ? await ensureBaseImage(images, entry.suites[0]!, opts.lock.mirrors, {
+          lockFile: opts.lock.file,
           onProgress: opts.onProgress,
           now: opts.now,
           signal: opts.signal,
         })
       : undefined;
-  const rendered = renderContext(name, entry, mode, files, { mirrors: opts.lock.mirrors, base });
+  const rendered = renderContext(name, entry, mode, files, { base });
   return { rendered, tag: `${imageRepo(name)}:${rendered.tagSuffix}` };
 }
 
@@ -143,12 +145,15 @@ async function ensureImageInMode(
   // FROM <repo>@<digest> finds it in the engine.
   if (mode === "official")
     await pullOfficialBase(images, name, entry, opts.lock.file, { onProgress: opts.onProgress, signal: opts.signal });
-  const labels = imageLabels(name, entry, mode, rendered, opts.lock.mirrors, {
+  // The mirrors this build fetches from (MIRROR_NONE before anything starts when the host and the lock name none).
+  const buildArgs = mirrorBuildArgs(entry, opts.lock.mirrors, opts.lock.file);
+  const labels = imageLabels(name, entry, mode, rendered, {
+    mirrors: buildArgs,
     buildTime: (opts.now ?? (() => new Date()))().toISOString(),
     session: opts.session,
     run: opts.run,
   });
-  const id = await buildContext(images, name, rendered, labels, opts);
+  const id = await buildContext(images, name, rendered, labels, buildArgs, opts);
   const [repo, suffix] = [imageRepo(name), rendered.tagSuffix];
   if (opts.signal?.aborted) throw new CancelledError();
   await images.tag(id, repo, suffix);
@@ -167,6 +172,7 @@ async function buildContext(
   name: string,
   rendered: RenderedContext,
   labels: Record<string, string>,
+  buildArgs: Record<string, string>,
   opts: EnsureImageOptions,
 ): Promise<string> {
   const entry = lockEntry(opts.lock, name);
@@ -176,7 +182,7 @@ async function buildContext(
   };
   let stream: NodeJS.ReadableStream;
   try {
-    stream = await images.build(contextTar(rendered.files), { labels, signal: opts.signal });
+    stream = await images.build(contextTar(rendered.files), { labels, buildArgs, signal: opts.signal });
   } catch (e) {
     if (opts.signal?.aborted) throw new CancelledError();
     const msg = (e as { json?: { message?: string } }).json?.message ?? (e as Error).message;
@@ -208,18 +214,16 @@ export async function currentImageTags(images: ImagePort, lock: Lock): Promise<S
   const tags = new Set<string>();
   for (const [name, entry] of Object.entries(lock.images)) {
     const files = await readContextFiles(imagesDir(lock), entry.family);
-    const spec = baseImageSpec(entry.suites[0]!, lock.mirrors);
+    const spec = baseImageSpec(entry.suites[0]!);
     const base = await inspectImageId(images, spec.tag);
     if (base) {
       tags.add(
-        `${imageRepo(name)}:${renderContext(name, entry, "debian", files, { mirrors: lock.mirrors, base: { tag: spec.tag, id: base.id } }).tagSuffix}`,
+        `${imageRepo(name)}:${renderContext(name, entry, "debian", files, { base: { tag: spec.tag, id: base.id } }).tagSuffix}`,
       );
       tags.add(spec.tag);
     }
     if (entry.official.digest !== DIGEST_PLACEHOLDER) {
-      tags.add(
-        `${imageRepo(name)}:${renderContext(name, entry, "official", files, { mirrors: lock.mirrors }).tagSuffix}`,
-      );
+      tags.add(`${imageRepo(name)}:${renderContext(name, entry, "official", files, {}).tagSuffix}`);
     }
   }
   return tags;

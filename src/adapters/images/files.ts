@@ -5,14 +5,18 @@ import { InputError } from "../../core/base/errors.ts";
 import { contextDirs } from "../../core/images/context.ts";
 import { parseLock, type Family, type Lock } from "../../core/images/lock.ts";
 import { packagePath } from "../package-files.ts";
+import { readHostMirrors } from "./apt-sources.ts";
 
 /** The package's images/lock.yaml (found from the package root, so it works from any cwd, from src/ or dist/). */
 export function defaultLockFile(): string {
   return packagePath("images", "lock.yaml");
 }
 
-/** Read and validate a lock file (default: the repository's images/lock.yaml). */
-export async function loadLock(file: string = defaultLockFile()): Promise<Lock> {
+/**
+ * Read and validate a lock file (default: the repository's images/lock.yaml), with the Debian mirrors builds use:
+ * the lock's `mirrors` where it names them, else the host's apt sources (under `aptDir`, default /etc/apt).
+ */
+export async function loadLock(file: string = defaultLockFile(), aptDir?: string): Promise<Lock> {
   let raw: string;
   try {
     raw = await readFile(file, "utf8");
@@ -25,7 +29,8 @@ export async function loadLock(file: string = defaultLockFile()): Promise<Lock> 
     });
   }
   const shown = relative(process.cwd(), file);
-  return { ...parseLock(raw, shown.startsWith("..") ? file : shown), file };
+  const host = await readHostMirrors(aptDir);
+  return { ...parseLock(raw, shown.startsWith("..") ? file : shown, host), file };
 }
 
 /** The directory holding the build contexts: the lock file's directory. */

@@ -16,7 +16,7 @@ export interface Endpoint {
 
 /**
  * One control connection. MySQL 8+ authenticates with caching_sha2_password, which over a connection without TLS
- * needs the server's RSA public key; mysql2 3.26 (2026-12-03) stopped fetching it unless allowed, and every MySQL
+ * needs the server's RSA public key; mysql2 3.26 stopped fetching it unless allowed, and every MySQL
  * server then failed its readiness probe. The servers twinbench connects to are the lab's own: containers it created,
  * on its own Docker network or published on loopback, or on a remote engine the user named. The risk mysql2 names
  * is a key swapped on the network path, which recovers the password. That password guards only a throwaway
@@ -49,7 +49,7 @@ export interface ReadyOptions {
  * Retry `attempt` (one `SELECT 1`, however it is sent) every 500 ms until it answers or the deadline passes.
  * `attempt` resolves to null on success or to the error text. `alive()` lets the caller stop early when the
  * container has exited. Resolves to the seconds it took.
- * Kept over p-retry (issue 26): this is a deadline-bounded poll at a fixed 500 ms with a liveness check between
+ * Kept over p-retry: this is a deadline-bounded poll at a fixed 500 ms with a liveness check between
  * attempts and the last error in the message; p-retry counts attempts with backoff, which is not the contract here.
  */
 export async function pollReady(

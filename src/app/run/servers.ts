@@ -176,7 +176,7 @@ export class Servers {
   }
 
   /**
-   * The one restart path after prepare (issue 24: every measured cell starts from the same state): the container
+   * The one restart path after prepare (so every measured cell starts from the same state): the container
    * removed, the post-prepare snapshot put back when `restore`, a new server process started and ready, then
    * prewarmed as after prepare (workload.prewarm), and with workload.quiesce settled when `quiesce` names the moment.
    * A new instance, a write test's fresh data and the recovery after a crash all come through here.

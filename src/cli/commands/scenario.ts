@@ -33,6 +33,8 @@ export interface ScenarioCommandsContext {
   loadLockImages?: () => Promise<string[]>;
   /** Lock entries for `plan` (default: from images/lock.yaml). */
   loadPins?: () => Promise<ImagePin[]>;
+  /** Which mirror image builds use, as one line (default: from images/lock.yaml and the host's apt sources). */
+  loadMirrors?: () => Promise<string>;
   /** The config renderer's translation report per server id (default: src/core/config/render.ts). */
   renderTranslations?: (scenario: Scenario) => Promise<Record<string, TranslationEntry[]>>;
   /** Measured set-up costs from earlier runs, if any. */
@@ -238,6 +240,7 @@ async function planCommand(
     setupCosts,
     warn: err,
     pins: ctx.loadPins,
+    mirrors: ctx.loadMirrors,
     translations: ctx.renderTranslations,
     calibration: adaptiveRepeats(loaded.scenario.workload) ? calibration : undefined,
     host,

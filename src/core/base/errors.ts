@@ -93,6 +93,7 @@ export type ErrorCode =
   | "LOCK_INVALID"
   | "LOCK_NOT_FOUND"
   | "LOCK_NO_IMAGE"
+  | "MIRROR_NONE"
   | "NO_SNAPSHOT"
   | "NO_SUCH_SERVER"
   | "PARSE_FILE_UNREADABLE"
@@ -157,6 +158,7 @@ export type ErrorCode =
   | "STORAGE_VOLUME_EXISTS"
   | "SYSBENCH_PARSE"
   | "SYSBENCH_UNSUPPORTED"
+  | "TESTCONTAINERS_NODE_TOO_OLD"
   | "TWINS_NEED_TWO";
 
 /** The parts of a {@link TwinbenchError} besides its message. */

@@ -6,10 +6,15 @@ import { compareVersions } from "../config/version.ts";
 import { formatBytes } from "../base/units.ts";
 import { LOW_DISK_BYTES, MIN_API_VERSION, osFamily, type DiskFacts, type HostFacts } from "./doctor.ts";
 import { composeAvailable, missingFsPackages } from "./doctor-fix.ts";
+import { nodeLineCheck } from "./node-support.ts";
+import { describeMirrors, type Mirrors } from "../images/mirror.ts";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
 export type CheckId =
+  | "node"
+  | "engine-product"
+  | "mirror"
   | "engine"
   | "api-version"
   | "storage-driver"
@@ -42,7 +47,44 @@ export function evaluateChecks(f: HostFacts): CheckLine[] {
     : f.isRoot && osFamily(f.os) !== "other"
       ? "run `twinbench doctor --fix`"
       : undefined;
-  return [...engineChecks(f, fixHint), ...hostChecks(f), ...toolChecks(f, fixHint), imageModeLine(f)];
+  return [
+    nodeLine(f),
+    ...engineChecks(f, fixHint),
+    ...hostChecks(f),
+    ...toolChecks(f, fixHint),
+    imageModeLine(f),
+    mirrorLine(f.mirrors),
+  ];
+}
+
+/** The Node that runs twinbench: supported, past its end of life (deprecated), or too old. */
+function nodeLine(f: HostFacts): CheckLine {
+  const n = nodeLineCheck(f.node.version, f.node.today);
+  return { id: "node", status: n.status, title: "node", detail: n.detail, ...(n.hint ? { hint: n.hint } : {}) };
+}
+
+/** Which Debian mirror image builds fetch from, and which file named it. Needed only to build a missing image. */
+function mirrorLine(m: Mirrors): CheckLine {
+  const detail = describeMirrors(m);
+  const add =
+    "add a Debian source to /etc/apt/sources.list.d/ (or /etc/apt/sources.list), or `mirrors:` to images/lock.yaml";
+  if (!m.debian)
+    return {
+      id: "mirror",
+      status: "warn",
+      title: "debian mirror",
+      detail: `${detail}: images that are not built yet cannot be built`,
+      hint: add,
+    };
+  if (!m.security)
+    return {
+      id: "mirror",
+      status: "warn",
+      title: "debian mirror",
+      detail: `${detail}: images on a -security suite (bookworm-security) cannot be built`,
+      hint: add.replace("a Debian source", "a Debian security source"),
+    };
+  return { id: "mirror", status: "ok", title: "debian mirror", detail };
 }
 
 /** The engine: whether it answers, its API version, its storage driver. */
@@ -56,7 +98,7 @@ function engineChecks(f: HostFacts, fixHint: string | undefined): CheckLine[] {
       id: "engine",
       status: "ok",
       title: "docker engine",
-      detail: `answers on ${e.endpoint} (Docker ${e.serverVersion})`,
+      detail: `answers on ${e.endpoint} (${e.product === "podman" ? "Podman" : "Docker"} ${e.serverVersion})`,
     });
   } else {
     lines.push({
@@ -69,6 +111,18 @@ function engineChecks(f: HostFacts, fixHint: string | undefined): CheckLine[] {
         : (fixHint ?? "install Docker Engine (Debian/Ubuntu: `apt-get install docker.io`) and start it"),
     });
   }
+
+  // Podman's Docker-compatible service answers, but a run needs what it lacks.
+  if (e.answers && e.product === "podman")
+    lines.push({
+      id: "engine-product",
+      status: "fail",
+      title: "podman",
+      detail:
+        `Podman ${e.serverVersion} answers the Docker API, but twinbench's runs need a tmpfs-backed named volume with a size ` +
+        "(local driver, type=tmpfs, o=size=...), which Podman refuses (volume options size and inodes not supported)",
+      hint: "use Docker Engine (Debian: `apt-get install docker.io`, or `twinbench doctor --fix`) and point DOCKER_HOST at it",
+    });
 
   // API version
   if (e.answers) {
@@ -274,7 +328,7 @@ function imageModeLine(f: HostFacts): CheckLine {
   const official = f.imageMode.mode === "official";
   const mode = official
     ? "official (forced): FROM <repo>@sha256 images, pulled by digest from the registry"
-    : `debian${f.imageMode.forced ? " (forced)" : ""}: base images from debootstrap, packages from deb.debian.org (registries are not probed)`;
+    : `debian${f.imageMode.forced ? " (forced)" : ""}: base images from debootstrap, packages from the Debian mirror below (registries are not probed)`;
   const l = f.lock;
   if ("error" in l) {
     return {

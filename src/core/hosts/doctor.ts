@@ -4,6 +4,7 @@
  * src/adapters/host/doctor.ts; the checks in doctor-checks.ts, the fixes in doctor-fix.ts.
  */
 import { TOOL_PACKAGES } from "../storage/tools.ts";
+import type { Mirrors } from "../images/mirror.ts";
 
 export type OsFamily = "debian" | "ubuntu" | "other";
 
@@ -22,6 +23,8 @@ export type EngineFacts =
       /** "unix:///var/run/docker.sock" or the DOCKER_HOST value. */
       endpoint: string;
       serverVersion: string;
+      /** Which engine answers the Docker API: Docker itself, or Podman's Docker-compatible service. */
+      product: "docker" | "podman";
       apiVersion: string;
       storageDriver: string;
       /** "1" | "2" as the engine reports it (/info CgroupVersion); "" for engines too old to say. */
@@ -81,6 +84,10 @@ export interface HostFacts {
   lock: LockFacts;
   /** twinbench runs inside a container (docker-compose.yml's service): host packages and dockerd are not ours. */
   inContainer: boolean;
+  /** The Node.js running twinbench (process.versions.node) and today's date (YYYY-MM-DD), for its end of life. */
+  node: { version: string; today: string };
+  /** The Debian mirrors image builds use (the lock's override, else the host's apt sources), each with its source. */
+  mirrors: Mirrors;
 }
 
 /** What doctor knows of images/lock.yaml: the images whose `official.digest` is still PLACEHOLDER. */

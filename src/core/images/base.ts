@@ -2,7 +2,7 @@
  * Debian-built mode's base images: one `debootstrap --variant=minbase` rootfs per suite, imported into Docker as
  * twinbench/base:<suite>-<hash12>. Pure: names, arguments and labels; the adapter runs debootstrap.
  */
-import { canonicalJson, sha256, type Mirrors } from "./lock.ts";
+import { canonicalJson, sha256 } from "./lock.ts";
 import { LABEL } from "./context.ts";
 
 export const BASE_REPO = "twinbench/base";
@@ -11,7 +11,6 @@ const BASE_RECIPE = 1;
 
 export interface BaseImageSpec {
   suite: string;
-  mirror: string;
   /** twinbench/base:<suite>-<hash12> */
   tag: string;
   repo: string;
@@ -19,15 +18,16 @@ export interface BaseImageSpec {
   hash: string;
 }
 
-export function baseImageSpec(suite: string, mirrors: Mirrors): BaseImageSpec {
-  const hash = sha256(canonicalJson({ recipe: BASE_RECIPE, variant: "minbase", suite, mirror: mirrors.debian }));
+/** The base image of a suite. Its hash leaves the mirror out: any mirror's `suite` gives the same minbase system. */
+export function baseImageSpec(suite: string): BaseImageSpec {
+  const hash = sha256(canonicalJson({ recipe: BASE_RECIPE, variant: "minbase", suite }));
   const tagSuffix = `${suite}-${hash.slice(0, 12)}`;
-  return { suite, mirror: mirrors.debian, hash, tagSuffix, repo: BASE_REPO, tag: `${BASE_REPO}:${tagSuffix}` };
+  return { suite, hash, tagSuffix, repo: BASE_REPO, tag: `${BASE_REPO}:${tagSuffix}` };
 }
 
-/** Arguments for `debootstrap` (no shell involved). */
-export function debootstrapArgs(spec: BaseImageSpec, dir: string): string[] {
-  return ["--variant=minbase", spec.suite, dir, spec.mirror];
+/** Arguments for `debootstrap` (no shell involved), fetching from `mirror` (see mirror.ts: mirrorFor). */
+export function debootstrapArgs(spec: BaseImageSpec, dir: string, mirror: string): string[] {
+  return ["--variant=minbase", spec.suite, dir, mirror];
 }
 
 /** `changes` for the image import: labels and a default command. */

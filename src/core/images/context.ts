@@ -7,15 +7,8 @@
  */
 import { TwinbenchError } from "../base/errors.ts";
 import { digestRef } from "./pin.ts";
-import {
-  canonicalJson,
-  DIGEST_PLACEHOLDER,
-  lockEntryHash,
-  sha256,
-  type Family,
-  type LockEntry,
-  type Mirrors,
-} from "./lock.ts";
+import { canonicalJson, DIGEST_PLACEHOLDER, lockEntryHash, sha256, type Family, type LockEntry } from "./lock.ts";
+import { mirrorFor, type Mirrors } from "./mirror.ts";
 
 export type BuildMode = "debian" | "official";
 export type ModeChoice = BuildMode | "auto";
@@ -48,7 +41,6 @@ export interface BaseImageRef {
 }
 
 export interface RenderOptions {
-  mirrors: Mirrors;
   /** Required in debian mode. */
   base?: BaseImageRef;
 }
@@ -62,11 +54,28 @@ export interface RenderedContext {
   tagSuffix: string;
 }
 
-/** apt sources lines for an entry's suites: "bookworm" → the main mirror, "bookworm-security" → the security one. */
-export function aptSources(suites: readonly string[], mirrors: Mirrors): string[] {
-  return suites.map((s) =>
-    s.endsWith("-security") ? `deb ${mirrors.security} ${s} main` : `deb ${mirrors.debian} ${s} main`,
-  );
+/**
+ * The build arguments that carry the mirrors into a build. The Dockerfiles name these arguments, never a mirror, so
+ * the rendered files (and the image's content hash) are the same whichever mirror a host uses.
+ */
+export const MIRROR_ARG = { debian: "TWINBENCH_DEBIAN_MIRROR", security: "TWINBENCH_SECURITY_MIRROR" } as const;
+
+const isSecuritySuite = (s: string): boolean => s.endsWith("-security");
+
+/**
+ * apt sources lines for an entry's suites, as shell words for the Dockerfile's `printf`: "bookworm" → the main
+ * mirror's build argument, "bookworm-security" → the security one's (double-quoted: the shell expands them).
+ */
+export function aptSources(suites: readonly string[]): string[] {
+  return suites.map((s) => `"deb \${${isSecuritySuite(s) ? MIRROR_ARG.security : MIRROR_ARG.debian}} ${s} main"`);
+}
+
+/** The build arguments an entry's suites need; MIRROR_NONE when the host and the lock name no mirror for one. */
+export function mirrorBuildArgs(entry: LockEntry, mirrors: Mirrors, lockFile?: string): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (const s of entry.suites)
+    args[isSecuritySuite(s) ? MIRROR_ARG.security : MIRROR_ARG.debian] = mirrorFor(s, mirrors, lockFile);
+  return args;
 }
 
 /** Single-quote a word for /bin/sh. */
@@ -146,7 +155,7 @@ export function renderContext(
     VERSION: entry.version,
     IMAGE_NAME: name,
     SUITES: entry.suites.join(" "),
-    APT_SOURCES: aptSources(entry.suites, opts.mirrors).map(shQuote).join(" "),
+    APT_SOURCES: aptSources(entry.suites).join(" "),
     APT_GET: ["apt-get", ...APT_OPTIONS].join(" "),
     PACKAGES: packages.join(" "),
     MYSQL_UID: String(MYSQL_UID),
@@ -161,7 +170,7 @@ export function renderContext(
     canonicalJson({
       name,
       mode,
-      lock: lockEntryHash(entry, opts.mirrors),
+      lock: lockEntryHash(entry),
       base: mode === "debian" ? (opts.base?.id ?? null) : null,
       files: out,
     }),
@@ -185,6 +194,7 @@ export const LABEL = {
   mode: "twinbench.mode",
   suite: "twinbench.suite",
   mysqlUid: "twinbench.mysql-uid",
+  mirror: "twinbench.mirror",
   session: "twinbench.session",
   run: "twinbench.run",
 } as const;
@@ -195,8 +205,7 @@ export function imageLabels(
   entry: LockEntry,
   mode: BuildMode,
   rendered: RenderedContext,
-  mirrors: Mirrors,
-  meta: { buildTime: string; session?: string; run?: string },
+  meta: { buildTime: string; session?: string; run?: string; mirrors?: Record<string, string> },
 ): Record<string, string> {
   const labels: Record<string, string> = {
     [LABEL.image]: name,
@@ -204,13 +213,16 @@ export function imageLabels(
     [LABEL.version]: entry.version,
     [LABEL.packageVersion]:
       mode === "debian" ? entry.packages[entry.package]! : `${entry.official.ref}@${entry.official.digest}`,
-    [LABEL.lockHash]: lockEntryHash(entry, mirrors),
+    [LABEL.lockHash]: lockEntryHash(entry),
     [LABEL.contentHash]: rendered.hash,
     [LABEL.buildTime]: meta.buildTime,
     [LABEL.mode]: mode,
     [LABEL.suite]: entry.suites.join(","),
   };
   if (entry.family !== "sysbench") labels[LABEL.mysqlUid] = String(MYSQL_UID);
+  // Which mirror the packages came from: a record of this build, not part of the tag's hash.
+  if (meta.mirrors && Object.keys(meta.mirrors).length > 0)
+    labels[LABEL.mirror] = Object.values(meta.mirrors).join(" ");
   if (meta.session) labels[LABEL.session] = meta.session;
   if (meta.run) labels[LABEL.run] = meta.run;
   return labels;

@@ -6,6 +6,9 @@ import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { InputError } from "../base/errors.ts";
+import { chooseMirrors, type Mirrors } from "./mirror.ts";
+
+export type { Mirrors } from "./mirror.ts";
 
 export const DIGEST_PLACEHOLDER = "PLACEHOLDER";
 
@@ -58,14 +61,18 @@ export const LockEntrySchema = z
       });
   });
 
+/** A mirror URL apt can fetch from inside a build: http(s), no spaces. */
+const mirrorUrl = z.string().regex(/^https?:\/\/[^\s/"'`$\\]+(\/[^\s"'`$\\]*)?$/, {
+  message: 'expected an http(s) URL like "http://mirror.example/debian"',
+});
+
 export const LockSchema = z.strictObject({
   schema: z.literal(1),
-  mirrors: z
-    .strictObject({
-      debian: z.url().default("http://deb.debian.org/debian"),
-      security: z.url().default("http://deb.debian.org/debian-security"),
-    })
-    .default({ debian: "http://deb.debian.org/debian", security: "http://deb.debian.org/debian-security" }),
+  /**
+   * Overrides of the Debian mirrors; by default builds take them from the host's apt sources (see mirror.ts).
+   * Not part of any image hash: the packages are pinned by version.
+   */
+  mirrors: z.strictObject({ debian: mirrorUrl.optional(), security: mirrorUrl.optional() }).optional(),
   images: z
     .record(imageName, LockEntrySchema)
     .refine((r) => Object.keys(r).length > 0, { message: "expected at least one image" }),
@@ -73,13 +80,18 @@ export const LockSchema = z.strictObject({
 
 /** One image of images/lock.yaml: family, upstream version, Debian suites, pinned packages, official ref and digest. */
 export type LockEntry = z.infer<typeof LockEntrySchema>;
-/** images/lock.yaml, parsed and validated, with the file it came from. */
-export type Lock = z.infer<typeof LockSchema> & { file: string };
-export type Mirrors = Lock["mirrors"];
+/**
+ * images/lock.yaml, parsed and validated, with the file it came from. `mirrors` is the choice builds use: the lock's
+ * own `mirrors` where it names one, else the host's (passed to parseLock), each with where it came from.
+ */
+export type Lock = Omit<z.infer<typeof LockSchema>, "mirrors"> & { file: string; mirrors: Mirrors };
 export type Family = LockEntry["family"];
 
-/** Parse and validate a lock file's text. Errors name the file and the dot path of each problem. */
-export function parseLock(raw: string, file: string): Lock {
+/**
+ * Parse and validate a lock file's text. Errors name the file and the dot path of each problem. `host` is what the
+ * host's apt sources name (none by default); the lock's own `mirrors` override it.
+ */
+export function parseLock(raw: string, file: string, host: Mirrors = { debian: null, security: null }): Lock {
   let doc: unknown;
   try {
     doc = parseYaml(raw);
@@ -105,7 +117,7 @@ export function parseLock(raw: string, file: string): Lock {
       },
     );
   }
-  return { ...r.data, file };
+  return { ...r.data, file, mirrors: chooseMirrors(r.data.mirrors, file, host) };
 }
 
 /** Look up one entry; unknown names are input errors that list the known ones. */
@@ -138,7 +150,10 @@ export function sha256(s: string): string {
   return createHash("sha256").update(s).digest("hex");
 }
 
-/** Hash of one lock entry (plus the mirrors it is fetched from): the `twinbench.lock-hash` label. */
-export function lockEntryHash(entry: LockEntry, mirrors: Mirrors): string {
-  return sha256(canonicalJson({ entry, mirrors }));
+/**
+ * Hash of one lock entry: the `twinbench.lock-hash` label. Not the mirror: every package is pinned to an exact
+ * version, so any mirror that serves those versions gives the same image (and one that does not fails the build).
+ */
+export function lockEntryHash(entry: LockEntry): string {
+  return sha256(canonicalJson({ entry }));
 }

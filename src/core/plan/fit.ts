@@ -28,7 +28,7 @@ const GiB = 2 ** 30;
 export interface FitCosts {
   /**
    * Per server, outside the buffer pool: mysqld's own structures, log buffer, dictionary, the holder container
-   * (measured here, 2026-12-02, quick.yaml with a 512 MiB pool: MySQL 9.7 at 684 MiB and MariaDB 11.8 at 141 MiB of
+   * (measured on this project's VM, quick.yaml with a 512 MiB pool: MySQL 9.7 at 684 MiB and MariaDB 11.8 at 141 MiB of
    * container memory, tmpfs pages included; the holders under 1 MiB).
    */
   serverOverheadBytes: number;

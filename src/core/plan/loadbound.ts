@@ -1,5 +1,5 @@
 /**
- * Before a run: is the layout likely to be load-bound (issue 24 item 3)? Pure: from the scenario's thread counts
+ * Before a run: is the layout likely to be load-bound? Pure: from the scenario's thread counts
  * and cpusets. The report decides per cell from the cgroups (src/core/measure/cellstate.ts); this only warns.
  */
 import type { Scenario } from "../model/scenario/schema.ts";
@@ -8,7 +8,7 @@ import { parseCpuset } from "../model/scenario/limits.ts";
 
 /**
  * sysbench's CPU per query as a share of the server's, for the lightest tests (point selects). Measured on this
- * project's 2-core VM (2026-12-02, the run-engine integration test, 1 thread, socket, MariaDB 11.8.9 and MySQL
+ * project's 2-core VM (the run-engine integration test, 1 thread, socket, MariaDB 11.8.9 and MySQL
  * 9.7.4): client/server CPU per query 0.69-0.75 for oltp_point_select, 0.31-0.58 for oltp_update_non_index. The
  * heavier the server's work per query, the lower it is, so the lightest test sets the bound.
  */

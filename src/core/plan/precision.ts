@@ -223,7 +223,7 @@ export function precisionLines(p: PrecisionPrediction, cal: Calibration | null, 
     );
   else
     out.push(
-      `  no calibration for this host${hostKey ? ` (${hostKey})` : ""}: assumed pair sd ${p.pairSdPct}% and instance sd ${p.instanceSdPct}% (A/A runs on this project's 2-vCPU VM, 2026-12-01); ` +
+      `  no calibration for this host${hostKey ? ` (${hostKey})` : ""}: assumed pair sd ${p.pairSdPct}% and instance sd ${p.instanceSdPct}% (A/A runs on this project's 2-vCPU VM); ` +
         "`twinbench calibrate` measures this host's",
     );
   if (cal && cal.cellSeconds > 0 && p.cellSeconds > 0 && cal.cellSeconds !== p.cellSeconds)
@@ -265,7 +265,7 @@ export function priorText(p: CellPriorDf): string {
   const d0 = Number.isFinite(p.d0) ? p.d0.toFixed(1) : "∞";
   return p.source === "recorded"
     ? `the ${p.runs} recorded run${p.runs === 1 ? "" : "s"} on data of this shape here had (${p.cells} cells): prior df ${d0}`
-    : `assumed (no recorded run on data of this shape here: rows per server and storage): prior df ${d0}, fitted on this project's VM, 2026-12-01`;
+    : `assumed (no recorded run on data of this shape here: rows per server and storage): prior df ${d0}, fitted on this project's VM`;
 }
 
 /**

@@ -24,8 +24,8 @@ function timeline(records: readonly CellRecord[]): CellRecord[] {
  * Gross wall seconds of one measured cell as the run goes: each measured attempt's start to the next record's start,
  * whatever its phase (so a warm-up or a restart after it is not counted in: the time model has those apart), the
  * median of those, times the attempts per kept cell (a disturbed pair's re-run costs its cells again). Null with
- * fewer than 2 records. Until 2026-12-03 it was the median gap between consecutive measured cells' starts, which
- * held a warm-up in about half of them in a run with a fresh instance each round: 10.4 s for 7 s cells that took 7.25.
+ * fewer than 2 records. Not the median gap between consecutive measured cells' starts: that gap
+ * holds a warm-up in about half of them in a run with a fresh instance each round: 10.4 s for 7 s cells that took 7.25.
  */
 export function grossCellSeconds(records: readonly CellRecord[]): number | null {
   const rs = timeline(records);
@@ -46,7 +46,7 @@ export function grossCellSeconds(records: readonly CellRecord[]): number | null 
  * length plus the gap to the next record), and each change of server instance (the gap between a round's last
  * measured cell and the next record, where the next measured cell is on a new instance: restore, start and
  * prewarm of every server). The plan's assumed costs (6 s a server a restart, warm-up plus 1 s) ran 1.8× and 1.2×
- * what three default runs here measured on 2026-12-03 (6.6 s for both servers, 3.24 s).
+ * what three default runs on this project's VM measured (6.6 s for both servers, 3.24 s).
  */
 export function observedCosts(records: readonly CellRecord[]): {
   warmupSeconds: number | null;
@@ -80,8 +80,8 @@ export function observedCosts(records: readonly CellRecord[]): {
  * measured so far in its place: seconds per cell (`cellSeconds`, else the base's), each warm-up and each change of
  * instance ({@link observedCosts}). The forecast and the scheduler's "does the next round fit" both use it, so the
  * forecast never says the budget stops a run that then runs another round. `records` must hold the warm-ups too:
- * until 2026-12-04 the scheduler saw only measured cells, so each warm-up was counted inside the restart before it
- * and again on its own, and a live forecast said "the budget stops this run in 1s" before a round that fitted.
+ * from measured cells alone each warm-up is counted inside the restart before it
+ * and again on its own, and a live forecast then said "the budget stops this run in 1s" before a round that fitted.
  */
 export function runningCosts(
   base: AdaptiveCosts,

@@ -14,7 +14,7 @@ export function designLines(d: Design): string[] {
   const sim = d.simulated;
   const out = [
     "",
-    `Design for a budget of ${formatSeconds(d.budgetSeconds)}${d.hosts > 1 ? ` on ${d.hosts} hosts (sharded)` : ""} (issue 28; docs/stats.md "Budget-first design"):`,
+    `Design for a budget of ${formatSeconds(d.budgetSeconds)}${d.hosts > 1 ? ` on ${d.hosts} hosts (sharded)` : ""} (docs/stats.md "Budget-first design"):`,
   ];
   out.push(
     `  noise: pair sd from ${d.noise.note}; instance sd ${d.noise.instanceSdPct.toFixed(1)}%${d.source === "assumed" ? " (assumed: no calibration)" : d.noise.instanceNote ? ` (${d.noise.instanceNote})` : ""}`,

@@ -28,6 +28,8 @@ export type ImagePin = { name: string } & Record<string, unknown>;
 export interface DescribeExtras {
   file?: string;
   pins?: ImagePin[];
+  /** Which Debian mirror image builds use and where it came from (mirror.ts: describeMirrors). */
+  mirrors?: string;
   /** Per server id, the config renderer's translation report. */
   translations?: Record<string, TranslationEntry[]>;
   /** Show at most this many cells (default: all). */
@@ -161,6 +163,7 @@ function pinLines(scenario: Scenario, extras: DescribeExtras): string[] {
       `  ${p.name}${wanted.has(p.name) || /^sysbench/.test(p.name) ? "" : " (unused)"}${rest ? `  ${rest}` : ""}`,
     );
   }
+  if (extras.mirrors) out.push(`  mirror for image builds: ${extras.mirrors}`);
   return out;
 }
 

@@ -210,7 +210,7 @@ function missingReason(id: string, rs: Map<number, CellRecord>, key: CostFigureK
 
 /**
  * A side whose figure is 0 in most of its repeats (its median is 0): a ratio from its few non-zero repeats would
- * stand for the exceptions, not the cell. The reduced seed run of 2026-12-06 printed "bytes read 8.03×" where
+ * stand for the exceptions, not the cell. A reduced seed run on this project's VM printed "bytes read 8.03×" where
  * MySQL's median was 0 B: a read or two after a restore, against none in the other repeats.
  */
 function mostlyZero(id: string, rs: Map<number, CellRecord>, key: CostFigureKey): string | null {

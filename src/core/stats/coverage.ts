@@ -38,7 +38,7 @@ const logUniform = (a: number, b: number) => (u: () => number) =>
   Math.exp(Math.log(a) + (Math.log(b) - Math.log(a)) * u());
 const uniform = (a: number, b: number) => (u: () => number) => a + (b - a) * u();
 
-/** The noise models of issue 23 and docs/stats.md. */
+/** The noise models the coverage check runs against (docs/stats.md). */
 export const NOISE_MODELS: readonly NoiseModel[] = [
   {
     name: "cells differ",

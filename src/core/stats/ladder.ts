@@ -1,5 +1,5 @@
 /**
- * The ladder table (issue 27): several servers, each against one base, in one run. One {@link RatioTable} per pair
+ * The ladder table: several servers, each against one base, in one run. One {@link RatioTable} per pair
  * (the same estimator and verdicts as the two-server table: ratioTableFromSides, estimateRun, verdict.ts), then one
  * Benjamini–Hochberg adjustment over every pair × cell, so the false-discovery rate covers the whole ladder.
  *

@@ -7,7 +7,7 @@
  * unequal the cells' variances are: the estimator moderates each cell's variance toward the run's prior with the
  * prior's df d0, and when cells differ a lot (d0 small) a cell borrows little, so its t quantile stays large for
  * several rounds. A closed formula that assumes equal cells (predictHalfWidthPct) predicted 2 rounds for
- * scenarios/quick.yaml at ±10% here, where two runs took 3 to 8 (2026-12-01, docs/bench.md).
+ * scenarios/quick.yaml at ±10% here, where two runs took 3 to 8 (docs/bench.md).
  *
  * The model per simulated run: each cell's pair sd is drawn as s · sqrt(d0 / χ²(d0)) (the estimator's own prior
  * model; capped at 5 s), each server instance adds a N(0, instance sd) shift per cell, each pair adds N(0, cell sd).
@@ -26,15 +26,15 @@ import type { AdaptiveCosts, AdaptiveSimInput, AdaptiveSimResult } from "./simul
 
 /**
  * The prior df of the cells' pair variances (how unequal the cells are) when nothing better is known: fitted to the
- * 12 cells of two adaptive runs of scenarios/quick.yaml on this project's 2-vCPU VM (2026-12-01, AMD EPYC; each run
+ * 12 cells of two adaptive runs of scenarios/quick.yaml on this project's 2-vCPU VM (AMD EPYC, docs/bench.md; each run
  * 2.1, both 2.4; point select ~1.5% per pair, the other cells 5–13%).
  */
 export const ASSUMED_CELL_PRIOR_DF = 2.2;
 
 /**
  * How much a whole run's pace varies (percent, sd of a log factor on its costs), for the forecast's range: the
- * seconds per pair this host's runs measured were 14.5 s (2026-12-03 15:05) and 15.3 s (2026-12-04 07:50), 5% apart;
- * the seed-matrix run of 2026-12-03 took 2.4% less than its time model. Without it every simulated run that the
+ * seconds per pair two runs on this project's VM measured were 14.5 s and 15.3 s, 5% apart;
+ * a seed-matrix run there took 2.4% less than its time model. Without it every simulated run that the
  * budget stops ended at the same second, and the "80% range" was a single point.
  */
 export const PACE_SD_PCT = 5;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compareVersions } from "../../../src/core/config/version.ts";
 import { evaluateChecks, summarize, type CheckId, type CheckStatus } from "../../../src/core/hosts/doctor-checks.ts";
-import { formatCheckLines } from "../../../src/core/report/doctor.ts";
 import { missingPackages, planFixes, type FixAction } from "../../../src/core/hosts/doctor-fix.ts";
 import { osFamily, type HostFacts, type OsFacts } from "../../../src/core/hosts/doctor.ts";
 
@@ -11,10 +10,11 @@ const DEBIAN = { id: "debian", idLike: [], prettyName: "Debian GNU/Linux 12 (boo
 const UBUNTU = { id: "ubuntu", idLike: ["debian"], prettyName: "Ubuntu 24.04 LTS" };
 const FEDORA = { id: "fedora", idLike: [], prettyName: "Fedora Linux 40" };
 
-const runningEngine: HostFacts["engine"] = {
+const runningEngine: Extract<HostFacts["engine"], { answers: true }> = {
   answers: true,
   endpoint: "unix:///var/run/docker.sock",
   serverVersion: "20.10.24+dfsg1",
+  product: "docker",
   apiVersion: "1.41",
   storageDriver: "overlay2",
   cgroupVersion: "1",
@@ -55,6 +55,11 @@ function host(over: Partial<HostFacts> = {}, tools: Partial<HostFacts["tools"]> 
     imageMode: { mode: "debian", forced: false },
     lock: { file: "images/lock.yaml", placeholder: [] },
     inContainer: false,
+    node: { version: "24.11.1", today: "2026-12-06" },
+    mirrors: {
+      debian: { uri: "http://mirror.example.test/debian", from: "/etc/apt/sources.list.d/debian.sources:1" },
+      security: { uri: "http://mirror.example.test/debian-security", from: "/etc/apt/sources.list.d/debian.sources:7" },
+    },
     ...over,
   };
 }
@@ -84,6 +89,7 @@ describe("evaluateChecks", () => {
       name: "fully equipped host",
       facts: host(),
       expect: {
+        node: "ok",
         engine: "ok",
         "api-version": "ok",
         "storage-driver": "ok",
@@ -95,7 +101,29 @@ describe("evaluateChecks", () => {
         "fs-tools": "ok",
         compose: "ok",
         "image-mode": "ok",
+        mirror: "ok",
       },
+      detail: [
+        "mirror",
+        /^http:\/\/mirror\.example\.test\/debian \(from \/etc\/apt\/sources\.list\.d\/debian\.sources:1\); security: /,
+      ],
+    },
+    {
+      name: "no Debian source on the host and none in the lock",
+      facts: host({ mirrors: { debian: null, security: null } }),
+      expect: { mirror: "warn" },
+      detail: ["mirror", /no Debian mirror.*cannot be built/],
+    },
+    {
+      name: "no security source: the -security images cannot be built",
+      facts: host({
+        mirrors: {
+          debian: { uri: "http://mirror.example.test/debian", from: "/etc/apt/sources.list:1" },
+          security: null,
+        },
+      }),
+      expect: { mirror: "warn" },
+      detail: ["mirror", /bookworm-security/],
     },
     {
       name: "Debian root, no docker",
@@ -109,6 +137,24 @@ describe("evaluateChecks", () => {
         compose: "warn",
       },
       detail: ["engine", /no engine answers on unix:\/\/\/var\/run\/docker.sock: ENOENT/],
+    },
+    {
+      name: "Node 20 past its end of life warns, with the lines to move to",
+      facts: host({ node: { version: "20.20.2", today: "2026-12-06" } }),
+      expect: { node: "warn", engine: "ok" },
+      detail: ["node", /Node 20\.20\.2: Node 20 reached its end of life on 2026-04-30/],
+    },
+    {
+      name: "Podman's Docker-compatible service is named, and refused for the sized tmpfs volume it lacks",
+      facts: host({ engine: { ...runningEngine, product: "podman", serverVersion: "4.3.1" } }),
+      expect: { engine: "ok", "engine-product": "fail" },
+      detail: ["engine", /\(Podman 4\.3\.1\)/],
+    },
+    {
+      name: "Node 26 is supported",
+      facts: host({ node: { version: "26.10.0", today: "2026-12-06" } }),
+      expect: { node: "ok" },
+      detail: ["node", /Node 26\.10\.0 \(supported until/],
     },
     {
       name: "old API",
@@ -216,21 +262,6 @@ describe("evaluateChecks", () => {
       const [id, re] = c.detail;
       expect(evaluateChecks(c.facts).find((l) => l.id === id)?.detail).toMatch(re);
     }
-  });
-
-  it("has one line per check and a hint on every warn/fail line", () => {
-    for (const f of [host(), host({ engine: noEngine, isRoot: false, mdstat: false, loopControl: false }, bareTools)]) {
-      const lines = evaluateChecks(f);
-      expect(new Set(lines.map((l) => l.id)).size).toBe(lines.length);
-      for (const l of lines) if (l.status !== "ok") expect(l.hint, l.id).toBeTruthy();
-    }
-  });
-
-  it("formats aligned lines with indented hints", () => {
-    const text = formatCheckLines(evaluateChecks(host({ mdstat: false })));
-    expect(text).toMatch(/^ok   docker engine +answers on unix/m);
-    expect(text).toMatch(/^warn md driver +\/proc\/mdstat absent/m);
-    expect(text).toMatch(/^ +hint: to use mdadm RAID/m);
   });
 
   it("summarizes failures", () => {

@@ -6,6 +6,7 @@ import {
   aptSources,
   contextDirs,
   imageLabels,
+  mirrorBuildArgs,
   renderContext,
   renderTemplate,
   shQuote,
@@ -41,7 +42,7 @@ describe("renderContext, debian mode", () => {
     ["mysql-9.7", "mysqld", "mysql-server=9.7.4-2"],
   ])("%s: FROM the base image, pinned packages, uid 999, entrypoint and config", (name, server, pin) => {
     const e = lock.images[name]!;
-    const r = renderContext(name, e, "debian", contextFiles(e.family), { mirrors: lock.mirrors, base });
+    const r = renderContext(name, e, "debian", contextFiles(e.family), { base });
     const df = r.files["Dockerfile"]!;
     expect(df).toMatch(/^FROM twinbench\/base:sid-0123456789ab$/m);
     expect(df).toContain(pin);
@@ -60,18 +61,20 @@ describe("renderContext, debian mode", () => {
     expect(r.tagSuffix).toBe(r.hash.slice(0, 12));
   });
 
-  it("adds the bookworm-security source for bookworm entries", () => {
+  it("adds the bookworm-security source for bookworm entries, the mirrors as build arguments only", () => {
     const e = lock.images["mariadb-10.11"]!;
-    const df = renderContext("mariadb-10.11", e, "debian", contextFiles("mariadb"), { mirrors: lock.mirrors, base })
-      .files["Dockerfile"]!;
+    const df = renderContext("mariadb-10.11", e, "debian", contextFiles("mariadb"), { base }).files["Dockerfile"]!;
     expect(df).toContain(
-      `'deb http://deb.debian.org/debian bookworm main' 'deb http://deb.debian.org/debian-security bookworm-security main'`,
+      `"deb \${TWINBENCH_DEBIAN_MIRROR} bookworm main" "deb \${TWINBENCH_SECURITY_MIRROR} bookworm-security main"`,
     );
+    // Declared before the RUN that uses them, and no mirror host written into the file.
+    expect(df.indexOf("ARG TWINBENCH_SECURITY_MIRROR")).toBeLessThan(df.indexOf("printf '%s\\n' \"deb"));
+    expect(df).not.toMatch(/https?:\/\//);
   });
 
   it("sysbench: libmariadb3 pinned, the Lua scripts shipped, no MySQL", () => {
     const e = lock.images["sysbench-1.0"]!;
-    const r = renderContext("sysbench-1.0", e, "debian", contextFiles("sysbench"), { mirrors: lock.mirrors, base });
+    const r = renderContext("sysbench-1.0", e, "debian", contextFiles("sysbench"), { base });
     const df = r.files["Dockerfile"]!;
     expect(df).toContain("sysbench=1.0.20+ds-5");
     expect(df).toContain("libmariadb3=1:10.11.19-0+deb12u1");
@@ -84,9 +87,7 @@ describe("renderContext, debian mode", () => {
 
   it("requires a base image", () => {
     const e = lock.images["mysql-9.7"]!;
-    expect(() => renderContext("mysql-9.7", e, "debian", contextFiles("mysql"), { mirrors: lock.mirrors })).toThrow(
-      TwinbenchError,
-    );
+    expect(() => renderContext("mysql-9.7", e, "debian", contextFiles("mysql"), {})).toThrow(TwinbenchError);
   });
 });
 
@@ -98,16 +99,14 @@ describe("renderContext, official mode", () => {
     ["sysbench-1.0", "debian"],
   ])("%s: FROM %s@<digest> (the tag dropped: what official mode pulls)", (name, repo) => {
     const e = withDigest(name);
-    const r = renderContext(name, e, "official", contextFiles(e.family), { mirrors: lock.mirrors });
+    const r = renderContext(name, e, "official", contextFiles(e.family), {});
     expect(r.files["Dockerfile"]).toMatch(new RegExp(`^FROM ${repo}@${digest}$`, "m"));
     expect(r.files["Dockerfile"]).not.toMatch(/\{\{[A-Z_ ]+\}\}/);
   });
 
   it("server images keep the official entrypoint but ship twinbench's my.cnf", () => {
     const e = withDigest("mysql-9.7");
-    const df = renderContext("mysql-9.7", e, "official", contextFiles("mysql"), { mirrors: lock.mirrors }).files[
-      "Dockerfile"
-    ]!;
+    const df = renderContext("mysql-9.7", e, "official", contextFiles("mysql"), {}).files["Dockerfile"]!;
     expect(df).toContain("COPY my.cnf /etc/twinbench/my.cnf");
     expect(df).not.toContain("ENTRYPOINT");
   });
@@ -115,7 +114,7 @@ describe("renderContext, official mode", () => {
   it.each(Object.keys(lock.images))("%s: refuses a PLACEHOLDER digest with a clear error", (name) => {
     const e = lock.images[name]!;
     try {
-      renderContext(name, e, "official", contextFiles(e.family), { mirrors: lock.mirrors });
+      renderContext(name, e, "official", contextFiles(e.family), {});
       throw new Error("expected a refusal");
     } catch (err) {
       expect(err).toBeInstanceOf(TwinbenchError);
@@ -137,7 +136,6 @@ describe("content hash", () => {
     over: Partial<{ entry: typeof e; files: Record<string, string>; base: BaseImageRef; name: string }> = {},
   ) =>
     renderContext(over.name ?? "mariadb-11.8", over.entry ?? e, "debian", over.files ?? files, {
-      mirrors: lock.mirrors,
       base: over.base ?? base,
     }).hash;
 
@@ -159,7 +157,7 @@ describe("content hash", () => {
 
   it("ignores the other mode's template", () => {
     // Dockerfile.official is not copied into a debian build context.
-    const r = renderContext("mariadb-11.8", e, "debian", files, { mirrors: lock.mirrors, base });
+    const r = renderContext("mariadb-11.8", e, "debian", files, { base });
     expect(Object.keys(r.files)).not.toContain("Dockerfile.official");
     const changed = { ...files, "Dockerfile.official": "FROM x\n" };
     expect(hashOf({ files: changed })).toBe(hashOf());
@@ -169,8 +167,9 @@ describe("content hash", () => {
 describe("labels", () => {
   it("carry family, version, package version, lock hash, build time, name, mode and the mysql uid", () => {
     const e = lock.images["mariadb-10.11"]!;
-    const r = renderContext("mariadb-10.11", e, "debian", contextFiles("mariadb"), { mirrors: lock.mirrors, base });
-    const l = imageLabels("mariadb-10.11", e, "debian", r, lock.mirrors, {
+    const r = renderContext("mariadb-10.11", e, "debian", contextFiles("mariadb"), { base });
+    const l = imageLabels("mariadb-10.11", e, "debian", r, {
+      mirrors: { TWINBENCH_DEBIAN_MIRROR: "http://mirror.example.test/debian" },
       buildTime: "2026-01-02T03:04:05.000Z",
       session: "s1",
     });
@@ -184,6 +183,7 @@ describe("labels", () => {
       "twinbench.mysql-uid": "999",
       "twinbench.content-hash": r.hash,
       "twinbench.session": "s1",
+      "twinbench.mirror": "http://mirror.example.test/debian",
     });
     expect(l["twinbench.lock-hash"]).toMatch(/^[0-9a-f]{64}$/);
     expect(l["twinbench.run"]).toBeUndefined();
@@ -191,10 +191,8 @@ describe("labels", () => {
 
   it("sysbench has no mysql uid label", () => {
     const e = lock.images["sysbench-1.0"]!;
-    const r = renderContext("sysbench-1.0", e, "debian", contextFiles("sysbench"), { mirrors: lock.mirrors, base });
-    expect(
-      imageLabels("sysbench-1.0", e, "debian", r, lock.mirrors, { buildTime: "t" })["twinbench.mysql-uid"],
-    ).toBeUndefined();
+    const r = renderContext("sysbench-1.0", e, "debian", contextFiles("sysbench"), { base });
+    expect(imageLabels("sysbench-1.0", e, "debian", r, { buildTime: "t" })["twinbench.mysql-uid"]).toBeUndefined();
   });
 });
 
@@ -210,25 +208,63 @@ describe("helpers", () => {
     expect(shQuote("it's")).toBe(`'it'\\''s'`);
   });
 
-  it("aptSources maps -security suites to the security mirror", () => {
-    expect(aptSources(["bookworm", "bookworm-security", "bookworm-updates"], lock.mirrors)).toEqual([
-      "deb http://deb.debian.org/debian bookworm main",
-      "deb http://deb.debian.org/debian-security bookworm-security main",
-      "deb http://deb.debian.org/debian bookworm-updates main",
+  it("aptSources maps -security suites to the security mirror's build argument", () => {
+    expect(aptSources(["bookworm", "bookworm-security", "bookworm-updates"])).toEqual([
+      '"deb ${TWINBENCH_DEBIAN_MIRROR} bookworm main"',
+      '"deb ${TWINBENCH_SECURITY_MIRROR} bookworm-security main"',
+      '"deb ${TWINBENCH_DEBIAN_MIRROR} bookworm-updates main"',
     ]);
   });
 
-  it("base images: tag per suite and mirror, debootstrap minbase arguments, labels", () => {
-    const a = baseImageSpec("sid", lock.mirrors);
+  it("mirrorBuildArgs: the mirrors an entry's suites need, MIRROR_NONE naming the lock when one is missing", () => {
+    const mirrors = {
+      debian: { uri: "http://mirror.example.test/debian", from: "/etc/apt/sources.list.d/debian.sources:1" },
+      security: { uri: "http://mirror.example.test/debian-security", from: "/etc/apt/sources.list.d/debian.sources:7" },
+    };
+    expect(mirrorBuildArgs(lock.images["mariadb-10.11"]!, mirrors)).toEqual({
+      TWINBENCH_DEBIAN_MIRROR: "http://mirror.example.test/debian",
+      TWINBENCH_SECURITY_MIRROR: "http://mirror.example.test/debian-security",
+    });
+    expect(mirrorBuildArgs(lock.images["mysql-9.7"]!, mirrors)).toEqual({
+      TWINBENCH_DEBIAN_MIRROR: "http://mirror.example.test/debian",
+    });
+    // A host whose sources name no security mirror: sid images still build, bookworm-security ones cannot.
+    const noSecurity = { ...mirrors, security: null };
+    expect(mirrorBuildArgs(lock.images["mysql-9.7"]!, noSecurity)).toHaveProperty("TWINBENCH_DEBIAN_MIRROR");
+    try {
+      mirrorBuildArgs(lock.images["mariadb-10.11"]!, noSecurity, "images/lock.yaml");
+      expect.unreachable("built without a security mirror");
+    } catch (err) {
+      expect((err as TwinbenchError).code).toBe("MIRROR_NONE");
+      expect((err as TwinbenchError).message).toContain("bookworm-security");
+      expect((err as TwinbenchError).hint).toContain("images/lock.yaml");
+    }
+  });
+
+  it("the image hash does not depend on the mirror (the packages are pinned by version)", () => {
+    // renderContext takes no mirror at all: the same files, and the same hash, whatever mirror a host uses.
+    const e = lock.images["mariadb-10.11"]!;
+    const a = renderContext("mariadb-10.11", e, "debian", contextFiles("mariadb"), { base });
+    const other = parseLock(
+      `${readFileSync(new URL("lock.yaml", imagesUrl), "utf8")}\nmirrors: { debian: "http://other.example.test/debian" }\n`,
+      "images/lock.yaml",
+    );
+    const b = renderContext("mariadb-10.11", other.images["mariadb-10.11"]!, "debian", contextFiles("mariadb"), {
+      base,
+    });
+    expect(b.hash).toBe(a.hash);
+  });
+
+  it("base images: tag per suite (not per mirror), debootstrap minbase arguments, labels", () => {
+    const a = baseImageSpec("sid");
     expect(a.tag).toMatch(/^twinbench\/base:sid-[0-9a-f]{12}$/);
-    expect(baseImageSpec("sid", lock.mirrors).tag).toBe(a.tag);
-    expect(baseImageSpec("bookworm", lock.mirrors).tag).not.toBe(a.tag);
-    expect(baseImageSpec("sid", { ...lock.mirrors, debian: "http://m.example/debian" }).tag).not.toBe(a.tag);
-    expect(debootstrapArgs(a, "/tmp/r")).toEqual([
+    expect(baseImageSpec("sid").tag).toBe(a.tag);
+    expect(baseImageSpec("bookworm").tag).not.toBe(a.tag);
+    expect(debootstrapArgs(a, "/tmp/r", "http://mirror.example.test/debian")).toEqual([
       "--variant=minbase",
       "sid",
       "/tmp/r",
-      "http://deb.debian.org/debian",
+      "http://mirror.example.test/debian",
     ]);
     const changes = baseImageChanges(a, "2026-01-01T00:00:00.000Z");
     expect(changes[0]).toContain('twinbench.image="base"');

@@ -40,16 +40,39 @@ describe("parseLock", () => {
     expect(sb.suites[0]).toBe("bookworm");
     expect(sb.packages).toMatchObject({ sysbench: "1.0.20+ds-5", libmariadb3: "1:10.11.19-0+deb12u1" });
     expect(Object.keys(sb.packages).some((p) => p.startsWith("mysql"))).toBe(false);
-    expect(lock.mirrors.debian).toBe("http://deb.debian.org/debian");
+    // No mirror of its own: builds take the host's (the lock may still override it).
+    expect(lock.mirrors).toEqual({ debian: null, security: null });
   });
 
-  it("defaults the mirrors and keeps the file name", () => {
-    const lock = parseLock(good, "x/lock.yaml");
+  it("takes the host's mirrors unless the lock names its own, and keeps the file name", () => {
+    const host = {
+      debian: { uri: "http://mirror.example.test/debian", from: "/etc/apt/sources.list.d/debian.sources:1" },
+      security: { uri: "http://mirror.example.test/debian-security", from: "/etc/apt/sources.list.d/debian.sources:7" },
+    };
+    const lock = parseLock(good, "x/lock.yaml", host);
     expect(lock.file).toBe("x/lock.yaml");
-    expect(lock.mirrors).toEqual({
-      debian: "http://deb.debian.org/debian",
-      security: "http://deb.debian.org/debian-security",
+    expect(lock.mirrors).toEqual(host);
+    const own = parseLock(
+      `${good}\nmirrors: { debian: "http://snapshot.example.test/archive/debian/" }\n`,
+      "x/lock.yaml",
+      host,
+    );
+    expect(own.mirrors).toEqual({
+      debian: { uri: "http://snapshot.example.test/archive/debian", from: "x/lock.yaml mirrors.debian" },
+      security: host.security,
     });
+  });
+
+  it("refuses a mirror apt could not use", () => {
+    expect(problemsOf(`${good}\nmirrors: { debian: "ftp://mirror.example.test/debian" }\n`).join("\n")).toMatch(
+      /mirrors\.debian: expected an http\(s\) URL/,
+    );
+    try {
+      parseLock(`${good}\nmirrors: { debian: "http://mirror.example.test/$(reboot)" }\n`, "l");
+      expect.unreachable("a mirror with a shell expansion was accepted");
+    } catch (e) {
+      expect((e as InputError).problems?.join("\n")).toContain("mirrors.debian");
+    }
   });
 
   it.each([
@@ -120,17 +143,15 @@ describe("lock hashes", () => {
       good.replace("    family: mariadb\n    version: 11.8.9\n", "    version: 11.8.9\n    family: mariadb\n"),
       "b",
     );
-    expect(lockEntryHash(a.images["mariadb-11.8"]!, a.mirrors)).toBe(
-      lockEntryHash(b.images["mariadb-11.8"]!, b.mirrors),
-    );
+    expect(lockEntryHash(a.images["mariadb-11.8"]!)).toBe(lockEntryHash(b.images["mariadb-11.8"]!));
   });
 
-  it("change with a package version or a mirror", () => {
+  it("change with a package version, not with the mirror (the packages are pinned by version)", () => {
     const a = parseLock(good, "a");
     const b = parseLock(good.replace("+ds-4", "+ds-5"), "b");
-    const h = (l: typeof a) => lockEntryHash(l.images["mariadb-11.8"]!, l.mirrors);
+    const h = (l: typeof a) => lockEntryHash(l.images["mariadb-11.8"]!);
     expect(h(a)).not.toBe(h(b));
-    const c = parseLock(`${good}\nmirrors: { debian: "http://mirror.example/debian" }\n`, "c");
-    expect(h(a)).not.toBe(h(c));
+    const c = parseLock(`${good}\nmirrors: { debian: "http://mirror.example.test/debian" }\n`, "c");
+    expect(h(a)).toBe(h(c));
   });
 });

@@ -1,17 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { planRun, assertRunnable } from "../../../src/core/plan/plan.ts";
-import { serverOrder, firstGoesFirst } from "../../../src/core/plan/order.ts";
-import { sizedSeconds } from "../../../src/core/plan/estimate.ts";
+import { firstGoesFirst } from "../../../src/core/plan/order.ts";
 import { orderNote, describePlan } from "../../../src/core/report/plan.ts";
-import { resumeTodo } from "../../../src/core/plan/cells.ts";
-import { formatSeconds } from "../../../src/core/base/units.ts";
 import { testWrites } from "../../../src/core/model/scenario/legacy.ts";
 import { isWriteTest } from "../../../src/core/model/sysbench/options.ts";
-import { DEFAULT_SETUP_COSTS } from "../../../src/core/model/setup-costs.ts";
 import { seedFromString } from "../../../src/core/base/random.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { scenario as scenarioOf, scenarioFile, type ScenarioDoc } from "../../support/scenario.ts";
-import { cellRecord } from "../../support/record.ts";
 
 const BASE = {
   workload: {
@@ -26,20 +21,6 @@ const BASE = {
 const scenario = (patch: (d: ScenarioDoc) => void = () => {}): Scenario => scenarioOf([BASE, patch]);
 const order = (s: Scenario) => planRun(s).cells.map((c) => `${c.server}:${c.test}:${c.threads}:${c.repeat}`);
 const load = (f: string) => scenarioFile(f);
-
-describe("serverOrder", () => {
-  const cases: Array<[string[], number, string[]]> = [
-    [["a", "b"], 0, ["a", "b"]],
-    [["a", "b"], 1, ["b", "a"]],
-    [["a", "b"], 2, ["a", "b"]],
-    [["a", "b", "c"], 1, ["b", "c", "a"]],
-    // n = 3: a Williams design of 6 rows, the square then its mirror (balanced carry-over as well as position).
-    [["a", "b", "c"], 3, ["c", "b", "a"]],
-    [["a", "b", "c"], 6, ["a", "b", "c"]],
-    [["a"], 5, ["a"]],
-  ];
-  it.each(cases)("%j, group %i → %j", (servers, k, expected) => expect(serverOrder(servers, k)).toEqual(expected));
-});
 
 describe("planRun ordering", () => {
   it("interleaved: ABBA over (test, threads, repeat) groups", () => {
@@ -246,37 +227,6 @@ describe("planRun ordering", () => {
     }
   });
 
-  it("resumeTodo: a half-done pair runs again whole, on an instance above every recorded one", () => {
-    const p = planRun(
-      scenario(
-        (d) => (
-          (d.workload.instances = 2),
-          (d.workload.repeats = 2),
-          (d.workload.tests = ["oltp_read_only"]),
-          (d.workload.threads = [1])
-        ),
-      ),
-    );
-    // cells: a1 b1 (instance 0), b2 a2 (instance 1); the run was cut after a1, b1, b2
-    const rec = (c: (typeof p.cells)[number]) =>
-      cellRecord({
-        key: c.key,
-        server: c.server,
-        test: c.test,
-        threads: c.threads,
-        repeat: c.repeat,
-        instance: c.instance,
-      });
-    const todo = resumeTodo(p.cells, [rec(p.cells[0]), rec(p.cells[1]), rec(p.cells[2])]);
-    expect(todo.map((c) => `${c.server}${c.repeat}@${c.instance}`)).toEqual(["b2@2", "a2@2"]);
-    // cut in instance 0: its rest moves to instance 1, the next to 2
-    const todo2 = resumeTodo(p.cells, [rec(p.cells[0])]);
-    expect(todo2.map((c) => `${c.server}${c.repeat}@${c.instance}`)).toEqual(["a1@1", "b1@1", "b2@2", "a2@2"]);
-    // without instances, the old rule: done cells are skipped one by one
-    const q = planRun(scenario((d) => ((d.workload.tests = ["oltp_read_only"]), (d.workload.threads = [1]))));
-    expect(resumeTodo(q.cells, [rec(q.cells[0])]).length).toBe(q.cells.length - 1);
-  });
-
   it("grouped: all cells of one server, then the next", () => {
     const s = scenario((d) => {
       d.order = "grouped";
@@ -410,139 +360,5 @@ describe("hosts", () => {
     }
     for (const f of firsts.values()) expect(f.sort()).toEqual(["a", "b"]);
     expect(p.estimate.notes).toContain("2 hosts run in parallel: the total is the longest host's");
-  });
-});
-
-describe("estimates", () => {
-  it("adds measure, warm-up and set-up from the costs", () => {
-    const s = scenario((d) => (d.workload.warmup = "5s"));
-    const e = planRun(s, {
-      setupCosts: {
-        cellOverheadSeconds: 0,
-        prewarmSeconds: 0,
-        prewarmSecondsPerMillionRows: 0,
-        prepareRowsPerSecond: 20000,
-      },
-    }).estimate;
-    expect(e.measureSeconds).toBe(16 * 10);
-    expect(e.warmupSeconds).toBe(4 * 5);
-    // images 3×2, start 2×15, prepare 2×(2×10000)/20000, teardown 2×5
-    expect(e.setupSeconds).toBe(6 + 30 + 2 + 10);
-    expect(e.totalSeconds).toBe(160 + 20 + 48);
-    expect(e.approximate).toBe(false);
-    expect(e.breakdown.map((b) => b.label)).toContain("measure (16 cells × 10 s)");
-  });
-
-  it("counts snapshots and restores for fresh: per-test; each restore is prewarmed like after prepare", () => {
-    const s = scenario((d) => (d.workload.fresh = "per-test"));
-    const base = planRun(scenario()).estimate.totalSeconds;
-    const c = DEFAULT_SETUP_COSTS;
-    // 2 tables × 10 000 rows a server: each data-moving cost adds its part per million rows at 0.02 M rows.
-    const at = (fixed: number, perM: number) => Math.round(sizedSeconds(fixed, perM, 20000) * 10) / 10;
-    const snapshot = at(c.snapshotSeconds, c.snapshotSecondsPerMillionRows);
-    const prewarm = at(c.prewarmSeconds, c.prewarmSecondsPerMillionRows);
-    const restore = at(c.restoreSeconds, c.restoreSecondsPerMillionRows);
-    expect(planRun(s).estimate.totalSeconds).toBeCloseTo(base + 2 * snapshot + 2 * (restore + prewarm), 6);
-    const cold = scenario((d) => ((d.workload.fresh = "per-test"), (d.workload.prewarm = false)));
-    const coldBase = planRun(scenario((d) => (d.workload.prewarm = false))).estimate.totalSeconds;
-    expect(planRun(cold).estimate.totalSeconds).toBeCloseTo(coldBase + 2 * snapshot + 2 * restore, 6);
-  });
-
-  it("the costs that move data grow with the rows each server holds (a 2 M-row table on RAID 0, 2026-12-06)", () => {
-    const big = scenario(
-      (d) => (
-        (d.workload.tables = 1),
-        (d.workload.tableSize = 2_000_000),
-        (d.workload.instances = 3),
-        (d.workload.repeats = 3)
-      ),
-    );
-    const items = Object.fromEntries(planRun(big).estimate.breakdown.map((b) => [b.label.replace(/ \(.*$/, ""), b]));
-    // prepare at 130 k rows/s (measured 128–143 k): about 15 s a server, where 20 k rows/s said 100 s
-    expect(items["prepare"]!.seconds).toBeCloseTo((2 * 2_000_000) / 130000, 1);
-    // prewarm 2 + 6.5 s per million rows: 15 s a server (measured 7.7 and 22.3 s)
-    expect(items["prewarm"]!.label).toBe("prewarm (2 × 15 s)");
-    // a new instance: 6 + 5.25 s per million rows a server = 16.5 s (measured 11.3 and 22.2 s; 32–34 s for both)
-    expect(items["instance restarts"]!.label).toMatch(/^instance restarts \(2 × 2 servers × 16\.5 s/);
-    expect(items["instance restarts"]!.seconds).toBeCloseTo(2 * 2 * 16.5, 6);
-  });
-
-  it("events-bound cells use a rough rate and say so", () => {
-    const e = planRun(load("scenarios/seed-kernel-ro300.yaml"), { setupCosts: { eventsPerSecond: 1000 } }).estimate;
-    expect(e.measureSeconds).toBe(20);
-    expect(e.approximate).toBe(true);
-    expect(e.notes[0]).toMatch(/guess at ~1000 events\/s/);
-  });
-
-  it("quick.yaml: its first min rounds fit well inside its budget; its fixed-count form and quick-raid0 fit in 5 minutes", () => {
-    const quick = load("scenarios/quick.yaml");
-    expect(quick.workload.repeats).toEqual({ min: 4, max: 40, precision: "10%" });
-    expect(quick.workload.budget).toBe("15m");
-    // the minimum (4 rounds: no precision stop before 4 instances) leaves a third of the budget for more rounds
-    expect(planRun(quick).estimate.totalSeconds).toBeLessThanOrEqual((900 * 2) / 3);
-    const fixed = { ...quick, workload: { ...quick.workload, repeats: 2, budget: undefined } };
-    expect(planRun(fixed).estimate.totalSeconds).toBeLessThanOrEqual(300);
-    expect(planRun(load("scenarios/quick-raid0.yaml")).estimate.totalSeconds).toBeLessThanOrEqual(300);
-  });
-
-  it("formats durations", () => {
-    expect([formatSeconds(42), formatSeconds(312), formatSeconds(33600)]).toEqual(["42s", "5m 12s", "9h 20m"]);
-  });
-});
-
-describe("describePlan", () => {
-  it("prints cells, estimate, argv (redacted), pins, storage and translations", () => {
-    const s = load("scenarios/seed-mariadb-vs-mysql.yaml");
-    const lines = describePlan(planRun(s), s, {
-      file: "scenarios/seed-mariadb-vs-mysql.yaml",
-      pins: [
-        { name: "mariadb-11.8", version: "11.8.9" },
-        { name: "mysql-9.7", version: "9.7.4" },
-      ],
-      translations: {
-        mariadb: [
-          { option: "thread_cache", fate: "rename", rendered: ["thread_cache_size = 138"], reason: "not a variable" },
-        ],
-        mysql: [],
-      },
-    });
-    const text = lines.join("\n");
-    expect(text).toMatch(/^Estimated duration: 9h \d\dm/m);
-    expect(text).toContain("  mariadb-11.8  version=11.8.9");
-    expect(text).toContain(
-      "RAID 0 over 2 loop-backed members of 4g: mdadm + xfs where the kernel has md, else btrfs raid0",
-    );
-    expect(text).toContain("  oltp_simple → oltp_point_select (legacy, not exact):");
-    expect(text).toContain("  select: sysbench /usr/share/sysbench/select.lua --db-driver=mysql");
-    expect(text).toContain("--mysql-password=***");
-    expect(text).not.toContain("<random>");
-    expect(text).toContain("    thread_cache: rename → thread_cache_size = 138 — not a variable");
-    expect(text).toContain("Cells (112, in run order):");
-    expect(
-      lines.some((l) => /^\s+1\s+mariadb\s+delete\s+1\s+1\s+restore snapshot, warm-up 30s at 128 threads$/.test(l)),
-    ).toBe(true);
-  });
-});
-
-describe("describePlan, adaptive", () => {
-  it("says the rounds and instances layout, the min-rounds time and the time at max rounds", () => {
-    const s = scenario(
-      (d) => (
-        (d.workload.repeats = { min: 4, max: 20, precision: "5%" }),
-        (d.workload.budget = "10m"),
-        (d.workload.instances = 2)
-      ),
-    );
-    const text = describePlan(planRun(s), s).join("\n");
-    expect(text).toMatch(
-      /Adaptive repeats: rounds of every open cell once per server, 4 to 20 rounds per cell, a cell stops when its interval is within ±5%/,
-    );
-    expect(text).toMatch(
-      /a fresh instance of every server .* every 2 rounds: 2 in the first 4 rounds, up to 10 by round 20/,
-    );
-    expect(text).toMatch(
-      /if every cell needs all 20 rounds: about \d+m \d+s, more than the budget: the budget stops the run at 10m/,
-    );
-    expect(text).toMatch(/Order: interleaved in rounds/);
   });
 });

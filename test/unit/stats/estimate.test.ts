@@ -1,25 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { QUANTISATION_SD, estimateRun, type CellInput } from "../../../src/core/stats/estimate.ts";
-import { estimateUnpaired } from "../../../src/core/stats/unpaired.ts";
-import { orderEffect, outlierPairs } from "../../../src/core/stats/diagnostics.ts";
-import { benjaminiHochberg, expectedFalseVerdicts } from "../../../src/core/stats/fdr.ts";
-import { fitPooledPriorDf, fitVariancePrior, moderate } from "../../../src/core/stats/prior.ts";
-import { digamma, trigamma, trigammaInverse } from "../../../src/core/stats/special.ts";
-import { gammaFrom, normalFrom, seededRandom } from "../../../src/core/base/random.ts";
+import { fitVariancePrior, moderate } from "../../../src/core/stats/prior.ts";
+import { digamma } from "../../../src/core/stats/special.ts";
+import { seededRandom } from "../../../src/core/base/random.ts";
 import { MEASURED, simulateRun } from "../../support/noise-sim.ts";
 
 const L = Math.log;
 const cell = (...ds: number[]): CellInput => ({ pairs: ds.map((d) => ({ d })) });
-
-describe("special functions", () => {
-  it("digamma and trigamma at known points", () => {
-    expect(digamma(1)).toBeCloseTo(-0.5772156649, 9);
-    expect(digamma(0.5)).toBeCloseTo(-1.963510026, 9);
-    expect(trigamma(1)).toBeCloseTo(Math.PI ** 2 / 6, 9);
-    expect(trigamma(0.5)).toBeCloseTo(Math.PI ** 2 / 2, 9);
-    for (const x of [0.3, 1, 4, 40]) expect(trigammaInverse(trigamma(x))).toBeCloseTo(x, 6);
-  });
-});
 
 describe("estimateRun: one cell (nothing to pool)", () => {
   it("known answer: the estimate is exp(mean ln ratio), the interval a paired t on the log ratios", () => {
@@ -227,58 +214,6 @@ describe("estimateRun: coverage by simulation at the measured noise", () => {
   }, 120_000); // CPU only (about 2 s idle); the long limit is for a machine shared with other work
 });
 
-describe("unpaired (compare)", () => {
-  it("known answer: pooled two-sample variance on log values", () => {
-    // a − b = 0.1; both sides have ss = 0.0008, df = 4, s² = 0.0004, se = sqrt(0.0004 · 2/3) = 0.0163299
-    const e = estimateUnpaired([{ a: [0.1, 0.12, 0.08], b: [0, 0.02, -0.02] }]).cells[0];
-    expect(e.estimate).toBeCloseTo(Math.exp(0.1) * 100, 8);
-    expect(e.df).toBe(4);
-    expect(e.low).toBeCloseTo(Math.exp(0.1 - 2.776445 * 0.0163299) * 100, 3);
-    expect(e.verdict).toBe("faster-beyond"); // low exp(0.05466) = 105.6, above 105
-    expect(estimateUnpaired([{ a: [0.1], b: [0, 0.1] }]).cells[0]).toMatchObject({
-      verdict: "unknown",
-      reason: "too-few-pairs",
-    });
-  });
-});
-
-describe("order effect, outliers, many cells", () => {
-  it("a +4% order effect in ABBA cells is estimated near 104", () => {
-    const z = normalFrom(seededRandom(3));
-    const cells: CellInput[] = Array.from({ length: 6 }, () => ({
-      pairs: Array.from({ length: 8 }, (_, r) => {
-        const order = (r % 4 === 0 || r % 4 === 3 ? 1 : -1) as 1 | -1;
-        return { d: 0.04 * order + 0.05 * z(), order };
-      }),
-    }));
-    const o = orderEffect(cells)!;
-    expect(o.n).toBe(48);
-    expect(o.low).toBeGreaterThan(101);
-    expect(o.high).toBeLessThan(107);
-    expect(orderEffect([cell(0.1, 0.2)])).toBeNull();
-  });
-
-  it("an outlier pair is flagged against the run's pooled robust scale", () => {
-    const z = normalFrom(seededRandom(5));
-    const cells: CellInput[] = Array.from({ length: 6 }, () => cell(...Array.from({ length: 4 }, () => 0.1 * z())));
-    cells[2].pairs = [...cells[2].pairs.slice(0, 3), { d: 0.9 }];
-    const out = outlierPairs(cells);
-    expect(out[2]).toEqual([3]);
-    expect(out.filter((x, i) => i !== 2).flat()).toEqual([]);
-  });
-
-  it("Benjamini–Hochberg q-values and the expected count of chance verdicts", () => {
-    const q = benjaminiHochberg([0.01, 0.04, 0.03, 0.5, null]);
-    expect(q[0]).toBeCloseTo(0.04, 12);
-    expect(q[1]).toBeCloseTo((0.04 * 4) / 3, 12);
-    expect(q[2]).toBeCloseTo((0.04 * 4) / 3, 12);
-    expect(q[3]).toBeCloseTo(0.5, 12);
-    expect(q[4]).toBeNull();
-    expect(expectedFalseVerdicts(6)).toBeCloseTo(0.3, 12);
-    expect(expectedFalseVerdicts(24, 0.95)).toBeCloseTo(1.2, 12);
-  });
-});
-
 describe("estimateRun, sequential: cells stopped other than on precision use all their units", () => {
   const cell = (ds: number[]) => ({ pairs: ds.map((d, j) => ({ d, instance: j })) });
   const ds = [
@@ -311,64 +246,5 @@ describe("estimateRun, sequential: cells stopped other than on precision use all
     const a = estimateRun(ds.map(cell));
     const b = estimateRun(ds.map((d) => ({ ...cell(d), stop: "budget" as const })));
     expect(b.cells).toEqual(a.cells);
-  });
-});
-
-describe("fitPooledPriorDf: how unequal cells are, over several runs", () => {
-  /** `runs` runs of `cells` cells: each run's level drawn freely, each cell's variance about it from the prior (d0), its s² with `df`. */
-  function draw(d0: number, o: { runs: number; cells: number; df: number; seed: number }) {
-    const rand = seededRandom(o.seed);
-    const gamma = gammaFrom(rand);
-    const chi2 = (k: number) => 2 * gamma(k / 2);
-    return Array.from({ length: o.runs }, () => {
-      const level = 0.0025 * Math.exp(2 * (rand() - 0.5)); // runs differ (pair sd 3%–8%): the fit centres each run
-      return Array.from({ length: o.cells }, () => {
-        const sigma2 = Number.isFinite(d0) ? (d0 * level) / chi2(d0) : level;
-        return { s2: (sigma2 * chi2(o.df)) / o.df, df: o.df };
-      });
-    });
-  }
-
-  it("recovers a known prior df from runs of a few pairs per cell (seeded)", () => {
-    const fits = [1, 2, 3, 4, 5].map((seed) => fitPooledPriorDf(draw(6, { runs: 10, cells: 6, df: 4, seed }))!.d0);
-    const med = [...fits].sort((a, b) => a - b)[2]!;
-    expect(med).toBeGreaterThan(3);
-    expect(med).toBeLessThan(12);
-    // very unequal cells (d0 = 1.5) read as very unequal, and far below equal ones
-    const unequal = fitPooledPriorDf(draw(1.5, { runs: 10, cells: 6, df: 4, seed: 7 }))!;
-    expect(unequal.d0).toBeLessThan(3);
-    expect(unequal).toMatchObject({ groups: 10, cells: 60, df: 240 });
-  });
-
-  it("equal cells within each run (whatever the runs' levels): a large d0, capped at the cells' summed df", () => {
-    const f = fitPooledPriorDf(draw(Number.POSITIVE_INFINITY, { runs: 10, cells: 6, df: 4, seed: 11 }))!;
-    expect(f.d0).toBeGreaterThan(20);
-    expect(f.d0).toBeLessThanOrEqual(240);
-    // identical variances: no spread at all, so the cap
-    expect(
-      fitPooledPriorDf([
-        [
-          { s2: 0.01, df: 3 },
-          { s2: 0.01, df: 3 },
-        ],
-      ])!.d0,
-    ).toBe(6);
-  });
-
-  it("null when no run has 2 usable cells", () => {
-    expect(fitPooledPriorDf([])).toBeNull();
-    expect(
-      fitPooledPriorDf([
-        [{ s2: 0.01, df: 3 }],
-        [
-          { s2: 0.02, df: 3 },
-          { s2: 0, df: 3 },
-        ],
-        [
-          { s2: 0.02, df: 0 },
-          { s2: 0.01, df: 2 },
-        ],
-      ]),
-    ).toBeNull();
   });
 });

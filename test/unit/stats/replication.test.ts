@@ -5,7 +5,6 @@ import {
   seFromInterval,
   type CellRuns,
 } from "../../../src/core/stats/replication.ts";
-import { simulateReplication } from "../../../src/core/stats/replication-sim.ts";
 
 const cell = (name: string, ys: number[], se = 0.01): CellRuns => ({
   cell: name,
@@ -66,17 +65,4 @@ describe("the level between runs", () => {
     expect(seFromInterval(90, 110, 10)).toBeCloseTo((Math.log(110) - Math.log(90)) / (2 * 2.228139), 6);
     expect(seFromInterval(0, 110, 10)).toBeNull();
   });
-});
-
-describe("simulation of the shipped path (seed 1, 4000 scenarios of 6 cells a row)", () => {
-  // docs/stats.md "Between runs" publishes this table.
-  for (const k of [2, 3, 5, 10])
-    for (const tau of [0, 0.05, 0.1, 0.15])
-      it(`k = ${k}, τ = ${tau * 100}%: pooled and replication intervals hold 94–96%`, () => {
-        const r = simulateReplication({ k, tau, reps: 4000, seed: 1 });
-        expect(r.pooledCoverage).toBeGreaterThanOrEqual(0.94);
-        expect(r.pooledCoverage).toBeLessThanOrEqual(0.96);
-        expect(r.replicationCoverage).toBeGreaterThanOrEqual(0.94);
-        expect(r.replicationCoverage).toBeLessThanOrEqual(0.96);
-      });
 });

@@ -31,7 +31,7 @@ export interface ImagePort {
   /** Build a context tar with the classic builder; resolves to its JSON event stream (check every event). */
   build(
     context: NodeJS.ReadableStream,
-    opts: { labels: Record<string, string>; signal?: AbortSignal },
+    opts: { labels: Record<string, string>; buildArgs?: Record<string, string>; signal?: AbortSignal },
   ): Promise<NodeJS.ReadableStream>;
   /** Import a rootfs tar as an untagged image; resolves to its JSON event stream. */
   importTar(tar: NodeJS.ReadableStream, changes: string[]): Promise<NodeJS.ReadableStream>;

@@ -1,5 +1,5 @@
 /**
- * sysbench 1.0.x output (as sysbench 1.0.20 prints it) → SysbenchResult. The lines are read by grammar.ts.
+ * sysbench 1.0.x output (as sysbench 1.0.20 prints it) → SysbenchResult. The lines are read by scan.ts.
  */
 import type { SysbenchResult } from "./result.ts";
 import {
@@ -11,9 +11,9 @@ import {
   rateOf,
   statementCounts,
   statusOf,
-  SysbenchParseError,
-  type Draft,
-} from "./grammar.ts";
+} from "./draft-values.ts";
+import { SysbenchParseError } from "./error.ts";
+import type { Draft } from "./scan.ts";
 
 export function toResult10(d: Draft): SysbenchResult {
   const status = statusOf(d, ["general", "latency", "fairness"]);

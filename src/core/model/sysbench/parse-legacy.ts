@@ -1,5 +1,5 @@
 /**
- * sysbench 0.4 / 0.5 output → SysbenchResult. The lines are read by the shared scanner in grammar.ts; this file
+ * sysbench 0.4 / 0.5 output → SysbenchResult. The lines are read by the shared scanner in scan.ts; this file
  * decides what is legacy and how its figures map.
  *
  * Mapping (same name only where the meaning is the same as in 1.0):
@@ -27,17 +27,10 @@
  * - histogram, unfinishedTransactions, reportInterval's figures that 0.4/0.5 do not print → null / [].
  */
 import type { SysbenchResult } from "./result.ts";
-import {
-  countOf,
-  emptyFairness,
-  emptyLatency,
-  rateOf,
-  statementCounts,
-  statusOf,
-  SysbenchParseError,
-  type Draft,
-  type Value,
-} from "./grammar.ts";
+import { countOf, emptyFairness, emptyLatency, rateOf, statementCounts, statusOf } from "./draft-values.ts";
+import { SysbenchParseError } from "./error.ts";
+import type { Value } from "./blocks.ts";
+import type { Draft } from "./scan.ts";
 
 /** True when the output is in the 0.4/0.5 format (by its header or by a line only those versions print). */
 export function isLegacyDraft(d: Draft): boolean {

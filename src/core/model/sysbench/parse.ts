@@ -13,11 +13,14 @@
  *   0.4 summaries and prose around them) → one result per output, in file order.
  */
 import type { SysbenchResult } from "./result.ts";
-import { scan, SysbenchParseError, type Draft } from "./grammar.ts";
+import { SysbenchParseError } from "./error.ts";
+import { scan, type Draft } from "./scan.ts";
 import { toResult10 } from "./parse-1.0.ts";
 import { isLegacyDraft, toLegacyResult } from "./parse-legacy.ts";
 
-export { SysbenchParseError, splitLines, secondsToMs, parseIntervalLine, type Line } from "./grammar.ts";
+export { SysbenchParseError } from "./error.ts";
+export { splitLines, secondsToMs } from "./lines.ts";
+export { parseIntervalLine } from "./scan.ts";
 
 function toResult(d: Draft): SysbenchResult {
   return isLegacyDraft(d) ? toLegacyResult(d) : toResult10(d);

@@ -20,15 +20,15 @@ export interface CellPriorDf {
 /**
  * How unequal this host's cells are (the prior df of their pair variances): fitted over the runs the calibration
  * recorded and, during a run, its own cells so far ({@link fitPooledPriorDf}); {@link ASSUMED_CELL_PRIOR_DF} when no
- * run has 2 cells with df. Until 2026-12-04 the forecast always assumed 2.2 (fitted on 2026-12-01), while the runs
- * of 2026-12-03 showed far more equal cells: one simulated noisy cell then kept the forecast run going to the budget.
+ * run has 2 cells with df. Not a fixed assumption: the assumed 2.2 fitted on early runs, while later runs here
+ * showed far more equal cells, and one simulated noisy cell then kept the forecast run going to the budget.
  */
 export function cellPriorDf(
   cal: Pick<Calibration, "cellSpread"> | null,
   own: readonly VarianceObs[] = [],
   shape?: CostShape,
 ): CellPriorDf {
-  // With a shape, only runs on data of that shape (2026-12-06: one quick run's six read-mostly cells on tmpfs gave
+  // With a shape, only runs on data of that shape (one quick run's six read-mostly cells on tmpfs gave
   // prior df 25, "cells alike", to a design of write cells on a 2 M-row RAID 0, where one cell read ±196% before).
   const runs = (cal?.cellSpread ?? []).filter((r) => shape === undefined || sameCostShape(r.shape, shape));
   const groups = [...runs.map((r) => r.cells), own];
@@ -50,9 +50,9 @@ export interface CellNoise {
 }
 
 /**
- * How noisy each named cell will be in the next run on this data, from the last runs here (issue 28): a
+ * How noisy each named cell will be in the next run on this data, from the last runs here: a
  * two-level model of the cells' log variances, y(c, r) = μ + a(c) + e(c, r), with a the cell's own level (it
- * carries over between runs: on 2026-12-06 update_index at 64 threads stalled in both reduced seed runs, pair sd 47%
+ * carries over between runs: update_index at 64 threads stalled in both reduced seed runs, pair sd 47%
  * and 73%, where its neighbours had 1–9%) and e the run's (it does not: oltp_simple at 64 threads went from 6.4% to
  * 1.1%). Each y is a log sample variance, unbiased by ψ(ν/2) − ln(ν/2) and with sampling variance ψ'(ν/2); the
  * two variances are a one-way random-effects ANOVA by moments (within cells, between cells' means), each floored

@@ -12,7 +12,7 @@ export function costShapeOf(s: Pick<Scenario, "workload" | "storage" | "servers"
 
 /**
  * Can a plan of `want` reuse costs measured at `had`? The same storage kind and rows within a factor of 2 (a quick
- * run's 10 k rows restart in about 3 s a server; a 2 M-row table on RAID 0 took 11–22 s, 2026-12-06). A calibration
+ * run's 10 k rows restart in about 3 s a server; a 2 M-row table on RAID 0 took 11–22 s on this project's VM). A calibration
  * without a shape (written before it was kept) is reused only for small data (at most 100 k rows), as those costs
  * came from the default scenario.
  */
@@ -66,7 +66,7 @@ export function costsOf(
     });
   // Seconds per pair at the calibration's cell length: the run's per-cell overhead is what carries over. The run's
   // figure holds its re-runs (attempts per kept cell), so one disturbed run would set the next run's cost alone
-  // (2026-12-04: 3.6% dear after a run with re-runs): the stored figure is a running mean over the last
+  // (3.6% dear after a run with re-runs, as measured here): the stored figure is a running mean over the last
   // PAIR_COST_RUNS runs.
   if (c.grossCellSeconds && c.grossCellSeconds > 0 && c.servers === 2) {
     const run = pairSecondsAt(calCellSeconds, c.grossCellSeconds, c.cellSeconds);

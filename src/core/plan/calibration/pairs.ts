@@ -103,8 +103,8 @@ export function aaPairsByCell(cells: readonly CellRecord[]): { pairs: Map<string
     const vb = b ? qps(b) : null;
     if (va === null || vb === null) continue;
     // A pair disturbed by outside work in its last attempt too measures the machine's load, not its noise: runs
-    // leave such pairs out of the host's calibration, and calibrate does too. Until 2026-12-06 it kept them: two
-    // pairs disturbed by a compile (8.9 k q/s against 15.3 k) took its pair sd from about 5% to 13.9%.
+    // leave such pairs out of the host's calibration, and calibrate does too. Kept, two
+    // pairs disturbed by a compile (8.9 k q/s against 15.3 k) once took its pair sd from about 5% to 13.9%.
     if (a.interference?.disturbed || b?.interference?.disturbed) {
       disturbed++;
       continue;

@@ -37,7 +37,7 @@ export interface Calibration {
    */
   pairHoldsInstances?: boolean;
   /**
-   * What the last run here measured of its fixed costs (absent in files calibrate wrote before issue 25): seconds
+   * What the last run here measured of its fixed costs (absent in files from older versions of calibrate): seconds
    * from its start to its first measured cell without image builds, and its teardown.
    */
   setupSeconds?: number;
@@ -45,13 +45,13 @@ export interface Calibration {
   /** What the last run here measured for one change of server instance, per server (restore, start, prewarm). */
   restartSecondsPerServer?: number;
   /**
-   * The data those costs were measured with (absent in files written before 2026-12-06): rows per server and the
+   * The data those costs were measured with (absent in older files): rows per server and the
    * storage kind. Set-up and restarts grow with the data ({@link sameCostShape}), so a plan reuses them only for a
    * scenario of the same shape.
    */
   costShape?: CostShape;
   /**
-   * Pair sd against cell length (issue 28 §4; absent in older files): A/A pairs within one instance at each length
+   * Pair sd against cell length (absent in older files): A/A pairs within one instance at each length
    * `calibrate --lengths` ran, sorted by length. The budget design (src/core/plan/design/) reads it when present.
    */
   cellLengthCurve?: CellLengthPoint[];
@@ -73,9 +73,9 @@ export interface CostShape {
 export interface CellSpreadRun {
   at: string;
   cells: CellVarianceObs[];
-  /** The run's data (absent in files written before 2026-12-06): cells on other data are unequal in other ways. */
+  /** The run's data (absent in older files): cells on other data are unequal in other ways. */
   shape?: CostShape;
-  /** The run's cell length, seconds (absent before 2026-12-06 and for runs of events): {@link cellNoiseModel} needs it. */
+  /** The run's cell length, seconds (absent in older files and for runs of events): {@link cellNoiseModel} needs it. */
   cellSeconds?: number;
 }
 
@@ -90,8 +90,8 @@ export interface CellLengthPoint {
 }
 
 /**
- * One cell's variance in {@link Calibration.cellSpread}, with the cell's name ("test@threads"; absent before
- * 2026-12-06). A forecast from each cell's own earlier variance alone was tried on 2026-12-06 and dropped: most
+ * One cell's variance in {@link Calibration.cellSpread}, with the cell's name ("test@threads"; absent in
+ * older files). Not a forecast from each cell's own earlier variance alone: tried here, it failed because most
  * cells' noise did not carry over from one run to the next. {@link cellNoiseModel} uses the names with shrinkage:
  * what carries over (a cell that stalls in every run) is kept, the rest is spread between runs.
  */

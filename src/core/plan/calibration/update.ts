@@ -19,7 +19,7 @@ import { type VarianceObs, fitVariancePrior } from "../../stats/prior.ts";
  * A run's pair level as the typical cell's, for the host's calibration. The forecast draws each cell's variance as
  * s²·d0/χ²(d0) around the calibration's pair sd s (src/core/stats/simulate.ts drawCellSd), so s must be the scale of
  * the cells' variances (limma's prior variance, {@link fitVariancePrior}), not their mean: with unequal cells the
- * mean is ruled by the noisiest. On 2026-12-06 a reduced seed run (6 cells on RAID 0, one of them stalling at 64
+ * mean is ruled by the noisiest. A reduced seed run (6 cells on RAID 0, one of them stalling at 64
  * threads) pooled to a pair sd of about 20%, where its typical cell had 5.5% (prior df 1.4); folded in as it was, it
  * took the host's pair sd from 4.4% to 17.2%. With cells alike (no spread beyond sampling) or fewer than 2 cells,
  * the run's figure stays as it is; it is only ever lowered to the scale, never raised.
@@ -105,7 +105,7 @@ export function updateCalibration(
  * A fresh `calibrate` over an older calibration of the same host: the new noise figures replace the old, but what
  * only runs measure stays: the measured set-up, teardown and restart costs with their data's shape, and the cells'
  * spread of the last runs (the forecast's prior df). So does the pair-sd curve when this calibrate measured none.
- * Before 2026-12-06 calibrate dropped them, and the next plan fell back to assumed costs and equal cells.
+ * Dropping them would make the next plan fall back to assumed costs and equal cells.
  */
 export function recalibrated(fresh: Calibration, previous: Calibration | null): Calibration {
   if (!previous || previous.hostKey !== fresh.hostKey) return fresh;

@@ -1,5 +1,5 @@
 /**
- * The budget-first design (pure, issue 28): given a scenario's matrix, a wall-time budget, the host's calibration
+ * The budget-first design (pure): given a scenario's matrix, a wall-time budget, the host's calibration
  * and the plan's time model, choose the cell length, the warm-up, the rounds and server instances and the test
  * order so that the expected interval half-width is as small as the budget allows.
  *
@@ -13,8 +13,8 @@
  *   fitted as a power law (weighted by df, the slope held to 0–0.5; {@link fitCurve}), held flat past the longest
  *   measured length. Else a model: one server's q/s as a slow
  *   level plus an AR(1) over seconds, fitted to the per-second CV, the lag-1 autocorrelation and the CV of the
- *   longest block means (the host's own series when the calibration has one, else the notes' figures of
- *   2026-12-02: lag 1 0.77, 20 s blocks 11.1% where white noise gives 4.1%), scaled to the calibrated pair sd at
+ *   longest block means (the host's own series when the calibration has one, else the figures measured on
+ *   this project's VM: lag 1 0.77, 20 s blocks 11.1% where white noise gives 4.1%), scaled to the calibrated pair sd at
  *   its cell length. The design says which it used.
  * - **Warm-up.** Not optimized: its effect on the noise is not measured. The rule is the cell length held to
  *   10–30 s (servers are prewarmed after every restart; the warm-up is against the first-cell shifts of the notes §2).

@@ -68,8 +68,8 @@ export function overheadOf(cal: Calibration | null, costs: SetupCosts): number {
 
 /**
  * What runs here measured on data of this scenario's shape, as the plan's costs: a new instance per server, and the
- * teardown per server. The adaptive forecast has used them since 2026-12-06 (precision.ts adaptiveCosts); the design
- * did not, and priced a new instance on the 2 M-row RAID 0 at the model's 16.5 s a server where three runs had
+ * teardown per server. The adaptive forecast uses them too (precision.ts adaptiveCosts); without them
+ * the design priced a new instance on the 2 M-row RAID 0 at the model's 16.5 s a server where three runs had
  * measured 15.2–15.9 s.
  */
 export function measuredCosts(cal: Calibration | null, s: Scenario): Partial<SetupCosts> {

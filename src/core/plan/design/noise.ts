@@ -5,7 +5,7 @@
 import type { Calibration, CellLengthPoint } from "../calibration/schema.ts";
 import { ASSUMED_PAIR_SD_PCT, ASSUMED_INSTANCE_SD_PCT } from "../calibration/prediction.ts";
 
-/** The notes' figures of this project's VM (2026-12-02, /work/shared/notes/noise-and-statistics-facts.md §6). */
+/** The noise figures measured on this project's VM (/work/shared/notes/noise-and-statistics-facts.md §6). */
 export const NOTES_SERIES = { lag1: 0.77, blockSeconds: 20, blockCvPct: 11.1, whiteCvPct: 4.1 } as const;
 
 /** The cell length of the A/A pairs behind ASSUMED_PAIR_SD_PCT (notes §2: 6 s cells). */
@@ -88,9 +88,9 @@ export function pairSdAtLength(cal: Calibration | null): PairSdAtLength {
  * The curve's points fitted as a power law, ln sd = a − b ln L, by least squares weighted by each point's df (the
  * variance of a log sd is about 1/(2 df)), with b held to 0–0.5: longer cells never make it noisier, and no noise
  * falls faster than white noise's 1/√L. Below the shortest measured length the law goes on (shorter cells are
- * noisier); past the longest it is held flat (no gain is assumed that was not measured). Until 2026-12-06 the design took the
- * points at face value, log-log between them: that morning's 10 s point (3.2%, df 6) against 7 s (5.0%, df 21) fell
- * faster than white noise, and on 2026-12-03 the curve rose from 7 to 10 s (5.8%, 8.7%): both were chance, at 3–6 df.
+ * noisier); past the longest it is held flat (no gain is assumed that was not measured). A fit, not the points at face value
+ * (log-log between them): measured curves here had a 10 s point (3.2%, df 6) against 7 s (5.0%, df 21) falling
+ * faster than white noise, and a curve rising from 7 to 10 s (5.8%, 8.7%): both were chance, at 3–6 df.
  */
 export function fitCurve(curve: readonly CellLengthPoint[]): { slope: number; at: (seconds: number) => number } {
   const pts = curve
@@ -111,7 +111,7 @@ export const MIN_INSTANCE_DF = 10;
 
 /**
  * The instance sd the design works with. With fewer than {@link MIN_INSTANCE_DF} df (or none measured), never less
- * than the assumed {@link ASSUMED_INSTANCE_SD_PCT}: on 2026-12-03 a calibration's 0.0% from 2 df (the method of
+ * than the assumed {@link ASSUMED_INSTANCE_SD_PCT}: a calibration's 0.0% from 2 df (the method of
  * moments floored at 0) made the design keep 3 rounds per instance, and the run itself then measured 17.2% between
  * instances. A small instance sd lets a design save restarts; only enough df may buy that.
  */

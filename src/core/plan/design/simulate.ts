@@ -64,7 +64,7 @@ export function simulateDesign(
     pairSdPct: c.pairSdPct,
     instanceSdPct: o.instanceSdPct,
     cellPriorDf: cellPriorDf(o.cal, [], costShapeOf(s)).d0,
-    // The time model's own error: without it a fixed design's 80% range of wall time is a single point (2026-12-03).
+    // The time model's own error: without it a fixed design's 80% range of wall time is a single point.
     paceSdPct: PACE_SD_PCT,
     budgetSeconds: adaptive ? o.budgetSeconds : undefined,
     costs: sim,

@@ -21,6 +21,7 @@ const UP: Extract<EngineFacts, { answers: true }> = {
   answers: true,
   endpoint: "unix:///var/run/docker.sock",
   serverVersion: "20.10.24+dfsg1",
+  product: "docker",
   apiVersion: "1.41",
   storageDriver: "overlay2",
   cgroupVersion: "1",
