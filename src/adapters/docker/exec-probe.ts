@@ -34,6 +34,12 @@ export function isGoneOrStopped(e: unknown): boolean {
   return isNotFound(e) || statusCode(e) === 409;
 }
 
+/** The client's argv in the server container: the wrapper and the connection options, no secret. */
+function clientArgv(ep: Endpoint): string[] {
+  const connection = [`--user=${ep.user}`, "--host=127.0.0.1", `--port=${ep.port}`, "--protocol=TCP"];
+  return ["sh", "-c", CLIENT_WRAPPER, "sh", ...connection, "--batch", "--skip-column-names", "--connect-timeout=3"];
+}
+
 export function execProbe(engine: Engine): Probe {
   const byIp = new Map<string, string>();
 
@@ -61,19 +67,7 @@ export function execProbe(engine: Engine): Probe {
   }
 
   async function sql(ep: Endpoint, statements: string): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-    const argv = [
-      "sh",
-      "-c",
-      CLIENT_WRAPPER,
-      "sh",
-      `--user=${ep.user}`,
-      "--host=127.0.0.1",
-      `--port=${ep.port}`,
-      "--protocol=TCP",
-      "--batch",
-      "--skip-column-names",
-      "--connect-timeout=3",
-    ];
+    const argv = clientArgv(ep);
     // The password and the statements (CREATE USER ... IDENTIFIED BY holds one) go in the environment, never argv.
     const execOpts = { env: { TB_MYSQL_PWD: ep.password, TB_SQL: statements } };
     let id = await containerFor(ep);
