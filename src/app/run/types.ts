@@ -66,6 +66,8 @@ export interface RunDeps {
 /** What to run and how: the scenario, its neutral config text, the results folder, cancellation, events. */
 export interface RunOptions {
   scenario: Scenario;
+  /** The caller already watches the engine (a multi-host run's per-host guard): no second watch here. */
+  engineWatched?: boolean;
   scenarioFile?: string;
   overrides?: string[];
   /** `run --design`: the design's forecast, kept in run.json beside what happened. */

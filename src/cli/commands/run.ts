@@ -20,7 +20,7 @@ import { buildRunReport } from "../../core/report/model.ts";
 import { renderText } from "../../core/report/text.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
-import { parseRetries, type RunCliOptions } from "./run-options.ts";
+import { parseReadyTimeoutMs, parseRetries, type RunCliOptions } from "./run-options.ts";
 import { cleanHostsCommand, resumeHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
 
 export type { RunCliOptions };
@@ -115,6 +115,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     if (code !== undefined) return code;
   }
   const retries = parseRetries(o.retries);
+  const readyTimeoutMs = parseReadyTimeoutMs(o.readyTimeout);
   const sets = [...(o.rerunDisturbed === false ? ["workload.rerunDisturbed=false"] : []), ...o.set];
   const design = o.design
     ? { calibration: async () => (await hostCalibration(ctx.engine())).calibration, log: ctx.err }
@@ -199,7 +200,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
       retries,
       strict: o.strict,
       wipeDevices: o.wipeDevices,
-      readyTimeoutMs: Number(o.readyTimeout ?? 180) * 1000,
+      readyTimeoutMs,
       signal: trap.signal,
       control,
       onEvent: dispatch,
