@@ -4,7 +4,7 @@
  * containerd's CPU lists back from the affinity ledger; the last --resume completes the plan.
  *
  * Two write tests with fresh data per test: prepare is followed by a snapshot, and the second test's first cell on
- * a server by a restore of it (inside the cell loop, so with the daemons confined). One server, 2 s cells.
+ * a server by a restore of it (inside the cell loop, so with the daemons confined). 2 s cells.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execa } from "execa";
@@ -75,11 +75,7 @@ describe("kill -9 during snapshot and restore, with the daemons confined", () =>
 
   it("snapshot: nothing of the run is left after clean", { timeout: 600_000 }, async () => {
     const { file, dir } = await tinyScenario(
-      {
-        // One server: the snapshot and the restore are each server's own, a second one only doubles the time.
-        servers: [{ id: "mysql", image: "mysql-9.7" }],
-        resources: { server: { cpuset: "1", memory: "2g" }, load: { cpuset: "0" }, confineDaemons: true },
-      },
+      { resources: { server: { cpuset: "1", memory: "2g" }, load: { cpuset: "0" }, confineDaemons: true } },
       { tests: ["oltp_update_non_index", "oltp_update_index"], fresh: "per-test" },
     );
     out = join(dir, "out");

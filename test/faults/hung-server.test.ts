@@ -13,8 +13,6 @@ import { expectNothingLeft, manifestStatus, resumeToTheEnd, RunProcess, type Ev 
 beforeAll(ensureLab, 1_800_000);
 
 const CELL_SECONDS = 5;
-/** One server: a hang is about the server that hangs, not the comparison. */
-const ONE_SERVER = { servers: [{ id: "mariadb", image: "mariadb-11.8" }] };
 /** The cell's deadline as the sidecar sets it: 1.5 × its length plus a minute. */
 const CELL_DEADLINE_MS = (CELL_SECONDS * 1.5 + 60) * 1000;
 
@@ -33,7 +31,7 @@ describe("a server or sysbench that hangs mid-cell", () => {
     "SIGSTOP: the run ends within the cell's deadline + 60 s with SERVER_HUNG, nothing left; --resume completes after SIGCONT",
     { timeout: 900_000 },
     async () => {
-      const { file, dir } = await tinyScenario(ONE_SERVER, { threads: [1], duration: `${CELL_SECONDS}s`, repeats: 1 });
+      const { file, dir } = await tinyScenario({}, { threads: [1], duration: `${CELL_SECONDS}s`, repeats: 1 });
       const out = join(dir, "out");
       const p = new RunProcess(["run", file, "--out", out]);
       const runId = await p.runId();
@@ -69,7 +67,7 @@ describe("a server or sysbench that hangs mid-cell", () => {
     "SIGSTOP of sysbench: its cell is stopped at its deadline, the server still answers, the retry completes the run",
     { timeout: 900_000 },
     async () => {
-      const { file, dir } = await tinyScenario(ONE_SERVER, { threads: [1], duration: `${CELL_SECONDS}s`, repeats: 1 });
+      const { file, dir } = await tinyScenario({}, { threads: [1], duration: `${CELL_SECONDS}s`, repeats: 1 });
       const out = join(dir, "out");
       const p = new RunProcess(["run", file, "--out", out]);
       const runId = await p.runId();
