@@ -26,27 +26,11 @@ import {
 } from "./text.ts";
 import { STATE_MARKS, verdictSentence } from "../model/vocabulary.ts";
 import { ladderHtml } from "./ladder-html.ts";
+import { escapeHtml, scriptJson } from "./html-escape.ts";
 import { forestOf, forestSvg } from "./forest.ts";
 import { CSS, SCRIPT } from "./html-assets.ts";
 import type { HtmlData } from "./html-data.ts";
 import { disturbedNotePrefix } from "../measure/interference.ts";
-
-export function escapeHtml(s: unknown): string {
-  return String(s ?? "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
-
-/** JSON that is safe inside a <script> element. */
-export function scriptJson(v: unknown): string {
-  return JSON.stringify(v)
-    .replace(/</g, "\\u003c")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
-}
 
 function table(head: string[], rows: string[][], cls = ""): string {
   return `<table${cls ? ` class="${cls}"` : ""}><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead><tbody>${rows

@@ -56,7 +56,7 @@ describe("run screen frames, phase by phase", () => {
       want: [
         "twinbench · synthetic · run 20250101-120000-abcd · storage tmpfs · tcp",
         "cells 0/16",
-        "ETA 2m00s",
+        "ETA 2m 00s",
         "q cancel · s skip cell",
       ],
     },

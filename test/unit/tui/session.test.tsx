@@ -72,8 +72,8 @@ describe("session screen", () => {
     const deps = fakeDeps();
     const r = app(deps, await deps.listScenarios());
     const f = plain(r.lastFrame());
-    expect(f).toContain("▶ quick        24     4m30s  MariaDB vs MySQL smoke comparison");
-    expect(f).toContain("  seed-000    112    10h00m  the seed matrix");
+    expect(f).toContain("▶ quick        24    4m 30s  MariaDB vs MySQL smoke comparison");
+    expect(f).toContain("  seed-000    112   10h 00m  the seed matrix");
     expect(f).toContain("  bad           -         -  invalid: scenarios/bad.yaml: servers: required");
     expect(f).toContain("↑↓ select · enter/p plan · c config · r run · o past results · q quit");
   });
