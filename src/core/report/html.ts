@@ -9,7 +9,7 @@ import { costLines, costValueText, factorText } from "./costs.ts";
 import type { RunManifest } from "../model/results.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
 import type { RunReport } from "./model.ts";
-import { formatBytes } from "./model.ts";
+import { formatBytes } from "../base/units.ts";
 import {
   TABLE_TEXT,
   VERDICT_HEAD,

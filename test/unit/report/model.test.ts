@@ -1,7 +1,6 @@
 /** The report model of a run: its counts, servers, notes and tables, from the recorded `repeats` run and by hand. */
 import { describe, expect, it } from "vitest";
-import type { AdaptiveSummary, RunManifest } from "../../../src/core/model/results.ts";
-import type { MustMatchRow } from "../../../src/core/config/mustmatch.ts";
+import type { AdaptiveSummary, MustMatchRow, RunManifest } from "../../../src/core/model/results.ts";
 import {
   adaptiveNotes,
   buildCostTable,
