@@ -4,7 +4,7 @@
  * and the axis once; report.html draws them as SVG (`forestSvg`), the TUI as text (`forestLines`). The marks and
  * words come from the vocabulary (src/core/model/vocabulary.ts).
  */
-import { escapeHtml } from "./html-escape.ts";
+import { escapeHtml } from "./escape.ts";
 import { STATE_MARKS, STATE_WORDS, verdictMark, verdictWords, LOAD_BOUND } from "../model/vocabulary.ts";
 import type { Direction, Verdict } from "../model/verdict.ts";
 import type { RatioCell, RatioTable } from "../stats/ratio-model.ts";

@@ -11,7 +11,7 @@ import { type Metric } from "../stats/metric.ts";
 import { factDifferences, runDifferences } from "../stats/run-differences.ts";
 import { renderRatioText } from "./text.ts";
 import { textTable } from "../base/text-table.ts";
-import { escapeHtml as h } from "./html-escape.ts";
+import { escapeHtml as h, escapeMarkdownCell as esc } from "./escape.ts";
 import { markdownRatioTable } from "./markdown.ts";
 import { buildRunsSummary, type ExecutionSummary } from "./summary.ts";
 import { renderSummaryHtml, renderSummaryMarkdown, renderSummaryText } from "./summary-render.ts";
@@ -188,8 +188,6 @@ export function renderHostsText(c: HostsComparison): string {
   if (c.notes.length) lines.push("", ...c.notes.map((n) => `note: ${n}`));
   return lines.join("\n") + "\n";
 }
-
-const esc = (s: string) => s.replace(/\|/g, "\\|");
 
 export function renderHostsMarkdown(c: HostsComparison): string {
   const lines: string[] = [`# Host comparison: ${c.hosts.map((h) => `\`${h.id}\``).join(" vs ")}`, ""];

@@ -26,7 +26,7 @@ import {
 } from "./text.ts";
 import { STATE_MARKS, verdictSentence } from "../model/vocabulary.ts";
 import { ladderHtml } from "./ladder-html.ts";
-import { escapeHtml, scriptJson } from "./html-escape.ts";
+import { escapeHtml, scriptJson } from "./escape.ts";
 import { forestOf, forestSvg } from "./forest.ts";
 import { CSS, SCRIPT } from "./html-assets.ts";
 import type { HtmlData } from "./html-data.ts";

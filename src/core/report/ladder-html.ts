@@ -1,7 +1,7 @@
 /**
  * The ladder in HTML: one chart across the ladder as inline SVG, and the ladder's tables, legend, method and notes.
  */
-import { escapeHtml as esc } from "./html-escape.ts";
+import { escapeHtml as esc } from "./escape.ts";
 import { STATE_MARKS, verdictMark, verdictSentence } from "../model/vocabulary.ts";
 import type { RatioCell } from "../stats/ratio-model.ts";
 import { ladderCell, type Ladder } from "../stats/ladder.ts";

@@ -2,7 +2,7 @@
  * The execution summary for people: text, Markdown and HTML of an {@link ExecutionSummary} (summary.ts).
  */
 import { textTable, type TextColumn, type TextRow } from "../base/text-table.ts";
-import { escapeHtml } from "./html-escape.ts";
+import { escapeHtml, escapeMarkdownCell as mdEsc } from "./escape.ts";
 import type { ExecutionSummary, SummaryBlock, SummaryRow } from "./summary.ts";
 
 function cellText(r: SummaryRow, i: number): string {
@@ -62,8 +62,6 @@ export function renderSummaryText(s: ExecutionSummary): string {
   if (!s.blocks.length) out.push("No measured cells.", "");
   return out.join("\n");
 }
-
-const mdEsc = (x: string) => x.replace(/\|/g, "\\|");
 
 /** Markdown: one table per block, notes as a list; `level` is the heading level of the blocks. */
 export function renderSummaryMarkdown(s: ExecutionSummary, opts: { level?: number; title?: boolean } = {}): string {

@@ -1,5 +1,6 @@
 /**
- * The one HTML escape every HTML and SVG builder uses, and JSON that may sit inside a <script> element.
+ * The escapes of the report builders, one of each: text for HTML and SVG, JSON inside a <script> element, and text
+ * inside a Markdown table cell.
  */
 
 /** Text or an attribute value made safe for HTML: & < > " ' become entities; null and undefined become "". */
@@ -18,4 +19,9 @@ export function scriptJson(v: unknown): string {
     .replace(/</g, "\\u003c")
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029");
+}
+
+/** Text made safe inside a Markdown table cell: a "|" would end the cell. */
+export function escapeMarkdownCell(s: string): string {
+  return s.replace(/\|/g, "\\|");
 }

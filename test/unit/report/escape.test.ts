@@ -1,6 +1,6 @@
-/** The one HTML escape and the JSON that may sit inside a <script> element. */
+/** The report builders' escapes: HTML text, JSON inside a <script> element, a Markdown table cell. */
 import { describe, expect, it } from "vitest";
-import { escapeHtml, scriptJson } from "../../../src/core/report/html-escape.ts";
+import { escapeHtml, escapeMarkdownCell, scriptJson } from "../../../src/core/report/escape.ts";
 
 describe("escapeHtml", () => {
   it("turns the five special characters into entities, & first", () => {
@@ -24,5 +24,12 @@ describe("scriptJson", () => {
     expect(s).not.toContain("\u2028");
     expect(s).not.toContain("\u2029");
     expect(JSON.parse(s)).toEqual(v);
+  });
+});
+
+describe("escapeMarkdownCell", () => {
+  it("escapes the pipe that would end the cell, and nothing else", () => {
+    expect(escapeMarkdownCell("a|b | c")).toBe("a\\|b \\| c");
+    expect(escapeMarkdownCell("*x* <y>")).toBe("*x* <y>");
   });
 });
