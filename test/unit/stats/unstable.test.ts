@@ -56,7 +56,7 @@ describe("unstableNotes", () => {
     ]);
     expect(notes.slice(0, 3)).toEqual([
       "mariadb repeat 1 stalled: 1 second with no throughput",
-      "mariadb repeat 2 disturbed: other work used 1.5 cores",
+      "mariadb repeat 2 disturbed, left out: other work used 1.5 cores",
       "mysql repeat 3 had ignored errors 1.20/s (12)",
     ]);
     expect(notes[3]).toMatch(/^mysql repeat 4 not steady: q\/s slope -/);
