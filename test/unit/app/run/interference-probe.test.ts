@@ -10,7 +10,7 @@ const PROC_STAT = (busy: number) =>
 /** Samples one second apart: the server burns 0.9 core, the sidecar 0.2. */
 function sampler() {
   let n = 0;
-  return (ids: string[]): CpuSample => {
+  return (ids: readonly string[]): CpuSample => {
     const t = n++;
     return {
       atMs: 1000 * t,
