@@ -11,11 +11,14 @@ import type { ImagePort } from "../../src/core/model/engine/images.ts";
 import type { NetworkPort } from "../../src/core/model/engine/networks.ts";
 import type { VolumePort } from "../../src/core/model/engine/volumes.ts";
 import type { HostFacts } from "../../src/core/model/results.ts";
+import { LABEL } from "../../src/core/base/labels.ts";
 
 export interface FakeContainer {
   spec: ContainerSpec;
   running: boolean;
   paused: boolean;
+  /** Set by a test: the container was ended by the OOM killer (inspect says so). */
+  oomKilled?: boolean;
 }
 
 /** A resource the label listings answer (seeded by the test: the listings do not show what the fake created). */
@@ -124,7 +127,7 @@ export class FakeEngine implements Engine {
         running: c?.running ?? false,
         paused: c?.paused ?? false,
         exitCode: null,
-        oomKilled: false,
+        oomKilled: c?.oomKilled ?? false,
         ips: c ? { [net?.kind === "network" ? net.name : String(net?.kind)]: "10.0.0.2" } : {},
       };
     },
@@ -171,4 +174,28 @@ export class FakeEngine implements Engine {
   readonly exec: ExecPort = {
     run: async () => ({ exitCode: 0, stdout: "", stderr: "" }),
   };
+}
+
+/** A resource a run left on an engine: its kind, its id (and name), and the session and run its labels name. */
+export interface LabelledItem {
+  kind: ListedResource["kind"];
+  name: string;
+  session: string;
+  run: string;
+}
+
+/**
+ * The engine of host `hostId` whose label listings answer `items`, labelled as twinbench labels them (session, run,
+ * host); `down`: every listing fails as an unreachable engine's does.
+ */
+export function labelledEngine(hostId: string, items: readonly LabelledItem[], down = false): FakeEngine {
+  const engine = new FakeEngine(hostId);
+  engine.listed = items.map((i) => ({
+    kind: i.kind,
+    id: i.name,
+    name: i.name,
+    labels: { [LABEL.session]: i.session, [LABEL.run]: i.run, [LABEL.host]: hostId },
+  }));
+  if (down) engine.listFailure = new Error(`connect ECONNREFUSED (${hostId})`);
+  return engine;
 }

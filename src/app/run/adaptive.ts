@@ -12,17 +12,15 @@ import {
   nextAdaptiveRound,
   resumeInstanceOffset,
   roundFits,
-  stopForBudget,
-  type AdaptiveCell,
-  type AdaptiveSettings,
 } from "../../core/plan/adaptive.ts";
+import { stopForBudget, type AdaptiveCell } from "../../core/stats/stop.ts";
 import { parseDuration, reportMarginPct } from "../../core/model/scenario/schema.ts";
 import { adaptiveCosts } from "../../core/plan/precision.ts";
 import { forecastAfterRound, roundsPerInstance } from "../../core/plan/forecast.ts";
 import { grossCellSeconds, runningCosts } from "../../core/plan/run-costs.ts";
 import type { AdaptiveCosts } from "../../core/stats/simulate-model.ts";
 import type { Calibration } from "../../core/plan/calibration/schema.ts";
-import type { Cell, CellRecord } from "../../core/model/results.ts";
+import type { AdaptiveSettings, Cell, CellRecord } from "../../core/model/results.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import type { Scheduler } from "./scheduler.ts";
@@ -55,7 +53,7 @@ export class AdaptiveScheduler implements Scheduler {
 
   nextRound(recorded: readonly CellRecord[], warmups: readonly CellRecord[] = []): Cell[] {
     if (this.stopped) return [];
-    const now = Date.now();
+    const now = this.ctx.clock();
     if (this.issued !== undefined) {
       this.spent.seconds += (now - this.roundStart) / 1000;
       this.spent.cells += this.roundCells;
@@ -112,7 +110,7 @@ export class AdaptiveScheduler implements Scheduler {
     }
     this.issued = step.round;
     this.lastInstance = cells[cells.length - 1].instance;
-    this.roundStart = Date.now();
+    this.roundStart = this.ctx.clock();
     this.roundCells = cells.length;
     return cells;
   }
@@ -146,7 +144,7 @@ export class AdaptiveScheduler implements Scheduler {
     const { ctx, session, settings } = this;
     const cells = state.map(({ rounds: _rounds, ...c }) => c); // the event carries RoundCell only
     const instance = Math.max(0, ...recorded.filter((r) => r.repeat === round).map((r) => r.instance ?? 0));
-    const elapsedSeconds = (Date.now() - ctx.wallStart) / 1000;
+    const elapsedSeconds = (ctx.clock() - ctx.wallStart) / 1000;
     const forecast = forecastAfterRound({
       scenario: ctx.scenario,
       records: timeline,

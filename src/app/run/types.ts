@@ -39,6 +39,8 @@ export interface RunDeps {
   /** SQL probes (default: mysql2). */
   probe?: Probe;
   now?: () => Date;
+  /** A monotonic clock in ms for budgets, deadlines and timings (default performance.now; tests step it). */
+  monotonicMs?: () => number;
   /**
    * Reads the machine's CPU accounting with the given containers' counters, for each cell's interference figures
    * (local engine only). Absent: cells carry no interference (src/adapters/host/cpu-accounting.ts `sampleCpu`).
@@ -64,6 +66,8 @@ export interface RunDeps {
 /** What to run and how: the scenario, its neutral config text, the results folder, cancellation, events. */
 export interface RunOptions {
   scenario: Scenario;
+  /** The caller already watches the engine (a multi-host run's per-host guard): no second watch here. */
+  engineWatched?: boolean;
   scenarioFile?: string;
   overrides?: string[];
   /** `run --design`: the design's forecast, kept in run.json beside what happened. */

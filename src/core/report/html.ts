@@ -11,7 +11,7 @@ import { verdictWordOf } from "./answer.ts";
 import type { RunManifest } from "../model/results.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
 import type { RunReport } from "./model.ts";
-import { formatBytes } from "./model.ts";
+import { formatBytes } from "../base/units.ts";
 import {
   TABLE_TEXT,
   VERDICT_HEAD,
@@ -25,26 +25,16 @@ import {
   verdictRows,
 } from "./text.ts";
 import { ladderHtml } from "./ladder-html.ts";
+import { escapeHtml, scriptJson } from "./escape.ts";
 import { forestOf, forestSvg } from "./forest.ts";
 import { CSS, SCRIPT } from "./html-assets.ts";
 import type { HtmlData } from "./html-data.ts";
 import { disturbedNotePrefix } from "../measure/interference.ts";
+import { createHash } from "node:crypto";
 
-export function escapeHtml(s: unknown): string {
-  return String(s ?? "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
-
-/** JSON that is safe inside a <script> element. */
-export function scriptJson(v: unknown): string {
-  return JSON.stringify(v)
-    .replace(/</g, "\\u003c")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+/** A CSP source for an inline script: `'sha256-<base64>'` of its exact text (UTF-8). */
+export function scriptHash(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 
 function table(head: string[], rows: string[][], cls = ""): string {
@@ -321,18 +311,29 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
       : "<p>No latency histograms were recorded (run with sysbench --histogram).</p>",
   );
   body.push(configHtml(data.manifest, r), factsHtml(data.manifest));
+  // Only these two scripts may run: the page's policy names each by its hash, so no inline script or handler that
+  // found its way into the text can (the JSON data element is not a script the browser runs).
+  const chartJs = chartJsSource.replace(/<\/script/gi, "<\\/script");
+  const policy = [
+    "default-src 'none'",
+    `script-src ${scriptHash(chartJs)} ${scriptHash(SCRIPT)}`,
+    "style-src 'unsafe-inline'",
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">
 <title>${escapeHtml(data.title)}</title>
 <style>${CSS}</style>
 </head>
 <body>
 ${body.filter(Boolean).join("\n")}
 <script type="application/json" id="twinbench-data">${scriptJson(clientData)}</script>
-<script>${chartJsSource.replace(/<\/script/gi, "<\\/script")}</script>
+<script>${chartJs}</script>
 <script>${SCRIPT}</script>
 </body>
 </html>

@@ -22,10 +22,10 @@ import {
   verdictLegend,
   verdictRows,
 } from "./text.ts";
+import { escapeMarkdownCell as escCell } from "./escape.ts";
 
 /** A paragraph wrapped at 120 characters (Markdown joins the lines again). */
 const para = (x: string) => wrap(x, undefined, "");
-const escCell = (s: string): string => s.replace(/\|/g, "\\|");
 
 export function markdownRatioTable(t: RatioTable): string[] {
   const lines = [

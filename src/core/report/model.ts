@@ -160,8 +160,6 @@ export interface ReportOptions {
 
 const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
 
-export { formatBytes } from "../base/units.ts";
-
 export function describeStorage(s: StorageFacts | undefined, fallbackKind?: string): string {
   if (!s) return fallbackKind ?? "unknown";
   const parts: string[] = [s.kind];
