@@ -90,7 +90,7 @@ function answerTableHtml(t: RatioTable, s: FirstScreen): string {
 /** The seeds' table: the ratio of the medians per test and thread count. */
 function seedTableHtml(t: RatioTable): string {
   return table(
-    ["sysbench test", ...t.threads.map(String)],
+    ["sysbench test", ...t.threads.map(String)].map(escapeHtml),
     t.rows.map((r) => [escapeHtml(r.test), ...r.cells.map((c) => escapeHtml(plainCell(c)))]),
     "ratio",
   );
