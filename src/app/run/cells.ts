@@ -6,7 +6,7 @@
 import { TwinbenchError } from "../../core/base/errors.ts";
 import type { Cell, CellRecord } from "../../core/model/results.ts";
 import { parseDuration } from "../../core/model/scenario/schema.ts";
-import { isWriteTest } from "../../core/model/sysbench/options.ts";
+import { testWrites } from "../../core/model/scenario/legacy.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
@@ -106,7 +106,7 @@ export class CellLoop {
     const freshNow = this.fresh.delete(cell.server);
     if (
       ctx.scenario.workload.fresh === "per-test" &&
-      isWriteTest(cell.script) &&
+      testWrites(cell.test, ctx.scenario.workload.scripts) &&
       this.lastTest.get(cell.server) !== cell.test &&
       !freshNow
     ) {
@@ -117,7 +117,7 @@ export class CellLoop {
     await this.warmUp(server, cell);
     // workload.quiesce: InnoDB's purge and flushing settled before a write-test cell (recorded per cell).
     const quiesceSeconds =
-      ctx.scenario.workload.quiesce && isWriteTest(cell.script)
+      ctx.scenario.workload.quiesce && testWrites(cell.test, ctx.scenario.workload.scripts)
         ? await ctx.time("quiesce", () => quiesce(ctx, session, server, `before ${cell.key}`))
         : undefined;
     await this.measure(server, cell, quiesceSeconds);

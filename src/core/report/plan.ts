@@ -175,7 +175,7 @@ function testLines(scenario: Scenario): string[] {
   out.push("", "Tests (sysbench 1.0.20):");
   for (const t of w.tests) {
     const l = own(LEGACY_TESTS, t);
-    const writes = testWrites(t) ? ", writes" : "";
+    const writes = testWrites(t, w.scripts) ? ", writes" : "";
     out.push(
       l
         ? `  ${t} → ${l.script} (legacy${l.exact ? "" : ", not exact"}${writes}): ${l.note}`
