@@ -13,6 +13,7 @@ import type { Engine } from "../../core/model/engine/engine.ts";
 import { mysql2Probe, type Probe } from "../../adapters/mysql/probe.ts";
 import { DisposableStack } from "../disposables.ts";
 import type { RunDeps, RunOptions } from "./types.ts";
+import type { LoadedScript } from "../../core/model/scenario/custom.ts";
 
 export class RunContext {
   readonly scenario: Scenario;
@@ -25,6 +26,8 @@ export class RunContext {
   readonly wallStart = Date.now();
   /** Set by the results session (a resumed run keeps its id). */
   runId = "";
+  /** The scenario's own Lua scripts, read before anything is created (empty without custom tests). */
+  scripts: LoadedScript[] = [];
 
   constructor(
     readonly deps: RunDeps,

@@ -12,6 +12,7 @@ import type { RunContext } from "./context.ts";
 import { TWINBENCH_VERSION } from "./types.ts";
 import { comparisonPairs } from "../../core/model/scenario/pairs.ts";
 import { reportMarginPct } from "../../core/model/scenario/schema.ts";
+import { assertSameScripts, scriptRecords } from "./scripts.ts";
 
 export function newRunId(now: Date): string {
   const t = now.toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
@@ -61,6 +62,7 @@ export class ResultsSession {
         await store.readCells(),
         torn?.movedTo,
       );
+      assertSameScripts(session, ctx.scripts);
     } else {
       const store = await ResultsStore.create(opts.outDir);
       const manifest: RunManifest = {
@@ -77,6 +79,7 @@ export class ResultsSession {
         status: "running",
         actions: [],
         fingerprint,
+        ...(ctx.scripts.length ? { customScripts: scriptRecords(ctx.scripts) } : {}),
       };
       session = new ResultsSession(ctx, store, manifest, []);
     }

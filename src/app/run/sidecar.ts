@@ -23,6 +23,8 @@ import type { ResultsSession } from "./session.ts";
 import type { ImageInfo } from "./types.ts";
 import { classifyCell, isAbsence, lastFatal } from "./cell-outcome.ts";
 import { BENCH_DB, BENCH_USER, benchPassword } from "../lab-server-init.ts";
+import { scriptContainerParts } from "../scripts.ts";
+import { notImplemented } from "../../core/model/scenario/custom.ts";
 
 export type CellPhase = "warmup" | "measure";
 
@@ -76,6 +78,8 @@ export class Sidecar {
           memoryBytes: load.memory !== undefined ? parseSize(load.memory) : undefined,
         },
         workingDir: "/usr/share/sysbench",
+        // A custom test's files (and its LUA_PATH) go into the container through the engine's API.
+        ...scriptContainerParts(ctx.scripts, argv[0] ?? ""),
       },
       { onLine, onCreated, signal, timeoutMs },
     );
@@ -100,15 +104,19 @@ export class Sidecar {
     return { sslCipher: m ? m[1]!.trim() || null : null };
   }
 
-  /** `sysbench prepare` or the prewarm command; its log goes to raw/<server>.<logName>.log, its lines to `onLine`. */
+  /**
+   * `sysbench prepare`, the prewarm command or `cleanup`; its log goes to raw/<server>.<logName>.log, its lines to
+   * `onLine`. `optional`: a script that does not implement the command is no failure (resolves false).
+   */
   async command(
     server: LabServer,
     script: string,
-    command: "prepare" | "prewarm",
+    command: "prepare" | "prewarm" | "cleanup",
     threads: number,
     logName: string,
     onLine?: (l: string) => void,
-  ): Promise<void> {
+    optional = false,
+  ): Promise<boolean> {
     const { scenario, signal } = this.ctx;
     const { conn } = this.connection(server);
     const argv = sysbenchArgv({
@@ -123,6 +131,7 @@ export class Sidecar {
     const r = await this.run(server, argv, onLine, undefined, signal);
     await this.session.writeRaw(`${server.id}.${logName}.log`, r.output);
     if (r.cancelled) throw new CancelledError();
+    if (optional && r.exitCode !== 0 && notImplemented(r.output, command)) return false;
     if (r.exitCode !== 0)
       throw new TwinbenchError(
         `sysbench ${command} failed on server ${server.id} (exit ${r.exitCode}): ${lastFatal(r.output)}`,
@@ -131,6 +140,7 @@ export class Sidecar {
           hint: `see raw/${server.id}.${logName}.log in the results folder`,
         },
       );
+    return true;
   }
 
   /** One cell: sysbench run with live intervals, its raw log kept, the result classified. */

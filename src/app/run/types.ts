@@ -2,6 +2,7 @@
 import type { Cell, DesignForecast } from "../../core/model/results.ts";
 import type { EventSink } from "../../core/model/events.ts";
 import type { Scenario } from "../../core/model/scenario/schema.ts";
+import type { LoadedScript } from "../../core/model/scenario/custom.ts";
 import type { Engine } from "../../core/model/engine/engine.ts";
 import type { StorageProvider } from "../../adapters/storage/types.ts";
 import type { Probe } from "../../adapters/mysql/probe.ts";
@@ -65,6 +66,8 @@ export interface RunDeps {
 export interface RunOptions {
   scenario: Scenario;
   scenarioFile?: string;
+  /** The scenario's custom scripts as read (default: read from beside scenarioFile when the scenario has any). */
+  scripts?: LoadedScript[];
   overrides?: string[];
   /** `run --design`: the design's forecast, kept in run.json beside what happened. */
   design?: DesignForecast;

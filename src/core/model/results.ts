@@ -319,4 +319,6 @@ export interface RunManifest {
   adaptive?: AdaptiveSummary;
   /** Adaptive repeats: the forecast before the run and after every round, to hold against timings.wall. */
   forecast?: ForecastRecord;
+  /** The scenario's own Lua scripts by test: where they came from, their files and content hash. */
+  customScripts?: Record<string, { path: string; main: string; files: string[]; sha256: string }>;
 }

@@ -41,7 +41,10 @@ export type CustomScript = z.infer<typeof CustomScriptSchema>;
 export const CustomTestSchema = z.strictObject({
   script: relPath,
   writes: z.boolean({ error: "expected writes: true or false (does the script change the data?)" }),
-  name: z.string().regex(TEST_ID, { message: "expected an id of lowercase letters, digits, - or _ (max 31)" }).optional(),
+  name: z
+    .string()
+    .regex(TEST_ID, { message: "expected an id of lowercase letters, digits, - or _ (max 31)" })
+    .optional(),
   main: relPath.optional(),
 });
 
@@ -82,6 +85,12 @@ export function liftCustomTests(raw: Record<string, unknown>, problems: Problems
   if (!isRecord(w) || !Array.isArray(w.tests) || !w.tests.some(isRecord)) return raw;
   const scripts: Record<string, unknown> = isRecord(w.scripts) ? { ...w.scripts } : {};
   const tests: unknown[] = [];
+  // A refused entry still holds its place (as a name that resolves), so the list is not reported again as empty.
+  const refused = (t: Record<string, unknown>) => {
+    const name = `${defaultTestName(typeof t.script === "string" ? t.script : "custom")}`;
+    if (!Object.hasOwn(scripts, name)) scripts[name] = { path: `${name}.lua`, writes: false };
+    tests.push(name);
+  };
   w.tests.forEach((t, i) => {
     if (!isRecord(t)) return void tests.push(t);
     const at = ["workload", "tests", i];
@@ -96,16 +105,16 @@ export function liftCustomTests(raw: Record<string, unknown>, problems: Problems
               ? iss.message
               : `${iss.message} (got ${show((t as Record<string, unknown>)[String(iss.path[0])])})`,
         );
-      return;
+      return refused(t);
     }
     const e = r.data;
     const bad = scriptPathProblem(e.script);
-    if (bad) return void problems.err([...at, "script"], bad);
+    if (bad) return void (problems.err([...at, "script"], bad), refused(t));
     if (e.main !== undefined) {
       const badMain = isScriptFile(e.script)
         ? `main names the script of a folder, and ${show(e.script)} is a file: drop main, or give the folder`
         : scriptPathProblem(e.main);
-      if (badMain) return void problems.err([...at, "main"], badMain);
+      if (badMain) return void (problems.err([...at, "main"], badMain), refused(t));
     }
     const name = e.name ?? defaultTestName(e.script);
     if (Object.hasOwn(scripts, name))
@@ -186,9 +195,7 @@ export function customTestOfPath(path: string): string | undefined {
 }
 
 /** A custom script's check in the sidecar (`sysbench SCRIPT help`): it loaded, or where Lua stopped. */
-export type ScriptCheck =
-  | { ok: true }
-  | { ok: false; file: string | null; line: number | null; message: string };
+export type ScriptCheck = { ok: true } | { ok: false; file: string | null; line: number | null; message: string };
 
 /**
  * Read `sysbench SCRIPT help`'s output and exit code. A script without a help function or options is fine
@@ -206,7 +213,12 @@ export function readScriptCheck(
   }
   const fatal = output.split("\n").find((l) => l.startsWith("FATAL:"));
   if (!fatal)
-    return { ok: false, file: null, line: null, message: `sysbench exited ${exitCode ?? "abnormally"}: ${lastLine(output)}` };
+    return {
+      ok: false,
+      file: null,
+      line: null,
+      message: `sysbench exited ${exitCode ?? "abnormally"}: ${lastLine(output)}`,
+    };
   const text = fatal.replace(/^FATAL:\s*/, "").replace(/^`\w+' function failed:\s*/, "");
   const m = /^(\/[^:\s]+\.lua):(\d+):\s*(.*)$/.exec(text);
   if (m) return { ok: false, file: toScenarioPath(m[1]!), line: Number(m[2]), message: m[3]! };
@@ -225,4 +237,9 @@ const lastLine = (s: string) =>
 /** "join-update.lua:2: unexpected symbol near '='", or the message alone when Lua named no place. */
 export function describeScriptCheck(c: Exclude<ScriptCheck, { ok: true }>): string {
   return c.file ? `${c.file}:${c.line}: ${c.message}` : c.message;
+}
+
+/** Whether sysbench said the script has no such command ("'x.lua' test does not implement the 'cleanup' command."). */
+export function notImplemented(output: string, command: string): boolean {
+  return output.includes(`does not implement the '${command}' command`) && !/^FATAL:/m.test(output);
 }
