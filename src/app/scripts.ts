@@ -26,6 +26,10 @@ import { loadCustomScripts } from "../adapters/custom-scripts.ts";
 import { currentImageTags } from "../adapters/images/build.ts";
 import { loadLock } from "../adapters/images/files.ts";
 
+// What the sidecar needs of custom scripts and the TPC-C-like workload, from one place.
+export { notImplemented } from "../core/model/scenario/custom.ts";
+export { tpccMixOf } from "../core/model/tpcc.ts";
+
 /** The load image's name in the lock (app/run/images.ts's LOAD_IMAGE). */
 const LOAD_IMAGE_NAME = "sysbench-1.0";
 

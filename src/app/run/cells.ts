@@ -7,6 +7,7 @@ import { TwinbenchError } from "../../core/base/errors.ts";
 import type { Cell, CellRecord } from "../../core/model/results.ts";
 import { parseDuration } from "../../core/model/scenario/schema.ts";
 import { testWrites } from "../../core/model/scenario/legacy.ts";
+import { withTpccChecks } from "./tpcc.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
@@ -147,7 +148,9 @@ export class CellLoop {
       const attempt = (this.attempts.get(cell.key) ?? 0) + 1;
       this.attempts.set(cell.key, attempt);
       ctx.phase("measure", { server: cell.server, test: cell.test, threads: cell.threads });
-      const rec = await ctx.time("measure", () => this.sidecar.cell(server, cell, "measure", undefined, attempt));
+      const rec = await ctx.time("measure", () =>
+        withTpccChecks(ctx, server, cell, () => this.sidecar.cell(server, cell, "measure", undefined, attempt)),
+      );
       if (quiesceSeconds !== undefined) rec.quiesceSeconds = quiesceSeconds;
       if (cell.instance !== undefined) rec.instance = cell.instance;
       await session.appendCell(rec);

@@ -134,7 +134,7 @@ export class Servers {
     for (const s of ctx.scripts) {
       const ran = await ctx.time("prepare", () =>
         ctx.withProgress("prepare", server.id, (note) =>
-          sidecar.command(server, sidecarScriptPath(s.test, s), "prepare", 1, `prepare-${s.test}`, note, true),
+          sidecar.command(server, sidecarScriptPath(s.test, s), "prepare", 1, `prepare-${s.test}`, note),
         ),
       );
       this.session.action(
@@ -235,7 +235,7 @@ export class Servers {
         const log = `cleanup-${s.test}`;
         try {
           const path = sidecarScriptPath(s.test, s);
-          if (await sidecar.command(server, path, "cleanup", 1, log, undefined, true))
+          if (await sidecar.command(server, path, "cleanup", 1, log))
             this.session.action("cleanup", server.id, `custom test ${s.test}: its cleanup ran`);
         } catch (e) {
           if (!(e instanceof TwinbenchError && e.code === "PREPARE_FAILED")) throw e;

@@ -3,13 +3,13 @@
  * network), for the connection check, prepare/prewarm, and one cell, whose result it classifies.
  */
 import { randomBytes } from "node:crypto";
-import { availableParallelism, loadavg } from "node:os";
+import { loadavg } from "node:os";
 import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import { LABEL, resourceName } from "../../core/base/labels.ts";
 import type { Cell, CellRecord, Interference } from "../../core/model/results.ts";
 import { interferenceOf, type CpuSample } from "../../core/measure/interference.ts";
-import { cellStateOf, containerCores } from "../../core/measure/cellstate.ts";
-import { type CellCpu, type CellState, type CellTasks, type ServerStatus } from "../../core/model/cell.ts";
+import { type CellTasks, type ServerStatus } from "../../core/model/cell.ts";
+import { cellStateFor } from "./cell-state.ts";
 import { ctxDelta, ioDelta, keepsThreads, type TaskCounters } from "../../core/measure/taskcounters.ts";
 import { parseDuration, parseSize, trimSeconds } from "../../core/model/scenario/schema.ts";
 import { trimmedRates } from "../../core/measure/levers.ts";
@@ -23,8 +23,7 @@ import type { ResultsSession } from "./session.ts";
 import type { ImageInfo } from "./types.ts";
 import { classifyCell, isAbsence, lastFatal } from "./cell-outcome.ts";
 import { BENCH_DB, BENCH_USER, benchPassword } from "../lab-server-init.ts";
-import { scriptContainerParts } from "../scripts.ts";
-import { notImplemented } from "../../core/model/scenario/custom.ts";
+import { notImplemented, scriptContainerParts, tpccMixOf } from "../scripts.ts";
 
 export type CellPhase = "warmup" | "measure";
 
@@ -78,7 +77,6 @@ export class Sidecar {
           memoryBytes: load.memory !== undefined ? parseSize(load.memory) : undefined,
         },
         workingDir: "/usr/share/sysbench",
-        // A custom test's files (and its LUA_PATH) go into the container through the engine's API.
         ...scriptContainerParts(ctx.scripts, argv[0] ?? ""),
       },
       { onLine, onCreated, signal, timeoutMs },
@@ -104,10 +102,7 @@ export class Sidecar {
     return { sslCipher: m ? m[1]!.trim() || null : null };
   }
 
-  /**
-   * `sysbench prepare`, the prewarm command or `cleanup`; its log goes to raw/<server>.<logName>.log, its lines to
-   * `onLine`. `optional`: a script that does not implement the command is no failure (resolves false).
-   */
+  /** prepare, prewarm or cleanup, logged to raw/<server>.<logName>.log; false: the script lacks the command. */
   async command(
     server: LabServer,
     script: string,
@@ -115,7 +110,6 @@ export class Sidecar {
     threads: number,
     logName: string,
     onLine?: (l: string) => void,
-    optional = false,
   ): Promise<boolean> {
     const { scenario, signal } = this.ctx;
     const { conn } = this.connection(server);
@@ -131,8 +125,7 @@ export class Sidecar {
     const r = await this.run(server, argv, onLine, undefined, signal);
     await this.session.writeRaw(`${server.id}.${logName}.log`, r.output);
     if (r.cancelled) throw new CancelledError();
-    if (optional && r.exitCode !== 0 && notImplemented(r.output, command)) return false;
-    if (r.exitCode !== 0)
+    if (r.exitCode !== 0 && !notImplemented(r.output, command))
       throw new TwinbenchError(
         `sysbench ${command} failed on server ${server.id} (exit ${r.exitCode}): ${lastFatal(r.output)}`,
         {
@@ -140,7 +133,7 @@ export class Sidecar {
           hint: `see raw/${server.id}.${logName}.log in the results folder`,
         },
       );
-    return true;
+    return r.exitCode === 0;
   }
 
   /** One cell: sysbench run with live intervals, its raw log kept, the result classified. */
@@ -206,7 +199,7 @@ export class Sidecar {
     const figureMetrics = metrics && trimmed ? { ...metrics, qps: trimmed.qps } : metrics;
     const state =
       ph === "measure"
-        ? this.cellState(server, {
+        ? cellStateFor(this.ctx.scenario.resources.load, server.init, {
             before,
             after,
             cpu: probe?.cpu(),
@@ -231,6 +224,7 @@ export class Sidecar {
       ...(cell.host ? { host: cell.host } : {}),
       ...(ph === "measure" ? { attempt } : {}),
       ...(trimmed ? { trimmed } : {}),
+      ...tpccMixOf(r.output),
       ...(ctx.engine.hostId === "local" ? { hostLoad: { start: loadStart, end: loadavg()[0]! } } : {}),
       ...(interference ? { interference } : {}),
       ...(interferenceError ? { interferenceError } : {}),
@@ -252,31 +246,6 @@ export class Sidecar {
       errors.push(`server status ${sizes ? "before" : "after"} the cell: ${(e as Error).message}`);
       return undefined;
     }
-  }
-
-  /** The cell's state from its readings; the CPU figures against each container's cpuset (the host's CPUs without). */
-  private cellState(
-    server: LabServer,
-    o: {
-      before?: ServerStatus;
-      after?: ServerStatus;
-      cpu?: { wallS: number; serverCores: number; loadCores: number };
-      tasks?: Omit<CellTasks, "blockDevice" | "storageKind">;
-      metrics: SysbenchResult | null;
-      errors: string[];
-    },
-  ): CellState {
-    const host = availableParallelism();
-    const load = this.ctx.scenario.resources.load;
-    const cpu: CellCpu | undefined = o.cpu && {
-      ...o.cpu,
-      serverCpusetCores: containerCores(server.init.cpuset, undefined, host),
-      loadCpusetCores: containerCores(load.cpuset, load.cpus, host),
-    };
-    // tmpfs keeps the data dir in memory: no block device, so no bytes per query (volume, bind, raid0 have one).
-    const kind = server.init.storage.kind;
-    const tasks: CellTasks | undefined = o.tasks && { ...o.tasks, blockDevice: kind !== "tmpfs", storageKind: kind };
-    return cellStateOf({ before: o.before, after: o.after, cpu, tasks, metrics: o.metrics, errors: o.errors });
   }
 
   /**

@@ -134,3 +134,9 @@ export function mixPercent(mix: Record<string, number>): Record<string, number> 
   const total = types.reduce((s, t) => s + (mix[t] ?? 0), 0);
   return Object.fromEntries(types.map((t) => [t, total ? (100 * (mix[t] ?? 0)) / total : 0]));
 }
+
+/** `{ tpcc: { mix } }` for a cell record when the output holds the TPC-C-like threads' counts, else nothing. */
+export function tpccMixOf(output: string): { tpcc?: { mix: Record<string, number> } } {
+  const mix = parseTpccMix(output);
+  return mix ? { tpcc: { mix } } : {};
+}

@@ -34,6 +34,9 @@ export const CustomScriptSchema = z.strictObject({
   writes: z.boolean(),
   /** A folder's main script (default main.lua). */
   main: relPath.optional(),
+  /** "tpcc": after each cell, the TPC-C consistency conditions 1–4 on its server (a failure fails the cell), and
+   *  new-orders per minute from the districts' order counters (core/model/tpcc.ts). */
+  checks: z.literal("tpcc").optional(),
 });
 export type CustomScript = z.infer<typeof CustomScriptSchema>;
 
@@ -46,6 +49,9 @@ export const CustomTestSchema = z.strictObject({
     .regex(TEST_ID, { message: "expected an id of lowercase letters, digits, - or _ (max 31)" })
     .optional(),
   main: relPath.optional(),
+  checks: z
+    .literal("tpcc", { error: "expected checks: tpcc (the TPC-C-like consistency checks) or no checks" })
+    .optional(),
 });
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -100,7 +106,7 @@ export function liftCustomTests(raw: Record<string, unknown>, problems: Problems
         problems.err(
           [...at, ...iss.path],
           iss.code === "unrecognized_keys"
-            ? `unknown key${iss.keys.length === 1 ? "" : "s"} ${iss.keys.map((k) => show(k)).join(", ")}: a custom test takes script, writes, name and main`
+            ? `unknown key${iss.keys.length === 1 ? "" : "s"} ${iss.keys.map((k) => show(k)).join(", ")}: a custom test takes script, writes, name, main and checks`
             : iss.path.length === 0 || iss.path[0] === "writes"
               ? iss.message
               : `${iss.message} (got ${show((t as Record<string, unknown>)[String(iss.path[0])])})`,
@@ -119,7 +125,12 @@ export function liftCustomTests(raw: Record<string, unknown>, problems: Problems
     const name = e.name ?? defaultTestName(e.script);
     if (Object.hasOwn(scripts, name))
       return void problems.err([...at, "name"], `two custom tests are named ${show(name)}: give one a name of its own`);
-    scripts[name] = { path: e.script, writes: e.writes, ...(e.main !== undefined ? { main: e.main } : {}) };
+    scripts[name] = {
+      path: e.script,
+      writes: e.writes,
+      ...(e.main !== undefined ? { main: e.main } : {}),
+      ...(e.checks !== undefined ? { checks: e.checks } : {}),
+    };
     tests.push(name);
   });
   return { ...raw, workload: { ...w, tests, scripts } };
