@@ -65,8 +65,8 @@ export function checkSysbenchOptions(s: Scenario, rawWorkload: Record<string, un
     }
     const spec = own(SYSBENCH_OPTIONS, name);
     if (!spec && Object.keys(s.workload.scripts ?? {}).length > 0 && /^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) {
-      // A custom script declares options of its own (sysbench.cmdline.options): they cannot be checked here.
-      warn(p, `--${name} is no stock sysbench 1.0.20 option: passed as it is, for the scenario's own scripts`);
+      // A custom script declares options of its own (sysbench.cmdline.options): they cannot be checked here, and
+      // go to the scenario's own scripts only (argv.ts); sysbench refuses one its script does not declare.
       extras[name] = value;
       continue;
     }

@@ -11,6 +11,7 @@ import {
 import { validateScenario } from "../../../../src/core/model/scenario/validate.ts";
 import { resolveTest, testWrites } from "../../../../src/core/model/scenario/legacy.ts";
 import { planRun } from "../../../../src/core/plan/plan.ts";
+import { importCmd } from "../../../../src/core/model/scenario/import-cmd.ts";
 import { sysbenchArgv } from "../../../../src/core/model/scenario/argv.ts";
 import { scenario, scenarioDoc, TEST_CONTEXT } from "../../../support/scenario.ts";
 
@@ -102,14 +103,14 @@ describe("custom test entries", () => {
     );
   });
 
-  it("passes options it cannot check to the scenario's own scripts, with a warning; refuses them without one", () => {
+  it("passes options it cannot check to the scenario's own scripts; refuses them without one", () => {
     const doc = scenarioDoc((d) => {
       d.workload.tests = [{ script: "x.lua", writes: false }];
       d.workload.sysbench = { customers: 50 };
     });
     const r = validateScenario(doc, "s.yaml", TEST_CONTEXT);
     expect("scenario" in r && r.scenario.workload.sysbench).toEqual({ customers: 50 });
-    expect("warnings" in r && r.warnings.join("\n")).toMatch(/--customers is no stock sysbench 1\.0\.20 option/);
+    expect("warnings" in r && r.warnings).toEqual([]);
     expect(errorsOf(scenarioDoc((d) => (d.workload.sysbench = { customers: 50 })))[0]).toMatch(
       /unknown sysbench 1\.0\.20 option --customers/,
     );
@@ -240,5 +241,14 @@ describe("a custom script's command line", () => {
       expect.arrayContaining(["--tables=2", "--table-size=9", "--point-selects=3", "--rand-type=uniform"]),
     );
     expect(a).not.toContain("--customers=50");
+  });
+});
+
+describe("import-cmd with a script of one's own", () => {
+  it("keeps the script's path as a custom test entry, and its own options", () => {
+    const r = importCmd("sysbench ./lua/join.lua --threads=4 --customers=10 --time=30 run", {});
+    expect(r.yaml).toMatch(/tests:\n\s+- script: lua\/join\.lua\n\s+writes: true/);
+    expect(r.yaml).toMatch(/customers: 10/);
+    expect(r.warnings.join("\n")).toMatch(/cannot tell whether it writes/);
   });
 });
