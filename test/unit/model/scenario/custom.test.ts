@@ -78,7 +78,7 @@ describe("custom test entries", () => {
       "s.yaml: workload.tests.0.writes: expected writes: true or false (does the script change the data?)",
     ]);
     expect(errorsOf(withTests({ script: "x.lua", writes: true, mode: 1 }))).toEqual([
-      's.yaml: workload.tests.0: unknown key "mode": a custom test takes script, writes, name and main',
+      's.yaml: workload.tests.0: unknown key "mode": a custom test takes script, writes, name, main and checks',
     ]);
     expect(errorsOf(withTests("oltp_read_only", { script: "../up.lua", writes: true }))).toEqual([
       `s.yaml: workload.tests.1.script: "../up.lua" leaves the scenario's folder: the script must be in that folder or below it`,
