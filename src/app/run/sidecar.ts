@@ -13,7 +13,6 @@ import { cellStateFor } from "./cell-state.ts";
 import { ctxDelta, ioDelta, keepsThreads, type TaskCounters } from "../../core/measure/taskcounters.ts";
 import { parseDuration, parseSize, trimSeconds } from "../../core/model/scenario/schema.ts";
 import { trimmedRates } from "../../core/measure/levers.ts";
-import type { SysbenchResult } from "../../core/model/sysbench/result.ts";
 import { parseIntervalLine } from "../../core/model/sysbench/parse.ts";
 import { sysbenchArgv } from "../../core/model/scenario/argv.ts";
 import type { RunResult } from "../../core/model/engine/containers.ts";
