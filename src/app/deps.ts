@@ -69,6 +69,9 @@ export async function createRunDeps(opts: CreateRunDepsOptions = {}): Promise<Ru
     taskSampler: readTaskCounters,
     hardwareCounters: () => detectHardwareCounters(createRunner()),
     calibrations: localCalibrationStore(engine),
-    history: { append: (entry) => appendHistory(entry) },
+    history: {
+      append: (entry) => appendHistory(entry),
+      read: async () => (await historyForReports()).entries ?? [],
+    },
   };
 }

@@ -6,8 +6,9 @@
 import { fileURLToPath } from "node:url";
 import { hostKey } from "../core/plan/calibration/host-key.ts";
 import { buildRunReport } from "../core/report/model.ts";
-import { historyEntry, type HistoryEntry } from "../core/stats/history.ts";
-import type { HistoryRead } from "../core/stats/history-view.ts";
+import { historyEntry, serverCellKey, type HistoryEntry } from "../core/stats/history.ts";
+import { serverLevels, type HistoryRead } from "../core/stats/history-view.ts";
+import type { CellLevel } from "../core/stats/host-level.ts";
 import type { CellRecord, RunManifest } from "../core/model/results.ts";
 import { appendHistory, historyDir, readHistoryDir } from "../adapters/history-store.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
@@ -83,4 +84,31 @@ export async function historyForReports(): Promise<{ entries?: HistoryEntry[]; w
   } catch (e) {
     return { warning: `the host's run history could not be read (${(e as Error).message})` };
   }
+}
+
+/**
+ * The level between runs of each server on BASE's host, for `compare` with one run a side: from this host's and the
+ * project's history, leaving out the compared runs. Undefined when the history cannot be read (the comparison then
+ * says that its intervals leave the level out).
+ */
+export async function betweenRunsFor(
+  base: RunManifest,
+  metric: string,
+  compared: readonly string[],
+): Promise<Map<string, Map<string, CellLevel>> | undefined> {
+  const host = base.hosts[0];
+  const { entries } = await historyForReports();
+  if (!host || !entries) return undefined;
+  const w = base.scenario.workload;
+  const keys = base.scenario.servers.flatMap((s) =>
+    w.tests.flatMap((test) =>
+      w.threads.map((threads) => ({
+        server: s.id,
+        test,
+        threads,
+        key: serverCellKey(base, metric, s.id, test, threads),
+      })),
+    ),
+  );
+  return serverLevels(entries, hostKey(host), keys, new Set(compared));
 }

@@ -126,7 +126,7 @@ async function designedRunInput(
 /**
  * `--precision P` and `--budget D` as `--set` overrides, so the scenario's own validation checks them and names the
  * field: with --precision, a fixed `workload.repeats: R` becomes `{ min: max(4, R), max: 40, precision: P }` (4: the
- * fewest units a precision stop needs, estimateRun's split); a
+ * fewest units a precision stop needs, estimateRun's first stage); a
  * repeats object keeps its min and max and takes P. A plain `--set workload.repeats=4` stays a fixed count.
  */
 export function adaptiveOverrides(

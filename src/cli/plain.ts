@@ -52,6 +52,8 @@ export function plainLine(e: RunEvent): string | undefined {
       return e.forecast ? forecastLine(e.forecast) : `forecast: ${e.note ?? "none"}`;
     case "calibration-updated":
       return calibrationUpdatedLine(e);
+    case "second-run":
+      return undefined; // the report printed at the end holds the same sentences
     case "warning":
       return `warning: ${e.message}`;
     case "cancelling":

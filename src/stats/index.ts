@@ -3,7 +3,7 @@
  * that a design can be simulated before hours are spent on it. Nothing here does I/O.
  *
  * - {@link estimateTable}: the ratio table of a set of cell records (what the report prints), paired, with the
- *   sequential split when the scenario is adaptive.
+ *   sequential stages when the scenario is adaptive.
  * - {@link nextRound}: what an adaptive run does next from its records (the cells of the next round, or none), and
  *   every cell's state: the scheduler's own function.
  * - {@link estimateRun}: the estimator on plain pairs of log ratios.
@@ -28,7 +28,8 @@ import { primaryPair } from "../core/model/scenario/pairs.ts";
 
 export {
   estimateRun,
-  splitHalf,
+  STAGE_ONE_UNITS,
+  usablePairs,
   MIN_UNITS_FOR_PRECISION_STOP,
   DEFAULT_CONFIDENCE,
   type CellInput,
@@ -82,7 +83,7 @@ export interface EstimateTableOptions {
   metric?: Metric;
   /** Equivalence margin in percent (default 5). */
   marginPct?: number;
-  /** Use the sequential split (default: when the scenario's repeats are adaptive). */
+  /** Use the sequential stages (default: when the scenario's repeats are adaptive). */
   sequential?: boolean;
 }
 

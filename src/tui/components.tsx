@@ -192,6 +192,9 @@ export function FinalSummary({ state, width }: { state: ViewState; width: number
       <Text>{fit(`results: ${f.dir}`, width)}</Text>
       <Text>{fit(`report:  ${f.reportHtml}`, width)}</Text>
       <Text>{`exit code ${f.exitCode}`}</Text>
+      {(state.secondRun ?? []).map((l, i) => (
+        <Text key={`second-${i}`}>{fit(l, width)}</Text>
+      ))}
     </Box>
   );
 }
@@ -248,7 +251,8 @@ export function RunView({ state, size }: { state: ViewState; size: Size }) {
   const budget = Math.max(12, size.height - 1);
   const finished = Boolean(state.finished);
   const showLive = !finished && !state.ui.details && state.live !== undefined && state.live.samples.length > 0;
-  const fixed = 2 + 1 + (finished ? 4 : 1) + (showLive ? 5 : 0) + (finished ? 0 : 1);
+  const finalLines = 4 + (state.secondRun?.length ?? 0);
+  const fixed = 2 + 1 + (finished ? finalLines : 1) + (showLive ? 5 : 0) + (finished ? 0 : 1);
   let room = budget - fixed;
   let detailsH = 0;
   if (state.ui.details && !finished) {

@@ -132,7 +132,7 @@ function tableOf(s: ViewState): TableView | null {
     { id: den, label: den, records: recs.filter((r) => r.server === den) },
     tests,
     threads,
-    // An adaptive run (its forecast or its rounds seen) gets the report's sequential split, so the marks agree.
+    // An adaptive run (its forecast or its rounds seen) gets the report's sequential stages, so the marks agree.
     {
       metric: "qps",
       pairing: "paired",

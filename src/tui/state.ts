@@ -134,6 +134,8 @@ function apply(s: ViewState, e: RunEvent): ViewState {
       };
     case "calibration-updated":
       return { ...s, log: addLog(s, "info", calibrationUpdatedLine(e)) };
+    case "second-run":
+      return { ...s, secondRun: e.lines };
     case "plan-ready":
       return {
         ...s,

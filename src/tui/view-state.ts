@@ -143,6 +143,8 @@ export interface ViewState {
   ui: UiState;
   /** Adaptive runs: the latest round and each cell's interval narrowing. */
   adaptive?: AdaptiveView;
+  /** Where a second run on this host lands, and which runs the verdicts speak for (the report's sentences). */
+  secondRun?: string[];
   /** Adaptive runs: the latest forecast (the one model of src/core/plan/forecast.ts), or why there is none yet. */
   forecast?: { forecast: Forecast | null; note?: string; at: string };
   /** Derived on every update. */

@@ -108,6 +108,17 @@ describe("adaptive repeats with server instances", () => {
       expect(VERDICTS.filter((v) => v !== "unknown")).toContain(cell.verdict); // an interval: a direction and an equivalence reading
       expect(renderText(report)).toMatch(/Adaptive repeats: target ±60% per cell, 2 to 4 rounds/);
       expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
+
+      // The run went into the host's history (the tests' scratch folder), and its end said where a second run lands
+      // or that no level between runs is measured yet, in the report's words.
+      const second = ev.find((e) => e.type === "second-run") as { lines: string[] } | undefined;
+      expect(second?.lines.join("\n")).toMatch(
+        /No level between runs has been measured|A second run on this host lands/,
+      );
+      const h = await twinbench(["history", "--json"]);
+      expect(h.exitCode, h.all).toBe(0);
+      const view = JSON.parse(h.stdout) as { cells: Array<{ runs: Array<{ runId: string }> }> };
+      expect(view.cells.flatMap((c) => c.runs.map((x) => x.runId))).toContain(manifest.runId);
     },
   );
 

@@ -4,6 +4,8 @@
  * not depend on it.
  */
 import { runHistoryEntry } from "../history.ts";
+import { buildRunReport } from "../../core/report/model.ts";
+import { replicationLines } from "../../core/report/history.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 
@@ -11,9 +13,14 @@ import type { ResultsSession } from "./session.ts";
 export async function recordRunHistory(ctx: RunContext, session: ResultsSession): Promise<void> {
   if (!ctx.deps.history || ctx.opts.identityOnly || ctx.engine.hostId !== "local") return;
   try {
-    const entry = runHistoryEntry(session.manifest, await session.store.readCells());
+    const cells = await session.store.readCells();
+    const entry = runHistoryEntry(session.manifest, cells);
     if (!entry) return; // no cell with an interval: nothing a later run could be held against
     await ctx.deps.history.append(entry);
+    if (!ctx.deps.history.read) return;
+    const history = await ctx.deps.history.read();
+    const lines = replicationLines(buildRunReport(session.manifest, cells, { history }));
+    if (lines.length) ctx.emit({ type: "second-run", at: ctx.at(), lines });
   } catch (e) {
     ctx.warn(`could not add the run to the host's history: ${(e as Error).message}`);
   }

@@ -59,7 +59,7 @@ export interface RunDeps {
    */
   calibrations?: CalibrationStore;
   /** The host's run history (local engine only): every finished run appends its cells. Absent: nothing kept. */
-  history?: { append: (entry: HistoryEntry) => Promise<string> };
+  history?: { append: (entry: HistoryEntry) => Promise<string>; read?: () => Promise<HistoryEntry[]> };
 }
 
 /** What to run and how: the scenario, its neutral config text, the results folder, cancellation, events. */

@@ -5,6 +5,8 @@
 import type { Command } from "commander";
 import { historyView } from "../../core/stats/history-view.ts";
 import { renderHistory } from "../../core/report/history.ts";
+import { renderHistoryHtml } from "../../core/report/history-html.ts";
+import { writeFileAtomic } from "../../adapters/durable-file.ts";
 import { addFoldersToHistory, readHistory } from "../../app/history.ts";
 import type { CliContext } from "../context.ts";
 
@@ -12,6 +14,7 @@ interface HistoryCliOptions {
   hosts?: string[];
   host?: string;
   json?: boolean;
+  html?: string;
 }
 
 /** Register `history` and `history add`. */
@@ -23,11 +26,16 @@ export function registerHistoryCommand(program: Command, ctx: CliContext): void 
     .option("--hosts <dir...>", "read these history folders or files instead (several hosts' histories)")
     .option("--host <key>", "the host to show (default: the one with the most runs in what was read)")
     .option("--json", "print the view as JSON")
+    .option("--html <file>", "also write the history as an HTML page with one chart per cell")
     .action(async (scenario: string | undefined, o: HistoryCliOptions) => {
       const read = await readHistory(o.hosts);
       const view = historyView(read, { scenario, host: o.host });
       if (o.json) ctx.out(JSON.stringify(view, null, 2));
       else for (const l of renderHistory(view)) ctx.out(l);
+      if (o.html) {
+        await writeFileAtomic(o.html, renderHistoryHtml(view));
+        ctx.err(`wrote ${o.html}`);
+      }
       ctx.exitCode = 0;
     });
   history

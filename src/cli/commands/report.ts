@@ -2,8 +2,9 @@
  * `twinbench report DIR` (the ratio table of one run, or `--summary`) and `twinbench compare DIR_A DIR_B`
  * (run B / run A per server, host-facts diff, `--fail-below` regression gate).
  */
-import { historyForReports } from "../../app/history.ts";
-import type { Command } from "commander";
+import { betweenRunsFor, historyForReports } from "../../app/history.ts";
+import { Option, type Command } from "commander";
+import type { VerdictLevel } from "../../core/stats/host-level.ts";
 import { InputError } from "../../core/base/errors.ts";
 import { buildRunReport } from "../../core/report/model.ts";
 import { parseMetric, type Metric } from "../../core/stats/metric.ts";
@@ -69,6 +70,14 @@ function parseMargin(v: string): number {
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
+/** --level run|host: which runs the verdicts speak for (default: host once the history has a level between runs). */
+export function levelOption(): Option {
+  return new Option(
+    "--level <level>",
+    "verdicts for this run (run) or for runs on this host, with the level between runs (host; the default once known)",
+  ).choices(["run", "host"]);
+}
+
 const print = (ctx: ReportCommandContext, s: string) => ctx.out(s.replace(/\n$/, ""));
 
 interface ReportFlags {
@@ -78,6 +87,7 @@ interface ReportFlags {
   /** Absent: the scenario's report.margin, else 5%. */
   margin?: string;
   write: boolean;
+  level?: VerdictLevel;
 }
 
 interface CompareFlags {
@@ -110,6 +120,7 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
       "--margin <pct>",
       "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this (default: the scenario's report.margin, else 5%)",
     )
+    .addOption(levelOption())
     .option(
       "--no-write",
       "do not rewrite the report files (report.md/.html/.json, comparison.csv, costs.csv; report-hosts.md/.html)",
@@ -132,13 +143,13 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
         });
       const folder = any.folder;
       const { entries: history } = await historyForReports();
-      if (o.write) await writeReports(dir, { metric, marginPct, history });
+      if (o.write) await writeReports(dir, { metric, marginPct, history, level: o.level });
       if (o.summary) {
         const s = buildSummary(folder.manifest, folder.cells);
         printSummary(ctx, s, format);
         return;
       }
-      const report = buildRunReport(folder.manifest, folder.cells, { metric, marginPct, history });
+      const report = buildRunReport(folder.manifest, folder.cells, { metric, marginPct, history, level: o.level });
       switch (format) {
         case "text":
           return print(ctx, renderText(report));
@@ -213,15 +224,21 @@ async function compareCommand(ctx: ReportCommandContext, dirA: string, dirB: str
       code: "COMPARE_HOST",
       hint: "pick one host with --host ID",
     });
-  const cmps = pairs.map((p) => ({
-    ...p,
-    cmp: compareRuns([p.a, ...moreBase], [p.b, ...moreNew], {
-      server: o.server,
-      force: o.force,
-      metric,
-      marginPct,
-    }),
-  }));
+  const oneEach = moreBase.length === 0 && moreNew.length === 0;
+  const cmps = await Promise.all(
+    pairs.map(async (p) => ({
+      ...p,
+      cmp: compareRuns([p.a, ...moreBase], [p.b, ...moreNew], {
+        server: o.server,
+        force: o.force,
+        metric,
+        marginPct,
+        betweenRuns: oneEach
+          ? await betweenRunsFor(p.a.manifest, metric, [p.a.manifest.runId, p.b.manifest.runId])
+          : undefined,
+      }),
+    })),
+  );
   const heading = (host: string | undefined) => (cmps.length > 1 && host ? `Host ${host}:\n` : "");
   // The text comparison prints its warnings itself; the other formats and --summary get them on stderr.
   if (format !== "text" || o.summary) for (const c of cmps) for (const w of c.cmp.warnings) ctx.err?.(`warning: ${w}`);

@@ -22,6 +22,8 @@ export interface RunCliOptions {
   force?: boolean;
   /** `--no-calibrate`: deprecated, accepted and ignored (a run never calibrates first). */
   calibrate?: boolean;
+  /** `--level run|host`: which runs the printed verdicts speak for. */
+  level?: "run" | "host";
   /** `--precision 3%`: adaptive repeats until each cell's interval is within ± this. */
   precision?: string;
   /** `--budget 30m`: the wall-time budget of an adaptive run. */

@@ -17,6 +17,7 @@ import { parseModeChoice } from "../../adapters/images/index.ts";
 import { plainLine } from "../plain.ts";
 import { readResultsFolder } from "../../adapters/report-files.ts";
 import { buildRunReport } from "../../core/report/model.ts";
+import { levelOption } from "./report.ts";
 import { renderText } from "../../core/report/text.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
@@ -37,6 +38,7 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     .option("--set <path=value>", "override a scenario value (repeatable), VALUE parsed as YAML", collect, [])
     .option("--no-tui", "plain progress lines instead of the terminal UI")
     .option("--json-events", "print the event stream as NDJSON on stdout")
+    .addOption(levelOption())
     .option("--fail-fast", "stop at the first failed cell")
     .option(
       "--retries <n>",
@@ -212,7 +214,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
       const folder = await readResultsFolder(summary.dir);
       ctx.out("");
       const { entries: history } = await historyForReports();
-      ctx.out(renderText(buildRunReport(folder.manifest, folder.cells, { history })).trimEnd());
+      ctx.out(renderText(buildRunReport(folder.manifest, folder.cells, { history, level: o.level })).trimEnd());
       ctx.out(`\nresults: ${summary.dir}  (report: ${join(summary.dir, "report.html")})`);
     } catch (e) {
       ctx.err(`warning: could not render the report: ${(e as Error).message}`);

@@ -80,6 +80,11 @@ export type RunEvent =
       pairDf: number;
       instanceSdPct: number | null;
     }
+  /**
+   * Where a second run on this host lands, from the host's history, and which runs the verdicts speak for: the
+   * report's own sentences (src/core/report/history.ts), for front ends that show them at the end.
+   */
+  | { type: "second-run"; at: string; lines: string[] }
   | { type: "warning"; at: string; message: string }
   | { type: "cancelling"; at: string; reason: string }
   | {
@@ -123,7 +128,7 @@ export interface PairReading {
   low: number | null;
   high: number | null;
   halfWidthPct: number | null;
-  /** The half-width the stop rule reads for this pair (estimateRun's split), null until it has one. */
+  /** The half-width the stop rule reads for this pair (estimateRun's sequential stages: the width it prints), null until it has one. */
   stopHalfWidthPct: number | null;
 }
 

@@ -4,9 +4,8 @@
  * A round is every open cell (test × threads) once per server (adaptiveRoundCells in order.ts lays it out: round-
  * robin in scenario order, the pair order alternating by round; with more than two servers the rows of a balanced
  * Latin square). A cell stays open for at least `min` rounds; after that it is done when its stop width is at most
- * `precision` for every pair with the base (the report's own estimator, pooled over the run's cells, read from the
- * half of its units that the printed interval does not use: estimateRun's sequential split, src/core/stats/stop.ts),
- * or when it has had `max` rounds. The rule is precision, never significance: a
+ * `precision` for every pair with the base (the report's own estimator, pooled over the run's cells: estimateRun's
+ * sequential stages, whose stop width is the printed width; src/core/stats/stop.ts), or when it has had `max` rounds. The rule is precision, never significance: a
  * cell does not stop because its interval excludes 100. A budget stops every open cell before a round that would
  * not fit. A new server instance starts every ceil(min / instances) rounds (instanceOf in cells.ts).
  *

@@ -48,6 +48,8 @@ export function renderComparisonText(cmp: RunComparison): string {
   ] as const) {
     for (const r of runs) if (r.status !== "ok") lines.push(`${label} run ${r.runId} is partial (status ${r.status}).`);
   }
+  const level = betweenRunsLine(cmp);
+  if (level) lines.push(level, "");
   if (cmp.forced)
     lines.push("FORCED: the runs differ in scenario, pins or config:", ...cmp.differences.map((d) => `  ${d}`), "");
   if (cmp.warnings.length) lines.push(...cmp.warnings.map((w) => `WARNING: ${w}`), "");
@@ -95,6 +97,15 @@ export function explanationLines(t: RatioTable, costs: CostTable | undefined): s
     : [];
 }
 
+/** What a one-run-a-side comparison's intervals hold of the level between runs, in one sentence; null otherwise. */
+export function betweenRunsLine(cmp: Pick<RunComparison, "betweenRuns">): string | null {
+  const b = cmp.betweenRuns;
+  if (!b) return null;
+  if (b.widened === 0)
+    return "One run a side: the intervals leave out the level between runs, which no history of this host measures yet.";
+  return `The intervals include each server's level between runs on this host, from up to ${b.runs} earlier runs.`;
+}
+
 /** A comparison as Markdown. */
 export function renderComparisonMarkdown(cmp: RunComparison): string {
   const lines: string[] = [`# Run comparison: NEW \`${cmp.new.runId}\` / BASE \`${cmp.base.runId}\``, ""];
@@ -106,6 +117,8 @@ export function renderComparisonMarkdown(cmp: RunComparison): string {
       "",
     );
   if (cmp.warnings.length) lines.push(...cmp.warnings.map((w) => `> **Warning**: ${w}`), "");
+  const level = betweenRunsLine(cmp);
+  if (level) lines.push(level, "");
   if (cmp.ladder)
     lines.push(
       "## Ladder: each pair's ratio in NEW / its ratio in BASE",
@@ -138,6 +151,7 @@ export function comparisonJson(cmp: RunComparison): object {
     new: cmp.new,
     baseRuns: cmp.baseRuns,
     newRuns: cmp.newRuns,
+    betweenRuns: cmp.betweenRuns,
     servers: cmp.servers,
     tables: cmp.tables.map(ratioTableJson),
     costs: cmp.costs.map(costTableJson),

@@ -42,7 +42,11 @@ export const CSV_HEADER = [
   "fdr",
 ] as const;
 
-export function ratioCsvLines(t: RatioTable, prefix: Array<string | number> = []): string[] {
+export function ratioCsvLines(
+  t: RatioTable,
+  prefix: Array<string | number> = [],
+  extra: (test: string, threads: number) => Array<string | number | null> = () => [],
+): string[] {
   const out: string[] = [];
   for (const r of t.rows) {
     for (const c of r.cells) {
@@ -73,6 +77,7 @@ export function ratioCsvLines(t: RatioTable, prefix: Array<string | number> = []
         c.direction,
         c.equivalence,
         c.fdr,
+        ...extra(r.test, c.threads),
       ];
       out.push(row.map(csvField).join(","));
     }
@@ -80,13 +85,48 @@ export function ratioCsvLines(t: RatioTable, prefix: Array<string | number> = []
   return out;
 }
 
+/**
+ * The columns a report with the host's history adds: the verdicts' level (`run` or `host`), the run's own interval
+ * (the same as low/high at the run level), where a second run on this host lands, the sd between runs in % and the
+ * comparable runs behind it.
+ */
+export const REPLICATION_CSV_HEADER = [
+  "level",
+  "run_low",
+  "run_high",
+  "next_run_low",
+  "next_run_high",
+  "between_runs_sd_pct",
+  "history_runs",
+] as const;
+
 /** The ratio table as CSV (comparison.csv). */
 export function renderCsv(report: RunReport): string {
-  const lines = [CSV_HEADER.join(",")];
+  const withHistory = report.level !== undefined;
+  const lines = [[...CSV_HEADER, ...(withHistory ? REPLICATION_CSV_HEADER : [])].join(",")];
   // A ladder (src/core/stats/ladder.ts): the same columns, one line per pair × cell; q is over every pair × cell.
   if (report.ladder) for (const t of report.ladder.blocks) lines.push(...ratioCsvLines(t));
-  else if (report.table) lines.push(...ratioCsvLines(report.table));
+  else if (report.table)
+    lines.push(...ratioCsvLines(report.table, [], withHistory ? replicationFields(report) : undefined));
   return lines.join("\n") + "\n";
+}
+
+function replicationFields(report: RunReport): (test: string, threads: number) => Array<string | number | null> {
+  const own = report.level?.runTable ?? report.table;
+  return (test, threads) => {
+    const c = own?.rows.find((r) => r.test === test)?.cells.find((x) => x.threads === threads);
+    const x = report.replication?.cells.get(`${test}|${threads}`);
+    const r1 = (v: number | undefined) => (v === undefined ? null : Math.round(v * 10) / 10);
+    return [
+      report.level?.level ?? "run",
+      c?.low ?? null,
+      c?.high ?? null,
+      r1(x?.low),
+      r1(x?.high),
+      r1(x?.tauPct),
+      x?.k ?? null,
+    ];
+  };
 }
 
 export const COST_CSV_HEADER = [

@@ -4,7 +4,7 @@
  * outside. Ratios read as in the run's table (numerator / denominator × 100).
  */
 import { textTable } from "../base/text-table.ts";
-import type { HistoryView } from "../stats/history-view.ts";
+import { MIN_HOSTS_FOR_LEVEL, type HistoryView, type HostLevelView } from "../stats/history-view.ts";
 import type { RunReport } from "./model.ts";
 
 /** The one sentence a host with too little history gets, in every front end. */
@@ -17,8 +17,11 @@ const sdPct = (x: number | null) => (x === null ? "-" : `${((Math.exp(x) - 1) * 
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-/** The history view as text lines (no line over 120 characters for names up to 40). */
-export function renderHistory(v: HistoryView): string[] {
+/**
+ * The history view as text lines (no line over 120 characters for names up to 40). `runs: false` leaves out each
+ * cell's list of runs (the HTML page draws them instead).
+ */
+export function renderHistory(v: HistoryView, opts: { runs?: boolean } = {}): string[] {
   const lines: string[] = [];
   const host = v.hosts.find((h) => h.hostKey === v.host);
   const runs = host?.runs ?? 0;
@@ -51,7 +54,7 @@ export function renderHistory(v: HistoryView): string[] {
     lines.push("between runs: the sd of the level that moves from run to run here, beyond each run's own noise.");
     lines.push("I²: its share of the spread between runs.");
   }
-  for (const c of v.cells) {
+  for (const c of opts.runs === false ? [] : v.cells) {
     lines.push("");
     lines.push(`${c.name}:`);
     for (const r of c.runs)
@@ -63,14 +66,7 @@ export function renderHistory(v: HistoryView): string[] {
     lines.push("");
     lines.push(`Outside the interval the other runs give them: ${v.outside.join(", ")}.`);
   }
-  if (v.hosts.length > 1)
-    lines.push(
-      "",
-      `Other hosts in what was read: ${v.hosts
-        .filter((h) => h.hostKey !== v.host)
-        .map((h) => `${h.cpuModel ?? h.hostKey} (${h.runs} runs)`)
-        .join(", ")}; name one with --host. Hosts are too few to estimate a level between hosts.`,
-    );
+  if (v.byHost) lines.push("", ...hostLevelLines(v.byHost, v.host));
   for (const s of v.skipped) lines.push(`skipped line ${s.line} of ${s.file}:`, `  ${clip(s.problem, 116)}`);
   return lines;
 }
@@ -79,9 +75,10 @@ export function renderHistory(v: HistoryView): string[] {
  * The report's lines on a second run: where it lands on this host, per cell, from the host's history; or the plain
  * sentence that no level between runs has been measured here. Empty when the report was not given the history.
  */
-export function replicationLines(report: Pick<RunReport, "replication" | "table">): string[] {
+export function replicationLines(report: Pick<RunReport, "replication" | "table" | "level">): string[] {
   if (report.replication === undefined) return [];
-  if (report.replication === null) return [NO_LEVEL_YET];
+  const level = levelLine(report);
+  if (report.replication === null) return [NO_LEVEL_YET, ...level];
   const r = report.replication;
   const rows = (report.table?.rows ?? []).flatMap((row) =>
     row.cells.flatMap((c) => {
@@ -99,6 +96,7 @@ export function replicationLines(report: Pick<RunReport, "replication" | "table"
     }),
   );
   return [
+    ...level,
     `A second run on this host lands here (95%), from ${r.runs} comparable runs of this scenario:`,
     ...textTable(rows, {
       head: [["cell", "next run", "between runs", "runs"]],
@@ -106,4 +104,67 @@ export function replicationLines(report: Pick<RunReport, "replication" | "table"
       columns: [{}, {}, { align: "right" }, { align: "right" }],
     }),
   ];
+}
+
+/** The sentence naming which runs the verdicts speak for, in every front end; empty without a level. */
+export function levelLine(report: Pick<RunReport, "level">): string[] {
+  const l = report.level;
+  if (!l) return [];
+  if (l.level === "host")
+    return [
+      `Verdicts are for runs on this host: intervals include the level between runs (up to ${l.runs} runs; --level run: this run).`,
+    ];
+  if (l.asked === "host") return ["Verdicts are for this run alone: no level between runs is known for its cells yet."];
+  return ["Verdicts are for this run alone (--level run)."];
+}
+
+/**
+ * The host as a level: each cell on each host (pooled over its runs), then the sd between hosts and where a run on
+ * another host lands, or one sentence saying the hosts are too few.
+ */
+export function hostLevelLines(h: HostLevelView, shown?: string): string[] {
+  const label = (x: HostLevelView["hosts"][number]) =>
+    `${x.cpuModel ?? x.hostKey}${x.hostKey === shown ? " (above)" : ""}`;
+  const rows = h.cells.flatMap((c) =>
+    c.perHost.flatMap((p, i) =>
+      p
+        ? [
+            [
+              i === c.perHost.findIndex((q) => q) ? c.name : "",
+              clip(label(h.hosts[i]), 40),
+              String(p.runs),
+              `${p.estimate.toFixed(1)} [${p.low.toFixed(1)}–${p.high.toFixed(1)}]`,
+            ],
+          ]
+        : [],
+    ),
+  );
+  const lines = [
+    `By host: ${h.hosts.length} hosts read; each cell pooled over each host's runs (95%). --host KEY shows one above.`,
+    ...textTable(rows, {
+      head: [["cell", "host", "runs", "over its runs"]],
+      indent: "  ",
+      columns: [{}, {}, { align: "right" }],
+    }),
+  ];
+  const measured = h.cells.filter((c) => c.tau !== null);
+  if (measured.length === 0) {
+    lines.push(
+      `Hosts are too few to estimate a level between hosts (at most ${h.most} have a cell; it needs ${MIN_HOSTS_FOR_LEVEL} or more).`,
+    );
+    return lines;
+  }
+  lines.push(
+    "",
+    "Between hosts (the sd of the level that moves from host to host, beyond each host's own runs):",
+    ...textTable(
+      measured.map((c) => [
+        c.name,
+        `${sdPct(c.tau)} [${sdPct(c.tauLow)}–${sdPct(c.tauHigh)}]`,
+        c.nextLow === null || c.nextHigh === null ? "-" : `[${c.nextLow.toFixed(1)}–${c.nextHigh.toFixed(1)}]`,
+      ]),
+      { head: [["cell", "between hosts", "a run on another host lands in (95%)"]], indent: "  " },
+    ),
+  );
+  return lines;
 }

@@ -4,6 +4,7 @@
  * loads nothing from the network. After the charts are created the page sets `document.body.dataset.chartsReady`
  * to their number (or `chartsError` to the error message).
  */
+import { replicationLines } from "./history.ts";
 import { COST_FIGURES, type CostTable } from "../stats/costs.ts";
 import { costLines, costValueText, factorText } from "./costs.ts";
 import type { RunManifest } from "../model/results.ts";
@@ -288,6 +289,9 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
       );
     }
   }
+  const second = replicationLines(r);
+  if (second.length)
+    body.push("<h2>A second run on this host</h2>", `<pre class="second-run">${escapeHtml(second.join("\n"))}</pre>`);
   if (r.costs?.recorded) {
     body.push(
       "<h2>Cost per query</h2>",

@@ -35,6 +35,17 @@ export function reportJson(report: RunReport): object {
             ? { runs: report.replication.runs, cells: Object.fromEntries(report.replication.cells) }
             : null,
         }),
+    ...(report.level
+      ? {
+          level: {
+            level: report.level.level,
+            asked: report.level.asked,
+            widened: report.level.widened,
+            runs: report.level.runs,
+            ...(report.level.runTable ? { runTable: ratioTableJson(report.level.runTable) } : {}),
+          },
+        }
+      : {}),
   };
   const none = { metric: null, numerator: null, denominator: null, threads: [], rows: [] };
   // A ladder: the two-server table (when the run has one) keeps the fixed shape at the top; `ladder` has one block per pair.

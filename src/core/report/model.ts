@@ -6,6 +6,7 @@
 import { hostKey } from "../plan/calibration/host-key.ts";
 import { historyEntry, type HistoryEntry } from "../stats/history.ts";
 import { runReplication, type RunReplication } from "../stats/history-view.ts";
+import { atHostLevel, type VerdictLevel } from "../stats/host-level.ts";
 import type {
   AdaptiveSummary,
   CellRecord,
@@ -22,7 +23,7 @@ import { type RatioTable } from "../stats/ratio-model.ts";
 import { type Metric } from "../stats/metric.ts";
 import { costTableFromSides, type CostTable } from "../stats/costs.ts";
 import { comparisonPairs } from "../model/scenario/pairs.ts";
-import { adaptiveRepeats } from "../model/scenario/schema.ts";
+import { adaptiveRepeats, DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { printedWiderThanTarget } from "../stats/stop.ts";
 import { interferenceNotes, summariseInterference } from "../measure/interference.ts";
 import { cellStateNotes } from "../measure/cellstate.ts";
@@ -74,6 +75,8 @@ export interface RunReport {
   table: RatioTable | null;
   /** Where a second run on this host lands, from the host's history; null: not enough history; absent: not asked. */
   replication?: RunReplication | null;
+  /** Which runs `table`'s verdicts speak for (see {@link ReportLevel}); absent when the report had no history. */
+  level?: ReportLevel;
   /**
    * Every compared pair's table (the ladder's blocks, src/core/stats/ladder.ts), in comparisonPairs order; with
    * more than one pair their q-values and fdr readings are over every pair × cell. One entry for a two-server run
@@ -93,6 +96,20 @@ export interface RunReport {
   cellStates: CellStateLine[];
   /** The seconds each measured cell's figure used (src/core/measure/levers.ts figureWindow). */
   windows: Array<{ key: string } & FigureWindow>;
+}
+
+/**
+ * The level of the verdicts: `run` (this run's own intervals) or `host` (each interval with the level between runs on
+ * this host added, stats/host-level.ts). `asked` is what the user asked for; `host` falls back to `run` when the
+ * history holds no level between runs. At the host level `runTable` keeps the run's own table.
+ */
+export interface ReportLevel {
+  level: VerdictLevel;
+  asked: VerdictLevel | "default";
+  /** Cells whose interval holds the level between runs, and the most comparable runs behind one. */
+  widened: number;
+  runs: number;
+  runTable?: RatioTable;
 }
 
 /** One disturbed cell: where, and what its interference figures said. */
@@ -130,6 +147,11 @@ export interface ReportOptions {
    * that no level between runs has been measured here. Absent: the report says nothing about other runs.
    */
   history?: readonly HistoryEntry[];
+  /**
+   * Which runs the verdicts speak for: `run`, or `host` (with the level between runs in every interval). Default:
+   * `host` once the history holds a level between runs for this run's cells, else `run`. Needs `history`.
+   */
+  level?: VerdictLevel;
 }
 
 const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
@@ -209,6 +231,20 @@ function replicationOf(
   return r.cells.size > 0 ? r : null;
 }
 
+/** The verdicts' level and, at the host level, the table with the level between runs in each interval. */
+function levelOf(
+  table: RatioTable | null,
+  replication: RunReplication | null,
+  opts: ReportOptions,
+): { level: ReportLevel; table?: RatioTable } {
+  const asked: ReportLevel["asked"] = opts.level ?? "default";
+  const runLevel = { level: { level: "run" as const, asked, widened: 0, runs: replication?.runs ?? 0 } };
+  if (asked === "run" || !table || !replication) return runLevel;
+  const r = atHostLevel(table, replication.levels, opts.marginPct ?? DEFAULT_MARGIN_PCT);
+  if (r.widened === 0) return runLevel;
+  return { level: { level: "host", asked, widened: r.widened, runs: r.runs, runTable: table }, table: r.table };
+}
+
 /** Build the report model of a run from its manifest and cell records. Pure. */
 export function buildRunReport(
   manifest: RunManifest,
@@ -243,8 +279,11 @@ export function buildRunReport(
   });
   notes.push(...windowNotes(windows));
   if (manifest.adaptive) notes.push(...adaptiveNotes(manifest.adaptive));
+  const replication = opts.history ? replicationOf(manifest, table, opts.history) : undefined;
+  const level = opts.history ? levelOf(table, replication ?? null, opts) : undefined;
   return {
-    ...(opts.history ? { replication: replicationOf(manifest, table, opts.history) } : {}),
+    ...(replication !== undefined ? { replication } : {}),
+    ...(level ? { level: level.level } : {}),
     runId: manifest.runId,
     scenarioName: manifest.scenario.name,
     status: manifest.status,
@@ -265,7 +304,7 @@ export function buildRunReport(
     },
     servers: manifest.servers.map((s) => serverLine(s, manifest)),
     configIdentity: configIdentity(manifest.mustMatch),
-    table,
+    table: level?.table ?? table,
     pairs,
     ladder,
     costs,

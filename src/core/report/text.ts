@@ -162,7 +162,7 @@ export function methodLines(table: RatioTable): string[] {
     }
     if ((t.splitCells ?? 0) > 0)
       out.push(
-        `Stop rule: a cell stopped when its interval looked within the precision target. So that stopping early does not narrow the interval, each cell's units alternate between two halves: the stop rule read the width from one half, the printed interval uses the other half's variance (${t.splitCells} cell${t.splitCells === 1 ? "" : "s"}; simulated coverage in docs/stats.md).`,
+        `Stop rule: a cell stopped when its printed interval was within the precision target. Its variance comes from its first four units only (a two-stage rule), so stopping when a cell looks precise does not narrow the interval; the centre resists a wild pair (${t.splitCells} cell${t.splitCells === 1 ? "" : "s"}; simulated coverage in docs/stats.md).`,
       );
     const all = t.allUnitsCells ?? 0;
     if (all > 0)

@@ -17,6 +17,8 @@ import type { RatioTable } from "./ratio-model.ts";
 import type { Metric } from "./metric.ts";
 import { buildLadder, compareLadders, type Ladder, type LadderPair } from "./ladder.ts";
 import { costTableFromSides, type CostTable } from "./costs.ts";
+import { acrossTwoRuns, type CellLevel } from "./host-level.ts";
+import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { factDifferences, runDifferences, variableDifferences, type FactDiff } from "./run-differences.ts";
 
 /** One run for {@link compareRuns}: its manifest and cell records. */
@@ -36,6 +38,11 @@ export interface CompareOptions {
   marginPct?: number;
   /** The runs' pairs (src/core/model/scenario/pairs.ts comparisonPairs): with more than one, the comparison has a ladder. */
   pairs?: readonly LadderPair[];
+  /**
+   * The level between runs of each server on BASE's host (history-view.ts serverLevels), by server id then
+   * `test|threads`: with one run a side, every interval includes it.
+   */
+  betweenRuns?: ReadonlyMap<string, ReadonlyMap<string, CellLevel>>;
 }
 
 export interface RunInfo {
@@ -56,6 +63,11 @@ export interface RunComparison {
   tables: RatioTable[];
   /** One cost-per-query table per compared server (same order as `tables`): NEW / BASE, unpaired. */
   costs: CostTable[];
+  /**
+   * One run a side: whether the intervals include the level between runs from the host's history (`widened` cells,
+   * from up to `runs` earlier runs); null with several runs a side, whose intervals hold it by themselves.
+   */
+  betweenRuns: { widened: number; runs: number } | null;
   /** Two ladder runs (more than one pair): per pair and cell, its ratio in NEW / its ratio in BASE; else null. */
   ladder: Ladder | null;
   /** Scenario / pins / config differences (non-empty only with force). */
@@ -168,6 +180,12 @@ export function compareRuns(
       },
     ),
   );
+  const oneEach = baseRuns.length === 1 && newRuns.length === 1;
+  const across = oneEach
+    ? tables.map((t) =>
+        acrossTwoRuns(t, opts.betweenRuns?.get(t.numerator) ?? new Map(), opts.marginPct ?? DEFAULT_MARGIN_PCT),
+      )
+    : null;
   const costs = servers.map((id) =>
     costTableFromSides(
       { id, label: `NEW ${id}`, ...sideRecords(newRuns, id) },
@@ -184,7 +202,13 @@ export function compareRuns(
     baseRuns: baseRuns.map((r) => runInfo(r.manifest)),
     newRuns: newRuns.map((r) => runInfo(r.manifest)),
     servers,
-    tables,
+    tables: across ? across.map((x) => x.table) : tables,
+    betweenRuns: across
+      ? {
+          widened: across.reduce((a, x) => a + x.widened, 0),
+          runs: Math.max(0, ...across.map((x) => x.runs)),
+        }
+      : null,
     costs,
     ladder: ladderChange(a, b, opts),
     differences,

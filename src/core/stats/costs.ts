@@ -158,7 +158,7 @@ export interface CostTable {
 
 export interface CostTableOptions {
   pairing?: Pairing;
-  /** The run stopped its cells on their estimated width (adaptive repeats): estimateRun's split. */
+  /** The run stopped its cells on their estimated width (adaptive repeats): estimateRun's stages. */
   sequential?: boolean;
   confidence?: number;
   /** The host's hardware counters in words (HostFacts.hardwareCounters); HARDWARE_COUNTERS_NOTE without. */

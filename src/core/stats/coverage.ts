@@ -32,6 +32,21 @@ export interface NoiseModel {
   /** Share of measured cells hit by a burst (steal), and the burst's sd (log units). */
   burstRate: number;
   burstSd: number;
+  /**
+   * One-sided stalls: on this share of pairs, one server (the same one for a cell through a run, picked at random per
+   * cell) loses a slice of its throughput, drawn uniformly from `stallLoss` (fractions). Nothing flags them: they are
+   * noise the estimator must resist. The truth stays the clean ratio (the servers do not differ).
+   */
+  stallRate?: number;
+  stallLoss?: readonly [number, number];
+  /**
+   * Outside work tied to one server: each measured cell of the numerator is disturbed with this probability and
+   * loses a slice drawn uniformly from `disturbLoss`. The disturbance is flagged (as interference.ts flags it), the
+   * pair runs once more (workload.rerunDisturbed), and a pair disturbed in its second attempt too is recorded as
+   * disturbed (its last attempt wins, as measureRecords reads the records).
+   */
+  disturbRate?: number;
+  disturbLoss?: readonly [number, number];
 }
 
 const logUniform = (a: number, b: number) => (u: () => number) =>
@@ -80,6 +95,32 @@ export const NOISE_MODELS: readonly NoiseModel[] = [
     burstRate: 0.05,
     burstSd: 0.3,
   },
+  {
+    name: "one-sided stalls",
+    description:
+      "cells differ, and on 10% of pairs one server (fixed per cell) loses 5–30% of its throughput, unflagged",
+    cellSd: logUniform(0.015, 0.15),
+    instanceSd: 0.03,
+    driftSd: 0.03,
+    driftPhi: 0.7,
+    burstRate: 0,
+    burstSd: 0,
+    stallRate: 0.1,
+    stallLoss: [0.05, 0.3],
+  },
+  {
+    name: "disturbed server",
+    description:
+      "cells differ, and outside work disturbs 30% of one server's cells (loss 10–60%, flagged); a disturbed pair runs once more",
+    cellSd: logUniform(0.015, 0.15),
+    instanceSd: 0.03,
+    driftSd: 0.03,
+    driftPhi: 0.7,
+    burstRate: 0,
+    burstSd: 0,
+    disturbRate: 0.3,
+    disturbLoss: [0.1, 0.6],
+  },
 ];
 
 export interface Design {
@@ -97,6 +138,11 @@ export interface SimulationOptions {
   seed: number;
   /** The true ratio of each cell (log units) in a run: 0 for A/A. */
   truth?: (cell: number, u: () => number) => number;
+  /**
+   * Clear the disturbed flags before the estimator sees the pairs: a pair disturbed in both attempts then enters as
+   * if clean, its last attempt winning (what the estimator did before it left such pairs out). For comparison only.
+   */
+  keepDisturbed?: boolean;
   /** Called at the end of each run with its pairs per cell and the stop rule's final state (to replay them). */
   onRun?: (pairs: readonly PairObs[][], state: readonly AdaptiveCell[]) => void;
 }
@@ -140,6 +186,13 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
       halfWidthPct: null,
       rounds: 0,
     }));
+    // The server each cell's stalls hit (+1: the numerator loses, the log ratio falls; -1: the denominator).
+    const stallSide = noise.stallRate ? Array.from({ length: k }, () => (u() < 0.5 ? 1 : -1)) : [];
+    const within = (r: readonly [number, number] | undefined) => (r ? r[0] + (r[1] - r[0]) * u() : 0);
+    const stall = (i: number) =>
+      noise.stallRate && u() < noise.stallRate ? stallSide[i] * Math.log(1 - within(noise.stallLoss)) : 0;
+    const disturb = (): number | null =>
+      noise.disturbRate && u() < noise.disturbRate ? Math.log(1 - within(noise.disturbLoss)) : null;
     let drift = 0;
     const step = () => (drift = noise.driftPhi * drift + Math.sqrt(1 - noise.driftPhi ** 2) * noise.driftSd * z());
     let last: ReturnType<typeof estimateRun> | null = null;
@@ -151,12 +204,26 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
       const first: 1 | -1 = round % 2 ? 1 : -1;
       for (let i = 0; i < k; i++) {
         if (!open[i]) continue;
-        const g1 = step();
-        const g2 = step();
-        const burst =
-          (u() < noise.burstRate ? noise.burstSd * z() : 0) - (u() < noise.burstRate ? noise.burstSd * z() : 0);
-        const d = truth[i] + sd[i] * z() + instance + (first === 1 ? g1 - g2 : g2 - g1) + burst;
-        pairs[i].push({ d, instance: round - 1, order: first });
+        const attempt = () => {
+          const g1 = step();
+          const g2 = step();
+          const burst =
+            (u() < noise.burstRate ? noise.burstSd * z() : 0) - (u() < noise.burstRate ? noise.burstSd * z() : 0);
+          return truth[i] + sd[i] * z() + instance + (first === 1 ? g1 - g2 : g2 - g1) + burst + stall(i);
+        };
+        let d = attempt();
+        let disturbed = disturb();
+        // A disturbed pair runs once more (CellLoop.rerunIfDisturbed); the last attempt is the one recorded.
+        if (disturbed !== null) {
+          d = attempt();
+          disturbed = disturb();
+        }
+        pairs[i].push({
+          d: d + (disturbed ?? 0),
+          instance: round - 1,
+          order: first,
+          ...(disturbed !== null && !opts.keepDisturbed ? { disturbed: true } : {}),
+        });
       }
       const inputs: CellInput[] = pairs.map((p) => ({ pairs: p }));
       last = estimateRun(inputs, { sequential: design.fixedRounds === undefined });
@@ -228,6 +295,10 @@ export interface CoverageSummary {
    *  whose printed half-width exceeds the target (null without a precision stop). */
   printedOver2x: number | null;
   printedOverTarget: number | null;
+  /** Of the cells that stopped on precision: the share printed wider than 1.2× the target, and the widest printed
+   *  half-width over its target (null without a precision stop). */
+  printedOver1_2x: number | null;
+  printedMaxRatio: number | null;
 }
 
 const medianOf = (xs: readonly number[]): number => {
@@ -264,6 +335,10 @@ export function summarizeCoverage(cells: readonly SimulatedCell[]): CoverageSumm
     printedOverTarget: precision.length
       ? precision.filter((c) => printedHw(c) > c.precisionPct).length / precision.length
       : null,
+    printedOver1_2x: precision.length
+      ? precision.filter((c) => printedHw(c) > 1.2 * c.precisionPct).length / precision.length
+      : null,
+    printedMaxRatio: precision.length ? Math.max(...precision.map((c) => printedHw(c) / c.precisionPct)) : null,
   };
 }
 

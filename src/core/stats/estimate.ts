@@ -14,6 +14,7 @@ import { mean, tCdf, tQuantile } from "../base/distributions.ts";
 import { verdictOf, type Verdict } from "../model/verdict.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { fitVariancePrior, moderateRobust, type VarianceObs, type VariancePrior } from "./prior.ts";
+import { HUBER_VARIANCE_FACTOR, huberLocation } from "./robust.ts";
 
 /** One pair: its log ratio (sign already applied for latency), the server instance it ran on, who went first. */
 export interface PairObs {
@@ -22,6 +23,8 @@ export interface PairObs {
   instance?: number;
   /** +1 when the numerator ran first in this pair, -1 when the denominator did; absent when unknown. */
   order?: 1 | -1;
+  /** Outside work disturbed this pair in its last attempt too (interference.ts): see {@link usablePairs}. */
+  disturbed?: boolean;
 }
 
 export interface CellInput {
@@ -29,8 +32,8 @@ export interface CellInput {
   /** A floor on the pair sd in log units (histogram quantisation of latency values); 0 by default. */
   floorSd?: number;
   /**
-   * How a sequential run's cell stopped, where known. "precision" (or unknown): the printed interval uses the held-out
-   * half of the split. Any other stop ("max", "budget", still "open") never read a width narrow enough, so the stop
+   * How a sequential run's cell stopped, where known. "precision" (or unknown): the printed interval uses the stage
+   * variance its stop rule read. Any other stop ("max", "budget", still "open") never read a width narrow enough, so the stop
    * did not select a small variance: the interval uses all the cell's units (see estimateRun).
    */
   stop?: "precision" | "max" | "budget" | "open";
@@ -59,12 +62,12 @@ export interface CellEstimate {
   reason?: VerdictReason;
   /** Two-sided p-value of "no difference" (d = 0); null without an interval. */
   p: number | null;
-  /** Sequential runs: the interval's variance is the second half's of the split (see estimateRun). */
+  /** Sequential runs: the interval's variance is the stage variance the stop rule read (see estimateRun). */
   split?: boolean;
   /** Sequential runs: a cell stopped by max or the budget (or still open), whose interval uses all its units. */
   allUnits?: boolean;
-  /** The half-width (%) an adaptive run's stop rule compares with its precision: the first half's of the split in a
-   *  sequential run (null until the cell has MIN_UNITS_FOR_PRECISION_STOP units), else the interval's own. */
+  /** The half-width (%) an adaptive run's stop rule compares with its precision: the printed one in a sequential run
+   *  (null until the cell has MIN_UNITS_FOR_PRECISION_STOP units; the all-units interval's differs), else the interval's own. */
   stopHalfWidthPct?: number | null;
 }
 
@@ -72,7 +75,7 @@ export interface RunEstimateOptions {
   confidence?: number;
   /** Equivalence margin in percent (100 ± margin). Default 5. */
   marginPct?: number;
-  /** The run stops its cells on their estimated width (adaptive repeats): split the units (see estimateRun). */
+  /** The run stops its cells on their estimated width (adaptive repeats): stages (see estimateRun). */
   sequential?: boolean;
 }
 
@@ -91,7 +94,7 @@ export interface RunEstimate {
   cells: CellEstimate[];
   /** The prior of the within-instance variances. */
   prior: VariancePrior;
-  /** The prior the intervals were moderated toward: the held-out halves' (sequential split), else the instance
+  /** The prior the intervals were moderated toward: the first stages' (sequential), else the instance
    *  means' (cells on 2 or more instances), else `prior`. */
   intervalPrior?: VariancePrior;
   instanceLevel: InstanceLevel;
@@ -115,9 +118,38 @@ interface CellStats {
   groups: Map<number, number[]>;
   ss: number;
   dfW: number;
+  /** Units counted over every pair, disturbed ones included, and how many of the cell's units (clean pairs) fall
+   *  among the first STAGE_ONE_UNITS of those, and among the first stageSize(unitsAll): a stage is fixed by time,
+   *  whatever was left out of it. */
+  unitsAll: number;
+  stageOne: number;
+  stageNow: number;
 }
 
-function cellStats(pairs: readonly PairObs[]): CellStats {
+/**
+ * The stage a sequential cell is in at `units` units (disturbed pairs counted): the first stage is
+ * {@link STAGE_ONE_UNITS} units, and each later one doubles it (4, 8, 16, …). Its variance is of the stage's units.
+ */
+export function stageSize(units: number): number {
+  let s = STAGE_ONE_UNITS;
+  while (s * 2 <= units) s *= 2;
+  return s;
+}
+
+/**
+ * The pairs that enter a cell's estimate: those not disturbed by outside work in their last attempt. A pair disturbed
+ * in every attempt measured the machine's load as much as the servers (and when the load falls on one server's
+ * cells, always against that server): it stays in cells.jsonl and in the cell's notes, not in the estimate, and an
+ * adaptive run measures on while the cell is short of its target. No fallback to the disturbed pairs when too few
+ * are clean: a cell that switched between the two would move the first stages' prior, and so the printed width of
+ * cells that had stopped.
+ */
+export function usablePairs(pairs: readonly PairObs[]): readonly PairObs[] {
+  return pairs.some((p) => p.disturbed) ? pairs.filter((p) => !p.disturbed) : pairs;
+}
+
+function cellStats(all: readonly PairObs[]): CellStats {
+  const pairs = usablePairs(all);
   const groups = new Map<number, number[]>();
   for (const p of pairs) {
     const k = p.instance ?? 0;
@@ -130,12 +162,27 @@ function cellStats(pairs: readonly PairObs[]): CellStats {
     const gm = mean(g);
     for (const x of g) ss += (x - gm) ** 2;
   }
+  const keysAll = [...new Set(all.map((p) => p.instance ?? 0))].sort((x, y) => x - y);
+  const byInstance = keysAll.length >= 2;
+  const unitsAll = byInstance ? keysAll.length : all.length;
+  const stage = stageSize(unitsAll);
+  const firstKeys = new Set(keysAll.slice(0, STAGE_ONE_UNITS));
+  const firstPairs = new Set(all.slice(0, STAGE_ONE_UNITS));
+  const stageKeys = new Set(keysAll.slice(0, stage));
+  const stagePairs = new Set(all.slice(0, stage));
   return {
     n: pairs.length,
     m: pairs.length ? mean(pairs.map((p) => p.d)) : Number.NaN,
     groups,
     ss,
     dfW: pairs.length - groups.size,
+    unitsAll,
+    stageOne: byInstance
+      ? [...groups.keys()].filter((k) => firstKeys.has(k)).length
+      : pairs.filter((p) => firstPairs.has(p)).length,
+    stageNow: byInstance
+      ? [...groups.keys()].filter((k) => stageKeys.has(k)).length
+      : pairs.filter((p) => stagePairs.has(p)).length,
   };
 }
 
@@ -162,15 +209,6 @@ function unitsOf(s: CellStats): { means: number[]; w: number[] } {
   return { means: g, w: g.map(() => 1 / s.n) };
 }
 
-/**
- * Which half of the split unit j (0-based, in time order) belongs to: 0, 1, 1, 0, 0, 1, 1, 0, … so that each half
- * holds as many units of odd rounds as of even ones (the pair order alternates by round: an order effect must not
- * fall between the halves).
- */
-export function splitHalf(j: number): 0 | 1 {
-  return (((j + 1) >> 1) % 2) as 0 | 1;
-}
-
 /** The sample variance of some unit means (df = count − 1; 0 with fewer than 2). */
 function varianceOf(xs: readonly number[]): VarianceObs {
   if (xs.length < 2) return { s2: 0, df: 0 };
@@ -179,10 +217,13 @@ function varianceOf(xs: readonly number[]): VarianceObs {
 }
 
 /**
- * The fewest replication units of a cell before its interval can stop an adaptive run: two in each half of the
- * split (see {@link estimateRun}), so that each half has a variance of its own.
+ * The first stage of a sequential run (after Stein's two-stage procedure, see {@link estimateRun}): a cell's first this
+ * many replication units give the variance its stop rule and its printed interval read until it has twice as many.
+ * No precision stop before them.
  */
-export const MIN_UNITS_FOR_PRECISION_STOP = 4;
+export const STAGE_ONE_UNITS = 4;
+/** The fewest replication units of a cell before its interval can stop an adaptive run (the first stage). */
+export const MIN_UNITS_FOR_PRECISION_STOP = STAGE_ONE_UNITS;
 
 /**
  * The level between server instances, for information: Q = Σ k_i (m_i − m)², E[Q] = (I − 1)σ² + (n − Σk_i²/n) τ²,
@@ -222,20 +263,28 @@ function instanceLevelOf(
  * Estimate every cell of a run with the pooled variance. The cells share the prior of the within-instance
  * variance and the between-instance component, so pass all cells of one table together.
  *
- * `sequential` (an adaptive run, which stops a cell when its interval is narrow enough): a cell's replication units
- * (instances, else pairs), in time order, are split into two halves, alternately. The stop rule reads the width
- * computed from the first half's variance (`stopHalfWidthPct`); the interval printed uses the second half's variance
- * around the mean of every pair. Under normal errors the second half's variance is independent of the stop decision,
- * so stopping when a cell looks precise does not make its interval overconfident: in the simulation of the shipped
- * rule (src/core/stats/coverage.ts, docs/stats.md) the interval then covers 94–96% also for the cells that stop
- * first, where the full-sample interval covered 86–91%. It needs {@link MIN_UNITS_FOR_PRECISION_STOP} units; with
- * fewer, the cell gets the full-sample interval and no stop width (it cannot stop on precision).
+ * `sequential` (an adaptive run, which stops a cell when its interval is narrow enough): stages, after Stein's
+ * two-stage procedure. A cell's replication units (instances, else pairs, in time order; disturbed pairs left out but
+ * counted, so a stage ends at the same round whatever was left out) are read in stages of 4, 8, 16, … units
+ * ({@link stageSize}); the variance of the current stage's units, moderated toward the prior of the cells' first
+ * stages, is the one the stop rule and the printed interval both read, at the units the cell has: half-width
+ * t·s̃·√(Σw²·f) with f the Huber factor below. So a cell that stops on precision prints exactly the width it stopped
+ * at. Why the interval stays close to honest: under normal errors every stage variance up to n units is a function
+ * of the units' contrasts, which are independent of their mean, and the units after n are fresh; so given how and
+ * when the cell stopped, its mean is still normal around the truth. Within a stage the variance does not move with
+ * the stop (within the first stage this is Stein's procedure, exact), so selection on a small variance enters only at
+ * the stage ends; a variance that updated every round (stop at the first round it looks narrow) is selected far
+ * more. Coverage is not exact, least for the cells that stop first (whose stage happened to look quiet): the
+ * simulation (docs/stats.md) measures both.
+ *
+ * The centre is Huber's M-estimate of the units at the unit scale the interval reads (robust.ts): a unit the others
+ * disagree with moves it by at most k scales over the count; its variance at normal errors is
+ * {@link HUBER_VARIANCE_FACTOR} × the mean's, which the width carries.
  *
  * A cell whose input says it stopped other than on precision (`stop`: max, the budget, or still open) gets the
- * interval of all its units instead, moderated toward the held-out halves' prior: its stop rule only ever saw its
- * first half too wide, which biases the full-sample variance up, not down, and leaves the mean alone (normal errors),
- * so the interval stays at or above its confidence while its df doubles. At the minimum of 4 units this is the
- * difference between 1 df (t 12.7) and 3 df (t 3.2). The simulation (docs/stats.md) checks the coverage.
+ * interval of all its units instead, moderated toward the prior of all the cells' units: its stop rule only ever saw
+ * its first stage too wide, which biases the full-sample variance up, not down, and leaves the mean alone (normal
+ * errors), so the interval stays at or above its confidence with more df. The simulation (docs/stats.md) checks it.
  */
 export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOptions = {}): RunEstimate {
   const confidence = opts.confidence ?? DEFAULT_CONFIDENCE;
@@ -257,14 +306,15 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
   const betweenPrior = fitVariancePrior(between);
   const instanceLevel = instanceLevelOf(stats, own, mod, between);
 
-  // The split of a sequential run: the halves' variances, each moderated over the cells' same half.
-  const splits = units.map((u) => opts.sequential === true && u.means.length >= MIN_UNITS_FOR_PRECISION_STOP);
-  const half = (which: 0 | 1): VarianceObs[] =>
-    units.map((u, i) => (splits[i] ? varianceOf(u.means.filter((_, j) => splitHalf(j) === which)) : { s2: 0, df: 0 }));
-  const stopHalf = half(0);
-  const reportHalf = half(1);
-  const stopPrior = fitVariancePrior(stopHalf);
-  const reportPrior = fitVariancePrior(reportHalf);
+  // A sequential run (Stein's two stages): each cell's first STAGE_ONE_UNITS units give its variance, moderated over
+  // the cells' same first units; the stop rule and the printed interval both read that variance.
+  const staged = stats.map((s) => opts.sequential === true && s.unitsAll >= STAGE_ONE_UNITS && s.stageOne >= 2);
+  const first: VarianceObs[] = units.map((u, i) =>
+    staged[i] ? varianceOf(u.means.slice(0, stats[i].stageOne)) : { s2: 0, df: 0 },
+  );
+  const firstPrior = fitVariancePrior(first);
+  const whole: VarianceObs[] = units.map((u, i) => (staged[i] ? varianceOf(u.means) : { s2: 0, df: 0 }));
+  const wholePrior = fitVariancePrior(whole);
 
   const quantiles = new Map<number, number>();
   const tq = (df: number): number => {
@@ -273,6 +323,7 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     return q;
   };
   const out = stats.map((s, i): CellEstimate => {
+    const allUnits = staged[i] && cells[i].stop !== undefined && cells[i].stop !== "precision";
     const base = {
       n: s.n,
       instances: Math.max(1, s.groups.size),
@@ -281,8 +332,8 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
       s2: own[i].df > 0 ? own[i].s2 : null,
       s2Df: own[i].df,
       s2Moderated: mod[i].df > 0 ? mod[i].s2 : null,
-      split: splits[i] && !(cells[i].stop !== undefined && cells[i].stop !== "precision"),
-      ...(splits[i] && cells[i].stop !== undefined && cells[i].stop !== "precision" ? { allUnits: true } : {}),
+      split: staged[i] && !allUnits,
+      ...(allUnits ? { allUnits: true } : {}),
       stopHalfWidthPct: null,
     };
     const none = { low: null, high: null, se: null, df: null, p: null };
@@ -293,19 +344,17 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
     let v: number;
     let df: number;
     let stopWidth: number | null = null;
-    const allUnits = splits[i] && cells[i].stop !== undefined && cells[i].stop !== "precision";
-    if (allUnits) {
-      const r = moderateRobust(varianceOf(units[i].means), reportPrior);
-      const st = moderateRobust(stopHalf[i], stopPrior);
+    let m = s.m;
+    if (staged[i]) {
+      const st = moderateRobust(varianceOf(units[i].means.slice(0, stats[i].stageNow)), firstPrior);
+      if (st.df > 0 && st.s2 >= 0)
+        stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2 * HUBER_VARIANCE_FACTOR)) - 1) * 100;
+      const r = allUnits ? moderateRobust(whole[i], wholePrior) : st;
       v = r.s2 * w2;
       df = r.df;
-      if (st.df > 0 && st.s2 >= 0) stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2)) - 1) * 100;
-    } else if (splits[i]) {
-      const r = moderateRobust(reportHalf[i], reportPrior);
-      const st = moderateRobust(stopHalf[i], stopPrior);
-      v = r.s2 * w2;
-      df = r.df;
-      if (st.df > 0 && st.s2 >= 0) stopWidth = (Math.exp(tq(st.df) * Math.sqrt(st.s2 * w2)) - 1) * 100;
+      // Huber's location at the unit scale the interval reads: a unit the others disagree with moves it a bounded amount.
+      m = huberLocation(units[i].means, Math.sqrt(r.s2), units[i].w);
+      v *= HUBER_VARIANCE_FACTOR;
     } else if (multi[i]) {
       const b = moderateRobust(between[i], betweenPrior);
       v = b.s2 * w2;
@@ -326,13 +375,24 @@ export function estimateRun(cells: readonly CellInput[], opts: RunEstimateOption
         reason: "zero-width",
       };
     const h = tq(df) * se;
-    const low = Math.exp(s.m - h) * 100;
-    const high = Math.exp(s.m + h) * 100;
-    const p = 2 * (1 - tCdf(Math.abs(s.m) / se, df));
-    // Without a split (a fixed count), the stop width is the interval's own.
-    const stopHalfWidthPct = splits[i] ? stopWidth : opts.sequential === true ? null : (Math.exp(h) - 1) * 100;
-    return { ...base, low, high, se, df, p, stopHalfWidthPct, verdict: verdictOf(low, high, marginPct) };
+    const low = Math.exp(m - h) * 100;
+    const high = Math.exp(m + h) * 100;
+    const p = 2 * (1 - tCdf(Math.abs(m) / se, df));
+    // Not staged (a fixed count), the stop width is the interval's own.
+    const stopHalfWidthPct = staged[i] ? stopWidth : opts.sequential === true ? null : (Math.exp(h) - 1) * 100;
+    return {
+      ...base,
+      meanLog: m,
+      estimate: Math.exp(m) * 100,
+      low,
+      high,
+      se,
+      df,
+      p,
+      stopHalfWidthPct,
+      verdict: verdictOf(low, high, marginPct),
+    };
   });
-  const intervalPrior = splits.some(Boolean) ? reportPrior : multi.some(Boolean) ? betweenPrior : prior;
+  const intervalPrior = staged.some(Boolean) ? firstPrior : multi.some(Boolean) ? betweenPrior : prior;
   return { cells: out, prior, intervalPrior, instanceLevel, confidence, marginPct };
 }

@@ -35,6 +35,20 @@ export interface HistoryCell {
   /** Pairs and server instances behind it. */
   n: number;
   instances: number;
+  /**
+   * Each server's own level in this cell: the mean log of its metric over the run's repeats, its se and df, under a
+   * key of that server's facts alone (compare reads the level between runs of one server from these).
+   */
+  sides?: HistorySide[];
+}
+
+/** One server's level in one cell of one run. */
+export interface HistorySide {
+  server: string;
+  key: string;
+  y: number;
+  se: number;
+  df: number;
 }
 
 /** One run in a host's history. */
@@ -56,17 +70,31 @@ export interface HistoryEntry {
 
 /** The facts that make a cell of this run comparable with another run's, hashed. */
 export function cellKey(manifest: RunManifest, table: RatioTable, test: string, threads: number): string {
-  const w = manifest.scenario.workload;
-  const server = (id: string) => {
-    const s = manifest.servers.find((x) => x.id === id);
-    return s ? serverIdentity(s) : { id };
-  };
   const facts = {
     test,
     threads,
     metric: table.metric,
-    numerator: server(table.numerator),
-    denominator: server(table.denominator),
+    numerator: serverOf(manifest, table.numerator),
+    denominator: serverOf(manifest, table.denominator),
+    ...workloadFacts(manifest),
+  };
+  return createHash("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 16);
+}
+
+/** The facts that make one server's cell comparable with another run's (cellKey with one server), hashed. */
+export function serverCellKey(manifest: RunManifest, metric: string, server: string, test: string, threads: number) {
+  const facts = { test, threads, metric, server: serverOf(manifest, server), ...workloadFacts(manifest) };
+  return createHash("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 16);
+}
+
+function serverOf(manifest: RunManifest, id: string) {
+  const s = manifest.servers.find((x) => x.id === id);
+  return s ? serverIdentity(s) : { id };
+}
+
+function workloadFacts(manifest: RunManifest) {
+  const w = manifest.scenario.workload;
+  return {
     data: { engine: w.engine, tables: w.tables, tableSize: w.tableSize },
     cell: {
       seconds: w.duration ? parseDuration(w.duration) : null,
@@ -78,7 +106,6 @@ export function cellKey(manifest: RunManifest, table: RatioTable, test: string, 
       sysbench: w.sysbench,
     },
   };
-  return createHash("sha256").update(JSON.stringify(facts)).digest("hex").slice(0, 16);
 }
 
 function serverIdentity(s: ServerManifest) {
@@ -118,6 +145,10 @@ export function historyEntry(
         high: c.high,
         n: c.n,
         instances: c.instances,
+        sides: [
+          side(manifest, table, table.numerator, row.test, c.threads, c.numeratorValues),
+          side(manifest, table, table.denominator, row.test, c.threads, c.denominatorValues),
+        ].filter((x): x is HistorySide => x !== null),
       });
     }
   if (cells.length === 0) return null;
@@ -135,6 +166,24 @@ export function historyEntry(
     confidence: table.confidence,
     cells,
   };
+}
+
+/** One server's level from its repeats' metric (log mean, se on n − 1 df); null below 2 positive values. */
+function side(
+  manifest: RunManifest,
+  table: RatioTable,
+  server: string,
+  test: string,
+  threads: number,
+  values: ReadonlyArray<number | null>,
+): HistorySide | null {
+  const logs = values.filter((v): v is number => v !== null && v > 0).map(Math.log);
+  if (logs.length < 2) return null;
+  const m = logs.reduce((a, x) => a + x, 0) / logs.length;
+  const sd = Math.sqrt(logs.reduce((a, x) => a + (x - m) ** 2, 0) / (logs.length - 1));
+  if (!(sd > 0)) return null;
+  const key = serverCellKey(manifest, table.metric, server, test, threads);
+  return { server, key, y: m, se: sd / Math.sqrt(logs.length), df: logs.length - 1 };
 }
 
 /** A cell's name in the history's tables: `test @ threads`. */
@@ -190,6 +239,18 @@ export const HistoryEntrySchema = z.object({
         high: z.number().positive(),
         n: z.number().int().nonnegative(),
         instances: z.number().int().nonnegative(),
+        sides: z
+          .array(
+            z.object({
+              server: z.string().min(1).max(100),
+              key: z.string().regex(/^[0-9a-f]{16}$/),
+              y: finite,
+              se: z.number().positive().refine(Number.isFinite),
+              df: z.number().positive(),
+            }),
+          )
+          .max(2)
+          .optional(),
       }),
     )
     .min(1)

@@ -61,12 +61,17 @@ function pairsOf(p: Pending, sign: number): { pairs: PairObs[]; repeats: number[
   return { pairs, repeats };
 }
 
-/** One pair of a cell: its log ratio d, the server instance it ran on, and which side ran first (x: the numerator's record). */
+/**
+ * One pair of a cell: its log ratio d, the server instance it ran on, which side ran first (x: the numerator's
+ * record), and whether outside work disturbed it.
+ */
 export function pairObs(d: number, x: CellRecord | undefined, y: CellRecord | undefined): PairObs {
   const pair: PairObs = { d };
   const inst = x?.instance ?? y?.instance;
   if (inst !== undefined) pair.instance = inst;
   if (x && y && x.startedAt !== y.startedAt) pair.order = x.startedAt < y.startedAt ? 1 : -1;
+  // Disturbed in its last attempt (the re-run's, when there was one): left out of the estimate (usablePairs).
+  if (x?.interference?.disturbed || y?.interference?.disturbed) pair.disturbed = true;
   return pair;
 }
 

@@ -55,7 +55,7 @@ export interface RatioCell {
   failedRepeats: number;
   /** The half-width (%) an adaptive run's stop rule reads (CellEstimate.stopHalfWidthPct); null without one. */
   stopHalfWidthPct?: number | null;
-  /** The interval's variance is the held-out half's of a sequential run's split (estimateRun). */
+  /** The interval's variance is a sequential run's stage variance, the one its stop rule read (estimateRun). */
   split?: boolean;
   /** Most of the cell's measured repeats (both sides) were load-bound (src/core/measure/cellstate.ts): no verdict. */
   loadBound: boolean;
@@ -110,7 +110,7 @@ export interface TableMethod {
   order: OrderEffect | null;
   /** df of the variance within server instances (0: every instance held one pair, the levels are not separable). */
   withinDf?: number;
-  /** Cells whose interval uses the held-out half of a sequential run's split (estimateRun). */
+  /** Cells whose interval uses a sequential run's stage variance, the one its stop rule read (estimateRun). */
   splitCells?: number;
   /** Cells of a sequential run stopped by max or the budget (or still open), whose interval uses all their units. */
   allUnitsCells?: number;
@@ -133,7 +133,7 @@ export interface RatioTableOptions {
   marginPct?: number;
   pairing?: Pairing;
   percentile?: number;
-  /** The run stopped its cells on their estimated width (adaptive repeats): estimateRun's split. */
+  /** The run stopped its cells on their estimated width (adaptive repeats): estimateRun's sequential stages. */
   sequential?: boolean;
   /** How each cell of an adaptive run stopped, by `test|threads` (adaptiveStops): estimateRun's `stop`. */
   stops?: ReadonlyMap<string, NonNullable<CellInput["stop"]>>;

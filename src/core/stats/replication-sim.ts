@@ -9,6 +9,7 @@
  */
 import { gammaFrom, normalFrom, seededRandom } from "../base/random.ts";
 import { replicationAnalysis, type CellRuns } from "./replication.ts";
+import { hostLevelInterval } from "./host-level.ts";
 
 export interface ReplicationSimOptions {
   /** Earlier runs per cell. */
@@ -36,6 +37,11 @@ export interface ReplicationSimResult {
   pooledCoverage: number;
   /** Share of trials whose replication interval held the next run's estimate. */
   replicationCoverage: number;
+  /**
+   * Share of trials whose host-level interval of the next run (host-level.ts: its estimate with the level between
+   * runs measured over the k earlier runs and itself) held the cell's truth; trials without a level are not counted.
+   */
+  hostCoverage: number;
 }
 
 /** Runs the simulation: `reps` scenarios of `cells` cells, each with k earlier runs and one next run. */
@@ -49,6 +55,8 @@ export function simulateReplication(o: ReplicationSimOptions): ReplicationSimRes
   const chiSq = (df: number) => 2 * gamma(df / 2);
   let pooledHits = 0;
   let repHits = 0;
+  let hostHits = 0;
+  let hostTrials = 0;
   for (let r = 0; r < reps; r++) {
     const sigmas = Array.from(
       { length: cells },
@@ -73,7 +81,21 @@ export function simulateReplication(o: ReplicationSimOptions): ReplicationSimRes
         if (c.replicationLow <= next[j].y && next[j].y <= c.replicationHigh) repHits++;
       }
     });
+    // The report's path: the level from the earlier runs, this run's interval widened by it.
+    replicationAnalysis(history).forEach((c, j) => {
+      if (c.tau === null || c.df === null || c.within === null) return;
+      const h = hostLevelInterval(next[j].y, next[j].se, seDf, { tau: c.tau, df: c.df, within: c.within }, 0.95);
+      hostTrials++;
+      if (h.low <= truth[j] && truth[j] <= h.high) hostHits++;
+    });
   }
   const trials = reps * cells;
-  return { k: o.k, tau: o.tau, trials, pooledCoverage: pooledHits / trials, replicationCoverage: repHits / trials };
+  return {
+    k: o.k,
+    tau: o.tau,
+    trials,
+    pooledCoverage: pooledHits / trials,
+    replicationCoverage: repHits / trials,
+    hostCoverage: hostTrials > 0 ? hostHits / hostTrials : Number.NaN,
+  };
 }

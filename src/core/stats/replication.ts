@@ -67,6 +67,8 @@ export interface ReplicationCell {
   replicationHigh: number | null;
   /** Degrees of freedom of the intervals (the cell's own k − 1 plus the prior's, capped as limma's df.total). */
   df: number | null;
+  /** The runs' own variance of the estimate, mean(se²) (log units²); null below 2 runs. */
+  within: number | null;
 }
 
 export interface ReplicationOptions {
@@ -127,6 +129,7 @@ function replicationCell(
     replicationLow: null,
     replicationHigh: null,
     df: null,
+    within: null,
   };
   if (k < 2) return none;
   const within = withinVariance(c);
@@ -160,6 +163,7 @@ function replicationCell(
     replicationLow: centre - t * Math.sqrt(repVar),
     replicationHigh: centre + t * Math.sqrt(repVar),
     df: m.df,
+    within,
   };
 }
 

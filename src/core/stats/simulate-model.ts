@@ -45,7 +45,7 @@ export interface AdaptiveSimInput {
   /** Continue a run under way instead of simulating it from the start (see {@link SimStart}). */
   start?: SimStart;
   /**
-   * The estimator's mode: the split of an adaptive run (default true), or false for a fixed count (min = max), whose
+   * The estimator's mode: the stages of an adaptive run (default true), or false for a fixed count (min = max), whose
    * report uses the full-sample interval.
    */
   sequential?: boolean;

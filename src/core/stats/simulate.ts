@@ -241,7 +241,7 @@ function runRounds(
     run.round = r;
     // Without a precision target only `max` stops a cell: the estimate is needed at the last round only.
     if (!Number.isFinite(o.precisionPct) && r < o.max) continue;
-    // The shipped estimator and stop rule (estimateRun's sequential split, applyStopRule), as the run does.
+    // The shipped estimator and stop rule (estimateRun's sequential stages, applyStopRule), as the run does.
     const est = estimateRun(
       pairs.map((p) => ({ pairs: p })),
       { sequential },

@@ -8,7 +8,7 @@ import type { RoundCell } from "../model/events.ts";
 /** One cell's state after some rounds: the event's fields plus the rounds it took part in. */
 export interface AdaptiveCell extends RoundCell {
   rounds: number;
-  /** The half-width the stop rule read (the split's first half: estimateRun), null until it has one. */
+  /** The half-width the stop rule read (estimateRun's two stages: the printed one), null until it has one. */
   stopHalfWidthPct?: number | null;
 }
 
@@ -18,19 +18,18 @@ export interface StopSettings {
   max: number;
   precisionPct: number;
   /** The printed interval's half-width must also be within this × precisionPct for a precision stop (default
-   *  {@link PRINTED_WIDTH_FACTOR}: Infinity, the stop half alone decides; a finite factor is for the simulation). */
+   *  {@link PRINTED_WIDTH_FACTOR}: Infinity, the stop width alone decides; a finite factor is for the simulation). */
   printedFactor?: number;
 }
 
 /**
- * How wide the printed interval (the split's other half) may be at a precision stop, in multiples of the target:
- * Infinity, the stop half alone decides. A gate on the printed half was simulated (docs/stats.md, "A gate on the
- * printed width", bench/coverage.ts): at 2× the target it cuts the precision stops that print more than 2× the
- * target from 7–24% to 0.4–2.9%, but it selects on the printed half's variance, the very thing the split keeps out
- * of the decision: the cells that stop first then cover 90.5–92.3% (89.5–90.3% at 1×) and A/A false verdicts rise
- * to 5.5–6.1% per cell (up to 7.4% at 1×). So the
- * stop half alone decides, and a cell that stopped on it with a printed interval wider than the target is labelled
- * as such ({@link printedWiderThanTarget}), never "precision reached".
+ * How wide the printed interval may be at a precision stop, in multiples of the target: Infinity, the stop width alone
+ * decides. Since the stop width and the printed interval read one variance (estimateRun's two stages, Stein's
+ * procedure), a precision stop prints the width it stopped at, so no gate is needed; a finite factor is for the
+ * simulation. A gate on the split-half rule this replaced was simulated (docs/stats.md, "A gate on the printed
+ * width"): it selected on the printed half's variance and the cells that stop first then covered 89.5–92.3%.
+ * {@link printedWiderThanTarget} still labels a precision stop printed wider than its target (the records of a run
+ * made with the split-half rule).
  */
 export const PRINTED_WIDTH_FACTOR = Number.POSITIVE_INFINITY;
 
@@ -42,9 +41,8 @@ export type StopEstimate = Pick<
 
 /**
  * The stop rule, one cell after one round (mutates `c`): the estimate is taken; the cell is done at `max` rounds, or
- * on precision once it has had `min` rounds, its stop width (from the half of its units the printed interval does
- * not use: estimateRun's split) is within the target, and its printed half-width is within `printedFactor` × the
- * target. The simulation of src/core/stats/coverage.ts drives this same function.
+ * on precision once it has had `min` rounds, its stop width (estimateRun's two stages: the width it will print) is
+ * within the target, and its printed half-width is within `printedFactor` × the target. The simulation of src/core/stats/coverage.ts drives this same function.
  */
 export function applyStopRule(
   c: AdaptiveCell,

@@ -33,7 +33,8 @@ export function unstableNotes(test: string, sides: ReadonlyArray<readonly [strin
       if (r.status === "ok" && z > 0)
         unstable.push(`${side} repeat ${r.repeat} stalled: ${z} second${z === 1 ? "" : "s"} with no throughput`);
       if (r.status === "ok" && r.interference?.disturbed)
-        unstable.push(`${side} repeat ${r.repeat} disturbed: ${r.interference.reasons.join("; ")}`);
+        // Its last attempt disturbed: the pair is left out of the estimate (usablePairs), its records stay.
+        unstable.push(`${side} repeat ${r.repeat} disturbed, left out: ${r.interference.reasons.join("; ")}`);
       // Ignored errors and reconnects: the repeat's q/s counts failed work or waits for a connection.
       const marks = r.status === "ok" ? errorMarks(r.metrics) : [];
       if (marks.length) unstable.push(`${side} repeat ${r.repeat} had ${marks.join(" and ")}`);

@@ -686,7 +686,7 @@ describe("disturbed pairs (interference)", () => {
     expect(report.pairs.map((t) => `${t.numerator}/${t.denominator}`)).toEqual(["a/b", "c/b"]);
   });
 
-  it("a pair disturbed again is kept and flagged; without rerunDisturbed nothing is re-run", async () => {
+  it("a pair disturbed again stays in cells.jsonl, flagged and left out of the estimate; without rerunDisturbed nothing is re-run", async () => {
     const again = await runWith({ rerun: true, disturb: (c) => c.server === "a" && c.repeat === 2 });
     expect(again.cells.filter((c) => c.phase === "measure")).toHaveLength(6);
     expect(again.report.disturbance).toMatchObject({ disturbed: 1, reruns: 2 });
@@ -694,8 +694,12 @@ describe("disturbed pairs (interference)", () => {
       /^1 of 4 measured cells were disturbed: a oltp_point_select t1 r2 \(outsiders used 0\.50 core/,
     );
     const cell = again.report.table!.rows[0]!.cells[0]!;
-    expect(cell.unstable).toEqual([expect.stringMatching(/^a repeat 2 disturbed: outsiders used 0\.50 core/)]);
-    expect(renderText(again.report)).toContain("unstable: a repeat 2 disturbed: outsiders used 0.50 core");
+    // 2 repeats, the second disturbed in both attempts: 1 clean pair enters the estimate
+    expect(cell.n).toBe(1);
+    expect(cell.unstable).toEqual([
+      expect.stringMatching(/^a repeat 2 disturbed, left out: outsiders used 0\.50 core/),
+    ]);
+    expect(renderText(again.report)).toContain("unstable: a repeat 2 disturbed, left out: outsiders used 0.50 core");
 
     const off = await runWith({ rerun: false, disturb: (c) => c.server === "a" && c.repeat === 2 });
     expect(off.cells.filter((c) => c.phase === "measure")).toHaveLength(4);

@@ -1,6 +1,11 @@
 /** The history's printed form: what was read, the level between runs when measured, and each cell's runs. */
 import { describe, expect, it } from "vitest";
-import { NO_LEVEL_YET, renderHistory } from "../../../src/core/report/history.ts";
+import { levelLine, NO_LEVEL_YET, renderHistory, replicationLines } from "../../../src/core/report/history.ts";
+import { buildRunReport } from "../../../src/core/report/model.ts";
+import { REPLICATION_CSV_HEADER, renderCsv } from "../../../src/core/report/csv.ts";
+import { historyEntry } from "../../../src/core/stats/history.ts";
+import { hostKey } from "../../../src/core/plan/calibration/host-key.ts";
+import { load } from "../../support/results-fixture.ts";
 import type { HistoryView } from "../../../src/core/stats/history-view.ts";
 import type { ReplicationCell } from "../../../src/core/stats/replication.ts";
 
@@ -30,5 +35,70 @@ describe("renderHistory", () => {
     expect(lines[1]).toBe(NO_LEVEL_YET);
     expect(lines).toContain("oltp_read_only @ 1:");
     expect(lines).toContain("  2025-01-01 10:00  104.2 [100.0–110.0]  run-1");
+  });
+});
+
+describe("the verdicts' level in a run's report", () => {
+  const { manifest, cells } = load("repeats");
+  const own = buildRunReport(manifest, cells);
+  const hostKeyOf = (m: typeof manifest) => hostKey(m.hosts[0]);
+  // Three earlier runs of the same cells on this host, each moved by a level between runs (±8%).
+  const earlier = [-0.08, 0.0, 0.08].map((shift, i) => {
+    const e = historyEntry(manifest, own.table!, { hostKey: hostKeyOf(manifest) })!;
+    return {
+      ...e,
+      runId: `earlier-${i}`,
+      startedAt: `2025-01-0${i + 1}T10:00:00.000Z`,
+      cells: e.cells.map((c) => ({ ...c, y: c.y + shift })),
+    };
+  });
+
+  it("without history the report names no level", () => {
+    expect(own.level).toBeUndefined();
+    expect(levelLine(own)).toEqual([]);
+  });
+
+  it("with no earlier runs: this run alone, and the plain sentence that no level is measured", () => {
+    const r = buildRunReport(manifest, cells, { history: [] });
+    expect(r.level).toMatchObject({ level: "run", asked: "default" });
+    expect(replicationLines(r)).toEqual([NO_LEVEL_YET, "Verdicts are for this run alone (--level run)."]);
+  });
+
+  it("with a level between runs the default is the host: every interval widened, the run's own kept", () => {
+    const r = buildRunReport(manifest, cells, { history: earlier });
+    expect(r.level).toMatchObject({ level: "host", asked: "default", runs: 3 });
+    expect(r.level!.widened).toBe(r.table!.rows.flatMap((x) => x.cells).filter((c) => c.low !== null).length);
+    expect(r.level!.runTable).toEqual(own.table);
+    r.table!.rows.forEach((row, i) =>
+      row.cells.forEach((c, j) => {
+        const o = own.table!.rows[i].cells[j];
+        if (o.low === null) return;
+        expect(c.estimate).toBe(o.estimate);
+        expect(c.low!).toBeLessThanOrEqual(o.low);
+        expect(c.high!).toBeGreaterThanOrEqual(o.high!);
+      }),
+    );
+    // The run's cells on many pairs widen; a cell on very few keeps its own, wider interval.
+    const wider = r
+      .table!.rows.flatMap((x) => x.cells)
+      .filter((c, i) => c.high! > own.table!.rows.flatMap((x) => x.cells)[i].high!);
+    expect(wider.length).toBeGreaterThan(0);
+    expect(replicationLines(r)[0]).toMatch(/^Verdicts are for runs on this host: .*up to 3 runs; --level run/);
+    for (const l of replicationLines(r)) expect(l.length).toBeLessThanOrEqual(120);
+  });
+
+  it("--level run keeps the run's own intervals even when the level is known", () => {
+    const r = buildRunReport(manifest, cells, { history: earlier, level: "run" });
+    expect(r.level).toMatchObject({ level: "run", asked: "run" });
+    expect(r.table).toEqual(own.table);
+    expect(levelLine(r)).toEqual(["Verdicts are for this run alone (--level run)."]);
+  });
+
+  it("comparison.csv carries the level, the run's own interval and where a second run lands", () => {
+    const r = buildRunReport(manifest, cells, { history: earlier });
+    const [head, first] = renderCsv(r).split("\n");
+    expect(head.split(",").slice(-REPLICATION_CSV_HEADER.length)).toEqual([...REPLICATION_CSV_HEADER]);
+    const f = first.split(",");
+    expect(f[f.length - REPLICATION_CSV_HEADER.length]).toBe("host");
   });
 });

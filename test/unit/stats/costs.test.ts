@@ -244,7 +244,7 @@ describe("cost per query in a run: paired like q/s", () => {
     expect((reportJson(bare) as { run: { costs: unknown } }).run.costs).toBeNull();
   });
 
-  it("an adaptive run splits the pairs like q/s (sequential): the interval is not the full-sample one", () => {
+  it("an adaptive run estimates like q/s (sequential): the interval is not the full-sample one", () => {
     const six = [1, 2, 3, 4, 5, 6];
     const rec = (server: string, repeat: number, cpuUs: number): CellRecord =>
       cellRecord({
@@ -267,7 +267,8 @@ describe("cost per query in a run: paired like q/s", () => {
     const seq = buildRunReport(adaptive, recs).costs!.cells.find(
       (c) => c.test === "oltp_point_select" && c.threads === 1,
     )!.figures[0]!;
-    expect(seq.estimate).toBe(fixed.estimate);
+    // Huber's centre where the fixed count takes the mean: the same within a fraction of a percent here.
+    expect(Math.abs(seq.estimate! - fixed.estimate!)).toBeLessThan(0.5);
     expect(seq.low).not.toBe(fixed.low);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { QUANTISATION_SD, estimateRun, type CellInput } from "../../../src/core/stats/estimate.ts";
+import { QUANTISATION_SD, estimateRun, usablePairs, type CellInput } from "../../../src/core/stats/estimate.ts";
 import { fitVariancePrior, moderate } from "../../../src/core/stats/prior.ts";
 import { seededRandom } from "../../../src/core/base/random.ts";
 import { MEASURED, simulateRun } from "../../support/noise-sim.ts";
@@ -220,7 +220,7 @@ describe("estimateRun, sequential: cells stopped other than on precision use all
     [0.03, 0.0, -0.02, 0.05, 0.01, -0.04],
     [0.3, -0.2, 0.1, 0.0, -0.1, 0.2],
   ];
-  it("precision (or no stop given): the held-out half; budget, max or open: all units, more df, the same mean", () => {
+  it("precision (or no stop given): the first stage's variance; budget, max or open: all units, more df", () => {
     const held = estimateRun(ds.map(cell), { sequential: true });
     const all = estimateRun(
       ds.map((d) => ({ ...cell(d), stop: "budget" as const })),
@@ -235,9 +235,10 @@ describe("estimateRun, sequential: cells stopped other than on precision use all
       expect(prec.cells[i]).toEqual(held.cells[i]);
       expect(all.cells[i].split).toBe(false);
       expect(all.cells[i].allUnits).toBe(true);
-      expect(all.cells[i].meanLog).toBe(held.cells[i].meanLog);
+      // Huber's centre at each interval's own scale: within a few thousandths of each other here.
+      expect(Math.abs(all.cells[i].meanLog - held.cells[i].meanLog)).toBeLessThan(0.01);
       expect(all.cells[i].df!).toBeGreaterThan(held.cells[i].df!);
-      // The stop width still comes from the stop half alone.
+      // The stop width still comes from the first stage alone.
       expect(all.cells[i].stopHalfWidthPct).toBeCloseTo(held.cells[i].stopHalfWidthPct!, 10);
     }
   });
@@ -245,5 +246,65 @@ describe("estimateRun, sequential: cells stopped other than on precision use all
     const a = estimateRun(ds.map(cell));
     const b = estimateRun(ds.map((d) => ({ ...cell(d), stop: "budget" as const })));
     expect(b.cells).toEqual(a.cells);
+  });
+});
+
+describe("estimateRun, sequential: Stein's two stages, a robust centre, disturbed pairs left out", () => {
+  const cell = (ds: number[], disturbed: number[] = []) => ({
+    pairs: ds.map((d, j) => ({ d, instance: j, ...(disturbed.includes(j) ? { disturbed: true } : {}) })),
+  });
+  const quiet = [
+    [0.02, -0.01, 0.0, 0.03, 0.01, -0.02, 0.02],
+    [0.05, 0.04, 0.07, 0.03, 0.06, 0.05, 0.04],
+    [-0.03, -0.05, -0.01, -0.04, -0.02, -0.03, -0.06],
+  ];
+  it("the printed half-width is the one the stop rule read, at every count of units", () => {
+    for (let n = 4; n <= 7; n++) {
+      const run = estimateRun(
+        quiet.map((d) => cell(d.slice(0, n))),
+        { sequential: true },
+      );
+      for (const c of run.cells) expect((c.high! / c.estimate! - 1) * 100).toBeCloseTo(c.stopHalfWidthPct!, 9);
+    }
+  });
+  it("later units do not change the variance: the width shrinks as 1/√units", () => {
+    const at = (n: number) =>
+      estimateRun(
+        quiet.map((d) => cell(d.slice(0, n))),
+        { sequential: true },
+      ).cells[0];
+    const w = (c: ReturnType<typeof at>) => Math.log(c.high! / c.estimate!);
+    expect(w(at(4)) / w(at(7))).toBeCloseTo(Math.sqrt(7 / 4), 9);
+  });
+  it("one wild pair after the first stage moves the centre by a bounded amount and leaves the width alone", () => {
+    const wild = quiet.map((d, i) => (i === 0 ? [...d.slice(0, 6), Math.log(2.5)] : d));
+    const a = estimateRun(
+      quiet.map((d) => cell(d)),
+      { sequential: true },
+    ).cells[0];
+    const b = estimateRun(
+      wild.map((d) => cell(d)),
+      { sequential: true },
+    ).cells[0];
+    expect(b.high! / b.estimate!).toBeCloseTo(a.high! / a.estimate!, 9);
+    // the mean would move by ln(2.5)/7 ≈ 13%; Huber's centre moves by at most k scales / 7
+    expect(Math.abs(b.meanLog - a.meanLog)).toBeLessThan(0.02);
+    expect(b.low! <= 102 && b.high! >= 98).toBe(true);
+  });
+  it("a pair disturbed in every attempt is left out, and the first stage still ends at the fourth pair", () => {
+    const ds = [0.01, -0.02, Math.log(0.4), 0.02, 0.0, 0.01];
+    const left = estimateRun([cell(ds, [2]), cell(quiet[1]), cell(quiet[2])], { sequential: true }).cells[0];
+    expect(left.n).toBe(5);
+    expect(left.low! <= 100 && left.high! >= 100).toBe(true);
+    // kept as if clean (the last attempt winning), it would pull the cell far below 100
+    const kept = estimateRun([cell(ds), cell(quiet[1]), cell(quiet[2])], { sequential: true }).cells[0];
+    expect(kept.n).toBe(6);
+    expect(kept.estimate!).toBeLessThan(left.estimate!);
+  });
+  it("usablePairs: the clean pairs only, however few", () => {
+    const p = (d: number, disturbed = false) => ({ d, ...(disturbed ? { disturbed } : {}) });
+    expect(usablePairs([p(0.1, true), p(0.2), p(0.3)]).map((x) => x.d)).toEqual([0.2, 0.3]);
+    expect(usablePairs([p(0.1, true), p(0.2, true), p(0.3)]).map((x) => x.d)).toEqual([0.3]);
+    expect(estimateRun([{ pairs: [p(0.1, true), p(0.2, true), p(0.3)] }]).cells[0].reason).toBe("too-few-pairs");
   });
 });

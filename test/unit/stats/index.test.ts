@@ -65,8 +65,10 @@ describe("twinbench/stats", () => {
     const sum = stats.summarizeCoverage(
       stats.simulateRuns({ cells: 6, settings: { min: 4, max: 40, precisionPct: 5 } }, quiet, { runs: 200, seed: 3 }),
     );
-    expect(sum.coverage).toBeGreaterThan(0.93);
-    expect(sum.coverage).toBeLessThan(0.97);
+    // the bar of coverage.test.ts: 94–96%, widened by two binomial standard errors of this many cells
+    const tol = 2 * Math.sqrt((0.95 * 0.05) / sum.cells);
+    expect(sum.coverage).toBeGreaterThan(0.94 - tol);
+    expect(sum.coverage).toBeLessThan(0.96 + tol);
     expect(sum.medianRounds).toBeGreaterThanOrEqual(stats.MIN_UNITS_FOR_PRECISION_STOP);
   });
 });

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../../src/core/base/errors.ts";
 import { buildRunReport } from "../../../src/core/report/model.ts";
-import { buildRatioTable, ratioTableJson } from "../../../src/core/stats/ratio.ts";
+import { buildRatioTable, ratioTableFromSides, ratioTableJson } from "../../../src/core/stats/ratio.ts";
+import { cellRecord, sysbench } from "../../support/record.ts";
 import { parseMetric } from "../../../src/core/stats/metric.ts";
 import { renderText, seedTable, plainCell } from "../../../src/core/report/text.ts";
 import { reportJson } from "../../../src/core/report/json.ts";
@@ -162,5 +163,51 @@ describe("ratio table on synthetic repeats", () => {
     expect(r.table).toBeNull();
     expect(renderText(r)).toContain("Only one server");
     expect((reportJson(r) as any).rows).toEqual([]);
+  });
+});
+
+describe("a pair disturbed in its last attempt is left out of the estimate", () => {
+  const interference = (disturbed: boolean) =>
+    ({ stealPct: 0, psiCpuSomePct: 0, outsiderCores: disturbed ? 0.9 : 0, disturbed, reasons: [] }) as never;
+  const side = (server: string, qps: (repeat: number) => number, disturbedAt: number[] = []) =>
+    [1, 2, 3, 4, 5].flatMap((repeat) => [
+      // the first attempt of the disturbed repeat, then its re-run: the last attempt is what counts
+      ...(disturbedAt.includes(repeat)
+        ? [
+            cellRecord({
+              server,
+              repeat,
+              attempt: 1,
+              metrics: sysbench({ qps: qps(repeat) / 3 }),
+              interference: interference(true),
+            }),
+          ]
+        : []),
+      cellRecord({
+        server,
+        repeat,
+        attempt: disturbedAt.includes(repeat) ? 2 : 1,
+        metrics: sysbench({ qps: disturbedAt.includes(repeat) ? qps(repeat) / 2 : qps(repeat) }),
+        interference: interference(disturbedAt.includes(repeat)),
+      }),
+    ]);
+  const a = (r: number) => 1000 + 10 * (r % 2);
+  const b = (r: number) => 1000 + 7 * (r % 3);
+  it("the cell's n and estimate are those of its clean pairs; the records all stay", () => {
+    const sides = (dist: number[]) =>
+      ratioTableFromSides(
+        { id: "a", label: "A", records: side("a", a, dist) },
+        { id: "b", label: "B", records: side("b", b) },
+        ["oltp_read_only"],
+        [1],
+      ).rows[0].cells[0];
+    const clean = sides([]);
+    const left = sides([3]);
+    expect(clean.n).toBe(5);
+    expect(left.n).toBe(4);
+    // half the throughput on one server in repeat 3: kept, it would pull the estimate far under 100
+    expect(left.estimate!).toBeGreaterThan(99);
+    expect(left.estimate!).toBeLessThan(102);
+    expect(left.numeratorValues[2]).toBe(505);
   });
 });

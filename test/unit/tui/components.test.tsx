@@ -77,3 +77,21 @@ describe("TUI ladder", () => {
     expect(frame(none)).not.toContain("mariadb-10 / mysql");
   });
 });
+
+describe("TUI final screen: a second run on this host", () => {
+  it("shows the report's second-run sentences under the run's end", () => {
+    let s = feed(PAIRS);
+    const at = "2025-01-01T10:00:00.000Z";
+    s = reduce(s, {
+      type: "second-run",
+      at,
+      lines: ["No level between runs has been measured here.", "Verdicts are for this run alone (--level run)."],
+    });
+    s = reduce(s, { type: "run-finished", at, status: "ok", dir: "/tmp/r", exitCode: 0, cellsOk: 4, cellsFailed: 0 });
+    expect(s.secondRun).toHaveLength(2);
+    const f = frame(s);
+    expect(f).toContain("run ok: 4 cells ok, 0 failed");
+    expect(f).toContain("Verdicts are for this run alone (--level run).");
+    expect(f.indexOf("exit code 0")).toBeLessThan(f.indexOf("Verdicts are for this run alone"));
+  });
+});

@@ -194,7 +194,7 @@ export function plannedRepeats(w: Pick<Workload, "repeats">): number {
 
 /**
  * Server instances per run: workload.instances, else 1 for a fixed count. An adaptive run defaults to its minimum:
- * a fresh instance every round, so that every pair is its own replication unit (the split of estimateRun needs
+ * a fresh instance every round, so that every pair is its own replication unit (the stages of estimateRun need
  * units to stop on).
  */
 export function plannedInstances(w: Pick<Workload, "repeats" | "instances">): number {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { recordRunHistory } from "../../../../src/app/run/history.ts";
 import { runHistoryEntry } from "../../../../src/app/history.ts";
+import { NO_LEVEL_YET } from "../../../../src/core/report/history.ts";
 import type { HistoryEntry } from "../../../../src/core/stats/history.ts";
 import type { RunOptions } from "../../../../src/app/run/types.ts";
 import { memorySession, stageContext } from "../../../support/run-context.ts";
@@ -52,5 +53,28 @@ describe("recordRunHistory", () => {
     const { ctx, warnings } = stageContext({ deps: { history: h.store as never } });
     await expect(recordRunHistory(ctx, memorySession(manifest, cells).session)).resolves.toBeUndefined();
     expect(warnings()).toEqual(["could not add the run to the host's history: disk full"]);
+  });
+});
+
+describe("the second-run sentences at the end of a run", () => {
+  it("with the history read back: the report's own lines, in one event", async () => {
+    const h = history();
+    const store = { ...h.store, read: async () => h.appended };
+    const { ctx, events } = stageContext({ deps: { history: store as never } });
+    await recordRunHistory(ctx, memorySession(manifest, cells).session);
+    const second = events.filter((e) => e.type === "second-run");
+    expect(second).toHaveLength(1);
+    // Only this run in the history: no level between runs yet, said in the report's words.
+    expect((second[0] as { lines: string[] }).lines).toEqual([
+      NO_LEVEL_YET,
+      "Verdicts are for this run alone (--level run).",
+    ]);
+  });
+
+  it("a store that cannot read back: no event", async () => {
+    const h = history();
+    const { ctx, events } = stageContext({ deps: { history: h.store as never } });
+    await recordRunHistory(ctx, memorySession(manifest, cells).session);
+    expect(events.some((e) => e.type === "second-run")).toBe(false);
   });
 });
