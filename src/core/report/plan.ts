@@ -5,7 +5,6 @@
  */
 import type { Scenario, Storage } from "../model/scenario/schema.ts";
 import type { TranslationEntry } from "../model/results.ts";
-import { LEGACY_TESTS } from "../model/scenario/legacy.ts";
 import { own } from "../model/sysbench/options.ts";
 import {
   adaptiveRepeats,
@@ -17,7 +16,7 @@ import {
 import { redactArgv, sysbenchArgv, type SysbenchConnection } from "../model/scenario/argv.ts";
 import { planRun, type Plan } from "../plan/plan.ts";
 import { formatSeconds } from "../base/units.ts";
-import { testWrites } from "../model/scenario/legacy.ts";
+import { LEGACY_TESTS, resolveTest, testWrites } from "../model/scenario/legacy.ts";
 import { textTable } from "../base/text-table.ts";
 import { loadBoundWarnings } from "../plan/loadbound.ts";
 import { comparisonPairs } from "../model/scenario/pairs.ts";
@@ -208,8 +207,13 @@ function argvLines(plan: Plan, scenario: Scenario): string[] {
         histogram: false,
       }),
     ).join(" ")}`;
-  const firstScript = plan.cells[0]?.script ?? "oltp_read_only";
-  out.push(`  prepare: ${argv(firstScript, "prepare", Math.min(w.tables, 4))}`);
+  out.push(`  prepare: ${argv("oltp_common", "prepare", Math.min(w.tables, 4))}`);
+  // The scenario's own scripts prepare after the stock tables, each when it defines prepare.
+  for (const [test, custom] of Object.entries(w.scripts ?? {}))
+    if (w.tests.includes(test))
+      out.push(
+        `  prepare ${test} (if it defines one): ${argv(resolveTest(test, w.scripts)?.script ?? custom.path, "prepare", 1)}`,
+      );
   const seen = new Set<string>();
   for (const c of plan.cells) {
     if (seen.has(c.test)) continue;
