@@ -57,8 +57,9 @@ local DDL = {
     FOREIGN KEY (ol_supply_w_id, ol_i_id) REFERENCES stock (s_w_id, s_i_id))]],
 }
 
--- Rows go in batches of multi-row INSERTs.
-local function batcher(con, head)
+-- Rows go in batches of multi-row INSERTs; `parent` (a batcher) is flushed first, so a child row never comes
+-- before the row its foreign key names.
+local function batcher(con, head, parent)
   local rows = {}
   local b = {}
   function b.add(r)
@@ -68,6 +69,9 @@ local function batcher(con, head)
     end
   end
   function b.flush()
+    if parent then
+      parent.flush()
+    end
     if #rows > 0 then
       con:query(head .. table.concat(rows, ","))
       rows = {}
@@ -111,7 +115,7 @@ local function load_warehouse(con, rand, w, items, customers)
     con:query(string.format("INSERT INTO district VALUES (%d,%d,%s,%s,0.%04d,30000.00,%d)", d, w,
       q(common.astring(rand, 6, 10)), addr(), rand(0, 2000), customers + 1))
     local cb = batcher(con, "INSERT INTO customer VALUES ")
-    local hb = batcher(con, "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ")
+    local hb = batcher(con, "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ", cb)
     for c = 1, customers do
       local last = c <= 1000 and common.last_name((c - 1) % 1000) or common.random_last_name(rand, customers)
       cb.add(string.format("(%d,%d,%d,%s,'OE',%s,%s,%s,NOW(),%s,50000.00,0.%04d,-10.00,10.00,1,0,%s)", c, d, w,
@@ -131,8 +135,8 @@ local function load_warehouse(con, rand, w, items, customers)
       perm[i], perm[j] = perm[j], perm[i]
     end
     local ob = batcher(con, "INSERT INTO orders VALUES ")
-    local nb = batcher(con, "INSERT INTO new_orders VALUES ")
-    local lb = batcher(con, "INSERT INTO order_line VALUES ")
+    local nb = batcher(con, "INSERT INTO new_orders VALUES ", ob)
+    local lb = batcher(con, "INSERT INTO order_line VALUES ", ob)
     for o = 1, customers do
       local delivered = o < undelivered_from
       local cnt = rand(5, 15)

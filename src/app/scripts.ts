@@ -112,14 +112,16 @@ export function planCheckLabels(engine: Engine): { labels: Record<string, string
  * once). Resolves to a note when the check could not run; throws SCRIPT_LOAD_FAILED for a script that fails.
  */
 export async function planScriptCheck(
-  engine: Engine | undefined,
+  engineOf: (() => Engine) | undefined,
   scenario: Scenario,
   file: string,
 ): Promise<string | undefined> {
   const scripts = await loadCustomScripts(scenario, file);
   if (!scripts.length) return undefined;
-  if (!engine) return "no engine: the custom scripts are loaded by sysbench when the run starts";
+  if (!engineOf) return "no engine: the custom scripts are loaded by sysbench when the run starts";
+  let engine: Engine;
   try {
+    engine = engineOf();
     await engine.ping();
   } catch (e) {
     // No engine answers: plan still prints; the run checks the scripts before it prepares anything.

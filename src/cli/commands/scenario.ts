@@ -194,7 +194,7 @@ async function planCommand(
   const extra = adaptiveOverrides(base.scenario.workload.repeats, adaptive ? o : { precision: o.precision });
   const loaded = extra.length ? await load([...o.set, ...extra]) : base;
   // The scenario's own Lua scripts, loaded by sysbench in the load image before anything is prepared.
-  const scriptNote = await planScriptCheck(ctx.engine?.(), loaded.scenario, file);
+  const scriptNote = await planScriptCheck(ctx.engine, loaded.scenario, file);
   if (scriptNote) err(`note: ${scriptNote}`);
   const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
   const calibration =

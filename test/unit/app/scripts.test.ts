@@ -52,7 +52,7 @@ describe("custom scripts in the sidecar", () => {
     const done = new Promise<void>((resolve) => x.on("finish", resolve));
     x.on("entry", (h, stream, next) => {
       let body = "";
-      stream.on("data", (d: Buffer) => (body += d.toString()));
+      stream.on("data", (d: unknown) => (body += String(d)));
       stream.on("end", () => {
         seen.push([h.name, h.mode, body]);
         next();
