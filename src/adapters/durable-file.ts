@@ -9,8 +9,8 @@
  * Kept over write-file-atomic: it fsyncs the temp file but not the folder after the rename, so the
  * rename itself can be lost on power loss, and it writes with one fs.write (a short write goes unnoticed).
  */
-import { mkdir, open, rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { TwinbenchError } from "../core/base/errors.ts";
 
@@ -24,6 +24,33 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * `mkdir -p` that survives a crash: each missing folder is created on its own and its parent fsynced, so that a
+ * new folder's name is on disk before anything inside it is. Returns the first folder it created (undefined: none).
+ */
+export async function mkdirDurable(dir: string, mode = 0o755): Promise<string | undefined> {
+  const missing: string[] = [];
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    try {
+      await stat(d);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      missing.unshift(d);
+      if (dirname(d) === d) break;
+    }
+  }
+  for (const d of missing) {
+    try {
+      await mkdir(d, { mode });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e; // made by another process meanwhile: it is there
+    }
+    await fsyncDir(dirname(d));
+  }
+  return missing[0];
+}
+
 /** Write a whole file atomically and durably (temp file beside it, fsync, rename, fsync the folder). */
 export async function writeFileAtomic(
   path: string,
@@ -31,7 +58,7 @@ export async function writeFileAtomic(
   opts: { mode?: number } = {},
 ): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  await mkdirDurable(dir);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
     const fh = await open(tmp, "w", opts.mode ?? 0o644);

@@ -5,6 +5,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { checkRunManifest } from "../core/model/manifest.ts";
 import { InputError } from "../core/base/errors.ts";
 import type { CellRecord, RunManifest } from "../core/model/results.ts";
 import { buildRunReport, type ReportOptions } from "../core/report/model.ts";
@@ -67,17 +68,8 @@ export async function readResultsFolder(dir: string): Promise<ResultsFolder> {
       cause: e,
     });
   }
-  if (
-    !manifest ||
-    typeof manifest !== "object" ||
-    !manifest.scenario?.workload ||
-    !Array.isArray(manifest.scenario.servers)
-  ) {
-    throw new InputError(`${runPath} is not a twinbench run manifest (no scenario.workload / scenario.servers)`, {
-      code: "RESULTS_INVALID",
-      hint: "pass a folder written by `twinbench run`",
-    });
-  }
+  // The same schema the run's scenario was validated with, and the fields a report reads.
+  checkRunManifest(manifest, runPath);
   manifest.servers ??= [];
   manifest.hosts ??= [];
   manifest.cells ??= [];
@@ -180,8 +172,10 @@ export async function listResultsFolders(dir: string): Promise<ResultsFolderEntr
 
 /** The run.json of an earlier run, for `run --resume`. */
 export async function readRunManifest(dir: string): Promise<RunManifest> {
+  const file = join(dir, "run.json");
+  let raw: unknown;
   try {
-    return JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    raw = JSON.parse(await readFile(file, "utf8"));
   } catch (e) {
     throw new InputError(`cannot resume ${dir}: no readable run.json there`, {
       code: "RESULTS_NOT_FOUND",
@@ -189,4 +183,6 @@ export async function readRunManifest(dir: string): Promise<RunManifest> {
       cause: e,
     });
   }
+  // Checked like any input: its scenario against the schema it was written with, its run id against the format.
+  return checkRunManifest(raw, file, { resume: true });
 }

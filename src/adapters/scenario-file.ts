@@ -36,6 +36,9 @@ export interface LoadedScenario {
   overrides: string[];
 }
 
+/** How many alias expansions a scenario may make: scenarios use a few anchors, never thousands. */
+export const MAX_ALIAS_COUNT = 100;
+
 /** Parse YAML text; syntax errors become `FILE: line L, column C: message` lines. */
 export function parseScenarioYaml(text: string, file: string): { raw: unknown } | { errors: string[] } {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
@@ -48,7 +51,14 @@ export function parseScenarioYaml(text: string, file: string): { raw: unknown } 
       }),
     };
   }
-  const raw: unknown = doc.toJS();
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    // The yaml library refuses a document whose aliases expand past the limit (an "alias bomb"); that is bad input.
+    if (!(e instanceof ReferenceError)) throw e;
+    return { errors: [`${file}: ${e.message} (more than ${MAX_ALIAS_COUNT} alias expansions)`] };
+  }
   if (raw === null || raw === undefined) return { errors: [`${file}: the file is empty`] };
   return { raw };
 }

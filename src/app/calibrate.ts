@@ -73,7 +73,7 @@ function seriesOf(cells: readonly CellRecord[]): number[] {
 
 /** Run the series and the A/A runs, then store the host's calibration. */
 export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
-  const started = Date.now();
+  const started = performance.now();
   const id = newRunId(new Date());
   const dir = join(o.outRoot ?? "results", `calibrate-${id}`);
   const layout = calibrationLayout(o.scenario, o.maxSeconds, {
@@ -138,7 +138,7 @@ export async function calibrate(o: CalibrateOptions): Promise<CalibrateResult> {
   const instances: Array<Map<string, number[]>> = [];
   let perPair: number[] = [];
   for (let i = 0; i < layout.instances; i++) {
-    const elapsed = (Date.now() - started) / 1000;
+    const elapsed = (performance.now() - started) / 1000;
     if (i >= 2 && elapsed + layout.runSeconds > o.maxSeconds) {
       o.log(`calibrate: stopping after ${i} A/A runs: ${formatSeconds(elapsed)} spent, the next would pass --max-time`);
       break;
@@ -194,7 +194,7 @@ async function curveRuns(
   const byLength = new Map<number, Array<Map<string, number[]>>>();
   for (const c of layout.curve) {
     if (c.cellSeconds === cellSeconds) continue; // the main A/A runs are this point
-    const elapsed = (Date.now() - m.started) / 1000;
+    const elapsed = (performance.now() - m.started) / 1000;
     if (elapsed + c.runSeconds > o.maxSeconds) {
       o.log(
         `calibrate: curve: ${c.cellSeconds} s cells left out: ${formatSeconds(elapsed)} spent, its run (about ${formatSeconds(c.runSeconds)}) would pass --max-time`,

@@ -2,23 +2,15 @@
  * Removal by label: the start-up sweep (resources of runs whose process is gone) and `twinbench clean`
  * (everything twinbench made, plus whatever the storage layer left).
  */
-import { hostname as osHostname } from "node:os";
-import { TwinbenchError } from "../core/base/errors.ts";
-import { inRun, isOrphan, LABEL } from "../core/base/labels.ts";
+import { InputError, TwinbenchError } from "../core/base/errors.ts";
+import { inRun, isOrphan, LABEL, type Owner, type ProcessProbe } from "../core/base/labels.ts";
 import { listLabelled, type Engine } from "../core/model/engine/engine.ts";
 import type { StorageProvider } from "../adapters/storage/types.ts";
 import { DockerEngine } from "../adapters/docker/engine.ts";
 import { createStorageProvider } from "../adapters/storage/index.ts";
 import { createRunner } from "../adapters/host/runner.ts";
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+import { probeProcess, selfOwner } from "../adapters/host/process-identity.ts";
+import { restoreLeftAffinity, type ConfineDeps } from "./run/confine.ts";
 
 /** What {@link cleanResources} removed, and what it could not. */
 export interface CleanReport {
@@ -26,6 +18,8 @@ export interface CleanReport {
   networks: string[];
   volumes: string[];
   storage: string[];
+  /** CPU lists that killed runs left confined (resources.confineDaemons) and that were put back, or why not. */
+  affinity: string[];
   /** Resources that could not be removed, with the reason (e.g. still in use). */
   failed: string[];
   /** A storage state file is damaged (STORAGE_STATE_CORRUPT): storage was not cleaned; the caller says so loudly. */
@@ -41,8 +35,29 @@ export interface CleanReport {
  */
 export async function cleanResources(
   engine: Engine,
-  opts: { orphansOnly?: boolean; runId?: string; sessionId?: string; storage?: StorageProvider; force?: boolean } = {},
+  opts: {
+    orphansOnly?: boolean;
+    runId?: string;
+    sessionId?: string;
+    storage?: StorageProvider;
+    force?: boolean;
+    /** This machine's daemons' CPU lists left confined by killed runs are put back (local engine only). */
+    affinity?: Partial<ConfineDeps> | true;
+    /** The caller as an owner, and how a pid is probed (tests replace them). */
+    self?: Owner;
+    probe?: (pid: number) => ProcessProbe;
+  } = {},
 ): Promise<CleanReport> {
+  // An empty id would match nothing by label yet read as "no filter" below: every run's resources, live ones too.
+  for (const [flag, v] of [
+    ["--run", opts.runId],
+    ["session", opts.sessionId],
+  ] as const)
+    if (v !== undefined && v.trim() === "")
+      throw new InputError(`clean ${flag}: an empty id names no run`, {
+        code: "CLEAN_EMPTY_ID",
+        hint: "pass the run id as in results/<run-id>, or leave --run out to clean every run",
+      });
   // A run id also finds its hosts' runs and every pass of them (<run>-<host>[-pN], src/core/base/labels.ts inRun):
   // those are listed by the session label and picked here, since the engine's label filter matches exact values.
   const { runId, sessionId } = opts;
@@ -52,10 +67,11 @@ export async function cleanResources(
       ? (l: Record<string, string>) => l[LABEL.session] === sessionId
       : () => true;
   const found = await listLabelled(engine, sessionId && !runId ? [`${LABEL.session}=${sessionId}`] : [LABEL.session]);
-  const host = osHostname();
+  const self = opts.self ?? selfOwner();
+  const probe = opts.probe ?? ((pid: number) => probeProcess(pid));
   const pick = <T extends { labels: Record<string, string> }>(xs: T[]) =>
-    xs.filter((x) => mine(x.labels)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, host, pidAlive));
-  const report: CleanReport = { containers: [], networks: [], volumes: [], storage: [], failed: [] };
+    xs.filter((x) => mine(x.labels)).filter((x) => !opts.orphansOnly || isOrphan(x.labels, self, probe));
+  const report: CleanReport = { containers: [], networks: [], volumes: [], storage: [], affinity: [], failed: [] };
   const attempt = async (what: string, fn: () => Promise<void>, into: string[]) => {
     try {
       await fn();
@@ -83,6 +99,18 @@ export async function cleanResources(
     } catch (e) {
       if (e instanceof TwinbenchError && e.code === "STORAGE_STATE_CORRUPT") report.storageError = e;
       else report.failed.push(`storage: ${(e as Error).message}`);
+    }
+  }
+  if (opts.affinity) {
+    try {
+      const out = await restoreLeftAffinity(
+        { force: opts.force, runId: opts.runId },
+        { self, probe, ...(opts.affinity === true ? {} : opts.affinity) },
+      );
+      report.affinity = out.lines;
+      report.failed.push(...out.failures);
+    } catch (e) {
+      report.failed.push(`CPU lists: ${(e as Error).message}`);
     }
   }
   return report;
@@ -141,5 +169,10 @@ export interface CleanOptions {
 export async function clean(opts: CleanOptions = {}): Promise<CleanReport> {
   const engine = opts.engine ?? new DockerEngine("local");
   const storage = createStorageProvider({ engine, runner: createRunner() });
-  return cleanResources(engine, { runId: opts.runId, orphansOnly: opts.orphansOnly, storage });
+  return cleanResources(engine, {
+    runId: opts.runId,
+    orphansOnly: opts.orphansOnly,
+    storage,
+    affinity: engine.location().local || undefined,
+  });
 }

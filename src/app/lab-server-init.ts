@@ -2,6 +2,7 @@
  * What a lab server is made from, before anything exists: its paths inside the container, its rendered config, its
  * names and labels, and the passwords of its users (LabServerInit, built by labServerInit). lab-server.ts starts it.
  */
+import { DEFAULT_POOL_BYTES, derivedServerLimitBytes } from "../core/plan/fit.ts";
 import { renderConfig, type RenderOutput } from "../core/config/render.ts";
 import { parseSize, type Scenario, type ServerSpec, type Storage } from "../core/model/scenario/schema.ts";
 
@@ -71,8 +72,15 @@ export function labServerInit(x: {
     storage,
     cnf: rendered.cnf,
     cpuset: scenario.resources.server.cpuset,
+    // The scenario's limit, else one derived from the buffer pool, overhead and tmpfs, as `plan` states it.
     memoryBytes:
-      scenario.resources.server.memory !== undefined ? parseSize(scenario.resources.server.memory) : undefined,
+      scenario.resources.server.memory !== undefined
+        ? parseSize(scenario.resources.server.memory)
+        : derivedServerLimitBytes({
+            poolBytes: (bp ? parseSize(bp[1]!) : undefined) ?? DEFAULT_POOL_BYTES,
+            tmpfsBytes: storage.kind === "tmpfs" ? (parseSize(storage.size) ?? 0) : 0,
+            maxThreads: Math.max(...scenario.workload.threads),
+          }),
     holderCpuset: scenario.resources.load.cpuset,
     runId: x.runId,
     sessionId: x.sessionId,
@@ -90,7 +98,7 @@ export const BENCH_USER = "sbtest";
 
 export const BENCH_DB = "sbtest";
 
-/** The benchmark user's password, derived from the server's root password so that it is never stored apart. */
-export function benchPassword(server: { readonly rootPassword: string }): string {
-  return `tb${server.rootPassword.slice(0, 16)}`;
+/** The benchmark user's password on `server`: its own random one, independent of root's. */
+export function benchPassword(server: { readonly benchPassword: string }): string {
+  return server.benchPassword;
 }

@@ -10,7 +10,7 @@ import { TwinbenchError, CancelledError } from "../core/base/errors.ts";
 import { resourceName, LABEL } from "../core/base/labels.ts";
 import type { Transport } from "../core/model/scenario/schema.ts";
 import type { StorageFacts } from "../core/model/results.ts";
-import { engineError, isNotFound } from "../adapters/docker/engine-errors.ts";
+import { engineError, isNotFound, statusCode } from "../adapters/docker/engine-errors.ts";
 import type { Engine } from "../core/model/engine/engine.ts";
 import type { ContainerSpec, NetworkAttachment } from "../core/model/engine/containers.ts";
 import type { StorageMount } from "../core/model/engine/mounts.ts";
@@ -20,8 +20,13 @@ import type { DisposableStack } from "./disposables.ts";
 import { CNF_PATH, DATADIR, MYSQL_UID, SOCKET, SOCKET_DIR, type LabServerInit } from "./lab-server-init.ts";
 import { startFailureTail } from "../core/config/startlog.ts";
 
+/** How long a server that may hang gets to answer `SELECT 1` before the run ends. */
+export const HUNG_CHECK_MS = 15_000;
+
 export class LabServer {
   readonly rootPassword = randomBytes(12).toString("hex");
+  /** The benchmark user's password: drawn on its own, so that it reveals nothing of root's. */
+  readonly benchPassword = randomBytes(12).toString("hex");
   containerId: string | undefined;
   networkId: string | undefined;
   networkName: string;
@@ -177,6 +182,31 @@ export class LabServer {
     }
   }
 
+  /**
+   * Raise SERVER_HUNG when the server does not answer `SELECT 1` within `deadlineMs` (`after` says when: "after its
+   * cell ran past its limit"). A server that exited is left to the caller's restart.
+   */
+  async assertAnswers(after: string, deadlineMs = HUNG_CHECK_MS): Promise<void> {
+    const id = this.containerId;
+    if (!id) return;
+    try {
+      await this.probe.waitReady(this.rootEndpoint(), {
+        deadlineMs,
+        alive: async () => (await this.engine.containers.inspect(id)).running,
+      });
+    } catch (e) {
+      if (e instanceof CancelledError || (e instanceof TwinbenchError && e.code === "SERVER_EXITED")) throw e;
+      throw new TwinbenchError(
+        `server "${this.init.id}" (container ${this.containerName}) did not answer SELECT 1 within ${deadlineMs / 1000} s ${after}: it hangs (${(e as Error).message})`,
+        {
+          code: "SERVER_HUNG",
+          hint: "a stopped server process or a stalled data dir; the run was torn down, so `twinbench run --resume` starts it again",
+          cause: e,
+        },
+      );
+    }
+  }
+
   rootEndpoint(): Endpoint {
     if (!this.ip) throw new Error("server not started");
     return { host: this.ip, port: 3306, user: "root", password: this.rootPassword };
@@ -195,6 +225,23 @@ export class LabServer {
       throw e instanceof TwinbenchError
         ? e
         : engineError(`cannot tell whether server "${this.init.id}" (container ${this.containerName}) runs`, e);
+    }
+  }
+
+  /**
+   * Whether the server's container was ended by the kernel's OOM killer (its memory limit reached). False when it
+   * runs or is gone; an engine failure is raised.
+   */
+  async oomKilled(): Promise<boolean> {
+    if (!this.containerId) return false;
+    try {
+      const st = await this.engine.containers.inspect(this.containerId);
+      return !st.running && st.oomKilled;
+    } catch (e) {
+      if (isNotFound(e)) return false; // the engine has no such container: nothing to say how it ended
+      throw e instanceof TwinbenchError
+        ? e
+        : engineError(`cannot tell how server "${this.init.id}" (container ${this.containerName}) ended`, e);
     }
   }
 
@@ -229,8 +276,12 @@ export class LabServer {
         await this.engine.containers.pause(this.containerId);
         this.paused = true;
         return true;
-      } catch {
-        // the freezer refused (tasks in uninterruptible I/O): try again; after 3 refusals `false` is recorded
+      } catch (e) {
+        // Only the engine's own refusal (an HTTP 500 answer: the freezer could not freeze tasks in uninterruptible
+        // I/O) is retried and, after 3, recorded as `false`. An engine that does not answer, or any other error, is
+        // raised: an outage is not a refusal.
+        if (statusCode(e) !== 500)
+          throw e instanceof TwinbenchError ? e : engineError(`pausing server "${this.init.id}"`, e);
         await new Promise((r) => setTimeout(r, 1000));
       }
     }

@@ -13,6 +13,7 @@ import { planRun } from "../core/plan/plan.ts";
 import { resumeTodo } from "../core/plan/cells.ts";
 import { loadBoundWarnings } from "../core/plan/loadbound.ts";
 import { engineError, isEngineConnectionError } from "../adapters/docker/engine-errors.ts";
+import { guardedEngine, HostGuard } from "../adapters/docker/guard.ts";
 import { RunContext } from "./run/context.ts";
 import { ResultsSession } from "./run/session.ts";
 import { ensureImages, LOAD_IMAGE } from "./run/images.ts";
@@ -45,6 +46,25 @@ export { StaticScheduler, type Scheduler } from "./run/scheduler.ts";
 
 /** Run a scenario end to end. Never throws for cell failures; throws only for set-up errors (after teardown). */
 export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunSummary> {
+  // A single-host run watches its engine too: once it stops answering pings (a stopped or hung dockerd), every call
+  // fails at once with HOST_LOST instead of waiting for ever, and the run unwinds.
+  const guard = opts.engineWatched ? undefined : new HostGuard(deps.engine.hostId);
+  if (guard) {
+    const engine = deps.engine;
+    guard.watch(() => engine.ping(), { everyMs: ENGINE_WATCH_EVERY_MS });
+    deps = { ...deps, engine: guardedEngine(engine, undefined, guard) };
+  }
+  try {
+    return await runGuarded(deps, opts);
+  } finally {
+    guard?.stop();
+  }
+}
+
+/** How often a single-host run pings its engine (three misses in a row end the run). */
+export const ENGINE_WATCH_EVERY_MS = 5000;
+
+async function runGuarded(deps: RunDeps, opts: RunOptions): Promise<RunSummary> {
   const ctx = new RunContext(deps, opts, planRun(opts.scenario));
   // The scenario's own Lua scripts, read (and checked to be there) before anything is created.
   ctx.scripts = opts.scripts ?? (await readRunScripts(opts));
@@ -53,6 +73,17 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   // Storage preflight (tools, privileges) for every server before anything is created, results folder included.
   for (const s of ctx.scenario.servers) await deps.storage.preflight(s.storage ?? ctx.scenario.storage);
   const session = await ResultsSession.open(ctx);
+  // The folder's lock is held from here to the end, whatever the outcome (a crash leaves it to be taken over).
+  try {
+    return await runOpened(ctx, session);
+  } finally {
+    await session.store.release();
+  }
+}
+
+/** The run once its results folder is open (and locked): every stage, teardown, the calibration, run-finished. */
+async function runOpened(ctx: RunContext, session: ResultsSession): Promise<RunSummary> {
+  const { opts } = ctx;
   session.announce();
   for (const w of loadBoundWarnings(ctx.scenario)) ctx.warn(w);
   // A run never calibrates first: it forecasts from the host's calibration, or says there is none (and forecasts

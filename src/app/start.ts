@@ -160,10 +160,15 @@ export async function prepareLab(
 ): Promise<PreparedLab> {
   if (o.checkHost ?? true) await ensureHost({ out: o.log, fix: true });
   const deps = await createRunDeps({ engine: o.engine, imageMode: o.imageMode ?? scenario.imageMode });
-  const swept = await cleanResources(deps.engine, { orphansOnly: true, storage: deps.storage });
+  const swept = await cleanResources(deps.engine, {
+    orphansOnly: true,
+    storage: deps.storage,
+    affinity: deps.engine.location().local || undefined,
+  });
   const notices: string[] = [];
   const n = swept.containers.length + swept.networks.length + swept.volumes.length;
   if (n > 0) notices.push(`removed ${n} resources left by earlier runs whose process is gone`);
   for (const s of swept.storage.filter((l) => !/skip|alive|running/i.test(l))) notices.push(`storage: ${s}`);
+  for (const s of swept.affinity.filter((l) => !/skipped/.test(l))) notices.push(`CPU lists: ${s}`);
   return { deps, neutralCnf: await readNeutralConfig(scenario), notices };
 }

@@ -4,7 +4,6 @@
  * it (same profile, `config.set` and `servers[].config.set`), and twinbench's labels. And, once it runs, its
  * must-match identity read from the server itself.
  */
-import { hostname } from "node:os";
 import { TwinbenchError } from "../core/base/errors.ts";
 import { resourceLabels, LABEL } from "../core/base/labels.ts";
 import { lockEntry, type Lock } from "../core/images/lock.ts";
@@ -20,6 +19,7 @@ import { defaultSession } from "../app/session.ts";
 import { ensureImages, loadLock } from "../adapters/images/index.ts";
 import { loadScenario, readNeutralConfig } from "../adapters/scenario-file.ts";
 import { readServerFacts, waitReady, type Endpoint } from "../adapters/mysql/probe.ts";
+import { selfOwner } from "../adapters/host/process-identity.ts";
 
 /** Where the server images read their option file (the entrypoint passes `--defaults-file` with it). */
 export const CNF_PATH = "/etc/twinbench/my.cnf";
@@ -183,7 +183,7 @@ export async function prepareServer(family: ServerFamily, o: TwinbenchServerOpti
   });
   const session = o.session ?? defaultSession();
   const labels = resourceLabels(
-    { sessionId: session, runId: session, hostId: "local", pid: process.pid, hostname: hostname() },
+    { sessionId: session, runId: session, hostId: "local", ...selfOwner() },
     { [LABEL.role]: "testcontainers", [LABEL.server]: id },
   );
   return {

@@ -16,6 +16,8 @@ export interface FakeContainer {
   spec: ContainerSpec;
   running: boolean;
   paused: boolean;
+  /** Set by a test: the container was ended by the OOM killer (inspect says so). */
+  oomKilled?: boolean;
 }
 
 /** A resource the label listings answer (seeded by the test: the listings do not show what the fake created). */
@@ -124,7 +126,7 @@ export class FakeEngine implements Engine {
         running: c?.running ?? false,
         paused: c?.paused ?? false,
         exitCode: null,
-        oomKilled: false,
+        oomKilled: c?.oomKilled ?? false,
         ips: c ? { [net?.kind === "network" ? net.name : String(net?.kind)]: "10.0.0.2" } : {},
       };
     },

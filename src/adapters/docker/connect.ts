@@ -9,7 +9,9 @@ import { join } from "node:path";
 import type Docker from "dockerode";
 import { InputError, TwinbenchError } from "../../core/base/errors.ts";
 import type { HostSpec } from "../../core/model/scenario/schema.ts";
-import { displayEngineUrl, parseEngineUrl, type EngineUrl } from "../../core/hosts/url.ts";
+import { displayEngineUrl, isPlainRemote, parseEngineUrl, type EngineUrl } from "../../core/hosts/url.ts";
+import { verifyHostKey } from "../../core/hosts/known-hosts.ts";
+import { homedir } from "node:os";
 import { DockerEngine } from "./engine.ts";
 import type { Engine } from "../../core/model/engine/engine.ts";
 import { writeFileAtomic } from "../durable-file.ts";
@@ -17,6 +19,43 @@ import { writeFileAtomic } from "../durable-file.ts";
 export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
   readFile?: (path: string) => Buffer;
+  /** The known_hosts file for ssh:// engines (default ~/.ssh/known_hosts). */
+  knownHostsFile?: string;
+}
+
+/** Why the last ssh:// connection to a host was refused its host key, by host id (for the error that follows). */
+const hostKeyRefusals = new Map<string, string>();
+
+/** The ssh2 host verifier for a host: its pinned fingerprint, else the known_hosts file; a refusal is remembered. */
+function hostVerifier(
+  spec: HostSpec,
+  u: { host: string; port: number },
+  knownHostsFile: string,
+  read: (path: string) => Buffer,
+): (key: Buffer) => boolean {
+  return (key) => {
+    let knownHosts = "";
+    if (spec.fingerprint === undefined) {
+      try {
+        knownHosts = read(knownHostsFile).toString("utf8");
+      } catch (e) {
+        // No file yet: no host is known, so the key below is refused as unknown. Any other failure is the reason.
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") {
+          hostKeyRefusals.set(spec.id, `cannot read ${knownHostsFile}: ${(e as Error).message}`);
+          return false;
+        }
+      }
+    }
+    const v = verifyHostKey(key, { ...u, knownHosts, knownHostsFile, fingerprint: spec.fingerprint });
+    if (v.ok) hostKeyRefusals.delete(spec.id);
+    else hostKeyRefusals.set(spec.id, v.reason);
+    return v.ok;
+  };
+}
+
+/** The host-key refusal of host `id`'s last connection, if its key was refused. */
+export function hostKeyRefusal(id: string): string | undefined {
+  return hostKeyRefusals.get(id);
 }
 
 /** dockerode options for an engine URL. Explicit `host: undefined` keeps docker-modem from reading DOCKER_HOST. */
@@ -39,6 +78,15 @@ export function dockerOptions(spec: HostSpec, opts: ConnectOptions = {}): Docker
     case "unix":
       return { socketPath: u.socketPath, host: undefined, protocol: undefined } as Docker.DockerOptions;
     case "tcp": {
+      if (isPlainRemote(u) && spec.insecure !== true)
+        throw new InputError(
+          `host ${spec.id}: ${spec.engine} is plain HTTP to another machine: the engine API, and the root password in ` +
+            `the server's environment, would cross the network unencrypted and unauthenticated`,
+          {
+            code: "HOST_INSECURE",
+            hint: `use TLS (tcp://${u.host}:2376 with tls: {ca, cert, key}) or ssh://user@${u.host}; on a closed lab network, set insecure: true on host ${spec.id} (every report then says so)`,
+          },
+        );
       if (!u.tls) return { protocol: "http", host: u.host, port: u.port };
       const files =
         spec.tls ??
@@ -63,14 +111,17 @@ export function dockerOptions(spec: HostSpec, opts: ConnectOptions = {}): Docker
         key: material("key", files.key),
       };
     }
-    case "ssh":
+    case "ssh": {
+      const knownHostsFile = opts.knownHostsFile ?? join(env.HOME ?? homedir(), ".ssh", "known_hosts");
       return {
         protocol: "ssh",
         host: u.host,
         port: u.port,
         username: u.username,
-        sshOptions: { agent: env.SSH_AUTH_SOCK },
+        // ssh2 accepts any host key when no verifier is set: the key is checked against known_hosts or hosts[].fingerprint.
+        sshOptions: { agent: env.SSH_AUTH_SOCK, hostVerifier: hostVerifier(spec, u, knownHostsFile, read) },
       } as Docker.DockerOptions;
+    }
   }
 }
 
@@ -100,6 +151,13 @@ export async function pingEngine(engine: Engine, spec: HostSpec, timeoutMs = 15_
   try {
     await Promise.race([engine.ping(), deadline]);
   } catch (e) {
+    const refused = hostKeyRefusal(spec.id);
+    if (refused)
+      throw new TwinbenchError(`host "${spec.id}" (${spec.engine}): its SSH host key was refused: ${refused}`, {
+        code: "HOST_KEY_REJECTED",
+        hint: `check the key out of band, then add it to known_hosts (ssh ${spec.engine.replace(/^ssh:\/\//, "")} once, or ssh-keyscan) or set fingerprint: on host ${spec.id} in the scenario`,
+        cause: e,
+      });
     if (e instanceof TwinbenchError && e.code === "HOST_UNREACHABLE") throw e;
     throw new TwinbenchError(
       `host "${spec.id}" (${spec.engine}) is unreachable: ${(e as Error).message.replace(/^no Docker engine answers for host "[^"]*": /, "")}`,

@@ -16,6 +16,12 @@ export interface DockerMount {
 }
 
 /** A storage mount in the Engine API's HostConfig.Mounts shape. */
+/**
+ * Every container's log: json-file, rotated at 10 MiB and at most 3 files, so a server that logs without end (a
+ * crash loop, a warning per query) cannot fill the engine's disk.
+ */
+export const LOG_CONFIG = { Type: "json-file", Config: { "max-size": "10m", "max-file": "3" } } as const;
+
 export function dockerMount(m: StorageMount): DockerMount {
   switch (m.kind) {
     case "volume":
@@ -83,7 +89,7 @@ export function createContainerOptions(spec: ContainerSpec): Docker.ContainerCre
       Init: false,
       // Never publish ports on the host.
       PublishAllPorts: false,
-      LogConfig: { Type: "json-file", Config: {} },
+      LogConfig: LOG_CONFIG,
     },
   };
 }

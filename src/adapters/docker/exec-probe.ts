@@ -9,14 +9,36 @@ import { TwinbenchError } from "../../core/base/errors.ts";
 import { LABEL } from "../../core/base/labels.ts";
 import { pollReady, type Endpoint, type Probe, type ServerFacts } from "../mysql/probe.ts";
 import type { Engine } from "../../core/model/engine/engine.ts";
+import { isNotFound, statusCode } from "./engine-errors.ts";
 
 /** Undo `--batch` escapes (\t \n \\ \0). */
 export function unescapeBatch(v: string): string {
   return v.replace(/\\(.)/g, (_, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c === "0" ? "\0" : c));
 }
 
+/**
+ * The client's shell step in the server container: the password from the environment into a private defaults file
+ * (`--defaults-extra-file`, which must come first), the statements from the environment on stdin; printf is the
+ * shell's own, so neither is on any process's argv. The file is removed afterwards and the client's exit code kept.
+ */
+export const CLIENT_WRAPPER =
+  'umask 077; f=$(mktemp) || exit 1; printf \'[client]\\npassword=%s\\n\' "$TB_MYSQL_PWD" > "$f"; ' +
+  'printf \'%s\' "$TB_SQL" | "$(command -v mariadb || command -v mysql)" --defaults-extra-file="$f" "$@"; ' +
+  'rc=$?; rm -f "$f"; exit $rc';
+
 const quote = (s: string) => `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 const ident = (s: string) => `\`${s.replace(/`/g, "``")}\``;
+
+/** The engine's answer for a container that no longer exists (404) or is not running (409). */
+export function isGoneOrStopped(e: unknown): boolean {
+  return isNotFound(e) || statusCode(e) === 409;
+}
+
+/** The client's argv in the server container: the wrapper and the connection options, no secret. */
+function clientArgv(ep: Endpoint): string[] {
+  const connection = [`--user=${ep.user}`, "--host=127.0.0.1", `--port=${ep.port}`, "--protocol=TCP"];
+  return ["sh", "-c", CLIENT_WRAPPER, "sh", ...connection, "--batch", "--skip-column-names", "--connect-timeout=3"];
+}
 
 export function execProbe(engine: Engine): Probe {
   const byIp = new Map<string, string>();
@@ -24,8 +46,11 @@ export function execProbe(engine: Engine): Probe {
   async function refresh(): Promise<void> {
     byIp.clear();
     for (const c of await engine.containers.list([`${LABEL.role}=server`])) {
-      // Gone since the listing: no server to probe there. An engine that fails has already failed the listing above.
-      const st = await engine.containers.inspect(c.id).catch(() => undefined);
+      const st = await engine.containers.inspect(c.id).catch((e: unknown) => {
+        // Gone since the listing (404): no server to probe there. Any other failure is the engine's, and raised.
+        if (isNotFound(e)) return undefined;
+        throw e;
+      });
       for (const ip of Object.values(st?.ips ?? {})) byIp.set(ip, c.id);
     }
   }
@@ -42,30 +67,19 @@ export function execProbe(engine: Engine): Probe {
   }
 
   async function sql(ep: Endpoint, statements: string): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-    const argv = [
-      "sh",
-      "-c",
-      'exec "$(command -v mariadb || command -v mysql)" "$@"',
-      "sh",
-      `--user=${ep.user}`,
-      `--password=${ep.password}`,
-      "--host=127.0.0.1",
-      `--port=${ep.port}`,
-      "--protocol=TCP",
-      "--batch",
-      "--skip-column-names",
-      "--connect-timeout=3",
-      "-e",
-      statements,
-    ];
+    const argv = clientArgv(ep);
+    // The password and the statements (CREATE USER ... IDENTIFIED BY holds one) go in the environment, never argv.
+    const execOpts = { env: { TB_MYSQL_PWD: ep.password, TB_SQL: statements } };
     let id = await containerFor(ep);
     try {
-      return await engine.exec.run(id, argv);
-    } catch {
-      // The server was recreated (restart, snapshot restore): find it again once.
+      return await engine.exec.run(id, argv, execOpts);
+    } catch (e) {
+      // Only a container that is gone (404) or not running (409) may have been recreated (restart, snapshot
+      // restore): find it again once. Any other error is the engine's, raised as it is.
+      if (!isGoneOrStopped(e)) throw e;
       await refresh();
       id = await containerFor(ep);
-      return engine.exec.run(id, argv);
+      return engine.exec.run(id, argv, execOpts);
     }
   }
 

@@ -138,16 +138,16 @@ function guardedMethods<T extends object>(target: T, guard: HostGuard | undefine
 }
 
 /**
- * The engine a host's run sees: facts() answers the probed facts; every call (ping, and those of containers,
+ * The engine a host's run sees: facts() answers the probed facts (when given; else the engine is asked); every call (ping, and those of containers,
  * networks, volumes and exec) is raced against the host's loss; containers.kill() (fired and forgotten inside
  * run()) never rejects on a dead connection.
  */
-export function guardedEngine(engine: Engine, facts: HostFacts, guard?: HostGuard): Engine {
+export function guardedEngine(engine: Engine, facts: HostFacts | undefined, guard?: HostGuard): Engine {
   const resources = new Map<PropertyKey, unknown>();
   const host = guardedMethods(engine, guard, new Set());
   return new Proxy(engine, {
     get(target, prop) {
-      if (prop === "facts") return async () => facts;
+      if (prop === "facts" && facts) return async () => facts;
       if (!GUARDED.has(prop)) return Reflect.get(host, prop, host) as unknown;
       if (!resources.has(prop)) {
         const quiet = new Set<PropertyKey>(prop === "containers" ? ["kill"] : []);

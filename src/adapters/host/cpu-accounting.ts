@@ -23,13 +23,26 @@ function candidates(id: string): Array<{ path: string; unit: "ns" | "cpu.stat" }
   ];
 }
 
-function readOrNull(path: string): string | null {
+/**
+ * Error codes that mean the file is not there: no such path, a path through a non-directory, a process that
+ * exited (ESRCH from /proc), an interface the kernel does not offer (EOPNOTSUPP: PSI switched off at boot).
+ * Anything else (EACCES, EMFILE, EIO) is a failure, never read as absence.
+ */
+const ABSENT = new Set(["ENOENT", "ENOTDIR", "ESRCH", "EOPNOTSUPP"]);
+
+/** Whether a read error means the file is absent (see {@link ABSENT}), not that the read failed. */
+export function isAbsentFile(e: unknown): boolean {
+  return ABSENT.has((e as NodeJS.ErrnoException | null)?.code ?? "");
+}
+
+export function readOrNull(path: string): string | null {
   try {
     return readFileSync(path, "utf8");
-  } catch {
-    // Absent file: the kernel has no such interface (PSI off), the container has no cgroup there, or the process
-    // exited between the listing of /proc and this read.
-    return null;
+  } catch (e) {
+    // Absent file only: the kernel has no such interface (PSI off), the container has no cgroup there, or the
+    // process exited between the listing of /proc and this read. A failed read (EACCES, EMFILE, EIO) is thrown.
+    if (isAbsentFile(e)) return null;
+    throw e;
   }
 }
 
@@ -53,9 +66,10 @@ export function kernelThreads(): Record<string, KernelThreadTicks> | null {
   let pids: string[];
   try {
     pids = readdirSync("/proc").filter((n) => /^\d+$/.test(n));
-  } catch {
+  } catch (e) {
     // No /proc to list (not Linux): no kernel-thread figure, and the outsiders keep the kernel's work as before.
-    return null;
+    if (isAbsentFile(e)) return null;
+    throw e;
   }
   const out: Record<string, KernelThreadTicks> = {};
   for (const pid of pids) {

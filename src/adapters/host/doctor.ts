@@ -48,7 +48,7 @@ export function defaultDoctorDeps(overrides: Partial<DoctorDeps> = {}): DoctorDe
     isRoot: typeof process.getuid === "function" ? process.getuid() === 0 : false,
     spawnDetached: spawnDetachedDefault,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-    now: () => Date.now(),
+    now: () => performance.now(), // deadlines: a monotonic clock, so a clock step neither ends nor stretches them
     resultsDir: path.resolve(env.TWINBENCH_RESULTS_DIR ?? "results"),
     log: () => {},
     ...overrides,

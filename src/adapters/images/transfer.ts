@@ -38,7 +38,7 @@ export function inspectImage(engine: Engine, ref: string): Promise<InspectedImag
 
 /** Stream `ref` from one engine into another. Resolves after the target reported the image loaded. */
 export async function sendImage(from: Engine, to: Engine, ref: string, opts: SendOptions = {}): Promise<SendResult> {
-  const t0 = Date.now();
+  const t0 = performance.now();
   const fail = (what: string, e: unknown, hint: string) =>
     new TwinbenchError(
       `sending image ${ref} from host "${from.hostId}" to host "${to.hostId}": ${what}: ${e instanceof Error ? e.message : String(e)}`,
@@ -107,7 +107,7 @@ export async function sendImage(from: Engine, to: Engine, ref: string, opts: Sen
       new Error(`the image is not present on the target`),
       `retry; check the target engine's logs (host "${to.hostId}")`,
     );
-  return { bytes, seconds: (Date.now() - t0) / 1000 };
+  return { bytes, seconds: (performance.now() - t0) / 1000 };
 }
 
 /** The real ImageOps (dockerode through each engine's client). */

@@ -3,6 +3,7 @@
  */
 import mysql from "mysql2/promise";
 import { TwinbenchError, CancelledError } from "../../core/base/errors.ts";
+import { withDeadline } from "../../core/base/deadline.ts";
 import type { BacklogSample } from "../../core/measure/levers.ts";
 import type { ServerStatus } from "../../core/model/cell.ts";
 
@@ -56,13 +57,13 @@ export async function pollReady(
   attempt: () => Promise<string | null>,
   opts: ReadyOptions,
 ): Promise<number> {
-  const start = Date.now();
+  const start = performance.now();
   let last = "no attempt";
-  while (Date.now() - start < opts.deadlineMs) {
+  while (performance.now() - start < opts.deadlineMs) {
     if (opts.signal?.aborted) throw new CancelledError();
     try {
       const error = await attempt();
-      if (error === null) return (Date.now() - start) / 1000;
+      if (error === null) return (performance.now() - start) / 1000;
       last = error;
     } catch (e) {
       last = (e as Error).message;
@@ -83,29 +84,55 @@ export async function pollReady(
   );
 }
 
+/** The longest one readiness attempt (connect and `SELECT 1`) may take: a stopped server never answers. */
+export const READY_ATTEMPT_MS = 5000;
+/**
+ * The longest a control connection's work (variables, status, sizes, the benchmark user) may take: a stopped or
+ * stalled server would otherwise hold the run for ever. The sizes read of a large schema takes seconds.
+ */
+export const QUERY_DEADLINE_MS = 60_000;
+
+/** The error of a probe call past its deadline: the call, the deadline and the server's address. */
+export function probeDeadline(what: string, ep: Endpoint, ms: number): TwinbenchError {
+  return new TwinbenchError(`${what} on the server at ${ep.host}:${ep.port} did not finish within ${ms / 1000} s`, {
+    code: "DEADLINE_EXCEEDED",
+    hint: "the server stopped answering (stopped, hung, or its data dir stalled); see its log in the results folder",
+  });
+}
+
 /** Readiness by `SELECT 1` through mysql2 (never by log lines). */
 export async function waitReady(ep: Endpoint, opts: ReadyOptions): Promise<number> {
   return pollReady(
     ep,
-    async () => {
-      const c = await connect(ep, 3000);
-      try {
-        await c.query("SELECT 1");
-        return null;
-      } finally {
-        await c.end().catch(() => undefined); // best-effort close: the query's outcome is what counts
-      }
-    },
+    () => withConnection(ep, async (c) => (await c.query("SELECT 1"), null), READY_ATTEMPT_MS),
     opts,
   );
 }
 
-export async function withConnection<T>(ep: Endpoint, fn: (c: mysql.Connection) => Promise<T>): Promise<T> {
-  const c = await connect(ep);
+/**
+ * Run `fn` on a fresh control connection, all of it (connect, queries, close) within `deadlineMs`. Past it, or on
+ * any failure, the connection is destroyed rather than closed: a polite close waits on a server that may never
+ * answer.
+ */
+export async function withConnection<T>(
+  ep: Endpoint,
+  fn: (c: mysql.Connection) => Promise<T>,
+  deadlineMs = QUERY_DEADLINE_MS,
+  what = "a query",
+): Promise<T> {
+  let conn: mysql.Connection | undefined;
+  const work = (async () => {
+    conn = await connect(ep, Math.min(deadlineMs, 5000));
+    const r = await fn(conn);
+    await conn.end();
+    return r;
+  })();
   try {
-    return await fn(c);
-  } finally {
-    await c.end().catch(() => undefined); // best-effort close: fn's outcome is what counts
+    return await withDeadline(work, deadlineMs, () => probeDeadline(what, ep, deadlineMs));
+  } catch (e) {
+    conn?.destroy();
+    work.catch(() => undefined); // its failure is the one raised above, or it lost the race to the deadline
+    throw e;
   }
 }
 
@@ -116,17 +143,22 @@ export interface ServerFacts {
 }
 
 export async function readServerFacts(ep: Endpoint): Promise<ServerFacts> {
-  return withConnection(ep, async (c) => {
-    const [[v]] = (await c.query("SELECT @@version AS version, @@version_comment AS comment")) as unknown as [
-      [{ version: string; comment: string }],
-    ];
-    const [rows] = (await c.query("SHOW GLOBAL VARIABLES")) as unknown as [
-      Array<{ Variable_name: string; Value: string | null }>,
-    ];
-    const variables: Record<string, string> = {};
-    for (const r of rows) variables[r.Variable_name] = r.Value ?? "";
-    return { version: v.version, versionComment: v.comment, variables };
-  });
+  return withConnection(
+    ep,
+    async (c) => {
+      const [[v]] = (await c.query("SELECT @@version AS version, @@version_comment AS comment")) as unknown as [
+        [{ version: string; comment: string }],
+      ];
+      const [rows] = (await c.query("SHOW GLOBAL VARIABLES")) as unknown as [
+        Array<{ Variable_name: string; Value: string | null }>,
+      ];
+      const variables: Record<string, string> = {};
+      for (const r of rows) variables[r.Variable_name] = r.Value ?? "";
+      return { version: v.version, versionComment: v.comment, variables };
+    },
+    QUERY_DEADLINE_MS,
+    "reading the server's variables",
+  );
 }
 
 /** Create the benchmark database (explicit charset and collation) and user. Returns the user's auth plugin. */
@@ -134,17 +166,30 @@ export async function createBenchUser(
   ep: Endpoint,
   bench: { user: string; password: string; db: string; charset: string; collation: string },
 ): Promise<string | null> {
-  return withConnection(ep, async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS \`${bench.db}\``);
-    await c.query(`CREATE DATABASE \`${bench.db}\` CHARACTER SET ${bench.charset} COLLATE ${bench.collation}`);
-    await c.query(`DROP USER IF EXISTS ?@'%'`, [bench.user]);
-    await c.query(`CREATE USER ?@'%' IDENTIFIED BY ?`, [bench.user, bench.password]);
-    await c.query(`GRANT ALL PRIVILEGES ON \`${bench.db}\`.* TO ?@'%'`, [bench.user]);
-    const [rows] = (await c.query("SELECT plugin FROM mysql.user WHERE user = ? AND host = '%'", [
-      bench.user,
-    ])) as unknown as [Array<{ plugin: string }>];
-    return rows[0]?.plugin ?? null;
-  });
+  return withConnection(
+    ep,
+    async (c) => {
+      await c.query(`DROP DATABASE IF EXISTS \`${bench.db}\``);
+      await c.query(`CREATE DATABASE \`${bench.db}\` CHARACTER SET ${bench.charset} COLLATE ${bench.collation}`);
+      await c.query(`DROP USER IF EXISTS ?@'%'`, [bench.user]);
+      await c.query(`CREATE USER ?@'%' IDENTIFIED BY ?`, [bench.user, bench.password]);
+      await c.query(`GRANT ALL PRIVILEGES ON \`${bench.db}\`.* TO ?@'%'`, [bench.user]);
+      const [rows] = (await c.query("SELECT plugin FROM mysql.user WHERE user = ? AND host = '%'", [
+        bench.user,
+      ])) as unknown as [Array<{ plugin: string }>];
+      return rows[0]?.plugin ?? null;
+    },
+    QUERY_DEADLINE_MS,
+    "creating the benchmark user",
+  );
+}
+
+/** Whether a mysql2 error is the server's answer (an SQL error with its errno), not a lost connection or timeout. */
+export function isServerAnswer(e: unknown): boolean {
+  const x = e as { fatal?: boolean; errno?: unknown; sqlState?: unknown } | null;
+  return (
+    !!x && typeof x === "object" && x.fatal !== true && typeof x.errno === "number" && typeof x.sqlState === "string"
+  );
 }
 
 /**
@@ -159,8 +204,11 @@ async function historyLengthOf(c: { query: (sql: string) => Promise<unknown> }):
       "SELECT `COUNT` AS n FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'",
     )) as unknown as [Array<{ n: number | string }>];
     return rows[0] === undefined ? null : Number(rows[0].n);
-  } catch {
-    return null; // no such counter or no privilege: see above
+  } catch (e) {
+    // The server's own refusal (no such counter, no privilege: an error it answered with) means no counter. A lost
+    // connection or a timeout (mysql2 marks those fatal) is a failure, raised.
+    if (isServerAnswer(e)) return null;
+    throw e;
   }
 }
 
@@ -170,13 +218,18 @@ async function historyLengthOf(c: { query: (sql: string) => Promise<unknown> }):
  * refuses) and `Innodb_buffer_pool_pages_dirty`.
  */
 export async function readInnodbBacklog(ep: Endpoint): Promise<BacklogSample> {
-  return withConnection(ep, async (c) => {
-    const historyLength = await historyLengthOf(c);
-    const [st] = (await c.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")) as unknown as [
-      Array<{ Value: string }>,
-    ];
-    return { historyLength, dirtyPages: Number(st[0]?.Value ?? 0) };
-  });
+  return withConnection(
+    ep,
+    async (c) => {
+      const historyLength = await historyLengthOf(c);
+      const [st] = (await c.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")) as unknown as [
+        Array<{ Value: string }>,
+      ];
+      return { historyLength, dirtyPages: Number(st[0]?.Value ?? 0) };
+    },
+    QUERY_DEADLINE_MS,
+    "reading InnoDB's backlog",
+  );
 }
 
 /**
@@ -186,33 +239,38 @@ export async function readInnodbBacklog(ep: Endpoint): Promise<BacklogSample> {
  * so that their dictionary reads are not counted in the status of a cell that starts after them.
  */
 export async function readServerStatus(ep: Endpoint, o: { db: string; sizes: boolean }): Promise<ServerStatus> {
-  return withConnection(ep, async (c) => {
-    let dataBytes: number | null | undefined;
-    let poolBytes: number | null | undefined;
-    if (o.sizes) {
-      const [[sz]] = (await c.query(
-        "SELECT SUM(DATA_LENGTH + INDEX_LENGTH) AS bytes FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?",
-        [o.db],
-      )) as unknown as [[{ bytes: string | number | null }]];
-      dataBytes = sz.bytes === null ? null : Number(sz.bytes);
-      const [[bp]] = (await c.query("SELECT @@innodb_buffer_pool_size AS bytes")) as unknown as [
-        [{ bytes: string | number }],
+  return withConnection(
+    ep,
+    async (c) => {
+      let dataBytes: number | null | undefined;
+      let poolBytes: number | null | undefined;
+      if (o.sizes) {
+        const [[sz]] = (await c.query(
+          "SELECT SUM(DATA_LENGTH + INDEX_LENGTH) AS bytes FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?",
+          [o.db],
+        )) as unknown as [[{ bytes: string | number | null }]];
+        dataBytes = sz.bytes === null ? null : Number(sz.bytes);
+        const [[bp]] = (await c.query("SELECT @@innodb_buffer_pool_size AS bytes")) as unknown as [
+          [{ bytes: string | number }],
+        ];
+        poolBytes = Number(bp.bytes);
+      }
+      const historyLength = await historyLengthOf(c);
+      const [st] = (await c.query("SHOW GLOBAL STATUS")) as unknown as [
+        Array<{ Variable_name: string; Value: string | null }>,
       ];
-      poolBytes = Number(bp.bytes);
-    }
-    const historyLength = await historyLengthOf(c);
-    const [st] = (await c.query("SHOW GLOBAL STATUS")) as unknown as [
-      Array<{ Variable_name: string; Value: string | null }>,
-    ];
-    const values: Record<string, number> = {};
-    for (const r of st) {
-      // Only numbers: status values such as Innodb_buffer_pool_load_status are text and say nothing here.
-      if (r.Value === null || r.Value.trim() === "") continue;
-      const n = Number(r.Value);
-      if (Number.isFinite(n)) values[r.Variable_name] = n;
-    }
-    return { values, historyLength, ...(o.sizes ? { dataBytes, poolBytes } : {}) };
-  });
+      const values: Record<string, number> = {};
+      for (const r of st) {
+        // Only numbers: status values such as Innodb_buffer_pool_load_status are text and say nothing here.
+        if (r.Value === null || r.Value.trim() === "") continue;
+        const n = Number(r.Value);
+        if (Number.isFinite(n)) values[r.Variable_name] = n;
+      }
+      return { values, historyLength, ...(o.sizes ? { dataBytes, poolBytes } : {}) };
+    },
+    QUERY_DEADLINE_MS,
+    "reading the server's status",
+  );
 }
 
 /** The probe port: what the app needs from a SQL client. The mysql2 implementation is the default. */

@@ -3,7 +3,8 @@
  * can be resumed); DIR/hosts/<folder>/ holds each host's (and each pass's) results folder; DIR/report-hosts.md and
  * DIR/hosts.json the host-vs-host comparison; a sharded run also gets the merged DIR/run.json, cells.jsonl and raw/.
  */
-import { cp, mkdir, readFile, readdir } from "node:fs/promises";
+import { cp, readFile, readdir } from "node:fs/promises";
+import { mkdirDurable } from "../durable-file.ts";
 import { join } from "node:path";
 import { InputError, TwinbenchError } from "../../core/base/errors.ts";
 import type { CellRecord, RunManifest } from "../../core/model/results.ts";
@@ -47,7 +48,7 @@ export class HostsFolder {
         code: "RESULTS_EXISTS",
         hint: "choose another --out",
       });
-    await mkdir(join(dir, "hosts"), { recursive: true });
+    await mkdirDurable(join(dir, "hosts"));
     await writeFileAtomic(join(dir, HOSTS_MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
     return new HostsFolder(dir);
   }
@@ -128,7 +129,7 @@ export class HostsFolder {
     cells: CellRecord[];
     rawCopies: Array<{ from: string; to: string }>;
   }): Promise<string[]> {
-    await mkdir(join(this.dir, "raw"), { recursive: true });
+    await mkdirDurable(join(this.dir, "raw"));
     await writeFileAtomic(join(this.dir, "run.json"), JSON.stringify(merged.manifest, null, 2) + "\n");
     await writeFileAtomic(join(this.dir, "cells.jsonl"), merged.cells.map((c) => JSON.stringify(c) + "\n").join(""));
     // A raw log that is missing (its host died before writing it) leaves the merged folder without it; cells.jsonl says so.

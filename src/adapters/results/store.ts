@@ -4,11 +4,21 @@
  * (run.json is replaced by rename only, cells.jsonl is only appended to; the one exception is a torn last line,
  * which `--resume` copies to cells.jsonl.torn before cutting it off).
  */
-import { mkdir, readFile, readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile, readdir, rmdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { TwinbenchError, InputError } from "../../core/base/errors.ts";
 import type { CellRecord, RunManifest } from "../../core/model/results.ts";
-import { appendDurable, diskFullError, setAsideTornTail, writeFileAtomic, type TornTail } from "../durable-file.ts";
+import { checkRunManifest } from "../../core/model/manifest.ts";
+import {
+  appendDurable,
+  diskFullError,
+  fsyncDir,
+  mkdirDurable,
+  setAsideTornTail,
+  writeFileAtomic,
+  type TornTail,
+} from "../durable-file.ts";
+import { FolderLock, heldLockError, LOCK_FILE, lockResultsFolder, type LockDeps } from "./lock.ts";
 
 /** One implementation of the atomic write for the whole results folder (src/adapters/durable-file.ts). */
 export { writeFileAtomic };
@@ -16,27 +26,59 @@ export { writeFileAtomic };
 export const CELLS_FILE = "cells.jsonl";
 export const TORN_FILE = "cells.jsonl.torn";
 
-export class ResultsStore {
-  private constructor(readonly dir: string) {}
+function existsError(dir: string): InputError {
+  return new InputError(`results folder ${dir} already exists and is not empty`, {
+    code: "RESULTS_EXISTS",
+    hint: "choose another --out, or continue that run with `twinbench run --resume " + dir + "`",
+  });
+}
 
-  /** Create a new results folder. Refuses a non-empty existing folder. */
-  static async create(dir: string): Promise<ResultsStore> {
+export class ResultsStore {
+  private constructor(
+    readonly dir: string,
+    private readonly lock?: FolderLock,
+  ) {}
+
+  /**
+   * Create a new results folder and take its lock (held until {@link release}). The folder itself is created
+   * without `-p` (its parents are, durably): an existing non-empty folder is refused, and of two runs given the same
+   * empty folder only one gets the lock (the other is refused with RESULTS_LOCKED naming the first).
+   */
+  static async create(dir: string, lockDeps?: LockDeps): Promise<ResultsStore> {
+    await mkdirDurable(dirname(dir));
+    let made = false;
     try {
-      const entries = await readdir(dir);
-      if (entries.length > 0)
-        throw new InputError(`results folder ${dir} already exists and is not empty`, {
-          code: "RESULTS_EXISTS",
-          hint: "choose another --out, or continue that run with `twinbench run --resume " + dir + "`",
-        });
+      await mkdir(dir, { mode: 0o755 });
+      made = true;
+      await fsyncDir(dirname(dir));
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e; // an existing folder is used if it is empty
+      if ((await readdir(dir)).length > 0) throw (await heldLockError(dir, lockDeps)) ?? existsError(dir);
     }
-    await mkdir(join(dir, "raw"), { recursive: true });
-    return new ResultsStore(dir);
+    let lock: FolderLock;
+    try {
+      lock = await lockResultsFolder(dir, "run", lockDeps);
+    } catch (e) {
+      // Nothing half-created: the folder goes again if this call made it (and it holds nothing).
+      if (made) await rmdir(dir).catch(() => undefined); // another run's lock is in it: the folder is that run's now
+      throw e;
+    }
+    try {
+      if ((await readdir(dir)).some((n) => n !== LOCK_FILE)) throw existsError(dir);
+      await mkdir(join(dir, "raw"));
+      await fsyncDir(dir);
+    } catch (e) {
+      await lock.release();
+      throw e;
+    }
+    return new ResultsStore(dir, lock);
   }
 
-  /** Open an existing results folder (for --resume and reports). */
-  static async open(dir: string): Promise<ResultsStore> {
+  /**
+   * Open an existing results folder. `lock` (for --resume): take its lock first (held until {@link release}), so a
+   * second resume of the same folder, or a resume of a folder a run still writes, is refused naming the holder.
+   */
+  static async open(dir: string, o: { lock?: boolean; lockDeps?: LockDeps } = {}): Promise<ResultsStore> {
     const file = join(dir, "run.json");
     try {
       await readFile(file, "utf8");
@@ -56,16 +98,39 @@ export class ResultsStore {
             : `check the permissions of ${file} (and its folder) for the user running twinbench`,
       });
     }
-    await mkdir(join(dir, "raw"), { recursive: true });
-    return new ResultsStore(dir);
+    const lock = o.lock ? await lockResultsFolder(dir, "resume", o.lockDeps) : undefined;
+    try {
+      await mkdirDurable(join(dir, "raw"));
+    } catch (e) {
+      await lock?.release();
+      throw e;
+    }
+    return new ResultsStore(dir, lock);
+  }
+
+  /** Give the folder's lock back (the run is over); a store opened without the lock has nothing to release. */
+  async release(): Promise<void> {
+    await this.lock?.release();
   }
 
   async writeManifest(m: RunManifest): Promise<void> {
     await this.guard("run.json", () => writeFileAtomic(join(this.dir, "run.json"), JSON.stringify(m, null, 2) + "\n"));
   }
 
-  async readManifest(): Promise<RunManifest> {
-    return JSON.parse(await readFile(join(this.dir, "run.json"), "utf8")) as RunManifest;
+  /** run.json, checked against the schema it was written with (`resume`: its run id must be a generated one). */
+  async readManifest(o: { resume?: boolean } = {}): Promise<RunManifest> {
+    const file = join(this.dir, "run.json");
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(file, "utf8"));
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      throw new InputError(`${file} is not valid JSON: ${e.message}`, {
+        code: "RESULTS_INVALID",
+        hint: "restore run.json from a copy; a run writes it atomically, so a damaged one was changed by hand",
+      });
+    }
+    return checkRunManifest(raw, file, o);
   }
 
   /** Append one cell line and fsync it: a crash loses at most the cell in flight. */

@@ -79,7 +79,13 @@ export async function undoRecord(deps: CleanupDeps, rec: StorageStateRecord): Pr
  */
 export async function sweepUnrecorded(
   deps: CleanupDeps,
-  opts: { runId?: string; keep?: StorageStateRecord[]; hostPath?: (p: string) => string },
+  opts: {
+    runId?: string;
+    keep?: StorageStateRecord[];
+    hostPath?: (p: string) => string;
+    /** Every record read (live or not): the loop dirs they name are known loop dirs. */
+    knownRecords?: StorageStateRecord[];
+  },
 ): Promise<{ lines: string[]; failures: string[] }> {
   const hp = opts.hostPath ?? ((p: string) => p);
   const loopFiles = await readdir(hp(DEFAULT_LOOP_DIR)).then(
@@ -96,7 +102,12 @@ export async function sweepUnrecorded(
     loopFiles,
   };
   const out = { lines: [] as string[], failures: [] as string[] };
-  for (const s of planForcedSweep(obs, { mountRoot: MOUNT_ROOT, runId: opts.runId, keep: opts.keep })) {
+  // The known loop dirs: the default one and every one a state record names (a scenario's storage.loop.dir).
+  const loopDirs = [
+    DEFAULT_LOOP_DIR,
+    ...(opts.knownRecords ?? []).flatMap((r) => r.entries.flatMap((e) => (e.type === "file" ? [dirname(e.path)] : []))),
+  ];
+  for (const s of planForcedSweep(obs, { mountRoot: MOUNT_ROOT, loopDirs, runId: opts.runId, keep: opts.keep })) {
     const a =
       s.action.op === "rm-file" || s.action.op === "rmdir" ? { ...s.action, path: hp(s.action.path) } : s.action;
     try {

@@ -77,8 +77,12 @@ export async function exists(p: string): Promise<boolean> {
   try {
     await access(p, constants.F_OK);
     return true;
-  } catch {
-    return false; // missing or not reachable: both mean "not there" to the caller
+  } catch (e) {
+    // Missing (ENOENT, or a path through a non-directory): not there. A failure (EACCES, EIO) is raised, never
+    // read as "does not exist".
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    throw e;
   }
 }
 

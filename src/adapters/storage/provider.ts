@@ -3,14 +3,20 @@
  * (kinds/), records every resource in the state files the moment it exists, and undoes everything in reverse order;
  * the preflight (preflight.ts) runs first, and `cleanLeftovers` undoes what killed runs left.
  */
-import { readFileSync } from "node:fs";
-import { hostname as osHostname } from "node:os";
 import { join } from "node:path";
 import { TwinbenchError } from "../../core/base/errors.ts";
-import { LABEL } from "../../core/base/labels.ts";
+import {
+  LABEL,
+  ownerStatus,
+  describeOwner,
+  type Owner,
+  type OwnerStatus,
+  type ProcessProbe,
+} from "../../core/base/labels.ts";
 import { GLOBAL_STATE_DIR, planStorage } from "../../core/storage/plan.ts";
 import { TOOL_PACKAGES, type StorageTool } from "../../core/storage/tools.ts";
-import { ownerStatus, remainingEntries, type StorageStateRecord } from "../../core/storage/state.ts";
+import { remainingEntries, type StorageStateRecord } from "../../core/storage/state.ts";
+import { probeProcess, selfOwner } from "../host/process-identity.ts";
 import type { Runner } from "../host/runner.ts";
 import { sweepUnrecorded, undoRecord } from "./cleanup.ts";
 import { findTool, readMd } from "./host.ts";
@@ -29,6 +35,9 @@ export interface StorageProviderDeps {
   hostRoot?: string;
   /** Hostname written into state records (default os.hostname()). */
   hostname?: string;
+  /** This process as the owner of its records, and how another owner's pid is probed (tests replace them). */
+  self?: Owner;
+  probe?: (pid: number) => ProcessProbe;
   /** Which provisioner makes a kind of storage (default: the real ones, kinds/index.ts); tests replace it. */
   provisionerFor?: typeof provisionerFor;
 }
@@ -36,7 +45,9 @@ export interface StorageProviderDeps {
 export function createStorageProvider(deps: StorageProviderDeps): StorageProvider {
   const stateDir = deps.stateDir ?? GLOBAL_STATE_DIR;
   const hostRoot = (deps.hostRoot ?? "/").replace(/\/+$/, "");
-  const hostname = deps.hostname ?? osHostname();
+  const self: Owner = { ...(deps.self ?? selfOwner()), ...(deps.hostname ? { hostname: deps.hostname } : {}) };
+  const probe = deps.probe ?? ((pid: number) => probeProcess(pid));
+  const statusOf = (rec: StorageStateRecord) => ownerStatus(rec.owner, self, probe);
   const { engine, runner } = deps;
   const host: StorageHost = {
     engine,
@@ -45,7 +56,7 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
     engineIsLocal: () => engine.location().local,
   };
 
-  const c: ProviderContext = { stateDir, hostname, host, engine, runner, deps };
+  const c: ProviderContext = { stateDir, self, statusOf, host, engine, runner, deps };
   return {
     preflight: (spec) => preflight(spec, host),
     provision: (req) => provisionStorage(c, req),
@@ -56,7 +67,10 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
 /** What the provider's steps share: where state goes, this host, the engine and the runner. */
 interface ProviderContext {
   stateDir: string;
-  hostname: string;
+  /** This process as the owner of the records it writes. */
+  self: Owner;
+  /** Whether a record's owner is alive, dead, or cannot be checked from here. */
+  statusOf: (rec: StorageStateRecord) => OwnerStatus;
   host: StorageHost;
   engine: StorageProviderDeps["engine"];
   runner: StorageProviderDeps["runner"];
@@ -65,7 +79,7 @@ interface ProviderContext {
 
 /** Provision one server's data-dir storage, recording each resource in its state file as soon as it exists. */
 async function provisionStorage(c: ProviderContext, req: StorageRequest): Promise<ProvisionedStorage> {
-  const { stateDir, hostname, host, engine, runner, deps } = c;
+  const { stateDir, self, host, engine, runner, deps } = c;
   const { plan, warnings } = planStorage(req.spec, {
     runId: req.runId,
     serverId: req.serverId,
@@ -79,7 +93,7 @@ async function provisionStorage(c: ProviderContext, req: StorageRequest): Promis
     serverId: req.serverId,
     sessionId: req.sessionId,
     kind: plan.kind,
-    owner: { pid: process.pid, hostname, ...startTimeField(process.pid) },
+    owner: self,
     createdAt: new Date().toISOString(),
     runDir: req.runDir,
     entries: [],
@@ -153,7 +167,7 @@ async function cleanStorageLeftovers(
   c: ProviderContext,
   opts: { runDir?: string; runId?: string; force?: boolean } = {},
 ): Promise<string[]> {
-  const { stateDir, hostname, host, engine, runner } = c;
+  const { stateDir, statusOf, host, engine, runner } = c;
   const recs: StorageStateRecord[] = [];
   const lines: string[] = [];
   const failures: string[] = [];
@@ -168,14 +182,18 @@ async function cleanStorageLeftovers(
   const live: StorageStateRecord[] = [];
   for (const rec of recs) {
     const who = `${rec.runId}/${rec.serverId}`;
-    const status = ownerStatus(rec, hostname, startTimeOf);
+    const status = statusOf(rec);
     if (status === "alive") {
       lines.push(`${who}: skipped, its process ${rec.owner.pid} is still running`);
       live.push(rec);
       continue;
     }
     if (status === "unknown" && !opts.force) {
-      lines.push(`${who}: skipped, written on host ${rec.owner.hostname} (use --force if that twinbench is gone)`);
+      // Another host, pid namespace or boot (or an unreadable /proc entry): its owner may well run.
+      lines.push(
+        `${who}: skipped, written by ${describeOwner(rec.owner)}, which cannot be checked from here (use --force if that twinbench is gone)`,
+      );
+      live.push(rec);
       continue;
     }
     const out = await undoRecord({ engine, runner }, rec);
@@ -187,8 +205,11 @@ async function cleanStorageLeftovers(
   if (opts.force) {
     // Live runs' mounts and loops stay: `live` holds them unless only a run folder's file was read.
     const others = opts.runDir && opts.runId === undefined ? (await readGlobalRecords(stateDir)).map((g) => g.rec) : [];
-    const keep = [...live, ...others.filter((r) => ownerStatus(r, hostname, startTimeOf) === "alive")];
-    const swept = await sweepUnrecorded({ engine, runner }, { runId: opts.runId, keep, hostPath: host.hp });
+    const keep = [...live, ...others.filter((r) => statusOf(r) !== "dead")];
+    const swept = await sweepUnrecorded(
+      { engine, runner },
+      { runId: opts.runId, keep, hostPath: host.hp, knownRecords: [...recs, ...others] },
+    );
     lines.push(...swept.lines);
     failures.push(...swept.failures);
   }
@@ -200,21 +221,6 @@ async function cleanStorageLeftovers(
     });
   }
   return lines;
-}
-
-/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot): tells a pid apart from a reused one. */
-function startTimeOf(pid: number): string | undefined {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return s.slice(s.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return undefined; // no such process (its /proc entry is gone): ownerStatus counts that owner as dead
-  }
-}
-
-function startTimeField(pid: number): { startTime?: string } {
-  const st = startTimeOf(pid);
-  return st ? { startTime: st } : {};
 }
 
 /** Every host tool storage may use, the package that ships it, and whether it is present (for doctor-like callers). */

@@ -7,10 +7,11 @@
  * `clean` forget a mounted array or an attached loop device. It is a STORAGE_STATE_CORRUPT error naming the file;
  * `twinbench clean --force` moves it aside (`<file>.corrupt`) and removes what the mount and loop tables show.
  */
-import { access, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { access, link, readdir, readFile, rename, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { TwinbenchError } from "../../core/base/errors.ts";
-import { fsyncDir, writeFileAtomic } from "../durable-file.ts";
+import { fsyncDir, mkdirDurable, writeFileAtomic } from "../durable-file.ts";
 import {
   readRecord,
   readRunState,
@@ -21,7 +22,7 @@ import {
   type StorageStateRecord,
 } from "../../core/storage/state.ts";
 import { safeComponent } from "../../core/storage/plan.ts";
-import { runIdInRun } from "../../core/base/labels.ts";
+import { describeOwner, runIdInRun, type Owner } from "../../core/base/labels.ts";
 
 export const RUN_STATE_FILE = "storage-state.json";
 /** A damaged state file is renamed to `<file>.corrupt` by `clean --force` (kept for a post-mortem). */
@@ -179,6 +180,8 @@ export async function setAsideDamagedStateFiles(
 export class StateWriter {
   readonly globalFile: string;
   readonly runFile: string | undefined;
+  /** Whether the global file is known to be this writer's (created or checked by it). */
+  private claimed = false;
 
   constructor(
     readonly rec: StorageStateRecord,
@@ -202,11 +205,16 @@ export class StateWriter {
 
   async flush(): Promise<void> {
     const text = JSON.stringify(this.rec, null, 2) + "\n";
-    await mkdir(this.stateDir, { recursive: true });
-    await withLock(this.globalFile, () => writeFileAtomic(this.globalFile, text));
+    await mkdirDurable(this.stateDir);
+    await withLock(this.globalFile, async () => {
+      await this.assertOwn();
+      if (this.claimed) await writeFileAtomic(this.globalFile, text);
+      else await createExclusive(this.globalFile, text, () => this.assertOwn());
+      this.claimed = true;
+    });
     if (this.runFile) {
       const f = this.runFile;
-      await mkdir(this.runDir!, { recursive: true });
+      await mkdirDurable(this.runDir!);
       await withLock(f, async () => {
         const cur = await loadRunStateOrThrow(f);
         await writeFileAtomic(f, JSON.stringify(upsertRecord(cur, this.rec), null, 2) + "\n");
@@ -214,9 +222,31 @@ export class StateWriter {
     }
   }
 
+  /**
+   * The global file is this record's, or absent: a record of the same run and server written by another process
+   * (a second twinbench given the same run id) is never overwritten or removed; STORAGE_STATE_OWNED names it.
+   */
+  private async assertOwn(): Promise<void> {
+    const cur = await loadRecord(this.globalFile);
+    if (cur.damaged) throw corruptStateError([{ file: this.globalFile, reason: cur.damaged }], this.rec.runId);
+    if (cur.rec && !sameOwner(cur.rec.owner, this.rec.owner))
+      throw new TwinbenchError(
+        `storage of run ${this.rec.runId}, server ${this.rec.serverId} is already recorded by twinbench ${describeOwner(cur.rec.owner)}`,
+        {
+          code: "STORAGE_STATE_OWNED",
+          hint: `another twinbench uses run id ${this.rec.runId}, or one that was killed left its storage: \`twinbench clean --run ${this.rec.runId}\` undoes it once that process is gone`,
+          details: [`state file ${this.globalFile}`],
+        },
+      );
+  }
+
   /** Everything undone: remove the record from both files (the run file goes when it holds no record). */
   async drop(): Promise<void> {
-    await withLock(this.globalFile, () => removeDurably(this.globalFile));
+    await withLock(this.globalFile, async () => {
+      const cur = await loadRecord(this.globalFile);
+      // Another process's record (or a damaged file) is not this writer's to remove.
+      if (cur.rec && sameOwner(cur.rec.owner, this.rec.owner)) await removeDurably(this.globalFile);
+    });
     if (this.runFile) {
       const f = this.runFile;
       await withLock(f, async () => {
@@ -228,6 +258,35 @@ export class StateWriter {
       });
     }
   }
+}
+
+function sameOwner(a: Owner, b: Owner): boolean {
+  return (
+    a.pid === b.pid &&
+    a.hostname === b.hostname &&
+    a.pidNs === b.pidNs &&
+    a.bootId === b.bootId &&
+    a.startTime === b.startTime
+  );
+}
+
+/**
+ * Create `file` with `text` only if no file has that name: written to a temp file, then hard-linked into place
+ * (link never replaces a file), so of two processes only one creates it. On EEXIST, `recheck` judges the file found.
+ */
+async function createExclusive(file: string, text: string, recheck: () => Promise<void>): Promise<void> {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.new`;
+  await writeFileAtomic(tmp, text);
+  try {
+    await link(tmp, file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    await recheck(); // throws when another process's record is there; our own (a retry) is rewritten below
+    await writeFileAtomic(file, text);
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  await fsyncDir(dirname(file));
 }
 
 async function removeDurably(file: string): Promise<void> {

@@ -4,7 +4,7 @@ import { CancelledError } from "../../core/base/errors.ts";
 import type { HostFacts, RunManifest } from "../../core/model/results.ts";
 import type { HostSpec, Scenario } from "../../core/model/scenario/schema.ts";
 import type { HostRun } from "../../core/report/hosts.ts";
-import { displayEngineUrl, parseEngineUrl } from "../../core/hosts/url.ts";
+import { displayEngineUrl, isPlainRemote, parseEngineUrl } from "../../core/hosts/url.ts";
 import type { Engine } from "../../core/model/engine/engine.ts";
 import type { HostsFolder } from "../../adapters/results/hosts-folder.ts";
 import type { ImageInfo } from "../run/types.ts";
@@ -86,7 +86,9 @@ export const msg = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 function safeUrl(spec: HostSpec): string {
   try {
-    return displayEngineUrl(parseEngineUrl(spec.engine, { tls: spec.tls !== undefined }));
+    const u = parseEngineUrl(spec.engine, { tls: spec.tls !== undefined });
+    // Plain HTTP to another machine runs only with insecure: true, and every report says so.
+    return `${displayEngineUrl(u)}${spec.insecure && isPlainRemote(u) ? " (plain HTTP, insecure: true)" : ""}`;
   } catch {
     return spec.engine; // not a URL twinbench can parse: shown as given (connecting to it fails with its own error)
   }

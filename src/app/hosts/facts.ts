@@ -2,7 +2,6 @@
  * Stages 3 and 5: host facts (engine info plus a probe container on each host), and for a shard the check that
  * the hosts are alike (unless --force, which the report then states).
  */
-import { hostname as osHostname } from "node:os";
 import { InputError } from "../../core/base/errors.ts";
 import { LABEL, resourceLabels } from "../../core/base/labels.ts";
 import type { HostFacts } from "../../core/model/results.ts";
@@ -10,6 +9,7 @@ import { shardMismatches } from "../../core/hosts/facts.ts";
 import { probeHostFacts } from "../../adapters/docker/host-probe.ts";
 import { msg, type HostsContext, type HostState } from "./context.ts";
 import { hostRunId } from "./types.ts";
+import { selfOwner } from "../../adapters/host/process-identity.ts";
 
 export async function probeAllFacts(ctx: HostsContext, loadTag: string): Promise<void> {
   await Promise.all(
@@ -28,7 +28,7 @@ async function probeFacts(ctx: HostsContext, s: HostState, tag: string): Promise
   const id = s.t.spec.id;
   const runId = hostRunId(ctx.opts.runId, id);
   const labels = resourceLabels(
-    { sessionId: ctx.sessionId, runId, hostId: id, pid: process.pid, hostname: osHostname() },
+    { sessionId: ctx.sessionId, runId, hostId: id, ...selfOwner() },
     { [LABEL.role]: "probe" },
   );
   const base = await s.t.engine.facts();

@@ -3,7 +3,6 @@
  * its own), then image parity: the same tags, labels and installed packages everywhere, or no comparison.
  */
 import { randomBytes } from "node:crypto";
-import { hostname as osHostname } from "node:os";
 import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import { LABEL, resourceLabels, resourceName } from "../../core/base/labels.ts";
 import {
@@ -20,6 +19,7 @@ import { LOAD_IMAGE } from "../run/images.ts";
 import type { ImageInfo } from "../run/types.ts";
 import { msg, type HostsContext, type HostState } from "./context.ts";
 import { hostRunId } from "./types.ts";
+import { selfOwner } from "../../adapters/host/process-identity.ts";
 
 export class HostImages {
   readonly names: string[];
@@ -134,7 +134,7 @@ export class HostImages {
     const id = s.t.spec.id;
     const runId = hostRunId(ctx.opts.runId, id);
     const labels = resourceLabels(
-      { sessionId: ctx.sessionId, runId, hostId: id, pid: process.pid, hostname: osHostname() },
+      { sessionId: ctx.sessionId, runId, hostId: id, ...selfOwner() },
       { [LABEL.role]: "probe" },
     );
     const cmd = dpkgQueryCommand();

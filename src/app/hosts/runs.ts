@@ -123,6 +123,7 @@ export class HostRuns {
         cellFilter: filter,
         onEvent: (e) => ctx.opts.onEvent?.(id, e),
         selfContainerId,
+        engineWatched: true,
       });
       const r = await guard.orLost(run, ctx.deps.lostGraceMs ?? 30_000);
       if (s.run.status === "running" || s.run.status === "ok") s.run.status = r.status;

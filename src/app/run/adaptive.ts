@@ -55,7 +55,7 @@ export class AdaptiveScheduler implements Scheduler {
 
   nextRound(recorded: readonly CellRecord[], warmups: readonly CellRecord[] = []): Cell[] {
     if (this.stopped) return [];
-    const now = Date.now();
+    const now = this.ctx.clock();
     if (this.issued !== undefined) {
       this.spent.seconds += (now - this.roundStart) / 1000;
       this.spent.cells += this.roundCells;
@@ -112,7 +112,7 @@ export class AdaptiveScheduler implements Scheduler {
     }
     this.issued = step.round;
     this.lastInstance = cells[cells.length - 1].instance;
-    this.roundStart = Date.now();
+    this.roundStart = this.ctx.clock();
     this.roundCells = cells.length;
     return cells;
   }
@@ -146,7 +146,7 @@ export class AdaptiveScheduler implements Scheduler {
     const { ctx, session, settings } = this;
     const cells = state.map(({ rounds: _rounds, ...c }) => c); // the event carries RoundCell only
     const instance = Math.max(0, ...recorded.filter((r) => r.repeat === round).map((r) => r.instance ?? 0));
-    const elapsedSeconds = (Date.now() - ctx.wallStart) / 1000;
+    const elapsedSeconds = (ctx.clock() - ctx.wallStart) / 1000;
     const forecast = forecastAfterRound({
       scenario: ctx.scenario,
       records: timeline,

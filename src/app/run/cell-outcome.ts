@@ -37,7 +37,7 @@ export function classifyCell(
   if (r.timedOut)
     return {
       status: "failed",
-      error: `cell ran past its limit of ${Math.round(o.timeoutMs / 1000)} s and was stopped`,
+      error: `${PAST_LIMIT} ${Math.round(o.timeoutMs / 1000)} s and was stopped`,
       metrics,
     };
   if (!metrics || metrics.status !== "ok" || r.exitCode !== 0)
@@ -47,6 +47,13 @@ export function classifyCell(
       metrics,
     };
   return { status: "ok", metrics };
+}
+
+const PAST_LIMIT = "cell ran past its limit of";
+
+/** Whether a failed cell was stopped at its limit (its server may hang). */
+export function pastLimit(rec: Pick<CellRecord, "status" | "error">): boolean {
+  return rec.status === "failed" && (rec.error ?? "").startsWith(PAST_LIMIT);
 }
 
 /**

@@ -8,12 +8,13 @@ import type { Cell, CellRecord } from "../../core/model/results.ts";
 import { parseDuration } from "../../core/model/scenario/schema.ts";
 import { testWrites } from "../../core/model/scenario/legacy.ts";
 import { withTpccChecks } from "./tpcc.ts";
+import { formatBytes } from "../../core/base/units.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import type { Servers } from "./servers.ts";
 import { type Sidecar } from "./sidecar.ts";
-import { serverLost } from "./cell-outcome.ts";
+import { pastLimit, serverLost } from "./cell-outcome.ts";
 import type { Scheduler } from "./scheduler.ts";
 import { quiesce } from "./quiesce.ts";
 
@@ -153,6 +154,14 @@ export class CellLoop {
       );
       if (quiesceSeconds !== undefined) rec.quiesceSeconds = quiesceSeconds;
       if (cell.instance !== undefined) rec.instance = cell.instance;
+      // A server the OOM killer ended fails its cell once, named as such: the same cell would reach the same limit
+      // again, so it is not retried (the server is restarted for the cells after it).
+      const oom = rec.status === "failed" && (await server.oomKilled());
+      if (oom) {
+        const limit = server.init.memoryBytes;
+        rec.serverOomKilled = true;
+        rec.error = `server ${cell.server} was OOM-killed${limit ? ` at its memory limit of ${formatBytes(limit)}` : ""}: ${rec.error ?? "the cell failed"}`;
+      }
       await session.appendCell(rec);
       this.recorded.push(rec);
       if (rec.status === "ok") {
@@ -160,7 +169,11 @@ export class CellLoop {
         ctx.emit({ type: "cell-finished", at: ctx.at(), cell, record: rec });
         return;
       }
-      const retry = rec.status === "failed" && tries < retries && !ctx.signal.aborted;
+      // A cell stopped at its limit on a server that still runs: the server must answer now, or the run ends here
+      // (SERVER_HUNG) rather than wait out every cell after it.
+      if (pastLimit(rec) && (await server.isRunning()))
+        await server.assertAnswers(`after cell ${cell.key} ran past its limit`);
+      const retry = rec.status === "failed" && !oom && tries < retries && !ctx.signal.aborted;
       ctx.emit({ type: "cell-failed", at: ctx.at(), cell, record: rec, ...(retry ? { retry: attempt + 1 } : {}) });
       ctx.throwIfAborted();
       if (!retry) this.tally.failed++;
@@ -196,6 +209,8 @@ export class CellLoop {
     this.warmups.push(rec);
     if (rec.status === "failed") {
       ctx.throwIfAborted();
+      if (pastLimit(rec) && (await server.isRunning()))
+        await server.assertAnswers(`after the warm-up of ${cell.test} ran past its limit`);
       ctx.warn(`warm-up of ${cell.server} ${cell.test} failed: ${rec.error}`);
       await this.servers.recoverIfDead(server, wcell, this.sidecar, { lost: serverLost(rec) });
     }

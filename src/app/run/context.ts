@@ -3,7 +3,6 @@
  * the stage timings, the labels of what it creates and the teardown stack.
  */
 import { randomBytes } from "node:crypto";
-import { hostname as osHostname } from "node:os";
 import { CancelledError } from "../../core/base/errors.ts";
 import { PROGRESS_EVERY_SECONDS, type Phase, type RunEvent } from "../../core/model/events.ts";
 import { resourceLabels } from "../../core/base/labels.ts";
@@ -14,6 +13,7 @@ import { mysql2Probe, type Probe } from "../../adapters/mysql/probe.ts";
 import { DisposableStack } from "../disposables.ts";
 import type { RunDeps, RunOptions } from "./types.ts";
 import type { LoadedScript } from "../../core/model/scenario/custom.ts";
+import { selfOwner } from "../../adapters/host/process-identity.ts";
 
 export class RunContext {
   readonly scenario: Scenario;
@@ -23,7 +23,11 @@ export class RunContext {
   readonly sessionId: string;
   readonly stack = new DisposableStack();
   readonly timings: Record<string, number> = {};
-  readonly wallStart = Date.now();
+  /**
+   * When the run started, in ms of the monotonic clock ({@link clock}): budgets, deadlines and stage timings are
+   * differences of it, so a step of the wall clock (NTP, a manual date change) never distorts them.
+   */
+  readonly wallStart: number;
   /** Set by the results session (a resumed run keeps its id). */
   runId = "";
   /** The scenario's own Lua scripts, read before anything is created (empty without custom tests). */
@@ -39,6 +43,12 @@ export class RunContext {
     this.probe = deps.probe ?? mysql2Probe;
     this.signal = opts.signal ?? new AbortController().signal;
     this.sessionId = opts.sessionId ?? randomBytes(6).toString("hex");
+    this.wallStart = this.clock();
+  }
+
+  /** Milliseconds of a monotonic clock (performance.now; tests inject one): for durations only, never dates. */
+  clock(): number {
+    return (this.deps.monotonicMs ?? (() => performance.now()))();
   }
 
   now(): Date {
@@ -61,11 +71,11 @@ export class RunContext {
   }
   /** Run `fn` and add its wall time to the stage's timing. */
   async time<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const t0 = Date.now();
+    const t0 = this.clock();
     try {
       return await fn();
     } finally {
-      this.timings[key] = (this.timings[key] ?? 0) + (Date.now() - t0) / 1000;
+      this.timings[key] = (this.timings[key] ?? 0) + (this.clock() - t0) / 1000;
     }
   }
   /**
@@ -73,10 +83,10 @@ export class RunContext {
    * seconds so far and the latest line `fn` noted), so that no front end is silent through a slow build or start.
    */
   async withProgress<T>(phase: Phase, subject: string, fn: (note: (line: string) => void) => Promise<T>): Promise<T> {
-    const t0 = Date.now();
+    const t0 = this.clock();
     let detail: string | undefined;
     const timer = setInterval(() => {
-      const seconds = Math.round((Date.now() - t0) / 1000);
+      const seconds = Math.round((this.clock() - t0) / 1000);
       this.emit({
         type: "progress",
         at: this.at(),
@@ -101,8 +111,7 @@ export class RunContext {
         sessionId: this.sessionId,
         runId: this.runId,
         hostId: this.engine.hostId,
-        pid: process.pid,
-        hostname: osHostname(),
+        ...selfOwner(),
       },
       extra,
     );

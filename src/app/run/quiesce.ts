@@ -24,12 +24,12 @@ export async function quiesce(
     );
     return 0;
   }
-  const t0 = Date.now();
+  const t0 = ctx.clock();
   const samples: BacklogSample[] = [];
   for (;;) {
     ctx.throwIfAborted();
     samples.push(await read(server.rootEndpoint()));
-    const seconds = (Date.now() - t0) / 1000;
+    const seconds = (ctx.clock() - t0) / 1000;
     const settled = quiesced(samples);
     if (settled || seconds >= QUIESCE_TIMEOUT_S) {
       const last = samples[samples.length - 1]!;

@@ -6,13 +6,14 @@
 import { randomBytes } from "node:crypto";
 import { InputError } from "../../core/base/errors.ts";
 import type { Cell, CellRecord, RunManifest, ServerManifest } from "../../core/model/results.ts";
+import { RUN_ID_SAFE } from "../../core/model/manifest.ts";
 import { scenarioFingerprint } from "../../core/plan/fingerprint.ts";
 import { ResultsStore } from "../../adapters/results/store.ts";
 import type { RunContext } from "./context.ts";
 import { TWINBENCH_VERSION } from "./types.ts";
+import { assertSameScripts, scriptRecords } from "./scripts.ts";
 import { comparisonPairs } from "../../core/model/scenario/pairs.ts";
 import { reportMarginPct } from "../../core/model/scenario/schema.ts";
-import { assertSameScripts, scriptRecords } from "./scripts.ts";
 
 export function newRunId(now: Date): string {
   const t = now.toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
@@ -37,55 +38,73 @@ export class ResultsSession {
     return this.manifest.runId;
   }
 
-  /** Create the folder, or reopen it for `resume` when the scenario, its pins and its config are the same. */
+  /**
+   * Create the folder, or reopen it for `resume` when the scenario, its pins and its config are the same. Either way
+   * the folder's lock is taken first (released by `store.release()` when the run ends, or here on failure).
+   */
   static async open(ctx: RunContext): Promise<ResultsSession> {
-    const { opts, scenario, plan } = ctx;
-    const fingerprint = scenarioFingerprint(scenario, opts.neutralCnf);
-    let session: ResultsSession;
-    if (opts.resume) {
-      const store = await ResultsStore.open(opts.outDir);
-      const old = await store.readManifest();
-      if (old.fingerprint !== fingerprint)
-        throw new InputError(
-          `cannot resume ${opts.outDir}: the scenario, its pins or its config differ from the original run`,
-          {
-            code: "RESUME_MISMATCH",
-            hint: "resume with the same scenario file, --set overrides and lab config; or start a new run",
-          },
-        );
-      // A torn last line goes aside before anything is appended, so every later record starts on a line of its own.
-      const torn = await store.setAsideTornLine();
-      session = new ResultsSession(
-        ctx,
-        store,
-        { ...old, status: "running", endedAt: undefined },
-        await store.readCells(),
-        torn?.movedTo,
-      );
-      assertSameScripts(session, ctx.scripts);
-    } else {
-      const store = await ResultsStore.create(opts.outDir);
-      const manifest: RunManifest = {
-        runId: opts.runId ?? newRunId(ctx.now()),
-        twinbenchVersion: TWINBENCH_VERSION,
-        scenarioFile: opts.scenarioFile,
-        scenario,
-        overrides: opts.overrides ?? [],
-        cells: plan.cells,
-        estimateSeconds: plan.estimate.totalSeconds,
-        hosts: [],
-        servers: [],
-        startedAt: ctx.at(),
-        status: "running",
-        actions: [],
-        fingerprint,
-        ...(ctx.scripts.length ? { customScripts: scriptRecords(ctx.scripts) } : {}),
-      };
-      session = new ResultsSession(ctx, store, manifest, []);
+    const { opts } = ctx;
+    if (!opts.resume && opts.runId !== undefined && !RUN_ID_SAFE.test(opts.runId))
+      throw new InputError(`run id ${JSON.stringify(opts.runId)} is not a valid run id`, {
+        code: "RUN_ID_INVALID",
+        hint: "leave the run id out (twinbench makes one), or use letters, digits, - and _ only",
+      });
+    const store = opts.resume
+      ? await ResultsStore.open(opts.outDir, { lock: true })
+      : await ResultsStore.create(opts.outDir);
+    try {
+      const session = opts.resume ? await ResultsSession.resumed(ctx, store) : ResultsSession.fresh(ctx, store);
+      ctx.runId = session.runId;
+      await session.save();
+      return session;
+    } catch (e) {
+      await store.release();
+      throw e;
     }
-    ctx.runId = session.runId;
-    await session.save();
-    return session;
+  }
+
+  private static async resumed(ctx: RunContext, store: ResultsStore): Promise<ResultsSession> {
+    const { opts, scenario } = ctx;
+    const old = await store.readManifest({ resume: true });
+    if (old.fingerprint !== scenarioFingerprint(scenario, opts.neutralCnf))
+      throw new InputError(
+        `cannot resume ${opts.outDir}: the scenario, its pins or its config differ from the original run`,
+        {
+          code: "RESUME_MISMATCH",
+          hint: "resume with the same scenario file, --set overrides and lab config; or start a new run",
+        },
+      );
+    assertSameScripts({ manifest: old, dir: opts.outDir }, ctx.scripts);
+    // A torn last line goes aside before anything is appended, so every later record starts on a line of its own.
+    const torn = await store.setAsideTornLine();
+    return new ResultsSession(
+      ctx,
+      store,
+      { ...old, status: "running", endedAt: undefined },
+      await store.readCells(),
+      torn?.movedTo,
+    );
+  }
+
+  private static fresh(ctx: RunContext, store: ResultsStore): ResultsSession {
+    const { opts, scenario, plan } = ctx;
+    const manifest: RunManifest = {
+      runId: opts.runId ?? newRunId(ctx.now()),
+      twinbenchVersion: TWINBENCH_VERSION,
+      scenarioFile: opts.scenarioFile,
+      scenario,
+      overrides: opts.overrides ?? [],
+      cells: plan.cells,
+      estimateSeconds: plan.estimate.totalSeconds,
+      hosts: [],
+      servers: [],
+      startedAt: ctx.at(),
+      status: "running",
+      actions: [],
+      fingerprint: scenarioFingerprint(scenario, opts.neutralCnf),
+      ...(ctx.scripts.length ? { customScripts: scriptRecords(ctx.scripts) } : {}),
+    };
+    return new ResultsSession(ctx, store, manifest, []);
   }
 
   /** Tell the front end what the run will do, and what a resumed run already did. */

@@ -3,24 +3,24 @@
  * network), for the connection check, prepare/prewarm, and one cell, whose result it classifies.
  */
 import { randomBytes } from "node:crypto";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
 import { LABEL, resourceName } from "../../core/base/labels.ts";
-import type { Cell, CellRecord, Interference } from "../../core/model/results.ts";
-import { interferenceOf, type CpuSample } from "../../core/measure/interference.ts";
-import { type CellTasks, type ServerStatus } from "../../core/model/cell.ts";
-import { cellStateFor } from "./cell-state.ts";
-import { ctxDelta, ioDelta, keepsThreads, type TaskCounters } from "../../core/measure/taskcounters.ts";
+import type { Cell, CellRecord } from "../../core/model/results.ts";
+import { cellStateOf, containerCores } from "../../core/measure/cellstate.ts";
+import { type CellCpu, type CellState, type CellTasks, type ServerStatus } from "../../core/model/cell.ts";
 import { parseDuration, parseSize, trimSeconds } from "../../core/model/scenario/schema.ts";
 import { trimmedRates } from "../../core/measure/levers.ts";
+import type { SysbenchResult } from "../../core/model/sysbench/result.ts";
 import { parseIntervalLine } from "../../core/model/sysbench/parse.ts";
-import { sysbenchArgv } from "../../core/model/scenario/argv.ts";
+import { sysbenchArgv, sysbenchCommand } from "../../core/model/scenario/argv.ts";
 import type { RunResult } from "../../core/model/engine/containers.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import type { ImageInfo } from "./types.ts";
-import { classifyCell, isAbsence, lastFatal } from "./cell-outcome.ts";
+import { classifyCell, lastFatal } from "./cell-outcome.ts";
+import { interferenceProbe } from "./interference-probe.ts";
 import { BENCH_DB, BENCH_USER, benchPassword } from "../lab-server-init.ts";
 import { notImplemented, scriptContainerParts, tpccMixOf } from "../scripts.ts";
 
@@ -50,23 +50,30 @@ export class Sidecar {
     };
   }
 
-  private run(
+  private async run(
     server: LabServer,
     argv: string[],
     onLine: ((l: string) => void) | undefined,
     timeoutMs: number | undefined,
     signal: AbortSignal,
     onCreated?: (id: string) => void,
-  ): Promise<RunResult> {
+  ): Promise<RunResult & { name: string }> {
     const { ctx } = this;
     const { c } = this.connection(server);
     const load = ctx.scenario.resources.load;
-    return ctx.engine.containers.run(
+    // The password travels in the environment and a private config file, never on the container's argv.
+    const { entrypoint, cmd, env } = sysbenchCommand(argv);
+    // A custom test's files (and its LUA_PATH) go into the container through the engine's API.
+    const custom = scriptContainerParts(ctx.scripts, argv[0] ?? "");
+    const name = resourceName(ctx.runId, server.id, "load", randomBytes(3).toString("hex"));
+    const r = await ctx.engine.containers.run(
       {
-        name: resourceName(ctx.runId, server.id, "load", randomBytes(3).toString("hex")),
+        name,
         image: this.image.tag,
-        entrypoint: ["sysbench"],
-        cmd: argv,
+        entrypoint,
+        cmd,
+        env: { ...env, ...custom.env },
+        ...(custom.files ? { files: custom.files } : {}),
         labels: ctx.labels({ [LABEL.role]: "load", [LABEL.server]: server.id }),
         mounts: c.mounts,
         network: c.network,
@@ -76,10 +83,10 @@ export class Sidecar {
           memoryBytes: load.memory !== undefined ? parseSize(load.memory) : undefined,
         },
         workingDir: "/usr/share/sysbench",
-        ...scriptContainerParts(ctx.scripts, argv[0] ?? ""),
       },
       { onLine, onCreated, signal, timeoutMs },
     );
+    return { ...r, name };
   }
 
   /** The TLS cipher of the sidecar's connection (null: none). */
@@ -101,7 +108,7 @@ export class Sidecar {
     return { sslCipher: m ? m[1]!.trim() || null : null };
   }
 
-  /** prepare, prewarm or cleanup, logged to raw/<server>.<logName>.log; false: the script lacks the command. */
+  /** `sysbench prepare` or the prewarm command; its log goes to raw/<server>.<logName>.log, its lines to `onLine`. */
   async command(
     server: LabServer,
     script: string,
@@ -121,9 +128,20 @@ export class Sidecar {
       percentile: scenario.workload.percentile,
       histogram: false,
     });
-    const r = await this.run(server, argv, onLine, undefined, signal);
+    const timeoutMs = setupDeadlineMs(scenario.workload);
+    const r = await this.run(server, argv, onLine, timeoutMs, signal);
     await this.session.writeRaw(`${server.id}.${logName}.log`, r.output);
     if (r.cancelled) throw new CancelledError();
+    if (r.timedOut)
+      throw new TwinbenchError(
+        `sysbench ${command} on server ${server.id} did not finish within its deadline of ${Math.round(timeoutMs / 1000)} s ` +
+          `(${scenario.workload.tables} tables × ${scenario.workload.tableSize} rows) and was stopped (container ${r.name}, server container ${server.containerName})`,
+        {
+          code: "DEADLINE_EXCEEDED",
+          hint: `the server stopped answering or its data dir stalled; see raw/${server.id}.${logName}.log and the server's log in the results folder, then \`twinbench run --resume\``,
+        },
+      );
+    // A custom script without this command (its own prepare or cleanup) is no failure: false.
     if (r.exitCode !== 0 && !notImplemented(r.output, command))
       throw new TwinbenchError(
         `sysbench ${command} failed on server ${server.id} (exit ${r.exitCode}): ${lastFatal(r.output)}`,
@@ -170,7 +188,8 @@ export class Sidecar {
     const onAbort = () => cellAbort.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     skip?.addEventListener("abort", onAbort, { once: true });
-    const probe = ph === "measure" ? this.interferenceProbe(server.containerId, trim) : undefined;
+    const probe =
+      ph === "measure" ? interferenceProbe(this.ctx, this.labContainers, server.containerId, trim) : undefined;
     const errors: string[] = [];
     const before = ph === "measure" ? await this.status(server, true, errors) : undefined;
     let r: RunResult;
@@ -188,7 +207,8 @@ export class Sidecar {
     const rawName = `${cell.server}/${ph === "warmup" ? `warmup-${cell.test}` : `${cell.test}-t${cell.threads}-r${cell.repeat}${attempt > 1 ? `-a${attempt}` : ""}`}.log`;
     const raw = await this.session.writeRaw(rawName, r.output);
     const { status, error, metrics } = classifyCell(r, { userCancelled: signal.aborted, timeoutMs });
-    const after = before ? await this.status(server, false, errors) : undefined;
+    // A cell past its limit may have a hung server: no reading after it (the check after the cell says whether it answers).
+    const after = before && !r.timedOut ? await this.status(server, false, errors) : undefined;
     const interference = probe?.result();
     const interferenceError = probe?.error();
     const taskError = probe?.taskError();
@@ -198,7 +218,7 @@ export class Sidecar {
     const figureMetrics = metrics && trimmed ? { ...metrics, qps: trimmed.qps } : metrics;
     const state =
       ph === "measure"
-        ? cellStateFor(this.ctx.scenario.resources.load, server.init, {
+        ? this.cellState(server, {
             before,
             after,
             cpu: probe?.cpu(),
@@ -247,131 +267,36 @@ export class Sidecar {
     }
   }
 
-  /**
-   * Samples the machine's CPU accounting while sysbench runs (local engine, measured cells): at its first output
-   * line (with a lead-in, workload.trim: at the per-second line that ends it) and at each per-second report, so the
-   * window is sysbench's own run (or the figure's seconds), without the container's creation and
-   * removal, and every container of the run (servers, this sidecar) still has its cgroup. Undefined when the run
-   * has no sampler or the engine is remote.
-   */
-  private interferenceProbe(
-    serverId: string | undefined,
-    leadIn = 0,
-  ):
-    | {
-        created(id: string): void;
-        /** A sysbench output line: its per-second sample's second, or null for any other line. */
-        line(intervalT: number | null): void;
-        result(): Interference | undefined;
-        error(): string | undefined;
-        /** The measured server's and this sidecar's CPU over the same window, in cores. */
-        cpu(): { wallS: number; serverCores: number; loadCores: number } | undefined;
-        /** Their context switches and the server's storage bytes over the same window; undefined without a task sampler. */
-        tasks(): Omit<CellTasks, "blockDevice" | "storageKind"> | undefined;
-        /** Why the task counters failed (a permission, a bug), if they did. */
-        taskError(): string | undefined;
-      }
-    | undefined {
-    const sample = this.ctx.deps.cpuSampler;
-    const sampleTasks = this.ctx.deps.taskSampler;
-    if (!sample || !this.ctx.engine.location().local) return undefined;
-    let sidecarId: string | undefined;
-    let first: CpuSample | undefined;
-    let last: CpuSample | undefined;
-    let broken = false;
-    let failure: string | undefined;
-    let taskFailure: string | undefined;
-    type Tasks = { server: TaskCounters | null; load: TaskCounters | null };
-    let firstTasks: Tasks | undefined;
-    let lastTasks: Tasks | undefined;
-    // Read with the CPU sample it goes with, so both cover one window. Absent counters are null (no figure); any
-    // other failure stops the task figures and is said on the cell.
-    const takeTasks = (): Tasks | undefined => {
-      if (!sampleTasks || taskFailure || !serverId || !sidecarId) return undefined;
-      try {
-        return { server: sampleTasks(serverId), load: sampleTasks(sidecarId) };
-      } catch (e) {
-        taskFailure = `task counters failed: ${(e as Error).message}`;
-        return undefined;
-      }
+  /** The cell's state from its readings; the CPU figures against each container's cpuset (the host's CPUs without). */
+  private cellState(
+    server: LabServer,
+    o: {
+      before?: ServerStatus;
+      after?: ServerStatus;
+      cpu?: { wallS: number; serverCores: number; loadCores: number };
+      tasks?: Omit<CellTasks, "blockDevice" | "storageKind">;
+      metrics: SysbenchResult | null;
+      errors: string[];
+    },
+  ): CellState {
+    const host = availableParallelism();
+    const load = this.ctx.scenario.resources.load;
+    const cpu: CellCpu | undefined = o.cpu && {
+      ...o.cpu,
+      serverCpusetCores: containerCores(server.init.cpuset, undefined, host),
+      loadCpusetCores: containerCores(load.cpuset, load.cpus, host),
     };
-    // A sample counts only when every container's counter was readable: a line handled late (a busy machine) may
-    // come after sysbench exited and its cgroup went away; the window then ends at the last complete sample.
-    const take = () => {
-      try {
-        const s = sample([...this.labContainers(), ...(sidecarId ? [sidecarId] : [])]);
-        return Object.values(s.containersNs).every((v) => v !== null) ? s : undefined;
-      } catch (e) {
-        // No /proc here (an engine on this machine's VM, e.g. Docker Desktop): the cell carries no interference.
-        // Any other failure (a permission, a bug) is said on the cell, never read as absence.
-        broken = true;
-        if (!isAbsence(e)) failure = `CPU sampler failed: ${(e as Error).message}`;
-        return undefined;
-      }
-    };
-    // A later reading may end the window only if sysbench's threads are all still there (keepsThreads) and the
-    // server's were readable; without a task sampler, or once it failed, the CPU sample alone decides.
-    const tasksComplete = (prev: Tasks | undefined, next: Tasks | undefined): boolean => {
-      if (!sampleTasks || taskFailure || !prev) return true;
-      if (!next?.load || !next.server || !Object.keys(next.server.ctx).length) return false;
-      return !prev.load || keepsThreads(prev.load, next.load);
-    };
-    return {
-      created: (id) => (sidecarId = id),
-      line: (t) => {
-        if (broken) return;
-        // A lead-in (workload.trim): the window starts at the per-second line that ends it, as the figure does.
-        if (!first && leadIn > 0 && (t === null || t < leadIn)) return;
-        const interval = t !== null;
-        if (!first) {
-          first = take();
-          if (first) firstTasks = takeTasks();
-        } else if (interval) {
-          // Threads first, then the CPU counters: a sample whose container went away in between is not complete.
-          const tasks = takeTasks();
-          const s = take();
-          if (s && tasksComplete(lastTasks ?? firstTasks, tasks)) {
-            last = s;
-            lastTasks = tasks;
-          }
-        }
-      },
-      result: () => {
-        if (broken || !first || !last) return undefined;
-        try {
-          return interferenceOf(first, last);
-        } catch (e) {
-          // An unreadable /proc/stat line: no figures rather than a failed cell, and the cell says why.
-          failure = `CPU figures not computed: ${(e as Error).message}`;
-          return undefined;
-        }
-      },
-      error: () => failure,
-      taskError: () => taskFailure,
-      tasks: () => {
-        if (broken || !first || !last || !firstTasks || !lastTasks || taskFailure) return undefined;
-        const d = <T>(
-          f: (a: TaskCounters, b: TaskCounters) => T | null,
-          a: TaskCounters | null,
-          b: TaskCounters | null,
-        ) => (a && b ? f(a, b) : null);
-        return {
-          server: d(ctxDelta, firstTasks.server, lastTasks.server),
-          load: d(ctxDelta, firstTasks.load, lastTasks.load),
-          serverIo: d(ioDelta, firstTasks.server, lastTasks.server),
-        };
-      },
-      cpu: () => {
-        if (broken || !first || !last || !serverId || !sidecarId) return undefined;
-        const wallS = (last.atMs - first.atMs) / 1000;
-        const d = (id: string) => (last!.containersNs[id] ?? NaN) - (first!.containersNs[id] ?? NaN);
-        const serverNs = d(serverId);
-        const loadNs = d(sidecarId);
-        // Too short a window, or a counter missing from a sample (taken before the sidecar existed): no figures.
-        if (!(wallS >= 0.2) || !Number.isFinite(serverNs) || !Number.isFinite(loadNs)) return undefined;
-        const r3 = (x: number) => Math.round(x * 1000) / 1000;
-        return { wallS: r3(wallS), serverCores: r3(serverNs / 1e9 / wallS), loadCores: r3(loadNs / 1e9 / wallS) };
-      },
-    };
+    // tmpfs keeps the data dir in memory: no block device, so no bytes per query (volume, bind, raid0 have one).
+    const kind = server.init.storage.kind;
+    const tasks: CellTasks | undefined = o.tasks && { ...o.tasks, blockDevice: kind !== "tmpfs", storageKind: kind };
+    return cellStateOf({ before: o.before, after: o.after, cpu, tasks, metrics: o.metrics, errors: o.errors });
   }
+}
+
+/**
+ * The deadline of `sysbench prepare` or prewarm: ten minutes, plus the rows at a tenth of the prepare rate measured
+ * here (130 k rows/s): far past any healthy run, short of for ever.
+ */
+export function setupDeadlineMs(w: { tables: number; tableSize: number }): number {
+  return Math.round((600 + (w.tables * w.tableSize) / 13_000) * 1000);
 }

@@ -45,7 +45,7 @@ export async function teardown(
   const failures = await ctx.time("teardown", () => ctx.stack.dispose());
   for (const f of failures) ctx.warn(`teardown: ${f}`);
   const { manifest } = session;
-  ctx.timings.wall = (Date.now() - ctx.wallStart) / 1000;
+  ctx.timings.wall = (ctx.clock() - ctx.wallStart) / 1000;
   manifest.timings = ctx.timings;
   manifest.status = status;
   manifest.endedAt = ctx.at();

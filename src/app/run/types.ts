@@ -40,6 +40,8 @@ export interface RunDeps {
   /** SQL probes (default: mysql2). */
   probe?: Probe;
   now?: () => Date;
+  /** A monotonic clock in ms for budgets, deadlines and timings (default performance.now; tests step it). */
+  monotonicMs?: () => number;
   /**
    * Reads the machine's CPU accounting with the given containers' counters, for each cell's interference figures
    * (local engine only). Absent: cells carry no interference (src/adapters/host/cpu-accounting.ts `sampleCpu`).
@@ -65,6 +67,8 @@ export interface RunDeps {
 /** What to run and how: the scenario, its neutral config text, the results folder, cancellation, events. */
 export interface RunOptions {
   scenario: Scenario;
+  /** The caller already watches the engine (a multi-host run's per-host guard): no second watch here. */
+  engineWatched?: boolean;
   scenarioFile?: string;
   /** The scenario's custom scripts as read (default: read from beside scenarioFile when the scenario has any). */
   scripts?: LoadedScript[];

@@ -25,7 +25,7 @@ import { plainLine } from "../plain.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
 import { selfContainerId } from "../../adapters/docker/self.ts";
-import { parseRetries, type RunCliOptions } from "./run-options.ts";
+import { parseReadyTimeoutMs, parseRetries, type RunCliOptions } from "./run-options.ts";
 
 export interface HostsCliOptions {
   host?: string[];
@@ -54,6 +54,7 @@ export async function runHostsCommand(
 ): Promise<0 | 1 | 2 | 130> {
   const transfer = parseImageTransfer(resume?.imageTransfer ?? o.imageTransfer);
   const retries = parseRetries(o.retries);
+  const readyTimeoutMs = parseReadyTimeoutMs(o.readyTimeout);
   const specs: HostSpec[] = resume
     ? resumeHosts(loaded.scenario.hosts ?? [], o.host ?? [])
     : resolveHosts(loaded.scenario.hosts, o.host ?? []);
@@ -123,7 +124,7 @@ export async function runHostsCommand(
         retries,
         strict: o.strict,
         wipeDevices: o.wipeDevices,
-        readyTimeoutMs: Number(o.readyTimeout ?? 180) * 1000,
+        readyTimeoutMs,
         signal: trap.signal,
         onEvent: sink,
         selfContainerId,

@@ -44,4 +44,22 @@ export function parseRetries(v: string | undefined): number | undefined {
   return n;
 }
 
+/** The longest `--ready-timeout`: a day (a server that is not ready after that will not be). */
+export const MAX_READY_TIMEOUT_SECONDS = 86400;
+
+/** `--ready-timeout SECONDS` in ms: a number of seconds above 0 and at most a day; undefined: the default (180 s). */
+export function parseReadyTimeoutMs(v: string | undefined): number {
+  if (v === undefined) return 180_000;
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n) || n <= 0 || n > MAX_READY_TIMEOUT_SECONDS)
+    throw new InputError(
+      `--ready-timeout ${JSON.stringify(v)}: expected a number of seconds above 0 and at most ${MAX_READY_TIMEOUT_SECONDS}`,
+      {
+        code: "CLI_OPTION_INVALID",
+        hint: "e.g. --ready-timeout 300 waits up to five minutes for each server to accept connections",
+      },
+    );
+  return Math.round(n * 1000);
+}
+
 export { adaptiveOverrides } from "../../app/start.ts";

@@ -21,7 +21,7 @@ import { levelOption } from "./report.ts";
 import { renderText } from "../../core/report/text.ts";
 import type { CliContext } from "../context.ts";
 import { loadDeps } from "./shared.ts";
-import { parseRetries, type RunCliOptions } from "./run-options.ts";
+import { parseReadyTimeoutMs, parseRetries, type RunCliOptions } from "./run-options.ts";
 import { cleanHostsCommand, resumeHostsCommand, runHostsCommand, wantsHosts } from "./run-hosts.ts";
 
 export type { RunCliOptions };
@@ -94,9 +94,15 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
         return;
       }
       const deps = await loadDeps(ctx, {});
-      const r = await cleanResources(deps.engine, { runId: o.run, storage: deps.storage, force: o.force });
+      const r = await cleanResources(deps.engine, {
+        runId: o.run,
+        storage: deps.storage,
+        force: o.force,
+        affinity: deps.engine.location().local || undefined,
+      });
       ctx.out(`removed ${r.containers.length} containers, ${r.networks.length} networks, ${r.volumes.length} volumes`);
       for (const s of r.storage) ctx.out(`storage: ${s}`);
+      for (const s of r.affinity) ctx.out(`CPU lists: ${s}`);
       for (const f of r.failed) ctx.err(`could not remove ${f}`);
       if (r.storageError) throw r.storageError;
       if (r.failed.length > 0) ctx.exitCode = 1;
@@ -111,6 +117,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
     if (code !== undefined) return code;
   }
   const retries = parseRetries(o.retries);
+  const readyTimeoutMs = parseReadyTimeoutMs(o.readyTimeout);
   const sets = [...(o.rerunDisturbed === false ? ["workload.rerunDisturbed=false"] : []), ...o.set];
   const design = o.design
     ? { calibration: async () => (await hostCalibration(ctx.engine())).calibration, log: ctx.err }
@@ -195,7 +202,7 @@ export async function runCommand(ctx: CliContext, file: string, o: RunCliOptions
       retries,
       strict: o.strict,
       wipeDevices: o.wipeDevices,
-      readyTimeoutMs: Number(o.readyTimeout ?? 180) * 1000,
+      readyTimeoutMs,
       signal: trap.signal,
       control,
       onEvent: dispatch,

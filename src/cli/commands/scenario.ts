@@ -151,7 +151,15 @@ export function registerScenarioCommands(program: Command, ctx: ScenarioCommands
     .argument("<file>", "scenario file")
     .option("--set <path=value>", "override a scenario value (repeatable), VALUE parsed as YAML", collect, [])
     .option("--json", "print the resolved scenario and plan as JSON")
-    .option("--max-cells <n>", "list at most N cells", (v) => Number(v))
+    .option("--max-cells <n>", "list at most N cells", (v) => {
+      const n = Number(v);
+      if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < 1)
+        throw new InputError(`--max-cells ${JSON.stringify(v)}: expected a whole number of 1 or more`, {
+          code: "CLI_OPTION_INVALID",
+          hint: "e.g. --max-cells 20",
+        });
+      return n;
+    })
     .option(
       "--precision <pct>",
       'adaptive repeats until each interval is within ± this (e.g. "3%"): sets workload.repeats to { min, max, precision }',

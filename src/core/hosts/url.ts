@@ -55,6 +55,17 @@ export function parseEngineUrl(url: string, opts: { tls?: boolean } = {}): Engin
   throw bad(url, `unsupported scheme ${scheme}://`);
 }
 
+/** Whether a host name or address is this machine's loopback (localhost, 127.0.0.0/8, ::1). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/** Whether a host's engine is reached over plain HTTP to another machine (allowed only with `insecure: true`). */
+export function isPlainRemote(u: EngineUrl): boolean {
+  return u.kind === "tcp" && !u.tls && !isLoopbackHost(u.host);
+}
+
 /** The URL without secrets, for reports (ssh user names stay: they say which account ran the engine). */
 export function displayEngineUrl(u: EngineUrl): string {
   if (u.kind === "unix") return `unix://${u.socketPath}`;

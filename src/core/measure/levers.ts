@@ -5,6 +5,7 @@
 import type { IntervalSample } from "../model/sysbench/result.ts";
 import type { TrimmedRates } from "../model/cell.ts";
 import { mean, tQuantile } from "../base/distributions.ts";
+import type { Owner } from "../base/labels.ts";
 
 /**
  * The mean q/s and t/s of the per-second samples after the first `seconds`; null when nothing is left (too short a
@@ -150,3 +151,69 @@ export function parseAffinityList(out: string): string | null {
 
 /** What resources.confineDaemons moves to the load CPUs: the Docker engine, containerd and its shims (by comm). */
 export const CONFINED_DAEMONS = ["dockerd", "containerd", "containerd-shim"] as const;
+
+/**
+ * The affinity ledger: what a run confined (resources.confineDaemons), kept in the state dir while it is confined,
+ * so that a killed run's changes can be put back by `clean` or the next run's start-up sweep. `original` is the CPU
+ * list the process had before any twinbench moved it.
+ */
+export interface ConfinedPid {
+  pid: number;
+  /** Start time of the process (field 22 of /proc/<pid>/stat): a later process with the pid is not put back. */
+  startTime?: string;
+  original: string;
+}
+
+export interface AffinityRecord {
+  version: 1;
+  runId: string;
+  owner: Owner;
+  /** The CPUs the processes were moved to. */
+  cpus: string;
+  pids: ConfinedPid[];
+}
+
+const samePid = (e: ConfinedPid, pid: number, startTime?: string) =>
+  e.pid === pid && (e.startTime === undefined || startTime === undefined || e.startTime === startTime);
+
+/**
+ * The CPU list to put back for `pid` when this run is done: the original that another run's record (live or left
+ * by a killed run) kept for the same process, else what the process has now. So a run that starts while another
+ * has the daemons confined never takes the confined list for the original.
+ */
+export function originalAffinity(
+  pid: number,
+  startTime: string | undefined,
+  now: string,
+  others: readonly AffinityRecord[],
+): string {
+  for (const r of others) {
+    const e = r.pids.find((x) => samePid(x, pid, startTime));
+    if (e) return e.original;
+  }
+  return now;
+}
+
+/**
+ * The run (of `live`, the records of other runs that still run or cannot be judged) that still confines `pid`:
+ * then the process stays where it is, and that run puts the original back when it is done.
+ */
+export function confinedByOther(
+  pid: number,
+  startTime: string | undefined,
+  live: readonly AffinityRecord[],
+): AffinityRecord | undefined {
+  return live.find((r) => r.pids.some((x) => samePid(x, pid, startTime)));
+}
+
+/** Check a parsed ledger file; undefined for anything that is not one. */
+export function readAffinityRecord(raw: unknown): AffinityRecord | undefined {
+  const r = raw as Partial<AffinityRecord> | null;
+  if (!r || r.version !== 1 || typeof r.runId !== "string" || typeof r.cpus !== "string") return undefined;
+  if (!r.owner || !Number.isInteger(r.owner.pid) || typeof r.owner.hostname !== "string") return undefined;
+  if (!Array.isArray(r.pids)) return undefined;
+  for (const p of r.pids)
+    if (!p || !Number.isInteger(p.pid) || typeof p.original !== "string" || !/^[0-9,-]+$/.test(p.original))
+      return undefined;
+  return r as AffinityRecord;
+}

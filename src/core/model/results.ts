@@ -90,6 +90,9 @@ export interface CellRecord {
   /** Why the cell has no interference figures although the machine has CPU accounting: the sampler failed
    *  (not absent: an engine without /proc gives neither field). */
   interferenceError?: string;
+  /** The cell's server was ended by the kernel's OOM killer (its container's memory limit): the cell failed and
+   *  was not retried. */
+  serverOomKilled?: true;
   /** workload.quiesce: seconds waited for InnoDB purge and dirty pages to settle before this cell. */
   quiesceSeconds?: number;
   /** workload.trim: the rates without the cell's first seconds; reports use these for q/s and t/s. */

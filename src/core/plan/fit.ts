@@ -53,6 +53,32 @@ export const DEFAULT_FIT_COSTS: Readonly<FitCosts> = {
   hostReserveShare: 0.1,
 };
 
+/**
+ * Headroom of a server's derived memory limit above what the fit counts for it (pool + overhead + tmpfs): mysqld's
+ * allocations beyond the estimate (sort and join buffers, the dictionary cache) get room before the kernel's OOM
+ * killer ends the server.
+ */
+export const SERVER_LIMIT_HEADROOM_BYTES = 512 * MiB;
+
+/**
+ * The memory limit (docker --memory, no swap) of a server container when resources.server.memory is not set: its
+ * buffer pool, the per-server overhead and connections, its tmpfs data dir (tmpfs pages count against the
+ * container) and {@link SERVER_LIMIT_HEADROOM_BYTES}. A server can then never take the host's memory from the others.
+ */
+export function derivedServerLimitBytes(
+  o: { poolBytes: number; tmpfsBytes: number; maxThreads: number },
+  costs: Partial<FitCosts> = {},
+): number {
+  const c: FitCosts = { ...DEFAULT_FIT_COSTS, ...costs };
+  return (
+    o.poolBytes +
+    o.tmpfsBytes +
+    c.serverOverheadBytes +
+    o.maxThreads * c.perConnectionBytes +
+    SERVER_LIMIT_HEADROOM_BYTES
+  );
+}
+
 /** The engine host's resources, as its facts give them (undefined: unknown, not checked). */
 export interface HostResources {
   id?: string;
@@ -104,6 +130,8 @@ export interface ServerMemory {
   limitBytes?: number;
   /** What is counted for this server: pool + overhead + tmpfs, capped by the limit. */
   countedBytes: number;
+  /** The container's memory limit: resources.server.memory, else derived ({@link derivedServerLimitBytes}). */
+  containerLimitBytes: number;
 }
 
 export interface CpuFit {
@@ -173,6 +201,7 @@ export function fitScenario(
       tmpfsBytes,
       ...(limit !== undefined ? { limitBytes: limit } : {}),
       countedBytes: limit !== undefined ? Math.min(limit, sum) : sum,
+      containerLimitBytes: limit ?? derivedServerLimitBytes({ poolBytes: pool.bytes, tmpfsBytes, maxThreads }, costs),
     };
   });
   const loadLimit =
@@ -285,6 +314,12 @@ export function fitLines(f: FitReport): string[] {
   out.push(`  needed ${b(f.neededBytes)} of ${f.availableBytes === undefined ? "?" : b(f.availableBytes)}: ${verdict}`);
   out.push(
     `  (overhead: ${b(f.costs.serverOverheadBytes)} + ${b(f.costs.perConnectionBytes)} per connection of the highest thread count; other processes' memory is not subtracted)`,
+  );
+  const limits = f.servers.map((s) => `${s.id} ${b(s.containerLimitBytes)}`).join(", ");
+  out.push(
+    f.servers.every((s) => s.limitBytes !== undefined)
+      ? `  server memory limits (no swap; resources.server.memory): ${limits}`
+      : `  server memory limits (no swap): ${limits} = buffer pool + overhead + tmpfs + ${b(SERVER_LIMIT_HEADROOM_BYTES)} headroom (resources.server.memory sets them instead)`,
   );
   out.push(
     `CPU (${f.cpu.hostCpus === undefined ? "host cores unknown" : `${hostName}: ${f.cpu.hostCpus} CPUs, 0-${f.cpu.hostCpus - 1}`}):`,

@@ -163,7 +163,13 @@ export function forestHeight(f: Forest): number {
   return f.groups.reduce((n, g) => n + 1 + g.rows.length, 0) + 1;
 }
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const esc = (s: unknown) =>
+  String(s ?? "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 
 /** Colours of the directions (the HTML report's table uses the same hues). */
 const DIRECTION_COLOURS: Readonly<Record<Direction, string>> = {
@@ -222,9 +228,9 @@ export function forestSvg(f: Forest, o: { width?: number; row?: number } = {}): 
       const y = top + i * row + row / 2;
       const colour = DIRECTION_COLOURS[r.direction];
       out.push(
-        `<g class="forest-row" data-test="${esc(r.test)}" data-threads="${r.threads}" data-verdict="${r.status === "ok" ? r.verdict : r.status}">`,
+        `<g class="forest-row" data-test="${esc(r.test)}" data-threads="${esc(r.threads)}" data-verdict="${esc(r.status === "ok" ? r.verdict : r.status)}">`,
       );
-      out.push(`<text x="24" y="${y + 4}" font-size="12">${r.threads} thread${r.threads === 1 ? "" : "s"}</text>`);
+      out.push(`<text x="24" y="${y + 4}" font-size="12">${esc(r.threads)} thread${r.threads === 1 ? "" : "s"}</text>`);
       if (r.low !== null && r.high !== null) {
         out.push(
           `<line x1="${x(r.low).toFixed(1)}" x2="${x(r.high).toFixed(1)}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="2"/>`,

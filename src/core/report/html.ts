@@ -31,6 +31,12 @@ import { forestOf, forestSvg } from "./forest.ts";
 import { CSS, SCRIPT } from "./html-assets.ts";
 import type { HtmlData } from "./html-data.ts";
 import { disturbedNotePrefix } from "../measure/interference.ts";
+import { createHash } from "node:crypto";
+
+/** A CSP source for an inline script: `'sha256-<base64>'` of its exact text (UTF-8). */
+export function scriptHash(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
 
 export function escapeHtml(s: unknown): string {
   return String(s ?? "")
@@ -104,17 +110,18 @@ export function costChartData(t: CostTable | null): {
 }
 
 function ratioTableHtml(t: RatioTable): string {
-  const head = ["sysbench test", ...t.threads.map(String)];
+  // Thread counts come from a results folder like every other figure: escaped as text, never taken for markup.
+  const head = ["sysbench test", ...t.threads.map(String)].map(escapeHtml);
   const rows = t.rows.map((r) => {
     const cells = r.cells.map((c) => {
       const st = statusText(c);
       if (st !== null || c.estimate === null) {
-        return `<span class="cell status-${c.status}" data-verdict="${c.status}">${escapeHtml(st ?? STATE_MARKS.missing)}</span>`;
+        return `<span class="cell status-${escapeHtml(c.status)}" data-verdict="${escapeHtml(c.status)}">${escapeHtml(st ?? STATE_MARKS.missing)}</span>`;
       }
       const ci = intervalText(c) ?? "no interval";
       const title = `${verdictSentence(c, t.marginPct)}; n=${c.n}; median/median ${c.ratio?.toFixed(2) ?? "n/a"}${c.reason ? `; ${c.reason}` : ""}${c.unstable.length ? `; unstable: ${c.unstable.join("; ")}` : ""}`;
       const cls = `cell verdict-${c.verdict} direction-${c.direction} equivalence-${c.equivalence}${c.fdr === "fails" ? " fdr-fails" : ""}`;
-      return `<span class="${cls}" data-verdict="${c.verdict}" data-direction="${c.direction}" data-equivalence="${c.equivalence}" title="${escapeHtml(title)}"><b>${c.estimate.toFixed(1)}</b> <small>${escapeHtml(ci)}</small> ${escapeHtml(cellMark(c))}</span>`;
+      return `<span class="${escapeHtml(cls)}" data-verdict="${escapeHtml(c.verdict)}" data-direction="${escapeHtml(c.direction)}" data-equivalence="${escapeHtml(c.equivalence)}" title="${escapeHtml(title)}"><b>${c.estimate.toFixed(1)}</b> <small>${escapeHtml(ci)}</small> ${escapeHtml(cellMark(c))}</span>`;
     });
     return [escapeHtml(r.test), ...cells];
   });
@@ -333,18 +340,29 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
       : "<p>No latency histograms were recorded (run with sysbench --histogram).</p>",
   );
   body.push(configHtml(data.manifest, r), factsHtml(data.manifest));
+  // Only these two scripts may run: the page's policy names each by its hash, so no inline script or handler that
+  // found its way into the text can (the JSON data element is not a script the browser runs).
+  const chartJs = chartJsSource.replace(/<\/script/gi, "<\\/script");
+  const policy = [
+    "default-src 'none'",
+    `script-src ${scriptHash(chartJs)} ${scriptHash(SCRIPT)}`,
+    "style-src 'unsafe-inline'",
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">
 <title>${escapeHtml(data.title)}</title>
 <style>${CSS}</style>
 </head>
 <body>
 ${body.filter(Boolean).join("\n")}
 <script type="application/json" id="twinbench-data">${scriptJson(clientData)}</script>
-<script>${chartJsSource.replace(/<\/script/gi, "<\\/script")}</script>
+<script>${chartJs}</script>
 <script>${SCRIPT}</script>
 </body>
 </html>

@@ -81,9 +81,13 @@ export interface Raid0Plan {
 }
 export type StoragePlan = TmpfsPlan | VolumePlan | BindPlan | Raid0Plan;
 
-/** A path component made of safe characters only. */
+/**
+ * A path component made of safe characters only, never `.`, `..` or empty: leading dots become `_`, so a component
+ * can never name the folder it is in or the one above it.
+ */
 export function safeComponent(s: string): string {
-  return s.replace(/[^a-zA-Z0-9_.-]/g, "_");
+  const safe = s.replace(/[^a-zA-Z0-9_.-]/g, "_").replace(/^\.+/, (dots) => "_".repeat(dots.length));
+  return safe === "" ? "_" : safe;
 }
 
 /** FNV-1a, 32 bit, as 8 hex digits: short stable names (md array names are limited to 32 characters). */

@@ -8,6 +8,7 @@
 import type { Storage } from "../model/scenario/schema.ts";
 import type { LoopEntry, MdArray, MountEntry } from "./parse.ts";
 import { safeComponent } from "./plan.ts";
+import type { Owner } from "../base/labels.ts";
 
 export type StateEntry =
   /** A directory twinbench created. `recursive`: it owns the contents too (the bind subdirectory). */
@@ -27,7 +28,8 @@ export interface StorageStateRecord {
   serverId: string;
   sessionId: string;
   kind: Storage["kind"];
-  owner: { pid: number; hostname: string; startTime?: string };
+  /** The process that wrote it; records of old versions have no pid namespace or boot id (their owner is unknown). */
+  owner: Owner;
   createdAt: string;
   /** Results folder of the run (its storage-state.json is kept in step with the global copy). */
   runDir?: string;
@@ -220,33 +222,16 @@ export function remainingEntries(rec: StorageStateRecord, failedEntries: Set<num
 }
 
 /**
- * Whether the process that wrote a record still runs (then its state is not a leftover). `startTimeOf` answers with
- * a process's start time (field 22 of /proc/<pid>/stat) or undefined when there is no such process. A record from
- * another hostname (e.g. twinbench in a since-removed container) is "unknown": pids mean nothing across hosts.
- */
-export type OwnerStatus = "alive" | "dead" | "unknown";
-
-export function ownerStatus(
-  rec: StorageStateRecord,
-  hostname: string,
-  startTimeOf: (pid: number) => string | undefined,
-): OwnerStatus {
-  if (rec.owner.hostname !== hostname) return "unknown";
-  const st = startTimeOf(rec.owner.pid);
-  if (st === undefined) return "dead";
-  return rec.owner.startTime === undefined || rec.owner.startTime === st ? "alive" : "dead";
-}
-
-/**
  * `clean --force`: what to undo without a (readable) state file, from the mount and loop tables alone. twinbench's
  * mounts are those under MOUNT_ROOT (`<root>/<run>/<server>`), its loop devices those whose backing file is named
- * `twinbench-<run>-<server>-<n>.img`; with `runId`, only that run's. Whatever a live run's record lists is kept.
+ * `twinbench-<run>-<server>-<n>.img` and lies directly in one of `loopDirs` (the known loop dirs: a file of that
+ * name anywhere else is not twinbench's to detach or delete); with `runId`, only that run's. Whatever a live run's record lists is kept.
  * Order: unmount (deepest first), stop md arrays over those loops, forget btrfs devices, detach, delete the
  * backing files, remove the emptied mount points.
  */
 export function planForcedSweep(
   obs: Observed & { loopFiles?: string[] },
-  opts: { mountRoot: string; runId?: string; keep?: StorageStateRecord[] },
+  opts: { mountRoot: string; loopDirs: readonly string[]; runId?: string; keep?: StorageStateRecord[] },
 ): Array<{ action: CleanupOp; note: string }> {
   const run = opts.runId !== undefined ? safeComponent(opts.runId) : undefined;
   const root = opts.mountRoot.replace(/\/+$/, "");
@@ -261,9 +246,15 @@ export function planForcedSweep(
   const ours = (target: string) =>
     (run ? under(target, `${root}/${run}`) : target.startsWith(`${root}/`)) && !keptMounts.has(target);
   const loopName = (file: string) => base(file.replace(/ \(deleted\)$/, ""));
+  const loopDirs = new Set(opts.loopDirs.map((d) => d.replace(/\/+$/, "")));
   const ourFile = (file: string) => {
-    const n = loopName(file);
-    return n.endsWith(".img") && n.startsWith(run ? `twinbench-${run}-` : "twinbench-");
+    const path = file.replace(/ \(deleted\)$/, "");
+    const n = loopName(path);
+    return (
+      loopDirs.has(path.slice(0, path.length - n.length - 1)) &&
+      n.endsWith(".img") &&
+      n.startsWith(run ? `twinbench-${run}-` : "twinbench-")
+    );
   };
   const steps: Array<{ action: CleanupOp; note: string }> = [];
   const mounts = [...new Set(obs.mounts.filter((m) => ours(m.target)).map((m) => m.target))].sort(

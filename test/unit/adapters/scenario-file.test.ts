@@ -66,7 +66,7 @@ describe("loadScenarioText / loadScenarioFile", () => {
     expect(
       problemsOf(() => loadScenarioText(quick, "scenarios/quick.yaml", { ...opts, sets: ["workload.threads=[1,x]"] })),
     ).toEqual([
-      'scenarios/quick.yaml: workload.threads.1: expected a positive integer, got "x" (from --set workload.threads=[1,x])',
+      'scenarios/quick.yaml: workload.threads.1: expected an integer from 1 to 4096, got "x" (from --set workload.threads=[1,x])',
     ]);
   });
 

@@ -40,8 +40,15 @@ const failLog = readFileSync(
 /** The fake engine answering sysbench runs: the fixture's log, or a server-killed failure for the runs `failRun` picks. */
 class FakeEngine extends SupportFakeEngine {
   failRun: (spec: ContainerSpec) => boolean = () => false;
+  /** Every spec given to containers.create, in order (kept after the container is removed). */
+  readonly createdSpecs: ContainerSpec[] = [];
   constructor() {
     super();
+    const create = this.containers.create.bind(this.containers);
+    this.containers.create = async (spec) => {
+      this.createdSpecs.push(spec);
+      return create(spec);
+    };
     this.answerRun = (spec, opts) => {
       const cmd = spec.cmd ?? [];
       if (opts.signal?.aborted) return { exitCode: 137, output: "", timedOut: false, cancelled: true };
@@ -279,6 +286,96 @@ describe("runScenario with fake ports", () => {
     expect(report.failed).toBe(0);
     expect(renderText(report)).toMatch(/Retries: 1 measured attempt/);
     expect(report.table!.rows.flatMap((r) => r.cells).every((c) => c.status === "ok")).toBe(true);
+  });
+
+  it("an OOM-killed server: its cell fails once, named as such, and is not retried; every server has a memory limit", async () => {
+    const engine = new FakeEngine();
+    let killed = false;
+    engine.failRun = (spec) => {
+      if (!killed && spec.cmd?.includes("--threads=2") && spec.cmd.includes("--time=2") && spec.name.includes("-b-")) {
+        killed = true;
+        for (const c of engine.created.values())
+          if (c.spec.name.endsWith("-b")) Object.assign(c, { running: false, oomKilled: true });
+        return true;
+      }
+      return false;
+    };
+    const events: RunEvent[] = [];
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const s = await runScenario(deps(engine, []), {
+      scenario: scenario(),
+      neutralCnf: neutral,
+      outDir: dir,
+      onEvent: (e) => events.push(e),
+    });
+    expect(s.status).toBe("partial");
+    expect(s.cellsFailed).toBe(1);
+    const failed = events.filter((e) => e.type === "cell-failed");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.type === "cell-failed" && failed[0]!.retry).toBeUndefined();
+    const rec = failed[0]!.type === "cell-failed" ? failed[0]!.record : undefined;
+    expect(rec?.serverOomKilled).toBe(true);
+    expect(rec?.error).toMatch(/^server b was OOM-killed at its memory limit of /);
+    // The server is restarted for the cells after it.
+    expect(events.some((e) => e.type === "server-restarted" && e.server === "b")).toBe(true);
+    // No resources.server.memory: each server still gets a limit (pool 1 GiB + tmpfs 1 GiB + overhead + headroom).
+    const serverSpecs = engine.createdSpecs.filter((c) => c.labels["twinbench.role"] === "server");
+    expect(serverSpecs.length).toBeGreaterThan(0);
+    for (const c of serverSpecs)
+      expect(c.limits?.memoryBytes).toBe(2 * 2 ** 30 + 256 * 2 ** 20 + 2 * 2 ** 20 + 512 * 2 ** 20);
+  });
+
+  it("a prepare past its deadline ends the run with DEADLINE_EXCEEDED naming the call, the deadline and the containers", async () => {
+    const engine = new FakeEngine();
+    const answer = engine.answerRun;
+    let timeoutMs: number | undefined;
+    engine.answerRun = (spec, opts) => {
+      if (!spec.cmd?.includes("prepare")) return answer(spec, opts);
+      timeoutMs = opts.timeoutMs;
+      return { exitCode: 137, output: "", timedOut: true, cancelled: false };
+    };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const err = await runScenario(deps(engine, []), { scenario: scenario(), neutralCnf: neutral, outDir: dir }).catch(
+      (e: unknown) => e,
+    );
+    // 4 tables × 10000 rows: ten minutes plus the rows at 13 000 a second.
+    expect(timeoutMs).toBe(603_077);
+    expect(err).toMatchObject({ code: "DEADLINE_EXCEEDED" });
+    expect((err as Error).message).toMatch(
+      /^sysbench prepare on server a did not finish within its deadline of 603 s \(4 tables × 10000 rows\) and was stopped \(container tb-.*-a-load-[0-9a-f]{6}, server container tb-.*-a\)$/,
+    );
+    expect(engine.created.size).toBe(0);
+  });
+
+  it("a cell past its limit on a server that no longer answers ends the run with SERVER_HUNG, torn down", async () => {
+    const engine = new FakeEngine();
+    const answer = engine.answerRun;
+    let hung = false;
+    engine.answerRun = (spec, opts) => {
+      if (!spec.cmd?.includes("--time=2") || !spec.name.includes("-b-")) return answer(spec, opts);
+      hung = true;
+      return { exitCode: 137, output: "", timedOut: true, cancelled: false };
+    };
+    const hangingProbe: Probe = {
+      ...probe,
+      waitReady: async (ep) => {
+        if (hung)
+          throw new TwinbenchError(`server at ${ep.host}:3306 did not answer SELECT 1`, { code: "SERVER_NOT_READY" });
+        return 0.5;
+      },
+    };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const err = await runScenario(
+      { ...deps(engine, []), probe: hangingProbe },
+      { scenario: scenario(), neutralCnf: neutral, outDir: dir },
+    ).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "SERVER_HUNG" });
+    expect((err as Error).message).toMatch(
+      /^server "b" \(container tb-.*-b\) did not answer SELECT 1 within 15 s after cell b\/.* ran past its limit: it hangs/,
+    );
+    expect(engine.created.size).toBe(0);
+    const manifest = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    expect(manifest.status).toMatch(/^(failed|partial)$/);
   });
 
   it("retries a failed cell on a live server without restarting it, up to --retries times", async () => {
@@ -1019,6 +1116,43 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
     return { s, events, m, engine };
   }
+
+  it("a step of the wall clock mid-run leaves the budget alone: budgets and timings use a monotonic clock", async () => {
+    // Only Date is fake: the wall clock jumps 2 hours ahead (an NTP step) once the first cell runs.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const { store } = memoryStore(null);
+      const engine = new FakeEngine();
+      const run = noisy(engine, 5);
+      let stepped = false;
+      engine.containers.run = async (spec, opts) => {
+        const r = await run(spec, opts);
+        if (!stepped && r.output.includes("queries:")) {
+          stepped = true; // the first measured cell has run
+          vi.setSystemTime(Date.now() + 2 * 3600_000);
+        }
+        return r;
+      };
+      const events: RunEvent[] = [];
+      const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+      const s = await runScenario(
+        { ...deps(engine, []), calibrations: store },
+        { scenario: adaptive(), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) },
+      );
+      expect(stepped).toBe(true);
+      expect(s.status).toBe("ok");
+      const rounds = events.filter(
+        (e): e is Extract<RunEvent, { type: "round-finished" }> => e.type === "round-finished",
+      );
+      expect(rounds.length).toBeGreaterThanOrEqual(2);
+      for (const r of rounds) expect(r.budgetLeftSeconds).toBeGreaterThan(25 * 60);
+      expect(events.filter((e) => e.type === "warning" && /budget/.test(e.message))).toEqual([]);
+      const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+      expect(m.timings!.wall).toBeLessThan(600);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
   it("a fresh host: no calibration first, says so, forecasts from its own pairs, keeps the forecasts, makes the host's calibration", async () => {
     const { state, store } = memoryStore(null);

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { inRun, isOrphan, runIdInRun, LABEL, resourceLabels, resourceName } from "../../../src/core/base/labels.ts";
+import {
+  inRun,
+  isOrphan,
+  labelOwner,
+  ownerStatus,
+  runIdInRun,
+  LABEL,
+  resourceLabels,
+  resourceName,
+  type ProcessProbe,
+} from "../../../src/core/base/labels.ts";
 
 const ctx = { sessionId: "s1", runId: "r1", hostId: "local", pid: 4242, hostname: "box" };
 
@@ -17,13 +27,47 @@ describe("labels", () => {
   it("names are docker-safe", () => {
     expect(resourceName("20261201-0800-ab12", "maria db", "net")).toBe("tb-20261201-0800-ab12-maria_db-net");
   });
+  const me = { hostname: "box", pidNs: "4026531836", bootId: "b1" };
+  const running = (): ProcessProbe => ({ state: "running", startTime: "500" });
+  const gone = (): ProcessProbe => ({ state: "gone" });
+  const unreadable = (): ProcessProbe => ({ state: "unreadable", reason: "EACCES" });
+  const own = {
+    "twinbench.pid": "4242",
+    "twinbench.hostname": "box",
+    "twinbench.pidns": "4026531836",
+    "twinbench.boot": "b1",
+  };
   it.each([
-    [{ "twinbench.pid": "4242", "twinbench.hostname": "box" }, true, false],
-    [{ "twinbench.pid": "4242", "twinbench.hostname": "box" }, false, true],
-    [{ "twinbench.pid": "4242", "twinbench.hostname": "other" }, false, false],
-    [{ "twinbench.hostname": "box" }, true, false],
-  ])("orphan detection %o alive=%s → %s", (labels, alive, expected) => {
-    expect(isOrphan(labels, "box", () => alive)).toBe(expected);
+    ["its process is gone (ENOENT)", own, gone, true],
+    ["its process runs", own, running, false],
+    ["its /proc entry cannot be read (EACCES is not absence)", own, unreadable, false],
+    ["another host", { ...own, "twinbench.hostname": "other" }, gone, false],
+    [
+      "another pid namespace (a run in a container beside one on the host)",
+      { ...own, "twinbench.pidns": "4026532999" },
+      gone,
+      false,
+    ],
+    ["another boot", { ...own, "twinbench.boot": "b0" }, gone, false],
+    [
+      "labels of an older twinbench, without namespace or boot",
+      { "twinbench.pid": "4242", "twinbench.hostname": "box" },
+      gone,
+      false,
+    ],
+    ["no owner at all (tests, tools)", { "twinbench.hostname": "box" }, gone, false],
+    ["its pid now belongs to a process started later", { ...own, "twinbench.start": "400" }, running, true],
+  ] as const)("orphan: %s", (_what, labels, probe, expected) => {
+    expect(isOrphan(labels, me, probe)).toBe(expected);
+  });
+  it("a caller that cannot read its own namespace or boot judges no owner dead", () => {
+    expect(ownerStatus(labelOwner(own)!, { hostname: "box" }, gone)).toBe("unknown");
+    expect(ownerStatus(labelOwner(own)!, { hostname: "box", pidNs: "4026531836" }, gone)).toBe("unknown");
+    expect(ownerStatus(labelOwner(own)!, me, gone)).toBe("dead");
+  });
+  it("labels carry the owner's pid namespace, boot id and start time when known", () => {
+    const l = resourceLabels({ ...ctx, pidNs: "4026531836", bootId: "b1", startTime: "500" });
+    expect(labelOwner(l)).toEqual({ pid: 4242, hostname: "box", pidNs: "4026531836", bootId: "b1", startTime: "500" });
   });
 
   it("a run id finds its own resources and every host's every pass, whatever the number of passes", () => {

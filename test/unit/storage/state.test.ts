@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { FakeEngine } from "../../../test/support/fake-engine.ts";
 import { createStorageProvider } from "../../../src/adapters/storage/provider.ts";
 import { StateWriter } from "../../../src/adapters/storage/state-file.ts";
+import { selfOwner } from "../../../src/adapters/host/process-identity.ts";
 import {
-  ownerStatus,
   planCleanup,
   planForcedSweep,
   type Observed,
@@ -18,13 +18,17 @@ import { fakeRunner } from "../../support/fake-runner.ts";
 const runnerOf = (table: Parameters<typeof fakeRunner>[0]) =>
   fakeRunner(table, (cmd) => ({ stdout: "", stderr: "", exitCode: cmd === "cat" ? 1 : 0 }));
 
+/** This test process as an owner; DEAD: a process of this namespace and boot whose pid does not exist. */
+const SELF = selfOwner();
+const DEAD = { pid: 4_000_000, hostname: "h", pidNs: SELF.pidNs, bootId: SELF.bootId };
+
 const rec = (entries: StorageStateRecord["entries"], over: Partial<StorageStateRecord> = {}): StorageStateRecord => ({
   version: 1,
   runId: "r1",
   serverId: "s1",
   sessionId: "sess",
   kind: "raid0",
-  owner: { pid: 4_000_000, hostname: "h" },
+  owner: DEAD,
   createdAt: "2024-01-01T00:00:00.000Z",
   entries,
   ...over,
@@ -139,18 +143,6 @@ describe("planCleanup (state-file replay)", () => {
   });
 });
 
-describe("ownerStatus", () => {
-  const st = (pid: number) => (pid === 42 ? "1000" : undefined);
-  it.each([
-    [{ pid: 42, hostname: "h", startTime: "1000" }, "alive"],
-    [{ pid: 42, hostname: "h", startTime: "999" }, "dead"], // pid reused
-    [{ pid: 43, hostname: "h" }, "dead"],
-    [{ pid: 42, hostname: "other" }, "unknown"],
-  ] as const)("%j → %s", (owner, want) => {
-    expect(ownerStatus(rec([], { owner }), "h", st)).toBe(want);
-  });
-});
-
 describe("cleanLeftovers replays state files (fake runner, fake engine, temp dirs)", () => {
   let dir: string;
   beforeEach(() => {
@@ -183,7 +175,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
           { type: "dir", path: mp, recursive: false },
           { type: "mount", target: mp, sources: ["/dev/loop3", "/dev/loop4"], fsType: "btrfs" },
         ],
-        { owner: { pid: 4_000_000, hostname: "h" }, runDir },
+        { owner: DEAD, runDir },
       ),
       runDir,
       stateDir,
@@ -194,7 +186,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
         serverId: "s2",
         kind: "tmpfs",
         owner: {
-          pid: process.pid,
+          ...SELF,
           hostname: "h",
           startTime: readFileSync(`/proc/${process.pid}/stat`, "utf8").split(") ")[1].split(" ")[19],
         },
@@ -247,7 +239,7 @@ describe("cleanLeftovers replays state files (fake runner, fake engine, temp dir
       await new StateWriter(
         rec([{ type: "volume", name: `v-${id}`, keep: false }], {
           runId: id,
-          owner: { pid: 4_000_000, hostname: "h" },
+          owner: DEAD,
         }),
         undefined,
         stateDir,
@@ -343,7 +335,7 @@ describe("damaged state files and clean --force", () => {
       {
         runId: "r9",
         owner: {
-          pid: process.pid,
+          ...SELF,
           hostname: "h",
           startTime: readFileSync(`/proc/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19],
         },
@@ -417,6 +409,7 @@ describe("damaged state files and clean --force", () => {
 });
 
 describe("planForcedSweep", () => {
+  const LOOP_DIRS = ["/var/lib/twinbench/loop"];
   const obs: Observed & { loopFiles: string[] } = {
     mounts: [
       { source: "/dev/loop0", target: "/var/lib/twinbench/mnt/r1/s1", fsType: "xfs", options: "rw" },
@@ -432,7 +425,9 @@ describe("planForcedSweep", () => {
     loopFiles: [],
   };
   it("unmounts deepest first, stops md over twinbench loops, detaches, deletes, removes the mount points; never a mount outside the root", () => {
-    const steps = planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt" }).map((s) => s.action);
+    const steps = planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", loopDirs: LOOP_DIRS }).map(
+      (s) => s.action,
+    );
     expect(steps.map((a) => a.op)).toEqual([
       "umount",
       "umount",
@@ -457,11 +452,34 @@ describe("planForcedSweep", () => {
         { type: "mount", target: MP, sources: ["/dev/loop0"], fsType: "xfs" },
       ]),
     ];
-    const kept = planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", keep })
+    const kept = planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", loopDirs: LOOP_DIRS, keep })
       .map((s) => s.note)
       .join("\n");
     expect(kept).not.toContain("loop0");
     expect(kept).not.toContain(MP);
-    expect(planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", runId: "r2" })).toEqual([]);
+    expect(planForcedSweep(obs, { mountRoot: "/var/lib/twinbench/mnt", loopDirs: LOOP_DIRS, runId: "r2" })).toEqual([]);
+  });
+  it("detaches and deletes only loops whose backing file lies in a known loop dir, whatever its name", () => {
+    const elsewhere: Observed & { loopFiles: string[] } = {
+      mounts: [],
+      loops: [
+        { device: "/dev/loop5", backingFile: "/home/me/twinbench-r1-s1-0.img" },
+        { device: "/dev/loop6", backingFile: "/var/lib/twinbench/loop/sub/twinbench-r1-s1-0.img" },
+        { device: "/dev/loop7", backingFile: "/srv/tb-loops/twinbench-r1-s1-0.img (deleted)" },
+      ],
+      md: [],
+      loopFiles: ["/home/me/twinbench-r9-x-0.img"],
+    };
+    const ops = planForcedSweep(elsewhere, { mountRoot: "/var/lib/twinbench/mnt", loopDirs: LOOP_DIRS }).map(
+      (s) => s.action,
+    );
+    expect(ops).toEqual([]);
+    // A loop dir a state record names (storage.loop.dir) is a known one.
+    const known = planForcedSweep(elsewhere, {
+      mountRoot: "/var/lib/twinbench/mnt",
+      loopDirs: [...LOOP_DIRS, "/srv/tb-loops/"],
+    }).map((s) => s.action);
+    expect(known).toContainEqual({ op: "losetup-detach", device: "/dev/loop7" });
+    expect(known.filter((a) => a.op === "losetup-detach")).toHaveLength(1);
   });
 });

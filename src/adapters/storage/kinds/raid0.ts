@@ -14,6 +14,7 @@ import {
   type Raid0Plan,
 } from "../../../core/storage/plan.ts";
 import { runChecked } from "../../host/runner.ts";
+import { mkdirDurable } from "../../durable-file.ts";
 import {
   blockSize,
   exists,
@@ -52,7 +53,7 @@ async function loopMembers(
   details: Record<string, string>,
 ): Promise<Member[]> {
   const { runner, hp } = host;
-  await mkdir(hp(loop.dir), { recursive: true });
+  await mkdirDurable(hp(loop.dir));
   const fsStat = await statfs(hp(loop.dir)).catch(() => undefined); // free space unknown: the warning says less
   warnings.push(
     ...loopSpaceWarnings({
@@ -190,7 +191,7 @@ async function mountFs(
   { runner, hp }: StorageHost,
 ): Promise<string> {
   const mp = hp(plan.mountPoint);
-  const firstCreated = await mkdir(mp, { recursive: true });
+  const firstCreated = await mkdirDurable(mp);
   if (firstCreated) {
     const root = hp(MOUNT_ROOT);
     const parts: string[] = [];

@@ -6,7 +6,17 @@ export interface ExecResult {
   stderr: string;
 }
 
+export interface ExecOptions {
+  user?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
 export interface ExecPort {
-  /** Run `argv` (no shell) in the running container `containerId`, as `user` when given; wait for it to end. */
-  run(containerId: string, argv: string[], opts?: { user?: string }): Promise<ExecResult>;
+  /**
+   * Run `argv` (no shell) in the running container `containerId`, as `user` when given; wait for it to end, at most
+   * `timeoutMs` (a default deadline otherwise). `env` is added to the process's environment: secrets go there,
+   * never in `argv`.
+   */
+  run(containerId: string, argv: string[], opts?: ExecOptions): Promise<ExecResult>;
 }

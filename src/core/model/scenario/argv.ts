@@ -71,6 +71,35 @@ export function sysbenchArgv(input: SysbenchArgvInput): string[] {
   return argv;
 }
 
+/** The environment variable that carries the password into the load container (never its argv). */
+export const PASSWORD_ENV = "TB_MYSQL_PASSWORD";
+
+/**
+ * The load container's shell step: write the password from the environment into a private sysbench config file
+ * (`--config-file`, one `name=value` a line), drop it from the environment, and run sysbench with the argv it was
+ * given. The password is on no process's argv (printf is the shell's own), so `ps` never shows it.
+ */
+export const SYSBENCH_WRAPPER =
+  `umask 077 && f=$(mktemp) && printf 'mysql-password=%s\\n' "$${PASSWORD_ENV}" > "$f" && unset ${PASSWORD_ENV} && ` +
+  `exec sysbench --config-file="$f" "$@"`;
+
+/**
+ * An argv split for the load container: the entrypoint runs {@link SYSBENCH_WRAPPER}, `cmd` is the argv without
+ * `--mysql-password=`, and the password goes in `env`.
+ */
+export function sysbenchCommand(argv: readonly string[]): {
+  entrypoint: string[];
+  cmd: string[];
+  env: Record<string, string>;
+} {
+  const pw = argv.find((a) => a.startsWith("--mysql-password="));
+  return {
+    entrypoint: ["sh", "-c", SYSBENCH_WRAPPER, "sysbench"],
+    cmd: argv.filter((a) => !a.startsWith("--mysql-password=")),
+    env: { [PASSWORD_ENV]: pw === undefined ? "" : pw.slice("--mysql-password=".length) },
+  };
+}
+
 /** The same argv with the password shown as `***` (for `plan`, logs and run.json). */
 export function redactArgv(argv: readonly string[]): string[] {
   return argv.map((a) => (a.startsWith("--mysql-password=") ? "--mysql-password=***" : a));

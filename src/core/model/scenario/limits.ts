@@ -6,6 +6,18 @@ import type { Scenario } from "./schema.ts";
 
 /** Connections twinbench keeps besides sysbench's (readiness probe, variables capture, monitoring). */
 export const CONNECTION_HEADROOM = 10;
+/**
+ * The longest cell, warm-up or lead-in: its deadline (one and a half times its length plus a minute) must stay
+ * below the 2^31 ms a Node timer can wait.
+ */
+export const MAX_CELL_SECONDS = 7 * 86400;
+/** The longest budget of an adaptive run. */
+export const MAX_BUDGET_SECONDS = 20 * 86400;
+/**
+ * What one sysbench row takes on disk at least (id, k, c CHAR(120), pad CHAR(60): 188 bytes of columns, plus the
+ * row header and the index on k); a data dir smaller than rows × this cannot hold the tables.
+ */
+export const MIN_ROW_BYTES = 200;
 /** innodb_buffer_pool_size in lab/my.cnf, used when the scenario does not set it. */
 export const DEFAULT_BUFFER_POOL = "1024M";
 

@@ -75,19 +75,42 @@ export const HostSchema = z.strictObject({
   id,
   engine: z.string().regex(/^(unix|tcp|ssh|npipe):\/\//, { message: "expected unix://, tcp:// or ssh:// engine URL" }),
   tls: z.strictObject({ ca: z.string(), cert: z.string(), key: z.string() }).optional(),
+  /** ssh:// only: the host key's fingerprint (`SHA256:...`, as `ssh-keygen -lf` prints it), checked instead of
+   *  ~/.ssh/known_hosts. */
+  fingerprint: z
+    .string()
+    .regex(/^SHA256:[A-Za-z0-9+/]{43}=?$/, {
+      message: 'expected a fingerprint like "SHA256:" and 43 base64 characters',
+    })
+    .optional(),
+  /** tcp:// without TLS to a machine other than this one: plain HTTP carries the root password in clear, so it must
+   *  be asked for; every report then says so. */
+  insecure: z.boolean().optional(),
 });
+
+/**
+ * Upper bounds of the workload's numbers: past these a run cannot work (sysbench's id column is a signed INT, a
+ * timer longer than 2^31 ms fires at once) or is almost surely a typo (thousands of tables or threads).
+ */
+export const WORKLOAD_LIMITS = {
+  tables: 1024,
+  /** sysbench's id column is INT: at most 2^31 - 1 rows per table. */
+  tableSize: 2 ** 31 - 1,
+  threads: 4096,
+  events: 1e12,
+} as const;
 
 export const WorkloadSchema = z.strictObject({
   engine: z.enum(["innodb", "myisam"]).default("innodb"),
-  tables: z.number().int().positive().default(4),
-  tableSize: z.number().int().positive().default(10000),
+  tables: z.number().int().positive().max(WORKLOAD_LIMITS.tables).default(4),
+  tableSize: z.number().int().positive().max(WORKLOAD_LIMITS.tableSize).default(10000),
   tests: z.array(z.string().min(1)).min(1),
   /** The user's own Lua scripts, by test name (custom.ts): a test entry `{ script, writes }` is lifted here.
    *  Optional without a default so that older runs keep their fingerprint. */
   scripts: z.record(z.string(), CustomScriptSchema).optional(),
-  threads: z.array(z.number().int().positive()).min(1),
+  threads: z.array(z.number().int().positive().max(WORKLOAD_LIMITS.threads)).min(1),
   duration: duration.optional(),
-  events: z.number().int().positive().optional(),
+  events: z.number().int().positive().max(WORKLOAD_LIMITS.events).optional(),
   warmup: duration.default("0s"),
   /** A fixed count, or adaptive: at least min, at most max, until the interval is within ± precision. */
   repeats: z

@@ -4,7 +4,13 @@
  */
 import { parseSize, trimSeconds, type Scenario } from "./schema.ts";
 import { show } from "./suggest.ts";
-import { CONNECTION_HEADROOM, DEFAULT_BUFFER_POOL, parseCpuset, requiredMaxConnections } from "./limits.ts";
+import {
+  CONNECTION_HEADROOM,
+  DEFAULT_BUFFER_POOL,
+  MIN_ROW_BYTES,
+  parseCpuset,
+  requiredMaxConnections,
+} from "./limits.ts";
 import type { Path, Problems, ValidateContext } from "./validate-problems.ts";
 
 /** max_connections (global and per server): an integer or "auto", and enough for the most threads. */
@@ -88,6 +94,24 @@ export function checkStorage(s: Scenario, problems: Problems): void {
   const globalUsed = s.servers.some((x) => !x.storage);
   for (const { path, storage, set } of storages) {
     if (path.length === 1 && !globalUsed) continue;
+    if (storage.kind === "bind" && !storage.path.startsWith("/"))
+      err([...path, "path"], `expected an absolute host path (e.g. /mnt/array), got ${show(storage.path)}`);
+    if (storage.kind === "raid0" && storage.loop?.dir !== undefined && !storage.loop.dir.startsWith("/"))
+      err(
+        [...path, "loop", "dir"],
+        `expected an absolute host path (e.g. /var/lib/twinbench/loop), got ${show(storage.loop.dir)}`,
+      );
+    if (storage.kind === "tmpfs") {
+      const tmpfs = parseSize(storage.size)!;
+      const data = s.workload.tables * s.workload.tableSize * MIN_ROW_BYTES;
+      if (data > tmpfs)
+        err(
+          [...path, "size"],
+          `tmpfs size ${show(storage.size)} cannot hold the tables: workload.tables ${s.workload.tables} × ` +
+            `workload.tableSize ${s.workload.tableSize} rows take at least ${Math.ceil(data / 2 ** 20)} MiB ` +
+            `(${MIN_ROW_BYTES} bytes a row), before the redo log and system tablespace`,
+        );
+    }
     if (storage.kind === "raid0") {
       if (!storage.devices && !storage.loop)
         err(path, `raid0 needs its members: devices (2 or more /dev/... paths) or loop: { members: N, size: SIZE }`);

@@ -4,7 +4,7 @@
  */
 import type { Scenario } from "./schema.ts";
 import { didYouMean, show } from "./suggest.ts";
-import type { Problems, ValidateContext } from "./validate-problems.ts";
+import type { Path, Problems, ValidateContext } from "./validate-problems.ts";
 
 /** servers and compare: the ratio's two sides (or a ladder's base) are servers of this scenario. */
 export function checkServers(s: Scenario, ctx: ValidateContext, problems: Problems): void {
@@ -29,6 +29,17 @@ export function checkServers(s: Scenario, ctx: ValidateContext, problems: Proble
         ["servers", i, "image"],
         `image ${show(srv.image)} is not in the image lock (${ctx.lockImages.length ? ctx.lockImages.join(", ") : "the lock is empty"})` +
           didYouMean(srv.image, ctx.lockImages),
+      );
+  });
+  // Resource names are tb-RUN-ID-holder, tb-RUN-ID-net, tb-RUN-ID-load-XXXXXX ...: an id that is another id plus
+  // "-..." could name the same container, network or volume.
+  s.servers.forEach((srv, i) => {
+    const other = s.servers.find((o) => o.id !== srv.id && srv.id.startsWith(`${o.id}-`));
+    if (other)
+      err(
+        ["servers", i, "id"],
+        `${show(srv.id)} begins with the server id ${show(other.id)} and "-", so their container, network and volume ` +
+          `names can collide (the holder of ${show(other.id)} is named …-${other.id}-holder); choose ids where neither is the other plus "-…"`,
       );
   });
   const ids = s.servers.map((x) => x.id);
@@ -61,6 +72,20 @@ export function checkServers(s: Scenario, ctx: ValidateContext, problems: Proble
         `deliberate asymmetry: ${keys.join(", ")} set for ${srv.id} only; every report flags it`,
       );
   });
+}
+
+/** config.set values (global and per server): one my.cnf line each, so no value can add lines of its own. */
+export function checkConfigLines(s: Scenario, problems: Problems): void {
+  const check = (path: Path, set: Record<string, unknown>) => {
+    for (const [k, v] of Object.entries(set)) {
+      if (/[\r\n\0]/.test(k))
+        problems.err([...path, k], `an option name cannot hold a line break or NUL, got ${show(k)}`);
+      else if (typeof v === "string" && /[\r\n\0]/.test(v))
+        problems.err([...path, k], `a value is one my.cnf line: it cannot hold a line break or NUL, got ${show(v)}`);
+    }
+  };
+  check(["config", "set"], s.config.set);
+  s.servers.forEach((srv, i) => check(["servers", i, "config", "set"], srv.config?.set ?? {}));
 }
 
 /** hosts: unique ids; shard needs at least two hosts and excludes compare: hosts. */

@@ -8,6 +8,7 @@ import { DEFAULT_SETUP_COSTS } from "../setup-costs.ts";
 import { LEGACY_TABLE_NOTE, LEGACY_TESTS, resolveTest, testWrites } from "./legacy.ts";
 import { STOCK_SCRIPTS } from "../sysbench/options.ts";
 import type { Problems } from "./validate-problems.ts";
+import { MAX_BUDGET_SECONDS, MAX_CELL_SECONDS } from "./limits.ts";
 
 /** workload.tests and workload.threads: each known and listed once. */
 export function checkTestsAndThreads(s: Scenario, problems: Problems): void {
@@ -68,6 +69,21 @@ export function checkLengthAndRepeats(s: Scenario, problems: Problems): void {
     err(
       ["workload", "events"],
       `give duration or events, not both (got duration ${show(w.duration)} and events ${w.events}); with events sysbench runs with --time=0`,
+    );
+  // -- upper bounds of the durations (a timer past 2^31 ms fires at once) ------------------------------------------
+  for (const key of ["duration", "warmup", "trim"] as const) {
+    const v = w[key];
+    const secs = v === undefined ? undefined : parseDuration(v);
+    if (secs !== undefined && secs > MAX_CELL_SECONDS)
+      err(
+        ["workload", key],
+        `expected at most ${MAX_CELL_SECONDS / 86400} days (${MAX_CELL_SECONDS} s), got ${show(v)}`,
+      );
+  }
+  if (w.budget !== undefined && parseDuration(w.budget)! > MAX_BUDGET_SECONDS)
+    err(
+      ["workload", "budget"],
+      `expected at most ${MAX_BUDGET_SECONDS / 86400} days (${MAX_BUDGET_SECONDS} s), got ${show(w.budget)}`,
     );
   // -- adaptive repeats, instances, budget, report margin ----------------------------------------------------------
   if (typeof w.repeats === "object") {

@@ -9,7 +9,7 @@ import { show } from "./suggest.ts";
 import { formatZodIssues, type Schema } from "./validate-zod.ts";
 import { dot, type Path, type Problems, type ValidateContext } from "./validate-problems.ts";
 import { checkSysbenchOptions } from "./validate-options.ts";
-import { checkHosts, checkServers } from "./validate-servers.ts";
+import { checkConfigLines, checkHosts, checkServers } from "./validate-servers.ts";
 import { checkLengthAndRepeats, checkTestsAndThreads } from "./validate-workload.ts";
 import { liftCustomTests } from "./custom.ts";
 import { checkCpusets, checkMaxConnections, checkStorage } from "./validate-resources.ts";
@@ -56,6 +56,7 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
   checkServers(s, ctx, problems);
   checkTestsAndThreads(s, problems);
   checkLengthAndRepeats(s, problems);
+  checkConfigLines(s, problems);
   checkMaxConnections(s, problems);
   checkCpusets(s, ctx, problems);
   checkStorage(s, problems);

@@ -47,7 +47,7 @@ describe("dockerode options", () => {
       host: "lab2",
       port: 22,
       username: "bench",
-      sshOptions: { agent: "/agent" },
+      sshOptions: { agent: "/agent", hostVerifier: expect.any(Function) },
     });
   });
 });

@@ -108,7 +108,7 @@ describe("createContainerOptions", () => {
           MemorySwap: 2 ** 31,
           Init: false,
           PublishAllPorts: false,
-          LogConfig: { Type: "json-file", Config: {} },
+          LogConfig: { Type: "json-file", Config: { "max-size": "10m", "max-file": "3" } },
         },
       }),
     );

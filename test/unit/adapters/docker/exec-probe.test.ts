@@ -9,6 +9,7 @@ describe("SQL probes through docker exec (remote engines)", async () => {
   });
   it("finds the server by address, reads facts, creates the user, waits for readiness", async () => {
     const execs: string[][] = [];
+    const envs: Array<Record<string, string>> = [];
     let ready = 2;
     const engine = new FakeEngine("b");
     engine.listed = [{ kind: "container", id: "c1", name: "tb-x-mysql", labels: { "twinbench.role": "server" } }];
@@ -19,9 +20,10 @@ describe("SQL probes through docker exec (remote engines)", async () => {
       oomKilled: false,
       ips: { "tb-x-mysql-net": "10.0.0.2" },
     });
-    engine.exec.run = async (id: string, cmd: string[]) => {
+    engine.exec.run = async (id: string, cmd: string[], opts?: { env?: Record<string, string> }) => {
       execs.push([id, ...cmd]);
-      const sql = cmd[cmd.length - 1]!;
+      envs.push(opts?.env ?? {});
+      const sql = opts?.env?.TB_SQL ?? "";
       if (sql === "SELECT 1")
         return ready-- > 0
           ? { exitCode: 1, stdout: "", stderr: "ERROR 2002: Can't connect" }
@@ -56,7 +58,10 @@ describe("SQL probes through docker exec (remote engines)", async () => {
     expect(last[0]).toBe("c1");
     expect(last).toContain("--host=127.0.0.1");
     expect(last).toContain("--protocol=TCP");
-    expect(last[last.length - 1]).toContain("IDENTIFIED BY 'tb\\'x'");
+    // The statements (with the benchmark user's password) and root's password go by environment, never argv.
+    expect(envs[envs.length - 1]!.TB_SQL).toContain("IDENTIFIED BY 'tb\\'x'");
+    expect(envs[envs.length - 1]!.TB_MYSQL_PWD).toBe("pw");
+    for (const argv of execs) expect(argv.some((a) => a.includes("pw") || a.includes("tb'x"))).toBe(false);
     await expect(p.readServerFacts({ ...ep, host: "10.9.9.9" })).rejects.toMatchObject({ code: "SERVER_NOT_FOUND" });
   });
 });

@@ -36,7 +36,7 @@ function rounds(...list: Cell[][]): Scheduler {
 function loop(
   workload: object,
   answer: (c: Cell, phase: string, attempt: number) => Partial<CellRecord> = () => ({}),
-  opts: Partial<RunOptions> = {},
+  opts: Partial<RunOptions> & { oomKilled?: string[] } = {},
 ) {
   const s = scenario({
     workload: { tests: ["oltp_point_select"], threads: [1], duration: "2s", repeats: 2, ...workload },
@@ -44,7 +44,18 @@ function loop(
   const { ctx, events, warnings } = stageContext({ scenario: s, opts });
   const mem = memorySession();
   const log: string[] = [];
-  const byId = new Map(["a", "b"].map((id) => [id, { id }]));
+  const byId = new Map(
+    ["a", "b"].map((id) => [
+      id,
+      {
+        id,
+        init: { id, memoryBytes: 1 << 30 },
+        oomKilled: async () => opts.oomKilled?.includes(id) ?? false,
+        isRunning: async () => true,
+        assertAnswers: async (after: string) => void log.push(`answers ${id} ${after}`),
+      },
+    ]),
+  );
   const servers = {
     byId,
     get: (id: string) => byId.get(id),
@@ -160,6 +171,34 @@ describe("CellLoop", () => {
     if (code) await expect(run).rejects.toMatchObject({ code, message: "cell a/oltp_point_select/1/1 failed: boom" });
     else await run;
     expect(l.tally).toEqual(tally);
+  });
+
+  it("an OOM-killed server: its failed cell is named as such and not retried", async () => {
+    const l = loop({}, (c) => (c.server === "a" ? { status: "failed", error: "lost connection" } : {}), {
+      retries: 2,
+      oomKilled: ["a"],
+    });
+    await l.loop.run(rounds([cell("a", "oltp_point_select", 1)]));
+    const failed = l.events.filter((e) => e.type === "cell-failed");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).not.toHaveProperty("retry");
+    expect(failed[0]).toMatchObject({
+      record: {
+        serverOomKilled: true,
+        error: "server a was OOM-killed at its memory limit of 1 GiB: lost connection",
+      },
+    });
+    expect(l.tally).toEqual({ ok: 0, failed: 1 });
+  });
+
+  it("a cell stopped at its limit: the server must answer before the loop goes on", async () => {
+    const l = loop({}, (c, _p, attempt) =>
+      c.server === "a" && attempt === 1
+        ? { status: "failed", error: "cell ran past its limit of 63 s and was stopped" }
+        : {},
+    );
+    await l.loop.run(rounds([cell("a", "oltp_point_select", 1)]));
+    expect(l.log).toContain("answers a after cell a/oltp_point_select/1/1 ran past its limit");
   });
 
   it("a new instance restarts every server once; a write test right after needs no restore of its own", async () => {

@@ -45,7 +45,7 @@ describe("RunContext", () => {
   });
 
   it("time adds each call's wall time to its key, failures included", async () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.useFakeTimers({ toFake: ["Date", "performance"] });
     try {
       const { ctx } = stageContext();
       await ctx.time("prepare", async () => vi.advanceTimersByTime(1500));
@@ -63,7 +63,7 @@ describe("RunContext", () => {
   });
 
   it("withProgress says every few seconds that a step still runs, with its latest line", async () => {
-    vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval"] });
+    vi.useFakeTimers({ toFake: ["Date", "performance", "setInterval", "clearInterval"] });
     try {
       const { ctx, events } = stageContext();
       const out = await ctx.withProgress("prepare", "server a", async (note) => {

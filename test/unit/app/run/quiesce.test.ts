@@ -17,7 +17,7 @@ function backlog(samples: BacklogSample[]) {
   return { probe, seen };
 }
 
-beforeEach(() => void vi.useFakeTimers({ toFake: ["Date", "setTimeout"] }));
+beforeEach(() => void vi.useFakeTimers({ toFake: ["Date", "performance", "setTimeout"] }));
 afterEach(() => void vi.useRealTimers());
 
 describe("quiesce", () => {

@@ -22,6 +22,8 @@ const cell: Cell = {
 };
 const plan = { cells: [cell], estimate: { totalSeconds: 42 } } as unknown as Plan;
 const outDir = async () => join(await mkdtemp(join(tmpdir(), "tb-session-")), "out");
+/** A run id of the form twinbench makes (a resume accepts no other). */
+const RID = "20200102-030405-abcd";
 const readManifest = async (dir: string) => JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
 
 describe("newRunId", () => {
@@ -67,27 +69,39 @@ describe("ResultsSession", () => {
 
   it("resume: the same scenario reopens the folder with its records, announced again; a torn line is set aside", async () => {
     const dir = await outDir();
-    const first = stageContext({ opts: { outDir: dir, runId: "r" }, plan });
+    const first = stageContext({ opts: { outDir: dir, runId: RID }, plan });
     const s1 = await ResultsSession.open(first.ctx);
     const rec = cellRecord({ key: cell.key, server: "a", test: "oltp_point_select", threads: 1, repeat: 1 });
     await s1.appendCell(rec);
     await appendFile(join(dir, "cells.jsonl"), '{"key":"torn');
+    await s1.store.release(); // the first run is over: its lock is given back
     const again = stageContext({ opts: { outDir: dir, resume: true }, plan });
     const s2 = await ResultsSession.open(again.ctx);
-    expect([s2.runId, again.ctx.runId, s2.previous.length]).toEqual(["r", "r", 1]);
+    expect([s2.runId, again.ctx.runId, s2.previous.length]).toEqual([RID, RID, 1]);
     s2.announce();
     expect(again.events.map((e) => e.type)).toEqual(["plan-ready", "warning", "cell-finished"]);
-    expect(again.events[0]).toMatchObject({ runId: "r", dir, cells: [cell], estimateSeconds: 42, marginPct: 5 });
+    expect(again.events[0]).toMatchObject({ runId: RID, dir, cells: [cell], estimateSeconds: 42, marginPct: 5 });
     expect(again.warnings()[0]).toMatch(/^cells\.jsonl ended in a torn line \(a crash mid-write\): moved it to /);
     expect(again.events[2]).toMatchObject({ cell, record: rec });
   });
 
   it("resume refuses a changed scenario, before touching the folder", async () => {
     const dir = await outDir();
-    await ResultsSession.open(stageContext({ opts: { outDir: dir, runId: "r" }, plan }).ctx);
+    const first = await ResultsSession.open(stageContext({ opts: { outDir: dir, runId: RID }, plan }).ctx);
+    await first.store.release();
     const changed = scenario({ name: "other" });
     const { ctx } = stageContext({ scenario: changed, opts: { outDir: dir, resume: true }, plan });
     await expect(ResultsSession.open(ctx)).rejects.toMatchObject({ code: "RESUME_MISMATCH" });
     expect((await readManifest(dir)).status).toBe("running");
+  });
+
+  it("resume of a folder whose run still holds its lock is refused, naming that run", async () => {
+    const dir = await outDir();
+    await ResultsSession.open(stageContext({ opts: { outDir: dir, runId: "r" }, plan }).ctx);
+    const { ctx } = stageContext({ opts: { outDir: dir, resume: true }, plan });
+    await expect(ResultsSession.open(ctx)).rejects.toMatchObject({
+      code: "RESULTS_LOCKED",
+      message: expect.stringContaining(`pid ${process.pid}`),
+    });
   });
 });

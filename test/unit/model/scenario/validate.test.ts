@@ -56,13 +56,17 @@ describe("validateScenario: errors, one case per rule", () => {
     [
       "type error shows the value",
       (d) => (d.workload.threads = [1, 2, "8x"]),
-      `${F}: workload.threads.2: expected a positive integer, got "8x"`,
+      `${F}: workload.threads.2: expected an integer from 1 to 4096, got "8x"`,
     ],
-    ["zero threads", (d) => (d.workload.threads = [0]), `${F}: workload.threads.0: expected a positive integer, got 0`],
+    [
+      "zero threads",
+      (d) => (d.workload.threads = [0]),
+      `${F}: workload.threads.0: expected an integer from 1 to 4096, got 0`,
+    ],
     [
       "fractional tables",
       (d) => (d.workload.tables = 1.5),
-      `${F}: workload.tables: expected a positive integer, got 1.5`,
+      `${F}: workload.tables: expected an integer from 1 to 1024, got 1.5`,
     ],
     [
       "unknown key, did you mean",
