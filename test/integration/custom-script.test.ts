@@ -73,10 +73,15 @@ describe("a custom sysbench script", () => {
     const row = json.rows.find((x: { test: string }) => x.test === "join_update");
     const cell = row.cells[0];
     expect(cell.threads).toBe(1);
-    expect(cell.n).toBeGreaterThanOrEqual(1);
-    expect(cell.low).toBeLessThanOrEqual(cell.estimate);
-    expect(cell.high).toBeGreaterThanOrEqual(cell.estimate);
     expect(VERDICTS).toContain(cell.verdict);
+    // Pairs disturbed by outside work (a shared machine) are left out of the estimate, as for any test.
+    const clean = cells.filter((c) => !c.interference?.disturbed).map((c) => `${c.repeat}`);
+    const cleanPairs = [1, 2].filter((r) => clean.filter((x) => x === `${r}`).length === 2).length;
+    expect(cell.n).toBe(cleanPairs);
+    if (cleanPairs === 2) {
+      expect(cell.low).toBeLessThanOrEqual(cell.estimate);
+      expect(cell.high).toBeGreaterThanOrEqual(cell.estimate);
+    }
     expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
   });
 
