@@ -57,7 +57,8 @@ export { renderConfig, type RenderInput, type RenderOutput } from "./core/config
 export { mustMatch, MUST_MATCH_ROWS, type MustMatchServer } from "./core/config/mustmatch.ts";
 
 // sysbench output.
-export { parseSysbench, parseSysbenchFile, SysbenchParseError } from "./core/model/sysbench/parse.ts";
+export { parseSysbench, parseSysbenchFile } from "./core/model/sysbench/parse.ts";
+export { SysbenchParseError } from "./core/model/sysbench/error.ts";
 export type { SysbenchResult, IntervalSample, LatencyMs } from "./core/model/sysbench/result.ts";
 
 // Reports: the model, its renderers, results folders, run-to-run comparison.

@@ -41,16 +41,9 @@ export {
 export { estimateUnpaired } from "../core/stats/unpaired.ts";
 export { fitVariancePrior, moderateRobust, type VarianceObs, type VariancePrior } from "../core/stats/prior.ts";
 export { benjaminiHochberg, expectedFalseVerdicts } from "../core/stats/fdr.ts";
-export {
-  adaptiveSettings,
-  adaptiveState,
-  applyStopRule,
-  stopForBudget,
-  type AdaptiveCell,
-  type AdaptiveSettings,
-  type AdaptiveStep,
-  type StopEstimate,
-} from "../core/plan/adaptive.ts";
+export { adaptiveSettings, adaptiveState, type AdaptiveStep } from "../core/plan/adaptive.ts";
+export { applyStopRule, stopForBudget, type AdaptiveCell, type StopEstimate } from "../core/stats/stop.ts";
+export type { AdaptiveSettings } from "../core/model/results.ts";
 export {
   NOISE_MODELS,
   simulateRuns,

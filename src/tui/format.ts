@@ -4,17 +4,15 @@
  */
 import type { TableView } from "./view-state.ts";
 import { textTable, type TextColumn } from "../core/base/text-table.ts";
+import { formatSeconds } from "../core/base/units.ts";
 import { STATE_MARKS, shortLegend } from "../core/model/vocabulary.ts";
 
 const SPARKS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 
-/** `45s`, `3m12s`, `1h02m`; `-` for null. */
+/** The core's duration words (`45s`, `3m 12s`, `1h 02m`); `-` for a missing time, 0s for a negative one. */
 export function duration(sec: number | null | undefined): string {
   if (sec === null || sec === undefined || !Number.isFinite(sec)) return "-";
-  const s = Math.max(0, Math.round(sec));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  return formatSeconds(Math.max(0, sec));
 }
 
 /** A figure with 2 decimals below 1000, 1 below 100000, none above; `-` for null. */

@@ -103,9 +103,15 @@ describe("adaptive repeats with server instances", () => {
       const folder = await readResultsFolder(out);
       const report = buildRunReport(folder.manifest, folder.cells);
       const cell = report.table!.rows[0].cells[0];
-      expect(cell.n).toBe(inst.size);
-      expect(cell.instances).toBe(inst.size);
-      expect(VERDICTS.filter((v) => v !== "unknown")).toContain(cell.verdict); // an interval: a direction and an equivalence reading
+      // A pair whose last attempt outside work disturbed is left out of the estimate (its records stay): the cell
+      // counts the clean pairs, and has an interval and a verdict when 2 or more are clean.
+      const last = new Map<string, CellRecord>();
+      for (const c of measured(cells)) last.set(c.key, c);
+      const disturbedRepeats = new Set(
+        [...last.values()].filter((c) => c.interference?.disturbed).map((c) => c.repeat),
+      );
+      expect(cell.n).toBe(inst.size - disturbedRepeats.size);
+      if (cell.n >= 2) expect(VERDICTS.filter((v) => v !== "unknown")).toContain(cell.verdict); // an interval: a direction and an equivalence reading
       expect(renderText(report)).toMatch(/Adaptive repeats: target ±60% per cell, 2 to 4 rounds/);
       expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
 

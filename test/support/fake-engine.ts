@@ -11,6 +11,7 @@ import type { ImagePort } from "../../src/core/model/engine/images.ts";
 import type { NetworkPort } from "../../src/core/model/engine/networks.ts";
 import type { VolumePort } from "../../src/core/model/engine/volumes.ts";
 import type { HostFacts } from "../../src/core/model/results.ts";
+import { LABEL } from "../../src/core/base/labels.ts";
 
 export interface FakeContainer {
   spec: ContainerSpec;
@@ -173,4 +174,28 @@ export class FakeEngine implements Engine {
   readonly exec: ExecPort = {
     run: async () => ({ exitCode: 0, stdout: "", stderr: "" }),
   };
+}
+
+/** A resource a run left on an engine: its kind, its id (and name), and the session and run its labels name. */
+export interface LabelledItem {
+  kind: ListedResource["kind"];
+  name: string;
+  session: string;
+  run: string;
+}
+
+/**
+ * The engine of host `hostId` whose label listings answer `items`, labelled as twinbench labels them (session, run,
+ * host); `down`: every listing fails as an unreachable engine's does.
+ */
+export function labelledEngine(hostId: string, items: readonly LabelledItem[], down = false): FakeEngine {
+  const engine = new FakeEngine(hostId);
+  engine.listed = items.map((i) => ({
+    kind: i.kind,
+    id: i.name,
+    name: i.name,
+    labels: { [LABEL.session]: i.session, [LABEL.run]: i.run, [LABEL.host]: hostId },
+  }));
+  if (down) engine.listFailure = new Error(`connect ECONNREFUSED (${hostId})`);
+  return engine;
 }

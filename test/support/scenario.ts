@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { ScenarioSchema, type Scenario } from "../../src/core/model/scenario/schema.ts";
-import { validateScenario } from "../../src/core/model/scenario/validate.ts";
+import { validateScenario, type ValidateResult } from "../../src/core/model/scenario/validate.ts";
 import { type ValidateContext } from "../../src/core/model/scenario/validate-problems.ts";
 
 /** The image lock and host the unit tests validate against. */
@@ -80,4 +80,41 @@ export function scenarioFile(path: string, patch: (doc: ScenarioDoc) => void = (
   const doc = parse(readFileSync(path, "utf8")) as ScenarioDoc;
   patch(doc);
   return scenarioFrom(doc, { file: path, ...opts });
+}
+
+/** The file name the validation tests' errors and warnings start with. */
+export const VALIDATION_FILE = "scenarios/x.yaml";
+
+/**
+ * The document the validation tests change one field of: servers mariadb and mysql, the server on CPU 1 with 4g and
+ * the load on CPU 0, a 2g tmpfs, oltp_read_only at 1, 2 and 4 threads for 10 s. It is valid and has no warnings.
+ */
+export function validationDoc(): ScenarioDoc {
+  return {
+    name: "x",
+    servers: SERVERS_BY_FAMILY.map((s) => ({ ...s })),
+    resources: { server: { cpuset: "1", memory: "4g" }, load: { cpuset: "0" } },
+    storage: { kind: "tmpfs", size: "2g" },
+    workload: { tests: ["oltp_read_only"], threads: [1, 2, 4], duration: "10s" },
+  };
+}
+
+/** validateScenario of validationDoc() changed by `mut`, as VALIDATION_FILE against TEST_CONTEXT. */
+export function validated(mut: (d: ScenarioDoc) => void = () => {}): ValidateResult {
+  const d = validationDoc();
+  mut(d);
+  return validateScenario(d, VALIDATION_FILE, TEST_CONTEXT);
+}
+
+/** The errors of validated(mut); none when it is valid. */
+export function validationErrors(mut: (d: ScenarioDoc) => void): string[] {
+  const r = validated(mut);
+  return "errors" in r ? r.errors : [];
+}
+
+/** The warnings of validated(mut), which must be valid. */
+export function validationWarnings(mut: (d: ScenarioDoc) => void): string[] {
+  const r = validated(mut);
+  if ("errors" in r) throw new Error(`unexpected errors: ${r.errors.join("\n")}`);
+  return r.warnings;
 }

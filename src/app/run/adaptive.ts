@@ -12,17 +12,15 @@ import {
   nextAdaptiveRound,
   resumeInstanceOffset,
   roundFits,
-  stopForBudget,
-  type AdaptiveCell,
-  type AdaptiveSettings,
 } from "../../core/plan/adaptive.ts";
+import { stopForBudget, type AdaptiveCell } from "../../core/stats/stop.ts";
 import { parseDuration, reportMarginPct } from "../../core/model/scenario/schema.ts";
 import { adaptiveCosts } from "../../core/plan/precision.ts";
 import { forecastAfterRound, roundsPerInstance } from "../../core/plan/forecast.ts";
 import { grossCellSeconds, runningCosts } from "../../core/plan/run-costs.ts";
 import type { AdaptiveCosts } from "../../core/stats/simulate-model.ts";
 import type { Calibration } from "../../core/plan/calibration/schema.ts";
-import type { Cell, CellRecord } from "../../core/model/results.ts";
+import type { AdaptiveSettings, Cell, CellRecord } from "../../core/model/results.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import type { Scheduler } from "./scheduler.ts";

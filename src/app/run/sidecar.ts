@@ -12,7 +12,7 @@ import { type CellCpu, type CellState, type CellTasks, type ServerStatus } from 
 import { parseDuration, parseSize, trimSeconds } from "../../core/model/scenario/schema.ts";
 import { trimmedRates } from "../../core/measure/levers.ts";
 import type { SysbenchResult } from "../../core/model/sysbench/result.ts";
-import { parseIntervalLine } from "../../core/model/sysbench/parse.ts";
+import { parseIntervalLine } from "../../core/model/sysbench/scan.ts";
 import { sysbenchArgv, sysbenchCommand } from "../../core/model/scenario/argv.ts";
 import type { RunResult } from "../../core/model/engine/containers.ts";
 import type { LabServer } from "../lab-server.ts";

@@ -8,8 +8,6 @@ import { z } from "zod";
 import { InputError } from "../base/errors.ts";
 import { chooseMirrors, type Mirrors } from "./mirror.ts";
 
-export type { Mirrors } from "./mirror.ts";
-
 export const DIGEST_PLACEHOLDER = "PLACEHOLDER";
 
 const pkgName = z.string().regex(/^[a-z0-9][a-z0-9+.-]+$/, { message: "expected a Debian package name" });

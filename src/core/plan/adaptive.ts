@@ -32,8 +32,6 @@ import { adaptiveRoundCells, type CellId } from "./order.ts";
 import { instanceOf } from "./cells.ts";
 import type { Cell } from "../model/results.ts";
 
-export type { AdaptiveSettings } from "../model/results.ts";
-
 /** The adaptive settings of a scenario (undefined for fixed repeats); `budget` overrides workload.budget. */
 export function adaptiveSettings(s: Pick<Scenario, "workload">): AdaptiveSettings | undefined {
   const a = adaptiveRepeats(s.workload);
@@ -50,13 +48,6 @@ export function adaptiveSettings(s: Pick<Scenario, "workload">): AdaptiveSetting
   };
 }
 
-export {
-  applyStopRule,
-  stopForBudget,
-  type AdaptiveCell,
-  type StopEstimate,
-  type StopSettings,
-} from "../stats/stop.ts";
 import { applyStopRule, printedWiderThanTarget, type AdaptiveCell, type StopEstimate } from "../stats/stop.ts";
 
 /** One pair's estimate of every cell, with the report's estimator (pooled over the run's cells of that pair). */

@@ -5,7 +5,8 @@ import { formatSeconds } from "../base/units.ts";
 import { MIN_UNITS_FOR_PRECISION_STOP } from "../stats/estimate.ts";
 import { pct } from "../plan/design/cannot.ts";
 import { priorText } from "../plan/precision.ts";
-import { DESIGN_MARGIN_PCT, type Design } from "../plan/design/types.ts";
+import { type Design } from "../plan/design/types.ts";
+import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { formatBudget } from "../plan/design/scenario.ts";
 
 /** The design as `plan --budget` (and `run --budget --design`) prints it. */
@@ -58,15 +59,15 @@ export function designLines(d: Design): string[] {
         `coverage of the 95% intervals ${(sim.coverage * 100).toFixed(1)}% (${sim.runs} simulated runs, shipped estimator and stop rule, how unequal the cells are: ${priorText(d.noise.cellPrior)})`,
     );
   out.push(
-    `  simulated wall time (one host): ${formatSeconds(sim.seconds.median)} (80%: ${formatSeconds(sim.seconds.low)}–${formatSeconds(sim.seconds.high)}), ${sim.rounds.median} rounds; cells expected within ±${DESIGN_MARGIN_PCT}%: ${d.cellsWithinMargin} of ${d.cells}`,
+    `  simulated wall time (one host): ${formatSeconds(sim.seconds.median)} (80%: ${formatSeconds(sim.seconds.low)}–${formatSeconds(sim.seconds.high)}), ${sim.rounds.median} rounds; cells expected within ±${DEFAULT_MARGIN_PCT}%: ${d.cellsWithinMargin} of ${d.cells}`,
   );
   out.push(
     `  hosts: ${d.hostsForecast.map((h) => `${h.hosts} host${h.hosts === 1 ? "" : "s"}: this design ${formatSeconds(h.seconds)}; the budget buys ${h.rounds} rounds, ${pct(h.halfWidthPct)}`).join("; ")}`,
   );
   if (d.cannot.length) {
-    out.push(`  cells that cannot reach ±${DESIGN_MARGIN_PCT}%, and why:`);
+    out.push(`  cells that cannot reach ±${DEFAULT_MARGIN_PCT}%, and why:`);
     for (const l of d.cannot) out.push(`    - ${l}`);
-  } else out.push(`  every cell is expected within ±${DESIGN_MARGIN_PCT}%`);
+  } else out.push(`  every cell is expected within ±${DEFAULT_MARGIN_PCT}%`);
   out.push(
     `  run it: twinbench run FILE --budget ${formatBudget(d.budgetSeconds)}${d.precisionPct !== null ? ` --precision ${d.precisionPct}%` : ""} --design (or --set ${d.overrides.map((o) => `'${o}'`).join(" --set ")})`,
   );

@@ -4,6 +4,7 @@
  * and the axis once; report.html draws them as SVG (`forestSvg`), the TUI as text (`forestLines`). The marks and
  * words come from the vocabulary (src/core/model/vocabulary.ts).
  */
+import { escapeHtml } from "./escape.ts";
 import { STATE_MARKS, STATE_WORDS, verdictMark, verdictWords, LOAD_BOUND } from "../model/vocabulary.ts";
 import type { Direction, Verdict } from "../model/verdict.ts";
 import type { RatioCell, RatioTable } from "../stats/ratio-model.ts";
@@ -163,14 +164,6 @@ export function forestHeight(f: Forest): number {
   return f.groups.reduce((n, g) => n + 1 + g.rows.length, 0) + 1;
 }
 
-const esc = (s: unknown) =>
-  String(s ?? "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-
 /** Colours of the directions (the HTML report's table uses the same hues). */
 const DIRECTION_COLOURS: Readonly<Record<Direction, string>> = {
   faster: "#1a7f1a",
@@ -214,7 +207,7 @@ export function forestSvg(f: Forest, o: { width?: number; row?: number } = {}): 
     `<line class="at100" x1="${x(100).toFixed(1)}" x2="${x(100).toFixed(1)}" y1="${top - 6}" y2="${top + n * row}" stroke="#222" stroke-width="1.5"/>`,
   );
   out.push(
-    `<text x="${plotX + plotW / 2}" y="${top + n * row + 30}" font-size="12" text-anchor="middle" fill="#222">${esc(`${f.numeratorLabel} / ${f.denominatorLabel} × 100, ${Math.round(f.confidence * 100)}% interval; band: 100 ± ${f.marginPct}%`)}</text>`,
+    `<text x="${plotX + plotW / 2}" y="${top + n * row + 30}" font-size="12" text-anchor="middle" fill="#222">${escapeHtml(`${f.numeratorLabel} / ${f.denominatorLabel} × 100, ${Math.round(f.confidence * 100)}% interval; band: 100 ± ${f.marginPct}%`)}</text>`,
   );
   out.push(
     `<text x="${plotX + plotW + 12}" y="${top - 10}" font-size="11" fill="#555">estimate [interval] mark: verdict</text>`,
@@ -222,15 +215,17 @@ export function forestSvg(f: Forest, o: { width?: number; row?: number } = {}): 
   let i = 0;
   for (const g of f.groups) {
     const yg = top + i * row + row / 2 + 4;
-    out.push(`<text x="4" y="${yg}" font-size="13" font-weight="bold">${esc(g.test)}</text>`);
+    out.push(`<text x="4" y="${yg}" font-size="13" font-weight="bold">${escapeHtml(g.test)}</text>`);
     i++;
     for (const r of g.rows) {
       const y = top + i * row + row / 2;
       const colour = DIRECTION_COLOURS[r.direction];
       out.push(
-        `<g class="forest-row" data-test="${esc(r.test)}" data-threads="${esc(r.threads)}" data-verdict="${esc(r.status === "ok" ? r.verdict : r.status)}">`,
+        `<g class="forest-row" data-test="${escapeHtml(r.test)}" data-threads="${escapeHtml(r.threads)}" data-verdict="${escapeHtml(r.status === "ok" ? r.verdict : r.status)}">`,
       );
-      out.push(`<text x="24" y="${y + 4}" font-size="12">${esc(r.threads)} thread${r.threads === 1 ? "" : "s"}</text>`);
+      out.push(
+        `<text x="24" y="${y + 4}" font-size="12">${escapeHtml(r.threads)} thread${r.threads === 1 ? "" : "s"}</text>`,
+      );
       if (r.low !== null && r.high !== null) {
         out.push(
           `<line x1="${x(r.low).toFixed(1)}" x2="${x(r.high).toFixed(1)}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="2"/>`,
@@ -254,7 +249,7 @@ export function forestSvg(f: Forest, o: { width?: number; row?: number } = {}): 
       if (r.estimate !== null) out.push(`<circle cx="${x(r.estimate).toFixed(1)}" cy="${y}" r="4" fill="${colour}"/>`);
       const figure = forestFigure(r);
       out.push(
-        `<text x="${plotX + plotW + 12}" y="${y + 4}" font-size="12" fill="${r.estimate === null ? "#888" : "#222"}"><tspan font-family="monospace">${esc(`${figure}${figure ? "  " : ""}${r.mark}`)}</tspan>${esc(`  ${r.words}`)}</text>`,
+        `<text x="${plotX + plotW + 12}" y="${y + 4}" font-size="12" fill="${r.estimate === null ? "#888" : "#222"}"><tspan font-family="monospace">${escapeHtml(`${figure}${figure ? "  " : ""}${r.mark}`)}</tspan>${escapeHtml(`  ${r.words}`)}</text>`,
       );
       out.push(`</g>`);
       i++;

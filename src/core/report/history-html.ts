@@ -3,7 +3,7 @@
  * cell: every run's estimate and interval over time (dots and bars, oldest left), the pooled estimate over runs (a
  * line) and where the next run lands (a shaded band). Static SVG, no script: the page's policy forbids any.
  */
-import { escapeHtml } from "./html.ts";
+import { escapeHtml } from "./escape.ts";
 import { renderHistory } from "./history.ts";
 import type { HistoryCellView, HistoryView } from "../stats/history-view.ts";
 

@@ -11,6 +11,7 @@ import { type Metric } from "../stats/metric.ts";
 import { factDifferences, runDifferences } from "../stats/run-differences.ts";
 import { renderRatioText } from "./text.ts";
 import { textTable } from "../base/text-table.ts";
+import { escapeHtml as h, escapeMarkdownCell as esc } from "./escape.ts";
 import { markdownRatioTable } from "./markdown.ts";
 import { buildRunsSummary, type ExecutionSummary } from "./summary.ts";
 import { renderSummaryHtml, renderSummaryMarkdown, renderSummaryText } from "./summary-render.ts";
@@ -188,8 +189,6 @@ export function renderHostsText(c: HostsComparison): string {
   return lines.join("\n") + "\n";
 }
 
-const esc = (s: string) => s.replace(/\|/g, "\\|");
-
 export function renderHostsMarkdown(c: HostsComparison): string {
   const lines: string[] = [`# Host comparison: ${c.hosts.map((h) => `\`${h.id}\``).join(" vs ")}`, ""];
   lines.push(...c.hosts.map((h) => `- ${esc(statusLine(h))}`), "");
@@ -224,8 +223,6 @@ export function renderHostsMarkdown(c: HostsComparison): string {
   if (c.notes.length) lines.push("", "## Notes", "", ...c.notes.map((n) => `- ${esc(n)}`));
   return lines.join("\n") + "\n";
 }
-
-const h = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** report-hosts.html: the same content as report-hosts.md, self-contained (no script, nothing loaded). */
 export function renderHostsHtml(c: HostsComparison): string {

@@ -10,7 +10,7 @@ import { costLines, costValueText, factorText } from "./costs.ts";
 import type { RunManifest } from "../model/results.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
 import type { RunReport } from "./model.ts";
-import { formatBytes } from "./model.ts";
+import { formatBytes } from "../base/units.ts";
 import {
   TABLE_TEXT,
   VERDICT_HEAD,
@@ -27,6 +27,7 @@ import {
 } from "./text.ts";
 import { STATE_MARKS, verdictSentence } from "../model/vocabulary.ts";
 import { ladderHtml } from "./ladder-html.ts";
+import { escapeHtml, scriptJson } from "./escape.ts";
 import { forestOf, forestSvg } from "./forest.ts";
 import { CSS, SCRIPT } from "./html-assets.ts";
 import type { HtmlData } from "./html-data.ts";
@@ -36,23 +37,6 @@ import { createHash } from "node:crypto";
 /** A CSP source for an inline script: `'sha256-<base64>'` of its exact text (UTF-8). */
 export function scriptHash(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
-}
-
-export function escapeHtml(s: unknown): string {
-  return String(s ?? "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
-
-/** JSON that is safe inside a <script> element. */
-export function scriptJson(v: unknown): string {
-  return JSON.stringify(v)
-    .replace(/</g, "\\u003c")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
 }
 
 function table(head: string[], rows: string[][], cls = ""): string {

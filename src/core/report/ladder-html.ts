@@ -1,6 +1,7 @@
 /**
  * The ladder in HTML: one chart across the ladder as inline SVG, and the ladder's tables, legend, method and notes.
  */
+import { escapeHtml as esc } from "./escape.ts";
 import { STATE_MARKS, verdictMark, verdictSentence } from "../model/vocabulary.ts";
 import type { RatioCell } from "../stats/ratio-model.ts";
 import { ladderCell, type Ladder } from "../stats/ladder.ts";
@@ -15,15 +16,6 @@ import {
 } from "./ladder-render.ts";
 
 const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
-
-function esc(s: unknown): string {
-  return String(s ?? "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
 
 /**
  * One chart across the ladder, as inline SVG (no script): a row per test × threads, in each row one point per

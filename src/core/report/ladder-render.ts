@@ -13,6 +13,7 @@ import {
   verdictSentence,
 } from "../model/vocabulary.ts";
 import { textTable, type TextColumn } from "../base/text-table.ts";
+import { escapeMarkdownCell as escCell } from "./escape.ts";
 import { type RatioCell, type RatioTable } from "../stats/ratio-model.ts";
 import { metricLabel } from "../stats/metric.ts";
 import { ladderCell, type Ladder } from "../stats/ladder.ts";
@@ -159,8 +160,6 @@ export function renderLadderText(l: Ladder, tx: TableText): string[] {
     ...ladderNotes(l, tx).map((n) => `note: ${n}`),
   ];
 }
-
-const escCell = (s: string): string => s.replace(/\|/g, "\\|");
 
 /** The head of {@link ladderVerdictRows}. */
 export const LADDER_VERDICT_HEAD = [

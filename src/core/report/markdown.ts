@@ -20,8 +20,7 @@ import {
   verdictLegend,
   verdictRows,
 } from "./text.ts";
-
-const escCell = (s: string): string => s.replace(/\|/g, "\\|");
+import { escapeMarkdownCell as escCell } from "./escape.ts";
 
 export function markdownRatioTable(t: RatioTable): string[] {
   const lines = [

@@ -156,7 +156,6 @@ export interface ReportOptions {
 
 const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
 
-export { formatBytes } from "../base/units.ts";
 import { formatBytes } from "../base/units.ts";
 
 export function describeStorage(s: StorageFacts | undefined, fallbackKind?: string): string {

@@ -2,6 +2,7 @@
  * The execution summary for people: text, Markdown and HTML of an {@link ExecutionSummary} (summary.ts).
  */
 import { textTable, type TextColumn, type TextRow } from "../base/text-table.ts";
+import { escapeHtml, escapeMarkdownCell as mdEsc } from "./escape.ts";
 import type { ExecutionSummary, SummaryBlock, SummaryRow } from "./summary.ts";
 
 function cellText(r: SummaryRow, i: number): string {
@@ -62,8 +63,6 @@ export function renderSummaryText(s: ExecutionSummary): string {
   return out.join("\n");
 }
 
-const mdEsc = (x: string) => x.replace(/\|/g, "\\|");
-
 /** Markdown: one table per block, notes as a list; `level` is the heading level of the blocks. */
 export function renderSummaryMarkdown(s: ExecutionSummary, opts: { level?: number; title?: boolean } = {}): string {
   const h = "#".repeat(opts.level ?? 2);
@@ -88,31 +87,31 @@ export function renderSummaryMarkdown(s: ExecutionSummary, opts: { level?: numbe
   return out.join("\n");
 }
 
-const htmlEsc = (x: string) =>
-  x.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
 /** HTML: one table per block (no script, no style of its own: the page styles `table.summary`). */
 export function renderSummaryHtml(s: ExecutionSummary): string {
   const rh = ratioHeading(s);
-  const out: string[] = [`<h2>Test execution summary</h2>`, ...introLines(s).map((l) => `<p>${htmlEsc(l.trim())}</p>`)];
+  const out: string[] = [
+    `<h2>Test execution summary</h2>`,
+    ...introLines(s).map((l) => `<p>${escapeHtml(l.trim())}</p>`),
+  ];
   for (const blk of s.blocks) {
     out.push(
-      `<h3>${htmlEsc(blk.title)}</h3>`,
-      `<p class="muted">Median over repeats; ${htmlEsc(repeatsText(s, blk))}.</p>`,
+      `<h3>${escapeHtml(blk.title)}</h3>`,
+      `<p class="muted">Median over repeats; ${escapeHtml(repeatsText(s, blk))}.</p>`,
     );
     out.push(
-      `<table class="summary"><thead><tr><th>figure</th>${s.sides.map((x) => `<th>${htmlEsc(x)}</th>`).join("")}${rh ? `<th>${htmlEsc(rh)}</th>` : ""}</tr></thead><tbody>`,
+      `<table class="summary"><thead><tr><th>figure</th>${s.sides.map((x) => `<th>${escapeHtml(x)}</th>`).join("")}${rh ? `<th>${escapeHtml(rh)}</th>` : ""}</tr></thead><tbody>`,
     );
     for (const r of blk.rows) {
-      const label = `${r.derived ? "<em>derived:</em> " : ""}${"&nbsp;&nbsp;".repeat(r.indent)}${htmlEsc(r.label)}`;
+      const label = `${r.derived ? "<em>derived:</em> " : ""}${"&nbsp;&nbsp;".repeat(r.indent)}${escapeHtml(r.label)}`;
       out.push(
-        `<tr${r.derived ? ' class="derived"' : ""}><td>${label}</td>${s.sides.map((_, i) => `<td class="num">${htmlEsc(cellText(r, i))}</td>`).join("")}${rh ? `<td class="num">${ratioText(r)}</td>` : ""}</tr>`,
+        `<tr${r.derived ? ' class="derived"' : ""}><td>${label}</td>${s.sides.map((_, i) => `<td class="num">${escapeHtml(cellText(r, i))}</td>`).join("")}${rh ? `<td class="num">${ratioText(r)}</td>` : ""}</tr>`,
       );
     }
     out.push(`</tbody></table>`);
     if (blk.notes.length)
       out.push(
-        `<ul class="notes">${blk.notes.map((n) => `<li><strong>note:</strong> ${htmlEsc(n)}</li>`).join("")}</ul>`,
+        `<ul class="notes">${blk.notes.map((n) => `<li><strong>note:</strong> ${escapeHtml(n)}</li>`).join("")}</ul>`,
       );
   }
   if (!s.blocks.length) out.push("<p>No measured cells.</p>");

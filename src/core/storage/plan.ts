@@ -100,7 +100,6 @@ export function shortHash(s: string): string {
   return h.toString(16).padStart(8, "0");
 }
 
-export { formatBytes } from "../base/units.ts";
 import { formatBytes } from "../base/units.ts";
 
 function joinPath(a: string, b: string): string {

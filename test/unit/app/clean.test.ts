@@ -6,20 +6,16 @@
 import { describe, expect, it } from "vitest";
 import { CancelGate, cleanSession } from "../../../src/app/clean.ts";
 import { hostRunId } from "../../../src/app/hosts.ts";
-import { LABEL } from "../../../src/core/base/labels.ts";
-import { FakeEngine } from "../../../test/support/fake-engine.ts";
+import { labelledEngine } from "../../../test/support/fake-engine.ts";
 
-/** An engine holding labelled resources (c-, n-, v- names: container, network, volume) of sessions and runs. */
+/** An engine holding labelled resources of sessions and runs, named c-, n-, v-… by kind (container, network, volume). */
 function fakeEngine(hostId: string, items: Array<{ name: string; session: string; run: string }>, down = false) {
-  const engine = new FakeEngine(hostId);
   const kinds = { c: "container", n: "network", v: "volume" } as const;
-  engine.listed = items.map((i) => ({
-    kind: kinds[i.name[0] as keyof typeof kinds],
-    id: i.name,
-    name: i.name,
-    labels: { [LABEL.session]: i.session, [LABEL.run]: i.run, [LABEL.host]: hostId },
-  }));
-  if (down) engine.listFailure = new Error(`connect ECONNREFUSED (${hostId})`);
+  const engine = labelledEngine(
+    hostId,
+    items.map((i) => ({ ...i, kind: kinds[i.name[0] as keyof typeof kinds] })),
+    down,
+  );
   const left = () => items.filter((i) => !engine.removed.includes(i.name));
   return { engine, removed: engine.removed, left };
 }

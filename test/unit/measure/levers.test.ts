@@ -10,7 +10,6 @@ import {
   figureWindow,
   figureWindowText,
 } from "../../../src/core/measure/levers.ts";
-import { windowNotes } from "../../../src/core/report/model.ts";
 import type { IntervalSample } from "../../../src/core/model/sysbench/result.ts";
 import { validateScenario } from "../../../src/core/model/scenario/validate.ts";
 import { buildRatioTable } from "../../../src/core/stats/ratio.ts";
@@ -266,19 +265,5 @@ describe("the seconds a cell's figure used (issue 24 item 2)", () => {
     expect(w).toEqual({ from: 3, to: 7, leadIn: 2, samples: 5, source: "per-second mean" });
     expect(figureWindowText(w)).toBe("seconds 3–7 (per-second mean of 5 s after a 2 s lead-in)");
     expect(figureWindow({ metrics: null })).toBeNull();
-  });
-  it("the report's note groups the cells; the odd ones are named", () => {
-    const w = (key: string, to: number) => ({
-      key,
-      from: 1,
-      to,
-      leadIn: 0,
-      samples: null,
-      source: "sysbench total" as const,
-    });
-    expect(windowNotes([w("a/x/1/1", 5), w("b/x/1/1", 5), w("a/x/1/2", 4)])).toEqual([
-      "Seconds each cell's figure used: seconds 1–5 (sysbench's total, no lead-in) in 2 cells; seconds 1–4 (sysbench's total, no lead-in) in 1 cell (a/x/1/2).",
-    ]);
-    expect(windowNotes([])).toEqual([]);
   });
 });

@@ -10,8 +10,8 @@ import {
   nextAdaptiveRound,
   resumeInstanceOffset,
   roundFits,
-  stopForBudget,
 } from "../../../src/core/plan/adaptive.ts";
+import { stopForBudget } from "../../../src/core/stats/stop.ts";
 import type { Cell, CellRecord } from "../../../src/core/model/results.ts";
 import type { Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { scenario as scenarioOf } from "../../support/scenario.ts";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { factsA } from "../../support/host-facts.ts";
 import { readFileSync } from "node:fs";
-import { compareHosts, renderHostsMarkdown, renderHostsText } from "../../../src/core/report/hosts.ts";
+import { compareHosts, renderHostsHtml, renderHostsMarkdown, renderHostsText } from "../../../src/core/report/hosts.ts";
 import type { CellRecord, HostFacts, RunManifest } from "../../../src/core/model/results.ts";
 
 // ---- merging and reports on the compare-a / compare-b fixtures (two runs of the same scenario) ----
@@ -66,6 +66,18 @@ describe("host-vs-host report", () => {
     const md = renderHostsMarkdown(cmp);
     expect(md).toContain("## mariadb: host a / host b");
     expect(md).toContain("| kernel | 6.1.0-18-amd64 | 6.1.0-21-amd64 | **yes** |");
+  });
+
+  it("report-hosts.html: the same content, every text escaped", () => {
+    const c = compareHosts([
+      run("a", a, factsA),
+      run("b", b, { ...factsA, id: "b", kernel: "6.1.0-21-amd64", os: `Debian <12> "bookworm" & 'more'` }),
+    ]);
+    const html = renderHostsHtml(c);
+    expect(html).toContain("<h1>Host comparison: a vs b</h1>");
+    expect(html).toContain("<h2>mariadb: host a / host b</h2>");
+    expect(html).toContain("Debian &lt;12&gt; &quot;bookworm&quot; &amp; &#39;more&#39;");
+    expect(html).not.toContain("<12>");
   });
 
   it("a lost host: partial, named by id, no table", () => {

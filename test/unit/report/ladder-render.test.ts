@@ -6,13 +6,10 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildRunReport } from "../../../src/core/report/model.ts";
-import { ladderChartSvg } from "../../../src/core/report/ladder-html.ts";
-import { TABLE_TEXT, renderText } from "../../../src/core/report/text.ts";
+import { renderText } from "../../../src/core/report/text.ts";
 import { renderMarkdown } from "../../../src/core/report/markdown.ts";
 import { renderCsv, CSV_HEADER } from "../../../src/core/report/csv.ts";
 import { reportJson } from "../../../src/core/report/json.ts";
-import { renderHtml } from "../../../src/core/report/html.ts";
-import { buildHtmlData } from "../../../src/core/report/html-data.ts";
 
 import { PAIRS, ladderRun } from "../../support/ladder-fixture.ts";
 
@@ -50,19 +47,6 @@ describe("ladder in every report format (snapshots read for sense)", () => {
     };
     expect(j.ladder.base).toBe("mysql");
     expect(j.ladder.pairs.map((p) => p.numerator)).toEqual(["mariadb", "mariadb-10"]);
-  });
-  it("html: the ladder table and one chart with a point per server and cell", () => {
-    const html = renderHtml(buildHtmlData(manifest, cells, report), "/* chart.js */");
-    expect(html).toContain("<h2>Ladder table</h2>");
-    expect(html).not.toContain("<h2>Ratio table</h2>");
-    const svg = ladderChartSvg(report.ladder!, TABLE_TEXT);
-    // Points: every cell with an estimate, in both blocks (mariadb: 4 cells, mariadb-10: 4 cells).
-    const withEstimate = report
-      .ladder!.blocks.flatMap((b) => b.rows.flatMap((r) => r.cells))
-      .filter((c) => c.estimate !== null).length;
-    expect(svg.match(/<circle cx="[\d.]+" cy="[\d.]+" r="3.5"/g)?.length).toBe(withEstimate);
-    expect(svg).toContain('data-server="mariadb-10" data-verdict="slower');
-    expect(html).toContain(svg);
   });
   it("a run whose compare names only a base has its ladder, the first block as its primary table, and no 'only one server' note", () => {
     const m = structuredClone(manifest);

@@ -15,7 +15,6 @@ import {
   throughputTimesLatency,
   type SummaryBlock,
 } from "../../../src/core/report/summary.ts";
-import { renderSummaryMarkdown, renderSummaryText } from "../../../src/core/report/summary-render.ts";
 
 const FIX = join(dirname(fileURLToPath(import.meta.url)), "../../fixtures/sysbench");
 const seedText = readFileSync(join(FIX, "legacy/seed-002.txt"), "utf8");
@@ -57,16 +56,6 @@ describe("seed 002: the kernel paradox read by Little's law", () => {
     expect(starved).toHaveLength(1);
     expect(starved[0]).toMatch(/^2\.4: effective concurrency 5\.7 of 300 threads/);
     expect(b.notes.some((n) => n.includes("disagree"))).toBe(false);
-  });
-  it("renders the derived lines in text and markdown", () => {
-    const text = renderSummaryText(s);
-    expect(text).toMatch(/effective concurrency \(event execution time \/ total time\)\s+271\.9\s+5\.7\s+2\.1/);
-    expect(text).toMatch(/tps × avg latency \(Little's law cross-check\)\s+271\.9\s+5\.7/);
-    expect(text).toContain("note: 2.4: effective concurrency 5.7 of 300 threads");
-    const md = renderSummaryMarkdown(s);
-    expect(md).toContain(
-      "| *derived:* effective concurrency (event execution time / total time) | 271.9 | 5.7 | 2.1 |",
-    );
   });
 });
 

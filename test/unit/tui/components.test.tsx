@@ -12,10 +12,9 @@ import { RunView } from "../../../src/tui/components.tsx";
 import { initialState, reduce } from "../../../src/tui/state.ts";
 import { type ViewState } from "../../../src/tui/view-state.ts";
 import { PAIRS, ladderRun } from "../../support/ladder-fixture.ts";
+import { plain } from "../../support/fake-terminal.ts";
 
 afterEach(() => cleanup());
-// eslint-disable-next-line no-control-regex -- strips the terminal's colour codes
-const plain = (s: string | undefined) => (s ?? "").replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, "");
 
 function feed(pairs: Extract<RunEvent, { type: "plan-ready" }>["pairs"]): ViewState {
   const { manifest, cells } = ladderRun("ladder");

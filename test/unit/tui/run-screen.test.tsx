@@ -1,5 +1,4 @@
 import React from "react";
-import { EventEmitter } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { createRunStore, mountRunScreen, RunScreenApp, type RunStore } from "../
 import { initialState, reduce } from "../../../src/tui/state.ts";
 import { type ViewState } from "../../../src/tui/view-state.ts";
 import { forestLines } from "../../../src/core/report/forest.ts";
+import { FakeStdin, FakeStdout, plain } from "../../support/fake-terminal.ts";
 
 const FIX = join(import.meta.dirname, "../../fixtures/events");
 const load = (name: string): RunEvent[] =>
@@ -21,9 +21,6 @@ const load = (name: string): RunEvent[] =>
     .map((l) => JSON.parse(l) as RunEvent);
 const synthetic = load("synthetic.ndjson");
 const tick = () => new Promise((r) => setTimeout(r, 20));
-// Strip ANSI escapes (a frame may carry cursor codes even without colour).
-// eslint-disable-next-line no-control-regex -- strips the terminal's colour codes
-const plain = (s: string | undefined) => (s ?? "").replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, "");
 
 afterEach(() => cleanup());
 
@@ -56,7 +53,7 @@ describe("run screen frames, phase by phase", () => {
       want: [
         "twinbench · synthetic · run 20250101-120000-abcd · storage tmpfs · tcp",
         "cells 0/16",
-        "ETA 2m00s",
+        "ETA 2m 00s",
         "q cancel · s skip cell",
       ],
     },
@@ -352,39 +349,6 @@ describe("keys", () => {
 });
 
 // ---- mountRunScreen, with fake terminal streams, and a fake run that honours its signal ----
-
-class FakeStdout extends EventEmitter {
-  columns = 80;
-  rows = 24;
-  isTTY = true;
-  frames: string[] = [];
-  write = (s: string) => {
-    this.frames.push(s);
-    return true;
-  };
-  all = () => plain(this.frames.join(""));
-}
-
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  write(d: string) {
-    this.data = d;
-    this.emit("readable");
-    this.emit("data", d);
-  }
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-}
 
 /** A run that replays the synthetic plan, emits intervals until its signal aborts, then cleans up and finishes. */
 async function fakeRun(signal: AbortSignal, emit: (e: RunEvent) => void): Promise<130 | 0> {

@@ -1,13 +1,11 @@
 import React from "react";
-import { EventEmitter } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render } from "ink-testing-library";
 import { openSession, SessionApp, type SessionChoice } from "../../../src/tui/session.tsx";
 import type { MountRunScreen, SessionDeps } from "../../../src/tui/session-deps.ts";
+import { FakeStdin, FakeStdout, plain } from "../../support/fake-terminal.ts";
 
 const tick = () => new Promise((r) => setTimeout(r, 30));
-// eslint-disable-next-line no-control-regex -- strips the terminal's colour codes
-const plain = (s: string | undefined) => (s ?? "").replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, "");
 afterEach(() => cleanup());
 
 function fakeDeps(over: Partial<SessionDeps> = {}): SessionDeps & { calls: string[] } {
@@ -72,8 +70,8 @@ describe("session screen", () => {
     const deps = fakeDeps();
     const r = app(deps, await deps.listScenarios());
     const f = plain(r.lastFrame());
-    expect(f).toContain("▶ quick        24     4m30s  MariaDB vs MySQL smoke comparison");
-    expect(f).toContain("  seed-000    112    10h00m  the seed matrix");
+    expect(f).toContain("▶ quick        24    4m 30s  MariaDB vs MySQL smoke comparison");
+    expect(f).toContain("  seed-000    112   10h 00m  the seed matrix");
     expect(f).toContain("  bad           -         -  invalid: scenarios/bad.yaml: servers: required");
     expect(f).toContain("↑↓ select · enter/p plan · c config · r run · o past results · q quit");
   });
@@ -169,38 +167,9 @@ describe("session screen", () => {
   });
 });
 
-class FakeStdout extends EventEmitter {
-  columns = 100;
-  rows = 30;
-  isTTY = true;
-  frames: string[] = [];
-  write = (s: string) => (this.frames.push(s), true);
-  all = () => plain(this.frames.join(""));
-}
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  write(d: string) {
-    this.data = d;
-    this.emit("readable");
-    this.emit("data", d);
-  }
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-}
-
 describe("openSession", () => {
   it("runs a scenario through the run screen, comes back to the list, and returns the run's exit code on quit", async () => {
-    const stdout = new FakeStdout();
+    const stdout = new FakeStdout(100, 30);
     const stdin = new FakeStdin();
     let mounted = 0;
     const deps = fakeDeps({

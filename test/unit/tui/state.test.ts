@@ -365,8 +365,9 @@ describe("format", () => {
     [null, "-"],
     [0, "0s"],
     [59.4, "59s"],
-    [192, "3m12s"],
-    [3600 + 120, "1h02m"],
+    [-5, "0s"],
+    [192, "3m 12s"],
+    [3600 + 120, "1h 02m"],
   ])("duration(%s) = %s", (x, want) => expect(duration(x)).toBe(want));
 
   it.each([

@@ -18,10 +18,6 @@ import { scan, type Draft } from "./scan.ts";
 import { toResult10 } from "./parse-1.0.ts";
 import { isLegacyDraft, toLegacyResult } from "./parse-legacy.ts";
 
-export { SysbenchParseError } from "./error.ts";
-export { splitLines, secondsToMs } from "./lines.ts";
-export { parseIntervalLine } from "./scan.ts";
-
 function toResult(d: Draft): SysbenchResult {
   return isLegacyDraft(d) ? toLegacyResult(d) : toResult10(d);
 }

@@ -2,7 +2,8 @@
  * Why cells cannot reach the design's margin (pure): the reasons the design carries, one sentence each, which its
  * printout lists.
  */
-import { type DesignCandidate, type DesignInput, DESIGN_MARGIN_PCT, type Design } from "./types.ts";
+import { type DesignCandidate, type DesignInput, type Design } from "./types.ts";
+import { DEFAULT_MARGIN_PCT } from "../../model/scenario/schema.ts";
 import { predictHalfWidthPct } from "../../stats/half-width.ts";
 import { formatSeconds } from "../../base/units.ts";
 import { loadBoundWarnings } from "../loadbound.ts";
@@ -25,7 +26,7 @@ function roundsFor(target: number, c: DesignCandidate, instanceSdPct: number, ce
 
 export function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: number }): string[] {
   const out: string[] = [];
-  const m = DESIGN_MARGIN_PCT;
+  const m = DEFAULT_MARGIN_PCT;
   const c = d.chosen;
   if (!Number.isFinite(c.halfWidthPct)) {
     out.push(`no layout fits: not even 2 rounds of ${c.cellSeconds} s cells fit in ${formatSeconds(d.budgetSeconds)}`);

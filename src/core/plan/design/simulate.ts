@@ -2,8 +2,8 @@
  * The chosen design simulated (pure): the shipped estimator and stop rule run over the plan's time model, for the
  * ranges of the half-widths, the coverage and the wall time.
  */
-import type { Scenario } from "../../model/scenario/schema.ts";
-import { type DesignCandidate, DESIGN_MARGIN_PCT, type Design } from "./types.ts";
+import { DEFAULT_MARGIN_PCT, type Scenario } from "../../model/scenario/schema.ts";
+import { type DesignCandidate, type Design } from "./types.ts";
 import { type SetupCosts, DEFAULT_SETUP_COSTS } from "../../model/setup-costs.ts";
 import type { Calibration } from "../calibration/schema.ts";
 import { simulateAdaptive, PACE_SD_PCT } from "../../stats/simulate.ts";
@@ -71,7 +71,7 @@ export function simulateDesign(
     // Fewer runs for an adaptive design: it estimates every round (a fixed one only at its last).
     runs: o.runs ?? (adaptive ? 100 : 200),
     sequential: adaptive,
-    marginPct: DESIGN_MARGIN_PCT,
+    marginPct: DEFAULT_MARGIN_PCT,
     ...(o.cellSd ? { cellSd: o.cellSd } : {}),
   });
 }

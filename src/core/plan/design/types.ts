@@ -9,9 +9,6 @@ import type { CellPriorDf } from "../calibration/cell-model.ts";
 import type { EstimateItem } from "../estimate.ts";
 import type { AdaptiveSimResult } from "../../stats/simulate-model.ts";
 
-/** The margin the design reports against (the verdict's default, docs/stats.md). */
-export const DESIGN_MARGIN_PCT = 5;
-
 /** What the design starts from. */
 export interface DesignInput {
   scenario: Scenario;
@@ -84,7 +81,7 @@ export interface Design {
   /** The cell model's runs and its two levels (sd of ln pair sd between cells, and between runs of a cell), when used. */
   cellModel: { runs: number; cellSeconds: number; betweenCellsLogSd: number; betweenRunsLogSd: number } | null;
   cells: number;
-  /** Cells expected within ±DESIGN_MARGIN_PCT (simulated share × cells), and why the others cannot be. */
+  /** Cells expected within ±DEFAULT_MARGIN_PCT (simulated share × cells), and why the others cannot be. */
   cellsWithinMargin: number;
   cannot: string[];
   /** Time of this design on 1, 2 and 4 hosts (sharded), and what the budget buys there. */

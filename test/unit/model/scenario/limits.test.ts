@@ -6,7 +6,8 @@ import {
   plannedMaxConnections,
   requiredMaxConnections,
 } from "../../../../src/core/model/scenario/limits.ts";
-import { SERVERS_AB, scenario } from "../../../support/scenario.ts";
+import { SERVERS_AB, scenario, validated } from "../../../support/scenario.ts";
+import type { Scenario } from "../../../../src/core/model/scenario/schema.ts";
 
 describe("connections", () => {
   it.each([
@@ -53,5 +54,20 @@ describe("parseCpuset", () => {
     ["2-1", undefined],
   ])("%s → %j", (v, want) => {
     expect(parseCpuset(v)).toEqual(want);
+  });
+});
+
+describe("limits of a validated scenario", () => {
+  it("plans max_connections as the most threads + 10 (at least 151) unless config.set says more", () => {
+    expect(plannedMaxConnections((validated() as { scenario: Scenario }).scenario)).toBe(151);
+    expect("scenario" in validated((d) => (d.config = { set: { max_connections: "auto" } }))).toBe(true);
+    const r = validated((d) => (d.workload.threads = [1, 300]));
+    if ("errors" in r) throw new Error(r.errors.join("\n"));
+    expect(plannedMaxConnections(r.scenario)).toBe(310);
+    const r2 = validated((d) => {
+      d.workload.threads = [1, 300];
+      d.config = { set: { max_connections: 1000 } };
+    });
+    expect(plannedMaxConnections((r2 as { scenario: Scenario }).scenario)).toBe(1000);
   });
 });

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TwinbenchError } from "../../../../src/core/base/errors.ts";
-import { parseSysbench, parseSysbenchFile, SysbenchParseError } from "../../../../src/core/model/sysbench/parse.ts";
+import { parseSysbench, parseSysbenchFile } from "../../../../src/core/model/sysbench/parse.ts";
+import { SysbenchParseError } from "../../../../src/core/model/sysbench/error.ts";
 
 const root = join(import.meta.dirname, "../../../fixtures/sysbench");
 const rw = readFileSync(join(root, "1.0", "oltp_read_write-t4.log"), "utf8");

@@ -9,7 +9,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseSysbench, parseSysbenchFile, splitLines } from "../../../../src/core/model/sysbench/parse.ts";
+import { parseSysbench, parseSysbenchFile } from "../../../../src/core/model/sysbench/parse.ts";
+import { splitLines } from "../../../../src/core/model/sysbench/lines.ts";
 import type { SysbenchResult } from "../../../../src/core/model/sysbench/result.ts";
 
 const root = join(import.meta.dirname, "../../../fixtures/sysbench");
