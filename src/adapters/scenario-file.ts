@@ -14,6 +14,7 @@ import type { Scenario } from "../core/model/scenario/schema.ts";
 import { applyOverrides, overrideFor, type Override } from "../core/model/scenario/overrides.ts";
 import { validateScenario } from "../core/model/scenario/validate.ts";
 import { writeFileAtomic } from "./durable-file.ts";
+import { loadCustomScripts } from "./custom-scripts.ts";
 
 /** Options of {@link loadScenarioFile}: `--set` overrides and what validation checks against. */
 export interface LoadScenarioOptions {
@@ -101,7 +102,10 @@ export async function loadScenarioFile(file: string, opts: LoadScenarioOptions):
       cause: e,
     });
   }
-  return loadScenarioText(text, file, opts);
+  const loaded = loadScenarioText(text, file, opts);
+  // The scenario's own Lua scripts: there, inside its folder and within bounds (read again when a run starts).
+  await loadCustomScripts(loaded.scenario, file, loaded.raw);
+  return loaded;
 }
 
 /**

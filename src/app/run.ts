@@ -27,6 +27,7 @@ import { StaticScheduler } from "./run/scheduler.ts";
 import { AdaptiveScheduler } from "./run/adaptive.ts";
 import { adaptiveRepeats } from "../core/model/scenario/schema.ts";
 import { teardown } from "./run/teardown.ts";
+import { checkRunScripts, readRunScripts } from "./run/scripts.ts";
 import { announceForecast, readHostCalibration, updateHostCalibration } from "./run/calibration.ts";
 import { recordRunHistory } from "./run/history.ts";
 import { withConfinedDaemons } from "./run/confine.ts";
@@ -65,6 +66,8 @@ export const ENGINE_WATCH_EVERY_MS = 5000;
 
 async function runGuarded(deps: RunDeps, opts: RunOptions): Promise<RunSummary> {
   const ctx = new RunContext(deps, opts, planRun(opts.scenario));
+  // The scenario's own Lua scripts, read (and checked to be there) before anything is created.
+  ctx.scripts = opts.scripts ?? (await readRunScripts(opts));
   // Memory and cpusets against the engine host's facts, before anything is created.
   await checkFit(ctx);
   // Storage preflight (tools, privileges) for every server before anything is created, results folder included.
@@ -100,6 +103,8 @@ async function runOpened(ctx: RunContext, session: ResultsSession): Promise<RunS
     await ctx.engine.ping();
     session.manifest.hosts = [await ctx.engine.facts()];
     const images = await ensureImages(ctx, session);
+    // A custom script that sysbench cannot load fails here, before any server exists.
+    await checkRunScripts(ctx, images.get(LOAD_IMAGE)!);
     await probeHost(ctx, session, images.get(LOAD_IMAGE)!);
     const sidecar = new Sidecar(ctx, session, images.get(LOAD_IMAGE)!, () =>
       servers.all().flatMap((s) => (s.containerId ? [s.containerId] : [])),
@@ -115,6 +120,7 @@ async function runOpened(ctx: RunContext, session: ResultsSession): Promise<RunS
           : new StaticScheduler(todo));
       const loop = new CellLoop(ctx, session, servers, sidecar, tally);
       await withConfinedDaemons(ctx, session, () => loop.run(scheduler));
+      await servers.cleanupScripts(sidecar);
     }
     if (tally.failed > 0) status = "partial";
   } catch (e) {

@@ -7,6 +7,7 @@ import type Docker from "dockerode";
 import { PassThrough } from "node:stream";
 import { pack } from "tar-stream";
 import type {
+  ContainerFile,
   ContainerListing,
   ContainerPort,
   ContainerSpec,
@@ -31,6 +32,14 @@ export class DockerContainers implements ContainerPort {
 
   async create(spec: ContainerSpec): Promise<string> {
     const c = await this.docker.createContainer(createContainerOptions(spec));
+    if (spec.files?.length) {
+      try {
+        await c.putArchive(await tarOf(spec.files), { path: "/" });
+      } catch (e) {
+        await this.remove(c.id); // not started: nothing of it is left behind; the put's failure is raised
+        throw e;
+      }
+    }
     return c.id;
   }
 
@@ -165,6 +174,20 @@ export class DockerContainers implements ContainerPort {
       state: c.State,
     }));
   }
+}
+
+/**
+ * One tar archive of the files, at their paths from the root, stamped at time zero. No folder entries: the engine
+ * makes missing folders itself, and entries for existing ones (/usr) would reset their mode and time.
+ */
+export async function tarOf(files: readonly ContainerFile[]): Promise<Buffer> {
+  const p = pack();
+  for (const f of files)
+    p.entry({ name: f.path.replace(/^\/+/, ""), mode: f.mode ?? 0o644, mtime: new Date(0) }, f.content);
+  p.finalize();
+  const chunks: Buffer[] = [];
+  for await (const c of p) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** Decode a non-TTY docker log buffer (8-byte frame headers) into text. */

@@ -282,6 +282,24 @@ export interface Probe {
   readInnodbBacklog?: typeof readInnodbBacklog;
   /** Optional so that test probes need not implement it: without it, cells carry no backlog, warm state or InnoDB work. */
   readServerStatus?: typeof readServerStatus;
+  /** Optional so that test probes need not implement it: the rows of one query (the TPC-C-like checks). */
+  queryRows?: typeof queryRows;
 }
 
-export const mysql2Probe: Probe = { waitReady, createBenchUser, readServerFacts, readInnodbBacklog, readServerStatus };
+/** The rows of one read-only query in database `db`, as objects by column name. */
+export async function queryRows(ep: Endpoint, db: string, sql: string): Promise<Array<Record<string, unknown>>> {
+  return withConnection(ep, async (c) => {
+    await c.changeUser({ database: db });
+    const [rows] = await c.query(sql);
+    return rows as Array<Record<string, unknown>>;
+  });
+}
+
+export const mysql2Probe: Probe = {
+  waitReady,
+  createBenchUser,
+  readServerFacts,
+  readInnodbBacklog,
+  readServerStatus,
+  queryRows,
+};

@@ -6,8 +6,9 @@
 import { TwinbenchError } from "../../core/base/errors.ts";
 import type { Cell, CellRecord } from "../../core/model/results.ts";
 import { parseDuration } from "../../core/model/scenario/schema.ts";
+import { testWrites } from "../../core/model/scenario/legacy.ts";
+import { withTpccChecks } from "./tpcc.ts";
 import { formatBytes } from "../../core/base/units.ts";
-import { isWriteTest } from "../../core/model/sysbench/options.ts";
 import type { LabServer } from "../lab-server.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
@@ -107,7 +108,7 @@ export class CellLoop {
     const freshNow = this.fresh.delete(cell.server);
     if (
       ctx.scenario.workload.fresh === "per-test" &&
-      isWriteTest(cell.script) &&
+      testWrites(cell.test, ctx.scenario.workload.scripts) &&
       this.lastTest.get(cell.server) !== cell.test &&
       !freshNow
     ) {
@@ -118,7 +119,7 @@ export class CellLoop {
     await this.warmUp(server, cell);
     // workload.quiesce: InnoDB's purge and flushing settled before a write-test cell (recorded per cell).
     const quiesceSeconds =
-      ctx.scenario.workload.quiesce && isWriteTest(cell.script)
+      ctx.scenario.workload.quiesce && testWrites(cell.test, ctx.scenario.workload.scripts)
         ? await ctx.time("quiesce", () => quiesce(ctx, session, server, `before ${cell.key}`))
         : undefined;
     await this.measure(server, cell, quiesceSeconds);
@@ -148,7 +149,9 @@ export class CellLoop {
       const attempt = (this.attempts.get(cell.key) ?? 0) + 1;
       this.attempts.set(cell.key, attempt);
       ctx.phase("measure", { server: cell.server, test: cell.test, threads: cell.threads });
-      const rec = await ctx.time("measure", () => this.sidecar.cell(server, cell, "measure", undefined, attempt));
+      const rec = await ctx.time("measure", () =>
+        withTpccChecks(ctx, server, cell, () => this.sidecar.cell(server, cell, "measure", undefined, attempt)),
+      );
       if (quiesceSeconds !== undefined) rec.quiesceSeconds = quiesceSeconds;
       if (cell.instance !== undefined) rec.instance = cell.instance;
       // A server the OOM killer ended fails its cell once, named as such: the same cell would reach the same limit

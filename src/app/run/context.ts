@@ -12,6 +12,7 @@ import type { Engine } from "../../core/model/engine/engine.ts";
 import { mysql2Probe, type Probe } from "../../adapters/mysql/probe.ts";
 import { DisposableStack } from "../disposables.ts";
 import type { RunDeps, RunOptions } from "./types.ts";
+import type { LoadedScript } from "../../core/model/scenario/custom.ts";
 import { selfOwner } from "../../adapters/host/process-identity.ts";
 
 export class RunContext {
@@ -29,6 +30,8 @@ export class RunContext {
   readonly wallStart: number;
   /** Set by the results session (a resumed run keeps its id). */
   runId = "";
+  /** The scenario's own Lua scripts, read before anything is created (empty without custom tests). */
+  scripts: LoadedScript[] = [];
 
   constructor(
     readonly deps: RunDeps,

@@ -11,6 +11,7 @@ import { labServerInit } from "../lab-server-init.ts";
 import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import { type Sidecar } from "./sidecar.ts";
+import { sidecarScriptPath } from "../../core/model/scenario/custom.ts";
 import { BENCH_DB, BENCH_USER, benchPassword } from "../lab-server-init.ts";
 import { quiesce } from "./quiesce.ts";
 import type { ImageInfo } from "./types.ts";
@@ -129,6 +130,19 @@ export class Servers {
         sidecar.command(server, "oltp_common", "prepare", Math.max(1, Math.min(workload.tables, 4)), "prepare", note),
       ),
     );
+    // The scenario's own scripts prepare what they need after the stock tables, before the snapshot.
+    for (const s of ctx.scripts) {
+      const ran = await ctx.time("prepare", () =>
+        ctx.withProgress("prepare", server.id, (note) =>
+          sidecar.command(server, sidecarScriptPath(s.test, s), "prepare", 1, `prepare-${s.test}`, note),
+        ),
+      );
+      this.session.action(
+        "prepare",
+        server.id,
+        ran ? `custom test ${s.test}: its prepare ran` : `custom test ${s.test} has no prepare`,
+      );
+    }
     if (workload.fresh === "per-test" || plannedInstances(workload) > 1) {
       ctx.phase("snapshot", { server: server.id });
       await ctx.time("snapshot", () =>
@@ -207,6 +221,33 @@ export class Servers {
   }
 
   /** Only `active` runs: every other server is frozen, `active` is thawed. */
+  /**
+   * After the last cell: each custom script's own cleanup, where it defines one, on every server still up. The
+   * servers are removed next anyway, so a failed cleanup is a warning with its log, not a failed run.
+   */
+  async cleanupScripts(sidecar: Sidecar): Promise<void> {
+    const { ctx } = this;
+    if (!ctx.scripts.length) return;
+    for (const server of this.all()) {
+      if (!server.containerId) continue; // never started (or already gone): nothing to clean
+      await this.focus(server);
+      for (const s of ctx.scripts) {
+        const log = `cleanup-${s.test}`;
+        try {
+          const path = sidecarScriptPath(s.test, s);
+          if (await sidecar.command(server, path, "cleanup", 1, log))
+            this.session.action("cleanup", server.id, `custom test ${s.test}: its cleanup ran`);
+        } catch (e) {
+          if (!(e instanceof TwinbenchError && e.code === "PREPARE_FAILED")) throw e;
+          // Only the script's own cleanup failed: the server is removed right after, the cells stand.
+          ctx.warn(
+            `${server.id}: custom test ${s.test}'s cleanup failed (raw/${server.id}.${log}.log): ${(e as Error).message}`,
+          );
+        }
+      }
+    }
+  }
+
   async focus(active: LabServer): Promise<void> {
     for (const other of this.byId.values()) if (other !== active) await this.pauseIdle(other);
     await active.unpause();

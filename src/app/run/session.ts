@@ -11,6 +11,7 @@ import { scenarioFingerprint } from "../../core/plan/fingerprint.ts";
 import { ResultsStore } from "../../adapters/results/store.ts";
 import type { RunContext } from "./context.ts";
 import { TWINBENCH_VERSION } from "./types.ts";
+import { assertSameScripts, scriptRecords } from "./scripts.ts";
 import { comparisonPairs } from "../../core/model/scenario/pairs.ts";
 import { reportMarginPct } from "../../core/model/scenario/schema.ts";
 
@@ -73,6 +74,7 @@ export class ResultsSession {
           hint: "resume with the same scenario file, --set overrides and lab config; or start a new run",
         },
       );
+    assertSameScripts({ manifest: old, dir: opts.outDir }, ctx.scripts);
     // A torn last line goes aside before anything is appended, so every later record starts on a line of its own.
     const torn = await store.setAsideTornLine();
     return new ResultsSession(
@@ -100,6 +102,7 @@ export class ResultsSession {
       status: "running",
       actions: [],
       fingerprint: scenarioFingerprint(scenario, opts.neutralCnf),
+      ...(ctx.scripts.length ? { customScripts: scriptRecords(ctx.scripts) } : {}),
     };
     return new ResultsSession(ctx, store, manifest, []);
   }

@@ -22,6 +22,7 @@ import type { ImageInfo } from "./types.ts";
 import { classifyCell, lastFatal } from "./cell-outcome.ts";
 import { interferenceProbe } from "./interference-probe.ts";
 import { BENCH_DB, BENCH_USER, benchPassword } from "../lab-server-init.ts";
+import { notImplemented, scriptContainerParts, tpccMixOf } from "../scripts.ts";
 
 export type CellPhase = "warmup" | "measure";
 
@@ -62,6 +63,8 @@ export class Sidecar {
     const load = ctx.scenario.resources.load;
     // The password travels in the environment and a private config file, never on the container's argv.
     const { entrypoint, cmd, env } = sysbenchCommand(argv);
+    // A custom test's files (and its LUA_PATH) go into the container through the engine's API.
+    const custom = scriptContainerParts(ctx.scripts, argv[0] ?? "");
     const name = resourceName(ctx.runId, server.id, "load", randomBytes(3).toString("hex"));
     const r = await ctx.engine.containers.run(
       {
@@ -69,7 +72,8 @@ export class Sidecar {
         image: this.image.tag,
         entrypoint,
         cmd,
-        env,
+        env: { ...env, ...custom.env },
+        ...(custom.files ? { files: custom.files } : {}),
         labels: ctx.labels({ [LABEL.role]: "load", [LABEL.server]: server.id }),
         mounts: c.mounts,
         network: c.network,
@@ -108,11 +112,11 @@ export class Sidecar {
   async command(
     server: LabServer,
     script: string,
-    command: "prepare" | "prewarm",
+    command: "prepare" | "prewarm" | "cleanup",
     threads: number,
     logName: string,
     onLine?: (l: string) => void,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const { scenario, signal } = this.ctx;
     const { conn } = this.connection(server);
     const argv = sysbenchArgv({
@@ -137,7 +141,8 @@ export class Sidecar {
           hint: `the server stopped answering or its data dir stalled; see raw/${server.id}.${logName}.log and the server's log in the results folder, then \`twinbench run --resume\``,
         },
       );
-    if (r.exitCode !== 0)
+    // A custom script without this command (its own prepare or cleanup) is no failure: false.
+    if (r.exitCode !== 0 && !notImplemented(r.output, command))
       throw new TwinbenchError(
         `sysbench ${command} failed on server ${server.id} (exit ${r.exitCode}): ${lastFatal(r.output)}`,
         {
@@ -145,6 +150,7 @@ export class Sidecar {
           hint: `see raw/${server.id}.${logName}.log in the results folder`,
         },
       );
+    return r.exitCode === 0;
   }
 
   /** One cell: sysbench run with live intervals, its raw log kept, the result classified. */
@@ -237,6 +243,7 @@ export class Sidecar {
       ...(cell.host ? { host: cell.host } : {}),
       ...(ph === "measure" ? { attempt } : {}),
       ...(trimmed ? { trimmed } : {}),
+      ...tpccMixOf(r.output),
       ...(ctx.engine.hostId === "local" ? { hostLoad: { start: loadStart, end: loadavg()[0]! } } : {}),
       ...(interference ? { interference } : {}),
       ...(interferenceError ? { interferenceError } : {}),

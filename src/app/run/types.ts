@@ -2,6 +2,7 @@
 import type { Cell, DesignForecast } from "../../core/model/results.ts";
 import type { EventSink } from "../../core/model/events.ts";
 import type { Scenario } from "../../core/model/scenario/schema.ts";
+import type { LoadedScript } from "../../core/model/scenario/custom.ts";
 import type { Engine } from "../../core/model/engine/engine.ts";
 import type { StorageProvider } from "../../adapters/storage/types.ts";
 import type { Probe } from "../../adapters/mysql/probe.ts";
@@ -69,6 +70,8 @@ export interface RunOptions {
   /** The caller already watches the engine (a multi-host run's per-host guard): no second watch here. */
   engineWatched?: boolean;
   scenarioFile?: string;
+  /** The scenario's custom scripts as read (default: read from beside scenarioFile when the scenario has any). */
+  scripts?: LoadedScript[];
   overrides?: string[];
   /** `run --design`: the design's forecast, kept in run.json beside what happened. */
   design?: DesignForecast;

@@ -25,6 +25,7 @@ import { assertFits, type FitReport, type HostResources } from "../../core/plan/
 import { hostResources } from "../../adapters/host/resources.ts";
 import { loadScenarioFile, writeScenarioFile } from "../../adapters/scenario-file.ts";
 import { adaptiveOverrides } from "./run-options.ts";
+import { planScriptCheck } from "../../app/scripts.ts";
 
 export interface ScenarioCommandsContext {
   out: (line: string) => void;
@@ -202,6 +203,9 @@ async function planCommand(
   const adaptive = o.precision !== undefined || adaptiveRepeats(base.scenario.workload) !== undefined;
   const extra = adaptiveOverrides(base.scenario.workload.repeats, adaptive ? o : { precision: o.precision });
   const loaded = extra.length ? await load([...o.set, ...extra]) : base;
+  // The scenario's own Lua scripts, loaded by sysbench in the load image before anything is prepared.
+  const scriptNote = await planScriptCheck(ctx.engine, loaded.scenario, file);
+  if (scriptNote) err(`note: ${scriptNote}`);
   const setupCosts = ctx.setupCosts ? await ctx.setupCosts() : undefined;
   const calibration =
     adaptiveRepeats(loaded.scenario.workload) || o.budget !== undefined ? await planCalibration(ctx, err) : undefined;

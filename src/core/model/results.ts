@@ -54,6 +54,14 @@ export type CellStatus = "ok" | "failed" | "skipped";
 
 /** One finished cell as cells.jsonl stores it: ok, failed or skipped, with the parsed sysbench figures. */
 export interface CellRecord {
+  /** The TPC-C-like figures of a measured cell (a custom test with checks: tpcc): the transaction mix its threads
+   *  printed, new-orders and transactions per minute, and the consistency conditions (pass, or those broken). */
+  tpcc?: {
+    mix?: Record<string, number>;
+    nopm?: number | null;
+    tpm?: number | null;
+    conditions?: "pass" | number[];
+  };
   key: string;
   server: string;
   test: string;
@@ -322,4 +330,6 @@ export interface RunManifest {
   adaptive?: AdaptiveSummary;
   /** Adaptive repeats: the forecast before the run and after every round, to hold against timings.wall. */
   forecast?: ForecastRecord;
+  /** The scenario's own Lua scripts by test: where they came from, their files and content hash. */
+  customScripts?: Record<string, { path: string; main: string; files: string[]; sha256: string }>;
 }

@@ -82,7 +82,7 @@ export function adaptiveRoundCells(scenario: Scenario, round: number, open: read
   const instance = instanceOf(w, round);
   const cells: Cell[] = [];
   for (const c of list) {
-    const script = resolveTest(c.test)?.script ?? c.test;
+    const script = resolveTest(c.test, w.scripts)?.script ?? c.test;
     let order: string[];
     if (servers.length !== 2 && seed !== undefined)
       order = shuffled(servers, seededRandom((seed + c.k * 104729 + round * 1299709) >>> 0));

@@ -45,7 +45,6 @@ import {
   type Scenario,
 } from "../model/scenario/schema.ts";
 import { resolveTest, testWrites } from "../model/scenario/legacy.ts";
-import { isWriteTest } from "../model/sysbench/options.ts";
 import { DEFAULT_SETUP_COSTS, type SetupCosts } from "../model/setup-costs.ts";
 import { type PlanEstimate, estimatePlan } from "./estimate.ts";
 import { type PlanGroup, orderedCells } from "./order.ts";
@@ -130,7 +129,7 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
   const servers = scenario.servers.map((s) => s.id);
   const groups: PlanGroup[] = [];
   for (const test of w.tests) {
-    const script = resolveTest(test)?.script ?? test;
+    const script = resolveTest(test, w.scripts)?.script ?? test;
     for (const threads of w.threads)
       for (let repeat = 1; repeat <= repeats; repeat++)
         groups.push({ test, script, threads, repeat, instance: instanceOf(w, repeat) });
@@ -153,7 +152,7 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
   const restores: RestoreStep[] = [];
   const restarts: RestartStep[] = [];
   const freshPerTest = w.fresh === "per-test";
-  const anyWrite = w.tests.some(testWrites);
+  const anyWrite = w.tests.some((t) => testWrites(t, w.scripts));
   const warmupSeconds = parseDuration(w.warmup) ?? 0;
   const maxThreads = Math.max(...w.threads);
 
@@ -177,7 +176,7 @@ export function planRun(scenario: Scenario, opts: PlanOptions = {}): Plan {
       if (!seenTest.has(st)) {
         seenTest.add(st);
         const freshAlready = (c.instance ?? 0) > 0 && firstOfInstance;
-        if (freshPerTest && isWriteTest(c.script) && !freshAlready)
+        if (freshPerTest && testWrites(c.test, w.scripts) && !freshAlready)
           restores.push({ server: c.server, test: c.test, beforeCell: index, ...(host ? { host } : {}) });
       }
       if (warmupSeconds > 0 && !warmed.has(st)) {

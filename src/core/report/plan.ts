@@ -6,7 +6,6 @@
 import { MAX_LINE, wrap } from "./answer.ts";
 import type { Scenario, Storage } from "../model/scenario/schema.ts";
 import type { TranslationEntry } from "../model/results.ts";
-import { LEGACY_TESTS } from "../model/scenario/legacy.ts";
 import { own } from "../model/sysbench/options.ts";
 import {
   adaptiveRepeats,
@@ -18,7 +17,7 @@ import {
 import { redactArgv, sysbenchArgv, type SysbenchConnection } from "../model/scenario/argv.ts";
 import { planRun, type Plan } from "../plan/plan.ts";
 import { formatSeconds } from "../base/units.ts";
-import { testWrites } from "../model/scenario/legacy.ts";
+import { LEGACY_TESTS, resolveTest, testWrites } from "../model/scenario/legacy.ts";
 import { textTable } from "../base/text-table.ts";
 import { loadBoundWarnings } from "../plan/loadbound.ts";
 import { comparisonPairs } from "../model/scenario/pairs.ts";
@@ -197,7 +196,7 @@ function testLines(scenario: Scenario): string[] {
   out.push("", "Tests (sysbench 1.0.20):");
   for (const t of w.tests) {
     const l = own(LEGACY_TESTS, t);
-    const writes = testWrites(t) ? ", writes" : "";
+    const writes = testWrites(t, w.scripts) ? ", writes" : "";
     out.push(
       l
         ? `  ${t} → ${l.script} (legacy${l.exact ? "" : ", not exact"}${writes}): ${l.note}`
@@ -230,8 +229,13 @@ function argvLines(plan: Plan, scenario: Scenario): string[] {
         histogram: false,
       }),
     ).join(" ")}`;
-  const firstScript = plan.cells[0]?.script ?? "oltp_read_only";
-  out.push(`  prepare: ${argv(firstScript, "prepare", Math.min(w.tables, 4))}`);
+  out.push(`  prepare: ${argv("oltp_common", "prepare", Math.min(w.tables, 4))}`);
+  // The scenario's own scripts prepare after the stock tables, each when it defines prepare.
+  for (const [test, custom] of Object.entries(w.scripts ?? {}))
+    if (w.tests.includes(test))
+      out.push(
+        `  prepare ${test} (if it defines one): ${argv(resolveTest(test, w.scripts)?.script ?? custom.path, "prepare", 1)}`,
+      );
   const seen = new Set<string>();
   for (const c of plan.cells) {
     if (seen.has(c.test)) continue;

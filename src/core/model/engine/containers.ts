@@ -23,6 +23,15 @@ export interface ResourceLimits {
   memoryBytes?: number;
 }
 
+/** A file the engine writes into a container after creating it and before starting it (no mount needed). */
+export interface ContainerFile {
+  /** Absolute path inside the container; missing folders are made. */
+  path: string;
+  content: string;
+  /** Default 0o644. */
+  mode?: number;
+}
+
 export interface ContainerSpec {
   name: string;
   image: string;
@@ -37,6 +46,8 @@ export interface ContainerSpec {
   /** "uid", "uid:gid" or a user name of the image. */
   user?: string;
   workingDir?: string;
+  /** Files put into the container once it is created, before it starts: one archive through the engine's API. */
+  files?: ContainerFile[];
 }
 
 /** Options of {@link ContainerPort.run}. */

@@ -4,7 +4,15 @@
  * twinbench's image ships (the legacy `select`) is given by its path.
  */
 import type { Workload } from "./schema.ts";
-import { MANAGED_OPTIONS, formatOptionValue, normalizeOptionName, scriptArg } from "../sysbench/options.ts";
+import {
+  MANAGED_OPTIONS,
+  SYSBENCH_OPTIONS,
+  formatOptionValue,
+  normalizeOptionName,
+  own,
+  scriptArg,
+} from "../sysbench/options.ts";
+import { customTestOfPath } from "./custom.ts";
 
 export type SysbenchCommand = "prepare" | "prewarm" | "run" | "cleanup";
 
@@ -40,18 +48,17 @@ export function sysbenchArgv(input: SysbenchArgvInput): string[] {
     argv.push(`--mysql-host=${c.host ?? "127.0.0.1"}`);
     if (c.port !== undefined) argv.push(`--mysql-port=${c.port}`);
   }
-  argv.push(
-    `--mysql-user=${c.user}`,
-    `--mysql-password=${c.password}`,
-    `--mysql-db=${c.db}`,
-    `--mysql-storage-engine=${w.engine}`,
-    `--tables=${w.tables}`,
-    `--table-size=${w.tableSize}`,
-    `--threads=${input.threads}`,
-  );
+  // A script that declares options refuses any other: a custom script gets sysbench's own options and the ones
+  // the stock scripts do not know (its own); the stock scripts get theirs and never a custom script's.
+  const custom = customTestOfPath(input.script) !== undefined;
+  argv.push(`--mysql-user=${c.user}`, `--mysql-password=${c.password}`, `--mysql-db=${c.db}`);
+  if (!custom) argv.push(`--mysql-storage-engine=${w.engine}`, `--tables=${w.tables}`, `--table-size=${w.tableSize}`);
+  argv.push(`--threads=${input.threads}`);
   for (const [k, v] of Object.entries(w.sysbench)) {
     const name = normalizeOptionName(k);
     if (Object.hasOwn(MANAGED_OPTIONS, name)) continue; // validation refuses these; never let them override ours
+    const group = own(SYSBENCH_OPTIONS, name)?.group;
+    if (custom ? group === "oltp" || group === "script" : group === undefined) continue;
     argv.push(`--${name}=${formatOptionValue(v)}`);
   }
   if (input.command === "run") {

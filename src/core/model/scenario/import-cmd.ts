@@ -84,7 +84,7 @@ export function importCmd(cmdline: string, opts: ImportOptions = {}): ImportResu
 
   const test = chooseTest(im);
   const workload = workloadFields(im, test);
-  const sysbench = sysbenchOptions(im);
+  const sysbench = sysbenchOptions(im, typeof test !== "string");
   if (Object.keys(sysbench).length) workload.sysbench = sysbench;
 
   const oneLine = words.join(" ");
@@ -134,7 +134,10 @@ function sysbenchWords(cmdline: string): string[] {
 }
 
 /** The test the command line runs, as a 1.0.20 script or legacy name (the 0.4 oltp modes chosen from their options). */
-function chooseTest(im: Importing): string {
+/** A user's own script, as the scenario's test entry (custom.ts). */
+type CustomEntry = { script: string; writes: boolean };
+
+function chooseTest(im: Importing): string | CustomEntry {
   const { options, positional, get, warn, note } = im;
   const command = positional.find((p) => COMMANDS.has(p));
   const scripts = positional.filter((p) => !COMMANDS.has(p));
@@ -182,6 +185,17 @@ function chooseTest(im: Importing): string {
     else warn(`test ${base} runs as ${l.script}: ${l.note}`);
   } else if (isKnownScript(base)) {
     test = base;
+  } else if (/\.lua$/i.test(testArg)) {
+    // A script of the user's own: kept by its path, which the scenario reads relative to its own folder.
+    const rel = testArg.replace(/^(\.\/)+/, "");
+    const script = rel.startsWith("/") ? rel.replace(/^.*\//, "") : rel;
+    if (script !== rel)
+      warn(`${testArg} is absolute: the scenario names it ${script}; put the script next to the scenario`);
+    warn(
+      `${script} is your own script: twinbench cannot tell whether it writes, so the entry says writes: true (edit it)`,
+    );
+    for (const k of MODE_OPTIONS) options.delete(k);
+    return { script, writes: true };
   } else {
     throw bad(
       `unknown test ${JSON.stringify(testArg)}: not a sysbench 1.0.20 script nor a legacy name`,
@@ -194,7 +208,7 @@ function chooseTest(im: Importing): string {
 }
 
 /** The workload fields twinbench sets itself (engine, tables, threads, length, percentile), taken from the options. */
-function workloadFields(im: Importing, test: string): Record<string, unknown> {
+function workloadFields(im: Importing, test: string | CustomEntry): Record<string, unknown> {
   const { options, legacyUsed, get, warn, note } = im;
   const workload: Record<string, unknown> = {};
   const take = (names: string[]) => {
@@ -253,7 +267,12 @@ function workloadFields(im: Importing, test: string): Record<string, unknown> {
   const pct = int("--percentile", take(["percentile"]), 1);
   if (pct !== undefined) workload.percentile = pct;
 
-  if (eng === "myisam" && legacyUsed && ["oltp_read_only", "oltp_read_write"].includes(test))
+  if (
+    eng === "myisam" &&
+    legacyUsed &&
+    typeof test === "string" &&
+    ["oltp_read_only", "oltp_read_write"].includes(test)
+  )
     warn(
       "MyISAM: sysbench 0.4 treated it as non-transactional (--mysql-engine-trx=auto) and wrapped each transaction in " +
         "LOCK TABLES/UNLOCK TABLES; 1.0.20 sends BEGIN/COMMIT, which MyISAM ignores, so the table locking is not reproduced",
@@ -263,7 +282,7 @@ function workloadFields(im: Importing, test: string): Record<string, unknown> {
 }
 
 /** Every other option into workload.sysbench: legacy names renamed or dropped, twinbench's own ignored. */
-function sysbenchOptions(im: Importing): Record<string, string | number | boolean> {
+function sysbenchOptions(im: Importing, custom = false): Record<string, string | number | boolean> {
   const { options, warn, note } = im;
   const sysbench: Record<string, string | number | boolean> = {};
   for (const [name, { given, value }] of options) {
@@ -281,6 +300,10 @@ function sysbenchOptions(im: Importing): Record<string, string | number | boolea
     }
     if (Object.hasOwn(MANAGED_OPTIONS, name)) {
       note(`--${given} ignored: set by twinbench ${MANAGED_OPTIONS[name]}`);
+      continue;
+    }
+    if (!Object.hasOwn(SYSBENCH_OPTIONS, name) && custom) {
+      sysbench[name] = scalar(value); // the script's own option: passed to it as given
       continue;
     }
     if (!Object.hasOwn(SYSBENCH_OPTIONS, name)) {

@@ -4,6 +4,7 @@
  * that names it. Sources: /work/shared/notes/server-and-sysbench-facts.md §4.
  */
 import { isKnownScript, isWriteTest } from "../sysbench/options.ts";
+import { sidecarScriptPath, type CustomScript } from "./custom.ts";
 
 export interface LegacyTest {
   /** The 1.0.20 script that runs it ("select" is the script twinbench's sysbench image ships). */
@@ -52,8 +53,19 @@ export const LEGACY_TESTS: Readonly<Record<string, LegacyTest>> = {
 export const LEGACY_TABLE_NOTE =
   "the 2010 scripts used one table sbtest (INTEGER UNSIGNED ids, MAX_ROWS=1000000); 1.0.20 uses sbtest1..N with signed INTEGER ids";
 
-/** The script a scenario test name runs, or undefined when it is neither a 1.0.20 script nor a legacy name. */
-export function resolveTest(name: string): { script: string; legacy?: LegacyTest } | undefined {
+/** A scenario's custom scripts by test name (workload.scripts). */
+export type CustomScripts = Readonly<Record<string, CustomScript>> | undefined;
+
+/**
+ * The script a scenario test name runs, or undefined when it is neither a 1.0.20 script, a legacy name nor one of
+ * the scenario's custom scripts (`scripts`: then the script is its main file's path in the load sidecar).
+ */
+export function resolveTest(
+  name: string,
+  scripts?: CustomScripts,
+): { script: string; legacy?: LegacyTest; custom?: CustomScript } | undefined {
+  const custom = scripts && Object.hasOwn(scripts, name) ? scripts[name] : undefined;
+  if (custom) return { script: sidecarScriptPath(name, custom), custom };
   const legacy = Object.hasOwn(LEGACY_TESTS, name) ? LEGACY_TESTS[name] : undefined;
   if (legacy) return { script: legacy.script, legacy };
   return isKnownScript(name) ? { script: name } : undefined;
@@ -190,7 +202,8 @@ export function scriptForOltpMode(
   return undefined;
 }
 
-/** Does this scenario test (a script or a legacy name) change the data? */
-export function testWrites(test: string): boolean {
-  return isWriteTest(resolveTest(test)?.script ?? test);
+/** Does this scenario test (a script, a legacy name or one of the scenario's custom `scripts`) change the data? */
+export function testWrites(test: string, scripts?: CustomScripts): boolean {
+  const r = resolveTest(test, scripts);
+  return r?.custom ? r.custom.writes : isWriteTest(r?.script ?? test);
 }

@@ -4,6 +4,7 @@
  * error formatting live in validate.ts.
  */
 import { z } from "zod";
+import { CustomScriptSchema } from "./custom.ts";
 
 /** "10s", "5m", "1h", "300" (seconds) or a number of seconds → seconds. */
 export function parseDuration(v: string | number): number | undefined {
@@ -104,6 +105,9 @@ export const WorkloadSchema = z.strictObject({
   tables: z.number().int().positive().max(WORKLOAD_LIMITS.tables).default(4),
   tableSize: z.number().int().positive().max(WORKLOAD_LIMITS.tableSize).default(10000),
   tests: z.array(z.string().min(1)).min(1),
+  /** The user's own Lua scripts, by test name (custom.ts): a test entry `{ script, writes }` is lifted here.
+   *  Optional without a default so that older runs keep their fingerprint. */
+  scripts: z.record(z.string(), CustomScriptSchema).optional(),
   threads: z.array(z.number().int().positive().max(WORKLOAD_LIMITS.threads)).min(1),
   duration: duration.optional(),
   events: z.number().int().positive().max(WORKLOAD_LIMITS.events).optional(),

@@ -64,6 +64,12 @@ export function checkSysbenchOptions(s: Scenario, rawWorkload: Record<string, un
       continue;
     }
     const spec = own(SYSBENCH_OPTIONS, name);
+    if (!spec && Object.keys(s.workload.scripts ?? {}).length > 0 && /^[a-z0-9][a-z0-9-]{0,63}$/.test(name)) {
+      // A custom script declares options of its own (sysbench.cmdline.options): they cannot be checked here, and
+      // go to the scenario's own scripts only (argv.ts); sysbench refuses one its script does not declare.
+      extras[name] = value;
+      continue;
+    }
     if (!spec) {
       err(p, `unknown sysbench 1.0.20 option --${name}${didYouMean(name, knownNames)}`);
       continue;

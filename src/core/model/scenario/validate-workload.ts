@@ -5,8 +5,8 @@
 import { parseDuration, parsePercent, type Scenario } from "./schema.ts";
 import { didYouMean, show } from "./suggest.ts";
 import { DEFAULT_SETUP_COSTS } from "../setup-costs.ts";
-import { LEGACY_TABLE_NOTE, LEGACY_TESTS, resolveTest } from "./legacy.ts";
-import { STOCK_SCRIPTS, WRITE_SCRIPTS } from "../sysbench/options.ts";
+import { LEGACY_TABLE_NOTE, LEGACY_TESTS, resolveTest, testWrites } from "./legacy.ts";
+import { STOCK_SCRIPTS } from "../sysbench/options.ts";
 import type { Problems } from "./validate-problems.ts";
 import { MAX_BUDGET_SECONDS, MAX_CELL_SECONDS } from "./limits.ts";
 
@@ -21,11 +21,12 @@ export function checkTestsAndThreads(s: Scenario, problems: Problems): void {
     const p = ["workload", "tests", i];
     if (seenTests.has(t)) err(p, `duplicate test ${show(t)} (already workload.tests.${seenTests.get(t)})`);
     seenTests.set(t, i);
-    const r = resolveTest(t);
+    const r = resolveTest(t, w.scripts);
     if (!r) {
       err(
         p,
-        `unknown test ${show(t)}: expected a sysbench 1.0.20 script (${STOCK_SCRIPTS.join(", ")}) or a legacy name (${legacyNames.join(", ")})` +
+        `unknown test ${show(t)}: expected a sysbench 1.0.20 script (${STOCK_SCRIPTS.join(", ")}), a legacy name (${legacyNames.join(", ")}) ` +
+          `or your own script as { script: FILE.lua, writes: true|false }` +
           didYouMean(t.replace(/\.lua$/, ""), [...STOCK_SCRIPTS, ...legacyNames]),
       );
       return;
@@ -35,6 +36,13 @@ export function checkTestsAndThreads(s: Scenario, problems: Problems): void {
       if (!r.legacy.exact) warn(p, `legacy test ${show(t)} runs as ${r.script}, not exactly: ${r.legacy.note}`);
     }
   });
+  for (const name of Object.keys(w.scripts ?? {})) {
+    const p = ["workload", "scripts", name];
+    if (!/^[a-z0-9][a-z0-9_-]{0,30}$/.test(name))
+      err(p, `expected a test name of lowercase letters, digits, - or _ (max 31), got ${show(name)}`);
+    else if (resolveTest(name)) err(p, `${show(name)} is a stock test's name: give the custom test a name of its own`);
+    else if (!w.tests.includes(name)) warn(p, `custom script ${show(name)} is not in workload.tests, so it never runs`);
+  }
   if (usesLegacy) warn(["workload", "tests"], `legacy test names run as sysbench 1.0.20 scripts: ${LEGACY_TABLE_NOTE}`);
   const seenThreads = new Map<number, number>();
   w.threads.forEach((t, i) => {
@@ -119,6 +127,6 @@ export function checkLengthAndRepeats(s: Scenario, problems: Problems): void {
   if (s.orderSeed !== undefined && s.order !== "randomized")
     warn(["orderSeed"], `orderSeed only applies to order: randomized (order is ${show(s.order)})`);
 
-  if (w.fresh === "per-test" && !w.tests.some((t) => WRITE_SCRIPTS.has(resolveTest(t)?.script ?? "")))
+  if (w.fresh === "per-test" && !w.tests.some((t) => testWrites(t, w.scripts)))
     warn(["workload", "fresh"], `per-test restores the data before write tests, and none of workload.tests writes`);
 }

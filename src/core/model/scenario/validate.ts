@@ -11,6 +11,7 @@ import { dot, type Path, type Problems, type ValidateContext } from "./validate-
 import { checkSysbenchOptions } from "./validate-options.ts";
 import { checkConfigLines, checkHosts, checkServers } from "./validate-servers.ts";
 import { checkLengthAndRepeats, checkTestsAndThreads } from "./validate-workload.ts";
+import { liftCustomTests } from "./custom.ts";
 import { checkCpusets, checkMaxConnections, checkStorage } from "./validate-resources.ts";
 
 /** A valid scenario with its warnings, or every error as a `file: dot.path: message` line. */
@@ -29,9 +30,11 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
   };
 
   if (!isRecord(raw)) return { errors: [line([], `expected a mapping at the top level, got ${show(raw)}`)] };
+  // Custom test entries ({ script, writes }) become names in workload.tests and entries of workload.scripts.
+  const doc = liftCustomTests(raw, problems);
 
   const schemas = new Map<string, Schema>();
-  const parsed = ScenarioSchema.safeParse(raw, {
+  const parsed = ScenarioSchema.safeParse(doc, {
     reportInput: true,
     error: (iss) => {
       // Root issues come without a path; issues inside union members too (skip those).
@@ -42,11 +45,12 @@ export function validateScenario(raw: unknown, file: string, ctx: ValidateContex
     },
   });
   if (!parsed.success) {
-    for (const [p, m] of formatZodIssues(parsed.error, raw, schemas)) problems.err(p, m);
+    for (const [p, m] of formatZodIssues(parsed.error, doc, schemas)) problems.err(p, m);
     return { errors };
   }
+  if (errors.length) return { errors };
   const s: Scenario = structuredClone(parsed.data);
-  const rawWorkload = isRecord(raw.workload) ? raw.workload : {};
+  const rawWorkload = isRecord(doc.workload) ? doc.workload : {};
 
   checkSysbenchOptions(s, rawWorkload, problems);
   checkServers(s, ctx, problems);

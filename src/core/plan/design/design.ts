@@ -150,7 +150,10 @@ export function designForBudget(i: DesignInput): Design {
   const readFirst = planRun(
     layoutScenario(s, {
       ...chosen,
-      tests: [...tests.filter((t) => !testWrites(t)), ...tests.filter(testWrites)],
+      tests: [
+        ...tests.filter((t) => !testWrites(t, s.workload.scripts)),
+        ...tests.filter((t) => testWrites(t, s.workload.scripts)),
+      ],
       hosts,
     }),
     { setupCosts },

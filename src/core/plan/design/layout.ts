@@ -28,7 +28,8 @@ export const cellNames = (s: Scenario) => s.workload.tests.flatMap((t) => s.work
 /** The write tests first when fresh: per-test (see the module comment); else the scenario's order. */
 export function designOrder(s: Scenario): string[] {
   if (s.workload.fresh !== "per-test") return [...s.workload.tests];
-  return [...s.workload.tests.filter(testWrites), ...s.workload.tests.filter((t) => !testWrites(t))];
+  const writes = (t: string) => testWrites(t, s.workload.scripts);
+  return [...s.workload.tests.filter(writes), ...s.workload.tests.filter((t) => !writes(t))];
 }
 
 /** The scenario of a fixed layout: L s cells, W s warm-up, R repeats over I instances, on `hosts` (sharded). */

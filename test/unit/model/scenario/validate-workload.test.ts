@@ -42,7 +42,7 @@ describe("validate-workload: errors, one case per rule", () => {
     [
       "unknown test",
       (d) => (d.workload.tests = ["oltp_red_only"]),
-      `${F}: workload.tests.0: unknown test "oltp_red_only": expected a sysbench 1.0.20 script (oltp_delete, oltp_insert, oltp_point_select, oltp_read_only, oltp_read_write, oltp_update_index, oltp_update_non_index, oltp_write_only, select_random_points, select_random_ranges, bulk_insert) or a legacy name (delete, insert, oltp_complex_ro, oltp_complex_rw, oltp_simple, select, update_index, update_non_index); did you mean "oltp_read_only"?`,
+      `${F}: workload.tests.0: unknown test "oltp_red_only": expected a sysbench 1.0.20 script (oltp_delete, oltp_insert, oltp_point_select, oltp_read_only, oltp_read_write, oltp_update_index, oltp_update_non_index, oltp_write_only, select_random_points, select_random_ranges, bulk_insert), a legacy name (delete, insert, oltp_complex_ro, oltp_complex_rw, oltp_simple, select, update_index, update_non_index) or your own script as { script: FILE.lua, writes: true|false }; did you mean "oltp_read_only"?`,
     ],
     [
       "duplicate test",

@@ -1,0 +1,68 @@
+/**
+ * The TPC-C-like workload, reduced (1 warehouse, 1000 items, 30 customers per district, 2 threads, short cells),
+ * for real on both servers: its Lua scripts load the nine tables, every measured cell keeps consistency conditions
+ * 1-4 on its server and reports new-orders per minute, the transaction mix the threads print is within one point of
+ * 45/43/4/4/4, and the ratio comes with an interval and a verdict.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureLab, leftovers, readCells, ROOT, twinbench } from "./support/lab.ts";
+import { mixPercent } from "../../src/core/model/tpcc.ts";
+import { VERDICTS } from "../../src/core/model/verdict.ts";
+
+beforeAll(ensureLab, 1_800_000);
+
+describe("the TPC-C-like workload", () => {
+  it(
+    "runs reduced on both servers: conditions 1-4 hold, NOPM, the mix, a ratio with an interval",
+    { timeout: 300_000 },
+    async () => {
+      const out = join(await mkdtemp(join(tmpdir(), "tb-tpcc-")), "run");
+      const r = await twinbench([
+        "run",
+        join(ROOT, "scenarios", "tpcc.yaml"),
+        ...["--set", "workload.threads=[2]", "--set", "workload.repeats=2", "--set", "workload.duration=5s"],
+        ...["--set", "workload.warmup=0s", "--set", "workload.sysbench={warehouses: 1, items: 1000, customers: 30}"],
+        ...["--set", "config.set.innodb_buffer_pool_size=256M", "--set", "storage.size=1g"],
+        ...["--set", "resources.server.memory=2g", "--set", "workload.rerunDisturbed=false"],
+        ...["--out", out, "--no-tui"],
+      ]);
+      expect(r.exitCode, r.all).toBe(0);
+
+      const cells = (await readCells(out)).filter((c) => c.phase === "measure");
+      expect(cells).toHaveLength(4);
+      const mix: Record<string, Record<string, number>> = {};
+      for (const c of cells) {
+        expect(c.status, c.error).toBe("ok");
+        expect(c.tpcc?.conditions).toBe("pass");
+        expect(c.tpcc?.nopm).toBeGreaterThan(0);
+        expect(c.tpcc?.tpm).toBeGreaterThan(c.tpcc!.nopm!);
+        const m = (mix[c.server] ??= {});
+        for (const [k, v] of Object.entries(c.tpcc!.mix!)) m[k] = (m[k] ?? 0) + v;
+      }
+      const spec = { new_order: 45, payment: 43, order_status: 4, delivery: 4, stock_level: 4 };
+      for (const server of ["mariadb", "mysql"]) {
+        const pct = mixPercent(mix[server]!);
+        for (const [k, want] of Object.entries(spec))
+          expect(Math.abs(pct[k]! - want), `${server} ${k}`).toBeLessThanOrEqual(1);
+        expect(mix[server]!.rollback).toBeGreaterThanOrEqual(0);
+      }
+      // The raw output holds the mix lines the threads printed.
+      expect(await readFile(join(out, "raw", "mariadb", "tpcc_like-t2-r1.log"), "utf8")).toMatch(
+        /^twinbench\.tpcc\.mix thread=\d+ new_order=\d+ payment=\d+/m,
+      );
+
+      const json = JSON.parse((await twinbench(["report", out, "--format", "json"])).stdout);
+      const cell = json.rows.find((x: { test: string }) => x.test === "tpcc_like").cells[0];
+      expect(cell.threads).toBe(2);
+      expect(cell.n).toBeGreaterThanOrEqual(1);
+      expect(cell.low).toBeLessThanOrEqual(cell.high);
+      expect(VERDICTS).toContain(cell.verdict);
+      const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8"));
+      expect(Object.keys(manifest.customScripts)).toEqual(["tpcc_like"]);
+      expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
+    },
+  );
+});
