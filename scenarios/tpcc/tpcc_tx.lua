@@ -141,10 +141,12 @@ function M.delivery(con, rand, o, w)
     if no then
       no = tonumber(no)
       exec(con, "DELETE FROM new_orders WHERE no_w_id=%d AND no_d_id=%d AND no_o_id=%d", w, d, no)
-      local c = tonumber((row(con, "SELECT o_c_id FROM orders WHERE o_w_id=%d AND o_d_id=%d AND o_id=%d", w, d, no)))
+      -- Locking reads: a plain SELECT would read the snapshot of this transaction's first read (REPEATABLE READ),
+      -- which may predate the order that the locking read of new_orders just found.
+      local c = tonumber((row(con, "SELECT o_c_id FROM orders WHERE o_w_id=%d AND o_d_id=%d AND o_id=%d FOR UPDATE", w, d, no)))
       exec(con, "UPDATE orders SET o_carrier_id=%d WHERE o_w_id=%d AND o_d_id=%d AND o_id=%d", carrier, w, d, no)
       exec(con, "UPDATE order_line SET ol_delivery_d=NOW() WHERE ol_w_id=%d AND ol_d_id=%d AND ol_o_id=%d", w, d, no)
-      local total = row(con, "SELECT COALESCE(SUM(ol_amount), 0) FROM order_line WHERE ol_w_id=%d AND ol_d_id=%d AND ol_o_id=%d", w, d, no)
+      local total = row(con, "SELECT COALESCE(SUM(ol_amount), 0) FROM order_line WHERE ol_w_id=%d AND ol_d_id=%d AND ol_o_id=%d FOR UPDATE", w, d, no)
       exec(con, "UPDATE customer SET c_balance=c_balance+%s, c_delivery_cnt=c_delivery_cnt+1 WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d",
         total, w, d, c)
     end
