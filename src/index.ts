@@ -37,6 +37,7 @@ export { createRunDeps, type CreateRunDepsOptions } from "./app/deps.ts";
 export { clean, cleanResources, type CleanOptions, type CleanReport } from "./app/clean.ts";
 export type { RunEvent, RunEventType, EventSink, Phase } from "./core/model/events.ts";
 export { DockerEngine } from "./adapters/docker/engine.ts";
+export { listLabelled, type LabelledResources } from "./core/model/engine/engine.ts";
 export { type Engine } from "./core/model/engine/engine.ts";
 export { LABEL } from "./core/base/labels.ts";
 

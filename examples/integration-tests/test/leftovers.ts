@@ -1,7 +1,7 @@
-import { DockerEngine, LABEL } from "twinbench";
+import { DockerEngine, LABEL, listLabelled } from "twinbench";
 
 /** Names of the containers, networks and volumes twinbench labelled for this test process (should be none). */
 export async function leftovers(): Promise<string[]> {
-  const found = await new DockerEngine("local").listLabelled([`${LABEL.pid}=${process.pid}`]);
+  const found = await listLabelled(new DockerEngine("local"), [`${LABEL.pid}=${process.pid}`]);
   return [...found.containers, ...found.networks, ...found.volumes].map((r) => r.name);
 }

@@ -39,6 +39,7 @@ export interface Engine {
   readonly exec: ExecPort;
 }
 
+/** What {@link listLabelled} found: the labelled containers, networks and volumes. */
 export interface LabelledResources {
   containers: ContainerListing[];
   networks: NetworkListing[];
