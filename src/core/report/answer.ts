@@ -107,7 +107,9 @@ export function answerLegend(t: RatioTable): string[] {
   const cells = t.method.intervals;
   return [
     `estimate: ${t.numeratorLabel} / ${t.denominatorLabel} × 100 over the repeats; above 100 means ${t.numeratorLabel} is faster.`,
-    `faster, slower: the interval lies above or below 100, also when all ${cells} cell${cells === 1 ? "" : "s"} are read together.`,
+    cells > 1
+      ? `faster, slower: the interval lies above or below 100, also when all ${cells} cells are read together.`
+      : "faster, slower: the interval lies above or below 100.",
     `same within ±${m}%: the interval lies inside ${pctText(100 - t.marginPct)}–${pctText(100 + t.marginPct)}. unclear: neither; more runs would tell.`,
   ];
 }

@@ -67,6 +67,25 @@ export interface FirstScreen {
   noHistory: string | null;
   /** Whether the verdicts are for this run or for runs on this host (`--level`); empty when not said. */
   level: string[];
+  /** How much outside work disturbed the run, and what that cost the answer; null when nothing was disturbed. */
+  disturbance: string | null;
+}
+
+/**
+ * The first screen's sentence on outside work, when some measured cell was disturbed: how many, what happened to
+ * their pairs, and how many cells were left without an interval for it (the answer's blanks need a reason).
+ */
+export function disturbanceLine(report: RunReport): string | null {
+  const d = report.disturbance;
+  if (d.disturbed === 0) return null;
+  const head = `Outside work disturbed ${d.disturbed} of ${d.measured} measured cells`;
+  if (d.counted) return `${head}; their pairs were counted (--no-rerun-disturbed), so the intervals include it.`;
+  const cells = report.table?.rows.flatMap((r) => r.cells) ?? [];
+  const bare = cells.filter((c) => c.status === "ok" && (c.low === null || c.high === null)).length;
+  return bare === 0
+    ? `${head}; their pairs were left out of the estimates.`
+    : `${head}; their pairs were left out, and ${bare} cell${bare === 1 ? " has" : "s have"} too few clean pairs ` +
+        "for an interval. Run again when the machine is quieter (--details names what disturbed them).";
 }
 
 export function firstScreen(report: RunReport, partial: string | null): FirstScreen {
@@ -80,6 +99,7 @@ export function firstScreen(report: RunReport, partial: string | null): FirstScr
     legend: t ? answerLegend(t) : [],
     noHistory: report.replication === null ? NO_LEVEL_YET : null,
     level: levelLine(report),
+    disturbance: disturbanceLine(report),
   };
 }
 

@@ -107,7 +107,8 @@ function firstScreenHtml(r: RunReport): string[] {
   if (s.sentences.length)
     out.push(`<ul class="sentences">${s.sentences.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>`);
   out.push(`<p class="legend">${s.legend.map(escapeHtml).join("<br>")}</p>`);
-  for (const l of [...(s.noHistory ? [s.noHistory] : []), ...s.level]) out.push(`<p>${escapeHtml(l)}</p>`);
+  for (const l of [...(s.disturbance ? [s.disturbance] : []), ...(s.noHistory ? [s.noHistory] : []), ...s.level])
+    out.push(`<p>${escapeHtml(l)}</p>`);
   return out;
 }
 

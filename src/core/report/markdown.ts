@@ -85,7 +85,8 @@ function firstScreenMarkdown(report: RunReport): string[] {
   );
   if (s.sentences.length) lines.push(...s.sentences.flatMap((x) => wrap(`- ${x}`)), "");
   lines.push(...s.legend.map((l, i) => (i < s.legend.length - 1 ? `${l}  ` : l)), "");
-  for (const l of [...(s.noHistory ? [s.noHistory] : []), ...s.level]) lines.push(...para(l), "");
+  for (const l of [...(s.disturbance ? [s.disturbance] : []), ...(s.noHistory ? [s.noHistory] : []), ...s.level])
+    lines.push(...para(l), "");
   return lines;
 }
 

@@ -72,7 +72,8 @@ export interface RunReport {
   /** Measured attempts after a failed attempt (`--retries`): the report uses each cell's last attempt. */
   retries: number;
   /** Outside interference: measured cells, those with figures, those disturbed, and the disturbed pairs' re-runs. */
-  disturbance: { measured: number; known: number; disturbed: number; reruns: number };
+  /** Cells that outside work disturbed; `counted`: the run kept their pairs (workload.rerunDisturbed false). */
+  disturbance: { measured: number; known: number; disturbed: number; reruns: number; counted: boolean };
   servers: ServerLine[];
   configIdentity: ConfigIdentity;
   /** null when the run has fewer than two servers. In a ladder (compare: { base }) the primary pair's, = pairs[0]. */
@@ -304,6 +305,7 @@ export function buildRunReport(
       known: interference.known,
       disturbed: interference.disturbed.length,
       reruns: interference.reruns,
+      counted: manifest.scenario.workload.rerunDisturbed === false,
     },
     servers: manifest.servers.map((s) => serverLine(s, manifest)),
     configIdentity: configIdentity(manifest.mustMatch),

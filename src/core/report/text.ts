@@ -289,7 +289,7 @@ export function firstScreenText(report: RunReport): string[] {
   if (report.ladder) return [...lines, ...renderLadderText(report.ladder, TABLE_TEXT)];
   if (!t) return [...lines, ...report.notes.flatMap((n) => wrap(n))];
   lines.push(...seedTable(t, plainCell), legend(t), "", ...answerBlock(t, sideNames(report, t)));
-  const runs = [...(s.noHistory ? [s.noHistory] : []), ...s.level];
+  const runs = [...(s.disturbance ? [s.disturbance] : []), ...(s.noHistory ? [s.noHistory] : []), ...s.level];
   if (runs.length) lines.push("", ...runs.flatMap((l) => wrap(l)));
   return lines;
 }

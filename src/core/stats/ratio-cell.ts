@@ -29,6 +29,8 @@ export interface CellContext {
   /** Unpaired with 2 or more runs on both sides: each run's cell value is the unit. */
   byRuns: boolean;
   stops?: RatioTableOptions["stops"];
+  /** Disturbed pairs are counted, not left out (RatioTableOptions.keepDisturbed). */
+  keepDisturbed?: boolean;
 }
 
 /** A measured cell waiting for the table's estimate: where it sits, its records and its estimator input. */
@@ -46,7 +48,7 @@ export interface Pending {
 }
 
 /** The pairs of a cell: d = ±ln(a/b) per repeat with both values, its instance, and which side ran first. */
-function pairsOf(p: Pending, sign: number): { pairs: PairObs[]; repeats: number[] } {
+function pairsOf(p: Pending, sign: number, keepDisturbed: boolean): { pairs: PairObs[]; repeats: number[] } {
   const pairs: PairObs[] = [];
   const repeats: number[] = [];
   const byRepeat = (rs: CellRecord[]) => new Map(rs.filter((r) => r.repeat >= 1).map((r) => [r.repeat, r]));
@@ -55,7 +57,9 @@ function pairsOf(p: Pending, sign: number): { pairs: PairObs[]; repeats: number[
   p.av.forEach((a, i) => {
     const b = p.bv[i];
     if (a === null || b === null) return;
-    pairs.push(pairObs(sign * Math.log(a / b), ra.get(i + 1), rb.get(i + 1)));
+    const pair = pairObs(sign * Math.log(a / b), ra.get(i + 1), rb.get(i + 1));
+    if (keepDisturbed) delete pair.disturbed;
+    pairs.push(pair);
     repeats.push(i + 1);
   });
   return { pairs, repeats };
@@ -109,8 +113,15 @@ export function ratioCell(
     [...a, ...b].filter((r) => r.status === "failed" || r.metrics?.status === "failed").map((r) => r.repeat),
   ).size;
   const status = cellStatus(sideStatus(a, metric), sideStatus(b, metric));
-  const numMedian = finiteOf(av).length ? median(finiteOf(av)) : null;
-  const denMedian = finiteOf(bv).length ? median(finiteOf(bv)) : null;
+  // The seeds' figure reads the same repeats as the estimate: a pair disturbed in its last attempt is left out of
+  // both (unless the run keeps disturbed pairs); when no pair is clean, every repeat counts.
+  const disturbed = ctx.keepDisturbed
+    ? new Set<number>()
+    : new Set([...a, ...b].filter((r) => r.interference?.disturbed).map((r) => r.repeat));
+  const clean = av.some((x, i) => x !== null && bv[i] !== null && !disturbed.has(i + 1));
+  const kept = (xs: Array<number | null>) => (clean ? xs.map((x, i) => (disturbed.has(i + 1) ? null : x)) : xs);
+  const numMedian = finiteOf(kept(av)).length ? median(finiteOf(kept(av))) : null;
+  const denMedian = finiteOf(kept(bv)).length ? median(finiteOf(kept(bv))) : null;
   const cv = (xs: Array<number | null>) => {
     const c = coefficientOfVariation(finiteOf(xs));
     return c === null ? null : roundTo(c * 100, 3);
@@ -145,10 +156,14 @@ export function ratioCell(
   cell.ratio = roundTo((ctx.inverted ? denMedian! / numMedian! : numMedian! / denMedian!) * 100);
   cell.cvNumerator = cv(av);
   cell.cvDenominator = cv(bv);
-  const unstable = unstableNotes(test, [
-    [ctx.num.id, a],
-    [ctx.den.id, b],
-  ]);
+  const unstable = unstableNotes(
+    test,
+    [
+      [ctx.num.id, a],
+      [ctx.den.id, b],
+    ],
+    ctx.keepDisturbed === true,
+  );
   const p: Pending = { row, col, a, b, av, bv, unstable };
   estimatorInput(ctx, p, test, t);
   return { cell, pending: p };
@@ -158,7 +173,7 @@ export function ratioCell(
 function estimatorInput(ctx: CellContext, p: Pending, test: string, t: number): void {
   const { sign, floorSd, metric } = ctx;
   if (ctx.pairing === "paired") {
-    const { pairs, repeats } = pairsOf(p, sign);
+    const { pairs, repeats } = pairsOf(p, sign, ctx.keepDisturbed === true);
     const stop = ctx.stops?.get(`${test}|${t}`);
     p.input = { pairs, floorSd, ...(stop ? { stop } : {}) };
     p.pairRepeats = repeats;

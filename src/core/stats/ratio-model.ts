@@ -137,4 +137,9 @@ export interface RatioTableOptions {
   sequential?: boolean;
   /** How each cell of an adaptive run stopped, by `test|threads` (adaptiveStops): estimateRun's `stop`. */
   stops?: ReadonlyMap<string, NonNullable<CellInput["stop"]>>;
+  /**
+   * Count a pair whose last attempt outside work disturbed (flagged, not left out): the scenario's
+   * `workload.rerunDisturbed: false` (`run --no-rerun-disturbed`). By default such a pair is left out.
+   */
+  keepDisturbed?: boolean;
 }

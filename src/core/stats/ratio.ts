@@ -49,6 +49,7 @@ export function ratioTableFromSides(
     denGroups: groupByCell(measureRecords(den.records)),
     byRuns: pairing === "unpaired" && (num.runs?.length ?? 0) >= 2 && (den.runs?.length ?? 0) >= 2,
     ...(opts.stops ? { stops: opts.stops } : {}),
+    ...(opts.keepDisturbed ? { keepDisturbed: true } : {}),
   };
   const pending: Pending[] = [];
   const rows: RatioRow[] = tests.map((test, row) => ({
@@ -244,6 +245,7 @@ export function buildRatioTable(
       percentile: manifest.scenario.workload.percentile ?? 95,
       sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined,
       stops: adaptiveStops(manifest),
+      keepDisturbed: manifest.scenario.workload.rerunDisturbed === false,
       ...opts,
       marginPct: opts.marginPct ?? reportMarginPct(manifest.scenario),
     },

@@ -25,7 +25,11 @@ export function stalledSeconds(r: CellRecord): number {
 }
 
 /** The notes of a cell's repeats on both sides (`side` names each side's server). */
-export function unstableNotes(test: string, sides: ReadonlyArray<readonly [string, readonly CellRecord[]]>): string[] {
+export function unstableNotes(
+  test: string,
+  sides: ReadonlyArray<readonly [string, readonly CellRecord[]]>,
+  keepDisturbed = false,
+): string[] {
   const unstable: string[] = [];
   for (const [side, rs] of sides) {
     for (const r of rs) {
@@ -33,8 +37,11 @@ export function unstableNotes(test: string, sides: ReadonlyArray<readonly [strin
       if (r.status === "ok" && z > 0)
         unstable.push(`${side} repeat ${r.repeat} stalled: ${z} second${z === 1 ? "" : "s"} with no throughput`);
       if (r.status === "ok" && r.interference?.disturbed)
-        // Its last attempt disturbed: the pair is left out of the estimate (usablePairs), its records stay.
-        unstable.push(`${side} repeat ${r.repeat} disturbed, left out: ${r.interference.reasons.join("; ")}`);
+        // Its last attempt disturbed: the pair is left out of the estimate (usablePairs), its records stay; a run
+        // with workload.rerunDisturbed false counts it.
+        unstable.push(
+          `${side} repeat ${r.repeat} disturbed, ${keepDisturbed ? "counted" : "left out"}: ${r.interference.reasons.join("; ")}`,
+        );
       // Ignored errors and reconnects: the repeat's q/s counts failed work or waits for a connection.
       const marks = r.status === "ok" ? errorMarks(r.metrics) : [];
       if (marks.length) unstable.push(`${side} repeat ${r.repeat} had ${marks.join(" and ")}`);

@@ -7,7 +7,14 @@ import { describe, expect, it } from "vitest";
 import { buildRunReport } from "../../../src/core/report/model.ts";
 import { renderText } from "../../../src/core/report/text.ts";
 import { renderMarkdown } from "../../../src/core/report/markdown.ts";
-import { DETAILS_RULE, answerBlock, firstScreen, sideNames, titleLine } from "../../../src/core/report/first-screen.ts";
+import {
+  DETAILS_RULE,
+  answerBlock,
+  disturbanceLine,
+  firstScreen,
+  sideNames,
+  titleLine,
+} from "../../../src/core/report/first-screen.ts";
 import { load } from "../../support/results-fixture.ts";
 
 const { manifest, cells } = load("quick");
@@ -103,5 +110,38 @@ describe("the first screen of a quick.yaml run", () => {
       "slower",
       "unclear",
     ]);
+  });
+});
+
+describe("outside work on the first screen", () => {
+  const base = buildRunReport(manifest, cells, { history: [] });
+  const withDisturbance = (disturbed: number, counted = false, blank = 0) => {
+    const table = structuredClone(base.table!);
+    const flat = table.rows.flatMap((r) => r.cells);
+    for (const c of flat.slice(0, blank)) Object.assign(c, { low: null, high: null });
+    return { ...base, table, disturbance: { ...base.disturbance, measured: 48, disturbed, counted } };
+  };
+
+  it("says nothing when no cell was disturbed", () => {
+    expect(disturbanceLine(withDisturbance(0))).toBeNull();
+  });
+
+  it("names the count, that the pairs were left out, and the cells it left without an interval", () => {
+    expect(disturbanceLine(withDisturbance(3))).toBe(
+      "Outside work disturbed 3 of 48 measured cells; their pairs were left out of the estimates.",
+    );
+    const r = withDisturbance(30, false, 5);
+    const line = disturbanceLine(r)!;
+    expect(line).toContain("5 cells have too few clean pairs for an interval");
+    const text = renderText(r);
+    expect(text.slice(0, text.indexOf(DETAILS_RULE) > 0 ? text.indexOf(DETAILS_RULE) : undefined)).toContain(
+      "Outside work disturbed 30 of 48 measured cells",
+    );
+    for (const l of text.split("\n")) expect(l.length).toBeLessThanOrEqual(120);
+    expect(renderMarkdown(r)).toContain("Outside work disturbed 30 of 48 measured cells");
+  });
+
+  it("a run that counted disturbed pairs says so", () => {
+    expect(disturbanceLine(withDisturbance(2, true))).toContain("their pairs were counted (--no-rerun-disturbed)");
   });
 });

@@ -209,5 +209,36 @@ describe("a pair disturbed in its last attempt is left out of the estimate", () 
     expect(left.estimate!).toBeGreaterThan(99);
     expect(left.estimate!).toBeLessThan(102);
     expect(left.numeratorValues[2]).toBe(505);
+    // the seeds' figure (the ratio of medians) reads the same clean repeats as the estimate
+    expect(left.ratio!).toBeGreaterThan(99);
+    expect(left.numeratorMedian).toBe(1005);
+  });
+
+  it("a run that keeps disturbed pairs (rerunDisturbed: false) counts them, and says so", () => {
+    const cell = (keepDisturbed: boolean) =>
+      ratioTableFromSides(
+        { id: "a", label: "A", records: side("a", a, [3]) },
+        { id: "b", label: "B", records: side("b", b) },
+        ["oltp_read_only"],
+        [1],
+        { keepDisturbed },
+      ).rows[0].cells[0];
+    const kept = cell(true);
+    expect(kept.n).toBe(5);
+    expect(kept.estimate!).toBeLessThan(95);
+    expect(kept.unstable.some((u) => u.includes("disturbed, counted"))).toBe(true);
+    expect(cell(false).unstable.some((u) => u.includes("disturbed, left out"))).toBe(true);
+  });
+
+  it("with no clean pair, the seeds' figure reads every repeat (the estimate has none)", () => {
+    const c = ratioTableFromSides(
+      { id: "a", label: "A", records: side("a", a, [1, 2, 3, 4, 5]) },
+      { id: "b", label: "B", records: side("b", b) },
+      ["oltp_read_only"],
+      [1],
+    ).rows[0].cells[0];
+    expect(c.n).toBe(0);
+    expect(c.ratio).not.toBeNull();
+    expect(c.low).toBeNull();
   });
 });
