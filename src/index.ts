@@ -86,16 +86,16 @@ export {
   type CellVerdict,
 } from "./core/model/verdict.ts";
 export {
-  verdictMark,
-  verdictWords,
+  verdictWordOf,
+  verdictLabel,
+  cellVerdictText,
   verdictSentence,
   shortLegend,
-  longLegend,
-  VERDICT_MARKS,
-  DIRECTION_MARKS,
+  VERDICT_WORDS,
   DIRECTION_WORDS,
   STATE_MARKS,
   STATE_WORDS,
+  type VerdictWord,
 } from "./core/model/vocabulary.ts";
 export { renderText } from "./core/report/text.ts";
 export { renderMarkdown } from "./core/report/markdown.ts";

@@ -1,4 +1,4 @@
-/** Colour on the run screen: on unless NO_COLOR, and only a decoration (every state also has a word or a mark). */
+/** Colour on the run screen: on unless NO_COLOR, and only a decoration (every state and verdict also has a word). */
 import React, { createContext, useContext } from "react";
 import { Text } from "ink";
 

@@ -1,7 +1,7 @@
 /**
  * Presentational components of the run screen. They take the view state (src/tui/state.ts) and a size, and hold
  * no logic beyond layout: every figure was computed by the reducer or src/tui/format.ts.
- * Colour only decorates: every state also has a word or a mark, so the screen reads the same with NO_COLOR.
+ * Colour only decorates: every state and verdict also has a word, so the screen reads the same with NO_COLOR.
  */
 import { Box, Static, Text } from "ink";
 import { forestHeight } from "../core/report/forest.ts";
@@ -233,11 +233,17 @@ export function adaptiveLines(state: ViewState, width: number, max: number): str
   for (const c of a.cells.slice(0, max)) {
     const est = c.estimate === null ? "-" : c.estimate.toFixed(1);
     const iv = c.low === null || c.high === null ? "" : ` [${c.low.toFixed(1)}–${c.high.toFixed(1)}]`;
-    const trail = c.widths
-      .slice(-4)
-      .map((w) => (w === null ? "?" : `±${w.toFixed(1)}`))
-      .join(" → ");
-    lines.push(fit(`  ${c.test}@${c.threads}  ${est}${iv} ${c.mark}  ${trail}%  n=${c.n}  ${c.reason}`, width));
+    // The latest half-widths, as many of the last four as the line has room for (at least the latest).
+    const line = (k: number) => {
+      const trail = c.widths
+        .slice(-k)
+        .map((w) => (w === null ? "?" : `±${w.toFixed(1)}`))
+        .join(" → ");
+      return `  ${c.test}@${c.threads}  ${est}${iv} ${c.word}  ${trail}%  n=${c.n}  ${c.reason}`;
+    };
+    let k = 4;
+    while (k > 1 && line(k).length > width) k--;
+    lines.push(fit(line(k), width));
   }
   if (a.cells.length > max) lines.push(fit(`  … ${a.cells.length - max} more`, width));
   return lines;

@@ -10,7 +10,8 @@ import type { RatioTable } from "../core/stats/ratio-model.ts";
 import { liveLadder } from "../core/stats/ladder.ts";
 import { forestOf } from "../core/report/forest.ts";
 import { answerBlock } from "../core/report/first-screen.ts";
-import { verdictMark } from "../core/model/vocabulary.ts";
+import { sideNamesOf } from "../core/report/answer.ts";
+import { cellVerdictText } from "../core/model/vocabulary.ts";
 import { verdictOf } from "../core/model/verdict.ts";
 import { DEFAULT_MARGIN_PCT } from "../core/model/scenario/schema.ts";
 import {
@@ -35,7 +36,7 @@ export function adaptiveView(
     return {
       ...c,
       widths,
-      mark: verdictMark({ verdict: verdictOf(c.low, c.high, margin) }),
+      word: cellVerdictText({ verdict: verdictOf(c.low, c.high, margin) }),
       reason: stopReasonWords(c, e.precisionPct),
     };
   });
@@ -128,12 +129,14 @@ function tableOf(s: ViewState): TableView | null {
   if (s.servers.length < 2 || s.cells.length === 0) return null;
   const [num, den] = s.pairs?.[0] ? [s.pairs[0].numerator, s.pairs[0].denominator] : [s.servers[0].id, s.servers[1].id];
   const { tests, threads, recs } = liveInputs(s);
+  // The servers as the report's title names them (family and version), once the servers said so; else their ids.
+  const names = sideNamesOf(s.servers, { numerator: num, denominator: den });
   const t: RatioTable = ratioTableFromSides(
-    { id: num, label: num, records: recs.filter((r) => r.server === num) },
-    { id: den, label: den, records: recs.filter((r) => r.server === den) },
+    { id: num, label: names.numerator, records: recs.filter((r) => r.server === num) },
+    { id: den, label: names.denominator, records: recs.filter((r) => r.server === den) },
     tests,
     threads,
-    // An adaptive run (its forecast or its rounds seen) gets the report's sequential stages, so the marks agree.
+    // An adaptive run (its forecast or its rounds seen) gets the report's sequential stages, so the words agree.
     {
       metric: "qps",
       pairing: "paired",
@@ -148,7 +151,8 @@ function tableOf(s: ViewState): TableView | null {
     threads,
     marginPct: t.marginPct,
     forest: forestOf(t),
-    answer: answerBlock(t, { numerator: num, denominator: den }),
+    names,
+    answer: answerBlock(t, names),
     rows: t.rows.map((r) => ({
       test: r.test,
       cells: r.cells.map((c): TableCellView => {
@@ -161,7 +165,7 @@ function tableOf(s: ViewState): TableView | null {
         return {
           threads: c.threads,
           ratio: c.ratio,
-          mark: c.status === "ok" ? verdictMark({ verdict: c.verdict, fdr: c.fdr, loadBound: c.loadBound }) : "",
+          word: c.status === "ok" ? cellVerdictText(c) : "",
           status,
         };
       }),
@@ -169,7 +173,7 @@ function tableOf(s: ViewState): TableView | null {
   };
 }
 
-/** A ladder run's live tables, one per pair (rows and marks from core's liveLadder); empty with one pair. */
+/** A ladder run's live tables, one per pair (rows and words from core's liveLadder); empty with one pair. */
 function ladderOf(s: ViewState): TableView[] {
   if (!s.pairs || s.pairs.length < 2 || s.cells.length === 0) return [];
   const { tests, threads, recs } = liveInputs(s);

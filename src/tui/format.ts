@@ -5,7 +5,7 @@
 import type { TableView } from "./view-state.ts";
 import { textTable, type TextColumn } from "../core/base/text-table.ts";
 import { formatSeconds } from "../core/base/units.ts";
-import { STATE_MARKS, shortLegend } from "../core/model/vocabulary.ts";
+import { LOAD_BOUND, STATE_MARKS, shortLegend } from "../core/model/vocabulary.ts";
 
 const SPARKS = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"];
 
@@ -48,38 +48,55 @@ export function fit(text: string, width: number): string {
   return text.length <= width ? text : width === 1 ? "…" : `${text.slice(0, width - 1)}…`;
 }
 
-/** Cell text of the ratio table: `103.72+`, `…` while running, `fail`, `skip`, `·` when not measured yet (vocabulary.ts). */
-export function tableCellText(c: TableView["rows"][number]["cells"][number]): string {
-  if (c.status === "ok") return c.ratio === null ? STATE_MARKS.missing : `${c.ratio.toFixed(2)}${c.mark}`;
+/**
+ * Cell text of the ratio table: `103.72 faster` (the verdict word of vocabulary.ts in its narrow form), `103.72`
+ * without a word, `…` while running, `failed`, `skipped`, `·` when not measured yet.
+ */
+export function tableCellText(c: TableView["rows"][number]["cells"][number], digits = 2): string {
+  if (c.status === "ok")
+    return c.ratio === null ? STATE_MARKS.missing : `${c.ratio.toFixed(digits)} ${c.word}`.trimEnd();
   return STATE_MARKS[c.status];
 }
 
 /**
- * The ratio table in the seed layout:
+ * The ratio table in the seed layout, each figure with its verdict word:
  *
  *                      Number of threads
- *                        1       4
+ *                            1               4
  *    sysbench test
- *     oltp_read_only   103.72~ 101.84++
+ *     oltp_read_only    103.72 unclear   101.84 faster
  *
- * A column is 7 characters for the figure plus the widest mark in the table. Columns beyond `width` are dropped
- * from the right with a `>` marker.
+ * Figures align on the decimal point, words hang to the right. The figures keep the seeds' two decimals when every
+ * column fits in `width`; else one decimal and a narrower gap; columns that still do not fit are dropped from the
+ * right with a `>` marker.
  */
 export function tableLines(t: TableView, width: number): string[] {
   const nameW = Math.max(16, ...t.rows.map((r) => r.test.length + 2)) + 2;
-  const colW = 7 + Math.max(1, ...t.rows.flatMap((r) => r.cells.map((c) => (c.status === "ok" ? c.mark.length : 0))));
-  const maxCols = Math.max(1, Math.floor((width - nameW - 1) / colW));
+  const cells = t.rows.flatMap((r) => r.cells);
+  const wordW = Math.max(0, ...cells.map((c) => (c.status === "ok" ? c.word.length : 0)));
+  const stateW = Math.max(
+    0,
+    ...cells.map((c) => (c.status === "ok" && c.ratio !== null ? 0 : tableCellText(c).length)),
+  );
+  const layout = (digits: number, gap: number) => {
+    const figW = Math.max(
+      4,
+      ...cells.map((c) => (c.status === "ok" && c.ratio !== null ? c.ratio.toFixed(digits).length : 0)),
+    );
+    return { digits, gap, lead: gap + figW, colW: gap + Math.max(figW + (wordW ? 1 + wordW : 0), stateW) };
+  };
+  const l = [layout(2, 2), layout(1, 1)].find((x) => nameW + x.colW * t.threads.length <= width) ?? layout(1, 1);
+  const maxCols = Math.max(1, Math.floor((width - nameW - 1) / l.colW));
   const cols = t.threads.slice(0, maxCols);
   const cut = cols.length < t.threads.length;
-  const columns: TextColumn[] = [{ width: nameW }, ...cols.map((): TextColumn => ({ width: colW }))];
-  const [head] = textTable([["", ...cols.map((th) => String(th).padStart(colW - 1))]], { columns, gap: "" });
+  const columns: TextColumn[] = [{ width: nameW }, ...cols.map((): TextColumn => ({ width: l.colW }))];
+  // Thread counts stand over the figures' last digit, as in the seeds.
+  const [head] = textTable([["", ...cols.map((th) => String(th).padStart(l.lead))]], { columns, gap: "" });
   const rows = t.rows.map((r) => [
     `  ${r.test}`,
     ...r.cells.slice(0, cols.length).map((c) => {
-      const txt = tableCellText(c);
-      // Numbers align on the decimal point: the mark hangs to the right.
-      const markless = c.status === "ok" && c.ratio !== null ? txt.slice(0, txt.length - c.mark.length) : txt;
-      return markless.padStart(colW - 1) + (c.status === "ok" ? c.mark : "");
+      if (c.status !== "ok" || c.ratio === null) return " ".repeat(l.gap) + tableCellText(c).padStart(l.lead - l.gap);
+      return `${c.ratio.toFixed(l.digits).padStart(l.lead)}${c.word ? ` ${c.word}` : ""}`;
     }),
   ]);
   return [
@@ -92,5 +109,7 @@ export function tableLines(t: TableView, width: number): string[] {
 
 /** The legend under the table: the ratio, then the vocabulary's short legend (src/core/model/vocabulary.ts), in lines of `width`. */
 export function tableLegend(t: TableView, width = 100): string[] {
-  return shortLegend(t.marginPct, `(${t.numerator} q/s / ${t.denominator} q/s * 100)`, width);
+  const n = t.names ?? t;
+  const loadBound = t.rows.some((r) => r.cells.some((c) => c.status === "ok" && c.word === LOAD_BOUND.word));
+  return shortLegend(t.marginPct, `(${n.numerator} q/s / ${n.denominator} q/s * 100)`, width, undefined, loadBound);
 }

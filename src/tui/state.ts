@@ -259,6 +259,7 @@ function applySetup(s: ViewState, e: SetupEvent): ViewState {
     case "config-identity":
       return {
         ...s,
+        servers: e.servers.reduce((list, sv) => upsertServer(list, sv.id, { family: sv.family }), s.servers),
         identity: {
           differences: e.differences,
           variables: e.rows.length,

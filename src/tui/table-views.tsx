@@ -3,7 +3,7 @@ import { Box, Text } from "ink";
 import { forestLines, type Forest } from "../core/report/forest.ts";
 import { fit, tableLegend, tableLines } from "./format.ts";
 import type { TableView, ViewState } from "./view-state.ts";
-import { C } from "./color.tsx";
+import { C, type Color } from "./color.tsx";
 
 export function RatioTableView({
   state,
@@ -29,8 +29,9 @@ export function RatioTableView({
 }
 
 /**
- * The final screen's answer (a two-server run): the seeds' table without marks, then the answer in the report's
- * words (verdict words, one sentence per verdict, a three-line legend), as the text report prints it.
+ * The final screen's answer (a two-server run): the seeds' table without words, then the answer in the report's
+ * words (verdict words, one sentence per verdict, a three-line legend), as the text report prints it, the servers
+ * named as the report's title names them.
  */
 export function FinalAnswerView({ t, width }: { t: TableView; width: number }) {
   return (
@@ -44,8 +45,39 @@ export function FinalAnswerView({ t, width }: { t: TableView; width: number }) {
 
 /** The lines of {@link FinalAnswerView}. */
 export function finalAnswerLines(t: TableView, width: number): string[] {
-  const plain = { ...t, rows: t.rows.map((r) => ({ ...r, cells: r.cells.map((c) => ({ ...c, mark: "" })) })) };
-  return [...tableLines(plain, width), `(${t.numerator} q/s / ${t.denominator} q/s * 100)`, "", ...(t.answer ?? [])];
+  const plain = { ...t, rows: t.rows.map((r) => ({ ...r, cells: r.cells.map((c) => ({ ...c, word: "" })) })) };
+  const n = t.names ?? t;
+  return [...tableLines(plain, width), `(${n.numerator} q/s / ${n.denominator} q/s * 100)`, "", ...(t.answer ?? [])];
+}
+
+/** The colour that accompanies each verdict word and failed state in the live table (the word is always there). */
+const WORD_COLOURS: Readonly<Record<string, Color>> = {
+  faster: "green",
+  slower: "red",
+  same: "cyan",
+  unclear: "yellow",
+  "load-bound": "magenta",
+  failed: "red",
+};
+const WORDS = new RegExp(`(?<=\\s)(${Object.keys(WORD_COLOURS).join("|")})(?=\\s|$)`);
+
+/** A body line of the live table, its verdict words coloured (after the test's name, which is never coloured). */
+function BodyLine({ line, name }: { line: string; name: number }) {
+  const parts = line.slice(name).split(WORDS);
+  return (
+    <Text>
+      {line.slice(0, name)}
+      {parts.map((p, i) =>
+        i % 2 === 1 ? (
+          <C key={i} color={WORD_COLOURS[p]}>
+            {p}
+          </C>
+        ) : (
+          p
+        ),
+      )}
+    </Text>
+  );
 }
 
 /** One live table's head (compact: only the thread counts, the screen is short) and at most `maxRows` rows. */
@@ -61,7 +93,7 @@ function TableBody({ t, width, maxRows, compact }: { t: TableView; width: number
         <Text key={`h${i}`}>{fit(l, width)}</Text>
       ))}
       {shown.map((l, i) => (
-        <Text key={`r${i}`}>{fit(l, width)}</Text>
+        <BodyLine key={`r${i}`} line={fit(l, width)} name={2 + t.rows[i]!.test.length} />
       ))}
       {hidden > 0 ? <C dim>{`  … ${hidden} more test${hidden === 1 ? "" : "s"}`}</C> : null}
     </>
@@ -105,7 +137,7 @@ function LadderTablesView({
         </Box>
       ))}
       <TableLegend
-        t={{ ...blocks[0]!, numerator: "server", denominator: blocks[0]!.denominator }}
+        t={{ ...blocks[0]!, numerator: "server", rows: blocks.flatMap((b) => b.rows) }}
         width={width}
         compact={compact}
       />

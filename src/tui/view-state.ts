@@ -8,6 +8,7 @@ import type { Cell, CellRecord } from "../core/model/results.ts";
 import type { IntervalSample } from "../core/model/sysbench/result.ts";
 import type { LadderPair } from "../core/stats/ladder.ts";
 import type { Forest } from "../core/report/forest.ts";
+import type { SideNames } from "../core/report/answer.ts";
 
 /** How much history the sparklines keep, in seconds of sysbench time. */
 export const SPARK_WINDOW_SECONDS = 60;
@@ -19,6 +20,8 @@ export interface ServerView {
   image: string;
   status: "pending" | "starting" | "ready" | "failed";
   version?: string;
+  /** `mariadb`, `mysql` (the config-identity event's servers): the final screen names the server by it. */
+  family?: string;
   readySeconds?: number;
 }
 
@@ -71,19 +74,23 @@ export interface LogLine {
 
 export interface TableCellView {
   threads: number;
-  /** e.g. "103.72" with its verdict mark beside it, or null when the cell has no value yet. */
+  /** e.g. "103.72" with its verdict word beside it, or null when the cell has no value yet. */
   ratio: number | null;
-  /** The verdict mark (src/core/model/vocabulary.ts), with the false-discovery flag; empty unless status is "ok". */
-  mark: string;
+  /** The verdict word in its narrow form (src/core/model/vocabulary.ts: faster, slower, same, unclear, load-bound);
+   *  empty unless status is "ok". */
+  word: string;
   status: "ok" | "failed" | "skipped" | "missing" | "running";
 }
 
 export interface TableView {
   numerator: string;
   denominator: string;
+  /** The two sides as the report's title names them (`MariaDB 11.8`, `MySQL 9.7`; the ids until the servers said
+   *  their family and version). The legend and the final screen use them; absent: the ids. */
+  names?: SideNames;
   threads: number[];
   rows: Array<{ test: string; cells: TableCellView[] }>;
-  /** The equivalence margin the marks were decided with (the legend names it). */
+  /** The equivalence margin the words were decided with (the legend names it). */
   marginPct: number;
   /** The forest plot of the same cells (src/core/report/forest.ts), drawn under the table when there is room. */
   forest?: Forest;
@@ -138,7 +145,7 @@ export interface ViewState {
   /** The run's pairs (plan-ready): the live table shows the first (absent: the first two servers); with more than one,
    *  `ladder` holds one table per pair. */
   pairs?: LadderPair[];
-  /** A ladder run: one table per pair against the base, marks from q over every pair × cell (core: liveLadder). Empty otherwise. */
+  /** A ladder run: one table per pair against the base, words from q over every pair × cell (core: liveLadder). Empty otherwise. */
   ladder: TableView[];
   cancelling?: { at: string; reason: string };
   finished?: FinishedView;
@@ -157,8 +164,8 @@ export interface ViewState {
 export interface AdaptiveCellView extends RoundCell {
   /** Half-width (%) after each round it took part in, oldest first (null: no interval yet). */
   widths: Array<number | null>;
-  /** The verdict mark of its latest interval (vocabulary.ts, at the run's margin, as the plain round lines). */
-  mark: string;
+  /** The verdict word of its latest interval (vocabulary.ts, at the run's margin, as the plain round lines). */
+  word: string;
   /** Why it stopped (stopReasonWords: "stopped on the stop half" when its printed interval is wider than the
    *  target), or "open". */
   reason: string;

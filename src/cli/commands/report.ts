@@ -186,7 +186,7 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     .option("--metric <metric>", "qps|tps|p95|avg", "qps")
     .option(
       "--margin <pct>",
-      "equivalence margin: a cell is within it (marks =, += and -=) when its interval lies inside 100 ± this",
+      "equivalence margin: a cell reads same within ±N% when its interval lies inside 100 ± N",
       "5%",
     )
     .option(

@@ -1,16 +1,15 @@
 /**
- * The one vocabulary of verdicts and cell states (pure): every mark and word that the TUI, the plain progress lines,
- * the text/markdown/HTML reports and `compare` show for a cell comes from here. verdict.ts decides the verdict; this
- * module only names it.
+ * The one vocabulary of verdicts, cell states and server families (pure): every word that the TUI, the plain
+ * progress lines, the text/markdown/HTML reports and `compare` show for a cell comes from here. verdict.ts decides
+ * the verdict; this module only names it.
  *
- * A mark is the direction's (`+` faster, `-` slower, `~` no clear difference, `?` no interval), doubled when the
- * interval lies wholly beyond the margin (`++`, `--`), with `=` when it lies within it (`+=`, `-=`, and `=` alone for
- * no clear difference within the margin: equivalent). A single `+`/`-` cannot tell. After the mark, `?` says the
- * faster/slower reading does not hold at a 5% false-discovery rate, and `!` that the cell is unstable.
+ * A measured cell's verdict is one word: faster, slower, same (within the margin), or unclear; a cell where sysbench
+ * and not the server set the pace is load-bound; a cell without figures says its state (failed, skipped). JSON keeps
+ * the machine names (`verdictWord`, the verdict kind); the direction and equivalence readings behind a word are
+ * spelled out in the details (`verdictSentence`).
  */
 import {
   FDR,
-  VERDICTS,
   directionOfKind,
   equivalenceOfKind,
   type Direction,
@@ -19,19 +18,7 @@ import {
   type Verdict,
 } from "./verdict.ts";
 
-/** Every direction, in the order legends list them. */
-export const DIRECTIONS: readonly Direction[] = ["faster", "slower", "none", "unknown"];
-/** Every equivalence reading. */
-export const EQUIVALENCES: readonly Equivalence[] = ["within", "beyond", "undetermined", "unknown"];
-
-/** The mark of each direction. */
-export const DIRECTION_MARKS: Readonly<Record<Direction, string>> = {
-  faster: "+",
-  slower: "-",
-  none: "~",
-  unknown: "?",
-};
-/** The word of each direction. */
+/** The word of each direction (the details' reading of the interval against 100, not the verdict). */
 export const DIRECTION_WORDS: Readonly<Record<Direction, string>> = {
   faster: "faster",
   slower: "slower",
@@ -39,42 +26,26 @@ export const DIRECTION_WORDS: Readonly<Record<Direction, string>> = {
   unknown: "no interval",
 };
 
-/** The mark of each verdict kind. */
-export const VERDICT_MARKS: Readonly<Record<Verdict, string>> = {
-  "faster-beyond": "++",
-  faster: "+",
-  "faster-within": "+=",
-  equivalent: "=",
-  inconclusive: "~",
-  "slower-within": "-=",
-  slower: "-",
-  "slower-beyond": "--",
-  unknown: "?",
-};
-
-/** How the equivalence readings show in a mark (for legends). */
-export const EQUIVALENCE_MARKS: Readonly<Record<Equivalence, string>> = {
-  within: "=",
-  beyond: "++/--",
-  undetermined: "+/- alone",
-  unknown: "?",
-};
-
-/** The flags after a mark: the faster/slower reading does not hold under Benjamini–Hochberg; the cell is unstable. */
-export const FLAG_MARKS = { fdrFails: "?", unstable: "!" } as const;
-
 /** A measured cell that gets no verdict: sysbench, not the server, limited most repeats (report/ratio.ts). */
 export const LOAD_BOUND = {
-  mark: "L",
-  word: "load-bound (sysbench saturated its cpuset, the server did not): no verdict",
+  word: "load-bound",
+  sentence: "load-bound (sysbench saturated its cpuset, the server did not): no verdict",
 } as const;
+
+/** How people write each family's name (scenarios and manifests use the lower-case ids). */
+const FAMILY_NAMES: Readonly<Record<string, string>> = { mariadb: "MariaDB", mysql: "MySQL" };
+
+/** `MariaDB`, `MySQL`: the family as people write it (a name already written so, or an unknown one, as is). */
+export function familyName(family: string): string {
+  return FAMILY_NAMES[family] ?? family;
+}
 
 /** The states of a cell without a verdict, as the tables show them. */
 export type CellState = "failed" | "skipped" | "missing" | "running";
-/** The mark of each cell state: `fail`, `skip`, `·` (not measured), `…` (running, the TUI only). */
+/** What a table cell shows for each state: `failed`, `skipped`, `·` (not measured), `…` (running, the TUI only). */
 export const STATE_MARKS: Readonly<Record<CellState, string>> = {
-  failed: "fail",
-  skipped: "skip",
+  failed: "failed",
+  skipped: "skipped",
   missing: "·",
   running: "…",
 };
@@ -86,7 +57,79 @@ export const STATE_WORDS: Readonly<Record<CellState, string>> = {
   running: "running",
 };
 
+/** The verdict of a measured cell in one word (JSON keeps these machine names). */
+export type VerdictWord = "faster" | "slower" | "same" | "unclear";
+/** Every verdict word, in the order legends list them. */
+export const VERDICT_WORDS: readonly VerdictWord[] = ["faster", "slower", "same", "unclear"];
+
+/**
+ * What a verdict word is read from: a cell's verdict kind, its multiple-testing reading (absent where none was made,
+ * as in a round's progress line), whether it is load-bound, and its state (absent: measured).
+ */
+export interface WordedCell {
+  status?: "ok" | CellState;
+  verdict: Verdict;
+  fdr?: FdrReading;
+  loadBound?: boolean;
+}
+
 const pctText = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+
+/**
+ * A measured cell's verdict word; null for a cell that failed, was skipped or was not measured.
+ * - faster / slower: the interval lies wholly above / below 100 and the reading still holds over the table's cells
+ *   at a 5% false-discovery rate (Benjamini–Hochberg), whether or not it is within the margin;
+ * - same: no clear difference, and the interval lies inside 100 ± margin (equivalent);
+ * - unclear: anything else (the interval holds 100 and reaches past the margin, no interval, a reading that does
+ *   not hold over the table's cells, or a load-bound cell, where sysbench and not the server set the pace).
+ */
+export function verdictWordOf(c: WordedCell): VerdictWord | null {
+  if (c.status !== undefined && c.status !== "ok") return null;
+  if (c.loadBound) return "unclear";
+  const d = directionOfKind(c.verdict);
+  if ((d === "faster" || d === "slower") && c.fdr !== "fails") return d;
+  if (d === "none" && equivalenceOfKind(c.verdict) === "within") return "same";
+  return "unclear";
+}
+
+/** The verdict word as people read it: `same within ±5%`. */
+export function verdictLabel(w: VerdictWord, marginPct: number): string {
+  return w === "same" ? `same within ±${pctText(marginPct)}%` : w;
+}
+
+/**
+ * A cell's verdict as a table shows it: the verdict word (`same within ±5%` with a margin; `same` without one, for
+ * narrow tables), `load-bound` for a cell that has no verdict because sysbench set the pace, or the state's word
+ * (`failed`, `skipped`, `not measured`, `running`).
+ */
+export function cellVerdictText(c: WordedCell, marginPct?: number): string {
+  if (c.status !== undefined && c.status !== "ok") return STATE_WORDS[c.status];
+  if (c.loadBound) return LOAD_BOUND.word;
+  const w = verdictWordOf(c) ?? "unclear";
+  return marginPct === undefined ? w : verdictLabel(w, marginPct);
+}
+
+/**
+ * The legend's entries in words: what faster/slower, same, unclear and load-bound mean. The reports' legends use the
+ * full entries (`sameShort`: the terser `same` for a line that must also hold load-bound); the TUI's, under a narrow
+ * live table, the `narrow` ones.
+ */
+export function legendWords(marginPct: number) {
+  const m = pctText(marginPct);
+  const band = `${pctText(100 - marginPct)}–${pctText(100 + marginPct)}`;
+  return {
+    fasterSlower: "faster, slower: the interval lies above or below 100",
+    same: `same within ±${m}%: the interval lies inside ${band}`,
+    sameShort: `same within ±${m}%: inside ${band}`,
+    unclear: "unclear: neither; more runs would tell",
+    loadBound: `${LOAD_BOUND.word}: sysbench set the pace`,
+    narrow: {
+      fasterSlower: "faster/slower: the interval is above/below 100",
+      same: `same: within ±${m}%, inside ${band}`,
+      unclear: "unclear: neither yet",
+    },
+  };
+}
 
 /** `within ±5%`, `not within ±5%`, `can't tell if within ±5%`, `no interval`. */
 export function equivalenceWord(e: Equivalence, marginPct: number): string {
@@ -100,37 +143,15 @@ export function equivalenceWord(e: Equivalence, marginPct: number): string {
         : "no interval";
 }
 
-/** The words of a verdict kind: `faster, within ±5%`, `no clear difference, can't tell if within ±5%`, `no interval`. */
-export function verdictWords(v: Verdict, marginPct: number): string {
-  const d = directionOfKind(v);
-  if (d === "unknown") return DIRECTION_WORDS.unknown;
-  return `${DIRECTION_WORDS[d]}, ${equivalenceWord(equivalenceOfKind(v), marginPct)}${v === "equivalent" ? " (equivalent)" : ""}`;
-}
-
-/** The words of the multiple-testing flag. */
+/** The words of the multiple-testing reading that does not hold. */
 export function fdrWords(level = FDR): string {
   return `not at ${pctText(level * 100)}% FDR`;
-}
-
-/** A cell's mark: the kind's (`L` when load-bound), then `?` when its faster/slower reading fails Benjamini–Hochberg, `!` when unstable. */
-export function verdictMark(c: {
-  verdict: Verdict;
-  fdr?: FdrReading;
-  unstable?: readonly string[] | boolean;
-  loadBound?: boolean;
-}): string {
-  const unstable = Array.isArray(c.unstable) ? c.unstable.length > 0 : c.unstable === true;
-  return (
-    (c.loadBound ? LOAD_BOUND.mark : VERDICT_MARKS[c.verdict]) +
-    (c.fdr === "fails" ? FLAG_MARKS.fdrFails : "") +
-    (unstable ? FLAG_MARKS.unstable : "")
-  );
 }
 
 const fmtP = (x: number) => (x < 0.0001 ? "<0.0001" : x.toPrecision(2));
 
 /**
- * One cell's verdict in words, with both readings and the multiple-testing reading:
+ * The readings behind one cell's verdict word (the details), with both readings and the multiple-testing reading:
  * `faster (p 0.0021, BH q 0.0063: holds at 5% FDR); within ±5%`, `no clear difference (p 0.41); can't tell if within
  * ±5%`, `no interval (too-few-pairs)`.
  */
@@ -140,7 +161,7 @@ export function verdictSentence(
   level = FDR,
 ): string {
   const d = directionOfKind(c.verdict);
-  if (c.reason === "load-bound") return LOAD_BOUND.word;
+  if (c.reason === "load-bound") return LOAD_BOUND.sentence;
   if (d === "unknown") return `${DIRECTION_WORDS.unknown}${c.reason ? ` (${c.reason})` : ""}`;
   const stats = [c.p !== null ? `p ${fmtP(c.p)}` : null, c.q !== null ? `BH q ${fmtP(c.q)}` : null]
     .filter(Boolean)
@@ -150,36 +171,25 @@ export function verdictSentence(
   return `${DIRECTION_WORDS[d]}${inner ? ` (${inner})` : ""}; ${equivalenceWord(equivalenceOfKind(c.verdict), marginPct)}`;
 }
 
-/** `+ faster`-style legend entries of the directions, the equivalence readings, the flags and the states. */
-export function legendEntries(marginPct: number, level = FDR) {
-  return {
-    directions: DIRECTIONS.map((d) => `${DIRECTION_MARKS[d]} ${DIRECTION_WORDS[d]}`),
-    equivalences: (["within", "beyond", "undetermined"] as const).map(
-      (e) => `${EQUIVALENCE_MARKS[e]} ${e === "undetermined" ? "can't tell" : equivalenceWord(e, marginPct)}`,
-    ),
-    fdr: `x${FLAG_MARKS.fdrFails} ${fdrWords(level)}`,
-    unstable: `${FLAG_MARKS.unstable} unstable`,
-    states: (Object.keys(STATE_MARKS) as CellState[]).map((s) => `${STATE_MARKS[s]} ${STATE_WORDS[s]}`),
-    kinds: VERDICTS.map((v) => `${VERDICT_MARKS[v]} ${verdictWords(v, marginPct)}`),
-  };
-}
-
 /**
- * The short legend (the TUI, under its table): `head` (e.g. `(mariadb q/s / mysql q/s * 100)`), the directions,
- * the margin, the FDR flag and the states, packed into lines of at most `width` characters (an entry is never split).
+ * The short legend (the TUI, under its table): `head` (e.g. `(mariadb q/s / mysql q/s * 100)`), the verdict words
+ * (load-bound only when a cell is), and the states, packed into lines of at most `width` characters (an entry is
+ * never split).
  */
 export function shortLegend(
   marginPct: number,
   head = "",
   width = 100,
-  states: readonly CellState[] = ["missing", "running"], // `fail` and `skip` say what they are
+  states: readonly CellState[] = ["missing", "running"], // `failed` and `skipped` say what they are
+  loadBound = false,
 ): string[] {
-  const e = legendEntries(marginPct);
+  const w = legendWords(marginPct);
   const entries = [
     head,
-    ...e.directions,
-    ...e.equivalences,
-    e.fdr,
+    w.narrow.fasterSlower,
+    w.narrow.same,
+    w.narrow.unclear,
+    loadBound ? w.loadBound : "",
     ...states.map((s) => `${STATE_MARKS[s]} ${STATE_WORDS[s]}`),
   ].filter(Boolean);
   const lines: string[] = [];
@@ -189,31 +199,4 @@ export function shortLegend(
     else lines.push(entry);
   }
   return lines;
-}
-
-/**
- * The long legend (the reports): what each mark means and when it is given. `numerator` names the side that
- * `faster` is said of; `few` says what "fewer than 2" counts (pairs, values a side).
- */
-export function longLegend(o: {
-  marginPct: number;
-  numerator: string;
-  denominator: string;
-  few: string;
-  level?: number;
-}): string[] {
-  const level = o.level ?? FDR;
-  const e = legendEntries(o.marginPct, level);
-  const lo = pctText(100 - o.marginPct);
-  const hi = pctText(100 + o.marginPct);
-  const [faster, slower, none, unknown] = e.directions;
-  const [within, beyond, undetermined] = e.equivalences;
-  return [
-    `Direction (${o.numerator} against ${o.denominator}), from the interval against 100: ${faster} (above 100)   ${slower} (below 100)   ${none} (includes 100)   ${unknown} (fewer than 2 ${o.few}, or zero width)`,
-    `Equivalence, from the interval against ${lo}–${hi}: ${within} (inside ${lo}–${hi})   ${beyond} (wholly outside ${lo}–${hi})   ${undetermined} (reaches past ${lo} or ${hi}: can't tell if within ±${pctText(o.marginPct)}%)`,
-    `Marks: ${e.kinds.slice(0, 5).join("   ")}`,
-    `       ${e.kinds.slice(5).join("   ")}`,
-    `After a mark: ${e.fdr} (its Benjamini–Hochberg q over the table's cells is above ${level}: the faster/slower reading does not hold at a ${pctText(level * 100)}% false-discovery rate)   ${e.unstable} (see the notes)`,
-    `States: ${e.states.filter((s) => !s.startsWith(STATE_MARKS.running)).join("   ")}`,
-  ];
 }

@@ -18,7 +18,7 @@ import { comparisonPairs, type ServerPair } from "../model/scenario/pairs.ts";
 import { halfWidthPct } from "../stats/estimate.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { verdictOf } from "../model/verdict.ts";
-import { verdictMark } from "../model/vocabulary.ts";
+import { cellVerdictText } from "../model/vocabulary.ts";
 import type { AdaptiveSettings, CellRecord } from "../model/results.ts";
 import { ratioTableFromSides } from "../stats/ratio.ts";
 import {
@@ -276,8 +276,9 @@ function roundIndex(s: Scenario, round: number): number {
 }
 
 /**
- * One line per adaptive round: each cell's estimate ± half-width with its verdict mark (vocabulary.ts, at the run's
- * margin: the event carries no q-values, so no false-discovery flag), why it stopped, the ETA and the budget left.
+ * One line per adaptive round: each cell's estimate ± half-width with its verdict word (vocabulary.ts, at the run's
+ * margin; the event carries no q-values, so the word is the cell's own reading, not yet the table's at a 5%
+ * false-discovery rate), why it stopped, the ETA and the budget left.
  * A cell that stopped on the stop half while its printed interval is wider than the target says so, never
  * "precision".
  */
@@ -285,8 +286,8 @@ export function roundLine(e: Extract<RunEvent, { type: "round-finished" }>): str
   const margin = e.marginPct ?? DEFAULT_MARGIN_PCT;
   const reading = (c: Pick<RoundCell, "estimate" | "low" | "high" | "halfWidthPct">) => {
     const hw = c.halfWidthPct === null ? "±?" : `±${c.halfWidthPct.toFixed(1)}%`;
-    const mark = verdictMark({ verdict: verdictOf(c.low, c.high, margin) });
-    return `${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} ${mark}`;
+    const word = cellVerdictText({ verdict: verdictOf(c.low, c.high, margin) });
+    return `${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} ${word}`;
   };
   // A ladder: every pair's reading, numerator named (the base is the same for all).
   const cells = e.cells.map((c) => {

@@ -4,12 +4,8 @@
  * cell with a verdict in the way hyperfine writes its summary ("A ran x 1.21 [1.14–1.28] times as fast as B"), and a
  * legend of at most three lines. The front ends lay these out; they do not make words of their own.
  */
-import { equivalenceOfKind, directionOfKind } from "../model/verdict.ts";
-import { STATE_WORDS } from "../model/vocabulary.ts";
+import { cellVerdictText, familyName, legendWords, verdictWordOf } from "../model/vocabulary.ts";
 import type { RatioCell, RatioTable } from "../stats/ratio-model.ts";
-
-/** The verdict of a measured cell in one word (JSON keeps these machine names). */
-export type VerdictWord = "faster" | "slower" | "same" | "unclear";
 
 /** No line of a report is longer than this. */
 export const MAX_LINE = 120;
@@ -17,44 +13,37 @@ export const MAX_LINE = 120;
 const pctText = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
 /**
- * A measured cell's verdict word; null for a cell that failed, was skipped or was not measured.
- * - faster / slower: the interval lies wholly above / below 100 and the reading still holds over the table's cells
- *   at a 5% false-discovery rate (Benjamini–Hochberg), whether or not it is within the margin;
- * - same: no clear difference, and the interval lies inside 100 ± margin (equivalent);
- * - unclear: anything else (the interval holds 100 and reaches past the margin, no interval, a reading that does
- *   not hold over the table's cells, or a load-bound cell, where sysbench and not the server set the pace).
+ * `MariaDB 11.8`: the family as people write it and the major.minor of a version string such as
+ * `11.8.9-MariaDB-4`.
  */
-export function verdictWordOf(c: Pick<RatioCell, "status" | "verdict" | "fdr" | "loadBound">): VerdictWord | null {
-  if (c.status !== "ok") return null;
-  if (c.loadBound) return "unclear";
-  const d = directionOfKind(c.verdict);
-  if ((d === "faster" || d === "slower") && c.fdr !== "fails") return d;
-  if (d === "none" && equivalenceOfKind(c.verdict) === "within") return "same";
-  return "unclear";
-}
-
-/** The verdict word as people read it: `same within ±5%`. */
-export function verdictLabel(w: VerdictWord, marginPct: number): string {
-  return w === "same" ? `same within ±${pctText(marginPct)}%` : w;
-}
-
-/** A cell's verdict column: the word, or the cell's state (`failed`, `skipped`, `not measured`). */
-export function cellVerdictText(c: RatioCell, marginPct: number): string {
-  const w = verdictWordOf(c);
-  if (w !== null) return verdictLabel(w, marginPct);
-  return c.status === "ok" ? STATE_WORDS.missing : STATE_WORDS[c.status];
-}
-
-/** `MariaDB 11.8`: the family and the major.minor of a version string such as `11.8.9-MariaDB-4`. */
-export function shortName(family: string, version: string | null): string {
+export function shortName(family: string, version: string | null | undefined): string {
   const m = version ? /^(\d+\.\d+)/.exec(version) : null;
-  return m ? `${family} ${m[1]}` : family;
+  return m ? `${familyName(family)} ${m[1]}` : familyName(family);
 }
 
 /** The names the sentences use for the numerator and the denominator of a table. */
 export interface SideNames {
   numerator: string;
   denominator: string;
+}
+
+/**
+ * The names of a table's two sides as the report's title gives them (`MariaDB 11.8`, `MySQL 9.7`), from the servers'
+ * families and versions; a side whose server is not known (or has no family) takes its `fallback` name. When the two
+ * would read alike (two MariaDB 11.8 servers), the ids are used.
+ */
+export function sideNamesOf(
+  servers: ReadonlyArray<{ id: string; family?: string; version?: string | null }>,
+  ids: SideNames,
+  fallback: SideNames = ids,
+): SideNames {
+  const name = (id: string, other: string) => {
+    const s = servers.find((x) => x.id === id);
+    return s?.family ? shortName(s.family, s.version) : other;
+  };
+  const numerator = name(ids.numerator, fallback.numerator);
+  const denominator = name(ids.denominator, fallback.denominator);
+  return numerator === denominator ? ids : { numerator, denominator };
 }
 
 const where = (test: string, threads: number) => `${test} at ${threads} thread${threads === 1 ? "" : "s"}`;
@@ -101,16 +90,33 @@ export function answerHead(t: RatioTable): string[] {
   return ["sysbench test", "threads", "estimate", `${Math.round(t.confidence * 100)}% interval`, "verdict"];
 }
 
+/**
+ * The verdict words' legend, two lines: when a cell is faster or slower (`together`: how the cells are read together,
+ * e.g. `also when all 6 cells are read together`), same or unclear, and load-bound when a cell is.
+ */
+export function verdictWordsLegend(o: { marginPct: number; together: string; loadBound: boolean }): string[] {
+  const w = legendWords(o.marginPct);
+  return [
+    o.together ? `${w.fasterSlower}, ${o.together}.` : `${w.fasterSlower}.`,
+    o.loadBound ? `${w.sameShort}. ${w.unclear}. ${w.loadBound}.` : `${w.same}. ${w.unclear}.`,
+  ];
+}
+
+/** Whether any cell of the table is load-bound (its legend then says what that is). */
+export function hasLoadBound(t: RatioTable): boolean {
+  return t.rows.some((r) => r.cells.some((c) => c.loadBound));
+}
+
 /** The legend under the answer: at most three lines, in plain words. */
 export function answerLegend(t: RatioTable): string[] {
-  const m = pctText(t.marginPct);
   const cells = t.method.intervals;
   return [
     `estimate: ${t.numeratorLabel} / ${t.denominatorLabel} × 100 over the repeats; above 100 means ${t.numeratorLabel} is faster.`,
-    cells > 1
-      ? `faster, slower: the interval lies above or below 100, also when all ${cells} cells are read together.`
-      : "faster, slower: the interval lies above or below 100.",
-    `same within ±${m}%: the interval lies inside ${pctText(100 - t.marginPct)}–${pctText(100 + t.marginPct)}. unclear: neither; more runs would tell.`,
+    ...verdictWordsLegend({
+      marginPct: t.marginPct,
+      together: cells > 1 ? `also when all ${cells} cells are read together` : "",
+      loadBound: hasLoadBound(t),
+    }),
   ];
 }
 

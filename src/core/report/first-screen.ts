@@ -12,7 +12,7 @@ import {
   answerLegend,
   answerRows,
   answerSentences,
-  shortName,
+  sideNamesOf,
   wrap,
   type SideNames,
 } from "./answer.ts";
@@ -28,11 +28,11 @@ function server(report: RunReport, id: string) {
 
 /** The sentences' names of the table's two sides: `MariaDB 11.8`, or the server ids when those would read alike. */
 export function sideNames(report: RunReport, t: RatioTable): SideNames {
-  const a = server(report, t.numerator);
-  const b = server(report, t.denominator);
-  const na = a ? shortName(a.family, a.version) : t.numeratorLabel;
-  const nb = b ? shortName(b.family, b.version) : t.denominatorLabel;
-  return na === nb ? { numerator: t.numerator, denominator: t.denominator } : { numerator: na, denominator: nb };
+  return sideNamesOf(
+    report.servers,
+    { numerator: t.numerator, denominator: t.denominator },
+    { numerator: t.numeratorLabel, denominator: t.denominatorLabel },
+  );
 }
 
 /** `MariaDB 11.8.9 vs MySQL 9.7.4: quick, on <CPU model>, <n> CPUs, <start date and time> UTC, took 9m 12s`. */

@@ -1,11 +1,11 @@
 /**
  * The forest plot of a ratio table (pure): every cell's estimate and interval against the line at 100 and the
  * equivalence band 100 ± margin, grouped by test, with the verdict beside each cell. `forestOf` computes the rows
- * and the axis once; report.html draws them as SVG (`forestSvg`), the TUI as text (`forestLines`). The marks and
- * words come from the vocabulary (src/core/model/vocabulary.ts).
+ * and the axis once; report.html draws them as SVG (`forestSvg`), the TUI as text (`forestLines`). The verdict words
+ * come from the vocabulary (src/core/model/vocabulary.ts).
  */
 import { escapeHtml } from "./escape.ts";
-import { STATE_MARKS, STATE_WORDS, verdictMark, verdictWords, LOAD_BOUND } from "../model/vocabulary.ts";
+import { STATE_MARKS, STATE_WORDS, cellVerdictText } from "../model/vocabulary.ts";
 import type { Direction, Verdict } from "../model/verdict.ts";
 import type { RatioCell, RatioTable } from "../stats/ratio-model.ts";
 
@@ -18,10 +18,11 @@ export interface ForestRow {
   high: number | null;
   verdict: Verdict;
   direction: Direction;
-  /** The vocabulary's mark (`+=`, `~`, `L`, …), or the state's mark (`fail`, `skip`, `·`) for a cell without figures. */
-  mark: string;
-  /** The vocabulary's words for the mark. */
-  words: string;
+  /** The verdict word in its narrow form (`faster`, `same`, `unclear`, `load-bound`), or the state's mark (`failed`,
+   * `skipped`, `·`) for a cell without figures. */
+  word: string;
+  /** The verdict as the answer table gives it (`same within ±5%`), or the state's word (`not measured`). */
+  label: string;
   status: RatioCell["status"];
 }
 
@@ -45,15 +46,15 @@ function rowOf(test: string, c: RatioCell, marginPct: number): ForestRow {
   const base = { test, threads: c.threads, verdict: c.verdict, direction: c.direction, status: c.status };
   if (c.status !== "ok" || c.estimate === null) {
     const state = c.status === "ok" ? "missing" : c.status;
-    return { ...base, estimate: null, low: null, high: null, mark: STATE_MARKS[state], words: STATE_WORDS[state] };
+    return { ...base, estimate: null, low: null, high: null, word: STATE_MARKS[state], label: STATE_WORDS[state] };
   }
   return {
     ...base,
     estimate: c.estimate,
     low: c.low,
     high: c.high,
-    mark: verdictMark(c),
-    words: c.loadBound ? LOAD_BOUND.word : verdictWords(c.verdict, marginPct),
+    word: cellVerdictText(c),
+    label: cellVerdictText(c, marginPct),
   };
 }
 
@@ -104,7 +105,7 @@ export function forestFigure(r: ForestRow): string {
  * The forest plot at text resolution, at most `width` characters a line:
  *
  *   oltp_read_only
- *     1    ······│·[─●─]·····   102.0 [101.8–102.2] +=
+ *     1    ······│·[─●─]·····   102.0 [101.8–102.2] faster
  *          90        100       110
  *
  * `·` is the equivalence band, `│` the line at 100, `[─●─]` the interval and estimate (`<`/`>` when it runs off
@@ -113,9 +114,9 @@ export function forestFigure(r: ForestRow): string {
 export function forestLines(f: Forest, width: number): string[] {
   const threadsW = Math.max(3, ...f.groups.flatMap((g) => g.rows.map((r) => String(r.threads).length)));
   const figW = Math.max(4, ...f.groups.flatMap((g) => g.rows.map((r) => forestFigure(r).length)));
-  const markW = Math.max(1, ...f.groups.flatMap((g) => g.rows.map((r) => r.mark.length)));
+  const wordW = Math.max(1, ...f.groups.flatMap((g) => g.rows.map((r) => r.word.length)));
   const lead = 2 + threadsW + 2;
-  const plotW = Math.max(11, Math.min(61, width - lead - 2 - figW - 1 - markW));
+  const plotW = Math.max(11, Math.min(61, width - lead - 2 - figW - 1 - wordW));
   const { min, max } = f.axis;
   const col = (x: number) => Math.round(((x - min) / (max - min)) * (plotW - 1));
   const bandLo = col(100 - f.marginPct);
@@ -143,7 +144,7 @@ export function forestLines(f: Forest, width: number): string[] {
         if (e >= 0 && e < plotW) plot[e] = "●";
       }
       const head = `  ${String(r.threads).padStart(threadsW)}  `;
-      lines.push(clip(`${head}${plot.join("")}  ${forestFigure(r).padStart(figW)} ${r.mark}`.trimEnd()));
+      lines.push(clip(`${head}${plot.join("")}  ${forestFigure(r).padStart(figW)} ${r.word}`.trimEnd()));
     }
   }
   // The axis: 100 first, then the band's edges and the other ticks, each under its column where it fits.
@@ -174,7 +175,7 @@ const DIRECTION_COLOURS: Readonly<Record<Direction, string>> = {
 
 /**
  * The forest plot as one SVG: a label column (test headings, thread counts), the plot (band shaded, line at 100,
- * each interval with its estimate), and the verdict column (figure, mark, words).
+ * each interval with its estimate), and the verdict column (figure and verdict).
  */
 export function forestSvg(f: Forest, o: { width?: number; row?: number } = {}): string {
   const W = o.width ?? 1100;
@@ -210,7 +211,7 @@ export function forestSvg(f: Forest, o: { width?: number; row?: number } = {}): 
     `<text x="${plotX + plotW / 2}" y="${top + n * row + 30}" font-size="12" text-anchor="middle" fill="#222">${escapeHtml(`${f.numeratorLabel} / ${f.denominatorLabel} × 100, ${Math.round(f.confidence * 100)}% interval; band: 100 ± ${f.marginPct}%`)}</text>`,
   );
   out.push(
-    `<text x="${plotX + plotW + 12}" y="${top - 10}" font-size="11" fill="#555">estimate [interval] mark: verdict</text>`,
+    `<text x="${plotX + plotW + 12}" y="${top - 10}" font-size="11" fill="#555">estimate [interval]  verdict</text>`,
   );
   let i = 0;
   for (const g of f.groups) {
@@ -249,7 +250,7 @@ export function forestSvg(f: Forest, o: { width?: number; row?: number } = {}): 
       if (r.estimate !== null) out.push(`<circle cx="${x(r.estimate).toFixed(1)}" cy="${y}" r="4" fill="${colour}"/>`);
       const figure = forestFigure(r);
       out.push(
-        `<text x="${plotX + plotW + 12}" y="${y + 4}" font-size="12" fill="${r.estimate === null ? "#888" : "#222"}"><tspan font-family="monospace">${escapeHtml(`${figure}${figure ? "  " : ""}${r.mark}`)}</tspan>${escapeHtml(`  ${r.words}`)}</text>`,
+        `<text x="${plotX + plotW + 12}" y="${y + 4}" font-size="12" fill="${r.estimate === null ? "#888" : "#222"}"><tspan font-family="monospace">${escapeHtml(figure)}</tspan>${escapeHtml(`${figure ? "  " : ""}${r.label}`)}</text>`,
       );
       out.push(`</g>`);
       i++;

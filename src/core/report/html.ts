@@ -7,7 +7,7 @@
 import { type CostTable } from "../stats/costs.ts";
 import { costPointText, costSummary, costSummaryHead, type CostSummary } from "./cost-summary.ts";
 import { firstScreen, secondRunDetails, type FirstScreen } from "./first-screen.ts";
-import { verdictWordOf } from "./answer.ts";
+import { verdictWordOf } from "../model/vocabulary.ts";
 import type { RunManifest } from "../model/results.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
 import type { RunReport } from "./model.ts";

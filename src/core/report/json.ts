@@ -4,7 +4,7 @@ import { ratioTableJson } from "../stats/ratio.ts";
 import { costTableJson } from "./costs.ts";
 import { ladderJson } from "../stats/ladder.ts";
 import type { RatioTable } from "../stats/ratio-model.ts";
-import { cellVerdictText, verdictWordOf } from "./answer.ts";
+import { cellVerdictText, verdictWordOf } from "../model/vocabulary.ts";
 import { costSummary } from "./cost-summary.ts";
 import { firstScreen } from "./first-screen.ts";
 
@@ -75,9 +75,15 @@ export function reportJson(report: RunReport): object {
   const s = firstScreen(report, null);
   const answer = { title: s.title, sentences: s.sentences, legend: s.legend };
   const none = { metric: null, numerator: null, denominator: null, threads: [], rows: [] };
-  // A ladder: the two-server table (when the run has one) keeps the fixed shape at the top; `ladder` has one block per pair.
+  // A ladder: the two-server table (when the run has one) keeps the fixed shape at the top; `ladder` has one block per
+  // pair, each cell with its verdict words as the table's.
   if (report.ladder)
-    return { ...(report.table ? tableJson(report.table) : none), ladder: ladderJson(report.ladder), answer, run };
+    return {
+      ...(report.table ? tableJson(report.table) : none),
+      ladder: { ...ladderJson(report.ladder), pairs: report.ladder.blocks.map(tableJson) },
+      answer,
+      run,
+    };
   if (!report.table) return { ...none, answer, run };
   return { ...tableJson(report.table), answer, run };
 }

@@ -2,7 +2,7 @@
  * The ladder in HTML: one chart across the ladder as inline SVG, and the ladder's tables, legend, method and notes.
  */
 import { escapeHtml as esc } from "./escape.ts";
-import { STATE_MARKS, verdictMark, verdictSentence } from "../model/vocabulary.ts";
+import { STATE_MARKS, cellVerdictText, verdictSentence } from "../model/vocabulary.ts";
 import type { RatioCell } from "../stats/ratio-model.ts";
 import { ladderCell, type Ladder } from "../stats/ladder.ts";
 import {
@@ -62,7 +62,7 @@ export function ladderChartSvg(l: Ladder, tx: TableText): string {
       const y = y0 + 8 + j * 12;
       const colour = PALETTE[j % PALETTE.length];
       if (!c || c.estimate === null) return;
-      const tip = `${blockTitle(l, b)}, ${test} @ ${th}: ${c.estimate.toFixed(1)} ${intervalText(c) ?? "no interval"} ${verdictMark(c)}`;
+      const tip = `${blockTitle(l, b)}, ${test} @ ${th}: ${c.estimate.toFixed(1)} ${intervalText(c) ?? "no interval"} ${cellVerdictText(c, l.marginPct)}`;
       if (c.low !== null && c.high !== null)
         out.push(
           `<line x1="${x(c.low).toFixed(1)}" x2="${x(c.high).toFixed(1)}" y1="${y}" y2="${y}" stroke="${colour}" stroke-width="2"><title>${esc(tip)}</title></line>`,
@@ -103,7 +103,7 @@ export function ladderHtml(l: Ladder, tx: TableText): string[] {
       return `<span class="cell status-${c?.status ?? "missing"}" data-verdict="${c?.status ?? "missing"}">${esc(st)}</span>`;
     }
     const title = `${verdictSentence(c, l.marginPct)}; n=${c.n}; median/median ${c.ratio?.toFixed(2) ?? "n/a"}${c.reason ? `; ${c.reason}` : ""}${c.unstable.length ? `; unstable: ${c.unstable.join("; ")}` : ""}`;
-    return `<span class="cell verdict-${c.verdict} direction-${c.direction} equivalence-${c.equivalence}${c.fdr === "fails" ? " fdr-fails" : ""}" data-verdict="${c.verdict}" title="${esc(title)}"><b>${c.estimate.toFixed(1)}</b> <small>${esc(intervalText(c) ?? "no interval")}</small> ${esc(verdictMark(c))}</span>`;
+    return `<span class="cell verdict-${c.verdict} direction-${c.direction} equivalence-${c.equivalence}${c.fdr === "fails" ? " fdr-fails" : ""}" data-verdict="${c.verdict}" title="${esc(title)}"><b>${c.estimate.toFixed(1)}</b> <small>${esc(intervalText(c) ?? "no interval")}</small> ${esc(cellVerdictText(c))}</span>`;
   };
   const rows = l.tests.flatMap((test) =>
     l.threads.map((th) => [esc(test), String(th), ...l.blocks.map((b) => cellHtml(ladderCell(b, test, th)))]),

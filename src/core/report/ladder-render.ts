@@ -7,11 +7,12 @@
 import {
   DIRECTION_WORDS,
   STATE_MARKS,
+  STATE_WORDS,
+  cellVerdictText,
   equivalenceWord,
-  longLegend,
-  verdictMark,
   verdictSentence,
 } from "../model/vocabulary.ts";
+import { verdictWordsLegend } from "./answer.ts";
 import { textTable, type TextColumn } from "../base/text-table.ts";
 import { escapeMarkdownCell as escCell } from "./escape.ts";
 import { type RatioCell, type RatioTable } from "../stats/ratio-model.ts";
@@ -35,17 +36,17 @@ export function blockTitle(l: Ladder, t: RatioTable): string {
   return l.kind === "change" ? `NEW / BASE of ${t.numerator} / ${t.denominator}` : `${t.numerator} / ${t.denominator}`;
 }
 
-/** `104.2 [101.3–107.2] +`, or the state mark. */
+/** `104.2 [101.3–107.2] faster`, or the state mark. */
 function blockCell(c: RatioCell | undefined, tx: TableText): [string, string, string] {
   const { intervalText, statusText } = tx;
   if (!c) return [STATE_MARKS.missing, "", ""];
   const s = statusText(c);
   if (s !== null) return [s, "", ""];
   if (c.estimate === null) return [STATE_MARKS.missing, "", ""];
-  return [c.estimate.toFixed(1), intervalText(c) ?? "no interval", verdictMark(c)];
+  return [c.estimate.toFixed(1), intervalText(c) ?? "no interval", cellVerdictText(c)];
 }
 
-/** The ladder's rows: one per test × threads, each block's estimate, interval and mark. */
+/** The ladder's rows: one per test × threads, each block's estimate, interval and verdict word. */
 export function ladderRows(l: Ladder, tx: TableText): string[][] {
   return l.tests.flatMap((test) =>
     l.threads.map((th) => [test, String(th), ...l.blocks.flatMap((b) => blockCell(ladderCell(b, test, th), tx))]),
@@ -59,7 +60,7 @@ export function ladderLegend(l: Ladder): string {
   if (l.kind === "change")
     return `Each block: one pair's ratio in NEW / its ratio in BASE * 100 (${unit}${l.inverted ? ", latency inverted" : ""}; above 100: the server gained on its base), from the repeats' pair ratios of the two runs, with its ${pct}% interval.`;
   const base = l.base || "its base";
-  return `Each block: the server's ${unit} / ${base} ${unit} * 100${l.inverted ? " (latency is inverted: above 100 means the server is faster)" : ""}, the geometric mean of the ratios of paired repeats, exp(mean ln ratio) * 100, with its ${pct}% interval and verdict mark.`;
+  return `Each block: the server's ${unit} / ${base} ${unit} * 100${l.inverted ? " (latency is inverted: above 100 means the server is faster)" : ""}, the geometric mean of the ratios of paired repeats, exp(mean ln ratio) * 100, with its ${pct}% interval and verdict.`;
 }
 
 /** The BH line over the whole ladder. */
@@ -72,15 +73,18 @@ export function ladderFdrLine(l: Ladder): string {
   );
 }
 
-/** The marks' legend (numerator: "each server"), then each block's method without its own BH line, then the ladder's BH line. */
+/** The verdict words' legend, then each block's method without its own BH line, then the ladder's BH line. */
 export function ladderMethodLines(l: Ladder, tx: TableText): string[] {
   const { methodLines } = tx;
-  const out = longLegend({
-    marginPct: l.marginPct,
-    numerator: l.kind === "change" ? "NEW" : "each server",
-    denominator: l.kind === "change" ? "BASE" : l.base || "its base",
-    few: l.kind === "change" ? "values a side" : "pairs",
-  }).map((s) => s.replace("over the table's cells", "over every pair × cell"));
+  const n = l.method.intervals;
+  const out = [
+    ...verdictWordsLegend({
+      marginPct: l.marginPct,
+      together: `also when all ${n} cell${n === 1 ? "" : "s"} of every pair are read together`,
+      loadBound: l.blocks.some((t) => t.rows.some((r) => r.cells.some((c) => c.loadBound))),
+    }),
+    `No figures: ${STATE_WORDS.failed}, ${STATE_WORDS.skipped}, ${STATE_MARKS.missing} ${STATE_WORDS.missing}.`,
+  ];
   l.blocks.forEach((t) => {
     // The block's own BH line counts only its cells: intervals 0 leaves it out; the ladder's line below covers all.
     const lines = methodLines({ ...t, method: { ...t.method, intervals: 0 } });
@@ -100,7 +104,7 @@ export function ladderVerdictLines(l: Ladder, tx: TableText): string[] {
         if (c.status !== "ok" || c.estimate === null) continue;
         const ci = intervalText(c);
         out.push(
-          `${blockTitle(l, t)}: ${r.test} @ ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${verdictMark(c)}, n=${c.n}: ${verdictSentence(c, l.marginPct)}`,
+          `${blockTitle(l, t)}: ${r.test} @ ${c.threads} thread${c.threads === 1 ? "" : "s"}: ${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${cellVerdictText(c)}, n=${c.n}: ${verdictSentence(c, l.marginPct)}`,
         );
       }
   return out;
@@ -114,7 +118,7 @@ export function ladderNotes(l: Ladder, tx: TableText): string[] {
 
 /** The ladder table as text lines: the blocks' titles, a head row of figures, a rule, one row per test × threads. */
 export function ladderTableText(l: Ladder, tx: TableText): string[] {
-  const head = ["sysbench test", "threads", ...l.blocks.flatMap(() => ["estimate", "interval", "mark"])];
+  const head = ["sysbench test", "threads", ...l.blocks.flatMap(() => ["estimate", "interval", "verdict"])];
   const columns: TextColumn[] = [
     {},
     { align: "right" },
@@ -169,7 +173,7 @@ export const LADDER_VERDICT_HEAD = [
   "threads",
   "estimate",
   "interval",
-  "mark",
+  "verdict",
   "direction",
   "p",
   "BH q",
@@ -195,7 +199,7 @@ export function ladderVerdictRows(l: Ladder, tx: TableText): string[][] {
                 String(c.threads),
                 c.estimate.toFixed(1),
                 intervalText(c) ?? "no interval",
-                verdictMark(c),
+                cellVerdictText(c, l.marginPct),
                 DIRECTION_WORDS[c.direction],
                 fp(c.p),
                 fp(c.q),
@@ -209,7 +213,7 @@ export function ladderVerdictRows(l: Ladder, tx: TableText): string[][] {
   );
 }
 
-/** The ladder as Markdown lines: one table (a column per server: estimate [interval] mark), legend, method, verdicts, notes. */
+/** The ladder as Markdown lines: one table (a column per server: estimate [interval] verdict), legend, method, verdicts, notes. */
 export function markdownLadder(l: Ladder, tx: TableText): string[] {
   const one = (c: RatioCell | undefined) => {
     const [e, ci, m] = blockCell(c, tx);

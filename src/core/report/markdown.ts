@@ -34,7 +34,7 @@ export function markdownRatioTable(t: RatioTable): string[] {
     ...t.rows.map((r) => `| ${escCell(r.test)} | ${r.cells.map((c) => escCell(uncertainCell(c))).join(" | ")} |`),
     "",
     `Number of threads across, ${legend(t)}.`,
-    `Each cell: exp(mean ln ratio) * 100 [${Math.round(t.confidence * 100)}% interval] and verdict mark.`,
+    `Each cell: exp(mean ln ratio) * 100 [${Math.round(t.confidence * 100)}% interval] and verdict.`,
     "",
     ...verdictLegend(t).map((l) => `- ${l}`),
   ];

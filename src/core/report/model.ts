@@ -17,6 +17,7 @@ import type {
 } from "../model/results.ts";
 import { formatBytes, formatSeconds } from "../base/units.ts";
 import { hostWords, wallSeconds } from "./run-facts.ts";
+import { familyName } from "../model/vocabulary.ts";
 import { parseDuration } from "../model/scenario/schema.ts";
 import { axes, buildRatioTable, pickServers, serverLabels } from "../stats/ratio.ts";
 import { measureRecords } from "../stats/records.ts";
@@ -159,8 +160,6 @@ export interface ReportOptions {
   level?: VerdictLevel;
 }
 
-const FAMILY: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
-
 export function describeStorage(s: StorageFacts | undefined, fallbackKind?: string): string {
   if (!s) return fallbackKind ?? "unknown";
   const parts: string[] = [s.kind];
@@ -188,7 +187,7 @@ function serverLine(s: ServerManifest, manifest: RunManifest): ServerLine {
   const spec = manifest.scenario.servers.find((x) => x.id === s.id);
   return {
     id: s.id,
-    family: FAMILY[s.family] ?? s.family,
+    family: familyName(s.family),
     version: s.version ?? null,
     image: s.imageTag ?? s.image,
     packageVersion: s.packageVersion ?? null,

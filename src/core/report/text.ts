@@ -6,11 +6,10 @@
  */
 import {
   DIRECTION_WORDS,
-  LOAD_BOUND,
   STATE_MARKS,
+  STATE_WORDS,
+  cellVerdictText,
   equivalenceWord,
-  longLegend,
-  verdictMark,
   verdictSentence,
 } from "../model/vocabulary.ts";
 import { methodLines } from "./method.ts";
@@ -24,14 +23,14 @@ import {
   sideNames,
   type FirstScreen,
 } from "./first-screen.ts";
-import { cellVerdictText, wrap } from "./answer.ts";
+import { hasLoadBound, verdictWordsLegend, wrap } from "./answer.ts";
 import { type RatioCell, type RatioTable } from "../stats/ratio-model.ts";
 import { metricLabel } from "../stats/metric.ts";
 import type { RunReport } from "./model.ts";
 import { textTable, type TextColumn } from "../base/text-table.ts";
 import { renderLadderText, type TableText } from "./ladder-render.ts";
 
-/** `fail`, `skip`, `·` for cells without numbers (the vocabulary's state marks). */
+/** `failed`, `skipped`, `·` for cells without numbers (the vocabulary's state marks). */
 export function statusText(c: RatioCell): string | null {
   return c.status === "ok" ? null : STATE_MARKS[c.status];
 }
@@ -41,24 +40,21 @@ export function plainCell(c: RatioCell): string {
   return statusText(c) ?? (c.ratio === null ? STATE_MARKS.missing : c.ratio.toFixed(2));
 }
 
-/** The verdict mark (vocabulary.ts: `L` for a load-bound cell, which has none), with `?` when its faster/slower
- * reading fails Benjamini–Hochberg, `!` when unstable. */
-export function cellMark(c: RatioCell): string {
-  return verdictMark(c);
-}
-
 /** `[101.3–107.2]`, or null without an interval. */
 export function intervalText(c: RatioCell, digits = 1): string | null {
   return c.low === null || c.high === null ? null : `[${c.low.toFixed(digits)}–${c.high.toFixed(digits)}]`;
 }
 
-/** `104.2 [101.3–107.2] +`: the estimate, its interval, the verdict; `104.2 ?` when there is no interval. */
+/**
+ * `104.2 [101.3–107.2] faster`: the estimate, its interval, the verdict word (vocabulary.ts, the narrow form: `same`,
+ * `load-bound`); `104.2 unclear` when there is no interval.
+ */
 export function uncertainCell(c: RatioCell): string {
   const s = statusText(c);
   if (s !== null) return s;
   if (c.estimate === null) return STATE_MARKS.missing;
   const ci = intervalText(c);
-  return `${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${cellMark(c)}`;
+  return `${c.estimate.toFixed(1)}${ci ? ` ${ci}` : ""} ${cellVerdictText(c)}`;
 }
 
 /**
@@ -107,16 +103,16 @@ export function figuresLegend(table: RatioTable): string {
 
 export { methodLines };
 
-/** The marks, then how the intervals were made and what they include. */
+/** The verdict words, then how the intervals were made and what they include. */
 export function verdictLegend(table: RatioTable): string[] {
+  const cells = table.method.intervals;
   return [
-    ...longLegend({
+    ...verdictWordsLegend({
       marginPct: table.marginPct,
-      numerator: table.numeratorLabel,
-      denominator: table.denominatorLabel,
-      few: table.pairing === "paired" ? "pairs" : "values a side",
+      together: `also when all ${cells} cell${cells === 1 ? "" : "s"} with an interval are read together`,
+      loadBound: hasLoadBound(table),
     }),
-    ...(table.rows.some((r) => r.cells.some((c) => c.loadBound)) ? [`${LOAD_BOUND.mark} ${LOAD_BOUND.word}`] : []),
+    `No figures: ${STATE_WORDS.failed}, ${STATE_WORDS.skipped}, ${STATE_MARKS.missing} ${STATE_WORDS.missing}.`,
     ...methodLines(table),
   ];
 }

@@ -16,7 +16,7 @@ import { estimateUnpaired } from "./unpaired.ts";
 import { benjaminiHochberg, expectedFalseVerdicts } from "./fdr.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { FDR, cellVerdict, fdrOf } from "../model/verdict.ts";
-import { verdictMark } from "../model/vocabulary.ts";
+import { cellVerdictText } from "../model/vocabulary.ts";
 import { axes, ratioTableFromSides, ratioTableJson } from "./ratio.ts";
 import { adaptiveStops } from "./records.ts";
 import { type RatioCell, type RatioTable, type RatioTableOptions } from "./ratio-model.ts";
@@ -303,19 +303,19 @@ export function ladderCell(t: RatioTable, test: string, threads: number): RatioC
 
 // ---- the TUI's live rows ---------------------------------------------------------------------------------------
 
-/** One live block: a pair's cells with the seed's median/median figure and the verdict mark (q over every pair). */
+/** One live block: a pair's cells with the seed's median/median figure and the verdict word (q over every pair). */
 export interface LiveLadderBlock {
   numerator: string;
   denominator: string;
   marginPct: number;
   rows: Array<{
     test: string;
-    cells: Array<{ threads: number; ratio: number | null; mark: string; status: RatioCell["status"] }>;
+    cells: Array<{ threads: number; ratio: number | null; word: string; status: RatioCell["status"] }>;
   }>;
 }
 
 /**
- * The live ladder of a run in progress (the TUI): each pair's cells from the finished records, marks from the same
+ * The live ladder of a run in progress (the TUI): each pair's cells from the finished records, words from the same
  * estimator as the report (sequential when adaptive), q over every pair × cell. Empty with fewer than two pairs.
  */
 export function liveLadder(
@@ -345,7 +345,7 @@ export function liveLadder(
       cells: r.cells.map((c) => ({
         threads: c.threads,
         ratio: c.ratio,
-        mark: c.status === "ok" ? verdictMark({ verdict: c.verdict, fdr: c.fdr, loadBound: c.loadBound }) : "",
+        word: c.status === "ok" ? cellVerdictText(c) : "",
         status: c.status,
       })),
     })),

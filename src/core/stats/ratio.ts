@@ -12,6 +12,7 @@ import type { CellRecord, RunManifest } from "../model/results.ts";
 import { DEFAULT_MARGIN_PCT, adaptiveRepeats, reportMarginPct } from "../model/scenario/schema.ts";
 import { primaryPair } from "../model/scenario/pairs.ts";
 import { FDR, cellVerdict } from "../model/verdict.ts";
+import { familyName } from "../model/vocabulary.ts";
 import { isLoadBound } from "../measure/cellstate.ts";
 import { DEFAULT_CONFIDENCE, QUANTISATION_SD, estimateRun, type CellEstimate, type RunEstimate } from "./estimate.ts";
 import { estimateUnpaired } from "./unpaired.ts";
@@ -176,8 +177,6 @@ function tableMethod(
   };
 }
 
-const FAMILY_NAMES: Record<string, string> = { mariadb: "MariaDB", mysql: "MySQL" };
-
 /**
  * Numerator and denominator of a run: the scenario's `compare` key, else the first two servers.
  * Explicit ids win over both.
@@ -210,7 +209,7 @@ export function serverLabels(manifest: RunManifest, num: string, den: string): [
   const fam = (id: string) => manifest.servers.find((s) => s.id === id)?.family;
   const fa = fam(num);
   const fb = fam(den);
-  if (fa && fb && fa !== fb) return [FAMILY_NAMES[fa] ?? fa, FAMILY_NAMES[fb] ?? fb];
+  if (fa && fb && fa !== fb) return [familyName(fa), familyName(fb)];
   return [num, den];
 }
 

@@ -116,10 +116,10 @@ describe("twinbench report / compare", () => {
   it("--margin sets the equivalence margin", async () => {
     const a = join(FIX, "compare-a");
     const b = join(FIX, "compare-b");
-    expect((await cli(["compare", a, b])).out).toContain("100.0 [98.2–101.9] =");
+    expect((await cli(["compare", a, b])).out).toContain("100.0 [98.2–101.9] same");
     const narrow = (await cli(["compare", a, b, "--margin", "1%"])).out;
-    expect(narrow).toContain("100.0 [98.2–101.9] ~");
-    expect(narrow).toContain("= within ±1% (inside 99–101)");
+    expect(narrow).toContain("100.0 [98.2–101.9] unclear");
+    expect(narrow).toContain("same within ±1%: the interval lies inside 99–101");
     expect(narrow).toContain(
       "oltp_read_only at 1 thread: 100.0 [98.2–101.9], 3 values: no clear difference (p 1.0, BH q 1.0); can't tell if within ±1%",
     );

@@ -13,29 +13,31 @@ import {
   kindOf,
   verdictOf,
 } from "../../../src/core/model/verdict.ts";
-import { FLAG_MARKS, VERDICT_MARKS, verdictMark, verdictSentence } from "../../../src/core/model/vocabulary.ts";
+import { verdictSentence, verdictWordOf } from "../../../src/core/model/vocabulary.ts";
 import { cellRecord, sysbench } from "../../support/record.ts";
 
 describe("direction and equivalence are two readings, not one exclusive verdict", () => {
   it.each([
-    // low, high, direction, equivalence (±5%), kind, mark
-    [100.4, 102.0, "faster", "within", "faster-within", "+="], // the issue's example: faster AND within the margin
-    [101, 110, "faster", "undetermined", "faster", "+"],
-    [105, 110, "faster", "undetermined", "faster", "+"], // touches 105: not wholly beyond it
-    [105.01, 110, "faster", "beyond", "faster-beyond", "++"],
-    [90, 99, "slower", "undetermined", "slower", "-"],
-    [96, 99.9, "slower", "within", "slower-within", "-="],
-    [80, 94.9, "slower", "beyond", "slower-beyond", "--"],
-    [96, 104, "none", "within", "equivalent", "="],
-    [95, 105, "none", "within", "equivalent", "="], // the band's edges are inside it (TOST)
-    [94.9, 103, "none", "undetermined", "inconclusive", "~"],
-    [70.6, 133.7, "none", "undetermined", "inconclusive", "~"], // issue 14's "same" that was not
-    [null, null, "unknown", "unknown", "unknown", "?"],
-  ] as const)("[%s, %s] -> %s, %s: %s %s", (low, high, direction, equivalence, kind, mark) => {
+    // low, high, direction, equivalence (±5%), kind, word (with the reading holding over the table)
+    [100.4, 102.0, "faster", "within", "faster-within", "faster"], // faster AND within the margin
+    [101, 110, "faster", "undetermined", "faster", "faster"],
+    [105, 110, "faster", "undetermined", "faster", "faster"], // touches 105: not wholly beyond it
+    [105.01, 110, "faster", "beyond", "faster-beyond", "faster"],
+    [90, 99, "slower", "undetermined", "slower", "slower"],
+    [96, 99.9, "slower", "within", "slower-within", "slower"],
+    [80, 94.9, "slower", "beyond", "slower-beyond", "slower"],
+    [96, 104, "none", "within", "equivalent", "same"],
+    [95, 105, "none", "within", "equivalent", "same"], // the band's edges are inside it (TOST)
+    [94.9, 103, "none", "undetermined", "inconclusive", "unclear"],
+    [70.6, 133.7, "none", "undetermined", "inconclusive", "unclear"], // a wide interval holding 100 is not "same"
+    [null, null, "unknown", "unknown", "unknown", "unclear"],
+  ] as const)("[%s, %s] -> %s, %s: %s %s", (low, high, direction, equivalence, kind, word) => {
     expect(directionOf(low, high)).toBe(direction);
     expect(equivalenceOf(low, high, 5)).toBe(equivalence);
     expect(verdictOf(low, high, 5)).toBe(kind);
-    expect(VERDICT_MARKS[kind]).toBe(mark);
+    expect(
+      verdictWordOf({ verdict: kind, fdr: direction === "faster" || direction === "slower" ? "holds" : null }),
+    ).toBe(word);
   });
 
   it("the margin is a parameter", () => {
@@ -64,9 +66,8 @@ describe("the Benjamini–Hochberg reading per cell", () => {
       equivalence: "within",
       fdr: "fails",
     });
-    expect(verdictMark({ verdict: "faster-within", fdr: "fails", unstable: ["x"] })).toBe(
-      "+=" + FLAG_MARKS.fdrFails + FLAG_MARKS.unstable,
-    );
+    // A faster reading that does not hold over the table is no verdict yet.
+    expect(verdictWordOf({ verdict: "faster-within", fdr: "fails" })).toBe("unclear");
   });
 
   it("the p-value is the interval's own paired t: closed form for t with 2 df", () => {
@@ -122,11 +123,11 @@ describe("the Benjamini–Hochberg reading per cell", () => {
     cells.forEach((c, i) => expect(c.q!).toBeCloseTo(want[i], 5));
   });
 
-  it("every cell: the direction agrees with p < 0.05, the reading with q, the mark with both", () => {
+  it("every cell: the direction agrees with p < 0.05, the reading with q, the word with both", () => {
     for (const c of cells) {
       expect(c.direction === "faster" || c.direction === "slower").toBe(c.p! < 0.05);
       expect(c.fdr).toBe(c.direction === "none" ? null : c.q! <= 0.05 ? "holds" : "fails");
-      expect(verdictMark(c).endsWith(FLAG_MARKS.fdrFails)).toBe(c.fdr === "fails");
+      expect(["faster", "slower"].includes(verdictWordOf(c)!)).toBe(c.fdr === "holds");
     }
     expect(table.method.verdicts).toBe(
       cells.filter((c) => c.direction === "faster" || c.direction === "slower").length,
@@ -140,7 +141,7 @@ describe("the Benjamini–Hochberg reading per cell", () => {
     const [a, b] = cells;
     expect(a).toMatchObject({ verdict: "faster-beyond", fdr: "holds" });
     expect(b).toMatchObject({ verdict: "faster", direction: "faster", equivalence: "undetermined", fdr: "fails" });
-    expect(verdictMark(b)).toBe("+?");
+    expect(verdictWordOf(b)).toBe("unclear");
     expect(verdictSentence(b, table.marginPct)).toMatch(
       /^faster \(p 0\.0\d+, BH q 0\.\d+: not at 5% FDR\); can't tell if within ±5%$/,
     );

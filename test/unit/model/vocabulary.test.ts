@@ -15,60 +15,77 @@ import { compareRuns } from "../../../src/core/stats/compare.ts";
 import { roundLine } from "../../../src/core/plan/adaptive.ts";
 import { initialState, reduce } from "../../../src/tui/state.ts";
 import { tableCellText } from "../../../src/tui/format.ts";
-import { VERDICTS, directionOfKind } from "../../../src/core/model/verdict.ts";
+import { VERDICTS, directionOfKind, equivalenceOfKind } from "../../../src/core/model/verdict.ts";
 import {
-  DIRECTIONS,
-  DIRECTION_MARKS,
-  DIRECTION_WORDS,
-  FLAG_MARKS,
+  LOAD_BOUND,
   STATE_MARKS,
   STATE_WORDS,
-  VERDICT_MARKS,
-  legendEntries,
-  longLegend,
+  VERDICT_WORDS,
+  cellVerdictText,
+  familyName,
+  legendWords,
   shortLegend,
-  verdictMark,
+  verdictLabel,
   verdictSentence,
-  verdictWords,
+  verdictWordOf,
 } from "../../../src/core/model/vocabulary.ts";
 import { tableLegend } from "../../../src/tui/format.ts";
 import { verdictLegend } from "../../../src/core/report/text.ts";
-import { cellVerdictText, verdictWordOf } from "../../../src/core/report/answer.ts";
 import { ratioTableFromSides } from "../../../src/core/stats/ratio.ts";
+import type { RatioCell } from "../../../src/core/stats/ratio-model.ts";
+
+/** The verdict marks the reports and the TUI used to print (`+=`, `x?`, a lone `~`, …): none may be left. */
+const MARKS = /(^|\s)(\+\+|\+=|-=|--|\+|=|~|\?|x\?|L)(\?|!)?(\s|$)|\d(\+\+|\+=|-=|~|\?)(\s|$)/;
 
 describe("one vocabulary", () => {
-  it("every verdict kind has a mark and a word; no two kinds share a mark; no mark is a state's", () => {
+  it("every verdict kind reads as one of four words; a word is never a state's", () => {
     for (const v of VERDICTS) {
-      expect(VERDICT_MARKS[v], v).toMatch(/\S/);
-      expect(verdictWords(v, 5), v).toMatch(/\S/);
-      // The words name the direction, and (with an interval) the margin.
-      expect(verdictWords(v, 5)).toContain(DIRECTION_WORDS[directionOfKind(v)]);
-      if (v !== "unknown") expect(verdictWords(v, 5)).toContain("±5%");
-      // A kind's mark starts with its direction's mark, except `=` (no clear difference within the margin).
-      if (v !== "equivalent") expect(VERDICT_MARKS[v].startsWith(DIRECTION_MARKS[directionOfKind(v)])).toBe(true);
+      const d = directionOfKind(v);
+      const holds = d === "faster" || d === "slower" ? "holds" : null;
+      const w = verdictWordOf({ verdict: v, fdr: holds })!;
+      expect(VERDICT_WORDS, v).toContain(w);
+      // faster and slower only with a direction that holds; same only within the margin with no clear difference.
+      expect(w === "faster" || w === "slower").toBe(d === "faster" || d === "slower");
+      expect(w === "same").toBe(d === "none" && equivalenceOfKind(v) === "within");
+      if (holds) expect(verdictWordOf({ verdict: v, fdr: "fails" })).toBe("unclear");
+      expect(verdictWordOf({ verdict: v, fdr: holds, loadBound: true })).toBe("unclear");
     }
-    const marks = Object.values(VERDICT_MARKS);
-    expect(new Set(marks).size).toBe(marks.length);
-    for (const s of Object.values(STATE_MARKS)) expect(marks).not.toContain(s);
-    for (const d of DIRECTIONS) expect([DIRECTION_MARKS[d], DIRECTION_WORDS[d]].every(Boolean)).toBe(true);
-    for (const s of Object.keys(STATE_MARKS) as Array<keyof typeof STATE_MARKS>) expect(STATE_WORDS[s]).toMatch(/\S/);
+    for (const w of [...VERDICT_WORDS, LOAD_BOUND.word]) {
+      expect(Object.values(STATE_WORDS)).not.toContain(w);
+      expect(Object.values(STATE_MARKS)).not.toContain(w);
+    }
+    for (const s of Object.keys(STATE_MARKS) as Array<keyof typeof STATE_MARKS>) {
+      expect(STATE_WORDS[s]).toMatch(/\S/);
+      expect(verdictWordOf({ status: s, verdict: "faster", fdr: "holds" })).toBeNull();
+      expect(cellVerdictText({ status: s, verdict: "faster", fdr: "holds" })).toBe(STATE_WORDS[s]);
+    }
   });
 
-  it("the TUI legend and the report legend are made of the same words", () => {
+  it("a table says `same` where it is narrow and `same within ±5%` where it has room; load-bound is its own word", () => {
+    expect(cellVerdictText({ verdict: "equivalent", fdr: null })).toBe("same");
+    expect(cellVerdictText({ verdict: "equivalent", fdr: null }, 5)).toBe("same within ±5%");
+    expect(verdictLabel("same", 2.5)).toBe("same within ±2.5%");
+    expect(cellVerdictText({ verdict: "faster-within", fdr: "holds" }, 5)).toBe("faster");
+    expect(cellVerdictText({ verdict: "unknown", fdr: null, loadBound: true }, 5)).toBe("load-bound");
+    expect(verdictWordOf({ verdict: "unknown", fdr: null, loadBound: true })).toBe("unclear"); // JSON's machine word
+  });
+
+  it("names the families as people write them", () => {
+    expect(["mariadb", "mysql", "MariaDB", "percona"].map(familyName)).toEqual([
+      "MariaDB",
+      "MySQL",
+      "MariaDB",
+      "percona",
+    ]);
+  });
+
+  it("the TUI legend and the report legend explain the same words, and no mark", () => {
     const tui = tableLegend({
       numerator: "mariadb",
       denominator: "mysql",
       threads: [1],
       rows: [],
       marginPct: 5,
-      forest: {
-        groups: [],
-        marginPct: 5,
-        confidence: 0.95,
-        numeratorLabel: "mariadb",
-        denominatorLabel: "mysql",
-        axis: { min: 90, max: 110, ticks: [100] },
-      },
     }).join("\n");
     const table = ratioTableFromSides(
       { id: "a", label: "A", records: [] },
@@ -77,22 +94,21 @@ describe("one vocabulary", () => {
       [1],
     );
     const report = verdictLegend(table).join("\n");
-    const e = legendEntries(5);
-    const shared = [...e.directions, ...e.equivalences, e.fdr, `${STATE_MARKS.missing} ${STATE_WORDS.missing}`];
-    for (const entry of shared) {
-      expect(tui, entry).toContain(entry);
-      expect(report, entry).toContain(entry);
+    for (const out of [tui, report]) {
+      for (const w of VERDICT_WORDS) expect(out, w).toMatch(new RegExp(`\\b${w}\\b`));
+      expect(out).toContain("±5%");
+      expect(out).toContain("95–105");
+      expect(out).toContain(`${STATE_MARKS.missing} ${STATE_WORDS.missing}`);
+      for (const l of out.split("\n")) expect(l, l).not.toMatch(MARKS);
+      expect(out).not.toMatch(/\b(undecided|inconclusive|Marks)\b/);
     }
-    // The report spells out every kind and state; the TUI shows the running state only it has.
-    for (const k of [...e.kinds, ...e.states.filter((s) => !s.startsWith(STATE_MARKS.running))])
-      expect(report).toContain(k);
+    const w = legendWords(5);
+    for (const entry of [w.fasterSlower, w.same, w.unclear]) expect(report).toContain(entry);
+    for (const entry of Object.values(w.narrow)) expect(tui).toContain(entry);
     expect(tui).toContain(`${STATE_MARKS.running} ${STATE_WORDS.running}`);
-    // The old words are gone from both.
-    for (const old of ["same", "undecided", "unknown", "inconclusive"]) {
-      expect(tui).not.toMatch(new RegExp(`\\b${old}\\b`));
-      expect(report).not.toMatch(new RegExp(`\\b${old}\\b`));
-    }
-    expect(tui).toContain(`x${FLAG_MARKS.fdrFails}`);
+    // load-bound is explained where a cell is load-bound, and only there
+    expect(tui).not.toContain(LOAD_BOUND.word);
+    expect(shortLegend(5, "", 100, undefined, true).join(" ")).toContain(w.loadBound);
   });
 
   it("the TUI legend packs its entries into the screen's width, never splitting one", () => {
@@ -102,14 +118,53 @@ describe("one vocabulary", () => {
       for (const l of lines) expect(l.length).toBeLessThanOrEqual(w);
       expect(lines.join("  ")).toBe(shortLegend(5, head, 10_000)[0]);
     }
-    expect(shortLegend(5, head, 80)).toHaveLength(3);
+    expect(shortLegend(5, head, 80)).toHaveLength(2);
   });
 
   it("the legends follow the margin", () => {
-    expect(shortLegend(3).join(" ")).toContain("= within ±3%");
-    expect(longLegend({ marginPct: 2.5, numerator: "A", denominator: "B", few: "pairs" }).join(" ")).toContain(
-      "inside 97.5–102.5",
+    expect(shortLegend(3).join(" ")).toContain("same: within ±3%, inside 97–103");
+    const table = ratioTableFromSides(
+      { id: "a", label: "A", records: [] },
+      { id: "b", label: "B", records: [] },
+      ["t"],
+      [1],
+      { marginPct: 2.5 },
     );
+    expect(verdictLegend(table).join(" ")).toContain("same within ±2.5%: the interval lies inside 97.5–102.5");
+  });
+});
+
+const cell = (o: Partial<RatioCell>): RatioCell =>
+  ({
+    status: "ok",
+    threads: 4,
+    estimate: 121,
+    low: 114,
+    high: 128,
+    verdict: "faster-beyond",
+    fdr: "holds",
+    loadBound: false,
+    ...o,
+  }) as RatioCell;
+
+describe("the verdict words of a table's cell", () => {
+  it("faster and slower need the interval off 100 and the reading to hold over the table's cells", () => {
+    expect(verdictWordOf(cell({}))).toBe("faster");
+    expect(verdictWordOf(cell({ verdict: "faster-within" }))).toBe("faster");
+    expect(verdictWordOf(cell({ verdict: "slower" }))).toBe("slower");
+    expect(verdictWordOf(cell({ verdict: "slower-beyond", fdr: "fails" }))).toBe("unclear");
+  });
+  it("same only when the interval lies inside the margin; unclear otherwise, and for load-bound cells", () => {
+    expect(verdictWordOf(cell({ verdict: "equivalent", fdr: null }))).toBe("same");
+    expect(verdictWordOf(cell({ verdict: "inconclusive", fdr: null }))).toBe("unclear");
+    expect(verdictWordOf(cell({ verdict: "unknown", fdr: null }))).toBe("unclear");
+    expect(verdictWordOf(cell({ loadBound: true }))).toBe("unclear");
+  });
+  it("cells without a verdict say their state", () => {
+    expect(verdictWordOf(cell({ status: "failed" }))).toBeNull();
+    expect(cellVerdictText(cell({ status: "failed" }), 5)).toBe("failed");
+    expect(cellVerdictText(cell({ status: "missing" }), 5)).toBe("not measured");
+    expect(verdictLabel("same", 2.5)).toBe("same within ±2.5%");
   });
 });
 
@@ -173,18 +228,20 @@ describe("one vocabulary across the front ends", () => {
       expect(tuiAnswer.some(row), where).toBe(true);
       expect(md, where).toContain(`| ${test} | ${c.threads} | ${est} | ${iv} | ${word} |`);
       expect(html, where).toContain(`data-word="${verdictWordOf(c)}">${word}<`);
-      // The live views keep the compact mark: the forest plot and the TUI's live table.
-      const mark = verdictMark(c);
+      // The narrow views say the same word in its narrow form (`same`): the forest plot and the TUI's live table.
+      const narrow = cellVerdictText(c);
+      expect(word.startsWith(narrow), where).toBe(true);
       expect(
-        forest.some((l) => l.endsWith(`${est} [${iv}] ${mark}`)),
+        forest.some((l) => l.endsWith(`${est} [${iv}] ${narrow}`)),
         where,
       ).toBe(true);
       const tuiCell = tui.table!.rows.find((r) => r.test === test)!.cells.find((x) => x.threads === c.threads)!;
-      expect(tuiCell.mark, where).toBe(mark);
+      expect(tuiCell.word, where).toBe(narrow);
+      expect(tableCellText(tuiCell), where).toBe(`${tuiCell.ratio!.toFixed(2)} ${narrow}`);
       // The figures behind the word are the vocabulary's, in the details (lines wrapped at 120 joined again).
       expect(text.replace(/\n {2,}/g, " "), where).toContain(verdictSentence(c, t.marginPct));
     }
-    // States: the same words in the reports; the same marks in the live TUI table.
+    // States: the same words in the reports and in the live TUI table (`·` where a cell has no record yet).
     for (const r of t.rows) {
       for (const c of r.cells.filter((x) => x.status !== "ok")) {
         const tuiCell = tui.table!.rows.find((x) => x.test === r.test)!.cells.find((x) => x.threads === c.threads)!;
@@ -196,11 +253,13 @@ describe("one vocabulary across the front ends", () => {
     }
     // What a reader sees of the page: no script, no style, no tags (class names keep the verdict kinds' ids).
     const shown = html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, "").replace(/<[^>]+>/g, " ");
-    for (const out of [text, md, shown, forest.join("\n"), tableLegend(tui.table!).join("\n")])
+    for (const out of [text, md, shown, forest.join("\n"), tableLegend(tui.table!).join("\n")]) {
       expect(out).not.toMatch(/\b(undecided|inconclusive)\b|~ same\b/);
+      expect(out).not.toMatch(/\d(\+\+|\+=|-=|~|\?)(\s|$)| x\? /);
+    }
   });
 
-  it("the plain round lines mark a cell as the report does", () => {
+  it("the plain round lines give a cell the report's word", () => {
     const line = roundLine({
       type: "round-finished",
       at,
@@ -220,11 +279,11 @@ describe("one vocabulary across the front ends", () => {
     });
     for (const { test, c } of measured)
       expect(line).toContain(
-        `${test}@${c.threads} ${c.estimate!.toFixed(1)} ±1.0% ${VERDICT_MARKS[c.verdict]} n=${c.n}`,
+        `${test}@${c.threads} ${c.estimate!.toFixed(1)} ±1.0% ${cellVerdictText({ verdict: c.verdict })} n=${c.n}`,
       );
   });
 
-  it("compare marks its cells with the same vocabulary", () => {
+  it("compare says its cells' verdicts in the same words", () => {
     const cmp = compareRuns(load("compare-a"), load("compare-b"));
     const text = renderComparisonText(cmp);
     const md = renderComparisonMarkdown(cmp);
@@ -234,7 +293,7 @@ describe("one vocabulary across the front ends", () => {
         for (const c of r.cells) {
           if (c.status !== "ok" || c.estimate === null) continue;
           n++;
-          const cell = `${c.estimate.toFixed(1)}${c.low !== null ? ` [${c.low.toFixed(1)}–${c.high!.toFixed(1)}]` : ""} ${verdictMark(c)}`;
+          const cell = `${c.estimate.toFixed(1)}${c.low !== null ? ` [${c.low.toFixed(1)}–${c.high!.toFixed(1)}]` : ""} ${cellVerdictText(c)}`;
           expect(text).toContain(cell);
           expect(md).toContain(cell);
         }

@@ -295,7 +295,7 @@ describe("run --precision / --budget", () => {
 });
 
 describe("roundLine (plain output)", () => {
-  it("one line per round: each cell's estimate, half-width, verdict mark and stop reason, the ETA and the budget left", async () => {
+  it("one line per round: each cell's estimate, half-width, verdict word and stop reason, the ETA and the budget left", async () => {
     const { plainLine } = await import("../../../src/cli/plain.ts");
     const line = plainLine({
       type: "round-finished",
@@ -334,9 +334,9 @@ describe("roundLine (plain output)", () => {
     ).toBe(
       "round 1 (instance 0): 0 open, eta at least 337 s (the minimum rounds; a forecast once cells have pairs), budget left 708 s; ",
     );
-    // [97, 105]: no clear difference, within ±5% (=); no interval (?); [100.4, 102.0]: faster and within ±5% (+=).
+    // [97, 105]: no clear difference, within ±5% (same); no interval (unclear); [100.4, 102.0]: faster.
     expect(line).toBe(
-      "round 3 (instance 1): 2 open, eta 95 s, budget left 600 s; oltp_read_only@1 101.2 ±4.0% = n=3 (stopped on the stop half); oltp_read_only@4 - ±? ? n=3; oltp_point_select@1 101.2 ±0.8% += n=2",
+      "round 3 (instance 1): 2 open, eta 95 s, budget left 600 s; oltp_read_only@1 101.2 ±4.0% same n=3 (stopped on the stop half); oltp_read_only@4 - ±? unclear n=3; oltp_point_select@1 101.2 ±0.8% faster n=2",
     );
   });
 
@@ -384,11 +384,11 @@ describe("roundLine (plain output)", () => {
         },
       ],
     });
-    // At ±2%: [97, 105] reaches past 98 and 102 (~), [100.4, 102.0] is faster and within ±2% (+=).
+    // At ±2%: [97, 105] reaches past 98 and 102 (unclear), [100.4, 102.0] is faster (and within ±2%).
     expect(line).toBe(
-      "round 6 (instance 5): 0 open; oltp_read_only@1 101.2 ±4.0% ~ n=6 (precision); oltp_read_only@2 96.8 ±119.8% ~ n=6 (stopped on the stop half); oltp_point_select@1 101.2 ±0.8% += n=6 (max)",
+      "round 6 (instance 5): 0 open; oltp_read_only@1 101.2 ±4.0% unclear n=6 (precision); oltp_read_only@2 96.8 ±119.8% unclear n=6 (stopped on the stop half); oltp_point_select@1 101.2 ±0.8% faster n=6 (max)",
     );
-    // the same cells at the default margin: [97, 105] is within ±5% (=)
+    // the same cells at the default margin: [97, 105] is within ±5% (same)
     expect(
       plainLine({
         type: "round-finished",
@@ -402,6 +402,6 @@ describe("roundLine (plain output)", () => {
           { test: "x", threads: 1, n: 6, estimate: 101.23, low: 97, high: 105, halfWidthPct: 4.04, done: "precision" },
         ],
       }),
-    ).toContain("±4.0% = n=6 (precision)");
+    ).toContain("±4.0% same n=6 (precision)");
   });
 });

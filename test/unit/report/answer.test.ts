@@ -1,13 +1,14 @@
-/** The verdict words and the hyperfine-style sentences (src/core/report/answer.ts). */
+/** The hyperfine-style sentences, the servers' names and the legend (src/core/report/answer.ts). */
 import { describe, expect, it } from "vitest";
 import {
+  answerLegend,
   answerSentence,
-  cellVerdictText,
   shortName,
-  verdictLabel,
-  verdictWordOf,
+  sideNamesOf,
+  verdictWordsLegend,
   wrap,
 } from "../../../src/core/report/answer.ts";
+import { ratioTableFromSides } from "../../../src/core/stats/ratio.ts";
 import type { RatioCell } from "../../../src/core/stats/ratio-model.ts";
 
 const cell = (o: Partial<RatioCell>): RatioCell =>
@@ -22,27 +23,6 @@ const cell = (o: Partial<RatioCell>): RatioCell =>
     ...o,
   }) as RatioCell;
 const names = { numerator: "MariaDB 11.8", denominator: "MySQL 9.7" };
-
-describe("verdict words", () => {
-  it("faster and slower need the interval off 100 and the reading to hold over the table's cells", () => {
-    expect(verdictWordOf(cell({}))).toBe("faster");
-    expect(verdictWordOf(cell({ verdict: "faster-within" }))).toBe("faster");
-    expect(verdictWordOf(cell({ verdict: "slower" }))).toBe("slower");
-    expect(verdictWordOf(cell({ verdict: "slower-beyond", fdr: "fails" }))).toBe("unclear");
-  });
-  it("same only when the interval lies inside the margin; unclear otherwise, and for load-bound cells", () => {
-    expect(verdictWordOf(cell({ verdict: "equivalent", fdr: null }))).toBe("same");
-    expect(verdictWordOf(cell({ verdict: "inconclusive", fdr: null }))).toBe("unclear");
-    expect(verdictWordOf(cell({ verdict: "unknown", fdr: null }))).toBe("unclear");
-    expect(verdictWordOf(cell({ loadBound: true }))).toBe("unclear");
-  });
-  it("cells without a verdict say their state", () => {
-    expect(verdictWordOf(cell({ status: "failed" }))).toBeNull();
-    expect(cellVerdictText(cell({ status: "failed" }), 5)).toBe("failed");
-    expect(cellVerdictText(cell({ status: "missing" }), 5)).toBe("not measured");
-    expect(verdictLabel("same", 2.5)).toBe("same within ±2.5%");
-  });
-});
 
 describe("sentences", () => {
   it("names the faster server first, with a factor above 1", () => {
@@ -64,13 +44,69 @@ describe("sentences", () => {
     ).toBe("MariaDB 11.8 and MySQL 9.7 ran select at 4 threads at the same speed within ±5% (1.01 [0.98–1.04]).");
     expect(answerSentence("select", cell({ verdict: "inconclusive", fdr: null }), names, 5)).toBeNull();
   });
-  it("short names: the family and the major.minor version", () => {
+  it("short names: the family as people write it and the major.minor version", () => {
     expect(shortName("MariaDB", "11.8.9-MariaDB-4")).toBe("MariaDB 11.8");
+    expect(shortName("mariadb", "11.8.9-MariaDB-4 from Debian")).toBe("MariaDB 11.8");
     expect(shortName("MySQL", null)).toBe("MySQL");
+  });
+  it("names the sides as the title does; ids when the servers are not known or would read alike", () => {
+    const ids = { numerator: "mariadb", denominator: "mysql" };
+    expect(
+      sideNamesOf(
+        [
+          { id: "mysql", family: "mysql", version: "9.7.4-2" },
+          { id: "mariadb", family: "mariadb", version: "11.8.9-MariaDB-4" },
+        ],
+        ids,
+      ),
+    ).toEqual({ numerator: "MariaDB 11.8", denominator: "MySQL 9.7" });
+    expect(sideNamesOf([{ id: "mariadb", version: "11.8.9" }], ids)).toEqual(ids);
+    expect(
+      sideNamesOf(
+        [
+          { id: "a", family: "mariadb", version: "11.8.9" },
+          { id: "b", family: "mariadb", version: "11.8.2" },
+        ],
+        { numerator: "a", denominator: "b" },
+        { numerator: "A", denominator: "B" },
+      ),
+    ).toEqual({ numerator: "a", denominator: "b" });
+    expect(sideNamesOf([], ids, { numerator: "MariaDB", denominator: "MySQL" })).toEqual({
+      numerator: "MariaDB",
+      denominator: "MySQL",
+    });
   });
   it("wraps at spaces, keeps short lines as they are, indents continuations", () => {
     expect(wrap("  a  b", 120)).toEqual(["  a  b"]);
     expect(wrap("aaa bbb ccc", 7)).toEqual(["aaa bbb", "  ccc"]);
     for (const l of wrap("word ".repeat(100).trim(), 50)) expect(l.length).toBeLessThanOrEqual(50);
+  });
+});
+
+describe("the legend", () => {
+  it("is at most three lines of words, and says what load-bound is only when a cell is", () => {
+    const t = ratioTableFromSides(
+      { id: "a", label: "MariaDB", records: [] },
+      { id: "b", label: "MySQL", records: [] },
+      ["t"],
+      [1],
+    );
+    const legend = answerLegend(t);
+    expect(legend).toHaveLength(3);
+    expect(legend.join(" ")).not.toContain("load-bound");
+    const loadBound = {
+      ...t,
+      rows: t.rows.map((r) => ({ ...r, cells: r.cells.map((c) => ({ ...c, loadBound: true })) })),
+    };
+    const withLb = answerLegend(loadBound);
+    expect(withLb).toHaveLength(3);
+    expect(withLb[2]).toContain("load-bound: sysbench set the pace");
+    for (const margin of [5, 2.5, 12.5])
+      for (const l of verdictWordsLegend({
+        marginPct: margin,
+        together: "also when all 128 cells of every pair are read together",
+        loadBound: true,
+      }))
+        expect(l.length).toBeLessThanOrEqual(120);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The forest plot (src/core/report/forest.ts) on the `repeats` fixture: rows and marks from the vocabulary, the
+ * The forest plot (src/core/report/forest.ts) on the `repeats` fixture: rows and words from the vocabulary, the
  * axis, its text and SVG drawings; and report.html opening with it, with the disturbed cells as a table.
  */
 import { readFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { buildRunReport } from "../../../src/core/report/model.ts";
 import { renderHtml } from "../../../src/core/report/html.ts";
 import { buildHtmlData } from "../../../src/core/report/html-data.ts";
 import { AXIS_LIMITS, forestHeight, forestLines, forestOf, forestSvg } from "../../../src/core/report/forest.ts";
-import { STATE_MARKS, STATE_WORDS, VERDICT_MARKS, verdictWords } from "../../../src/core/model/vocabulary.ts";
+import { STATE_MARKS, STATE_WORDS } from "../../../src/core/model/vocabulary.ts";
 
 const FIX = join(import.meta.dirname, "../../fixtures/results");
 function load(name: string): { manifest: RunManifest; cells: CellRecord[] } {
@@ -30,27 +30,31 @@ describe("forestOf", () => {
     for (const [i, g] of forest.groups.entries())
       expect(g.rows.map((r) => r.threads)).toEqual(table.rows[i]!.cells.map((c) => c.threads));
   });
-  it("takes each cell's figures, mark and words from the table and the vocabulary", () => {
+  it("takes each cell's figures and verdict word from the table and the vocabulary", () => {
     const ro4 = forest.groups[0]!.rows.find((r) => r.threads === 4)!;
     expect(ro4.estimate).toBeCloseTo(102.0, 1);
-    expect(ro4).toMatchObject({
-      verdict: "faster-within",
-      mark: VERDICT_MARKS["faster-within"],
-      words: verdictWords("faster-within", 5),
-    });
+    expect(ro4).toMatchObject({ verdict: "faster-within", word: "faster", label: "faster" });
     expect(ro4.low).toBeCloseTo(101.8, 1);
     const ps = forest.groups[1]!.rows;
-    expect(ps.find((r) => r.threads === 1)).toMatchObject({ verdict: "slower-beyond", mark: "--" });
+    expect(ps.find((r) => r.threads === 1)).toMatchObject({ verdict: "slower-beyond", word: "slower" });
     expect(ps.find((r) => r.threads === 4)).toMatchObject({
       estimate: null,
-      mark: STATE_MARKS.failed,
-      words: STATE_WORDS.failed,
+      word: STATE_MARKS.failed,
+      label: STATE_WORDS.failed,
     });
     expect(ps.find((r) => r.threads === 8)).toMatchObject({
       estimate: null,
-      mark: STATE_MARKS.missing,
-      words: STATE_WORDS.missing,
+      word: STATE_MARKS.missing,
+      label: STATE_WORDS.missing,
     });
+  });
+  it("says `same` where the plot is narrow, and `same within ±5%` beside the SVG's rows", () => {
+    const same = structuredClone(table);
+    const c = same.rows[0]!.cells.find((x) => x.threads === 4)!;
+    Object.assign(c, { verdict: "equivalent", direction: "none", equivalence: "within", fdr: null });
+    const row = forestOf(same).groups[0]!.rows.find((r) => r.threads === 4)!;
+    expect(row).toMatchObject({ word: "same", label: "same within ±5%" });
+    expect(forestSvg(forestOf(same))).toContain("same within ±5%");
   });
   it("spans the band and every estimate, and no more than a factor of 2 either way", () => {
     const { min, max, ticks } = forest.axis;
@@ -83,10 +87,10 @@ describe("forestLines (the TUI's drawing)", () => {
     const ro4 = lines[2]!;
     expect(ro4).toMatch(/^ {4}4 /);
     expect(ro4).toMatch(/●/);
-    expect(ro4.endsWith("102.0 [101.8–102.2] +=")).toBe(true);
+    expect(ro4.endsWith("102.0 [101.8–102.2] faster")).toBe(true);
     // [48.1–234.5] runs off both ends
     expect(lines[3]).toMatch(/<─+.*─+>/);
-    expect(lines[5]!.endsWith("90.0 [87.5–92.5] --")).toBe(true);
+    expect(lines[5]!.endsWith("90.0 [87.5–92.5] slower")).toBe(true);
     expect(lines[6]!.endsWith(STATE_MARKS.failed)).toBe(true);
     expect(lines.at(-1)).toMatch(/50 +100 +150 +200/);
   });
@@ -105,7 +109,7 @@ describe("forestSvg and report.html", () => {
     expect((svg.match(/<g class="forest-row"/g) ?? []).length).toBe(6);
     expect(svg).toContain('data-test="oltp_read_only" data-threads="4" data-verdict="faster-within"');
     expect(svg).toContain('data-threads="4" data-verdict="failed"');
-    expect(svg).toContain("102.0 [101.8–102.2]  +=");
+    expect(svg).toContain("102.0 [101.8–102.2]</tspan>  faster</text>");
     expect((svg.match(/class="off-plot"/g) ?? []).length).toBe(2);
   });
   it("report.html draws the forest plot first among the details, after the answer", () => {

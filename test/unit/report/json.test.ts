@@ -1,5 +1,6 @@
 /** The JSON report: the ratio table's fixed shape at the top, the run's facts under `run`. */
-import { answerLegend, cellVerdictText, verdictWordOf } from "../../../src/core/report/answer.ts";
+import { answerLegend } from "../../../src/core/report/answer.ts";
+import { cellVerdictText, verdictWordOf } from "../../../src/core/model/vocabulary.ts";
 import { titleLine } from "../../../src/core/report/first-screen.ts";
 import { describe, expect, it } from "vitest";
 import { buildRunReport, type RunReport } from "../../../src/core/report/model.ts";

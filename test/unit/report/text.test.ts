@@ -23,14 +23,14 @@ describe("renderers (golden)", () => {
     expect(short).not.toContain("Config identity");
     expect(full).toContain(DETAILS_RULE);
   });
-  it("text: the seed's first table (median / median) and its legend are unchanged (a missing cell is the vocabulary's ·)", () => {
+  it("text: the seed's first table (median / median) and its legend as the seeds print them (a failed cell says so, a missing one is ·)", () => {
     const lines = renderText(report).split("\n");
     expect(lines.slice(4, 10)).toEqual([
       "                    Number of threads",
       "                      1       4       8",
       " sysbench test",
       "  oltp_read_only     110.00  102.00  100.00",
-      "  oltp_point_select   90.00    fail       ·",
+      "  oltp_point_select   90.00  failed       ·",
       "(MariaDB q/s / MySQL q/s * 100)",
     ]);
   });
@@ -63,7 +63,7 @@ describe("renderers (golden)", () => {
     const row = renderText(report)
       .split("\n")
       .filter((l) => l.startsWith("  oltp_point_select"));
-    expect(row[0]).toMatch(/90\.00\s+fail\s+·$/);
+    expect(row[0]).toMatch(/90\.00\s+failed\s+·$/);
     expect(row[1]).toMatch(/oltp_point_select +1 +90\.0 +87\.5–92\.5 +slower$/);
     expect(row[2]).toMatch(/oltp_point_select +4 +failed$/);
     expect(row[3]).toMatch(/oltp_point_select +8 +not measured$/);

@@ -139,11 +139,11 @@ describe("compare of two ladder runs: per pair and cell, the change of its ratio
 describe("liveLadder: the TUI's rows, computed in core", () => {
   const { cells } = ladderRun("ladder");
   const tests = ["oltp_read_only", "oltp_point_select"];
-  it("one block per pair with the seed figure and the report's marks", () => {
+  it("one block per pair with the seed figure and the report's words", () => {
     const live = liveLadder(cells, PAIRS, tests, [1, 4, 8]);
     expect(live.map((b) => b.numerator)).toEqual(["mariadb", "mariadb-10"]);
     expect(live[1]!.rows[0]!.cells[0]).toMatchObject({ threads: 1, ratio: 95.5, status: "ok" });
-    expect(live[1]!.rows[0]!.cells[0]!.mark.startsWith("-")).toBe(true);
+    expect(live[1]!.rows[0]!.cells[0]!.word).toBe("slower");
     expect(liveLadder(cells, PAIRS.slice(0, 1), tests, [1, 4, 8])).toEqual([]);
   });
 });

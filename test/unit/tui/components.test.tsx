@@ -50,7 +50,7 @@ function frame(s: ViewState, height = 40): string {
 }
 
 describe("TUI ladder", () => {
-  it("state: one table per pair, marks from q over every pair × cell", () => {
+  it("state: one table per pair, words from q over every pair × cell", () => {
     const s = feed(PAIRS);
     expect(s.ladder.map((t) => `${t.numerator}/${t.denominator}`)).toEqual(["mariadb/mysql", "mariadb-10/mysql"]);
     expect(s.ladder[1]!.rows[0]!.cells[0]).toMatchObject({ threads: 1, ratio: 95.5, status: "ok" });
@@ -61,7 +61,7 @@ describe("TUI ladder", () => {
     expect(f).toContain("mariadb / mysql");
     expect(f).toContain("mariadb-10 / mysql");
     expect(f.match(/Number of threads/g)?.length).toBe(2);
-    expect(f).toMatch(/oltp_read_only\s+95\.50-/);
+    expect(f).toMatch(/oltp_read_only\s+95\.50 slower/);
   });
   it("a short screen still shows both blocks (compact)", () => {
     const f = frame(feed(PAIRS), 22);

@@ -1,7 +1,7 @@
 /**
  * The TUI's final screen of a quick.yaml run (test/fixtures/results/quick fed as events): the answer in the report's
  * words, as the text report prints it: every verdict a word, one sentence per verdict, a legend of at most three
- * lines, no verdict marks, within 40 lines and 120 characters.
+ * lines, no verdict marks, within 40 lines and 120 characters; the servers named as the report's title names them.
  */
 import React from "react";
 import { afterEach, describe, expect, it } from "vitest";
@@ -33,6 +33,10 @@ function finishedRun(finish = true): ViewState {
     storage: "tmpfs",
     transport: "socket",
   } as RunEvent);
+  // The servers say who they are, as a run's set-up does: their versions, then their families with the config check.
+  for (const sv of manifest.servers)
+    s = reduce(s, { type: "server-ready", at, server: sv.id, version: sv.version ?? "", seconds: 1 });
+  s = reduce(s, { type: "config-identity", at, rows: [], differences: 0, servers: manifest.servers });
   for (const r of cells) {
     const cell = manifest.cells.find((c) => c.key === r.key) as Cell;
     s = reduce(s, { type: "cell-finished", at, cell, record: r } as RunEvent);
@@ -86,8 +90,19 @@ describe("TUI final screen", () => {
     expect(legend).toEqual(s.table!.answer!.slice(-legend.length));
   });
 
-  it("while the run goes on, the live table keeps its marks", () => {
+  it("names the servers by family and version, as the report's title does, not by their ids", () => {
+    const text = frame(finishedRun()).join("\n");
+    expect(text).toContain("(MariaDB 11.8 q/s / MySQL 9.7 q/s * 100)");
+    expect(text).toContain("MariaDB 11.8 ran oltp_point_select at 1 thread");
+    expect(text).toMatch(/^estimate: MariaDB 11\.8 \/ MySQL 9\.7 × 100/m);
+    expect(text).not.toMatch(/\bmariadb ran\b|as fast as mysql\b/);
+  });
+
+  it("while the run goes on, the live table shows each cell's figure with its word, and no mark", () => {
     const lines = frame(finishedRun(false));
-    expect(lines.some((l) => / (faster|slower|unclear)$/.test(l.trimEnd()))).toBe(false);
+    const rows = lines.filter((l) => /^ {2}oltp_\w+ +\d+\.\d+ /.test(l));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(r.trimEnd()).toMatch(/\d (faster|slower|same|unclear|load-bound)$/);
+    expect(lines.join("\n")).not.toMatch(/\d(\+\+|\+=|-=|--|~|\?)(\s|$)/);
   });
 });

@@ -87,7 +87,7 @@ describe("run screen frames, phase by phase", () => {
         "err/s",
         "reconn/s",
         "Number of threads",
-        "oltp_read_only           …",
+        "oltp_read_only          …",
       ],
     },
     {
@@ -108,7 +108,7 @@ describe("run screen frames, phase by phase", () => {
         "results: results/20250101-120000-abcd",
         "report:  results/20250101-120000-abcd/report.html",
         "exit code 1",
-        "oltp_read_only      105.00   95.00",
+        "oltp_read_only       105.00   95.00",
         "verdict",
       ],
     },
@@ -249,7 +249,7 @@ describe("layout", () => {
       ).split("\n");
     const tall = frame(50);
     const forest = forestLines(done.table!.forest!, 100);
-    // The forest's lines, in order, each cell's figure and mark at the end of its line.
+    // The forest's lines, in order, each cell's figure and verdict word at the end of its line.
     const first = tall.indexOf(forest[0]!);
     expect(first).toBeGreaterThan(tall.findIndex((l) => l.includes("Number of threads")));
     expect(tall.slice(first, first + forest.length)).toEqual(forest);
@@ -524,36 +524,36 @@ describe("adaptive rounds on the run screen", () => {
       cells: [round(3, [4.5, 0], ["precision"]).cells[0], round(4, [0, 9]).cells[1]],
     });
     expect(s4.adaptive!.cells[0].widths).toEqual([30, 12, 4.5]);
-    // Each cell carries the vocabulary's mark of its latest interval: [96.7–105.5] and [90–104] include 100, and
-    // both reach past 95–105: ~ (no clear difference, can't tell).
-    expect(s.adaptive!.cells.map((c) => c.mark)).toEqual(["~", "~"]);
+    // Each cell carries the vocabulary's word of its latest interval: [96.7–105.5] and [90–104] include 100, and
+    // both reach past 95–105: unclear.
+    expect(s.adaptive!.cells.map((c) => c.word)).toEqual(["unclear", "unclear"]);
     const faster = reduce(s, {
       ...round(5, [1, 1]),
       cells: [{ ...round(5, [1, 1]).cells[0], low: 100.4, high: 102 }, round(5, [1, 1]).cells[1]],
     });
-    expect(faster.adaptive!.cells[0].mark).toBe("+=");
+    expect(faster.adaptive!.cells[0].word).toBe("faster");
     expect(s4.log.at(-1)!.text).toMatch(/^round 4 \(instance 3\): 1 open/);
   });
 
-  it("marks the cells and the table at the run's margin (plan-ready, round-finished), not the default 5%", () => {
+  it("words the cells and the table at the run's margin (plan-ready, round-finished), not the default 5%", () => {
     const plan = synthetic[0] as Extract<RunEvent, { type: "plan-ready" }>;
-    // [96.7–105.5] and [90–104]: at ±5% both reach past an edge (~); at ±20% both are inside (=)
+    // [96.7–105.5] and [90–104]: at ±5% both reach past an edge (unclear); at ±20% both are inside (same)
     const wide = [round(1, [30, 40]), round(2, [12, 25]), round(3, [4.5, 14], ["precision"])].reduce(
       reduce,
       [{ ...plan, marginPct: 20 }, ...synthetic.slice(1, 3)].reduce(reduce, initialState()),
     );
     expect(wide.marginPct).toBe(20);
-    expect(wide.adaptive!.cells.map((c) => c.mark)).toEqual(["=", "="]);
-    expect(wide.log.at(-1)!.text).toContain("101.0 ±4.5% ~ n=3"); // the event carries no margin: the line's default
+    expect(wide.adaptive!.cells.map((c) => c.word)).toEqual(["same", "same"]);
+    expect(wide.log.at(-1)!.text).toContain("101.0 ±4.5% unclear n=3"); // the event carries no margin: the line's default
     const withEvent = reduce(wide, { ...round(4, [4.5, 14], ["precision"]), marginPct: 20 });
-    expect(withEvent.log.at(-1)!.text).toContain("101.0 ±4.5% = n=4 (precision)");
+    expect(withEvent.log.at(-1)!.text).toContain("101.0 ±4.5% same n=4 (precision)");
     // and a stop whose printed interval is wider than the target says so
     const stopHalf = reduce(wide, { ...round(4, [12, 14], ["precision"]), marginPct: 20 });
     expect(stopHalf.adaptive!.cells[0].reason).toBe("stopped on the stop half");
     expect(stopHalf.log.at(-1)!.text).toContain("(stopped on the stop half)");
   });
 
-  it("the table's marks and legend take the run's margin", () => {
+  it("the table's words and legend take the run's margin", () => {
     const plan = synthetic[0] as Extract<RunEvent, { type: "plan-ready" }>;
     const at5 = synthetic.reduce(reduce, initialState());
     const at20 = [{ ...plan, marginPct: 20 }, ...synthetic.slice(1)].reduce(reduce, initialState());
@@ -576,7 +576,9 @@ describe("adaptive rounds on the run screen", () => {
       for (const l of lines) expect(l.length).toBeLessThanOrEqual(size.width);
       const text = lines.join("\n");
       expect(text).toContain("round 3 · instance 2 · 1/2 cells open · ETA");
-      if (size.width >= 80) expect(text).toContain("101.0 [96.7–105.5] ~  ±30.0 → ±12.0 → ±4.5%  n=3  precision");
+      if (size.width >= 80)
+        // At 80 columns the trail keeps the latest half-widths that fit, so the stop reason is never cut.
+        expect(text).toContain("101.0 [96.7–105.5] unclear  ±12.0 → ±4.5%  n=3  precision");
     }
   });
 });

@@ -7,7 +7,7 @@ import type { IntervalSample } from "../../../src/core/model/sysbench/result.ts"
 import { initialState, reduce, reduceUi, selectedRecord } from "../../../src/tui/state.ts";
 import { SPARK_WINDOW_SECONDS, type ViewState } from "../../../src/tui/view-state.ts";
 import { bar, duration, figure, fit, sparkline, tableLines } from "../../../src/tui/format.ts";
-import { FLAG_MARKS, VERDICT_MARKS } from "../../../src/core/model/vocabulary.ts";
+import { VERDICT_WORDS } from "../../../src/core/model/vocabulary.ts";
 
 const FIX = join(import.meta.dirname, "../../fixtures/events");
 export function loadEvents(name: string): RunEvent[] {
@@ -134,7 +134,7 @@ describe("reduce over the synthetic stream", () => {
       check: (s) => {
         expect(s.table?.rows[0].cells[0].status).toBe("ok");
         expect(s.table?.rows[0].cells[0].ratio).toBeCloseTo(105, 2);
-        expect(s.table?.rows[0].cells[0].mark).toBe("?");
+        expect(s.table?.rows[0].cells[0].word).toBe("unclear");
       },
     },
     {
@@ -176,19 +176,19 @@ describe("reduce over the synthetic stream", () => {
         expect(s.progress).toMatchObject({ done: 16, total: 16, failed: 1, skipped: 1, etaSeconds: 0 });
         expect(s.progress.elapsedSeconds).toBe(75);
         const cells = s.table!.rows.map((r) =>
-          r.cells.map((c) => [c.status, c.ratio === null ? null : Number(c.ratio.toFixed(2)), c.mark]),
+          r.cells.map((c) => [c.status, c.ratio === null ? null : Number(c.ratio.toFixed(2)), c.word]),
         );
         // read_only: mariadb 5 % faster at 1 thread, 5 % slower at 4; point_select t=4 has one pair left.
-        // The 105 cells' pairs agree exactly: a zero-width interval is no interval (?).
+        // The 105 cells' pairs agree exactly: a zero-width interval is no interval (unclear).
         expect(cells).toEqual([
           [
-            ["ok", 105, "?"],
-            ["ok", 95, "-"],
+            ["ok", 105, "unclear"],
+            ["ok", 95, "slower"],
           ],
           // One usable repeat a side (mysql r1 failed, mariadb r2 skipped): a ratio of medians, no interval.
           [
-            ["ok", 105, "?"],
-            ["ok", 94.62, "?"],
+            ["ok", 105, "unclear"],
+            ["ok", 94.62, "unclear"],
           ],
         ]);
       },
@@ -397,20 +397,51 @@ describe("format", () => {
     ["abcdef", 0, ""],
   ])("fit(%s, %s) = %s", (t, w, want) => expect(fit(t, w)).toBe(want));
 
-  it("lays the table out as the seeds do, decimal points aligned, marks hanging", () => {
+  it("lays the table out as the seeds do, decimal points aligned, words hanging", () => {
     const t = fold(synthetic).table!;
     expect(tableLines(t, 80)).toEqual([
       "                     Number of threads",
-      "                           1       4",
+      "                            1               4",
       " sysbench test",
-      "  oltp_read_only      105.00?  95.00-",
-      "  oltp_point_select   105.00?  94.62?",
+      "  oltp_read_only       105.00 unclear   95.00 slower",
+      "  oltp_point_select    105.00 unclear   94.62 unclear",
     ]);
+  });
+
+  it("keeps the seeds' two decimals while every column fits, one when that makes them fit", () => {
+    const t = fold(synthetic).table!;
+    expect(tableLines(t, 52)[3]).toBe("  oltp_read_only      105.0 unclear  95.0 slower");
+    for (const l of tableLines(t, 52)) expect(l.length).toBeLessThanOrEqual(52);
   });
 
   it("drops thread columns that do not fit, with a marker", () => {
     const t = fold(synthetic).table!;
-    expect(tableLines(t, 32)[1]).toBe("                           1 >");
+    expect(tableLines(t, 40)[1]).toBe("                          1 >");
+    for (const l of tableLines(t, 40)) expect(l.length).toBeLessThanOrEqual(40);
+  });
+
+  it("seven thread counts of the seeds' longest test names, every word shown, fit in 120 characters", () => {
+    const words = ["faster", "slower", "same", "unclear", "load-bound"];
+    const threads = [1, 4, 8, 16, 32, 64, 128];
+    const t = {
+      numerator: "mariadb",
+      denominator: "mysql",
+      threads,
+      marginPct: 5,
+      rows: ["update_non_index", "oltp_complex_rw"].map((test, i) => ({
+        test,
+        cells: threads.map((th, j) => ({
+          threads: th,
+          ratio: 99.5 + j,
+          word: words[(i + j) % (words.length - 1)]!, // load-bound, the widest, shown below
+          status: "ok" as const,
+        })),
+      })),
+    };
+    const lines = tableLines(t, 120);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(120);
+    expect(lines[1]).not.toContain(">");
+    expect(lines[3]).toContain(" unclear");
   });
 });
 
@@ -452,7 +483,7 @@ describe("reduce over a recorded run (test/fixtures/events/quick.ndjson, `twinbe
           (median(qps(num, row.test, c.threads)) / median(qps(den, row.test, c.threads))) * 100,
           2,
         );
-        expect(Object.values(VERDICT_MARKS).flatMap((m) => [m, m + FLAG_MARKS.fdrFails])).toContain(c.mark);
+        expect(VERDICT_WORDS).toContain(c.word);
       }
   });
 

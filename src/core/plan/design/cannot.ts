@@ -78,9 +78,7 @@ export function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: num
         ? null
         : containerCores(load.cpuset, load.cpus, Number.POSITIVE_INFINITY);
     const at = cores === null ? [] : i.scenario.workload.threads.filter((t) => t > cores);
-    out.push(
-      `${at.length ? `cells at ${at.join(", ")} threads` : "some cells"} may get no verdict (mark L, load-bound): ${w}`,
-    );
+    out.push(`${at.length ? `cells at ${at.join(", ")} threads` : "some cells"} may get no verdict (load-bound): ${w}`);
   }
   return out;
 }
