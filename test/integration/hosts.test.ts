@@ -3,9 +3,9 @@
  * tcp://127.0.0.2:2375 (lab/second-engine.sh: own --data-root, --exec-root, --pidfile and socket,
  * --iptables=false --ip-masq=false, its own bridge; never --bridge=none). Images go to it over the API
  * (--image-transfer send); sysbench uses the socket transport. Runs are tiny (one server, 1 thread, 2-3 s cells).
- *   - compare: hosts gives the host-vs-host table and the host-facts diff;
- *   - seed 002's scenario (shortened) gives the side-by-side execution summary with its derived lines and the kernel
- *     facts, printed and in report-hosts.md/.html, and `report` reads the host comparison folder;
+ *   - compare: hosts, on seed 002's scenario (shortened), gives the host-vs-host table and the host-facts diff, and the
+ *     side-by-side execution summary with its derived lines and the kernel facts, printed and in
+ *     report-hosts.md/.html, and `report` reads the host comparison folder (one run, two tests);
  *   - a sharded run gives one merged results folder with every cell;
  *   - killing the second engine mid-run gives a clear host failure, its cells move to the first, nothing is left
  *     on the first engine (and `clean --host b` removes the leftovers once the engine is back).
@@ -124,151 +124,146 @@ afterAll(async () => {
 }, 240_000);
 
 describe("several hosts (second engine on tcp://127.0.0.2:2375)", () => {
-  it("compare: hosts prints the host-vs-host table and the host-facts diff", async () => {
-    const out = join(tmp, "compare");
-    const ctx = context();
-    const code = await main(
-      [
-        "run",
-        "scenarios/quick.yaml",
-        "--host",
-        A,
-        "--host",
-        B,
-        "--no-tui",
-        "--out",
-        out,
-        ...tiny,
-        "--set",
-        "compare=hosts",
-        "--set",
-        "workload.tests=[oltp_point_select]",
-        "--set",
-        "workload.duration=2s",
-        "--set",
-        "workload.repeats=1",
-      ],
-      ctx,
-    );
-    const text = ctx.lines.join("\n");
-    expect(code, text.slice(-4000)).toBe(0);
-    expect(text).toContain("Server mariadb: host a / host b");
-    expect(text).toContain("(mariadb@a q/s / mariadb@b q/s * 100)");
-    expect(text).toMatch(/oltp_point_select\s+\d+\.\d+/);
-    expect(text).toMatch(/Host facts/);
-    expect(text).toMatch(/kernel\s+\S+\s+\S+/);
-    expect(text).toMatch(/engine\s+unix:\/\/\/var\/run\/docker\.sock\s+tcp:\/\/127\.0\.0\.2:2375/);
-    const md = await readFile(join(out, "report-hosts.md"), "utf8");
-    expect(md).toContain("## mariadb: host a / host b");
-    expect(md).toContain("| docker version |");
-    for (const h of ["a", "b"]) {
-      const f = await readFolder(join(out, "hosts", h));
-      expect(f.manifest.status).toBe("ok");
-      expect(f.manifest.hosts[0]).toMatchObject({
-        id: h,
-        cpuModel: expect.any(String),
-        nproc: expect.any(Number),
-        volumeFs: expect.any(String),
-      });
-      expect(f.cells.filter((c) => c.phase === "measure").every((c) => c.host === h && c.status === "ok")).toBe(true);
-    }
-    const runId = (await readFolder(join(out, "hosts", "a"))).manifest.runId.replace(/-a$/, "");
-    expect(await leftovers(engineA, runId)).toEqual([]);
-    expect(await leftovers(engineB, runId)).toEqual([]);
-  }, 600_000);
+  /**
+   * One compare: hosts run serves both tests below: seed 002's scenario, shortened (8 threads, 400 events, a tiny
+   * table, one repeat; the server is mariadb-10.11, which the other tests run too, so it is sent to b once).
+   */
+  describe("compare: hosts", () => {
+    let out = "";
+    let text = "";
+    let code: number;
+    beforeAll(async () => {
+      out = join(tmp, "seed-kernel");
+      const ctx = context();
+      code = await main(
+        [
+          "run",
+          "scenarios/seed-kernel-ro300.yaml",
+          "--host",
+          A,
+          "--host",
+          B,
+          "--no-tui",
+          "--out",
+          out,
+          "--set",
+          "servers=[{id: mariadb, image: mariadb-10.11}]",
+          "--set",
+          "workload.threads=[8]",
+          "--set",
+          "workload.events=400",
+          "--set",
+          "workload.tableSize=1000",
+          "--set",
+          "workload.warmup=0s",
+          "--set",
+          "workload.prewarm=false",
+          "--set",
+          "workload.repeats=1",
+        ],
+        ctx,
+      );
+      text = ctx.lines.join("\n");
+    }, 900_000);
 
-  it("seed 002 on two hosts: the side-by-side execution summary with its derived lines and the kernel facts, printed, in report-hosts.md and report-hosts.html; report reads the folder", async () => {
-    const out = join(tmp, "seed-kernel");
-    const ctx = context();
-    // The seed's scenario, shortened: 8 threads, 400 events, a tiny table, one repeat (mariadb-10.11 is already on b).
-    const code = await main(
-      [
-        "run",
-        "scenarios/seed-kernel-ro300.yaml",
-        "--host",
-        A,
-        "--host",
-        B,
-        "--no-tui",
-        "--out",
-        out,
-        "--set",
-        "servers=[{id: mariadb, image: mariadb-10.11}]",
-        "--set",
-        "workload.threads=[8]",
-        "--set",
-        "workload.events=400",
-        "--set",
-        "workload.tableSize=1000",
-        "--set",
-        "workload.warmup=0s",
-        "--set",
-        "workload.prewarm=false",
-        "--set",
-        "workload.repeats=1",
-      ],
-      ctx,
+    it(
+      "prints the host-vs-host table and the host-facts diff; each host's folder holds its cells",
+      { timeout: 120_000 },
+      async () => {
+        expect(code, text.slice(-4000)).toBe(0);
+        expect(text).toContain("Server mariadb: host a / host b");
+        expect(text).toContain("(mariadb@a q/s / mariadb@b q/s * 100)");
+        expect(text).toMatch(/oltp_read_only\s+\d+\.\d+/);
+        expect(text).toMatch(/Host facts/);
+        expect(text).toMatch(/kernel\s+\S+\s+\S+/);
+        expect(text).toMatch(/engine\s+unix:\/\/\/var\/run\/docker\.sock\s+tcp:\/\/127\.0\.0\.2:2375/);
+        const md = await readFile(join(out, "report-hosts.md"), "utf8");
+        expect(md).toContain("## mariadb: host a / host b");
+        expect(md).toContain("| docker version |");
+        for (const h of ["a", "b"]) {
+          const f = await readFolder(join(out, "hosts", h));
+          expect(f.manifest.status).toBe("ok");
+          expect(f.manifest.hosts[0]).toMatchObject({
+            id: h,
+            cpuModel: expect.any(String),
+            nproc: expect.any(Number),
+            volumeFs: expect.any(String),
+          });
+          expect(f.cells.filter((c) => c.phase === "measure").every((c) => c.host === h && c.status === "ok")).toBe(
+            true,
+          );
+        }
+        const runId = (await readFolder(join(out, "hosts", "a"))).manifest.runId.replace(/-a$/, "");
+        expect(await leftovers(engineA, runId)).toEqual([]);
+        expect(await leftovers(engineB, runId)).toEqual([]);
+      },
     );
-    const text = ctx.lines.join("\n");
-    expect(code, text.slice(-4000)).toBe(0);
-    const derived = [
-      /effective concurrency \(event execution time \/ total time\)\s+\d+\.\d\s+\d+\.\d\s+\d+\.\d/,
-      /tps × avg latency \(Little's law cross-check\)\s+\d+\.\d\s+\d+\.\d/,
-      /configured threads\s+8\s+8\s+100\.0/,
-      /total time taken by event execution \(s\)\s+\d+\.\d{4}\s+\d+\.\d{4}/,
-      /approx\. 95 percentile\s+\d+\.\d\d\s+\d+\.\d\d/,
-    ];
-    expect(text).toContain("Test execution summary, side by side: A = b, B = a, and B/A × 100.");
-    expect(text).toContain("mariadb: oltp_read_only @ 8 threads (median over repeats; b: 1 repeat, a: 1 repeat)");
-    for (const re of derived) expect(text).toMatch(re);
-    for (const fact of [
-      "data device (volumes)",
-      "io scheduler",
-      "nr_requests",
-      "queue depth",
-      "rotational",
-      "transparent huge pages",
-      "cpufreq governor",
-      "clocksource",
-      "kernel command line",
-      "mitigations",
-    ])
-      expect(text).toMatch(new RegExp(`\\s${fact.replace(/[()]/g, "\\$&")}\\s+\\S+`));
-    expect(text).toMatch(/mitigation: \w+/);
 
-    const md = await readFile(join(out, "report-hosts.md"), "utf8");
-    expect(md).toContain("### mariadb: oltp_read_only @ 8 threads");
-    expect(md).toMatch(
-      /\| \*derived:\* effective concurrency \(event execution time \/ total time\) \| \d+\.\d \| \d+\.\d \| \d+\.\d \|/,
+    it(
+      "seed 002 on two hosts: the side-by-side execution summary with its derived lines and the kernel facts, printed, in report-hosts.md and report-hosts.html; report reads the folder",
+      { timeout: 120_000 },
+      async () => {
+        expect(code, text.slice(-4000)).toBe(0);
+        const derived = [
+          /effective concurrency \(event execution time \/ total time\)\s+\d+\.\d\s+\d+\.\d\s+\d+\.\d/,
+          /tps × avg latency \(Little's law cross-check\)\s+\d+\.\d\s+\d+\.\d/,
+          /configured threads\s+8\s+8\s+100\.0/,
+          /total time taken by event execution \(s\)\s+\d+\.\d{4}\s+\d+\.\d{4}/,
+          /approx\. 95 percentile\s+\d+\.\d\d\s+\d+\.\d\d/,
+        ];
+        expect(text).toContain("Test execution summary, side by side: A = b, B = a, and B/A × 100.");
+        expect(text).toContain("mariadb: oltp_read_only @ 8 threads (median over repeats; b: 1 repeat, a: 1 repeat)");
+        for (const re of derived) expect(text).toMatch(re);
+        for (const fact of [
+          "data device (volumes)",
+          "io scheduler",
+          "nr_requests",
+          "queue depth",
+          "rotational",
+          "transparent huge pages",
+          "cpufreq governor",
+          "clocksource",
+          "kernel command line",
+          "mitigations",
+        ])
+          expect(text).toMatch(new RegExp(`\\s${fact.replace(/[()]/g, "\\$&")}\\s+\\S+`));
+        expect(text).toMatch(/mitigation: \w+/);
+
+        const md = await readFile(join(out, "report-hosts.md"), "utf8");
+        expect(md).toContain("### mariadb: oltp_read_only @ 8 threads");
+        expect(md).toMatch(
+          /\| \*derived:\* effective concurrency \(event execution time \/ total time\) \| \d+\.\d \| \d+\.\d \| \d+\.\d \|/,
+        );
+        expect(md).toMatch(/\| io scheduler \| \S+ \| \S+ \|/);
+        expect(md).toContain("| kernel command line |");
+        const html = await readFile(join(out, "report-hosts.html"), "utf8");
+        expect(html).toContain("<h2>Test execution summary</h2>");
+        expect(html).toContain("effective concurrency (event execution time / total time)");
+        expect(html).toContain("<td>io scheduler</td>");
+        const facts = (await readFolder(join(out, "hosts", "b"))).manifest.hosts[0]!;
+        expect(facts).toMatchObject({
+          id: "b",
+          ioScheduler: expect.any(String),
+          thp: expect.any(String),
+          clocksource: expect.any(String),
+          kernelCmdline: expect.any(String),
+          cpufreqGovernor: expect.any(String),
+        });
+
+        // report and report --summary read the host comparison folder and say so.
+        const rep = context();
+        expect(await main(["report", out, "--no-write"], rep)).toBe(0);
+        const r = rep.lines.join("\n");
+        expect(r).toContain(`read: ${out}: host comparison `);
+        expect(r).toContain("Host a (hosts/a):");
+        expect(r).toContain("Server mariadb: host a / host b");
+        for (const re of derived) expect(r).toMatch(re);
+        const sum = context();
+        expect(await main(["report", out, "--summary", "--no-write"], sum)).toBe(0);
+        expect(sum.lines.join("\n")).toMatch(derived[0]!);
+      },
     );
-    expect(md).toMatch(/\| io scheduler \| \S+ \| \S+ \|/);
-    expect(md).toContain("| kernel command line |");
-    const html = await readFile(join(out, "report-hosts.html"), "utf8");
-    expect(html).toContain("<h2>Test execution summary</h2>");
-    expect(html).toContain("effective concurrency (event execution time / total time)");
-    expect(html).toContain("<td>io scheduler</td>");
-    const facts = (await readFolder(join(out, "hosts", "b"))).manifest.hosts[0]!;
-    expect(facts).toMatchObject({
-      id: "b",
-      ioScheduler: expect.any(String),
-      thp: expect.any(String),
-      clocksource: expect.any(String),
-      kernelCmdline: expect.any(String),
-      cpufreqGovernor: expect.any(String),
-    });
-
-    // report and report --summary read the host comparison folder and say so.
-    const rep = context();
-    expect(await main(["report", out, "--no-write"], rep)).toBe(0);
-    const r = rep.lines.join("\n");
-    expect(r).toContain(`read: ${out}: host comparison `);
-    expect(r).toContain("Host a (hosts/a):");
-    expect(r).toContain("Server mariadb: host a / host b");
-    for (const re of derived) expect(r).toMatch(re);
-    const sum = context();
-    expect(await main(["report", out, "--summary", "--no-write"], sum)).toBe(0);
-    expect(sum.lines.join("\n")).toMatch(derived[0]!);
-  }, 900_000);
+  });
 
   it("shard: true spreads the cells over both engines and merges them into one results folder", async () => {
     const out = join(tmp, "shard");
@@ -343,7 +338,7 @@ describe("several hosts (second engine on tcp://127.0.0.2:2375)", () => {
         "--set",
         "workload.duration=3s",
         "--set",
-        "workload.repeats=2",
+        "workload.repeats=1",
       ],
       ctx,
     );

@@ -1,27 +1,43 @@
 /**
- * The run engine against the real Docker engine, real servers and real sysbench: every transport, the results
- * folder against its raw logs, and teardown.
+ * The run engine against the real Docker engine, real servers and real sysbench: every transport, each on one of the
+ * data-dir kinds (socket on a volume, loopback on tmpfs, bridge on a loop-backed RAID 0: the three runs cover both
+ * lists), the results folder against its raw logs, the storage facts in run.json, and teardown (nothing left on the
+ * engine, no mount or loop device left on the host). twinbench killed while the array is mounted: storage-run.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseSysbench } from "../../src/core/model/sysbench/parse.ts";
 import type { CellRecord, RunManifest } from "../../src/core/model/results.ts";
-import { ensureLab, events, leftovers, tinyScenario, twinbench } from "./support/lab.ts";
+import { ensureLab, events, hostState, leftovers, tinyScenario, twinbench } from "./support/lab.ts";
 
 beforeAll(ensureLab, 1_800_000);
 
-describe.each(["socket", "loopback", "bridge"] as const)("run over the %s transport", (transport) => {
+const STORAGE = {
+  volume: { kind: "volume" },
+  tmpfs: { kind: "tmpfs", size: "1g" },
+  raid0: { kind: "raid0", loop: { members: 2, size: "1g" } },
+} as const;
+
+describe.each([
+  ["socket", "volume"],
+  ["loopback", "tmpfs"],
+  ["bridge", "raid0"],
+] as const)("run over the %s transport, data dir on %s", (transport, kind) => {
   it(
-    "runs 2 servers × 2 tests × 1-2 thread counts, keeps consistent results and leaves nothing",
+    "runs 2 servers × 2 tests × 1-2 thread counts, keeps consistent results, records its storage and leaves nothing",
     { timeout: 600_000 },
     async () => {
-      // The socket case keeps its data on a volume (a block device: bytes per query); the others on tmpfs (none).
-      // Thread counts are not what the transport changes: 1 and 2 on the socket, 1 on the others (CI time).
-      const onVolume = transport === "socket";
+      // A volume and a RAID 0 are block devices (bytes per query); tmpfs is none. Thread counts are not what the
+      // transport changes: 1 and 2 on the socket, 1 on the others (CI time).
+      const blockDevice = kind !== "tmpfs";
       const { file, dir } = await tinyScenario(
-        { load: { transport }, ...(onVolume ? { storage: { kind: "volume" } } : {}) },
-        { tests: ["oltp_point_select", "oltp_update_non_index"], threads: onVolume ? [1, 2] : [1], warmup: "1s" },
+        { load: { transport }, storage: STORAGE[kind] },
+        {
+          tests: ["oltp_point_select", "oltp_update_non_index"],
+          threads: transport === "socket" ? [1, 2] : [1],
+          warmup: "1s",
+        },
       );
       const out = join(dir, "out");
       const r = await twinbench(["run", file, "--out", out, "--json-events"]);
@@ -82,7 +98,7 @@ describe.each(["socket", "loopback", "bridge"] as const)("run over the %s transp
         expect(pq.clientCsVoluntary!, c.key).toBeGreaterThan(0);
         expect(pq.serverCsInvoluntary!, c.key).toBeGreaterThanOrEqual(0);
         expect(pq.clientCsInvoluntary!, c.key).toBeGreaterThanOrEqual(0);
-        if (onVolume) {
+        if (blockDevice) {
           expect(pq.readBytes!, c.key).toBeGreaterThanOrEqual(0);
           // innodb_flush_log_at_trx_commit = 1 (lab/my.cnf): every update's commit writes and syncs the redo log.
           if (c.test === "oltp_update_non_index") expect(pq.writeBytes!, c.key).toBeGreaterThan(0);
@@ -106,7 +122,26 @@ describe.each(["socket", "loopback", "bridge"] as const)("run over the %s transp
         expect(s.version).toBeTruthy();
       }
       expect(manifest.mustMatch?.filter((m) => !m.equal && !m.deliberate)).toEqual([]);
+      // Each server's storage facts in run.json.
+      for (const s of manifest.servers) {
+        expect(s.storage?.kind).toBe(kind);
+        expect(s.storage?.fsType).toBeTruthy();
+        expect(s.storage?.freeBytesBefore).toBeGreaterThan(0);
+        expect(s.storage?.freeBytesAfter).toBeGreaterThan(0);
+        if (kind === "raid0") {
+          expect(s.storage?.raidLevel).toMatch(/0/);
+          expect(s.storage?.loopBacked).toBe(true);
+          expect(s.storage?.members).toHaveLength(2);
+          expect(s.storage?.fsType).toBe("btrfs");
+        }
+        if (kind === "tmpfs") expect(s.storage?.fsType).toBe("tmpfs");
+      }
+      // The first screen leads with the answer; the servers' storage is in the details.
+      const details = await twinbench(["report", out, "--details", "--no-write"]);
+      expect(details.exitCode, details.all).toBe(0);
+      expect(details.stdout.replace(/\s+/g, " ")).toContain(`storage: ${kind}`);
       expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
+      expect(await hostState(manifest.runId)).toEqual({ mounts: [], loops: [] });
     },
   );
 });
