@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg } from "node:os";
-import { CancelledError, TwinbenchError } from "../../core/base/errors.ts";
+import { CancelledError, InputError, TwinbenchError } from "../../core/base/errors.ts";
 import { LABEL, resourceName } from "../../core/base/labels.ts";
 import type { Cell, CellRecord } from "../../core/model/results.ts";
 import { cellStateOf, containerCores } from "../../core/measure/cellstate.ts";
@@ -181,8 +181,7 @@ export class Sidecar {
     const startedAt = ctx.at();
     const loadStart = loadavg()[0]!;
     ctx.emit({ type: "cell-started", at: startedAt, cell, phase: ph, seconds: seconds ?? null });
-    // The per-cell limit: duration + margin (events runs: a generous fixed limit).
-    const timeoutMs = seconds !== undefined && !events ? (seconds * 1.5 + 60) * 1000 : 3600_000;
+    const timeoutMs = cellLimitMs(seconds, events);
     const skip = ctx.opts.control?.arm();
     const cellAbort = new AbortController();
     const onAbort = () => cellAbort.abort();
@@ -291,6 +290,31 @@ export class Sidecar {
     const tasks: CellTasks | undefined = o.tasks && { ...o.tasks, blockDevice: kind !== "tmpfs", storageKind: kind };
     return cellStateOf({ before: o.before, after: o.after, cpu, tasks, metrics: o.metrics, errors: o.errors });
   }
+}
+
+/** The margin a cell gets past 1.5 × its length before it is stopped, unless TWINBENCH_CELL_MARGIN says otherwise. */
+export const CELL_MARGIN_SECONDS = 60;
+
+/**
+ * A cell's limit (measured or warm-up) in ms: 1.5 × its length plus a margin, after which it is stopped and its server
+ * must answer (else SERVER_HUNG); a cell bounded by events gets an hour. The margin is a minute; the environment's
+ * TWINBENCH_CELL_MARGIN (a duration: "10s") sets another, for tests that wait for a hung server's or sysbench's limit
+ * on purpose (the fault matrix).
+ */
+export function cellLimitMs(
+  seconds: number | undefined,
+  events: number | undefined,
+  env: Record<string, string | undefined> = process.env,
+): number {
+  if (seconds === undefined || events) return 3600_000;
+  const raw = env.TWINBENCH_CELL_MARGIN;
+  const margin = raw === undefined || raw.trim() === "" ? CELL_MARGIN_SECONDS : parseDuration(raw);
+  if (margin === undefined)
+    throw new InputError(`TWINBENCH_CELL_MARGIN=${JSON.stringify(raw)}: expected a duration like "10s"`, {
+      code: "CLI_OPTION_INVALID",
+      hint: `unset it for the default margin of ${CELL_MARGIN_SECONDS} s past 1.5 × the cell's length`,
+    });
+  return (seconds * 1.5 + margin) * 1000;
 }
 
 /**
