@@ -41,6 +41,15 @@ describe("reports of real runs", () => {
     );
     expect(text.stdout).toMatch(/Over 2 cells at 95%, chance alone would call about 0\.1 of them faster or slower/);
     expect(text.stdout).toMatch(/Config identity: identical/);
+    // The latency section of the details: p50, p95 and p99 of every cell from the histograms, the reading's direction
+    // and the control over all latency readings in words.
+    expect(text.stdout).toContain("Latency percentiles (p50, p95, p99 of each repeat, read from sysbench's latency");
+    expect(text.stdout).toMatch(/lower is better/);
+    expect(text.stdout).toMatch(/Benjamini–Hochberg over all 6 latency readings of this report/);
+    expect(text.stdout).toMatch(/oltp_point_select +1 +p50 +\d+\.\d+ +\d+\.\d+ +\d\.\d{3} /);
+    expect(text.stdout).toMatch(/\n +p99 +\d+\.\d+ +\d+\.\d+ +\d\.\d{3} /);
+    const first = await twinbench(["report", runA]);
+    expect(first.stdout).not.toContain("Latency percentiles");
 
     const json = JSON.parse((await twinbench(["report", runA, "--format", "json"])).stdout);
     expect(json).toMatchObject({ metric: "qps", numerator: "mariadb", denominator: "mysql", threads: [1] });
@@ -54,10 +63,22 @@ describe("reports of real runs", () => {
         expect(c.estimate).toBeLessThan(c.high);
         expect(c.low).toBeLessThanOrEqual(c.high);
       }
+    // report.json's latency: the three percentiles of the one pair, every reading with each side's ms and a ratio.
+    expect(json.latency).toMatchObject({ readings: 6, withoutHistogram: 0, fdr: { method: "benjamini-hochberg" } });
+    expect(json.latency.tables.map((t: { percentile: string }) => t.percentile)).toEqual(["p50", "p95", "p99"]);
+    for (const t of json.latency.tables)
+      for (const c of t.cells) {
+        expect(c.numeratorMs).toBeGreaterThan(0);
+        expect(c.denominatorMs).toBeGreaterThan(0);
+        expect(c.low).toBeLessThanOrEqual(c.ratio);
+        expect(c.ratio).toBeLessThanOrEqual(c.high);
+        expect(VERDICTS).toContain(c.verdict);
+      }
+    expect(json.nopm).toEqual([]);
     const md = (await twinbench(["report", runA, "--format", "markdown"])).stdout;
     expect(md).toMatch(/\| oltp_point_select \|/);
     const csv = (await twinbench(["report", runA, "--format", "csv"])).stdout;
-    expect(csv.split("\n")[0]).toMatch(/test/);
+    expect(csv.split("\n")[0]).toMatch(/^test,threads,metric,.*,fdr,p50_numerator_ms,.*,nopm_fdr$/);
     const summary = await twinbench(["report", runA, "--summary"]);
     expect(summary.exitCode, summary.all).toBe(0);
     expect(summary.stdout).toMatch(/per sec/);

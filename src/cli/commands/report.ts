@@ -112,7 +112,11 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     )
     .argument("<dir>", "results folder (results/<run-id>)")
     .option("--format <format>", `output format: ${FORMATS.join("|")}`, "text")
-    .option("--metric <metric>", "qps|tps|p95|avg (latency ratios are inverted: above 100 = numerator better)", "qps")
+    .option(
+      "--metric <metric>",
+      "qps|tps|p50|p95|p99|avg|nopm (latency ratios are inverted: above 100 = numerator better)",
+      "qps",
+    )
     .option(
       "--summary",
       "the test execution summary side by side (servers of a run, or hosts), with effective concurrency and fairness",
@@ -183,7 +187,7 @@ export function registerReportCommands(program: Command, ctx: ReportCommandConte
     .option("--force", "compare even when scenario, pins or config differ (lists the differences)")
     .option("--fail-below <pct>", "exit 1 when any cell's 95% interval lies wholly below this (e.g. 95)")
     .option("--format <format>", "output format: text|markdown|csv|json", "text")
-    .option("--metric <metric>", "qps|tps|p95|avg", "qps")
+    .option("--metric <metric>", "qps|tps|p50|p95|p99|avg|nopm", "qps")
     .option(
       "--margin <pct>",
       "equivalence margin: a cell reads same within ±N% when its interval lies inside 100 ± N",

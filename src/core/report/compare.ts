@@ -14,6 +14,20 @@ import { markdownLadder, renderLadderText } from "./ladder-render.ts";
 import { markdownRatioTable } from "./markdown.ts";
 import { ratioCsvLines, CSV_HEADER } from "./csv.ts";
 import { costExplanation, costLines, costTableJson } from "./costs.ts";
+import {
+  LATENCY_CSV_HEADER,
+  latencyCsvFields,
+  latencyJson,
+  latencyMarkdown,
+  latencyTextLines,
+  nopmMarkdown,
+  nopmTextLines,
+} from "./latency.ts";
+import { escapeMarkdownCell } from "./escape.ts";
+
+/** The sentence under a comparison's latency section: its intervals hold no level between runs. */
+const LATENCY_RUNS_NOTE =
+  "The latency intervals compare the repeats of the runs; they leave out the level between runs.";
 
 /** The facts and effective variables that differ, as text lines (also under `compare --summary`). */
 export function diffLines(cmp: RunComparison): string[] {
@@ -67,6 +81,9 @@ export function renderComparisonText(cmp: RunComparison): string {
     const costs = costLines(cmp.costs[i] ?? null);
     if (costs.length) lines.push(...costs, "");
   });
+  if (cmp.nopm.length) lines.push(...nopmTextLines(cmp.nopm));
+  if (cmp.latency)
+    lines.push(...latencyTextLines(cmp.latency), ...(cmp.latency.tables.length ? [LATENCY_RUNS_NOTE] : []), "");
   lines.push(...diffLines(cmp));
   return lines.join("\n") + "\n";
 }
@@ -131,16 +148,29 @@ export function renderComparisonMarkdown(cmp: RunComparison): string {
     const why = [...explanationLines(t, cmp.costs[i]), ...costLines(cmp.costs[i] ?? null)];
     if (why.length) lines.push(...why, "");
   });
+  if (cmp.nopm.length) lines.push(...nopmMarkdown(cmp.nopm, escapeMarkdownCell));
+  if (cmp.latency)
+    lines.push(
+      "## Latency percentiles",
+      "",
+      ...latencyMarkdown(cmp.latency, escapeMarkdownCell),
+      ...(cmp.latency.tables.length ? [LATENCY_RUNS_NOTE, ""] : []),
+    );
   lines.push("## Differences", "", "```", ...diffLines(cmp), "```", "");
   return lines.join("\n");
 }
 
-/** A comparison as CSV, one line per server, test and thread count. */
+/**
+ * A comparison as CSV, one line per server, test and thread count; the latency percentiles and NOPM of the server's
+ * cell (NEW / BASE) at the end of its line (LATENCY_CSV_HEADER), empty on the ladder's lines.
+ */
 export function renderComparisonCsv(cmp: RunComparison): string {
-  const lines = [["server", ...CSV_HEADER].join(",")];
-  for (const t of cmp.tables) lines.push(...ratioCsvLines(t, [t.numerator]));
+  const lines = [["server", ...CSV_HEADER, ...LATENCY_CSV_HEADER].join(",")];
+  for (const t of cmp.tables)
+    lines.push(...ratioCsvLines(t, [t.numerator], latencyCsvFields(cmp.latency, cmp.nopm, t.numerator, t.denominator)));
   // A ladder's change: server = "numerator/base", numerator/denominator = the pair (NEW / BASE of its ratio).
-  for (const t of cmp.ladder?.blocks ?? []) lines.push(...ratioCsvLines(t, [`${t.numerator}/${t.denominator}`]));
+  const none = () => LATENCY_CSV_HEADER.map(() => null);
+  for (const t of cmp.ladder?.blocks ?? []) lines.push(...ratioCsvLines(t, [`${t.numerator}/${t.denominator}`], none));
   return lines.join("\n") + "\n";
 }
 
@@ -155,6 +185,8 @@ export function comparisonJson(cmp: RunComparison): object {
     servers: cmp.servers,
     tables: cmp.tables.map(ratioTableJson),
     costs: cmp.costs.map(costTableJson),
+    latency: latencyJson(cmp.latency),
+    nopm: cmp.nopm.map(ratioTableJson),
     ...(cmp.ladder ? { ladder: ladderJson(cmp.ladder) } : {}),
     differences: cmp.differences,
     forced: cmp.forced,

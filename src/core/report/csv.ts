@@ -7,6 +7,7 @@
 import type { RunReport } from "./model.ts";
 import type { RatioTable } from "../stats/ratio-model.ts";
 import type { CostTable } from "../stats/costs.ts";
+import { LATENCY_CSV_HEADER, latencyCsvFields } from "./latency.ts";
 
 export function csvField(v: string | number | null | undefined): string {
   if (v === null || v === undefined) return "";
@@ -100,14 +101,23 @@ export const REPLICATION_CSV_HEADER = [
   "history_runs",
 ] as const;
 
-/** The ratio table as CSV (comparison.csv). */
+/**
+ * The ratio table as CSV (comparison.csv). After the table's columns (and the history's, when the report has one)
+ * come the cell's latency percentiles and NOPM (LATENCY_CSV_HEADER, src/core/report/latency.ts), empty where absent.
+ */
 export function renderCsv(report: RunReport): string {
   const withHistory = report.level !== undefined;
-  const lines = [[...CSV_HEADER, ...(withHistory ? REPLICATION_CSV_HEADER : [])].join(",")];
+  const lines = [[...CSV_HEADER, ...(withHistory ? REPLICATION_CSV_HEADER : []), ...LATENCY_CSV_HEADER].join(",")];
+  const latency = (t: RatioTable) => latencyCsvFields(report.latency, report.nopm, t.numerator, t.denominator);
   // A ladder (src/core/stats/ladder.ts): the same columns, one line per pair × cell; q is over every pair × cell.
-  if (report.ladder) for (const t of report.ladder.blocks) lines.push(...ratioCsvLines(t));
-  else if (report.table)
-    lines.push(...ratioCsvLines(report.table, [], withHistory ? replicationFields(report) : undefined));
+  if (report.ladder) for (const t of report.ladder.blocks) lines.push(...ratioCsvLines(t, [], latency(t)));
+  else if (report.table) {
+    const history = withHistory ? replicationFields(report) : () => [];
+    const more = latency(report.table);
+    lines.push(
+      ...ratioCsvLines(report.table, [], (test, threads) => [...history(test, threads), ...more(test, threads)]),
+    );
+  }
   return lines.join("\n") + "\n";
 }
 

@@ -105,7 +105,7 @@ export function firstScreen(report: RunReport, partial: string | null): FirstScr
 
 /** The hint the first screen ends with, where the details are not shown. */
 export const DETAILS_HINT =
-  "More (method, cost per query, notes, servers): twinbench report <results folder> --details";
+  "More (method, cost per query, latency percentiles, notes, servers): twinbench report <results folder> --details";
 
 /** The rule between the first screen and the details. */
 export const DETAILS_RULE = `${"─".repeat(40)} details ${"─".repeat(40)}`;

@@ -123,6 +123,36 @@ export const SCRIPT = `
           scales: { y: { title: { display: true, text: "numerator / denominator × 100" } } } }
       });
     }
+    if (data.latencyChart) {
+      // Floating bars: each reading's interval of the plain latency ratio; the line at 1 is "no difference".
+      var one = {
+        id: "oneLine",
+        afterDatasetsDraw: function (ch) {
+          if (!ch.options.plugins.oneLine || !ch.options.plugins.oneLine.on) return;
+          var y = ch.scales.y.getPixelForValue(1), a = ch.chartArea, c = ch.ctx;
+          if (!(y >= a.top && y <= a.bottom)) return;
+          c.save();
+          c.strokeStyle = "#444";
+          c.setLineDash([4, 3]);
+          c.beginPath();
+          c.moveTo(a.left, y);
+          c.lineTo(a.right, y);
+          c.stroke();
+          c.restore();
+        }
+      };
+      make("latency-0", {
+        type: "bar",
+        plugins: [one],
+        data: { labels: data.latencyChart.labels, datasets: data.latencyChart.datasets.map(function (d, j) {
+          var c = palette[j % palette.length];
+          return { label: d.label, data: d.data, backgroundColor: c + "99", borderColor: c, borderWidth: 1 };
+        }) },
+        options: { plugins: { oneLine: { on: true }, title: { display: true, text: data.latencyChart.title } },
+          scales: { y: { beginAtZero: false,
+            title: { display: true, text: "numerator latency / denominator latency" } } } }
+      });
+    }
     // What each chart gives its legend and its plot, in pixels, for the screenshot test.
     charts.forEach(function (ch) {
       var a = ch.chartArea, lg = ch.legend, el = ch.canvas;

@@ -4,7 +4,7 @@
  */
 import type { CellRecord, RunManifest } from "../model/results.ts";
 import { measureRecords } from "../stats/records.ts";
-import { metricValue, type Metric } from "../stats/metric.ts";
+import { recordMetric, type Metric } from "../stats/metric.ts";
 import type { RunReport } from "./model.ts";
 
 /** The median of xs, null when there is none. */
@@ -65,7 +65,7 @@ export function buildHtmlData(manifest: RunManifest, cells: readonly CellRecord[
       const medians = threads.map((t) => {
         const vals = measured
           .filter((c) => c.server === server && c.test === test && c.threads === t)
-          .map((c) => metricValue(c.metrics, metric))
+          .map((c) => recordMetric(c, metric))
           .filter((v): v is number => typeof v === "number" && Number.isFinite(v));
         for (const y of vals) points.push({ x: String(t), y });
         return median(vals);

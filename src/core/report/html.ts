@@ -8,6 +8,17 @@ import { type CostTable } from "../stats/costs.ts";
 import { costPointText, costSummary, costSummaryHead, type CostSummary } from "./cost-summary.ts";
 import { firstScreen, secondRunDetails, type FirstScreen } from "./first-screen.ts";
 import { verdictWordOf } from "../model/vocabulary.ts";
+import { answerHead, answerRows } from "./answer.ts";
+import {
+  latencyChartData,
+  latencyHead,
+  latencyIntro,
+  latencyPairs,
+  latencyRows,
+  nopmHeading,
+  nopmLegend,
+} from "./latency.ts";
+import type { LatencySection } from "../stats/latency.ts";
 import type { RunManifest } from "../model/results.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
 import type { RunReport } from "./model.ts";
@@ -73,7 +84,7 @@ export function costChartData(t: CostTable | null): {
 }
 
 /** The answer table: estimate, interval and verdict word per cell (data-verdict keeps the machine names). */
-function answerTableHtml(t: RatioTable, s: FirstScreen): string {
+function answerTableHtml(t: RatioTable, s: Pick<FirstScreen, "head" | "rows">): string {
   const cells = t.rows.flatMap((r) => r.cells);
   const rows = s.rows.map((row, i) => {
     const c = cells[i]!;
@@ -85,6 +96,34 @@ function answerTableHtml(t: RatioTable, s: FirstScreen): string {
     );
   });
   return table(s.head.map(escapeHtml), rows, "answer");
+}
+
+/** The NOPM tables of the TPC-C-like cells: heading, answer-style table and legend each. */
+function nopmHtml(tables: readonly RatioTable[]): string[] {
+  return tables.flatMap((t) => [
+    `<h3>${escapeHtml(nopmHeading(t))}</h3>`,
+    answerTableHtml(t, { head: answerHead(t), rows: answerRows(t) }),
+    `<p class="legend">${escapeHtml(nopmLegend(t, tables.length))}</p>`,
+  ]);
+}
+
+/** The latency section: its words, one table per compared pair, and the chart of the first pair's intervals. */
+function latencyHtml(s: LatencySection, chart: boolean): string[] {
+  const out = ["<h3>Latency percentiles</h3>", ...latencyIntro(s).map((l) => `<p>${escapeHtml(l)}</p>`)];
+  const pairs = latencyPairs(s);
+  for (const p of pairs) {
+    const t = s.tables.find((x) => x.table.numerator === p.numerator && x.table.denominator === p.denominator)!;
+    if (pairs.length > 1) out.push(`<h4>${escapeHtml(p.label)}</h4>`);
+    out.push(
+      table(
+        latencyHead({ ...s, tables: [t] }).map(escapeHtml),
+        latencyRows(s, p.numerator, p.denominator).map((r) => r.map(escapeHtml)),
+        "latency",
+      ),
+    );
+  }
+  if (chart) out.push(`<div class="charts"><div class="chart"><canvas id="latency-0"></canvas></div></div>`);
+  return out;
 }
 
 /** The seeds' table: the ratio of the medians per test and thread count. */
@@ -101,7 +140,7 @@ function firstScreenHtml(r: RunReport): string[] {
   const t = r.table;
   const s = firstScreen(r, partialLine(r));
   const out = [`<h1>${escapeHtml(s.title)}</h1>`, s.partial ? `<p class="partial">${escapeHtml(s.partial)}</p>` : ""];
-  if (r.ladder) return [...out, ...ladderHtml(r.ladder, TABLE_TEXT)];
+  if (r.ladder) return [...out, ...ladderHtml(r.ladder, TABLE_TEXT), ...nopmHtml(r.nopm)];
   if (!t) return out;
   out.push(seedTableHtml(t), `<p>${escapeHtml(`Number of threads across, ${legend(t)}`)}</p>`, answerTableHtml(t, s));
   if (s.sentences.length)
@@ -109,6 +148,7 @@ function firstScreenHtml(r: RunReport): string[] {
   out.push(`<p class="legend">${s.legend.map(escapeHtml).join("<br>")}</p>`);
   for (const l of [...(s.disturbance ? [s.disturbance] : []), ...(s.noHistory ? [s.noHistory] : []), ...s.level])
     out.push(`<p>${escapeHtml(l)}</p>`);
+  out.push(...nopmHtml(r.nopm));
   return out;
 }
 
@@ -243,6 +283,7 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
     timeSeries: data.timeSeries,
     histograms: data.histograms,
     costChart: costChartData(r.costs),
+    latencyChart: latencyChartData(r.latency),
   };
   const body: string[] = [...firstScreenHtml(r), "<hr>", "<h2>Details</h2>"];
   const cs = costSummary(r.costs);
@@ -280,6 +321,7 @@ export function renderHtml(data: HtmlData, chartJsSource: string): string {
     const cn = cellNotes(t);
     if (cn.length) body.push(`<ul class="notes">${cn.map((n) => `<li>${escapeHtml(n)}</li>`).join("")}</ul>`);
   }
+  if (r.latency) body.push(...latencyHtml(r.latency, clientData.latencyChart !== null));
   for (const n of r.notes) {
     // The disturbed cells' note lists every cell in one sentence: a table reads better.
     if (r.disturbedCells.length && n.startsWith(disturbedNotePrefix(r.disturbedCells.length, r.disturbance.measured)))

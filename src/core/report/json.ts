@@ -7,6 +7,7 @@ import type { RatioTable } from "../stats/ratio-model.ts";
 import { cellVerdictText, verdictWordOf } from "../model/vocabulary.ts";
 import { costSummary } from "./cost-summary.ts";
 import { firstScreen } from "./first-screen.ts";
+import { latencyJson } from "./latency.ts";
 
 /**
  * The ratio table's fixed shape, each cell with its verdict in the report's words: `verdictWord` (faster, slower,
@@ -74,6 +75,8 @@ export function reportJson(report: RunReport): object {
   };
   const s = firstScreen(report, null);
   const answer = { title: s.title, sentences: s.sentences, legend: s.legend };
+  // The latency percentiles (plain latency ratios, q over every latency reading) and the TPC-C-like cells' NOPM.
+  const figures = { latency: latencyJson(report.latency), nopm: report.nopm.map(tableJson) };
   const none = { metric: null, numerator: null, denominator: null, threads: [], rows: [] };
   // A ladder: the two-server table (when the run has one) keeps the fixed shape at the top; `ladder` has one block per
   // pair, each cell with its verdict words as the table's.
@@ -81,11 +84,12 @@ export function reportJson(report: RunReport): object {
     return {
       ...(report.table ? tableJson(report.table) : none),
       ladder: { ...ladderJson(report.ladder), pairs: report.ladder.blocks.map(tableJson) },
+      ...figures,
       answer,
       run,
     };
-  if (!report.table) return { ...none, answer, run };
-  return { ...tableJson(report.table), answer, run };
+  if (!report.table) return { ...none, ...figures, answer, run };
+  return { ...tableJson(report.table), ...figures, answer, run };
 }
 
 /** The report model as JSON text (report.json). */

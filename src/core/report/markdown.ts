@@ -23,6 +23,7 @@ import {
   verdictRows,
 } from "./text.ts";
 import { escapeMarkdownCell as escCell } from "./escape.ts";
+import { latencyMarkdown, nopmMarkdown } from "./latency.ts";
 
 /** A paragraph wrapped at 120 characters (Markdown joins the lines again). */
 const para = (x: string) => wrap(x, undefined, "");
@@ -60,6 +61,7 @@ function firstScreenMarkdown(report: RunReport): string[] {
   const s = firstScreen(report, partialLine(report));
   const lines: string[] = [`# ${s.title}`, ""];
   if (s.partial) lines.push(...wrap(`> **${s.partial}**`, undefined, "> "), "");
+  const nopm = nopmMarkdown(report.nopm, escCell);
   if (report.ladder)
     return [
       ...lines,
@@ -69,6 +71,7 @@ function firstScreenMarkdown(report: RunReport): string[] {
       "",
       ...markdownLadderMedians(report.ladder, TABLE_TEXT),
       "",
+      ...nopm,
     ];
   if (!t) return [...lines, ...report.notes.flatMap((n) => [n, ""])];
   lines.push(
@@ -87,6 +90,7 @@ function firstScreenMarkdown(report: RunReport): string[] {
   lines.push(...s.legend.map((l, i) => (i < s.legend.length - 1 ? `${l}  ` : l)), "");
   for (const l of [...(s.disturbance ? [s.disturbance] : []), ...(s.noHistory ? [s.noHistory] : []), ...s.level])
     lines.push(...para(l), "");
+  lines.push(...nopm);
   return lines;
 }
 
@@ -119,6 +123,7 @@ function detailsMarkdown(report: RunReport): string[] {
       );
     lines.push(...cellNotes(t).flatMap((n) => wrap(`- note: ${n}`)));
   }
+  if (report.latency) lines.push("", "### Latency percentiles", "", ...latencyMarkdown(report.latency, escCell));
   lines.push("", "### Notes", "");
   for (const n of report.notes) lines.push(...para(n), "");
   return lines;

@@ -19,13 +19,15 @@ import { formatBytes, formatSeconds } from "../base/units.ts";
 import { hostWords, wallSeconds } from "./run-facts.ts";
 import { familyName } from "../model/vocabulary.ts";
 import { parseDuration } from "../model/scenario/schema.ts";
-import { axes, buildRatioTable, pickServers, serverLabels } from "../stats/ratio.ts";
+import { buildRatioTable } from "../stats/ratio.ts";
 import { measureRecords } from "../stats/records.ts";
 import { type RatioTable } from "../stats/ratio-model.ts";
 import { type Metric } from "../stats/metric.ts";
-import { costTableFromSides, type CostTable } from "../stats/costs.ts";
+import type { LatencySection } from "../stats/latency.ts";
+import { type CostTable } from "../stats/costs.ts";
 import { comparisonPairs } from "../model/scenario/pairs.ts";
-import { adaptiveRepeats, DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
+import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
+import { buildCostTable, runFigures } from "./figures.ts";
 import { printedWiderThanTarget } from "../stats/stop.ts";
 import { interferenceNotes, summariseInterference } from "../measure/interference.ts";
 import { cellStateNotes } from "../measure/cellstate.ts";
@@ -92,6 +94,10 @@ export interface RunReport {
   /** More than one pair (a version ladder, src/core/stats/ladder.ts): each server against the base, q over every
    *  pair × cell. The renderers show it in place of `table`; null with one pair (the two-server report). */
   ladder: Ladder | null;
+  /** p50, p95, p99 of every cell per compared pair (report/figures.ts); null with fewer than two servers. */
+  latency: LatencySection | null;
+  /** The TPC-C-like cells' NOPM ratio per compared pair (report/figures.ts); empty without NOPM figures. */
+  nopm: RatioTable[];
   /** The cost per query of the same two servers, paired like the ratio table (src/core/stats/costs.ts); null with
    *  fewer than two servers. */
   costs: CostTable | null;
@@ -268,6 +274,8 @@ export function buildRunReport(
   const table = ladder && !explicit ? (ladder.blocks[0] ?? null) : buildRatioTable(manifest, cells, opts);
   const pairs = ladder ? ladder.blocks : table ? [table] : [];
   const costs = buildCostTable(manifest, cells, opts);
+  const ladderPairs = ladder && !explicit ? (opts.pairs ?? comparisonPairs(manifest.scenario)) : null;
+  const { latency, nopm } = runFigures(manifest, cells, ladderPairs, opts);
   const notes: string[] = [];
   if (!table && !ladder)
     notes.push("Only one server in this run: no ratio table (use `twinbench compare` to compare runs).");
@@ -311,6 +319,8 @@ export function buildRunReport(
     table: level?.table ?? table,
     pairs,
     ladder,
+    latency,
+    nopm,
     costs,
     notes,
     windows,
@@ -346,30 +356,6 @@ export function windowNotes(ws: ReadonlyArray<{ key: string } & FigureWindow>): 
     text === main ? `${text} in ${cells(keys.length)}` : `${text} in ${cells(keys.length)} (${keys.join(", ")})`,
   );
   return [`Seconds each cell's figure used: ${parts.join("; ")}.`];
-}
-
-/** The cost-per-query table of a run: the ratio table's two servers, paired repeats, sequential when adaptive. */
-export function buildCostTable(
-  manifest: RunManifest,
-  cells: readonly CellRecord[],
-  opts: Pick<ReportOptions, "numerator" | "denominator"> = {},
-): CostTable | null {
-  const pair = pickServers(manifest, opts);
-  if (!pair) return null;
-  const [num, den] = pair;
-  const [ln, ld] = serverLabels(manifest, num, den);
-  const { tests, threads } = axes(manifest, cells);
-  return costTableFromSides(
-    { id: num, label: ln, records: cells.filter((c) => c.server === num) },
-    { id: den, label: ld, records: cells.filter((c) => c.server === den) },
-    tests,
-    threads,
-    {
-      pairing: "paired",
-      sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined,
-      hardware: manifest.hosts?.[0]?.hardwareCounters,
-    },
-  );
 }
 
 /** What an adaptive run did: its settings, how many cells stopped for which reason, and the width each one reached. */

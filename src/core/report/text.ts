@@ -29,6 +29,7 @@ import { metricLabel } from "../stats/metric.ts";
 import type { RunReport } from "./model.ts";
 import { textTable, type TextColumn } from "../base/text-table.ts";
 import { renderLadderText, type TableText } from "./ladder-render.ts";
+import { latencyTextLines, nopmTextLines } from "./latency.ts";
 
 /** `failed`, `skipped`, `·` for cells without numbers (the vocabulary's state marks). */
 export function statusText(c: RatioCell): string | null {
@@ -282,9 +283,11 @@ export function firstScreenText(report: RunReport): string[] {
   const s: FirstScreen = firstScreen(report, partialLine(report));
   const lines: string[] = [s.title, ""];
   if (s.partial) lines.push(...wrap(s.partial), "");
-  if (report.ladder) return [...lines, ...renderLadderText(report.ladder, TABLE_TEXT)];
+  const nopm = report.nopm.length ? ["", ...nopmTextLines(report.nopm)] : [];
+  if (nopm.length && nopm[nopm.length - 1] === "") nopm.pop();
+  if (report.ladder) return [...lines, ...renderLadderText(report.ladder, TABLE_TEXT), ...nopm];
   if (!t) return [...lines, ...report.notes.flatMap((n) => wrap(n))];
-  lines.push(...seedTable(t, plainCell), legend(t), "", ...answerBlock(t, sideNames(report, t)));
+  lines.push(...seedTable(t, plainCell), legend(t), "", ...answerBlock(t, sideNames(report, t)), ...nopm);
   const runs = [...(s.disturbance ? [s.disturbance] : []), ...(s.noHistory ? [s.noHistory] : []), ...s.level];
   if (runs.length) lines.push("", ...runs.flatMap((l) => wrap(l)));
   return lines;
@@ -310,6 +313,7 @@ export function detailLines(report: RunReport): string[] {
     lines.push(...verdictLines(t).flatMap((l) => wrap(`- ${l}`)));
     lines.push(...cellNotes(t).flatMap((n) => wrap(`note: ${n}`)), "");
   }
+  if (report.latency) lines.push(...latencyTextLines(report.latency), "");
   lines.push(...report.notes.flatMap((n) => wrap(n)));
   if (report.costs?.recorded)
     lines.push("Every cost figure per query, with each side's median: costs.csv, report.json.", report.costs.hardware);

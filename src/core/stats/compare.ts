@@ -14,7 +14,9 @@ import { summariseInterference } from "../measure/interference.ts";
 import { axes, ratioTableFromSides } from "./ratio.ts";
 import { measureRecords } from "./records.ts";
 import type { RatioTable } from "./ratio-model.ts";
-import type { Metric } from "./metric.ts";
+import type { LatencyPercentile, Metric } from "./metric.ts";
+import { latencySection, type LatencySection } from "./latency.ts";
+import { nopmTables } from "./nopm.ts";
 import { buildLadder, compareLadders, type Ladder, type LadderPair } from "./ladder.ts";
 import { costTableFromSides, type CostTable } from "./costs.ts";
 import { acrossTwoRuns, type CellLevel } from "./host-level.ts";
@@ -61,6 +63,13 @@ export interface RunComparison {
   servers: string[];
   /** One table per compared server: NEW / BASE * 100. */
   tables: RatioTable[];
+  /**
+   * p50, p95 and p99 latency of every cell, NEW / BASE per server (unpaired, as `tables`), q over every latency
+   * reading of the comparison (src/core/stats/latency.ts); their intervals leave out the level between runs.
+   */
+  latency: LatencySection | null;
+  /** The TPC-C-like cells' NOPM, NEW / BASE per server (src/core/stats/nopm.ts); empty without NOPM. */
+  nopm: RatioTable[];
   /** One cost-per-query table per compared server (same order as `tables`): NEW / BASE, unpaired. */
   costs: CostTable[];
   /**
@@ -166,20 +175,26 @@ export function compareRuns(
   const bx = axes(b.manifest, b.cells);
   const tests = [...ax.tests, ...bx.tests.filter((t) => !ax.tests.includes(t))];
   const threads = [...ax.threads, ...bx.threads.filter((t) => !ax.threads.includes(t))];
-  const tables = servers.map((id) =>
-    ratioTableFromSides(
-      { id, label: `NEW ${id}`, ...sideRecords(newRuns, id) },
-      { id, label: `BASE ${id}`, ...sideRecords(baseRuns, id) },
-      tests,
-      threads,
-      {
-        metric: opts.metric,
-        marginPct: opts.marginPct,
-        pairing: "unpaired",
-        percentile: a.manifest.scenario.workload.percentile ?? 95,
-      },
-    ),
-  );
+  // Every server's NEW / BASE table of a metric: the comparison's own metric, the latency percentiles, NOPM.
+  const tablesOf = (metric: Metric | undefined) =>
+    servers.map((id) =>
+      ratioTableFromSides(
+        { id, label: `NEW ${id}`, ...sideRecords(newRuns, id) },
+        { id, label: `BASE ${id}`, ...sideRecords(baseRuns, id) },
+        tests,
+        threads,
+        {
+          metric,
+          marginPct: opts.marginPct,
+          pairing: "unpaired",
+          percentile: a.manifest.scenario.workload.percentile ?? 95,
+        },
+      ),
+    );
+  const tables = tablesOf(opts.metric);
+  const everyRecord = [...baseRuns, ...newRuns].flatMap((r) => r.cells.filter((c) => servers.includes(c.server)));
+  const latency = latencySection((p: LatencyPercentile) => tablesOf(p), everyRecord);
+  const nopm = nopmTables(() => tablesOf("nopm"), everyRecord);
   const oneEach = baseRuns.length === 1 && newRuns.length === 1;
   const across = oneEach
     ? tables.map((t) =>
@@ -209,6 +224,8 @@ export function compareRuns(
           runs: Math.max(0, ...across.map((x) => x.runs)),
         }
       : null,
+    latency,
+    nopm,
     costs,
     ladder: ladderChange(a, b, opts),
     differences,

@@ -13,9 +13,9 @@ import type { CellRecord, RunManifest } from "../model/results.ts";
 import { adaptiveRepeats } from "../model/scenario/schema.ts";
 import { DEFAULT_CONFIDENCE } from "./estimate.ts";
 import { estimateUnpaired } from "./unpaired.ts";
-import { benjaminiHochberg, expectedFalseVerdicts } from "./fdr.ts";
+import { benjaminiHochberg, expectedFalseVerdicts, jointFdr } from "./fdr.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
-import { FDR, cellVerdict, fdrOf } from "../model/verdict.ts";
+import { FDR, cellVerdict } from "../model/verdict.ts";
 import { cellVerdictText } from "../model/vocabulary.ts";
 import { axes, ratioTableFromSides, ratioTableJson } from "./ratio.ts";
 import { adaptiveStops } from "./records.ts";
@@ -68,21 +68,8 @@ export function isLadder(pairs: readonly LadderPair[] | undefined): pairs is rea
  * The tables are copied, not changed.
  */
 export function ladderFromTables(tables: readonly RatioTable[], kind: Ladder["kind"] = "run"): Ladder {
-  const blocks = tables.map((t) => structuredClone(t));
+  const blocks = jointFdr(tables);
   const cells: RatioCell[] = blocks.flatMap((t) => t.rows.flatMap((r) => r.cells));
-  const qs = benjaminiHochberg(cells.map((c) => c.p));
-  cells.forEach((c, i) => {
-    c.q = qs[i] === null ? null : Number(qs[i]!.toFixed(6));
-    c.fdr = c.loadBound ? null : fdrOf(c.direction, qs[i], FDR);
-  });
-  for (const t of blocks) {
-    const decided = t.rows.flatMap((r) => r.cells).filter((c) => c.direction === "faster" || c.direction === "slower");
-    t.method = {
-      ...t.method,
-      verdicts: decided.length,
-      verdictsAtFdr: decided.filter((c) => c.fdr === "holds").length,
-    };
-  }
   const first = blocks[0];
   const base = blocks.every((t) => t.denominator === first?.denominator) ? (first?.denominator ?? "") : "";
   const decided = cells.filter((c) => c.direction === "faster" || c.direction === "slower");

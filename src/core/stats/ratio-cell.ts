@@ -8,7 +8,7 @@ import { roundTo } from "../base/units.ts";
 import type { CellRecord } from "../model/results.ts";
 import type { CellInput, PairObs } from "./estimate.ts";
 import type { UnpairedInput } from "./unpaired.ts";
-import type { Metric } from "./metric.ts";
+import type { LatencySource, Metric } from "./metric.ts";
 import type { CellStatus, Pairing, RatioCell, RatioTableOptions, Side } from "./ratio-model.ts";
 import { measureRecords, measureRuns, repeatValues, sideStatus, usableValue } from "./records.ts";
 import { unstableNotes } from "./unstable.ts";
@@ -18,6 +18,8 @@ export interface CellContext {
   num: Side;
   den: Side;
   metric: Metric;
+  /** Where a latency percentile is read, one source for the whole table (records.ts latencySource). */
+  source?: LatencySource;
   inverted: boolean;
   pairing: Pairing;
   /** -1 for a latency metric (its log ratio is inverted), else 1. */
@@ -103,16 +105,16 @@ export function ratioCell(
   row: number,
   col: number,
 ): { cell: RatioCell; pending?: Pending } {
-  const { metric } = ctx;
+  const { metric, source } = ctx;
   const a = ctx.numGroups.get(`${test}|${t}`) ?? [];
   const b = ctx.denGroups.get(`${test}|${t}`) ?? [];
   const maxRepeat = Math.max(0, ...a.map((r) => r.repeat), ...b.map((r) => r.repeat));
-  const av = repeatValues(a, metric, maxRepeat);
-  const bv = repeatValues(b, metric, maxRepeat);
+  const av = repeatValues(a, metric, maxRepeat, source);
+  const bv = repeatValues(b, metric, maxRepeat, source);
   const failedRepeats = new Set(
     [...a, ...b].filter((r) => r.status === "failed" || r.metrics?.status === "failed").map((r) => r.repeat),
   ).size;
-  const status = cellStatus(sideStatus(a, metric), sideStatus(b, metric));
+  const status = cellStatus(sideStatus(a, metric, source), sideStatus(b, metric, source));
   // The seeds' figure reads the same repeats as the estimate: a pair disturbed in its last attempt is left out of
   // both (unless the run keeps disturbed pairs); when no pair is clean, every repeat counts.
   const disturbed = ctx.keepDisturbed
@@ -171,7 +173,7 @@ export function ratioCell(
 
 /** The estimator's input of a measured cell: its pairs (paired), its runs' means, or its repeats (unpaired). */
 function estimatorInput(ctx: CellContext, p: Pending, test: string, t: number): void {
-  const { sign, floorSd, metric } = ctx;
+  const { sign, floorSd, metric, source } = ctx;
   if (ctx.pairing === "paired") {
     const { pairs, repeats } = pairsOf(p, sign, ctx.keepDisturbed === true);
     const stop = ctx.stops?.get(`${test}|${t}`);
@@ -183,7 +185,7 @@ function estimatorInput(ctx: CellContext, p: Pending, test: string, t: number): 
         const vs = finiteOf(
           rs
             .filter((r) => r.test === test && r.threads === t && r.phase !== "warmup")
-            .map((r) => usableValue(r, metric)),
+            .map((r) => usableValue(r, metric, source)),
         );
         return vs.length ? [vs.reduce((x, v) => x + Math.log(v), 0) / vs.length] : [];
       });

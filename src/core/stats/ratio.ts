@@ -18,10 +18,10 @@ import { DEFAULT_CONFIDENCE, QUANTISATION_SD, estimateRun, type CellEstimate, ty
 import { estimateUnpaired } from "./unpaired.ts";
 import { orderEffect, outlierPairs, type OrderEffect } from "./diagnostics.ts";
 import { benjaminiHochberg, expectedFalseVerdicts } from "./fdr.ts";
-import { isInverted } from "./metric.ts";
+import { isInverted, labelRank, readsHistogram } from "./metric.ts";
 import type { RatioRow, RatioTable, RatioTableOptions, Side, TableMethod } from "./ratio-model.ts";
 import { ratioCell, type CellContext, type Pending } from "./ratio-cell.ts";
-import { adaptiveStops, groupByCell, measureRecords } from "./records.ts";
+import { adaptiveStops, groupByCell, latencySource, measureRecords } from "./records.ts";
 import { outlierNote } from "./unstable.ts";
 
 /** Build the table from two sides. Tests and threads give the order; cells not in them are ignored. */
@@ -37,15 +37,19 @@ export function ratioTableFromSides(
   const pairing = opts.pairing ?? "paired";
   const marginPct = opts.marginPct ?? DEFAULT_MARGIN_PCT;
   const confidence = DEFAULT_CONFIDENCE;
+  // One source of latency percentiles for the whole table (every side's runs included): never a mix of the two.
+  const all = [...num.records, ...den.records, ...(num.runs ?? []).flat(), ...(den.runs ?? []).flat()];
+  const source = latencySource(measureRecords(all), metric);
   const ctx: CellContext = {
     num,
     den,
     metric,
+    ...(source ? { source } : {}),
     inverted,
     pairing,
     sign: inverted ? -1 : 1,
-    // Printed latency percentiles are rounded to sysbench's histogram buckets: no pair sd below that rounding.
-    floorSd: metric === "p95" ? QUANTISATION_SD : 0,
+    // Latency percentiles are rounded to sysbench's histogram buckets: no pair sd below that rounding.
+    floorSd: readsHistogram(metric) ? QUANTISATION_SD : 0,
     numGroups: groupByCell(measureRecords(num.records)),
     denGroups: groupByCell(measureRecords(den.records)),
     byRuns: pairing === "unpaired" && (num.runs?.length ?? 0) >= 2 && (den.runs?.length ?? 0) >= 2,
@@ -76,7 +80,7 @@ export function ratioTableFromSides(
     method: tableMethod(rows, pending, run, order, ctx.byRuns, confidence),
     numeratorLabel: num.label,
     denominatorLabel: den.label,
-    percentile: opts.percentile ?? 95,
+    percentile: labelRank(metric, source, opts.percentile ?? 95),
   };
 }
 

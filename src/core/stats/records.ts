@@ -4,7 +4,7 @@
  */
 import type { CellRecord, RunManifest } from "../model/results.ts";
 import type { CellInput } from "./estimate.ts";
-import { metricValue, type Metric } from "./metric.ts";
+import { readsHistogram, recordMetric, type LatencySource, type Metric } from "./metric.ts";
 import type { CellStatus } from "./ratio-model.ts";
 
 /**
@@ -27,17 +27,33 @@ export function measureRecords(cells: readonly CellRecord[]): CellRecord[] {
   return [...byKey.values()];
 }
 
-/** A record's figure of the metric when it can be used (a measured, positive number), else null. */
-export function usableValue(r: CellRecord, metric: Metric): number | null {
-  if (r.status !== "ok" || !r.metrics || r.metrics.status === "failed") return null;
+/**
+ * A record's figure of the metric when it can be used (a measured, positive number), else null. A latency percentile
+ * reads `source` ({@link latencySource}; default: the record's histogram when it has one).
+ */
+export function usableValue(r: CellRecord, metric: Metric, source?: LatencySource): number | null {
+  if (!measured(r)) return null;
   // workload.trim: the rates without the cell's first seconds stand for the whole cell's.
-  const v = r.trimmed && (metric === "qps" || metric === "tps") ? r.trimmed[metric] : metricValue(r.metrics, metric);
+  const v = r.trimmed && (metric === "qps" || metric === "tps") ? r.trimmed[metric] : recordMetric(r, metric, source);
   return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : null;
 }
 
+/** A record with a usable sysbench result. */
+const measured = (r: CellRecord) => r.status === "ok" && r.metrics !== null && r.metrics.status !== "failed";
+
+/**
+ * Where one table's latency percentiles come from (undefined for another metric): the histograms when every measured
+ * record has one, else sysbench's printed percentile for all of them, so that a table never mixes the two readings.
+ */
+export function latencySource(records: readonly CellRecord[], metric: Metric): LatencySource | undefined {
+  if (!readsHistogram(metric)) return undefined;
+  const used = records.filter((r) => r.phase !== "warmup" && measured(r));
+  return used.length > 0 && used.every((r) => (r.metrics?.histogram?.length ?? 0) > 0) ? "histogram" : "printed";
+}
+
 /** One side's state in a cell: ok when any record is usable, else failed, skipped or missing. */
-export function sideStatus(records: CellRecord[], metric: Metric): CellStatus {
-  if (records.some((r) => usableValue(r, metric) !== null)) return "ok";
+export function sideStatus(records: CellRecord[], metric: Metric, source?: LatencySource): CellStatus {
+  if (records.some((r) => usableValue(r, metric, source) !== null)) return "ok";
   if (records.some((r) => r.status === "failed" || r.metrics?.status === "failed")) return "failed";
   if (records.some((r) => r.status === "skipped")) return "skipped";
   return "missing";
@@ -56,9 +72,14 @@ export function groupByCell(records: CellRecord[]): Map<string, CellRecord[]> {
 }
 
 /** The metric of each repeat (index = repeat - 1), null where missing or failed. */
-export function repeatValues(records: CellRecord[], metric: Metric, length: number): Array<number | null> {
+export function repeatValues(
+  records: CellRecord[],
+  metric: Metric,
+  length: number,
+  source?: LatencySource,
+): Array<number | null> {
   const out: Array<number | null> = Array.from({ length }, () => null);
-  for (const r of records) if (r.repeat >= 1) out[r.repeat - 1] = usableValue(r, metric);
+  for (const r of records) if (r.repeat >= 1) out[r.repeat - 1] = usableValue(r, metric, source);
   return out;
 }
 

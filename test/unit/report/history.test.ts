@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { levelLine, NO_LEVEL_YET, renderHistory, replicationLines } from "../../../src/core/report/history.ts";
 import { buildRunReport } from "../../../src/core/report/model.ts";
-import { REPLICATION_CSV_HEADER, renderCsv } from "../../../src/core/report/csv.ts";
+import { CSV_HEADER, REPLICATION_CSV_HEADER, renderCsv } from "../../../src/core/report/csv.ts";
+import { LATENCY_CSV_HEADER } from "../../../src/core/report/latency.ts";
 import { historyEntry } from "../../../src/core/stats/history.ts";
 import { hostKey } from "../../../src/core/plan/calibration/host-key.ts";
 import { load } from "../../support/results-fixture.ts";
@@ -97,8 +98,10 @@ describe("the verdicts' level in a run's report", () => {
   it("comparison.csv carries the level, the run's own interval and where a second run lands", () => {
     const r = buildRunReport(manifest, cells, { history: earlier });
     const [head, first] = renderCsv(r).split("\n");
-    expect(head.split(",").slice(-REPLICATION_CSV_HEADER.length)).toEqual([...REPLICATION_CSV_HEADER]);
-    const f = first.split(",");
-    expect(f[f.length - REPLICATION_CSV_HEADER.length]).toBe("host");
+    // after the table's columns, before the latency and NOPM columns (src/core/report/latency.ts)
+    const at = CSV_HEADER.length;
+    expect(head.split(",").slice(at, at + REPLICATION_CSV_HEADER.length)).toEqual([...REPLICATION_CSV_HEADER]);
+    expect(head.split(",").slice(at + REPLICATION_CSV_HEADER.length)).toEqual([...LATENCY_CSV_HEADER]);
+    expect(first.split(",")[at]).toBe("host");
   });
 });

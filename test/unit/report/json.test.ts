@@ -15,7 +15,10 @@ describe("reportJson", () => {
 
   it("a two-server run: the ratio table's fields at the top, then run", () => {
     const j = json(report);
-    const { run, answer, ...top } = j;
+    const { run, answer, latency, nopm, ...top } = j;
+    // The latency percentiles and NOPM beside the table (src/core/report/latency.ts has their shape).
+    expect(latency).toMatchObject({ fdr: { method: "benjamini-hochberg" }, tables: expect.any(Array) });
+    expect(nopm).toEqual([]);
     // The ratio table's fixed shape, each cell with its verdict in the report's words added.
     const plainTable = ratioTableJson(report.table!) as { rows: Array<{ cells: object[] }> };
     expect(top).toEqual({

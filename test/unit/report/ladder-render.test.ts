@@ -9,6 +9,7 @@ import { buildRunReport } from "../../../src/core/report/model.ts";
 import { renderText } from "../../../src/core/report/text.ts";
 import { renderMarkdown } from "../../../src/core/report/markdown.ts";
 import { renderCsv, CSV_HEADER } from "../../../src/core/report/csv.ts";
+import { LATENCY_CSV_HEADER } from "../../../src/core/report/latency.ts";
 import { reportJson } from "../../../src/core/report/json.ts";
 
 import { PAIRS, ladderRun } from "../../support/ladder-fixture.ts";
@@ -34,7 +35,7 @@ describe("ladder in every report format (snapshots read for sense)", () => {
   it("csv: the two-server columns, one line per pair × cell", async () => {
     const csv = renderCsv(report);
     const lines = csv.trimEnd().split("\n");
-    expect(lines[0]).toBe(CSV_HEADER.join(","));
+    expect(lines[0]).toBe([...CSV_HEADER, ...LATENCY_CSV_HEADER].join(","));
     expect(lines.length).toBe(1 + 2 * 2 * 3);
     expect(lines.filter((x) => x.includes(",mariadb-10,mysql,")).length).toBe(6);
     await expect(csv).toMatchFileSnapshot(join(GOLDEN, "ladder.csv"));

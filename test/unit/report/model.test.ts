@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import type { AdaptiveSummary, MustMatchRow, RunManifest } from "../../../src/core/model/results.ts";
 import {
   adaptiveNotes,
-  buildCostTable,
   buildRunReport,
   configIdentity,
   describeStorage,
@@ -111,17 +110,6 @@ describe("windowNotes", () => {
       "Seconds each cell's figure used: seconds 1–5 (sysbench's total, no lead-in) in 2 cells; seconds 1–4 (sysbench's total, no lead-in) in 1 cell (a/x/1/2).",
     ]);
     expect(windowNotes([])).toEqual([]);
-  });
-});
-
-describe("buildCostTable", () => {
-  it("the ratio table's two servers; none with one server", () => {
-    const t = buildCostTable(manifest, cells)!;
-    expect([t.numerator, t.denominator, t.pairing]).toEqual(["mariadb", "mysql", "paired"]);
-    expect(t.recorded).toBe(false);
-    const one = structuredClone(manifest) as RunManifest;
-    one.scenario.servers = one.scenario.servers.slice(0, 1);
-    expect(buildCostTable(one, cells)).toBeNull();
   });
 });
 

@@ -4,6 +4,7 @@ import type { RunManifest } from "../../../src/core/model/results.ts";
 import {
   adaptiveStops,
   groupByCell,
+  latencySource,
   measureRecords,
   measureRuns,
   repeatValues,
@@ -12,6 +13,7 @@ import {
 } from "../../../src/core/stats/records.ts";
 import { cellRecord, sysbench } from "../../support/record.ts";
 
+const LAT = { min: null, avg: null, max: null, sum: null, percentile: 95, percentileValue: 2.5 };
 const ok = (qps: number, over = {}) => cellRecord({ metrics: sysbench({ qps, tps: qps / 20 }), ...over });
 
 describe("measureRecords", () => {
@@ -93,5 +95,27 @@ describe("adaptiveStops", () => {
       ["oltp_read_only|4", "open"],
     ]);
     expect(adaptiveStops({} as RunManifest).size).toBe(0);
+  });
+});
+
+describe("latencySource", () => {
+  const hist = (repeat: number) =>
+    cellRecord({ repeat, metrics: sysbench({ latencyMs: LAT, histogram: [[1.5, 10]] }) });
+  const plain = (repeat: number) => cellRecord({ repeat, metrics: sysbench({ latencyMs: LAT }) });
+  it("the histograms when every measured record has one, else the printed percentile for all", () => {
+    expect(latencySource([hist(1), hist(2)], "p99")).toBe("histogram");
+    expect(latencySource([hist(1), plain(2)], "p95")).toBe("printed");
+    expect(latencySource([], "p50")).toBe("printed");
+    expect(latencySource([hist(1)], "qps")).toBeUndefined();
+  });
+  it("warm-ups and failed records do not count", () => {
+    const warm = cellRecord({ phase: "warmup", metrics: sysbench({ latencyMs: LAT }) });
+    const failed = cellRecord({ repeat: 2, status: "failed", metrics: null });
+    expect(latencySource([hist(1), warm, failed], "p50")).toBe("histogram");
+  });
+  it("a table of mixed records reads one source: the printed p95 of every repeat", () => {
+    const rs = [hist(1), plain(2)];
+    expect(repeatValues(rs, "p95", 2, latencySource(rs, "p95"))).toEqual([2.5, 2.5]);
+    expect(repeatValues(rs, "p50", 2, latencySource(rs, "p50"))).toEqual([null, null]);
   });
 });
