@@ -45,7 +45,7 @@ describe("reports of real runs", () => {
     // and the control over all latency readings in words.
     expect(text.stdout).toContain("Latency percentiles (p50, p95, p99 of each repeat, read from sysbench's latency");
     expect(text.stdout).toMatch(/lower is better/);
-    expect(text.stdout).toMatch(/Benjamini–Hochberg over all 6 latency readings of this report/);
+    expect(text.stdout).toMatch(/Benjamini–Hochberg over all \d+ latency readings? of this report/);
     expect(text.stdout).toMatch(/oltp_point_select +1 +p50 +\d+\.\d+ +\d+\.\d+ +\d\.\d{3} /);
     expect(text.stdout).toMatch(/\n +p99 +\d+\.\d+ +\d+\.\d+ +\d\.\d{3} /);
     const first = await twinbench(["report", runA]);
@@ -64,21 +64,27 @@ describe("reports of real runs", () => {
         expect(c.low).toBeLessThanOrEqual(c.high);
       }
     // report.json's latency: the three percentiles of the one pair, every reading with each side's ms and a ratio.
-    expect(json.latency).toMatchObject({ readings: 6, withoutHistogram: 0, fdr: { method: "benjamini-hochberg" } });
+    // (A pair disturbed by outside work is left out: a cell may then have one pair and no interval.)
+    expect(json.latency).toMatchObject({ withoutHistogram: 0, fdr: { method: "benjamini-hochberg" } });
     expect(json.latency.tables.map((t: { percentile: string }) => t.percentile)).toEqual(["p50", "p95", "p99"]);
+    const readings = json.latency.tables.flatMap((t: { cells: Array<{ low: number | null }> }) =>
+      t.cells.filter((c) => c.low !== null),
+    );
+    expect(readings.length).toBe(json.latency.readings);
+    expect(text.stdout).toContain(`Benjamini–Hochberg over all ${readings.length} latency reading`);
     for (const t of json.latency.tables)
       for (const c of t.cells) {
         expect(c.numeratorMs).toBeGreaterThan(0);
         expect(c.denominatorMs).toBeGreaterThan(0);
-        expect(c.low).toBeLessThanOrEqual(c.ratio);
-        expect(c.ratio).toBeLessThanOrEqual(c.high);
+        expect(c.ratio).toBeGreaterThan(0);
+        if (c.low !== null) expect([c.low <= c.ratio, c.ratio <= c.high]).toEqual([true, true]);
         expect(VERDICTS).toContain(c.verdict);
       }
     expect(json.nopm).toEqual([]);
     const md = (await twinbench(["report", runA, "--format", "markdown"])).stdout;
     expect(md).toMatch(/\| oltp_point_select \|/);
     const csv = (await twinbench(["report", runA, "--format", "csv"])).stdout;
-    expect(csv.split("\n")[0]).toMatch(/^test,threads,metric,.*,fdr,p50_numerator_ms,.*,nopm_fdr$/);
+    expect(csv.split("\n")[0]).toMatch(/^test,threads,metric,.*,p50_numerator_ms,.*,nopm_fdr$/);
     const summary = await twinbench(["report", runA, "--summary"]);
     expect(summary.exitCode, summary.all).toBe(0);
     expect(summary.stdout).toMatch(/per sec/);
