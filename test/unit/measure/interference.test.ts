@@ -281,6 +281,7 @@ describe("compare's warning", () => {
       factDiff: [],
       variableDiff: [],
       warnings: ["w1"],
+      nopm: [],
     } as unknown as RunComparison;
     expect(renderComparisonText(cmp)).toContain("WARNING: w1");
     expect(renderComparisonMarkdown(cmp)).toContain("> **Warning**: w1");
