@@ -56,11 +56,19 @@ async function stored(): Promise<{ file: string; cal: Calibration }> {
   return { file, cal: JSON.parse(await readFile(file, "utf8")) as Calibration };
 }
 
+/** One A/A run's pairs of one cell: the log ratios kept, and how many pairs outside work disturbed. */
+interface AaCell {
+  kept: number[];
+  disturbed: number;
+}
+
 /**
  * The log A/A pair ratios (qps of a over b, per repeat) of the calibration's A/A runs aa-1, aa-2, read from their
- * cells.jsonl: [cell][instance][pair], cells in key order. The last measured attempt of a cell counts.
+ * cells.jsonl: [cell][instance], cells in key order. The last measured attempt of a cell counts. A pair whose last
+ * attempt outside work disturbed (either cell's interference flag, as recorded) is counted, not kept: calibrate
+ * leaves such pairs out of the host's calibration.
  */
-async function aaPairs(dir: string): Promise<number[][][]> {
+async function aaPairs(dir: string): Promise<AaCell[][]> {
   const runs = await Promise.all(
     ["aa-1", "aa-2"].map(async (run) => {
       const last = new Map<
@@ -72,24 +80,59 @@ async function aaPairs(dir: string): Promise<number[][][]> {
           repeat: number;
           status: string;
           metrics: { qps: number } | null;
+          interference?: { disturbed: boolean };
         }
       >();
       for (const line of (await readFile(join(dir, run, "cells.jsonl"), "utf8")).split("\n").filter(Boolean)) {
         const r = JSON.parse(line);
         if (r.phase !== "warmup") last.set(`${r.server}|${r.test}|${r.threads}|${r.repeat}`, r);
       }
-      const pairs = new Map<string, number[]>();
+      const pairs = new Map<string, AaCell>();
       for (const a of [...last.values()].filter((r) => r.server === "a" && r.status === "ok")) {
         const b = last.get(`b|${a.test}|${a.threads}|${a.repeat}`);
         if (b?.status !== "ok" || !a.metrics || !b.metrics) continue;
         const key = `${a.test}|${a.threads}`;
-        pairs.set(key, [...(pairs.get(key) ?? []), Math.log(a.metrics.qps / b.metrics.qps)]);
+        const cell = pairs.get(key) ?? { kept: [], disturbed: 0 };
+        if (a.interference?.disturbed || b.interference?.disturbed) cell.disturbed++;
+        else cell.kept.push(Math.log(a.metrics.qps / b.metrics.qps));
+        pairs.set(key, cell);
       }
       return pairs;
     }),
   );
   const keys = [...new Set(runs.flatMap((p) => [...p.keys()]))].sort();
-  return keys.map((key) => runs.map((p) => p.get(key) ?? []));
+  return keys.map((key) => runs.map((p) => p.get(key) ?? { kept: [], disturbed: 0 }));
+}
+
+/**
+ * The textbook one-way random-effects ANOVA of the kept A/A pairs, each cell's instances (the A/A runs) its groups,
+ * pooled over the cells (Searle, Casella & McCulloch, Variance Components, §3.5-3.6): σ̂² the pooled mean square
+ * within groups; per cell with 2 or more groups, E[Σ n_i (ȳ_i − ȳ)²] = (a − 1) σ² + (N − Σ n_i² / N) τ², so
+ * τ̂² = max(0, Σ (Σ n_i (ȳ_i − ȳ)² − (a − 1) σ̂²) / Σ (N − Σ n_i² / N)). Balanced (a = 2 groups of k) this is the mean
+ * over cells of (MS between − σ̂²) / k.
+ */
+function anova(cells: number[][][]): { s2: number; df: number; tau2: number | null; instanceDf: number } {
+  const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+  let ss = 0;
+  let df = 0;
+  for (const g of cells.flat().filter((x) => x.length > 0)) {
+    const m = mean(g);
+    ss += g.reduce((a, x) => a + (x - m) ** 2, 0);
+    df += g.length - 1;
+  }
+  const s2 = ss / df;
+  let q = 0;
+  let den = 0;
+  let instanceDf = 0;
+  for (const groups of cells.map((c) => c.filter((g) => g.length > 0))) {
+    if (groups.length < 2) continue;
+    const n = groups.reduce((a, g) => a + g.length, 0);
+    const m = mean(groups.flat());
+    q += groups.reduce((a, g) => a + g.length * (mean(g) - m) ** 2, 0) - (groups.length - 1) * s2;
+    den += n - groups.reduce((a, g) => a + g.length ** 2, 0) / n;
+    instanceDf += groups.length - 1;
+  }
+  return { s2, df, tau2: instanceDf > 0 ? Math.max(0, q / den) : null, instanceDf };
 }
 
 beforeAll(async () => {
@@ -127,36 +170,38 @@ describe("twinbench calibrate", () => {
     expect(code, ctx.lines.join("\n")).toBe(0);
     const text = ctx.lines.join("\n");
     expect(text).toMatch(/calibrate: mariadb-10\.11 against itself; series 12 s, then 2 A\/A runs × 2 cells × 2 pairs/);
-    expect(text).toContain("calibrate: A/A run 2: 4 pairs (ok)");
 
     const { file, cal } = await stored();
     expect(file.endsWith(`${cal.hostKey}.json`)).toBe(true);
     expect(cal.version).toBe(1);
     expect(cal.hostFacts.cpus).toBe(String((await engine.facts()).cpus));
     expect(cal.cellSeconds).toBe(2);
-    expect(cal.pairDf).toBe(4); // 2 runs × 2 cells × (2 − 1)
-    expect(cal.pairSdPct).toBeGreaterThan(0);
-    expect(cal.instanceDf).toBe(2); // 2 cells × (2 instances − 1)
-    // The instance sd against the textbook one-way random-effects ANOVA of the stored A/A pairs (balanced: 2 cells,
-    // 2 instances = the 2 A/A runs, k = 2 pairs each): E[MS between] = σ² + k τ² (Searle, Casella & McCulloch,
-    // Variance Components, §3.5), so τ̂² = max(0, (mean over cells of MS between − σ̂²) / k), σ̂² the pooled MS within.
+    // Every A/A run recorded 2 cells × 2 pairs. Pairs that outside work disturbed (their cells' interference flags in
+    // cells.jsonl) are left out, and calibrate says how many; the figures below are of the pairs kept.
     const aa = await aaPairs(
       join(
         tmp,
         (await readdir(tmp)).find((d) => d.startsWith("calibrate-"))!,
       ),
     );
-    expect(aa.map((c) => c.map((g) => g.length))).toEqual([
+    expect(aa.map((c) => c.map((g) => g.kept.length + g.disturbed))).toEqual([
       [2, 2],
       [2, 2],
     ]);
-    const k = 2;
-    const within = aa.flat().map((g) => (g[0] - g[1]) ** 2 / 2); // a pair of values: s² = (x1 − x2)² / 2
-    const s2 = within.reduce((a, x) => a + x, 0) / within.length;
-    const msBetween = aa.map(([g1, g2]) => (k * ((g1[0] + g1[1]) / 2 - (g2[0] + g2[1]) / 2) ** 2) / 2);
-    const tau2 = (msBetween.reduce((a, x) => a + x, 0) / msBetween.length - s2) / k;
-    expect(cal.pairSdPct).toBeCloseTo(Math.sqrt(s2) * 100, 8);
-    expect(cal.instanceSdPct).toBeCloseTo(Math.sqrt(Math.max(0, tau2)) * 100, 8);
+    aa.forEach((_, run) => {
+      const kept = aa.reduce((a, c) => a + c[run]!.kept.length, 0);
+      const left = aa.reduce((a, c) => a + c[run]!.disturbed, 0);
+      const suffix = left ? `; ${left} disturbed by outside work in every attempt, left out` : "";
+      expect(ctx.lines).toContain(`calibrate: A/A run ${run + 1}: ${kept} pairs (ok)${suffix}`);
+    });
+    const ref = anova(aa.map((c) => c.map((g) => g.kept)));
+    // Undisturbed: pair df 4 = 2 runs × 2 cells × (2 − 1), instance df 2 = 2 cells × (2 instances − 1).
+    expect(cal.pairDf).toBe(ref.df);
+    expect(cal.pairSdPct).toBeGreaterThan(0);
+    expect(cal.instanceDf).toBe(ref.instanceDf);
+    expect(cal.pairSdPct).toBeCloseTo(Math.sqrt(ref.s2) * 100, 8);
+    if (ref.tau2 === null) expect(cal.instanceSdPct).toBeNull();
+    else expect(cal.instanceSdPct).toBeCloseTo(Math.sqrt(ref.tau2) * 100, 8);
     // sysbench prints 11 or 12 per-second lines for a 12 s run, depending on timing. On a shared machine outside work
     // can disturb the series twice (steal, neighbours): then calibrate stores no per-second figures and must say so.
     // Either way the outcome is checked; a busy CI machine must not fail the suite by chance.
@@ -182,13 +227,13 @@ describe("twinbench calibrate", () => {
 
     const show = context();
     expect(await main(["calibrate", "--show"], show)).toBe(0);
-    expect(show.lines.join("\n")).toContain(`pair sd ${cal.pairSdPct.toFixed(1)}% (df 4)`);
+    expect(show.lines.join("\n")).toContain(`pair sd ${cal.pairSdPct.toFixed(1)}% (df ${ref.df})`);
 
     const plan = context();
     expect(await main(["plan", "scenarios/quick.yaml", "--precision", "10%"], plan)).toBe(0);
     const planText = plan.lines.join("\n");
     expect(planText).toContain(`host calibration ${cal.hostKey}`);
-    expect(planText).toContain(`pair sd ${cal.pairSdPct.toFixed(1)}% (df 4)`);
+    expect(planText).toContain(`pair sd ${cal.pairSdPct.toFixed(1)}% (df ${ref.df})`);
     expect(planText).toContain("note: the calibration's pairs ran 2 s cells, this scenario 7 s");
   }, 900_000);
 

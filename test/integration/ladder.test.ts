@@ -1,6 +1,8 @@
 /**
  * Issue 27, a version ladder against real servers: three servers, compare: { base }, fixed repeats on two fresh
- * instances. Cheap: one 1-thread cell of 2 s, 3 repeats, tiny tables.
+ * instances. Cheap: one 1-thread cell of 2 s, 3 repeats, tiny tables. A pair that outside work disturbed is left out of
+ * its estimate (its cells' interference flags in cells.jsonl say which): each pair's block counts the clean pairs, and
+ * has an interval and a verdict when 2 or more are clean (with one pair left out, it still has).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
@@ -54,14 +56,21 @@ describe("a three-server ladder", () => {
       expect(
         json.ladder.pairs.map((p: { numerator: string; denominator: string }) => `${p.numerator}/${p.denominator}`),
       ).toEqual(["mariadb-10-11/mysql", "mariadb-11-8/mysql"]);
+      const disturbed = (server: string, repeat: number) =>
+        measured.find((c) => c.server === server && c.repeat === repeat)!.interference?.disturbed === true;
       for (const p of json.ladder.pairs) {
         const c = p.rows[0].cells[0];
         expect(c.status).toBe("ok");
-        expect(c.n).toBe(3);
-        expect(c.low).toEqual(expect.any(Number));
-        expect(c.high).toBeGreaterThan(c.low);
-        expect(c.verdict).not.toBe("unknown");
-        expect(c.q).toEqual(expect.any(Number));
+        const clean = [1, 2, 3].filter((r) => !disturbed(p.numerator, r) && !disturbed(p.denominator, r));
+        expect(c.n, `${p.numerator}/${p.denominator}: the undisturbed pairs`).toBe(clean.length);
+        if (c.n >= 2) {
+          expect(c.low).toEqual(expect.any(Number));
+          expect(c.high).toBeGreaterThan(c.low);
+          expect(c.verdict).not.toBe("unknown");
+          expect(c.q).toEqual(expect.any(Number));
+        } else {
+          expect([c.low, c.high, c.verdict]).toEqual([null, null, "unknown"]);
+        }
       }
       expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
     },
