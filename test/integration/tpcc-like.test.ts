@@ -2,7 +2,9 @@
  * The TPC-C-like workload, reduced (1 warehouse, 1000 items, 30 customers per district, 2 threads, short cells),
  * for real on both servers: its Lua scripts load the nine tables, every measured cell keeps consistency conditions
  * 1-4 on its server and reports new-orders per minute, the transaction mix the threads print is within one point of
- * 45/43/4/4/4, and the ratio comes with an interval and a verdict.
+ * 45/43/4/4/4, and the ratio comes with an interval and a verdict. A pair that outside work disturbed is left out of
+ * the estimate (its cells' interference flags in cells.jsonl say which): 3 repeats keep an interval with one left out;
+ * with fewer than 2 clean pairs (heavy hypervisor steal flags most cells) the cell has no interval and says so.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtemp, readFile } from "node:fs/promises";
@@ -23,7 +25,7 @@ describe("the TPC-C-like workload", () => {
       const r = await twinbench([
         "run",
         join(ROOT, "scenarios", "tpcc.yaml"),
-        ...["--set", "workload.threads=[2]", "--set", "workload.repeats=2", "--set", "workload.duration=5s"],
+        ...["--set", "workload.threads=[2]", "--set", "workload.repeats=3", "--set", "workload.duration=3s"],
         ...["--set", "workload.warmup=0s", "--set", "workload.sysbench={warehouses: 1, items: 1000, customers: 30}"],
         ...["--set", "config.set.innodb_buffer_pool_size=256M", "--set", "storage.size=1g"],
         ...["--set", "resources.server.memory=2g", "--set", "workload.rerunDisturbed=false"],
@@ -32,7 +34,7 @@ describe("the TPC-C-like workload", () => {
       expect(r.exitCode, r.all).toBe(0);
 
       const cells = (await readCells(out)).filter((c) => c.phase === "measure");
-      expect(cells).toHaveLength(4);
+      expect(cells).toHaveLength(6);
       const mix: Record<string, Record<string, number>> = {};
       for (const c of cells) {
         expect(c.status, c.error).toBe("ok");
@@ -57,9 +59,15 @@ describe("the TPC-C-like workload", () => {
       const json = JSON.parse((await twinbench(["report", out, "--format", "json"])).stdout);
       const cell = json.rows.find((x: { test: string }) => x.test === "tpcc_like").cells[0];
       expect(cell.threads).toBe(2);
-      expect(cell.n).toBeGreaterThanOrEqual(1);
-      expect(cell.low).toBeLessThanOrEqual(cell.high);
-      expect(VERDICTS).toContain(cell.verdict);
+      const disturbed = new Set(cells.filter((c) => c.interference?.disturbed).map((c) => c.repeat));
+      expect(cell.n, "the undisturbed pairs").toBe(3 - disturbed.size);
+      if (cell.n >= 2) {
+        expect(cell.low).toEqual(expect.any(Number));
+        expect(cell.high).toBeGreaterThan(cell.low);
+        expect(VERDICTS.filter((v) => v !== "unknown")).toContain(cell.verdict);
+      } else {
+        expect([cell.low, cell.high, cell.verdict]).toEqual([null, null, "unknown"]);
+      }
       const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8"));
       expect(Object.keys(manifest.customScripts)).toEqual(["tpcc_like"]);
       expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
