@@ -2,8 +2,9 @@
  * The TPC-C-like workload, reduced (1 warehouse, 1000 items, 30 customers per district, 2 threads, short cells),
  * for real on both servers: its Lua scripts load the nine tables, every measured cell keeps consistency conditions
  * 1-4 on its server and reports new-orders per minute, the transaction mix the threads print is within one point of
- * 45/43/4/4/4, and the ratio comes with an interval and a verdict. The run counts disturbed pairs
- * (`rerunDisturbed: false`: no re-run, the pair counts, flagged), so every one of its 3 repeats is a pair.
+ * 45/43/4/4/4, and the ratio comes with an interval and a verdict. A pair that outside work disturbed is left out of
+ * the estimate (its cells' interference flags in cells.jsonl say which): 3 repeats keep an interval with one left out;
+ * with fewer than 2 clean pairs (heavy hypervisor steal flags most cells) the cell has no interval and says so.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtemp, readFile } from "node:fs/promises";
@@ -58,10 +59,15 @@ describe("the TPC-C-like workload", () => {
       const json = JSON.parse((await twinbench(["report", out, "--format", "json"])).stdout);
       const cell = json.rows.find((x: { test: string }) => x.test === "tpcc_like").cells[0];
       expect(cell.threads).toBe(2);
-      expect(cell.n, "every pair counts (rerunDisturbed: false)").toBe(3);
-      expect(cell.low).toEqual(expect.any(Number));
-      expect(cell.high).toBeGreaterThan(cell.low);
-      expect(VERDICTS.filter((v) => v !== "unknown")).toContain(cell.verdict);
+      const disturbed = new Set(cells.filter((c) => c.interference?.disturbed).map((c) => c.repeat));
+      expect(cell.n, "the undisturbed pairs").toBe(3 - disturbed.size);
+      if (cell.n >= 2) {
+        expect(cell.low).toEqual(expect.any(Number));
+        expect(cell.high).toBeGreaterThan(cell.low);
+        expect(VERDICTS.filter((v) => v !== "unknown")).toContain(cell.verdict);
+      } else {
+        expect([cell.low, cell.high, cell.verdict]).toEqual([null, null, "unknown"]);
+      }
       const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8"));
       expect(Object.keys(manifest.customScripts)).toEqual(["tpcc_like"]);
       expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });

@@ -47,7 +47,7 @@ export function registerRunCommands(program: Command, ctx: CliContext): void {
     )
     .option(
       "--no-rerun-disturbed",
-      "count a pair whose cell outside work disturbed instead of running it once more (sets workload.rerunDisturbed=false)",
+      "do not run a pair once more when outside work disturbed it (it is still left out of the estimate; sets workload.rerunDisturbed=false)",
     )
     .option("--strict", "a must-match config difference is an error before any measurement")
     .option("--wipe-devices", "allow raid0 on devices that hold a filesystem signature")

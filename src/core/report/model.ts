@@ -312,7 +312,7 @@ export function buildRunReport(
       known: interference.known,
       disturbed: interference.disturbed.length,
       reruns: interference.reruns,
-      counted: manifest.scenario.workload.rerunDisturbed === false,
+      counted: false,
     },
     servers: manifest.servers.map((s) => serverLine(s, manifest)),
     configIdentity: configIdentity(manifest.mustMatch),

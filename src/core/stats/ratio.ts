@@ -248,7 +248,6 @@ export function buildRatioTable(
       percentile: manifest.scenario.workload.percentile ?? 95,
       sequential: adaptiveRepeats(manifest.scenario.workload) !== undefined,
       stops: adaptiveStops(manifest),
-      keepDisturbed: manifest.scenario.workload.rerunDisturbed === false,
       ...opts,
       marginPct: opts.marginPct ?? reportMarginPct(manifest.scenario),
     },
