@@ -234,10 +234,10 @@ describe("adaptiveNotes (report)", () => {
       ],
     });
     expect(notes[0]).toMatch(
-      /Stopped: 1 at the precision target, 1 on the stop half with a printed interval wider than the target, 0 at max, 0 by the budget\./,
+      /Stopped: 1 at the precision target, 1 with an interval still wider than the target, 0 at max, 0 by the budget\./,
     );
     expect(notes.slice(1)).toEqual([
-      "- oltp_read_only at 2 threads: stopped on the stop half after 6 rounds, 6 pairs; its printed interval was ±119.8% at the stop, wider than the ±10% target",
+      "- oltp_read_only at 2 threads: stopped after 6 rounds, 6 pairs; its interval was ±119.8% at the stop, wider than the ±10% target",
     ]);
   });
 });
@@ -336,7 +336,7 @@ describe("roundLine (plain output)", () => {
     );
     // [97, 105]: no clear difference, within ±5% (same); no interval (unclear); [100.4, 102.0]: faster.
     expect(line).toBe(
-      "round 3 (instance 1): 2 open, eta 95 s, budget left 600 s; oltp_read_only@1 101.2 ±4.0% same n=3 (stopped on the stop half); oltp_read_only@4 - ±? unclear n=3; oltp_point_select@1 101.2 ±0.8% faster n=2",
+      "round 3 (instance 1): 2 open, eta 95 s, budget left 600 s; oltp_read_only@1 101.2 ±4.0% same n=3 (stopped wider than the target); oltp_read_only@4 - (no interval yet) n=3; oltp_point_select@1 101.2 ±0.8% faster n=2",
     );
   });
 
@@ -386,7 +386,7 @@ describe("roundLine (plain output)", () => {
     });
     // At ±2%: [97, 105] reaches past 98 and 102 (unclear), [100.4, 102.0] is faster (and within ±2%).
     expect(line).toBe(
-      "round 6 (instance 5): 0 open; oltp_read_only@1 101.2 ±4.0% unclear n=6 (precision); oltp_read_only@2 96.8 ±119.8% unclear n=6 (stopped on the stop half); oltp_point_select@1 101.2 ±0.8% faster n=6 (max)",
+      "round 6 (instance 5): 0 open; oltp_read_only@1 101.2 ±4.0% unclear n=6 (precision); oltp_read_only@2 96.8 ±119.8% unclear n=6 (stopped wider than the target); oltp_point_select@1 101.2 ±0.8% faster n=6 (max)",
     );
     // the same cells at the default margin: [97, 105] is within ±5% (same)
     expect(
