@@ -669,6 +669,7 @@ describe("disturbed pairs (interference)", () => {
     gone?: (call: number) => boolean;
     over?: Record<string, unknown>;
     repeats?: number;
+    quietWait?: string;
   }) {
     const engine = new FakeEngine();
     const { st, sample } = fakeSampler(opts.gone);
@@ -683,6 +684,8 @@ describe("disturbed pairs (interference)", () => {
         warmup: "0s",
         repeats: opts.repeats ?? 2,
         rerunDisturbed: opts.rerun,
+        // The fake sampler's outsiders stay on after a disturbed cell: no wait for quiet unless a test asks.
+        quietWait: opts.quietWait ?? "0s",
       },
       ...opts.over,
     });
@@ -745,6 +748,24 @@ describe("disturbed pairs (interference)", () => {
     expect(report.notes).toContain(
       "2 cells were re-run because their pair was disturbed; the report uses the last attempt.",
     );
+  });
+
+  it("before the re-run it waits for the machine to go quiet, at most workload.quietWait, and says so", async () => {
+    const { cells, events } = await runWith({
+      rerun: true,
+      quietWait: "1s",
+      disturb: (c, n) => c.server === "b" && c.repeat === 1 && n === 1,
+    });
+    // The outsiders stay on: the wait ends at its limit and the pair runs anyway.
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "warning",
+        message: expect.stringMatching(
+          /t1 r1 was disturbed .*running the pair once more after 1 s; the machine did not go quiet$/,
+        ),
+      }),
+    );
+    expect(cells.filter((c) => c.phase === "measure")).toHaveLength(6);
   });
 
   it("a ladder (three servers): a disturbed cell re-runs its whole group, every server, in the same order", async () => {
