@@ -835,7 +835,7 @@ describe("disturbed pairs (interference)", () => {
   });
 });
 
-describe("every restart prewarms, and measured cells carry their state (issue 24)", () => {
+describe("every restart prewarms, and measured cells carry their state", () => {
   const prewarmsOf = (engine: FakeEngine, server: string) =>
     engine.runs.filter((r) => r.cmd?.at(-1) === "prewarm" && r.name.includes(`-${server}-`)).length;
   const restartsOf = (m: RunManifest, server: string) =>
@@ -901,7 +901,7 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     expect(prewarmsOf(cold, "a") + prewarmsOf(cold, "b")).toBe(0);
   });
 
-  it("slow starts, prepares and restores print a plain line at least every 10 s of (fake) time (issue 25, item 4)", async () => {
+  it("slow starts, prepares and restores print a plain line at least every 10 s of (fake) time", async () => {
     // Only the clock and the progress timer are fake: each slow step moves the clock itself, as if it took that long.
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
     try {
@@ -1086,7 +1086,7 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
   });
 });
 
-describe("adaptive runs: no calibration detour, the forecast, the host calibration folded (issue 25)", () => {
+describe("adaptive runs: no calibration detour, the forecast, the host calibration folded", () => {
   /** A calibration store in memory (RunDeps.calibrations). */
   function memoryStore(initial: Calibration | null) {
     const state = { cal: initial, writes: 0, reads: 0 };
@@ -1250,7 +1250,7 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     expect(events).toContainEqual(expect.objectContaining({ type: "calibration-updated", made: false }));
   });
 
-  it("the first ratio figures come as soon as the first round ends: every cell's estimate, before round 2 starts (issue 25, item 3)", async () => {
+  it("the first ratio figures come as soon as the first round ends: every cell's estimate, before round 2 starts", async () => {
     const { store } = memoryStore(null);
     const { events } = await once(store, 13);
     const first = events.findIndex((e) => e.type === "round-finished");

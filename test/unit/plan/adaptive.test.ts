@@ -157,8 +157,8 @@ describe("adaptive scheduler (pure)", () => {
   });
 
   it("eta before any pairs: the minimum rounds on the time model, said to be a lower bound", () => {
-    // 2026-12-06, the README's first command: after round 1 the line said "eta 260 s" (3 rounds × 12 cells × 7.2 s,
-    // no restarts or warm-ups); the run needed 495 s more. Now: 3 rounds × (12 × 7.2 + 6.6 + 3 tests × 2 × 3.24).
+    // The README's first command once said "eta 260 s" after round 1 (3 rounds × 12 cells × 7.2 s, no restarts or
+    // warm-ups); the run needed 495 s more. With them: 3 rounds × (12 × 7.2 + 6.6 + 3 tests × 2 × 3.24).
     const a = adaptiveSettings(scenario({ min: 4, max: 40, precision: "10%" }))!;
     const open = (t: number) => ({
       test: "x",
@@ -210,7 +210,8 @@ describe("adaptiveNotes (report)", () => {
   });
 
   it("a cell that stopped on the stop half with a printed interval wider than the target is not counted at the target", () => {
-    // docs/bench.md, A/A of 15:32 UTC: read_only at 2 threads stopped at ±120% printed, target ±10%
+    // an adaptive A/A run on the 2-vCPU Xeon VM (docs/history-of-measurements.md): read_only at 2 threads stopped
+    // at ±120% printed, target ±10%
     const cell = {
       test: "oltp_read_only",
       threads: 2,

@@ -61,7 +61,7 @@ describe("seed 000 reproduced from cells built from its numbers", () => {
 describe("ratio table on synthetic repeats", () => {
   const { manifest, cells } = load("repeats");
 
-  it("has exactly the JSON shape of the issue (plus extra fields)", () => {
+  it("has exactly the agreed JSON shape (plus extra fields)", () => {
     const j = ratioTableJson(buildRatioTable(manifest, cells)!) as any;
     expect(Object.keys(j).slice(0, 5)).toEqual(["metric", "numerator", "denominator", "threads", "rows"]);
     expect(j).toMatchObject({ metric: "qps", numerator: "mariadb", denominator: "mysql", threads: [1, 4, 8] });
