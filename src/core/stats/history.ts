@@ -108,12 +108,17 @@ function workloadFacts(manifest: RunManifest) {
   };
 }
 
+/**
+ * A server's identity across runs and machines. The image is named by its lock tag (the hash of its pinned packages
+ * and build recipe), not by the engine's image id: a fresh machine builds the same pinned image again with another
+ * id (the files' times differ), and the project's committed history must still match it.
+ */
 function serverIdentity(s: ServerManifest) {
   return {
     family: s.family,
     version: s.version ?? null,
     packageVersion: s.packageVersion ?? null,
-    image: s.imageId ?? s.image,
+    image: s.imageTag ?? s.imageId ?? s.image,
     config: createHash("sha256").update(s.cnf).digest("hex").slice(0, 16),
     storage: s.storage?.kind ?? null,
     cpuset: s.resources.cpuset ?? null,

@@ -25,6 +25,28 @@ describe("historyEntry", () => {
     });
   });
 
+  it("a cell's key names the image by its lock tag: the same pinned image built again elsewhere (another id) matches", () => {
+    const rebuilt = {
+      ...manifest,
+      servers: manifest.servers.map((sv) => ({
+        ...sv,
+        imageTag: `twinbench/${sv.image}:0123456789ab`,
+        imageId: "sha256:1",
+      })),
+    };
+    const again = {
+      ...rebuilt,
+      servers: rebuilt.servers.map((sv) => ({ ...sv, imageId: "sha256:2" })),
+    };
+    const other = {
+      ...rebuilt,
+      servers: rebuilt.servers.map((sv) => ({ ...sv, imageTag: `twinbench/${sv.image}:ba9876543210` })),
+    };
+    const keys = (m: typeof manifest) => historyEntry(m, table, { hostKey: "h1" })!.cells.map((c) => c.key);
+    expect(keys(again)).toEqual(keys(rebuilt));
+    expect(keys(other)).not.toEqual(keys(rebuilt));
+  });
+
   it("no cell with an interval: null", () => {
     const none = {
       ...table,
