@@ -84,13 +84,48 @@ export class SshDialAgent extends Agent {
       conn.exec("docker system dial-stdio", (err, stream) => {
         if (err) return fail(err);
         done = true;
-        stream.once("close", () => conn.end());
-        cb(null, stream);
+        const socket = socketLike(stream);
+        socket.once("close", () => conn.end());
+        cb(null, socket);
       });
     });
     conn.on("error", fail);
     conn.connect(this.config);
   }
+}
+
+/**
+ * An SSH channel with the socket methods Node's HTTP client calls: setTimeout (a request with a timeout, as doctor's
+ * probe sets: 'timeout' after that long without data from the host), setNoDelay and setKeepAlive (nothing to do).
+ */
+function socketLike(stream: Duplex): Duplex {
+  const s = stream as Duplex & {
+    setTimeout?: (ms: number, cb?: () => void) => Duplex;
+    setNoDelay?: () => Duplex;
+    setKeepAlive?: () => Duplex;
+  };
+  let ms = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = ms > 0 ? setTimeout(() => s.emit("timeout"), ms).unref() : undefined;
+  };
+  // Each chunk from the host re-arms the idle timer (wrapping push does not change how the stream flows).
+  const push = s.push.bind(s);
+  s.push = (chunk: unknown, encoding?: BufferEncoding) => {
+    if (timer) arm();
+    return push(chunk, encoding);
+  };
+  s.setTimeout = (m, cb) => {
+    ms = m;
+    if (cb) s.once("timeout", cb);
+    arm();
+    return s;
+  };
+  s.setNoDelay = () => s;
+  s.setKeepAlive = () => s;
+  s.once("close", () => clearTimeout(timer));
+  return s;
 }
 
 /** dockerode options for an engine over SSH: plain HTTP through an SshDialAgent. */

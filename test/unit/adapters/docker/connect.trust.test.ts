@@ -3,7 +3,7 @@
  * fingerprint (an in-process ssh2 server offers a fresh key here), and plain tcp:// to another machine is refused
  * unless the host says insecure: true.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,9 @@ import ssh2 from "ssh2";
 import { fingerprintOf } from "../../../../src/core/hosts/known-hosts.ts";
 import { connectEngine, dockerOptions, pingEngine } from "../../../../src/adapters/docker/connect.ts";
 import { DockerEngine, envOptions } from "../../../../src/adapters/docker/engine.ts";
-import { hostKeyRefusal } from "../../../../src/adapters/docker/ssh-dial.ts";
+import { hostKeyRefusal, SshDialAgent } from "../../../../src/adapters/docker/ssh-dial.ts";
+import { request } from "node:http";
+import { createEngineProbe } from "../../../../src/adapters/docker/engine-probe.ts";
 
 const { Server, utils } = ssh2;
 
@@ -29,7 +31,8 @@ describe("an ssh:// engine", () => {
   /** What the stand-in host was asked to run, and the HTTP request lines it answered. */
   const seen: string[] = [];
   beforeAll(async () => {
-    // A stand-in host: any user is let in; `docker system dial-stdio` answers every HTTP request with 200 "OK".
+    // A stand-in host: any user is let in; `docker system dial-stdio` answers /version and /info with a few facts
+    // of Docker 28.5, /hang never, anything else with 200 "OK".
     server = new Server({ hostKeys: [host.priv] }, (client) => {
       client.on("authentication", (ctx) => ctx.accept());
       client.on("session", (accept) =>
@@ -41,9 +44,17 @@ describe("an ssh:// engine", () => {
           stream.on("data", (d: Buffer) => {
             buf += d.toString("latin1");
             if (!buf.includes("\r\n\r\n")) return;
-            seen.push(buf.split("\r\n")[0]!);
+            const line = buf.split("\r\n")[0]!;
+            seen.push(line);
             buf = "";
-            stream.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nOK");
+            if (/ \/hang /.test(line)) return; // never answered
+            const body = / \/version /.test(line)
+              ? JSON.stringify({ Version: "28.5.2", ApiVersion: "1.51" })
+              : / \/info /.test(line)
+                ? JSON.stringify({ Driver: "overlay2", CgroupVersion: "2" })
+                : "OK";
+            const type = body === "OK" ? "text/plain" : "application/json";
+            stream.write(`HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
           });
         }),
       );
@@ -92,6 +103,37 @@ describe("an ssh:// engine", () => {
     const refused = new DockerEngine("local", envOptions("local", env, { knownHostsFile: join(dir, "none") }));
     await expect(refused.ping()).rejects.toMatchObject({ code: "ENGINE_UNREACHABLE" });
     expect(hostKeyRefusal("local")).toContain(`[127.0.0.1]:${port} is not in ${join(dir, "none")}`);
+  });
+
+  it("named by DOCKER_HOST answers doctor's probe, with the engine's version", async () => {
+    const home = mkdtempSync(join(tmpdir(), "tb-home-"));
+    mkdirSync(join(home, ".ssh"));
+    writeFileSync(join(home, ".ssh", "known_hosts"), `[127.0.0.1]:${port} ${host.line}\n`);
+    const env = { DOCKER_HOST: `ssh://bench@127.0.0.1:${port}`, HOME: home };
+    expect(await createEngineProbe(env, 10_000, 10_000).probe()).toMatchObject({
+      answers: true,
+      endpoint: env.DOCKER_HOST,
+      product: "docker",
+      serverVersion: "28.5.2",
+      apiVersion: "1.51",
+      storageDriver: "overlay2",
+    });
+  });
+
+  it("times a request out when the host sends nothing for that long", async () => {
+    const agent = new SshDialAgent({ host: "127.0.0.1", port, username: "bench", hostVerifier: () => true });
+    const t0 = Date.now();
+    const outcome = await new Promise<string>((resolve) => {
+      const req = request({ agent, path: "/hang", timeout: 300 }, () => resolve("answered"));
+      req.on("timeout", () => {
+        req.destroy();
+        resolve("timeout");
+      });
+      req.on("error", () => undefined); // the destroy above
+      req.end();
+    });
+    expect(outcome).toBe("timeout");
+    expect(Date.now() - t0).toBeLessThan(5_000);
   });
 
   it("a pinned fingerprint that differs is refused", async () => {
