@@ -340,9 +340,9 @@ function clientError(output: string): { code: number; host?: string; errno?: num
 
 /**
  * Why the load container could not connect to its server, as an error naming the transport and, where the client's
- * error tells it, the likely cause. Over the bridge transport, a connection that gets no answer at all (errno 110 or
- * 115: the client gave up waiting; 113: no route) means packets between the two containers on the server's network are
- * dropped: with br_netfilter loaded (net.bridge.bridge-nf-call-iptables=1) bridged traffic crosses iptables' FORWARD
+ * error tells it, the likely cause. Over the bridge transport, a connection that gets no answer at all (the check's
+ * 60 s pass, or errno 110: timed out; 113: no route; not 115, which the client also reports for a refused connection)
+ * likely means packets between the two containers on the server's network are dropped: with br_netfilter loaded (net.bridge.bridge-nf-call-iptables=1) bridged traffic crosses iptables' FORWARD
  * chain, whose policy is DROP once a Docker engine with iptables enabled runs on the host, and an engine started with
  * --iptables=false adds no ACCEPT rule for its own networks' bridges (named br-<first 12 characters of the network id>).
  */
@@ -369,18 +369,24 @@ export function connectionFailure(
       ? `MySQL client error ${e.code}${e.errno !== undefined ? ` (errno ${e.errno})` : ""}`
       : "sysbench failed";
   const bridge = o.networkId ? `br-${o.networkId.slice(0, 12)}` : undefined;
+  // sysbench's own FATAL lines only (a connection that hangs prints nothing but its empty interval lines).
+  const fatal = output
+    .split("\n")
+    .filter((l) => l.startsWith("FATAL:"))
+    .slice(-3)
+    .join(" | ");
   let hint = `see raw/${o.server}.conninfo.log in the results folder`;
   if (o.transport === "bridge" && e?.code === 2005)
     hint = `the engine's DNS did not resolve the server's container name ${o.host ?? ""}; ${hint}`;
-  else if (o.transport === "bridge" && (o.timedOut || (e?.errno !== undefined && [110, 113, 115].includes(e.errno))))
+  else if (o.transport === "bridge" && (o.timedOut || (e?.errno !== undefined && [110, 113].includes(e.errno))))
     hint =
-      `no answer came back across the server's network: the host's firewall drops forwarded bridge traffic ` +
+      `no answer came back across the server's network: likely the host's firewall drops forwarded bridge traffic ` +
       `(br_netfilter with iptables' FORWARD policy DROP; an engine run with --iptables=false adds no rule for its networks). ` +
       `Allow it (iptables -I DOCKER-USER -i ${bridge ?? "<bridge>"} -o ${bridge ?? "<bridge>"} -j ACCEPT, or for every engine bridge: ` +
       `iptables -I DOCKER-USER -m physdev --physdev-is-bridged -j ACCEPT), or use load.transport: socket or loopback`;
   else if (e?.errno === 111) hint = `the server refused the connection (errno 111): is it listening there? ${hint}`;
   return new TwinbenchError(
-    `the load container could not connect to server ${o.server} ${where}: ${what}: ${lastFatal(output)}`,
+    `the load container could not connect to server ${o.server} ${where}: ${what}${fatal ? `: ${fatal}` : ""}`,
     { code: "LOAD_CONNECT_FAILED", hint },
   );
 }
