@@ -41,8 +41,8 @@ export default defineConfig({
     ...common,
     // Two projects, one after the other (sequence.groupOrder): the unit tests first, then the rest.
     //  - unit: pure code on fixtures, no set-up, and no isolation between files: each file in a fresh module graph
-    //    cost 119 s of imports for 37 s of tests here (2026-12-04); shared, the folder takes 44 s. A unit test must
-    //    therefore not mock modules (vi.mock) or leave global state behind: inject instead.
+    //    cost 119 s of imports for 37 s of tests on the project's 2-core VM; shared, the folder takes 44 s. A unit
+    //    test must therefore not mock modules (vi.mock) or leave global state behind: inject instead.
     //  - integration: real Docker, each file isolated. The fault matrix (kill -9 at each phase, dockerd restarted, a
     //    full results folder) is its own script: `npm run test:faults` (vitest.faults.config.ts).
     projects: [

@@ -2,9 +2,9 @@
  * `npm run bench -- --only steady --results DIR` and `--only costs --results DIR`: the A/A noise of a recorded A/A
  * run's figures, from its results folder (no run). DIR is a run of one image against itself (scenarios/aa-mariadb.yaml:
  * servers a and b); `--pair a,b` names the two servers otherwise.
- * - steady (issue 24 item 2): the pair sd of q/s taken as sysbench's total and as the per-second mean after a lead-in
+ * - steady: the pair sd of q/s taken as sysbench's total and as the per-second mean after a lead-in
  *   of 0, 1, 2, 3 s (`--lead-ins 0,1,2,3`), each with its 95% interval and its ratio to the total's;
- * - costs (item 7): the pair sd of q/s and of every cost per query side by side, each against q/s's.
+ * - costs: the pair sd of q/s and of every cost per query side by side, each against q/s's.
  * Several DIRs (comma separated) are pooled: each folder's pairs stay within their own cells.
  * bench/lib/aa-figures.ts computes; this prints.
  */

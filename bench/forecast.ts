@@ -4,7 +4,7 @@
  * forecast before the run and the one after each of the first rounds, in how many runs the real wall time fell
  * inside the 80% range (src/core/plan/forecast.ts forecastCoverage). Then it replays the forecasts after rounds 1–3
  * of each run from what the run had seen by then, without the host's calibration, with the shipped model and with
- * the model as it was before 2026-12-04 (cells prior df 2.2 assumed, no pace factor), side by side on the same runs
+ * the earlier model (cells prior df 2.2 assumed, no pace factor), side by side on the same runs
  * (replayForecasts). Runs no benchmark.
  */
 import { readdir, readFile } from "node:fs/promises";
@@ -15,7 +15,10 @@ import type { RunManifest } from "../src/core/model/results.ts";
 import { readResultsFolder } from "../src/adapters/report-files.ts";
 import { ASSUMED_CELL_PRIOR_DF } from "../src/core/stats/simulate.ts";
 
-/** The forecast model before 2026-12-04: every host's cells as unequal as two runs of 2026-12-01 (prior df 2.2), no pace factor. */
+/**
+ * The earlier forecast model: every host's cells as unequal as two quick.yaml runs on the project's VM (prior df 2.2),
+ * no pace factor.
+ */
 const OLD_MODEL: ForecastModel = { cellPriorDf: ASSUMED_CELL_PRIOR_DF, paceSdPct: 0 };
 
 export async function forecastBench(o: { resultsDir: string; out: (line: string) => void }): Promise<number> {
@@ -44,7 +47,7 @@ export async function forecastBench(o: { resultsDir: string; out: (line: string)
       `  ${r.stage.padEnd(8)} ${r.runs === 0 ? "no runs" : `${r.inside} of ${r.runs} inside the 80% range (${Math.round(r.share! * 100)}%)`}`,
     );
   o.out(
-    "replayed without the host calibration, from what each run had seen after the round: shipped model | before 2026-12-04 (prior df 2.2, no pace)",
+    "replayed without the host calibration, from what each run had seen after the round: shipped model | earlier model (prior df 2.2, no pace)",
   );
   const tally = new Map<string, { runs: number; now: number; old: number }>();
   for (const dir of dirs) {
@@ -69,7 +72,7 @@ export async function forecastBench(o: { resultsDir: string; out: (line: string)
     }
   }
   for (const [stage, t] of [...tally].sort())
-    o.out(`  ${stage.padEnd(8)} inside: shipped ${t.now} of ${t.runs}, before 2026-12-04 ${t.old} of ${t.runs}`);
+    o.out(`  ${stage.padEnd(8)} inside: shipped ${t.now} of ${t.runs}, earlier ${t.old} of ${t.runs}`);
   return 0;
 }
 

@@ -1,5 +1,5 @@
 /**
- * What re-running disturbed pairs buys (issue 23, item 6), from recorded runs: `npx tsx bench/reruns.ts DIR…`.
+ * What re-running disturbed pairs buys, from recorded runs: `npx tsx bench/reruns.ts DIR…`.
  *
  * A disturbed pair is run once more, both cells, same order, as new attempts of the same keys (src/app/run/cells.ts);
  * the report uses each key's last attempt. For every run this prints, from its own cells.jsonl:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A second Docker engine on this machine, for the multi-host tests and the manual done-when check of issue 11:
+# A second Docker engine on this machine, for the multi-host tests and for trying a multi-host run by hand:
 #   lab/second-engine.sh start     start it (idempotent): unix:///run/tb-dockerd2.sock and tcp://127.0.0.2:2375
 #   lab/second-engine.sh stop      stop it (TERM, then KILL), delete its bridge; its data root is kept
 #   lab/second-engine.sh kill      SIGKILL the daemon and its containerd now ("the host dies mid-run")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-record the real sysbench 1.0.20 logs in test/fixtures/sysbench/1.0/ (issue 6).
+# Re-record the real sysbench 1.0.20 logs in test/fixtures/sysbench/1.0/, the logs the parser's tests read.
 #
 #   scripts/record-fixtures.sh            # on the host: makes a throwaway container, records, copies, removes it
 #   scripts/record-fixtures.sh inside DIR # (used by the above) runs inside the container, writes DIR/*.log

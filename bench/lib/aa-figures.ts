@@ -1,5 +1,5 @@
 /**
- * The A/A noise of a recorded run's figures (issue 24 items 2 and 7), pure: `npm run bench -- --only steady` and
+ * The A/A noise of a recorded run's figures, pure: `npm run bench -- --only steady` and
  * `--only costs` read a results folder of an A/A run (one server image against itself) and give, per figure, its pair
  * sd: the sd of ln(a/b) over the repeat pairs around each cell's (test × threads) mean, pooled over cells, with its
  * chi-square interval (bench/lib/noise.ts sdEstimate), and its ratio to a reference figure's pair sd.

@@ -1,5 +1,5 @@
 /**
- * The noise bench's pure figures (`npm run bench -- --only noise`, issue 14 section 3): A/A blocks of MariaDB
+ * The noise bench's pure figures (`npm run bench -- --only noise`): A/A blocks of MariaDB
  * against itself, by hand (the manual reference) and through the lab with one lever changed per arm, interleaved
  * M, L, M, L, …, M so that drift in the machine's noise level hits every arm alike.
  *
@@ -85,7 +85,10 @@ export interface NoiseCost {
   quiesce: number;
 }
 
-/** The costs the bench assumes (bench/results of 2026-12-01: set-up 5.8 s per server, 1.6 s gross per cell). */
+/**
+ * The costs the bench assumes (as the main bench measured them in bench/results/: set-up 5.8 s per server, 1.6 s
+ * gross per cell).
+ */
 export const NOISE_COST: Omit<NoiseCost, "tests" | "threads" | "pairs" | "seconds" | "warmupSeconds"> = {
   labSetup: 20,
   manualSetup: 20,

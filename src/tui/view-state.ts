@@ -166,7 +166,7 @@ export interface AdaptiveCellView extends RoundCell {
   widths: Array<number | null>;
   /** The verdict word of its latest interval (vocabulary.ts, at the run's margin, as the plain round lines). */
   word: string;
-  /** Why it stopped (stopReasonWords: "stopped on the stop half" when its printed interval is wider than the
+  /** Why it stopped (stopReasonWords: "stopped wider than the target" when its printed interval is wider than the
    *  target), or "open". */
   reason: string;
 }

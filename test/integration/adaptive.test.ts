@@ -70,7 +70,7 @@ describe("adaptive repeats with server instances", () => {
     async () => {
       const { file, dir } = await aa(3);
       const out = join(dir, "out");
-      // A run never calibrates first (issue 25): it starts with a forecast, or says why there is none.
+      // A run never calibrates first: it starts with a forecast, or says why there is none.
       const r = await twinbench(["run", file, "--out", out, "--json-events"]);
       expect(r.exitCode, r.all).toBe(0);
       expect(r.all).not.toMatch(/calibrate: /);

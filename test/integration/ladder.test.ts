@@ -1,5 +1,5 @@
 /**
- * Issue 27, a version ladder against real servers: three servers, compare: { base }, fixed repeats on two fresh
+ * A version ladder against real servers: three servers, compare: { base }, fixed repeats on two fresh
  * instances. Cheap: one 1-thread cell of 2 s, 3 repeats, tiny tables. A pair that outside work disturbed is left out of
  * its estimate (its cells' interference flags in cells.jsonl say which): each pair's block counts the clean pairs, and
  * has an interval and a verdict when 2 or more are clean (with one pair left out, it still has).

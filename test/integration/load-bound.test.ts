@@ -1,5 +1,5 @@
 /**
- * Issue 24: a run whose load container is starved (a CPU quota of 0.1 core for sysbench, resources.load.cpus) is
+ * A run whose load container is starved (a CPU quota of 0.1 core for sysbench, resources.load.cpus) is
  * marked load-bound, from the containers' cgroup CPU against their cores, and its cells get no verdict; `plan`
  * warns before the run. Real Docker, real servers, real sysbench.
  */

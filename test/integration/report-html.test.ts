@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readResultsFolder, writeReports } from "../../src/adapters/report-files.ts";
 import { buildRunReport } from "../../src/core/report/model.ts";
 import { buildHtmlData } from "../../src/core/report/html-data.ts";
+import { latencyChartData } from "../../src/core/report/latency.ts";
 
 const FIX = join(import.meta.dirname, "../fixtures/results");
 
@@ -56,9 +57,12 @@ describe.skipIf(!chromium)("report.html in headless Chromium", () => {
 
   it("renders the table and every chart", async () => {
     const folder = await readResultsFolder(dir);
-    const data = buildHtmlData(folder.manifest, folder.cells, buildRunReport(folder.manifest, folder.cells));
-    const expected = data.metricCharts.length + data.timeSeries.length + data.histograms.length;
-    expect(expected).toBe(12); // 2 tests; 5 cells with intervals; 5 with histograms
+    const report = buildRunReport(folder.manifest, folder.cells);
+    const data = buildHtmlData(folder.manifest, folder.cells, report);
+    const latencyCharts = latencyChartData(report.latency) === null ? 0 : 1;
+    const expected = data.metricCharts.length + data.timeSeries.length + data.histograms.length + latencyCharts;
+    // 2 tests; 5 cells with intervals; 5 with histograms; the latency intervals of the first pair
+    expect(expected).toBe(13);
 
     const { stdout } = await execa(chromium!, [...flags(), "--dump-dom", `file://${join(dir, "report.html")}`], {
       timeout: 120_000,

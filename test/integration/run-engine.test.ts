@@ -62,7 +62,7 @@ describe.each([
         // Each cell's metrics are exactly the parse of its raw log.
         expect(c.metrics).toEqual(parseSysbench(await readFile(join(out, c.raw), "utf8")));
       }
-      // Issue 24: every measured cell carries its state, with sane figures.
+      // Every measured cell carries its state, with sane figures.
       for (const c of measured) {
         const st = c.state!;
         expect(st, c.key).toBeDefined();

@@ -68,6 +68,17 @@ describe("the TPC-C-like workload", () => {
       } else {
         expect([cell.low, cell.high, cell.verdict]).toEqual([null, null, "unknown"]);
       }
+      // NOPM (new orders per minute) read by the same estimator: the same pairs, its own interval and verdict.
+      const nopm = json.nopm[0].rows.find((x: { test: string }) => x.test === "tpcc_like").cells[0];
+      expect(nopm.threads).toBe(2);
+      expect(nopm.n, "NOPM: the undisturbed pairs").toBe(cell.n);
+      if (nopm.n >= 2) {
+        expect(nopm.low).toEqual(expect.any(Number));
+        expect(nopm.high).toBeGreaterThan(nopm.low);
+        expect(VERDICTS.filter((v) => v !== "unknown")).toContain(nopm.verdict);
+      } else {
+        expect([nopm.low, nopm.high, nopm.verdict]).toEqual([null, null, "unknown"]);
+      }
       const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8"));
       expect(Object.keys(manifest.customScripts)).toEqual(["tpcc_like"]);
       expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });

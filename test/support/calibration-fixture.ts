@@ -1,7 +1,7 @@
 import type { Calibration } from "../../src/core/plan/calibration/schema.ts";
 
 /**
- * A host calibration for unit tests: a 2-CPU test host measured on 2026-12-01 with quick.yaml's 7 s cells, pair sd
+ * A host calibration for unit tests: a 2-CPU test host measured with quick.yaml's 7 s cells, pair sd
  * 10% (df 20), instance sd 4% (df 2), no per-second series. `defaults` are a test file's own figures; `over` a case's.
  */
 export const calibrationFixture =

@@ -17,6 +17,8 @@ import { type Sidecar } from "./sidecar.ts";
 import { pastLimit, serverLost } from "./cell-outcome.ts";
 import type { Scheduler } from "./scheduler.ts";
 import { quiesce } from "./quiesce.ts";
+import { waitForQuiet } from "./quiet.ts";
+import { quietWaitSeconds } from "../../core/model/scenario/schema.ts";
 
 export interface CellTally {
   ok: number;
@@ -66,7 +68,9 @@ export class CellLoop {
    * When cell i of the round completes a group (the cells before it with the same test, threads and repeat, other
    * servers: a pair with two servers, one cell per server of a ladder) and outside work disturbed any of them
    * (src/core/measure/interference.ts), run the whole group once more, same order, as new attempts of the same keys: the
-   * report uses each key's last attempt and counts the re-runs. A group disturbed again is kept, flagged.
+   * report uses each key's last attempt and counts the re-runs. A group disturbed again is kept, flagged, and left
+   * out of the estimate. Before the re-run, the loop waits (workload.quietWait, at most) for the machine to go quiet:
+   * a re-run started at once lands in the same burst of outside work.
    */
   private async rerunIfDisturbed(round: readonly Cell[], i: number): Promise<void> {
     const { ctx } = this;
@@ -90,8 +94,16 @@ export class CellLoop {
     const reasons = recs.flatMap((r) =>
       r!.interference?.disturbed ? [`${r!.server}: ${r!.interference.reasons.join("; ")}`] : [],
     );
+    const lab = () => this.servers.all().flatMap((s) => (s.containerId ? [s.containerId] : []));
+    const wait = await ctx.time("quiet", () => waitForQuiet(ctx, lab, quietWaitSeconds(ctx.scenario.workload)));
+    const waited =
+      wait.quiet === null
+        ? ""
+        : wait.quiet
+          ? ` after ${Math.round(wait.waitedS)} s, once the machine was quiet`
+          : ` after ${Math.round(wait.waitedS)} s; the machine did not go quiet`;
     ctx.warn(
-      `${cell.test} t${cell.threads} r${cell.repeat} was disturbed (${reasons.join(" | ")}): running the ${group.length === 2 ? "pair" : "group"} once more`,
+      `${cell.test} t${cell.threads} r${cell.repeat} was disturbed (${reasons.join(" | ")}): running the ${group.length === 2 ? "pair" : "group"} once more${waited}`,
     );
     // The re-run's attempts replace these in the tally, as they do in the report.
     this.tally.ok -= group.length;

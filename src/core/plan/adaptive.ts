@@ -262,11 +262,11 @@ export function adaptiveEta(
 
 /**
  * Why a cell stopped, in a few words: "precision", "max", "budget"; a precision stop whose printed half-width is
- * wider than the target (or with an unknown target) is "stopped on the stop half".
+ * wider than the target (or with an unknown target) is "stopped wider than the target".
  */
 export function stopReasonWords(c: Pick<RoundCell, "done" | "halfWidthPct">, precisionPct: number | undefined): string {
   if (c.done === "precision" && (precisionPct === undefined || printedWiderThanTarget(c, precisionPct)))
-    return "stopped on the stop half";
+    return "stopped wider than the target";
   return c.done ?? "open";
 }
 
@@ -279,15 +279,15 @@ function roundIndex(s: Scenario, round: number): number {
  * One line per adaptive round: each cell's estimate ± half-width with its verdict word (vocabulary.ts, at the run's
  * margin; the event carries no q-values, so the word is the cell's own reading, not yet the table's at a 5%
  * false-discovery rate), why it stopped, the ETA and the budget left.
- * A cell that stopped on the stop half while its printed interval is wider than the target says so, never
- * "precision".
+ * A cell that stopped while its printed interval is wider than the target says so, never "precision".
  */
 export function roundLine(e: Extract<RunEvent, { type: "round-finished" }>): string {
   const margin = e.marginPct ?? DEFAULT_MARGIN_PCT;
   const reading = (c: Pick<RoundCell, "estimate" | "low" | "high" | "halfWidthPct">) => {
-    const hw = c.halfWidthPct === null ? "±?" : `±${c.halfWidthPct.toFixed(1)}%`;
+    const estimate = c.estimate === null ? "-" : c.estimate.toFixed(1);
+    if (c.halfWidthPct === null) return `${estimate} (no interval yet)`;
     const word = cellVerdictText({ verdict: verdictOf(c.low, c.high, margin) });
-    return `${c.estimate === null ? "-" : c.estimate.toFixed(1)} ${hw} ${word}`;
+    return `${estimate} ±${c.halfWidthPct.toFixed(1)}% ${word}`;
   };
   // A ladder: every pair's reading, numerator named (the base is the same for all).
   const cells = e.cells.map((c) => {

@@ -362,13 +362,13 @@ export function windowNotes(ws: ReadonlyArray<{ key: string } & FigureWindow>): 
 export function adaptiveNotes(a: AdaptiveSummary): string[] {
   const count = (why: string) =>
     a.cells.filter((c) => c.done === why && !printedWiderThanTarget(c, a.precisionPct)).length;
-  // A cell can stop on the stop half while its printed interval (the split's other half) is wider than the target:
+  // A cell of an older run can stop on precision while its printed interval is wider than the target:
   // it is never counted "at the precision target" (src/core/stats/stop.ts, PRINTED_WIDTH_FACTOR).
   const wide = a.cells.filter((c) => printedWiderThanTarget(c, a.precisionPct)).length;
   const budget = a.budgetSeconds === undefined ? "no budget" : `a budget of ${formatSeconds(a.budgetSeconds)}`;
   const out = [
     `Adaptive repeats: target ±${a.precisionPct}% per cell, ${a.min} to ${a.max} rounds, ${budget}; ${a.instances > 1 ? `a fresh server instance every ${a.roundsPerInstance} round${a.roundsPerInstance === 1 ? "" : "s"}` : "one server instance"}; ${a.rounds} round${a.rounds === 1 ? "" : "s"} run. ` +
-      `Stopped: ${count("precision")} at the precision target, ${wide ? `${wide} on the stop half with a printed interval wider than the target, ` : ""}${count("max")} at max, ${count("budget")} by the budget${a.cells.some((c) => !c.done) ? `, ${a.cells.filter((c) => !c.done).length} still open (the run was cut short)` : ""}.`,
+      `Stopped: ${count("precision")} at the precision target, ${wide ? `${wide} with an interval still wider than the target, ` : ""}${count("max")} at max, ${count("budget")} by the budget${a.cells.some((c) => !c.done) ? `, ${a.cells.filter((c) => !c.done).length} still open (the run was cut short)` : ""}.`,
   ];
   for (const c of a.cells) {
     if (c.done === "precision" && !printedWiderThanTarget(c, a.precisionPct)) continue;
@@ -377,7 +377,7 @@ export function adaptiveNotes(a: AdaptiveSummary): string[] {
     const after = `after ${c.rounds} round${c.rounds === 1 ? "" : "s"}, ${c.n} pairs`;
     if (printedWiderThanTarget(c, a.precisionPct))
       out.push(
-        `- ${where}: stopped on the stop half ${after}; its printed interval was ${c.halfWidthPct === null ? "not available" : hw} at the stop, wider than the ±${a.precisionPct}% target`,
+        `- ${where}: stopped ${after}; its interval was ${c.halfWidthPct === null ? "not available" : hw} at the stop, wider than the ±${a.precisionPct}% target`,
       );
     else out.push(`- ${where}: ${c.done ? `stopped (${c.done})` : "open"} ${after}, reached ${hw}`);
   }

@@ -15,6 +15,7 @@ import { verdictOf, type Verdict } from "../model/verdict.ts";
 import { DEFAULT_MARGIN_PCT } from "../model/scenario/schema.ts";
 import { fitVariancePrior, moderateRobust, type VarianceObs, type VariancePrior } from "./prior.ts";
 import { HUBER_VARIANCE_FACTOR, huberLocation } from "./robust.ts";
+import { BUCKET_LOG_WIDTH } from "./histogram.ts";
 
 /** One pair: its log ratio (sign already applied for latency), the server instance it ran on, who went first. */
 export interface PairObs {
@@ -105,10 +106,10 @@ export interface RunEstimate {
 export const DEFAULT_CONFIDENCE = 0.95;
 
 /**
- * sysbench's latency histogram has 1024 buckets spread logarithmically from 0.001 ms to 100 000 ms
- * (sb_histogram_init in sysbench 1.0.20), so a printed percentile is rounded to a bucket ln(1e8)/1024 ≈ 1.8% wide.
+ * sysbench rounds a printed percentile to a bucket of its latency histogram (stats/histogram.ts): about 1.8% wide
+ * in log units.
  */
-export const HISTOGRAM_LOG_STEP = Math.log(1e8) / 1024;
+export const HISTOGRAM_LOG_STEP = BUCKET_LOG_WIDTH;
 /** The sd of a log ratio of two such rounded values: each is uniform over a bucket (sd step/√12). */
 export const QUANTISATION_SD = HISTOGRAM_LOG_STEP / Math.sqrt(6);
 

@@ -138,8 +138,9 @@ export interface RatioTableOptions {
   /** How each cell of an adaptive run stopped, by `test|threads` (adaptiveStops): estimateRun's `stop`. */
   stops?: ReadonlyMap<string, NonNullable<CellInput["stop"]>>;
   /**
-   * Count a pair whose last attempt outside work disturbed (flagged, not left out): the scenario's
-   * `workload.rerunDisturbed: false` (`run --no-rerun-disturbed`). By default such a pair is left out.
+   * Count a pair whose last attempt outside work disturbed (flagged, not left out). No run sets it: a disturbed pair
+   * is always left out (`workload.rerunDisturbed: false` only stops the re-run). The shipped simulation sets it to
+   * show the bias that counting such pairs brings (test/unit/stats/coverage.test.ts).
    */
   keepDisturbed?: boolean;
 }

@@ -72,7 +72,7 @@ function printedWithin(hw: number | null | undefined, a: StopSettings): boolean 
 /**
  * Did a cell that stopped on precision print an interval wider than the target? It can when the printed half may
  * exceed the target (printedFactor above 1) or when the stop rule of an older run read the stop half alone: the
- * report then says "stopped on the stop half; printed ±X%", never that the target was reached.
+ * report then says its interval was wider than the target, never that the target was reached.
  */
 export function printedWiderThanTarget(c: Pick<AdaptiveCell, "done" | "halfWidthPct">, precisionPct: number): boolean {
   return c.done === "precision" && (c.halfWidthPct === null || c.halfWidthPct > precisionPct);

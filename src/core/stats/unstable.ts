@@ -37,8 +37,7 @@ export function unstableNotes(
       if (r.status === "ok" && z > 0)
         unstable.push(`${side} repeat ${r.repeat} stalled: ${z} second${z === 1 ? "" : "s"} with no throughput`);
       if (r.status === "ok" && r.interference?.disturbed)
-        // Its last attempt disturbed: the pair is left out of the estimate (usablePairs), its records stay; a run
-        // with workload.rerunDisturbed false counts it.
+        // Its last attempt disturbed: the pair is left out of the estimate (usablePairs), its records stay.
         unstable.push(
           `${side} repeat ${r.repeat} disturbed, ${keepDisturbed ? "counted" : "left out"}: ${r.interference.reasons.join("; ")}`,
         );

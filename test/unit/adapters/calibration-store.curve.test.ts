@@ -15,7 +15,7 @@ describe("the curve in the calibration file", () => {
     { cellSeconds: 30, pairSdPct: 9.1, pairDf: 6 },
   ];
 
-  it("round-trips; a file without it (written before issue 28) still loads", async () => {
+  it("round-trips; a file without it (written before the curve was kept) still loads", async () => {
     const dir = mkdtempSync(join(tmpdir(), "tb-cal-"));
     await writeCalibration(cal({ cellLengthCurve: curve }), dir);
     expect((await readCalibration("test-host", dir))?.cellLengthCurve).toEqual(curve);

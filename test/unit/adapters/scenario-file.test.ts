@@ -76,7 +76,7 @@ describe("loadScenarioText / loadScenarioFile", () => {
     ]);
   });
 
-  it("the seed scenario with the issue's quick override", () => {
+  it("the seed scenario with a quick override (5 s cells, threads 1 and 4)", () => {
     const text = readFileSync("scenarios/seed-mariadb-vs-mysql.yaml", "utf8");
     const r = loadScenarioText(text, "s.yaml", { ...opts, sets: ["workload.duration=5s", "workload.threads=[1,4]"] });
     expect(r.scenario.workload.tests).toHaveLength(8);

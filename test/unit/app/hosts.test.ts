@@ -298,7 +298,7 @@ async function notesOf(
   return { notes: j.notes, hosts: j.hosts, md: await readFile(join(dir, "report-hosts.md"), "utf8") };
 }
 
-describe("runHosts: what goes wrong becomes a note (issue 17)", () => {
+describe("runHosts: what goes wrong becomes a note", () => {
   const cmp = () => scenario({ servers: [{ id: "mysql", image: "mysql-9.7" }], compare: "hosts" });
 
   it("a host whose run.json is damaged stays in the report, with a note, and the run is partial", async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 17: a server counts as dead only when the engine has no such container (404). Any other inspect error is
+ * A server counts as dead only when the engine has no such container (404). Any other inspect error is
  * the engine's and is raised, so a transient error never restarts a live server. Fake engine, no Docker.
  */
 import { describe, expect, it } from "vitest";

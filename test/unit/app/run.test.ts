@@ -669,6 +669,7 @@ describe("disturbed pairs (interference)", () => {
     gone?: (call: number) => boolean;
     over?: Record<string, unknown>;
     repeats?: number;
+    quietWait?: string;
   }) {
     const engine = new FakeEngine();
     const { st, sample } = fakeSampler(opts.gone);
@@ -683,6 +684,8 @@ describe("disturbed pairs (interference)", () => {
         warmup: "0s",
         repeats: opts.repeats ?? 2,
         rerunDisturbed: opts.rerun,
+        // The fake sampler's outsiders stay on after a disturbed cell: no wait for quiet unless a test asks.
+        quietWait: opts.quietWait ?? "0s",
       },
       ...opts.over,
     });
@@ -745,6 +748,24 @@ describe("disturbed pairs (interference)", () => {
     expect(report.notes).toContain(
       "2 cells were re-run because their pair was disturbed; the report uses the last attempt.",
     );
+  });
+
+  it("before the re-run it waits for the machine to go quiet, at most workload.quietWait, and says so", async () => {
+    const { cells, events } = await runWith({
+      rerun: true,
+      quietWait: "1s",
+      disturb: (c, n) => c.server === "b" && c.repeat === 1 && n === 1,
+    });
+    // The outsiders stay on: the wait ends at its limit and the pair runs anyway.
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "warning",
+        message: expect.stringMatching(
+          /t1 r1 was disturbed .*running the pair once more after 1 s; the machine did not go quiet$/,
+        ),
+      }),
+    );
+    expect(cells.filter((c) => c.phase === "measure")).toHaveLength(6);
   });
 
   it("a ladder (three servers): a disturbed cell re-runs its whole group, every server, in the same order", async () => {
@@ -814,7 +835,7 @@ describe("disturbed pairs (interference)", () => {
   });
 });
 
-describe("every restart prewarms, and measured cells carry their state (issue 24)", () => {
+describe("every restart prewarms, and measured cells carry their state", () => {
   const prewarmsOf = (engine: FakeEngine, server: string) =>
     engine.runs.filter((r) => r.cmd?.at(-1) === "prewarm" && r.name.includes(`-${server}-`)).length;
   const restartsOf = (m: RunManifest, server: string) =>
@@ -880,7 +901,7 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
     expect(prewarmsOf(cold, "a") + prewarmsOf(cold, "b")).toBe(0);
   });
 
-  it("slow starts, prepares and restores print a plain line at least every 10 s of (fake) time (issue 25, item 4)", async () => {
+  it("slow starts, prepares and restores print a plain line at least every 10 s of (fake) time", async () => {
     // Only the clock and the progress timer are fake: each slow step moves the clock itself, as if it took that long.
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
     try {
@@ -1065,7 +1086,7 @@ describe("every restart prewarms, and measured cells carry their state (issue 24
   });
 });
 
-describe("adaptive runs: no calibration detour, the forecast, the host calibration folded (issue 25)", () => {
+describe("adaptive runs: no calibration detour, the forecast, the host calibration folded", () => {
   /** A calibration store in memory (RunDeps.calibrations). */
   function memoryStore(initial: Calibration | null) {
     const state = { cal: initial, writes: 0, reads: 0 };
@@ -1229,7 +1250,7 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     expect(events).toContainEqual(expect.objectContaining({ type: "calibration-updated", made: false }));
   });
 
-  it("the first ratio figures come as soon as the first round ends: every cell's estimate, before round 2 starts (issue 25, item 3)", async () => {
+  it("the first ratio figures come as soon as the first round ends: every cell's estimate, before round 2 starts", async () => {
     const { store } = memoryStore(null);
     const { events } = await once(store, 13);
     const first = events.findIndex((e) => e.type === "round-finished");

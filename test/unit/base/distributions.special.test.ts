@@ -3,7 +3,7 @@
  * against an independent reference: scipy's values on a grid, in test/fixtures/special-functions/scipy.json
  * (written by scripts/special-functions-reference.py, which names the scipy version).
  *
- * Before the hand-written functions went (issue 23 item 9, commit "Special functions: @stdlib packages added"),
+ * Before the hand-written functions went (commit "Special functions: @stdlib packages added"),
  * this file checked them against @stdlib on the same grid: t quantile and CDF (df 1..200, 0.5..1e5), digamma and
  * trigamma agreed to 1e-8 everywhere (largest 2.1e-10, at df 1e5). They differed by more than 1e-8 in 28 of 2077
  * chi-square and F quantiles, and scipy sided with @stdlib in all but one kind: tiny lower quantiles (F(0.5, ·) at

@@ -1,5 +1,5 @@
 /**
- * CI notices what did not run (issue 26 item 5): test/skip-reporter.ts lists each skipped test and why, and
+ * CI notices what did not run: test/skip-reporter.ts lists each skipped test and why, and
  * scripts/check-skips.mjs fails on a non-empty list. The reporter runs for real on a fixture project
  * (test/fixtures/skips/project) whose tests skip in each way vitest offers.
  */

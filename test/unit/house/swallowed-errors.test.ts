@@ -1,5 +1,5 @@
 /**
- * Issue 17, "every catch is accounted for": an error that is swallowed says why. Every `catch` clause that drops
+ * "Every catch is accounted for": an error that is swallowed says why. Every `catch` clause that drops
  * the error (its body does nothing, or never reads the error and never throws), and every `.catch(handler)` or
  * `.then(ok, handler)` whose handler ignores the error (`() => undefined`, `() => {}`, `() => []`, `() => false`,
  * `() => fallback`…), carries a comment on the same line, on the line above, or inside

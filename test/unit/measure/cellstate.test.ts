@@ -308,7 +308,7 @@ describe("load-bound cells in the report", () => {
   });
 });
 
-describe("ignored errors and reconnects mark the cell (issue 24 item 3)", () => {
+describe("ignored errors and reconnects mark the cell", () => {
   it("a repeat with reconnects makes its ratio cell unstable (mark !), naming the rate; none: no mark", () => {
     const a = [1, 2, 3].map((i) => rec("a", i, 1000 + 10 * i, null, `2026-12-02T10:00:0${2 * i}Z`));
     const b = [1, 2, 3].map((i) => rec("b", i, 950 + 7 * i, null, `2026-12-02T10:00:0${2 * i + 1}Z`));

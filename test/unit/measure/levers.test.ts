@@ -248,7 +248,7 @@ describe("plan: workload.trim lengthens the measured cells", () => {
   });
 });
 
-describe("the seconds a cell's figure used (issue 24 item 2)", () => {
+describe("the seconds a cell's figure used", () => {
   const intervals = [1, 2, 3, 4, 5, 6, 7].map((t) => ({ t, qps: 100, tps: 100 })) as never;
   it("no lead-in: sysbench's total over its run; a lead-in: the per-second samples after it", () => {
     expect(figureWindow({ metrics: { totalTime: 7.02, intervals } })).toEqual({

@@ -136,7 +136,7 @@ describe("the Benjamini–Hochberg reading per cell", () => {
   });
 
   it("a faster cell that does not survive the table's six tests is shown so, per cell", () => {
-    // With today's moderated estimator (the six cells' spreads are alike: 12 df): b reads 104.0 [100.3–107.8],
+    // With the moderated estimator (the six cells' spreads are alike: 12 df): b reads 104.0 [100.3–107.8],
     // p 0.036, q = 0.036 · 6 / 2 = 0.108. This case depends on the estimator's pooling; the invariants above do not.
     const [a, b] = cells;
     expect(a).toMatchObject({ verdict: "faster-beyond", fdr: "holds" });

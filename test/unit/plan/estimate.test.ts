@@ -55,7 +55,7 @@ describe("estimates", () => {
     expect(planRun(cold).estimate.totalSeconds).toBeCloseTo(coldBase + 2 * snapshot + 2 * restore, 6);
   });
 
-  it("the costs that move data grow with the rows each server holds (a 2 M-row table on RAID 0, 2026-12-06)", () => {
+  it("the costs that move data grow with the rows each server holds (a 2 M-row table on RAID 0)", () => {
     const big = scenario(
       (d) => (
         (d.workload.tables = 1),

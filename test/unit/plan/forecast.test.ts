@@ -76,8 +76,8 @@ describe("forecastBefore: from the host's calibration, the same simulation plan 
     expect(f.totalSeconds.high).toBeLessThanOrEqual(15 * 60);
     expect(f.cells).toBe(6);
     expect(f.measuredCells).toBeGreaterThanOrEqual(6 * 2 * 2); // at least min rounds of every cell on both servers
-    // At this noise about half of the simulated runs meet the 15 min budget (38% with the time model of 2026-12-04,
-    // 52% with 2026-12-06's): the line takes either form, decided by the same simulation.
+    // At this noise about half of the simulated runs meet the 15 min budget (38% and 52% under two
+    // versions of the time model): the line takes either form, decided by the same simulation.
     expect(forecastLine(f)).toMatch(
       f.budgetStops
         ? /^forecast: the budget stops this run in \d+m \d+s; cells likely to reach ±10%: \d of 6 \(host calibration\)$/

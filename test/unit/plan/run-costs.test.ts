@@ -97,7 +97,7 @@ describe("observedCosts: the run's own warm-ups and instance changes replace the
     expect(c).toMatchObject({ setupSeconds: 30, teardownSeconds: 2, cellSeconds: 7.2 });
     expect(c.restartSeconds).toBeCloseTo(6.5, 6);
     expect(c.warmupSeconds).toBeCloseTo(3.25, 6);
-    // What the scheduler saw until 2026-12-04 (measured cells only): the warm-up inside the restart, and again at
+    // What the scheduler saw when it read the measured cells only: the warm-up inside the restart, and again at
     // the plan's figure, so a round looked 7 s dearer per warm-up than it was.
     const measuredOnly = runningCosts(
       base,

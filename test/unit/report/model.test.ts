@@ -143,9 +143,9 @@ describe("adaptiveNotes", () => {
   it("the settings and the count per reason, then a line per cell that did not reach the target", () => {
     expect(adaptiveNotes(a)).toEqual([
       "Adaptive repeats: target ±3% per cell, 4 to 40 rounds, a budget of 30m 00s; a fresh server instance every 1 round; 12 rounds run. " +
-        "Stopped: 1 at the precision target, 1 on the stop half with a printed interval wider than the target, 1 at max, 0 by the budget, 1 still open (the run was cut short).",
+        "Stopped: 1 at the precision target, 1 with an interval still wider than the target, 1 at max, 0 by the budget, 1 still open (the run was cut short).",
       "- oltp_read_only at 4 threads: stopped (max) after 40 rounds, 40 pairs, reached ±4.3%",
-      "- oltp_read_only at 8 threads: stopped on the stop half after 8 rounds, 8 pairs; its printed interval was ±3.5% at the stop, wider than the ±3% target",
+      "- oltp_read_only at 8 threads: stopped after 8 rounds, 8 pairs; its interval was ±3.5% at the stop, wider than the ±3% target",
       "- oltp_point_select at 1 thread: open after 1 round, 1 pairs, reached no interval yet",
     ]);
   });

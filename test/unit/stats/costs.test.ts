@@ -124,7 +124,7 @@ describe("cost per query in a run: paired like q/s", () => {
     ).toBe(true);
   });
 
-  it("a side that reads 0 in most repeats: no ratio of its few others (2026-12-06: bytes read 8.03× where MySQL's median was 0 B)", () => {
+  it("a side that reads 0 in most repeats: no ratio of its few others (a seed run read bytes 8.03× where MySQL's median was 0 B)", () => {
     const zeros = withCosts(run.cells, "oltp_point_select", 1, (srv, r) => ({
       readBytes: srv === "mysql" ? [0, 4096, 0][r - 1]! : [8192, 12288, 4096][r - 1]!,
     }));

@@ -32,7 +32,8 @@ describe("estimateRun: one cell (nothing to pool)", () => {
   });
 
   it("latency: histogram quantisation is a floor on the pair sd, so equal ratios still get a width", () => {
-    expect(QUANTISATION_SD).toBeCloseTo(Math.log(1e8) / 1024 / Math.sqrt(6), 12);
+    // sysbench 1.0.20 sb_histogram_init: 1024 buckets, so 1023 steps over ln(1e8)
+    expect(QUANTISATION_SD).toBeCloseTo(Math.log(1e8) / 1023 / Math.sqrt(6), 12);
     const e = estimateRun([{ ...cell(L(1.1), L(1.1), L(1.1)), floorSd: QUANTISATION_SD }]).cells[0];
     // se = 0.0073437 / sqrt(3), t(2) = 4.302653: half-width 0.018243 around ln 1.1
     expect(e.low).toBeCloseTo(110 * Math.exp(-4.302653 * (QUANTISATION_SD / Math.sqrt(3))), 2);

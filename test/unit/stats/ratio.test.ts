@@ -61,7 +61,7 @@ describe("seed 000 reproduced from cells built from its numbers", () => {
 describe("ratio table on synthetic repeats", () => {
   const { manifest, cells } = load("repeats");
 
-  it("has exactly the JSON shape of the issue (plus extra fields)", () => {
+  it("has exactly the agreed JSON shape (plus extra fields)", () => {
     const j = ratioTableJson(buildRatioTable(manifest, cells)!) as any;
     expect(Object.keys(j).slice(0, 5)).toEqual(["metric", "numerator", "denominator", "threads", "rows"]);
     expect(j).toMatchObject({ metric: "qps", numerator: "mariadb", denominator: "mysql", threads: [1, 4, 8] });
@@ -123,13 +123,13 @@ describe("ratio table on synthetic repeats", () => {
     expect(t.rows[0].cells[1].ratio!).toBeCloseTo(102, 0);
     // p95 is rounded to sysbench's histogram buckets: the quantisation floor widens [101.8, 102.2] to [99.8, 104.2]
     // Reference, scipy 1.17.1: estimate.test.ts's limma() on ln(mysql p95 / mariadb p95) per repeat, each cell's
-    // s² floored at floor² with floor = np.log(1e8) / 1024 / np.sqrt(6) (a rounding a side):
+    // s² floored at floor² with floor = np.log(1e8) / 1023 / np.sqrt(6) (a rounding a side):
     //   cells [30/27.27, 30/25, 30/30], [120/117.65, 118.81/116.5, 121.21/118.81], [240/240, 240/160, 240/300],
-    //   [30/33.33, 30/32.97, 30/33.71] -> d0 0.6353267156872321; cell 2: [99.82010046679535, 104.2277168072314]
+    //   [30/33.33, 30/32.97, 30/33.71] -> d0 0.63546412505117; cell 2: [99.8186228003695, 104.22925974374412]
     const p95 = t.rows[0].cells[1];
     expect(p95.verdict).toBe("equivalent");
-    expect(Math.abs(p95.low! - 99.82010046679535)).toBeLessThanOrEqual(0.00005); // rounded to 4 decimals
-    expect(Math.abs(p95.high! - 104.2277168072314)).toBeLessThanOrEqual(0.00005);
+    expect(Math.abs(p95.low! - 99.8186228003695)).toBeLessThanOrEqual(0.00005); // rounded to 4 decimals
+    expect(Math.abs(p95.high! - 104.22925974374412)).toBeLessThanOrEqual(0.00005);
     expect(t.rows[1].cells[0].verdict).toBe("slower-beyond");
     const text = renderText(buildRunReport(manifest, cells, { metric: "p95" }));
     expect(text).toContain(

@@ -549,8 +549,8 @@ describe("adaptive rounds on the run screen", () => {
     expect(withEvent.log.at(-1)!.text).toContain("101.0 ±4.5% same n=4 (precision)");
     // and a stop whose printed interval is wider than the target says so
     const stopHalf = reduce(wide, { ...round(4, [12, 14], ["precision"]), marginPct: 20 });
-    expect(stopHalf.adaptive!.cells[0].reason).toBe("stopped on the stop half");
-    expect(stopHalf.log.at(-1)!.text).toContain("(stopped on the stop half)");
+    expect(stopHalf.adaptive!.cells[0].reason).toBe("stopped wider than the target");
+    expect(stopHalf.log.at(-1)!.text).toContain("(stopped wider than the target)");
   });
 
   it("the table's words and legend take the run's margin", () => {

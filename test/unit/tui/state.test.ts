@@ -496,7 +496,7 @@ describe("reduce over a recorded run (test/fixtures/events/quick.ndjson, `twinbe
   });
 });
 
-describe("adaptive runs: the count and the ETA are the forecast's (issue 25)", () => {
+describe("adaptive runs: the count and the ETA are the forecast's", () => {
   const planReady = (cells: number): RunEvent => ({
     type: "plan-ready",
     at: "2025-01-01T12:00:00.000Z",

@@ -127,6 +127,9 @@ export const WorkloadSchema = z.strictObject({
   prewarm: z.boolean().default(true),
   /** Run a pair (both servers' cells of one test, threads and repeat) once more when outside work disturbed either cell. */
   rerunDisturbed: z.boolean().default(true),
+  /** Before such a re-run, wait at most this long for the machine to go quiet (absent: {@link DEFAULT_QUIET_WAIT_SECONDS};
+   *  0s: run again at once). Optional without a default so that older runs keep their fingerprint. */
+  quietWait: duration.optional(),
   percentile: z.number().int().min(1).max(100).default(95),
   /** Extra sysbench options, checked against sysbench 1.0.20's. */
   sysbench: z.record(z.string(), optionValue).default({}),
@@ -224,6 +227,16 @@ export function plannedInstances(w: Pick<Workload, "repeats" | "instances">): nu
   return w.instances ?? (typeof w.repeats === "number" ? 1 : w.repeats.min);
 }
 /** Seconds left out at the start of each measured cell (workload.trim; 0 when absent). */
+/** How long a re-run of a disturbed pair waits, at most, for the machine to go quiet (workload.quietWait). */
+export const DEFAULT_QUIET_WAIT_SECONDS = 30;
+/** The longest quietWait a scenario may set: a wait is for a burst of outside work to end, not for a day. */
+export const MAX_QUIET_WAIT_SECONDS = 600;
+
+/** workload.quietWait in seconds (absent: {@link DEFAULT_QUIET_WAIT_SECONDS}). */
+export function quietWaitSeconds(w: Pick<Workload, "quietWait">): number {
+  return w.quietWait === undefined ? DEFAULT_QUIET_WAIT_SECONDS : (parseDuration(w.quietWait) ?? 0);
+}
+
 export function trimSeconds(w: Pick<Workload, "trim">): number {
   return w.trim === undefined ? 0 : (parseDuration(w.trim) ?? 0);
 }

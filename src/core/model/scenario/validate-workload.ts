@@ -2,7 +2,7 @@
  * The workload's own rules across fields: tests and thread counts (unique, known scripts or legacy names), the cell's
  * length (duration or events), adaptive repeats, instances and budget, the report margin, the order seed and fresh.
  */
-import { parseDuration, parsePercent, type Scenario } from "./schema.ts";
+import { MAX_QUIET_WAIT_SECONDS, parseDuration, parsePercent, type Scenario } from "./schema.ts";
 import { didYouMean, show } from "./suggest.ts";
 import { DEFAULT_SETUP_COSTS } from "../setup-costs.ts";
 import { LEGACY_TABLE_NOTE, LEGACY_TESTS, resolveTest, testWrites } from "./legacy.ts";
@@ -80,6 +80,11 @@ export function checkLengthAndRepeats(s: Scenario, problems: Problems): void {
         `expected at most ${MAX_CELL_SECONDS / 86400} days (${MAX_CELL_SECONDS} s), got ${show(v)}`,
       );
   }
+  if (w.quietWait !== undefined && parseDuration(w.quietWait)! > MAX_QUIET_WAIT_SECONDS)
+    err(
+      ["workload", "quietWait"],
+      `expected at most ${MAX_QUIET_WAIT_SECONDS} s (a wait for outside work to end), got ${show(w.quietWait)}`,
+    );
   if (w.budget !== undefined && parseDuration(w.budget)! > MAX_BUDGET_SECONDS)
     err(
       ["workload", "budget"],

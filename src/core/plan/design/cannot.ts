@@ -12,8 +12,6 @@ import { containerCores } from "../../measure/cellstate.ts";
 /** A half-width as "±x.x%" ("±∞" when there is no interval). */
 export const pct = (x: number) => (Number.isFinite(x) ? `±${x.toFixed(1)}%` : "±∞");
 
-const priorDfText = (d0: number) => (Number.isFinite(d0) ? d0.toFixed(1) : "∞");
-
 /** Rounds at the chosen length and layout whose expected half-width reaches `target` (Infinity: none up to 400). */
 function roundsFor(target: number, c: DesignCandidate, instanceSdPct: number, cells: number): number {
   for (let r = 2; r <= 400; r++) {
@@ -68,7 +66,7 @@ export function cannotReach(d: Design, i: DesignInput, ctx: { instanceSdPct: num
       );
   } else if (wider > 0 && c.halfWidthPct <= m)
     out.push(
-      `about ${wider} of ${d.cells} cells are expected wider than ±${m}% (simulated): the cells noisier than this host's typical pair sd (cells differ, prior df ${priorDfText(d.noise.cellPriorDf)}); ` +
+      `about ${wider} of ${d.cells} cells are expected wider than ±${m}% (simulated): the cells noisier than this host's typical pair sd; ` +
         "which cells they are is not known before the run: the calibration has one pair sd for the host",
     );
   for (const w of loadBoundWarnings(i.scenario)) {

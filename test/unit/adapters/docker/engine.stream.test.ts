@@ -1,5 +1,5 @@
 /**
- * Issue 17: an error on a container's output stream is not the end of the stream. `run` and `exec` surface it as
+ * An error on a container's output stream is not the end of the stream. `run` and `exec` surface it as
  * ENGINE_STREAM ("output may be cut short") instead of returning the part read so far as if it were everything.
  * The dockerode client is replaced by a fake whose attach/exec streams fail mid-output.
  */

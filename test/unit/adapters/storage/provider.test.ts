@@ -18,7 +18,7 @@ const provisionerFor = (() => ({
   }),
 })) as never;
 
-describe("storage facts after the run (issue 24 item 6: a failed reading is not an absent one)", () => {
+describe("storage facts after the run (a failed reading is not an absent one)", () => {
   it("a failed re-measure is thrown to the caller (teardown notes it), not kept as the start facts", async () => {
     const dir = await mkdtemp(join(tmpdir(), "tb-refresh-"));
     const runner = { run: async () => ({ stdout: "", stderr: "", exitCode: 1 }) };

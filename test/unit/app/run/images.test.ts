@@ -1,5 +1,5 @@
 /**
- * Issue 25 item 4: every long step says it still runs, in plain output too. Fake timers drive the clock: a slow fake
+ * Every long step says it still runs, in plain output too. Fake timers drive the clock: a slow fake
  * build "takes" its seconds of fake time, and the plain lines it produces are checked for gaps. No real waiting.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -90,7 +90,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("image builds say they still run (issue 25, item 4)", () => {
+describe("image builds say they still run", () => {
   it("a slow build prints a plain line at least every 10 s of (fake) time until it is ready, and the images build side by side", async () => {
     vi.useFakeTimers();
     const t0 = Date.now();

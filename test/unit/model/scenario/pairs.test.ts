@@ -1,4 +1,4 @@
-/** Issue 27, a version ladder: compare: { base }, its pairs, the server order, the stop rule and the report's blocks. */
+/** A version ladder: compare: { base }, its pairs, the server order, the stop rule and the report's blocks. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -64,6 +64,11 @@ describe("validateScenario: upper bounds, each with its field path", () => {
       `${F}: workload.budget: expected at most 20 days (1728000 s), got "600h"`,
     ],
     [
+      "a wait for a quiet machine longer than a burst of outside work",
+      (d) => (d.workload.quietWait = "1h"),
+      `${F}: workload.quietWait: expected at most 600 s (a wait for outside work to end), got "1h"`,
+    ],
+    [
       "data larger than its tmpfs",
       (d) => {
         d.workload.tables = 8;

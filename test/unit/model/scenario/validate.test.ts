@@ -71,7 +71,7 @@ describe("validateScenario: the whole document", () => {
 
 describe("shipped scenarios", () => {
   const files = readdirSync("scenarios").filter((f) => f.endsWith(".yaml"));
-  it("include the five the issue names", () => {
+  it("include the five the project ships", () => {
     expect(files).toEqual(
       expect.arrayContaining([
         "quick.yaml",

@@ -36,7 +36,7 @@ const fixtures: Fixture[] = ["1.0", "legacy"].flatMap((dir) =>
 );
 const recorded = fixtures.filter((f) => f.dir === "1.0");
 
-/** What the fixture set must contain (the issue's list); a re-recording that loses one fails here. */
+/** What the fixture set must contain; a re-recording that loses one fails here. */
 const REQUIRED_1_0 = [
   ...[
     "oltp_delete",
@@ -217,7 +217,7 @@ describe("histogram property", () => {
 });
 
 // ------------------------------------------------------------------------------------------------------------
-// Figures named in the issue and in the format notes, typed by hand from the logs
+// Figures named in the format notes, typed by hand from the logs
 
 describe("hand-checked figures", () => {
   const get = (name: string) => parseSysbench(recorded.find((f) => f.name === name)!.text);

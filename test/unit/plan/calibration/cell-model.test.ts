@@ -23,7 +23,7 @@ const run = (at: string, sds: number[], o: Partial<CellSpreadRun> = {}): CellSpr
   ...o,
 });
 
-// The two reduced seed runs of 2026-12-06 (seed1, seed2): update_index at 64 threads stalled in both.
+// The two reduced seed runs on this project's VM (seed1, seed2): update_index at 64 threads stalled in both.
 const seed1 = run("2026-12-06T06:40:41Z", [0.057, 0.034, 0.465, 0.076, 0.073, 0.064]);
 const seed2 = run("2026-12-06T07:18:31Z", [0.076, 0.086, 0.728, 0.077, 0.04, 0.011]);
 

@@ -144,7 +144,7 @@ describe("pooledResiduals and the update of a calibration", () => {
 
   it("typicalNoise: the pair level folded into the host is the typical cell's, not the mean a stalling cell rules", () => {
     const noise = { pairSdPct: 0, pairDf: 72, instanceSdPct: null, instanceDf: 0, pairs: 78, levels: "total" as const };
-    // Five cells at about 5% and one at 50% (12 df each), like 2026-12-06's reduced seed run on RAID 0.
+    // Five cells at about 5% and one at 50% (12 df each), like a reduced seed run on RAID 0 on this project's VM.
     const spread = [0.048, 0.052, 0.05, 0.047, 0.053, 0.5].map((sd) => ({ s2: sd * sd, df: 12 }));
     const mean = Math.sqrt(spread.reduce((a, o) => a + o.s2, 0) / spread.length) * 100;
     const t = typicalNoise({ ...noise, pairSdPct: mean }, spread);
@@ -168,7 +168,7 @@ describe("pooledResiduals and the update of a calibration", () => {
       rec("a", "t1", 2, 100, { interference: quiet }),
       rec("b", "t1", 2, 60, { interference: busy }),
       rec("b", "t1", 2, 100, { interference: quiet }),
-      // repeat 3: disturbed in its last attempt too (2026-12-06: 8.9 k q/s against 15.3 k): left out
+      // repeat 3: disturbed in its last attempt too (as in a seed run: 8.9 k q/s against 15.3 k): left out
       rec("a", "t1", 3, 153, { interference: quiet }),
       rec("b", "t1", 3, 89, { interference: busy }),
     ];

@@ -28,7 +28,7 @@ const run = (at: string, sds: number[], o: Partial<CellSpreadRun> = {}): CellSpr
   ...o,
 });
 
-// The two reduced seed runs of 2026-12-06 (seed1, seed2): update_index at 64 threads stalled in both.
+// The two reduced seed runs on this project's VM (seed1, seed2): update_index at 64 threads stalled in both.
 const seed1 = run("2026-12-06T06:40:41Z", [0.057, 0.034, 0.465, 0.076, 0.073, 0.064]);
 const seed2 = run("2026-12-06T07:18:31Z", [0.076, 0.086, 0.728, 0.077, 0.04, 0.011]);
 
@@ -164,8 +164,8 @@ describe("the design forecasts recorded cells one by one", () => {
       });
     }
     // 180 cells; a calibrated 80% range holds 144 of them (binomial sd 5.4). Seeds 1, 7, 99 and 2026 at 40 designs
-    // each gave 77.5, 77.9, 77.1 and 74.2% (2026-12-06); with the model's point estimates alone (no draw of its own
-    // uncertainty) 73–75%.
+    // each gave 77.5, 77.9, 77.1 and 74.2%; with the model's point estimates alone (no draw of its own uncertainty)
+    // 73–75%.
     expect(total).toBe(180);
     expect(inside / total).toBeGreaterThan(0.7);
     expect(inside / total).toBeLessThan(0.88);

@@ -77,7 +77,7 @@ describe("designForBudget", () => {
     });
     expect(pairOnly.chosen.roundsPerInstance).toBeGreaterThan(1);
     expect(pairOnly.chosen.rounds).toBeGreaterThan(inst.chosen.rounds);
-    // the same 0% from 2 df is not trusted (2026-12-03: 0.0% from 2 df, then 17.2% measured by the run): 5% assumed
+    // the same 0% from 2 df is not trusted (a run once read 0.0% from 2 df, then measured 17.2%): 5% assumed
     const thin = designForBudget({
       scenario: s,
       budgetSeconds: 3600,

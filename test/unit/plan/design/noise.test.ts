@@ -74,8 +74,8 @@ describe("pair sd against cell length", () => {
     expect(p.note).toContain("fitted as pair sd ∝ length^−0.30");
   });
 
-  it("the fit weighs points by df and holds the slope to 0–0.5 (2026-12-06's curve fell faster than white noise at 6 df)", () => {
-    // 2026-12-06, this VM: 7 s 5.0% (df 21), 10 s 3.2% (6), 30 s 2.6% (6), 90 s 2.0% (3).
+  it("the fit weighs points by df and holds the slope to 0–0.5 (a measured curve fell faster than white noise at 6 df)", () => {
+    // Measured on this project's VM: 7 s 5.0% (df 21), 10 s 3.2% (6), 30 s 2.6% (6), 90 s 2.0% (3).
     const today = [
       { cellSeconds: 7, pairSdPct: 4.98, pairDf: 21 },
       { cellSeconds: 10, pairSdPct: 3.19, pairDf: 6 },
