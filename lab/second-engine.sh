@@ -17,6 +17,14 @@
 # live-restore, calls removeDefaultBridgeInterface(), whatever --bridge says). This was seen on this machine too.
 # User networks on this engine take subnets from the default pools; dockerd skips subnets that already have a route
 # on the host, i.e. those the first engine uses. As a safety net, start puts back a docker0 that vanished.
+#
+# Containers on one of this engine's networks reach each other only through a firewall rule added here: the first
+# engine (iptables enabled) loads br_netfilter, so bridged traffic crosses iptables' FORWARD chain, whose policy it
+# sets to DROP, and it accepts only its own bridges; this engine (--iptables=false) adds nothing for its own. Without
+# the rule, a name resolves (the embedded DNS answers) but the TCP connection gets no answer: a run's bridge transport
+# (sysbench to the server by container name) fails with MySQL error 2002. start inserts one FORWARD rule accepting
+# bridged traffic (-m physdev --physdev-is-bridged: frames between two ports of one bridge; the first engine already
+# accepts those on its own bridges), tagged with this engine's name; stop deletes it.
 set -euo pipefail
 
 NAME=${TB_ENGINE2_NAME:-tb-dockerd2}
@@ -31,6 +39,17 @@ LOG=${TB_ENGINE2_LOG:-/var/log/$NAME.log}
 ENGINE_ROOT=${TB_ENGINE2_ROOT:-}
 
 d2() { docker -H "unix://$SOCK" "$@"; }
+
+# The FORWARD rule that lets this engine's containers talk to each other over its bridges (see above).
+FWD_RULE=(FORWARD -m physdev --physdev-is-bridged -m comment --comment "$NAME: bridged traffic" -j ACCEPT)
+allow_bridged() {
+  command -v iptables >/dev/null 2>&1 || return 0
+  iptables -C "${FWD_RULE[@]}" 2>/dev/null || iptables -I "${FWD_RULE[@]}"
+}
+disallow_bridged() {
+  command -v iptables >/dev/null 2>&1 || return 0
+  while iptables -C "${FWD_RULE[@]}" 2>/dev/null; do iptables -D "${FWD_RULE[@]}"; done
+}
 
 answers() { [ -S "$SOCK" ] && d2 version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 
@@ -71,6 +90,7 @@ guard_docker0() {
 }
 
 start() {
+  allow_bridged
   if answers; then
     echo "$NAME: already running (unix://$SOCK, tcp://$ADDR)"
     return 0
@@ -162,6 +182,7 @@ stop() {
   # Mounts the daemon left under its roots (overlay, netns) would keep the data root busy.
   { grep -oE " ($EXEC_ROOT|$DATA_ROOT)[^ ]*" /proc/mounts || true; } | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
   if ip link show "$BRIDGE" >/dev/null 2>&1; then ip link del "$BRIDGE"; fi
+  disallow_bridged
   echo "$NAME: stopped"
 }
 

@@ -1,7 +1,7 @@
 /**
  * Engine URL → DockerEngine. One engine per host; the host id goes into every label (twinbench.host) through
  * engine.hostId. TLS material is read here (file paths from the scenario's `tls:`, else DOCKER_CERT_PATH's
- * ca.pem/cert.pem/key.pem when the URL asks for TLS); ssh:// goes through docker-modem's ssh2 agent.
+ * ca.pem/cert.pem/key.pem when the URL asks for TLS); ssh:// goes through an SSH session per connection (ssh-dial.ts).
  */
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -10,52 +10,16 @@ import type Docker from "dockerode";
 import { InputError, TwinbenchError } from "../../core/base/errors.ts";
 import type { HostSpec } from "../../core/model/scenario/schema.ts";
 import { displayEngineUrl, isPlainRemote, parseEngineUrl, type EngineUrl } from "../../core/hosts/url.ts";
-import { verifyHostKey } from "../../core/hosts/known-hosts.ts";
-import { homedir } from "node:os";
 import { DockerEngine } from "./engine.ts";
 import type { Engine } from "../../core/model/engine/engine.ts";
 import { writeFileAtomic } from "../durable-file.ts";
+import { hostKeyRefusal, sshConnectOptions, sshDockerOptions } from "./ssh-dial.ts";
 
 export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
   readFile?: (path: string) => Buffer;
   /** The known_hosts file for ssh:// engines (default ~/.ssh/known_hosts). */
   knownHostsFile?: string;
-}
-
-/** Why the last ssh:// connection to a host was refused its host key, by host id (for the error that follows). */
-const hostKeyRefusals = new Map<string, string>();
-
-/** The ssh2 host verifier for a host: its pinned fingerprint, else the known_hosts file; a refusal is remembered. */
-function hostVerifier(
-  spec: HostSpec,
-  u: { host: string; port: number },
-  knownHostsFile: string,
-  read: (path: string) => Buffer,
-): (key: Buffer) => boolean {
-  return (key) => {
-    let knownHosts = "";
-    if (spec.fingerprint === undefined) {
-      try {
-        knownHosts = read(knownHostsFile).toString("utf8");
-      } catch (e) {
-        // No file yet: no host is known, so the key below is refused as unknown. Any other failure is the reason.
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT") {
-          hostKeyRefusals.set(spec.id, `cannot read ${knownHostsFile}: ${(e as Error).message}`);
-          return false;
-        }
-      }
-    }
-    const v = verifyHostKey(key, { ...u, knownHosts, knownHostsFile, fingerprint: spec.fingerprint });
-    if (v.ok) hostKeyRefusals.delete(spec.id);
-    else hostKeyRefusals.set(spec.id, v.reason);
-    return v.ok;
-  };
-}
-
-/** The host-key refusal of host `id`'s last connection, if its key was refused. */
-export function hostKeyRefusal(id: string): string | undefined {
-  return hostKeyRefusals.get(id);
 }
 
 /** dockerode options for an engine URL. Explicit `host: undefined` keeps docker-modem from reading DOCKER_HOST. */
@@ -111,17 +75,11 @@ export function dockerOptions(spec: HostSpec, opts: ConnectOptions = {}): Docker
         key: material("key", files.key),
       };
     }
-    case "ssh": {
-      const knownHostsFile = opts.knownHostsFile ?? join(env.HOME ?? homedir(), ".ssh", "known_hosts");
-      return {
-        protocol: "ssh",
-        host: u.host,
-        port: u.port,
-        username: u.username,
-        // ssh2 accepts any host key when no verifier is set: the key is checked against known_hosts or hosts[].fingerprint.
-        sshOptions: { agent: env.SSH_AUTH_SOCK, hostVerifier: hostVerifier(spec, u, knownHostsFile, read) },
-      } as Docker.DockerOptions;
-    }
+    case "ssh":
+      return sshDockerOptions(
+        u,
+        sshConnectOptions(spec, u, env, { knownHostsFile: opts.knownHostsFile, readFile: read }),
+      );
   }
 }
 

@@ -1,6 +1,7 @@
 /** The doctor's engine probe: /_ping, /version and /info of the engine DOCKER_HOST names, each under a short timeout. */
 import Docker from "dockerode";
 import { DEFAULT_ENDPOINT, type EngineFacts } from "../../core/hosts/doctor.ts";
+import { envOptions } from "./engine.ts";
 
 /** Answers whether a Docker engine is there, and what it is. */
 export interface EngineProbe {
@@ -24,8 +25,10 @@ export function createEngineProbe(
       let docker: Docker;
       let slow: Docker;
       try {
-        docker = new Docker({ timeout: timeoutMs });
-        slow = new Docker({ timeout: factsTimeoutMs });
+        // ssh:// in DOCKER_HOST through ssh-dial.ts (docker-modem's own ssh fails on Node 26); else docker-modem's.
+        const base = envOptions("local", env);
+        docker = new Docker({ ...base, timeout: timeoutMs });
+        slow = new Docker({ ...base, timeout: factsTimeoutMs });
       } catch (e) {
         return { answers: false, endpoint, error: (e as Error).message };
       }

@@ -12,6 +12,24 @@ import { DockerExec } from "./exec.ts";
 import { DockerImages } from "./images.ts";
 import { DockerNetworks } from "./networks.ts";
 import { DockerVolumes } from "./volumes.ts";
+import { parseEngineUrl } from "../../core/hosts/url.ts";
+import { sshConnectOptions, sshDockerOptions } from "./ssh-dial.ts";
+
+/**
+ * The options of the engine DOCKER_HOST names: docker-modem's own for every scheme but ssh://, which goes through
+ * ssh-dial.ts (docker-modem's ssh requests fail on Node 26), its host key checked against known_hosts.
+ */
+export function envOptions(
+  hostId: string,
+  env: NodeJS.ProcessEnv,
+  opts: { knownHostsFile?: string } = {},
+): Docker.DockerOptions | undefined {
+  const url = env.DOCKER_HOST?.trim();
+  if (!url?.startsWith("ssh://")) return undefined;
+  const u = parseEngineUrl(url);
+  if (u.kind !== "ssh") return undefined;
+  return sshDockerOptions(u, sshConnectOptions({ id: hostId }, u, env, opts));
+}
 
 /** The Engine on a Docker API (dockerode): `new DockerEngine("local")` is the local engine (DOCKER_HOST respected). */
 export class DockerEngine implements Engine {
@@ -25,7 +43,7 @@ export class DockerEngine implements Engine {
     readonly hostId: string = "local",
     opts?: Docker.DockerOptions,
   ) {
-    this.docker = new Docker(opts);
+    this.docker = new Docker(opts ?? envOptions(hostId, process.env));
     this.containers = new DockerContainers(this.docker);
     this.images = new DockerImages(this.docker);
     this.networks = new DockerNetworks(this.docker);

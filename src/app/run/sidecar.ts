@@ -104,6 +104,19 @@ export class Sidecar {
       histogram: false,
     });
     const r = await this.run(server, argv, undefined, 60_000, signal);
+    if (r.cancelled) throw new CancelledError();
+    // The first connection of the load container: a failure here is the transport's, and is named as such now,
+    // before prepare (its raw log kept), rather than as a failed prepare or prewarm later.
+    if (r.exitCode !== 0 || r.timedOut) {
+      await this.session.writeRaw(`${server.id}.conninfo.log`, r.output);
+      throw connectionFailure(r.output, {
+        server: server.id,
+        transport: scenario.load.transport,
+        host: conn.host,
+        networkId: server.networkId,
+        timedOut: r.timedOut,
+      });
+    }
     const m = /twinbench\.ssl_cipher=(.*)/.exec(r.output);
     return { sslCipher: m ? m[1]!.trim() || null : null };
   }
@@ -315,6 +328,67 @@ export function cellLimitMs(
       hint: `unset it for the default margin of ${CELL_MARGIN_SECONDS} s past 1.5 × the cell's length`,
     });
   return (seconds * 1.5 + margin) * 1000;
+}
+
+/** The MySQL client's connection error in sysbench's output: its code, the host it named and the errno. */
+function clientError(output: string): { code: number; host?: string; errno?: number } | undefined {
+  const m =
+    /error (\d{4}): [^\n]*?(?:on|host) '([^']*)'(?: \((\d+)\))?/i.exec(output) ?? /error (\d{4}):/i.exec(output);
+  if (!m) return undefined;
+  return { code: Number(m[1]), host: m[2], errno: m[3] !== undefined ? Number(m[3]) : undefined };
+}
+
+/**
+ * Why the load container could not connect to its server, as an error naming the transport and, where the client's
+ * error tells it, the likely cause. Over the bridge transport, a connection that gets no answer at all (the check's
+ * 60 s pass, or errno 110: timed out; 113: no route; not 115, which the client also reports for a refused connection)
+ * likely means packets between the two containers on the server's network are dropped: with br_netfilter loaded (net.bridge.bridge-nf-call-iptables=1) bridged traffic crosses iptables' FORWARD
+ * chain, whose policy is DROP once a Docker engine with iptables enabled runs on the host, and an engine started with
+ * --iptables=false adds no ACCEPT rule for its own networks' bridges (named br-<first 12 characters of the network id>).
+ */
+export function connectionFailure(
+  output: string,
+  o: {
+    server: string;
+    transport: "socket" | "loopback" | "bridge";
+    host?: string;
+    networkId?: string;
+    timedOut?: boolean;
+  },
+): TwinbenchError {
+  const e = clientError(output);
+  const where =
+    o.transport === "bridge"
+      ? `over the bridge transport (host name ${o.host ?? "?"} on the server's network)`
+      : o.transport === "loopback"
+        ? "over the loopback transport (127.0.0.1 in the server's network namespace)"
+        : "over the socket transport (the server's socket on a shared volume)";
+  const what = o.timedOut
+    ? "sysbench did not finish its one connection within 60 s"
+    : e
+      ? `MySQL client error ${e.code}${e.errno !== undefined ? ` (errno ${e.errno})` : ""}`
+      : "sysbench failed";
+  const bridge = o.networkId ? `br-${o.networkId.slice(0, 12)}` : undefined;
+  // sysbench's own FATAL lines only (a connection that hangs prints nothing but its empty interval lines).
+  const fatal = output
+    .split("\n")
+    .filter((l) => l.startsWith("FATAL:"))
+    .slice(-3)
+    .join(" | ");
+  let hint = `see raw/${o.server}.conninfo.log in the results folder`;
+  if (o.transport === "bridge" && e?.code === 2005)
+    hint = `the engine's DNS did not resolve the server's container name ${o.host ?? ""}; ${hint}`;
+  else if (o.transport === "bridge" && (o.timedOut || (e?.errno !== undefined && [110, 113].includes(e.errno))))
+    hint =
+      `no answer came back across the server's network: likely the host's firewall drops forwarded bridge traffic ` +
+      `(br_netfilter with iptables' FORWARD policy DROP; an engine run with --iptables=false adds no rule for its networks). ` +
+      `Allow it (iptables -I DOCKER-USER -i ${bridge ?? "<bridge>"} -o ${bridge ?? "<bridge>"} -j ACCEPT, or for every engine bridge: ` +
+      `iptables -I DOCKER-USER -m physdev --physdev-is-bridged -j ACCEPT), or use load.transport: socket or loopback`;
+  else if (e?.errno === 111) hint = `the server refused the connection (errno 111): is it listening there? ${hint}`;
+  return new TwinbenchError(
+    `the load container could not connect to server ${o.server} ${where}: ${what}${fatal ? `: ${fatal}` : ""}`,
+    { code: "LOAD_CONNECT_FAILED", hint },
+  );
 }
 
 /**

@@ -347,6 +347,32 @@ describe("runScenario with fake ports", () => {
     expect(engine.created.size).toBe(0);
   });
 
+  it("a load container that cannot connect ends the run at its connection check, before prepare, its log kept", async () => {
+    const engine = new FakeEngine();
+    const answer = engine.answerRun;
+    const ran: string[] = [];
+    const out =
+      "FATAL: unable to connect to MySQL server on host 'tb-x-a', port 3306, aborting...\nFATAL: error 2002: Can't connect to server on 'tb-x-a' (110)\n";
+    engine.answerRun = (spec, opts) => {
+      ran.push(spec.cmd?.find((a) => /prepare|prewarm|tb_conninfo/.test(a)) ?? "");
+      if (spec.cmd?.some((a) => a.includes("tb_conninfo")))
+        return { exitCode: 1, output: out, timedOut: false, cancelled: false };
+      return answer(spec, opts);
+    };
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const err = await runScenario(deps(engine, []), {
+      scenario: scenario({ load: { transport: "bridge" } }),
+      neutralCnf: neutral,
+      outDir: dir,
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "LOAD_CONNECT_FAILED" });
+    expect((err as Error).message).toContain("could not connect to server a over the bridge transport");
+    expect((err as { hint: string }).hint).toMatch(/iptables -I DOCKER-USER -i br-\S+ -o br-\S+ -j ACCEPT/);
+    expect(ran.filter((c) => /prepare|prewarm/.test(c))).toEqual([]);
+    expect(await readFile(join(dir, "raw", "a.conninfo.log"), "utf8")).toBe(out);
+    expect(engine.created.size).toBe(0);
+  });
+
   it("a cell past its limit on a server that no longer answers ends the run with SERVER_HUNG, torn down", async () => {
     const engine = new FakeEngine();
     const answer = engine.answerRun;

@@ -1,5 +1,6 @@
 /** dockerode's connection options from an engine URL (src/adapters/docker/connect.ts). */
 import { describe, expect, it } from "vitest";
+import { SshDialAgent } from "../../../../src/adapters/docker/ssh-dial.ts";
 import { dockerOptions } from "../../../../src/adapters/docker/connect.ts";
 
 describe("dockerode options", () => {
@@ -41,13 +42,15 @@ describe("dockerode options", () => {
       ),
     ).toThrow(/cannot read the TLS ca \/nope/);
   });
-  it("ssh through docker-modem", () => {
-    expect(dockerOptions({ id: "c", engine: "ssh://bench@lab2" }, { env: { SSH_AUTH_SOCK: "/agent" } })).toEqual({
-      protocol: "ssh",
+  it("ssh as plain HTTP through an agent whose connections are SSH sessions to the host", () => {
+    const o = dockerOptions({ id: "c", engine: "ssh://bench@lab2" }, { env: { SSH_AUTH_SOCK: "/agent" } });
+    expect(o).toMatchObject({ protocol: "http", host: "lab2", port: 22, agent: expect.any(SshDialAgent) });
+    expect((o as { agent?: { config?: unknown } }).agent?.config).toEqual({
+      agent: "/agent",
+      hostVerifier: expect.any(Function),
       host: "lab2",
       port: 22,
       username: "bench",
-      sshOptions: { agent: "/agent", hostVerifier: expect.any(Function) },
     });
   });
 });
