@@ -1,0 +1,106 @@
+/**
+ * Fault matrix: a server that reaches a limit mid-cell. One run of two servers, one write test, one 4 s cell each:
+ *  - mariadb's data dir (a 1 GiB tmpfs) is filled from the host at its cell's first interval: the cell fails with the
+ *    server's "table is full" (or completes), never hangs;
+ *  - mysql is OOM-killed at its cell's first interval (its mysqld made the OOM killer's first choice, then a process
+ *    in its container allocates past the container's 2 GiB limit): the cell fails once, named as OOM-killed, and is
+ *    not retried.
+ * The run ends with exit 1, nothing of it is left on the engine or the host, and `--resume` completes the plan.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { open, statfs, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { docker, ensureLab, readCells, tinyScenario } from "../integration/support/lab.ts";
+import { expectNothingLeft, resumeToTheEnd, RunProcess, type Ev } from "./support.ts";
+
+beforeAll(ensureLab, 1_800_000);
+
+/** The first interval of a measured cell of `server`: sysbench is writing to it. */
+const measuring = (server: string) => (e: Ev) =>
+  e.type === "interval" && e.phase === "measure" && (e.cell as { server: string }).server === server;
+
+/** Fill the filesystem at `dir` to the last byte; returns the bytes written. */
+async function fill(dir: string): Promise<number> {
+  const fh = await open(join(dir, "tb-fault-fill"), "w");
+  const chunk = Buffer.alloc(16 * 2 ** 20, 1);
+  let written = 0;
+  try {
+    for (;;) {
+      const { bytesWritten } = await fh.write(chunk);
+      written += bytesWritten;
+      if (bytesWritten < chunk.length) break;
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOSPC") throw e;
+  } finally {
+    await fh.close();
+  }
+  return written;
+}
+
+/** Make `container`'s mysqld the OOM killer's first choice, then allocate past the container's memory limit in it. */
+async function oomKill(container: string): Promise<void> {
+  const top = (await docker.getContainer(container).top({ ps_args: "-eo pid,comm" })) as { Processes: string[][] };
+  const mysqld = top.Processes.find((p) => /^(mysqld|mariadbd)$/.test(p[1] ?? ""));
+  expect(mysqld, JSON.stringify(top.Processes)).toBeDefined();
+  await writeFile(`/proc/${mysqld![0]}/oom_score_adj`, "1000");
+  const exec = await docker.getContainer(container).exec({
+    Cmd: ["dd", "if=/dev/zero", "of=/dev/null", "bs=2100M", "count=1"],
+    AttachStdout: true,
+    AttachStderr: true,
+  });
+  const stream = await exec.start({});
+  stream.resume();
+  await new Promise((r) => stream.on("end", r).on("close", r).on("error", r));
+}
+
+describe("a server at its limits mid-cell", () => {
+  it(
+    "a full data dir fails its cell clearly; an OOM-killed server fails its cell once, named so; nothing left, --resume completes",
+    { timeout: 900_000 },
+    async () => {
+      const t0 = Date.now();
+      const { file, dir } = await tinyScenario(
+        {},
+        { tests: ["oltp_insert"], tables: 1, threads: [1], duration: "4s", repeats: 1 },
+      );
+      const out = join(dir, "out");
+      const p = new RunProcess(["run", file, "--out", out]);
+      const runId = await p.runId();
+
+      await p.waitFor(measuring("mariadb"));
+      const vol = await docker.getVolume(`twinbench-${runId}-mariadb-tmpfs`).inspect();
+      const filled = await fill(vol.Mountpoint);
+      expect(filled).toBeGreaterThan(0);
+      expect((await statfs(vol.Mountpoint)).bavail).toBe(0);
+
+      await p.waitFor(measuring("mysql"));
+      await oomKill(`tb-${runId}-mysql`);
+
+      const r = await p.child;
+      expect(r.exitCode, r.all).toBe(1);
+      expect(r.all).not.toContain("internal error");
+      const measured = (await readCells(out)).filter((c) => c.phase === "measure");
+      // The full data dir: every attempt of mariadb's cell ended, each either completed or failed naming the cause.
+      const full = measured.filter((c) => c.server === "mariadb");
+      expect(full.length).toBeGreaterThanOrEqual(1);
+      for (const c of full)
+        if (c.status !== "ok") expect(c.error).toMatch(/is full|no space left|errno: 28|disk full/i);
+      // The OOM kill: one attempt, failed, named as such, no retry.
+      const oom = measured.filter((c) => c.server === "mysql");
+      expect(oom).toHaveLength(1);
+      expect(oom[0]).toMatchObject({ status: "failed", serverOomKilled: true });
+      expect(oom[0]!.error).toMatch(/^server mysql was OOM-killed at its memory limit of 2 GiB: /);
+      const failed = p.events.filter(
+        (e) => e.type === "cell-failed" && (e.cell as { server: string }).server === "mysql",
+      );
+      expect(failed).toHaveLength(1);
+      expect(failed[0]!.retry).toBeUndefined();
+
+      await expectNothingLeft(runId);
+      await resumeToTheEnd(out);
+      await expectNothingLeft(runId);
+      console.log(`[faults] full data dir + OOM kill + resume: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    },
+  );
+});
