@@ -3,12 +3,13 @@
  *  - mariadb's data dir (a 1 GiB tmpfs) is filled from the host at its cell's first interval: the cell fails with the
  *    server's "table is full" (or completes), never hangs;
  *  - mysql is OOM-killed at its cell's first interval (its mysqld made the OOM killer's first choice, then a process
- *    in its container allocates past the container's 2 GiB limit): the cell fails once, named as OOM-killed, and is
- *    not retried.
+ *    in its memory cgroup allocates past the container's 2 GiB limit): the cell fails once, named as OOM-killed, and
+ *    is not retried.
  * The run ends with exit 1, nothing of it is left on the engine or the host, and `--resume` completes the plan.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { open, statfs, writeFile } from "node:fs/promises";
+import { execa } from "execa";
+import { open, readFile, statfs, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { docker, ensureLab, readCells, tinyScenario } from "../integration/support/lab.ts";
 import { expectNothingLeft, resumeToTheEnd, RunProcess, type Ev } from "./support.ts";
@@ -38,20 +39,39 @@ async function fill(dir: string): Promise<number> {
   return written;
 }
 
-/** Make `container`'s mysqld the OOM killer's first choice, then allocate past the container's memory limit in it. */
+/** The memory cgroup folder of `pid` (cgroup v1's memory hierarchy, or the unified one) and its file names. */
+async function memoryCgroupOf(pid: number): Promise<{ dir: string; limit: string; usage: string }> {
+  const lines = (await readFile(`/proc/${pid}/cgroup`, "utf8")).trim().split("\n");
+  const v1 = lines.find((l) => l.split(":")[1]?.split(",").includes("memory"));
+  if (v1)
+    return {
+      dir: join("/sys/fs/cgroup/memory", v1.split(":")[2]!),
+      limit: "memory.limit_in_bytes",
+      usage: "memory.usage_in_bytes",
+    };
+  const v2 = lines.find((l) => l.startsWith("0::"))!;
+  return { dir: join("/sys/fs/cgroup", v2.slice(3)), limit: "memory.max", usage: "memory.current" };
+}
+
+/**
+ * OOM-kill the server in `container`: its mysqld is made the OOM killer's first choice, then a process of this host
+ * joins the container's memory cgroup and allocates what is left below the limit and 64 MiB more. The kernel kills
+ * mysqld; what the allocator holds then fits, so it ends by itself and leaves the cgroup.
+ */
 async function oomKill(container: string): Promise<void> {
-  const top = (await docker.getContainer(container).top({ ps_args: "-eo pid,comm" })) as { Processes: string[][] };
-  const mysqld = top.Processes.find((p) => /^(mysqld|mariadbd)$/.test(p[1] ?? ""));
-  expect(mysqld, JSON.stringify(top.Processes)).toBeDefined();
-  await writeFile(`/proc/${mysqld![0]}/oom_score_adj`, "1000");
-  const exec = await docker.getContainer(container).exec({
-    Cmd: ["dd", "if=/dev/zero", "of=/dev/null", "bs=2100M", "count=1"],
-    AttachStdout: true,
-    AttachStderr: true,
-  });
-  const stream = await exec.start({});
-  stream.resume();
-  await new Promise((r) => stream.on("end", r).on("close", r).on("error", r));
+  const { State } = await docker.getContainer(container).inspect();
+  const cg = await memoryCgroupOf(State.Pid);
+  const procs = (await readFile(join(cg.dir, "cgroup.procs"), "utf8")).trim().split("\n").map(Number);
+  const comms = await Promise.all(procs.map(async (p) => (await readFile(`/proc/${p}/comm`, "utf8")).trim()));
+  const mysqld = procs.find((_, i) => /^(mysqld|mariadbd)$/.test(comms[i]!));
+  expect(mysqld, comms.join(" ")).toBeDefined();
+  await writeFile(`/proc/${mysqld}/oom_score_adj`, "1000");
+  const limit = Number(await readFile(join(cg.dir, cg.limit), "utf8"));
+  const usage = Number(await readFile(join(cg.dir, cg.usage), "utf8"));
+  expect(limit).toBe(2 * 2 ** 30); // the scenario's resources.server.memory
+  const mib = Math.ceil((limit - usage) / 2 ** 20) + 64;
+  const script = 'echo $$ > "$1/cgroup.procs" && exec dd if=/dev/zero of=/dev/null bs="$2"M count=1';
+  await execa("sh", ["-c", script, "sh", cg.dir, String(mib)], { reject: false });
 }
 
 describe("a server at its limits mid-cell", () => {
