@@ -2,9 +2,9 @@
  * Fault matrix: a server that reaches a limit mid-cell. One run of two servers, one write test, one 4 s cell each:
  *  - mariadb's data dir (a 1 GiB tmpfs) is filled from the host at its cell's first interval: the cell fails with the
  *    server's "table is full" (or completes), never hangs;
- *  - mysql is OOM-killed at its cell's first interval (its mysqld made the OOM killer's first choice, then a process
- *    in its memory cgroup allocates past the container's 2 GiB limit): the cell fails once, named as OOM-killed, and
- *    is not retried.
+ *  - mysql is OOM-killed at its cell's first interval (its memory cgroup's limit brought down to just above its use,
+ *    then a process in that cgroup allocates past it): the cell fails once, named as OOM-killed (with the limit the
+ *    run gave it), and is not retried.
  * The run ends with exit 1, nothing of it is left on the engine or the host, and `--resume` completes the plan.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -54,11 +54,12 @@ async function memoryCgroupOf(pid: number): Promise<{ dir: string; limit: string
 }
 
 /**
- * OOM-kill the server in `container`: its mysqld is made the OOM killer's first choice, then a process of this host
- * joins the container's memory cgroup and allocates what is left below the limit and 64 MiB more. The kernel kills
- * mysqld; what the allocator holds then fits, so it ends by itself and leaves the cgroup.
+ * OOM-kill the server in `container`: its mysqld is made the OOM killer's first choice, its memory cgroup's limit is
+ * brought down to 48 MiB above what it uses (as `docker update --memory` would; the engine's record keeps 2 GiB, and
+ * a restarted container gets that again), and a process of this host joins the cgroup and allocates 112 MiB. The
+ * kernel kills mysqld; what the allocator holds then fits, so it ends by itself and leaves the cgroup.
  */
-async function oomKill(container: string): Promise<void> {
+async function oomKill(container: string): Promise<string> {
   const { State } = await docker.getContainer(container).inspect();
   const cg = await memoryCgroupOf(State.Pid);
   const procs = (await readFile(join(cg.dir, "cgroup.procs"), "utf8")).trim().split("\n").map(Number);
@@ -66,12 +67,12 @@ async function oomKill(container: string): Promise<void> {
   const mysqld = procs.find((_, i) => /^(mysqld|mariadbd)$/.test(comms[i]!));
   expect(mysqld, comms.join(" ")).toBeDefined();
   await writeFile(`/proc/${mysqld}/oom_score_adj`, "1000");
-  const limit = Number(await readFile(join(cg.dir, cg.limit), "utf8"));
+  expect(Number(await readFile(join(cg.dir, cg.limit), "utf8"))).toBe(2 * 2 ** 30); // resources.server.memory
   const usage = Number(await readFile(join(cg.dir, cg.usage), "utf8"));
-  expect(limit).toBe(2 * 2 ** 30); // the scenario's resources.server.memory
-  const mib = Math.ceil((limit - usage) / 2 ** 20) + 64;
-  const script = 'echo $$ > "$1/cgroup.procs" && exec dd if=/dev/zero of=/dev/null bs="$2"M count=1';
-  await execa("sh", ["-c", script, "sh", cg.dir, String(mib)], { reject: false });
+  await writeFile(join(cg.dir, cg.limit), String(usage + 48 * 2 ** 20));
+  const script = 'echo $$ > "$1/cgroup.procs" && exec dd if=/dev/zero of=/dev/null bs=112M count=1';
+  const r = await execa("sh", ["-c", script, "sh", cg.dir], { reject: false, all: true });
+  return `allocator: exit ${r.exitCode} ${r.signal ?? ""} ${r.all}`;
 }
 
 describe("a server at its limits mid-cell", () => {
@@ -95,7 +96,7 @@ describe("a server at its limits mid-cell", () => {
       expect((await statfs(vol.Mountpoint)).bavail).toBe(0);
 
       await p.waitFor(measuring("mysql"));
-      await oomKill(`tb-${runId}-mysql`);
+      const allocator = await oomKill(`tb-${runId}-mysql`);
 
       const r = await p.child;
       expect(r.exitCode, r.all).toBe(1);
@@ -109,7 +110,7 @@ describe("a server at its limits mid-cell", () => {
       // The OOM kill: one attempt, failed, named as such, no retry.
       const oom = measured.filter((c) => c.server === "mysql");
       expect(oom).toHaveLength(1);
-      expect(oom[0]).toMatchObject({ status: "failed", serverOomKilled: true });
+      expect(oom[0], allocator).toMatchObject({ status: "failed", serverOomKilled: true });
       expect(oom[0]!.error).toMatch(/^server mysql was OOM-killed at its memory limit of 2 GiB: /);
       const failed = p.events.filter(
         (e) => e.type === "cell-failed" && (e.cell as { server: string }).server === "mysql",
