@@ -57,7 +57,7 @@ async function memoryCgroupOf(pid: number): Promise<{ dir: string; limit: string
  * OOM-kill the server in `container`: its mysqld is made the OOM killer's first choice, its memory cgroup's limit is
  * brought down to 48 MiB above what it uses (as `docker update --memory` would; the engine's record keeps 2 GiB, and
  * a restarted container gets that again), and a process of this host joins the cgroup and allocates 112 MiB. The
- * kernel kills mysqld; what the allocator holds then fits, so it ends by itself and leaves the cgroup.
+ * kernel kills mysqld first; the allocator then ends, or is killed too (the data dir's tmpfs pages stay charged).
  */
 async function oomKill(container: string): Promise<string> {
   const { State } = await docker.getContainer(container).inspect();
