@@ -51,11 +51,14 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
   const guard = opts.engineWatched ? undefined : new HostGuard(deps.engine.hostId);
   if (guard) {
     const engine = deps.engine;
-    guard.watch(() => engine.ping(), { everyMs: ENGINE_WATCH_EVERY_MS });
-    deps = { ...deps, engine: guardedEngine(engine, undefined, guard) };
+    guard.watch(() => engine.ping(), { everyMs: deps.watchEveryMs ?? ENGINE_WATCH_EVERY_MS });
+    deps = guardedDeps(deps, guardedEngine(engine, undefined, guard), guard);
   }
   try {
-    return await runGuarded(deps, opts);
+    const run = runGuarded(deps, opts);
+    // Whatever still waits on the lost engine, the run ends a grace after the loss: its teardown has that long to
+    // write the results folder.
+    return await (guard ? guard.orLost(run, deps.lostGraceMs ?? LOST_GRACE_MS) : run);
   } finally {
     guard?.stop();
   }
@@ -63,6 +66,24 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
 
 /** How often a single-host run pings its engine (three misses in a row end the run). */
 export const ENGINE_WATCH_EVERY_MS = 5000;
+/** How long a run whose host was lost has to unwind before it ends with HOST_LOST all the same. */
+export const LOST_GRACE_MS = 30_000;
+
+/**
+ * A run's ports on its guarded engine: the storage provider's engine calls (volumes, probe containers) and the
+ * calibration's engine facts are raced against the host's loss too, so that teardown never waits on a lost engine.
+ */
+export function guardedDeps(deps: RunDeps, engine: RunDeps["engine"], guard: HostGuard): RunDeps {
+  const { calibrations } = deps;
+  return {
+    ...deps,
+    engine,
+    storage: deps.storage.onEngine?.(engine) ?? deps.storage,
+    ...(calibrations
+      ? { calibrations: { read: () => guard.guard(calibrations.read()), write: (c) => calibrations.write(c) } }
+      : {}),
+  };
+}
 
 async function runGuarded(deps: RunDeps, opts: RunOptions): Promise<RunSummary> {
   const ctx = new RunContext(deps, opts, planRun(opts.scenario));

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { InputError, TwinbenchError } from "../../core/base/errors.ts";
 import type { CellRecord, RunManifest } from "../../core/model/results.ts";
 import type { Scenario } from "../../core/model/scenario/schema.ts";
+import { checkHostsRunManifest, checkResumedRunId } from "../../core/model/manifest.ts";
 import { readResultsFolder, type ResultsFolder } from "../report-files.ts";
 import { writeFileAtomic } from "./store.ts";
 
@@ -167,8 +168,10 @@ export async function isHostsFolder(dir: string): Promise<boolean> {
  * existed) the first readable part's run.json: its scenario lists the hosts, its run id is `<run>-<host>`.
  */
 export async function readHostsResume(dir: string): Promise<HostsRunManifest> {
+  const file = join(dir, HOSTS_MANIFEST);
+  let text: string | undefined;
   try {
-    return JSON.parse(await readFile(join(dir, HOSTS_MANIFEST), "utf8")) as HostsRunManifest;
+    text = await readFile(file, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT")
       throw new InputError(`cannot resume ${dir}: ${HOSTS_MANIFEST} is unreadable (${(e as Error).message})`, {
@@ -177,6 +180,20 @@ export async function readHostsResume(dir: string): Promise<HostsRunManifest> {
         cause: e,
       });
   }
+  if (text !== undefined) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      throw new InputError(`cannot resume ${dir}: ${HOSTS_MANIFEST} is not JSON (${(e as Error).message})`, {
+        code: "RESULTS_INVALID",
+        hint: "the file is damaged; start a new run",
+        cause: e,
+      });
+    }
+    // Checked like any input: its scenario against the schema, its run id against the generated format.
+    return checkHostsRunManifest(raw, file) as HostsRunManifest;
+  }
   const folder = await HostsFolder.open(dir);
   for (const p of await folder.parts()) {
     if (p.pass !== 1) continue;
@@ -184,7 +201,7 @@ export async function readHostsResume(dir: string): Promise<HostsRunManifest> {
     if (!part?.manifest.scenario.hosts?.length || !part.manifest.runId.endsWith(`-${p.host}`)) continue;
     const m = part.manifest;
     return {
-      runId: m.runId.slice(0, -(p.host.length + 1)),
+      runId: checkResumedRunId(m.runId.slice(0, -(p.host.length + 1)), join(folder.partDir(p.folder), "run.json")),
       scenario: m.scenario,
       scenarioFile: m.scenarioFile,
       overrides: m.overrides,

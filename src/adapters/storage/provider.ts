@@ -61,6 +61,7 @@ export function createStorageProvider(deps: StorageProviderDeps): StorageProvide
     preflight: (spec) => preflight(spec, host),
     provision: (req) => provisionStorage(c, req),
     cleanLeftovers: (opts) => cleanStorageLeftovers(c, opts),
+    onEngine: (other) => createStorageProvider({ ...deps, self, engine: other }),
   };
 }
 

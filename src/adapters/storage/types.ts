@@ -61,4 +61,9 @@ export interface StorageProvider {
    * twinbench's mounts and loop devices that the mount and loop tables show (not held by a live run) are undone.
    */
   cleanLeftovers(opts?: { runDir?: string; runId?: string; force?: boolean }): Promise<string[]>;
+  /**
+   * The same provider on another view of its engine (a run's engine, guarded against the loss of its host): its
+   * engine calls then fail at once when the host is lost, while its host-side steps (unmount, loop detach) still run.
+   */
+  onEngine?(engine: StorageEngine): StorageProvider;
 }

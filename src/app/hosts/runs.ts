@@ -9,7 +9,7 @@ import type { Plan } from "../../core/plan/plan.ts";
 import { doneKeys, missingCells, redistribute } from "../../core/hosts/shard.ts";
 import { DeadlineError, withDeadline } from "../../core/base/deadline.ts";
 import { guardedEngine, HostGuard } from "../../adapters/docker/guard.ts";
-import { runScenario } from "../run.ts";
+import { guardedDeps, runScenario } from "../run.ts";
 import type { RunDeps } from "../run/types.ts";
 import { msg, type HostsContext, type HostState } from "./context.ts";
 import type { HostImages } from "./images.ts";
@@ -103,8 +103,7 @@ export class HostRuns {
     const guard = new HostGuard(id);
     guard.watch(() => s.t.engine.ping(), { everyMs: ctx.deps.watchEveryMs });
     const hostDeps: RunDeps = {
-      ...s.t.deps,
-      engine: guardedEngine(s.t.engine, s.facts!, guard),
+      ...guardedDeps(s.t.deps, guardedEngine(s.t.engine, s.facts!, guard), guard),
       ensureImage: (name) => this.images.ensureOn(s, name),
     };
     if (!ctx.parts.some((p) => p.folder === folder)) ctx.parts.push({ host: id, pass, folder });

@@ -62,6 +62,10 @@ export interface RunDeps {
   calibrations?: CalibrationStore;
   /** The host's run history (local engine only): every finished run appends its cells. Absent: nothing kept. */
   history?: { append: (entry: HistoryEntry) => Promise<string>; read?: () => Promise<HistoryEntry[]> };
+  /** How often a single-host run pings its engine (default 5 s; three misses in a row: the host is lost). */
+  watchEveryMs?: number;
+  /** After the host is lost, how long the run has to unwind before it ends with HOST_LOST (default 30 s). */
+  lostGraceMs?: number;
 }
 
 /** What to run and how: the scenario, its neutral config text, the results folder, cancellation, events. */

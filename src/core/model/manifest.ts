@@ -57,18 +57,56 @@ export const RunManifestSchema = z.looseObject({
  */
 export function checkRunManifest(raw: unknown, file: string, o: { resume?: boolean } = {}): RunManifest {
   const r = RunManifestSchema.safeParse(raw);
-  const problems = r.success
-    ? []
-    : r.error.issues.map((i) => `${file}: ${i.path.map(String).join(".") || "(top level)"}: ${i.message}`);
-  if (r.success && o.resume && !isGeneratedRunId(r.data.runId))
-    problems.push(
-      `${file}: runId: ${JSON.stringify(r.data.runId)} is not a run id twinbench makes (YYYYMMDD-HHMMSS-xxxx)`,
-    );
-  if (problems.length > 0)
-    throw new InputError(`${file} is not a valid twinbench run.json: ${problems[0]}`, {
-      code: "RESULTS_INVALID",
-      hint: "pass the folder a run wrote, unedited; restore run.json from a copy if it was changed",
-      problems,
-    });
+  const problems = r.success ? [] : r.error.issues.map((i) => issueLine(file, raw, i));
+  if (r.success && o.resume && !isGeneratedRunId(r.data.runId)) problems.push(notGenerated(file, r.data.runId));
+  if (problems.length > 0) throw invalid(file, "run.json", problems);
   return raw as RunManifest;
+}
+
+/** One schema problem: the file, the field, what was expected, and the value found when it is a short string. */
+function issueLine(file: string, raw: unknown, i: z.core.$ZodIssue): string {
+  let v: unknown = raw;
+  for (const k of i.path) v = v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  const found = typeof v === "string" && v.length <= 100 ? ` (found ${JSON.stringify(v)})` : "";
+  return `${file}: ${i.path.map(String).join(".") || "(top level)"}: ${i.message}${found}`;
+}
+
+const notGenerated = (file: string, runId: string) =>
+  `${file}: runId: ${JSON.stringify(runId)} is not a run id twinbench makes (YYYYMMDD-HHMMSS-xxxx)`;
+
+const invalid = (file: string, what: string, problems: string[]) =>
+  new InputError(`${file} is not a valid twinbench ${what}: ${problems[0]}`, {
+    code: "RESULTS_INVALID",
+    hint: `pass the folder a run wrote, unedited; restore ${what} from a copy if it was changed`,
+    problems,
+  });
+
+/** hosts-run.json as `run --resume` reads it: what a multi-host run was started with. */
+export const HostsRunManifestSchema = z.looseObject({
+  runId: z.string().max(128),
+  scenario: ScenarioSchema,
+  scenarioFile: z.string().max(4096).optional(),
+  overrides: z.array(z.string().max(4096)).max(1000),
+  imageTransfer: z.enum(["send", "build"]).optional(),
+  force: z.boolean().optional(),
+  startedAt: z.string().optional(),
+});
+
+/**
+ * Check a parsed hosts-run.json before a resume uses it: its scenario against the scenario schema, its run id (every
+ * host's resource names, mount points and state files derive from it) against the generated format. Throws
+ * InputError RESULTS_INVALID naming the file, the field and the value; returns the file's content unchanged.
+ */
+export function checkHostsRunManifest(raw: unknown, file: string): z.infer<typeof HostsRunManifestSchema> {
+  const r = HostsRunManifestSchema.safeParse(raw);
+  const problems = r.success ? [] : r.error.issues.map((i) => issueLine(file, raw, i));
+  if (r.success && !isGeneratedRunId(r.data.runId)) problems.push(notGenerated(file, r.data.runId));
+  if (problems.length > 0) throw invalid(file, "hosts-run.json", problems);
+  return raw as z.infer<typeof HostsRunManifestSchema>;
+}
+
+/** A run id read from `file` for a resume: refused (RESULTS_INVALID naming the value and the file) unless generated. */
+export function checkResumedRunId(runId: string, file: string): string {
+  if (!isGeneratedRunId(runId)) throw invalid(file, "results folder", [notGenerated(file, runId)]);
+  return runId;
 }

@@ -598,6 +598,29 @@ describe("HostsFolder", () => {
     expect(await isHostsFolder(f.partDir("b"))).toBe(false);
   });
 
+  it("a resume refuses a run id not in the generated form, in hosts-run.json or derived from a part, naming value and file", async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run");
+    const s = scenario({ compare: "hosts" });
+    const f = await HostsFolder.create(dir, { runId: "..", scenario: s, overrides: [] });
+    await expect(readHostsResume(dir)).rejects.toMatchObject({
+      code: "RESULTS_INVALID",
+      message: expect.stringContaining(`${join(dir, "hosts-run.json")}: runId: ".." is not a run id twinbench makes`),
+    });
+    // Without hosts-run.json: the run id derived from a part's run.json (`<run>-<host>`) is checked the same way.
+    await rm(join(dir, "hosts-run.json"));
+    await mkdir(f.partDir("b"), { recursive: true });
+    const m = { runId: "x-b", twinbenchVersion: "0", scenario: s, overrides: [], cells: [], estimateSeconds: 1 };
+    await writeFile(
+      join(f.partDir("b"), "run.json"),
+      JSON.stringify({ ...m, hosts: [], servers: [], startedAt: "t", status: "cancelled" }),
+    );
+    await writeFile(join(f.partDir("b"), "cells.jsonl"), "");
+    await expect(readHostsResume(dir)).rejects.toMatchObject({
+      code: "RESULTS_INVALID",
+      message: expect.stringContaining(`${join(f.partDir("b"), "run.json")}: runId: "x"`),
+    });
+  });
+
   it("a part without run.json reads as nothing; a damaged one is raised, or heard by onDamaged", async () => {
     const f = await HostsFolder.create(join(await mkdtemp(join(tmpdir(), "tb-hf-")), "run"), {
       runId: "r",

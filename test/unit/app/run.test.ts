@@ -3,7 +3,7 @@
  * work, the events, the results folder, failure handling, cancellation, resume and teardown.
  */
 import { describe, expect, it, vi } from "vitest";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { scenario as scenarioOf, type ScenarioOverrides } from "../../support/scenario.ts";
 import { mkdtemp, readFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -27,6 +27,7 @@ import { plainLine } from "../../../src/cli/plain.ts";
 import { initialState, reduce } from "../../../src/tui/state.ts";
 import { adaptiveLines } from "../../../src/tui/components.tsx";
 import { FakeEngine as SupportFakeEngine } from "../../../test/support/fake-engine.ts";
+import { LOCK_FILE } from "../../../src/adapters/results/lock.ts";
 
 const okLog = readFileSync(
   new URL("../../../test/fixtures/sysbench/1.0/oltp_point_select-t1.log", import.meta.url),
@@ -1347,4 +1348,98 @@ describe("adaptive runs: no calibration detour, the forecast, the host calibrati
     });
     expect(none.status).toBe("ok");
   });
+});
+
+describe("an engine that stops answering mid-cell (a stopped dockerd)", () => {
+  /**
+   * From the first measured sysbench run on (2 s cells; the warm-up is 1 s), the engine is hung: pings fail, and every call of its containers,
+   * volumes, networks and exec waits for ever (as on a SIGSTOPped dockerd, whose socket still takes requests).
+   */
+  function hungEngine(): FakeEngine {
+    const engine = new FakeEngine();
+    const never = () => new Promise<never>(() => undefined);
+    for (const port of [engine.containers, engine.volumes, engine.networks, engine.exec] as unknown as Array<
+      Record<string, (...a: unknown[]) => unknown>
+    >)
+      for (const [name, f] of Object.entries(port))
+        port[name] = (...a: unknown[]) => (engine.alive ? f(...a) : never());
+    const answer = engine.answerRun;
+    engine.answerRun = (spec, opts) => {
+      if ((spec.cmd ?? []).includes("run") && (spec.cmd ?? []).includes("--time=2")) {
+        engine.alive = false;
+        return never();
+      }
+      return answer(spec, opts);
+    };
+    return engine;
+  }
+
+  /** A storage whose facts and disposal go through the engine it is on: the run's, once onEngine gives it one. */
+  function engineStorage(raw: FakeEngine, calls: string[], bind = true): StorageProvider {
+    const on = (engine: Pick<FakeEngine, "volumes">): StorageProvider => ({
+      async preflight() {},
+      async provision(req): Promise<ProvisionedStorage> {
+        await engine.volumes.create(`data-${req.serverId}`, {});
+        return {
+          mount: { kind: "volume", source: `data-${req.serverId}`, target: "/var/lib/mysql" },
+          facts: { kind: req.spec.kind },
+          warnings: [],
+          needsHolder: true,
+          refreshFacts: async () => {
+            calls.push(`refresh ${req.serverId}`);
+            await engine.volumes.inspect(`data-${req.serverId}`);
+            return { kind: req.spec.kind };
+          },
+          dispose: async () => {
+            calls.push(`dispose ${req.serverId}`);
+            await engine.volumes.remove(`data-${req.serverId}`);
+          },
+        };
+      },
+      cleanLeftovers: async () => [],
+      ...(bind ? { onEngine: (e) => on(e as unknown as FakeEngine) } : {}),
+    });
+    return on(raw);
+  }
+
+  it("the run ends at once with HOST_LOST, its storage's engine calls failing fast; run.json written and its lock given back", async () => {
+    const engine = hungEngine();
+    const calls: string[] = [];
+    const events: RunEvent[] = [];
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const t0 = performance.now();
+    // A grace far beyond the test's time: the run must end because nothing waits on the engine, not by the grace.
+    const run = runScenario(
+      { ...deps(engine, []), storage: engineStorage(engine, calls), watchEveryMs: 10, lostGraceMs: 600_000 },
+      { scenario: scenario(), neutralCnf: neutral, outDir: dir, onEvent: (e) => events.push(e) },
+    );
+    await expect(run).rejects.toMatchObject({ code: "HOST_LOST" });
+    expect(performance.now() - t0).toBeLessThan(5000);
+    // Teardown went through every step on the lost engine: each failed fast instead of waiting for ever.
+    expect(calls.sort()).toEqual(["dispose a", "dispose b", "refresh a", "refresh b"]);
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "warning", message: expect.stringMatching(/storage of server a.*was lost/) }),
+    );
+    const finished = events.find((e) => e.type === "run-finished");
+    expect(finished).toMatchObject({ status: "failed", message: expect.stringContaining('host "local" was lost') });
+    const m = JSON.parse(await readFile(join(dir, "run.json"), "utf8")) as RunManifest;
+    expect(m.status).toBe("failed");
+    expect(m.endedAt).toBeDefined();
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false); // the folder's lock was given back
+  }, 10_000);
+
+  it("a port that still waits on the lost engine (no onEngine) ends the run with HOST_LOST after the grace", async () => {
+    const engine = hungEngine();
+    const calls: string[] = [];
+    const dir = join(await mkdtemp(join(tmpdir(), "tb-")), "out");
+    const t0 = performance.now();
+    const run = runScenario(
+      { ...deps(engine, []), storage: engineStorage(engine, calls, false), watchEveryMs: 10, lostGraceMs: 300 },
+      { scenario: scenario(), neutralCnf: neutral, outDir: dir },
+    );
+    await expect(run).rejects.toMatchObject({ code: "HOST_LOST" });
+    expect(performance.now() - t0).toBeLessThan(5000);
+    // The storage's facts waited on the raw engine: the teardown got no further, the grace ended the run.
+    expect(calls).toEqual(["refresh a"]);
+  }, 10_000);
 });
