@@ -23,7 +23,8 @@ import {
 
 beforeAll(ensureLab, 1_800_000);
 
-// A/A: the same image twice. 2 s cells, 1 table × 1000 rows, one test at 1 thread; a new instance every round. No
+// A/A: the same image twice. 2 s cells, 1 table × 1000 rows, one test at 1 thread, no prewarm (1000 rows are read in
+// the first second; every new instance would prewarm both servers again); a new instance every round. No
 // precision stop comes before 4 replication units (estimate.ts, MIN_UNITS_FOR_PRECISION_STOP): with max 3 the rule
 // ends the run at max, after 3 rounds on 3 instances; the resumed run needs only its second round (max 2).
 const aa = (max: number) =>
@@ -42,6 +43,7 @@ const aa = (max: number) =>
       duration: "2s",
       repeats: { min: 2, max, precision: "60%" },
       instances: 2,
+      prewarm: false,
     },
   );
 
