@@ -61,24 +61,22 @@ describe("the TPC-C-like workload", () => {
       expect(cell.threads).toBe(2);
       const disturbed = new Set(cells.filter((c) => c.interference?.disturbed).map((c) => c.repeat));
       expect(cell.n, "the undisturbed pairs").toBe(3 - disturbed.size);
-      if (cell.n >= 2) {
-        expect(cell.low).toEqual(expect.any(Number));
-        expect(cell.high).toBeGreaterThan(cell.low);
-        expect(VERDICTS.filter((v) => v !== "unknown")).toContain(cell.verdict);
-      } else {
-        expect([cell.low, cell.high, cell.verdict]).toEqual([null, null, "unknown"]);
-      }
+      // Two clean pairs or more: an interval and a verdict; fewer: neither.
+      const readsLikeItsPairs = (c: { n: number; low: number | null; high: number | null; verdict: string }) => {
+        if (c.n >= 2) {
+          expect(c.low).toEqual(expect.any(Number));
+          expect(c.high).toBeGreaterThan(c.low!);
+          expect(VERDICTS.filter((v) => v !== "unknown")).toContain(c.verdict);
+        } else {
+          expect([c.low, c.high, c.verdict]).toEqual([null, null, "unknown"]);
+        }
+      };
+      readsLikeItsPairs(cell);
       // NOPM (new orders per minute) read by the same estimator: the same pairs, its own interval and verdict.
       const nopm = json.nopm[0].rows.find((x: { test: string }) => x.test === "tpcc_like").cells[0];
       expect(nopm.threads).toBe(2);
       expect(nopm.n, "NOPM: the undisturbed pairs").toBe(cell.n);
-      if (nopm.n >= 2) {
-        expect(nopm.low).toEqual(expect.any(Number));
-        expect(nopm.high).toBeGreaterThan(nopm.low);
-        expect(VERDICTS.filter((v) => v !== "unknown")).toContain(nopm.verdict);
-      } else {
-        expect([nopm.low, nopm.high, nopm.verdict]).toEqual([null, null, "unknown"]);
-      }
+      readsLikeItsPairs(nopm);
       const manifest = JSON.parse(await readFile(join(out, "run.json"), "utf8"));
       expect(Object.keys(manifest.customScripts)).toEqual(["tpcc_like"]);
       expect(await leftovers(manifest.runId)).toEqual({ containers: [], networks: [], volumes: [] });
