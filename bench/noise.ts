@@ -382,6 +382,8 @@ export async function noiseBench(o: NoiseOptions): Promise<number> {
     `workload.threads=[${THREADS.join(",")}]`,
     `workload.repeats=${pairs}`,
     `workload.warmup=${warmup}`,
+    // Smoke runs check code paths, not figures: one table of 1000 rows keeps every block's prepare short.
+    ...(o.smoke ? ["workload.tables=1", "workload.tableSize=1000"] : []),
   ];
   const file = "scenarios/aa-mariadb.yaml";
   const load = (extra: string[]) =>

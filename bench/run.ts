@@ -61,9 +61,17 @@ interface Settings {
   seconds: number;
   transportTests: string[];
   transportThreads: number[];
+  /** --set values for the scenario the transport measurement takes its server, data and resources from. */
+  transportSets: string[];
   quickSets: string[];
   aaSets: string[];
 }
+
+/**
+ * Smoke runs check code paths, not figures: a tiny data set (one table of 1000 rows instead of 4 × 10000, no prewarm
+ * in the runs) keeps each server's prepare short.
+ */
+const SMOKE_DATA = ["workload.tables=1", "workload.tableSize=1000", "workload.prewarm=false"];
 
 function settings(smoke: boolean, rounds?: number, seconds?: number): Settings {
   const threads = [...new Set([1, availableParallelism()])];
@@ -74,7 +82,9 @@ function settings(smoke: boolean, rounds?: number, seconds?: number): Settings {
       seconds: seconds ?? 2,
       transportTests: ["oltp_point_select"],
       transportThreads: threads,
+      transportSets: SMOKE_DATA,
       quickSets: [
+        ...SMOKE_DATA,
         "workload.tests=[oltp_point_select]",
         "workload.threads=[1]",
         "workload.repeats=1",
@@ -82,6 +92,7 @@ function settings(smoke: boolean, rounds?: number, seconds?: number): Settings {
         "workload.warmup=1s",
       ],
       aaSets: [
+        ...SMOKE_DATA,
         "workload.tests=[oltp_point_select]",
         "workload.threads=[1]",
         "workload.repeats=2",
@@ -96,6 +107,7 @@ function settings(smoke: boolean, rounds?: number, seconds?: number): Settings {
     seconds: seconds ?? 4,
     transportTests: ["oltp_point_select", "oltp_read_only"],
     transportThreads: threads,
+    transportSets: [],
     // The lab overhead is measured on quick.yaml's fixed-count layout (24 cells); its adaptive default would make
     // the cell count depend on the noise.
     quickSets: ["workload.repeats=2", "workload.budget=null"],
@@ -334,7 +346,7 @@ async function main(): Promise<number> {
     // ---- 1. Transport overhead ----
     if (only.has("transport")) {
       await step("transport", async (attempt) => {
-        const quick = (await load("scenarios/quick.yaml", [])).scenario;
+        const quick = (await load("scenarios/quick.yaml", s.transportSets)).scenario;
         const runId = `bench-${stamp}-tr${attempt > 1 ? attempt : ""}-${randomBytes(2).toString("hex")}`;
         ownRuns.push(runId);
         const workDir = join(work, `transport-${attempt}`);

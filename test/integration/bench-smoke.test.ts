@@ -1,6 +1,6 @@
 /**
- * The bench harness, smoke-sized: both of its code paths, each once, with 1 s cells (nothing here depends on the
- * figures themselves, only on what each path prints, writes and leaves behind).
+ * The bench harness, smoke-sized: both of its code paths, each once, with 1 s cells on one table of 1000 rows
+ * (nothing here depends on the figures themselves, only on what each path prints, writes and leaves behind).
  *  - `npm run bench -- --smoke`: the three measurements (transport overhead, lab overhead, A/A noise) and the
  *    projection, their tables printed, <out-dir>/<date>.json written, no Docker resource left behind;
  *  - `npm run bench -- --only noise --smoke --arms quiesce`: manual reference blocks (plain docker CLI) around one lab
