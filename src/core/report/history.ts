@@ -53,6 +53,8 @@ export function renderHistory(v: HistoryView, opts: { runs?: boolean } = {}): st
     lines.push("");
     lines.push("between runs: the sd of the level that moves from run to run here, beyond each run's own noise.");
     lines.push("I²: its share of the spread between runs.");
+    if (v.cells.some((c) => / \(key [0-9a-f]{6}\)$/.test(c.name)))
+      lines.push("(key …): runs of one test whose images, config, storage or data differ are kept apart.");
   }
   for (const c of opts.runs === false ? [] : v.cells) {
     lines.push("");

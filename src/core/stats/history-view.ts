@@ -72,16 +72,17 @@ export function historyView(
   const mine = entries.filter((e) => e.hostKey === host);
   const groups = cellRunsOf(mine);
   const levels = replicationAnalysis(groups, { confidence: opts.confidence });
+  const named = distinctNames(groups);
   const cells = groups.map((g, i) => ({
     key: g.cell,
-    name: g.name ?? g.cell,
+    name: named.get(g.cell) ?? g.cell,
     runs: mine
       .flatMap((e) => e.cells.filter((c) => c.key === g.cell).map((c) => ({ e, c })))
       .sort((a, b) => a.e.startedAt.localeCompare(b.e.startedAt))
       .map(({ e, c }) => ({ runId: e.runId, startedAt: e.startedAt, estimate: c.estimate, low: c.low, high: c.high })),
     level: levels[i],
   }));
-  const names = new Map(groups.map((g) => [g.cell, g.name ?? g.cell]));
+  const names = named;
   const outside = runsOutside(groups, opts.confidence).map((s) => {
     const [key, run] = s.split(": ");
     return `${names.get(key) ?? key}: ${run}`;
@@ -89,6 +90,22 @@ export function historyView(
   const all = [...hosts.values()];
   const byHost = all.length > 1 ? hostLevel(entries, all, opts.confidence) : undefined;
   return { hosts: all, host, cells, outside, skipped: read.skipped, ...(byHost ? { byHost } : {}) };
+}
+
+/**
+ * Each cell's printed name. Runs of one test and thread count whose comparability keys differ (other images, config,
+ * storage, data or cell length) are separate cells: their names carry the key's first 6 digits, so that two rows of
+ * one name never read as the same cell.
+ */
+function distinctNames(groups: ReadonlyArray<{ cell: string; name?: string }>): Map<string, string> {
+  const count = new Map<string, number>();
+  for (const g of groups) count.set(g.name ?? g.cell, (count.get(g.name ?? g.cell) ?? 0) + 1);
+  return new Map(
+    groups.map((g) => {
+      const name = g.name ?? g.cell;
+      return [g.cell, (count.get(name) ?? 0) > 1 ? `${name} (key ${g.cell.slice(0, 6)})` : name];
+    }),
+  );
 }
 
 /** The fewest hosts a level between hosts is estimated from (with 2, its sd has 1 df: no use). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildRunReport } from "../../../src/core/report/model.ts";
 import { historyEntry, serverCellKey } from "../../../src/core/stats/history.ts";
 import { historyView, serverLevels } from "../../../src/core/stats/history-view.ts";
-import { hostLevelLines } from "../../../src/core/report/history.ts";
+import { hostLevelLines, renderHistory } from "../../../src/core/report/history.ts";
 import { load } from "../../support/results-fixture.ts";
 
 const { manifest, cells } = load("repeats");
@@ -52,6 +52,19 @@ describe("historyView", () => {
       expect(c.runs).toHaveLength(want.runs);
       expect(c.level.k).toBe(want.runs);
     }
+  });
+
+  it("names apart two cells of one test and thread count whose keys differ, and says why once", () => {
+    const old = run("r1", 1);
+    const other = { ...old, cells: old.cells.map((c) => ({ ...c, key: `f${c.key.slice(1)}` })) };
+    const v = historyView({ entries: [other, run("r2", 2), run("r3", 3)], skipped: [] });
+    expect(v.cells).toHaveLength(2 * n);
+    expect(new Set(v.cells.map((c) => c.name)).size).toBe(2 * n);
+    for (const c of v.cells) expect(c.name).toMatch(new RegExp(` \\(key ${c.key.slice(0, 6)}\\)$`));
+    const text = renderHistory(v);
+    expect(text.filter((l) => l.startsWith("(key …)"))).toHaveLength(1);
+    const alone = renderHistory(historyView({ entries: [run("r2", 2), run("r3", 3)], skipped: [] }));
+    expect(alone.some((l) => l.includes("(key"))).toBe(false);
   });
 
   it("lists every host read with its run count", () => {
