@@ -7,6 +7,7 @@ import { mkdir, readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { parseHistoryLine, type HistoryEntry } from "../core/stats/history.ts";
 import type { HistoryRead } from "../core/stats/history-view.ts";
+import { InputError } from "../core/base/errors.ts";
 import { appendDurable } from "./durable-file.ts";
 
 /** A history file's largest size that is read (a run's entry is a few KB). */
@@ -51,13 +52,21 @@ export async function readHistoryFile(file: string): Promise<HistoryRead> {
   return out;
 }
 
-/** Read every history file of a folder (each host's), or one file. A folder that is not there holds none. */
-export async function readHistoryDir(dir: string): Promise<HistoryRead> {
+/**
+ * Read every history file of a folder (each host's), or one file. A folder that is not there holds none, unless it
+ * is `required` (a path the user named): then it is an error naming it.
+ */
+export async function readHistoryDir(dir: string, opts: { required?: boolean } = {}): Promise<HistoryRead> {
   let names: string[];
   try {
     names = await readdir(dir);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && opts.required)
+      throw new InputError(`history folder or file ${JSON.stringify(dir)} does not exist`, {
+        code: "HISTORY_NOT_FOUND",
+        hint: "name folders or .jsonl files written by twinbench; a scenario goes before --hosts (twinbench history quick --hosts DIR…)",
+      });
     if (code === "ENOENT") return { entries: [], skipped: [] };
     if (code === "ENOTDIR") return readHistoryFile(dir);
     throw e;

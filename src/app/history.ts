@@ -63,11 +63,14 @@ export async function addFoldersToHistory(dirs: readonly string[], dir = history
  */
 export const PROJECT_HISTORY = fileURLToPath(new URL("../../bench/history", import.meta.url));
 
-/** Read the history: this host's folder and the project's, or the given folders or files. */
-export async function readHistory(dirs: readonly string[] = [historyDir(), PROJECT_HISTORY]): Promise<HistoryRead> {
+/**
+ * Read the history: this host's folder and the project's (either may be missing: a host with no history yet), or
+ * the folders or files the user named, each of which must exist.
+ */
+export async function readHistory(dirs?: readonly string[]): Promise<HistoryRead> {
   const out: HistoryRead = { entries: [], skipped: [] };
-  for (const d of dirs) {
-    const r = await readHistoryDir(d);
+  for (const d of dirs ?? [historyDir(), PROJECT_HISTORY]) {
+    const r = await readHistoryDir(d, { required: dirs !== undefined });
     out.entries.push(...r.entries);
     out.skipped.push(...r.skipped);
   }

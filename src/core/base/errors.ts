@@ -58,6 +58,7 @@ export type ErrorCode =
   | "FILE_EXISTS"
   | "HOSTS_DIFFER"
   | "HOSTS_FILE_CORRUPT"
+  | "HISTORY_NOT_FOUND"
   | "HOSTS_NONE"
   | "HOSTS_RESUME"
   | "HOSTS_TOO_FEW"

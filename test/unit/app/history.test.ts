@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, writeFile, appendFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, writeFile, appendFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -81,9 +81,20 @@ describe("a host's run history", () => {
     await addFoldersToHistory([await copyRun(root, "only", 1)], store);
     const lines = renderHistory(historyView(await readHistory([store])));
     expect(lines).toContain(NO_LEVEL_YET);
-    expect(renderHistory(historyView(await readHistory([join(root, "none")])))).toEqual([
+    await mkdir(join(root, "empty"));
+    expect(renderHistory(historyView(await readHistory([join(root, "empty")])))).toEqual([
       "No runs in the history.",
       NO_LEVEL_YET,
     ]);
+  });
+
+  it("a named folder that is not there is an error naming it, not an empty history", async () => {
+    const root = await mkdtemp(join(tmpdir(), "tb-history-"));
+    const missing = join(root, "quick");
+    await expect(readHistory([missing])).rejects.toMatchObject({
+      code: "HISTORY_NOT_FOUND",
+      message: expect.stringContaining(missing),
+      hint: expect.stringContaining("a scenario goes before --hosts"),
+    });
   });
 });
