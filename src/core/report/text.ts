@@ -244,10 +244,18 @@ export function retriesLine(report: RunReport): string | null {
     : null;
 }
 
+/**
+ * The line a partial run leads with. A run its budget stopped before every planned cell ran can still have an
+ * estimate in every cell of its table: then it says so, instead of pointing at marks the table does not show.
+ */
 export function partialLine(report: RunReport): string | null {
-  return report.partial
-    ? `PARTIAL RUN (status ${report.status}): ${report.recorded} of ${report.planned} cells recorded; missing cells show as ${STATE_MARKS.missing}.`
-    : null;
+  if (!report.partial) return null;
+  const head = `PARTIAL RUN (status ${report.status}): ${report.recorded} of ${report.planned} cells recorded`;
+  const cells = report.table?.rows.flatMap((r) => r.cells) ?? [];
+  const missing = cells.length === 0 || cells.some((c) => c.estimate === null);
+  return missing
+    ? `${head}; missing cells show as ${STATE_MARKS.missing}.`
+    : `${head}; every cell of the table has an estimate.`;
 }
 
 export function renderRatioText(table: RatioTable): string[] {

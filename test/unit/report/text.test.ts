@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { buildRunReport } from "../../../src/core/report/model.ts";
 import { buildRatioTable } from "../../../src/core/stats/ratio.ts";
-import { renderText } from "../../../src/core/report/text.ts";
+import { partialLine, renderText } from "../../../src/core/report/text.ts";
 import { DETAILS_HINT, DETAILS_RULE } from "../../../src/core/report/first-screen.ts";
 import { renderMarkdown } from "../../../src/core/report/markdown.ts";
 import { buildSummary } from "../../../src/core/report/summary.ts";
@@ -71,6 +71,19 @@ describe("renderers (golden)", () => {
   it("says the run is partial", () => {
     expect(renderText(report)).toContain("PARTIAL RUN (status partial): 29 of 36 cells recorded");
     expect(renderMarkdown(report)).toContain("PARTIAL RUN");
+    expect(renderText(report)).toContain("missing cells show as ·.");
+  });
+  it("a partial run with an estimate in every cell says so, not where missing cells would show", () => {
+    const full = {
+      ...report,
+      table: {
+        ...report.table!,
+        rows: report.table!.rows.map((r) => ({ ...r, cells: r.cells.filter((c) => c.estimate !== null) })),
+      },
+    };
+    expect(partialLine(full)).toBe(
+      "PARTIAL RUN (status partial): 29 of 36 cells recorded; every cell of the table has an estimate.",
+    );
   });
   it("config identity verdict: a non-deliberate difference is flagged", () => {
     const m = structuredClone(manifest);
