@@ -1,7 +1,8 @@
 /**
  * Fault matrix: dockerd hung (SIGSTOP) in the middle of a measured cell, rather than restarted. A single-host run
  * watches its engine: once pings go unanswered the run ends with HOST_LOST (a clear error, no internal one) instead
- * of waiting for ever; after SIGCONT, `clean --run ID` leaves nothing and `--resume` completes the plan.
+ * of waiting for ever, and gives its results folder's lock back; after SIGCONT, `clean --run ID` leaves nothing and
+ * `--resume` completes the plan.
  *
  * Stopping dockerd stalls every client of the engine: the fault matrix runs its files one at a time, and elsewhere
  * the heavy lock keeps other Docker users out. One 4 s cell per server: dockerd is stopped at the first interval.
@@ -68,6 +69,9 @@ describe("dockerd hung mid-cell", () => {
       expect(r.all).toContain("HOST_LOST");
       expect(r.all).toContain('host "local" was lost: its engine stopped answering');
       expect(r.all).not.toContain("internal error");
+      // The grace ended the run while its teardown still waited on the stopped engine: the lock is given back all
+      // the same (the next --resume needs no takeover).
+      expect(existsSync(join(out, ".twinbench.lock"))).toBe(false);
     } finally {
       clearTimeout(guard);
       continueDockerd();
