@@ -159,20 +159,21 @@ describe("docker-compose.yml", () => {
           "workload.tableSize=1000",
           "--set",
           "workload.tables=1",
-          // Long enough that the container's servers still run when the host run's start-up sweep is over.
           "--set",
-          "workload.duration=4s",
+          "workload.duration=2s",
           "--set",
           "workload.warmup=1s",
         ],
         { cwd: repo, env, reject: false, all: true, timeout: 1_500_000 },
       );
       const boxedPlan = waitForEvent(boxed, (e) => e.type === "plan-ready");
-      const boxedMeasuring = waitForEvent(boxed, (e) => e.type === "cell-started");
+      // Servers start and prepare one after the other: at mysql's prepare, both servers' containers, volumes and
+      // state records exist, and the prepare, the snapshots, the warm-ups and both cells are still to come.
+      const boxedUp = waitForEvent(boxed, (e) => e.type === "phase" && e.phase === "prepare" && e.server === "mysql");
       const boxedId = String((await boxedPlan).runId);
-      await boxedMeasuring;
+      await boxedUp;
 
-      // The host run starts (and sweeps) while the container's run has its servers up and measures.
+      // The host run starts (and sweeps) while the container's run has both servers up.
       const hostRun = start(["run", host.file, "--out", hostOut, "--json-events"]);
       const hostId = String((await waitForEvent(hostRun, (e) => e.type === "plan-ready")).runId);
       // Its sweep is over (it comes before the plan): the container's run kept everything it owns.
