@@ -10,6 +10,8 @@ import type { Sidecar } from "../../../../src/app/run/sidecar.ts";
 import type { RunOptions } from "../../../../src/app/run/types.ts";
 import type { Cell, CellRecord } from "../../../../src/core/model/results.ts";
 import { cellRecord } from "../../../support/record.ts";
+import { plainLine } from "../../../../src/cli/plain.ts";
+import type { RunEvent } from "../../../../src/core/model/events.ts";
 import { memorySession, stageContext } from "../../../support/run-context.ts";
 import { scenario } from "../../../support/scenario.ts";
 
@@ -205,6 +207,10 @@ describe("CellLoop", () => {
         hint: expect.stringMatching(/^enlarge the tmpfs \(storage\.size, now 1g/),
       },
     });
+    // The plain progress line names the code and gives the hint.
+    expect(plainLine(failed[0] as RunEvent)).toMatch(
+      /^ {2}failed: a\/oltp_point_select\/1\/1: server a's data dir .* is full: .* \[SERVER_DATA_DIR_FULL\]\n {4}hint: enlarge the tmpfs/,
+    );
     expect(l.log.filter((x) => x.startsWith("measure a/"))).toEqual(["measure a/oltp_point_select/1/1"]);
     expect(l.tally).toEqual({ ok: 1, failed: 1 });
   });
