@@ -167,20 +167,22 @@ describe("docker-compose.yml", () => {
         { cwd: repo, env, reject: false, all: true, timeout: 1_500_000 },
       );
       const boxedPlan = waitForEvent(boxed, (e) => e.type === "plan-ready");
-      // Servers start and prepare one after the other: at mysql's prepare, both servers' containers, volumes and
-      // state records exist, and the prepare, the snapshots, the warm-ups and both cells are still to come.
-      const boxedUp = waitForEvent(boxed, (e) => e.type === "phase" && e.phase === "prepare" && e.server === "mysql");
+      // Servers start and prepare one after the other: at mariadb's prepare, its container, volume and state record
+      // exist, and mysql's start, both prepares, the snapshots, the warm-ups and both cells are still to come. The
+      // start-up sweep judges every resource of a run by the same owner labels: mariadb's stand for all.
+      const boxedUp = waitForEvent(boxed, (e) => e.type === "phase" && e.phase === "prepare" && e.server === "mariadb");
       const boxedId = String((await boxedPlan).runId);
       await boxedUp;
 
-      // The host run starts (and sweeps) while the container's run has both servers up.
+      // The host run starts (and sweeps) while the container's run has a server up.
+      const hostT0 = Date.now();
       const hostRun = start(["run", host.file, "--out", hostOut, "--json-events"]);
       const hostId = String((await waitForEvent(hostRun, (e) => e.type === "plan-ready")).runId);
       // Its sweep is over (it comes before the plan): the container's run kept everything it owns.
       const mid = await leftovers(boxedId);
       expect(mid.containers.length, JSON.stringify(mid)).toBeGreaterThan(0);
       expect(mid.volumes.length, JSON.stringify(mid)).toBeGreaterThan(0);
-      expect(await stateFiles(boxedId)).toEqual([`${boxedId}-mariadb.json`, `${boxedId}-mysql.json`]);
+      expect(await stateFiles(boxedId)).toContain(`${boxedId}-mariadb.json`);
 
       const [b, h] = await Promise.all([boxed, hostRun]);
       for (const [name, r, dir] of [
@@ -208,7 +210,9 @@ describe("docker-compose.yml", () => {
         expect(await stateFiles(runId), runId).toEqual([]);
       }
       expect(await sessionLabelled()).toEqual(before);
-      console.log(`[compose] container run beside a host run: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      console.log(
+        `[compose] container run beside a host run: ${((Date.now() - t0) / 1000).toFixed(0)} s (host run started at ${((hostT0 - t0) / 1000).toFixed(0)} s)`,
+      );
     } finally {
       await rm(out, { recursive: true, force: true });
       await rm(host.dir, { recursive: true, force: true });
