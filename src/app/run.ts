@@ -54,13 +54,37 @@ export async function runScenario(deps: RunDeps, opts: RunOptions): Promise<RunS
     guard.watch(() => engine.ping(), { everyMs: deps.watchEveryMs ?? ENGINE_WATCH_EVERY_MS });
     deps = guardedDeps(deps, guardedEngine(engine, undefined, guard), guard);
   }
+  let release: (() => Promise<void>) | undefined;
   try {
-    const run = runGuarded(deps, opts);
+    const run = runGuarded(deps, {
+      ...opts,
+      onFolderLocked: (r) => {
+        release = r;
+        opts.onFolderLocked?.(r);
+      },
+    });
     // Whatever still waits on the lost engine, the run ends a grace after the loss: its teardown has that long to
     // write the results folder.
     return await (guard ? guard.orLost(run, deps.lostGraceMs ?? LOST_GRACE_MS) : run);
+  } catch (e) {
+    // The grace ended the run while its teardown still waits on the lost engine: the process ends before that
+    // teardown's `finally` gives the folder's lock back, so it is given back here (a no-op when it already was).
+    if (guard?.lost && release) await releaseAfterLoss(release, e);
+    throw e;
   } finally {
     guard?.stop();
+  }
+}
+
+/** Give a results folder's lock back after the host's loss; a failure to do so becomes a detail of the error. */
+export async function releaseAfterLoss(release: () => Promise<void>, e: unknown): Promise<void> {
+  try {
+    await release();
+  } catch (why) {
+    if (e instanceof TwinbenchError)
+      e.details.push(
+        `the results folder's lock could not be given back (${(why as Error).message}): the next --resume takes it over`,
+      );
   }
 }
 
@@ -94,6 +118,7 @@ async function runGuarded(deps: RunDeps, opts: RunOptions): Promise<RunSummary> 
   // Storage preflight (tools, privileges) for every server before anything is created, results folder included.
   for (const s of ctx.scenario.servers) await deps.storage.preflight(s.storage ?? ctx.scenario.storage);
   const session = await ResultsSession.open(ctx);
+  opts.onFolderLocked?.(() => session.store.release());
   // The folder's lock is held from here to the end, whatever the outcome (a crash leaves it to be taken over).
   try {
     return await runOpened(ctx, session);

@@ -45,7 +45,7 @@ export function plainLine(e: RunEvent): string | undefined {
       return `  ok: qps ${fixedOrDash(m?.qps)} tps ${fixedOrDash(m?.tps)} p${m?.latencyMs.percentile ?? "-"} ${fixedOrDash(m?.latencyMs.percentileValue)} ms`;
     }
     case "cell-failed":
-      return `  ${e.record.status}: ${e.cell.key}: ${e.record.error ?? "unknown error"}${e.retry ? ` (retrying: attempt ${e.retry})` : ""}`;
+      return `  ${e.record.status}: ${e.cell.key}: ${e.record.error ?? "unknown error"}${e.record.errorCode ? ` [${e.record.errorCode}]` : ""}${e.retry ? ` (retrying: attempt ${e.retry})` : ""}${e.record.hint ? `\n    hint: ${e.record.hint}` : ""}`;
     case "round-finished":
       return roundLine(e);
     case "forecast":

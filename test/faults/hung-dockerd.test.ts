@@ -1,7 +1,8 @@
 /**
  * Fault matrix: dockerd hung (SIGSTOP) in the middle of a measured cell, rather than restarted. A single-host run
  * watches its engine: once pings go unanswered the run ends with HOST_LOST (a clear error, no internal one) instead
- * of waiting for ever; after SIGCONT, `clean --run ID` leaves nothing and `--resume` completes the plan.
+ * of waiting for ever, and gives its results folder's lock back; after SIGCONT, `clean --run ID` leaves nothing and
+ * `--resume` completes the plan.
  *
  * Stopping dockerd stalls every client of the engine: the fault matrix runs its files one at a time, and elsewhere
  * the heavy lock keeps other Docker users out. One 4 s cell per server: dockerd is stopped at the first interval.
@@ -68,6 +69,10 @@ describe("dockerd hung mid-cell", () => {
       expect(r.all).toContain("HOST_LOST");
       expect(r.all).toContain('host "local" was lost: its engine stopped answering');
       expect(r.all).not.toContain("internal error");
+      // Whether the teardown's calls failed fast or the grace ended the run with a call still waiting on the stopped
+      // engine, the folder's lock is given back (the next --resume needs no takeover). The grace path itself is
+      // pinned by test/unit/app/run.test.ts (this run usually ends before the grace).
+      expect(existsSync(join(out, ".twinbench.lock"))).toBe(false);
     } finally {
       clearTimeout(guard);
       continueDockerd();

@@ -1,7 +1,8 @@
 /**
  * Fault matrix: a server that reaches a limit mid-cell. One run of two servers, one write test, one 4 s cell each:
- *  - mariadb's data dir (a 1 GiB tmpfs) is filled from the host at its cell's first interval: the cell fails with the
- *    server's "table is full" (or completes), never hangs;
+ *  - mariadb's data dir (a 1 GiB tmpfs) is filled from the host at its cell's first interval: the cell fails once
+ *    with the server's "table is full", named as a full data dir (SERVER_DATA_DIR_FULL, the server, its tmpfs and a
+ *    hint), and is not retried: a full data dir is not transient;
  *  - mysql is OOM-killed at its cell's first interval (its memory cgroup's limit brought down to just above its use,
  *    then a process in that cgroup allocates past it): the cell fails once, named as OOM-killed (with the limit the
  *    run gave it), and is not retried.
@@ -77,7 +78,7 @@ async function oomKill(container: string): Promise<string> {
 
 describe("a server at its limits mid-cell", () => {
   it(
-    "a full data dir fails its cell clearly; an OOM-killed server fails its cell once, named so; nothing left, --resume completes",
+    "a full data dir fails its cell once, named so; an OOM-killed server fails its cell once, named so; nothing left, --resume completes",
     { timeout: 900_000 },
     async () => {
       const t0 = Date.now();
@@ -102,11 +103,18 @@ describe("a server at its limits mid-cell", () => {
       expect(r.exitCode, r.all).toBe(1);
       expect(r.all).not.toContain("internal error");
       const measured = (await readCells(out)).filter((c) => c.phase === "measure");
-      // The full data dir: every attempt of mariadb's cell ended, each either completed or failed naming the cause.
+      // The full data dir: one attempt, failed, named as such (the server, its data dir) with a hint, no retry.
       const full = measured.filter((c) => c.server === "mariadb");
-      expect(full.length).toBeGreaterThanOrEqual(1);
-      for (const c of full)
-        if (c.status !== "ok") expect(c.error).toMatch(/is full|no space left|errno: 28|disk full/i);
+      expect(full).toHaveLength(1);
+      expect(full[0]).toMatchObject({ status: "failed", errorCode: "SERVER_DATA_DIR_FULL" });
+      expect(full[0]!.error).toMatch(/^server mariadb's data dir \(a tmpfs of 1g\) is full: /);
+      expect(full[0]!.error).toMatch(/is full|no space left|errno: 28|disk full/i);
+      expect(full[0]!.hint).toMatch(/^enlarge the tmpfs \(storage\.size, now 1g/);
+      const fullFailed = p.events.filter(
+        (e) => e.type === "cell-failed" && (e.cell as { server: string }).server === "mariadb",
+      );
+      expect(fullFailed).toHaveLength(1);
+      expect(fullFailed[0]!.retry).toBeUndefined();
       // The OOM kill: one attempt, failed, named as such, no retry.
       const oom = measured.filter((c) => c.server === "mysql");
       expect(oom).toHaveLength(1);

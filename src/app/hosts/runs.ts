@@ -9,7 +9,7 @@ import type { Plan } from "../../core/plan/plan.ts";
 import { doneKeys, missingCells, redistribute } from "../../core/hosts/shard.ts";
 import { DeadlineError, withDeadline } from "../../core/base/deadline.ts";
 import { guardedEngine, HostGuard } from "../../adapters/docker/guard.ts";
-import { guardedDeps, runScenario } from "../run.ts";
+import { guardedDeps, releaseAfterLoss, runScenario } from "../run.ts";
 import type { RunDeps } from "../run/types.ts";
 import { msg, type HostsContext, type HostState } from "./context.ts";
 import type { HostImages } from "./images.ts";
@@ -107,6 +107,7 @@ export class HostRuns {
       ensureImage: (name) => this.images.ensureOn(s, name),
     };
     if (!ctx.parts.some((p) => p.folder === folder)) ctx.parts.push({ host: id, pass, folder });
+    let release: (() => Promise<void>) | undefined;
     try {
       const selfContainerId = ctx.opts.selfContainerId
         ? // unknown: probes go without it
@@ -123,12 +124,16 @@ export class HostRuns {
         onEvent: (e) => ctx.opts.onEvent?.(id, e),
         selfContainerId,
         engineWatched: true,
+        onFolderLocked: (r) => (release = r),
       });
       const r = await guard.orLost(run, ctx.deps.lostGraceMs ?? 30_000);
       if (s.run.status === "running" || s.run.status === "ok") s.run.status = r.status;
       s.run.dir = join("hosts", id);
       if (r.status === "cancelled") s.alive = false;
     } catch (e) {
+      // The grace ended this host's run while its teardown still waits on the lost engine: its part folder's lock is
+      // given back here (a no-op when the run gave it back itself).
+      if (guard.lost && release) await releaseAfterLoss(release, e);
       if (ctx.signal.aborted) {
         s.run.status = "cancelled";
         s.alive = false;

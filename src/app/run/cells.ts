@@ -14,7 +14,7 @@ import type { RunContext } from "./context.ts";
 import type { ResultsSession } from "./session.ts";
 import type { Servers } from "./servers.ts";
 import { type Sidecar } from "./sidecar.ts";
-import { pastLimit, serverLost } from "./cell-outcome.ts";
+import { dataDirFull, dataDirFullText, pastLimit, serverLost } from "./cell-outcome.ts";
 import type { Scheduler } from "./scheduler.ts";
 import { quiesce } from "./quiesce.ts";
 import { waitForQuiet } from "./quiet.ts";
@@ -152,7 +152,8 @@ export class CellLoop {
 
   /**
    * The measured cell, retried up to `retries` times (default 1) when it fails: after a restart when its server
-   * died, at once when it is alive. Every attempt goes to cells.jsonl; a skipped cell is not retried.
+   * died, at once when it is alive. Every attempt goes to cells.jsonl; a skipped cell is not retried, nor one whose
+   * server was OOM-killed or whose data dir is full (the same cell would meet the same limit).
    */
   private async measure(server: LabServer, cell: Cell, quiesceSeconds?: number): Promise<void> {
     const { ctx, session } = this;
@@ -174,6 +175,14 @@ export class CellLoop {
         rec.serverOomKilled = true;
         rec.error = `server ${cell.server} was OOM-killed${limit ? ` at its memory limit of ${formatBytes(limit)}` : ""}: ${rec.error ?? "the cell failed"}`;
       }
+      // A full data dir fails its cell at once, named as such: not transient, the same cell would fill it again.
+      const full = !oom && dataDirFull(rec);
+      if (full) {
+        const t = dataDirFullText(cell.server, server.init.storage);
+        rec.errorCode = "SERVER_DATA_DIR_FULL";
+        rec.error = `${t.where}: ${rec.error ?? "the cell failed"}`;
+        rec.hint = t.hint;
+      }
       await session.appendCell(rec);
       this.recorded.push(rec);
       if (rec.status === "ok") {
@@ -185,7 +194,7 @@ export class CellLoop {
       // (SERVER_HUNG) rather than wait out every cell after it.
       if (pastLimit(rec) && (await server.isRunning()))
         await server.assertAnswers(`after cell ${cell.key} ran past its limit`);
-      const retry = rec.status === "failed" && !oom && tries < retries && !ctx.signal.aborted;
+      const retry = rec.status === "failed" && !oom && !full && tries < retries && !ctx.signal.aborted;
       ctx.emit({ type: "cell-failed", at: ctx.at(), cell, record: rec, ...(retry ? { retry: attempt + 1 } : {}) });
       ctx.throwIfAborted();
       if (!retry) this.tally.failed++;

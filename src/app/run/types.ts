@@ -106,6 +106,11 @@ export interface RunOptions {
   updateCalibration?: boolean;
   /** Container id of twinbench itself when it runs inside a container (compose). */
   selfContainerId?: string;
+  /**
+   * Called once the results folder's lock is taken, with what gives it back. A caller that stops waiting for the
+   * run (its host lost, the grace over) gives the lock back itself: the process ends before the run's own teardown.
+   */
+  onFolderLocked?: (release: () => Promise<void>) => void;
 }
 
 /** Lets a front end skip the current cell. */

@@ -2,6 +2,7 @@
  * Shapes of the results folder (`results/<run-id>/`): `run.json` (RunManifest) and `cells.jsonl` (CellRecord per
  * line). Pure types only; the store that writes them is src/adapters/results.
  */
+import type { ErrorCode } from "../base/errors.ts";
 import type { SysbenchResult } from "./sysbench/result.ts";
 import type { TrimmedRates } from "./cell.ts";
 import type { CellState } from "./cell.ts";
@@ -93,6 +94,9 @@ export interface CellRecord {
   /** The cell's server was ended by the kernel's OOM killer (its container's memory limit): the cell failed and
    *  was not retried. */
   serverOomKilled?: true;
+  /** A failed cell's cause when twinbench knows it (e.g. SERVER_DATA_DIR_FULL: not retried), with what to do. */
+  errorCode?: ErrorCode;
+  hint?: string;
   /** workload.quiesce: seconds waited for InnoDB purge and dirty pages to settle before this cell. */
   quiesceSeconds?: number;
   /** workload.trim: the rates without the cell's first seconds; reports use these for q/s and t/s. */

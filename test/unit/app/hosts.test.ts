@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { SERVERS_BY_FAMILY, scenario as scenarioOf, type ScenarioOverrides } from "../../support/scenario.ts";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runHosts, HostGuard, guardedEngine, type HostTarget } from "../../../src/app/hosts.ts";
@@ -15,6 +15,7 @@ import type { ContainerSpec, RunResult } from "../../../src/core/model/engine/co
 import { FakeEngine } from "../../../test/support/fake-engine.ts";
 import type { ImageOps } from "../../../src/adapters/images/transfer.ts";
 import { ResultsStore } from "../../../src/adapters/results/store.ts";
+import { LOCK_FILE } from "../../../src/adapters/results/lock.ts";
 import { HostsFolder, isHostsFolder, readHostsResume } from "../../../src/adapters/results/hosts-folder.ts";
 import { type Scenario } from "../../../src/core/model/scenario/schema.ts";
 import { planRun } from "../../../src/core/plan/plan.ts";
@@ -100,7 +101,8 @@ const sessions: Array<string | undefined> = [];
 const resumed: string[] = [];
 
 /** A run engine that writes a results folder with an ok record for each accepted cell; `die` loses the host after n cells. */
-function fakeRunOne(calls: string[], die: Record<string, { engine: FakeEngine; after: number }> = {}) {
+/** `die[host]`: that host's engine dies after `after` cells; `hang`: the run then waits for ever (a stopped engine). */
+function fakeRunOne(calls: string[], die: Record<string, { engine: FakeEngine; after: number; hang?: boolean }> = {}) {
   return async (deps: RunDeps, opts: RunOptions): Promise<RunSummary> => {
     const host = deps.engine.hostId;
     calls.push(`${host} ${opts.outDir.split("/hosts/")[1]}`);
@@ -108,6 +110,7 @@ function fakeRunOne(calls: string[], die: Record<string, { engine: FakeEngine; a
     resumed.push(`${host} ${opts.outDir.split("/hosts/")[1]} ${opts.resume ? "resume" : "new"} ${opts.runId}`);
     const plan = planRun(opts.scenario);
     const store = opts.resume ? await ResultsStore.open(opts.outDir) : await ResultsStore.create(opts.outDir);
+    opts.onFolderLocked?.(() => store.release()); // as runScenario does; released by the caller when it gives up
     const done = new Set(opts.resume ? (await store.readCells()).map((r) => r.key) : []);
     const manifest: RunManifest = {
       runId: opts.runId!,
@@ -127,6 +130,7 @@ function fakeRunOne(calls: string[], die: Record<string, { engine: FakeEngine; a
       const d = die[host];
       if (d && n >= d.after) {
         d.engine.alive = false;
+        if (d.hang) await new Promise<never>(() => undefined);
         await deps.engine.containers.run({ name: "x", image: "y", labels: {} }, {}); // hangs or throws like a dead engine
       }
       await store.appendCell({
@@ -246,7 +250,8 @@ describe("runHosts", () => {
       {
         hosts: [target(a, images), target(b, images)],
         images: images.ops,
-        runOne: fakeRunOne(calls, { b: { engine: b, after: 1 } }),
+        // b's run never ends by itself: the grace ends it
+        runOne: fakeRunOne(calls, { b: { engine: b, after: 1, hang: true } }),
         watchEveryMs: 10,
         lostGraceMs: 50,
       },
@@ -271,6 +276,8 @@ describe("runHosts", () => {
     expect(m.status).toBe("ok");
     expect(m.hostFailures?.[0]?.host).toBe("b");
     expect(r.reportText).toContain("host b was lost");
+    // The lost host's run never ended by itself: its part folder's lock was given back when the grace ran out.
+    expect(existsSync(join(opts.outDir, "hosts", "b", LOCK_FILE))).toBe(false);
   });
 
   it("compare: hosts with an unreachable host: named by id, the run ends partial", async () => {

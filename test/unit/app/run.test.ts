@@ -1441,5 +1441,8 @@ describe("an engine that stops answering mid-cell (a stopped dockerd)", () => {
     expect(performance.now() - t0).toBeLessThan(5000);
     // The storage's facts waited on the raw engine: the teardown got no further, the grace ended the run.
     expect(calls).toEqual(["refresh a"]);
+    // The teardown never reaches its own release: the folder's lock is given back all the same (the process exits
+    // right after the grace, and a lock left behind would block a --resume on another host or namespace).
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   }, 10_000);
 });

@@ -1,7 +1,14 @@
 /** How a finished sysbench container is read: ok, failed, skipped; whether its server was lost; its last FATAL lines. */
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { classifyCell, isAbsence, lastFatal, serverLost } from "../../../../src/app/run/cell-outcome.ts";
+import {
+  classifyCell,
+  dataDirFull,
+  dataDirFullText,
+  isAbsence,
+  lastFatal,
+  serverLost,
+} from "../../../../src/app/run/cell-outcome.ts";
 
 const log = (name: string) =>
   readFileSync(new URL(`../../../fixtures/sysbench/1.0/${name}.log`, import.meta.url), "utf8");
@@ -98,5 +105,44 @@ describe("lastFatal", () => {
   });
   it("without a FATAL line, the last three lines of the output", () => {
     expect(lastFatal("a\nb\nc\nd\n")).toBe("b | c | d");
+  });
+});
+
+describe("dataDirFull", () => {
+  const failed = (error: string) => ({ status: "failed" as const, error, metrics: null });
+  it("is true for a full table (1114), a full disk (1021) and ENOSPC, in sysbench's words or the server's", () => {
+    for (const e of [
+      "mysql_drv_query() returned error 1114 (The table 'sbtest1' is full) for query 'INSERT INTO sbtest1 ...'",
+      "mysql_drv_query() returned error 1021 (Disk full (./sbtest/sbtest1.ibd); waiting for someone to free some space...)",
+      'mysql_drv_query() returned error 1030 (Got error 28 "No space left on device" from storage engine InnoDB)',
+      "Error writing file './binlog.000002' (errno: 28 - No space left on device)",
+    ])
+      expect(dataDirFull(failed(e)), e).toBe(true);
+    // sysbench's last FATAL lines, when the error names only the exit code
+    expect(
+      dataDirFull({
+        ...failed("sysbench exited with code 1"),
+        metrics: { fatal: ["FATAL: error 1114: The table 'sbtest1' is full"] } as never,
+      }),
+    ).toBe(true);
+  });
+  it("is false for an internal temporary table at its memory limit, other failures, and cells that did not fail", () => {
+    expect(dataDirFull(failed("error 1114 (The table '/tmp/#sql1_2_3' is full)"))).toBe(false);
+    expect(dataDirFull(failed("Lost connection to MySQL server during query"))).toBe(false);
+    for (const f of ["fail-server-killed", "fail-bad-password", "fail-missing-table"])
+      expect(dataDirFull(classify(f)), f).toBe(false);
+    expect(dataDirFull({ status: "ok", error: "The table 'sbtest1' is full", metrics: null })).toBe(false);
+  });
+  it("names the server's data dir by its storage and says what gives it room", () => {
+    expect(dataDirFullText("mariadb", { kind: "tmpfs", size: "1g" })).toEqual({
+      where: "server mariadb's data dir (a tmpfs of 1g) is full",
+      hint: "enlarge the tmpfs (storage.size, now 1g; it counts against the server's memory) or less data (workload.tables, workload.tableSize; a write test's duration)",
+    });
+    expect(dataDirFullText("b", { kind: "bind", path: "/srv/b" }).where).toBe(
+      "server b's data dir (bind /srv/b) is full",
+    );
+    expect(dataDirFullText("b", { kind: "bind", path: "/srv/b" }).hint).toMatch(
+      /^free space on the filesystem of \/srv\/b/,
+    );
   });
 });

@@ -10,6 +10,8 @@ import type { Sidecar } from "../../../../src/app/run/sidecar.ts";
 import type { RunOptions } from "../../../../src/app/run/types.ts";
 import type { Cell, CellRecord } from "../../../../src/core/model/results.ts";
 import { cellRecord } from "../../../support/record.ts";
+import { plainLine } from "../../../../src/cli/plain.ts";
+import type { RunEvent } from "../../../../src/core/model/events.ts";
 import { memorySession, stageContext } from "../../../support/run-context.ts";
 import { scenario } from "../../../support/scenario.ts";
 
@@ -49,7 +51,7 @@ function loop(
       id,
       {
         id,
-        init: { id, memoryBytes: 1 << 30 },
+        init: { id, memoryBytes: 1 << 30, storage: { kind: "tmpfs", size: "1g" } },
         oomKilled: async () => opts.oomKilled?.includes(id) ?? false,
         isRunning: async () => true,
         assertAnswers: async (after: string) => void log.push(`answers ${id} ${after}`),
@@ -189,6 +191,28 @@ describe("CellLoop", () => {
       },
     });
     expect(l.tally).toEqual({ ok: 0, failed: 1 });
+  });
+
+  it("a full data dir: its failed cell is named as such, with a hint, and not retried", async () => {
+    const error = "mysql_drv_query() returned error 1114 (The table 'sbtest1' is full) for query 'INSERT ...'";
+    const l = loop({}, (c) => (c.server === "a" ? { status: "failed", error } : {}), { retries: 2 });
+    await l.loop.run(rounds([cell("a", "oltp_point_select", 1), cell("b", "oltp_point_select", 1)]));
+    const failed = l.events.filter((e) => e.type === "cell-failed");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).not.toHaveProperty("retry");
+    expect(failed[0]).toMatchObject({
+      record: {
+        errorCode: "SERVER_DATA_DIR_FULL",
+        error: `server a's data dir (a tmpfs of 1g) is full: ${error}`,
+        hint: expect.stringMatching(/^enlarge the tmpfs \(storage\.size, now 1g/),
+      },
+    });
+    // The plain progress line names the code and gives the hint.
+    expect(plainLine(failed[0] as RunEvent)).toMatch(
+      /^ {2}failed: a\/oltp_point_select\/1\/1: server a's data dir .* is full: .* \[SERVER_DATA_DIR_FULL\]\n {4}hint: enlarge the tmpfs/,
+    );
+    expect(l.log.filter((x) => x.startsWith("measure a/"))).toEqual(["measure a/oltp_point_select/1/1"]);
+    expect(l.tally).toEqual({ ok: 1, failed: 1 });
   });
 
   it("a cell stopped at its limit: the server must answer before the loop goes on", async () => {
