@@ -2,15 +2,17 @@
 # The fault matrix (`npm run test:faults`): test/faults/*.test.ts with vitest.faults.config.ts, in three groups.
 #
 #  1. Two groups side by side, each running its files one at a time:
-#     - "host": files that act on the host's own processes or mounts (SIGSTOP of a server's host pids, an OOM kill
-#       through /proc, dockerd's CPU list, loop RAID 0 mounted for dockerd to see);
+#     - "host": files that must act on the host's own processes or mounts (SIGSTOP of a server's host pids, an OOM
+#       kill through /proc, loop RAID 0 mounted for dockerd to see), and others to balance the two groups;
 #     - "pidns": files that only drive the CLI and the engine (kill -9 of their own children, clean, resume, a full
-#       results folder), run in a pid namespace of their own (`unshare --pid --fork --mount-proc`). A run's start-up sweep only removes what a run of
-#       its own pid namespace left (src/core/base/labels.ts ownerStatus: another namespace's owner is "unknown"), so
-#       neither group's runs sweep what the other group's killed runs left before that group's checks read it
-#       (test/faults/concurrent-runs.test.ts checks that property itself).
-#  2. Then the files that stop or restart dockerd, and every file named in neither list above (a new file runs here
-#     until it is placed), one at a time with nothing beside them.
+#       results folder), run in a pid namespace of their own (`unshare --pid --fork --mount-proc`). A run's
+#       start-up sweep only removes what a run of its own pid namespace left (src/core/base/labels.ts ownerStatus:
+#       another namespace's owner is "unknown"), so neither group's runs sweep what the other group's killed runs
+#       left before that group's checks read it (test/faults/concurrent-runs.test.ts checks that property itself);
+#       within a group, files run one at a time as before.
+#  2. Then, one at a time with nothing beside them: the files that stop or restart dockerd, the one that confines
+#     dockerd to the load CPUs (the engine then reports 1 CPU, and every other run's plan fails PLAN_CPU_MISSING),
+#     and every file named in neither list above (a new file runs here until it is placed).
 #
 # dist/ is built once, before the groups start (test/global-setup.ts then skips its own build: two builds at once
 # would delete dist/ under the other group's running CLI). Each group's skip list (test/skip-reporter.ts) is merged
@@ -19,10 +21,9 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-HOST=(test/faults/storage-faults.test.ts test/faults/confine-snapshot.test.ts test/faults/hung-server.test.ts
-  test/faults/server-limits.test.ts)
-PIDNS=(test/faults/kill-phases.test.ts test/faults/concurrent-runs.test.ts test/faults/kill-hosts.test.ts
-  test/faults/results-full.test.ts)
+HOST=(test/faults/hung-server.test.ts test/faults/server-limits.test.ts test/faults/storage-faults.test.ts
+  test/faults/kill-hosts.test.ts)
+PIDNS=(test/faults/kill-phases.test.ts test/faults/concurrent-runs.test.ts test/faults/results-full.test.ts)
 ALONE=()
 for f in test/faults/*.test.ts; do
   case " ${HOST[*]} ${PIDNS[*]} " in
