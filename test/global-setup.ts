@@ -8,6 +8,7 @@
  *   background as soon as the engine runs) writes its exit code there when it ends: the set-up waits for it before
  *   it rebuilds dist/ (which that build runs from)
  * - dist/ rebuilt from the sources, so the tests that start `npx twinbench` (TUI in tmux, compose) run this code
+ *   (unless TWINBENCH_TEST_DIST_BUILT=1: scripts/test-faults.sh built it just before)
  * Set TWINBENCH_TEST_UNIT_ONLY=1 to skip all of it (unit tests need none of it).
  */
 import { execa } from "execa";
@@ -61,8 +62,13 @@ export default async function setup(): Promise<void> {
 
   // Before dist/ is rebuilt: the earlier build runs the twinbench command from it.
   await waitForEarlierBuild();
-  console.log("[setup] npm run build (dist/ for the tests that start the twinbench command)");
-  await execa("npm", ["run", "--silent", "build"], { stdio: "inherit" });
+  // scripts/test-faults.sh builds dist/ once before its groups run side by side: a build here would delete dist/
+  // under the other group's running CLI.
+  if (process.env.TWINBENCH_TEST_DIST_BUILT === "1") console.log("[setup] dist/ was built before this run");
+  else {
+    console.log("[setup] npm run build (dist/ for the tests that start the twinbench command)");
+    await execa("npm", ["run", "--silent", "build"], { stdio: "inherit" });
+  }
 
   const { DockerEngine } = await import("../src/adapters/docker/engine.ts");
   const { ensureImages, loadLock } = await import("../src/adapters/images/index.ts");

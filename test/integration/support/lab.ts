@@ -145,9 +145,13 @@ export const readCells = async (dir: string): Promise<CellRecord[]> =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as CellRecord);
 
-/** Mounts and loop devices on this host that name a run (twinbench's carry the run id in their paths). */
+/**
+ * Mounts and loop devices on this host that name a run (twinbench's carry the run id in their paths). The mounts are
+ * read from /proc/mounts, or from TWINBENCH_TEST_HOST_MOUNTS: scripts/test-faults.sh runs a group in a mount namespace
+ * of its own and points it at dockerd's mount table (the engine's volume mounts are made there, after the namespace).
+ */
 export async function hostState(runId: string): Promise<{ mounts: string[]; loops: string[] }> {
-  const mounts = await readFile("/proc/mounts", "utf8");
+  const mounts = await readFile(process.env.TWINBENCH_TEST_HOST_MOUNTS || "/proc/mounts", "utf8");
   const loops = (await execa("losetup", ["-a"], { reject: false })).stdout;
   return {
     mounts: mounts.split("\n").filter((l) => l.includes(runId)),
