@@ -12,6 +12,9 @@ import type { CellLevel } from "../core/stats/host-level.ts";
 import type { CellRecord, RunManifest } from "../core/model/results.ts";
 import { appendHistory, historyDir, readHistoryDir } from "../adapters/history-store.ts";
 import { readResultsFolder } from "../adapters/report-files.ts";
+import { localHostFacts } from "../adapters/calibration-store.ts";
+import { TwinbenchError } from "../core/base/errors.ts";
+import type { Engine } from "../core/model/engine/engine.ts";
 
 /** The history entry of a run from its manifest and records: the primary table's cells with an interval. */
 export function runHistoryEntry(manifest: RunManifest, cells: readonly CellRecord[]): HistoryEntry | null {
@@ -114,4 +117,19 @@ export async function betweenRunsFor(
     ),
   );
   return serverLevels(entries, hostKey(host), keys, new Set(compared));
+}
+
+/**
+ * The host `twinbench history` shows when none is named: this machine's (the key its runs are filed under), so that a
+ * machine of another kind is not shown the project's test host as its own. With no engine answering, the key cannot
+ * be made (it names the engine's storage driver and cgroup version): then no host is chosen, and `why` says so.
+ */
+export async function thisHost(engine: Engine): Promise<{ key: string } | { why: string }> {
+  try {
+    return { key: hostKey(await localHostFacts(engine)) };
+  } catch (e) {
+    if (e instanceof TwinbenchError && e.code === "ENGINE_UNREACHABLE")
+      return { why: `this host's key needs the Docker engine, which did not answer (${e.message})` };
+    throw e;
+  }
 }

@@ -7,7 +7,7 @@ import { historyView } from "../../core/stats/history-view.ts";
 import { renderHistory } from "../../core/report/history.ts";
 import { renderHistoryHtml } from "../../core/report/history-html.ts";
 import { writeFileAtomic } from "../../adapters/durable-file.ts";
-import { addFoldersToHistory, readHistory } from "../../app/history.ts";
+import { addFoldersToHistory, readHistory, thisHost } from "../../app/history.ts";
 import type { CliContext } from "../context.ts";
 
 interface HistoryCliOptions {
@@ -24,12 +24,19 @@ export function registerHistoryCommand(program: Command, ctx: CliContext): void 
     .description("each cell's runs on this host over time: the level between runs and where the next run lands")
     .argument("[scenario]", "only the runs of this scenario (its name)")
     .option("--hosts <dir...>", "read these history folders or files instead (several hosts' histories)")
-    .option("--host <key>", "the host to show (default: the one with the most runs in what was read)")
+    .option("--host <key>", "the host to show (default: this machine; with --hosts, the one with the most runs)")
     .option("--json", "print the view as JSON")
     .option("--html <file>", "also write the history as an HTML page with one chart per cell")
     .action(async (scenario: string | undefined, o: HistoryCliOptions) => {
       const read = await readHistory(o.hosts);
-      const view = historyView(read, { scenario, host: o.host });
+      // This machine's host unless one is named, or other hosts' folders are read (--hosts: the most runs').
+      let host = o.host;
+      if (host === undefined && o.hosts === undefined) {
+        const mine = await thisHost(ctx.engine());
+        if ("key" in mine) host = mine.key;
+        else ctx.err(`note: ${mine.why}; showing the host with the most runs.`);
+      }
+      const view = historyView(read, { scenario, host });
       if (o.json) ctx.out(JSON.stringify(view, null, 2));
       else for (const l of renderHistory(view)) ctx.out(l);
       if (o.html) {

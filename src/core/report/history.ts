@@ -28,8 +28,19 @@ export function renderHistory(v: HistoryView, opts: { runs?: boolean } = {}): st
   lines.push(
     host
       ? `History on ${host.cpuModel ?? host.hostKey}: ${runs} run${runs === 1 ? "" : "s"}, ${v.cells.length} cell${v.cells.length === 1 ? "" : "s"}.`
-      : "No runs in the history.",
+      : v.host && v.hosts.length > 0
+        ? "No runs of this host in the history."
+        : "No runs in the history.",
   );
+  const others = v.hosts.filter((h) => h.hostKey !== v.host);
+  const [o] = [...others].sort((a, b) => b.runs - a.runs);
+  if (!host && o) {
+    const n = others.length;
+    lines.push(
+      `Runs of ${n} other host${n === 1 ? "" : "s"} are here; the most: ${clip(o.cpuModel ?? o.hostKey, 40)}, ${o.runs} run${o.runs === 1 ? "" : "s"}:`,
+      `  twinbench history --host ${clip(o.hostKey, 90)}`,
+    );
+  }
   const measured = v.cells.filter((c) => c.level.k >= 2);
   if (measured.length === 0) {
     lines.push(NO_LEVEL_YET);

@@ -2,7 +2,11 @@ import { cp, mkdir, mkdtemp, readFile, writeFile, appendFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { addFoldersToHistory, readHistory, runHistoryEntry } from "../../../src/app/history.ts";
+import { addFoldersToHistory, readHistory, runHistoryEntry, thisHost } from "../../../src/app/history.ts";
+import { localHostFacts } from "../../../src/adapters/calibration-store.ts";
+import { hostKey } from "../../../src/core/plan/calibration/host-key.ts";
+import { TwinbenchError } from "../../../src/core/base/errors.ts";
+import { FakeEngine } from "../../support/fake-engine.ts";
 import { readResultsFolder } from "../../../src/adapters/report-files.ts";
 import { historyView } from "../../../src/core/stats/history-view.ts";
 import { parseHistoryLine } from "../../../src/core/stats/history.ts";
@@ -96,5 +100,24 @@ describe("a host's run history", () => {
       message: expect.stringContaining(missing),
       hint: expect.stringContaining("a scenario goes before --hosts"),
     });
+  });
+});
+
+describe("thisHost: the host `twinbench history` shows when none is named", () => {
+  it("is this machine's key, as its runs are filed", async () => {
+    const engine = new FakeEngine();
+    expect(await thisHost(engine)).toEqual({ key: hostKey(await localHostFacts(engine)) });
+  });
+  it("says why when no engine answers, rather than picking a host silently", async () => {
+    const engine = new FakeEngine();
+    engine.facts = () =>
+      Promise.reject(new TwinbenchError("no Docker engine answers", { code: "ENGINE_UNREACHABLE", hint: "start it" }));
+    const r = await thisHost(engine);
+    expect(r).toEqual({ why: expect.stringContaining("did not answer (no Docker engine answers)") });
+  });
+  it("lets any other failure through", async () => {
+    const engine = new FakeEngine();
+    engine.facts = () => Promise.reject(new Error("boom"));
+    await expect(thisHost(engine)).rejects.toThrow("boom");
   });
 });

@@ -17,6 +17,23 @@ describe("renderHistory", () => {
     expect(renderHistory(empty)).toEqual(["No runs in the history.", NO_LEVEL_YET]);
   });
 
+  it("this host has no runs but others do: says so, and how to show the one with the most", () => {
+    const v: HistoryView = {
+      ...empty,
+      host: "mine",
+      hosts: [
+        { hostKey: "h1", cpuModel: "AMD EPYC", runs: 7 },
+        { hostKey: "h2", cpuModel: "Intel Xeon", runs: 2 },
+      ],
+    };
+    expect(renderHistory(v)).toEqual([
+      "No runs of this host in the history.",
+      "Runs of 2 other hosts are here; the most: AMD EPYC, 7 runs:",
+      "  twinbench history --host h1",
+      NO_LEVEL_YET,
+    ]);
+  });
+
   it("one run on a host: the host line, no level yet, and the run under its cell", () => {
     const v: HistoryView = {
       ...empty,
