@@ -14,6 +14,7 @@ import { appendHistory, historyDir, readHistoryDir } from "../adapters/history-s
 import { readResultsFolder } from "../adapters/report-files.ts";
 import { localHostFacts } from "../adapters/calibration-store.ts";
 import { TwinbenchError } from "../core/base/errors.ts";
+import { DeadlineError, withDeadline } from "../core/base/deadline.ts";
 import type { Engine } from "../core/model/engine/engine.ts";
 
 /** The history entry of a run from its manifest and records: the primary table's cells with an interval. */
@@ -124,12 +125,22 @@ export async function betweenRunsFor(
  * machine of another kind is not shown the project's test host as its own. With no engine answering, the key cannot
  * be made (it names the engine's storage driver and cgroup version): then no host is chosen, and `why` says so.
  */
-export async function thisHost(engine: Engine): Promise<{ key: string } | { why: string }> {
+export async function thisHost(
+  engine: Engine,
+  deadlineMs = THIS_HOST_DEADLINE_MS,
+): Promise<{ key: string } | { why: string }> {
   try {
-    return { key: hostKey(await localHostFacts(engine)) };
+    return {
+      key: hostKey(await withDeadline(localHostFacts(engine), deadlineMs, () => new DeadlineError(deadlineMs))),
+    };
   } catch (e) {
     if (e instanceof TwinbenchError && e.code === "ENGINE_UNREACHABLE")
       return { why: `this host's key needs the Docker engine, which did not answer (${e.message})` };
+    if (e instanceof DeadlineError)
+      return { why: `this host's key needs the Docker engine, which gave no answer within ${deadlineMs / 1000} s` };
     throw e;
   }
 }
+
+/** How long `history` waits for the engine's facts (a hung engine must not hang a command that only reads files). */
+export const THIS_HOST_DEADLINE_MS = 10_000;

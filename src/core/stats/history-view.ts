@@ -82,10 +82,9 @@ export function historyView(
       .map(({ e, c }) => ({ runId: e.runId, startedAt: e.startedAt, estimate: c.estimate, low: c.low, high: c.high })),
     level: levels[i],
   }));
-  const names = named;
   const outside = runsOutside(groups, opts.confidence).map((s) => {
     const [key, run] = s.split(": ");
-    return `${names.get(key) ?? key}: ${run}`;
+    return `${named.get(key) ?? key}: ${run}`;
   });
   const all = [...hosts.values()];
   const byHost = all.length > 1 ? hostLevel(entries, all, opts.confidence) : undefined;

@@ -115,6 +115,11 @@ describe("thisHost: the host `twinbench history` shows when none is named", () =
     const r = await thisHost(engine);
     expect(r).toEqual({ why: expect.stringContaining("did not answer (no Docker engine answers)") });
   });
+  it("says why when the engine does not answer within its deadline, rather than hanging", async () => {
+    const engine = new FakeEngine();
+    engine.facts = () => new Promise(() => undefined);
+    expect(await thisHost(engine, 20)).toEqual({ why: expect.stringContaining("no answer within 0.02 s") });
+  });
   it("lets any other failure through", async () => {
     const engine = new FakeEngine();
     engine.facts = () => Promise.reject(new Error("boom"));
