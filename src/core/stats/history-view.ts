@@ -61,7 +61,15 @@ export function historyView(
   read: HistoryRead,
   opts: { scenario?: string; host?: string; confidence?: number } = {},
 ): HistoryView {
-  const entries = read.entries.filter((e) => !opts.scenario || e.scenario === opts.scenario);
+  // A run read from both the host's folder and the project's counts once (as in cellRunsOf).
+  const seen = new Set<string>();
+  const entries = read.entries.filter((e) => {
+    if (opts.scenario && e.scenario !== opts.scenario) return false;
+    const id = `${e.hostKey}/${e.runId}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
   const hosts = new Map<string, { hostKey: string; cpuModel?: string; runs: number }>();
   for (const e of entries) {
     const h = hosts.get(e.hostKey) ?? { hostKey: e.hostKey, cpuModel: e.cpuModel, runs: 0 };

@@ -67,6 +67,11 @@ describe("historyView", () => {
     expect(alone.some((l) => l.includes("(key"))).toBe(false);
   });
 
+  it("a run read twice (the host's folder and the project's) counts once", () => {
+    const v = historyView({ entries: [run("r1", 1), run("r2", 2), run("r1", 1)], skipped: [] });
+    expect(v.hosts).toEqual([expect.objectContaining({ hostKey: "h1", runs: 2 })]);
+  });
+
   it("lists every host read with its run count", () => {
     const v = historyView({ entries: [run("r1", 1), run("r2", 2, "h2"), run("r3", 3, "h2")], skipped: [] });
     expect(v.hosts).toEqual(
