@@ -14,6 +14,7 @@ import { createStorageProvider } from "../adapters/storage/index.ts";
 import { createRunner } from "../adapters/host/runner.ts";
 import { writeReports } from "../adapters/report-files.ts";
 import { sampleCpu } from "../adapters/host/cpu-accounting.ts";
+import { startSpeedProbe } from "../adapters/host/cpu-speed.ts";
 import { detectHardwareCounters, readTaskCounters } from "../adapters/host/task-counters.ts";
 import { localCalibrationStore } from "../adapters/calibration-store.ts";
 import type { ModeChoice } from "../core/images/context.ts";
@@ -66,6 +67,7 @@ export async function createRunDeps(opts: CreateRunDepsOptions = {}): Promise<Ru
     },
     writeReports: async (dir) => writeReports(dir, { history: (await historyForReports()).entries }),
     cpuSampler: sampleCpu,
+    speedProbe: startSpeedProbe,
     taskSampler: readTaskCounters,
     hardwareCounters: () => detectHardwareCounters(createRunner()),
     calibrations: localCalibrationStore(engine),

@@ -27,6 +27,7 @@ import { StaticScheduler } from "./run/scheduler.ts";
 import { AdaptiveScheduler } from "./run/adaptive.ts";
 import { adaptiveRepeats } from "../core/model/scenario/schema.ts";
 import { teardown } from "./run/teardown.ts";
+import { withSpeedWatch } from "./run/speed.ts";
 import { checkRunScripts, readRunScripts } from "./run/scripts.ts";
 import { announceForecast, readHostCalibration, updateHostCalibration } from "./run/calibration.ts";
 import { recordRunHistory } from "./run/history.ts";
@@ -165,7 +166,13 @@ async function runOpened(ctx: RunContext, session: ResultsSession): Promise<RunS
           ? new AdaptiveScheduler(ctx, session, calibration)
           : new StaticScheduler(todo));
       const loop = new CellLoop(ctx, session, servers, sidecar, tally);
-      await withConfinedDaemons(ctx, session, () => loop.run(scheduler));
+      await withConfinedDaemons(ctx, session, () =>
+        withSpeedWatch(
+          ctx,
+          servers.all().map((s) => s.init.cpuset),
+          () => loop.run(scheduler),
+        ),
+      );
       await servers.cleanupScripts(sidecar);
     }
     if (tally.failed > 0) status = "partial";

@@ -18,6 +18,7 @@ import { dataDirFull, dataDirFullText, pastLimit, serverLost } from "./cell-outc
 import type { Scheduler } from "./scheduler.ts";
 import { quiesce } from "./quiesce.ts";
 import { waitForQuiet } from "./quiet.ts";
+import { withSpeedCheck } from "../../core/measure/speed.ts";
 import { quietWaitSeconds } from "../../core/model/scenario/schema.ts";
 
 export interface CellTally {
@@ -58,10 +59,33 @@ export class CellLoop {
       round = scheduler.nextRound(this.recorded, this.warmups)
     ) {
       for (const [i, cell] of round.entries()) {
-        await this.one(cell);
+        await this.one(cell, this.partnerOf(round, i));
         await this.rerunIfDisturbed(round, i);
       }
     }
+  }
+
+  /**
+   * Where the group of cell i of the round starts: the cells just before it with the same test, threads, repeat and
+   * host, each on another server (a pair with two servers, one cell per server of a ladder).
+   */
+  private groupStart(round: readonly Cell[], i: number): number {
+    const cell = round[i];
+    const same = (c: Cell | undefined) =>
+      c !== undefined &&
+      c.test === cell.test &&
+      c.threads === cell.threads &&
+      c.repeat === cell.repeat &&
+      c.host === cell.host;
+    let j = i;
+    while (j > 0 && same(round[j - 1]) && !round.slice(j, i + 1).some((c) => c.server === round[j - 1].server)) j--;
+    return j;
+  }
+
+  /** The record of the first cell of cell i's group, when i is not that cell: the cell whose CPU speed i's must match. */
+  private partnerOf(round: readonly Cell[], i: number): CellRecord | undefined {
+    const j = this.groupStart(round, i);
+    return j < i ? this.recorded.findLast((r) => r.key === round[j].key) : undefined;
   }
 
   /**
@@ -76,17 +100,9 @@ export class CellLoop {
     const { ctx } = this;
     const cell = round[i];
     if (!ctx.scenario.workload.rerunDisturbed) return;
-    const same = (c: Cell | undefined) =>
-      c !== undefined &&
-      c.test === cell.test &&
-      c.threads === cell.threads &&
-      c.repeat === cell.repeat &&
-      c.host === cell.host;
     // Not complete yet: the next cell is of the same group.
-    if (same(round[i + 1]) && round[i + 1].server !== cell.server) return;
-    let j = i;
-    while (j > 0 && same(round[j - 1]) && !round.slice(j, i + 1).some((c) => c.server === round[j - 1].server)) j--;
-    const group = round.slice(j, i + 1);
+    if (i + 1 < round.length && this.groupStart(round, i + 1) < i + 1) return;
+    const group = round.slice(this.groupStart(round, i), i + 1);
     if (group.length < 2) return;
     const last = (key: string) => this.recorded.findLast((r) => r.key === key);
     const recs = group.map((c) => last(c.key));
@@ -107,10 +123,15 @@ export class CellLoop {
     );
     // The re-run's attempts replace these in the tally, as they do in the report.
     this.tally.ok -= group.length;
-    for (const c of group) await this.one(c);
+    let first: CellRecord | undefined;
+    for (const [k, c] of group.entries()) {
+      await this.one(c, first);
+      if (k === 0) first = last(c.key);
+    }
   }
 
-  private async one(cell: Cell): Promise<void> {
+  /** One cell; `partner` is the record of the first cell of its group, whose CPU speed this cell's must match. */
+  private async one(cell: Cell, partner?: CellRecord): Promise<void> {
     const { ctx, session } = this;
     ctx.throwIfAborted();
     await this.switchInstance(cell);
@@ -134,7 +155,7 @@ export class CellLoop {
       ctx.scenario.workload.quiesce && testWrites(cell.test, ctx.scenario.workload.scripts)
         ? await ctx.time("quiesce", () => quiesce(ctx, session, server, `before ${cell.key}`))
         : undefined;
-    await this.measure(server, cell, quiesceSeconds);
+    await this.measure(server, cell, quiesceSeconds, partner);
     await session.save();
   }
 
@@ -155,7 +176,7 @@ export class CellLoop {
    * died, at once when it is alive. Every attempt goes to cells.jsonl; a skipped cell is not retried, nor one whose
    * server was OOM-killed or whose data dir is full (the same cell would meet the same limit).
    */
-  private async measure(server: LabServer, cell: Cell, quiesceSeconds?: number): Promise<void> {
+  private async measure(server: LabServer, cell: Cell, quiesceSeconds?: number, partner?: CellRecord): Promise<void> {
     const { ctx, session } = this;
     const retries = ctx.opts.retries ?? 1;
     for (let tries = 0; ; tries++) {
@@ -166,6 +187,9 @@ export class CellLoop {
         withTpccChecks(ctx, server, cell, () => this.sidecar.cell(server, cell, "measure", undefined, attempt)),
       );
       if (quiesceSeconds !== undefined) rec.quiesceSeconds = quiesceSeconds;
+      // Its pair's first cell ran at another CPU speed: the pair is disturbed (core/measure/speed.ts).
+      if (partner?.status === "ok" && rec.status === "ok" && rec.interference)
+        rec.interference = withSpeedCheck(rec.interference, partner.interference, partner.server);
       if (cell.instance !== undefined) rec.instance = cell.instance;
       // A server the OOM killer ended fails its cell once, named as such: the same cell would reach the same limit
       // again, so it is not retried (the server is restarted for the cells after it).

@@ -14,6 +14,7 @@ import { DisposableStack } from "../disposables.ts";
 import type { RunDeps, RunOptions } from "./types.ts";
 import type { LoadedScript } from "../../core/model/scenario/custom.ts";
 import { selfOwner } from "../../adapters/host/process-identity.ts";
+import type { SpeedProbe } from "../../adapters/host/cpu-speed.ts";
 
 export class RunContext {
   readonly scenario: Scenario;
@@ -32,6 +33,8 @@ export class RunContext {
   runId = "";
   /** The scenario's own Lua scripts, read before anything is created (empty without custom tests). */
   scripts: LoadedScript[] = [];
+  /** The speed probe on the servers' CPUs while the cells run (run/speed.ts); undefined when they are not watched. */
+  speed: SpeedProbe | undefined;
 
   constructor(
     readonly deps: RunDeps,

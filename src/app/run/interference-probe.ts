@@ -5,6 +5,8 @@
 import type { CellTasks } from "../../core/model/cell.ts";
 import type { Interference } from "../../core/model/results.ts";
 import { interferenceOf, type CpuSample } from "../../core/measure/interference.ts";
+import { cpuSpeedOver } from "../../core/measure/speed.ts";
+import { watchedCpus } from "./speed.ts";
 import { ctxDelta, ioDelta, keepsThreads, type TaskCounters } from "../../core/measure/taskcounters.ts";
 import type { RunContext } from "./context.ts";
 import { isAbsence } from "./cell-outcome.ts";
@@ -28,15 +30,18 @@ export type InterferenceProbe = {
  * Samples the machine's CPU accounting while sysbench runs (local engine, measured cells): at its first output
  * line (with a lead-in, workload.trim: at the per-second line that ends it) and at each per-second report, so the
  * window is sysbench's own run (or the figure's seconds), without the container's creation and
- * removal, and every container of the run (servers, this sidecar) still has its cgroup. Undefined when the run
- * has no sampler or the engine is remote.
+ * removal, and every container of the run (servers, this sidecar) still has its cgroup. With the speed probe
+ * running (ctx.speed), the interference carries the speed of the server's `cpuset` over the same window.
+ * Undefined when the run has no sampler or the engine is remote.
  */
 export function interferenceProbe(
   ctx: RunContext,
   labContainers: () => string[],
   serverId: string | undefined,
   leadIn = 0,
+  cpuset?: string,
 ): InterferenceProbe | undefined {
+  const speedCpus = watchedCpus([cpuset]);
   const sample = ctx.deps.cpuSampler;
   const sampleTasks = ctx.deps.taskSampler;
   if (!sample || !ctx.engine.location().local) return undefined;
@@ -104,7 +109,11 @@ export function interferenceProbe(
     result: () => {
       if (broken || !first || !last) return undefined;
       try {
-        return interferenceOf(first, last);
+        const i = interferenceOf(first, last);
+        const speed = ctx.speed
+          ? cpuSpeedOver(ctx.speed.samples(first.atMs, last.atMs), speedCpus, first.atMs, last.atMs)
+          : null;
+        return speed ? { ...i, cpuSpeed: speed } : i;
       } catch (e) {
         // An unreadable /proc/stat line: no figures rather than a failed cell, and the cell says why.
         failure = `CPU figures not computed: ${(e as Error).message}`;

@@ -105,8 +105,7 @@ export class Sidecar {
     });
     const r = await this.run(server, argv, undefined, 60_000, signal);
     if (r.cancelled) throw new CancelledError();
-    // The first connection of the load container: a failure here is the transport's, and is named as such now,
-    // before prepare (its raw log kept), rather than as a failed prepare or prewarm later.
+    // The load container's first connection: a failure is the transport's, named now (raw log kept), not as prepare's.
     if (r.exitCode !== 0 || r.timedOut) {
       await this.session.writeRaw(`${server.id}.conninfo.log`, r.output);
       throw connectionFailure(r.output, {
@@ -200,8 +199,9 @@ export class Sidecar {
     const onAbort = () => cellAbort.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     skip?.addEventListener("abort", onAbort, { once: true });
+    const cpuset = server.init.cpuset;
     const probe =
-      ph === "measure" ? interferenceProbe(this.ctx, this.labContainers, server.containerId, trim) : undefined;
+      ph === "measure" ? interferenceProbe(this.ctx, this.labContainers, server.containerId, trim, cpuset) : undefined;
     const errors: string[] = [];
     const before = ph === "measure" ? await this.status(server, true, errors) : undefined;
     let r: RunResult;

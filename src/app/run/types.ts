@@ -11,6 +11,7 @@ import type { CpuSample } from "../../core/measure/interference.ts";
 import type { HardwareCounters, TaskCounters } from "../../core/measure/taskcounters.ts";
 import type { CalibrationStore } from "../../adapters/calibration-store.ts";
 import type { HistoryEntry } from "../../core/stats/history.ts";
+import type { SpeedProbe } from "../../adapters/host/cpu-speed.ts";
 
 export const TWINBENCH_VERSION = "0.1.0";
 
@@ -47,6 +48,12 @@ export interface RunDeps {
    * (local engine only). Absent: cells carry no interference (src/adapters/host/cpu-accounting.ts `sampleCpu`).
    */
   cpuSampler?: (containerIds: readonly string[]) => CpuSample;
+  /**
+   * Starts watching the speed of the given CPUs (local engine only): each measured cell then carries its server's
+   * CPU speed, and a pair whose two cells ran at different speeds is disturbed (src/core/measure/speed.ts). Absent:
+   * no speed figures (src/adapters/host/cpu-speed.ts `startSpeedProbe`).
+   */
+  speedProbe?: (cpus: readonly number[]) => SpeedProbe;
   /**
    * Reads one container's context switches and storage bytes (local engine only) at the CPU sampler's moments: the cell's
    * cost per query in switches and bytes (/proc of its threads and processes: src/adapters/host/task-counters.ts `readTaskCounters`). Absent: no such

@@ -45,9 +45,28 @@ export interface Interference {
   kernelCores?: number | null;
   /** The busiest kernel threads by name (at least 0.01 core), at most 3. */
   kernelThreads?: Array<{ name: string; cores: number }>;
+  /** The speed of the server's CPUs over the cell, from the speed probe (src/core/measure/speed.ts); absent when
+   *  it was not watched (a remote engine, a server on no cpuset, no probe). */
+  cpuSpeed?: CpuSpeed;
+  /** Set when this cell ran at another CPU speed than its pair's first cell: its work time over that cell's (1.3 is
+   *  30% slower). Such a cell is disturbed. */
+  speedMismatch?: number;
   /** True when one of the figures passed its threshold; the reasons say which. */
   disturbed: boolean;
   reasons: string[];
+}
+
+/** The speed of a server's CPUs over a cell: the probe's fixed work took `workUs` on average (lower is faster). */
+export interface CpuSpeed {
+  /** The work time the mean speed stands for, µs. */
+  workUs: number;
+  /** The fastest and slowest single timing in the window, µs. */
+  fastestUs: number;
+  slowestUs: number;
+  /** Timings in the window, over all the CPUs. */
+  samples: number;
+  /** The CPUs watched (the server's cpuset). */
+  cpus: number[];
 }
 
 export type CellPhase = "warmup" | "measure";

@@ -78,7 +78,13 @@ export interface FirstScreen {
 export function disturbanceLine(report: RunReport): string | null {
   const d = report.disturbance;
   if (d.disturbed === 0) return null;
-  const head = `Outside work disturbed ${d.disturbed} of ${d.measured} measured cells`;
+  const what =
+    d.bySpeed === 0
+      ? "Outside work"
+      : d.bySpeed === d.disturbed
+        ? "A change in CPU speed"
+        : "Outside work or a change in CPU speed";
+  const head = `${what} disturbed ${d.disturbed} of ${d.measured} measured cells`;
   if (d.counted) return `${head}; their pairs were counted (--no-rerun-disturbed), so the intervals include it.`;
   const cells = report.table?.rows.flatMap((r) => r.cells) ?? [];
   const bare = cells.filter((c) => c.status === "ok" && (c.low === null || c.high === null)).length;

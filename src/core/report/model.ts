@@ -76,7 +76,15 @@ export interface RunReport {
   retries: number;
   /** Outside interference: measured cells, those with figures, those disturbed, and the disturbed pairs' re-runs. */
   /** Cells that outside work disturbed; `counted`: the run kept their pairs (workload.rerunDisturbed false). */
-  disturbance: { measured: number; known: number; disturbed: number; reruns: number; counted: boolean };
+  disturbance: {
+    measured: number;
+    known: number;
+    disturbed: number;
+    /** Of the disturbed cells, those that ran at another CPU speed than their pair's first cell. */
+    bySpeed: number;
+    reruns: number;
+    counted: boolean;
+  };
   servers: ServerLine[];
   configIdentity: ConfigIdentity;
   /** null when the run has fewer than two servers. In a ladder (compare: { base }) the primary pair's, = pairs[0]. */
@@ -311,6 +319,7 @@ export function buildRunReport(
       measured: interference.measured,
       known: interference.known,
       disturbed: interference.disturbed.length,
+      bySpeed: interference.disturbed.filter((c) => c.interference?.speedMismatch !== undefined).length,
       reruns: interference.reruns,
       counted: false,
     },

@@ -769,7 +769,7 @@ describe("disturbed pairs (interference)", () => {
         ),
       }),
     );
-    expect(report.disturbance).toEqual({ measured: 4, known: 4, disturbed: 0, reruns: 2, counted: false });
+    expect(report.disturbance).toEqual({ measured: 4, known: 4, disturbed: 0, bySpeed: 0, reruns: 2, counted: false });
     expect(report.retries).toBe(0);
     expect(report.notes).toContain("0 of 4 measured cells were disturbed.");
     expect(report.notes).toContain(
@@ -827,7 +827,7 @@ describe("disturbed pairs (interference)", () => {
         ),
       }),
     );
-    expect(report.disturbance).toEqual({ measured: 3, known: 3, disturbed: 0, reruns: 3, counted: false });
+    expect(report.disturbance).toEqual({ measured: 3, known: 3, disturbed: 0, bySpeed: 0, reruns: 3, counted: false });
     expect(report.pairs.map((t) => `${t.numerator}/${t.denominator}`)).toEqual(["a/b", "c/b"]);
   });
 

@@ -115,11 +115,11 @@ describe("the first screen of a quick.yaml run", () => {
 
 describe("outside work on the first screen", () => {
   const base = buildRunReport(manifest, cells, { history: [] });
-  const withDisturbance = (disturbed: number, counted = false, blank = 0) => {
+  const withDisturbance = (disturbed: number, counted = false, blank = 0, bySpeed = 0) => {
     const table = structuredClone(base.table!);
     const flat = table.rows.flatMap((r) => r.cells);
     for (const c of flat.slice(0, blank)) Object.assign(c, { low: null, high: null });
-    return { ...base, table, disturbance: { ...base.disturbance, measured: 48, disturbed, counted } };
+    return { ...base, table, disturbance: { ...base.disturbance, measured: 48, disturbed, bySpeed, counted } };
   };
 
   it("says nothing when no cell was disturbed", () => {
@@ -139,6 +139,15 @@ describe("outside work on the first screen", () => {
     );
     for (const l of text.split("\n")) expect(l.length).toBeLessThanOrEqual(120);
     expect(renderMarkdown(r)).toContain("Outside work disturbed 30 of 48 measured cells");
+  });
+
+  it("names a change in CPU speed when it disturbed some or all of the cells", () => {
+    expect(disturbanceLine(withDisturbance(3, false, 0, 3))).toBe(
+      "A change in CPU speed disturbed 3 of 48 measured cells; their pairs were left out of the estimates.",
+    );
+    expect(disturbanceLine(withDisturbance(5, false, 0, 2))).toMatch(
+      /^Outside work or a change in CPU speed disturbed 5 of 48 measured cells;/,
+    );
   });
 
   it("a run that counted disturbed pairs says so", () => {

@@ -266,4 +266,44 @@ describe("CellLoop", () => {
     expect(tally).toEqual({ ok: 2, failed: 0 });
     expect(warnings()).toEqual(["oltp_point_select t1 r1 was disturbed (b: load 3): running the pair once more"]);
   });
+
+  it("a pair whose second cell ran at another CPU speed is disturbed, re-run, and the re-run compared with its own first cell", async () => {
+    const quiet = (workUs: number) => ({
+      stealPct: 0,
+      psiCpuSomePct: 0,
+      outsiderCores: 0,
+      cpuSpeed: { workUs, fastestUs: workUs, slowestUs: workUs, samples: 28, cpus: [1] },
+      disturbed: false,
+      reasons: [],
+    });
+    // b's first attempt runs 1.4× slower than a's (the host took its core); the re-run's two cells agree.
+    const speed = (c: Cell, attempt: number) => (c.server === "b" && attempt === 1 ? 140 : 100);
+    const {
+      loop: l,
+      log,
+      mem,
+      warnings,
+    } = loop({ rerunDisturbed: true }, (c, _p, attempt) => ({
+      interference: quiet(speed(c, attempt)),
+    }));
+    await l.run(rounds([cell("a", "oltp_point_select", 1), cell("b", "oltp_point_select", 1)]));
+    expect(log.filter((x) => x.startsWith("measure"))).toEqual([
+      "measure a/oltp_point_select/1/1",
+      "measure b/oltp_point_select/1/1",
+      "measure a/oltp_point_select/1/1 #2",
+      "measure b/oltp_point_select/1/1 #2",
+    ]);
+    const measured = mem.state.appended.filter((r) => r.phase === "measure");
+    expect(
+      measured.map((r) => [r.server, r.attempt, r.interference?.disturbed, r.interference?.speedMismatch]),
+    ).toEqual([
+      ["a", 1, false, undefined],
+      ["b", 1, true, 1.4],
+      ["a", 2, false, undefined],
+      ["b", 2, false, undefined],
+    ]);
+    expect(warnings()).toEqual([
+      "oltp_point_select t1 r1 was disturbed (b: the server's CPU ran 1.4× slower than in a's cell of this pair (threshold 1.15×)): running the pair once more",
+    ]);
+  });
 });

@@ -63,4 +63,33 @@ describe("interferenceProbe", () => {
     expect(p.error()).toBeUndefined();
     expect(p.cpu()).toBeUndefined();
   });
+
+  it("with the speed probe running: the server's CPU speed over the same window, from its cpuset's samples only", () => {
+    const { ctx } = stageContext({ deps: { cpuSampler: sampler() } });
+    // CPU 1 (the server's) at 100 µs inside the window (0-2000 ms) and 300 µs outside it; CPU 0 is not the server's.
+    const samples = [0, 500, 1000, 1500, 2000, 2500, 3000].flatMap((atMs) => [
+      { atMs, cpu: 1, workUs: atMs <= 2000 ? 100 : 300 },
+      { atMs, cpu: 0, workUs: 50 },
+    ]);
+    ctx.speed = {
+      cpus: [0, 1],
+      samples: (from, to) => samples.filter((s) => s.atMs >= from && s.atMs <= to),
+      error: () => undefined,
+      ready: async () => {},
+      stop: async () => {},
+    };
+    const p = interferenceProbe(ctx, () => ["srv"], "srv", 0, "1")!;
+    p.created("side");
+    p.line(null);
+    p.line(1);
+    p.line(2);
+    expect(p.result()?.cpuSpeed).toEqual({ workUs: 100, fastestUs: 100, slowestUs: 100, samples: 5, cpus: [1] });
+    // Unwatched: no speed on the cell.
+    const { ctx: plain } = stageContext({ deps: { cpuSampler: sampler() } });
+    const q = interferenceProbe(plain, () => ["srv"], "srv", 0, "1")!;
+    q.created("side");
+    q.line(null);
+    q.line(1);
+    expect(q.result()?.cpuSpeed).toBeUndefined();
+  });
 });
