@@ -1,10 +1,13 @@
 /**
  * The speed probe: one worker thread per watched CPU, pinned to it (taskset on the thread's id), that four times a
- * second times a fixed piece of integer arithmetic (about 0.1 ms on this project's VM) four times and keeps the
- * fastest. The fastest of four is the CPU's speed: a try that the scheduler interrupted (the server's own threads
- * share the CPU) takes longer and is dropped. The probe costs about 0.2% of each watched CPU, the same for every
- * server of a pair. Its threads live in twinbench's process, so the interference figures count their CPU time as
- * twinbench's own, not as outside work. Local engine on Linux only: it needs /proc/thread-self and taskset.
+ * second times a fixed piece of integer arithmetic (about 0.6 ms on this project's VM) twice, and gives the mean of
+ * the tries that ran whole. A try during which the thread was switched out (the server's own threads share the CPU)
+ * measures the scheduler, not the CPU: the thread's run count in /proc/thread-self/schedstat tells, and such a try is
+ * dropped. The mean, not the fastest try: a CPU slowed by work on its physical core's other half is slowed on
+ * average, and the fastest of several short tries would pick the moments in between. The probe costs about 0.5% of
+ * each watched CPU, the same for every server of a pair. Its threads live in twinbench's process, so the
+ * interference figures count their CPU time as twinbench's own, not as outside work. Local engine on Linux only: it
+ * needs /proc/thread-self and taskset.
  */
 import { Worker } from "node:worker_threads";
 import type { SpeedSample } from "../../core/measure/speed.ts";
@@ -24,15 +27,15 @@ export interface SpeedProbe {
 
 /** Milliseconds between two samples of one CPU. */
 const PERIOD_MS = 250;
-/** Iterations of the fixed work: about 0.1 ms on a 2020s server CPU. */
-const WORK_ITERATIONS = 300_000;
-/** Tries per sample; the fastest counts. */
-const TRIES = 4;
+/** Iterations of the fixed work: about 0.6 ms on a 2020s server CPU. */
+const WORK_ITERATIONS = 1_500_000;
+/** Tries per sample; the mean of those that ran whole counts. */
+const TRIES = 2;
 /** Samples kept per CPU (two hours at four a second): a cell's window is always among the latest. */
 const KEEP = 28_800;
 
-// CommonJS, evaluated as the worker's body. The thread pins itself, checks the pin took, warms the JIT up, then
-// samples until it is terminated.
+// CommonJS, evaluated as the worker's body. The thread pins itself, checks the pin took, opens its schedstat (the
+// third field counts the times it was put on the CPU), warms the JIT up, then samples until it is terminated.
 const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const fs = require("node:fs");
@@ -45,6 +48,12 @@ function pin() {
   if (!allowed || allowed[1] !== String(cpu))
     throw new Error("the thread runs on CPUs " + (allowed ? allowed[1] : "?") + ", not " + cpu);
 }
+let stat;
+const buf = Buffer.alloc(256);
+function runCount() {
+  const n = fs.readSync(stat, buf, 0, buf.length, 0);
+  return buf.toString("latin1", 0, n).trim().split(/\\s+/)[2];
+}
 let sink = 0;
 function work() {
   let x = 0;
@@ -52,21 +61,29 @@ function work() {
   sink ^= x;
 }
 function sample() {
-  let best = Infinity;
+  let sum = 0;
+  let whole = 0;
   for (let k = 0; k < tries; k++) {
+    const r0 = runCount();
     const a = performance.now();
     work();
     const d = performance.now() - a;
-    if (d < best) best = d;
+    if (runCount() === r0) {
+      sum += d;
+      whole++;
+    }
   }
-  parentPort.postMessage({ at: performance.timeOrigin + performance.now(), us: best * 1000, sink: sink & 1 });
+  if (whole > 0)
+    parentPort.postMessage({ at: performance.timeOrigin + performance.now(), us: (sum / whole) * 1000, sink: sink & 1 });
 }
 let pinned = false;
 try {
   pin();
+  stat = fs.openSync("/proc/thread-self/schedstat", "r");
+  if (runCount() === undefined) throw new Error("/proc/thread-self/schedstat has no run count");
   pinned = true;
 } catch (e) {
-  parentPort.postMessage({ error: "could not pin a thread to CPU " + cpu + ": " + e.message });
+  parentPort.postMessage({ error: "could not pin a thread to CPU " + cpu + " and read its run count: " + e.message });
 }
 if (pinned) {
   for (let k = 0; k < 50; k++) work();

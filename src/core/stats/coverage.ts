@@ -17,6 +17,8 @@ import type { AdaptiveSettings } from "../model/results.ts";
 import { applyStopRule, stopForBudget, type AdaptiveCell, type StopSettings } from "./stop.ts";
 import { normalFrom, seededRandom } from "../base/random.ts";
 import { directionOfKind, type Verdict } from "../model/verdict.ts";
+import type { CpuSpeed } from "../model/results.ts";
+import { speedMismatch } from "../measure/speed.ts";
 
 export interface NoiseModel {
   name: string;
@@ -47,6 +49,15 @@ export interface NoiseModel {
    */
   disturbRate?: number;
   disturbLoss?: readonly [number, number];
+  /**
+   * The CPU's speed switches between full and slow (the host gives the core to other work), as both servers see it:
+   * a two-state process over the measured cells. In each cell a switch happens with probability `rate`, at a moment
+   * drawn uniformly within the cell, so the cell runs at a mix of the two speeds. The speed probe reads each cell's
+   * mean speed with a log-normal error of sd `probeSd`; the shipped rule (core/measure/speed.ts `speedMismatch`)
+   * flags a pair whose two cells differ, the pair runs once more, and a pair flagged in its second attempt too is
+   * recorded as disturbed.
+   */
+  speedSwitch?: { rate: number; slowFactor: number; probeSd: number };
 }
 
 const logUniform = (a: number, b: number) => (u: () => number) =>
@@ -121,6 +132,18 @@ export const NOISE_MODELS: readonly NoiseModel[] = [
     disturbRate: 0.3,
     disturbLoss: [0.1, 0.6],
   },
+  {
+    name: "speed switches",
+    description:
+      "cells differ, and the CPU switches between full speed and 1/1.6 of it (in 7.5% of cells, at a random moment), read by the speed probe with 3% error",
+    cellSd: logUniform(0.015, 0.15),
+    instanceSd: 0.03,
+    driftSd: 0.03,
+    driftPhi: 0.7,
+    burstRate: 0,
+    burstSd: 0,
+    speedSwitch: { rate: 0.075, slowFactor: 1.6, probeSd: 0.03 },
+  },
 ];
 
 export interface Design {
@@ -143,6 +166,8 @@ export interface SimulationOptions {
    * if clean, its last attempt winning (what the estimator did before it left such pairs out). For comparison only.
    */
   keepDisturbed?: boolean;
+  /** Leave the speed check out (a pair whose cells ran at different CPU speeds enters as clean). For comparison only. */
+  noSpeedCheck?: boolean;
   /** Called at the end of each run with its pairs per cell and the stop rule's final state (to replay them). */
   onRun?: (pairs: readonly PairObs[][], state: readonly AdaptiveCell[]) => void;
 }
@@ -195,6 +220,25 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
       noise.disturbRate && u() < noise.disturbRate ? Math.log(1 - within(noise.disturbLoss)) : null;
     let drift = 0;
     const step = () => (drift = noise.driftPhi * drift + Math.sqrt(1 - noise.driftPhi ** 2) * noise.driftSd * z());
+    // The CPU's speed (log units: 0 full, -ln slowFactor slow) and one measured cell at it: its mean speed (log) and
+    // what the probe reads of it, as core/measure/speed.ts's CpuSpeed (work time in µs, 100 at full speed).
+    const sw = noise.speedSwitch;
+    let slow = false;
+    const speedCell = (): { level: number; probe: CpuSpeed } | null => {
+      if (!sw) return null;
+      const lv = (s: boolean) => (s ? 1 / sw.slowFactor : 1);
+      let speed = lv(slow);
+      if (u() < sw.rate) {
+        const f = u();
+        speed = f * lv(slow) + (1 - f) * lv(!slow);
+        slow = !slow;
+      }
+      const workUs = 100 / (speed * Math.exp(sw.probeSd * z()));
+      return {
+        level: Math.log(speed),
+        probe: { workUs, fastestUs: workUs, slowestUs: workUs, samples: 28, cpus: [1] },
+      };
+    };
     let last: ReturnType<typeof estimateRun> | null = null;
     for (let round = 1; round <= maxRounds; round++) {
       const open = state.map((c) => !c.done);
@@ -204,25 +248,35 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
       const first: 1 | -1 = round % 2 ? 1 : -1;
       for (let i = 0; i < k; i++) {
         if (!open[i]) continue;
-        const attempt = () => {
+        // One attempt of the pair: its log ratio, and whether its cells ran at different CPU speeds (flagged).
+        const attempt = (): { d: number; speedFlag: boolean } => {
           const g1 = step();
           const g2 = step();
+          const s1 = speedCell();
+          const s2 = speedCell();
           const burst =
             (u() < noise.burstRate ? noise.burstSd * z() : 0) - (u() < noise.burstRate ? noise.burstSd * z() : 0);
-          return truth[i] + sd[i] * z() + instance + (first === 1 ? g1 - g2 : g2 - g1) + burst + stall(i);
+          // Both servers see the speed of their own cell: the numerator's cell is the first in odd rounds.
+          const speed = s1 && s2 ? (first === 1 ? s1.level - s2.level : s2.level - s1.level) : 0;
+          const speedFlag = !!s1 && !!s2 && !opts.noSpeedCheck && speedMismatch(s1.probe, s2.probe) !== null;
+          return {
+            d: truth[i] + sd[i] * z() + instance + (first === 1 ? g1 - g2 : g2 - g1) + burst + stall(i) + speed,
+            speedFlag,
+          };
         };
-        let d = attempt();
+        let a = attempt();
         let disturbed = disturb();
         // A disturbed pair runs once more (CellLoop.rerunIfDisturbed); the last attempt is the one recorded.
-        if (disturbed !== null) {
-          d = attempt();
+        if (disturbed !== null || a.speedFlag) {
+          a = attempt();
           disturbed = disturb();
         }
+        const flagged = disturbed !== null || a.speedFlag;
         pairs[i].push({
-          d: d + (disturbed ?? 0),
+          d: a.d + (disturbed ?? 0),
           instance: round - 1,
           order: first,
-          ...(disturbed !== null && !opts.keepDisturbed ? { disturbed: true } : {}),
+          ...(flagged && !opts.keepDisturbed ? { disturbed: true } : {}),
         });
       }
       const inputs: CellInput[] = pairs.map((p) => ({ pairs: p }));

@@ -62,7 +62,8 @@ describe("coverage of the shipped adaptive procedure (seeded simulation)", () =>
   for (const m of NOISE_MODELS)
     it(`default settings, A/A, ${m.name} (${m.description})`, () => {
       const s = expectHonest({ cells, settings }, m.name, 250);
-      // the median rounds of the split-half rule this replaced, at 500 runs (docs/stats.md): 5, 8, 4, 17, 6, 8
+      // the median rounds of the split-half rule this replaced, at 500 runs (docs/stats.md): 5, 8, 4, 17, 6, 8; for
+      // speed switches, those of the shipped rule without the speed check (8 at 500 runs)
       const before: Record<string, number> = {
         "cells differ": 5,
         "cells alike": 8,
@@ -70,6 +71,7 @@ describe("coverage of the shipped adaptive procedure (seeded simulation)", () =>
         "very noisy": 17,
         "one-sided stalls": 6,
         "disturbed server": 8,
+        "speed switches": 8,
       };
       expect(s.medianRounds).toBeLessThanOrEqual(Math.ceil(before[m.name] * 1.5));
       expect(s.stops.precision ?? 0).toBeGreaterThan(0);
@@ -102,6 +104,17 @@ describe("coverage of the shipped adaptive procedure (seeded simulation)", () =>
     expect(Math.abs(bias(left))).toBeLessThan(0.004);
     // and the kept ones cost rounds: they make the cells look noisier
     expect(summarizeCoverage(left).medianRounds).toBeLessThan(summarizeCoverage(kept).medianRounds);
+  });
+
+  it("a change of CPU speed inside a pair: flagged and re-run, the cells need fewer rounds and print narrower", () => {
+    const d = { cells, settings, budgetRounds: 5 };
+    const checked = summarizeCoverage(simulateRuns(d, model("speed switches"), { runs: 150, seed: SEED }));
+    const unchecked = summarizeCoverage(
+      simulateRuns(d, model("speed switches"), { runs: 150, seed: SEED, noSpeedCheck: true }),
+    );
+    // 500 runs (docs/stats.md): half-width 9.3% against 12.1% at the budget's stop, rounds 4 against 8 without it
+    expect(checked.medianHalfWidthPct).toBeLessThan(unchecked.medianHalfWidthPct * 0.9);
+    expect(checked.stops.precision ?? 0).toBeGreaterThan(unchecked.stops.precision ?? 0);
   });
 
   it("the record path stops the same cells in the same rounds (adaptiveState over CellRecords)", () => {
