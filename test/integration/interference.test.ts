@@ -1,7 +1,7 @@
 /**
  * Interference against the real engine: a busy loop pinned to the server's CPU during one measured cell is seen
  * as outside work (the cell is flagged disturbed with an outsider reason), its pair is run once more, and the
- * report counts the re-run. The machine may be shared, so only the injected cell's flag is asserted: other cells
+ * report counts the re-run. Every measured cell carries the speed of the server's CPU. The machine may be shared, so only the injected cell's flag is asserted: other cells
  * may be disturbed by real outside work, and then re-run too.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -79,12 +79,17 @@ describe("interference", () => {
       expect(hit.interference, JSON.stringify(hit)).toMatchObject({ disturbed: true });
       expect(hit.interference!.outsiderCores!).toBeGreaterThanOrEqual(0.1);
       expect(hit.interference!.reasons.join("; ")).toMatch(/outsiders used \d\.\d\d core/);
-      // Every measured cell carries figures from the local engine.
-      for (const c of cells)
+      // Every measured cell carries figures from the local engine, the speed of the server's CPU among them (the
+      // probe samples CPU 1 four times a second: a 3 s cell has about 12 samples).
+      for (const c of cells) {
         expect(c.interference, c.key).toMatchObject({
           outsiderCores: expect.any(Number),
           stealPct: expect.any(Number),
+          cpuSpeed: { cpus: [1], workUs: expect.any(Number) },
         });
+        expect(c.interference!.cpuSpeed!.samples, c.key).toBeGreaterThanOrEqual(6);
+        expect(c.interference!.cpuSpeed!.workUs, c.key).toBeGreaterThan(0);
+      }
 
       // The pair (mariadb r1, mysql r1) ran once more, same order, as second attempts of the same keys.
       const partnerKey = injected!.replace(/^mysql\//, "mariadb/");

@@ -1,7 +1,7 @@
 /**
  * The speed of the server's CPUs during a cell, and the rule that a pair whose two cells ran at different speeds
  * is disturbed. Pure: it reads the samples of the speed probe (src/adapters/host/cpu-speed.ts), which times a fixed
- * piece of arithmetic on each of the server's CPUs four times a second and keeps the fastest of four tries.
+ * piece of arithmetic on each of the server's CPUs four times a second.
  *
  * Why: a virtual CPU's speed changes under it, by up to about 2× for seconds to minutes at a time, when the host
  * gives its physical core to other work. Steal time does not show it (it read 0 throughout on this project's VMs),

@@ -63,7 +63,7 @@ describe("coverage of the shipped adaptive procedure (seeded simulation)", () =>
     it(`default settings, A/A, ${m.name} (${m.description})`, () => {
       const s = expectHonest({ cells, settings }, m.name, 250);
       // the median rounds of the split-half rule this replaced, at 500 runs (docs/stats.md): 5, 8, 4, 17, 6, 8; for
-      // speed switches, those of the shipped rule without the speed check (8 at 500 runs)
+      // speed switches, those of the shipped rule without the speed check (8 at 1000 runs)
       const before: Record<string, number> = {
         "cells differ": 5,
         "cells alike": 8,
@@ -112,7 +112,7 @@ describe("coverage of the shipped adaptive procedure (seeded simulation)", () =>
     const unchecked = summarizeCoverage(
       simulateRuns(d, model("speed switches"), { runs: 150, seed: SEED, noSpeedCheck: true }),
     );
-    // 500 runs (docs/stats.md): half-width 9.3% against 12.1% at the budget's stop, rounds 4 against 8 without it
+    // 1000 runs (docs/stats.md): half-width 9.3% against 12.1% at the budget's stop; 5 rounds against 8 without a budget
     expect(checked.medianHalfWidthPct).toBeLessThan(unchecked.medianHalfWidthPct * 0.9);
     expect(checked.stops.precision ?? 0).toBeGreaterThan(unchecked.stops.precision ?? 0);
   });
