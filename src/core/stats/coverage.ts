@@ -17,8 +17,8 @@ import type { AdaptiveSettings } from "../model/results.ts";
 import { applyStopRule, stopForBudget, type AdaptiveCell, type StopSettings } from "./stop.ts";
 import { normalFrom, seededRandom } from "../base/random.ts";
 import { directionOfKind, type Verdict } from "../model/verdict.ts";
-import type { CpuSpeed } from "../model/results.ts";
 import { speedMismatch } from "../measure/speed.ts";
+import { speedSwitches, type SpeedSwitch } from "./speed-sim.ts";
 
 export interface NoiseModel {
   name: string;
@@ -57,7 +57,7 @@ export interface NoiseModel {
    * flags a pair whose two cells differ, the pair runs once more, and a pair flagged in its second attempt too is
    * recorded as disturbed.
    */
-  speedSwitch?: { rate: number; slowFactor: number; probeSd: number };
+  speedSwitch?: SpeedSwitch;
 }
 
 const logUniform = (a: number, b: number) => (u: () => number) =>
@@ -189,6 +189,19 @@ export interface SimulatedCell {
   precisionPct: number;
 }
 
+/** The stop rule's state of `k` cells before their first round. */
+const openCells = (k: number): AdaptiveCell[] =>
+  Array.from({ length: k }, (_, i) => ({
+    test: `t${i}`,
+    threads: 1,
+    n: 0,
+    estimate: null,
+    low: null,
+    high: null,
+    halfWidthPct: null,
+    rounds: 0,
+  }));
+
 /** Simulate `runs` runs of a design under one noise model through the shipped estimator and stop rule. */
 export function simulateRuns(design: Design, noise: NoiseModel, opts: SimulationOptions): SimulatedCell[] {
   const u = seededRandom(opts.seed);
@@ -201,16 +214,7 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
     const sd = Array.from({ length: k }, () => noise.cellSd(u));
     const truth = Array.from({ length: k }, (_, i) => opts.truth?.(i, u) ?? 0);
     const pairs: PairObs[][] = Array.from({ length: k }, () => []);
-    let state: AdaptiveCell[] = Array.from({ length: k }, (_, i) => ({
-      test: `t${i}`,
-      threads: 1,
-      n: 0,
-      estimate: null,
-      low: null,
-      high: null,
-      halfWidthPct: null,
-      rounds: 0,
-    }));
+    let state = openCells(k);
     // The server each cell's stalls hit (+1: the numerator loses, the log ratio falls; -1: the denominator).
     const stallSide = noise.stallRate ? Array.from({ length: k }, () => (u() < 0.5 ? 1 : -1)) : [];
     const within = (r: readonly [number, number] | undefined) => (r ? r[0] + (r[1] - r[0]) * u() : 0);
@@ -220,25 +224,7 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
       noise.disturbRate && u() < noise.disturbRate ? Math.log(1 - within(noise.disturbLoss)) : null;
     let drift = 0;
     const step = () => (drift = noise.driftPhi * drift + Math.sqrt(1 - noise.driftPhi ** 2) * noise.driftSd * z());
-    // The CPU's speed (log units: 0 full, -ln slowFactor slow) and one measured cell at it: its mean speed (log) and
-    // what the probe reads of it, as core/measure/speed.ts's CpuSpeed (work time in µs, 100 at full speed).
-    const sw = noise.speedSwitch;
-    let slow = false;
-    const speedCell = (): { level: number; probe: CpuSpeed } | null => {
-      if (!sw) return null;
-      const lv = (s: boolean) => (s ? 1 / sw.slowFactor : 1);
-      let speed = lv(slow);
-      if (u() < sw.rate) {
-        const f = u();
-        speed = f * lv(slow) + (1 - f) * lv(!slow);
-        slow = !slow;
-      }
-      const workUs = 100 / (speed * Math.exp(sw.probeSd * z()));
-      return {
-        level: Math.log(speed),
-        probe: { workUs, fastestUs: workUs, slowestUs: workUs, samples: 28, cpus: [1] },
-      };
-    };
+    const speedCell = noise.speedSwitch ? speedSwitches(noise.speedSwitch, u, z) : () => null;
     let last: ReturnType<typeof estimateRun> | null = null;
     for (let round = 1; round <= maxRounds; round++) {
       const open = state.map((c) => !c.done);
