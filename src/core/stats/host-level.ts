@@ -10,7 +10,9 @@ import { tCdf, tQuantile } from "../base/distributions.ts";
 import { cellVerdict, FDR } from "../model/verdict.ts";
 import { benjaminiHochberg } from "./fdr.ts";
 import type { RatioCell, RatioTable } from "./ratio-model.ts";
-import { seFromInterval } from "./replication.ts";
+import { seFromInterval, welchDf } from "./replication.ts";
+
+export { welchDf };
 
 /** Which runs a verdict speaks for: this run alone, or runs on this host. */
 export type VerdictLevel = "run" | "host";
@@ -102,12 +104,6 @@ export function hostLevelInterval(
   const half = Math.max(tQuantile((1 + confidence) / 2, df) * Math.sqrt(v), tQuantile((1 + confidence) / 2, seDf) * se);
   const p = Math.max(2 * (1 - tCdf(Math.abs(y) / Math.sqrt(v), df)), 2 * (1 - tCdf(Math.abs(y) / se, seDf)));
   return { low: y - half, high: y + half, df, p };
-}
-
-/** The Welch–Satterthwaite df of a sum of two variance estimates on their own df. */
-export function welchDf(v1: number, df1: number, v2: number, df2: number): number {
-  const terms = (v1 * v1) / df1 + (v2 * v2) / df2;
-  return terms > 0 ? ((v1 + v2) * (v1 + v2)) / terms : df1;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -11,16 +11,25 @@
  * variances of one run do: an empirical-Bayes prior on the cells' s² (limma's, fitVariancePrior) moderates each one
  * and adds the prior's df to its own.
  *
+ * Runs of very unequal precision: a run on a busy machine can carry an se 50 times the others'. In a random-effects
+ * meta-analysis its inverse-variance weight 1/(τ² + se²) would be about nil; with equal weights it would lead
+ * mean(se²), and through it every interval of the cell. So a run whose se² is above the 99.9% point of F (its df, the
+ * others' df) times the cell's other runs' se² at their mean precision, 1/mean(1/se²), is left out of that cell
+ * (`leftOut` names it), and the model above reads the rest. The quietest run is never left out.
+ *
  * Per cell:
  * - the pooled estimate over runs, mean(y), with its t interval (s̃²/k on the moderated df);
  * - τ with its interval (from the chi-square interval of s̃², less mean(se²));
  * - I² = τ² / (τ² + mean(se²)), the share of the spread between runs that the runs' own intervals do not hold;
  * - the replication interval: where the next run's estimate will land with the stated probability, given that run's
  *   own se: pooled ± t · √(s̃²(1 + 1/k) + max(0, se_next² − mean(se²))), where se_next² is pooled with the earlier
- *   runs' on their df. For a next run as noisy as the earlier ones this is the one-way model's prediction interval.
+ *   runs' on their df. A next run far noisier or far quieter than them by the same test (its F at 99.9% either way)
+ *   is not like them: pooled ± t · √(max(0, s̃²(1 + 1/k) − mean(se²)) + se_next²) with its own se², on the
+ *   Welch–Satterthwaite df. For a next run as noisy as the earlier ones this is the one-way model's prediction
+ *   interval (as Higgins, Thompson & Spiegelhalter's 2009 prediction interval, with the next run's own noise added).
  * docs/stats.md ("Between runs") has the simulation of this code path that checks its coverage.
  */
-import { chiSquareQuantile, mean, tQuantile } from "../base/distributions.ts";
+import { chiSquareQuantile, fQuantile, mean, tQuantile } from "../base/distributions.ts";
 import { fitVariancePrior, moderate, type VariancePrior } from "./prior.ts";
 
 /** One run's estimate of one cell, on the log scale. */
@@ -37,6 +46,9 @@ export interface RunEstimateObs {
 
 /** The df taken for a run's se when its record has none. */
 const DEFAULT_SE_DF = 30;
+
+/** A run's se² above this quantile of F(its df, the others' df) times the others' is far noisier than them. */
+const NOISIER_RUN_QUANTILE = 0.999;
 
 /** The runs of one cell (one comparable cell definition on one host). */
 export interface CellRuns {
@@ -69,6 +81,8 @@ export interface ReplicationCell {
   df: number | null;
   /** The runs' own variance of the estimate, mean(se²) (log units²); null below 2 runs. */
   within: number | null;
+  /** Runs left out of the cell as far noisier than its others (see the header). */
+  leftOut?: string[];
 }
 
 export interface ReplicationOptions {
@@ -103,8 +117,55 @@ export function betweenRunPrior(cells: readonly CellRuns[]): { tau0sq: number; p
 /** The level between runs, per cell, with cells sharing one prior. Cells with fewer than 2 runs get nulls. */
 export function replicationAnalysis(cells: readonly CellRuns[], opts: ReplicationOptions = {}): ReplicationCell[] {
   const confidence = opts.confidence ?? 0.95;
-  const prior = betweenRunPrior(cells);
-  return cells.map((c) => replicationCell(c, prior, confidence, opts.next?.get(c.cell)));
+  const split = cells.map((c) => quietRuns(c));
+  const kept = cells.map((c, i) => ({ ...c, runs: split[i].runs }));
+  const prior = betweenRunPrior(kept);
+  return kept.map((c, i) => ({
+    ...replicationCell(c, prior, confidence, opts.next?.get(c.cell)),
+    leftOut: split[i].leftOut,
+  }));
+}
+
+/**
+ * A cell's runs without those far noisier than its others (a run on a busy machine): each run's se² against the
+ * others' at their mean precision, 1/mean(1/se²), which a noisy other barely moves, by F on their df. The quietest run
+ * is never left out.
+ */
+export function quietRuns(c: CellRuns): { runs: RunEstimateObs[]; leftOut: string[] } {
+  const noisy = c.runs.map((r, i) =>
+    farNoisier(
+      r,
+      c.runs.filter((_, j) => j !== i),
+    ),
+  );
+  return { runs: c.runs.filter((_, i) => !noisy[i]), leftOut: c.runs.filter((_, i) => noisy[i]).map((r) => r.run) };
+}
+
+/**
+ * Whether run r's se² is above the 99.9% point of F(its df, the others' df) times the others' (see quietRuns), or
+ * with `quieter`, below its 0.1% point: far quieter than them.
+ */
+function farNoisier(r: { se: number; df?: number }, others: readonly RunEstimateObs[], quieter = false): boolean {
+  if (others.length === 0 || !(r.se > 0) || !others.every((o) => o.se > 0)) return false;
+  const ref = 1 / mean(others.map((o) => 1 / (o.se * o.se)));
+  const df = others.reduce((a, o) => a + (o.df ?? DEFAULT_SE_DF), 0);
+  const ratio = quieter ? ref / (r.se * r.se) : (r.se * r.se) / ref;
+  // The 99.9% point of F is above 1 at every df: a ratio at or below 1 needs no quantile.
+  if (!(ratio > 1)) return false;
+  return quieter ? ratio > fPoint(df, r.df ?? DEFAULT_SE_DF) : ratio > fPoint(r.df ?? DEFAULT_SE_DF, df);
+}
+
+/** The 99.9% point of F(d1, d2), remembered (the F quantile is costly, and a history repeats its df). */
+const fPoints = new Map<string, number>();
+function fPoint(d1: number, d2: number): number {
+  const key = `${d1}|${d2}`;
+  let v = fPoints.get(key);
+  if (v === undefined) {
+    if (fPoints.size > 10_000) fPoints.clear();
+    v = fQuantile(NOISIER_RUN_QUANTILE, d1, d2);
+    fPoints.set(key, v);
+  }
+  return v;
 }
 
 function replicationCell(
@@ -146,8 +207,19 @@ function replicationCell(
   // A run of the same scenario on this host: its noise is estimated from its own se and the earlier runs' together
   // (each on its df). Only a next run noisier than the earlier ones widens the interval beyond s̃²(1 + 1/k), the
   // one-way model's prediction variance; a quieter one cannot narrow it, since s̃² holds the level between runs.
-  const nextVar = (nextRun.df * nextRun.se * nextRun.se + dfWithin * within) / (nextRun.df + dfWithin);
-  const repVar = m.s2 * (1 + 1 / k) + Math.max(0, nextVar - within);
+  // A next run far noisier than the earlier ones (a busy machine) is not like them: its own se, on the
+  // Welch–Satterthwaite df. Nor is a next run far quieter than them (the earlier ones were busy): τ̂² plus its own
+  // se², where the floor at the earlier runs' noise would hold their machine's state against it.
+  const own = next !== undefined && (farNoisier(next, c.runs) || farNoisier(next, c.runs, true));
+  const nextVar = own
+    ? nextRun.se * nextRun.se
+    : (nextRun.df * nextRun.se * nextRun.se + dfWithin * within) / (nextRun.df + dfWithin);
+  // For such a run, τ̂² = s̃² − mean(se²) enters unfloored (unbiased; the floor at 0 would widen every interval at
+  // τ = 0), and the whole never falls below the next run's own variance.
+  const fixed = own ? Math.max(0, m.s2 * (1 + 1 / k) - within) : m.s2 * (1 + 1 / k);
+  const extra = own ? nextVar : Math.max(0, nextVar - within);
+  const repVar = fixed + extra;
+  const tRep = own ? tQuantile((1 + confidence) / 2, welchDf(fixed, m.df, extra, nextRun.df)) : t;
   const tau2 = Math.max(0, m.s2 - within);
   const [tauLow, tauHigh] = tauInterval(m.s2, m.df, within, confidence);
   return {
@@ -160,8 +232,8 @@ function replicationCell(
     tauLow,
     tauHigh,
     i2: tau2 + within > 0 ? tau2 / (tau2 + within) : 0,
-    replicationLow: centre - t * Math.sqrt(repVar),
-    replicationHigh: centre + t * Math.sqrt(repVar),
+    replicationLow: centre - tRep * Math.sqrt(repVar),
+    replicationHigh: centre + tRep * Math.sqrt(repVar),
     df: m.df,
     within,
   };
@@ -212,4 +284,10 @@ function withinVariance(c: CellRuns): number {
 function sampleVariance(xs: readonly number[]): number {
   const m = mean(xs);
   return xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1);
+}
+
+/** The Welch–Satterthwaite df of a sum of two variance estimates on their own df. */
+export function welchDf(v1: number, df1: number, v2: number, df2: number): number {
+  const terms = (v1 * v1) / df1 + (v2 * v2) / df2;
+  return terms > 0 ? ((v1 + v2) * (v1 + v2)) / terms : df1;
 }
