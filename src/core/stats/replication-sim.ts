@@ -6,7 +6,12 @@
  * The cells are unequal, as measured ones are: each cell's noise within a run (its se) is drawn log-normally around
  * 2% (sd of its log 0.5: most cells between 0.8% and 5%), and each run reports an se estimated on `seDf` df, as a
  * run's interval is. τ is the same for every cell of a row (the rows span 0 to 15%).
+ *
+ * Runs of unequal precision: with `busyShare` > 0 each run (the earlier ones and the next) is, with that probability, a
+ * run on a busy machine whose cells all have their se multiplied by one factor drawn log-uniformly from `busyFactor`
+ * (5–50× by default), as the history's run whose interval read [0.8–10012.9].
  */
+import { median } from "../base/distributions.ts";
 import { gammaFrom, normalFrom, seededRandom } from "../base/random.ts";
 import { replicationAnalysis, type CellRuns } from "./replication.ts";
 import { hostLevelInterval } from "./host-level.ts";
@@ -26,6 +31,10 @@ export interface ReplicationSimOptions {
   seSpread?: number;
   /** df of each run's own se estimate. */
   seDf?: number;
+  /** Share of runs (earlier and next) on a busy machine: every cell's se of such a run is `busyFactor` times its own. */
+  busyShare?: number;
+  /** The range of a busy run's factor, drawn log-uniformly; [5, 50] by default. */
+  busyFactor?: readonly [number, number];
 }
 
 export interface ReplicationSimResult {
@@ -42,6 +51,10 @@ export interface ReplicationSimResult {
    * runs measured over the k earlier runs and itself) held the cell's truth; trials without a level are not counted.
    */
   hostCoverage: number;
+  /** Medians over trials of the intervals' half-widths (log units: 0.05 ≈ ±5%). */
+  pooledHalfWidth: number;
+  replicationHalfWidth: number;
+  hostHalfWidth: number;
 }
 
 /** Runs the simulation: `reps` scenarios of `cells` cells, each with k earlier runs and one next run. */
@@ -57,28 +70,37 @@ export function simulateReplication(o: ReplicationSimOptions): ReplicationSimRes
   let repHits = 0;
   let hostHits = 0;
   let hostTrials = 0;
+  const widths = { pooled: [] as number[], replication: [] as number[], host: [] as number[] };
+  const busyShare = o.busyShare ?? 0;
+  const [fLow, fHigh] = o.busyFactor ?? [5, 50];
+  // The stream of draws is the one of the equal-precision rows when no run is busy (busyShare 0 draws nothing).
+  const factor = () => (busyShare > 0 && rand() < busyShare ? fLow * (fHigh / fLow) ** rand() : 1);
   for (let r = 0; r < reps; r++) {
     const sigmas = Array.from(
       { length: cells },
       () => (o.typicalSe ?? 0.02) * Math.exp((o.seSpread ?? 0.5) * normal()),
     );
     const truth = Array.from({ length: cells }, () => 0.3 * normal());
-    const draw = (j: number, run: string) => ({
+    const draw = (j: number, run: string, f: number) => ({
       run,
-      y: truth[j] + o.tau * normal() + sigmas[j] * normal(),
-      se: sigmas[j] * Math.sqrt(chiSq(seDf) / seDf),
+      y: truth[j] + o.tau * normal() + f * sigmas[j] * normal(),
+      se: f * sigmas[j] * Math.sqrt(chiSq(seDf) / seDf),
       df: seDf,
     });
+    const runFactors = Array.from({ length: o.k }, factor);
     const history: CellRuns[] = sigmas.map((_, j) => ({
       cell: `c${j}`,
-      runs: Array.from({ length: o.k }, (_, i) => draw(j, `r${i}`)),
+      runs: runFactors.map((f, i) => draw(j, `r${i}`, f)),
     }));
-    const next = sigmas.map((_, j) => draw(j, "next"));
+    const nextFactor = factor();
+    const next = sigmas.map((_, j) => draw(j, "next", nextFactor));
     const out = replicationAnalysis(history, { next: new Map(next.map((n, j) => [`c${j}`, { se: n.se, df: seDf }])) });
     out.forEach((c, j) => {
       if (c.pooledLow <= truth[j] && truth[j] <= c.pooledHigh) pooledHits++;
+      widths.pooled.push((c.pooledHigh - c.pooledLow) / 2);
       if (c.replicationLow !== null && c.replicationHigh !== null) {
         if (c.replicationLow <= next[j].y && next[j].y <= c.replicationHigh) repHits++;
+        widths.replication.push((c.replicationHigh - c.replicationLow) / 2);
       }
     });
     // The report's path: the level from the earlier runs, this run's interval widened by it.
@@ -87,6 +109,7 @@ export function simulateReplication(o: ReplicationSimOptions): ReplicationSimRes
       const h = hostLevelInterval(next[j].y, next[j].se, seDf, { tau: c.tau, df: c.df, within: c.within }, 0.95);
       hostTrials++;
       if (h.low <= truth[j] && truth[j] <= h.high) hostHits++;
+      widths.host.push((h.high - h.low) / 2);
     });
   }
   const trials = reps * cells;
@@ -97,5 +120,8 @@ export function simulateReplication(o: ReplicationSimOptions): ReplicationSimRes
     pooledCoverage: pooledHits / trials,
     replicationCoverage: repHits / trials,
     hostCoverage: hostTrials > 0 ? hostHits / hostTrials : Number.NaN,
+    pooledHalfWidth: median(widths.pooled),
+    replicationHalfWidth: median(widths.replication),
+    hostHalfWidth: median(widths.host),
   };
 }
