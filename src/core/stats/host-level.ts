@@ -10,14 +10,17 @@ import { tCdf, tQuantile } from "../base/distributions.ts";
 import { cellVerdict, FDR } from "../model/verdict.ts";
 import { benjaminiHochberg } from "./fdr.ts";
 import type { RatioCell, RatioTable } from "./ratio-model.ts";
-import { seFromInterval } from "./replication.ts";
+import { seFromInterval, welchDf } from "./replication.ts";
+
+export { welchDf };
 
 /** Which runs a verdict speaks for: this run alone, or runs on this host. */
 export type VerdictLevel = "run" | "host";
 
 /**
- * The level between runs of one cell on this host, from `k` runs: τ (log units) and the runs' own variance `within`
- * (mean se²), whose sum s̃² (the moderated variance of a run's estimate about the host's level) is on `df`.
+ * The level between runs of one cell on this host, from `k` runs: τ (log units) and the typical run's own variance
+ * `within` (the typical se², replication.ts), whose sum s̃² (the moderated variance of a run's estimate about the
+ * host's level) is on `df`.
  */
 export interface CellLevel {
   tau: number;
@@ -81,8 +84,9 @@ function widen(c: RatioCell, l: CellLevel, confidence: number): Pick<RatioCell, 
 
 /**
  * A run's estimate y (log units, with its se on `seDf` df) as an estimate of the host's level. A run's estimate
- * varies about that level by τ² + its own se²; the history estimates τ² + mean(se²) as s̃² on `df`, so the interval is
- *   y ± t_df · √(s̃² + max(0, se² − mean(se²))),
+ * varies about that level by τ² + its own se²; the history estimates τ² + the typical run's se² (replication.ts: a
+ * far noisier earlier run barely moves it) as s̃² on `df`, so the interval is
+ *   y ± t_df · √(s̃² + max(0, se² − typical se²)),
  * where only a run noisier than the history's widens it (a quieter one cannot remove the level between runs), and
  * the two-sided p-value of "no difference" (y = 0) is read on the same t.
  */
@@ -104,11 +108,6 @@ export function hostLevelInterval(
   return { low: y - half, high: y + half, df, p };
 }
 
-/** The Welch–Satterthwaite df of a sum of two variance estimates on their own df. */
-export function welchDf(v1: number, df1: number, v2: number, df2: number): number {
-  const terms = (v1 * v1) / df1 + (v2 * v2) / df2;
-  return terms > 0 ? ((v1 + v2) * (v1 + v2)) / terms : df1;
-}
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 

@@ -55,6 +55,45 @@ describe("the level between runs", () => {
     expect(quiet.replicationHigh!).toBeCloseTo(base.replicationHigh!, 12);
   });
 
+  it("one far noisier run barely counts: it neither widens the interval nor pulls the pooled estimate", () => {
+    // Six runs at ±3% and a run on a busy machine (se 0.37, its 95% interval about ×/÷ 100) far below them.
+    const quiet = [0.137, 0.107, 0.07, 0.101, 0.093, 0.087];
+    const h = (busy: boolean): CellRuns[] => [
+      {
+        cell: "a",
+        runs: [
+          ...quiet.map((y, i) => ({ run: `r${i}`, y, se: 0.03, df: 10 })),
+          ...(busy ? [{ run: "busy", y: -0.113, se: 0.37, df: 1 }] : []),
+        ],
+      },
+    ];
+    const [without] = replicationAnalysis(h(false));
+    const [withBusy] = replicationAnalysis(h(true));
+    const half = (c: typeof without) => (c.replicationHigh! - c.replicationLow!) / 2;
+    expect(half(withBusy)).toBeLessThan(1.1 * half(without));
+    expect(Math.abs(withBusy.pooled - without.pooled)).toBeLessThan(0.005);
+    // The typical run's se² is the quiet runs' (the mean of se² would be 0.0203, led by the busy run).
+    expect(withBusy.within!).toBeLessThan(0.03 ** 2 * 1.2);
+  });
+
+  it("a level between runs still shows beside a noisy run, and a noisy next run keeps its own se", () => {
+    const ys = [0.0, 0.2, 0.1, -0.1, 0.15, 0.05];
+    const [c] = replicationAnalysis([
+      { cell: "a", runs: [...ys.map((y, i) => ({ run: `r${i}`, y, se: 0.01, df: 10 })), { run: "b", y: 0, se: 0.4, df: 2 }] },
+    ]);
+    // sd of ys ≈ 0.107: the level between runs is read, not hidden by the noisy run.
+    expect(c.tau!).toBeGreaterThan(0.08);
+    expect(c.tau!).toBeLessThan(0.13);
+    const cells = [
+      { cell: "a", runs: [0.1, 0.12, 0.11].map((y, i) => ({ run: `r${i}`, y, se: 0.01, df: 10 })) },
+      { cell: "b", runs: [0.1, 0.11, 0.1].map((y, i) => ({ run: `r${i}`, y, se: i === 0 ? 0.3 : 0.01, df: 10 })) },
+    ];
+    const [noisyNext] = replicationAnalysis(cells, { next: new Map([["a", { se: 0.3, df: 10 }]]) });
+    // The runs' se² are far from alike, so a next run with se 0.3 is read with (nearly) its own se. Pooled with the
+    // earlier runs' se² on their 30 df it would read about 0.15, and the interval about ±0.32.
+    expect(noisyNext.replicationHigh! - noisyNext.pooled).toBeGreaterThan(1.8 * 0.3);
+  });
+
   it("names a run that falls outside the interval the other runs give it", () => {
     const h = [cell("a", [0.1, 0.101, 0.099, 0.1, 0.4], 0.002), cell("b", [0.2, 0.201, 0.199, 0.2, 0.2], 0.002)];
     expect(runsOutside(h)).toEqual(["a: r4"]);
