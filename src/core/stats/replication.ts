@@ -111,10 +111,7 @@ export interface BetweenRunShared {
  * the runs vary no more than their own se); the empirical-Bayes prior of each cell's Q(τ₀²) / (k − 1); and how alike
  * the runs' own se² are (limma's prior df over the cells, each about its own mean), the `next` runs included.
  */
-export function betweenRunPrior(
-  cells: readonly CellRuns[],
-  next?: ReplicationOptions["next"],
-): BetweenRunShared {
+export function betweenRunPrior(cells: readonly CellRuns[], next?: ReplicationOptions["next"]): BetweenRunShared {
   const used = cells.filter((c) => c.runs.length >= 2);
   const tau0sq = pauleMandel(used);
   const prior = fitVariancePrior(used.map((c) => ({ s2: weighted(c, tau0sq).q, df: c.runs.length - 1 })));

@@ -79,7 +79,10 @@ describe("the level between runs", () => {
   it("a level between runs still shows beside a noisy run, and a noisy next run keeps its own se", () => {
     const ys = [0.0, 0.2, 0.1, -0.1, 0.15, 0.05];
     const [c] = replicationAnalysis([
-      { cell: "a", runs: [...ys.map((y, i) => ({ run: `r${i}`, y, se: 0.01, df: 10 })), { run: "b", y: 0, se: 0.4, df: 2 }] },
+      {
+        cell: "a",
+        runs: [...ys.map((y, i) => ({ run: `r${i}`, y, se: 0.01, df: 10 })), { run: "b", y: 0, se: 0.4, df: 2 }],
+      },
     ]);
     // sd of ys ≈ 0.107: the level between runs is read, not hidden by the noisy run.
     expect(c.tau!).toBeGreaterThan(0.08);
