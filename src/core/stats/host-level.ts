@@ -18,9 +18,8 @@ export { welchDf };
 export type VerdictLevel = "run" | "host";
 
 /**
- * The level between runs of one cell on this host, from `k` runs: τ (log units) and the typical run's own variance
- * `within` (the typical se², replication.ts), whose sum s̃² (the moderated variance of a run's estimate about the
- * host's level) is on `df`.
+ * The level between runs of one cell on this host, from `k` runs: τ (log units) and the runs' own variance `within`
+ * (mean se²), whose sum s̃² (the moderated variance of a run's estimate about the host's level) is on `df`.
  */
 export interface CellLevel {
   tau: number;
@@ -84,9 +83,8 @@ function widen(c: RatioCell, l: CellLevel, confidence: number): Pick<RatioCell, 
 
 /**
  * A run's estimate y (log units, with its se on `seDf` df) as an estimate of the host's level. A run's estimate
- * varies about that level by τ² + its own se²; the history estimates τ² + the typical run's se² (replication.ts: a
- * far noisier earlier run barely moves it) as s̃² on `df`, so the interval is
- *   y ± t_df · √(s̃² + max(0, se² − typical se²)),
+ * varies about that level by τ² + its own se²; the history estimates τ² + mean(se²) as s̃² on `df`, so the interval is
+ *   y ± t_df · √(s̃² + max(0, se² − mean(se²))),
  * where only a run noisier than the history's widens it (a quieter one cannot remove the level between runs), and
  * the two-sided p-value of "no difference" (y = 0) is read on the same t.
  */
@@ -107,6 +105,7 @@ export function hostLevelInterval(
   const p = Math.max(2 * (1 - tCdf(Math.abs(y) / Math.sqrt(v), df)), 2 * (1 - tCdf(Math.abs(y) / se, seDf)));
   return { low: y - half, high: y + half, df, p };
 }
+
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 

@@ -9,7 +9,9 @@
  *
  * Runs of unequal precision: with `busyShare` > 0 each run (the earlier ones and the next) is, with that probability, a
  * run on a busy machine whose cells all have their se multiplied by one factor drawn log-uniformly from `busyFactor`
- * (5–50× by default), as the history's run whose interval read [0.8–10012.9].
+ * (5–50× by default), as the history's run whose interval read [0.8–10012.9]. A cell left with fewer than 2 runs once
+ * its busy runs are left out has no interval: the coverages are over the cells with one, and `noInterval` is the
+ * share without.
  */
 import { median } from "../base/distributions.ts";
 import { gammaFrom, normalFrom, seededRandom } from "../base/random.ts";
@@ -42,10 +44,12 @@ export interface ReplicationSimResult {
   tau: number;
   /** Cell-level trials (reps × cells). */
   trials: number;
-  /** Share of trials whose pooled interval held the cell's truth. */
+  /** Share of trials with an interval whose pooled interval held the cell's truth. */
   pooledCoverage: number;
-  /** Share of trials whose replication interval held the next run's estimate. */
+  /** Share of trials with an interval whose replication interval held the next run's estimate. */
   replicationCoverage: number;
+  /** Share of trials with no interval: fewer than 2 runs entered (busy runs left out). */
+  noInterval: number;
   /**
    * Share of trials whose host-level interval of the next run (host-level.ts: its estimate with the level between
    * runs measured over the k earlier runs and itself) held the cell's truth; trials without a level are not counted.
@@ -70,6 +74,7 @@ export function simulateReplication(o: ReplicationSimOptions): ReplicationSimRes
   let repHits = 0;
   let hostHits = 0;
   let hostTrials = 0;
+  let withInterval = 0;
   const widths = { pooled: [] as number[], replication: [] as number[], host: [] as number[] };
   const busyShare = o.busyShare ?? 0;
   const [fLow, fHigh] = o.busyFactor ?? [5, 50];
@@ -96,12 +101,12 @@ export function simulateReplication(o: ReplicationSimOptions): ReplicationSimRes
     const next = sigmas.map((_, j) => draw(j, "next", nextFactor));
     const out = replicationAnalysis(history, { next: new Map(next.map((n, j) => [`c${j}`, { se: n.se, df: seDf }])) });
     out.forEach((c, j) => {
+      if (c.replicationLow === null || c.replicationHigh === null) return;
+      withInterval++;
       if (c.pooledLow <= truth[j] && truth[j] <= c.pooledHigh) pooledHits++;
       widths.pooled.push((c.pooledHigh - c.pooledLow) / 2);
-      if (c.replicationLow !== null && c.replicationHigh !== null) {
-        if (c.replicationLow <= next[j].y && next[j].y <= c.replicationHigh) repHits++;
-        widths.replication.push((c.replicationHigh - c.replicationLow) / 2);
-      }
+      if (c.replicationLow <= next[j].y && next[j].y <= c.replicationHigh) repHits++;
+      widths.replication.push((c.replicationHigh - c.replicationLow) / 2);
     });
     // The report's path: the level from the earlier runs, this run's interval widened by it.
     replicationAnalysis(history).forEach((c, j) => {
@@ -117,8 +122,9 @@ export function simulateReplication(o: ReplicationSimOptions): ReplicationSimRes
     k: o.k,
     tau: o.tau,
     trials,
-    pooledCoverage: pooledHits / trials,
-    replicationCoverage: repHits / trials,
+    pooledCoverage: pooledHits / withInterval,
+    replicationCoverage: repHits / withInterval,
+    noInterval: 1 - withInterval / trials,
     hostCoverage: hostTrials > 0 ? hostHits / hostTrials : Number.NaN,
     pooledHalfWidth: median(widths.pooled),
     replicationHalfWidth: median(widths.replication),

@@ -55,7 +55,7 @@ describe("the level between runs", () => {
     expect(quiet.replicationHigh!).toBeCloseTo(base.replicationHigh!, 12);
   });
 
-  it("one far noisier run barely counts: it neither widens the interval nor pulls the pooled estimate", () => {
+  it("one far noisier run is left out: it neither widens the interval nor pulls the pooled estimate", () => {
     // Six runs at ±3% and a run on a busy machine (se 0.37, its 95% interval about ×/÷ 100) far below them.
     const quiet = [0.137, 0.107, 0.07, 0.101, 0.093, 0.087];
     const h = (busy: boolean): CellRuns[] => [
@@ -72,7 +72,9 @@ describe("the level between runs", () => {
     const half = (c: typeof without) => (c.replicationHigh! - c.replicationLow!) / 2;
     expect(half(withBusy)).toBeLessThan(1.1 * half(without));
     expect(Math.abs(withBusy.pooled - without.pooled)).toBeLessThan(0.005);
-    // The typical run's se² is the quiet runs' (the mean of se² would be 0.0203, led by the busy run).
+    expect(withBusy.leftOut).toEqual(["busy"]);
+    expect(without.leftOut).toEqual([]);
+    // The runs' own se² is the quiet runs' (with the busy run, the mean of se² would be 0.0203).
     expect(withBusy.within!).toBeLessThan(0.03 ** 2 * 1.2);
   });
 
@@ -92,8 +94,8 @@ describe("the level between runs", () => {
       { cell: "b", runs: [0.1, 0.11, 0.1].map((y, i) => ({ run: `r${i}`, y, se: i === 0 ? 0.3 : 0.01, df: 10 })) },
     ];
     const [noisyNext] = replicationAnalysis(cells, { next: new Map([["a", { se: 0.3, df: 10 }]]) });
-    // The runs' se² are far from alike, so a next run with se 0.3 is read with (nearly) its own se. Pooled with the
-    // earlier runs' se² on their 30 df it would read about 0.15, and the interval about ±0.32.
+    // A next run with se 0.3 after runs at 0.01 is read with its own se. Pooled with the earlier runs' se² on their
+    // 30 df it would read about 0.15, and the interval about ±0.32.
     expect(noisyNext.replicationHigh! - noisyNext.pooled).toBeGreaterThan(1.8 * 0.3);
   });
 
