@@ -7,12 +7,15 @@
  *   y_i = μ + u_i + e_i,  u_i ~ N(0, τ²),  e_i ~ N(0, se_i²),
  * estimated with equal weights (the runs of one scenario on one host have similar se): the between-run sample
  * variance s² of the y_i estimates τ² + mean(se²), and τ̂² = max(0, s² − mean(se²)) is REML's estimate for the
- * balanced model. Runs are of unequal precision when a machine was busy: a run whose se² is far above the cell's other
- * runs' (above the 99.9% point of F on their df, against the others' se² at their mean precision, 1/mean(1/se²)) says
- * next to nothing about the cell's level and would lead mean(se²), and through it every interval of the cell; it is
- * left out of that cell (`leftOut` names it). The others keep equal weights. With k = 2 or 3 runs a cell's own s² has 1 or 2 df, so cells borrow from each other as the pair
+ * balanced model. With k = 2 or 3 runs a cell's own s² has 1 or 2 df, so cells borrow from each other as the pair
  * variances of one run do: an empirical-Bayes prior on the cells' s² (limma's, fitVariancePrior) moderates each one
  * and adds the prior's df to its own.
+ *
+ * Runs of very unequal precision: a run on a busy machine can carry an se 50 times the others'. In a random-effects
+ * meta-analysis its inverse-variance weight 1/(τ² + se²) would be about nil; with equal weights it would lead
+ * mean(se²), and through it every interval of the cell. So a run whose se² is above the 99.9% point of F (its df, the
+ * others' df) times the cell's other runs' se² at their mean precision, 1/mean(1/se²), is left out of that cell
+ * (`leftOut` names it), and the model above reads the rest. The quietest run is never left out.
  *
  * Per cell:
  * - the pooled estimate over runs, mean(y), with its t interval (s̃²/k on the moderated df);
@@ -20,7 +23,9 @@
  * - I² = τ² / (τ² + mean(se²)), the share of the spread between runs that the runs' own intervals do not hold;
  * - the replication interval: where the next run's estimate will land with the stated probability, given that run's
  *   own se: pooled ± t · √(s̃²(1 + 1/k) + max(0, se_next² − mean(se²))), where se_next² is pooled with the earlier
- *   runs' on their df. For a next run as noisy as the earlier ones this is the one-way model's prediction interval.
+ *   runs' on their df, unless the next run is far noisier than them by the same test (then its own se² on the
+ *   Welch–Satterthwaite df). For a next run as noisy as the earlier ones this is the one-way model's prediction
+ *   interval (Higgins, Thompson & Spiegelhalter 2009, with the next run's own noise added).
  * docs/stats.md ("Between runs") has the simulation of this code path that checks its coverage.
  */
 import { chiSquareQuantile, fQuantile, mean, tQuantile } from "../base/distributions.ts";
