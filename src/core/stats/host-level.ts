@@ -106,7 +106,6 @@ export function hostLevelInterval(
   return { low: y - half, high: y + half, df, p };
 }
 
-
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /**

@@ -23,9 +23,10 @@
  * - I² = τ² / (τ² + mean(se²)), the share of the spread between runs that the runs' own intervals do not hold;
  * - the replication interval: where the next run's estimate will land with the stated probability, given that run's
  *   own se: pooled ± t · √(s̃²(1 + 1/k) + max(0, se_next² − mean(se²))), where se_next² is pooled with the earlier
- *   runs' on their df, unless the next run is far noisier than them by the same test (then its own se² on the
- *   Welch–Satterthwaite df). For a next run as noisy as the earlier ones this is the one-way model's prediction
- *   interval (Higgins, Thompson & Spiegelhalter 2009, with the next run's own noise added).
+ *   runs' on their df. A next run far noisier or far quieter than them by the same test (its F at 99.9% either way)
+ *   is not like them: pooled ± t · √(τ̂² + s̃²/k + se_next²) with its own se², on the Welch–Satterthwaite df. For a
+ *   next run as noisy as the earlier ones this is the one-way model's prediction interval (as Higgins, Thompson &
+ *   Spiegelhalter's 2009 prediction interval, with the next run's own noise added).
  * docs/stats.md ("Between runs") has the simulation of this code path that checks its coverage.
  */
 import { chiSquareQuantile, fQuantile, mean, tQuantile } from "../base/distributions.ts";
@@ -131,16 +132,42 @@ export function replicationAnalysis(cells: readonly CellRuns[], opts: Replicatio
  * is never left out.
  */
 export function quietRuns(c: CellRuns): { runs: RunEstimateObs[]; leftOut: string[] } {
-  const noisy = c.runs.map((r, i) => farNoisier(r, c.runs.filter((_, j) => j !== i)));
+  const noisy = c.runs.map((r, i) =>
+    farNoisier(
+      r,
+      c.runs.filter((_, j) => j !== i),
+    ),
+  );
   return { runs: c.runs.filter((_, i) => !noisy[i]), leftOut: c.runs.filter((_, i) => noisy[i]).map((r) => r.run) };
 }
 
-/** Whether run r's se² is above the 99.9% point of F(its df, the others' df) times the others' (see quietRuns). */
-function farNoisier(r: { se: number; df?: number }, others: readonly RunEstimateObs[]): boolean {
+/**
+ * Whether run r's se² is above the 99.9% point of F(its df, the others' df) times the others' (see quietRuns), or
+ * with `quieter`, below its 0.1% point: far quieter than them.
+ */
+function farNoisier(r: { se: number; df?: number }, others: readonly RunEstimateObs[], quieter = false): boolean {
   if (others.length === 0 || !(r.se > 0) || !others.every((o) => o.se > 0)) return false;
   const ref = 1 / mean(others.map((o) => 1 / (o.se * o.se)));
   const df = others.reduce((a, o) => a + (o.df ?? DEFAULT_SE_DF), 0);
-  return (r.se * r.se) / ref > fQuantile(NOISIER_RUN_QUANTILE, r.df ?? DEFAULT_SE_DF, df);
+  const ratio = quieter ? ref / (r.se * r.se) : (r.se * r.se) / ref;
+  // The 99.9% point of F is above 1 at every df: a ratio at or below 1 needs no quantile.
+  if (!(ratio > 1)) return false;
+  return quieter
+    ? ratio > fPoint(df, r.df ?? DEFAULT_SE_DF)
+    : ratio > fPoint(r.df ?? DEFAULT_SE_DF, df);
+}
+
+/** The 99.9% point of F(d1, d2), remembered (the F quantile is costly, and a history repeats its df). */
+const fPoints = new Map<string, number>();
+function fPoint(d1: number, d2: number): number {
+  const key = `${d1}|${d2}`;
+  let v = fPoints.get(key);
+  if (v === undefined) {
+    if (fPoints.size > 10_000) fPoints.clear();
+    v = fQuantile(NOISIER_RUN_QUANTILE, d1, d2);
+    fPoints.set(key, v);
+  }
+  return v;
 }
 
 function replicationCell(
@@ -182,14 +209,17 @@ function replicationCell(
   // A run of the same scenario on this host: its noise is estimated from its own se and the earlier runs' together
   // (each on its df). Only a next run noisier than the earlier ones widens the interval beyond s̃²(1 + 1/k), the
   // one-way model's prediction variance; a quieter one cannot narrow it, since s̃² holds the level between runs.
-  // A next run far noisier than the earlier ones (a busy machine) is not like them: its own se, on its own df.
-  const busy = next !== undefined && farNoisier(next, c.runs);
-  const nextVar = busy
+  // A next run far noisier than the earlier ones (a busy machine) is not like them: its own se, on the
+  // Welch–Satterthwaite df. Nor is a next run far quieter than them (the earlier ones were busy): τ̂² plus its own
+  // se², where the floor at the earlier runs' noise would hold their machine's state against it.
+  const own = next !== undefined && (farNoisier(next, c.runs) || farNoisier(next, c.runs, true));
+  const nextVar = own
     ? nextRun.se * nextRun.se
     : (nextRun.df * nextRun.se * nextRun.se + dfWithin * within) / (nextRun.df + dfWithin);
-  const repVar = m.s2 * (1 + 1 / k) + Math.max(0, nextVar - within);
-  const extra = Math.max(0, nextVar - within);
-  const tRep = busy ? tQuantile((1 + confidence) / 2, welchDf(m.s2 * (1 + 1 / k), m.df, extra, nextRun.df)) : t;
+  const fixed = own ? Math.max(0, m.s2 - within) + m.s2 / k : m.s2 * (1 + 1 / k);
+  const extra = own ? nextVar : Math.max(0, nextVar - within);
+  const repVar = fixed + extra;
+  const tRep = own ? tQuantile((1 + confidence) / 2, welchDf(fixed, m.df, extra, nextRun.df)) : t;
   const tau2 = Math.max(0, m.s2 - within);
   const [tauLow, tauHigh] = tauInterval(m.s2, m.df, within, confidence);
   return {
