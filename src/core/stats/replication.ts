@@ -152,9 +152,7 @@ function farNoisier(r: { se: number; df?: number }, others: readonly RunEstimate
   const ratio = quieter ? ref / (r.se * r.se) : (r.se * r.se) / ref;
   // The 99.9% point of F is above 1 at every df: a ratio at or below 1 needs no quantile.
   if (!(ratio > 1)) return false;
-  return quieter
-    ? ratio > fPoint(df, r.df ?? DEFAULT_SE_DF)
-    : ratio > fPoint(r.df ?? DEFAULT_SE_DF, df);
+  return quieter ? ratio > fPoint(df, r.df ?? DEFAULT_SE_DF) : ratio > fPoint(r.df ?? DEFAULT_SE_DF, df);
 }
 
 /** The 99.9% point of F(d1, d2), remembered (the F quantile is costly, and a history repeats its df). */

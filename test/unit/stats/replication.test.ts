@@ -50,9 +50,20 @@ describe("the level between runs", () => {
     const h = [cell("a", [0.1, 0.14, 0.12]), cell("b", [0.2, 0.23, 0.21])];
     const base = replicationAnalysis(h)[0];
     const noisy = replicationAnalysis(h, { next: new Map([["a", { se: 0.1, df: 20 }]]) })[0];
-    const quiet = replicationAnalysis(h, { next: new Map([["a", { se: 0.001, df: 20 }]]) })[0];
+    // Quieter within what the se's df explain (se² half the earlier runs', below F's 99.9% point on 60 and 20 df).
+    const quiet = replicationAnalysis(h, { next: new Map([["a", { se: 0.007, df: 20 }]]) })[0];
     expect(noisy.replicationHigh!).toBeGreaterThan(base.replicationHigh!);
     expect(quiet.replicationHigh!).toBeCloseTo(base.replicationHigh!, 12);
+  });
+
+  it("a next run far quieter than the earlier ones (they ran busy) is read with its own se", () => {
+    const h = [cell("a", [0.1, 0.14, 0.12]), cell("b", [0.2, 0.23, 0.21])];
+    const base = replicationAnalysis(h)[0];
+    const [far] = replicationAnalysis(h, { next: new Map([["a", { se: 0.001, df: 20 }]]) });
+    // τ̂² + s̃²/k + se_next² instead of s̃²(1 + 1/k): narrower, and still wider than τ̂² + s̃²/k alone.
+    expect(far.replicationHigh!).toBeLessThan(base.replicationHigh!);
+    const floor = Math.sqrt(far.tau! ** 2 + (far.tau! ** 2 + far.within!) / 3);
+    expect(far.replicationHigh! - far.pooled).toBeGreaterThan(2 * floor);
   });
 
   it("one far noisier run is left out: it neither widens the interval nor pulls the pooled estimate", () => {
