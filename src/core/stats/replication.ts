@@ -24,9 +24,9 @@
  * - the replication interval: where the next run's estimate will land with the stated probability, given that run's
  *   own se: pooled ± t · √(s̃²(1 + 1/k) + max(0, se_next² − mean(se²))), where se_next² is pooled with the earlier
  *   runs' on their df. A next run far noisier or far quieter than them by the same test (its F at 99.9% either way)
- *   is not like them: pooled ± t · √(τ̂² + s̃²/k + se_next²) with its own se², on the Welch–Satterthwaite df. For a
- *   next run as noisy as the earlier ones this is the one-way model's prediction interval (as Higgins, Thompson &
- *   Spiegelhalter's 2009 prediction interval, with the next run's own noise added).
+ *   is not like them: pooled ± t · √(max(0, s̃²(1 + 1/k) − mean(se²)) + se_next²) with its own se², on the
+ *   Welch–Satterthwaite df. For a next run as noisy as the earlier ones this is the one-way model's prediction
+ *   interval (as Higgins, Thompson & Spiegelhalter's 2009 prediction interval, with the next run's own noise added).
  * docs/stats.md ("Between runs") has the simulation of this code path that checks its coverage.
  */
 import { chiSquareQuantile, fQuantile, mean, tQuantile } from "../base/distributions.ts";
@@ -214,7 +214,9 @@ function replicationCell(
   const nextVar = own
     ? nextRun.se * nextRun.se
     : (nextRun.df * nextRun.se * nextRun.se + dfWithin * within) / (nextRun.df + dfWithin);
-  const fixed = own ? Math.max(0, m.s2 - within) + m.s2 / k : m.s2 * (1 + 1 / k);
+  // For such a run, τ̂² = s̃² − mean(se²) enters unfloored (unbiased; the floor at 0 would widen every interval at
+  // τ = 0), and the whole never falls below the next run's own variance.
+  const fixed = own ? Math.max(0, m.s2 * (1 + 1 / k) - within) : m.s2 * (1 + 1 / k);
   const extra = own ? nextVar : Math.max(0, nextVar - within);
   const repVar = fixed + extra;
   const tRep = own ? tQuantile((1 + confidence) / 2, welchDf(fixed, m.df, extra, nextRun.df)) : t;
