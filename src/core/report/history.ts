@@ -70,11 +70,18 @@ export function renderHistory(v: HistoryView, opts: { runs?: boolean } = {}): st
   for (const c of opts.runs === false ? [] : v.cells) {
     lines.push("");
     lines.push(`${c.name}:`);
+    const left = new Set(c.level.leftOut ?? []);
     for (const r of c.runs)
       lines.push(
-        `  ${r.startedAt.slice(0, 16).replace("T", " ")}  ${r.estimate.toFixed(1)} ${range(Math.log(r.low / 100), Math.log(r.high / 100))}  ${r.runId}`,
+        `  ${r.startedAt.slice(0, 16).replace("T", " ")}  ${r.estimate.toFixed(1)} ${range(Math.log(r.low / 100), Math.log(r.high / 100))}  ${r.runId}${left.has(r.runId) ? "  (left out)" : ""}`,
       );
   }
+  if (v.cells.some((c) => c.level.leftOut?.length))
+    lines.push(
+      "",
+      "(left out): a run whose own interval is far wider than the cell's other runs' says little about the level",
+      "between runs, and is not counted in it.",
+    );
   if (v.outside.length > 0) {
     lines.push("");
     lines.push(`Outside the interval the other runs give them: ${v.outside.join(", ")}.`);

@@ -53,6 +53,35 @@ describe("renderHistory", () => {
     expect(lines[1]).toBe(NO_LEVEL_YET);
     expect(lines).toContain("oltp_read_only @ 1:");
     expect(lines).toContain("  2025-01-01 10:00  104.2 [100.0–110.0]  run-1");
+    expect(lines.some((l) => l.includes("left out"))).toBe(false);
+  });
+
+  it("a run left out of a cell's level (far noisier than the others): marked under its cell, and why, once", () => {
+    const run = (runId: string, low: number, high: number) => ({
+      runId,
+      startedAt: `2025-01-0${runId.slice(-1)}T10:00:00.000Z`,
+      estimate: 105,
+      low,
+      high,
+    });
+    const v: HistoryView = {
+      ...empty,
+      host: "h1",
+      hosts: [{ hostKey: "h1", cpuModel: "AMD EPYC", runs: 3 }],
+      cells: [
+        {
+          key: "k",
+          name: "oltp_point_select @ 4",
+          runs: [run("run-1", 100, 110), run("run-2", 1, 9000), run("run-3", 101, 109)],
+          level: { k: 2, leftOut: ["run-2"] } as ReplicationCell,
+        },
+      ],
+    };
+    const lines = renderHistory(v);
+    expect(lines).toContain("  2025-01-02 10:00  105.0 [1.0–9000.0]  run-2  (left out)");
+    expect(lines).toContain("  2025-01-01 10:00  105.0 [100.0–110.0]  run-1");
+    expect(lines.filter((l) => l.startsWith("(left out):"))).toHaveLength(1);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(120);
   });
 });
 
