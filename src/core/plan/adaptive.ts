@@ -48,7 +48,13 @@ export function adaptiveSettings(s: Pick<Scenario, "workload">): AdaptiveSetting
   };
 }
 
-import { applyStopRule, printedWiderThanTarget, type AdaptiveCell, type StopEstimate } from "../stats/stop.ts";
+import {
+  applyStopRule,
+  openAdaptiveCell,
+  printedWiderThanTarget,
+  type AdaptiveCell,
+  type StopEstimate,
+} from "../stats/stop.ts";
 
 /** One pair's estimate of every cell, with the report's estimator (pooled over the run's cells of that pair). */
 function pairEstimates(s: Scenario, records: readonly CellRecord[], pair: ServerPair): Map<string, PairReading> {
@@ -115,16 +121,7 @@ export function adaptiveState(s: Scenario, recorded: readonly CellRecord[], thro
   const measured = recorded.filter((r) => r.phase === "measure" && r.repeat >= 1);
   const last = through ?? Math.max(0, ...measured.map((r) => r.repeat));
   const cells: AdaptiveCell[] = s.workload.tests.flatMap((test) =>
-    s.workload.threads.map((threads) => ({
-      test,
-      threads,
-      n: 0,
-      estimate: null,
-      low: null,
-      high: null,
-      halfWidthPct: null,
-      rounds: 0,
-    })),
+    s.workload.threads.map((threads) => openAdaptiveCell(test, threads)),
   );
   for (let r = 1; r <= last; r++) {
     const upTo = measured.filter((x) => x.repeat <= r);

@@ -14,7 +14,7 @@
  */
 import { estimateRun, halfWidthPct, type CellInput, type PairObs } from "./estimate.ts";
 import type { AdaptiveSettings } from "../model/results.ts";
-import { applyStopRule, stopForBudget, type AdaptiveCell, type StopSettings } from "./stop.ts";
+import { applyStopRule, openAdaptiveCell, stopForBudget, type AdaptiveCell, type StopSettings } from "./stop.ts";
 import { normalFrom, seededRandom } from "../base/random.ts";
 import { directionOfKind, type Verdict } from "../model/verdict.ts";
 import { speedMismatch } from "../measure/speed.ts";
@@ -64,17 +64,22 @@ const logUniform = (a: number, b: number) => (u: () => number) =>
   Math.exp(Math.log(a) + (Math.log(b) - Math.log(a)) * u());
 const uniform = (a: number, b: number) => (u: () => number) => a + (b - a) * u();
 
+/** The noise of "cells differ", which the models of one kind of trouble each add theirs to. */
+const CELLS_DIFFER = {
+  cellSd: logUniform(0.015, 0.15),
+  instanceSd: 0.03,
+  driftSd: 0.03,
+  driftPhi: 0.7,
+  burstRate: 0,
+  burstSd: 0,
+} as const;
+
 /** The noise models the coverage check runs against (docs/stats.md). */
 export const NOISE_MODELS: readonly NoiseModel[] = [
   {
     name: "cells differ",
     description: "pair sd 1.5–15% from cell to cell (log-uniform), instance effect 3%, drift 3% (φ 0.7)",
-    cellSd: logUniform(0.015, 0.15),
-    instanceSd: 0.03,
-    driftSd: 0.03,
-    driftPhi: 0.7,
-    burstRate: 0,
-    burstSd: 0,
+    ...CELLS_DIFFER,
   },
   {
     name: "cells alike",
@@ -110,12 +115,7 @@ export const NOISE_MODELS: readonly NoiseModel[] = [
     name: "one-sided stalls",
     description:
       "cells differ, and on 10% of pairs one server (fixed per cell) loses 5–30% of its throughput, unflagged",
-    cellSd: logUniform(0.015, 0.15),
-    instanceSd: 0.03,
-    driftSd: 0.03,
-    driftPhi: 0.7,
-    burstRate: 0,
-    burstSd: 0,
+    ...CELLS_DIFFER,
     stallRate: 0.1,
     stallLoss: [0.05, 0.3],
   },
@@ -123,12 +123,7 @@ export const NOISE_MODELS: readonly NoiseModel[] = [
     name: "disturbed server",
     description:
       "cells differ, and outside work disturbs 30% of one server's cells (loss 10–60%, flagged); a disturbed pair runs once more",
-    cellSd: logUniform(0.015, 0.15),
-    instanceSd: 0.03,
-    driftSd: 0.03,
-    driftPhi: 0.7,
-    burstRate: 0,
-    burstSd: 0,
+    ...CELLS_DIFFER,
     disturbRate: 0.3,
     disturbLoss: [0.1, 0.6],
   },
@@ -136,12 +131,7 @@ export const NOISE_MODELS: readonly NoiseModel[] = [
     name: "speed switches",
     description:
       "cells differ, and the CPU switches between full speed and 1/1.6 of it (in 7.5% of cells, at a random moment), read by the speed probe with 3% error",
-    cellSd: logUniform(0.015, 0.15),
-    instanceSd: 0.03,
-    driftSd: 0.03,
-    driftPhi: 0.7,
-    burstRate: 0,
-    burstSd: 0,
+    ...CELLS_DIFFER,
     speedSwitch: { rate: 0.075, slowFactor: 1.6, probeSd: 0.03 },
   },
 ];
@@ -189,19 +179,6 @@ export interface SimulatedCell {
   precisionPct: number;
 }
 
-/** The stop rule's state of `k` cells before their first round. */
-const openCells = (k: number): AdaptiveCell[] =>
-  Array.from({ length: k }, (_, i) => ({
-    test: `t${i}`,
-    threads: 1,
-    n: 0,
-    estimate: null,
-    low: null,
-    high: null,
-    halfWidthPct: null,
-    rounds: 0,
-  }));
-
 /** Simulate `runs` runs of a design under one noise model through the shipped estimator and stop rule. */
 export function simulateRuns(design: Design, noise: NoiseModel, opts: SimulationOptions): SimulatedCell[] {
   const u = seededRandom(opts.seed);
@@ -214,7 +191,7 @@ export function simulateRuns(design: Design, noise: NoiseModel, opts: Simulation
     const sd = Array.from({ length: k }, () => noise.cellSd(u));
     const truth = Array.from({ length: k }, (_, i) => opts.truth?.(i, u) ?? 0);
     const pairs: PairObs[][] = Array.from({ length: k }, () => []);
-    let state = openCells(k);
+    let state = Array.from({ length: k }, (_, i) => openAdaptiveCell(`t${i}`, 1));
     // The server each cell's stalls hit (+1: the numerator loses, the log ratio falls; -1: the denominator).
     const stallSide = noise.stallRate ? Array.from({ length: k }, () => (u() < 0.5 ? 1 : -1)) : [];
     const within = (r: readonly [number, number] | undefined) => (r ? r[0] + (r[1] - r[0]) * u() : 0);

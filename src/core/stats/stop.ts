@@ -12,6 +12,11 @@ export interface AdaptiveCell extends RoundCell {
   stopHalfWidthPct?: number | null;
 }
 
+/** A cell's state before its first round. */
+export function openAdaptiveCell(test: string, threads: number): AdaptiveCell {
+  return { test, threads, n: 0, estimate: null, low: null, high: null, halfWidthPct: null, rounds: 0 };
+}
+
 /** The settings the stop rule reads (AdaptiveSettings has them). */
 export interface StopSettings {
   min: number;
